@@ -1,0 +1,35 @@
+/* fkcgen.h — fkcgen's library API: the one header main.c and the tests include.
+ * A run reads contracts into a validated model and a binding table (model.h);
+ * the back ends turn that table into JSON (dump) or C sources (gen). */
+#ifndef FKCGEN_H
+#define FKCGEN_H
+
+#include <stdio.h>
+
+#include "buf.h"
+#include "model.h"
+
+#define FKCGEN_VERSION "0.1.0"
+
+typedef struct fkcg_run fkcg_run;
+
+/* A new run. Diagnostics go to diag (GNU format, many per run, up to a cap).
+ * root: the directory contract paths are made relative to for generated output
+ * (NULL: the current directory). Exits on out-of-memory. */
+fkcg_run *fkcg_run_new(const char *root, FILE *diag);
+void fkcg_run_free(fkcg_run *run);
+
+/* Reads, validates and binds every file together (duplicates are checked across files).
+ * Returns 0 when clean, 1 when a contract has errors, 2 on I/O errors (unreadable path,
+ * a directory). The table is complete only when it returns 0. */
+int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths);
+const fkcg_table *fkcg_run_table(const fkcg_run *run);
+/* Number of errors reported so far. */
+size_t fkcg_run_errors(const fkcg_run *run);
+
+/* Back ends. Each appends to out; none writes files. */
+void fkcg_dump_json(const fkcg_table *table, fkcg_buf *out);
+/* The generated header and source (base name `fkc_bindings`): see docs/generated-code.md. */
+void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source);
+
+#endif /* FKCGEN_H */

@@ -1,0 +1,1 @@
+# fkcgen/fkcgen.mk — builds build/fkcgen and regenerates generated/ (fragment of ../Makefile).

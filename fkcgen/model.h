@@ -1,0 +1,180 @@
+/* model.h — the validated contract model and the binding table: what the front end
+ * (load → yaml → shape → validate → bind) produces and the back ends (dump, gen) read.
+ * Everything here lives in the run's arena and is read-only after fkcg_run_* returns. */
+#ifndef FKCG_MODEL_H
+#define FKCG_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FKCG_NDTYPES 9 /* F32 I32 U32 F16 BF16 F64 I64 U8 I8 */
+
+/* A place in a contract file: 1-based line and column in the .md file (bytes, after a BOM). */
+typedef struct fkcg_loc {
+    const char *file; /* the path as given on the command line */
+    uint32_t line;
+    uint32_t col;
+} fkcg_loc;
+
+/* The nine element dtypes, in contract order (schema.c holds the table). */
+typedef struct fkcg_dtype_info {
+    const char *name;   /* "F32" */
+    const char *suffix; /* "f32": symbol suffix */
+    uint32_t bytes;     /* 4 */
+} fkcg_dtype_info;
+extern const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES];
+
+/* A closed vocabulary of the schema (dtype, backend, determinism, cost_class, ...). */
+typedef struct fkcg_enum {
+    const char *name;           /* "cost_class" */
+    const char *const *values;  /* "cheap_elementwise", ... in schema order */
+    size_t count;
+} fkcg_enum;
+/* NULL when the schema has no enum of that name. */
+const fkcg_enum *fkcg_enum_find(const char *name);
+/* Index of value in e, or -1. */
+int fkcg_enum_index(const fkcg_enum *e, const char *value);
+
+/* Cost expression tree: integers, n, dtype_bytes, op_params fields, + - * / ( ). */
+typedef enum fkcg_expr_kind {
+    FKCG_EXPR_INT,         /* value */
+    FKCG_EXPR_N,           /* element count of the first input */
+    FKCG_EXPR_DTYPE_BYTES, /* its byte width */
+    FKCG_EXPR_FIELD,       /* an op_params field (a scalar field) */
+    FKCG_EXPR_ADD,
+    FKCG_EXPR_SUB,
+    FKCG_EXPR_MUL,
+    FKCG_EXPR_DIV
+} fkcg_expr_kind;
+
+typedef struct fkcg_expr {
+    fkcg_expr_kind kind;
+    uint64_t value;           /* FKCG_EXPR_INT */
+    const char *field;        /* FKCG_EXPR_FIELD: the field's name */
+    struct fkcg_expr *lhs;    /* binary operators */
+    struct fkcg_expr *rhs;
+} fkcg_expr;
+
+/* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated). */
+enum { FKCG_LAYOUT_CONTIGUOUS, FKCG_LAYOUT_STRIDED, FKCG_LAYOUT_BROADCAST_STRIDE0,
+       FKCG_LAYOUT_START_OFFSET, FKCG_LAYOUT_REVERSE_STRIDES, FKCG_NLAYOUT };
+extern const char *const fkcg_layout_keys[FKCG_NLAYOUT];
+
+typedef struct fkcg_input {
+    const char *name;                /* "src" */
+    int dtypes[FKCG_NDTYPES];        /* indexes into fkcg_dtypes, contract order */
+    size_t n_dtypes;
+    const char *layout[FKCG_NLAYOUT];
+    const char *rank;                /* "any" or a decimal number, as written */
+    const char *shape_constraint;    /* free text or NULL */
+    fkcg_loc loc;
+} fkcg_input;
+
+typedef struct fkcg_output {
+    const char *name;             /* "out" */
+    const char *dtype_rule;       /* "passthrough(src)", as written */
+    const char *dtype_rule_arg;   /* "src" */
+    const char *shape_rule;       /* "from_params(dst_shape)", as written */
+    const char *shape_rule_arg;   /* "dst_shape" */
+    const char *layout_guarantee; /* "contiguous" */
+    const char *aliasing;         /* "none" */
+    fkcg_loc loc;
+} fkcg_output;
+
+typedef struct fkcg_field {       /* one op_params field */
+    const char *name;             /* "dst_shape" */
+    const char *kind;             /* "Vec<usize>", "usize", ... (schema's field_kind enum) */
+    const char *note;             /* free text or NULL */
+    fkcg_loc loc;
+} fkcg_field;
+
+typedef struct fkcg_fast_path {
+    const char *when;             /* "all_inputs_contiguous" */
+    const char *cost_class;       /* "cheap_elementwise" */
+} fkcg_fast_path;
+
+typedef struct fkcg_caps {
+    const char *awkward_layout_strategy;
+    fkcg_fast_path *fast_paths;
+    size_t n_fast_paths;
+    bool in_place;
+    uint32_t alignment_bytes;
+    uint32_t access_granularity_bits;
+} fkcg_caps;
+
+typedef struct fkcg_cost {
+    bool present;                 /* false: the section states no cost (the unknown sentinel) */
+    const char *provenance;       /* "judge_measured" */
+    const char *cost_class;       /* "cheap_elementwise" */
+    const char *flops_src;        /* the expression text, as written */
+    const char *bytes_moved_src;
+    fkcg_expr *flops;             /* parsed; NULL when not stated */
+    fkcg_expr *bytes_moved;
+    fkcg_loc loc;
+} fkcg_cost;
+
+typedef struct fkcg_precision {
+    bool bit_stable_on_same_hardware;
+    uint64_t max_ulp;
+    double max_relative;
+    double max_absolute;
+    bool audited;
+    const char *notes;            /* free text or NULL */
+} fkcg_precision;
+
+typedef struct fkcg_provider {    /* the front matter of one file */
+    uint64_t fkc_version;
+    const char *name;
+    const char *backend;          /* "Vulkan" */
+    const char *kernel_source;
+    const char *link_registry;    /* "fuel_vulkan_backend::fkc::ENTRY_POINTS" */
+    const char *revision_base;
+    const char *rel_file;         /* repo-relative path (for generated output) */
+    fkcg_loc loc;
+} fkcg_provider;
+
+typedef struct fkcg_section {     /* one ```fkc block: one kernel */
+    const char *heading;          /* text of the heading that introduces it, or NULL */
+    const fkcg_provider *provider;
+    const char *kernel;           /* "write_slice": a C identifier */
+    const char *op_kind;          /* "WriteSlice" */
+    const char *blurb;
+    const char *backend;
+    const char *kernel_source;
+    const char *entry_point;      /* "fuel_vulkan_backend::fkc::write_slice" */
+    const char *revision_hash;    /* "auto" resolved: 32 lower-case hex digits */
+    fkcg_input *inputs;
+    size_t n_inputs;
+    fkcg_output *outputs;
+    size_t n_outputs;
+    const char *variant;          /* op_params.variant, or NULL when no op_params */
+    fkcg_field *fields;
+    size_t n_fields;
+    fkcg_caps caps;
+    fkcg_cost cost;
+    fkcg_precision precision;
+    const char *determinism;      /* "bitwise" */
+    fkcg_loc loc;                 /* the fence's first content line */
+} fkcg_section;
+
+/* One binding per (section × accepted dtype of its first input). */
+typedef struct fkcg_binding {
+    const fkcg_section *section;
+    int dtype;                    /* index into fkcg_dtypes; key is [dtype, dtype] */
+    uint32_t byte_width;          /* 1, 2, 4, 8 */
+    const char *symbol;           /* "<entry_point>_<suffix>" */
+    const char *wrapper;          /* "<kernel>_b<width>" */
+} fkcg_binding;
+
+/* The result of a run over all files: sorted by (op_kind, backend, kernel, dtype order). */
+typedef struct fkcg_table {
+    const fkcg_provider *const *providers; /* one per file, sorted by rel_file */
+    size_t n_providers;
+    const fkcg_section *const *sections;   /* sorted by kernel name */
+    size_t n_sections;
+    const fkcg_binding *bindings;
+    size_t n_bindings;
+} fkcg_table;
+
+#endif /* FKCG_MODEL_H */

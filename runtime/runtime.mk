@@ -1,0 +1,4 @@
+# runtime/runtime.mk — builds build/libfkc.a and build/fkc-run (fragment of ../Makefile).
+.PHONY: demo
+demo:
+	@echo "demo: (runtime not built yet)"

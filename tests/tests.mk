@@ -1,0 +1,1 @@
+# tests/tests.mk — test rules shared by the components (fragment of ../Makefile).
