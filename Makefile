@@ -2,8 +2,8 @@
 #   make        installs missing packages, builds fkcgen, regenerates generated/, builds the
 #               runtime and runs a short demo on the default Vulkan device
 #   make test   the same set-up, then every test
-# Each component adds its rules in its own fragment: fkcgen/fkcgen.mk, runtime/runtime.mk,
-# tests/tests.mk. Flags from pkg-config are expanded lazily, after `deps` has run.
+# Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
+# runtime/runtime.mk (+ cli.mk). Flags from pkg-config are expanded lazily, after `deps` has run.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -46,7 +46,7 @@ $(BUILD):
 
 include fkcgen/fkcgen.mk
 include runtime/runtime.mk
-include tests/tests.mk
+
 
 build: $(BUILD_TARGETS)
 check: $(TEST_TARGETS)

@@ -1,1 +1,3 @@
-# fkcgen/fkcgen.mk — builds build/fkcgen and regenerates generated/ (fragment of ../Makefile).
+# fkcgen/fkcgen.mk — builds build/fkcgen (fragment of ../Makefile). Generation rules and the
+# drift check live in fkcgen/gen.mk.
+include fkcgen/gen.mk

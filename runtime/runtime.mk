@@ -1,4 +1,3 @@
-# runtime/runtime.mk — builds build/libfkc.a and build/fkc-run (fragment of ../Makefile).
-.PHONY: demo
-demo:
-	@echo "demo: (runtime not built yet)"
+# runtime/runtime.mk — builds build/libfkc.a (fragment of ../Makefile). The CLI and demo live
+# in runtime/cli.mk.
+include runtime/cli.mk

@@ -1,0 +1,1 @@
+# fkcgen/gen.mk — regenerates generated/ and checks drift (fragment of ../Makefile).

@@ -1,1 +1,0 @@
-# tests/tests.mk — test rules shared by the components (fragment of ../Makefile).
