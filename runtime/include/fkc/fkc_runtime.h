@@ -1,0 +1,201 @@
+/* fkc_runtime.h — the public API of the fkc Vulkan runtime (build/libfkc.a): contexts and
+ * device selection, device buffers, command streams, and the write-slice ops. The library
+ * never prints or exits: every call returns an fkc_status, and fkc_last_error() says why.
+ * Plain C11; Vulkan types never appear here. */
+#ifndef FKC_RUNTIME_H
+#define FKC_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fkc/fkc_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fkc_context fkc_context; /* one Vulkan instance + device + compute queue */
+
+/* ---- Errors -------------------------------------------------------------------------- */
+
+/* The message of the last failed call on this thread (never NULL; "" when none yet).
+ * Valid until the next fkc call on the same thread. */
+const char *fkc_last_error(void);
+
+/* ---- Devices ------------------------------------------------------------------------- */
+
+typedef enum fkc_device_type {
+    FKC_DEVICE_OTHER,
+    FKC_DEVICE_INTEGRATED_GPU,
+    FKC_DEVICE_DISCRETE_GPU,
+    FKC_DEVICE_VIRTUAL_GPU,
+    FKC_DEVICE_CPU
+} fkc_device_type;
+
+/* "discrete-gpu", "integrated-gpu", "virtual-gpu", "cpu", "other". */
+const char *fkc_device_type_name(fkc_device_type type);
+
+/* What `fkc-run devices` lists about one Vulkan physical device. */
+typedef struct fkc_device_info {
+    uint32_t index;                            /* position in Vulkan's enumeration order */
+    char name[256];                            /* VkPhysicalDeviceProperties::deviceName */
+    fkc_device_type type;                      /* discrete / integrated / cpu ... */
+    uint32_t vendor_id;                        /* PCI vendor id */
+    uint32_t device_id;                        /* PCI device id */
+    uint32_t api_version;                      /* packed Vulkan version (major<<22|minor<<12|patch) */
+    uint32_t driver_version;                   /* vendor-specific packing */
+    uint64_t max_storage_buffer_range;         /* bytes one storage-buffer binding may span */
+    uint32_t max_compute_work_group_count[3];  /* grid limit per dimension */
+    uint32_t max_compute_work_group_size[3];   /* local size limit per dimension */
+    uint32_t max_compute_work_group_invocations;
+    uint32_t max_push_constants_size;          /* bytes */
+    uint64_t min_storage_buffer_offset_alignment;
+    bool storage_8bit;                         /* storageBuffer8BitAccess available */
+    bool storage_16bit;                        /* storageBuffer16BitAccess available */
+    bool has_compute_queue;                    /* a queue family with VK_QUEUE_COMPUTE_BIT */
+    uint64_t device_local_bytes;               /* size of the largest device-local heap */
+} fkc_device_info;
+
+/* Lists the Vulkan devices: fills up to `capacity` entries of `infos` (may be NULL when
+ * capacity is 0) and sets *count to the number of devices present. FKC_ERR_NO_DEVICE when
+ * Vulkan cannot be loaded or has no device. */
+fkc_status fkc_enumerate_devices(fkc_device_info *infos, uint32_t capacity, uint32_t *count);
+
+/* ---- Contexts ------------------------------------------------------------------------ */
+
+/* How ops move bytes. AUTO picks per device (vkCmdCopyBuffer regions for long rows on CPU
+ * devices such as lavapipe, compute shaders elsewhere); results are bit-identical either way. */
+typedef enum fkc_copy_path {
+    FKC_COPY_AUTO,
+    FKC_COPY_COMPUTE,  /* always the compute kernels */
+    FKC_COPY_TRANSFER  /* always vkCmdCopyBuffer regions */
+} fkc_copy_path;
+
+/* Called with each Vulkan validation-layer message (only with FKC_CONTEXT_VALIDATION). */
+typedef void (*fkc_message_fn)(void *user, const char *message);
+
+enum {
+    FKC_CONTEXT_VALIDATION = 1u << 0, /* enable VK_LAYER_KHRONOS_validation + a messenger */
+    FKC_CONTEXT_IGNORE_ENV = 1u << 1, /* do not read FKC_DEVICE */
+    FKC_CONTEXT_NO_SMALL_STORAGE = 1u << 2 /* do not enable 8/16-bit storage (word-owning kernels) */
+};
+
+/* Options of fkc_context_create; fkc_context_options_init sets the defaults. Device choice,
+ * first match wins: device_index >= 0; device_name != NULL (exact name, else a case-insensitive
+ * substring); the FKC_DEVICE environment variable (an index or a name, same rules); else the
+ * first discrete or integrated GPU, else the first CPU device (lavapipe), else any device. */
+typedef struct fkc_context_options {
+    int32_t device_index;          /* -1: not chosen by index */
+    const char *device_name;       /* NULL: not chosen by name */
+    uint32_t flags;                /* FKC_CONTEXT_* */
+    fkc_copy_path copy_path;       /* FKC_COPY_AUTO by default */
+    fkc_message_fn on_validation;  /* optional; see fkc_context_validation_count too */
+    void *on_validation_user;      /* passed to on_validation */
+    /* Test hooks: when non-zero, the runtime uses min(device limit, value), so small devices
+     * exercise the paths that split large work (storage-buffer range, work-group count). */
+    uint64_t limit_storage_buffer_range; /* bytes; rounded down to a multiple of 16 */
+    uint32_t limit_work_group_count;     /* groups per grid dimension */
+} fkc_context_options;
+
+void fkc_context_options_init(fkc_context_options *options);
+
+/* Creates a context on the chosen device (options may be NULL: defaults). *out is NULL on
+ * failure: FKC_ERR_NO_DEVICE (no Vulkan / no device), FKC_ERR_DEVICE_NOT_FOUND (the index or
+ * name matches nothing), FKC_ERR_VULKAN, FKC_ERR_OUT_OF_MEMORY. */
+fkc_status fkc_context_create(const fkc_context_options *options, fkc_context **out);
+/* Waits for the device to be idle and frees everything the context owns; NULL is a no-op.
+ * Buffers and streams must be destroyed first. */
+void fkc_context_destroy(fkc_context *ctx);
+/* The device the context runs on. */
+const fkc_device_info *fkc_context_device(const fkc_context *ctx);
+/* Validation messages received so far (FKC_CONTEXT_VALIDATION); tests fail when non-zero. */
+uint64_t fkc_context_validation_count(const fkc_context *ctx);
+/* The last validation message, or "" when none. */
+const char *fkc_context_validation_last(const fkc_context *ctx);
+/* The limits the runtime works to (device limits, lowered by the test hooks). */
+uint64_t fkc_context_storage_range(const fkc_context *ctx);
+uint32_t fkc_context_work_group_count(const fkc_context *ctx);
+
+/* ---- Buffers ------------------------------------------------------------------------- */
+
+/* A device-local buffer of `size` bytes (size > 0), contents undefined. */
+fkc_status fkc_buffer_create(fkc_context *ctx, uint64_t size, fkc_buffer **out);
+/* Frees the buffer; NULL is a no-op. Work recorded on it must have been submitted. */
+void fkc_buffer_destroy(fkc_buffer *buffer);
+uint64_t fkc_buffer_size(const fkc_buffer *buffer);
+fkc_context *fkc_buffer_context(const fkc_buffer *buffer);
+/* Synchronous copies between host memory and [offset, offset + size) of the buffer, through
+ * host-visible staging (uploads) and host-cached memory (downloads); they wait for completion.
+ * FKC_ERR_OUT_OF_BOUNDS when the range is not inside the buffer. */
+fkc_status fkc_buffer_upload(fkc_buffer *buffer, uint64_t offset, const void *data,
+                             uint64_t size);
+fkc_status fkc_buffer_download(const fkc_buffer *buffer, uint64_t offset, void *data,
+                               uint64_t size);
+
+/* ---- Streams ------------------------------------------------------------------------- */
+
+/* A stream records ops into a command buffer; fkc_stream_submit runs them all with one submit
+ * and waits. Ops recorded in one stream run in recording order (a barrier separates them). */
+fkc_status fkc_stream_create(fkc_context *ctx, fkc_stream **out);
+/* Frees the stream (waiting for its work if submitted); NULL is a no-op. */
+void fkc_stream_destroy(fkc_stream *stream);
+/* Starts recording, discarding anything recorded and not submitted. Optional: recording an op
+ * on an idle stream begins it. */
+fkc_status fkc_stream_begin(fkc_stream *stream);
+/* Submits what was recorded and waits for it; the stream is then idle and reusable.
+ * Submitting an idle stream (nothing recorded) is FKC_OK and does nothing. */
+fkc_status fkc_stream_submit(fkc_stream *stream);
+/* Ops recorded since the last begin. */
+uint32_t fkc_stream_op_count(const fkc_stream *stream);
+fkc_context *fkc_stream_context(const fkc_stream *stream);
+/* Records a plain vkCmdCopyBuffer of `size` bytes (the benchmark's baseline; also handy). */
+fkc_status fkc_stream_copy(fkc_stream *stream, fkc_buffer *dst, uint64_t dst_offset,
+                           const fkc_buffer *src, uint64_t src_offset, uint64_t size);
+
+/* ---- Ops ----------------------------------------------------------------------------- */
+
+/* Tensor byte size (elements * dtype size), overflow-checked. */
+fkc_status fkc_tensor_bytes(const fkc_tensor *t, uint64_t *bytes);
+
+/* write_slice: `out` holds the destination (out->shape = dst_shape) and its slab at `offsets`
+ * (out->rank entries) is overwritten in place with `src` (same rank and dtype). Recorded into
+ * `stream`; goes op + dtype -> generated fkc_dispatch -> write_slice_b<width>. Checks are those
+ * of fkc_plan_write_slice (identical to the reference): FKC_ERR_RANK, FKC_ERR_OUT_OF_BOUNDS,
+ * FKC_ERR_OVERFLOW, FKC_ERR_NO_KERNEL (dtype pair not bound), FKC_ERR_INVALID_ARGUMENT
+ * (tensor outside its buffer, buffers of another context). */
+fkc_status fkc_write_slice(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
+                           const size_t *offsets);
+
+/* write_slice_rotating: out->shape is the ring (one axis of extent `capacity`); the ring
+ * position is the little-endian u64 at `position_offset` in `position`, read back to the host
+ * when the op is recorded (the contract's D2H: ops still unsubmitted in this stream are not
+ * seen). Source element i along the rotating axis lands at (position + i) mod capacity, the
+ * last write winning; a write crossing the ring end is split in two. axis: the rotating axis,
+ * or -1 to infer it (the single axis of extent capacity). Checks as fkc_plan_rotating. */
+fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
+                                    size_t capacity, const fkc_buffer *position,
+                                    uint64_t position_offset, int32_t axis);
+
+/* One-shot conveniences: record the op in a private stream, submit and wait. */
+fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
+                                const size_t *offsets);
+fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src,
+                                         fkc_tensor *out, size_t capacity,
+                                         const fkc_buffer *position, uint64_t position_offset,
+                                         int32_t axis);
+
+/* ---- Kernel registry ----------------------------------------------------------------- */
+
+/* Number of bindings the generated registration put into the runtime's registry (it is filled
+ * once, on first use, from fkc_register_bindings), or 0 with fkc_last_error() set on failure. */
+size_t fkc_registry_size(void);
+/* Whether the registry holds a kernel for (op_kind, [in, out], backend); op_kind is a
+ * generated fkc_op_kind value. Fills *kernel_source (may be NULL) with the contract's tag. */
+bool fkc_registry_has(int op_kind, fkc_dtype in, fkc_dtype out, fkc_backend backend,
+                      const char **kernel_source);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FKC_RUNTIME_H */
