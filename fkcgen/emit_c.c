@@ -1,10 +1,1429 @@
-/* emit_c.c — the C back end: turns the binding table into generated/fkc_bindings.{h,c}
- * (placeholder; the real emitter follows). */
+/* emit_c.c — the C back end: turns the binding table into generated/fkc_bindings.{h,c}.
+ * First it decides what to emit (op kinds, their signatures, the dispatch groups, the sorted
+ * link registry), then one small emitter per output section prints it, in order.
+ * Every contract string reaches the output through put_cstr (escaped) or put_comment
+ * (sanitised); every identifier through put_ident (checked). See docs/generated-code.md. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
 #include "fkcgen.h"
+
+/* ---- text helpers -------------------------------------------------------------------- */
+
+static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_upper(int c) { return c >= 'A' && c <= 'Z'; }
+static bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
+static int to_upper(int c) { return is_lower(c) ? c - 'a' + 'A' : c; }
+static int to_lower(int c) { return is_upper(c) ? c - 'A' + 'a' : c; }
+
+#define IDENT_MAX 128 /* longest identifier a contract may give (kernel, field, ...) */
+
+/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most IDENT_MAX bytes. */
+static bool is_ident(const char *s)
+{
+    if (!s || !(is_alpha(*s) || *s == '_'))
+        return false;
+    size_t n = 0;
+    for (; *s; s++, n++)
+        if (!(is_alpha(*s) || is_digit(*s) || *s == '_'))
+            return false;
+    return n <= IDENT_MAX;
+}
+
+static const char *const c_keywords[] = {
+    "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary",
+    "_Noreturn", "_Static_assert", "_Thread_local", "auto", "break", "case", "char", "const",
+    "continue", "default", "do", "double", "else", "enum", "extern", "float", "for", "goto",
+    "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "bool", "true", "false", "NULL", "asm", "typeof"};
+
+static bool is_keyword(const char *s)
+{
+    for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++)
+        if (strcmp(s, c_keywords[i]) == 0)
+            return true;
+    return false;
+}
+
+/* An identifier a contract may name: a C identifier, no keyword, not reserved (_X, __). */
+static bool is_plain_ident(const char *s)
+{
+    return is_ident(s) && s[0] != '_' && !is_keyword(s);
+}
+
+/* "WriteSliceRotating" -> "write_slice_rotating"; "GELUTanh" -> "gelu_tanh". */
+static char *snake_of(const char *camel)
+{
+    size_t n = strlen(camel);
+    char *out = malloc(2 * n + 1);
+    if (!out)
+        fkcg_oom();
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)camel[i];
+        if (is_upper(c) && i > 0 && camel[i - 1] != '_' &&
+            (is_lower(camel[i - 1]) || is_digit(camel[i - 1]) ||
+             (is_upper(camel[i - 1]) && is_lower(camel[i + 1]))))
+            out[k++] = '_';
+        out[k++] = (char)to_lower(c);
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* "judge_measured" -> "JUDGE_MEASURED"; any byte outside [A-Za-z0-9] becomes '_'. */
+static char *upper_of(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(n + 1);
+    if (!out)
+        fkcg_oom();
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)s[i];
+        out[i] = (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_');
+    }
+    out[n] = '\0';
+    return out;
+}
+
+static void put_u64(fkcg_buf *b, uint64_t v)
+{
+    char tmp[24];
+    size_t k = sizeof tmp;
+    do {
+        tmp[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    fkcg_buf_put(b, tmp + k, sizeof tmp - k);
+}
+
+/* An identifier built from contract names: written only if it is one (defence in depth:
+ * fkcg_emit_c_check rejects such input first), otherwise an #error line breaks the build. */
+static void put_ident(fkcg_buf *b, const char *s)
+{
+    if (is_ident(s))
+        fkcg_buf_puts(b, s);
+    else
+        fkcg_buf_puts(b, "\n#error \"fkcgen: invalid identifier\"\n");
+}
+
+/* A contract string as a C string literal: printable ASCII stays, except " \ and ? (so no
+ * trigraph can form); everything else (newlines, controls, non-ASCII bytes) becomes a
+ * three-digit octal escape. NULL becomes the null pointer constant. */
+static void put_cstr(fkcg_buf *b, const char *s)
+{
+    if (!s) {
+        fkcg_buf_puts(b, "NULL");
+        return;
+    }
+    fkcg_buf_putc(b, '"');
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
+            continue;
+        fkcg_buf_put(b, run, (size_t)(s - run));
+        run = s + 1;
+        if (c == '"' || c == '\\' || c == '?') {
+            char esc[2] = {'\\', (char)c};
+            fkcg_buf_put(b, esc, 2);
+        } else if (c == '\n') {
+            fkcg_buf_puts(b, "\\n");
+        } else {
+            char esc[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
+                           (char)('0' + (c & 7))};
+            fkcg_buf_put(b, esc, 4);
+        }
+    }
+    fkcg_buf_put(b, run, (size_t)(s - run));
+    fkcg_buf_putc(b, '"');
+}
+
+/* Contract text inside a comment: printable ASCII only (other bytes become '.'), no comment
+ * opener or closer, no "??" (trigraphs), no backslash (line splices), on one line. */
+static void put_comment(fkcg_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    for (char prev = 0; *s; prev = *s++) {
+        unsigned char c = (unsigned char)*s;
+        char o = (c >= 0x20 && c < 0x7f && c != '\\') ? (char)c : (c == '\\' ? '|' : '.');
+        if ((prev == '*' && o == '/') || (prev == '/' && o == '*') || (prev == '?' && o == '?'))
+            fkcg_buf_putc(b, ' ');
+        fkcg_buf_putc(b, o);
+    }
+}
+
+/* A finite double as a C double literal, the shortest that reads back exactly. The
+ * decimal separator is forced to '.', whatever the locale. */
+static void put_double(fkcg_buf *b, double v)
+{
+    char tmp[40];
+    if (!isfinite(v)) {
+        fkcg_buf_puts(b, "0.0 /* not finite */");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        for (char *p = tmp; *p; p++)
+            if (*p == ',')
+                *p = '.';
+        if (strtod(tmp, NULL) == v || prec == 17)
+            break;
+    }
+    fkcg_buf_puts(b, tmp);
+    if (!strpbrk(tmp, ".eEn"))
+        fkcg_buf_puts(b, ".0");
+}
+
+/* ---- what to emit -------------------------------------------------------------------- */
+
+/* The schema enums the binding table uses. UNKNOWN (0) is added where a contract may be
+ * silent (the unknown-cost sentinel). */
+typedef struct enum_spec {
+    const char *schema;   /* the schema's enum name */
+    const char *ctype;    /* C type name */
+    const char *prefix;   /* enumerator prefix */
+    bool with_unknown;    /* add <PREFIX>UNKNOWN = 0 */
+} enum_spec;
+
+enum { EN_DETERMINISM, EN_PROVENANCE, EN_COST_CLASS, EN_STRATEGY, EN_COUNT };
+static const enum_spec enum_specs[EN_COUNT] = {
+    {"determinism", "fkc_determinism", "FKC_DETERMINISM_", false},
+    {"cost_provenance", "fkc_cost_provenance", "FKC_COST_PROVENANCE_", true},
+    {"cost_class", "fkc_cost_class", "FKC_COST_CLASS_", true},
+    {"awkward_layout_strategy", "fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_", false},
+};
+
+/* Field kinds of op_params: scalar C types; "Vec<T>" becomes `const T *x; size_t x_len;`. */
+typedef struct kind_spec {
+    const char *kind;   /* "usize" */
+    const char *ctype;  /* "size_t" */
+    bool integer;       /* usable in a cost expression */
+} kind_spec;
+
+static const kind_spec kind_specs[] = {
+    {"usize", "size_t", true},     {"isize", "ptrdiff_t", true}, {"u8", "uint8_t", true},
+    {"u16", "uint16_t", true},     {"u32", "uint32_t", true},    {"u64", "uint64_t", true},
+    {"i8", "int8_t", true},        {"i16", "int16_t", true},     {"i32", "int32_t", true},
+    {"i64", "int64_t", true},      {"f32", "float", false},      {"f64", "double", false},
+    {"bool", "bool", false},
+};
+
+/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
+static const kind_spec *kind_lookup(const char *kind, bool *vec)
+{
+    *vec = false;
+    if (!kind)
+        return NULL;
+    size_t n = strlen(kind);
+    if (n > 5 && strncmp(kind, "Vec<", 4) == 0 && kind[n - 1] == '>') {
+        for (size_t i = 0; i < sizeof kind_specs / sizeof kind_specs[0]; i++)
+            if (strlen(kind_specs[i].kind) == n - 5 &&
+                strncmp(kind + 4, kind_specs[i].kind, n - 5) == 0) {
+                *vec = true;
+                return &kind_specs[i];
+            }
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof kind_specs / sizeof kind_specs[0]; i++)
+        if (strcmp(kind, kind_specs[i].kind) == 0)
+            return &kind_specs[i];
+    return NULL;
+}
+
+typedef struct op_info {
+    const char *name;          /* "WriteSlice" */
+    char *snake;               /* "write_slice" */
+    char *upper;               /* "WRITE_SLICE" */
+    const fkcg_section *sig;   /* first section of this op kind: its signature */
+    const fkcg_section *cost;  /* first section stating a known cost: the shared cost */
+} op_info;
+
+/* A dispatch group: the dtypes of one (op kind, backend) bound to one wrapper. */
+typedef struct link_row {
+    const fkcg_binding *b;
+    size_t index;              /* index in the binding table */
+} link_row;
+
+typedef struct plan {
+    const fkcg_table *t;
+    op_info *ops;
+    size_t n_ops;
+    size_t *sec_op;            /* op index of each section */
+    size_t *bind_sec;          /* section index of each binding */
+    link_row *links;           /* bindings sorted by symbol */
+    const char **registries;   /* distinct link_registry names, sorted */
+    size_t n_registries;
+} plan;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+    const link_row *x = a, *y = b;
+    int c = strcmp(x->b->symbol, y->b->symbol);
+    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+static size_t op_index(const plan *p, const char *name)
+{
+    size_t lo = 0, hi = p->n_ops;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, p->ops[mid].name);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return (size_t)-1;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *q = calloc(n ? n : 1, size);
+    if (!q)
+        fkcg_oom();
+    return q;
+}
+
+/* Section index of a section pointer (sections are few per op; a map would do for more). */
+static size_t section_index_of(const fkcg_table *t, const fkcg_section *s, size_t hint)
+{
+    if (hint < t->n_sections && t->sections[hint] == s)
+        return hint;
+    for (size_t i = 0; i < t->n_sections; i++)
+        if (t->sections[i] == s)
+            return i;
+    return 0;
+}
+
+static void plan_init(plan *p, const fkcg_table *t)
+{
+    memset(p, 0, sizeof *p);
+    p->t = t;
+    const char **names = xcalloc(t->n_sections, sizeof *names);
+    for (size_t i = 0; i < t->n_sections; i++)
+        names[i] = t->sections[i]->op_kind;
+    qsort(names, t->n_sections, sizeof *names, cmp_str);
+    p->ops = xcalloc(t->n_sections, sizeof *p->ops);
+    for (size_t i = 0; i < t->n_sections; i++)
+        if (p->n_ops == 0 || strcmp(names[i], p->ops[p->n_ops - 1].name) != 0)
+            p->ops[p->n_ops++].name = names[i];
+    free(names);
+    p->sec_op = xcalloc(t->n_sections, sizeof *p->sec_op);
+    for (size_t i = 0; i < p->n_ops; i++) {
+        p->ops[i].snake = snake_of(p->ops[i].name);
+        p->ops[i].upper = upper_of(p->ops[i].snake);
+    }
+    for (size_t i = 0; i < t->n_sections; i++) {
+        const fkcg_section *s = t->sections[i];
+        op_info *op = &p->ops[op_index(p, s->op_kind)];
+        p->sec_op[i] = (size_t)(op - p->ops);
+        if (!op->sig)
+            op->sig = s;
+        if (!op->cost && s->cost.present && s->cost.provenance)
+            op->cost = s;
+    }
+    p->bind_sec = xcalloc(t->n_bindings, sizeof *p->bind_sec);
+    p->links = xcalloc(t->n_bindings, sizeof *p->links);
+    size_t hint = 0;
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        hint = section_index_of(t, t->bindings[i].section, hint);
+        p->bind_sec[i] = hint;
+        p->links[i].b = &t->bindings[i];
+        p->links[i].index = i;
+    }
+    qsort(p->links, t->n_bindings, sizeof *p->links, cmp_link);
+    p->registries = xcalloc(t->n_providers, sizeof *p->registries);
+    for (size_t i = 0; i < t->n_providers; i++)
+        p->registries[i] = t->providers[i]->link_registry ? t->providers[i]->link_registry : "";
+    qsort(p->registries, t->n_providers, sizeof *p->registries, cmp_str);
+    for (size_t i = 0; i < t->n_providers; i++)
+        if (p->n_registries == 0 || strcmp(p->registries[i], p->registries[p->n_registries - 1]))
+            p->registries[p->n_registries++] = p->registries[i];
+}
+
+static void plan_free(plan *p)
+{
+    for (size_t i = 0; i < p->n_ops; i++) {
+        free(p->ops[i].snake);
+        free(p->ops[i].upper);
+    }
+    free(p->ops);
+    free(p->sec_op);
+    free(p->bind_sec);
+    free(p->links);
+    free(p->registries);
+}
+
+/* ---- checks (defence in depth: the front end validated already) ---------------------- */
+
+typedef struct checker {
+    FILE *diag;
+    size_t errors;
+} checker;
+
+static void report(checker *ck, fkcg_loc loc, const char *what, const char *value,
+                   const char *why)
+{
+    ck->errors++;
+    if (ck->diag)
+        fprintf(ck->diag, "%s:%u:%u: error: %s '%s' %s\n", loc.file ? loc.file : "<input>",
+                (unsigned)loc.line, (unsigned)loc.col, what, value ? value : "(none)", why);
+}
+
+#define IDENT_WHY "is not usable as a C name (letters, digits and '_', not starting with a " \
+                  "digit or '_', no C keyword, at most 128 bytes)"
+
+/* entry_point: identifiers joined by "::". */
+static bool is_path(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (const char *p = s;;) {
+        const char *end = strstr(p, "::");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == 0 || n > IDENT_MAX || !(is_alpha(*p) || *p == '_'))
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (!(is_alpha(p[i]) || is_digit(p[i]) || p[i] == '_'))
+                return false;
+        if (!end)
+            return true;
+        p = end + 2;
+    }
+}
+
+static bool is_reserved_param(const char *s)
+{
+    return strcmp(s, "stream") == 0 || strcmp(s, "params") == 0 || strcmp(s, "extra") == 0;
+}
+
+/* Inputs, outputs and fields of one section: names and kinds. */
+static void check_signature(checker *ck, const fkcg_section *s)
+{
+    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
+        const char *name = i < s->n_inputs ? s->inputs[i].name : s->outputs[i - s->n_inputs].name;
+        fkcg_loc loc = i < s->n_inputs ? s->inputs[i].loc : s->outputs[i - s->n_inputs].loc;
+        if (!name || !is_plain_ident(name) || is_reserved_param(name))
+            report(ck, loc, "tensor name", name,
+                   IDENT_WHY "; 'stream', 'params' and 'extra' are taken");
+        for (size_t j = 0; name && j < i; j++) {
+            const char *other = j < s->n_inputs ? s->inputs[j].name
+                                                : s->outputs[j - s->n_inputs].name;
+            if (other && strcmp(name, other) == 0)
+                report(ck, loc, "tensor name", name, "is used twice in this section");
+        }
+    }
+    for (size_t i = 0; i < s->n_fields; i++) {
+        const fkcg_field *f = &s->fields[i];
+        bool vec;
+        if (!f->name || !is_plain_ident(f->name))
+            report(ck, f->loc, "op_params field", f->name, IDENT_WHY);
+        if (!kind_lookup(f->kind, &vec))
+            report(ck, f->loc, "op_params field kind", f->kind,
+                   "has no C type (usize, isize, u8..u64, i8..i64, f32, f64, bool or Vec<...>)");
+        for (size_t j = 0; f->name && j < s->n_fields; j++) {
+            const fkcg_field *g = &s->fields[j];
+            bool gvec;
+            if (j < i && g->name && strcmp(f->name, g->name) == 0)
+                report(ck, f->loc, "op_params field", f->name, "is named twice");
+            if (j != i && g->name && kind_lookup(g->kind, &gvec) && gvec &&
+                strlen(f->name) == strlen(g->name) + 4 &&
+                strncmp(f->name, g->name, strlen(g->name)) == 0 &&
+                strcmp(f->name + strlen(g->name), "_len") == 0)
+                report(ck, f->loc, "op_params field", f->name,
+                       "clashes with the length member generated for a Vec field");
+        }
+    }
+}
+
+/* Do two sections of one op kind give it the same C signature? */
+static bool same_signature(const fkcg_section *a, const fkcg_section *b)
+{
+    if (a->n_inputs != b->n_inputs || a->n_outputs != b->n_outputs ||
+        a->n_fields != b->n_fields || (a->variant == NULL) != (b->variant == NULL))
+        return false;
+    for (size_t i = 0; i < a->n_inputs; i++)
+        if (strcmp(a->inputs[i].name, b->inputs[i].name))
+            return false;
+    for (size_t i = 0; i < a->n_outputs; i++)
+        if (strcmp(a->outputs[i].name, b->outputs[i].name))
+            return false;
+    for (size_t i = 0; i < a->n_fields; i++)
+        if (strcmp(a->fields[i].name, b->fields[i].name) ||
+            strcmp(a->fields[i].kind, b->fields[i].kind))
+            return false;
+    return true;
+}
+
+/* A cost expression may name n, dtype_bytes and the integer scalar fields of the section. */
+static void check_expr(checker *ck, const fkcg_section *s, const fkcg_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == FKCG_EXPR_FIELD) {
+        const fkcg_field *f = NULL;
+        for (size_t i = 0; i < s->n_fields; i++)
+            if (e->field && s->fields[i].name && strcmp(e->field, s->fields[i].name) == 0)
+                f = &s->fields[i];
+        bool vec = false;
+        const kind_spec *k = f ? kind_lookup(f->kind, &vec) : NULL;
+        if (!k || vec || !k->integer)
+            report(ck, s->cost.loc, "cost expression variable", e->field,
+                   "is not an integer scalar op_params field");
+    }
+    check_expr(ck, s, e->lhs);
+    check_expr(ck, s, e->rhs);
+}
+
+static void check_enum(checker *ck, fkcg_loc loc, int which, const char *value, bool optional)
+{
+    const fkcg_enum *e = fkcg_enum_find(enum_specs[which].schema);
+    if (!e) {
+        report(ck, loc, "schema enum", enum_specs[which].schema, "is missing (internal error)");
+        return;
+    }
+    if (!value && optional)
+        return;
+    if (!value || fkcg_enum_index(e, value) < 0)
+        report(ck, loc, enum_specs[which].schema, value, "is not a value of the schema");
+}
+
+static void check_section(checker *ck, const plan *p, size_t i)
+{
+    const fkcg_section *s = p->t->sections[i];
+    const op_info *op = &p->ops[p->sec_op[i]];
+    if (!s->kernel || !is_plain_ident(s->kernel))
+        report(ck, s->loc, "kernel", s->kernel, IDENT_WHY);
+    if (!s->op_kind || !is_ident(s->op_kind) || s->op_kind[0] == '_')
+        report(ck, s->loc, "op_kind", s->op_kind,
+               "is not an op kind name (letters, digits and '_', starting with a letter)");
+    if (!is_path(s->entry_point))
+        report(ck, s->loc, "entry_point", s->entry_point,
+               "is not a path of identifiers joined by '::' (like a::b::c)");
+    if (s->variant && !is_ident(s->variant))
+        report(ck, s->loc, "op_params variant", s->variant, IDENT_WHY);
+    check_signature(ck, s);
+    if (op->sig != s && !same_signature(op->sig, s))
+        report(ck, s->loc, "op_kind", s->op_kind,
+               "is also bound by another section with other inputs, outputs or op_params; "
+               "the sections of one op kind must share one C signature");
+    check_enum(ck, s->loc, EN_DETERMINISM, s->determinism, false);
+    check_enum(ck, s->loc, EN_STRATEGY, s->caps.awkward_layout_strategy, true);
+    for (size_t k = 0; k < s->caps.n_fast_paths; k++)
+        check_enum(ck, s->loc, EN_COST_CLASS, s->caps.fast_paths[k].cost_class, true);
+    if (s->cost.present) {
+        check_enum(ck, s->cost.loc, EN_PROVENANCE, s->cost.provenance, true);
+        check_enum(ck, s->cost.loc, EN_COST_CLASS, s->cost.cost_class, true);
+        check_expr(ck, s, s->cost.flops);
+        check_expr(ck, s, s->cost.bytes_moved);
+    }
+    if (!isfinite(s->precision.max_relative) || !isfinite(s->precision.max_absolute))
+        report(ck, s->loc, "precision", "max_relative/max_absolute", "must be finite");
+}
+
+/* Generated names that must stay distinct: op kinds by their snake form, symbols. */
+static void check_unique(checker *ck, const plan *p)
+{
+    for (size_t i = 1; i < p->n_ops; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(p->ops[i].snake, p->ops[j].snake) == 0)
+                report(ck, p->ops[i].sig->loc, "op_kind", p->ops[i].name,
+                       "gives the same C name as another op kind");
+    for (size_t i = 1; i < p->t->n_bindings; i++)
+        if (strcmp(p->links[i].b->symbol, p->links[i - 1].b->symbol) == 0)
+            report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
+                   "is bound twice in the link registry");
+}
+
+size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
+{
+    checker ck = {diag, 0};
+    if (t->n_sections == 0 || t->n_bindings == 0) {
+        if (diag)
+            fputs("fkcgen: error: the contracts bind no kernel; nothing to generate\n", diag);
+        return 1;
+    }
+    plan p;
+    plan_init(&p, t);
+    for (size_t i = 0; i < t->n_sections; i++)
+        check_section(&ck, &p, i);
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        const fkcg_binding *b = &t->bindings[i];
+        if (!b->symbol || !is_path(b->symbol) || !b->wrapper || !is_ident(b->wrapper) ||
+            b->dtype < 0 || b->dtype >= FKCG_NDTYPES)
+            report(&ck, b->section->loc, "binding symbol", b->symbol, "is malformed");
+    }
+    for (size_t i = 0; i < t->n_providers; i++)
+        if (!t->providers[i]->backend || !is_ident(t->providers[i]->backend))
+            report(&ck, t->providers[i]->loc, "backend", t->providers[i]->backend, IDENT_WHY);
+    if (ck.errors == 0)
+        check_unique(&ck, &p);
+    plan_free(&p);
+    return ck.errors;
+}
+
+/* ---- emitters: shared pieces --------------------------------------------------------- */
+
+/* s in upper case, every byte outside [A-Za-z0-9] as '_' (enumerator suffixes). */
+static void put_upper(fkcg_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        int c = (unsigned char)*s;
+        fkcg_buf_putc(b, (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_'));
+    }
+}
+
+/* PREFIX + VALUE of a schema enum; PREFIX + UNKNOWN when value is NULL. */
+static void put_enum(fkcg_buf *b, int which, const char *value)
+{
+    fkcg_buf_puts(b, enum_specs[which].prefix);
+    put_upper(b, value ? value : "UNKNOWN");
+}
+
+static void put_dtype(fkcg_buf *b, int dtype)
+{
+    fkcg_buf_puts(b, "FKC_DTYPE_");
+    put_upper(b, fkcg_dtypes[dtype].name);
+}
+
+static void put_backend(fkcg_buf *b, const char *backend)
+{
+    fkcg_buf_puts(b, "FKC_BACKEND_");
+    put_upper(b, backend);
+}
+
+static const char *rel_file(const fkcg_section *s)
+{
+    if (s->provider && s->provider->rel_file)
+        return s->provider->rel_file;
+    return s->loc.file ? s->loc.file : "";
+}
+
+/* "(contracts/vulkan/write_slice.md:58)" */
+static void put_where(fkcg_buf *b, const fkcg_section *s)
+{
+    fkcg_buf_putc(b, '(');
+    put_comment(b, rel_file(s));
+    fkcg_buf_putc(b, ':');
+    put_u64(b, s->loc.line);
+    fkcg_buf_putc(b, ')');
+}
+
+/* "[3] write_slice F16 -> write_slice_b2" */
+static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
+{
+    fkcg_buf_putc(b, '[');
+    put_u64(b, index);
+    fkcg_buf_puts(b, "] ");
+    put_comment(b, bd->section->kernel);
+    fkcg_buf_putc(b, ' ');
+    put_comment(b, fkcg_dtypes[bd->dtype].name);
+    fkcg_buf_puts(b, " -> ");
+    put_comment(b, bd->wrapper);
+}
+
+static void put_ref(fkcg_buf *b, const op_info *op, const char *wrapper)
+{
+    fkcg_buf_puts(b, "{.");
+    put_ident(b, op->snake);
+    fkcg_buf_puts(b, " = ");
+    put_ident(b, wrapper);
+    fkcg_buf_putc(b, '}');
+}
+
+static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name)
+{
+    fkcg_buf_puts(b, "/* ");
+    fkcg_buf_puts(b, name);
+    fkcg_buf_puts(b, " - generated by fkcgen " FKCGEN_VERSION " from:\n");
+    for (size_t i = 0; i < t->n_providers; i++) {
+        const fkcg_provider *pr = t->providers[i];
+        fkcg_buf_puts(b, " *   ");
+        put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
+        fkcg_buf_putc(b, '\n');
+    }
+    fkcg_buf_puts(b, " * Do not edit: change the contracts and run `make` (fkcgen gen).\n"
+                     " * The API is described in docs/generated-code.md. */\n");
+}
+
+/* The C parameter list of an op kind's wrappers (after "fkc_stream *stream"). */
+static void put_params(fkcg_buf *b, const op_info *op)
+{
+    const fkcg_section *s = op->sig;
+    fkcg_buf_puts(b, "(fkc_stream *stream");
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        fkcg_buf_puts(b, ", const fkc_tensor *");
+        put_ident(b, s->inputs[i].name);
+    }
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        fkcg_buf_puts(b, ", fkc_tensor *");
+        put_ident(b, s->outputs[i].name);
+    }
+    if (s->variant) {
+        fkcg_buf_puts(b, ", const fkc_");
+        put_ident(b, op->snake);
+        fkcg_buf_puts(b, "_params *params");
+    } else {
+        fkcg_buf_puts(b, ", const void *params");
+    }
+    fkcg_buf_puts(b, ", const fkc_op_extra *extra)");
+}
+
+/* ---- the header ---------------------------------------------------------------------- */
+
+static void emit_h_prologue(fkcg_buf *b)
+{
+    fkcg_buf_puts(b, "#ifndef FKC_BINDINGS_H\n#define FKC_BINDINGS_H\n\n"
+                     "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
+                     "#include \"fkc/fkc_types.h\"\n\n"
+                     "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+}
+
+static void emit_h_op_kinds(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "/* Op kinds named by the contracts, sorted by name. */\n"
+                     "typedef enum fkc_op_kind {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        fkcg_buf_puts(b, "    FKC_OP_");
+        put_ident(b, p->ops[i].upper);
+        fkcg_buf_puts(b, " = ");
+        put_u64(b, i);
+        fkcg_buf_puts(b, ", /* ");
+        put_comment(b, p->ops[i].name);
+        fkcg_buf_puts(b, " */\n");
+    }
+    fkcg_buf_puts(b, "    FKC_OP_KIND_COUNT = ");
+    put_u64(b, p->n_ops);
+    fkcg_buf_puts(b, "\n} fkc_op_kind;\n\n"
+                     "/* The contract name of an op kind (\"WriteSlice\"); NULL when unknown. */\n"
+                     "const char *fkc_op_kind_name(fkc_op_kind op);\n\n");
+}
+
+static void emit_h_enums(fkcg_buf *b)
+{
+    for (int w = 0; w < EN_COUNT; w++) {
+        const enum_spec *sp = &enum_specs[w];
+        const fkcg_enum *e = fkcg_enum_find(sp->schema);
+        fkcg_buf_puts(b, "/* The schema's ");
+        fkcg_buf_puts(b, sp->schema);
+        fkcg_buf_puts(b, sp->with_unknown ? " values; UNKNOWN: the contract states none. */\n"
+                                          : " values. */\n");
+        fkcg_buf_printf(b, "typedef enum %s {\n", sp->ctype);
+        int v = 0;
+        if (sp->with_unknown)
+            fkcg_buf_printf(b, "    %sUNKNOWN = %d,\n", sp->prefix, v++);
+        for (size_t i = 0; e && i < e->count; i++) {
+            fkcg_buf_puts(b, "    ");
+            put_enum(b, w, e->values[i]);
+            fkcg_buf_printf(b, " = %d, /* ", v++);
+            put_comment(b, e->values[i]);
+            fkcg_buf_puts(b, " */\n");
+        }
+        fkcg_buf_printf(b, "    %sCOUNT = %d\n} %s;\n\n", sp->prefix, v, sp->ctype);
+    }
+}
+
+static void emit_h_params(fkcg_buf *b, const plan *p)
+{
+    for (size_t i = 0; i < p->n_ops; i++) {
+        const op_info *op = &p->ops[i];
+        const fkcg_section *s = op->sig;
+        if (!s->variant)
+            continue;
+        fkcg_buf_puts(b, "/* OpParams::");
+        put_comment(b, s->variant);
+        fkcg_buf_puts(b, ": the parameters of ");
+        put_comment(b, op->name);
+        fkcg_buf_putc(b, ' ');
+        put_where(b, s);
+        fkcg_buf_puts(b, " */\ntypedef struct fkc_");
+        put_ident(b, op->snake);
+        fkcg_buf_puts(b, "_params {\n");
+        for (size_t k = 0; k < s->n_fields; k++) {
+            const fkcg_field *f = &s->fields[k];
+            bool vec;
+            const kind_spec *ks = kind_lookup(f->kind, &vec);
+            fkcg_buf_puts(b, vec ? "    const " : "    ");
+            fkcg_buf_puts(b, ks ? ks->ctype : "int");
+            fkcg_buf_puts(b, vec ? " *" : " ");
+            put_ident(b, f->name);
+            fkcg_buf_puts(b, "; /* ");
+            put_comment(b, f->kind);
+            if (f->note) {
+                fkcg_buf_puts(b, ": ");
+                put_comment(b, f->note);
+            }
+            fkcg_buf_puts(b, " */\n");
+            if (vec) {
+                fkcg_buf_puts(b, "    size_t ");
+                put_ident(b, f->name);
+                fkcg_buf_puts(b, "_len; /* number of elements of ");
+                put_comment(b, f->name);
+                fkcg_buf_puts(b, " */\n");
+            }
+        }
+        if (s->n_fields == 0)
+            fkcg_buf_puts(b, "    char unused; /* the variant has no fields */\n");
+        fkcg_buf_puts(b, "} fkc_");
+        put_ident(b, op->snake);
+        fkcg_buf_puts(b, "_params;\n\n");
+    }
+}
+
+static void emit_h_fn_types(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "/* One function type per op kind: the stream, the inputs (const), the outputs,\n"
+                     " * the op's params and the runtime's extras. */\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        fkcg_buf_puts(b, "typedef fkc_status (*fkc_");
+        put_ident(b, p->ops[i].snake);
+        fkcg_buf_puts(b, "_fn)");
+        put_params(b, &p->ops[i]);
+        fkcg_buf_puts(b, ";\n");
+    }
+    fkcg_buf_puts(b, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
+                     "typedef union fkc_kernel_ref {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        fkcg_buf_puts(b, "    fkc_");
+        put_ident(b, p->ops[i].snake);
+        fkcg_buf_puts(b, "_fn ");
+        put_ident(b, p->ops[i].snake);
+        fkcg_buf_puts(b, "; /* ");
+        put_comment(b, p->ops[i].name);
+        fkcg_buf_puts(b, " */\n");
+    }
+    fkcg_buf_puts(b, "} fkc_kernel_ref;\n\n");
+}
+
+/* Bit set of the byte widths a section's bindings use (bit w for width w). */
+static unsigned section_widths(const plan *p, size_t sec, const size_t *first, size_t count)
+{
+    unsigned mask = 0;
+    for (size_t k = first[sec]; k < count && p->bind_sec[k] == sec; k++)
+        mask |= 1u << p->t->bindings[k].byte_width;
+    return mask;
+}
+
+static void emit_h_wrappers(fkcg_buf *b, const plan *p, const size_t *first)
+{
+    fkcg_buf_puts(b, "/* Byte-width wrappers, one per byte width a kernel's dtypes use: declared here,\n"
+                     " * defined by the runtime. */\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        const op_info *op = &p->ops[p->sec_op[i]];
+        unsigned mask = section_widths(p, i, first, p->t->n_bindings);
+        fkcg_buf_puts(b, "/* ");
+        put_comment(b, s->kernel);
+        fkcg_buf_putc(b, ' ');
+        put_where(b, s);
+        fkcg_buf_puts(b, " */\n");
+        for (unsigned w = 1; w <= 8; w *= 2) {
+            if (!(mask & (1u << w)))
+                continue;
+            fkcg_buf_puts(b, "fkc_status ");
+            put_ident(b, s->kernel);
+            fkcg_buf_printf(b, "_b%u", w);
+            put_params(b, op);
+            fkcg_buf_puts(b, ";\n");
+        }
+    }
+    fkcg_buf_putc(b, '\n');
+}
+
+static const char h_tables[] =
+    "/* A fast path a kernel takes, and the cost class it then has. */\n"
+    "typedef struct fkc_fast_path {\n"
+    "    const char *when;           /* \"all_inputs_contiguous\" */\n"
+    "    fkc_cost_class cost_class;\n"
+    "} fkc_fast_path;\n\n"
+    "typedef struct fkc_caps {\n"
+    "    fkc_layout_strategy awkward_layout_strategy;\n"
+    "    const fkc_fast_path *fast_paths; /* NULL when none */\n"
+    "    size_t n_fast_paths;\n"
+    "    bool in_place;\n"
+    "    uint32_t alignment_bytes;\n"
+    "    uint32_t access_granularity_bits;\n"
+    "} fkc_caps;\n\n"
+    "/* A cost function: n = element count of the first input, dtype_bytes its byte width,\n"
+    " * params the op's params struct (it may be NULL when the expression names no field;\n"
+    " * NAN when it does and params is NULL). */\n"
+    "typedef double (*fkc_cost_fn)(uint64_t n, uint64_t dtype_bytes, const void *params);\n\n"
+    "/* A binding's cost. provenance UNKNOWN is the unknown-cost sentinel (docs/cost.md). */\n"
+    "typedef struct fkc_cost {\n"
+    "    fkc_cost_provenance provenance;\n"
+    "    fkc_cost_class cost_class;\n"
+    "    fkc_cost_fn flops;          /* NULL when not stated */\n"
+    "    fkc_cost_fn bytes_moved;    /* NULL when not stated */\n"
+    "} fkc_cost;\n\n"
+    "typedef struct fkc_precision {\n"
+    "    bool bit_stable_on_same_hardware;\n"
+    "    uint64_t max_ulp;\n"
+    "    double max_relative;\n"
+    "    double max_absolute;\n"
+    "    bool audited;\n"
+    "    const char *notes;          /* NULL when none */\n"
+    "} fkc_precision;\n\n"
+    "/* One kernel section of a contract. */\n"
+    "typedef struct fkc_kernel_info {\n"
+    "    const char *kernel;         /* contract kernel name */\n"
+    "    fkc_op_kind op_kind;\n"
+    "    fkc_backend backend;\n"
+    "    const char *blurb;\n"
+    "    const char *entry_point;    /* the base symbol, fanned over the dtypes */\n"
+    "    const char *revision_hash;  /* 32 hex digits */\n"
+    "    const char *source_file;    /* repo-relative */\n"
+    "    uint32_t source_line;       /* first line of the fkc block */\n"
+    "} fkc_kernel_info;\n\n"
+    "/* One binding: key (op_kind, [in, out], backend) + kernel_source -> kernel. */\n"
+    "typedef struct fkc_binding {\n"
+    "    fkc_op_kind op_kind;\n"
+    "    fkc_dtype dtypes[2];        /* [in, out] */\n"
+    "    fkc_backend backend;\n"
+    "    const char *kernel;         /* contract kernel name */\n"
+    "    const char *kernel_source;\n"
+    "    const char *symbol;         /* <entry_point>_<dtype suffix> */\n"
+    "    const char *wrapper;        /* <kernel>_b<byte width> */\n"
+    "    fkc_kernel_ref ref;\n"
+    "    uint32_t byte_width;\n"
+    "    fkc_caps caps;\n"
+    "    fkc_cost cost;\n"
+    "    fkc_precision precision;\n"
+    "    fkc_determinism determinism;\n"
+    "    const char *revision_hash;  /* 32 hex digits */\n"
+    "    const char *source_file;    /* repo-relative */\n"
+    "    uint32_t source_line;\n"
+    "} fkc_binding;\n\n";
+
+static const char h_functions[] =
+    "/* The caller's registry: called once per binding, in table order; a non-zero return\n"
+    " * stops the registration. */\n"
+    "typedef int (*fkc_register_fn)(void *registry, fkc_op_kind op, const fkc_dtype key[2],\n"
+    "                               fkc_backend backend, const char *kernel_source,\n"
+    "                               const fkc_precision *precision, fkc_kernel_ref ref);\n"
+    "/* Registers every binding with one call each; returns 0, the first non-zero value\n"
+    " * register_with_precision returned, or FKC_ERR_INVALID_ARGUMENT when it is NULL. */\n"
+    "int fkc_register_bindings(void *registry, fkc_register_fn register_with_precision);\n\n"
+    "/* Dispatch: op + [in, out] dtypes + backend -> the byte-width wrapper. FKC_OK and *ref\n"
+    " * set; FKC_ERR_NO_KERNEL when no binding has that key; FKC_ERR_INVALID_ARGUMENT when\n"
+    " * ref is NULL. */\n"
+    "fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
+    "                        fkc_kernel_ref *ref);\n\n"
+    "/* The link registry: every <entry_point>_<suffix> symbol -> its wrapper. */\n"
+    "typedef struct fkc_link_entry {\n"
+    "    const char *symbol;         /* \"fuel_vulkan_backend::fkc::write_slice_f32\" */\n"
+    "    const char *registry;       /* the provider's link_registry */\n"
+    "    fkc_op_kind op_kind;\n"
+    "    fkc_kernel_ref ref;\n"
+    "    const char *wrapper;\n"
+    "    const fkc_binding *binding; /* its row in fkc_bindings */\n"
+    "} fkc_link_entry;\n\n";
+
+static const char h_functions2[] =
+    "/* The link registry names (the providers' link_registry), sorted. */\n"
+    "extern const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT];\n"
+    "/* Sorted by symbol (strcmp order). */\n"
+    "extern const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT];\n"
+    "/* Binary search by symbol; NULL when unknown (or symbol is NULL). */\n"
+    "const fkc_link_entry *fkc_link_lookup(const char *symbol);\n\n"
+    "/* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */\n"
+    "const fkc_cost *fkc_op_shared_cost(fkc_op_kind op);\n"
+    "/* Upgrades every binding of `backend` whose cost is the unknown sentinel to its op\n"
+    " * kind's shared cost, when the op kind has one. Works on a caller's mutable copy of\n"
+    " * the table; returns the number of bindings upgraded. */\n"
+    "size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,\n"
+    "                                   fkc_backend backend);\n\n"
+    "#ifdef __cplusplus\n}\n#endif\n#endif /* FKC_BINDINGS_H */\n";
+
+static void emit_h_tables(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, h_tables);
+    fkcg_buf_puts(b, "#define FKC_KERNEL_COUNT ");
+    put_u64(b, p->t->n_sections);
+    fkcg_buf_puts(b, "\nextern const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT]; "
+                     "/* sorted by kernel */\n#define FKC_BINDING_COUNT ");
+    put_u64(b, p->t->n_bindings);
+    fkcg_buf_puts(b, "\nextern const fkc_binding fkc_bindings[FKC_BINDING_COUNT]; "
+                     "/* by op kind, backend, kernel, dtype */\n\n");
+    fkcg_buf_puts(b, h_functions);
+    fkcg_buf_puts(b, "#define FKC_LINK_REGISTRY_COUNT ");
+    put_u64(b, p->n_registries);
+    fkcg_buf_puts(b, "\n#define FKC_LINK_ENTRY_COUNT ");
+    put_u64(b, p->t->n_bindings);
+    fkcg_buf_putc(b, '\n');
+    fkcg_buf_puts(b, h_functions2);
+}
+
+/* ---- the source ---------------------------------------------------------------------- */
+
+static void emit_c_names(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "#include \"fkc_bindings.h\"\n\n#include <math.h>\n#include <string.h>\n\n"
+                     "const char *fkc_op_kind_name(fkc_op_kind op)\n{\n    switch (op) {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        fkcg_buf_puts(b, "    case FKC_OP_");
+        put_ident(b, p->ops[i].upper);
+        fkcg_buf_puts(b, ":\n        return ");
+        put_cstr(b, p->ops[i].name);
+        fkcg_buf_puts(b, ";\n");
+    }
+    fkcg_buf_puts(b, "    default:\n        return NULL;\n    }\n}\n\n");
+}
+
+static bool expr_uses_field(const fkcg_expr *e)
+{
+    return e && (e->kind == FKCG_EXPR_FIELD || expr_uses_field(e->lhs) ||
+                 expr_uses_field(e->rhs));
+}
+
+/* The expression in double arithmetic, fully parenthesised. */
+static void put_expr(fkcg_buf *b, const fkcg_expr *e)
+{
+    static const char ops[] = "+-*/";
+    switch (e->kind) {
+    case FKCG_EXPR_INT:
+        put_u64(b, e->value);
+        fkcg_buf_puts(b, ".0");
+        return;
+    case FKCG_EXPR_N:
+        fkcg_buf_puts(b, "(double)n");
+        return;
+    case FKCG_EXPR_DTYPE_BYTES:
+        fkcg_buf_puts(b, "(double)dtype_bytes");
+        return;
+    case FKCG_EXPR_FIELD:
+        fkcg_buf_puts(b, "(double)p->");
+        put_ident(b, e->field);
+        return;
+    default:
+        fkcg_buf_putc(b, '(');
+        put_expr(b, e->lhs);
+        fkcg_buf_putc(b, ' ');
+        fkcg_buf_putc(b, ops[e->kind - FKCG_EXPR_ADD]);
+        fkcg_buf_putc(b, ' ');
+        put_expr(b, e->rhs);
+        fkcg_buf_putc(b, ')');
+        return;
+    }
+}
+
+static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, const char *what,
+                         const fkcg_expr *e, const char *src)
+{
+    fkcg_buf_puts(b, "/* ");
+    put_comment(b, s->kernel);
+    fkcg_buf_printf(b, " %s = ", what);
+    put_comment(b, src);
+    fkcg_buf_puts(b, " */\nstatic double cost_");
+    put_ident(b, s->kernel);
+    fkcg_buf_printf(b, "_%s(uint64_t n, uint64_t dtype_bytes, const void *params)\n{\n", what);
+    if (expr_uses_field(e)) {
+        fkcg_buf_puts(b, "    const fkc_");
+        put_ident(b, op->snake);
+        fkcg_buf_puts(b, "_params *p = params;\n    (void)n;\n    (void)dtype_bytes;\n"
+                         "    if (!p)\n        return (double)NAN;\n    return ");
+    } else {
+        fkcg_buf_puts(b, "    (void)n;\n    (void)dtype_bytes;\n    (void)params;\n    return ");
+    }
+    put_expr(b, e);
+    fkcg_buf_puts(b, ";\n}\n\n");
+}
+
+static void emit_c_sections(fkcg_buf *b, const plan *p)
+{
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        const op_info *op = &p->ops[p->sec_op[i]];
+        if (s->caps.n_fast_paths) {
+            fkcg_buf_puts(b, "static const fkc_fast_path fast_paths_");
+            put_ident(b, s->kernel);
+            fkcg_buf_puts(b, "[] = {\n");
+            for (size_t k = 0; k < s->caps.n_fast_paths; k++) {
+                fkcg_buf_puts(b, "    {");
+                put_cstr(b, s->caps.fast_paths[k].when);
+                fkcg_buf_puts(b, ", ");
+                put_enum(b, EN_COST_CLASS, s->caps.fast_paths[k].cost_class);
+                fkcg_buf_puts(b, "},\n");
+            }
+            fkcg_buf_puts(b, "};\n\n");
+        }
+        if (s->cost.present && s->cost.flops)
+            emit_cost_fn(b, op, s, "flops", s->cost.flops, s->cost.flops_src);
+        if (s->cost.present && s->cost.bytes_moved)
+            emit_cost_fn(b, op, s, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
+    }
+}
+
+static void emit_c_kernels(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        fkcg_buf_puts(b, "    /* ");
+        put_comment(b, s->kernel);
+        fkcg_buf_putc(b, ' ');
+        put_where(b, s);
+        fkcg_buf_puts(b, " */\n    {");
+        put_cstr(b, s->kernel);
+        fkcg_buf_puts(b, ", FKC_OP_");
+        put_ident(b, p->ops[p->sec_op[i]].upper);
+        fkcg_buf_puts(b, ", ");
+        put_backend(b, s->backend);
+        fkcg_buf_puts(b, ",\n     ");
+        put_cstr(b, s->blurb);
+        fkcg_buf_puts(b, ",\n     ");
+        put_cstr(b, s->entry_point);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, s->revision_hash);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, rel_file(s));
+        fkcg_buf_puts(b, ", ");
+        put_u64(b, s->loc.line);
+        fkcg_buf_puts(b, "},\n");
+    }
+    fkcg_buf_puts(b, "};\n\n");
+}
+
+static void put_cost(fkcg_buf *b, const fkcg_section *s)
+{
+    if (!s || !s->cost.present) {
+        fkcg_buf_puts(b, "{FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL}");
+        return;
+    }
+    fkcg_buf_putc(b, '{');
+    put_enum(b, EN_PROVENANCE, s->cost.provenance);
+    fkcg_buf_puts(b, ", ");
+    put_enum(b, EN_COST_CLASS, s->cost.cost_class);
+    fkcg_buf_puts(b, ", ");
+    if (s->cost.flops) {
+        fkcg_buf_puts(b, "cost_");
+        put_ident(b, s->kernel);
+        fkcg_buf_puts(b, "_flops, ");
+    } else {
+        fkcg_buf_puts(b, "NULL, ");
+    }
+    if (s->cost.bytes_moved) {
+        fkcg_buf_puts(b, "cost_");
+        put_ident(b, s->kernel);
+        fkcg_buf_puts(b, "_bytes_moved}");
+    } else {
+        fkcg_buf_puts(b, "NULL}");
+    }
+}
+
+static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
+{
+    const fkcg_binding *bd = &p->t->bindings[i];
+    const fkcg_section *s = bd->section;
+    const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
+    fkcg_buf_puts(b, "    /* ");
+    put_binding_label(b, bd, i);
+    fkcg_buf_putc(b, ' ');
+    put_where(b, s);
+    fkcg_buf_puts(b, " */\n    {FKC_OP_");
+    put_ident(b, op->upper);
+    fkcg_buf_puts(b, ", {");
+    put_dtype(b, bd->dtype);
+    fkcg_buf_puts(b, ", ");
+    put_dtype(b, bd->dtype);
+    fkcg_buf_puts(b, "}, ");
+    put_backend(b, s->backend);
+    fkcg_buf_puts(b, ", ");
+    put_cstr(b, s->kernel);
+    fkcg_buf_puts(b, ", ");
+    put_cstr(b, s->kernel_source);
+    fkcg_buf_puts(b, ",\n     ");
+    put_cstr(b, bd->symbol);
+    fkcg_buf_puts(b, ", ");
+    put_cstr(b, bd->wrapper);
+    fkcg_buf_puts(b, ", ");
+    put_ref(b, op, bd->wrapper);
+    fkcg_buf_puts(b, ", ");
+    put_u64(b, bd->byte_width);
+    fkcg_buf_puts(b, ",\n     {");
+    put_enum(b, EN_STRATEGY, s->caps.awkward_layout_strategy);
+    if (s->caps.n_fast_paths) {
+        fkcg_buf_puts(b, ", fast_paths_");
+        put_ident(b, s->kernel);
+        fkcg_buf_puts(b, ", ");
+        put_u64(b, s->caps.n_fast_paths);
+    } else {
+        fkcg_buf_puts(b, ", NULL, 0");
+    }
+    fkcg_buf_puts(b, s->caps.in_place ? ", true, " : ", false, ");
+    put_u64(b, s->caps.alignment_bytes);
+    fkcg_buf_puts(b, ", ");
+    put_u64(b, s->caps.access_granularity_bits);
+    fkcg_buf_puts(b, "},\n     ");
+    put_cost(b, s);
+    fkcg_buf_puts(b, ",\n     {");
+    fkcg_buf_puts(b, s->precision.bit_stable_on_same_hardware ? "true, " : "false, ");
+    put_u64(b, s->precision.max_ulp);
+    fkcg_buf_puts(b, ", ");
+    put_double(b, s->precision.max_relative);
+    fkcg_buf_puts(b, ", ");
+    put_double(b, s->precision.max_absolute);
+    fkcg_buf_puts(b, s->precision.audited ? ", true, " : ", false, ");
+    put_cstr(b, s->precision.notes);
+    fkcg_buf_puts(b, "},\n     ");
+    put_enum(b, EN_DETERMINISM, s->determinism);
+    fkcg_buf_puts(b, ", ");
+    put_cstr(b, s->revision_hash);
+    fkcg_buf_puts(b, ", ");
+    put_cstr(b, rel_file(s));
+    fkcg_buf_puts(b, ", ");
+    put_u64(b, s->loc.line);
+    fkcg_buf_puts(b, "},\n");
+}
+
+static void emit_c_bindings(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_bindings; i++)
+        put_binding_row(b, p, i);
+    fkcg_buf_puts(b, "};\n\n");
+}
+
+static void emit_c_register(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "int fkc_register_bindings(void *registry, "
+                     "fkc_register_fn register_with_precision)\n{\n    int rc;\n\n"
+                     "    if (!register_with_precision)\n"
+                     "        return (int)FKC_ERR_INVALID_ARGUMENT;\n");
+    for (size_t i = 0; i < p->t->n_bindings; i++) {
+        const fkcg_binding *bd = &p->t->bindings[i];
+        const fkcg_section *s = bd->section;
+        const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
+        fkcg_buf_puts(b, "    /* ");
+        put_binding_label(b, bd, i);
+        fkcg_buf_puts(b, " */\n    rc = register_with_precision(registry, FKC_OP_");
+        put_ident(b, op->upper);
+        fkcg_buf_puts(b, ", (const fkc_dtype[2]){");
+        put_dtype(b, bd->dtype);
+        fkcg_buf_puts(b, ", ");
+        put_dtype(b, bd->dtype);
+        fkcg_buf_puts(b, "},\n                                 ");
+        put_backend(b, s->backend);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, s->kernel_source);
+        fkcg_buf_puts(b, ", &fkc_bindings[");
+        put_u64(b, i);
+        fkcg_buf_puts(b, "].precision,\n                                 (fkc_kernel_ref)");
+        put_ref(b, op, bd->wrapper);
+        fkcg_buf_puts(b, ");\n    if (rc != 0)\n        return rc;\n");
+    }
+    fkcg_buf_puts(b, "    return 0;\n}\n\n");
+}
+
+/* Binding order for dispatch: by op kind, backend, dtype. */
+typedef struct disp_row {
+    size_t op;
+    const fkcg_binding *b;
+} disp_row;
+
+static int cmp_disp(const void *x, const void *y)
+{
+    const disp_row *a = x, *c = y;
+    if (a->op != c->op)
+        return a->op < c->op ? -1 : 1;
+    int r = strcmp(a->b->section->backend, c->b->section->backend);
+    if (r)
+        return r;
+    return (a->b->dtype > c->b->dtype) - (a->b->dtype < c->b->dtype);
+}
+
+/* One `if (backend == ...) switch (in)` of one op kind: rows[0..n) share op and backend.
+ * The dtypes bound to one wrapper are the cases of one assignment and return. */
+static void emit_dispatch_backend(fkcg_buf *b, const op_info *op, const disp_row *rows, size_t n)
+{
+    fkcg_buf_puts(b, "        if (backend == ");
+    put_backend(b, rows[0].b->section->backend);
+    fkcg_buf_puts(b, ") {\n            switch (in) {\n");
+    bool done[FKCG_NDTYPES] = {false};
+    for (size_t i = 0; i < n; i++) {
+        if (done[rows[i].b->dtype])
+            continue;
+        const char *w = rows[i].b->wrapper;
+        for (size_t k = i; k < n; k++) {
+            if (done[rows[k].b->dtype] || strcmp(rows[k].b->wrapper, w) != 0)
+                continue;
+            done[rows[k].b->dtype] = true;
+            fkcg_buf_puts(b, "            case ");
+            put_dtype(b, rows[k].b->dtype);
+            fkcg_buf_puts(b, ":\n");
+        }
+        fkcg_buf_puts(b, "                ref->");
+        put_ident(b, op->snake);
+        fkcg_buf_puts(b, " = ");
+        put_ident(b, w);
+        fkcg_buf_puts(b, ";\n                return FKC_OK;\n");
+    }
+    fkcg_buf_puts(b, "            default:\n                break;\n            }\n        }\n");
+}
+
+static void emit_c_dispatch(fkcg_buf *b, const plan *p)
+{
+    size_t n = p->t->n_bindings;
+    disp_row *rows = xcalloc(n, sizeof *rows);
+    for (size_t i = 0; i < n; i++) {
+        rows[i].op = p->sec_op[p->bind_sec[i]];
+        rows[i].b = &p->t->bindings[i];
+    }
+    qsort(rows, n, sizeof *rows, cmp_disp);
+    fkcg_buf_puts(b, "fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, "
+                     "fkc_backend backend,\n                        fkc_kernel_ref *ref)\n{\n"
+                     "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+                     "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
+                     "/* every contract key is [T, T] */\n    switch (op) {\n");
+    for (size_t i = 0; i < n;) {
+        const op_info *op = &p->ops[rows[i].op];
+        fkcg_buf_puts(b, "    case FKC_OP_");
+        put_ident(b, op->upper);
+        fkcg_buf_puts(b, ":\n");
+        while (i < n && &p->ops[rows[i].op] == op) {
+            size_t j = i;
+            while (j < n && rows[j].op == rows[i].op &&
+                   strcmp(rows[j].b->section->backend, rows[i].b->section->backend) == 0)
+                j++;
+            emit_dispatch_backend(b, op, rows + i, j - i);
+            i = j;
+        }
+        fkcg_buf_puts(b, "        break;\n");
+    }
+    fkcg_buf_puts(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
+    free(rows);
+}
+
+static void emit_c_link(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {\n");
+    for (size_t i = 0; i < p->n_registries; i++) {
+        fkcg_buf_puts(b, "    ");
+        put_cstr(b, p->registries[i]);
+        fkcg_buf_puts(b, ",\n");
+    }
+    fkcg_buf_puts(b, "};\n\nconst fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_bindings; i++) {
+        const link_row *l = &p->links[i];
+        const fkcg_section *s = l->b->section;
+        fkcg_buf_puts(b, "    /* ");
+        put_binding_label(b, l->b, l->index);
+        fkcg_buf_puts(b, " */\n    {");
+        put_cstr(b, l->b->symbol);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, s->provider && s->provider->link_registry ? s->provider->link_registry : "");
+        fkcg_buf_puts(b, ",\n     FKC_OP_");
+        const op_info *op = &p->ops[p->sec_op[p->bind_sec[l->index]]];
+        put_ident(b, op->upper);
+        fkcg_buf_puts(b, ", ");
+        put_ref(b, op, l->b->wrapper);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, l->b->wrapper);
+        fkcg_buf_puts(b, ", &fkc_bindings[");
+        put_u64(b, l->index);
+        fkcg_buf_puts(b, "]},\n");
+    }
+    fkcg_buf_puts(b,
+        "};\n\n"
+        "const fkc_link_entry *fkc_link_lookup(const char *symbol)\n{\n"
+        "    size_t lo = 0, hi = FKC_LINK_ENTRY_COUNT;\n\n"
+        "    if (!symbol)\n        return NULL;\n"
+        "    while (lo < hi) {\n"
+        "        size_t mid = lo + (hi - lo) / 2;\n"
+        "        int c = strcmp(symbol, fkc_link_registry[mid].symbol);\n\n"
+        "        if (c == 0)\n            return &fkc_link_registry[mid];\n"
+        "        if (c < 0)\n            hi = mid;\n        else\n            lo = mid + 1;\n"
+        "    }\n    return NULL;\n}\n\n");
+}
+
+static void emit_c_cost(fkcg_buf *b, const plan *p)
+{
+    fkcg_buf_puts(b, "/* The shared cost of each op kind: the cost of its first section (by kernel\n"
+                     " * name) that states one with a known provenance (docs/cost.md). */\n"
+                     "static const fkc_cost shared_cost[FKC_OP_KIND_COUNT] = {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        fkcg_buf_puts(b, "    /* ");
+        put_comment(b, p->ops[i].name);
+        if (p->ops[i].cost) {
+            fkcg_buf_puts(b, ": from ");
+            put_comment(b, p->ops[i].cost->kernel);
+        } else {
+            fkcg_buf_puts(b, ": none");
+        }
+        fkcg_buf_puts(b, " */\n    ");
+        put_cost(b, p->ops[i].cost);
+        fkcg_buf_puts(b, ",\n");
+    }
+    fkcg_buf_puts(b,
+        "};\n\n"
+        "const fkc_cost *fkc_op_shared_cost(fkc_op_kind op)\n{\n"
+        "    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT ||\n"
+        "        shared_cost[op].provenance == FKC_COST_PROVENANCE_UNKNOWN)\n"
+        "        return NULL;\n"
+        "    return &shared_cost[op];\n}\n\n"
+        "size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,\n"
+        "                                   fkc_backend backend)\n{\n"
+        "    size_t filled = 0;\n\n"
+        "    if (!bindings)\n        return 0;\n"
+        "    for (size_t i = 0; i < count; i++) {\n"
+        "        fkc_binding *b = &bindings[i];\n"
+        "        const fkc_cost *shared;\n\n"
+        "        if (b->backend != backend || b->cost.provenance != FKC_COST_PROVENANCE_UNKNOWN)\n"
+        "            continue;\n"
+        "        shared = fkc_op_shared_cost(b->op_kind);\n"
+        "        if (!shared)\n            continue;\n"
+        "        b->cost = *shared;\n"
+        "        filled++;\n"
+        "    }\n    return filled;\n}\n");
+}
+
+/* First binding index of each section (bindings of one section are contiguous). */
+static size_t *section_first(const plan *p)
+{
+    size_t *first = xcalloc(p->t->n_sections, sizeof *first);
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        first[i] = p->t->n_bindings;
+    for (size_t i = p->t->n_bindings; i-- > 0;)
+        first[p->bind_sec[i]] = i;
+    return first;
+}
 
 void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)
 {
-    (void)table;
-    fkcg_buf_puts(header, "/* fkc_bindings.h: not emitted yet */\n");
-    fkcg_buf_puts(source, "/* fkc_bindings.c: not emitted yet */\n");
+    plan p;
+    plan_init(&p, table);
+    size_t *first = section_first(&p);
+    emit_banner(header, table, FKCG_EMIT_HEADER);
+    emit_h_prologue(header);
+    emit_h_op_kinds(header, &p);
+    emit_h_enums(header);
+    emit_h_params(header, &p);
+    emit_h_fn_types(header, &p);
+    emit_h_wrappers(header, &p, first);
+    emit_h_tables(header, &p);
+
+    emit_banner(source, table, FKCG_EMIT_SOURCE);
+    emit_c_names(source, &p);
+    emit_c_sections(source, &p);
+    emit_c_kernels(source, &p);
+    emit_c_bindings(source, &p);
+    emit_c_register(source, &p);
+    emit_c_dispatch(source, &p);
+    emit_c_link(source, &p);
+    emit_c_cost(source, &p);
+    free(first);
+    plan_free(&p);
 }

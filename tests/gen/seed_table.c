@@ -1,0 +1,122 @@
+/* seed_table.c — contracts/vulkan/write_slice.md as a hand-built binding table (see .h). */
+#include "seed_table.h"
+
+#include <string.h>
+
+#define SEED "contracts/vulkan/write_slice.md"
+
+static const fkcg_provider provider = {
+    1, "fuel-vulkan-kernels", "Vulkan", "vulkan-slang", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
+    "git:f41137b4", SEED, {SEED, 2, 1}};
+
+static fkcg_fast_path fast[2] = {{"all_inputs_contiguous", "cheap_elementwise"},
+                                 {"all_inputs_contiguous", "cheap_elementwise"}};
+
+static fkcg_expr e_zero[2] = {{FKCG_EXPR_INT, 0, NULL, NULL, NULL},
+                              {FKCG_EXPR_INT, 0, NULL, NULL, NULL}};
+/* 2 * n * dtype_bytes, parsed left-associatively: ((2 * n) * dtype_bytes) */
+static fkcg_expr e_two[2] = {{FKCG_EXPR_INT, 2, NULL, NULL, NULL},
+                             {FKCG_EXPR_INT, 2, NULL, NULL, NULL}};
+static fkcg_expr e_n[2] = {{FKCG_EXPR_N, 0, NULL, NULL, NULL}, {FKCG_EXPR_N, 0, NULL, NULL, NULL}};
+static fkcg_expr e_db[2] = {{FKCG_EXPR_DTYPE_BYTES, 0, NULL, NULL, NULL},
+                            {FKCG_EXPR_DTYPE_BYTES, 0, NULL, NULL, NULL}};
+static fkcg_expr e_mul1[2], e_mul2[2];
+
+static fkcg_input inputs[2];
+static fkcg_output outputs[2];
+static fkcg_field fields0[2], fields1[2];
+static fkcg_section sections[2];
+static const fkcg_section *section_ptrs[2];
+static fkcg_binding bindings[18];
+static const fkcg_provider *provider_ptrs[1] = {&provider};
+static char symbols[18][80];
+static char wrappers[18][40];
+static fkcg_table table;
+
+static void make_section(int k)
+{
+    static const char *const kernel[2] = {"write_slice", "write_slice_rotating"};
+    static const char *const op[2] = {"WriteSlice", "WriteSliceRotating"};
+    static const char *const entry[2] = {"fuel_vulkan_backend::fkc::write_slice",
+                                         "fuel_vulkan_backend::fkc::write_slice_rotating"};
+    static const char *const blurb[2] = {
+        "Write a source tensor into a slab of a larger destination; byte-width-keyed "
+        "(b1/b2/b4/b8) word move; contiguous-only binding.",
+        "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); "
+        "byte-width-keyed; contiguous-only binding."};
+    static const char *const notes[2] = {
+        "exact byte-width slab write; no arithmetic, bit-identical across any hardware.",
+        "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across "
+        "any hardware."};
+    static const char *const hash[2] = {"00000000000000000000000000000001",
+                                        "00000000000000000000000000000002"};
+    static const uint32_t line[2] = {58, 122};
+    fkcg_section *s = &sections[k];
+    fkcg_input *in = &inputs[k];
+    in->name = "src";
+    for (int d = 0; d < FKCG_NDTYPES; d++)
+        in->dtypes[d] = d;
+    in->n_dtypes = FKCG_NDTYPES;
+    in->layout[FKCG_LAYOUT_CONTIGUOUS] = "required";
+    for (int l = 1; l < FKCG_NLAYOUT; l++)
+        in->layout[l] = "rejected";
+    in->rank = "any";
+    in->loc = (fkcg_loc){SEED, line[k] + 10, 3};
+    outputs[k] = (fkcg_output){"out", "passthrough(src)", "src", "from_params(dst_shape)",
+                               "dst_shape", "contiguous", "none", {SEED, line[k] + 23, 3}};
+    fkcg_field *f = k == 0 ? fields0 : fields1;
+    f[0] = (fkcg_field){"dst_shape", "Vec<usize>",
+                        k == 0 ? "the larger destination extents"
+                               : "the ring-buffer destination extents",
+                        {SEED, line[k] + 18, 1}};
+    f[1] = k == 0 ? (fkcg_field){"offsets", "Vec<usize>", "per-axis slab start offset in dst",
+                                 {SEED, line[k] + 19, 1}}
+                  : (fkcg_field){"capacity", "usize", "ring window capacity along the rotating axis",
+                                 {SEED, line[k] + 19, 1}};
+    e_mul1[k] = (fkcg_expr){FKCG_EXPR_MUL, 0, NULL, &e_two[k], &e_n[k]};
+    e_mul2[k] = (fkcg_expr){FKCG_EXPR_MUL, 0, NULL, &e_mul1[k], &e_db[k]};
+    *s = (fkcg_section){0};
+    s->heading = kernel[k];
+    s->provider = &provider;
+    s->kernel = kernel[k];
+    s->op_kind = op[k];
+    s->blurb = blurb[k];
+    s->backend = "Vulkan";
+    s->kernel_source = "vulkan-slang";
+    s->entry_point = entry[k];
+    s->revision_hash = hash[k];
+    s->inputs = in;
+    s->n_inputs = 1;
+    s->outputs = &outputs[k];
+    s->n_outputs = 1;
+    s->variant = op[k];
+    s->fields = f;
+    s->n_fields = 2;
+    s->caps = (fkcg_caps){"requires_contiguous", &fast[k], 1, false, 16, 32};
+    s->cost = (fkcg_cost){true, "judge_measured", "cheap_elementwise", "0", "2 * n * dtype_bytes",
+                          &e_zero[k], &e_mul2[k], {SEED, line[k] + 36, 1}};
+    s->precision = (fkcg_precision){true, 0, 0.0, 0.0, true, notes[k]};
+    s->determinism = "bitwise";
+    s->loc = (fkcg_loc){SEED, line[k], 1};
+}
+
+const fkcg_table *seed_table(void)
+{
+    for (int k = 0; k < 2; k++) {
+        make_section(k);
+        section_ptrs[k] = &sections[k];
+        for (int d = 0; d < FKCG_NDTYPES; d++) {
+            fkcg_binding *b = &bindings[k * FKCG_NDTYPES + d];
+            char *sym = symbols[k * FKCG_NDTYPES + d], *w = wrappers[k * FKCG_NDTYPES + d];
+            strcpy(sym, sections[k].entry_point);
+            strcat(sym, "_");
+            strcat(sym, fkcg_dtypes[d].suffix);
+            strcpy(w, sections[k].kernel);
+            strcat(w, fkcg_dtypes[d].bytes == 1 ? "_b1" : fkcg_dtypes[d].bytes == 2 ? "_b2"
+                      : fkcg_dtypes[d].bytes == 4 ? "_b4" : "_b8");
+            *b = (fkcg_binding){&sections[k], d, fkcg_dtypes[d].bytes, sym, w};
+        }
+    }
+    table = (fkcg_table){provider_ptrs, 1, section_ptrs, 2, bindings, 18};
+    return &table;
+}
