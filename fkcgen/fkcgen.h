@@ -32,4 +32,8 @@ void fkcg_dump_json(const fkcg_table *table, fkcg_buf *out);
 /* The generated header and source (base name `fkc_bindings`): see docs/generated-code.md. */
 void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source);
 
+/* `fkcgen gen ...`: argv[0] is "gen". Defined by the C back end (emit_main.c); main.c calls it.
+ * Returns the process exit code. */
+int fkcg_cmd_gen(int argc, char **argv);
+
 #endif /* FKCGEN_H */

@@ -132,6 +132,8 @@ typedef struct fkcg_provider {    /* the front matter of one file */
     const char *revision_base;
     const char *rel_file;         /* repo-relative path (for generated output) */
     fkcg_loc loc;
+    fkcg_loc backend_loc;         /* where backend and kernel_source are set (for messages) */
+    fkcg_loc kernel_source_loc;
 } fkcg_provider;
 
 typedef struct fkcg_section {     /* one ```fkc block: one kernel */
@@ -156,6 +158,7 @@ typedef struct fkcg_section {     /* one ```fkc block: one kernel */
     fkcg_precision precision;
     const char *determinism;      /* "bitwise" */
     fkcg_loc loc;                 /* the fence's first content line */
+    fkcg_loc kernel_loc;          /* the kernel name's value (for duplicate messages) */
 } fkcg_section;
 
 /* One binding per (section × accepted dtype of its first input). */

@@ -1,0 +1,82 @@
+/* arena.c — the run's arena: many small allocations, one free (STYLE "memory by lifetime").
+ * The generator exits on out-of-memory, so allocations never return NULL. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used;           /* bytes handed out from data */
+    size_t cap;            /* bytes in data */
+    max_align_t data[];
+};
+
+enum { CHUNK_BYTES = 64 * 1024 };
+
+void *fkcg_alloc(fkcg_arena *a, size_t n)
+{
+    size_t align = sizeof(max_align_t);
+    if (n > (size_t)-1 / 2)
+        fkcg_oom();
+    n = (n + align - 1) / align * align;
+    if (n == 0)
+        n = align;
+    struct arena_chunk *c = a->head;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > CHUNK_BYTES ? n : CHUNK_BYTES;
+        c = malloc(sizeof *c + cap);
+        if (!c)
+            fkcg_oom();
+        c->used = 0;
+        c->cap = cap;
+        c->next = a->head;
+        a->head = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *fkcg_strndup(fkcg_arena *a, const char *s, size_t n)
+{
+    char *p = fkcg_alloc(a, n + 1);
+    if (n)
+        memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *fkcg_strdup(fkcg_arena *a, const char *s)
+{
+    return fkcg_strndup(a, s, strlen(s));
+}
+
+char *fkcg_sprintf(fkcg_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *p = fkcg_alloc(a, n > 0 ? (size_t)n + 1 : 1);
+    if (n > 0)
+        vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void fkcg_arena_free(fkcg_arena *a)
+{
+    struct arena_chunk *c = a->head;
+    while (c) {
+        struct arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head = NULL;
+}

@@ -1,0 +1,13 @@
+/* config.h — fkcgen's limits and defaults, in one place (documented in docs/contract-format.md).
+ * Every limit here protects the front end from hostile input: size, depth, error floods. */
+#ifndef FKCG_CONFIG_H
+#define FKCG_CONFIG_H
+
+#define FKCG_MAX_FILE_BYTES (1024u * 1024u) /* larger contract files are rejected */
+#define FKCG_MAX_DEPTH 16u                  /* YAML nesting (mappings + sequences) */
+#define FKCG_MAX_ERRORS 50u                 /* diagnostics printed per run, then one line */
+#define FKCG_MAX_EXPR_DEPTH 32u             /* parentheses / operator nesting in cost exprs */
+#define FKCG_MAX_EXPR_VALUE 0xFFFFFFFFu     /* largest integer literal in a cost expression */
+#define FKCG_FKC_VERSIONS { 1u }            /* fkc_version values this fkcgen understands */
+
+#endif /* FKCG_CONFIG_H */

@@ -1,0 +1,139 @@
+/* diag.c — the diagnostics sink: `file:line:col: error: message`, the source line and a caret,
+ * many per run up to FKCG_MAX_ERRORS, then one "too many errors" line. Tests pass a memory
+ * stream as the sink and compare the exact text. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct src {
+    struct src *next;
+    const char *file;
+    const char *text;
+    size_t len;
+} src;
+
+struct fkcg_diag {
+    FILE *out;
+    size_t errors;       /* errors reported, printed or not */
+    bool muted;          /* the last error was over the cap: mute its notes too */
+    src *srcs;
+};
+
+fkcg_diag *fkcg_diag_new(FILE *out)
+{
+    fkcg_diag *d = calloc(1, sizeof *d);
+    if (!d)
+        fkcg_oom();
+    d->out = out;
+    return d;
+}
+
+void fkcg_diag_free(fkcg_diag *d)
+{
+    if (!d)
+        return;
+    for (src *s = d->srcs; s;) {
+        src *next = s->next;
+        free(s);
+        s = next;
+    }
+    free(d);
+}
+
+void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len)
+{
+    src *s = malloc(sizeof *s);
+    if (!s)
+        fkcg_oom();
+    s->file = file;
+    s->text = text;
+    s->len = len;
+    s->next = d->srcs;
+    d->srcs = s;
+}
+
+size_t fkcg_diag_errors(const fkcg_diag *d)
+{
+    return d->errors;
+}
+
+/* Finds line (1-based) of file's registered text; false when unknown. */
+static bool find_line(const fkcg_diag *d, const fkcg_loc *loc, const char **start, size_t *n)
+{
+    for (const src *s = d->srcs; s; s = s->next) {
+        if (s->file != loc->file && strcmp(s->file, loc->file) != 0)
+            continue;
+        const char *p = s->text, *end = s->text + s->len;
+        for (uint32_t line = 1; line < loc->line; line++) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                return false;
+            p = nl + 1;
+        }
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        *start = p;
+        *n = (size_t)((nl ? nl : end) - p);
+        return true;
+    }
+    return false;
+}
+
+/* The source line, then a caret under col: tabs kept, one space per UTF-8 character. */
+static void quote_source(const fkcg_diag *d, const fkcg_loc *loc)
+{
+    const char *line;
+    size_t n;
+    if (loc->line == 0 || !find_line(d, loc, &line, &n))
+        return;
+    fprintf(d->out, "%.*s\n", (int)n, line);
+    for (size_t i = 0; i + 1 < loc->col && i < n; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c == '\t')
+            fputc('\t', d->out);
+        else if ((c & 0xC0) != 0x80)
+            fputc(' ', d->out);
+    }
+    fputs("^\n", d->out);
+}
+
+static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt,
+                   va_list ap)
+{
+    if (!loc)
+        fprintf(d->out, "fkcgen: %s: ", kind);
+    else if (loc->line == 0)
+        fprintf(d->out, "%s: %s: ", loc->file, kind);
+    else
+        fprintf(d->out, "%s:%u:%u: %s: ", loc->file, loc->line, loc->col, kind);
+    vfprintf(d->out, fmt, ap);
+    fputc('\n', d->out);
+    if (loc)
+        quote_source(d, loc);
+}
+
+void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
+{
+    d->errors++;
+    d->muted = d->errors > FKCG_MAX_ERRORS;
+    if (d->errors == FKCG_MAX_ERRORS + 1)
+        fprintf(d->out, "fkcgen: error: too many errors (%u); stopping here\n",
+                FKCG_MAX_ERRORS);
+    if (d->muted)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, loc, "error", fmt, ap);
+    va_end(ap);
+}
+
+void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
+{
+    if (d->muted)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, loc, "note", fmt, ap);
+    va_end(ap);
+}

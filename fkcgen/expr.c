@@ -1,0 +1,191 @@
+/* expr.c — cost expressions (`flops`, `bytes_moved`): a recursive-descent parser over
+ * integers, + - * / ( ), the variables n and dtype_bytes and the op's scalar op_params fields.
+ * Errors point at the column inside the YAML string. */
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct parser {
+    fkcg_arena *a;
+    fkcg_diag *d;
+    const char *src;
+    const char *p;            /* next character */
+    fkcg_loc loc;             /* the scalar */
+    int val_col;              /* columns from loc to src[0]; -1: unknown */
+    const fkcg_field *fields;
+    size_t n_fields;
+    unsigned depth;
+    bool failed;
+} parser;
+
+static void fail(parser *ps, const char *at, const char *fmt, const char *arg)
+{
+    if (ps->failed)
+        return;
+    ps->failed = true;
+    fkcg_loc where = ps->loc;
+    if (ps->val_col >= 0)
+        where.col += (uint32_t)ps->val_col + (uint32_t)(at - ps->src);
+    fkcg_error(ps->d, &where, fmt, arg);
+}
+
+static void skip_space(parser *ps)
+{
+    while (*ps->p == ' ')
+        ps->p++;
+}
+
+static fkcg_expr *node(parser *ps, fkcg_expr_kind kind)
+{
+    fkcg_expr *e = fkcg_alloc(ps->a, sizeof *e);
+    e->kind = kind;
+    return e;
+}
+
+static fkcg_expr *sum(parser *ps);
+
+static const char *scalar_kinds[] = { "usize", "isize", "u32", "i32", "u64", "i64" };
+
+/* A name: n, dtype_bytes or an integer op_params field. */
+static fkcg_expr *name(parser *ps)
+{
+    const char *start = ps->p;
+    while ((*ps->p >= 'a' && *ps->p <= 'z') || (*ps->p >= 'A' && *ps->p <= 'Z') ||
+           (*ps->p >= '0' && *ps->p <= '9') || *ps->p == '_')
+        ps->p++;
+    size_t len = (size_t)(ps->p - start);
+    char *id = fkcg_strndup(ps->a, start, len);
+    if (!strcmp(id, "n"))
+        return node(ps, FKCG_EXPR_N);
+    if (!strcmp(id, "dtype_bytes"))
+        return node(ps, FKCG_EXPR_DTYPE_BYTES);
+    for (size_t i = 0; i < ps->n_fields; i++) {
+        if (strcmp(ps->fields[i].name, id) != 0)
+            continue;
+        for (size_t k = 0; k < sizeof scalar_kinds / sizeof scalar_kinds[0]; k++)
+            if (!strcmp(ps->fields[i].kind, scalar_kinds[k])) {
+                fkcg_expr *e = node(ps, FKCG_EXPR_FIELD);
+                e->field = ps->fields[i].name;
+                return e;
+            }
+        fail(ps, start, "op_params field '%s' is not an integer; a cost expression can use "
+                        "only integer fields", id);
+        return NULL;
+    }
+    fail(ps, start, "unknown name '%s' in cost expression; use n, dtype_bytes or an integer "
+                    "op_params field", id);
+    return NULL;
+}
+
+static fkcg_expr *factor(parser *ps)
+{
+    skip_space(ps);
+    const char *start = ps->p;
+    if (*ps->p >= '0' && *ps->p <= '9') {
+        uint64_t v = 0;
+        while (*ps->p >= '0' && *ps->p <= '9') {
+            v = v * 10 + (uint64_t)(*ps->p++ - '0');
+            if (v > FKCG_MAX_EXPR_VALUE) {
+                fail(ps, start, "integer too large in cost expression%s", "");
+                return NULL;
+            }
+        }
+        fkcg_expr *e = node(ps, FKCG_EXPR_INT);
+        e->value = v;
+        return e;
+    }
+    if ((*ps->p >= 'a' && *ps->p <= 'z') || (*ps->p >= 'A' && *ps->p <= 'Z') || *ps->p == '_')
+        return name(ps);
+    if (*ps->p == '(') {
+        if (++ps->depth > FKCG_MAX_EXPR_DEPTH) {
+            fail(ps, start, "cost expression nested too deeply%s", "");
+            return NULL;
+        }
+        ps->p++;
+        fkcg_expr *e = sum(ps);
+        skip_space(ps);
+        if (!e)
+            return NULL;
+        if (*ps->p != ')') {
+            fail(ps, ps->p, "missing ')' in cost expression%s", "");
+            return NULL;
+        }
+        ps->p++;
+        ps->depth--;
+        return e;
+    }
+    if (*ps->p == '\0')
+        fail(ps, start, "cost expression ends too early; expected a number, a name or '('%s",
+             "");
+    else
+        fail(ps, start, "unexpected '%.1s' in cost expression; expected a number, a name or '('",
+             start);
+    return NULL;
+}
+
+/* Left-associative chain of operators ops over operands next. */
+static fkcg_expr *chain(parser *ps, fkcg_expr *(*next)(parser *), const char *ops)
+{
+    fkcg_expr *lhs = next(ps);
+    for (;;) {
+        if (!lhs)
+            return NULL;
+        skip_space(ps);
+        char op = *ps->p;
+        if (!op || !strchr(ops, op))
+            return lhs;
+        ps->p++;
+        fkcg_expr *rhs = next(ps);
+        if (!rhs)
+            return NULL;
+        fkcg_expr *e = node(ps, op == '+' ? FKCG_EXPR_ADD : op == '-' ? FKCG_EXPR_SUB :
+                                op == '*' ? FKCG_EXPR_MUL : FKCG_EXPR_DIV);
+        e->lhs = lhs;
+        e->rhs = rhs;
+        lhs = e;
+    }
+}
+
+static fkcg_expr *product(parser *ps)
+{
+    return chain(ps, factor, "*/");
+}
+
+static fkcg_expr *sum(parser *ps)
+{
+    return chain(ps, product, "+-");
+}
+
+fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
+                           const fkcg_field *fields, size_t n_fields)
+{
+    parser ps = { a, d, src, src, loc, val_col, fields, n_fields, 0, false };
+    fkcg_expr *e = sum(&ps);
+    skip_space(&ps);
+    if (e && *ps.p) {
+        if (*ps.p == ')')
+            fail(&ps, ps.p, "unmatched ')' in cost expression%s", "");
+        else
+            fail(&ps, ps.p, "unexpected '%.1s' in cost expression; expected an operator "
+                            "(+ - * /)", ps.p);
+    }
+    return ps.failed ? NULL : e;
+}
+
+void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out)
+{
+    switch (e->kind) {
+    case FKCG_EXPR_INT: fkcg_buf_printf(out, "%llu", (unsigned long long)e->value); return;
+    case FKCG_EXPR_N: fkcg_buf_puts(out, "n"); return;
+    case FKCG_EXPR_DTYPE_BYTES: fkcg_buf_puts(out, "dtype_bytes"); return;
+    case FKCG_EXPR_FIELD: fkcg_buf_puts(out, e->field); return;
+    default: break;
+    }
+    static const char ops[] = { [FKCG_EXPR_ADD] = '+', [FKCG_EXPR_SUB] = '-',
+                                [FKCG_EXPR_MUL] = '*', [FKCG_EXPR_DIV] = '/' };
+    fkcg_buf_putc(out, '(');
+    fkcg_expr_print(e->lhs, out);
+    fkcg_buf_printf(out, " %c ", ops[e->kind]);
+    fkcg_expr_print(e->rhs, out);
+    fkcg_buf_putc(out, ')');
+}

@@ -1,0 +1,173 @@
+/* internal.h — what fkcgen's passes share privately (never included by the back ends' users):
+ * the arena, the diagnostics sink, the loaded document, the YAML node tree and the schema table.
+ * One section per pass, in pipeline order: load → yaml → shape → validate → bind. */
+#ifndef FKCG_INTERNAL_H
+#define FKCG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "buf.h"
+#include "config.h"
+#include "model.h"
+
+#if defined(__GNUC__)
+#define FKCG_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FKCG_PRINTF(a, b)
+#endif
+
+/* ---- arena.c: memory by lifetime — everything of a run is freed at once ---- */
+typedef struct fkcg_arena {
+    struct arena_chunk *head;
+} fkcg_arena;
+void *fkcg_alloc(fkcg_arena *a, size_t n);              /* zeroed; exits on OOM */
+char *fkcg_strndup(fkcg_arena *a, const char *s, size_t n);
+char *fkcg_strdup(fkcg_arena *a, const char *s);
+char *fkcg_sprintf(fkcg_arena *a, const char *fmt, ...) FKCG_PRINTF(2, 3);
+void fkcg_arena_free(fkcg_arena *a);
+
+/* ---- diag.c: GNU-format diagnostics through a sink, with source line and caret ---- */
+typedef struct fkcg_diag fkcg_diag;
+fkcg_diag *fkcg_diag_new(FILE *out);
+void fkcg_diag_free(fkcg_diag *d);
+/* Registers a file's text (normalised: no BOM, no CR) so messages can quote its lines. */
+void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len);
+/* loc NULL: "fkcgen: error: ..."; loc->line 0: "file: error: ...". */
+void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
+/* A second location for the error just reported ("first defined here"). */
+void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
+size_t fkcg_diag_errors(const fkcg_diag *d);
+
+/* ---- load.c: raw byte checks, front matter, cmark, ```fkc blocks ---- */
+typedef struct fkcg_chunk {     /* one YAML region of a .md file */
+    const char *text;           /* the YAML text (fence indentation stripped), NUL-terminated */
+    size_t len;
+    const size_t *line_off;     /* start of each line in text */
+    const uint32_t *strip;      /* bytes stripped from each line (fence indentation) */
+    size_t n_lines;
+    uint32_t first_line;        /* .md line of text's line 0 */
+    const char *file;
+    const char *heading;        /* the heading that introduces the block, or NULL */
+    fkcg_loc loc;               /* first content line */
+} fkcg_chunk;
+
+typedef struct fkcg_doc {
+    const char *file;           /* as given */
+    const char *text;           /* normalised text */
+    size_t len;
+    fkcg_chunk front;           /* the front matter */
+    fkcg_chunk *blocks;         /* the ```fkc blocks, in file order */
+    size_t n_blocks;
+} fkcg_doc;
+
+/* Returns 0, 1 (contract error reported) or 2 (I/O error reported). */
+int fkcg_load(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_doc *doc);
+/* Maps a 0-based (line, char column) of a chunk to a .md location. */
+fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col);
+
+/* ---- ytree.c: libyaml events → a small node tree with .md locations ---- */
+typedef enum { YN_SCALAR, YN_MAP, YN_SEQ } yn_kind;
+typedef struct ynode {
+    yn_kind kind;
+    fkcg_loc loc;               /* start of the node (for a map value: of the value) */
+    const char *str;            /* scalar value, NUL-terminated */
+    size_t len;
+    bool plain;                 /* scalar written without quotes */
+    bool is_null;               /* plain empty, ~ or null */
+    int val_col;                /* columns from loc to the value's first byte; -1: not exact */
+    bool flow;                  /* {..} or [..] */
+    struct ynode *key;          /* map entries: the key scalar */
+    struct ynode *kids, *last;  /* map values (with .key) or sequence items */
+    struct ynode *next;
+    size_t n;
+    const struct fkcg_schema *schema; /* set by shape for maps */
+} ynode;
+/* Parses one chunk; NULL after reporting an error. The root is a mapping. */
+ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c);
+ynode *fkcg_ynode_new(fkcg_arena *a, yn_kind kind, fkcg_loc loc);
+void fkcg_ynode_append(ynode *parent, ynode *kid);
+ynode *fkcg_map_get(const ynode *map, const char *key);
+
+/* ---- schema.c: the contract schema, written once ---- */
+typedef enum fkcg_type {
+    FT_STRING,   /* any scalar text */
+    FT_IDENT,    /* a C identifier */
+    FT_UINT,     /* unsigned decimal integer */
+    FT_FLOAT,    /* non-negative decimal number */
+    FT_BOOL,     /* true / false */
+    FT_ENUM,     /* one value of .enum_name */
+    FT_ENUMSEQ,  /* non-empty sequence of distinct .enum_name values */
+    FT_RANK,     /* "any" or an unsigned integer */
+    FT_CALL,     /* fn(arg): fn one value of .enum_name, arg an identifier */
+    FT_EXPR,     /* a cost expression */
+    FT_HASH,     /* "auto" or 32 lower-case hex digits */
+    FT_PATH,     /* a::b::c, each segment a C identifier */
+    FT_MAP,      /* a mapping of .child */
+    FT_SEQMAP,   /* a non-empty sequence of mappings of .child */
+    FT_FREEMAP   /* a mapping from identifiers to mappings of .child */
+} fkcg_type;
+
+typedef struct fkcg_key {
+    const char *name;
+    fkcg_type type;
+    bool required;
+    const char *enum_name;              /* FT_ENUM, FT_ENUMSEQ, FT_CALL */
+    const struct fkcg_schema *child;    /* FT_MAP, FT_SEQMAP, FT_FREEMAP (the entry) */
+    const char *doc;                    /* one line for docs/contract-format.md */
+} fkcg_key;
+
+typedef struct fkcg_schema {
+    const char *path;                   /* "accept.inputs[]" — used in messages */
+    const fkcg_key *keys;
+    size_t n_keys;
+    bool freeform;                      /* keys are names chosen by the contract (FT_FREEMAP) */
+    const struct fkcg_schema *entry;    /* freeform: the schema of every entry */
+} fkcg_schema;
+
+extern const fkcg_schema fkcg_schema_front;   /* the front matter */
+extern const fkcg_schema fkcg_schema_section; /* one ```fkc block */
+const fkcg_key *fkcg_schema_key(const fkcg_schema *s, const char *name);
+/* The schema key closest to name (edit distance), or NULL when none is close. */
+const char *fkcg_schema_suggest(const fkcg_schema *s, const char *name);
+const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value);
+/* "a, b or c": the keys of s, for messages. */
+void fkcg_schema_key_list(const fkcg_schema *s, fkcg_buf *out);
+const char *fkcg_type_name(fkcg_type t);
+/* docs/contract-format.md, from the table. */
+void fkcg_schema_markdown(fkcg_buf *out);
+/* Every mapping schema reachable from the two roots (for tests). */
+size_t fkcg_schema_all(const fkcg_schema **out, size_t cap);
+bool fkcg_is_c_ident(const char *s);
+bool fkcg_is_c_keyword(const char *s);
+
+/* ---- shape.c: re-nests flattened YAML by the schema ---- */
+/* Returns the canonical nested tree (maps carry their schema); reports unknown and duplicate
+ * keys. owner: the location to report missing keys of the root at. */
+ynode *fkcg_shape(fkcg_arena *a, fkcg_diag *d, const ynode *root, const fkcg_schema *s);
+
+/* ---- expr.c: cost expressions ---- */
+/* Parses src (a scalar at loc, whose text starts val_col columns after loc.col, -1 unknown).
+ * fields: op_params field names usable as variables (n_fields of them); NULL after an error. */
+fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
+                           const fkcg_field *fields, size_t n_fields);
+void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out); /* canonical, fully parenthesised */
+
+/* ---- validate.c: shaped tree → model ---- */
+/* NULL when the front matter has errors (reported). */
+fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
+                                      const fkcg_chunk *c);
+/* NULL when the section has errors (reported). */
+fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
+                                    const fkcg_chunk *c, const fkcg_provider *p);
+
+/* ---- bind.c: sections → sorted binding table, cross-file checks, revision hashes ---- */
+/* Canonical serialisation of a section's data (what `auto` hashes). */
+void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out);
+/* Returns the number of errors found (duplicates). */
+size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
+                 fkcg_provider **providers, size_t n_providers, fkcg_table *out);
+
+#endif /* FKCG_INTERNAL_H */

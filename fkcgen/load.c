@@ -1,0 +1,411 @@
+/* load.c — pass 1: reads a contract file and cuts it into YAML chunks. Raw bytes are checked
+ * first (size cap, NUL, invalid UTF-8, BOM, CR LF) because cmark silently repairs them; the
+ * front matter is taken by lines; the Markdown body goes to cmark, whose AST gives the ```fkc
+ * fenced blocks, their source lines and the heading that introduces each one. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmark.h>
+
+#include "internal.h"
+
+typedef struct lines {       /* line index of the normalised text */
+    const char *text;
+    size_t len;
+    size_t *off;             /* start of line i (0-based) */
+    size_t n;
+} lines;
+
+/* Reads the whole file (at most the cap + 1 bytes). 0 ok, else the status reported. */
+static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data, size_t *len)
+{
+    fkcg_loc where = { path, 0, 0 };
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fkcg_error(d, &where, "cannot open: %s", strerror(errno));
+        return 2;
+    }
+    struct stat st;
+    int rc = 2;
+    if (fstat(fd, &st) != 0) {
+        fkcg_error(d, &where, "cannot stat: %s", strerror(errno));
+        goto done;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fkcg_error(d, &where, "is a directory; give the contract files (*.md) inside it");
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fkcg_error(d, &where, "not a regular file");
+        goto done;
+    }
+    size_t cap = FKCG_MAX_FILE_BYTES + 1, n = 0;
+    char *buf = fkcg_alloc(a, cap + 1);
+    for (;;) {
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            fkcg_error(d, &where, "cannot read: %s", strerror(errno));
+            goto done;
+        }
+        if (got == 0 || (n += (size_t)got) == cap)
+            break;
+    }
+    if (n > FKCG_MAX_FILE_BYTES) {
+        fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
+                   FKCG_MAX_FILE_BYTES);
+        rc = 1;
+        goto done;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    rc = 0;
+done:
+    close(fd);
+    return rc;
+}
+
+/* Length of the valid UTF-8 sequence at p (strict: no overlongs, surrogates or > U+10FFFF),
+ * or 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, size_t left)
+{
+    unsigned char c = p[0];
+    size_t n;
+    uint32_t min, cp;
+    if (c < 0x80)
+        return 1;
+    if ((c & 0xE0) == 0xC0) {
+        n = 2; min = 0x80; cp = c & 0x1Fu;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 3; min = 0x800; cp = c & 0x0Fu;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 4; min = 0x10000; cp = c & 0x07u;
+    } else {
+        return 0;
+    }
+    if (left < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/* Checks the raw bytes and normalises them in place: drops a leading BOM, turns CR LF into LF.
+ * Rejects NUL, invalid UTF-8 and a CR not followed by LF, at their line:col. */
+static int normalise(fkcg_diag *d, const char *path, char *buf, size_t *len)
+{
+    size_t in = 0, out = 0, n = *len;
+    if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        in = 3;
+    fkcg_loc at = { path, 1, 1 };
+    while (in < n) {
+        unsigned char c = (unsigned char)buf[in];
+        size_t k = 1;
+        if (c == 0) {
+            fkcg_error(d, &at, "NUL byte in a contract file; it must be UTF-8 text");
+            return 1;
+        }
+        if (c == '\r') {
+            if (in + 1 < n && buf[in + 1] == '\n') {
+                in++;
+                continue;
+            }
+            fkcg_error(d, &at, "carriage return without a line feed; use LF or CR LF line ends");
+            return 1;
+        }
+        if (c >= 0x80 && (k = utf8_len((const unsigned char *)buf + in, n - in)) == 0) {
+            fkcg_error(d, &at, "invalid UTF-8 (byte 0x%02X); save the file as UTF-8", c);
+            return 1;
+        }
+        memmove(buf + out, buf + in, k);
+        in += k;
+        out += k;
+        if (c == '\n') {
+            at.line++;
+            at.col = 1;
+        } else {
+            at.col += (uint32_t)k;
+        }
+    }
+    buf[out] = '\0';
+    *len = out;
+    return 0;
+}
+
+static void index_lines(fkcg_arena *a, const char *text, size_t len, lines *l)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    l->off = fkcg_alloc(a, (n + 1) * sizeof *l->off);
+    l->n = 0;
+    l->off[l->n++] = 0;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            l->off[l->n++] = i + 1;
+    l->off[l->n] = len + 1; /* one past the virtual final '\n' */
+    l->text = text;
+    l->len = len;
+}
+
+/* Line i (0-based) without its '\n'. */
+static const char *line_at(const lines *l, size_t i, size_t *n)
+{
+    size_t end = l->off[i + 1] - 1;
+    *n = end - l->off[i];
+    return l->text + l->off[i];
+}
+
+/* Is line i `---` (trailing blanks allowed)? */
+static bool is_dashes(const lines *l, size_t i)
+{
+    size_t n;
+    const char *s = line_at(l, i, &n);
+    if (n < 3 || memcmp(s, "---", 3) != 0)
+        return false;
+    for (size_t k = 3; k < n; k++)
+        if (s[k] != ' ' && s[k] != '\t')
+            return false;
+    return true;
+}
+
+/* Builds a chunk from .md lines [first, end) (0-based), stripping up to `indent` spaces. */
+static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, uint32_t indent,
+                       const char *file, fkcg_chunk *c)
+{
+    size_t n = end > first ? end - first : 0, bytes = 0;
+    for (size_t i = first; i < end; i++)
+        bytes += l->off[i + 1] - l->off[i];
+    char *text = fkcg_alloc(a, bytes + 1);
+    size_t *off = fkcg_alloc(a, (n + 1) * sizeof *off);
+    uint32_t *strip = fkcg_alloc(a, (n + 1) * sizeof *strip);
+    size_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *s = line_at(l, first + i, &len);
+        uint32_t k = 0;
+        while (k < indent && k < len && s[k] == ' ')
+            k++;
+        off[i] = pos;
+        strip[i] = k;
+        memcpy(text + pos, s + k, len - k);
+        pos += len - k;
+        text[pos++] = '\n';
+    }
+    off[n] = pos;
+    text[pos] = '\0';
+    c->text = text;
+    c->len = pos;
+    c->line_off = off;
+    c->strip = strip;
+    c->n_lines = n;
+    c->first_line = (uint32_t)first + 1;
+    c->file = file;
+    c->loc = (fkcg_loc){ file, (uint32_t)first + 1, 1 };
+}
+
+fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col)
+{
+    if (c->n_lines == 0)
+        return c->loc;
+    if (line >= c->n_lines) { /* end of input: the end of the last line */
+        line = c->n_lines - 1;
+        col = (size_t)-1;
+    }
+    const char *s = c->text + c->line_off[line];
+    size_t len = c->line_off[line + 1] - c->line_off[line] - 1, b = 0;
+    for (size_t chars = 0; chars < col && b < len; chars++) {
+        b++;
+        while (b < len && ((unsigned char)s[b] & 0xC0) == 0x80)
+            b++;
+    }
+    return (fkcg_loc){ c->file, c->first_line + (uint32_t)line,
+                       (uint32_t)(b + c->strip[line] + 1) };
+}
+
+/* Appends the text of a heading's inline children. */
+static void heading_text(cmark_node *n, fkcg_buf *out)
+{
+    for (cmark_node *k = cmark_node_first_child(n); k; k = cmark_node_next(k)) {
+        cmark_node_type t = cmark_node_get_type(k);
+        if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
+            fkcg_buf_puts(out, cmark_node_get_literal(k));
+        else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+            fkcg_buf_putc(out, ' ');
+        else
+            heading_text(k, out);
+    }
+}
+
+/* Is the info string's first word `fkc`? */
+static bool is_fkc_info(const char *info)
+{
+    if (!info || strncmp(info, "fkc", 3) != 0)
+        return false;
+    return info[3] == '\0' || info[3] == ' ' || info[3] == '\t';
+}
+
+/* Reads the opening fence at .md line `line` (1-based): indent, char and length. */
+static void fence_shape(const lines *l, size_t line, uint32_t *indent, char *ch, size_t *len)
+{
+    size_t n;
+    const char *s = line_at(l, line - 1, &n);
+    size_t i = 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    *indent = (uint32_t)i;
+    *ch = i < n ? s[i] : '`';
+    size_t k = i;
+    while (k < n && s[k] == *ch)
+        k++;
+    *len = k - i;
+}
+
+/* Is .md line `line` a closing fence for (ch, len)? */
+static bool closes_fence(const lines *l, size_t line, char ch, size_t len)
+{
+    if (line < 1 || line > l->n)
+        return false;
+    size_t n;
+    const char *s = line_at(l, line - 1, &n);
+    size_t i = 0, k;
+    while (i < n && i < 4 && s[i] == ' ')
+        i++;
+    if (i > 3)
+        return false;
+    for (k = i; k < n && s[k] == ch; k++)
+        ;
+    if (k - i < len)
+        return false;
+    for (; k < n; k++)
+        if (s[k] != ' ' && s[k] != '\t')
+            return false;
+    return true;
+}
+
+/* Walks cmark's AST for ```fkc blocks; each keeps the latest heading before it. */
+static int find_blocks(fkcg_arena *a, fkcg_diag *d, const lines *l, const char *md, size_t md_len,
+                       fkcg_doc *doc)
+{
+    cmark_node *root = cmark_parse_document(md, md_len, CMARK_OPT_DEFAULT);
+    if (!root)
+        fkcg_oom();
+    size_t cap = 4;
+    doc->blocks = fkcg_alloc(a, cap * sizeof *doc->blocks);
+    const char *heading = NULL;
+    int rc = 0;
+    cmark_iter *it = cmark_iter_new(root);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *n = cmark_iter_get_node(it);
+        cmark_node_type t = cmark_node_get_type(n);
+        if (ev != CMARK_EVENT_ENTER)
+            continue;
+        if (t == CMARK_NODE_HEADING) {
+            fkcg_buf b;
+            fkcg_buf_init(&b);
+            heading_text(n, &b);
+            heading = fkcg_strndup(a, b.data ? b.data : "", b.len);
+            fkcg_buf_free(&b);
+            continue;
+        }
+        if (t != CMARK_NODE_CODE_BLOCK || !is_fkc_info(cmark_node_get_fence_info(n)))
+            continue;
+        size_t start = (size_t)cmark_node_get_start_line(n);
+        size_t end = (size_t)cmark_node_get_end_line(n);
+        fkcg_loc fence = { doc->file, (uint32_t)start, (uint32_t)cmark_node_get_start_column(n) };
+        if (cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT) {
+            fkcg_error(d, &fence, "a ```fkc block must stand at the top level of the document, "
+                                  "not inside a list or quote");
+            rc = 1;
+            continue;
+        }
+        uint32_t indent;
+        char ch;
+        size_t flen;
+        fence_shape(l, start, &indent, &ch, &flen);
+        bool closed = end > start && closes_fence(l, end, ch, flen);
+        if (!closed) {
+            fkcg_error(d, &fence, "this ```fkc block is never closed; end it with a %.*s line",
+                       (int)(flen < 16 ? flen : 16), ch == '~' ? "~~~~~~~~~~~~~~~~" :
+                       "````````````````");
+            rc = 1;
+            continue;
+        }
+        if (doc->n_blocks == cap) {
+            fkcg_chunk *more = fkcg_alloc(a, 2 * cap * sizeof *more);
+            memcpy(more, doc->blocks, cap * sizeof *more);
+            doc->blocks = more;
+            cap *= 2;
+        }
+        fkcg_chunk *c = &doc->blocks[doc->n_blocks++];
+        make_chunk(a, l, start, end - 1, indent, doc->file, c);
+        c->heading = heading;
+    }
+    cmark_iter_free(it);
+    cmark_node_free(root);
+    return rc;
+}
+
+int fkcg_load(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_doc *doc)
+{
+    memset(doc, 0, sizeof *doc);
+    doc->file = path;
+    char *text;
+    size_t len;
+    int rc = read_file(a, d, path, &text, &len);
+    if (rc)
+        return rc;
+    if (normalise(d, path, text, &len))
+        return 1;
+    doc->text = text;
+    doc->len = len;
+    fkcg_diag_source(d, path, text, len);
+    fkcg_loc top = { path, 1, 1 };
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t'))
+        i++;
+    if (i == len) {
+        fkcg_loc file = { path, 0, 0 };
+        fkcg_error(d, &file, "file is empty; a contract starts with '---' front matter");
+        return 1;
+    }
+    lines l;
+    index_lines(a, text, len, &l);
+    if (!is_dashes(&l, 0)) {
+        fkcg_error(d, &top, "missing front matter: a contract starts with a '---' line, the "
+                            "provider's keys, then another '---' line");
+        return 1;
+    }
+    size_t close = 1;
+    while (close < l.n && !is_dashes(&l, close))
+        close++;
+    if (close == l.n) {
+        fkcg_error(d, &top, "front matter is never closed; add a '---' line after its keys");
+        return 1;
+    }
+    make_chunk(a, &l, 1, close, 0, path, &doc->front);
+    /* cmark sees the body only: the front matter lines become blank, so line numbers hold. */
+    char *md = fkcg_strndup(a, text, len);
+    for (size_t k = 0; k < l.off[close + 1] - 1; k++)
+        if (md[k] != '\n')
+            md[k] = ' ';
+    rc = find_blocks(a, d, &l, md, len, doc);
+    if (rc == 0 && doc->n_blocks == 0) {
+        fkcg_loc file = { path, 0, 0 };
+        fkcg_error(d, &file, "no ```fkc block: declare each kernel in a fenced block whose info "
+                             "string is fkc");
+        rc = 1;
+    }
+    return rc;
+}

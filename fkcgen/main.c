@@ -1,0 +1,99 @@
+/* main.c — the fkcgen command line: parses options, then calls the library (fkcgen.h).
+ * check and dump run the front-end passes; schema prints the docs page; gen is the emitter's
+ * (emit_main.c). Exit codes: 0 clean, 1 contract errors, 2 usage or I/O errors. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fkcgen.h"
+#include "internal.h"
+
+static const char usage[] =
+    "usage: fkcgen check [--root DIR] FILE...       validate contracts\n"
+    "       fkcgen dump --json [--root DIR] FILE... print the binding table as JSON\n"
+    "       fkcgen schema --markdown                print the contract format (docs page)\n"
+    "       fkcgen gen --out-dir DIR FILE...        emit the C registration code\n"
+    "       fkcgen --help | --version\n"
+    "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n"
+    "--root DIR: contract paths in the output are made relative to DIR (default: .).\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, "fkcgen: error: %s%s%s%s\n%s", what, arg ? " '" : "", arg ? arg : "",
+            arg ? "'" : "", usage);
+    return 2;
+}
+
+/* check and dump: [--json] [--root DIR] FILE... */
+static int cmd_read(int argc, char **argv, bool dump)
+{
+    const char *root = NULL;
+    bool json = false;
+    int i = 2;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        if (!strcmp(argv[i], "--")) {
+            i++;
+            break;
+        }
+        if (dump && !strcmp(argv[i], "--json"))
+            json = true;
+        else if (!strcmp(argv[i], "--root") && i + 1 < argc)
+            root = argv[++i];
+        else
+            return usage_error("unknown option", argv[i]);
+    }
+    if (dump && !json)
+        return usage_error("dump needs --json (the one format it writes)", NULL);
+    if (i >= argc)
+        return usage_error("no contract files given", NULL);
+    fkcg_run *run = fkcg_run_new(root, stderr);
+    int rc = fkcg_run_load(run, (const char *const *)(argv + i), (size_t)(argc - i));
+    if (rc == 0 && dump) {
+        fkcg_buf out;
+        fkcg_buf_init(&out);
+        fkcg_dump_json(fkcg_run_table(run), &out);
+        fwrite(out.data, 1, out.len, stdout);
+        fkcg_buf_free(&out);
+    }
+    fkcg_run_free(run);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fputs("fkcgen: error: cannot write to stdout\n", stderr);
+        return 2;
+    }
+    return rc;
+}
+
+static int cmd_schema(int argc, char **argv)
+{
+    if (argc != 3 || strcmp(argv[2], "--markdown") != 0)
+        return usage_error("usage: fkcgen schema --markdown", NULL);
+    fkcg_buf out;
+    fkcg_buf_init(&out);
+    fkcg_schema_markdown(&out);
+    fwrite(out.data, 1, out.len, stdout);
+    fkcg_buf_free(&out);
+    return fflush(stdout) == 0 ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("no command given", NULL);
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        puts("fkcgen " FKCGEN_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "check"))
+        return cmd_read(argc, argv, false);
+    if (!strcmp(cmd, "dump"))
+        return cmd_read(argc, argv, true);
+    if (!strcmp(cmd, "schema"))
+        return cmd_schema(argc, argv);
+    if (!strcmp(cmd, "gen")) /* the C back end's command line: emit_main.c */
+        return fkcg_cmd_gen(argc - 1, argv + 1);
+    return usage_error("unknown command", cmd);
+}

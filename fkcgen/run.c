@@ -1,0 +1,129 @@
+/* run.c — the library API (fkcgen.h): a run reads every file through the passes in order —
+ * load → yaml → shape → validate — then binds all sections together, so duplicates are found
+ * across files. The arena owns everything; fkcg_run_free releases it at once. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fkcgen.h"
+#include "internal.h"
+
+struct fkcg_run {
+    fkcg_arena arena;
+    fkcg_diag *diag;
+    char *root;                  /* realpath of the root, or NULL */
+    fkcg_table table;
+};
+
+fkcg_run *fkcg_run_new(const char *root, FILE *diag)
+{
+    fkcg_run *run = calloc(1, sizeof *run);
+    if (!run)
+        fkcg_oom();
+    run->diag = fkcg_diag_new(diag);
+    run->root = realpath(root ? root : ".", NULL);
+    return run;
+}
+
+void fkcg_run_free(fkcg_run *run)
+{
+    if (!run)
+        return;
+    fkcg_diag_free(run->diag);
+    fkcg_arena_free(&run->arena);
+    free(run->root);
+    free(run);
+}
+
+const fkcg_table *fkcg_run_table(const fkcg_run *run)
+{
+    return &run->table;
+}
+
+size_t fkcg_run_errors(const fkcg_run *run)
+{
+    return fkcg_diag_errors(run->diag);
+}
+
+/* The path relative to the root when it lies inside it; else as given. */
+static const char *rel_path(fkcg_run *run, const char *path)
+{
+    char *real = realpath(path, NULL);
+    const char *out = path;
+    size_t n = run->root ? strlen(run->root) : 0;
+    if (real && run->root && strncmp(real, run->root, n) == 0 && real[n] == '/')
+        out = fkcg_strdup(&run->arena, real + n + 1);
+    else if (real && run->root && !strcmp(run->root, "/"))
+        out = fkcg_strdup(&run->arena, real + 1);
+    free(real);
+    while (out[0] == '.' && out[1] == '/')
+        out += 2;
+    return out;
+}
+
+typedef struct list {            /* a growable array of pointers in the arena */
+    void **items;
+    size_t n, cap;
+} list;
+
+static void push(fkcg_arena *a, list *l, void *item)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        void **more = fkcg_alloc(a, cap * sizeof *more);
+        if (l->n)
+            memcpy(more, l->items, l->n * sizeof *more);
+        l->items = more;
+        l->cap = cap;
+    }
+    l->items[l->n++] = item;
+}
+
+/* One file through load → yaml → shape → validate. Returns the load status (0, 1, 2). */
+static int read_one(fkcg_run *run, const char *path, list *providers, list *sections)
+{
+    fkcg_arena *a = &run->arena;
+    fkcg_diag *d = run->diag;
+    fkcg_doc doc;
+    int rc = fkcg_load(a, d, path, &doc);
+    if (rc == 2 || (rc == 1 && !doc.front.text))
+        return rc;
+    fkcg_provider *p = NULL;
+    ynode *front = fkcg_yaml_parse(a, d, &doc.front);
+    if (front)
+        p = fkcg_validate_provider(a, d, fkcg_shape(a, d, front, &fkcg_schema_front),
+                                   &doc.front);
+    if (p) {
+        p->rel_file = rel_path(run, path);
+        push(a, providers, p);
+    }
+    for (size_t i = 0; i < doc.n_blocks; i++) {
+        ynode *tree = fkcg_yaml_parse(a, d, &doc.blocks[i]);
+        if (!tree)
+            continue;
+        ynode *shaped = fkcg_shape(a, d, tree, &fkcg_schema_section);
+        fkcg_section *s = fkcg_validate_section(a, d, shaped, &doc.blocks[i], p);
+        if (s)
+            push(a, sections, s);
+    }
+    return rc;
+}
+
+int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths)
+{
+    list providers = { 0 }, sections = { 0 };
+    bool io = false;
+    for (size_t i = 0; i < n_paths; i++)
+        io |= read_one(run, paths[i], &providers, &sections) == 2;
+    if (fkcg_diag_errors(run->diag) == 0)
+        fkcg_bind(&run->arena, run->diag, (fkcg_section **)sections.items, sections.n,
+                  (fkcg_provider **)providers.items, providers.n, &run->table);
+    if (io)
+        return 2;
+    if (fkcg_diag_errors(run->diag)) {
+        memset(&run->table, 0, sizeof run->table);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,391 @@
+/* schema.c — the contract schema, written once: the dtypes, every closed vocabulary and the key
+ * tables of the front matter and of a ```fkc section. Validation, re-nesting (shape.c), the
+ * did-you-mean suggestions and `fkcgen schema --markdown` (docs/contract-format.md) read it. */
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- the dtypes ---- */
+const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES] = {
+    { "F32", "f32", 4 },  { "I32", "i32", 4 }, { "U32", "u32", 4 },
+    { "F16", "f16", 2 },  { "BF16", "bf16", 2 }, { "F64", "f64", 8 },
+    { "I64", "i64", 8 },  { "U8", "u8", 1 },   { "I8", "i8", 1 },
+};
+
+const char *const fkcg_layout_keys[FKCG_NLAYOUT] = {
+    "contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides",
+};
+
+/* ---- closed vocabularies (X-macro: name, values) ---- */
+#define FKCG_ENUMS(X)                                                                          \
+    X(dtype, "F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8")                     \
+    X(backend, "Cpu", "Cuda", "Metal", "Vulkan", "Wgpu")                                        \
+    X(layout_req, "required", "accepted", "rejected")                                           \
+    X(layout_guarantee, "contiguous", "same_as_input")                                          \
+    X(aliasing, "none", "may_alias_input", "in_place")                                          \
+    X(awkward_layout_strategy, "requires_contiguous", "native_strided", "contiguize")           \
+    X(fast_path_when, "all_inputs_contiguous", "aligned", "single_element")                     \
+    X(cost_provenance, "judge_measured", "analytic", "estimated")                               \
+    X(cost_class, "cheap_elementwise", "elementwise", "reduction", "matmul", "memory_bound")    \
+    X(determinism, "bitwise", "deterministic", "nondeterministic")                              \
+    X(field_kind, "usize", "isize", "u32", "i32", "u64", "i64", "f32", "f64", "bool",           \
+      "Vec<usize>", "Vec<isize>", "Vec<i64>")                                                   \
+    X(dtype_rule, "passthrough")                                                                \
+    X(shape_rule, "from_params", "same_as")
+
+#define ENUM_VALUES(name, ...) static const char *const enum_##name[] = { __VA_ARGS__ };
+FKCG_ENUMS(ENUM_VALUES)
+#define ENUM_ROW(name, ...) { #name, enum_##name, sizeof enum_##name / sizeof enum_##name[0] },
+static const fkcg_enum enums[] = { FKCG_ENUMS(ENUM_ROW) };
+
+const fkcg_enum *fkcg_enum_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)
+        if (strcmp(enums[i].name, name) == 0)
+            return &enums[i];
+    return NULL;
+}
+
+int fkcg_enum_index(const fkcg_enum *e, const char *value)
+{
+    for (size_t i = 0; e && i < e->count; i++)
+        if (strcmp(e->values[i], value) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* ---- key tables: name, type, required, enum, child, doc ---- */
+#define REQ true
+#define OPT false
+#define SCHEMA(var, path_, rows, free_)                                                        \
+    const fkcg_schema var = { path_, rows, sizeof rows / sizeof rows[0], free_, NULL }
+
+static const fkcg_key provider_keys[] = {
+    { "name", FT_STRING, REQ, NULL, NULL, "the provider (kernel package) name" },
+    { "backend", FT_ENUM, REQ, "backend", NULL, "the backend every section registers on" },
+    { "kernel_source", FT_STRING, REQ, NULL, NULL, "the BindingEntry.kernel_source tag" },
+    { "link_registry", FT_PATH, REQ, NULL, NULL, "symbol → kernel map the backend links, a::b::C" },
+    { "revision_base", FT_STRING, REQ, NULL, NULL, "provider build id, folded into `auto` hashes" },
+};
+static SCHEMA(schema_provider, "provider", provider_keys, false);
+
+static const fkcg_key front_keys[] = {
+    { "fkc_version", FT_UINT, REQ, NULL, NULL, "contract format version (this fkcgen knows 1)" },
+    { "provider", FT_MAP, REQ, NULL, &schema_provider, "who provides the kernels of this file" },
+};
+SCHEMA(fkcg_schema_front, "front matter", front_keys, false);
+
+static const fkcg_key layout_keys[] = {
+    { "contiguous", FT_ENUM, OPT, "layout_req", NULL, "dense row-major input" },
+    { "strided", FT_ENUM, OPT, "layout_req", NULL, "arbitrary positive strides" },
+    { "broadcast_stride0", FT_ENUM, OPT, "layout_req", NULL, "zero strides (broadcast views)" },
+    { "start_offset", FT_ENUM, OPT, "layout_req", NULL, "a non-zero start offset" },
+    { "reverse_strides", FT_ENUM, OPT, "layout_req", NULL, "negative strides" },
+};
+static SCHEMA(schema_layout, "accept.inputs[].layout", layout_keys, false);
+
+static const fkcg_key input_keys[] = {
+    { "name", FT_IDENT, REQ, NULL, NULL, "the input's name" },
+    { "dtypes", FT_ENUMSEQ, REQ, "dtype", NULL, "accepted element dtypes (one binding each)" },
+    { "layout", FT_MAP, REQ, NULL, &schema_layout, "what each layout key is" },
+    { "rank", FT_RANK, REQ, NULL, NULL, "`any` or a fixed rank" },
+    { "shape_constraint", FT_STRING, OPT, NULL, NULL, "free text" },
+};
+static SCHEMA(schema_input, "accept.inputs[]", input_keys, false);
+
+static const fkcg_key field_keys[] = {
+    { "kind", FT_ENUM, REQ, "field_kind", NULL, "the parameter's type" },
+    { "note", FT_STRING, OPT, NULL, NULL, "free text" },
+};
+static SCHEMA(schema_field, "accept.op_params.fields.<name>", field_keys, false);
+static const fkcg_schema schema_fields = { "accept.op_params.fields", field_keys, 0, true,
+                                           &schema_field };
+
+static const fkcg_key op_params_keys[] = {
+    { "variant", FT_IDENT, REQ, NULL, NULL, "the OpParams variant" },
+    { "fields", FT_FREEMAP, REQ, NULL, &schema_fields,
+      "the op's parameters: `<name>: { kind, note }` (names are C identifiers)" },
+};
+static SCHEMA(schema_op_params, "accept.op_params", op_params_keys, false);
+
+static const fkcg_key accept_keys[] = {
+    { "inputs", FT_SEQMAP, REQ, NULL, &schema_input, "the inputs, in order" },
+    { "op_params", FT_MAP, OPT, NULL, &schema_op_params, "the op's parameters" },
+};
+static SCHEMA(schema_accept, "accept", accept_keys, false);
+
+static const fkcg_key output_keys[] = {
+    { "name", FT_IDENT, REQ, NULL, NULL, "the output's name" },
+    { "dtype_rule", FT_CALL, REQ, "dtype_rule", NULL, "`passthrough(<input>)`" },
+    { "shape_rule", FT_CALL, REQ, "shape_rule",
+      NULL, "`from_params(<field>)` or `same_as(<input>)`" },
+    { "layout_guarantee", FT_ENUM, REQ, "layout_guarantee", NULL, "the output's layout" },
+    { "aliasing", FT_ENUM, REQ, "aliasing", NULL, "may the output alias an input" },
+};
+static SCHEMA(schema_output, "return.outputs[]", output_keys, false);
+
+static const fkcg_key return_keys[] = {
+    { "outputs", FT_SEQMAP, REQ, NULL, &schema_output, "the outputs, in order" },
+};
+static SCHEMA(schema_return, "return", return_keys, false);
+
+static const fkcg_key fast_path_keys[] = {
+    { "when", FT_ENUM, REQ, "fast_path_when", NULL, "the condition" },
+    { "class", FT_ENUM, REQ, "cost_class", NULL, "the cost class on that path" },
+};
+static SCHEMA(schema_fast_path, "caps.fast_paths[]", fast_path_keys, false);
+
+static const fkcg_key caps_keys[] = {
+    { "awkward_layout_strategy", FT_ENUM, REQ, "awkward_layout_strategy", NULL,
+      "what happens to inputs the kernel cannot read" },
+    { "fast_paths", FT_SEQMAP, OPT, NULL, &schema_fast_path, "special-cased conditions" },
+    { "in_place", FT_BOOL, REQ, NULL, NULL, "may write its output over an input" },
+    { "alignment_bytes", FT_UINT, REQ, NULL, NULL, "buffer alignment, a power of two" },
+    { "access_granularity_bits", FT_UINT, REQ, NULL, NULL, "memory access width, a multiple of 8" },
+};
+static SCHEMA(schema_caps, "caps", caps_keys, false);
+
+static const fkcg_key cost_keys[] = {
+    { "provenance", FT_ENUM, REQ, "cost_provenance", NULL, "where the figures come from" },
+    { "class", FT_ENUM, REQ, "cost_class", NULL, "the cost class" },
+    { "flops", FT_EXPR, OPT, NULL, NULL, "cost expression: integers, + - * / ( ), n, "
+                                         "dtype_bytes and scalar op_params fields" },
+    { "bytes_moved", FT_EXPR, OPT, NULL, NULL, "cost expression, as flops" },
+};
+static SCHEMA(schema_cost, "cost", cost_keys, false);
+
+static const fkcg_key precision_keys[] = {
+    { "bit_stable_on_same_hardware", FT_BOOL, REQ, NULL, NULL, "same bits on every run" },
+    { "max_ulp", FT_UINT, REQ, NULL, NULL, "largest error in units in the last place" },
+    { "max_relative", FT_FLOAT, REQ, NULL, NULL, "largest relative error, ≥ 0" },
+    { "max_absolute", FT_FLOAT, REQ, NULL, NULL, "largest absolute error, ≥ 0" },
+    { "audited", FT_BOOL, REQ, NULL, NULL, "the figures were checked" },
+    { "notes", FT_STRING, OPT, NULL, NULL, "free text" },
+};
+static SCHEMA(schema_precision, "precision", precision_keys, false);
+
+static const fkcg_key section_keys[] = {
+    { "kernel", FT_IDENT, REQ, NULL, NULL, "the kernel's name, unique across files; names the "
+                                          "wrappers `<kernel>_b<width>`" },
+    { "op_kind", FT_IDENT, REQ, NULL, NULL, "the OpKind, UpperCamelCase" },
+    { "blurb", FT_STRING, REQ, NULL, NULL, "one line on what the kernel does" },
+    { "backend", FT_ENUM, REQ, "backend", NULL, "must be the provider's backend" },
+    { "kernel_source", FT_STRING, REQ, NULL, NULL, "must be the provider's kernel_source" },
+    { "entry_point", FT_PATH, REQ, NULL, NULL, "BASE symbol path a::b::c; bindings are "
+                                               "`<last segment>_<dtype suffix>`" },
+    { "kernel_revision_hash", FT_HASH, REQ, NULL, NULL, "`auto` (XXH3-128 of the section's "
+                                                         "data and revision_base) or 32 hex digits" },
+    { "accept", FT_MAP, REQ, NULL, &schema_accept, "what the kernel accepts" },
+    { "return", FT_MAP, REQ, NULL, &schema_return, "what it returns" },
+    { "caps", FT_MAP, REQ, NULL, &schema_caps, "capabilities" },
+    { "cost", FT_MAP, OPT, NULL, &schema_cost, "cost hints; absent: the unknown-cost sentinel" },
+    { "precision", FT_MAP, REQ, NULL, &schema_precision, "numerical precision" },
+    { "determinism", FT_ENUM, REQ, "determinism", NULL, "`bitwise` requires exact precision" },
+};
+SCHEMA(fkcg_schema_section, "section", section_keys, false);
+
+static const fkcg_schema *const all_schemas[] = {
+    &fkcg_schema_front, &schema_provider, &fkcg_schema_section, &schema_accept, &schema_input,
+    &schema_layout, &schema_op_params, &schema_fields, &schema_field, &schema_return,
+    &schema_output, &schema_caps, &schema_fast_path, &schema_cost, &schema_precision,
+};
+
+size_t fkcg_schema_all(const fkcg_schema **out, size_t cap)
+{
+    size_t n = sizeof all_schemas / sizeof all_schemas[0];
+    for (size_t i = 0; i < n && i < cap; i++)
+        out[i] = all_schemas[i];
+    return n;
+}
+
+const fkcg_key *fkcg_schema_key(const fkcg_schema *s, const char *name)
+{
+    if (s->freeform)
+        return NULL;
+    for (size_t i = 0; i < s->n_keys; i++)
+        if (strcmp(s->keys[i].name, name) == 0)
+            return &s->keys[i];
+    return NULL;
+}
+
+/* Levenshtein distance, capped: enough for short keys. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 64;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static const char *suggest_among(const char *const *names, size_t n, const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t dist = distance(name, names[i]);
+        if (dist < best_d) {
+            best_d = dist;
+            best = names[i];
+        }
+    }
+    size_t len = strlen(name);
+    size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    return best_d <= limit ? best : NULL;
+}
+
+const char *fkcg_schema_suggest(const fkcg_schema *s, const char *name)
+{
+    const char *names[32];
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_keys && n < 32; i++)
+        names[n++] = s->keys[i].name;
+    return suggest_among(names, n, name);
+}
+
+const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value)
+{
+    return suggest_among(e->values, e->count, value);
+}
+
+void fkcg_schema_key_list(const fkcg_schema *s, fkcg_buf *out)
+{
+    for (size_t i = 0; i < s->n_keys; i++)
+        fkcg_buf_printf(out, "%s%s", i == 0 ? "" : i + 1 == s->n_keys ? " or " : ", ",
+                        s->keys[i].name);
+}
+
+const char *fkcg_type_name(fkcg_type t)
+{
+    switch (t) {
+    case FT_STRING: return "string";
+    case FT_IDENT: return "identifier";
+    case FT_UINT: return "unsigned integer";
+    case FT_FLOAT: return "number";
+    case FT_BOOL: return "boolean";
+    case FT_ENUM: return "enum";
+    case FT_ENUMSEQ: return "list of enum";
+    case FT_RANK: return "rank";
+    case FT_CALL: return "rule";
+    case FT_EXPR: return "cost expression";
+    case FT_HASH: return "hash";
+    case FT_PATH: return "path";
+    case FT_MAP: return "mapping";
+    case FT_SEQMAP: return "list of mappings";
+    case FT_FREEMAP: return "mapping of names";
+    }
+    return "?";
+}
+
+bool fkcg_is_c_keyword(const char *s)
+{
+    static const char *const kw[] = {
+        "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double",
+        "else", "enum", "extern", "false", "float", "for", "goto", "if", "inline", "int", "long",
+        "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+        "switch", "true", "typedef", "union", "unsigned", "void", "volatile", "while",
+    };
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (strcmp(kw[i], s) == 0)
+            return true;
+    return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')); /* reserved */
+}
+
+bool fkcg_is_c_ident(const char *s)
+{
+    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return false;
+    for (const char *p = s + 1; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_'))
+            return false;
+    return !fkcg_is_c_keyword(s) && strlen(s) <= 63;
+}
+
+/* ---- docs/contract-format.md ---- */
+static void markdown_table(const fkcg_schema *s, fkcg_buf *out)
+{
+    fkcg_buf_printf(out, "\n### `%s`\n\n", s->path);
+    fkcg_buf_puts(out, "| key | type | required | description |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < s->n_keys; i++) {
+        const fkcg_key *k = &s->keys[i];
+        fkcg_buf_printf(out, "| `%s` | %s", k->name, fkcg_type_name(k->type));
+        if (k->enum_name)
+            fkcg_buf_printf(out, " (`%s`)", k->enum_name);
+        else if (k->child)
+            fkcg_buf_printf(out, " (`%s`)", k->child->path);
+        fkcg_buf_printf(out, " | %s | %s |\n", k->required ? "yes" : "no", k->doc);
+    }
+}
+
+void fkcg_schema_markdown(fkcg_buf *out)
+{
+    fkcg_buf_puts(out,
+        "<!-- Generated by `fkcgen schema --markdown` from fkcgen/schema.c; do not edit. -->\n"
+        "# FKC contract format\n\n"
+        "A contract is a Markdown file (UTF-8, LF or CR LF line ends, an optional BOM, at most ");
+    fkcg_buf_printf(out, "%u bytes). It opens with YAML front matter between two `---` lines "
+        "(the provider), then Markdown prose; every fenced block whose info string is `fkc` "
+        "declares one kernel (a *section*), introduced by the heading before it.\n\n", 
+        FKCG_MAX_FILE_BYTES);
+    fkcg_buf_printf(out,
+        "YAML rules: no anchors, aliases or tags; no tabs; at most %u levels of nesting. Keys may "
+        "be written nested (the canonical form) or flattened, every key at column 1: a flattened "
+        "key goes into the innermost open mapping whose schema admits it. A key with an empty "
+        "value opens that mapping; the last mapping of a block list stays open. In the free-form "
+        "`fields` map a key known to an enclosing mapping closes it, so a field may not be named "
+        "after a contract key. Errors are reported up to %u per run.\n",
+        FKCG_MAX_DEPTH, FKCG_MAX_ERRORS);
+    fkcg_buf_puts(out, "\n## Keys\n");
+    for (size_t i = 0; i < sizeof all_schemas / sizeof all_schemas[0]; i++)
+        if (!all_schemas[i]->freeform)
+            markdown_table(all_schemas[i], out);
+    fkcg_buf_puts(out, "\n## Vocabularies\n\n| name | values |\n|---|---|\n");
+    for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++) {
+        fkcg_buf_printf(out, "| `%s` |", enums[i].name);
+        for (size_t k = 0; k < enums[i].count; k++)
+            fkcg_buf_printf(out, "%s `%s`", k ? "," : "", enums[i].values[k]);
+        fkcg_buf_puts(out, " |\n");
+    }
+    fkcg_buf_puts(out, "\n## Dtypes\n\n| dtype | symbol suffix | bytes | wrapper |\n"
+                       "|---|---|---|---|\n");
+    for (size_t i = 0; i < FKCG_NDTYPES; i++)
+        fkcg_buf_printf(out, "| `%s` | `%s` | %u | `<kernel>_b%u` |\n", fkcg_dtypes[i].name,
+                        fkcg_dtypes[i].suffix, fkcg_dtypes[i].bytes, fkcg_dtypes[i].bytes);
+    fkcg_buf_puts(out,
+        "\n## Rules beyond types\n\n"
+        "- `fkc_version` must be one this fkcgen knows (1).\n"
+        "- A section's `backend` and `kernel_source` must equal the provider's.\n"
+        "- `kernel`, `op_params.variant`, input, output and field names are C identifiers (not C "
+        "keywords); `op_kind` is UpperCamelCase; each `entry_point` and `link_registry` segment "
+        "is a C identifier.\n"
+        "- `dtypes` is non-empty without repeats; numbers are never negative; `alignment_bytes` "
+        "is a power of two; `access_granularity_bits` a multiple of 8.\n"
+        "- `determinism: bitwise` requires `max_ulp: 0`, `max_relative: 0`, `max_absolute: 0` and "
+        "`bit_stable_on_same_hardware: true`.\n"
+        "- `awkward_layout_strategy: requires_contiguous` requires `strided: rejected`.\n"
+        "- `dtype_rule: passthrough(X)` and `shape_rule: same_as(X)` name an input; "
+        "`shape_rule: from_params(F)` names an `op_params` field.\n"
+        "- Cost expressions use integers, `+ - * / ( )`, `n` (element count of the first input), "
+        "`dtype_bytes` and the op's scalar `op_params` fields; an error points at the column.\n"
+        "- Across all files of one run, kernel names are unique and so are binding keys "
+        "`(op_kind, [T, T], backend)`.\n"
+        "- A binding per accepted dtype of the first input: symbol `<entry_point>_<suffix>`, "
+        "wrapper `<kernel>_b<bytes>`.\n");
+}

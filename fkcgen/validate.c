@@ -1,0 +1,619 @@
+/* validate.c — pass 4: checks a shaped tree against the schema (types, required keys, enums,
+ * did-you-mean), builds the model (model.h) and checks the rules the contracts state themselves
+ * (bitwise determinism, contiguous-only layouts, rule arguments, provider agreement, cost
+ * expressions). A section with a type error is not checked further, so errors do not cascade. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fkcgen.h"
+#include "internal.h"
+
+typedef struct vctx {
+    fkcg_arena *a;
+    fkcg_diag *d;
+    bool ok;
+} vctx;
+
+#define ERR(v, loc, ...) (fkcg_error((v)->d, (loc), __VA_ARGS__), (v)->ok = false)
+
+static const char *key_of(const ynode *n)
+{
+    return n->key ? n->key->str : "value";
+}
+
+/* Where to point at a value: an empty value has no place of its own, so its key. */
+static const fkcg_loc *val_loc(const ynode *n)
+{
+    return n->is_null && n->key ? &n->key->loc : &n->loc;
+}
+
+static const char *describe(const ynode *n)
+{
+    if (n->kind == YN_MAP)
+        return "a mapping";
+    if (n->kind == YN_SEQ)
+        return "a list";
+    return n->is_null ? "an empty value" : "text";
+}
+
+static bool need_scalar(vctx *v, const ynode *n, const char *expect)
+{
+    if (n->kind == YN_SCALAR && !n->is_null)
+        return true;
+    ERR(v, val_loc(n), "'%s' must be %s, not %s", key_of(n), expect, describe(n));
+    return false;
+}
+
+static bool parse_uint(vctx *v, const ynode *n, uint64_t *out)
+{
+    if (!need_scalar(v, n, "an unsigned integer"))
+        return false;
+    const char *s = n->str;
+    if (s[0] == '-' && s[1]) {
+        ERR(v, &n->loc, "'%s' must not be negative", key_of(n));
+        return false;
+    }
+    uint64_t x = 0;
+    bool digits = *s != '\0';
+    for (const char *p = s; *p && digits; p++) {
+        if (*p < '0' || *p > '9')
+            digits = false;
+        else if (x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
+            ERR(v, &n->loc, "'%s' is too large", key_of(n));
+            return false;
+        } else
+            x = x * 10 + (uint64_t)(*p - '0');
+    }
+    if (!digits || !n->plain) {
+        ERR(v, &n->loc, "'%s' must be an unsigned integer without quotes, not '%s'", key_of(n), s);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static bool parse_float(vctx *v, const ynode *n, double *out)
+{
+    if (!need_scalar(v, n, "a number"))
+        return false;
+    const char *s = n->str;
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    bool number = n->plain && *s && *end == '\0' && errno == 0 && isfinite(x) &&
+                  strspn(s, "+-0123456789.eE") == strlen(s);
+    if (!number) {
+        ERR(v, &n->loc, "'%s' must be a number without quotes, not '%s'", key_of(n), s);
+        return false;
+    }
+    if (x < 0 || s[0] == '-') {
+        ERR(v, &n->loc, "'%s' must not be negative", key_of(n));
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static bool parse_bool(vctx *v, const ynode *n, bool *out)
+{
+    if (!need_scalar(v, n, "true or false"))
+        return false;
+    if (n->plain && (!strcmp(n->str, "true") || !strcmp(n->str, "false"))) {
+        *out = n->str[0] == 't';
+        return true;
+    }
+    ERR(v, &n->loc, "'%s' must be true or false, not '%s'", key_of(n), n->str);
+    return false;
+}
+
+/* A value of enum `name`; reports with a suggestion or the list of values. */
+static int parse_enum(vctx *v, const ynode *n, const char *name, const char *what)
+{
+    const fkcg_enum *e = fkcg_enum_find(name);
+    if (!need_scalar(v, n, "a name"))
+        return -1;
+    int i = fkcg_enum_index(e, n->str);
+    if (i >= 0)
+        return i;
+    const char *hint = fkcg_enum_suggest(e, n->str);
+    if (hint) {
+        ERR(v, &n->loc, "unknown %s '%s'; did you mean '%s'?", what, n->str, hint);
+        return -1;
+    }
+    fkcg_buf list;
+    fkcg_buf_init(&list);
+    for (size_t k = 0; k < e->count; k++)
+        fkcg_buf_printf(&list, "%s%s", k == 0 ? "" : k + 1 == e->count ? " or " : ", ",
+                        e->values[k]);
+    ERR(v, &n->loc, "unknown %s '%s'; expected %s", what, n->str, list.data);
+    fkcg_buf_free(&list);
+    return -1;
+}
+
+static bool check_path(vctx *v, const ynode *n)
+{
+    if (!need_scalar(v, n, "a path like a::b::c"))
+        return false;
+    const char *s = n->str;
+    for (;;) {
+        const char *sep = strstr(s, "::");
+        size_t len = sep ? (size_t)(sep - s) : strlen(s);
+        char seg[64];
+        bool ok = len > 0 && len < sizeof seg;
+        if (ok) {
+            memcpy(seg, s, len);
+            seg[len] = '\0';
+            ok = fkcg_is_c_ident(seg);
+        }
+        if (!ok) {
+            fkcg_loc at = n->loc;
+            if (n->val_col >= 0)
+                at.col += (uint32_t)n->val_col + (uint32_t)(s - n->str);
+            ERR(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is not one",
+                key_of(n), (int)(len < 64 ? len : 64), s);
+            return false;
+        }
+        if (!sep)
+            return true;
+        s = sep + 2;
+    }
+}
+
+/* fn(arg): fn one value of enum `name`, arg an identifier. */
+static bool parse_call(vctx *v, const ynode *n, const char *name, const char **arg)
+{
+    if (!need_scalar(v, n, "a rule like fn(arg)"))
+        return false;
+    const char *open = strchr(n->str, '('), *close = strrchr(n->str, ')');
+    if (!open || !close || close < open || close[1] != '\0') {
+        ERR(v, &n->loc, "'%s' must look like %s(<name>), not '%s'", key_of(n),
+            fkcg_enum_find(name)->values[0], n->str);
+        return false;
+    }
+    ynode fn = *n;
+    fn.str = fkcg_strndup(v->a, n->str, (size_t)(open - n->str));
+    if (parse_enum(v, &fn, name, key_of(n)) < 0)
+        return false;
+    char *a = fkcg_strndup(v->a, open + 1, (size_t)(close - open - 1));
+    if (!fkcg_is_c_ident(a)) {
+        ERR(v, &n->loc, "the argument of '%s' must be a name, not '%s'", n->str, a);
+        return false;
+    }
+    *arg = a;
+    return true;
+}
+
+static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_loc *owner);
+
+/* Checks one value against its key's type. */
+static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
+{
+    uint64_t u;
+    double f;
+    bool b;
+    const char *arg;
+    switch (k->type) {
+    case FT_STRING:
+    case FT_EXPR:
+        need_scalar(v, n, "text");
+        break;
+    case FT_IDENT:
+        if (need_scalar(v, n, "an identifier") && !fkcg_is_c_ident(n->str))
+            ERR(v, &n->loc, "'%s' must be a C identifier (letters, digits and _, not starting "
+                            "with a digit, not a C keyword), not '%s'", key_of(n), n->str);
+        break;
+    case FT_UINT: parse_uint(v, n, &u); break;
+    case FT_FLOAT: parse_float(v, n, &f); break;
+    case FT_BOOL: parse_bool(v, n, &b); break;
+    case FT_ENUM: parse_enum(v, n, k->enum_name, k->name); break;
+    case FT_PATH: check_path(v, n); break;
+    case FT_CALL: parse_call(v, n, k->enum_name, &arg); break;
+    case FT_RANK:
+        if (need_scalar(v, n, "any or a number") && strcmp(n->str, "any") != 0)
+            parse_uint(v, n, &u);
+        break;
+    case FT_HASH:
+        if (need_scalar(v, n, "auto or 32 hex digits") && strcmp(n->str, "auto") != 0 &&
+            (strlen(n->str) != 32 || strspn(n->str, "0123456789abcdef") != 32))
+            ERR(v, &n->loc, "'%s' must be auto or 32 lower-case hex digits, not '%s'",
+                k->name, n->str);
+        break;
+    case FT_ENUMSEQ:
+        if (n->kind != YN_SEQ) {
+            ERR(v, val_loc(n), "'%s' must be a list like [F32, I32], not %s", k->name,
+                describe(n));
+            break;
+        }
+        if (n->n == 0)
+            ERR(v, &n->loc, "'%s' is empty; list at least one", k->name);
+        for (const ynode *item = n->kids; item; item = item->next) {
+            if (parse_enum(v, item, k->enum_name, "dtype") < 0)
+                continue;
+            for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+                if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
+                    ERR(v, &item->loc, "%s '%s' is listed twice in '%s'", k->enum_name,
+                        item->str, k->name);
+                    fkcg_note(v->d, &prev->loc, "first listed here");
+                    break;
+                }
+        }
+        break;
+    case FT_MAP:
+        if (n->kind != YN_MAP)
+            ERR(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
+                k->child->path, describe(n));
+        else
+            check_map(v, n, k->child, n->key ? &n->key->loc : &n->loc);
+        break;
+    case FT_SEQMAP:
+        if (n->kind != YN_SEQ || n->n == 0) {
+            ERR(v, val_loc(n), "'%s' must be a non-empty list of mappings (- key: value), "
+                               "not %s", k->name, n->kind == YN_SEQ ? "an empty list" :
+                               describe(n));
+            break;
+        }
+        for (const ynode *item = n->kids; item; item = item->next) {
+            if (item->kind != YN_MAP)
+                ERR(v, val_loc(item), "each entry of '%s' must be a mapping, not %s", k->name,
+                    describe(item));
+            else
+                check_map(v, item, k->child, &item->loc);
+        }
+        break;
+    case FT_FREEMAP:
+        if (n->kind != YN_MAP) {
+            ERR(v, val_loc(n), "'%s' must be a mapping of names, not %s", k->name, describe(n));
+            break;
+        }
+        for (const ynode *e = n->kids; e; e = e->next) {
+            if (!fkcg_is_c_ident(e->key->str))
+                ERR(v, &e->key->loc, "field name '%s' must be a C identifier (letters, digits "
+                                     "and _, not a C keyword)", e->key->str);
+            if (e->kind != YN_MAP)
+                ERR(v, val_loc(e), "field '%s' must be a mapping like { kind: usize, note: "
+                                   "\"...\" }, not %s", e->key->str, describe(e));
+            else
+                check_map(v, e, k->child->entry, &e->key->loc);
+        }
+        break;
+    }
+}
+
+/* Checks the keys of a shaped mapping: missing required keys, then each value. */
+static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_loc *owner)
+{
+    bool was = v->ok;
+    v->ok = true;
+    for (size_t i = 0; i < s->n_keys; i++)
+        if (s->keys[i].required && !fkcg_map_get(n, s->keys[i].name))
+            ERR(v, owner, "missing required key '%s' in %s", s->keys[i].name, s->path);
+    for (const ynode *e = n->kids; e; e = e->next) {
+        const fkcg_key *k = fkcg_schema_key(s, e->key->str);
+        if (k)
+            check_value(v, e, k);
+    }
+    bool ok = v->ok;
+    v->ok = was && ok;
+    return ok;
+}
+
+/* ---- building the model from a checked tree ---- */
+static const char *str(const ynode *map, const char *key)
+{
+    const ynode *n = fkcg_map_get(map, key);
+    return n && n->kind == YN_SCALAR ? n->str : NULL;
+}
+
+static uint64_t uint_of(vctx *v, const ynode *map, const char *key)
+{
+    uint64_t x = 0;
+    const ynode *n = fkcg_map_get(map, key);
+    if (n)
+        parse_uint(v, n, &x);
+    return x;
+}
+
+static double float_of(vctx *v, const ynode *map, const char *key)
+{
+    double x = 0;
+    parse_float(v, fkcg_map_get(map, key), &x);
+    return x;
+}
+
+static bool bool_of(vctx *v, const ynode *map, const char *key)
+{
+    bool x = false;
+    const ynode *n = fkcg_map_get(map, key);
+    if (n)
+        parse_bool(v, n, &x);
+    return x;
+}
+
+/* The argument of a checked fn(arg) rule. */
+static const char *call_arg(vctx *v, const ynode *map, const char *key, const char *enum_name)
+{
+    const char *arg = NULL;
+    parse_call(v, fkcg_map_get(map, key), enum_name, &arg);
+    return arg;
+}
+
+static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
+{
+    const ynode *seq = fkcg_map_get(accept, "inputs");
+    s->inputs = fkcg_alloc(v->a, seq->n * sizeof *s->inputs);
+    for (const ynode *item = seq->kids; item; item = item->next) {
+        fkcg_input *in = &s->inputs[s->n_inputs++];
+        in->name = str(item, "name");
+        in->loc = item->loc;
+        for (const ynode *d = fkcg_map_get(item, "dtypes")->kids; d; d = d->next)
+            in->dtypes[in->n_dtypes++] = fkcg_enum_index(fkcg_enum_find("dtype"), d->str);
+        const ynode *layout = fkcg_map_get(item, "layout");
+        for (int k = 0; k < FKCG_NLAYOUT; k++)
+            in->layout[k] = str(layout, fkcg_layout_keys[k]);
+        in->rank = str(item, "rank");
+        in->shape_constraint = str(item, "shape_constraint");
+        for (size_t j = 0; j + 1 < s->n_inputs; j++)
+            if (!strcmp(s->inputs[j].name, in->name)) {
+                ERR(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice",
+                    in->name);
+                fkcg_note(v->d, &s->inputs[j].loc, "first declared here");
+            }
+    }
+}
+
+static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
+{
+    const ynode *op = fkcg_map_get(accept, "op_params");
+    if (!op)
+        return;
+    s->variant = str(op, "variant");
+    const ynode *fields = fkcg_map_get(op, "fields");
+    s->fields = fkcg_alloc(v->a, (fields->n + 1) * sizeof *s->fields);
+    for (const ynode *e = fields->kids; e; e = e->next) {
+        fkcg_field *f = &s->fields[s->n_fields++];
+        f->name = e->key->str;
+        f->kind = str(e, "kind");
+        f->note = str(e, "note");
+        f->loc = e->key->loc;
+    }
+}
+
+static bool is_input(const fkcg_section *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_inputs; i++)
+        if (!strcmp(s->inputs[i].name, name))
+            return true;
+    return false;
+}
+
+static bool is_field(const fkcg_section *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_fields; i++)
+        if (!strcmp(s->fields[i].name, name))
+            return true;
+    return false;
+}
+
+/* "a, b or c" of the inputs' or fields' names. */
+static const char *names(vctx *v, const fkcg_section *s, bool inputs)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    size_t n = inputs ? s->n_inputs : s->n_fields;
+    for (size_t i = 0; i < n; i++)
+        fkcg_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                        inputs ? s->inputs[i].name : s->fields[i].name);
+    const char *out = fkcg_strdup(v->a, b.data ? b.data : "none");
+    fkcg_buf_free(&b);
+    return out;
+}
+
+static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
+{
+    const ynode *seq = fkcg_map_get(ret, "outputs");
+    s->outputs = fkcg_alloc(v->a, seq->n * sizeof *s->outputs);
+    for (const ynode *item = seq->kids; item; item = item->next) {
+        fkcg_output *o = &s->outputs[s->n_outputs++];
+        o->name = str(item, "name");
+        o->loc = item->loc;
+        o->dtype_rule = str(item, "dtype_rule");
+        o->dtype_rule_arg = call_arg(v, item, "dtype_rule", "dtype_rule");
+        o->shape_rule = str(item, "shape_rule");
+        o->shape_rule_arg = call_arg(v, item, "shape_rule", "shape_rule");
+        o->layout_guarantee = str(item, "layout_guarantee");
+        o->aliasing = str(item, "aliasing");
+        const ynode *dr = fkcg_map_get(item, "dtype_rule"), *sr = fkcg_map_get(item, "shape_rule");
+        if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
+            ERR(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
+                o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
+        bool from_params = o->shape_rule && !strncmp(o->shape_rule, "from_params", 11);
+        if (o->shape_rule_arg && from_params && !is_field(s, o->shape_rule_arg))
+            ERR(v, &sr->loc, "shape_rule '%s' names '%s', which is not an op_params field; name "
+                             "one of: %s", o->shape_rule, o->shape_rule_arg, names(v, s, false));
+        if (o->shape_rule_arg && !from_params && !is_input(s, o->shape_rule_arg))
+            ERR(v, &sr->loc, "shape_rule '%s' names '%s', which is not an input; name one of: %s",
+                o->shape_rule, o->shape_rule_arg, names(v, s, true));
+    }
+}
+
+static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
+{
+    fkcg_caps *c = &s->caps;
+    c->awkward_layout_strategy = str(caps, "awkward_layout_strategy");
+    const ynode *fp = fkcg_map_get(caps, "fast_paths");
+    if (fp) {
+        c->fast_paths = fkcg_alloc(v->a, fp->n * sizeof *c->fast_paths);
+        for (const ynode *item = fp->kids; item; item = item->next) {
+            fkcg_fast_path *p = &c->fast_paths[c->n_fast_paths++];
+            p->when = str(item, "when");
+            p->cost_class = str(item, "class");
+        }
+    }
+    c->in_place = bool_of(v, caps, "in_place");
+    uint64_t align = uint_of(v, caps, "alignment_bytes");
+    uint64_t bits = uint_of(v, caps, "access_granularity_bits");
+    const ynode *an = fkcg_map_get(caps, "alignment_bytes");
+    const ynode *bn = fkcg_map_get(caps, "access_granularity_bits");
+    if (align == 0 || (align & (align - 1)) != 0 || align > 65536)
+        ERR(v, &an->loc, "alignment_bytes must be a power of two from 1 to 65536, not %s",
+            an->str);
+    if (bits == 0 || bits % 8 != 0 || bits > 4096)
+        ERR(v, &bn->loc, "access_granularity_bits must be a multiple of 8 from 8 to 4096, "
+                         "not %s", bn->str);
+    c->alignment_bytes = (uint32_t)align;
+    c->access_granularity_bits = (uint32_t)bits;
+    /* requires_contiguous means the binding never sees a strided input. */
+    if (c->awkward_layout_strategy && !strcmp(c->awkward_layout_strategy, "requires_contiguous"))
+        for (size_t i = 0; i < s->n_inputs; i++) {
+            const char *st = s->inputs[i].layout[FKCG_LAYOUT_STRIDED];
+            if (st && !strcmp(st, "rejected"))
+                continue;
+            ERR(v, &s->inputs[i].loc, "input '%s' must state 'strided: rejected' in its layout: "
+                "the section's awkward_layout_strategy is requires_contiguous", s->inputs[i].name);
+            fkcg_note(v->d, &fkcg_map_get(caps, "awkward_layout_strategy")->loc,
+                      "awkward_layout_strategy is set here");
+        }
+}
+
+static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
+{
+    fkcg_cost *c = &s->cost;
+    if (!cost)
+        return;
+    c->present = true;
+    c->loc = cost->key ? cost->key->loc : cost->loc;
+    c->provenance = str(cost, "provenance");
+    c->cost_class = str(cost, "class");
+    const ynode *fl = fkcg_map_get(cost, "flops"), *bm = fkcg_map_get(cost, "bytes_moved");
+    if (fl) {
+        c->flops_src = fl->str;
+        c->flops = fkcg_expr_parse(v->a, v->d, fl->str, fl->loc, fl->val_col, s->fields,
+                                   s->n_fields);
+        v->ok = v->ok && c->flops;
+    }
+    if (bm) {
+        c->bytes_moved_src = bm->str;
+        c->bytes_moved = fkcg_expr_parse(v->a, v->d, bm->str, bm->loc, bm->val_col, s->fields,
+                                         s->n_fields);
+        v->ok = v->ok && c->bytes_moved;
+    }
+}
+
+/* determinism: bitwise promises exact results: the precision block must say so. */
+static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_section *s)
+{
+    fkcg_precision *p = &s->precision;
+    p->bit_stable_on_same_hardware = bool_of(v, prec, "bit_stable_on_same_hardware");
+    p->max_ulp = uint_of(v, prec, "max_ulp");
+    p->max_relative = float_of(v, prec, "max_relative");
+    p->max_absolute = float_of(v, prec, "max_absolute");
+    p->audited = bool_of(v, prec, "audited");
+    p->notes = str(prec, "notes");
+    if (strcmp(s->determinism, "bitwise") != 0)
+        return;
+    struct { const char *key; bool bad; const char *want; } rules[] = {
+        { "bit_stable_on_same_hardware", !p->bit_stable_on_same_hardware, "true" },
+        { "max_ulp", p->max_ulp != 0, "0" },
+        { "max_relative", p->max_relative != 0, "0" },
+        { "max_absolute", p->max_absolute != 0, "0" },
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        if (!rules[i].bad)
+            continue;
+        ERR(v, &fkcg_map_get(prec, rules[i].key)->loc, "determinism: bitwise requires %s: %s",
+            rules[i].key, rules[i].want);
+        fkcg_note(v->d, &det->loc, "determinism is set here");
+    }
+}
+
+static bool upper_camel(const char *s)
+{
+    if (!(*s >= 'A' && *s <= 'Z'))
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
+}
+
+/* A section's backend and kernel_source must be its provider's. */
+static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
+                           const fkcg_provider *p)
+{
+    if (!p)
+        return;
+    if (strcmp(s->backend, p->backend) != 0) {
+        ERR(v, &fkcg_map_get(root, "backend")->loc, "backend '%s' is not the provider's "
+            "backend '%s'; a file registers on its provider's backend", s->backend, p->backend);
+        fkcg_note(v->d, &p->backend_loc, "the provider's backend is set here");
+    }
+    if (strcmp(s->kernel_source, p->kernel_source) != 0) {
+        ERR(v, &fkcg_map_get(root, "kernel_source")->loc, "kernel_source '%s' is not the "
+            "provider's kernel_source '%s'", s->kernel_source, p->kernel_source);
+        fkcg_note(v->d, &p->kernel_source_loc, "the provider's kernel_source is set here");
+    }
+}
+
+fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
+                                    const fkcg_chunk *c, const fkcg_provider *p)
+{
+    vctx v = { a, d, true };
+    if (!check_map(&v, root, &fkcg_schema_section, &c->loc))
+        return NULL;
+    fkcg_section *s = fkcg_alloc(a, sizeof *s);
+    s->heading = c->heading;
+    s->provider = p;
+    s->loc = c->loc;
+    s->kernel = str(root, "kernel");
+    s->kernel_loc = fkcg_map_get(root, "kernel")->loc;
+    s->op_kind = str(root, "op_kind");
+    s->blurb = str(root, "blurb");
+    s->backend = str(root, "backend");
+    s->kernel_source = str(root, "kernel_source");
+    s->entry_point = str(root, "entry_point");
+    s->revision_hash = str(root, "kernel_revision_hash");
+    s->determinism = str(root, "determinism");
+    if (!upper_camel(s->op_kind))
+        ERR(&v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
+            "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
+    check_provider(&v, root, s, p);
+    const ynode *accept = fkcg_map_get(root, "accept");
+    build_inputs(&v, accept, s);
+    build_op_params(&v, accept, s);
+    build_outputs(&v, fkcg_map_get(root, "return"), s);
+    build_caps(&v, fkcg_map_get(root, "caps"), s);
+    build_cost(&v, fkcg_map_get(root, "cost"), s);
+    build_precision(&v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
+    return v.ok ? s : NULL;
+}
+
+fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
+                                      const fkcg_chunk *c)
+{
+    vctx v = { a, d, true };
+    fkcg_loc top = { c->file, 1, 1 };
+    if (!check_map(&v, front, &fkcg_schema_front, &top))
+        return NULL;
+    fkcg_provider *p = fkcg_alloc(a, sizeof *p);
+    const ynode *ver = fkcg_map_get(front, "fkc_version");
+    p->fkc_version = uint_of(&v, front, "fkc_version");
+    static const unsigned known[] = FKCG_FKC_VERSIONS;
+    bool ok = false;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        ok = ok || p->fkc_version == known[i];
+    if (!ok)
+        ERR(&v, &ver->loc, "fkc_version %s is not one this fkcgen (%s) knows; it reads version 1",
+            ver->str, FKCGEN_VERSION);
+    const ynode *prov = fkcg_map_get(front, "provider");
+    p->name = str(prov, "name");
+    p->backend = str(prov, "backend");
+    p->kernel_source = str(prov, "kernel_source");
+    p->link_registry = str(prov, "link_registry");
+    p->revision_base = str(prov, "revision_base");
+    p->backend_loc = fkcg_map_get(prov, "backend")->loc;
+    p->kernel_source_loc = fkcg_map_get(prov, "kernel_source")->loc;
+    p->loc = top;
+    return v.ok ? p : NULL;
+}

@@ -1,0 +1,254 @@
+/* ytree.c — pass 2: libyaml's events → a node tree whose every node carries its place in the
+ * .md file. Anchors, aliases and tags are rejected (a contract has no use for them, and aliases
+ * are how "billion laughs" documents explode), so is nesting deeper than FKCG_MAX_DEPTH. */
+#include <string.h>
+
+#include <yaml.h>
+
+#include "internal.h"
+
+ynode *fkcg_ynode_new(fkcg_arena *a, yn_kind kind, fkcg_loc loc)
+{
+    ynode *n = fkcg_alloc(a, sizeof *n);
+    n->kind = kind;
+    n->loc = loc;
+    n->val_col = -1;
+    return n;
+}
+
+void fkcg_ynode_append(ynode *parent, ynode *kid)
+{
+    kid->next = NULL;
+    if (parent->last)
+        parent->last->next = kid;
+    else
+        parent->kids = kid;
+    parent->last = kid;
+    parent->n++;
+}
+
+ynode *fkcg_map_get(const ynode *map, const char *key)
+{
+    if (!map || map->kind != YN_MAP)
+        return NULL;
+    for (ynode *v = map->kids; v; v = v->next)
+        if (strcmp(v->key->str, key) == 0)
+            return v;
+    return NULL;
+}
+
+typedef struct reader {
+    fkcg_arena *a;
+    fkcg_diag *d;
+    const fkcg_chunk *c;
+    yaml_parser_t p;
+    yaml_event_t ev;
+    bool have_ev;        /* ev must be deleted */
+    bool failed;
+} reader;
+
+static fkcg_loc mark_loc(const reader *r, yaml_mark_t m)
+{
+    return fkcg_chunk_loc(r->c, m.line, m.column);
+}
+
+static bool next(reader *r)
+{
+    if (r->have_ev)
+        yaml_event_delete(&r->ev);
+    r->have_ev = false;
+    if (!yaml_parser_parse(&r->p, &r->ev)) {
+        fkcg_loc at = mark_loc(r, r->p.problem_mark);
+        if (r->p.context)
+            fkcg_error(r->d, &at, "YAML syntax error: %s %s", r->p.problem, r->p.context);
+        else
+            fkcg_error(r->d, &at, "YAML syntax error: %s", r->p.problem ? r->p.problem : "?");
+        r->failed = true;
+        return false;
+    }
+    r->have_ev = true;
+    return true;
+}
+
+/* Rejects an anchor or a tag on the current node event. */
+static bool plain_node(reader *r, const yaml_char_t *anchor, const yaml_char_t *tag)
+{
+    fkcg_loc at = mark_loc(r, r->ev.start_mark);
+    if (anchor) {
+        fkcg_error(r->d, &at, "YAML anchor '&%s' is not allowed in a contract; write the value "
+                              "out", (const char *)anchor);
+        r->failed = true;
+        return false;
+    }
+    if (tag) {
+        fkcg_error(r->d, &at, "YAML tag '%s' is not allowed in a contract; remove it",
+                   (const char *)tag);
+        r->failed = true;
+        return false;
+    }
+    return true;
+}
+
+static bool is_null_text(const char *s)
+{
+    return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+           !strcmp(s, "NULL");
+}
+
+static ynode *scalar(reader *r)
+{
+    yaml_event_t *e = &r->ev;
+    ynode *n = fkcg_ynode_new(r->a, YN_SCALAR, mark_loc(r, e->start_mark));
+    n->str = fkcg_strndup(r->a, (const char *)e->data.scalar.value, e->data.scalar.length);
+    n->len = e->data.scalar.length;
+    n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    n->is_null = n->plain && is_null_text(n->str);
+    if (strlen(n->str) != n->len) { /* an escaped \0 */
+        fkcg_error(r->d, &n->loc, "NUL character in a YAML string");
+        r->failed = true;
+    }
+    /* Columns of the value are exact when it is written out on one line, unescaped. */
+    yaml_mark_t s = e->start_mark, t = e->end_mark;
+    size_t width = t.index - s.index;
+    bool quoted = e->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                  e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    if (s.line == t.line && (n->plain || quoted) && width == n->len + (quoted ? 2 : 0) &&
+        memcmp(r->c->text + r->c->line_off[s.line] + (fkcg_chunk_loc(r->c, s.line, s.column).col -
+               1 - r->c->strip[s.line]) + (quoted ? 1 : 0), n->str, n->len) == 0)
+        n->val_col = quoted ? 1 : 0;
+    return n;
+}
+
+static ynode *node(reader *r, unsigned depth);
+
+/* The events of a mapping or a sequence, after its start event. */
+static ynode *collection(reader *r, yn_kind kind, unsigned depth)
+{
+    yaml_event_t *e = &r->ev;
+    bool flow = kind == YN_MAP ? e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+                               : e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+    ynode *n = fkcg_ynode_new(r->a, kind, mark_loc(r, e->start_mark));
+    n->flow = flow;
+    if (depth > FKCG_MAX_DEPTH) {
+        fkcg_error(r->d, &n->loc, "YAML nested deeper than %u levels", FKCG_MAX_DEPTH);
+        r->failed = true;
+        return NULL;
+    }
+    yaml_event_type_t end = kind == YN_MAP ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
+    for (;;) {
+        if (!next(r))
+            return NULL;
+        if (r->ev.type == end)
+            return n;
+        ynode *key = NULL;
+        if (kind == YN_MAP) {
+            if (r->ev.type != YAML_SCALAR_EVENT) {
+                fkcg_loc at = mark_loc(r, r->ev.start_mark);
+                fkcg_error(r->d, &at, "a mapping key must be a plain word, not a %s",
+                           r->ev.type == YAML_ALIAS_EVENT ? "YAML alias" : "collection");
+                r->failed = true;
+                return NULL;
+            }
+            if (!plain_node(r, r->ev.data.scalar.anchor, r->ev.data.scalar.tag))
+                return NULL;
+            key = scalar(r);
+            if (!next(r))
+                return NULL;
+        }
+        ynode *kid = node(r, depth + 1);
+        if (!kid)
+            return NULL;
+        kid->key = key;
+        fkcg_ynode_append(n, kid);
+    }
+}
+
+/* One node from the current event. */
+static ynode *node(reader *r, unsigned depth)
+{
+    yaml_event_t *e = &r->ev;
+    switch (e->type) {
+    case YAML_SCALAR_EVENT:
+        if (!plain_node(r, e->data.scalar.anchor, e->data.scalar.tag))
+            return NULL;
+        return scalar(r);
+    case YAML_MAPPING_START_EVENT:
+        if (!plain_node(r, e->data.mapping_start.anchor, e->data.mapping_start.tag))
+            return NULL;
+        return collection(r, YN_MAP, depth);
+    case YAML_SEQUENCE_START_EVENT:
+        if (!plain_node(r, e->data.sequence_start.anchor, e->data.sequence_start.tag))
+            return NULL;
+        return collection(r, YN_SEQ, depth);
+    case YAML_ALIAS_EVENT: {
+        fkcg_loc at = mark_loc(r, e->start_mark);
+        fkcg_error(r->d, &at, "YAML alias '*%s' is not allowed in a contract; write the value "
+                              "out", (const char *)e->data.alias.anchor);
+        r->failed = true;
+        return NULL;
+    }
+    default: {
+        fkcg_loc at = mark_loc(r, e->start_mark);
+        fkcg_error(r->d, &at, "unexpected YAML event");
+        r->failed = true;
+        return NULL;
+    }
+    }
+}
+
+/* Reports the first tab of the chunk: YAML indentation is spaces only. */
+static bool has_tab(fkcg_diag *d, const fkcg_chunk *c)
+{
+    const char *t = memchr(c->text, '\t', c->len);
+    if (!t)
+        return false;
+    size_t off = (size_t)(t - c->text), line = 0;
+    while (line + 1 < c->n_lines && c->line_off[line + 1] <= off)
+        line++;
+    fkcg_loc at = { c->file, c->first_line + (uint32_t)line,
+                    (uint32_t)(off - c->line_off[line] + c->strip[line] + 1) };
+    fkcg_error(d, &at, "tab character in YAML; indent and separate with spaces");
+    return true;
+}
+
+ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c)
+{
+    if (has_tab(d, c))
+        return NULL;
+    reader r = { .a = a, .d = d, .c = c };
+    if (!yaml_parser_initialize(&r.p))
+        fkcg_oom();
+    yaml_parser_set_input_string(&r.p, (const unsigned char *)c->text, c->len);
+    yaml_parser_set_encoding(&r.p, YAML_UTF8_ENCODING);
+    ynode *root = NULL;
+    if (!next(&r) || !next(&r)) /* stream start, then document start or stream end */
+        goto done;
+    if (r.ev.type == YAML_STREAM_END_EVENT) {
+        fkcg_error(d, &c->loc, "empty YAML block; it must hold the %s keys",
+                   c->heading || c->first_line > 2 ? "section's" : "provider's");
+        r.failed = true;
+        goto done;
+    }
+    if (!next(&r))
+        goto done;
+    root = node(&r, 1);
+    if (!root)
+        goto done;
+    if (!next(&r) || !next(&r)) /* document end, then stream end */
+        goto done;
+    if (r.ev.type != YAML_STREAM_END_EVENT) {
+        fkcg_loc at = mark_loc(&r, r.ev.start_mark);
+        fkcg_error(d, &at, "a second YAML document in one block; one block holds one mapping");
+        r.failed = true;
+        goto done;
+    }
+    if (root->kind != YN_MAP || root->is_null) {
+        fkcg_error(d, &root->loc, "expected a mapping of contract keys (key: value lines)");
+        r.failed = true;
+    }
+done:
+    if (r.have_ev)
+        yaml_event_delete(&r.ev);
+    yaml_parser_delete(&r.p);
+    return r.failed ? NULL : root;
+}
