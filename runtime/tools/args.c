@@ -1,0 +1,384 @@
+/* args.c — fkc-run's command line: one table of commands and one of options (which commands
+ * take each, how its value is parsed) drive the parser, the required-option checks and the
+ * messages. Numbers are parsed strictly: digits only, overflow-checked. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(c) (1u << (c))
+#define OPS (BIT(CLI_CMD_WRITE_SLICE) | BIT(CLI_CMD_ROTATING))
+
+static const struct {
+    const char *name;
+    cli_cmd cmd;
+} commands[] = {
+    {"write_slice", CLI_CMD_WRITE_SLICE}, {"write_slice_rotating", CLI_CMD_ROTATING},
+    {"devices", CLI_CMD_DEVICES},         {"iota", CLI_CMD_IOTA},
+    {"show", CLI_CMD_SHOW},               {"help", CLI_CMD_HELP},
+    {"version", CLI_CMD_VERSION},
+};
+
+static const char *command_name(cli_cmd c)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (commands[i].cmd == c)
+            return commands[i].name;
+    return "?";
+}
+
+static void setf(char err[CLI_ERR_MAX], const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void setf(char err[CLI_ERR_MAX], const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, CLI_ERR_MAX, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- value parsers ----------------------------------------------------------------------- */
+
+/* A decimal integer in [0, max]: digits only. */
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (d > max || v > (max - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* "a,b,c" into list (at most FKC_MAX_RANK values). */
+static int parse_list(const char *opt, const char *s, size_t *list, uint32_t *n,
+                      char err[CLI_ERR_MAX])
+{
+    char item[32];
+    *n = 0;
+    for (const char *p = s;;) {
+        size_t len = strcspn(p, ",");
+        uint64_t v;
+        if (*n == FKC_MAX_RANK) {
+            setf(err, "%s: '%s' has more than %d values (ranks 1..%d)", opt, s, FKC_MAX_RANK,
+                 FKC_MAX_RANK);
+            return -1;
+        }
+        if (len == 0 || len >= sizeof item) {
+            setf(err, "%s: '%s' is not a comma-separated list of non-negative integers", opt, s);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (parse_u64(item, SIZE_MAX, &v) < 0) {
+            setf(err, "%s: '%s' in '%s' is not a non-negative integer (or is too large)", opt,
+                 item, s);
+            return -1;
+        }
+        list[(*n)++] = (size_t)v;
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}
+
+static int set_dst(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    (void)opt, (void)err;
+    o->dst = v;
+    return 0;
+}
+
+static int set_src(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    (void)opt, (void)err;
+    o->src = v;
+    return 0;
+}
+
+static int set_out(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    if (!*v) {
+        setf(err, "%s: empty file name", opt);
+        return -1;
+    }
+    o->out = v;
+    return 0;
+}
+
+static int set_offsets(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    return parse_list(opt, v, o->offsets, &o->n_offsets, err);
+}
+
+static int set_shape(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    return parse_list(opt, v, o->shape, &o->n_shape, err);
+}
+
+static int set_capacity(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    uint64_t c;
+    if (parse_u64(v, SIZE_MAX, &c) < 0 || c == 0) {
+        setf(err, "%s: '%s' is not a positive integer", opt, v);
+        return -1;
+    }
+    o->capacity = (size_t)c;
+    o->has_capacity = 1;
+    return 0;
+}
+
+static int set_position(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    if (parse_u64(v, UINT64_MAX, &o->position) < 0) {
+        setf(err, "%s: '%s' is not a non-negative integer below 2^64", opt, v);
+        return -1;
+    }
+    o->has_position = 1;
+    return 0;
+}
+
+static int set_axis(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    uint64_t a;
+    if (parse_u64(v, FKC_MAX_RANK - 1, &a) < 0) {
+        setf(err, "%s: '%s' is not an axis 0..%d", opt, v, FKC_MAX_RANK - 1);
+        return -1;
+    }
+    o->axis = (int32_t)a;
+    return 0;
+}
+
+static int set_start(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    uint64_t m;
+    int neg = v[0] == '-';
+    if (parse_u64(v + neg, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &m) < 0) {
+        setf(err, "%s: '%s' is not a 64-bit integer", opt, v);
+        return -1;
+    }
+    o->start = neg ? (int64_t)(0 - m) : (int64_t)m;
+    return 0;
+}
+
+static int set_dtype(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    o->dtype = fkc_dtype_from_name(v);
+    if (o->dtype == FKC_DTYPE_COUNT) {
+        setf(err, "%s: unknown dtype '%s' (f32 i32 u32 f16 bf16 f64 i64 u8 i8)", opt, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_device(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    if (!*v) {
+        setf(err, "%s: empty device name", opt);
+        return -1;
+    }
+    o->device = v;
+    return 0;
+}
+
+static int set_cpu(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    (void)opt, (void)v, (void)err;
+    o->cpu = 1;
+    return 0;
+}
+
+static int set_validate(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    (void)opt, (void)v, (void)err;
+    o->validate = 1;
+    return 0;
+}
+
+typedef int (*setter)(cli_opts *o, const char *opt, const char *v, char *err);
+
+/* The options: name, short alias, whether a value follows, the commands taking it, setter. */
+static const struct option {
+    const char *name;
+    const char *alias;
+    int has_value;
+    unsigned cmds;
+    unsigned required; /* commands that require it */
+    setter set;
+} options[] = {
+    {"--dst", NULL, 1, OPS, OPS, set_dst},
+    {"--src", NULL, 1, OPS, OPS, set_src},
+    {"--out", "-o", 1, OPS | BIT(CLI_CMD_IOTA), OPS | BIT(CLI_CMD_IOTA), set_out},
+    {"--offsets", NULL, 1, BIT(CLI_CMD_WRITE_SLICE), BIT(CLI_CMD_WRITE_SLICE), set_offsets},
+    {"--capacity", NULL, 1, BIT(CLI_CMD_ROTATING), BIT(CLI_CMD_ROTATING), set_capacity},
+    {"--position", NULL, 1, BIT(CLI_CMD_ROTATING), BIT(CLI_CMD_ROTATING), set_position},
+    {"--axis", NULL, 1, BIT(CLI_CMD_ROTATING), 0, set_axis},
+    {"--shape", NULL, 1, BIT(CLI_CMD_IOTA), BIT(CLI_CMD_IOTA), set_shape},
+    {"--start", NULL, 1, BIT(CLI_CMD_IOTA), 0, set_start},
+    {"--dtype", NULL, 1, OPS | BIT(CLI_CMD_IOTA) | BIT(CLI_CMD_SHOW), BIT(CLI_CMD_IOTA),
+     set_dtype},
+    {"--device", NULL, 1, OPS, 0, set_device},
+    {"--cpu", NULL, 0, OPS, 0, set_cpu},
+    {"--validate", NULL, 0, OPS, 0, set_validate},
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+/* The option named by arg ("--dst" or "--dst=..."); *value points past '=' when present. */
+static const struct option *find_option(const char *arg, const char **value)
+{
+    size_t len = strcspn(arg, "=");
+    *value = arg[len] == '=' ? arg + len + 1 : NULL;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const char *n = options[i].name, *a = options[i].alias;
+        if ((strlen(n) == len && strncmp(arg, n, len) == 0) ||
+            (a && strlen(a) == len && strncmp(arg, a, len) == 0))
+            return &options[i];
+    }
+    return NULL;
+}
+
+static int parse_command(const char *arg, cli_opts *o, char err[CLI_ERR_MAX])
+{
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        o->cmd = CLI_CMD_HELP;
+        return 0;
+    }
+    if (strcmp(arg, "--version") == 0) {
+        o->cmd = CLI_CMD_VERSION;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(arg, commands[i].name) == 0) {
+            o->cmd = commands[i].cmd;
+            return 0;
+        }
+    }
+    setf(err, "unknown command '%s' (see fkc-run --help)", arg);
+    return -1;
+}
+
+/* One option at argv[*i] (with its value, which may be the next argument). */
+static int parse_option(int argc, char **argv, int *i, unsigned *seen, cli_opts *o,
+                        char err[CLI_ERR_MAX])
+{
+    const char *arg = argv[*i], *value;
+    const struct option *opt = find_option(arg, &value);
+    if (!opt) {
+        setf(err, "unknown option '%s' (see fkc-run --help)", arg);
+        return -1;
+    }
+    if (!(opt->cmds & BIT(o->cmd))) {
+        setf(err, "%s is not an option of '%s'", opt->name, command_name(o->cmd));
+        return -1;
+    }
+    unsigned bit = 1u << (opt - options);
+    if (*seen & bit) {
+        setf(err, "%s given twice", opt->name);
+        return -1;
+    }
+    *seen |= bit;
+    if (!opt->has_value) {
+        if (value) {
+            setf(err, "%s takes no value", opt->name);
+            return -1;
+        }
+        return opt->set(o, opt->name, NULL, err);
+    }
+    if (!value) {
+        if (*i + 1 >= argc) {
+            setf(err, "%s needs a value", opt->name);
+            return -1;
+        }
+        value = argv[++*i];
+    }
+    return opt->set(o, opt->name, value, err);
+}
+
+int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
+{
+    unsigned seen = 0;
+    memset(o, 0, sizeof *o);
+    o->axis = -1;
+    o->dtype = FKC_DTYPE_COUNT;
+    if (argc < 2) {
+        setf(err, "missing command (see fkc-run --help)");
+        return -1;
+    }
+    if (parse_command(argv[1], o, err) < 0)
+        return -1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->cmd = CLI_CMD_HELP;
+            return 0;
+        }
+        if (a[0] == '-' && a[1]) {
+            if (parse_option(argc, argv, &i, &seen, o, err) < 0)
+                return -1;
+        } else if (o->cmd == CLI_CMD_SHOW && !o->file) {
+            o->file = a;
+        } else {
+            setf(err, "unexpected argument '%s'", a);
+            return -1;
+        }
+    }
+    for (size_t k = 0; k < N_OPTIONS; k++) {
+        if ((options[k].required & BIT(o->cmd)) && !(seen & (1u << k))) {
+            setf(err, "%s: missing %s", command_name(o->cmd), options[k].name);
+            return -1;
+        }
+    }
+    if (o->cmd == CLI_CMD_SHOW && !o->file) {
+        setf(err, "show: missing the .npy file to print");
+        return -1;
+    }
+    if (o->cpu && o->device) {
+        setf(err, "--cpu and --device exclude each other");
+        return -1;
+    }
+    return 0;
+}
+
+const char *cli_usage(void)
+{
+    return "usage: fkc-run COMMAND [OPTIONS]\n"
+           "\n"
+           "Runs the fkc write-slice ops on NumPy .npy files, on a Vulkan device or the CPU.\n"
+           "\n"
+           "commands:\n"
+           "  write_slice --dst D.npy --src S.npy --offsets O0,O1,... -o OUT.npy\n"
+           "      OUT = D with S written at the per-axis offsets.\n"
+           "  write_slice_rotating --dst D.npy --src S.npy --capacity C --position P [--axis A]\n"
+           "                       -o OUT.npy\n"
+           "      OUT = D with S[..., i, ...] written at (P + i) mod C along the rotating axis\n"
+           "      (the one of extent C, or --axis A); the last write wins.\n"
+           "  devices            list the Vulkan devices and their limits\n"
+           "  iota --shape N0,N1,... --dtype T [--start S] -o OUT.npy\n"
+           "      write S, S+1, ... (integers wrap, floats round) in dtype T\n"
+           "  show FILE.npy [--dtype bf16]   print an array\n"
+           "  help, --help, -h   this text\n"
+           "  version, --version\n"
+           "\n"
+           "options of write_slice and write_slice_rotating:\n"
+           "  --dtype T        f32 i32 u32 f16 bf16 f64 i64 u8 i8; needed only for bf16, which\n"
+           "                   is stored as '<u2' (otherwise the dtype is the files' descr)\n"
+           "  --device N|NAME  the Vulkan device (index, or name substring); default: FKC_DEVICE,\n"
+           "                   else the first GPU, else a CPU device such as lavapipe\n"
+           "  --cpu            the plain-C reference path (no Vulkan needed)\n"
+           "  --validate       enable the Khronos validation layer; any message fails the run\n"
+           "\n"
+           ".npy files: versions 1.0/2.0/3.0, C order, little-endian <f4 <i4 <u4 <f2 <f8 <i8 |u1\n"
+           "|i1, and <u2 with --dtype bf16. The output is written to a temporary file beside it\n"
+           "and renamed on success: on any error no output file is left.\n"
+           "\n"
+           "exit status: 0 ok, 1 bad file/shape/op or runtime failure, 2 bad arguments,\n"
+           "3 no Vulkan device (try --cpu).\n";
+}

@@ -1,0 +1,31 @@
+/* main.c — fkc-run: parse the command line, run one command, print its error. Everything else
+ * lives in args.c (the options), ops.c (the commands) and npy.c (the files). */
+#include <stdio.h>
+
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+    cli_opts o;
+    char err[CLI_ERR_MAX] = "";
+    int rc;
+    if (cli_parse_args(argc, argv, &o, err) < 0) {
+        fprintf(stderr, "fkc-run: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    switch (o.cmd) {
+    case CLI_CMD_HELP: fputs(cli_usage(), stdout); return CLI_EXIT_OK;
+    case CLI_CMD_VERSION: printf("fkc-run %s\n", CLI_VERSION); return CLI_EXIT_OK;
+    case CLI_CMD_DEVICES: rc = cli_run_devices(&o, err); break;
+    case CLI_CMD_IOTA: rc = cli_run_iota(&o, err); break;
+    case CLI_CMD_SHOW: rc = cli_run_show(&o, err); break;
+    default: rc = cli_run_op(&o, err); break;
+    }
+    if (rc != CLI_EXIT_OK)
+        fprintf(stderr, "fkc-run: %s\n", err);
+    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
+        perror("fkc-run: writing the output");
+        rc = CLI_EXIT_FAIL;
+    }
+    return rc;
+}

@@ -1,0 +1,612 @@
+/* npy.c — the .npy reader and writer of npy.h. The header is parsed by a small recursive-descent
+ * parser over exactly the grammar NumPy writes (a Python dict literal with three keys); anything
+ * else is refused with the column where it went wrong. Sizes are overflow-checked and must match
+ * the file exactly before a byte of data is allocated. */
+#include "npy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAGIC "\x93NUMPY"
+#define MAGIC_LEN 6
+#define ALIGN 64                 /* NumPy's ARRAY_ALIGN */
+#define GROWTH_DIGITS 21         /* NumPy's GROWTH_AXIS_MAX_DIGITS */
+#define MAX_BYTES ((uint64_t)INT64_MAX)
+
+static void setf(char err[NPY_ERR_MAX], const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void setf(char err[NPY_ERR_MAX], const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, NPY_ERR_MAX, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- header parser ---------------------------------------------------------------------- */
+
+typedef struct parser {
+    const char *s;   /* header text */
+    size_t len;      /* its length */
+    size_t pos;      /* next byte */
+    char *err;       /* message buffer (NPY_ERR_MAX) */
+} parser;
+
+/* A printable rendering of the byte at pos, for messages. */
+static const char *show(const parser *p, char buf[8])
+{
+    if (p->pos >= p->len)
+        return "end of header";
+    unsigned char c = (unsigned char)p->s[p->pos];
+    if (c >= 0x20 && c < 0x7f)
+        snprintf(buf, 8, "'%c'", c);
+    else
+        snprintf(buf, 8, "\\x%02x", c);
+    return buf;
+}
+
+static int fail(parser *p, const char *what)
+{
+    char b[8];
+    setf(p->err, "column %zu: %s, found %s", p->pos + 1, what, show(p, b));
+    return -1;
+}
+
+static void skip_ws(parser *p)
+{
+    while (p->pos < p->len && strchr(" \t\r\n", p->s[p->pos]) && p->s[p->pos])
+        p->pos++;
+}
+
+static int peek(const parser *p)
+{
+    return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1;
+}
+
+static int expect(parser *p, char c, const char *what)
+{
+    if (peek(p) != (unsigned char)c)
+        return fail(p, what);
+    p->pos++;
+    return 0;
+}
+
+/* A quoted string without escapes, copied into out (cap bytes with the NUL). */
+static int parse_string(parser *p, char *out, size_t cap)
+{
+    int q = peek(p);
+    if (q != '\'' && q != '"')
+        return fail(p, "expected a quoted string");
+    size_t start = ++p->pos, n = 0;
+    for (;;) {
+        int c = peek(p);
+        if (c == q)
+            break;
+        if (c < 0x20 || c >= 0x7f || c == '\\')
+            return fail(p, "expected a plain ASCII string without escapes");
+        if (++n >= cap) {
+            p->pos = start - 1;
+            return fail(p, "string too long");
+        }
+        p->pos++;
+    }
+    memcpy(out, p->s + start, n);
+    out[n] = '\0';
+    p->pos++;
+    return 0;
+}
+
+static int is_ident(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+static int parse_bool(parser *p, int *out)
+{
+    static const char *const words[2] = {"False", "True"};
+    for (int v = 0; v < 2; v++) {
+        size_t n = strlen(words[v]);
+        if (p->len - p->pos >= n && memcmp(p->s + p->pos, words[v], n) == 0 &&
+            !(p->pos + n < p->len && is_ident((unsigned char)p->s[p->pos + n]))) {
+            p->pos += n;
+            *out = v;
+            return 0;
+        }
+    }
+    return fail(p, "expected True or False");
+}
+
+/* A non-negative decimal integer that fits in 63 bits (no sign, no leading zeros). */
+static int parse_uint(parser *p, uint64_t *out)
+{
+    int c = peek(p);
+    if (c == '-')
+        return fail(p, "expected a non-negative extent");
+    if (c < '0' || c > '9')
+        return fail(p, "expected an integer extent");
+    size_t start = p->pos;
+    uint64_t v = 0;
+    while ((c = peek(p)) >= '0' && c <= '9') {
+        unsigned d = (unsigned)(c - '0');
+        if (v > (MAX_BYTES - d) / 10) {
+            p->pos = start;
+            return fail(p, "extent too large");
+        }
+        v = v * 10 + d;
+        p->pos++;
+    }
+    if (p->pos - start > 1 && p->s[start] == '0') {
+        p->pos = start;
+        return fail(p, "integer with a leading zero");
+    }
+    *out = v;
+    return 0;
+}
+
+/* A Python tuple of extents: (), (n,), (n, m), (n, m,) ... */
+static int parse_shape(parser *p, npy_header *h)
+{
+    if (expect(p, '(', "expected '(' to open the shape tuple") < 0)
+        return -1;
+    skip_ws(p);
+    h->rank = 0;
+    while (peek(p) != ')') {
+        uint64_t v = 0;
+        if (h->rank == NPY_MAX_RANK)
+            return fail(p, "too many dimensions (NumPy allows 32)");
+        if (parse_uint(p, &v) < 0)
+            return -1;
+        if (v > SIZE_MAX)
+            return fail(p, "extent too large for this machine");
+        h->shape[h->rank++] = (size_t)v;
+        skip_ws(p);
+        if (peek(p) == ',') {
+            p->pos++;
+            skip_ws(p);
+        } else if (peek(p) != ')') {
+            return fail(p, "expected ',' or ')' after an extent");
+        } else if (h->rank == 1) {
+            return fail(p, "a one-element shape needs a trailing comma, as in (5,)");
+        }
+    }
+    p->pos++;
+    return 0;
+}
+
+enum { KEY_DESCR = 1, KEY_FORTRAN = 2, KEY_SHAPE = 4 };
+
+/* One "key: value" pair; *seen collects the keys met so far. */
+static int parse_item(parser *p, npy_header *h, unsigned *seen)
+{
+    char key[32];
+    size_t at = p->pos;
+    unsigned bit;
+    if (parse_string(p, key, sizeof key) < 0)
+        return -1;
+    if (strcmp(key, "descr") == 0)
+        bit = KEY_DESCR;
+    else if (strcmp(key, "fortran_order") == 0)
+        bit = KEY_FORTRAN;
+    else if (strcmp(key, "shape") == 0)
+        bit = KEY_SHAPE;
+    else {
+        setf(p->err, "column %zu: unknown key '%s' (expected descr, fortran_order, shape)",
+             at + 1, key);
+        return -1;
+    }
+    if (*seen & bit) {
+        setf(p->err, "column %zu: duplicate key '%s'", at + 1, key);
+        return -1;
+    }
+    *seen |= bit;
+    skip_ws(p);
+    if (expect(p, ':', "expected ':' after a key") < 0)
+        return -1;
+    skip_ws(p);
+    if (bit == KEY_DESCR) {
+        if (peek(p) == '[')
+            return fail(p, "structured dtypes are not supported; expected a descr string");
+        return parse_string(p, h->descr, sizeof h->descr);
+    }
+    if (bit == KEY_FORTRAN)
+        return parse_bool(p, &h->fortran_order);
+    return parse_shape(p, h);
+}
+
+int npy_parse_header(const char *text, size_t len, npy_header *out, char err[NPY_ERR_MAX])
+{
+    parser p = {text, len, 0, err};
+    unsigned seen = 0;
+    memset(out, 0, sizeof *out);
+    skip_ws(&p);
+    if (expect(&p, '{', "expected '{' to open the header dict") < 0)
+        return -1;
+    skip_ws(&p);
+    while (peek(&p) != '}') {
+        if (parse_item(&p, out, &seen) < 0)
+            return -1;
+        skip_ws(&p);
+        if (peek(&p) == ',') {
+            p.pos++;
+            skip_ws(&p);
+        } else if (peek(&p) != '}') {
+            return fail(&p, "expected ',' or '}' after a value");
+        }
+    }
+    p.pos++;
+    skip_ws(&p);
+    if (p.pos != p.len)
+        return fail(&p, "expected only padding after the header dict");
+    if (seen != (KEY_DESCR | KEY_FORTRAN | KEY_SHAPE)) {
+        setf(err, "missing key '%s'", !(seen & KEY_DESCR)     ? "descr"
+                                      : !(seen & KEY_FORTRAN) ? "fortran_order"
+                                                              : "shape");
+        return -1;
+    }
+    return 0;
+}
+
+size_t npy_descr_size(const char *descr, char err[NPY_ERR_MAX])
+{
+    char order = descr[0], kind = descr[0] ? descr[1] : 0;
+    const char *digits = kind ? descr + 2 : "";
+    size_t size = 0;
+    if (strlen(digits) == 1 && digits[0] >= '1' && digits[0] <= '8')
+        size = (size_t)(digits[0] - '0');
+    if (!strchr("<>|=", order) || !order || !strchr("biuf", kind) || !kind ||
+        !(size == 1 || size == 2 || size == 4 || size == 8) ||
+        (kind == 'f' && size == 1) || (kind == 'b' && size != 1)) {
+        setf(err, "dtype '%s' is not a plain numeric type (expected e.g. '<f4', '<i8', '|u1')",
+             descr);
+        return 0;
+    }
+    if (order == '>' && size > 1) {
+        setf(err, "dtype '%s' is big-endian; only little-endian ('<') arrays are supported",
+             descr);
+        return 0;
+    }
+    if ((order == '=' || order == '|') && size > 1) {
+        setf(err, "dtype '%s' has no explicit byte order; expected '<'", descr);
+        return 0;
+    }
+    return size;
+}
+
+/* ---- sizes -------------------------------------------------------------------------------- */
+
+/* count and count * elem_size, or -1 when they exceed 2^63 - 1. */
+static int array_size(uint32_t rank, const size_t *shape, size_t elem_size, size_t *count,
+                      size_t *nbytes)
+{
+    uint64_t n = 1;
+    int zero = 0;
+    for (uint32_t i = 0; i < rank; i++) {
+        if (shape[i] == 0) {
+            zero = 1;
+            continue;
+        }
+        if (n > MAX_BYTES / shape[i])
+            return -1;
+        n *= shape[i];
+    }
+    if (n > MAX_BYTES / elem_size || n * elem_size > SIZE_MAX)
+        return -1;
+    *count = zero ? 0 : (size_t)n;
+    *nbytes = *count * elem_size;
+    return 0;
+}
+
+int npy_alloc(npy_array *a, const char *descr, uint32_t rank, const size_t *shape,
+              char err[NPY_ERR_MAX])
+{
+    memset(a, 0, sizeof *a);
+    if (rank > NPY_MAX_RANK) {
+        setf(err, "rank %u exceeds %d", rank, NPY_MAX_RANK);
+        return -1;
+    }
+    if (!(a->elem_size = npy_descr_size(descr, err)))
+        return -1;
+    snprintf(a->descr, sizeof a->descr, "%s", descr);
+    a->rank = rank;
+    memcpy(a->shape, shape, rank * sizeof *shape);
+    if (array_size(rank, shape, a->elem_size, &a->count, &a->nbytes) < 0) {
+        setf(err, "array size overflows");
+        return -1;
+    }
+    if (!(a->data = calloc(a->nbytes ? a->nbytes : 1, 1))) {
+        setf(err, "out of memory allocating %zu bytes", a->nbytes);
+        return -1;
+    }
+    return 0;
+}
+
+void npy_free(npy_array *a)
+{
+    free(a->data);
+    a->data = NULL;
+}
+
+/* ---- reader ------------------------------------------------------------------------------- */
+
+/* Reads exactly n bytes; 0, or -1 on error or early end of file (errno 0 then). */
+static int read_full(int fd, void *buf, size_t n)
+{
+    unsigned char *b = buf;
+    while (n) {
+        ssize_t r = read(fd, b, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                errno = 0;
+            return -1;
+        }
+        b += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+static void read_error(const char *path, const char *what, char err[NPY_ERR_MAX])
+{
+    if (errno)
+        setf(err, "%s: %s: %s", path, what, strerror(errno));
+    else
+        setf(err, "%s: %s: file is truncated", path, what);
+}
+
+/* Magic, version and header length; *prefix is the byte count before the header text. */
+static int read_preamble(int fd, const char *path, size_t *hlen, size_t *prefix,
+                         char err[NPY_ERR_MAX])
+{
+    unsigned char m[12];
+    if (read_full(fd, m, 8) < 0) {
+        read_error(path, "reading the .npy magic", err);
+        return -1;
+    }
+    if (memcmp(m, MAGIC, MAGIC_LEN) != 0) {
+        setf(err, "%s: not a .npy file (bad magic)", path);
+        return -1;
+    }
+    if (m[6] < 1 || m[6] > 3 || m[7] != 0) {
+        setf(err, "%s: unsupported .npy version %u.%u (expected 1.0, 2.0 or 3.0)", path, m[6],
+             m[7]);
+        return -1;
+    }
+    size_t lenbytes = m[6] == 1 ? 2 : 4;
+    if (read_full(fd, m + 8, lenbytes) < 0) {
+        read_error(path, "reading the header length", err);
+        return -1;
+    }
+    uint32_t n = (uint32_t)m[8] | (uint32_t)m[9] << 8;
+    if (lenbytes == 4)
+        n |= (uint32_t)m[10] << 16 | (uint32_t)m[11] << 24;
+    if (n > NPY_MAX_HEADER) {
+        setf(err, "%s: header length %u exceeds the %u-byte limit", path, n, NPY_MAX_HEADER);
+        return -1;
+    }
+    *hlen = n;
+    *prefix = 8 + lenbytes;
+    return 0;
+}
+
+/* Reads and checks the header; fills a's descr, elem_size, rank, shape, count and nbytes. */
+static int read_header(int fd, const char *path, npy_array *a, size_t *total,
+                       char err[NPY_ERR_MAX])
+{
+    size_t hlen, prefix;
+    npy_header h;
+    char msg[NPY_ERR_MAX];
+    if (read_preamble(fd, path, &hlen, &prefix, err) < 0)
+        return -1;
+    char *text = malloc(hlen ? hlen : 1);
+    if (!text) {
+        setf(err, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = read_full(fd, text, hlen);
+    if (rc < 0)
+        read_error(path, "reading the header", err);
+    else if ((rc = npy_parse_header(text, hlen, &h, msg)) < 0)
+        setf(err, "%s: bad .npy header: %s", path, msg);
+    free(text);
+    if (rc < 0)
+        return -1;
+    if (h.fortran_order) {
+        setf(err, "%s: fortran_order is True; only C-order arrays are supported", path);
+        return -1;
+    }
+    if (!(a->elem_size = npy_descr_size(h.descr, msg))) {
+        setf(err, "%s: %s", path, msg);
+        return -1;
+    }
+    memcpy(a->descr, h.descr, sizeof a->descr);
+    a->rank = h.rank;
+    memcpy(a->shape, h.shape, sizeof a->shape);
+    if (array_size(a->rank, a->shape, a->elem_size, &a->count, &a->nbytes) < 0) {
+        setf(err, "%s: the shape's byte size overflows", path);
+        return -1;
+    }
+    *total = prefix + hlen;
+    return 0;
+}
+
+int npy_read(const char *path, npy_array *out, char err[NPY_ERR_MAX])
+{
+    struct stat st;
+    size_t hdr;
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        setf(err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        setf(err, "%s: not a regular file", path);
+        goto fail;
+    }
+    if (read_header(fd, path, out, &hdr, err) < 0)
+        goto fail;
+    if ((uint64_t)st.st_size != hdr + (uint64_t)out->nbytes) {
+        setf(err, "%s: file is %lld bytes but its header describes %llu (%zu of header, %zu of data)",
+             path, (long long)st.st_size, (unsigned long long)(hdr + (uint64_t)out->nbytes), hdr,
+             out->nbytes);
+        goto fail;
+    }
+    if (!(out->data = malloc(out->nbytes ? out->nbytes : 1))) {
+        setf(err, "%s: out of memory allocating %zu bytes", path, out->nbytes);
+        goto fail;
+    }
+    if (read_full(fd, out->data, out->nbytes) < 0) {
+        read_error(path, "reading the data", err);
+        goto fail;
+    }
+    close(fd);
+    return 0;
+fail:
+    npy_free(out);
+    close(fd);
+    return -1;
+}
+
+/* ---- writer ------------------------------------------------------------------------------- */
+
+/* The dict text NumPy writes, growth padding included; returns its length or 0. */
+static size_t dict_text(const npy_array *a, char *buf, size_t cap)
+{
+    size_t n = 0;
+    int w = snprintf(buf, cap, "{'descr': '%s', 'fortran_order': False, 'shape': (", a->descr);
+    if (w < 0 || (size_t)w >= cap)
+        return 0;
+    n = (size_t)w;
+    for (uint32_t i = 0; i < a->rank; i++) {
+        w = snprintf(buf + n, cap - n, i + 1 < a->rank ? "%zu, " : a->rank == 1 ? "%zu," : "%zu",
+                     a->shape[i]);
+        if (w < 0 || (size_t)w >= cap - n)
+            return 0;
+        n += (size_t)w;
+    }
+    w = snprintf(buf + n, cap - n, "), }");
+    if (w < 0 || (size_t)w >= cap - n)
+        return 0;
+    n += (size_t)w;
+    if (a->rank > 0) {
+        char d[32];
+        int digits = snprintf(d, sizeof d, "%zu", a->shape[0]);
+        for (int i = digits; i < GROWTH_DIGITS; i++) {
+            if (n + 1 >= cap)
+                return 0;
+            buf[n++] = ' ';
+        }
+    }
+    return n;
+}
+
+size_t npy_format_header(const npy_array *a, unsigned char *buf, size_t cap)
+{
+    char text[2048];
+    size_t n = dict_text(a, text, sizeof text);
+    if (!n)
+        return 0;
+    size_t hlen = n + 1; /* the final newline */
+    size_t lenbytes = 2;
+    size_t pad = ALIGN - (MAGIC_LEN + 2 + lenbytes + hlen) % ALIGN;
+    int major = 1;
+    if (hlen + pad > 0xffff) {
+        lenbytes = 4;
+        major = 2;
+        pad = ALIGN - (MAGIC_LEN + 2 + lenbytes + hlen) % ALIGN;
+    }
+    size_t total = MAGIC_LEN + 2 + lenbytes + hlen + pad;
+    if (total > cap)
+        return 0;
+    size_t body = hlen + pad;
+    memcpy(buf, MAGIC, MAGIC_LEN);
+    buf[6] = (unsigned char)major;
+    buf[7] = 0;
+    for (size_t i = 0; i < lenbytes; i++)
+        buf[8 + i] = (unsigned char)(body >> (8 * i));
+    unsigned char *t = buf + 8 + lenbytes;
+    memcpy(t, text, n);
+    memset(t + n, ' ', pad);
+    t[n + pad] = '\n';
+    return total;
+}
+
+static int write_full(int fd, const void *buf, size_t n)
+{
+    const unsigned char *b = buf;
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* "<dir>/.<base>.XXXXXX" for path, in a malloc'd string. */
+static char *temp_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = slash ? slash + 1 : path;
+    size_t n = dirlen + strlen(base) + 16;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+    return t;
+}
+
+int npy_write(const char *path, const npy_array *a, char err[NPY_ERR_MAX])
+{
+    unsigned char hdr[4096];
+    size_t hn = npy_format_header(a, hdr, sizeof hdr);
+    if (!hn) {
+        setf(err, "%s: cannot format the .npy header", path);
+        return -1;
+    }
+    char *tmp = temp_name(path);
+    if (!tmp) {
+        setf(err, "%s: out of memory", path);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        setf(err, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) < 0 || write_full(fd, hdr, hn) < 0 ||
+        write_full(fd, a->data, a->nbytes) < 0) {
+        setf(err, "%s: write failed: %s", path, strerror(errno));
+        close(fd);
+        goto fail;
+    }
+    if (close(fd) < 0) {
+        setf(err, "%s: write failed: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (rename(tmp, path) < 0) {
+        setf(err, "%s: cannot write: %s", path, strerror(errno));
+        goto fail;
+    }
+    free(tmp);
+    return 0;
+fail:
+    unlink(tmp);
+    free(tmp);
+    return -1;
+}
