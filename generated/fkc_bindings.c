@@ -64,143 +64,143 @@ static double cost_write_slice_rotating_bytes_moved(uint64_t n, uint64_t dtype_b
 }
 
 const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
-    /* write_slice (contracts/vulkan/write_slice.md:58) */
+    /* write_slice (contracts/vulkan/write_slice.md:53) */
     {"write_slice", FKC_OP_WRITE_SLICE, FKC_BACKEND_VULKAN,
      "Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.",
-     "fuel_vulkan_backend::fkc::write_slice", "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* write_slice_rotating (contracts/vulkan/write_slice.md:122) */
+     "fuel_vulkan_backend::fkc::write_slice", "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
     {"write_slice_rotating", FKC_OP_WRITE_SLICE_ROTATING, FKC_BACKEND_VULKAN,
      "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.",
-     "fuel_vulkan_backend::fkc::write_slice_rotating", "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
+     "fuel_vulkan_backend::fkc::write_slice_rotating", "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
 };
 
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
-    /* [0] write_slice F32 -> write_slice_b4 (contracts/vulkan/write_slice.md:58) */
+    /* [0] write_slice F32 -> write_slice_b4 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_f32", "write_slice_b4", {.write_slice = write_slice_b4}, 4,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [1] write_slice I32 -> write_slice_b4 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [1] write_slice I32 -> write_slice_b4 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_i32", "write_slice_b4", {.write_slice = write_slice_b4}, 4,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [2] write_slice U32 -> write_slice_b4 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [2] write_slice U32 -> write_slice_b4 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_u32", "write_slice_b4", {.write_slice = write_slice_b4}, 4,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [3] write_slice F16 -> write_slice_b2 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [3] write_slice F16 -> write_slice_b2 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_f16", "write_slice_b2", {.write_slice = write_slice_b2}, 2,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [4] write_slice BF16 -> write_slice_b2 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [4] write_slice BF16 -> write_slice_b2 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_bf16", "write_slice_b2", {.write_slice = write_slice_b2}, 2,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [5] write_slice F64 -> write_slice_b8 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [5] write_slice F64 -> write_slice_b8 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_f64", "write_slice_b8", {.write_slice = write_slice_b8}, 8,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [6] write_slice I64 -> write_slice_b8 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [6] write_slice I64 -> write_slice_b8 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_i64", "write_slice_b8", {.write_slice = write_slice_b8}, 8,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [7] write_slice U8 -> write_slice_b1 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [7] write_slice U8 -> write_slice_b1 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_u8", "write_slice_b1", {.write_slice = write_slice_b1}, 1,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [8] write_slice I8 -> write_slice_b1 (contracts/vulkan/write_slice.md:58) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [8] write_slice I8 -> write_slice_b1 (contracts/vulkan/write_slice.md:53) */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_i8", "write_slice_b1", {.write_slice = write_slice_b1}, 1,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 58},
-    /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
-    /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 (contracts/vulkan/write_slice.md:122) */
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 (contracts/vulkan/write_slice.md:109) */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
      "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1,
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
      {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 122},
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
 };
 
 int fkc_register_bindings(void *registry, fkc_register_fn register_with_precision)

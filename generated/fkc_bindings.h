@@ -61,7 +61,7 @@ typedef enum fkc_layout_strategy {
     FKC_LAYOUT_STRATEGY_COUNT = 3
 } fkc_layout_strategy;
 
-/* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md:58) */
+/* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md:53) */
 typedef struct fkc_write_slice_params {
     const size_t *dst_shape; /* Vec<usize>: the larger destination extents */
     size_t dst_shape_len; /* number of elements of dst_shape */
@@ -69,7 +69,7 @@ typedef struct fkc_write_slice_params {
     size_t offsets_len; /* number of elements of offsets */
 } fkc_write_slice_params;
 
-/* OpParams::WriteSliceRotating: the parameters of WriteSliceRotating (contracts/vulkan/write_slice.md:122) */
+/* OpParams::WriteSliceRotating: the parameters of WriteSliceRotating (contracts/vulkan/write_slice.md:109) */
 typedef struct fkc_write_slice_rotating_params {
     const size_t *dst_shape; /* Vec<usize>: the ring-buffer destination extents */
     size_t dst_shape_len; /* number of elements of dst_shape */
@@ -89,12 +89,12 @@ typedef union fkc_kernel_ref {
 
 /* Byte-width wrappers, one per byte width a kernel's dtypes use: declared here,
  * defined by the runtime. */
-/* write_slice (contracts/vulkan/write_slice.md:58) */
+/* write_slice (contracts/vulkan/write_slice.md:53) */
 fkc_status write_slice_b1(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
 fkc_status write_slice_b2(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
 fkc_status write_slice_b4(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
 fkc_status write_slice_b8(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
-/* write_slice_rotating (contracts/vulkan/write_slice.md:122) */
+/* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
 fkc_status write_slice_rotating_b1(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
 fkc_status write_slice_rotating_b2(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
 fkc_status write_slice_rotating_b4(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
