@@ -1,1 +1,89 @@
 # fkcgen/gen.mk — regenerates generated/ and checks drift (fragment of ../Makefile).
+# `make` reruns `fkcgen gen` when a contract or fkcgen changed; fkcgen rewrites only the files
+# whose bytes change, so an unchanged output keeps its mtime and nothing downstream rebuilds.
+# `make check-generated` only compares (fkcgen gen --check): it never regenerates first.
+# The tests of the back end (tests/gen/) and `make bench-gen` are here too.
+
+GEN_DIR     := generated
+GEN_H       := $(GEN_DIR)/fkc_bindings.h
+GEN_C       := $(GEN_DIR)/fkc_bindings.c
+GEN_FILES   := $(GEN_H) $(GEN_C)
+GEN_STAMP    = $(BUILD)/gen.stamp
+GEN_DEPFILE  = $(BUILD)/gen.d
+FKCGEN_BIN   = $(BUILD)/fkcgen
+GEN_CMD      = $(FKCGEN_BIN) gen --out-dir $(GEN_DIR) --depfile $(GEN_DEPFILE) $(CONTRACTS)
+
+$(GEN_STAMP): $(FKCGEN_BIN) $(CONTRACTS)
+	@mkdir -p $(@D)
+	$(GEN_CMD)
+	@touch $@
+
+# The outputs come with the stamp; a deleted one is made again.
+$(GEN_FILES): $(GEN_STAMP)
+	@test -f $@ || $(GEN_CMD)
+
+-include $(GEN_DEPFILE)
+
+BUILD_TARGETS += $(GEN_STAMP)
+
+.PHONY: check-generated
+check-generated: $(FKCGEN_BIN)
+	$(FKCGEN_BIN) gen --check --out-dir $(GEN_DIR) $(CONTRACTS)
+
+# ---- tests (tests/gen/) ----------------------------------------------------------------------
+GEN_TDIR        = $(BUILD)/tests/gen
+CMOCKA_CFLAGS   = $(shell $(PKG_CONFIG) --cflags cmocka)
+CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka)
+GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
+# The emitter alone, on a hand-built table: no contract parsing involved.
+GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c fkcgen/emit_c.c \
+                  fkcgen/emit_diff.c fkcgen/buf.c fkcgen/schema.c
+
+$(GEN_TDIR):
+	@mkdir -p $@
+
+# generated/ compiled with the strict flags, by each compiler, then linked with the test
+# registry and the test-only wrappers of tests/gen/ (never part of `make`'s outputs).
+$(GEN_TDIR)/fkc_bindings.%.o: $(GEN_C) $(GEN_H) | $(GEN_TDIR)
+	$* $(STRICT) -Iruntime/include -c $(GEN_C) -o $@
+
+$(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c tests/gen/fake_wrappers.c \
+                              $(GEN_TDIR)/fkc_bindings.%.o $(GEN_H) | $(GEN_TDIR)
+	$* $(GEN_TEST_CFLAGS) -I$(GEN_DIR) tests/gen/test_generated.c tests/gen/fake_wrappers.c \
+	    $(GEN_TDIR)/fkc_bindings.$*.o -o $@ $(CMOCKA_LIBS)
+
+$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h | $(GEN_TDIR)
+	$(CC) $(GEN_TEST_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ $(CMOCKA_LIBS)
+
+
+# The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
+# every hostile string must read back byte for byte.
+GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c fkcgen/emit_c.c \
+               fkcgen/emit_diff.c fkcgen/buf.c fkcgen/schema.c
+
+$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/emit.h tests/gen/seed_table.h \
+                          tests/gen/injection_strings.h | $(GEN_TDIR)
+	$(CC) $(CFLAGS_BASE) -Ifkcgen -Itests/gen $(GEN_FIX_SRCS) -o $@
+
+$(GEN_TDIR)/inj/fkc_bindings.c: $(GEN_TDIR)/emit_fixture
+	@mkdir -p $(@D)
+	$(GEN_TDIR)/emit_fixture injection $(@D)
+
+$(GEN_TDIR)/test_injection_%: tests/gen/test_injection.c tests/gen/fake_wrappers.c \
+                              $(GEN_TDIR)/inj/fkc_bindings.c
+	$* $(STRICT) -Iruntime/include -c $(GEN_TDIR)/inj/fkc_bindings.c -o $@.gen.o
+	$* $(GEN_TEST_CFLAGS) -I$(GEN_TDIR)/inj -Itests/gen tests/gen/test_injection.c \
+	    tests/gen/fake_wrappers.c $@.gen.o -o $@ $(CMOCKA_LIBS)
+
+GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
+            $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang
+
+.PHONY: test-gen
+test-gen: $(GEN_TESTS)
+	$(GEN_TDIR)/test_emit tests/gen
+	$(GEN_TDIR)/test_generated_gcc
+	$(GEN_TDIR)/test_generated_clang
+	$(GEN_TDIR)/test_injection_gcc
+	$(GEN_TDIR)/test_injection_clang
+
+TEST_TARGETS += test-gen

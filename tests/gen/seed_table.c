@@ -3,11 +3,19 @@
 
 #include <string.h>
 
+#include "injection_strings.h"
+
 #define SEED "contracts/vulkan/write_slice.md"
 
-static const fkcg_provider provider = {
-    1, "fuel-vulkan-kernels", "Vulkan", "vulkan-slang", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-    "git:f41137b4", SEED, {SEED, 2, 1}};
+static fkcg_provider provider = {
+    .fkc_version = 1,
+    .name = "fuel-vulkan-kernels",
+    .backend = "Vulkan",
+    .kernel_source = "vulkan-slang",
+    .link_registry = "fuel_vulkan_backend::fkc::ENTRY_POINTS",
+    .revision_base = "git:f41137b4",
+    .rel_file = SEED,
+    .loc = {SEED, 2, 1}};
 
 static fkcg_fast_path fast[2] = {{"all_inputs_contiguous", "cheap_elementwise"},
                                  {"all_inputs_contiguous", "cheap_elementwise"}};
@@ -50,7 +58,7 @@ static void make_section(int k)
         "any hardware."};
     static const char *const hash[2] = {"00000000000000000000000000000001",
                                         "00000000000000000000000000000002"};
-    static const uint32_t line[2] = {58, 122};
+    static const uint32_t line[2] = {53, 109};
     fkcg_section *s = &sections[k];
     fkcg_input *in = &inputs[k];
     in->name = "src";
@@ -118,5 +126,18 @@ const fkcg_table *seed_table(void)
         }
     }
     table = (fkcg_table){provider_ptrs, 1, section_ptrs, 2, bindings, 18};
+    return &table;
+}
+
+const fkcg_table *injection_table(void)
+{
+    seed_table();
+    for (int k = 0; k < 2; k++) {
+        sections[k].blurb = INJ_BLURB;
+        sections[k].precision.notes = INJ_NOTES;
+        sections[k].kernel_source = INJ_SOURCE;
+    }
+    provider.kernel_source = INJ_SOURCE;
+    provider.rel_file = INJ_FILE;
     return &table;
 }

@@ -10,4 +10,9 @@
  * real ones), so tests compare only what the emitter does with them. */
 const fkcg_table *seed_table(void);
 
+/* The same table with the hostile strings of injection_strings.h as blurbs, precision notes,
+ * kernel_source and file name. It reuses the seed table's storage: seed_table() afterwards
+ * gives the plain seed again. */
+const fkcg_table *injection_table(void);
+
 #endif

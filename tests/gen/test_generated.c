@@ -1,0 +1,279 @@
+/* test_generated.c — links the committed generated/fkc_bindings.c (compiled with the strict
+ * flags by gcc and by clang) with a test registry and the test-only wrappers, and checks the
+ * seed's 18 bindings: registration (key, wrapper, precision), the dispatch switch over the
+ * 9 dtypes x 2 ops, the link registry, the cost functions and fill_unset_cost_for_backend.
+ * The expectations are written here from the contract's text, not read from the table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fkc_bindings.h"
+
+#define SEED "contracts/vulkan/write_slice.md"
+#define NOPS 2
+#define NDT 9
+
+static const fkc_dtype dtypes[NDT] = {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_U32,
+                                      FKC_DTYPE_F16, FKC_DTYPE_BF16, FKC_DTYPE_F64,
+                                      FKC_DTYPE_I64, FKC_DTYPE_U8, FKC_DTYPE_I8};
+static const char *const suffix[NDT] = {"f32", "i32", "u32", "f16", "bf16", "f64", "i64",
+                                        "u8", "i8"};
+static const unsigned width[NDT] = {4, 4, 4, 2, 2, 8, 8, 1, 1};
+static const fkc_op_kind ops[NOPS] = {FKC_OP_WRITE_SLICE, FKC_OP_WRITE_SLICE_ROTATING};
+static const char *const kernels[NOPS] = {"write_slice", "write_slice_rotating"};
+
+/* The wrapper the contract binds (op, dtype index) to, as a generic pointer and its name. */
+static void *expected_fn(int op, int d)
+{
+    static void *const ws[9] = {NULL, (void *)write_slice_b1, (void *)write_slice_b2, NULL,
+                                (void *)write_slice_b4, NULL, NULL, NULL,
+                                (void *)write_slice_b8};
+    static void *const wr[9] = {NULL, (void *)write_slice_rotating_b1,
+                                (void *)write_slice_rotating_b2, NULL,
+                                (void *)write_slice_rotating_b4, NULL, NULL, NULL,
+                                (void *)write_slice_rotating_b8};
+    return op == 0 ? ws[width[d]] : wr[width[d]];
+}
+
+static void *ref_fn(int op, fkc_kernel_ref ref)
+{
+    return op == 0 ? (void *)ref.write_slice : (void *)ref.write_slice_rotating;
+}
+
+static int op_index(fkc_op_kind op)
+{
+    return op == FKC_OP_WRITE_SLICE ? 0 : op == FKC_OP_WRITE_SLICE_ROTATING ? 1 : -1;
+}
+
+static int dtype_index(fkc_dtype d)
+{
+    for (int i = 0; i < NDT; i++)
+        if (dtypes[i] == d)
+            return i;
+    return -1;
+}
+
+/* ---- the test registry ---- */
+typedef struct reg_call {
+    fkc_op_kind op;
+    fkc_dtype key[2];
+    fkc_backend backend;
+    const char *kernel_source;
+    const fkc_precision *precision;
+    fkc_kernel_ref ref;
+} reg_call;
+
+typedef struct registry {
+    reg_call calls[64];
+    int n;
+    int fail_at;  /* return 7 on this call (1-based); 0: never */
+} registry;
+
+static int record(void *r, fkc_op_kind op, const fkc_dtype key[2], fkc_backend backend,
+                  const char *kernel_source, const fkc_precision *precision, fkc_kernel_ref ref)
+{
+    registry *reg = r;
+    if (reg->n >= 64)
+        return 99;
+    reg->calls[reg->n++] = (reg_call){op, {key[0], key[1]}, backend, kernel_source, precision, ref};
+    return reg->n == reg->fail_at ? 7 : 0;
+}
+
+static void test_registers_all_18(void **state)
+{
+    (void)state;
+    static registry reg;
+    int seen[NOPS][NDT] = {{0}};
+    memset(&reg, 0, sizeof reg);
+    assert_int_equal(fkc_register_bindings(&reg, record), 0);
+    assert_int_equal(reg.n, 18);
+    assert_int_equal(FKC_BINDING_COUNT, 18);
+    for (int i = 0; i < reg.n; i++) {
+        const reg_call *c = &reg.calls[i];
+        int op = op_index(c->op), d = dtype_index(c->key[0]);
+        assert_true(op >= 0 && d >= 0);
+        assert_int_equal(c->key[1], c->key[0]);
+        assert_int_equal(c->backend, FKC_BACKEND_VULKAN);
+        assert_string_equal(c->kernel_source, "vulkan-slang");
+        assert_ptr_equal(ref_fn(op, c->ref), expected_fn(op, d));
+        assert_non_null(c->precision);
+        assert_true(c->precision->bit_stable_on_same_hardware);
+        assert_int_equal(c->precision->max_ulp, 0);
+        assert_true(c->precision->max_relative == 0.0 && c->precision->max_absolute == 0.0);
+        assert_true(c->precision->audited);
+        assert_non_null(strstr(c->precision->notes, "exact byte-width slab write"));
+        seen[op][d]++;
+    }
+    for (int op = 0; op < NOPS; op++)
+        for (int d = 0; d < NDT; d++)
+            assert_int_equal(seen[op][d], 1);
+}
+
+static void test_register_stops_at_first_refusal(void **state)
+{
+    (void)state;
+    static registry reg;
+    memset(&reg, 0, sizeof reg);
+    reg.fail_at = 5;
+    assert_int_equal(fkc_register_bindings(&reg, record), 7);
+    assert_int_equal(reg.n, 5);
+    assert_int_equal(fkc_register_bindings(&reg, NULL), FKC_ERR_INVALID_ARGUMENT);
+}
+
+static void test_table_rows(void **state)
+{
+    (void)state;
+    char buf[128];
+    for (int i = 0; i < FKC_BINDING_COUNT; i++) {
+        const fkc_binding *b = &fkc_bindings[i];
+        int op = op_index(b->op_kind), d = dtype_index(b->dtypes[0]);
+        assert_true(op >= 0 && d >= 0);
+        assert_int_equal(b->dtypes[1], b->dtypes[0]);
+        assert_string_equal(b->kernel, kernels[op]);
+        snprintf(buf, sizeof buf, "fuel_vulkan_backend::fkc::%s_%s", kernels[op], suffix[d]);
+        assert_string_equal(b->symbol, buf);
+        snprintf(buf, sizeof buf, "%s_b%u", kernels[op], width[d]);
+        assert_string_equal(b->wrapper, buf);
+        assert_int_equal(b->byte_width, width[d]);
+        assert_ptr_equal(ref_fn(op, b->ref), expected_fn(op, d));
+        assert_int_equal(b->caps.awkward_layout_strategy, FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS);
+        assert_false(b->caps.in_place);
+        assert_int_equal(b->caps.alignment_bytes, 16);
+        assert_int_equal(b->caps.access_granularity_bits, 32);
+        assert_int_equal(b->caps.n_fast_paths, 1);
+        assert_string_equal(b->caps.fast_paths[0].when, "all_inputs_contiguous");
+        assert_int_equal(b->caps.fast_paths[0].cost_class, FKC_COST_CLASS_CHEAP_ELEMENTWISE);
+        assert_int_equal(b->cost.provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
+        assert_int_equal(b->cost.cost_class, FKC_COST_CLASS_CHEAP_ELEMENTWISE);
+        assert_int_equal(b->determinism, FKC_DETERMINISM_BITWISE);
+        assert_int_equal(strlen(b->revision_hash), 32);
+        assert_int_equal(strspn(b->revision_hash, "0123456789abcdef"), 32);
+        assert_string_equal(b->source_file, SEED);
+        assert_true(b->source_line > 0);
+    }
+    assert_string_equal(fkc_op_kind_name(FKC_OP_WRITE_SLICE), "WriteSlice");
+    assert_string_equal(fkc_op_kind_name(FKC_OP_WRITE_SLICE_ROTATING), "WriteSliceRotating");
+    assert_null(fkc_op_kind_name(FKC_OP_KIND_COUNT));
+    assert_int_equal(FKC_KERNEL_COUNT, 2);
+    assert_string_equal(fkc_kernels[0].kernel, "write_slice");
+    assert_string_equal(fkc_kernels[1].entry_point,
+                        "fuel_vulkan_backend::fkc::write_slice_rotating");
+}
+
+static void test_dispatch_9_dtypes_x_2_ops(void **state)
+{
+    (void)state;
+    for (int op = 0; op < NOPS; op++)
+        for (int d = 0; d < NDT; d++) {
+            fkc_kernel_ref ref;
+            memset(&ref, 0, sizeof ref);
+            assert_int_equal(fkc_dispatch(ops[op], dtypes[d], dtypes[d], FKC_BACKEND_VULKAN, &ref),
+                             FKC_OK);
+            assert_ptr_equal(ref_fn(op, ref), expected_fn(op, d));
+        }
+}
+
+static void test_dispatch_unknown_keys(void **state)
+{
+    (void)state;
+    fkc_kernel_ref ref;
+    for (int op = 0; op < NOPS; op++) {
+        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN,
+                                      &ref), FKC_ERR_NO_KERNEL);
+        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_CPU,
+                                      &ref), FKC_ERR_NO_KERNEL);
+        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_COUNT, FKC_DTYPE_COUNT,
+                                      FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
+        assert_int_equal(fkc_dispatch(ops[op], (fkc_dtype)-1, (fkc_dtype)-1, FKC_BACKEND_VULKAN,
+                                      &ref), FKC_ERR_NO_KERNEL);
+        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN,
+                                      NULL), FKC_ERR_INVALID_ARGUMENT);
+    }
+    assert_int_equal(fkc_dispatch(FKC_OP_KIND_COUNT, FKC_DTYPE_F32, FKC_DTYPE_F32,
+                                  FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
+    assert_int_equal(fkc_dispatch((fkc_op_kind)-1, FKC_DTYPE_F32, FKC_DTYPE_F32,
+                                  FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
+}
+
+static void test_link_registry_resolves_18(void **state)
+{
+    (void)state;
+    char sym[128], w[64];
+    assert_int_equal(FKC_LINK_ENTRY_COUNT, 18);
+    assert_int_equal(FKC_LINK_REGISTRY_COUNT, 1);
+    assert_string_equal(fkc_link_registry_names[0], "fuel_vulkan_backend::fkc::ENTRY_POINTS");
+    for (int i = 1; i < FKC_LINK_ENTRY_COUNT; i++)
+        assert_true(strcmp(fkc_link_registry[i - 1].symbol, fkc_link_registry[i].symbol) < 0);
+    for (int op = 0; op < NOPS; op++)
+        for (int d = 0; d < NDT; d++) {
+            snprintf(sym, sizeof sym, "fuel_vulkan_backend::fkc::%s_%s", kernels[op], suffix[d]);
+            snprintf(w, sizeof w, "%s_b%u", kernels[op], width[d]);
+            const fkc_link_entry *e = fkc_link_lookup(sym);
+            assert_non_null(e);
+            assert_string_equal(e->symbol, sym);
+            assert_string_equal(e->wrapper, w);
+            assert_string_equal(e->registry, "fuel_vulkan_backend::fkc::ENTRY_POINTS");
+            assert_int_equal(e->op_kind, ops[op]);
+            assert_ptr_equal(ref_fn(op, e->ref), expected_fn(op, d));
+            assert_string_equal(e->binding->symbol, sym);
+        }
+}
+
+static void test_link_registry_rejects_unknown(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "", "write_slice_f32", "fuel_vulkan_backend::fkc::write_slice",
+        "fuel_vulkan_backend::fkc::write_slice_f128", "fuel_vulkan_backend::fkc::write_slice_f32x",
+        "fuel_vulkan_backend::fkc::write_slice_F32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_", "a", "zzzz"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_null(fkc_link_lookup(bad[i]));
+    assert_null(fkc_link_lookup(NULL));
+}
+
+static void test_cost_functions_and_fill(void **state)
+{
+    (void)state;
+    static fkc_binding copy[FKC_BINDING_COUNT];
+    fkc_write_slice_params p = {NULL, 0, NULL, 0};
+    const fkc_cost *c = &fkc_bindings[0].cost;
+    assert_true(c->flops(1000, 4, &p) == 0.0);
+    assert_true(c->bytes_moved(1000, 4, &p) == 8000.0); /* 2 * n * dtype_bytes */
+    assert_true(c->bytes_moved(7, 2, NULL) == 28.0);
+    memcpy(copy, fkc_bindings, sizeof copy);
+    copy[3].cost = (fkc_cost){FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL};
+    copy[12].cost = copy[3].cost;
+    assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_CPU), 0);
+    assert_null(copy[3].cost.bytes_moved);
+    assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 2);
+    assert_int_equal(copy[3].cost.provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
+    assert_ptr_equal((void *)copy[3].cost.bytes_moved,
+                     (void *)fkc_op_shared_cost(copy[3].op_kind)->bytes_moved);
+    assert_ptr_equal((void *)copy[12].cost.flops,
+                     (void *)fkc_op_shared_cost(copy[12].op_kind)->flops);
+    assert_true(copy[12].cost.bytes_moved(10, 8, NULL) == 160.0);
+    assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 0);
+    assert_int_equal(fill_unset_cost_for_backend(NULL, 3, FKC_BACKEND_VULKAN), 0);
+    assert_null(fkc_op_shared_cost(FKC_OP_KIND_COUNT));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registers_all_18),
+        cmocka_unit_test(test_register_stops_at_first_refusal),
+        cmocka_unit_test(test_table_rows),
+        cmocka_unit_test(test_dispatch_9_dtypes_x_2_ops),
+        cmocka_unit_test(test_dispatch_unknown_keys),
+        cmocka_unit_test(test_link_registry_resolves_18),
+        cmocka_unit_test(test_link_registry_rejects_unknown),
+        cmocka_unit_test(test_cost_functions_and_fill),
+    };
+    return cmocka_run_group_tests_name("generated", tests, NULL, NULL);
+}

@@ -1,0 +1,47 @@
+/* test_injection.c — linked with the emitter's output for the hand-built injection table
+ * (tests/gen/emit_fixture, compiled with the strict flags): every hostile contract string
+ * reads back byte for byte, and the code around it still works. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fkc_bindings.h"
+#include "injection_strings.h"
+
+static void test_strings_round_trip(void **state)
+{
+    (void)state;
+    for (int k = 0; k < FKC_KERNEL_COUNT; k++) {
+        assert_string_equal(fkc_kernels[k].blurb, INJ_BLURB);
+        assert_string_equal(fkc_kernels[k].source_file, INJ_FILE);
+    }
+    for (int i = 0; i < FKC_BINDING_COUNT; i++) {
+        assert_string_equal(fkc_bindings[i].precision.notes, INJ_NOTES);
+        assert_string_equal(fkc_bindings[i].kernel_source, INJ_SOURCE);
+        assert_string_equal(fkc_bindings[i].source_file, INJ_FILE);
+    }
+}
+
+static void test_code_still_works(void **state)
+{
+    (void)state;
+    fkc_kernel_ref ref;
+    assert_int_equal(FKC_BINDING_COUNT, 18);
+    assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE, FKC_DTYPE_BF16, FKC_DTYPE_BF16,
+                                  FKC_BACKEND_VULKAN, &ref), FKC_OK);
+    assert_ptr_equal((void *)ref.write_slice, (void *)write_slice_b2);
+    assert_non_null(fkc_link_lookup("fuel_vulkan_backend::fkc::write_slice_rotating_u8"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strings_round_trip),
+        cmocka_unit_test(test_code_still_works),
+    };
+    return cmocka_run_group_tests_name("injection", tests, NULL, NULL);
+}
