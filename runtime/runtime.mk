@@ -1,3 +1,71 @@
-# runtime/runtime.mk — builds build/libfkc.a (fragment of ../Makefile). The CLI and demo live
-# in runtime/cli.mk.
+# runtime/runtime.mk — builds build/libfkc.a (fragment of ../Makefile): runtime/src/*.c, the
+# generated bindings (compiled from generated/, never copied) and the SPIR-V kernels, compiled
+# from runtime/shaders/ by glslc per unit width, checked by spirv-val and embedded as C arrays.
+# Also the runtime tests (check-runtime) and the benchmark binary build/fkc-bench (bench-runtime).
+# The CLI and demo live in runtime/cli.mk.
+
+RT_OBJ     := $(BUILD)/runtime/obj
+RT_SPV     := $(BUILD)/runtime/shaders
+FKC_GEN_DIR ?= generated
+RT_SRCS    := $(sort $(wildcard runtime/src/*.c))
+RT_OBJS    := $(patsubst runtime/src/%.c,$(RT_OBJ)/%.o,$(RT_SRCS)) $(RT_OBJ)/fkc_bindings.o
+RT_HDRS    := $(wildcard runtime/include/fkc/*.h runtime/src/*.h) $(FKC_GEN_DIR)/fkc_bindings.h
+RT_CFLAGS   = $(CFLAGS_BASE) -Iruntime/include -I$(FKC_GEN_DIR) -I$(RT_SPV) $(RT_SAN)
+RT_LIBS     = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread
+GLSLC      ?= glslc
+SPIRV_VAL  ?= spirv-val
+GLSL_FLAGS := --target-env=vulkan1.1 -O -Werror
+
+# name:define — one SPIR-V variant each.
+RT_KERNELS := copy_u8:-DUNIT=1 copy_u16:-DUNIT=2 copy_u32:-DUNIT=4 copy_u128:-DUNIT=16 copy_rmw:
+RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
+
+LIBFKC := $(BUILD)/libfkc.a
+BUILD_TARGETS += $(LIBFKC)
+TEST_TARGETS  += check-runtime
+# BENCH_TARGETS += bench-runtime (added with runtime/bench/)
+
+$(LIBFKC): $(RT_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RT_OBJ)/%.o: runtime/src/%.c $(RT_HDRS) | $(RT_OBJ)
+	$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(RT_OBJ)/pipeline.o: $(RT_INCS)
+
+$(RT_OBJ)/fkc_bindings.o: $(FKC_GEN_DIR)/fkc_bindings.c $(RT_HDRS) | $(RT_OBJ)
+	$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(RT_OBJ) $(RT_SPV) $(BUILD)/tests/runtime:
+	@mkdir -p $@
+
+# Each variant: compile to .spv, validate it, then emit the same compilation as a C array.
+define rt_kernel
+$(RT_SPV)/$(1).spv.inc: runtime/shaders/$(if $(findstring rmw,$(1)),copy_rmw,copy).comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) $(2) $$< -o $(RT_SPV)/$(1).spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$(1).spv
+	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
+endef
+$(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(word 2,$(subst :, ,$(k))))))
+
+# ---- tests (cmocka, lavapipe, validation layer on) ----
+RT_TESTS := $(BUILD)/tests/runtime/test_ops
+RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka)
+RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
+
+$(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h $(LIBFKC) | $(BUILD)/tests/runtime
+	$(CC) $(RT_TEST_CFLAGS) $< -o $@ $(LIBFKC) $(RT_TEST_LIBS)
+
+.PHONY: check-runtime bench-runtime
+check-runtime: $(RT_TESTS)
+	@for t in $(RT_TESTS); do echo "== $$t"; $$t || exit 1; done
+
+# ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
+$(BUILD)/fkc-bench: runtime/bench/fkc_bench.c $(LIBFKC)
+	$(CC) $(RT_CFLAGS) $< -o $@ $(LIBFKC) $(RT_LIBS)
+
+bench-runtime: $(BUILD)/fkc-bench
+	$(BUILD)/fkc-bench
+
 include runtime/cli.mk

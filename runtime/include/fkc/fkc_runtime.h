@@ -148,6 +148,9 @@ fkc_status fkc_stream_begin(fkc_stream *stream);
 fkc_status fkc_stream_submit(fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
+/* Device commands (dispatches and copy calls) recorded since the last begin: large work split
+ * into several dispatches shows here (tests use it to see that a split path ran). */
+uint32_t fkc_stream_command_count(const fkc_stream *stream);
 fkc_context *fkc_stream_context(const fkc_stream *stream);
 /* Records a plain vkCmdCopyBuffer of `size` bytes (the benchmark's baseline; also handy). */
 fkc_status fkc_stream_copy(fkc_stream *stream, fkc_buffer *dst, uint64_t dst_offset,

@@ -1,0 +1,109 @@
+/* internal.h — the runtime's private structures and helpers: the context, buffers, streams,
+ * the error setter, pipelines and the slab recorder. Not installed; only runtime/src includes it. */
+#ifndef FKC_INTERNAL_H
+#define FKC_INTERNAL_H
+
+#include <vulkan/vulkan.h>
+
+#include "fkc/fkc_reference.h"
+#include "fkc/fkc_runtime.h"
+
+/* ---- limits and defaults (one place) ---- */
+#define FKC_STAGING_BYTES (8u << 20)   /* host staging chunk for uploads and downloads */
+#define FKC_LOCAL_SIZE 256u            /* invocations per work group (matches the shaders) */
+#define FKC_WINDOW_ALIGN 16u           /* storage windows start at least this aligned */
+#define FKC_MAX_WINDOW (1ull << 31)    /* keeps every in-shader index below 2^32 */
+#define FKC_MIN_TEST_RANGE 256u        /* smallest storage range the test hook accepts */
+#define FKC_TRANSFER_MIN_ROW 64u       /* AUTO: rows at least this long go through copy regions */
+#define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
+
+/* Kernels, one pipeline each, created on first use and cached in the context. */
+typedef enum kernel_id { KERNEL_U8, KERNEL_U16, KERNEL_U32, KERNEL_U128, KERNEL_RMW, KERNEL_COUNT } kernel_id;
+
+struct fkc_context {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    fkc_device_info info;                  /* what fkc_context_device returns */
+    VkPhysicalDeviceMemoryProperties mem;  /* memory types for allocation */
+    bool storage_8bit, storage_16bit;      /* enabled on the device */
+    fkc_copy_path copy_path;               /* resolved: never AUTO for "is CPU" decisions */
+    bool prefer_transfer;                  /* AUTO chose copy regions for long rows */
+    uint64_t storage_range;                /* usable window bytes per binding (after the hook) */
+    uint32_t group_limit;                  /* groups per grid dimension (after the hook) */
+    uint64_t offset_align;                 /* window start alignment */
+    PFN_vkCmdPushDescriptorSetKHR push_descriptor;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout pipeline_layout;
+    VkPipeline pipelines[KERNEL_COUNT];    /* VK_NULL_HANDLE until first use */
+    VkCommandPool pool;
+    VkCommandBuffer xfer_cmd;              /* for synchronous uploads/downloads */
+    VkFence xfer_fence;
+    VkBuffer stage_up, stage_down;         /* lazily created staging buffers */
+    VkDeviceMemory stage_up_mem, stage_down_mem;
+    void *stage_up_map, *stage_down_map;
+    bool stage_down_coherent;
+    fkc_message_fn on_validation;
+    void *on_validation_user;
+    uint64_t validation_count;
+    char validation_last[1024];
+};
+
+struct fkc_buffer {
+    fkc_context *ctx;
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    uint64_t size;       /* what the caller asked for */
+    uint64_t vk_size;    /* allocated size, rounded up to 16 (word-owning kernels may touch it) */
+};
+
+struct fkc_stream {
+    fkc_context *ctx;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    bool recording;      /* begun and not yet submitted */
+    uint32_t ops;        /* ops recorded since begin */
+    uint32_t commands;   /* dispatches and copy calls recorded since begin */
+    bool dirty;          /* commands recorded since the last barrier */
+    bool rmw_pending;    /* a word-owning dispatch was recorded since the last barrier */
+};
+
+/* ---- error.c ---- */
+/* Sets the thread's last error to "text: details" and returns status. */
+fkc_status fkc_fail(fkc_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Maps a VkResult to a status (out-of-memory results to FKC_ERR_OUT_OF_MEMORY) and sets the
+ * message "<what>: <VkResult name>". */
+fkc_status fkc_vk_fail(VkResult r, const char *what);
+const char *fkc_vk_result_name(VkResult r);
+
+/* ---- device.c ---- */
+/* Finds a memory type with all `want` flags among `bits`; -1 when none. */
+int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want);
+
+/* ---- buffer.c ---- */
+void fkc_staging_destroy(fkc_context *ctx);
+
+/* ---- pipeline.c ---- */
+fkc_status fkc_pipelines_init(fkc_context *ctx);   /* layouts only; pipelines come lazily */
+void fkc_pipelines_destroy(fkc_context *ctx);
+fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out);
+
+/* ---- stream.c ---- */
+/* Begins the stream when idle; FKC_ERR_STATE never (it always can). */
+fkc_status fkc_stream_ensure(fkc_stream *s);
+/* A full compute/transfer memory barrier when anything was recorded since the last one. */
+void fkc_stream_barrier(fkc_stream *s);
+
+/* ---- slab.c ---- */
+/* Records one planned box copy from src into out (shapes from the tensors). */
+fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                          const fkc_box *box, size_t elem_size);
+
+/* ---- registry.c ---- */
+fkc_status fkc_registry_init(void);
+
+#endif /* FKC_INTERNAL_H */

@@ -1,0 +1,257 @@
+/* ops.c — the write-slice ops: the public calls (op + dtype → generated fkc_dispatch →
+ * wrapper), the byte-width wrappers write_slice_b1..b8 / write_slice_rotating_b1..b8 that the
+ * generated bindings point to, and the one-shot conveniences. Every check goes through the same
+ * plan functions as the reference, so the CPU and GPU paths accept and refuse the same calls. */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "fkc_bindings.h"
+
+fkc_status fkc_tensor_bytes(const fkc_tensor *t, uint64_t *bytes)
+{
+    size_t e;
+    if (!t || !bytes)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_tensor_bytes: NULL argument");
+    if (t->rank < 1 || t->rank > FKC_MAX_RANK)
+        return fkc_fail(FKC_ERR_RANK, "tensor rank %" PRIu32 " is outside 1..%d", t->rank,
+                        FKC_MAX_RANK);
+    if ((e = fkc_dtype_size(t->dtype)) == 0)
+        return fkc_fail(FKC_ERR_DTYPE, "unknown dtype %d", (int)t->dtype);
+    uint64_t n;
+    if (fkc_shape_elements(t->rank, t->shape, e, &n) != FKC_OK)
+        return fkc_fail(FKC_ERR_OVERFLOW, "tensor byte size overflows");
+    *bytes = n * e;
+    return FKC_OK;
+}
+
+/* A tensor must lie inside its buffer, on the stream's context; lo and hi get its byte range. */
+static fkc_status check_tensor(const fkc_stream *s, const fkc_tensor *t, const char *name,
+                               uint64_t *lo, uint64_t *hi)
+{
+    uint64_t bytes;
+    if (!t || !t->buffer)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: tensor or its buffer is NULL", name);
+    if (t->buffer->ctx != s->ctx)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: buffer belongs to another context",
+                        name);
+    fkc_status st = fkc_tensor_bytes(t, &bytes);
+    if (st != FKC_OK)
+        return fkc_fail(st, "%s: %s", name, fkc_last_error());
+    if (t->offset > t->buffer->size || bytes > t->buffer->size - t->offset)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %" PRIu64 " bytes at offset %" PRIu64
+                        " do not fit its %" PRIu64 "-byte buffer", name, bytes, t->offset,
+                        t->buffer->size);
+    *lo = t->offset;
+    *hi = t->offset + bytes;
+    return FKC_OK;
+}
+
+/* Shared checks of both wrappers: stream, dtypes and width, ranks, tensors in their buffers,
+ * no overlap between source and destination, dst_shape == out->shape. */
+static fkc_status check_call(const fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                             const size_t *dst_shape, size_t dst_len, size_t width,
+                             const char *op)
+{
+    uint64_t slo, shi, dlo, dhi;
+    fkc_status st;
+    if (!s || !src || !out || !dst_shape)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: NULL stream, tensor or params", op);
+    if (src->dtype != out->dtype || fkc_dtype_size(src->dtype) != width)
+        return fkc_fail(FKC_ERR_DTYPE, "%s_b%zu: dtypes [%s, %s] do not match this %zu-byte "
+                        "kernel", op, width, fkc_dtype_name(src->dtype) ? fkc_dtype_name(src->dtype) : "?",
+                        fkc_dtype_name(out->dtype) ? fkc_dtype_name(out->dtype) : "?", width);
+    if (src->rank != out->rank || dst_len != out->rank)
+        return fkc_fail(FKC_ERR_RANK, "%s: ranks disagree (src %" PRIu32 ", out %" PRIu32
+                        ", dst_shape %zu)", op, src->rank, out->rank, dst_len);
+    if ((st = check_tensor(s, src, "src", &slo, &shi)) != FKC_OK ||
+        (st = check_tensor(s, out, "out", &dlo, &dhi)) != FKC_OK)
+        return st;
+    for (uint32_t i = 0; i < out->rank; i++)
+        if (dst_shape[i] != out->shape[i])
+            return fkc_fail(FKC_ERR_SHAPE, "%s: dst_shape[%" PRIu32 "] = %zu but out has "
+                            "extent %zu", op, i, dst_shape[i], out->shape[i]);
+    if (src->buffer == out->buffer && slo < dhi && dlo < shi && shi > slo && dhi > dlo)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: src and out overlap in one buffer", op);
+    return FKC_OK;
+}
+
+/* A readable message for a refused plan, naming the offending axis where there is one. */
+static fkc_status plan_fail(fkc_status st, const char *op, uint32_t rank, const size_t *dst,
+                            const size_t *src, const size_t *offsets)
+{
+    if (st == FKC_ERR_OUT_OF_BOUNDS && offsets)
+        for (uint32_t i = 0; i < rank; i++)
+            if (offsets[i] > dst[i] || src[i] > dst[i] - offsets[i])
+                return fkc_fail(st, "%s: axis %" PRIu32 ": offset %zu + source extent %zu "
+                                "exceeds destination extent %zu", op, i, offsets[i], src[i],
+                                dst[i]);
+    return fkc_fail(st, "%s: refused by the shape checks", op);
+}
+
+/* Records the boxes of one op after a barrier that orders it after earlier ops. */
+static fkc_status record(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                         const fkc_box *boxes, uint32_t n, size_t width)
+{
+    fkc_status st = fkc_stream_ensure(s);
+    if (st != FKC_OK)
+        return st;
+    fkc_stream_barrier(s);
+    for (uint32_t k = 0; k < n && st == FKC_OK; k++)
+        st = fkc_record_box(s, src, out, &boxes[k], width);
+    s->ops++;
+    return st;
+}
+
+static fkc_status slice_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
+                          const fkc_write_slice_params *p, size_t width)
+{
+    fkc_box box;
+    if (!p)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice: params is NULL");
+    fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width,
+                               "write_slice");
+    if (st != FKC_OK)
+        return st;
+    if (!p->offsets || p->offsets_len != out->rank)
+        return fkc_fail(FKC_ERR_RANK, "write_slice: %zu offsets for rank %" PRIu32,
+                        p->offsets ? p->offsets_len : 0, out->rank);
+    st = fkc_plan_write_slice(out->rank, p->dst_shape, src->shape, p->offsets, width, &box);
+    if (st != FKC_OK)
+        return plan_fail(st, "write_slice", out->rank, p->dst_shape, src->shape, p->offsets);
+    return record(s, src, out, &box, 1, width);
+}
+
+/* Reads the little-endian u64 ring position from its device buffer (the contract's D2H). */
+static fkc_status read_position(const fkc_stream *s, const fkc_op_extra *x, uint64_t *pos)
+{
+    unsigned char b[8];
+    if (!x || !x->position)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: no position buffer");
+    if (x->position->ctx != s->ctx)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: position buffer "
+                        "belongs to another context");
+    fkc_status st = fkc_buffer_download(x->position, x->position_offset, b, 8);
+    if (st != FKC_OK)
+        return st;
+    *pos = 0;
+    for (int i = 7; i >= 0; i--)
+        *pos = *pos << 8 | b[i];
+    return FKC_OK;
+}
+
+static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
+                             const fkc_write_slice_rotating_params *p, const fkc_op_extra *x,
+                             size_t width)
+{
+    fkc_box boxes[2];
+    uint32_t n = 0, axis = 0;
+    uint64_t pos = 0;
+    if (!p)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: params is NULL");
+    fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width,
+                               "write_slice_rotating");
+    if (st != FKC_OK || (st = read_position(s, x, &pos)) != FKC_OK)
+        return st;
+    st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, pos, x->axis,
+                           width, boxes, &n, &axis);
+    if (st == FKC_ERR_SHAPE || st == FKC_ERR_INVALID_ARGUMENT)
+        return fkc_fail(st, "write_slice_rotating: no usable rotating axis (capacity %zu, "
+                        "axis %" PRId32 "): name the axis whose extent is the capacity, or the "
+                        "one axis of that extent when several match", p->capacity, x->axis);
+    if (st != FKC_OK)
+        return fkc_fail(st, "write_slice_rotating: the source does not fit the ring on a "
+                        "non-rotating axis, or the sizes overflow");
+    return record(s, src, out, boxes, n, width);
+}
+
+/* The byte-width wrappers the generated bindings point to. */
+#define WRAPPERS(W)                                                                           \
+    fkc_status write_slice_b##W(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,   \
+                                const fkc_write_slice_params *params,                         \
+                                const fkc_op_extra *extra)                                    \
+    {                                                                                         \
+        (void)extra;                                                                          \
+        return slice_w(stream, src, out, params, W);                                          \
+    }                                                                                         \
+    fkc_status write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,           \
+                                         fkc_tensor *out,                                     \
+                                         const fkc_write_slice_rotating_params *params,       \
+                                         const fkc_op_extra *extra)                           \
+    {                                                                                         \
+        return rotating_w(stream, src, out, params, extra, W);                                \
+    }
+WRAPPERS(1)
+WRAPPERS(2)
+WRAPPERS(4)
+WRAPPERS(8)
+
+/* The generated dispatch: op + [in, out] dtypes on Vulkan -> the wrapper. */
+static fkc_status lookup(fkc_op_kind op, const fkc_tensor *src, const fkc_tensor *out,
+                         fkc_kernel_ref *ref)
+{
+    if (!src || !out)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: src or out is NULL",
+                        op == FKC_OP_WRITE_SLICE ? "write_slice" : "write_slice_rotating");
+    if (fkc_dispatch(op, src->dtype, out->dtype, FKC_BACKEND_VULKAN, ref) != FKC_OK)
+        return fkc_fail(FKC_ERR_NO_KERNEL, "%s: no kernel is bound for [%s, %s] on Vulkan",
+                        op == FKC_OP_WRITE_SLICE ? "write_slice" : "write_slice_rotating",
+                        fkc_dtype_name(src->dtype) ? fkc_dtype_name(src->dtype) : "?",
+                        fkc_dtype_name(out->dtype) ? fkc_dtype_name(out->dtype) : "?");
+    return FKC_OK;
+}
+
+fkc_status fkc_write_slice(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
+                           const size_t *offsets)
+{
+    fkc_kernel_ref ref;
+    fkc_status st = lookup(FKC_OP_WRITE_SLICE, src, out, &ref);
+    if (st != FKC_OK)
+        return st;
+    fkc_write_slice_params p = {out->shape, out->rank, offsets, out->rank};
+    fkc_op_extra x = {NULL, 0, -1};
+    return ref.write_slice(stream, src, out, &p, &x);
+}
+
+fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
+                                    size_t capacity, const fkc_buffer *position,
+                                    uint64_t position_offset, int32_t axis)
+{
+    fkc_kernel_ref ref;
+    fkc_status st = lookup(FKC_OP_WRITE_SLICE_ROTATING, src, out, &ref);
+    if (st != FKC_OK)
+        return st;
+    fkc_write_slice_rotating_params p = {out->shape, out->rank, capacity};
+    fkc_op_extra x = {position, position_offset, axis};
+    return ref.write_slice_rotating(stream, src, out, &p, &x);
+}
+
+/* Runs `rc` (the op's status after recording) to completion on a private stream. */
+static fkc_status finish(fkc_stream *s, fkc_status rc)
+{
+    if (rc == FKC_OK)
+        rc = fkc_stream_submit(s);
+    fkc_stream_destroy(s);
+    return rc;
+}
+
+fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
+                                const size_t *offsets)
+{
+    fkc_stream *s;
+    fkc_status st = fkc_stream_create(ctx, &s);
+    return st != FKC_OK ? st : finish(s, fkc_write_slice(s, src, out, offsets));
+}
+
+fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src,
+                                         fkc_tensor *out, size_t capacity,
+                                         const fkc_buffer *position, uint64_t position_offset,
+                                         int32_t axis)
+{
+    fkc_stream *s;
+    fkc_status st = fkc_stream_create(ctx, &s);
+    return st != FKC_OK ? st
+                        : finish(s, fkc_write_slice_rotating(s, src, out, capacity, position,
+                                                             position_offset, axis));
+}

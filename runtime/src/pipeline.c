@@ -1,0 +1,106 @@
+/* pipeline.c — the embedded SPIR-V kernels (compiled from runtime/shaders/ at build time) and
+ * their pipelines: one descriptor-set layout (push descriptors) and one pipeline layout for all,
+ * each pipeline created on first use and cached in the context. */
+#include "internal.h"
+
+/* glslc -mfmt=c output: a brace-enclosed list of 32-bit words. */
+static const uint32_t spv_u8[] =
+#include "copy_u8.spv.inc"
+    ;
+static const uint32_t spv_u16[] =
+#include "copy_u16.spv.inc"
+    ;
+static const uint32_t spv_u32[] =
+#include "copy_u32.spv.inc"
+    ;
+static const uint32_t spv_u128[] =
+#include "copy_u128.spv.inc"
+    ;
+static const uint32_t spv_rmw[] =
+#include "copy_rmw.spv.inc"
+    ;
+
+static const struct {
+    const uint32_t *code;
+    size_t bytes;
+    const char *name;
+} kernels[KERNEL_COUNT] = {
+    [KERNEL_U8] = {spv_u8, sizeof spv_u8, "copy_u8"},
+    [KERNEL_U16] = {spv_u16, sizeof spv_u16, "copy_u16"},
+    [KERNEL_U32] = {spv_u32, sizeof spv_u32, "copy_u32"},
+    [KERNEL_U128] = {spv_u128, sizeof spv_u128, "copy_u128"},
+    [KERNEL_RMW] = {spv_rmw, sizeof spv_rmw, "copy_rmw"},
+};
+
+#define PUSH_BYTES 48u /* 12 x uint, the Push block of the shaders */
+
+fkc_status fkc_pipelines_init(fkc_context *ctx)
+{
+    VkDescriptorSetLayoutBinding b[2] = {
+        {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+        {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+    };
+    VkDescriptorSetLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .bindingCount = 2,
+        .pBindings = b};
+    VkResult r = vkCreateDescriptorSetLayout(ctx->device, &li, NULL, &ctx->set_layout);
+    if (r != VK_SUCCESS)
+        return fkc_vk_fail(r, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = PUSH_BYTES};
+    VkPipelineLayoutCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                     .setLayoutCount = 1,
+                                     .pSetLayouts = &ctx->set_layout,
+                                     .pushConstantRangeCount = 1,
+                                     .pPushConstantRanges = &pr};
+    r = vkCreatePipelineLayout(ctx->device, &pi, NULL, &ctx->pipeline_layout);
+    if (r != VK_SUCCESS)
+        return fkc_vk_fail(r, "vkCreatePipelineLayout");
+    return FKC_OK;
+}
+
+void fkc_pipelines_destroy(fkc_context *ctx)
+{
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (ctx->pipelines[k])
+            vkDestroyPipeline(ctx->device, ctx->pipelines[k], NULL);
+    if (ctx->pipeline_layout)
+        vkDestroyPipelineLayout(ctx->device, ctx->pipeline_layout, NULL);
+    if (ctx->set_layout)
+        vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, NULL);
+}
+
+fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out)
+{
+    if (ctx->pipelines[k]) {
+        *out = ctx->pipelines[k];
+        return FKC_OK;
+    }
+    if ((k == KERNEL_U8 && !ctx->storage_8bit) || (k == KERNEL_U16 && !ctx->storage_16bit))
+        return fkc_fail(FKC_ERR_UNSUPPORTED, "%s needs 8/16-bit storage", kernels[k].name);
+    VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                   .codeSize = kernels[k].bytes,
+                                   .pCode = kernels[k].code};
+    VkShaderModule mod;
+    VkResult r = vkCreateShaderModule(ctx->device, &mi, NULL, &mod);
+    if (r != VK_SUCCESS)
+        return fkc_vk_fail(r, "vkCreateShaderModule");
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = mod,
+                  .pName = "main"},
+        .layout = ctx->pipeline_layout};
+    r = vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, &ctx->pipelines[k]);
+    vkDestroyShaderModule(ctx->device, mod, NULL);
+    if (r != VK_SUCCESS) {
+        ctx->pipelines[k] = VK_NULL_HANDLE;
+        return fkc_vk_fail(r, "vkCreateComputePipelines");
+    }
+    *out = ctx->pipelines[k];
+    return FKC_OK;
+}

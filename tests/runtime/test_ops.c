@@ -1,0 +1,297 @@
+/* test_ops.c — write_slice and write_slice_rotating on the device, bit-exact against the plain-C
+ * reference: all 9 dtypes x ranks 1-5 x seeded random shapes and offsets (zero extents, full
+ * overwrites, unaligned sub-word offsets, NaN payloads, -0.0), guard bytes around every slab,
+ * under every copy path (auto, compute, word-owning without 8/16-bit storage, copy regions) and
+ * with lowered limits so the storage-range and grid splits run. Validation layer on throughout. */
+#include "rt_harness.h"
+
+#define CASES_PER_RANK 8 /* random write_slice cases per (dtype, rank) */
+
+typedef struct config {
+    const char *label;
+    uint32_t flags;
+    fkc_copy_path path;
+    uint64_t range;   /* storage-range test hook (0: device limit) */
+    uint32_t groups;  /* work-group-count test hook (0: device limit) */
+} config;
+
+static const config configs[] = {
+    {"auto", 0, FKC_COPY_AUTO, 0, 0},
+    {"compute", 0, FKC_COPY_COMPUTE, 0, 0},
+    {"word-owning", FKC_CONTEXT_NO_SMALL_STORAGE, FKC_COPY_COMPUTE, 0, 0},
+    {"transfer", 0, FKC_COPY_TRANSFER, 0, 0},
+};
+
+/* One random write_slice shape: dst, src, offsets of a rank; kind picks special cases. */
+static void gen_slice(uint32_t rank, size_t elem, size_t *dst, size_t *src, size_t *off)
+{
+    int kind = (int)rng_below(8);
+    for (uint32_t i = 0; i < rank; i++) {
+        size_t hi = i + 1 == rank ? (rank == 1 ? 300 : 40) : (rank >= 4 ? 5 : 9);
+        dst[i] = 1 + rng_below(hi);
+        src[i] = rng_below(dst[i] + 1);
+        off[i] = rng_below(dst[i] - src[i] + 1);
+    }
+    if (kind == 0) { /* zero-extent source */
+        src[rng_below(rank)] = 0;
+        for (uint32_t i = 0; i < rank; i++)
+            off[i] = rng_below(dst[i] - src[i] + 1);
+    } else if (kind == 1) { /* full overwrite */
+        for (uint32_t i = 0; i < rank; i++) {
+            src[i] = dst[i];
+            off[i] = 0;
+        }
+    } else if (kind == 2) { /* 16-byte rows: the widest kernel */
+        size_t per = 16 / elem;
+        dst[rank - 1] = per * (1 + rng_below(6));
+        src[rank - 1] = per * rng_below(dst[rank - 1] / per + 1);
+        off[rank - 1] = per * rng_below((dst[rank - 1] - src[rank - 1]) / per + 1);
+    } else if (kind == 3) { /* full inner axes: rows coalesce into long runs */
+        for (uint32_t i = 1; i < rank; i++) {
+            src[i] = dst[i];
+            off[i] = 0;
+        }
+    }
+}
+
+/* Byte offset of the next tensor: a random gap, 16-aligned half the time. */
+static size_t next_offset(size_t cursor, size_t elem)
+{
+    size_t gap = 1 + rng_below(40);
+    size_t at = cursor + gap;
+    if (rng_below(2))
+        return (at + 15) & ~(size_t)15;
+    return rng_below(3) ? (at + elem - 1) / elem * elem : at; /* sometimes not elem-aligned */
+}
+
+typedef struct slice_case {
+    uint32_t rank;
+    size_t dst[FKC_MAX_RANK], src[FKC_MAX_RANK], off[FKC_MAX_RANK];
+    size_t dst_at, src_at; /* byte offsets in the batch buffers */
+} slice_case;
+
+/* All random cases of one dtype in one stream: one upload, one submit, one full comparison. */
+static void slice_batch(fkc_context *ctx, fkc_dtype dt, const char *label)
+{
+    enum { N = 5 * CASES_PER_RANK };
+    size_t e = fkc_dtype_size(dt), dcur = 0, scur = 0;
+    slice_case c[N];
+    for (int k = 0; k < N; k++) {
+        c[k].rank = 1 + (uint32_t)(k / CASES_PER_RANK);
+        gen_slice(c[k].rank, e, c[k].dst, c[k].src, c[k].off);
+        c[k].dst_at = next_offset(dcur, e);
+        c[k].src_at = next_offset(scur, e);
+        dcur = c[k].dst_at + rt_elems(c[k].rank, c[k].dst) * e;
+        scur = c[k].src_at + rt_elems(c[k].rank, c[k].src) * e;
+    }
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, dcur + 32);
+    rt_buf_make(ctx, &S, scur + 32);
+    fill_tricky(S.host, S.size, e);
+    RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    for (int k = 0; k < N; k++) {
+        fkc_tensor src = rt_tensor(S.dev, c[k].src_at, dt, c[k].rank, c[k].src);
+        fkc_tensor out = rt_tensor(D.dev, c[k].dst_at, dt, c[k].rank, c[k].dst);
+        RT_OK(fkc_write_slice(s, &src, &out, c[k].off));
+        assert_int_equal(fkc_ref_write_slice(D.host + c[k].dst_at, c[k].dst, c[k].rank,
+                                             S.host + c[k].src_at, c[k].src, c[k].off, e),
+                         FKC_OK);
+    }
+    assert_int_equal(fkc_stream_op_count(s), N);
+    RT_OK(fkc_stream_submit(s));
+    char what[96];
+    snprintf(what, sizeof what, "write_slice %s [%s]", fkc_dtype_name(dt), label);
+    rt_buf_check(&D, what);
+    rt_buf_check(&S, "source untouched");
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+}
+
+/* One rotating case in its own buffers: the position lives at a device offset. */
+static void rotating_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
+                          const size_t *src, size_t capacity, uint64_t position, int32_t axis)
+{
+    size_t e = fkc_dtype_size(dt);
+    size_t dst_at = 8 + rng_below(9), src_at = 16 * rng_below(3) + rng_below(2);
+    rt_buf D, S, P;
+    rt_buf_make(ctx, &D, dst_at + rt_elems(rank, dst) * e + 8);
+    rt_buf_make(ctx, &S, src_at + rt_elems(rank, src) * e + 8);
+    rt_buf_make(ctx, &P, 24);
+    fill_tricky(S.host, S.size, e);
+    RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
+    for (int i = 0; i < 8; i++)
+        P.host[8 + i] = (unsigned char)(position >> (8 * i));
+    RT_OK(fkc_buffer_upload(P.dev, 0, P.host, P.size));
+    fkc_tensor st = rt_tensor(S.dev, src_at, dt, rank, src);
+    fkc_tensor ot = rt_tensor(D.dev, dst_at, dt, rank, dst);
+    fkc_status want = fkc_ref_write_slice_rotating(D.host + dst_at, dst, rank, S.host + src_at,
+                                                   src, capacity, position, axis, e);
+    assert_int_equal(want, FKC_OK);
+    RT_OK(fkc_write_slice_rotating_sync(ctx, &st, &ot, capacity, P.dev, 8, axis));
+    char what[128];
+    snprintf(what, sizeof what, "rotating %s cap %zu pos %llu", fkc_dtype_name(dt), capacity,
+             (unsigned long long)position);
+    rt_buf_check(&D, what);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_buf_free(&P);
+    rt_no_validation(ctx);
+}
+
+/* The named rotating situations of the issue, on a [capacity=8, 3] ring (axis 0) and a
+ * rank-3 ring rotating along axis 1. */
+static void rotating_named(fkc_context *ctx, fkc_dtype dt)
+{
+    const size_t ring[2] = {8, 3};
+    static const struct {
+        size_t len;
+        uint64_t pos;
+    } cases[] = {
+        {2, 1},                       /* no wrap */
+        {3, 5},                       /* ends exactly at the ring end */
+        {4, 6},                       /* wraps */
+        {8, 3},                       /* src = capacity */
+        {11, 2},                      /* src > capacity: last write wins */
+        {3, (1ull << 63) + 5},        /* position far beyond capacity */
+        {5, UINT64_MAX},              /* the largest position */
+        {0, 4},                       /* empty source */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t src[2] = {cases[i].len, 3};
+        rotating_case(ctx, dt, 2, ring, src, 8, cases[i].pos, -1);
+    }
+    const size_t ring3[3] = {2, 6, 5}, src3[3] = {2, 4, 3};
+    rotating_case(ctx, dt, 3, ring3, src3, 6, 4, -1);
+    const size_t sq[2] = {4, 4}, srcsq[2] = {3, 2}; /* two axes match: axis named */
+    rotating_case(ctx, dt, 2, sq, srcsq, 4, 3, 1);
+}
+
+/* Random rotating cases: random rank, axis, extents, positions large and small. */
+static void rotating_random(fkc_context *ctx, fkc_dtype dt, int n)
+{
+    for (int k = 0; k < n; k++) {
+        uint32_t rank = 1 + (uint32_t)rng_below(4);
+        size_t dst[FKC_MAX_RANK], src[FKC_MAX_RANK];
+        uint32_t axis = (uint32_t)rng_below(rank);
+        for (uint32_t i = 0; i < rank; i++) {
+            dst[i] = 1 + rng_below(i + 1 == rank ? 13 : 5);
+            src[i] = rng_below(dst[i] + 1);
+        }
+        size_t cap = dst[axis];
+        src[axis] = rng_below(2 * cap + 2);
+        uint64_t pos = rng_below(2) ? rng_next() : rng_below(3 * cap);
+        rotating_case(ctx, dt, rank, dst, src, cap, pos, (int32_t)axis);
+    }
+}
+
+static void run_config(const config *cf)
+{
+    fkc_context *ctx = rt_context(cf->flags, cf->path, cf->range, cf->groups);
+    rng_seed(0xF00D + (uint64_t)(cf - configs));
+    for (int d = 0; d < FKC_DTYPE_COUNT; d++)
+        slice_batch(ctx, (fkc_dtype)d, cf->label);
+    static const fkc_dtype widths[] = {FKC_DTYPE_U8, FKC_DTYPE_BF16, FKC_DTYPE_F32,
+                                       FKC_DTYPE_F64};
+    for (int w = 0; w < 4; w++) {
+        rotating_named(ctx, widths[w]);
+        rotating_random(ctx, widths[w], 6);
+    }
+    rotating_named(ctx, FKC_DTYPE_I8); /* the other dtypes of each width share the wrapper */
+    rotating_random(ctx, FKC_DTYPE_F16, 3);
+    rotating_random(ctx, FKC_DTYPE_I32, 3);
+    rotating_random(ctx, FKC_DTYPE_U32, 3);
+    rotating_random(ctx, FKC_DTYPE_I64, 3);
+    rt_no_validation(ctx);
+    fkc_context_destroy(ctx);
+}
+
+static void test_auto(void **state) { (void)state; run_config(&configs[0]); }
+static void test_compute(void **state) { (void)state; run_config(&configs[1]); }
+static void test_word_owning(void **state) { (void)state; run_config(&configs[2]); }
+static void test_transfer(void **state) { (void)state; run_config(&configs[3]); }
+
+/* One write_slice with its own buffers; returns the number of device commands it took. */
+static uint32_t big_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
+                         const size_t *src, const size_t *off, size_t dst_at, size_t src_at)
+{
+    size_t e = fkc_dtype_size(dt);
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, dst_at + rt_elems(rank, dst) * e + 40);
+    rt_buf_make(ctx, &S, src_at + rt_elems(rank, src) * e + 40);
+    fill_tricky(S.host, S.size, e);
+    RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
+    fkc_tensor st = rt_tensor(S.dev, src_at, dt, rank, src);
+    fkc_tensor ot = rt_tensor(D.dev, dst_at, dt, rank, dst);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    RT_OK(fkc_write_slice(s, &st, &ot, off));
+    uint32_t cmds = fkc_stream_command_count(s);
+    RT_OK(fkc_stream_submit(s));
+    assert_int_equal(fkc_ref_write_slice(D.host + dst_at, dst, rank, S.host + src_at, src, off,
+                                         e), FKC_OK);
+    rt_buf_check(&D, "split write_slice");
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+    return cmds;
+}
+
+/* Large-work paths on lavapipe: a 256-byte storage range forces row, plane and long-row
+ * splits; a 2-group grid limit forces the grid walk. Each must take several commands. */
+static void split_paths(uint32_t flags)
+{
+    fkc_context *ctx = rt_context(flags, FKC_COPY_COMPUTE, 256, 0);
+    assert_int_equal(fkc_context_storage_range(ctx), 256);
+    const size_t d1[2] = {3, 700}, s1[2] = {3, 650}, o1[2] = {0, 37};   /* long rows (u8) */
+    assert_true(big_case(ctx, FKC_DTYPE_U8, 2, d1, s1, o1, 5, 3) > 3);
+    const size_t d2[2] = {40, 33}, s2[2] = {37, 30}, o2[2] = {2, 1};    /* many rows (f16) */
+    assert_true(big_case(ctx, FKC_DTYPE_F16, 2, d2, s2, o2, 2, 6) > 1);
+    const size_t d3[3] = {5, 20, 17}, s3[3] = {4, 19, 16}, o3[3] = {1, 1, 1}; /* planes (f32) */
+    assert_true(big_case(ctx, FKC_DTYPE_F32, 3, d3, s3, o3, 16, 32) > 1);
+    const size_t d4[1] = {2000}, s4[1] = {1999}, o4[1] = {1};          /* one long row (f64) */
+    assert_true(big_case(ctx, FKC_DTYPE_F64, 1, d4, s4, o4, 8, 0) > 1);
+    fkc_context_destroy(ctx);
+
+    ctx = rt_context(flags, FKC_COPY_COMPUTE, 0, 2);
+    assert_int_equal(fkc_context_work_group_count(ctx), 2);
+    const size_t d5[1] = {9000}, s5[1] = {8999}, o5[1] = {1};          /* grid walk (u8) */
+    assert_true(big_case(ctx, FKC_DTYPE_U8, 1, d5, s5, o5, 3, 1) > 1);
+    const size_t d6[2] = {60, 200}, s6[2] = {59, 196}, o6[2] = {1, 4};  /* 2-D grid walk */
+    assert_true(big_case(ctx, FKC_DTYPE_I32, 2, d6, s6, o6, 16, 16) > 1);
+    fkc_context_destroy(ctx);
+
+    ctx = rt_context(flags, FKC_COPY_COMPUTE, 300, 1); /* both at once */
+    const size_t d7[3] = {3, 9, 130}, s7[3] = {3, 7, 129}, o7[3] = {0, 2, 1};
+    assert_true(big_case(ctx, FKC_DTYPE_U8, 3, d7, s7, o7, 1, 2) > 1);
+    fkc_context_destroy(ctx);
+}
+
+static void test_splits(void **state)
+{
+    (void)state;
+    split_paths(0);
+}
+
+static void test_splits_word_owning(void **state)
+{
+    (void)state;
+    split_paths(FKC_CONTEXT_NO_SMALL_STORAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_auto),
+        cmocka_unit_test(test_compute),
+        cmocka_unit_test(test_word_owning),
+        cmocka_unit_test(test_transfer),
+        cmocka_unit_test(test_splits),
+        cmocka_unit_test(test_splits_word_owning),
+    };
+    return cmocka_run_group_tests_name("runtime ops (bit-exact vs reference)", tests, NULL, NULL);
+}
