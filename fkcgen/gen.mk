@@ -75,15 +75,34 @@ $(GEN_TDIR)/test_injection_%: tests/gen/test_injection.c tests/gen/fake_wrappers
 	$* $(GEN_TEST_CFLAGS) -I$(GEN_TDIR)/inj -Itests/gen tests/gen/test_injection.c \
 	    tests/gen/fake_wrappers.c $@.gen.o -o $@ $(CMOCKA_LIBS)
 
+# The injection contract (tests/gen/cases/injection.md) through the whole of fkcgen.
+$(GEN_TDIR)/injc/fkc_bindings.c: tests/gen/cases/injection.md $(FKCGEN_BIN)
+	@mkdir -p $(@D)
+	$(FKCGEN_BIN) gen --out-dir $(@D) tests/gen/cases/injection.md
+
+$(GEN_TDIR)/test_injc_%: tests/gen/test_injection_contract.c tests/gen/fake_wrappers.c \
+                         $(GEN_TDIR)/injc/fkc_bindings.c
+	$* $(STRICT) -Iruntime/include -c $(GEN_TDIR)/injc/fkc_bindings.c -o $@.gen.o
+	$* $(GEN_TEST_CFLAGS) -I$(GEN_TDIR)/injc tests/gen/test_injection_contract.c \
+	    tests/gen/fake_wrappers.c $@.gen.o -o $@ $(CMOCKA_LIBS)
+
+# fkcgen gen as a program (order, locale, cwd, --check, make check-generated, mtimes, errors).
+$(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
+	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
+
 GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
-            $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang
+            $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \
+            $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli
 
 .PHONY: test-gen
-test-gen: $(GEN_TESTS)
+test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
 	$(GEN_TDIR)/test_emit tests/gen
 	$(GEN_TDIR)/test_generated_gcc
 	$(GEN_TDIR)/test_generated_clang
 	$(GEN_TDIR)/test_injection_gcc
 	$(GEN_TDIR)/test_injection_clang
+	$(GEN_TDIR)/test_injc_gcc
+	$(GEN_TDIR)/test_injc_clang
+	$(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN)
 
 TEST_TARGETS += test-gen
