@@ -182,7 +182,8 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
     for (size_t i = 1; i < n; i++) {
         const fkcg_binding *p = &b[i - 1], *q = &b[i];
         if (strcmp(p->section->op_kind, q->section->op_kind) || p->dtype != q->dtype ||
-            strcmp(p->section->backend, q->section->backend))
+            strcmp(p->section->backend, q->section->backend) ||
+            !strcmp(p->section->kernel, q->section->kernel)) /* reported as a kernel above */
             continue;
         size_t k = 0;
         while (k < n_seen && !(seen[2 * k] == p->section && seen[2 * k + 1] == q->section))

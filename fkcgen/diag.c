@@ -118,7 +118,7 @@ void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
     d->errors++;
     d->muted = d->errors > FKCG_MAX_ERRORS;
     if (d->errors == FKCG_MAX_ERRORS + 1)
-        fprintf(d->out, "fkcgen: error: too many errors (%u); stopping here\n",
+        fprintf(d->out, "fkcgen: error: too many errors; only the first %u are shown\n",
                 FKCG_MAX_ERRORS);
     if (d->muted)
         return;

@@ -23,6 +23,8 @@ void fkcg_run_free(fkcg_run *run);
  * Returns 0 when clean, 1 when a contract has errors, 2 on I/O errors (unreadable path,
  * a directory). The table is complete only when it returns 0. */
 int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths);
+/* The same for one contract held in memory (tests, fuzzing); name is used in messages. */
+int fkcg_run_load_buffer(fkcg_run *run, const char *name, const char *data, size_t len);
 const fkcg_table *fkcg_run_table(const fkcg_run *run);
 /* Number of errors reported so far. */
 size_t fkcg_run_errors(const fkcg_run *run);

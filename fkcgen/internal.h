@@ -65,6 +65,9 @@ typedef struct fkcg_doc {
 
 /* Returns 0, 1 (contract error reported) or 2 (I/O error reported). */
 int fkcg_load(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_doc *doc);
+/* The same over bytes already in memory (text: len bytes + 1 writable, in the arena). */
+int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, size_t len,
+                    fkcg_doc *doc);
 /* Maps a 0-based (line, char column) of a chunk to a .md location. */
 fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col);
 

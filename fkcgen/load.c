@@ -366,6 +366,21 @@ int fkcg_load(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_doc *doc)
     int rc = read_file(a, d, path, &text, &len);
     if (rc)
         return rc;
+    return fkcg_load_bytes(a, d, path, text, len, doc);
+}
+
+int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, size_t len,
+                    fkcg_doc *doc)
+{
+    int rc;
+    memset(doc, 0, sizeof *doc);
+    doc->file = path;
+    if (len > FKCG_MAX_FILE_BYTES) {
+        fkcg_loc where = { path, 0, 0 };
+        fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
+                   FKCG_MAX_FILE_BYTES);
+        return 1;
+    }
     if (normalise(d, path, text, &len))
         return 1;
     doc->text = text;

@@ -80,13 +80,19 @@ static void push(fkcg_arena *a, list *l, void *item)
     l->items[l->n++] = item;
 }
 
-/* One file through load → yaml → shape → validate. Returns the load status (0, 1, 2). */
-static int read_one(fkcg_run *run, const char *path, list *providers, list *sections)
+/* One file (read from path, or the bytes given) through load → yaml → shape → validate.
+ * Returns the load status (0, 1, 2). */
+static int read_one(fkcg_run *run, const char *path, const char *data, size_t len,
+                    list *providers, list *sections)
 {
     fkcg_arena *a = &run->arena;
     fkcg_diag *d = run->diag;
     fkcg_doc doc;
-    int rc = fkcg_load(a, d, path, &doc);
+    int rc;
+    if (data)
+        rc = fkcg_load_bytes(a, d, path, fkcg_strndup(a, data, len), len, &doc);
+    else
+        rc = fkcg_load(a, d, path, &doc);
     if (rc == 2 || (rc == 1 && !doc.front.text))
         return rc;
     fkcg_provider *p = NULL;
@@ -110,12 +116,14 @@ static int read_one(fkcg_run *run, const char *path, list *providers, list *sect
     return rc;
 }
 
-int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths)
+/* Reads the files (or, for n_paths == 1 with data, the bytes) and binds them together. */
+static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const char *data,
+                size_t len)
 {
     list providers = { 0 }, sections = { 0 };
     bool io = false;
     for (size_t i = 0; i < n_paths; i++)
-        io |= read_one(run, paths[i], &providers, &sections) == 2;
+        io |= read_one(run, paths[i], data, len, &providers, &sections) == 2;
     if (fkcg_diag_errors(run->diag) == 0)
         fkcg_bind(&run->arena, run->diag, (fkcg_section **)sections.items, sections.n,
                   (fkcg_provider **)providers.items, providers.n, &run->table);
@@ -126,4 +134,14 @@ int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths)
         return 1;
     }
     return 0;
+}
+
+int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths)
+{
+    return load(run, paths, n_paths, NULL, 0);
+}
+
+int fkcg_run_load_buffer(fkcg_run *run, const char *name, const char *data, size_t len)
+{
+    return load(run, &name, 1, data ? data : "", len);
 }

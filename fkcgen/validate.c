@@ -119,7 +119,7 @@ static int parse_enum(vctx *v, const ynode *n, const char *name, const char *wha
         return i;
     const char *hint = fkcg_enum_suggest(e, n->str);
     if (hint) {
-        ERR(v, &n->loc, "unknown %s '%s'; did you mean '%s'?", what, n->str, hint);
+        ERR(v, &n->loc, "%s: unknown value '%s'; did you mean '%s'?", what, n->str, hint);
         return -1;
     }
     fkcg_buf list;
@@ -127,7 +127,7 @@ static int parse_enum(vctx *v, const ynode *n, const char *name, const char *wha
     for (size_t k = 0; k < e->count; k++)
         fkcg_buf_printf(&list, "%s%s", k == 0 ? "" : k + 1 == e->count ? " or " : ", ",
                         e->values[k]);
-    ERR(v, &n->loc, "unknown %s '%s'; expected %s", what, n->str, list.data);
+    ERR(v, &n->loc, "%s: unknown value '%s'; expected %s", what, n->str, list.data);
     fkcg_buf_free(&list);
     return -1;
 }
@@ -211,8 +211,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     case FT_PATH: check_path(v, n); break;
     case FT_CALL: parse_call(v, n, k->enum_name, &arg); break;
     case FT_RANK:
-        if (need_scalar(v, n, "any or a number") && strcmp(n->str, "any") != 0)
-            parse_uint(v, n, &u);
+        if (need_scalar(v, n, "any or a number") && strcmp(n->str, "any") != 0 &&
+            (!n->plain || strspn(n->str, "0123456789") != n->len || n->len > 2))
+            ERR(v, &n->loc, "'rank' must be any or a number from 0 to 99, not '%s'", n->str);
         break;
     case FT_HASH:
         if (need_scalar(v, n, "auto or 32 hex digits") && strcmp(n->str, "auto") != 0 &&

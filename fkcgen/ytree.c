@@ -223,9 +223,10 @@ ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c)
     ynode *root = NULL;
     if (!next(&r) || !next(&r)) /* stream start, then document start or stream end */
         goto done;
-    if (r.ev.type == YAML_STREAM_END_EVENT) {
-        fkcg_error(d, &c->loc, "empty YAML block; it must hold the %s keys",
-                   c->heading || c->first_line > 2 ? "section's" : "provider's");
+    if (r.ev.type == YAML_STREAM_END_EVENT) { /* point at the opening fence or '---' line */
+        fkcg_loc at = { c->file, c->first_line - 1, 1 };
+        fkcg_error(d, &at, "empty YAML block; it must hold the %s keys",
+                   c->first_line > 2 ? "section's" : "provider's");
         r.failed = true;
         goto done;
     }

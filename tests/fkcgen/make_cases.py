@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""make_cases.py — writes the malformed contracts of the golden corpus (tests/fkcgen/cases/*.md)
+from one small valid contract, each with one defect. Run it once when adding a case, then
+review and write the expected diagnostics with `make_cases.py --expect` (which runs
+build/fkcgen) — every .expected file is read by a person before it is committed."""
+import os, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.join(HERE, "cases")
+
+BASE = """---
+fkc_version: 1
+provider:
+name: demo-kernels
+backend: Vulkan
+kernel_source: "vulkan-slang"
+link_registry: demo::fkc::ENTRY_POINTS
+revision_base: "git:0000"
+---
+# demo — one small kernel
+## copy
+```fkc
+kernel: copy
+op_kind: Copy
+blurb: "copy a tensor"
+backend: Vulkan
+kernel_source: "vulkan-slang"
+entry_point: "demo::fkc::copy"
+kernel_revision_hash: auto
+accept:
+inputs:
+- name: src
+dtypes: [F32, U8]
+layout: { contiguous: required, strided: rejected }
+rank: any
+op_params:
+variant: Copy
+fields:
+len: { kind: usize, note: "elements to copy" }
+dst: { kind: "Vec<usize>", note: "destination extents" }
+return:
+outputs:
+- name: out
+dtype_rule: passthrough(src)
+shape_rule: from_params(dst)
+layout_guarantee: contiguous
+aliasing: none
+caps:
+awkward_layout_strategy: requires_contiguous
+in_place: false
+alignment_bytes: 16
+access_granularity_bits: 32
+cost:
+provenance: analytic
+class: cheap_elementwise
+flops: "0"
+bytes_moved: "2 * n * dtype_bytes + len"
+precision:
+bit_stable_on_same_hardware: true
+max_ulp: 0
+max_relative: 0.0
+max_absolute: 0.0
+audited: true
+determinism: bitwise
+```
+"""
+
+SECOND = BASE[BASE.index("## copy"):].replace("## copy", "## copy2").replace(
+    "kernel: copy", "kernel: copy2")
+
+
+def sub(old, new, count=1):
+    assert BASE.count(old) >= 1, old
+    return BASE.replace(old, new, count)
+
+
+CASES_TEXT = {
+    # raw bytes and file structure
+    "empty_file": "",
+    "blank_file": "\n  \n\n",
+    "missing_front_matter": BASE[BASE.index("# demo"):],
+    "unterminated_front_matter": BASE.replace("---\n# demo", "# demo", 1),
+    "unterminated_fence": BASE[:BASE.rindex("```")],
+    "no_fkc_block": BASE.replace("```fkc", "```yaml"),
+    "fence_in_list": sub("```fkc\n", "- item\n\n  ```fkc\n  kernel: other\n  ```\n\n```fkc\n"),
+    "empty_fkc_block": sub("## copy\n", "## empty\n```fkc\n```\n## copy\n"),
+    "nul_byte": sub("copy a tensor", "copy a\0tensor"),
+    "invalid_utf8": sub("copy a tensor", "copy a \udcff tensor"),
+    "overlong_utf8": sub("copy a tensor", "copy a \udcc0\udcaf tensor"),
+    "lone_cr": sub("rank: any\n", "rank: any\rshape_constraint: x\n"),
+    "tab_in_yaml": sub("rank: any", "rank:\tany"),
+    # YAML
+    "yaml_syntax_error": sub("dtypes: [F32, U8]", "dtypes: [F32, U8"),
+    "yaml_anchor": sub("dtypes: [F32, U8]", "dtypes: &lol [F32, U8]"),
+    "yaml_alias": sub('blurb: "copy a tensor"', "blurb: *lol"),
+    "yaml_tag": sub('blurb: "copy a tensor"', 'blurb: !!str "copy a tensor"'),
+    "yaml_too_deep": sub('blurb: "copy a tensor"', "blurb: " + "[" * 20 + "x" + "]" * 20),
+    "yaml_two_documents": sub("determinism: bitwise\n", "determinism: bitwise\n---\nkernel: x\n"),
+    "yaml_not_a_mapping": sub("```fkc\nkernel: copy", "```fkc\n- kernel\n```\n```fkc\nkernel: copy"),
+    "yaml_complex_key": sub("rank: any", "[rank]: any"),
+    # keys and types
+    "unknown_key_suggestion": sub("dtypes: [F32, U8]", "dtype: [F32, U8]"),
+    "unknown_key_list": sub("determinism: bitwise", "determinism: bitwise\ncolour: red"),
+    "duplicate_key": sub("kernel: copy\n", "kernel: copy\nkernel: copy_again\n"),
+    "missing_required": sub("rank: any\n", "").replace("determinism: bitwise\n", ""),
+    "wrong_type_mapping": sub("caps:\nawkward_layout_strategy: requires_contiguous\n"
+                              "in_place: false\nalignment_bytes: 16\n"
+                              "access_granularity_bits: 32\n", "caps: 5\n"),
+    "empty_value": sub('blurb: "copy a tensor"', "blurb:"),
+    "seq_of_scalars": sub("inputs:\n- name: src\ndtypes: [F32, U8]\n"
+                          "layout: { contiguous: required, strided: rejected }\nrank: any\n",
+                          "inputs: [src]\n"),
+    "enum_suggestion": sub("backend: Vulkan\nkernel_source: \"vulkan-slang\"\nentry_point",
+                           "backend: Vulkn\nkernel_source: \"vulkan-slang\"\nentry_point"),
+    "enum_no_suggestion": sub("determinism: bitwise", "determinism: sometimes"),
+    "enum_utf8_column": sub("in_place: false", 'fast_paths: [{ when: "é", class: chaep_elementwise }]\n'
+                            "in_place: false"),
+    "empty_dtypes": sub("dtypes: [F32, U8]", "dtypes: []"),
+    "repeated_dtype": sub("dtypes: [F32, U8]", "dtypes: [F32, U8, F32]"),
+    "negative_size": sub("alignment_bytes: 16", "alignment_bytes: -16"),
+    "quoted_number": sub("max_ulp: 0", 'max_ulp: "0"'),
+    "bad_bool": sub("in_place: false", "in_place: yes"),
+    "bad_rank": sub("rank: any", "rank: many"),
+    "bad_float": sub("max_absolute: 0.0", "max_absolute: tiny"),
+    "alignment_not_power_of_two": sub("alignment_bytes: 16", "alignment_bytes: 24"),
+    "bad_hash": sub("kernel_revision_hash: auto", "kernel_revision_hash: 1234"),
+    # identifiers
+    "kernel_not_identifier": sub("kernel: copy", 'kernel: "copy-fast"'),
+    "kernel_is_c_keyword": sub("kernel: copy", "kernel: while"),
+    "op_kind_not_camel": sub("op_kind: Copy", "op_kind: copy_op"),
+    "bad_entry_point": sub('entry_point: "demo::fkc::copy"', 'entry_point: "demo::fkc::9copy"'),
+    "bad_link_registry": sub("link_registry: demo::fkc::ENTRY_POINTS",
+                             "link_registry: demo:fkc"),
+    "field_not_mapping": sub('len: { kind: usize, note: "elements to copy" }', "len: usize"),
+    "field_bad_kind": sub('len: { kind: usize, note: "elements to copy" }',
+                          'len: { kind: size_t, note: "elements to copy" }'),
+    "field_name_not_identifier": sub('len: { kind: usize, note: "elements to copy" }',
+                                     '2len: { kind: usize }'),
+    "field_named_contract_key": sub("fields:\nlen: { kind: usize, note: \"elements to copy\" }\n"
+                                    "dst: { kind: \"Vec<usize>\", note: \"destination extents\" }\n",
+                                    "fields:\n  len: { kind: usize }\n  dst: { kind: \"Vec<usize>\" }\n"
+                                    "  return: { kind: usize }\n"),
+    "duplicate_input": sub("inputs:\n- name: src\n", "inputs:\n- { name: src, dtypes: [F32], "
+                           "layout: { strided: rejected }, rank: 2 }\n- name: src\n"),
+    # the contracts' own rules
+    "unknown_fkc_version": sub("fkc_version: 1", "fkc_version: 2"),
+    "backend_mismatch": sub("backend: Vulkan\nkernel_source: \"vulkan-slang\"\nentry_point",
+                            "backend: Cuda\nkernel_source: \"cuda-ptx\"\nentry_point"),
+    "bitwise_needs_exact": sub("max_ulp: 0", "max_ulp: 2").replace("max_relative: 0.0",
+                                                                   "max_relative: 0.5"),
+    "contiguous_needs_strided_rejected": sub("strided: rejected", "strided: accepted"),
+    "passthrough_not_an_input": sub("passthrough(src)", "passthrough(dst)"),
+    "from_params_not_a_field": sub("from_params(dst)", "from_params(shape)"),
+    "rule_malformed": sub("passthrough(src)", "passthrough src"),
+    "rule_unknown_function": sub("passthrough(src)", "passthru(src)"),
+    "expr_unknown_name": sub('bytes_moved: "2 * n * dtype_bytes + len"',
+                             'bytes_moved: "2 * n * dtype_byte + len"'),
+    "expr_unclosed_paren": sub('bytes_moved: "2 * n * dtype_bytes + len"',
+                               'bytes_moved: "2 * (n * dtype_bytes + len"'),
+    "expr_trailing_operator": sub('flops: "0"', "flops: n +"),
+    "expr_vec_field": sub('bytes_moved: "2 * n * dtype_bytes + len"',
+                          "bytes_moved: '2 * dst'"),
+    "expr_bad_character": sub('flops: "0"', 'flops: "n ^ 2"'),
+    "duplicate_binding_key": BASE + SECOND.replace("dtypes: [F32, U8]", "dtypes: [I8, U8]"),
+    "too_many_errors": sub("determinism: bitwise\n", "determinism: bitwise\n" +
+                           "".join("bogus_%02d: 1\n" % i for i in range(55))),
+}
+
+# Multi-file cases: a directory whose *.md files are read in one run.
+DIR_CASES = {
+    "duplicate_kernel_across_files": {"a.md": BASE, "b.md": BASE.replace(
+        "dtypes: [F32, U8]", "dtypes: [I32]").replace("op_kind: Copy", "op_kind: CopyInt")},
+}
+
+
+def write():
+    os.makedirs(CASES, exist_ok=True)
+    for name, text in CASES_TEXT.items():
+        with open(os.path.join(CASES, name + ".md"), "wb") as f:
+            f.write(text.encode("utf-8", "surrogateescape"))  # \udcXX: the raw byte XX
+    for name, files in DIR_CASES.items():
+        os.makedirs(os.path.join(CASES, name), exist_ok=True)
+        for fn, text in files.items():
+            with open(os.path.join(CASES, name, fn), "w") as f:
+                f.write(text)
+
+
+def expect():
+    root = os.path.dirname(os.path.dirname(HERE))
+    for entry in sorted(os.listdir(CASES)):
+        path = os.path.join("tests/fkcgen/cases", entry)
+        if entry.endswith(".md"):
+            args = [path]
+        elif os.path.isdir(os.path.join(CASES, entry)):
+            args = sorted(os.path.join(path, f) for f in os.listdir(os.path.join(CASES, entry)))
+        else:
+            continue
+        r = subprocess.run([os.path.join(root, "build/fkcgen"), "check"] + args, cwd=root,
+                           capture_output=True)
+        base = entry[:-3] if entry.endswith(".md") else entry
+        with open(os.path.join(CASES, base + ".expected"), "wb") as f:
+            f.write(b"exit: %d\n" % r.returncode + r.stderr)
+
+
+if __name__ == "__main__":
+    write() if "--expect" not in sys.argv else expect()

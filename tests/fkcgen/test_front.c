@@ -1,0 +1,546 @@
+/* test_front.c — fkcgen's front end on the seed and its copies (nested, CRLF, BOM, split),
+ * revision-hash independence, the re-nesting ambiguity proof, docs staleness, cost
+ * expressions, I/O errors and the command line. Run from the repository root. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fkcgen.h"
+#include "internal.h"
+
+#define SEED "contracts/vulkan/write_slice.md"
+
+typedef struct fixture {          /* a run and its captured diagnostics */
+    fkcg_run *run;
+    FILE *sink;
+    char *diag;
+    size_t diag_len;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->sink = open_memstream(&f->diag, &f->diag_len);
+    f->run = fkcg_run_new(NULL, f->sink);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    fkcg_run_free(f->run);
+    fclose(f->sink);
+    free(f->diag);
+    free(f);
+    return 0;
+}
+
+/* Loads paths into a fresh run; returns its status; diagnostics in f->diag. */
+static int load(fixture *f, const char *const *paths, size_t n)
+{
+    fkcg_run_free(f->run);
+    fclose(f->sink);
+    free(f->diag);
+    f->diag = NULL;
+    f->sink = open_memstream(&f->diag, &f->diag_len);
+    f->run = fkcg_run_new(NULL, f->sink);
+    int rc = fkcg_run_load(f->run, paths, n);
+    fflush(f->sink);
+    return rc;
+}
+
+static int load_text(fixture *f, const char *text)
+{
+    fkcg_run_free(f->run);
+    fclose(f->sink);
+    free(f->diag);
+    f->diag = NULL;
+    f->sink = open_memstream(&f->diag, &f->diag_len);
+    f->run = fkcg_run_new(NULL, f->sink);
+    int rc = fkcg_run_load_buffer(f->run, "mem.md", text, strlen(text));
+    fflush(f->sink);
+    return rc;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *p = malloc((size_t)n + 1);
+    size_t got = fread(p, 1, (size_t)n, fp);
+    p[got] = '\0';
+    fclose(fp);
+    if (len)
+        *len = got;
+    return p;
+}
+
+/* Everything a binding says except where it comes from: key, symbol, wrapper, width, hash
+ * and the section's canonical data. */
+static char *bindings_text(const fkcg_table *t)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        const fkcg_binding *x = &t->bindings[i];
+        fkcg_buf_printf(&b, "%s %s [%s] %s %s %s %u %s\n", x->section->kernel,
+                        x->section->op_kind, fkcg_dtypes[x->dtype].name, x->section->backend,
+                        x->symbol, x->wrapper, x->byte_width, x->section->revision_hash);
+        fkcg_section_canonical(x->section, &b);
+    }
+    return b.data;
+}
+
+static char *seed_bindings(void)
+{
+    void *state;
+    setup(&state);
+    const char *p[] = { SEED };
+    assert_int_equal(load(state, p, 1), 0);
+    char *out = bindings_text(fkcg_run_table(((fixture *)state)->run));
+    teardown(&state);
+    return out;
+}
+
+/* ---- the seed ---- */
+static void seed_gives_18_bindings(void **state)
+{
+    fixture *f = *state;
+    const char *p[] = { SEED };
+    assert_int_equal(load(f, p, 1), 0);
+    assert_string_equal(f->diag, "");
+    const fkcg_table *t = fkcg_run_table(f->run);
+    assert_int_equal(t->n_bindings, 18);
+    assert_int_equal(t->n_sections, 2);
+    assert_int_equal(t->n_providers, 1);
+    static const struct { const char *dt; unsigned w; } widths[] = {
+        { "F32", 4 }, { "I32", 4 }, { "U32", 4 }, { "F16", 2 }, { "BF16", 2 },
+        { "F64", 8 }, { "I64", 8 }, { "U8", 1 }, { "I8", 1 },
+    };
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        const fkcg_binding *b = &t->bindings[i];
+        const char *kernel = i < 9 ? "write_slice" : "write_slice_rotating";
+        assert_string_equal(b->section->kernel, kernel);
+        assert_string_equal(b->section->op_kind, i < 9 ? "WriteSlice" : "WriteSliceRotating");
+        assert_string_equal(fkcg_dtypes[b->dtype].name, widths[i % 9].dt);
+        assert_int_equal(b->byte_width, widths[i % 9].w);
+        char want[128];
+        snprintf(want, sizeof want, "%s_b%u", kernel, widths[i % 9].w);
+        assert_string_equal(b->wrapper, want);
+        snprintf(want, sizeof want, "fuel_vulkan_backend::fkc::%s_%s", kernel,
+                 fkcg_dtypes[b->dtype].suffix);
+        assert_string_equal(b->symbol, want);
+        assert_string_equal(b->section->backend, "Vulkan");
+        assert_string_equal(b->section->kernel_source, "vulkan-slang");
+        assert_int_equal(strlen(b->section->revision_hash), 32);
+    }
+}
+
+/* Every field of model.h for the seed's first section. */
+static void seed_model_is_complete(void **state)
+{
+    fixture *f = *state;
+    const char *p[] = { SEED };
+    assert_int_equal(load(f, p, 1), 0);
+    const fkcg_table *t = fkcg_run_table(f->run);
+    const fkcg_section *s = t->sections[0];
+    assert_string_equal(s->kernel, "write_slice");
+    assert_string_equal(s->heading, "write_slice (write a source into a slab of a larger "
+                                    "destination; 9 dtypes; byte-width-keyed)");
+    assert_string_equal(s->entry_point, "fuel_vulkan_backend::fkc::write_slice");
+    assert_int_equal(s->loc.line, 53);
+    assert_int_equal(s->n_inputs, 1);
+    assert_string_equal(s->inputs[0].name, "src");
+    assert_int_equal(s->inputs[0].n_dtypes, 9);
+    assert_string_equal(s->inputs[0].layout[FKCG_LAYOUT_CONTIGUOUS], "required");
+    assert_string_equal(s->inputs[0].layout[FKCG_LAYOUT_REVERSE_STRIDES], "rejected");
+    assert_string_equal(s->inputs[0].rank, "any");
+    assert_non_null(s->inputs[0].shape_constraint);
+    assert_string_equal(s->variant, "WriteSlice");
+    assert_int_equal(s->n_fields, 2);
+    assert_string_equal(s->fields[0].name, "dst_shape");
+    assert_string_equal(s->fields[0].kind, "Vec<usize>");
+    assert_string_equal(s->fields[1].name, "offsets");
+    assert_int_equal(s->n_outputs, 1);
+    assert_string_equal(s->outputs[0].dtype_rule_arg, "src");
+    assert_string_equal(s->outputs[0].shape_rule_arg, "dst_shape");
+    assert_string_equal(s->outputs[0].layout_guarantee, "contiguous");
+    assert_string_equal(s->outputs[0].aliasing, "none");
+    assert_string_equal(s->caps.awkward_layout_strategy, "requires_contiguous");
+    assert_int_equal(s->caps.n_fast_paths, 1);
+    assert_string_equal(s->caps.fast_paths[0].when, "all_inputs_contiguous");
+    assert_false(s->caps.in_place);
+    assert_int_equal(s->caps.alignment_bytes, 16);
+    assert_int_equal(s->caps.access_granularity_bits, 32);
+    assert_true(s->cost.present);
+    assert_string_equal(s->cost.provenance, "judge_measured");
+    assert_int_equal(s->cost.flops->kind, FKCG_EXPR_INT);
+    assert_int_equal(s->cost.bytes_moved->kind, FKCG_EXPR_MUL);
+    assert_true(s->precision.bit_stable_on_same_hardware);
+    assert_true(s->precision.audited);
+    assert_string_equal(s->determinism, "bitwise");
+    const fkcg_provider *pr = s->provider;
+    assert_int_equal(pr->fkc_version, 1);
+    assert_string_equal(pr->name, "fuel-vulkan-kernels");
+    assert_string_equal(pr->link_registry, "fuel_vulkan_backend::fkc::ENTRY_POINTS");
+    assert_string_equal(pr->revision_base, "git:f41137b4");
+    assert_string_equal(pr->rel_file, SEED);
+    const fkcg_section *r = t->sections[1];
+    assert_int_equal(r->n_fields, 2);
+    assert_string_equal(r->fields[1].name, "capacity");
+    assert_string_equal(r->fields[1].kind, "usize");
+}
+
+/* ---- two shapes, one meaning ---- */
+static void copy_matches_seed(fixture *f, const char *const *paths, size_t n)
+{
+    char *want = seed_bindings();
+    assert_int_equal(load(f, paths, n), 0);
+    assert_string_equal(f->diag, "");
+    char *got = bindings_text(fkcg_run_table(f->run));
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
+static void nested_copy_matches(void **state)
+{
+    const char *p[] = { "tests/fkcgen/seed/nested.md" };
+    copy_matches_seed(*state, p, 1);
+}
+
+static void crlf_copy_matches(void **state)
+{
+    size_t n, m;
+    char *seed = slurp(SEED, &n), *crlf = slurp("tests/fkcgen/seed/crlf.md", &m);
+    size_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += seed[i] == '\n';
+    assert_int_equal(m, n + lines); /* the copy is the seed with CR LF, byte for byte */
+    assert_non_null(strstr(crlf, "---\r\nfkc_version: 1\r\n"));
+    free(seed);
+    free(crlf);
+    const char *p[] = { "tests/fkcgen/seed/crlf.md" };
+    copy_matches_seed(*state, p, 1);
+}
+
+static void bom_copy_matches(void **state)
+{
+    size_t n, m;
+    char *seed = slurp(SEED, &n), *bom = slurp("tests/fkcgen/seed/bom.md", &m);
+    assert_int_equal(m, n + 3);
+    assert_memory_equal(bom, "\xEF\xBB\xBF", 3);
+    assert_memory_equal(bom + 3, seed, n);
+    free(seed);
+    free(bom);
+    const char *p[] = { "tests/fkcgen/seed/bom.md" };
+    copy_matches_seed(*state, p, 1);
+}
+
+static void split_copy_matches(void **state)
+{
+    const char *p[] = { "tests/fkcgen/seed/split_b.md", "tests/fkcgen/seed/split_a.md" };
+    copy_matches_seed(*state, p, 2);
+    fixture *f = *state;
+    assert_int_equal(fkcg_run_table(f->run)->n_providers, 2);
+}
+
+/* ---- revision hashes ---- */
+static const char *first_hash(fixture *f, const char *text)
+{
+    assert_int_equal(load_text(f, text), 0);
+    return fkcg_run_table(f->run)->sections[0]->revision_hash;
+}
+
+static char *replace(const char *s, const char *old, const char *new)
+{
+    const char *at = strstr(s, old);
+    assert_non_null(at);
+    size_t n = strlen(s) - strlen(old) + strlen(new);
+    char *out = malloc(n + 1);
+    sprintf(out, "%.*s%s%s", (int)(at - s), s, new, at + strlen(old));
+    return out;
+}
+
+static void hash_follows_data_only(void **state)
+{
+    fixture *f = *state;
+    char *seed = slurp(SEED, NULL);
+    char base[33];
+    strcpy(base, first_hash(f, seed));
+    /* Formatting and comments: same hash. */
+    char *t = replace(seed, "flops: \"0\"", "flops: 0 # no arithmetic");
+    assert_string_equal(first_hash(f, t), base);
+    free(t);
+    t = replace(seed, "bytes_moved: \"2 * n * dtype_bytes\"", "bytes_moved: '2*n*dtype_bytes'");
+    assert_string_equal(first_hash(f, t), base);
+    free(t);
+    t = replace(seed, "rank: any\n", "rank: any # any rank\n");
+    assert_string_equal(first_hash(f, t), base);
+    free(t);
+    /* Data: another hash. */
+    t = replace(seed, "alignment_bytes: 16", "alignment_bytes: 32");
+    assert_string_not_equal(first_hash(f, t), base);
+    free(t);
+    t = replace(seed, "blurb: \"Write a source", "blurb: \"Writes a source");
+    assert_string_not_equal(first_hash(f, t), base);
+    free(t);
+    /* The provider's revision_base is folded in. */
+    t = replace(seed, "git:f41137b4", "git:f41137b5");
+    assert_string_not_equal(first_hash(f, t), base);
+    free(t);
+    /* An explicit hash is kept as written. */
+    t = replace(seed, "kernel_revision_hash: auto", "kernel_revision_hash: "
+                                                    "0123456789abcdef0123456789abcdef");
+    assert_string_equal(first_hash(f, t), "0123456789abcdef0123456789abcdef");
+    free(t);
+    free(seed);
+}
+
+/* ---- re-nesting ---- */
+/* Walks every chain of mappings that can be open together in the flattened form (a mapping
+ * opens its MAP / SEQMAP / FREEMAP children) and checks that no key of a mapping is a key of
+ * one of its open ancestors: then "the innermost open mapping that admits the key" is the
+ * only place the key can go. A free-form map admits only keys no ancestor admits (shape.c),
+ * and its entries are written as explicit mappings, so they never open. */
+static size_t chains;
+
+static void check_chain(const fkcg_schema **chain, size_t depth)
+{
+    const fkcg_schema *s = chain[depth - 1];
+    chains++;
+    for (size_t i = 0; i < s->n_keys && !s->freeform; i++)
+        for (size_t a = 0; a + 1 < depth; a++) {
+            if (fkcg_schema_key(chain[a], s->keys[i].name))
+                fail_msg("key '%s' of %s is also a key of %s, open at the same time",
+                         s->keys[i].name, s->path, chain[a]->path);
+        }
+    for (size_t i = 0; i < s->n_keys && !s->freeform; i++) {
+        const fkcg_key *k = &s->keys[i];
+        if (k->type == FT_MAP || k->type == FT_SEQMAP || k->type == FT_FREEMAP) {
+            assert_true(depth < 16);
+            chain[depth] = k->child;
+            check_chain(chain, depth + 1);
+        }
+    }
+}
+
+static void renesting_is_unambiguous(void **state)
+{
+    (void)state;
+    const fkcg_schema *chain[16];
+    chains = 0;
+    chain[0] = &fkcg_schema_front;
+    check_chain(chain, 1);
+    chain[0] = &fkcg_schema_section;
+    check_chain(chain, 1);
+    assert_true(chains >= 14); /* every mapping of the schema was reached */
+}
+
+/* A key the schema knows in two unrelated places goes where the open mapping says. */
+static void renesting_places_keys_by_open_map(void **state)
+{
+    fixture *f = *state;
+    char *seed = slurp(SEED, NULL);
+    assert_int_equal(load_text(f, seed), 0);
+    const fkcg_section *s = fkcg_run_table(f->run)->sections[0];
+    /* `class` exists in caps.fast_paths[] and cost: each went to its own. */
+    assert_string_equal(s->caps.fast_paths[0].cost_class, "cheap_elementwise");
+    assert_string_equal(s->cost.cost_class, "cheap_elementwise");
+    /* A field named after a contract key closes the free-form map: it is reported. */
+    char *t = replace(seed, "offsets: {", "variant: {");
+    assert_int_equal(load_text(f, t), 1);
+    assert_non_null(strstr(f->diag, "duplicate key 'variant' in accept.op_params"));
+    free(t);
+    free(seed);
+}
+
+/* ---- docs ---- */
+static void docs_are_current(void **state)
+{
+    (void)state;
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    fkcg_schema_markdown(&b);
+    char *doc = slurp("docs/contract-format.md", NULL);
+    if (strcmp(doc, b.data) != 0)
+        fail_msg("docs/contract-format.md is stale: run `make fkcgen-docs` and commit it");
+    free(doc);
+    fkcg_buf_free(&b);
+}
+
+static void schema_tables(void **state)
+{
+    (void)state;
+    const fkcg_enum *dt = fkcg_enum_find("dtype");
+    assert_non_null(dt);
+    assert_int_equal(dt->count, FKCG_NDTYPES);
+    for (int i = 0; i < FKCG_NDTYPES; i++) {
+        assert_string_equal(dt->values[i], fkcg_dtypes[i].name);
+        assert_int_equal(fkcg_enum_index(dt, fkcg_dtypes[i].name), i);
+    }
+    assert_int_equal(fkcg_enum_index(dt, "F128"), -1);
+    assert_null(fkcg_enum_find("no_such_enum"));
+    assert_int_equal(fkcg_enum_index(fkcg_enum_find("backend"), "Vulkan") >= 0, 1);
+    const fkcg_enum *lr = fkcg_enum_find("layout_req");
+    assert_int_equal(lr->count, 3);
+    assert_string_equal(fkcg_layout_keys[FKCG_LAYOUT_BROADCAST_STRIDE0], "broadcast_stride0");
+    assert_string_equal(fkcg_schema_suggest(&fkcg_schema_section, "kernal"), "kernel");
+    assert_null(fkcg_schema_suggest(&fkcg_schema_section, "zzzzzzzz"));
+}
+
+/* ---- cost expressions ---- */
+static void expressions(void **state)
+{
+    fixture *f = *state;
+    static const struct { const char *src, *want; } ok[] = {
+        { "0", "0" },
+        { "2 * n * dtype_bytes", "((2 * n) * dtype_bytes)" },
+        { "n + 2 * capacity", "(n + (2 * capacity))" },
+        { "(n - 1) / 2", "((n - 1) / 2)" },
+        { " ( ( n ) ) ", "n" },
+        { "n - 1 - 2", "((n - 1) - 2)" },
+    };
+    fkcg_field fields[] = { { "capacity", "usize", NULL, { 0 } },
+                            { "shape", "Vec<usize>", NULL, { 0 } } };
+    fkcg_arena a = { 0 };
+    FILE *sink = f->sink;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        fkcg_diag *d = fkcg_diag_new(sink);
+        fkcg_loc at = { "x.md", 1, 1 };
+        fkcg_expr *e = fkcg_expr_parse(&a, d, ok[i].src, at, 0, fields, 2);
+        assert_non_null(e);
+        fkcg_buf b;
+        fkcg_buf_init(&b);
+        fkcg_expr_print(e, &b);
+        assert_string_equal(b.data, ok[i].want);
+        fkcg_buf_free(&b);
+        fkcg_diag_free(d);
+    }
+    static const struct { const char *src; unsigned col; } bad[] = {
+        { "", 1 }, { "n +", 4 }, { "2 * (n", 7 }, { "n)", 2 }, { "shape * 2", 1 },
+        { "m", 1 }, { "n ^ 2", 3 }, { "99999999999", 1 }, { "-n", 1 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *s = open_memstream(&text, &len);
+        fkcg_diag *d = fkcg_diag_new(s);
+        fkcg_loc at = { "x.md", 7, 10 };
+        assert_null(fkcg_expr_parse(&a, d, bad[i].src, at, 1, fields, 2));
+        assert_int_equal(fkcg_diag_errors(d), 1);
+        fkcg_diag_free(d);
+        fclose(s);
+        char want[32];
+        snprintf(want, sizeof want, "x.md:7:%u: error: ", 10 + 1 + bad[i].col - 1);
+        if (strncmp(text, want, strlen(want)) != 0)
+            fail_msg("'%s': expected '%s...', got '%s'", bad[i].src, want, text);
+        free(text);
+    }
+    /* Deep nesting is refused, not recursed into. */
+    char deep[400];
+    memset(deep, '(', 200);
+    strcpy(deep + 200, "n");
+    memset(deep + 201, ')', 198);
+    deep[399] = '\0';
+    fkcg_diag *d = fkcg_diag_new(sink);
+    fkcg_loc at = { "x.md", 1, 1 };
+    assert_null(fkcg_expr_parse(&a, d, deep, at, 0, fields, 2));
+    fkcg_diag_free(d);
+    fkcg_arena_free(&a);
+}
+
+/* ---- I/O errors ---- */
+static void io_errors(void **state)
+{
+    fixture *f = *state;
+    const char *dir[] = { "tests/fkcgen" };
+    assert_int_equal(load(f, dir, 1), 2);
+    assert_string_equal(f->diag, "tests/fkcgen: error: is a directory; give the contract files "
+                                 "(*.md) inside it\n");
+    const char *missing[] = { "tests/fkcgen/no/such.md" };
+    assert_int_equal(load(f, missing, 1), 2);
+    assert_string_equal(f->diag, "tests/fkcgen/no/such.md: error: cannot open: No such file or "
+                                 "directory\n");
+    /* I/O errors win over contract errors in the exit status; both are reported. */
+    const char *mixed[] = { "tests/fkcgen/cases/empty_file.md", "tests/fkcgen/no/such.md" };
+    assert_int_equal(load(f, mixed, 2), 2);
+    /* Over the size cap: refused before parsing. */
+    char path[] = "/tmp/fkcgen-big-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    char *big = malloc(FKCG_MAX_FILE_BYTES + 1);
+    memset(big, 'a', FKCG_MAX_FILE_BYTES + 1);
+    assert_int_equal(write(fd, big, FKCG_MAX_FILE_BYTES + 1), FKCG_MAX_FILE_BYTES + 1);
+    close(fd);
+    free(big);
+    const char *p[] = { path };
+    assert_int_equal(load(f, p, 1), 1);
+    assert_non_null(strstr(f->diag, "error: file is larger than the 1048576-byte limit"));
+    unlink(path);
+}
+
+/* ---- the command line ---- */
+static int sh(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void command_line(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("build/fkcgen --help >/dev/null"), 0);
+    assert_int_equal(sh("build/fkcgen --version | grep -qx 'fkcgen " FKCGEN_VERSION "'"), 0);
+    assert_int_equal(sh("build/fkcgen 2>/dev/null"), 2);
+    assert_int_equal(sh("build/fkcgen frobnicate 2>/dev/null"), 2);
+    assert_int_equal(sh("build/fkcgen check 2>/dev/null"), 2);
+    assert_int_equal(sh("build/fkcgen check --bogus " SEED " 2>/dev/null"), 2);
+    assert_int_equal(sh("build/fkcgen dump " SEED " >/dev/null 2>&1"), 2);
+    assert_int_equal(sh("build/fkcgen check " SEED), 0);
+    assert_int_equal(sh("build/fkcgen check tests/fkcgen/cases/bad_bool.md 2>/dev/null"), 1);
+    assert_int_equal(sh("build/fkcgen check tests/fkcgen 2>/dev/null"), 2);
+    /* dump writes JSON on stdout only when clean; the 18 bindings are there. */
+    assert_int_equal(sh("test $(build/fkcgen dump --json " SEED " | grep -c '\"wrapper\"') = 18"),
+                     0);
+    assert_int_equal(sh("test -z \"$(build/fkcgen dump --json tests/fkcgen/cases/bad_bool.md "
+                        "2>/dev/null)\""), 0);
+    assert_int_equal(sh("build/fkcgen schema --markdown | cmp -s - docs/contract-format.md"), 0);
+    if (sh("/usr/bin/python3 -c 'import json' 2>/dev/null") == 0)
+        assert_int_equal(sh("build/fkcgen dump --json " SEED " | /usr/bin/python3 -c "
+                            "'import json,sys; d=json.load(sys.stdin); "
+                            "assert len(d[\"bindings\"])==18'"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(seed_gives_18_bindings, setup, teardown),
+        cmocka_unit_test_setup_teardown(seed_model_is_complete, setup, teardown),
+        cmocka_unit_test_setup_teardown(nested_copy_matches, setup, teardown),
+        cmocka_unit_test_setup_teardown(crlf_copy_matches, setup, teardown),
+        cmocka_unit_test_setup_teardown(bom_copy_matches, setup, teardown),
+        cmocka_unit_test_setup_teardown(split_copy_matches, setup, teardown),
+        cmocka_unit_test_setup_teardown(hash_follows_data_only, setup, teardown),
+        cmocka_unit_test(renesting_is_unambiguous),
+        cmocka_unit_test_setup_teardown(renesting_places_keys_by_open_map, setup, teardown),
+        cmocka_unit_test(docs_are_current),
+        cmocka_unit_test(schema_tables),
+        cmocka_unit_test_setup_teardown(expressions, setup, teardown),
+        cmocka_unit_test_setup_teardown(io_errors, setup, teardown),
+        cmocka_unit_test(command_line),
+    };
+    return cmocka_run_group_tests_name("fkcgen front end", tests, NULL, NULL);
+}
