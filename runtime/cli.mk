@@ -1,4 +1,50 @@
-# runtime/cli.mk — builds build/fkc-run and runs the demo (fragment of ../Makefile).
+# runtime/cli.mk — builds build/fkc-run (runtime/tools/: .npy I/O, arguments, commands) over
+# build/libfkc.a, runs the short demo of `make`, and the CLI tests (fragment of ../Makefile,
+# included by runtime/runtime.mk).
+
+CLI_SRCS   := $(sort $(wildcard runtime/tools/*.c))
+CLI_OBJ    := $(BUILD)/tools
+CLI_OBJS   := $(patsubst runtime/tools/%.c,$(CLI_OBJ)/%.o,$(CLI_SRCS))
+CLI_HDRS   := $(wildcard runtime/tools/*.h runtime/include/fkc/*.h)
+CLI_CFLAGS  = $(CFLAGS_BASE) -Iruntime/include -Iruntime/tools
+CLI_LIBS    = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread -lm
+FKC_RUN    := $(BUILD)/fkc-run
+CLI_LIBFKC := $(BUILD)/libfkc.a
+
+BUILD_TARGETS += $(FKC_RUN)
+TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-numpy
+
+$(CLI_OBJ) $(BUILD)/tests/cli:
+	@mkdir -p $@
+
+$(CLI_OBJ)/%.o: runtime/tools/%.c $(CLI_HDRS) | $(CLI_OBJ)
+	$(CC) $(CLI_CFLAGS) -c $< -o $@
+
+$(FKC_RUN): $(CLI_OBJS) $(CLI_LIBFKC)
+	$(CC) $(CLI_OBJS) $(CLI_LIBFKC) $(CLI_LIBS) -o $@
+
+# ---- the demo `make` runs: default device, or the CPU reference when there is no Vulkan device
 .PHONY: demo
-demo:
-	@echo "demo: (runtime not built yet)"
+demo: $(FKC_RUN)
+	@sh runtime/tools/demo.sh $(FKC_RUN) $(BUILD)/demo
+
+# ---- tests: .npy/argument unit tests, CLI error runs, byte-for-byte agreement with NumPy ----
+CLI_TEST_CFLAGS = $(CLI_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka)
+CLI_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) -lm
+CLI_UNIT_OBJS  := $(CLI_OBJ)/npy.o $(CLI_OBJ)/args.o $(CLI_OBJ)/values.o
+
+$(BUILD)/tests/cli/test_npy: tests/cli/test_npy.c $(CLI_UNIT_OBJS) $(CLI_LIBFKC) $(CLI_HDRS) | $(BUILD)/tests/cli
+	$(CC) $(CLI_TEST_CFLAGS) $< $(CLI_UNIT_OBJS) $(CLI_LIBFKC) -o $@ $(CLI_TEST_LIBS) $(CLI_LIBS)
+
+$(BUILD)/tests/cli/test_errors: tests/cli/test_errors.c | $(BUILD)/tests/cli
+	$(CC) $(CLI_TEST_CFLAGS) $< -o $@ $(CLI_TEST_LIBS)
+
+.PHONY: check-cli-npy check-cli-errors check-cli-numpy
+check-cli-npy: $(BUILD)/tests/cli/test_npy
+	$(BUILD)/tests/cli/test_npy
+
+check-cli-errors: $(BUILD)/tests/cli/test_errors $(FKC_RUN)
+	$(BUILD)/tests/cli/test_errors $(FKC_RUN)
+
+check-cli-numpy: $(FKC_RUN)
+	$(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)

@@ -414,6 +414,57 @@ static void test_read_versions(void **state)
     }
 }
 
+/* Seeded byte mutations and truncations of a valid file: every read either succeeds with a
+ * consistent array or fails with a message naming the file; never a crash (run it under ASan). */
+static void test_read_mutations(void **state)
+{
+    static const size_t shape[2] = {3, 5};
+    unsigned char good[256], buf[256];
+    npy_array a;
+    char err[NPY_ERR_MAX], p[512];
+    static const char alphabet[] = " (),:'0123456789<>|fiuTrueFalse{}x\n";
+    uint32_t seed = 12345;
+    (void)state;
+    assert_int_equal(npy_alloc(&a, "<i4", 2, shape, err), 0);
+    size_t hn = npy_format_header(&a, good, sizeof good);
+    assert_int_equal(hn, 128);
+    memset(good + hn, 0x5a, a.nbytes);
+    size_t n = hn + a.nbytes;
+    npy_free(&a);
+    path_of("mut.npy", p, sizeof p);
+    int ok = 0, bad = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        memcpy(buf, good, n);
+        size_t len = n;
+        int edits = 1 + iter % 4;
+        for (int e = 0; e < edits; e++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t at = (seed >> 8) % n;
+            seed = seed * 1103515245u + 12345u;
+            if (iter % 7 == 0)
+                len = at; /* truncate */
+            else if (at < hn && iter % 3) /* header grammar characters */
+                buf[at] = (unsigned char)alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+            else if (at < hn) /* any byte */
+                buf[at] = (unsigned char)(seed >> 16);
+        }
+        put_bytes("mut.npy", buf, len, p, sizeof p);
+        err[0] = '\0';
+        if (npy_read(p, &a, err) == 0) {
+            ok++;
+            assert_true(a.nbytes == a.count * a.elem_size);
+            assert_true(hn + a.nbytes <= len);
+            npy_free(&a);
+        } else {
+            bad++;
+            assert_non_null(strstr(err, p));
+            assert_null(a.data);
+        }
+    }
+    unlink(p);
+    assert_true(ok > 0 && bad > 0); /* the mutations reach both outcomes */
+}
+
 /* ---- dtypes and conversions --------------------------------------------------------------- */
 
 static void test_dtype_mapping(void **state)
@@ -618,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_write_failures_leave_nothing),
         cmocka_unit_test(test_read_corpus),
         cmocka_unit_test(test_read_versions),
+        cmocka_unit_test(test_read_mutations),
         cmocka_unit_test(test_dtype_mapping),
         cmocka_unit_test(test_half_conversions),
         cmocka_unit_test(test_iota_and_format),
