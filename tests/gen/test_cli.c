@@ -99,7 +99,7 @@ static int teardown(void **state)
 static void test_same_bytes_any_order_locale_cwd(void **state)
 {
     (void)state;
-    const char *a = "tests/fkcgen/seed/split_a.md", *b = "tests/fkcgen/seed/split_b.md";
+    const char *a = "tests/gen/cases/split_a.md", *b = "tests/gen/cases/split_b.md";
     assert_int_equal(sh("cd %s && LC_ALL=C TZ=UTC %s gen --out-dir %s/o1 %s %s", repo, fkcgen,
                         tmp, a, b), 0);
     assert_int_equal(sh("cd / && LC_ALL=C.UTF-8 LANG=C.UTF-8 TZ=Asia/Tokyo %s gen --root %s "
@@ -119,7 +119,7 @@ static void test_same_bytes_any_order_locale_cwd(void **state)
     snprintf(p1, sizeof p1, "%s/o1/fkc_bindings.h", tmp);
     char *h = slurp(p1, &n);
     h[n] = '\0';
-    assert_non_null(strstr(h, " *   tests/fkcgen/seed/split_a.md\n *   tests/fkcgen/seed/split_b.md\n"));
+    assert_non_null(strstr(h, " *   tests/gen/cases/split_a.md\n *   tests/gen/cases/split_b.md\n"));
     assert_null(strstr(h, tmp));
     assert_null(strstr(h, repo));
     free(h);
