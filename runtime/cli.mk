@@ -12,7 +12,7 @@ FKC_RUN    := $(BUILD)/fkc-run
 CLI_LIBFKC := $(BUILD)/libfkc.a
 
 BUILD_TARGETS += $(FKC_RUN)
-TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-numpy
+TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-numpy check-cli-readme
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -39,7 +39,7 @@ $(BUILD)/tests/cli/test_npy: tests/cli/test_npy.c $(CLI_UNIT_OBJS) $(CLI_LIBFKC)
 $(BUILD)/tests/cli/test_errors: tests/cli/test_errors.c | $(BUILD)/tests/cli
 	$(CC) $(CLI_TEST_CFLAGS) $< -o $@ $(CLI_TEST_LIBS)
 
-.PHONY: check-cli-npy check-cli-errors check-cli-numpy
+.PHONY: check-cli-npy check-cli-errors check-cli-numpy check-cli-readme
 check-cli-npy: $(BUILD)/tests/cli/test_npy
 	$(BUILD)/tests/cli/test_npy
 
@@ -48,3 +48,15 @@ check-cli-errors: $(BUILD)/tests/cli/test_errors $(FKC_RUN)
 
 check-cli-numpy: $(FKC_RUN)
 	$(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
+
+# The README's fkc-run example, run verbatim from a fresh temp dir; two rows it must print.
+CLI_README := $(BUILD)/tests/cli/readme_example
+check-cli-readme: $(FKC_RUN) | $(BUILD)/tests/cli
+	@sed -n '/^<!-- fkc-run example/,/^```$$/p' README.md | sed -e '1,2d' -e '$$d' > $(CLI_README).sh
+	@test -s $(CLI_README).sh || { echo "check-cli-readme: no fkc-run example in README.md"; exit 1; }
+	@echo 'rm -rf "$$d"' >> $(CLI_README).sh
+	@sh -e $(CLI_README).sh > $(CLI_README).out || { cat $(CLI_README).out; exit 1; }
+	@grep -qx '  \[6 7 100 101 102 11\]' $(CLI_README).out && \
+	 grep -qx '  \[100 101 102 21 22 23\]' $(CLI_README).out || \
+	 { echo "check-cli-readme: unexpected output:"; cat $(CLI_README).out; exit 1; }
+	@echo "check-cli-readme: the README's fkc-run example runs and prints the expected rows"

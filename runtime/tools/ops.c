@@ -174,7 +174,9 @@ static int open_device(const cli_opts *o, fkc_context **ctx, char err[CLI_ERR_MA
     if (st == FKC_OK)
         return CLI_EXIT_OK;
     if (st == FKC_ERR_NO_DEVICE) {
-        setf(err, "no Vulkan device: %s (--cpu runs the CPU reference)", fkc_last_error());
+        const char *why = fkc_last_error();
+        setf(err, "%s%s (--cpu runs the CPU reference)",
+             strstr(why, "no Vulkan device") ? "" : "no Vulkan device: ", why);
         return CLI_EXIT_NO_DEVICE;
     }
     if (st == FKC_ERR_DEVICE_NOT_FOUND)
@@ -306,7 +308,8 @@ int cli_run_devices(const cli_opts *o, char err[CLI_ERR_MAX])
     (void)o;
     fkc_status st = fkc_enumerate_devices(NULL, 0, &count);
     if (st == FKC_ERR_NO_DEVICE || (st == FKC_OK && count == 0)) {
-        setf(err, "no Vulkan device: %s", fkc_last_error());
+        const char *why = fkc_last_error();
+        setf(err, "%s%s", strstr(why, "no Vulkan device") ? "" : "no Vulkan device: ", why);
         return CLI_EXIT_NO_DEVICE;
     }
     fkc_device_info *infos = st == FKC_OK ? calloc(count, sizeof *infos) : NULL;
