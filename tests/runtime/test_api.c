@@ -1,0 +1,376 @@
+/* test_api.c — the runtime's API around the ops: device enumeration and the default device
+ * rule, selection by index/name/FKC_DEVICE, no Vulkan driver at all, the registry filled from
+ * the generated bindings, refused calls (out of bounds, rank mismatch, unbound dtype, bad
+ * tensors) with clear messages and nothing written, streams ordering dependent ops. */
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rt_harness.h"
+
+static fkc_context *ctx; /* shared by the tests of the group */
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rt_no_validation(ctx);
+    fkc_context_destroy(ctx);
+    return 0;
+}
+
+static void test_devices(void **state)
+{
+    (void)state;
+    fkc_device_info info[8];
+    uint32_t n = 0;
+    RT_OK(fkc_enumerate_devices(info, 8, &n));
+    assert_true(n >= 1);
+    uint32_t n2 = 0;
+    RT_OK(fkc_enumerate_devices(NULL, 0, &n2)); /* count only */
+    assert_int_equal(n, n2);
+    const fkc_device_info *d = fkc_context_device(ctx);
+    assert_non_null(d);
+    /* The default rule: the first discrete/integrated GPU, else the first CPU device. */
+    int want = -1;
+    for (uint32_t i = 0; i < n && i < 8 && want < 0; i++)
+        if (info[i].type == FKC_DEVICE_DISCRETE_GPU || info[i].type == FKC_DEVICE_INTEGRATED_GPU)
+            want = (int)i;
+    for (uint32_t i = 0; i < n && i < 8 && want < 0; i++)
+        if (info[i].type == FKC_DEVICE_CPU)
+            want = (int)i;
+    if (!getenv("FKC_DEVICE"))
+        assert_int_equal(d->index, want);
+    assert_string_equal(d->name, info[d->index].name);
+    assert_true(d->max_storage_buffer_range >= 16384);
+    assert_true(d->max_compute_work_group_count[0] >= 65535);
+    assert_true(d->has_compute_queue);
+    assert_string_equal(fkc_device_type_name(FKC_DEVICE_CPU), "cpu");
+    assert_true(fkc_context_storage_range(ctx) > 0 && fkc_context_work_group_count(ctx) > 0);
+}
+
+static void test_select(void **state)
+{
+    (void)state;
+    fkc_context_options o;
+    fkc_context *c = NULL;
+    const char *name = fkc_context_device(ctx)->name;
+    fkc_context_options_init(&o);
+    o.flags = FKC_CONTEXT_IGNORE_ENV;
+    o.device_index = 99;
+    assert_int_equal(fkc_context_create(&o, &c), FKC_ERR_DEVICE_NOT_FOUND);
+    assert_null(c);
+    assert_non_null(strstr(fkc_last_error(), "device index 99 is out of range"));
+    o.device_index = -1;
+    o.device_name = "no-such-device-xyz";
+    assert_int_equal(fkc_context_create(&o, &c), FKC_ERR_DEVICE_NOT_FOUND);
+    assert_non_null(strstr(fkc_last_error(), "no-such-device-xyz"));
+    o.device_name = name; /* exact name */
+    RT_OK(fkc_context_create(&o, &c));
+    assert_string_equal(fkc_context_device(c)->name, name);
+    fkc_context_destroy(c);
+    /* FKC_DEVICE: an index or a name; ignored with FKC_CONTEXT_IGNORE_ENV. */
+    char *saved = getenv("FKC_DEVICE") ? strdup(getenv("FKC_DEVICE")) : NULL;
+    setenv("FKC_DEVICE", "nowhere-gpu", 1);
+    fkc_context_options_init(&o);
+    assert_int_equal(fkc_context_create(&o, &c), FKC_ERR_DEVICE_NOT_FOUND);
+    assert_non_null(strstr(fkc_last_error(), "FKC_DEVICE"));
+    o.flags = FKC_CONTEXT_IGNORE_ENV;
+    RT_OK(fkc_context_create(&o, &c));
+    fkc_context_destroy(c);
+    char idx[16];
+    snprintf(idx, sizeof idx, "%u", fkc_context_device(ctx)->index);
+    setenv("FKC_DEVICE", idx, 1);
+    o.flags = 0;
+    RT_OK(fkc_context_create(&o, &c));
+    assert_int_equal(fkc_context_device(c)->index, fkc_context_device(ctx)->index);
+    fkc_context_destroy(c);
+    if (saved) {
+        setenv("FKC_DEVICE", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("FKC_DEVICE");
+    }
+}
+
+/* No driver: VK_DRIVER_FILES points nowhere (in a child, so this process keeps its driver). */
+static void test_no_device(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        setenv("VK_DRIVER_FILES", "/nonexistent", 1);
+        setenv("VK_ICD_FILENAMES", "/nonexistent", 1);
+        unsetenv("VK_ADD_DRIVER_FILES");
+        fkc_context *c = (fkc_context *)1;
+        fkc_status st = fkc_context_create(NULL, &c);
+        uint32_t n = 7;
+        fkc_status st2 = fkc_enumerate_devices(NULL, 0, &n);
+        char msg[1100];
+        int len = snprintf(msg, sizeof msg, "%d %d %d %u %s", (int)st, (int)st2, c == NULL, n,
+                           fkc_last_error());
+        if (write(fds[1], msg, (size_t)len) != len)
+            _exit(3);
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[1200] = {0};
+    size_t got = 0;
+    ssize_t r;
+    while (got < sizeof buf - 1 && (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)r;
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    int st = -1, st2 = -1, null_out = 0;
+    unsigned n = 9;
+    assert_int_equal(sscanf(buf, "%d %d %d %u", &st, &st2, &null_out, &n), 4);
+    assert_int_equal(st, FKC_ERR_NO_DEVICE);
+    assert_int_equal(st2, FKC_ERR_NO_DEVICE);
+    assert_int_equal(null_out, 1);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(buf, "no Vulkan driver could be loaded"));
+}
+
+/* The registry holds what the generated registration gave it, and agrees with fkc_dispatch. */
+static void test_registry(void **state)
+{
+    (void)state;
+    assert_int_equal(fkc_registry_size(), 18);
+    for (int d = 0; d < FKC_DTYPE_COUNT; d++)
+        for (int op = 0; op < 2; op++) {
+            const char *src = NULL;
+            assert_true(fkc_registry_has(op, (fkc_dtype)d, (fkc_dtype)d, FKC_BACKEND_VULKAN,
+                                         &src));
+            assert_string_equal(src, "vulkan-slang");
+            assert_false(fkc_registry_has(op, (fkc_dtype)d, (fkc_dtype)d, FKC_BACKEND_CPU, NULL));
+        }
+    assert_false(fkc_registry_has(0, FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN, NULL));
+}
+
+/* Buffers + tensors for the error cases: out (rank 2, [4, 6] f32) and src ([2, 3] f32). */
+typedef struct fixture {
+    rt_buf D, S, P;
+    fkc_tensor out, src;
+} fixture;
+
+static void fixture_make(fixture *f)
+{
+    const size_t dst[2] = {4, 6}, src[2] = {2, 3};
+    rt_buf_make(ctx, &f->D, 4 * 6 * 4);
+    rt_buf_make(ctx, &f->S, 64);
+    rt_buf_make(ctx, &f->P, 8);
+    memset(f->P.host, 0, 8);
+    f->P.host[0] = 3;
+    RT_OK(fkc_buffer_upload(f->P.dev, 0, f->P.host, 8));
+    f->out = rt_tensor(f->D.dev, 0, FKC_DTYPE_F32, 2, dst);
+    f->src = rt_tensor(f->S.dev, 0, FKC_DTYPE_F32, 2, src);
+}
+
+static void fixture_free(fixture *f)
+{
+    rt_buf_check(&f->D, "refused calls write nothing");
+    rt_buf_free(&f->D);
+    rt_buf_free(&f->S);
+    rt_buf_free(&f->P);
+}
+
+#define REFUSED(call, status, text)                                                           \
+    do {                                                                                      \
+        assert_int_equal((call), (status));                                                   \
+        if (!strstr(fkc_last_error(), (text)))                                                \
+            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
+    } while (0)
+
+static void test_errors(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_make(&f);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    const size_t ok_off[2] = {1, 2}, oob[2] = {3, 2}, oob2[2] = {0, 4};
+    REFUSED(fkc_write_slice(s, &f.src, &f.out, oob), FKC_ERR_OUT_OF_BOUNDS, "axis 0");
+    REFUSED(fkc_write_slice(s, &f.src, &f.out, oob2), FKC_ERR_OUT_OF_BOUNDS,
+            "axis 1: offset 4 + source extent 3 exceeds destination extent 6");
+    fkc_tensor r1 = f.src;
+    r1.rank = 1;
+    REFUSED(fkc_write_slice(s, &r1, &f.out, ok_off), FKC_ERR_RANK, "ranks disagree");
+    fkc_tensor bad = f.src;
+    bad.dtype = FKC_DTYPE_I32; /* [I32, F32]: no binding */
+    REFUSED(fkc_write_slice(s, &bad, &f.out, ok_off), FKC_ERR_NO_KERNEL, "[I32, F32]");
+    bad.dtype = FKC_DTYPE_COUNT;
+    REFUSED(fkc_write_slice(s, &bad, &f.out, ok_off), FKC_ERR_NO_KERNEL, "no kernel");
+    fkc_tensor far = f.src;
+    far.offset = 48; /* 24 bytes at 48 in a 64-byte buffer */
+    REFUSED(fkc_write_slice(s, &far, &f.out, ok_off), FKC_ERR_INVALID_ARGUMENT, "do not fit");
+    fkc_tensor r9 = f.out, s9 = f.src;
+    r9.rank = s9.rank = 9;
+    REFUSED(fkc_write_slice(s, &s9, &r9, ok_off), FKC_ERR_RANK, "rank 9");
+    fkc_tensor alias = f.out; /* src overlapping out */
+    alias.shape[0] = 2;
+    alias.shape[1] = 3;
+    REFUSED(fkc_write_slice(s, &alias, &f.out, ok_off), FKC_ERR_INVALID_ARGUMENT, "overlap");
+    REFUSED(fkc_write_slice(s, NULL, &f.out, ok_off), FKC_ERR_INVALID_ARGUMENT, "NULL");
+    REFUSED(fkc_write_slice(s, &f.src, &f.out, NULL), FKC_ERR_RANK, "offsets");
+    /* Rotating: capacity matching no axis, two axes matching without a named axis. */
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 5, f.P.dev, 0, -1), FKC_ERR_SHAPE,
+            "rotating axis");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, NULL, 0, -1),
+            FKC_ERR_INVALID_ARGUMENT, "position");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 4, -1),
+            FKC_ERR_OUT_OF_BOUNDS, "outside");
+    const size_t sq[2] = {4, 4};
+    fkc_tensor sqo = rt_tensor(f.D.dev, 0, FKC_DTYPE_F32, 2, sq);
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &sqo, 4, f.P.dev, 0, -1),
+            FKC_ERR_INVALID_ARGUMENT, "several match");
+    fkc_tensor wide = rt_tensor(f.S.dev, 0, FKC_DTYPE_F32, 2, (size_t[]){1, 7});
+    REFUSED(fkc_write_slice_rotating(s, &wide, &f.out, 4, f.P.dev, 0, -1),
+            FKC_ERR_OUT_OF_BOUNDS, "does not fit the ring");
+    assert_int_equal(fkc_stream_op_count(s), 0); /* nothing was recorded */
+    RT_OK(fkc_stream_submit(s));
+    fkc_stream_destroy(s);
+    fixture_free(&f);
+    /* Buffers: zero size, out-of-range host copies. */
+    fkc_buffer *b = (fkc_buffer *)1;
+    REFUSED(fkc_buffer_create(ctx, 0, &b), FKC_ERR_INVALID_ARGUMENT, "size is 0");
+    assert_null(b);
+    RT_OK(fkc_buffer_create(ctx, 10, &b));
+    unsigned char tmp[16] = {0};
+    REFUSED(fkc_buffer_upload(b, 4, tmp, 7), FKC_ERR_OUT_OF_BOUNDS, "outside the 10-byte");
+    REFUSED(fkc_buffer_download(b, 11, tmp, 0), FKC_ERR_OUT_OF_BOUNDS, "outside");
+    fkc_buffer_destroy(b);
+}
+
+/* The GPU path accepts and refuses exactly what the reference does, on random calls that are
+ * often invalid (offsets past the end, capacities matching no or several axes). */
+static void test_same_verdicts(void **state)
+{
+    (void)state;
+    rt_buf D, S, P;
+    rt_buf_make(ctx, &D, 4096);
+    rt_buf_make(ctx, &S, 4096);
+    rt_buf_make(ctx, &P, 8);
+    rng_seed(77);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    int accepted = 0, refused = 0;
+    for (int k = 0; k < 300; k++) {
+        uint32_t rank = 1 + (uint32_t)rng_below(4);
+        size_t dst[4], src[4], off[4];
+        for (uint32_t i = 0; i < rank; i++) {
+            dst[i] = 1 + rng_below(5);
+            src[i] = rng_below(dst[i] + 2);
+            off[i] = rng_below(dst[i] + 1);
+        }
+        fkc_dtype dt = (fkc_dtype)rng_below(FKC_DTYPE_COUNT);
+        size_t e = fkc_dtype_size(dt);
+        fkc_tensor st = rt_tensor(S.dev, 0, dt, rank, src);
+        fkc_tensor ot = rt_tensor(D.dev, 0, dt, rank, dst);
+        fkc_status want, got;
+        if (k % 2) {
+            want = fkc_ref_write_slice(D.host, dst, rank, S.host, src, off, e);
+            got = fkc_write_slice(s, &st, &ot, off);
+        } else {
+            size_t cap = 1 + rng_below(5);
+            int32_t axis = rng_below(3) ? -1 : (int32_t)rng_below(rank + 1);
+            uint64_t pos = rng_next();
+            for (int i = 0; i < 8; i++)
+                P.host[i] = (unsigned char)(pos >> (8 * i));
+            RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 8));
+            want = fkc_ref_write_slice_rotating(D.host, dst, rank, S.host, src, cap, pos, axis,
+                                                e);
+            got = fkc_write_slice_rotating(s, &st, &ot, cap, P.dev, 0, axis);
+        }
+        if (got != want)
+            fail_msg("case %d: device %s, reference %s (%s)", k, fkc_status_name(got),
+                     fkc_status_name(want), fkc_last_error());
+        if (want == FKC_OK)
+            accepted++;
+        else
+            refused++;
+    }
+    assert_true(accepted > 30 && refused > 30); /* both verdicts were exercised */
+    RT_OK(fkc_stream_submit(s));
+    fkc_stream_destroy(s);
+    rt_buf_check(&D, "same verdicts: accepted ops applied in order");
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_buf_free(&P);
+}
+
+/* Ops in one stream run in recording order: overlapping writes, last one wins; a stream is
+ * reusable after submit; fkc_stream_copy moves plain bytes. */
+static void test_stream_order(void **state)
+{
+    (void)state;
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, 256);
+    rt_buf_make(ctx, &S, 256);
+    const size_t dst[1] = {200}, a[1] = {50};
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    for (int round = 0; round < 2; round++) {
+        RT_OK(fkc_stream_begin(s));
+        for (int k = 0; k < 20; k++) {
+            size_t off[1] = {(size_t)(k * 7)};
+            fkc_tensor st = rt_tensor(S.dev, (uint64_t)(k * 3), FKC_DTYPE_U8, 1, a);
+            fkc_tensor ot = rt_tensor(D.dev, 3, FKC_DTYPE_U8, 1, dst);
+            RT_OK(fkc_write_slice(s, &st, &ot, off));
+            fkc_ref_write_slice(D.host + 3, dst, 1, S.host + k * 3, a, off, 1);
+        }
+        RT_OK(fkc_stream_copy(s, D.dev, 210, S.dev, 5, 40));
+        memcpy(D.host + 210, S.host + 5, 40);
+        assert_int_equal(fkc_stream_op_count(s), 21);
+        RT_OK(fkc_stream_submit(s));
+        rt_buf_check(&D, "stream order");
+    }
+    RT_OK(fkc_stream_submit(s)); /* idle: nothing to do */
+    REFUSED(fkc_stream_copy(s, D.dev, 0, D.dev, 10, 20), FKC_ERR_INVALID_ARGUMENT, "overlap");
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+}
+
+/* A stream destroyed while recording, and a one-shot op, leave nothing behind. */
+static void test_sync_and_abandon(void **state)
+{
+    (void)state;
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, 64);
+    rt_buf_make(ctx, &S, 64);
+    const size_t dst[2] = {4, 8}, src[2] = {2, 8}, off[2] = {1, 0};
+    fkc_tensor st = rt_tensor(S.dev, 0, FKC_DTYPE_BF16, 2, src);
+    fkc_tensor ot = rt_tensor(D.dev, 0, FKC_DTYPE_BF16, 2, dst);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    RT_OK(fkc_write_slice(s, &st, &ot, off));
+    fkc_stream_destroy(s); /* never submitted: nothing happens */
+    rt_buf_check(&D, "abandoned stream");
+    RT_OK(fkc_write_slice_sync(ctx, &st, &ot, off));
+    fkc_ref_write_slice(D.host, dst, 2, S.host, src, off, 2);
+    rt_buf_check(&D, "one-shot write_slice");
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_devices),       cmocka_unit_test(test_select),
+        cmocka_unit_test(test_no_device),     cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_same_verdicts),
+        cmocka_unit_test(test_stream_order),  cmocka_unit_test(test_sync_and_abandon),
+    };
+    return cmocka_run_group_tests_name("runtime API", tests, setup, teardown);
+}
