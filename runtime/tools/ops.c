@@ -180,8 +180,8 @@ static int open_device(const cli_opts *o, fkc_context **ctx, char err[CLI_ERR_MA
         return CLI_EXIT_NO_DEVICE;
     }
     if (st == FKC_ERR_DEVICE_NOT_FOUND)
-        setf(err, "--device %s: %s (see fkc-run devices)", o->device ? o->device : "(default)",
-             fkc_last_error());
+        setf(err, "%s%s%s%s", o->device ? "--device " : "", o->device ? o->device : "",
+             o->device ? ": " : "", fkc_last_error());
     else
         setf(err, "cannot open the Vulkan device: %s: %s", fkc_status_name(st),
              fkc_last_error());

@@ -339,6 +339,44 @@ static void test_no_vulkan_device(void **state)
     unlink(p);
 }
 
+/* --device by index picks device 0 (lavapipe here) and agrees with --cpu; an index or a name
+ * that matches nothing is a clear error naming the argument, with no output. */
+static void test_device_selection(void **state)
+{
+    char *err, a[512], b[512];
+    (void)state;
+    int rc = run("write_slice_rotating --dst @d.npy --src @s.npy --capacity 4 --position 7 "
+                 "--device 0 -o @dev0.npy", NULL, &err);
+    if (rc != 0)
+        fail_msg("--device 0: exit %d, stderr '%s'", rc, err);
+    rc = run("write_slice_rotating --dst @d.npy --src @s.npy --capacity 4 --position 7 --cpu "
+             "-o @cpu.npy", NULL, &err);
+    assert_int_equal(rc, 0);
+    path_of("dev0.npy", a, sizeof a);
+    path_of("cpu.npy", b, sizeof b);
+    char *ta = strdup(read_text(a));
+    assert_string_equal(ta, read_text(b)); /* headers are ASCII; data compared below */
+    free(ta);
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    unsigned char ba[512], bb[512];
+    size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
+    fclose(fa);
+    fclose(fb);
+    assert_int_equal(na, 128 + 24 * 4);
+    assert_int_equal(na, nb);
+    assert_memory_equal(ba, bb, na);
+    unlink(a);
+    unlink(b);
+    const bad_case cases[] = {
+        {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --device 99", 1,
+         "--device 99: "},
+        {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --device no-such-gpu-xyz", 1,
+         "--device no-such-gpu-xyz: "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_bad(&cases[i], "", "out.npy");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -353,6 +391,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_output_path_errors),
         cmocka_unit_test(test_existing_output_untouched),
         cmocka_unit_test(test_no_vulkan_device),
+        cmocka_unit_test(test_device_selection),
     };
     return cmocka_run_group_tests_name("cli-errors", tests, setup, teardown);
 }
