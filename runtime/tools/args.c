@@ -340,8 +340,8 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
         setf(err, "show: missing the .npy file to print");
         return -1;
     }
-    if (o->cpu && o->device) {
-        setf(err, "--cpu and --device exclude each other");
+    if (o->cpu && (o->device || o->validate)) {
+        setf(err, "--cpu and %s exclude each other", o->device ? "--device" : "--validate");
         return -1;
     }
     return 0;

@@ -14,8 +14,8 @@ int main(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     switch (o.cmd) {
-    case CLI_CMD_HELP: fputs(cli_usage(), stdout); return CLI_EXIT_OK;
-    case CLI_CMD_VERSION: printf("fkc-run %s\n", CLI_VERSION); return CLI_EXIT_OK;
+    case CLI_CMD_HELP: fputs(cli_usage(), stdout); rc = CLI_EXIT_OK; break;
+    case CLI_CMD_VERSION: printf("fkc-run %s\n", CLI_VERSION); rc = CLI_EXIT_OK; break;
     case CLI_CMD_DEVICES: rc = cli_run_devices(&o, err); break;
     case CLI_CMD_IOTA: rc = cli_run_iota(&o, err); break;
     case CLI_CMD_SHOW: rc = cli_run_show(&o, err); break;

@@ -633,6 +633,8 @@ static void test_args_bad(void **state)
         {"write_slice --dst d --src s --offsets 1 --cpu=yes -o o", "--cpu takes no value"},
         {"write_slice --dst d --src s --offsets 1 -o o --dtype f128", "unknown dtype 'f128'"},
         {"write_slice --dst d --src s --offsets 1 -o o --cpu --device 0", "exclude each other"},
+        {"write_slice --dst d --src s --offsets 1 -o o --validate --cpu",
+         "--cpu and --validate exclude each other"},
         {"write_slice_rotating --dst d --src s --capacity 0 --position 1 -o o",
          "--capacity: '0' is not a positive integer"},
         {"write_slice_rotating --dst d --src s --capacity 2 --position -1 -o o",
