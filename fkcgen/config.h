@@ -3,7 +3,8 @@
 #ifndef FKCG_CONFIG_H
 #define FKCG_CONFIG_H
 
-#define FKCG_MAX_FILE_BYTES (1024u * 1024u) /* larger contract files are rejected */
+#define FKCG_MAX_FILE_BYTES (64u << 20)     /* larger contract files are rejected (64 MiB) */
+#define FKCG_MAX_ITEMS 1024u                /* entries of one YAML mapping or list */
 #define FKCG_MAX_DEPTH 16u                  /* YAML nesting (mappings + sequences) */
 #define FKCG_MAX_ERRORS 50u                 /* diagnostics printed per run, then one line */
 #define FKCG_MAX_EXPR_DEPTH 32u             /* parentheses / operator nesting in cost exprs */

@@ -12,6 +12,8 @@ typedef struct src {
     const char *file;
     const char *text;
     size_t len;
+    uint32_t at_line;    /* a cursor: messages mostly come in line order */
+    const char *at;      /* start of line at_line */
 } src;
 
 struct fkcg_diag {
@@ -50,6 +52,8 @@ void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t l
     s->file = file;
     s->text = text;
     s->len = len;
+    s->at_line = 1;
+    s->at = text;
     s->next = d->srcs;
     d->srcs = s;
 }
@@ -62,16 +66,22 @@ size_t fkcg_diag_errors(const fkcg_diag *d)
 /* Finds line (1-based) of file's registered text; false when unknown. */
 static bool find_line(const fkcg_diag *d, const fkcg_loc *loc, const char **start, size_t *n)
 {
-    for (const src *s = d->srcs; s; s = s->next) {
+    for (src *s = d->srcs; s; s = s->next) {
         if (s->file != loc->file && strcmp(s->file, loc->file) != 0)
             continue;
-        const char *p = s->text, *end = s->text + s->len;
-        for (uint32_t line = 1; line < loc->line; line++) {
+        if (loc->line < s->at_line) {
+            s->at_line = 1;
+            s->at = s->text;
+        }
+        const char *p = s->at, *end = s->text + s->len;
+        for (uint32_t line = s->at_line; line < loc->line; line++) {
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             if (!nl)
                 return false;
             p = nl + 1;
         }
+        s->at_line = loc->line;
+        s->at = p;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         *start = p;
         *n = (size_t)((nl ? nl : end) - p);

@@ -3,6 +3,7 @@
  * front matter is taken by lines; the Markdown body goes to cmark, whose AST gives the ```fkc
  * fenced blocks, their source lines and the heading that introduces each one. */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,7 +43,13 @@ static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data,
         fkcg_error(d, &where, "not a regular file");
         goto done;
     }
-    size_t cap = FKCG_MAX_FILE_BYTES + 1, n = 0;
+    if ((uintmax_t)st.st_size > FKCG_MAX_FILE_BYTES) {
+        fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
+                   FKCG_MAX_FILE_BYTES);
+        rc = 1;
+        goto done;
+    }
+    size_t cap = (size_t)st.st_size + 1, n = 0; /* + 1: notices a file that grew */
     char *buf = fkcg_alloc(a, cap + 1);
     for (;;) {
         ssize_t got = read(fd, buf + n, cap - n);
@@ -55,10 +62,8 @@ static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data,
         if (got == 0 || (n += (size_t)got) == cap)
             break;
     }
-    if (n > FKCG_MAX_FILE_BYTES) {
-        fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
-                   FKCG_MAX_FILE_BYTES);
-        rc = 1;
+    if (n == cap) {
+        fkcg_error(d, &where, "file changed while it was read; run again");
         goto done;
     }
     buf[n] = '\0';
@@ -233,18 +238,22 @@ fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col)
                        (uint32_t)(b + c->strip[line] + 1) };
 }
 
-/* Appends the text of a heading's inline children. */
-static void heading_text(cmark_node *n, fkcg_buf *out)
+/* Appends the text of a heading's inline descendants (iteratively: nesting can be deep). */
+static void heading_text(cmark_node *heading, fkcg_buf *out)
 {
-    for (cmark_node *k = cmark_node_first_child(n); k; k = cmark_node_next(k)) {
+    cmark_iter *it = cmark_iter_new(heading);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *k = cmark_iter_get_node(it);
         cmark_node_type t = cmark_node_get_type(k);
+        if (ev != CMARK_EVENT_ENTER)
+            continue;
         if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
             fkcg_buf_puts(out, cmark_node_get_literal(k));
         else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
             fkcg_buf_putc(out, ' ');
-        else
-            heading_text(k, out);
     }
+    cmark_iter_free(it);
 }
 
 /* Is the info string's first word `fkc`? */
@@ -375,7 +384,7 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, s
     int rc;
     memset(doc, 0, sizeof *doc);
     doc->file = path;
-    if (len > FKCG_MAX_FILE_BYTES) {
+    if (!text || len > FKCG_MAX_FILE_BYTES) {
         fkcg_loc where = { path, 0, 0 };
         fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
                    FKCG_MAX_FILE_BYTES);

@@ -89,7 +89,9 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     fkcg_diag *d = run->diag;
     fkcg_doc doc;
     int rc;
-    if (data)
+    if (data && len > FKCG_MAX_FILE_BYTES)
+        rc = fkcg_load_bytes(a, d, path, NULL, len, &doc); /* reports the size */
+    else if (data)
         rc = fkcg_load_bytes(a, d, path, fkcg_strndup(a, data, len), len, &doc);
     else
         rc = fkcg_load(a, d, path, &doc);

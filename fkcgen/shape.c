@@ -31,9 +31,24 @@ static bool admits(const shaper *sh, size_t i, const char *key)
     return true;
 }
 
+/* An unknown key: where it belongs when another mapping has it, else a did-you-mean from the
+ * open mappings, else the keys allowed here. */
 static void unknown_key(shaper *sh, const ynode *key, size_t base)
 {
     const fkcg_schema *s = sh->stack[sh->top - 1].schema;
+    const fkcg_schema *all[32];
+    size_t n_all = fkcg_schema_all(all, 32);
+    fkcg_buf msg;
+    fkcg_buf_init(&msg);
+    for (size_t i = 0; i < n_all && i < 32; i++)
+        if (fkcg_schema_key(all[i], key->str))
+            fkcg_buf_printf(&msg, "%s%s", msg.len ? " or " : "", all[i]->path);
+    if (msg.len) {
+        fkcg_error(sh->d, &key->loc, "key '%s' does not belong in %s; it is a key of %s",
+                   key->str, s->path, msg.data);
+        fkcg_buf_free(&msg);
+        return;
+    }
     const char *hint = NULL;
     for (size_t i = sh->top; i-- > base && !hint;)
         hint = fkcg_schema_suggest(sh->stack[i].schema, key->str);
@@ -42,12 +57,10 @@ static void unknown_key(shaper *sh, const ynode *key, size_t base)
                    s->path, hint);
         return;
     }
-    fkcg_buf keys;
-    fkcg_buf_init(&keys);
-    fkcg_schema_key_list(s, &keys);
+    fkcg_schema_key_list(s, &msg);
     fkcg_error(sh->d, &key->loc, "unknown key '%s' in %s; expected %s", key->str, s->path,
-               keys.data ? keys.data : "no keys");
-    fkcg_buf_free(&keys);
+               msg.data ? msg.data : "no keys");
+    fkcg_buf_free(&msg);
 }
 
 static ynode *shape_map(shaper *sh, ynode *src, const fkcg_schema *s);

@@ -287,9 +287,22 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
 {
     bool was = v->ok;
     v->ok = true;
-    for (size_t i = 0; i < s->n_keys; i++)
+    const char *missing[32];
+    size_t n_missing = 0;
+    for (size_t i = 0; i < s->n_keys && n_missing < 32; i++)
         if (s->keys[i].required && !fkcg_map_get(n, s->keys[i].name))
-            ERR(v, owner, "missing required key '%s' in %s", s->keys[i].name, s->path);
+            missing[n_missing++] = s->keys[i].name;
+    if (n_missing == 1)
+        ERR(v, owner, "missing required key '%s' in %s", missing[0], s->path);
+    if (n_missing > 1) {
+        fkcg_buf list;
+        fkcg_buf_init(&list);
+        for (size_t i = 0; i < n_missing; i++)
+            fkcg_buf_printf(&list, "%s'%s'", i == 0 ? "" : i + 1 == n_missing ? " and " : ", ",
+                            missing[i]);
+        ERR(v, owner, "missing required keys %s in %s", list.data, s->path);
+        fkcg_buf_free(&list);
+    }
     for (const ynode *e = n->kids; e; e = e->next) {
         const fkcg_key *k = fkcg_schema_key(s, e->key->str);
         if (k)

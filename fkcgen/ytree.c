@@ -155,6 +155,13 @@ static ynode *collection(reader *r, yn_kind kind, unsigned depth)
             if (!next(r))
                 return NULL;
         }
+        if (n->n == FKCG_MAX_ITEMS) {
+            fkcg_loc at = mark_loc(r, r->ev.start_mark);
+            fkcg_error(r->d, &at, "more than %u entries in one YAML %s", FKCG_MAX_ITEMS,
+                       kind == YN_MAP ? "mapping" : "list");
+            r->failed = true;
+            return NULL;
+        }
         ynode *kid = node(r, depth + 1);
         if (!kid)
             return NULL;

@@ -99,6 +99,24 @@ CASES_TEXT = {
     "yaml_not_a_mapping": sub("```fkc\nkernel: copy", "```fkc\n- kernel\n```\n```fkc\nkernel: copy"),
     "yaml_complex_key": sub("rank: any", "[rank]: any"),
     # keys and types
+    "key_in_wrong_mapping": sub("caps:\nawkward_layout_strategy", "caps:\ndtypes: [F32]\n"
+                                "awkward_layout_strategy"),
+    "missing_several_keys": sub("caps:\nawkward_layout_strategy: requires_contiguous\n"
+                                "in_place: false\n", "caps:\n"),
+    "front_matter_unknown_key": sub("revision_base: \"git:0000\"\n",
+                                    "revision_base: \"git:0000\"\nversion: 3\n"),
+    "front_matter_missing_provider": sub("provider:\nname: demo-kernels\nbackend: Vulkan\n"
+                                         "kernel_source: \"vulkan-slang\"\n"
+                                         "link_registry: demo::fkc::ENTRY_POINTS\n"
+                                         "revision_base: \"git:0000\"\n", ""),
+    "field_missing_kind": sub('len: { kind: usize, note: "elements to copy" }',
+                              'len: { note: "elements to copy" }'),
+    "nested_form_error": sub("caps:\nawkward_layout_strategy: requires_contiguous\n"
+                             "in_place: false\nalignment_bytes: 16\n"
+                             "access_granularity_bits: 32\n",
+                             "caps:\n  awkward_layout_strategy: requires_contiguous\n"
+                             "  in_place: false\n  alignment_bytes: 16\n"
+                             "  access_granularity_bit: 32\n"),
     "unknown_key_suggestion": sub("dtypes: [F32, U8]", "dtype: [F32, U8]"),
     "unknown_key_list": sub("determinism: bitwise", "determinism: bitwise\ncolour: red"),
     "duplicate_key": sub("kernel: copy\n", "kernel: copy\nkernel: copy_again\n"),
