@@ -21,9 +21,9 @@ RT_KERNELS := copy_u8:-DUNIT=1 copy_u16:-DUNIT=2 copy_u32:-DUNIT=4 copy_u128:-DU
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 LIBFKC := $(BUILD)/libfkc.a
-BUILD_TARGETS += $(LIBFKC)
+BUILD_TARGETS += $(LIBFKC) $(BUILD)/fkc-bench
 TEST_TARGETS  += check-runtime
-# BENCH_TARGETS += bench-runtime (added with runtime/bench/)
+BENCH_TARGETS += bench-runtime
 
 $(LIBFKC): $(RT_OBJS)
 	@rm -f $@

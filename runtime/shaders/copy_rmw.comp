@@ -23,6 +23,10 @@ layout(push_constant) uniform Push {
     uint d_plane;   // destination stride between planes (bytes, >= rows * d_row)
     uint word0;     // first destination word touched (dst_off / 4)
     uint planes;    // planes in the box
+    uint grid;      // (copy.comp only)
+    uint row_base;  // (copy.comp only)
+    uint plane_base;// (copy.comp only)
+    uint pad;
 } p;
 
 void main()

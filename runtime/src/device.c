@@ -398,8 +398,9 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o)
                                                                    : o->limit_storage_buffer_range;
     ctx->storage_range = range & ~(uint64_t)15;
     uint32_t g = in->max_compute_work_group_count[0];
-    if (in->max_compute_work_group_count[1] < g)
-        g = in->max_compute_work_group_count[1];
+    for (int i = 1; i < 3; i++)
+        if (in->max_compute_work_group_count[i] < g)
+            g = in->max_compute_work_group_count[i];
     if (o->limit_work_group_count && o->limit_work_group_count < g)
         g = o->limit_work_group_count;
     ctx->group_limit = g ? g : 1;

@@ -16,6 +16,7 @@
 #define FKC_MIN_TEST_RANGE 256u        /* smallest storage range the test hook accepts */
 #define FKC_TRANSFER_MIN_ROW 64u       /* AUTO: rows at least this long go through copy regions */
 #define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
+#define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
 
 /* Kernels, one pipeline each, created on first use and cached in the context. */
 typedef enum kernel_id { KERNEL_U8, KERNEL_U16, KERNEL_U32, KERNEL_U128, KERNEL_RMW, KERNEL_COUNT } kernel_id;

@@ -32,7 +32,7 @@ static const struct {
     [KERNEL_RMW] = {spv_rmw, sizeof spv_rmw, "copy_rmw"},
 };
 
-#define PUSH_BYTES 48u /* 12 x uint, the Push block of the shaders */
+#define PUSH_BYTES 64u /* 16 x uint, the Push block of the shaders */
 
 fkc_status fkc_pipelines_init(fkc_context *ctx)
 {

@@ -28,6 +28,7 @@ typedef struct piece {
 struct push {
     uint32_t base, count, row_units, rows, src_off, dst_off;
     uint32_t s_row, s_plane, d_row, d_plane, word0, planes;
+    uint32_t grid, row_base, plane_base, pad;
 };
 
 /* Builds the coalesced byte job of a box; false when the box is empty. */
@@ -122,6 +123,54 @@ static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piec
     s->dirty = true;
 }
 
+static void push_and_dispatch(fkc_stream *s, const struct push *pc, uint64_t gx, uint64_t gy,
+                              uint64_t gz)
+{
+    vkCmdPushConstants(s->cmd, s->ctx->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       sizeof *pc, pc);
+    vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)gy, (uint32_t)gz);
+    s->commands++;
+}
+
+/* Flat mode: one index over the whole piece, in 2-D grids of at most limit x limit groups. */
+static void flat_walk(fkc_stream *s, struct push *pc, uint64_t total)
+{
+    uint64_t lim = s->ctx->group_limit;
+    uint64_t per = lim * lim; /* groups one 2-D dispatch may have */
+    if (per > (1u << 22))
+        per = 1u << 22;       /* keeps base + index below 2^31 invocations */
+    for (uint64_t done = 0; done < total;) {
+        uint64_t cnt = total - done;
+        if (cnt > per * FKC_LOCAL_SIZE)
+            cnt = per * FKC_LOCAL_SIZE;
+        uint64_t groups = (cnt + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
+        uint64_t gx = groups < lim ? groups : lim, gy = (groups + gx - 1) / gx;
+        pc->base = (uint32_t)done;
+        pc->count = (uint32_t)cnt;
+        push_and_dispatch(s, pc, gx, gy, 1);
+        done += cnt;
+    }
+}
+
+/* Grid mode for long rows: x = columns, y = rows, z = planes, each walked in chunks of the
+ * work-group limit; no division in the shader. */
+static void grid_walk(fkc_stream *s, struct push *pc)
+{
+    uint64_t lim = s->ctx->group_limit;
+    uint64_t cols = (pc->row_units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
+    pc->grid = 1;
+    for (uint64_t z = 0; z < pc->planes; z += lim)
+        for (uint64_t y = 0; y < pc->rows; y += lim)
+            for (uint64_t x = 0; x < cols; x += lim) {
+                pc->base = (uint32_t)(x * FKC_LOCAL_SIZE);
+                pc->row_base = (uint32_t)y;
+                pc->plane_base = (uint32_t)z;
+                push_and_dispatch(s, pc, cols - x < lim ? cols - x : lim,
+                                  pc->rows - y < lim ? pc->rows - y : lim,
+                                  pc->planes - z < lim ? pc->planes - z : lim);
+            }
+}
+
 /* Records the dispatches of one piece that fits the storage range: binds the two windows,
  * then walks the grid in chunks the work-group limit allows. */
 static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
@@ -168,24 +217,10 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
     order_before(s, rmw);
     vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipeline_layout, 0, 2, w);
-    uint64_t lim = ctx->group_limit;
-    uint64_t per = lim * lim; /* groups one 2-D dispatch may have */
-    if (per > (1u << 22))
-        per = 1u << 22;       /* keeps base + index below 2^31 invocations */
-    for (uint64_t done = 0; done < total;) {
-        uint64_t cnt = total - done;
-        if (cnt > per * FKC_LOCAL_SIZE)
-            cnt = per * FKC_LOCAL_SIZE;
-        uint64_t groups = (cnt + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
-        uint64_t gx = groups < lim ? groups : lim, gy = (groups + gx - 1) / gx;
-        pc.base = (uint32_t)done;
-        pc.count = (uint32_t)cnt;
-        vkCmdPushConstants(s->cmd, ctx->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                           sizeof pc, &pc);
-        vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)gy, 1);
-        s->commands++;
-        done += cnt;
-    }
+    if (!rmw && pc.row_units >= FKC_GRID_MIN_UNITS)
+        grid_walk(s, &pc);
+    else
+        flat_walk(s, &pc, total);
     s->dirty = true;
     s->rmw_pending = s->rmw_pending || rmw;
     return FKC_OK;
