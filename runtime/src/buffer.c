@@ -55,6 +55,10 @@ fkc_status fkc_buffer_create(fkc_context *ctx, uint64_t size, fkc_buffer **out)
                         ctx ? "size is 0" : "context is NULL");
     if (size > UINT64_MAX - 16)
         return fkc_fail(FKC_ERR_OVERFLOW, "buffer size %llu", (unsigned long long)size);
+    if (ctx->max_allocation && ((size + 15) & ~(uint64_t)15) > ctx->max_allocation)
+        return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "a %llu-byte buffer exceeds the device's "
+                        "largest allocation (%llu bytes)", (unsigned long long)size,
+                        (unsigned long long)ctx->max_allocation);
     fkc_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a buffer handle");

@@ -449,6 +449,14 @@ static fkc_status open_device(fkc_context *ctx, const fkc_context_options *o)
         return st;
     ctx->physical = pd[chosen];
     ctx->info = info[chosen];
+    VkPhysicalDeviceMaintenance3Properties m3 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                      .pNext = &m3};
+    if (ctx->info.api_version >= VK_API_VERSION_1_1) {
+        vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
+        ctx->max_allocation = m3.maxMemoryAllocationSize;
+    }
     vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->mem);
     set_limits(ctx, o);
     return create_device(ctx, o->flags);

@@ -36,6 +36,7 @@ struct fkc_context {
     uint64_t storage_range;                /* usable window bytes per binding (after the hook) */
     uint32_t group_limit;                  /* groups per grid dimension (after the hook) */
     uint64_t offset_align;                 /* window start alignment */
+    uint64_t max_allocation;               /* maxMemoryAllocationSize (0: not reported) */
     PFN_vkCmdPushDescriptorSetKHR push_descriptor;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;

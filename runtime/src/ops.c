@@ -154,6 +154,8 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
                                "write_slice_rotating");
     if (st != FKC_OK || (st = read_position(s, x, &pos)) != FKC_OK)
         return st;
+    if (p->capacity == 0)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: capacity is 0");
     st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, pos, x->axis,
                            width, boxes, &n, &axis);
     if (st == FKC_ERR_SHAPE || st == FKC_ERR_INVALID_ARGUMENT)

@@ -245,6 +245,8 @@ static void test_errors(void **state)
     fkc_buffer *b = (fkc_buffer *)1;
     REFUSED(fkc_buffer_create(ctx, 0, &b), FKC_ERR_INVALID_ARGUMENT, "size is 0");
     assert_null(b);
+    REFUSED(fkc_buffer_create(ctx, 1ull << 62, &b), FKC_ERR_OUT_OF_MEMORY, "largest allocation");
+    assert_null(b);
     RT_OK(fkc_buffer_create(ctx, 10, &b));
     unsigned char tmp[16] = {0};
     REFUSED(fkc_buffer_upload(b, 4, tmp, 7), FKC_ERR_OUT_OF_BOUNDS, "outside the 10-byte");
