@@ -150,13 +150,21 @@ static void put_comment(fkcg_buf *b, const char *s)
 {
     if (!s)
         return;
+    const char *run = s;
     for (char prev = 0; *s; prev = *s++) {
         unsigned char c = (unsigned char)*s;
-        char o = (c >= 0x20 && c < 0x7f && c != '\\') ? (char)c : (c == '\\' ? '|' : '.');
-        if ((prev == '*' && o == '/') || (prev == '/' && o == '*') || (prev == '?' && o == '?'))
+        bool plain = c >= 0x20 && c < 0x7f && c != '\\';
+        bool split = (prev == '*' && c == '/') || (prev == '/' && c == '*') ||
+                     (prev == '?' && c == '?');
+        if (plain && !split)
+            continue;
+        fkcg_buf_put(b, run, (size_t)(s - run));
+        run = s + 1;
+        if (split)
             fkcg_buf_putc(b, ' ');
-        fkcg_buf_putc(b, o);
+        fkcg_buf_putc(b, plain ? (char)c : c == '\\' ? '|' : '.');
     }
+    fkcg_buf_put(b, run, (size_t)(s - run));
 }
 
 /* A finite double as a C double literal, the shortest that reads back exactly. The
@@ -298,11 +306,14 @@ static void *xcalloc(size_t n, size_t size)
     return q;
 }
 
-/* Section index of a section pointer (sections are few per op; a map would do for more). */
+/* Section index of a section pointer: the bindings of one section are contiguous and sections
+ * follow in table order, so the previous index or the next one nearly always matches. */
 static size_t section_index_of(const fkcg_table *t, const fkcg_section *s, size_t hint)
 {
     if (hint < t->n_sections && t->sections[hint] == s)
         return hint;
+    if (hint + 1 < t->n_sections && t->sections[hint + 1] == s)
+        return hint + 1;
     for (size_t i = 0; i < t->n_sections; i++)
         if (t->sections[i] == s)
             return i;
@@ -536,13 +547,22 @@ static void check_section(checker *ck, const plan *p, size_t i)
 }
 
 /* Generated names that must stay distinct: op kinds by their snake form, symbols. */
+static int cmp_op_snake(const void *a, const void *b)
+{
+    return strcmp((*(const op_info *const *)a)->snake, (*(const op_info *const *)b)->snake);
+}
+
 static void check_unique(checker *ck, const plan *p)
 {
+    const op_info **by_snake = xcalloc(p->n_ops, sizeof *by_snake);
+    for (size_t i = 0; i < p->n_ops; i++)
+        by_snake[i] = &p->ops[i];
+    qsort(by_snake, p->n_ops, sizeof *by_snake, cmp_op_snake);
     for (size_t i = 1; i < p->n_ops; i++)
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(p->ops[i].snake, p->ops[j].snake) == 0)
-                report(ck, p->ops[i].sig->loc, "op_kind", p->ops[i].name,
-                       "gives the same C name as another op kind");
+        if (strcmp(by_snake[i]->snake, by_snake[i - 1]->snake) == 0)
+            report(ck, by_snake[i]->sig->loc, "op_kind", by_snake[i]->name,
+                   "gives the same C name as another op kind");
+    free(by_snake);
     for (size_t i = 1; i < p->t->n_bindings; i++)
         if (strcmp(p->links[i].b->symbol, p->links[i - 1].b->symbol) == 0)
             report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
@@ -581,10 +601,17 @@ size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
 /* s in upper case, every byte outside [A-Za-z0-9] as '_' (enumerator suffixes). */
 static void put_upper(fkcg_buf *b, const char *s)
 {
+    char tmp[64];
+    size_t k = 0;
     for (; *s; s++) {
         int c = (unsigned char)*s;
-        fkcg_buf_putc(b, (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_'));
+        tmp[k++] = (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_');
+        if (k == sizeof tmp) {
+            fkcg_buf_put(b, tmp, k);
+            k = 0;
+        }
     }
+    fkcg_buf_put(b, tmp, k);
 }
 
 /* PREFIX + VALUE of a schema enum; PREFIX + UNKNOWN when value is NULL. */
@@ -787,13 +814,17 @@ static void emit_h_params(fkcg_buf *b, const plan *p)
 static void emit_h_fn_types(fkcg_buf *b, const plan *p)
 {
     fkcg_buf_puts(b, "/* One function type per op kind: the stream, the inputs (const), the outputs,\n"
-                     " * the op's params and the runtime's extras. */\n");
+                     " * the op's params and the runtime's extras; fkc_<op>_fn points to one. */\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        fkcg_buf_puts(b, "typedef fkc_status (*fkc_");
+        fkcg_buf_puts(b, "typedef fkc_status fkc_");
         put_ident(b, p->ops[i].snake);
-        fkcg_buf_puts(b, "_fn)");
+        fkcg_buf_puts(b, "_kernel");
         put_params(b, &p->ops[i]);
-        fkcg_buf_puts(b, ";\n");
+        fkcg_buf_puts(b, ";\ntypedef fkc_");
+        put_ident(b, p->ops[i].snake);
+        fkcg_buf_puts(b, "_kernel *fkc_");
+        put_ident(b, p->ops[i].snake);
+        fkcg_buf_puts(b, "_fn;\n");
     }
     fkcg_buf_puts(b, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
                      "typedef union fkc_kernel_ref {\n");
@@ -820,26 +851,31 @@ static unsigned section_widths(const plan *p, size_t sec, const size_t *first, s
 
 static void emit_h_wrappers(fkcg_buf *b, const plan *p, const size_t *first)
 {
-    fkcg_buf_puts(b, "/* Byte-width wrappers, one per byte width a kernel's dtypes use: declared here,\n"
-                     " * defined by the runtime. */\n");
+    fkcg_buf_puts(b, "/* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes\n"
+                     " * use, declared through the op's function type; defined by the runtime. */\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_section *s = p->t->sections[i];
         const op_info *op = &p->ops[p->sec_op[i]];
         unsigned mask = section_widths(p, i, first, p->t->n_bindings);
-        fkcg_buf_puts(b, "/* ");
+        fkcg_buf_puts(b, "fkc_");
+        put_ident(b, op->snake);
+        fkcg_buf_puts(b, "_kernel");
+        const char *sep = " ";
+        for (unsigned w = 1; w <= 8; w *= 2) {
+            if (!(mask & (1u << w)))
+                continue;
+            fkcg_buf_puts(b, sep);
+            put_ident(b, s->kernel);
+            fkcg_buf_putc(b, '_');
+            fkcg_buf_putc(b, 'b');
+            fkcg_buf_putc(b, (char)('0' + w));
+            sep = ", ";
+        }
+        fkcg_buf_puts(b, "; /* ");
         put_comment(b, s->kernel);
         fkcg_buf_putc(b, ' ');
         put_where(b, s);
         fkcg_buf_puts(b, " */\n");
-        for (unsigned w = 1; w <= 8; w *= 2) {
-            if (!(mask & (1u << w)))
-                continue;
-            fkcg_buf_puts(b, "fkc_status ");
-            put_ident(b, s->kernel);
-            fkcg_buf_printf(b, "_b%u", w);
-            put_params(b, op);
-            fkcg_buf_puts(b, ";\n");
-        }
     }
     fkcg_buf_putc(b, '\n');
 }
@@ -862,7 +898,7 @@ static const char h_tables[] =
     " * params the op's params struct (it may be NULL when the expression names no field;\n"
     " * NAN when it does and params is NULL). */\n"
     "typedef double (*fkc_cost_fn)(uint64_t n, uint64_t dtype_bytes, const void *params);\n\n"
-    "/* A binding's cost. provenance UNKNOWN is the unknown-cost sentinel (docs/cost.md). */\n"
+    "/* A cost. provenance UNKNOWN is the unknown-cost sentinel (docs/cost.md). */\n"
     "typedef struct fkc_cost {\n"
     "    fkc_cost_provenance provenance;\n"
     "    fkc_cost_class cost_class;\n"
@@ -877,35 +913,34 @@ static const char h_tables[] =
     "    bool audited;\n"
     "    const char *notes;          /* NULL when none */\n"
     "} fkc_precision;\n\n"
-    "/* One kernel section of a contract. */\n"
+    "/* One kernel section of a contract: what its bindings share. */\n"
     "typedef struct fkc_kernel_info {\n"
     "    const char *kernel;         /* contract kernel name */\n"
     "    fkc_op_kind op_kind;\n"
     "    fkc_backend backend;\n"
+    "    const char *kernel_source;\n"
     "    const char *blurb;\n"
     "    const char *entry_point;    /* the base symbol, fanned over the dtypes */\n"
-    "    const char *revision_hash;  /* 32 hex digits */\n"
-    "    const char *source_file;    /* repo-relative */\n"
-    "    uint32_t source_line;       /* first line of the fkc block */\n"
-    "} fkc_kernel_info;\n\n"
-    "/* One binding: key (op_kind, [in, out], backend) + kernel_source -> kernel. */\n"
-    "typedef struct fkc_binding {\n"
-    "    fkc_op_kind op_kind;\n"
-    "    fkc_dtype dtypes[2];        /* [in, out] */\n"
-    "    fkc_backend backend;\n"
-    "    const char *kernel;         /* contract kernel name */\n"
-    "    const char *kernel_source;\n"
-    "    const char *symbol;         /* <entry_point>_<dtype suffix> */\n"
-    "    const char *wrapper;        /* <kernel>_b<byte width> */\n"
-    "    fkc_kernel_ref ref;\n"
-    "    uint32_t byte_width;\n"
     "    fkc_caps caps;\n"
-    "    fkc_cost cost;\n"
     "    fkc_precision precision;\n"
     "    fkc_determinism determinism;\n"
     "    const char *revision_hash;  /* 32 hex digits */\n"
     "    const char *source_file;    /* repo-relative */\n"
-    "    uint32_t source_line;\n"
+    "    uint32_t source_line;       /* first line of the fkc block */\n"
+    "} fkc_kernel_info;\n\n"
+    "/* One binding: key (op_kind, [in, out], backend) + kernel_source -> kernel. What the\n"
+    " * bindings of one section share (kernel_source, caps, precision, determinism, revision\n"
+    " * hash, source file and line) is in *info. */\n"
+    "typedef struct fkc_binding {\n"
+    "    fkc_op_kind op_kind;\n"
+    "    fkc_dtype dtypes[2];        /* [in, out] */\n"
+    "    fkc_backend backend;\n"
+    "    const fkc_kernel_info *info; /* its section, in fkc_kernels */\n"
+    "    const char *symbol;         /* <entry_point>_<dtype suffix> */\n"
+    "    const char *wrapper;        /* <kernel>_b<byte width> */\n"
+    "    fkc_kernel_ref ref;\n"
+    "    uint32_t byte_width;\n"
+    "    const fkc_cost *cost;       /* never NULL; fill_unset_cost_for_backend upgrades it */\n"
     "} fkc_binding;\n\n";
 
 static const char h_functions[] =
@@ -925,11 +960,8 @@ static const char h_functions[] =
     "/* The link registry: every <entry_point>_<suffix> symbol -> its wrapper. */\n"
     "typedef struct fkc_link_entry {\n"
     "    const char *symbol;         /* \"fuel_vulkan_backend::fkc::write_slice_f32\" */\n"
-    "    const char *registry;       /* the provider's link_registry */\n"
-    "    fkc_op_kind op_kind;\n"
-    "    fkc_kernel_ref ref;\n"
-    "    const char *wrapper;\n"
-    "    const fkc_binding *binding; /* its row in fkc_bindings */\n"
+    "    uint32_t registry;          /* index in fkc_link_registry_names */\n"
+    "    const fkc_binding *binding; /* its row: op_kind, ref, wrapper, ... */\n"
     "} fkc_link_entry;\n\n";
 
 static const char h_functions2[] =
@@ -1042,61 +1074,6 @@ static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, 
     fkcg_buf_puts(b, ";\n}\n\n");
 }
 
-static void emit_c_sections(fkcg_buf *b, const plan *p)
-{
-    for (size_t i = 0; i < p->t->n_sections; i++) {
-        const fkcg_section *s = p->t->sections[i];
-        const op_info *op = &p->ops[p->sec_op[i]];
-        if (s->caps.n_fast_paths) {
-            fkcg_buf_puts(b, "static const fkc_fast_path fast_paths_");
-            put_ident(b, s->kernel);
-            fkcg_buf_puts(b, "[] = {\n");
-            for (size_t k = 0; k < s->caps.n_fast_paths; k++) {
-                fkcg_buf_puts(b, "    {");
-                put_cstr(b, s->caps.fast_paths[k].when);
-                fkcg_buf_puts(b, ", ");
-                put_enum(b, EN_COST_CLASS, s->caps.fast_paths[k].cost_class);
-                fkcg_buf_puts(b, "},\n");
-            }
-            fkcg_buf_puts(b, "};\n\n");
-        }
-        if (s->cost.present && s->cost.flops)
-            emit_cost_fn(b, op, s, "flops", s->cost.flops, s->cost.flops_src);
-        if (s->cost.present && s->cost.bytes_moved)
-            emit_cost_fn(b, op, s, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
-    }
-}
-
-static void emit_c_kernels(fkcg_buf *b, const plan *p)
-{
-    fkcg_buf_puts(b, "const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {\n");
-    for (size_t i = 0; i < p->t->n_sections; i++) {
-        const fkcg_section *s = p->t->sections[i];
-        fkcg_buf_puts(b, "    /* ");
-        put_comment(b, s->kernel);
-        fkcg_buf_putc(b, ' ');
-        put_where(b, s);
-        fkcg_buf_puts(b, " */\n    {");
-        put_cstr(b, s->kernel);
-        fkcg_buf_puts(b, ", FKC_OP_");
-        put_ident(b, p->ops[p->sec_op[i]].upper);
-        fkcg_buf_puts(b, ", ");
-        put_backend(b, s->backend);
-        fkcg_buf_puts(b, ",\n     ");
-        put_cstr(b, s->blurb);
-        fkcg_buf_puts(b, ",\n     ");
-        put_cstr(b, s->entry_point);
-        fkcg_buf_puts(b, ", ");
-        put_cstr(b, s->revision_hash);
-        fkcg_buf_puts(b, ", ");
-        put_cstr(b, rel_file(s));
-        fkcg_buf_puts(b, ", ");
-        put_u64(b, s->loc.line);
-        fkcg_buf_puts(b, "},\n");
-    }
-    fkcg_buf_puts(b, "};\n\n");
-}
-
 static void put_cost(fkcg_buf *b, const fkcg_section *s)
 {
     if (!s || !s->cost.present) {
@@ -1124,36 +1101,41 @@ static void put_cost(fkcg_buf *b, const fkcg_section *s)
     }
 }
 
-static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
+static void emit_c_sections(fkcg_buf *b, const plan *p)
 {
-    const fkcg_binding *bd = &p->t->bindings[i];
-    const fkcg_section *s = bd->section;
-    const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
-    fkcg_buf_puts(b, "    /* ");
-    put_binding_label(b, bd, i);
-    fkcg_buf_putc(b, ' ');
-    put_where(b, s);
-    fkcg_buf_puts(b, " */\n    {FKC_OP_");
-    put_ident(b, op->upper);
-    fkcg_buf_puts(b, ", {");
-    put_dtype(b, bd->dtype);
-    fkcg_buf_puts(b, ", ");
-    put_dtype(b, bd->dtype);
-    fkcg_buf_puts(b, "}, ");
-    put_backend(b, s->backend);
-    fkcg_buf_puts(b, ", ");
-    put_cstr(b, s->kernel);
-    fkcg_buf_puts(b, ", ");
-    put_cstr(b, s->kernel_source);
-    fkcg_buf_puts(b, ",\n     ");
-    put_cstr(b, bd->symbol);
-    fkcg_buf_puts(b, ", ");
-    put_cstr(b, bd->wrapper);
-    fkcg_buf_puts(b, ", ");
-    put_ref(b, op, bd->wrapper);
-    fkcg_buf_puts(b, ", ");
-    put_u64(b, bd->byte_width);
-    fkcg_buf_puts(b, ",\n     {");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        const op_info *op = &p->ops[p->sec_op[i]];
+        if (s->caps.n_fast_paths) {
+            fkcg_buf_puts(b, "static const fkc_fast_path fast_paths_");
+            put_ident(b, s->kernel);
+            fkcg_buf_puts(b, "[] = {\n");
+            for (size_t k = 0; k < s->caps.n_fast_paths; k++) {
+                fkcg_buf_puts(b, "    {");
+                put_cstr(b, s->caps.fast_paths[k].when);
+                fkcg_buf_puts(b, ", ");
+                put_enum(b, EN_COST_CLASS, s->caps.fast_paths[k].cost_class);
+                fkcg_buf_puts(b, "},\n");
+            }
+            fkcg_buf_puts(b, "};\n\n");
+        }
+        if (!s->cost.present)
+            continue;
+        if (s->cost.flops)
+            emit_cost_fn(b, op, s, "flops", s->cost.flops, s->cost.flops_src);
+        if (s->cost.bytes_moved)
+            emit_cost_fn(b, op, s, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
+        fkcg_buf_puts(b, "static const fkc_cost cost_");
+        put_ident(b, s->kernel);
+        fkcg_buf_puts(b, " = ");
+        put_cost(b, s);
+        fkcg_buf_puts(b, ";\n\n");
+    }
+}
+
+static void put_caps(fkcg_buf *b, const fkcg_section *s)
+{
+    fkcg_buf_putc(b, '{');
     put_enum(b, EN_STRATEGY, s->caps.awkward_layout_strategy);
     if (s->caps.n_fast_paths) {
         fkcg_buf_puts(b, ", fast_paths_");
@@ -1167,10 +1149,12 @@ static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
     put_u64(b, s->caps.alignment_bytes);
     fkcg_buf_puts(b, ", ");
     put_u64(b, s->caps.access_granularity_bits);
-    fkcg_buf_puts(b, "},\n     ");
-    put_cost(b, s);
-    fkcg_buf_puts(b, ",\n     {");
-    fkcg_buf_puts(b, s->precision.bit_stable_on_same_hardware ? "true, " : "false, ");
+    fkcg_buf_putc(b, '}');
+}
+
+static void put_precision(fkcg_buf *b, const fkcg_section *s)
+{
+    fkcg_buf_puts(b, s->precision.bit_stable_on_same_hardware ? "{true, " : "{false, ");
     put_u64(b, s->precision.max_ulp);
     fkcg_buf_puts(b, ", ");
     put_double(b, s->precision.max_relative);
@@ -1178,14 +1162,96 @@ static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
     put_double(b, s->precision.max_absolute);
     fkcg_buf_puts(b, s->precision.audited ? ", true, " : ", false, ");
     put_cstr(b, s->precision.notes);
-    fkcg_buf_puts(b, "},\n     ");
-    put_enum(b, EN_DETERMINISM, s->determinism);
+    fkcg_buf_putc(b, '}');
+}
+
+static void emit_c_kernels(fkcg_buf *b, const plan *p)
+{
+    bool need_unknown = false; /* emitted only when used: no unused static in the output */
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        need_unknown |= !p->t->sections[i]->cost.present;
+    for (size_t i = 0; i < p->n_ops; i++)
+        need_unknown |= p->ops[i].cost == NULL;
+    if (need_unknown)
+        fkcg_buf_puts(b, "/* The unknown-cost sentinel (docs/cost.md). */\n"
+                         "static const fkc_cost unknown_cost = "
+                         "{FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL};\n\n");
+    fkcg_buf_puts(b, "const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        fkcg_buf_puts(b, "    /* [");
+        put_u64(b, i);
+        fkcg_buf_puts(b, "] ");
+        put_comment(b, s->kernel);
+        fkcg_buf_putc(b, ' ');
+        put_where(b, s);
+        fkcg_buf_puts(b, " */\n    {");
+        put_cstr(b, s->kernel);
+        fkcg_buf_puts(b, ", FKC_OP_");
+        put_ident(b, p->ops[p->sec_op[i]].upper);
+        fkcg_buf_puts(b, ", ");
+        put_backend(b, s->backend);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, s->kernel_source);
+        fkcg_buf_puts(b, ",\n     ");
+        put_cstr(b, s->blurb);
+        fkcg_buf_puts(b, ",\n     ");
+        put_cstr(b, s->entry_point);
+        fkcg_buf_puts(b, ",\n     ");
+        put_caps(b, s);
+        fkcg_buf_puts(b, ",\n     ");
+        put_precision(b, s);
+        fkcg_buf_puts(b, ",\n     ");
+        put_enum(b, EN_DETERMINISM, s->determinism);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, s->revision_hash);
+        fkcg_buf_puts(b, ", ");
+        put_cstr(b, rel_file(s));
+        fkcg_buf_puts(b, ", ");
+        put_u64(b, s->loc.line);
+        fkcg_buf_puts(b, "},\n");
+    }
+    fkcg_buf_puts(b, "};\n\n");
+}
+
+/* &cost_<kernel>, or the unknown sentinel. */
+static void put_cost_ref(fkcg_buf *b, const fkcg_section *s)
+{
+    if (!s || !s->cost.present) {
+        fkcg_buf_puts(b, "&unknown_cost");
+        return;
+    }
+    fkcg_buf_puts(b, "&cost_");
+    put_ident(b, s->kernel);
+}
+
+static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
+{
+    const fkcg_binding *bd = &p->t->bindings[i];
+    const fkcg_section *s = bd->section;
+    const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
+    fkcg_buf_puts(b, "    /* ");
+    put_binding_label(b, bd, i);
+    fkcg_buf_puts(b, " */\n    {FKC_OP_");
+    put_ident(b, op->upper);
+    fkcg_buf_puts(b, ", {");
+    put_dtype(b, bd->dtype);
     fkcg_buf_puts(b, ", ");
-    put_cstr(b, s->revision_hash);
+    put_dtype(b, bd->dtype);
+    fkcg_buf_puts(b, "}, ");
+    put_backend(b, s->backend);
+    fkcg_buf_puts(b, ", &fkc_kernels[");
+    put_u64(b, p->bind_sec[i]);
+    fkcg_buf_puts(b, "],\n     ");
+    put_cstr(b, bd->symbol);
     fkcg_buf_puts(b, ", ");
-    put_cstr(b, rel_file(s));
+    put_cstr(b, bd->wrapper);
     fkcg_buf_puts(b, ", ");
-    put_u64(b, s->loc.line);
+    put_ref(b, op, bd->wrapper);
+    fkcg_buf_puts(b, ", ");
+    put_u64(b, bd->byte_width);
+    fkcg_buf_puts(b, ", ");
+    put_cost_ref(b, s);
     fkcg_buf_puts(b, "},\n");
 }
 
@@ -1197,9 +1263,30 @@ static void emit_c_bindings(fkcg_buf *b, const plan *p)
     fkcg_buf_puts(b, "};\n\n");
 }
 
+static void put_key_name(fkcg_buf *b, int dtype)
+{
+    fkcg_buf_puts(b, "key_");
+    fkcg_buf_puts(b, fkcg_dtypes[dtype].suffix);
+}
+
 static void emit_c_register(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, "int fkc_register_bindings(void *registry, "
+    bool used[FKCG_NDTYPES] = {false};
+    for (size_t i = 0; i < p->t->n_bindings; i++)
+        used[p->t->bindings[i].dtype] = true;
+    fkcg_buf_puts(b, "/* The [in, out] dtype keys of the registrations. */\n");
+    for (int d = 0; d < FKCG_NDTYPES; d++) {
+        if (!used[d])
+            continue;
+        fkcg_buf_puts(b, "static const fkc_dtype ");
+        put_key_name(b, d);
+        fkcg_buf_puts(b, "[2] = {");
+        put_dtype(b, d);
+        fkcg_buf_puts(b, ", ");
+        put_dtype(b, d);
+        fkcg_buf_puts(b, "};\n");
+    }
+    fkcg_buf_puts(b, "\nint fkc_register_bindings(void *registry, "
                      "fkc_register_fn register_with_precision)\n{\n    int rc;\n\n"
                      "    if (!register_with_precision)\n"
                      "        return (int)FKC_ERR_INVALID_ARGUMENT;\n");
@@ -1207,21 +1294,17 @@ static void emit_c_register(fkcg_buf *b, const plan *p)
         const fkcg_binding *bd = &p->t->bindings[i];
         const fkcg_section *s = bd->section;
         const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
-        fkcg_buf_puts(b, "    /* ");
-        put_binding_label(b, bd, i);
-        fkcg_buf_puts(b, " */\n    rc = register_with_precision(registry, FKC_OP_");
+        fkcg_buf_puts(b, "    rc = register_with_precision(registry, FKC_OP_");
         put_ident(b, op->upper);
-        fkcg_buf_puts(b, ", (const fkc_dtype[2]){");
-        put_dtype(b, bd->dtype);
         fkcg_buf_puts(b, ", ");
-        put_dtype(b, bd->dtype);
-        fkcg_buf_puts(b, "},\n                                 ");
+        put_key_name(b, bd->dtype);
+        fkcg_buf_puts(b, ", ");
         put_backend(b, s->backend);
         fkcg_buf_puts(b, ", ");
         put_cstr(b, s->kernel_source);
-        fkcg_buf_puts(b, ", &fkc_bindings[");
-        put_u64(b, i);
-        fkcg_buf_puts(b, "].precision,\n                                 (fkc_kernel_ref)");
+        fkcg_buf_puts(b, ",\n        &fkc_kernels[");
+        put_u64(b, p->bind_sec[i]);
+        fkcg_buf_puts(b, "].precision, (fkc_kernel_ref)");
         put_ref(b, op, bd->wrapper);
         fkcg_buf_puts(b, ");\n    if (rc != 0)\n        return rc;\n");
     }
@@ -1307,6 +1390,23 @@ static void emit_c_dispatch(fkcg_buf *b, const plan *p)
     free(rows);
 }
 
+/* Index of a link_registry name in the sorted, distinct names. */
+static size_t registry_index(const plan *p, const char *name)
+{
+    size_t lo = 0, hi = p->n_registries;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, p->registries[mid]);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return 0;
+}
+
 static void emit_c_link(fkcg_buf *b, const plan *p)
 {
     fkcg_buf_puts(b, "const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {\n");
@@ -1319,22 +1419,16 @@ static void emit_c_link(fkcg_buf *b, const plan *p)
     for (size_t i = 0; i < p->t->n_bindings; i++) {
         const link_row *l = &p->links[i];
         const fkcg_section *s = l->b->section;
-        fkcg_buf_puts(b, "    /* ");
-        put_binding_label(b, l->b, l->index);
-        fkcg_buf_puts(b, " */\n    {");
+        const char *reg = s->provider && s->provider->link_registry ? s->provider->link_registry : "";
+        fkcg_buf_puts(b, "    {");
         put_cstr(b, l->b->symbol);
         fkcg_buf_puts(b, ", ");
-        put_cstr(b, s->provider && s->provider->link_registry ? s->provider->link_registry : "");
-        fkcg_buf_puts(b, ",\n     FKC_OP_");
-        const op_info *op = &p->ops[p->sec_op[p->bind_sec[l->index]]];
-        put_ident(b, op->upper);
-        fkcg_buf_puts(b, ", ");
-        put_ref(b, op, l->b->wrapper);
-        fkcg_buf_puts(b, ", ");
-        put_cstr(b, l->b->wrapper);
+        put_u64(b, registry_index(p, reg));
         fkcg_buf_puts(b, ", &fkc_bindings[");
         put_u64(b, l->index);
-        fkcg_buf_puts(b, "]},\n");
+        fkcg_buf_puts(b, "]}, /* -> ");
+        put_comment(b, l->b->wrapper);
+        fkcg_buf_puts(b, " */\n");
     }
     fkcg_buf_puts(b,
         "};\n\n"
@@ -1353,27 +1447,21 @@ static void emit_c_cost(fkcg_buf *b, const plan *p)
 {
     fkcg_buf_puts(b, "/* The shared cost of each op kind: the cost of its first section (by kernel\n"
                      " * name) that states one with a known provenance (docs/cost.md). */\n"
-                     "static const fkc_cost shared_cost[FKC_OP_KIND_COUNT] = {\n");
+                     "static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        fkcg_buf_puts(b, "    /* ");
+        fkcg_buf_puts(b, "    ");
+        put_cost_ref(b, p->ops[i].cost);
+        fkcg_buf_puts(b, ", /* ");
         put_comment(b, p->ops[i].name);
-        if (p->ops[i].cost) {
-            fkcg_buf_puts(b, ": from ");
-            put_comment(b, p->ops[i].cost->kernel);
-        } else {
-            fkcg_buf_puts(b, ": none");
-        }
-        fkcg_buf_puts(b, " */\n    ");
-        put_cost(b, p->ops[i].cost);
-        fkcg_buf_puts(b, ",\n");
+        fkcg_buf_puts(b, " */\n");
     }
     fkcg_buf_puts(b,
         "};\n\n"
         "const fkc_cost *fkc_op_shared_cost(fkc_op_kind op)\n{\n"
         "    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT ||\n"
-        "        shared_cost[op].provenance == FKC_COST_PROVENANCE_UNKNOWN)\n"
+        "        shared_cost[op]->provenance == FKC_COST_PROVENANCE_UNKNOWN)\n"
         "        return NULL;\n"
-        "    return &shared_cost[op];\n}\n\n"
+        "    return shared_cost[op];\n}\n\n"
         "size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,\n"
         "                                   fkc_backend backend)\n{\n"
         "    size_t filled = 0;\n\n"
@@ -1381,11 +1469,12 @@ static void emit_c_cost(fkcg_buf *b, const plan *p)
         "    for (size_t i = 0; i < count; i++) {\n"
         "        fkc_binding *b = &bindings[i];\n"
         "        const fkc_cost *shared;\n\n"
-        "        if (b->backend != backend || b->cost.provenance != FKC_COST_PROVENANCE_UNKNOWN)\n"
+        "        if (b->backend != backend ||\n"
+        "            (b->cost && b->cost->provenance != FKC_COST_PROVENANCE_UNKNOWN))\n"
         "            continue;\n"
         "        shared = fkc_op_shared_cost(b->op_kind);\n"
         "        if (!shared)\n            continue;\n"
-        "        b->cost = *shared;\n"
+        "        b->cost = shared;\n"
         "        filled++;\n"
         "    }\n    return filled;\n}\n");
 }

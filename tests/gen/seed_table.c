@@ -137,6 +137,7 @@ const fkcg_table *injection_table(void)
         sections[k].precision.notes = INJ_NOTES;
         sections[k].kernel_source = INJ_SOURCE;
     }
+    sections[1].cost.present = false; /* the unknown-cost sentinel, compiled too */
     provider.kernel_source = INJ_SOURCE;
     provider.rel_file = INJ_FILE;
     return &table;

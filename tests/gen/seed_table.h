@@ -11,7 +11,7 @@
 const fkcg_table *seed_table(void);
 
 /* The same table with the hostile strings of injection_strings.h as blurbs, precision notes,
- * kernel_source and file name. It reuses the seed table's storage: seed_table() afterwards
+ * kernel_source and file name, and no cost in its second section. It reuses the seed table's storage: seed_table() afterwards
  * gives the plain seed again. */
 const fkcg_table *injection_table(void);
 

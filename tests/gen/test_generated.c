@@ -134,27 +134,29 @@ static void test_table_rows(void **state)
         int op = op_index(b->op_kind), d = dtype_index(b->dtypes[0]);
         assert_true(op >= 0 && d >= 0);
         assert_int_equal(b->dtypes[1], b->dtypes[0]);
-        assert_string_equal(b->kernel, kernels[op]);
+        assert_string_equal(b->info->kernel, kernels[op]);
         snprintf(buf, sizeof buf, "fuel_vulkan_backend::fkc::%s_%s", kernels[op], suffix[d]);
         assert_string_equal(b->symbol, buf);
         snprintf(buf, sizeof buf, "%s_b%u", kernels[op], width[d]);
         assert_string_equal(b->wrapper, buf);
         assert_int_equal(b->byte_width, width[d]);
         assert_ptr_equal(ref_fn(op, b->ref), expected_fn(op, d));
-        assert_int_equal(b->caps.awkward_layout_strategy, FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS);
-        assert_false(b->caps.in_place);
-        assert_int_equal(b->caps.alignment_bytes, 16);
-        assert_int_equal(b->caps.access_granularity_bits, 32);
-        assert_int_equal(b->caps.n_fast_paths, 1);
-        assert_string_equal(b->caps.fast_paths[0].when, "all_inputs_contiguous");
-        assert_int_equal(b->caps.fast_paths[0].cost_class, FKC_COST_CLASS_CHEAP_ELEMENTWISE);
-        assert_int_equal(b->cost.provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
-        assert_int_equal(b->cost.cost_class, FKC_COST_CLASS_CHEAP_ELEMENTWISE);
-        assert_int_equal(b->determinism, FKC_DETERMINISM_BITWISE);
-        assert_int_equal(strlen(b->revision_hash), 32);
-        assert_int_equal(strspn(b->revision_hash, "0123456789abcdef"), 32);
-        assert_string_equal(b->source_file, SEED);
-        assert_true(b->source_line > 0);
+        assert_int_equal(b->info->caps.awkward_layout_strategy, FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS);
+        assert_false(b->info->caps.in_place);
+        assert_int_equal(b->info->caps.alignment_bytes, 16);
+        assert_int_equal(b->info->caps.access_granularity_bits, 32);
+        assert_int_equal(b->info->caps.n_fast_paths, 1);
+        assert_string_equal(b->info->caps.fast_paths[0].when, "all_inputs_contiguous");
+        assert_int_equal(b->info->caps.fast_paths[0].cost_class, FKC_COST_CLASS_CHEAP_ELEMENTWISE);
+        assert_int_equal(b->cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
+        assert_int_equal(b->cost->cost_class, FKC_COST_CLASS_CHEAP_ELEMENTWISE);
+        assert_int_equal(b->info->determinism, FKC_DETERMINISM_BITWISE);
+        assert_int_equal(strlen(b->info->revision_hash), 32);
+        assert_int_equal(strspn(b->info->revision_hash, "0123456789abcdef"), 32);
+        assert_string_equal(b->info->source_file, SEED);
+        assert_true(b->info->source_line > 0);
+        assert_ptr_equal(b->info, &fkc_kernels[op]);
+        assert_string_equal(b->info->kernel_source, "vulkan-slang");
     }
     assert_string_equal(fkc_op_kind_name(FKC_OP_WRITE_SLICE), "WriteSlice");
     assert_string_equal(fkc_op_kind_name(FKC_OP_WRITE_SLICE_ROTATING), "WriteSliceRotating");
@@ -216,10 +218,10 @@ static void test_link_registry_resolves_18(void **state)
             const fkc_link_entry *e = fkc_link_lookup(sym);
             assert_non_null(e);
             assert_string_equal(e->symbol, sym);
-            assert_string_equal(e->wrapper, w);
-            assert_string_equal(e->registry, "fuel_vulkan_backend::fkc::ENTRY_POINTS");
-            assert_int_equal(e->op_kind, ops[op]);
-            assert_ptr_equal(ref_fn(op, e->ref), expected_fn(op, d));
+            assert_string_equal(e->binding->wrapper, w);
+            assert_int_equal(e->registry, 0);
+            assert_int_equal(e->binding->op_kind, ops[op]);
+            assert_ptr_equal(ref_fn(op, e->binding->ref), expected_fn(op, d));
             assert_string_equal(e->binding->symbol, sym);
         }
 }
@@ -242,22 +244,22 @@ static void test_cost_functions_and_fill(void **state)
     (void)state;
     static fkc_binding copy[FKC_BINDING_COUNT];
     fkc_write_slice_params p = {NULL, 0, NULL, 0};
-    const fkc_cost *c = &fkc_bindings[0].cost;
+    const fkc_cost *c = fkc_bindings[0].cost;
     assert_true(c->flops(1000, 4, &p) == 0.0);
     assert_true(c->bytes_moved(1000, 4, &p) == 8000.0); /* 2 * n * dtype_bytes */
     assert_true(c->bytes_moved(7, 2, NULL) == 28.0);
     memcpy(copy, fkc_bindings, sizeof copy);
-    copy[3].cost = (fkc_cost){FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL};
-    copy[12].cost = copy[3].cost;
+    static const fkc_cost unknown = {FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL};
+    copy[3].cost = &unknown;
+    copy[12].cost = NULL; /* treated as unknown too */
     assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_CPU), 0);
-    assert_null(copy[3].cost.bytes_moved);
+    assert_ptr_equal(copy[3].cost, &unknown);
     assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 2);
-    assert_int_equal(copy[3].cost.provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
-    assert_ptr_equal((void *)copy[3].cost.bytes_moved,
-                     (void *)fkc_op_shared_cost(copy[3].op_kind)->bytes_moved);
-    assert_ptr_equal((void *)copy[12].cost.flops,
-                     (void *)fkc_op_shared_cost(copy[12].op_kind)->flops);
-    assert_true(copy[12].cost.bytes_moved(10, 8, NULL) == 160.0);
+    assert_int_equal(copy[3].cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
+    assert_ptr_equal(copy[3].cost, fkc_op_shared_cost(copy[3].op_kind));
+    assert_ptr_equal(copy[3].cost, fkc_bindings[0].cost); /* WriteSlice: from write_slice */
+    assert_ptr_equal(copy[12].cost, fkc_op_shared_cost(FKC_OP_WRITE_SLICE_ROTATING));
+    assert_true(copy[12].cost->bytes_moved(10, 8, NULL) == 160.0);
     assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 0);
     assert_int_equal(fill_unset_cost_for_backend(NULL, 3, FKC_BACKEND_VULKAN), 0);
     assert_null(fkc_op_shared_cost(FKC_OP_KIND_COUNT));

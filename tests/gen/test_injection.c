@@ -17,12 +17,14 @@ static void test_strings_round_trip(void **state)
     (void)state;
     for (int k = 0; k < FKC_KERNEL_COUNT; k++) {
         assert_string_equal(fkc_kernels[k].blurb, INJ_BLURB);
+        assert_string_equal(fkc_kernels[k].precision.notes, INJ_NOTES);
+        assert_string_equal(fkc_kernels[k].kernel_source, INJ_SOURCE);
         assert_string_equal(fkc_kernels[k].source_file, INJ_FILE);
     }
     for (int i = 0; i < FKC_BINDING_COUNT; i++) {
-        assert_string_equal(fkc_bindings[i].precision.notes, INJ_NOTES);
-        assert_string_equal(fkc_bindings[i].kernel_source, INJ_SOURCE);
-        assert_string_equal(fkc_bindings[i].source_file, INJ_FILE);
+        assert_string_equal(fkc_bindings[i].info->precision.notes, INJ_NOTES);
+        assert_string_equal(fkc_bindings[i].info->kernel_source, INJ_SOURCE);
+        assert_string_equal(fkc_bindings[i].info->source_file, INJ_FILE);
     }
 }
 
@@ -37,11 +39,28 @@ static void test_code_still_works(void **state)
     assert_non_null(fkc_link_lookup("fuel_vulkan_backend::fkc::write_slice_rotating_u8"));
 }
 
+static void test_unknown_cost_sentinel(void **state)
+{
+    (void)state;
+    static fkc_binding copy[FKC_BINDING_COUNT];
+    memcpy(copy, fkc_bindings, sizeof copy);
+    for (int i = 0; i < FKC_BINDING_COUNT; i++)
+        assert_int_equal(copy[i].cost->provenance, copy[i].op_kind == FKC_OP_WRITE_SLICE
+                                                       ? FKC_COST_PROVENANCE_JUDGE_MEASURED
+                                                       : FKC_COST_PROVENANCE_UNKNOWN);
+    /* WriteSliceRotating has no section stating a cost: nothing to upgrade to */
+    assert_null(fkc_op_shared_cost(FKC_OP_WRITE_SLICE_ROTATING));
+    assert_non_null(fkc_op_shared_cost(FKC_OP_WRITE_SLICE));
+    assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 0);
+    assert_null(copy[FKC_BINDING_COUNT - 1].cost->bytes_moved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings_round_trip),
         cmocka_unit_test(test_code_still_works),
+        cmocka_unit_test(test_unknown_cost_sentinel),
     };
     return cmocka_run_group_tests_name("injection", tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@ static void test_blurb_and_notes_round_trip(void **state)
     int n = 0;
     for (int i = 0; i < FKC_BINDING_COUNT; i++)
         if (fkc_bindings[i].op_kind == FKC_OP_WRITE_SLICE) {
-            assert_string_equal(fkc_bindings[i].precision.notes, WANT_NOTES);
+            assert_string_equal(fkc_bindings[i].info->precision.notes, WANT_NOTES);
             n++;
         }
     assert_int_equal(n, 9);
