@@ -41,6 +41,8 @@ static double cost_write_slice_bytes_moved(uint64_t n, uint64_t dtype_bytes, con
     return ((2.0 * (double)n) * (double)dtype_bytes);
 }
 
+static const fkc_cost cost_write_slice = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved};
+
 static const fkc_fast_path fast_paths_write_slice_rotating[] = {
     {"all_inputs_contiguous", FKC_COST_CLASS_CHEAP_ELEMENTWISE},
 };
@@ -63,145 +65,92 @@ static double cost_write_slice_rotating_bytes_moved(uint64_t n, uint64_t dtype_b
     return ((2.0 * (double)n) * (double)dtype_bytes);
 }
 
+static const fkc_cost cost_write_slice_rotating = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved};
+
 const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
-    /* write_slice (contracts/vulkan/write_slice.md:53) */
-    {"write_slice", FKC_OP_WRITE_SLICE, FKC_BACKEND_VULKAN,
+    /* [0] write_slice (contracts/vulkan/write_slice.md:53) */
+    {"write_slice", FKC_OP_WRITE_SLICE, FKC_BACKEND_VULKAN, "vulkan-slang",
      "Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.",
-     "fuel_vulkan_backend::fkc::write_slice", "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
-    {"write_slice_rotating", FKC_OP_WRITE_SLICE_ROTATING, FKC_BACKEND_VULKAN,
+     "fuel_vulkan_backend::fkc::write_slice",
+     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
+     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
+     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
+    /* [1] write_slice_rotating (contracts/vulkan/write_slice.md:109) */
+    {"write_slice_rotating", FKC_OP_WRITE_SLICE_ROTATING, FKC_BACKEND_VULKAN, "vulkan-slang",
      "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.",
-     "fuel_vulkan_backend::fkc::write_slice_rotating", "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+     "fuel_vulkan_backend::fkc::write_slice_rotating",
+     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
+     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
+     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
 };
 
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
-    /* [0] write_slice F32 -> write_slice_b4 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_f32", "write_slice_b4", {.write_slice = write_slice_b4}, 4,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [1] write_slice I32 -> write_slice_b4 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_i32", "write_slice_b4", {.write_slice = write_slice_b4}, 4,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [2] write_slice U32 -> write_slice_b4 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_u32", "write_slice_b4", {.write_slice = write_slice_b4}, 4,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [3] write_slice F16 -> write_slice_b2 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_f16", "write_slice_b2", {.write_slice = write_slice_b2}, 2,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [4] write_slice BF16 -> write_slice_b2 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_bf16", "write_slice_b2", {.write_slice = write_slice_b2}, 2,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [5] write_slice F64 -> write_slice_b8 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_f64", "write_slice_b8", {.write_slice = write_slice_b8}, 8,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [6] write_slice I64 -> write_slice_b8 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_i64", "write_slice_b8", {.write_slice = write_slice_b8}, 8,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [7] write_slice U8 -> write_slice_b1 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_u8", "write_slice_b1", {.write_slice = write_slice_b1}, 1,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [8] write_slice I8 -> write_slice_b1 (contracts/vulkan/write_slice.md:53) */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, "write_slice", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_i8", "write_slice_b1", {.write_slice = write_slice_b1}, 1,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
-    /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
-    /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 (contracts/vulkan/write_slice.md:109) */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, "write_slice_rotating", "vulkan-slang",
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1,
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
-     {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
+    /* [0] write_slice F32 -> write_slice_b4 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_f32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_write_slice},
+    /* [1] write_slice I32 -> write_slice_b4 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_i32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_write_slice},
+    /* [2] write_slice U32 -> write_slice_b4 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_u32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_write_slice},
+    /* [3] write_slice F16 -> write_slice_b2 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_f16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_write_slice},
+    /* [4] write_slice BF16 -> write_slice_b2 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_bf16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_write_slice},
+    /* [5] write_slice F64 -> write_slice_b8 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_f64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_write_slice},
+    /* [6] write_slice I64 -> write_slice_b8 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_i64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_write_slice},
+    /* [7] write_slice U8 -> write_slice_b1 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_u8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_write_slice},
+    /* [8] write_slice I8 -> write_slice_b1 */
+    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
+     "fuel_vulkan_backend::fkc::write_slice_i8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_write_slice},
+    /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_write_slice_rotating},
+    /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_write_slice_rotating},
+    /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_write_slice_rotating},
+    /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_write_slice_rotating},
+    /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_write_slice_rotating},
+    /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_write_slice_rotating},
+    /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_write_slice_rotating},
+    /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_write_slice_rotating},
+    /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 */
+    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_write_slice_rotating},
 };
+
+/* The [in, out] dtype keys of the registrations. */
+static const fkc_dtype key_f32[2] = {FKC_DTYPE_F32, FKC_DTYPE_F32};
+static const fkc_dtype key_i32[2] = {FKC_DTYPE_I32, FKC_DTYPE_I32};
+static const fkc_dtype key_u32[2] = {FKC_DTYPE_U32, FKC_DTYPE_U32};
+static const fkc_dtype key_f16[2] = {FKC_DTYPE_F16, FKC_DTYPE_F16};
+static const fkc_dtype key_bf16[2] = {FKC_DTYPE_BF16, FKC_DTYPE_BF16};
+static const fkc_dtype key_f64[2] = {FKC_DTYPE_F64, FKC_DTYPE_F64};
+static const fkc_dtype key_i64[2] = {FKC_DTYPE_I64, FKC_DTYPE_I64};
+static const fkc_dtype key_u8[2] = {FKC_DTYPE_U8, FKC_DTYPE_U8};
+static const fkc_dtype key_i8[2] = {FKC_DTYPE_I8, FKC_DTYPE_I8};
 
 int fkc_register_bindings(void *registry, fkc_register_fn register_with_precision)
 {
@@ -209,112 +158,76 @@ int fkc_register_bindings(void *registry, fkc_register_fn register_with_precisio
 
     if (!register_with_precision)
         return (int)FKC_ERR_INVALID_ARGUMENT;
-    /* [0] write_slice F32 -> write_slice_b4 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_F32, FKC_DTYPE_F32},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[0].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b4});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f32, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b4});
     if (rc != 0)
         return rc;
-    /* [1] write_slice I32 -> write_slice_b4 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_I32, FKC_DTYPE_I32},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[1].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b4});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i32, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b4});
     if (rc != 0)
         return rc;
-    /* [2] write_slice U32 -> write_slice_b4 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_U32, FKC_DTYPE_U32},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[2].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b4});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_u32, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b4});
     if (rc != 0)
         return rc;
-    /* [3] write_slice F16 -> write_slice_b2 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_F16, FKC_DTYPE_F16},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[3].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b2});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f16, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b2});
     if (rc != 0)
         return rc;
-    /* [4] write_slice BF16 -> write_slice_b2 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_BF16, FKC_DTYPE_BF16},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[4].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b2});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_bf16, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b2});
     if (rc != 0)
         return rc;
-    /* [5] write_slice F64 -> write_slice_b8 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_F64, FKC_DTYPE_F64},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[5].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b8});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f64, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b8});
     if (rc != 0)
         return rc;
-    /* [6] write_slice I64 -> write_slice_b8 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_I64, FKC_DTYPE_I64},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[6].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b8});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i64, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b8});
     if (rc != 0)
         return rc;
-    /* [7] write_slice U8 -> write_slice_b1 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_U8, FKC_DTYPE_U8},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[7].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b1});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_u8, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b1});
     if (rc != 0)
         return rc;
-    /* [8] write_slice I8 -> write_slice_b1 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, (const fkc_dtype[2]){FKC_DTYPE_I8, FKC_DTYPE_I8},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[8].precision,
-                                 (fkc_kernel_ref){.write_slice = write_slice_b1});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i8, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b1});
     if (rc != 0)
         return rc;
-    /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_F32, FKC_DTYPE_F32},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[9].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f32, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
     if (rc != 0)
         return rc;
-    /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_I32, FKC_DTYPE_I32},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[10].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i32, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
     if (rc != 0)
         return rc;
-    /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_U32, FKC_DTYPE_U32},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[11].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_u32, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
     if (rc != 0)
         return rc;
-    /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_F16, FKC_DTYPE_F16},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[12].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b2});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f16, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b2});
     if (rc != 0)
         return rc;
-    /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_BF16, FKC_DTYPE_BF16},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[13].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b2});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_bf16, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b2});
     if (rc != 0)
         return rc;
-    /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_F64, FKC_DTYPE_F64},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[14].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b8});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f64, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b8});
     if (rc != 0)
         return rc;
-    /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_I64, FKC_DTYPE_I64},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[15].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b8});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i64, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b8});
     if (rc != 0)
         return rc;
-    /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_U8, FKC_DTYPE_U8},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[16].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b1});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_u8, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b1});
     if (rc != 0)
         return rc;
-    /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 */
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, (const fkc_dtype[2]){FKC_DTYPE_I8, FKC_DTYPE_I8},
-                                 FKC_BACKEND_VULKAN, "vulkan-slang", &fkc_bindings[17].precision,
-                                 (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b1});
+    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i8, FKC_BACKEND_VULKAN, "vulkan-slang",
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b1});
     if (rc != 0)
         return rc;
     return 0;
@@ -389,60 +302,24 @@ const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {
 };
 
 const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {
-    /* [4] write_slice BF16 -> write_slice_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_bf16", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b2}, "write_slice_b2", &fkc_bindings[4]},
-    /* [3] write_slice F16 -> write_slice_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_f16", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b2}, "write_slice_b2", &fkc_bindings[3]},
-    /* [0] write_slice F32 -> write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_f32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b4}, "write_slice_b4", &fkc_bindings[0]},
-    /* [5] write_slice F64 -> write_slice_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_f64", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b8}, "write_slice_b8", &fkc_bindings[5]},
-    /* [1] write_slice I32 -> write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_i32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b4}, "write_slice_b4", &fkc_bindings[1]},
-    /* [6] write_slice I64 -> write_slice_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_i64", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b8}, "write_slice_b8", &fkc_bindings[6]},
-    /* [8] write_slice I8 -> write_slice_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_i8", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b1}, "write_slice_b1", &fkc_bindings[8]},
-    /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b2}, "write_slice_rotating_b2", &fkc_bindings[13]},
-    /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f16", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b2}, "write_slice_rotating_b2", &fkc_bindings[12]},
-    /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b4}, "write_slice_rotating_b4", &fkc_bindings[9]},
-    /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f64", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b8}, "write_slice_rotating_b8", &fkc_bindings[14]},
-    /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b4}, "write_slice_rotating_b4", &fkc_bindings[10]},
-    /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i64", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b8}, "write_slice_rotating_b8", &fkc_bindings[15]},
-    /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i8", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b1}, "write_slice_rotating_b1", &fkc_bindings[17]},
-    /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_u32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b4}, "write_slice_rotating_b4", &fkc_bindings[11]},
-    /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_u8", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE_ROTATING, {.write_slice_rotating = write_slice_rotating_b1}, "write_slice_rotating_b1", &fkc_bindings[16]},
-    /* [2] write_slice U32 -> write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_u32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b4}, "write_slice_b4", &fkc_bindings[2]},
-    /* [7] write_slice U8 -> write_slice_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_u8", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-     FKC_OP_WRITE_SLICE, {.write_slice = write_slice_b1}, "write_slice_b1", &fkc_bindings[7]},
+    {"fuel_vulkan_backend::fkc::write_slice_bf16", 0, &fkc_bindings[4]}, /* -> write_slice_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_f16", 0, &fkc_bindings[3]}, /* -> write_slice_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_f32", 0, &fkc_bindings[0]}, /* -> write_slice_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_f64", 0, &fkc_bindings[5]}, /* -> write_slice_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_i32", 0, &fkc_bindings[1]}, /* -> write_slice_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_i64", 0, &fkc_bindings[6]}, /* -> write_slice_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_i8", 0, &fkc_bindings[8]}, /* -> write_slice_b1 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_bf16", 0, &fkc_bindings[13]}, /* -> write_slice_rotating_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_f16", 0, &fkc_bindings[12]}, /* -> write_slice_rotating_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_f32", 0, &fkc_bindings[9]}, /* -> write_slice_rotating_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_f64", 0, &fkc_bindings[14]}, /* -> write_slice_rotating_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_i32", 0, &fkc_bindings[10]}, /* -> write_slice_rotating_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_i64", 0, &fkc_bindings[15]}, /* -> write_slice_rotating_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_i8", 0, &fkc_bindings[17]}, /* -> write_slice_rotating_b1 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_u32", 0, &fkc_bindings[11]}, /* -> write_slice_rotating_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_u8", 0, &fkc_bindings[16]}, /* -> write_slice_rotating_b1 */
+    {"fuel_vulkan_backend::fkc::write_slice_u32", 0, &fkc_bindings[2]}, /* -> write_slice_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_u8", 0, &fkc_bindings[7]}, /* -> write_slice_b1 */
 };
 
 const fkc_link_entry *fkc_link_lookup(const char *symbol)
@@ -467,19 +344,17 @@ const fkc_link_entry *fkc_link_lookup(const char *symbol)
 
 /* The shared cost of each op kind: the cost of its first section (by kernel
  * name) that states one with a known provenance (docs/cost.md). */
-static const fkc_cost shared_cost[FKC_OP_KIND_COUNT] = {
-    /* WriteSlice: from write_slice */
-    {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved},
-    /* WriteSliceRotating: from write_slice_rotating */
-    {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved},
+static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {
+    &cost_write_slice, /* WriteSlice */
+    &cost_write_slice_rotating, /* WriteSliceRotating */
 };
 
 const fkc_cost *fkc_op_shared_cost(fkc_op_kind op)
 {
     if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT ||
-        shared_cost[op].provenance == FKC_COST_PROVENANCE_UNKNOWN)
+        shared_cost[op]->provenance == FKC_COST_PROVENANCE_UNKNOWN)
         return NULL;
-    return &shared_cost[op];
+    return shared_cost[op];
 }
 
 size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
@@ -493,12 +368,13 @@ size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
         fkc_binding *b = &bindings[i];
         const fkc_cost *shared;
 
-        if (b->backend != backend || b->cost.provenance != FKC_COST_PROVENANCE_UNKNOWN)
+        if (b->backend != backend ||
+            (b->cost && b->cost->provenance != FKC_COST_PROVENANCE_UNKNOWN))
             continue;
         shared = fkc_op_shared_cost(b->op_kind);
         if (!shared)
             continue;
-        b->cost = *shared;
+        b->cost = shared;
         filled++;
     }
     return filled;

@@ -77,9 +77,11 @@ typedef struct fkc_write_slice_rotating_params {
 } fkc_write_slice_rotating_params;
 
 /* One function type per op kind: the stream, the inputs (const), the outputs,
- * the op's params and the runtime's extras. */
-typedef fkc_status (*fkc_write_slice_fn)(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
-typedef fkc_status (*fkc_write_slice_rotating_fn)(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
+ * the op's params and the runtime's extras; fkc_<op>_fn points to one. */
+typedef fkc_status fkc_write_slice_kernel(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
+typedef fkc_write_slice_kernel *fkc_write_slice_fn;
+typedef fkc_status fkc_write_slice_rotating_kernel(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
+typedef fkc_write_slice_rotating_kernel *fkc_write_slice_rotating_fn;
 
 /* A kernel reference: the member named after the op kind is the one set. */
 typedef union fkc_kernel_ref {
@@ -87,18 +89,10 @@ typedef union fkc_kernel_ref {
     fkc_write_slice_rotating_fn write_slice_rotating; /* WriteSliceRotating */
 } fkc_kernel_ref;
 
-/* Byte-width wrappers, one per byte width a kernel's dtypes use: declared here,
- * defined by the runtime. */
-/* write_slice (contracts/vulkan/write_slice.md:53) */
-fkc_status write_slice_b1(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
-fkc_status write_slice_b2(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
-fkc_status write_slice_b4(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
-fkc_status write_slice_b8(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
-/* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
-fkc_status write_slice_rotating_b1(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
-fkc_status write_slice_rotating_b2(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
-fkc_status write_slice_rotating_b4(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
-fkc_status write_slice_rotating_b8(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
+/* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes
+ * use, declared through the op's function type; defined by the runtime. */
+fkc_write_slice_kernel write_slice_b1, write_slice_b2, write_slice_b4, write_slice_b8; /* write_slice (contracts/vulkan/write_slice.md:53) */
+fkc_write_slice_rotating_kernel write_slice_rotating_b1, write_slice_rotating_b2, write_slice_rotating_b4, write_slice_rotating_b8; /* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
 
 /* A fast path a kernel takes, and the cost class it then has. */
 typedef struct fkc_fast_path {
@@ -120,7 +114,7 @@ typedef struct fkc_caps {
  * NAN when it does and params is NULL). */
 typedef double (*fkc_cost_fn)(uint64_t n, uint64_t dtype_bytes, const void *params);
 
-/* A binding's cost. provenance UNKNOWN is the unknown-cost sentinel (docs/cost.md). */
+/* A cost. provenance UNKNOWN is the unknown-cost sentinel (docs/cost.md). */
 typedef struct fkc_cost {
     fkc_cost_provenance provenance;
     fkc_cost_class cost_class;
@@ -137,36 +131,35 @@ typedef struct fkc_precision {
     const char *notes;          /* NULL when none */
 } fkc_precision;
 
-/* One kernel section of a contract. */
+/* One kernel section of a contract: what its bindings share. */
 typedef struct fkc_kernel_info {
     const char *kernel;         /* contract kernel name */
     fkc_op_kind op_kind;
     fkc_backend backend;
+    const char *kernel_source;
     const char *blurb;
     const char *entry_point;    /* the base symbol, fanned over the dtypes */
+    fkc_caps caps;
+    fkc_precision precision;
+    fkc_determinism determinism;
     const char *revision_hash;  /* 32 hex digits */
     const char *source_file;    /* repo-relative */
     uint32_t source_line;       /* first line of the fkc block */
 } fkc_kernel_info;
 
-/* One binding: key (op_kind, [in, out], backend) + kernel_source -> kernel. */
+/* One binding: key (op_kind, [in, out], backend) + kernel_source -> kernel. What the
+ * bindings of one section share (kernel_source, caps, precision, determinism, revision
+ * hash, source file and line) is in *info. */
 typedef struct fkc_binding {
     fkc_op_kind op_kind;
     fkc_dtype dtypes[2];        /* [in, out] */
     fkc_backend backend;
-    const char *kernel;         /* contract kernel name */
-    const char *kernel_source;
+    const fkc_kernel_info *info; /* its section, in fkc_kernels */
     const char *symbol;         /* <entry_point>_<dtype suffix> */
     const char *wrapper;        /* <kernel>_b<byte width> */
     fkc_kernel_ref ref;
     uint32_t byte_width;
-    fkc_caps caps;
-    fkc_cost cost;
-    fkc_precision precision;
-    fkc_determinism determinism;
-    const char *revision_hash;  /* 32 hex digits */
-    const char *source_file;    /* repo-relative */
-    uint32_t source_line;
+    const fkc_cost *cost;       /* never NULL; fill_unset_cost_for_backend upgrades it */
 } fkc_binding;
 
 #define FKC_KERNEL_COUNT 2
@@ -192,11 +185,8 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
 /* The link registry: every <entry_point>_<suffix> symbol -> its wrapper. */
 typedef struct fkc_link_entry {
     const char *symbol;         /* "fuel_vulkan_backend::fkc::write_slice_f32" */
-    const char *registry;       /* the provider's link_registry */
-    fkc_op_kind op_kind;
-    fkc_kernel_ref ref;
-    const char *wrapper;
-    const fkc_binding *binding; /* its row in fkc_bindings */
+    uint32_t registry;          /* index in fkc_link_registry_names */
+    const fkc_binding *binding; /* its row: op_kind, ref, wrapper, ... */
 } fkc_link_entry;
 
 #define FKC_LINK_REGISTRY_COUNT 1
