@@ -14,9 +14,16 @@ struct arena_chunk {
     max_align_t data[];
 };
 
-enum { CHUNK_BYTES = 64 * 1024 };
+enum { CHUNK_BYTES = 256 * 1024 };
 
 void *fkcg_alloc(fkcg_arena *a, size_t n)
+{
+    void *p = fkcg_alloc_raw(a, n);
+    memset(p, 0, n);
+    return p;
+}
+
+void *fkcg_alloc_raw(fkcg_arena *a, size_t n)
 {
     size_t align = sizeof(max_align_t);
     if (n > (size_t)-1 / 2)
@@ -37,13 +44,12 @@ void *fkcg_alloc(fkcg_arena *a, size_t n)
     }
     void *p = (char *)c->data + c->used;
     c->used += n;
-    memset(p, 0, n);
     return p;
 }
 
 char *fkcg_strndup(fkcg_arena *a, const char *s, size_t n)
 {
-    char *p = fkcg_alloc(a, n + 1);
+    char *p = fkcg_alloc_raw(a, n + 1);
     if (n)
         memcpy(p, s, n);
     p[n] = '\0';
@@ -68,6 +74,18 @@ char *fkcg_sprintf(fkcg_arena *a, const char *fmt, ...)
         vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return p;
+}
+
+void fkcg_arena_reset(fkcg_arena *a)
+{
+    struct arena_chunk *keep = a->head;
+    if (!keep)
+        return;
+    a->head = keep->next;
+    fkcg_arena_free(a);
+    keep->next = NULL;
+    keep->used = 0;
+    a->head = keep;
 }
 
 void fkcg_arena_free(fkcg_arena *a)

@@ -12,10 +12,22 @@
 /* key=len:value lines: unambiguous whatever the text holds. */
 static void put_str(fkcg_buf *out, const char *key, const char *val)
 {
-    if (!val)
-        fkcg_buf_printf(out, "%s=-\n", key);
-    else
-        fkcg_buf_printf(out, "%s=%zu:%s\n", key, strlen(val), val);
+    fkcg_buf_puts(out, key);
+    if (!val) {
+        fkcg_buf_put(out, "=-\n", 3);
+        return;
+    }
+    size_t n = strlen(val);
+    char num[24], *p = num + sizeof num;
+    *--p = ':';
+    size_t x = n;
+    do
+        *--p = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    *--p = '=';
+    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
+    fkcg_buf_put(out, val, n);
+    fkcg_buf_putc(out, '\n');
 }
 
 static void put_expr(fkcg_buf *out, const char *key, const fkcg_expr *e)

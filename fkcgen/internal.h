@@ -24,10 +24,13 @@ typedef struct fkcg_arena {
     struct arena_chunk *head;
 } fkcg_arena;
 void *fkcg_alloc(fkcg_arena *a, size_t n);              /* zeroed; exits on OOM */
+void *fkcg_alloc_raw(fkcg_arena *a, size_t n);          /* not zeroed: for bytes overwritten */
 char *fkcg_strndup(fkcg_arena *a, const char *s, size_t n);
 char *fkcg_strdup(fkcg_arena *a, const char *s);
 char *fkcg_sprintf(fkcg_arena *a, const char *fmt, ...) FKCG_PRINTF(2, 3);
 void fkcg_arena_free(fkcg_arena *a);
+/* Frees all but the newest chunk and empties it: a scratch arena reused per section. */
+void fkcg_arena_reset(fkcg_arena *a);
 
 /* ---- diag.c: GNU-format diagnostics through a sink, with source line and caret ---- */
 typedef struct fkcg_diag fkcg_diag;
@@ -47,6 +50,7 @@ typedef struct fkcg_chunk {     /* one YAML region of a .md file */
     size_t len;
     const size_t *line_off;     /* start of each line in text */
     const uint32_t *strip;      /* bytes stripped from each line (fence indentation) */
+    const bool *ascii;          /* line i is ASCII only: character columns are byte columns */
     size_t n_lines;
     uint32_t first_line;        /* .md line of text's line 0 */
     const char *file;

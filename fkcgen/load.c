@@ -50,7 +50,7 @@ static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data,
         goto done;
     }
     size_t cap = (size_t)st.st_size + 1, n = 0; /* + 1: notices a file that grew */
-    char *buf = fkcg_alloc(a, cap + 1);
+    char *buf = fkcg_alloc_raw(a, cap + 1);
     for (;;) {
         ssize_t got = read(fd, buf + n, cap - n);
         if (got < 0 && errno == EINTR)
@@ -105,42 +105,56 @@ static size_t utf8_len(const unsigned char *p, size_t left)
     return n;
 }
 
+/* The 1-based line:col of byte `at` of the (already normalised) prefix buf[0, at). */
+static fkcg_loc where_in(const char *path, const char *buf, size_t at)
+{
+    fkcg_loc loc = { path, 1, 1 };
+    for (size_t i = 0; i < at; i++) {
+        if (buf[i] == '\n') {
+            loc.line++;
+            loc.col = 1;
+        } else {
+            loc.col++;
+        }
+    }
+    return loc;
+}
+
 /* Checks the raw bytes and normalises them in place: drops a leading BOM, turns CR LF into LF.
- * Rejects NUL, invalid UTF-8 and a CR not followed by LF, at their line:col. */
+ * Rejects NUL, invalid UTF-8 and a CR not followed by LF, at their line:col (found by a second
+ * pass over the normalised prefix, so the common path is one tight loop). */
 static int normalise(fkcg_diag *d, const char *path, char *buf, size_t *len)
 {
     size_t in = 0, out = 0, n = *len;
     if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
         in = 3;
-    fkcg_loc at = { path, 1, 1 };
     while (in < n) {
         unsigned char c = (unsigned char)buf[in];
+        if (c >= 0x20 && c < 0x80) { /* the common case: printable ASCII */
+            buf[out++] = (char)c;
+            in++;
+            continue;
+        }
         size_t k = 1;
-        if (c == 0) {
-            fkcg_error(d, &at, "NUL byte in a contract file; it must be UTF-8 text");
+        if (c == 0 || (c == '\r' && (in + 1 >= n || buf[in + 1] != '\n')) ||
+            (c >= 0x80 && (k = utf8_len((const unsigned char *)buf + in, n - in)) == 0)) {
+            fkcg_loc at = where_in(path, buf, out);
+            if (c == 0)
+                fkcg_error(d, &at, "NUL byte in a contract file; it must be UTF-8 text");
+            else if (c == '\r')
+                fkcg_error(d, &at, "carriage return without a line feed; use LF or CR LF line "
+                                   "ends");
+            else
+                fkcg_error(d, &at, "invalid UTF-8 (byte 0x%02X); save the file as UTF-8", c);
             return 1;
         }
-        if (c == '\r') {
-            if (in + 1 < n && buf[in + 1] == '\n') {
-                in++;
-                continue;
-            }
-            fkcg_error(d, &at, "carriage return without a line feed; use LF or CR LF line ends");
-            return 1;
-        }
-        if (c >= 0x80 && (k = utf8_len((const unsigned char *)buf + in, n - in)) == 0) {
-            fkcg_error(d, &at, "invalid UTF-8 (byte 0x%02X); save the file as UTF-8", c);
-            return 1;
+        if (c == '\r') { /* CR LF: keep the LF */
+            in++;
+            continue;
         }
         memmove(buf + out, buf + in, k);
         in += k;
         out += k;
-        if (c == '\n') {
-            at.line++;
-            at.col = 1;
-        } else {
-            at.col += (uint32_t)k;
-        }
     }
     buf[out] = '\0';
     *len = out;
@@ -191,9 +205,10 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
     size_t n = end > first ? end - first : 0, bytes = 0;
     for (size_t i = first; i < end; i++)
         bytes += l->off[i + 1] - l->off[i];
-    char *text = fkcg_alloc(a, bytes + 1);
+    char *text = fkcg_alloc_raw(a, bytes + 1);
     size_t *off = fkcg_alloc(a, (n + 1) * sizeof *off);
     uint32_t *strip = fkcg_alloc(a, (n + 1) * sizeof *strip);
+    bool *ascii = fkcg_alloc(a, (n + 1) * sizeof *ascii);
     size_t pos = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len;
@@ -203,6 +218,9 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
             k++;
         off[i] = pos;
         strip[i] = k;
+        ascii[i] = true;
+        for (size_t j = k; j < len && ascii[i]; j++)
+            ascii[i] = (unsigned char)s[j] < 0x80;
         memcpy(text + pos, s + k, len - k);
         pos += len - k;
         text[pos++] = '\n';
@@ -213,6 +231,7 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
     c->len = pos;
     c->line_off = off;
     c->strip = strip;
+    c->ascii = ascii;
     c->n_lines = n;
     c->first_line = (uint32_t)first + 1;
     c->file = file;
@@ -229,7 +248,9 @@ fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col)
     }
     const char *s = c->text + c->line_off[line];
     size_t len = c->line_off[line + 1] - c->line_off[line] - 1, b = 0;
-    for (size_t chars = 0; chars < col && b < len; chars++) {
+    if (c->ascii[line])
+        b = col < len ? col : len;
+    for (size_t chars = 0; !c->ascii[line] && chars < col && b < len; chars++) {
         b++;
         while (b < len && ((unsigned char)s[b] & 0xC0) == 0x80)
             b++;

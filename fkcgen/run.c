@@ -11,6 +11,7 @@
 
 struct fkcg_run {
     fkcg_arena arena;
+    fkcg_arena scratch;          /* one YAML tree at a time: reset after each block */
     fkcg_diag *diag;
     char *root;                  /* realpath of the root, or NULL */
     fkcg_table table;
@@ -32,6 +33,7 @@ void fkcg_run_free(fkcg_run *run)
         return;
     fkcg_diag_free(run->diag);
     fkcg_arena_free(&run->arena);
+    fkcg_arena_free(&run->scratch);
     free(run->root);
     free(run);
 }
@@ -97,23 +99,26 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
         rc = fkcg_load(a, d, path, &doc);
     if (rc == 2 || (rc == 1 && !doc.front.text))
         return rc;
+    fkcg_arena *t = &run->scratch; /* the trees; validate copies what the model keeps */
     fkcg_provider *p = NULL;
-    ynode *front = fkcg_yaml_parse(a, d, &doc.front);
+    ynode *front = fkcg_yaml_parse(t, d, &doc.front);
     if (front)
-        p = fkcg_validate_provider(a, d, fkcg_shape(a, d, front, &fkcg_schema_front),
+        p = fkcg_validate_provider(a, d, fkcg_shape(t, d, front, &fkcg_schema_front),
                                    &doc.front);
+    fkcg_arena_reset(t);
     if (p) {
         p->rel_file = rel_path(run, path);
         push(a, providers, p);
     }
     for (size_t i = 0; i < doc.n_blocks; i++) {
-        ynode *tree = fkcg_yaml_parse(a, d, &doc.blocks[i]);
-        if (!tree)
-            continue;
-        ynode *shaped = fkcg_shape(a, d, tree, &fkcg_schema_section);
-        fkcg_section *s = fkcg_validate_section(a, d, shaped, &doc.blocks[i], p);
+        ynode *tree = fkcg_yaml_parse(t, d, &doc.blocks[i]);
+        fkcg_section *s = NULL;
+        if (tree)
+            s = fkcg_validate_section(a, d, fkcg_shape(t, d, tree, &fkcg_schema_section),
+                                      &doc.blocks[i], p);
         if (s)
             push(a, sections, s);
+        fkcg_arena_reset(t);
     }
     return rc;
 }

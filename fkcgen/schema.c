@@ -49,7 +49,7 @@ const fkcg_enum *fkcg_enum_find(const char *name)
 int fkcg_enum_index(const fkcg_enum *e, const char *value)
 {
     for (size_t i = 0; e && i < e->count; i++)
-        if (strcmp(e->values[i], value) == 0)
+        if (e->values[i][0] == value[0] && strcmp(e->values[i], value) == 0)
             return (int)i;
     return -1;
 }
@@ -203,7 +203,7 @@ const fkcg_key *fkcg_schema_key(const fkcg_schema *s, const char *name)
     if (s->freeform)
         return NULL;
     for (size_t i = 0; i < s->n_keys; i++)
-        if (strcmp(s->keys[i].name, name) == 0)
+        if (s->keys[i].name[0] == name[0] && strcmp(s->keys[i].name, name) == 0)
             return &s->keys[i];
     return NULL;
 }

@@ -314,10 +314,11 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
 }
 
 /* ---- building the model from a checked tree ---- */
-static const char *str(const ynode *map, const char *key)
+/* A scalar's text, copied into the run's arena: the tree lives in a scratch arena. */
+static const char *str(vctx *v, const ynode *map, const char *key)
 {
     const ynode *n = fkcg_map_get(map, key);
-    return n && n->kind == YN_SCALAR ? n->str : NULL;
+    return n && n->kind == YN_SCALAR ? fkcg_strndup(v->a, n->str, n->len) : NULL;
 }
 
 static uint64_t uint_of(vctx *v, const ynode *map, const char *key)
@@ -359,15 +360,15 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
     s->inputs = fkcg_alloc(v->a, seq->n * sizeof *s->inputs);
     for (const ynode *item = seq->kids; item; item = item->next) {
         fkcg_input *in = &s->inputs[s->n_inputs++];
-        in->name = str(item, "name");
+        in->name = str(v, item, "name");
         in->loc = item->loc;
         for (const ynode *d = fkcg_map_get(item, "dtypes")->kids; d; d = d->next)
             in->dtypes[in->n_dtypes++] = fkcg_enum_index(fkcg_enum_find("dtype"), d->str);
         const ynode *layout = fkcg_map_get(item, "layout");
         for (int k = 0; k < FKCG_NLAYOUT; k++)
-            in->layout[k] = str(layout, fkcg_layout_keys[k]);
-        in->rank = str(item, "rank");
-        in->shape_constraint = str(item, "shape_constraint");
+            in->layout[k] = str(v, layout, fkcg_layout_keys[k]);
+        in->rank = str(v, item, "rank");
+        in->shape_constraint = str(v, item, "shape_constraint");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
                 ERR(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice",
@@ -382,14 +383,14 @@ static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
     const ynode *op = fkcg_map_get(accept, "op_params");
     if (!op)
         return;
-    s->variant = str(op, "variant");
+    s->variant = str(v, op, "variant");
     const ynode *fields = fkcg_map_get(op, "fields");
     s->fields = fkcg_alloc(v->a, (fields->n + 1) * sizeof *s->fields);
     for (const ynode *e = fields->kids; e; e = e->next) {
         fkcg_field *f = &s->fields[s->n_fields++];
-        f->name = e->key->str;
-        f->kind = str(e, "kind");
-        f->note = str(e, "note");
+        f->name = fkcg_strndup(v->a, e->key->str, e->key->len);
+        f->kind = str(v, e, "kind");
+        f->note = str(v, e, "note");
         f->loc = e->key->loc;
     }
 }
@@ -430,14 +431,14 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
     s->outputs = fkcg_alloc(v->a, seq->n * sizeof *s->outputs);
     for (const ynode *item = seq->kids; item; item = item->next) {
         fkcg_output *o = &s->outputs[s->n_outputs++];
-        o->name = str(item, "name");
+        o->name = str(v, item, "name");
         o->loc = item->loc;
-        o->dtype_rule = str(item, "dtype_rule");
+        o->dtype_rule = str(v, item, "dtype_rule");
         o->dtype_rule_arg = call_arg(v, item, "dtype_rule", "dtype_rule");
-        o->shape_rule = str(item, "shape_rule");
+        o->shape_rule = str(v, item, "shape_rule");
         o->shape_rule_arg = call_arg(v, item, "shape_rule", "shape_rule");
-        o->layout_guarantee = str(item, "layout_guarantee");
-        o->aliasing = str(item, "aliasing");
+        o->layout_guarantee = str(v, item, "layout_guarantee");
+        o->aliasing = str(v, item, "aliasing");
         const ynode *dr = fkcg_map_get(item, "dtype_rule"), *sr = fkcg_map_get(item, "shape_rule");
         if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
             ERR(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
@@ -455,14 +456,14 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
 static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
 {
     fkcg_caps *c = &s->caps;
-    c->awkward_layout_strategy = str(caps, "awkward_layout_strategy");
+    c->awkward_layout_strategy = str(v, caps, "awkward_layout_strategy");
     const ynode *fp = fkcg_map_get(caps, "fast_paths");
     if (fp) {
         c->fast_paths = fkcg_alloc(v->a, fp->n * sizeof *c->fast_paths);
         for (const ynode *item = fp->kids; item; item = item->next) {
             fkcg_fast_path *p = &c->fast_paths[c->n_fast_paths++];
-            p->when = str(item, "when");
-            p->cost_class = str(item, "class");
+            p->when = str(v, item, "when");
+            p->cost_class = str(v, item, "class");
         }
     }
     c->in_place = bool_of(v, caps, "in_place");
@@ -498,17 +499,17 @@ static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
         return;
     c->present = true;
     c->loc = cost->key ? cost->key->loc : cost->loc;
-    c->provenance = str(cost, "provenance");
-    c->cost_class = str(cost, "class");
+    c->provenance = str(v, cost, "provenance");
+    c->cost_class = str(v, cost, "class");
     const ynode *fl = fkcg_map_get(cost, "flops"), *bm = fkcg_map_get(cost, "bytes_moved");
     if (fl) {
-        c->flops_src = fl->str;
+        c->flops_src = fkcg_strndup(v->a, fl->str, fl->len);
         c->flops = fkcg_expr_parse(v->a, v->d, fl->str, fl->loc, fl->val_col, s->fields,
                                    s->n_fields);
         v->ok = v->ok && c->flops;
     }
     if (bm) {
-        c->bytes_moved_src = bm->str;
+        c->bytes_moved_src = fkcg_strndup(v->a, bm->str, bm->len);
         c->bytes_moved = fkcg_expr_parse(v->a, v->d, bm->str, bm->loc, bm->val_col, s->fields,
                                          s->n_fields);
         v->ok = v->ok && c->bytes_moved;
@@ -524,7 +525,7 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
     p->max_relative = float_of(v, prec, "max_relative");
     p->max_absolute = float_of(v, prec, "max_absolute");
     p->audited = bool_of(v, prec, "audited");
-    p->notes = str(prec, "notes");
+    p->notes = str(v, prec, "notes");
     if (strcmp(s->determinism, "bitwise") != 0)
         return;
     struct { const char *key; bool bad; const char *want; } rules[] = {
@@ -573,61 +574,61 @@ static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
 fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
                                     const fkcg_chunk *c, const fkcg_provider *p)
 {
-    vctx v = { a, d, true };
-    if (!check_map(&v, root, &fkcg_schema_section, &c->loc))
+    vctx ctx = { a, d, true }, *v = &ctx;
+    if (!check_map(v, root, &fkcg_schema_section, &c->loc))
         return NULL;
     fkcg_section *s = fkcg_alloc(a, sizeof *s);
     s->heading = c->heading;
     s->provider = p;
     s->loc = c->loc;
-    s->kernel = str(root, "kernel");
+    s->kernel = str(v, root, "kernel");
     s->kernel_loc = fkcg_map_get(root, "kernel")->loc;
-    s->op_kind = str(root, "op_kind");
-    s->blurb = str(root, "blurb");
-    s->backend = str(root, "backend");
-    s->kernel_source = str(root, "kernel_source");
-    s->entry_point = str(root, "entry_point");
-    s->revision_hash = str(root, "kernel_revision_hash");
-    s->determinism = str(root, "determinism");
+    s->op_kind = str(v, root, "op_kind");
+    s->blurb = str(v, root, "blurb");
+    s->backend = str(v, root, "backend");
+    s->kernel_source = str(v, root, "kernel_source");
+    s->entry_point = str(v, root, "entry_point");
+    s->revision_hash = str(v, root, "kernel_revision_hash");
+    s->determinism = str(v, root, "determinism");
     if (!upper_camel(s->op_kind))
-        ERR(&v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
+        ERR(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
             "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
-    check_provider(&v, root, s, p);
+    check_provider(v, root, s, p);
     const ynode *accept = fkcg_map_get(root, "accept");
-    build_inputs(&v, accept, s);
-    build_op_params(&v, accept, s);
-    build_outputs(&v, fkcg_map_get(root, "return"), s);
-    build_caps(&v, fkcg_map_get(root, "caps"), s);
-    build_cost(&v, fkcg_map_get(root, "cost"), s);
-    build_precision(&v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
-    return v.ok ? s : NULL;
+    build_inputs(v, accept, s);
+    build_op_params(v, accept, s);
+    build_outputs(v, fkcg_map_get(root, "return"), s);
+    build_caps(v, fkcg_map_get(root, "caps"), s);
+    build_cost(v, fkcg_map_get(root, "cost"), s);
+    build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
+    return v->ok ? s : NULL;
 }
 
 fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
                                       const fkcg_chunk *c)
 {
-    vctx v = { a, d, true };
+    vctx ctx = { a, d, true }, *v = &ctx;
     fkcg_loc top = { c->file, 1, 1 };
-    if (!check_map(&v, front, &fkcg_schema_front, &top))
+    if (!check_map(v, front, &fkcg_schema_front, &top))
         return NULL;
     fkcg_provider *p = fkcg_alloc(a, sizeof *p);
     const ynode *ver = fkcg_map_get(front, "fkc_version");
-    p->fkc_version = uint_of(&v, front, "fkc_version");
+    p->fkc_version = uint_of(v, front, "fkc_version");
     static const unsigned known[] = FKCG_FKC_VERSIONS;
     bool ok = false;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         ok = ok || p->fkc_version == known[i];
     if (!ok)
-        ERR(&v, &ver->loc, "fkc_version %s is not one this fkcgen (%s) knows; it reads version 1",
+        ERR(v, &ver->loc, "fkc_version %s is not one this fkcgen (%s) knows; it reads version 1",
             ver->str, FKCGEN_VERSION);
     const ynode *prov = fkcg_map_get(front, "provider");
-    p->name = str(prov, "name");
-    p->backend = str(prov, "backend");
-    p->kernel_source = str(prov, "kernel_source");
-    p->link_registry = str(prov, "link_registry");
-    p->revision_base = str(prov, "revision_base");
+    p->name = str(v, prov, "name");
+    p->backend = str(v, prov, "backend");
+    p->kernel_source = str(v, prov, "kernel_source");
+    p->link_registry = str(v, prov, "link_registry");
+    p->revision_base = str(v, prov, "revision_base");
     p->backend_loc = fkcg_map_get(prov, "backend")->loc;
     p->kernel_source_loc = fkcg_map_get(prov, "kernel_source")->loc;
     p->loc = top;
-    return v.ok ? p : NULL;
+    return v->ok ? p : NULL;
 }

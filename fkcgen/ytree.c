@@ -32,7 +32,7 @@ ynode *fkcg_map_get(const ynode *map, const char *key)
     if (!map || map->kind != YN_MAP)
         return NULL;
     for (ynode *v = map->kids; v; v = v->next)
-        if (strcmp(v->key->str, key) == 0)
+        if (v->key->str[0] == key[0] && strcmp(v->key->str, key) == 0)
             return v;
     return NULL;
 }
