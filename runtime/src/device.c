@@ -152,6 +152,22 @@ static bool layer_present(const char *name)
     return found;
 }
 
+static bool layer_has_extension(const char *layer, const char *name)
+{
+    uint32_t n = 0;
+    bool found = false;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkExtensionProperties *e = calloc(n, sizeof *e);
+    if (!e)
+        return false;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, e) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(e[i].extensionName, name) == 0;
+    free(e);
+    return found;
+}
+
 /* Creates the instance; with ctx and FKC_CONTEXT_VALIDATION, also the layer and messenger. */
 static fkc_status create_instance(fkc_context *ctx, uint32_t flags, VkInstance *out)
 {
@@ -171,8 +187,14 @@ static fkc_status create_instance(fkc_context *ctx, uint32_t flags, VkInstance *
                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
         .pfnUserCallback = on_message,
         .pUserData = ctx};
+    /* Synchronization validation too: a missing barrier between ops is a test failure. */
+    VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT vf = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+                                  .enabledValidationFeatureCount = 1,
+                                  .pEnabledValidationFeatures = &sync};
     const char *layers[] = {VALIDATION_LAYER};
-    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+                          VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
     VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                .pApplicationInfo = &app};
     bool validate = ctx && (flags & FKC_CONTEXT_VALIDATION);
@@ -185,6 +207,11 @@ static fkc_status create_instance(fkc_context *ctx, uint32_t flags, VkInstance *
         ci.enabledExtensionCount = 1;
         ci.ppEnabledExtensionNames = exts;
         ci.pNext = &dm;
+        if (layer_has_extension(VALIDATION_LAYER, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
+            ci.enabledExtensionCount = 2;
+            vf.pNext = &dm;
+            ci.pNext = &vf;
+        }
     }
     VkResult r = vkCreateInstance(&ci, NULL, out);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
