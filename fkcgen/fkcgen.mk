@@ -40,7 +40,7 @@ $(BUILD)/tests/fkcgen/: ; @mkdir -p $@
 
 .PHONY: fkcgen-test fkcgen-docs fuzz
 fkcgen-test: $(FKCGEN_TESTS) $(BUILD)/fkcgen
-	@set -e; for t in $(FKCGEN_TESTS); do $$t; done
+	@set -e; for t in $(FKCGEN_TESTS); do FKCGEN=$(BUILD)/fkcgen $$t; done
 
 fkcgen-docs: $(BUILD)/fkcgen
 	$(BUILD)/fkcgen schema --markdown > docs/contract-format.md

@@ -257,6 +257,45 @@ static void split_copy_matches(void **state)
     assert_int_equal(fkcg_run_table(f->run)->n_providers, 2);
 }
 
+static char *replace(const char *s, const char *old, const char *new);
+
+/* Fences indented by up to three spaces: cmark strips that much from each line, so do we,
+ * and columns still point into the .md file. */
+static void indented_fences_match(void **state)
+{
+    fixture *f = *state;
+    char *seed = slurp(SEED, NULL);
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    bool in = false;
+    for (char *line = seed, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            nl = line + strlen(line) - 1;
+        bool fence = !strncmp(line, "```", 3);
+        if (in || fence)
+            fkcg_buf_puts(&b, "  ");
+        fkcg_buf_put(&b, line, (size_t)(nl - line + 1));
+        if (fence)
+            in = !in;
+    }
+    char *want = seed_bindings();
+    assert_int_equal(load_text(f, b.data), 0);
+    char *got = bindings_text(fkcg_run_table(f->run));
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+    char *bad = replace(b.data, "  alignment_bytes: 16", "  alignment_bytes: 24");
+    assert_int_equal(load_text(f, bad), 1);
+    assert_non_null(strstr(f->diag, "mem.md:84:20: error: alignment_bytes must be a power of "
+                                    "two from 1 to 65536, not 24\n"
+                                    "  alignment_bytes: 24\n"
+                                    "                   ^\n"));
+    free(bad);
+    fkcg_buf_free(&b);
+    free(seed);
+}
+
 /* ---- revision hashes ---- */
 static const char *first_hash(fixture *f, const char *text)
 {
@@ -503,8 +542,11 @@ static void io_errors(void **state)
 }
 
 /* ---- the command line ---- */
+/* Runs cmd through sh with $FKCGEN set to the binary under test (default build/fkcgen). */
 static int sh(const char *cmd)
 {
+    if (!getenv("FKCGEN"))
+        setenv("FKCGEN", "build/fkcgen", 1);
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
@@ -512,24 +554,24 @@ static int sh(const char *cmd)
 static void command_line(void **state)
 {
     (void)state;
-    assert_int_equal(sh("build/fkcgen --help >/dev/null"), 0);
-    assert_int_equal(sh("build/fkcgen --version | grep -qx 'fkcgen " FKCGEN_VERSION "'"), 0);
-    assert_int_equal(sh("build/fkcgen 2>/dev/null"), 2);
-    assert_int_equal(sh("build/fkcgen frobnicate 2>/dev/null"), 2);
-    assert_int_equal(sh("build/fkcgen check 2>/dev/null"), 2);
-    assert_int_equal(sh("build/fkcgen check --bogus " SEED " 2>/dev/null"), 2);
-    assert_int_equal(sh("build/fkcgen dump " SEED " >/dev/null 2>&1"), 2);
-    assert_int_equal(sh("build/fkcgen check " SEED), 0);
-    assert_int_equal(sh("build/fkcgen check tests/fkcgen/cases/bad_bool.md 2>/dev/null"), 1);
-    assert_int_equal(sh("build/fkcgen check tests/fkcgen 2>/dev/null"), 2);
+    assert_int_equal(sh("$FKCGEN --help >/dev/null"), 0);
+    assert_int_equal(sh("$FKCGEN --version | grep -qx 'fkcgen " FKCGEN_VERSION "'"), 0);
+    assert_int_equal(sh("$FKCGEN 2>/dev/null"), 2);
+    assert_int_equal(sh("$FKCGEN frobnicate 2>/dev/null"), 2);
+    assert_int_equal(sh("$FKCGEN check 2>/dev/null"), 2);
+    assert_int_equal(sh("$FKCGEN check --bogus " SEED " 2>/dev/null"), 2);
+    assert_int_equal(sh("$FKCGEN dump " SEED " >/dev/null 2>&1"), 2);
+    assert_int_equal(sh("$FKCGEN check " SEED), 0);
+    assert_int_equal(sh("$FKCGEN check tests/fkcgen/cases/bad_bool.md 2>/dev/null"), 1);
+    assert_int_equal(sh("$FKCGEN check tests/fkcgen 2>/dev/null"), 2);
     /* dump writes JSON on stdout only when clean; the 18 bindings are there. */
-    assert_int_equal(sh("test $(build/fkcgen dump --json " SEED " | grep -c '\"wrapper\"') = 18"),
+    assert_int_equal(sh("test $($FKCGEN dump --json " SEED " | grep -c '\"wrapper\"') = 18"),
                      0);
-    assert_int_equal(sh("test -z \"$(build/fkcgen dump --json tests/fkcgen/cases/bad_bool.md "
+    assert_int_equal(sh("test -z \"$($FKCGEN dump --json tests/fkcgen/cases/bad_bool.md "
                         "2>/dev/null)\""), 0);
-    assert_int_equal(sh("build/fkcgen schema --markdown | cmp -s - docs/contract-format.md"), 0);
+    assert_int_equal(sh("$FKCGEN schema --markdown | cmp -s - docs/contract-format.md"), 0);
     if (sh("/usr/bin/python3 -c 'import json' 2>/dev/null") == 0)
-        assert_int_equal(sh("build/fkcgen dump --json " SEED " | /usr/bin/python3 -c "
+        assert_int_equal(sh("$FKCGEN dump --json " SEED " | /usr/bin/python3 -c "
                             "'import json,sys; d=json.load(sys.stdin); "
                             "assert len(d[\"bindings\"])==18'"), 0);
 }
@@ -543,6 +585,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(crlf_copy_matches, setup, teardown),
         cmocka_unit_test_setup_teardown(bom_copy_matches, setup, teardown),
         cmocka_unit_test_setup_teardown(split_copy_matches, setup, teardown),
+        cmocka_unit_test_setup_teardown(indented_fences_match, setup, teardown),
         cmocka_unit_test_setup_teardown(hash_follows_data_only, setup, teardown),
         cmocka_unit_test(renesting_is_unambiguous),
         cmocka_unit_test_setup_teardown(renesting_places_keys_by_open_map, setup, teardown),
