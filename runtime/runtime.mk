@@ -10,6 +10,9 @@ FKC_GEN_DIR ?= generated
 RT_SRCS    := $(sort $(wildcard runtime/src/*.c))
 RT_OBJS    := $(patsubst runtime/src/%.c,$(RT_OBJ)/%.o,$(RT_SRCS)) $(RT_OBJ)/fkc_bindings.o
 RT_HDRS    := $(wildcard runtime/include/fkc/*.h runtime/src/*.h) $(FKC_GEN_DIR)/fkc_bindings.h
+# The runtime's own sources also take the strict warning set (not -Werror: a newer compiler's new
+# warning must not break a build); generated code is held to STRICT by the generator's tests.
+RT_WARN    := -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes
 RT_CFLAGS   = $(CFLAGS_BASE) -Iruntime/include -I$(FKC_GEN_DIR) -I$(RT_SPV) $(RT_SAN)
 RT_LIBS     = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread
 GLSLC      ?= glslc
@@ -30,7 +33,7 @@ $(LIBFKC): $(RT_OBJS)
 	ar rcs $@ $^
 
 $(RT_OBJ)/%.o: runtime/src/%.c $(RT_HDRS) | $(RT_OBJ)
-	$(CC) $(RT_CFLAGS) -c $< -o $@
+	$(CC) $(RT_CFLAGS) $(RT_WARN) -c $< -o $@
 
 $(RT_OBJ)/pipeline.o: $(RT_INCS)
 
@@ -55,7 +58,7 @@ RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmo
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h $(LIBFKC) | $(BUILD)/tests/runtime
-	$(CC) $(RT_TEST_CFLAGS) $< -o $@ $(LIBFKC) $(RT_TEST_LIBS)
+	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_TEST_LIBS)
 
 .PHONY: check-runtime bench-runtime
 check-runtime: $(RT_TESTS)
@@ -63,7 +66,7 @@ check-runtime: $(RT_TESTS)
 
 # ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
 $(BUILD)/fkc-bench: runtime/bench/fkc_bench.c $(LIBFKC)
-	$(CC) $(RT_CFLAGS) $< -o $@ $(LIBFKC) $(RT_LIBS)
+	$(CC) $(RT_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_LIBS)
 
 bench-runtime: $(BUILD)/fkc-bench
 	$(BUILD)/fkc-bench

@@ -112,7 +112,7 @@ static double host_memcpy(size_t bytes, int iters)
     double t0 = now();
     for (int i = 0; i < iters; i++) {
         memcpy(c, a, bytes);
-        a[i % bytes] = c[(i * 7) % bytes]; /* keeps the copies from being folded away */
+        a[(size_t)i % bytes] = c[(size_t)i * 7 % bytes]; /* keeps the copies from being folded away */
     }
     best = (now() - t0) / iters;
     free(a);
