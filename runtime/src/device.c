@@ -423,6 +423,10 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o)
     if (o->limit_storage_buffer_range && o->limit_storage_buffer_range < range)
         range = o->limit_storage_buffer_range < FKC_MIN_TEST_RANGE ? FKC_MIN_TEST_RANGE
                                                                    : o->limit_storage_buffer_range;
+    ctx->offset_align = in->min_storage_buffer_offset_alignment > FKC_WINDOW_ALIGN
+                            ? in->min_storage_buffer_offset_alignment : FKC_WINDOW_ALIGN;
+    if (range < 4 * ctx->offset_align) /* room for a window after its alignment slack */
+        range = 4 * ctx->offset_align;
     ctx->storage_range = range & ~(uint64_t)15;
     uint32_t g = in->max_compute_work_group_count[0];
     for (int i = 1; i < 3; i++)
@@ -431,8 +435,6 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o)
     if (o->limit_work_group_count && o->limit_work_group_count < g)
         g = o->limit_work_group_count;
     ctx->group_limit = g ? g : 1;
-    ctx->offset_align = in->min_storage_buffer_offset_alignment > FKC_WINDOW_ALIGN
-                            ? in->min_storage_buffer_offset_alignment : FKC_WINDOW_ALIGN;
     ctx->copy_path = o->copy_path;
     ctx->prefer_transfer = o->copy_path == FKC_COPY_TRANSFER ||
                            (o->copy_path == FKC_COPY_AUTO && in->type == FKC_DEVICE_CPU);

@@ -1,6 +1,7 @@
 /* test_ops.c — write_slice and write_slice_rotating on the device, bit-exact against the plain-C
- * reference: all 9 dtypes x ranks 1-5 x seeded random shapes and offsets (zero extents, full
- * overwrites, unaligned sub-word offsets, NaN payloads, -0.0), guard bytes around every slab,
+ * reference: all 9 dtypes x ranks 1-5 (and a few of 6-8) x seeded random shapes and offsets
+ * (zero extents, full overwrites, unaligned sub-word offsets, NaN payloads, -0.0), guard bytes
+ * around every slab,
  * under every copy path (auto, compute, word-owning without 8/16-bit storage, copy regions) and
  * with lowered limits so the storage-range and grid splits run. Validation layer on throughout. */
 #include "rt_harness.h"
@@ -27,7 +28,7 @@ static void gen_slice(uint32_t rank, size_t elem, size_t *dst, size_t *src, size
 {
     int kind = (int)rng_below(8);
     for (uint32_t i = 0; i < rank; i++) {
-        size_t hi = i + 1 == rank ? (rank == 1 ? 300 : 40) : (rank >= 4 ? 5 : 9);
+        size_t hi = i + 1 == rank ? (rank == 1 ? 300 : 40) : (rank >= 6 ? 3 : rank >= 4 ? 5 : 9);
         dst[i] = 1 + rng_below(hi);
         src[i] = rng_below(dst[i] + 1);
         off[i] = rng_below(dst[i] - src[i] + 1);
@@ -73,11 +74,12 @@ typedef struct slice_case {
 /* All random cases of one dtype in one stream: one upload, one submit, one full comparison. */
 static void slice_batch(fkc_context *ctx, fkc_dtype dt, const char *label)
 {
-    enum { N = 5 * CASES_PER_RANK };
+    enum { N = 5 * CASES_PER_RANK + 6 }; /* ranks 1-5, then two cases each of ranks 6-8 */
     size_t e = fkc_dtype_size(dt), dcur = 0, scur = 0;
     slice_case c[N];
     for (int k = 0; k < N; k++) {
-        c[k].rank = 1 + (uint32_t)(k / CASES_PER_RANK);
+        c[k].rank = k < 5 * CASES_PER_RANK ? 1 + (uint32_t)(k / CASES_PER_RANK)
+                                           : 6 + (uint32_t)(k - 5 * CASES_PER_RANK) / 2;
         gen_slice(c[k].rank, e, c[k].dst, c[k].src, c[k].off);
         c[k].dst_at = next_offset(dcur, e);
         c[k].src_at = next_offset(scur, e);
