@@ -19,6 +19,11 @@
  * Reports each problem to diag as `file:line:col: error: ...`; returns the number found. */
 size_t fkcg_emit_c_check(const fkcg_table *table, FILE *diag);
 
+/* fkcg_emit_c_check, then fkcg_emit_c when it found nothing, on one shared plan (what
+ * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any. */
+size_t fkcg_emit_c_checked(const fkcg_table *table, FILE *diag, fkcg_buf *header,
+                           fkcg_buf *source);
+
 /* Appends to out a unified diff (3 lines of context) turning old into new, with the
  * labels a_label / b_label. Appends nothing when the texts are equal. */
 void fkcg_unified_diff(const char *a_label, const char *old_text, size_t old_len,

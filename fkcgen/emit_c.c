@@ -11,6 +11,32 @@
 #include "emit.h"
 #include "fkcgen.h"
 
+/* ---- output primitives: the common case inline, growth through buf.c ---------------------- */
+
+static inline void put(fkcg_buf *b, const char *s, size_t n)
+{
+    if (b->len + n < b->cap) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+    } else {
+        fkcg_buf_put(b, s, n);
+    }
+}
+
+static inline void put_str(fkcg_buf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+static inline void put_ch(fkcg_buf *b, char c)
+{
+    put(b, &c, 1);
+}
+
+/* A string literal (the "" makes anything else a compile error). */
+#define PUT(b, lit) put((b), "" lit, sizeof(lit) - 1)
+
 /* ---- text helpers -------------------------------------------------------------------- */
 
 static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -99,7 +125,7 @@ static void put_u64(fkcg_buf *b, uint64_t v)
         tmp[--k] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    fkcg_buf_put(b, tmp + k, sizeof tmp - k);
+    put(b, tmp + k, sizeof tmp - k);
 }
 
 /* An identifier built from contract names: written only if it is one (defence in depth:
@@ -107,9 +133,9 @@ static void put_u64(fkcg_buf *b, uint64_t v)
 static void put_ident(fkcg_buf *b, const char *s)
 {
     if (is_ident(s))
-        fkcg_buf_puts(b, s);
+        put_str(b, s);
     else
-        fkcg_buf_puts(b, "\n#error \"fkcgen: invalid identifier\"\n");
+        PUT(b, "\n#error \"fkcgen: invalid identifier\"\n");
 }
 
 /* A contract string as a C string literal: printable ASCII stays, except " \ and ? (so no
@@ -118,30 +144,30 @@ static void put_ident(fkcg_buf *b, const char *s)
 static void put_cstr(fkcg_buf *b, const char *s)
 {
     if (!s) {
-        fkcg_buf_puts(b, "NULL");
+        PUT(b, "NULL");
         return;
     }
-    fkcg_buf_putc(b, '"');
+    put_ch(b, '"');
     const char *run = s;
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
             continue;
-        fkcg_buf_put(b, run, (size_t)(s - run));
+        put(b, run, (size_t)(s - run));
         run = s + 1;
         if (c == '"' || c == '\\' || c == '?') {
             char esc[2] = {'\\', (char)c};
-            fkcg_buf_put(b, esc, 2);
+            put(b, esc, 2);
         } else if (c == '\n') {
-            fkcg_buf_puts(b, "\\n");
+            PUT(b, "\\n");
         } else {
             char esc[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
                            (char)('0' + (c & 7))};
-            fkcg_buf_put(b, esc, 4);
+            put(b, esc, 4);
         }
     }
-    fkcg_buf_put(b, run, (size_t)(s - run));
-    fkcg_buf_putc(b, '"');
+    put(b, run, (size_t)(s - run));
+    put_ch(b, '"');
 }
 
 /* Contract text inside a comment: printable ASCII only (other bytes become '.'), no comment
@@ -158,13 +184,13 @@ static void put_comment(fkcg_buf *b, const char *s)
                      (prev == '?' && c == '?');
         if (plain && !split)
             continue;
-        fkcg_buf_put(b, run, (size_t)(s - run));
+        put(b, run, (size_t)(s - run));
         run = s + 1;
         if (split)
-            fkcg_buf_putc(b, ' ');
-        fkcg_buf_putc(b, plain ? (char)c : c == '\\' ? '|' : '.');
+            put_ch(b, ' ');
+        put_ch(b, plain ? (char)c : c == '\\' ? '|' : '.');
     }
-    fkcg_buf_put(b, run, (size_t)(s - run));
+    put(b, run, (size_t)(s - run));
 }
 
 /* A finite double as a C double literal, the shortest that reads back exactly. The
@@ -173,7 +199,7 @@ static void put_double(fkcg_buf *b, double v)
 {
     char tmp[40];
     if (!isfinite(v)) {
-        fkcg_buf_puts(b, "0.0 /* not finite */");
+        PUT(b, "0.0 /* not finite */");
         return;
     }
     for (int prec = 1; prec <= 17; prec++) {
@@ -184,9 +210,9 @@ static void put_double(fkcg_buf *b, double v)
         if (strtod(tmp, NULL) == v || prec == 17)
             break;
     }
-    fkcg_buf_puts(b, tmp);
+    put_str(b, tmp);
     if (!strpbrk(tmp, ".eEn"))
-        fkcg_buf_puts(b, ".0");
+        PUT(b, ".0");
 }
 
 /* ---- what to emit -------------------------------------------------------------------- */
@@ -270,6 +296,12 @@ typedef struct plan {
     size_t n_registries;
 } plan;
 
+/* s, or "" for NULL: the plan is built before the checks report missing names. */
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -278,7 +310,7 @@ static int cmp_str(const void *a, const void *b)
 static int cmp_link(const void *a, const void *b)
 {
     const link_row *x = a, *y = b;
-    int c = strcmp(x->b->symbol, y->b->symbol);
+    int c = strcmp(nz(x->b->symbol), nz(y->b->symbol));
     return c ? c : (x->index < y->index ? -1 : x->index > y->index);
 }
 
@@ -326,7 +358,7 @@ static void plan_init(plan *p, const fkcg_table *t)
     p->t = t;
     const char **names = xcalloc(t->n_sections, sizeof *names);
     for (size_t i = 0; i < t->n_sections; i++)
-        names[i] = t->sections[i]->op_kind;
+        names[i] = nz(t->sections[i]->op_kind);
     qsort(names, t->n_sections, sizeof *names, cmp_str);
     p->ops = xcalloc(t->n_sections, sizeof *p->ops);
     for (size_t i = 0; i < t->n_sections; i++)
@@ -340,7 +372,7 @@ static void plan_init(plan *p, const fkcg_table *t)
     }
     for (size_t i = 0; i < t->n_sections; i++) {
         const fkcg_section *s = t->sections[i];
-        op_info *op = &p->ops[op_index(p, s->op_kind)];
+        op_info *op = &p->ops[op_index(p, nz(s->op_kind))];
         p->sec_op[i] = (size_t)(op - p->ops);
         if (!op->sig)
             op->sig = s;
@@ -564,23 +596,28 @@ static void check_unique(checker *ck, const plan *p)
                    "gives the same C name as another op kind");
     free(by_snake);
     for (size_t i = 1; i < p->t->n_bindings; i++)
-        if (strcmp(p->links[i].b->symbol, p->links[i - 1].b->symbol) == 0)
+        if (strcmp(nz(p->links[i].b->symbol), nz(p->links[i - 1].b->symbol)) == 0)
             report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
                    "is bound twice in the link registry");
 }
 
-size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
+/* An empty table: reported, as there is nothing to generate (and C has no empty arrays). */
+static bool empty_table(const fkcg_table *t, FILE *diag)
 {
+    if (t->n_sections != 0 && t->n_bindings != 0)
+        return false;
+    if (diag)
+        fputs("fkcgen: error: the contracts bind no kernel; nothing to generate\n", diag);
+    return true;
+}
+
+/* Every check, on a plan; returns the number of errors reported. */
+static size_t check_plan(const plan *p, FILE *diag)
+{
+    const fkcg_table *t = p->t;
     checker ck = {diag, 0};
-    if (t->n_sections == 0 || t->n_bindings == 0) {
-        if (diag)
-            fputs("fkcgen: error: the contracts bind no kernel; nothing to generate\n", diag);
-        return 1;
-    }
-    plan p;
-    plan_init(&p, t);
     for (size_t i = 0; i < t->n_sections; i++)
-        check_section(&ck, &p, i);
+        check_section(&ck, p, i);
     for (size_t i = 0; i < t->n_bindings; i++) {
         const fkcg_binding *b = &t->bindings[i];
         if (!b->symbol || !is_path(b->symbol) || !b->wrapper || !is_ident(b->wrapper) ||
@@ -591,9 +628,19 @@ size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
         if (!t->providers[i]->backend || !is_ident(t->providers[i]->backend))
             report(&ck, t->providers[i]->loc, "backend", t->providers[i]->backend, IDENT_WHY);
     if (ck.errors == 0)
-        check_unique(&ck, &p);
-    plan_free(&p);
+        check_unique(&ck, p);
     return ck.errors;
+}
+
+size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
+{
+    if (empty_table(t, diag))
+        return 1;
+    plan p;
+    plan_init(&p, t);
+    size_t errors = check_plan(&p, diag);
+    plan_free(&p);
+    return errors;
 }
 
 /* ---- emitters: shared pieces --------------------------------------------------------- */
@@ -607,29 +654,29 @@ static void put_upper(fkcg_buf *b, const char *s)
         int c = (unsigned char)*s;
         tmp[k++] = (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_');
         if (k == sizeof tmp) {
-            fkcg_buf_put(b, tmp, k);
+            put(b, tmp, k);
             k = 0;
         }
     }
-    fkcg_buf_put(b, tmp, k);
+    put(b, tmp, k);
 }
 
 /* PREFIX + VALUE of a schema enum; PREFIX + UNKNOWN when value is NULL. */
 static void put_enum(fkcg_buf *b, int which, const char *value)
 {
-    fkcg_buf_puts(b, enum_specs[which].prefix);
+    put_str(b, enum_specs[which].prefix);
     put_upper(b, value ? value : "UNKNOWN");
 }
 
 static void put_dtype(fkcg_buf *b, int dtype)
 {
-    fkcg_buf_puts(b, "FKC_DTYPE_");
+    PUT(b, "FKC_DTYPE_");
     put_upper(b, fkcg_dtypes[dtype].name);
 }
 
 static void put_backend(fkcg_buf *b, const char *backend)
 {
-    fkcg_buf_puts(b, "FKC_BACKEND_");
+    PUT(b, "FKC_BACKEND_");
     put_upper(b, backend);
 }
 
@@ -643,47 +690,47 @@ static const char *rel_file(const fkcg_section *s)
 /* "(contracts/vulkan/write_slice.md:58)" */
 static void put_where(fkcg_buf *b, const fkcg_section *s)
 {
-    fkcg_buf_putc(b, '(');
+    put_ch(b, '(');
     put_comment(b, rel_file(s));
-    fkcg_buf_putc(b, ':');
+    put_ch(b, ':');
     put_u64(b, s->loc.line);
-    fkcg_buf_putc(b, ')');
+    put_ch(b, ')');
 }
 
 /* "[3] write_slice F16 -> write_slice_b2" */
 static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
 {
-    fkcg_buf_putc(b, '[');
+    put_ch(b, '[');
     put_u64(b, index);
-    fkcg_buf_puts(b, "] ");
+    PUT(b, "] ");
     put_comment(b, bd->section->kernel);
-    fkcg_buf_putc(b, ' ');
+    put_ch(b, ' ');
     put_comment(b, fkcg_dtypes[bd->dtype].name);
-    fkcg_buf_puts(b, " -> ");
+    PUT(b, " -> ");
     put_comment(b, bd->wrapper);
 }
 
 static void put_ref(fkcg_buf *b, const op_info *op, const char *wrapper)
 {
-    fkcg_buf_puts(b, "{.");
+    PUT(b, "{.");
     put_ident(b, op->snake);
-    fkcg_buf_puts(b, " = ");
+    PUT(b, " = ");
     put_ident(b, wrapper);
-    fkcg_buf_putc(b, '}');
+    put_ch(b, '}');
 }
 
 static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name)
 {
-    fkcg_buf_puts(b, "/* ");
-    fkcg_buf_puts(b, name);
-    fkcg_buf_puts(b, " - generated by fkcgen " FKCGEN_VERSION " from:\n");
+    PUT(b, "/* ");
+    put_str(b, name);
+    PUT(b, " - generated by fkcgen " FKCGEN_VERSION " from:\n");
     for (size_t i = 0; i < t->n_providers; i++) {
         const fkcg_provider *pr = t->providers[i];
-        fkcg_buf_puts(b, " *   ");
+        PUT(b, " *   ");
         put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
-        fkcg_buf_putc(b, '\n');
+        put_ch(b, '\n');
     }
-    fkcg_buf_puts(b, " * Do not edit: change the contracts and run `make` (fkcgen gen).\n"
+    PUT(b, " * Do not edit: change the contracts and run `make` (fkcgen gen).\n"
                      " * The API is described in docs/generated-code.md. */\n");
 }
 
@@ -691,30 +738,30 @@ static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name)
 static void put_params(fkcg_buf *b, const op_info *op)
 {
     const fkcg_section *s = op->sig;
-    fkcg_buf_puts(b, "(fkc_stream *stream");
+    PUT(b, "(fkc_stream *stream");
     for (size_t i = 0; i < s->n_inputs; i++) {
-        fkcg_buf_puts(b, ", const fkc_tensor *");
+        PUT(b, ", const fkc_tensor *");
         put_ident(b, s->inputs[i].name);
     }
     for (size_t i = 0; i < s->n_outputs; i++) {
-        fkcg_buf_puts(b, ", fkc_tensor *");
+        PUT(b, ", fkc_tensor *");
         put_ident(b, s->outputs[i].name);
     }
     if (s->variant) {
-        fkcg_buf_puts(b, ", const fkc_");
+        PUT(b, ", const fkc_");
         put_ident(b, op->snake);
-        fkcg_buf_puts(b, "_params *params");
+        PUT(b, "_params *params");
     } else {
-        fkcg_buf_puts(b, ", const void *params");
+        PUT(b, ", const void *params");
     }
-    fkcg_buf_puts(b, ", const fkc_op_extra *extra)");
+    PUT(b, ", const fkc_op_extra *extra)");
 }
 
 /* ---- the header ---------------------------------------------------------------------- */
 
 static void emit_h_prologue(fkcg_buf *b)
 {
-    fkcg_buf_puts(b, "#ifndef FKC_BINDINGS_H\n#define FKC_BINDINGS_H\n\n"
+    PUT(b, "#ifndef FKC_BINDINGS_H\n#define FKC_BINDINGS_H\n\n"
                      "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                      "#include \"fkc/fkc_types.h\"\n\n"
                      "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
@@ -722,20 +769,20 @@ static void emit_h_prologue(fkcg_buf *b)
 
 static void emit_h_op_kinds(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, "/* Op kinds named by the contracts, sorted by name. */\n"
+    PUT(b, "/* Op kinds named by the contracts, sorted by name. */\n"
                      "typedef enum fkc_op_kind {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        fkcg_buf_puts(b, "    FKC_OP_");
+        PUT(b, "    FKC_OP_");
         put_ident(b, p->ops[i].upper);
-        fkcg_buf_puts(b, " = ");
+        PUT(b, " = ");
         put_u64(b, i);
-        fkcg_buf_puts(b, ", /* ");
+        PUT(b, ", /* ");
         put_comment(b, p->ops[i].name);
-        fkcg_buf_puts(b, " */\n");
+        PUT(b, " */\n");
     }
-    fkcg_buf_puts(b, "    FKC_OP_KIND_COUNT = ");
+    PUT(b, "    FKC_OP_KIND_COUNT = ");
     put_u64(b, p->n_ops);
-    fkcg_buf_puts(b, "\n} fkc_op_kind;\n\n"
+    PUT(b, "\n} fkc_op_kind;\n\n"
                      "/* The contract name of an op kind (\"WriteSlice\"); NULL when unknown. */\n"
                      "const char *fkc_op_kind_name(fkc_op_kind op);\n\n");
 }
@@ -745,20 +792,20 @@ static void emit_h_enums(fkcg_buf *b)
     for (int w = 0; w < EN_COUNT; w++) {
         const enum_spec *sp = &enum_specs[w];
         const fkcg_enum *e = fkcg_enum_find(sp->schema);
-        fkcg_buf_puts(b, "/* The schema's ");
-        fkcg_buf_puts(b, sp->schema);
-        fkcg_buf_puts(b, sp->with_unknown ? " values; UNKNOWN: the contract states none. */\n"
+        PUT(b, "/* The schema's ");
+        put_str(b, sp->schema);
+        put_str(b, sp->with_unknown ? " values; UNKNOWN: the contract states none. */\n"
                                           : " values. */\n");
         fkcg_buf_printf(b, "typedef enum %s {\n", sp->ctype);
         int v = 0;
         if (sp->with_unknown)
             fkcg_buf_printf(b, "    %sUNKNOWN = %d,\n", sp->prefix, v++);
         for (size_t i = 0; e && i < e->count; i++) {
-            fkcg_buf_puts(b, "    ");
+            PUT(b, "    ");
             put_enum(b, w, e->values[i]);
             fkcg_buf_printf(b, " = %d, /* ", v++);
             put_comment(b, e->values[i]);
-            fkcg_buf_puts(b, " */\n");
+            PUT(b, " */\n");
         }
         fkcg_buf_printf(b, "    %sCOUNT = %d\n} %s;\n\n", sp->prefix, v, sp->ctype);
     }
@@ -771,73 +818,73 @@ static void emit_h_params(fkcg_buf *b, const plan *p)
         const fkcg_section *s = op->sig;
         if (!s->variant)
             continue;
-        fkcg_buf_puts(b, "/* OpParams::");
+        PUT(b, "/* OpParams::");
         put_comment(b, s->variant);
-        fkcg_buf_puts(b, ": the parameters of ");
+        PUT(b, ": the parameters of ");
         put_comment(b, op->name);
-        fkcg_buf_putc(b, ' ');
+        put_ch(b, ' ');
         put_where(b, s);
-        fkcg_buf_puts(b, " */\ntypedef struct fkc_");
+        PUT(b, " */\ntypedef struct fkc_");
         put_ident(b, op->snake);
-        fkcg_buf_puts(b, "_params {\n");
+        PUT(b, "_params {\n");
         for (size_t k = 0; k < s->n_fields; k++) {
             const fkcg_field *f = &s->fields[k];
             bool vec;
             const kind_spec *ks = kind_lookup(f->kind, &vec);
-            fkcg_buf_puts(b, vec ? "    const " : "    ");
-            fkcg_buf_puts(b, ks ? ks->ctype : "int");
-            fkcg_buf_puts(b, vec ? " *" : " ");
+            put_str(b, vec ? "    const " : "    ");
+            put_str(b, ks ? ks->ctype : "int");
+            put_str(b, vec ? " *" : " ");
             put_ident(b, f->name);
-            fkcg_buf_puts(b, "; /* ");
+            PUT(b, "; /* ");
             put_comment(b, f->kind);
             if (f->note) {
-                fkcg_buf_puts(b, ": ");
+                PUT(b, ": ");
                 put_comment(b, f->note);
             }
-            fkcg_buf_puts(b, " */\n");
+            PUT(b, " */\n");
             if (vec) {
-                fkcg_buf_puts(b, "    size_t ");
+                PUT(b, "    size_t ");
                 put_ident(b, f->name);
-                fkcg_buf_puts(b, "_len; /* number of elements of ");
+                PUT(b, "_len; /* number of elements of ");
                 put_comment(b, f->name);
-                fkcg_buf_puts(b, " */\n");
+                PUT(b, " */\n");
             }
         }
         if (s->n_fields == 0)
-            fkcg_buf_puts(b, "    char unused; /* the variant has no fields */\n");
-        fkcg_buf_puts(b, "} fkc_");
+            PUT(b, "    char unused; /* the variant has no fields */\n");
+        PUT(b, "} fkc_");
         put_ident(b, op->snake);
-        fkcg_buf_puts(b, "_params;\n\n");
+        PUT(b, "_params;\n\n");
     }
 }
 
 static void emit_h_fn_types(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, "/* One function type per op kind: the stream, the inputs (const), the outputs,\n"
+    PUT(b, "/* One function type per op kind: the stream, the inputs (const), the outputs,\n"
                      " * the op's params and the runtime's extras; fkc_<op>_fn points to one. */\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        fkcg_buf_puts(b, "typedef fkc_status fkc_");
+        PUT(b, "typedef fkc_status fkc_");
         put_ident(b, p->ops[i].snake);
-        fkcg_buf_puts(b, "_kernel");
+        PUT(b, "_kernel");
         put_params(b, &p->ops[i]);
-        fkcg_buf_puts(b, ";\ntypedef fkc_");
+        PUT(b, ";\ntypedef fkc_");
         put_ident(b, p->ops[i].snake);
-        fkcg_buf_puts(b, "_kernel *fkc_");
+        PUT(b, "_kernel *fkc_");
         put_ident(b, p->ops[i].snake);
-        fkcg_buf_puts(b, "_fn;\n");
+        PUT(b, "_fn;\n");
     }
-    fkcg_buf_puts(b, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
+    PUT(b, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
                      "typedef union fkc_kernel_ref {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        fkcg_buf_puts(b, "    fkc_");
+        PUT(b, "    fkc_");
         put_ident(b, p->ops[i].snake);
-        fkcg_buf_puts(b, "_fn ");
+        PUT(b, "_fn ");
         put_ident(b, p->ops[i].snake);
-        fkcg_buf_puts(b, "; /* ");
+        PUT(b, "; /* ");
         put_comment(b, p->ops[i].name);
-        fkcg_buf_puts(b, " */\n");
+        PUT(b, " */\n");
     }
-    fkcg_buf_puts(b, "} fkc_kernel_ref;\n\n");
+    PUT(b, "} fkc_kernel_ref;\n\n");
 }
 
 /* Bit set of the byte widths a section's bindings use (bit w for width w). */
@@ -851,33 +898,33 @@ static unsigned section_widths(const plan *p, size_t sec, const size_t *first, s
 
 static void emit_h_wrappers(fkcg_buf *b, const plan *p, const size_t *first)
 {
-    fkcg_buf_puts(b, "/* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes\n"
+    PUT(b, "/* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes\n"
                      " * use, declared through the op's function type; defined by the runtime. */\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_section *s = p->t->sections[i];
         const op_info *op = &p->ops[p->sec_op[i]];
         unsigned mask = section_widths(p, i, first, p->t->n_bindings);
-        fkcg_buf_puts(b, "fkc_");
+        PUT(b, "fkc_");
         put_ident(b, op->snake);
-        fkcg_buf_puts(b, "_kernel");
+        PUT(b, "_kernel");
         const char *sep = " ";
         for (unsigned w = 1; w <= 8; w *= 2) {
             if (!(mask & (1u << w)))
                 continue;
-            fkcg_buf_puts(b, sep);
+            put_str(b, sep);
             put_ident(b, s->kernel);
-            fkcg_buf_putc(b, '_');
-            fkcg_buf_putc(b, 'b');
-            fkcg_buf_putc(b, (char)('0' + w));
+            put_ch(b, '_');
+            put_ch(b, 'b');
+            put_ch(b, (char)('0' + w));
             sep = ", ";
         }
-        fkcg_buf_puts(b, "; /* ");
+        PUT(b, "; /* ");
         put_comment(b, s->kernel);
-        fkcg_buf_putc(b, ' ');
+        put_ch(b, ' ');
         put_where(b, s);
-        fkcg_buf_puts(b, " */\n");
+        PUT(b, " */\n");
     }
-    fkcg_buf_putc(b, '\n');
+    put_ch(b, '\n');
 }
 
 static const char h_tables[] =
@@ -982,37 +1029,37 @@ static const char h_functions2[] =
 
 static void emit_h_tables(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, h_tables);
-    fkcg_buf_puts(b, "#define FKC_KERNEL_COUNT ");
+    put_str(b, h_tables);
+    PUT(b, "#define FKC_KERNEL_COUNT ");
     put_u64(b, p->t->n_sections);
-    fkcg_buf_puts(b, "\nextern const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT]; "
+    PUT(b, "\nextern const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT]; "
                      "/* sorted by kernel */\n#define FKC_BINDING_COUNT ");
     put_u64(b, p->t->n_bindings);
-    fkcg_buf_puts(b, "\nextern const fkc_binding fkc_bindings[FKC_BINDING_COUNT]; "
+    PUT(b, "\nextern const fkc_binding fkc_bindings[FKC_BINDING_COUNT]; "
                      "/* by op kind, backend, kernel, dtype */\n\n");
-    fkcg_buf_puts(b, h_functions);
-    fkcg_buf_puts(b, "#define FKC_LINK_REGISTRY_COUNT ");
+    put_str(b, h_functions);
+    PUT(b, "#define FKC_LINK_REGISTRY_COUNT ");
     put_u64(b, p->n_registries);
-    fkcg_buf_puts(b, "\n#define FKC_LINK_ENTRY_COUNT ");
+    PUT(b, "\n#define FKC_LINK_ENTRY_COUNT ");
     put_u64(b, p->t->n_bindings);
-    fkcg_buf_putc(b, '\n');
-    fkcg_buf_puts(b, h_functions2);
+    put_ch(b, '\n');
+    put_str(b, h_functions2);
 }
 
 /* ---- the source ---------------------------------------------------------------------- */
 
 static void emit_c_names(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, "#include \"fkc_bindings.h\"\n\n#include <math.h>\n#include <string.h>\n\n"
+    PUT(b, "#include \"fkc_bindings.h\"\n\n#include <math.h>\n#include <string.h>\n\n"
                      "const char *fkc_op_kind_name(fkc_op_kind op)\n{\n    switch (op) {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        fkcg_buf_puts(b, "    case FKC_OP_");
+        PUT(b, "    case FKC_OP_");
         put_ident(b, p->ops[i].upper);
-        fkcg_buf_puts(b, ":\n        return ");
+        PUT(b, ":\n        return ");
         put_cstr(b, p->ops[i].name);
-        fkcg_buf_puts(b, ";\n");
+        PUT(b, ";\n");
     }
-    fkcg_buf_puts(b, "    default:\n        return NULL;\n    }\n}\n\n");
+    PUT(b, "    default:\n        return NULL;\n    }\n}\n\n");
 }
 
 static bool expr_uses_field(const fkcg_expr *e)
@@ -1028,26 +1075,26 @@ static void put_expr(fkcg_buf *b, const fkcg_expr *e)
     switch (e->kind) {
     case FKCG_EXPR_INT:
         put_u64(b, e->value);
-        fkcg_buf_puts(b, ".0");
+        PUT(b, ".0");
         return;
     case FKCG_EXPR_N:
-        fkcg_buf_puts(b, "(double)n");
+        PUT(b, "(double)n");
         return;
     case FKCG_EXPR_DTYPE_BYTES:
-        fkcg_buf_puts(b, "(double)dtype_bytes");
+        PUT(b, "(double)dtype_bytes");
         return;
     case FKCG_EXPR_FIELD:
-        fkcg_buf_puts(b, "(double)p->");
+        PUT(b, "(double)p->");
         put_ident(b, e->field);
         return;
     default:
-        fkcg_buf_putc(b, '(');
+        put_ch(b, '(');
         put_expr(b, e->lhs);
-        fkcg_buf_putc(b, ' ');
-        fkcg_buf_putc(b, ops[e->kind - FKCG_EXPR_ADD]);
-        fkcg_buf_putc(b, ' ');
+        put_ch(b, ' ');
+        put_ch(b, ops[e->kind - FKCG_EXPR_ADD]);
+        put_ch(b, ' ');
         put_expr(b, e->rhs);
-        fkcg_buf_putc(b, ')');
+        put_ch(b, ')');
         return;
     }
 }
@@ -1055,49 +1102,53 @@ static void put_expr(fkcg_buf *b, const fkcg_expr *e)
 static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, const char *what,
                          const fkcg_expr *e, const char *src)
 {
-    fkcg_buf_puts(b, "/* ");
+    PUT(b, "/* ");
     put_comment(b, s->kernel);
-    fkcg_buf_printf(b, " %s = ", what);
+    put_ch(b, ' ');
+    put_str(b, what);
+    PUT(b, " = ");
     put_comment(b, src);
-    fkcg_buf_puts(b, " */\nstatic double cost_");
+    PUT(b, " */\nstatic double cost_");
     put_ident(b, s->kernel);
-    fkcg_buf_printf(b, "_%s(uint64_t n, uint64_t dtype_bytes, const void *params)\n{\n", what);
+    put_ch(b, '_');
+    put_str(b, what);
+    PUT(b, "(uint64_t n, uint64_t dtype_bytes, const void *params)\n{\n");
     if (expr_uses_field(e)) {
-        fkcg_buf_puts(b, "    const fkc_");
+        PUT(b, "    const fkc_");
         put_ident(b, op->snake);
-        fkcg_buf_puts(b, "_params *p = params;\n    (void)n;\n    (void)dtype_bytes;\n"
+        PUT(b, "_params *p = params;\n    (void)n;\n    (void)dtype_bytes;\n"
                          "    if (!p)\n        return (double)NAN;\n    return ");
     } else {
-        fkcg_buf_puts(b, "    (void)n;\n    (void)dtype_bytes;\n    (void)params;\n    return ");
+        PUT(b, "    (void)n;\n    (void)dtype_bytes;\n    (void)params;\n    return ");
     }
     put_expr(b, e);
-    fkcg_buf_puts(b, ";\n}\n\n");
+    PUT(b, ";\n}\n\n");
 }
 
 static void put_cost(fkcg_buf *b, const fkcg_section *s)
 {
     if (!s || !s->cost.present) {
-        fkcg_buf_puts(b, "{FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL}");
+        PUT(b, "{FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL}");
         return;
     }
-    fkcg_buf_putc(b, '{');
+    put_ch(b, '{');
     put_enum(b, EN_PROVENANCE, s->cost.provenance);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_enum(b, EN_COST_CLASS, s->cost.cost_class);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     if (s->cost.flops) {
-        fkcg_buf_puts(b, "cost_");
+        PUT(b, "cost_");
         put_ident(b, s->kernel);
-        fkcg_buf_puts(b, "_flops, ");
+        PUT(b, "_flops, ");
     } else {
-        fkcg_buf_puts(b, "NULL, ");
+        PUT(b, "NULL, ");
     }
     if (s->cost.bytes_moved) {
-        fkcg_buf_puts(b, "cost_");
+        PUT(b, "cost_");
         put_ident(b, s->kernel);
-        fkcg_buf_puts(b, "_bytes_moved}");
+        PUT(b, "_bytes_moved}");
     } else {
-        fkcg_buf_puts(b, "NULL}");
+        PUT(b, "NULL}");
     }
 }
 
@@ -1107,17 +1158,17 @@ static void emit_c_sections(fkcg_buf *b, const plan *p)
         const fkcg_section *s = p->t->sections[i];
         const op_info *op = &p->ops[p->sec_op[i]];
         if (s->caps.n_fast_paths) {
-            fkcg_buf_puts(b, "static const fkc_fast_path fast_paths_");
+            PUT(b, "static const fkc_fast_path fast_paths_");
             put_ident(b, s->kernel);
-            fkcg_buf_puts(b, "[] = {\n");
+            PUT(b, "[] = {\n");
             for (size_t k = 0; k < s->caps.n_fast_paths; k++) {
-                fkcg_buf_puts(b, "    {");
+                PUT(b, "    {");
                 put_cstr(b, s->caps.fast_paths[k].when);
-                fkcg_buf_puts(b, ", ");
+                PUT(b, ", ");
                 put_enum(b, EN_COST_CLASS, s->caps.fast_paths[k].cost_class);
-                fkcg_buf_puts(b, "},\n");
+                PUT(b, "},\n");
             }
-            fkcg_buf_puts(b, "};\n\n");
+            PUT(b, "};\n\n");
         }
         if (!s->cost.present)
             continue;
@@ -1125,44 +1176,44 @@ static void emit_c_sections(fkcg_buf *b, const plan *p)
             emit_cost_fn(b, op, s, "flops", s->cost.flops, s->cost.flops_src);
         if (s->cost.bytes_moved)
             emit_cost_fn(b, op, s, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
-        fkcg_buf_puts(b, "static const fkc_cost cost_");
+        PUT(b, "static const fkc_cost cost_");
         put_ident(b, s->kernel);
-        fkcg_buf_puts(b, " = ");
+        PUT(b, " = ");
         put_cost(b, s);
-        fkcg_buf_puts(b, ";\n\n");
+        PUT(b, ";\n\n");
     }
 }
 
 static void put_caps(fkcg_buf *b, const fkcg_section *s)
 {
-    fkcg_buf_putc(b, '{');
+    put_ch(b, '{');
     put_enum(b, EN_STRATEGY, s->caps.awkward_layout_strategy);
     if (s->caps.n_fast_paths) {
-        fkcg_buf_puts(b, ", fast_paths_");
+        PUT(b, ", fast_paths_");
         put_ident(b, s->kernel);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_u64(b, s->caps.n_fast_paths);
     } else {
-        fkcg_buf_puts(b, ", NULL, 0");
+        PUT(b, ", NULL, 0");
     }
-    fkcg_buf_puts(b, s->caps.in_place ? ", true, " : ", false, ");
+    put_str(b, s->caps.in_place ? ", true, " : ", false, ");
     put_u64(b, s->caps.alignment_bytes);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_u64(b, s->caps.access_granularity_bits);
-    fkcg_buf_putc(b, '}');
+    put_ch(b, '}');
 }
 
 static void put_precision(fkcg_buf *b, const fkcg_section *s)
 {
-    fkcg_buf_puts(b, s->precision.bit_stable_on_same_hardware ? "{true, " : "{false, ");
+    put_str(b, s->precision.bit_stable_on_same_hardware ? "{true, " : "{false, ");
     put_u64(b, s->precision.max_ulp);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_double(b, s->precision.max_relative);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_double(b, s->precision.max_absolute);
-    fkcg_buf_puts(b, s->precision.audited ? ", true, " : ", false, ");
+    put_str(b, s->precision.audited ? ", true, " : ", false, ");
     put_cstr(b, s->precision.notes);
-    fkcg_buf_putc(b, '}');
+    put_ch(b, '}');
 }
 
 static void emit_c_kernels(fkcg_buf *b, const plan *p)
@@ -1173,55 +1224,55 @@ static void emit_c_kernels(fkcg_buf *b, const plan *p)
     for (size_t i = 0; i < p->n_ops; i++)
         need_unknown |= p->ops[i].cost == NULL;
     if (need_unknown)
-        fkcg_buf_puts(b, "/* The unknown-cost sentinel (docs/cost.md). */\n"
+        PUT(b, "/* The unknown-cost sentinel (docs/cost.md). */\n"
                          "static const fkc_cost unknown_cost = "
                          "{FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL};\n\n");
-    fkcg_buf_puts(b, "const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {\n");
+    PUT(b, "const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_section *s = p->t->sections[i];
-        fkcg_buf_puts(b, "    /* [");
+        PUT(b, "    /* [");
         put_u64(b, i);
-        fkcg_buf_puts(b, "] ");
+        PUT(b, "] ");
         put_comment(b, s->kernel);
-        fkcg_buf_putc(b, ' ');
+        put_ch(b, ' ');
         put_where(b, s);
-        fkcg_buf_puts(b, " */\n    {");
+        PUT(b, " */\n    {");
         put_cstr(b, s->kernel);
-        fkcg_buf_puts(b, ", FKC_OP_");
+        PUT(b, ", FKC_OP_");
         put_ident(b, p->ops[p->sec_op[i]].upper);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_backend(b, s->backend);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_cstr(b, s->kernel_source);
-        fkcg_buf_puts(b, ",\n     ");
+        PUT(b, ",\n     ");
         put_cstr(b, s->blurb);
-        fkcg_buf_puts(b, ",\n     ");
+        PUT(b, ",\n     ");
         put_cstr(b, s->entry_point);
-        fkcg_buf_puts(b, ",\n     ");
+        PUT(b, ",\n     ");
         put_caps(b, s);
-        fkcg_buf_puts(b, ",\n     ");
+        PUT(b, ",\n     ");
         put_precision(b, s);
-        fkcg_buf_puts(b, ",\n     ");
+        PUT(b, ",\n     ");
         put_enum(b, EN_DETERMINISM, s->determinism);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_cstr(b, s->revision_hash);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_cstr(b, rel_file(s));
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_u64(b, s->loc.line);
-        fkcg_buf_puts(b, "},\n");
+        PUT(b, "},\n");
     }
-    fkcg_buf_puts(b, "};\n\n");
+    PUT(b, "};\n\n");
 }
 
 /* &cost_<kernel>, or the unknown sentinel. */
 static void put_cost_ref(fkcg_buf *b, const fkcg_section *s)
 {
     if (!s || !s->cost.present) {
-        fkcg_buf_puts(b, "&unknown_cost");
+        PUT(b, "&unknown_cost");
         return;
     }
-    fkcg_buf_puts(b, "&cost_");
+    PUT(b, "&cost_");
     put_ident(b, s->kernel);
 }
 
@@ -1230,43 +1281,43 @@ static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
     const fkcg_binding *bd = &p->t->bindings[i];
     const fkcg_section *s = bd->section;
     const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
-    fkcg_buf_puts(b, "    /* ");
+    PUT(b, "    /* ");
     put_binding_label(b, bd, i);
-    fkcg_buf_puts(b, " */\n    {FKC_OP_");
+    PUT(b, " */\n    {FKC_OP_");
     put_ident(b, op->upper);
-    fkcg_buf_puts(b, ", {");
+    PUT(b, ", {");
     put_dtype(b, bd->dtype);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_dtype(b, bd->dtype);
-    fkcg_buf_puts(b, "}, ");
+    PUT(b, "}, ");
     put_backend(b, s->backend);
-    fkcg_buf_puts(b, ", &fkc_kernels[");
+    PUT(b, ", &fkc_kernels[");
     put_u64(b, p->bind_sec[i]);
-    fkcg_buf_puts(b, "],\n     ");
+    PUT(b, "],\n     ");
     put_cstr(b, bd->symbol);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_cstr(b, bd->wrapper);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_ref(b, op, bd->wrapper);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_u64(b, bd->byte_width);
-    fkcg_buf_puts(b, ", ");
+    PUT(b, ", ");
     put_cost_ref(b, s);
-    fkcg_buf_puts(b, "},\n");
+    PUT(b, "},\n");
 }
 
 static void emit_c_bindings(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, "const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {\n");
+    PUT(b, "const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {\n");
     for (size_t i = 0; i < p->t->n_bindings; i++)
         put_binding_row(b, p, i);
-    fkcg_buf_puts(b, "};\n\n");
+    PUT(b, "};\n\n");
 }
 
 static void put_key_name(fkcg_buf *b, int dtype)
 {
-    fkcg_buf_puts(b, "key_");
-    fkcg_buf_puts(b, fkcg_dtypes[dtype].suffix);
+    PUT(b, "key_");
+    put_str(b, fkcg_dtypes[dtype].suffix);
 }
 
 static void emit_c_register(fkcg_buf *b, const plan *p)
@@ -1274,19 +1325,19 @@ static void emit_c_register(fkcg_buf *b, const plan *p)
     bool used[FKCG_NDTYPES] = {false};
     for (size_t i = 0; i < p->t->n_bindings; i++)
         used[p->t->bindings[i].dtype] = true;
-    fkcg_buf_puts(b, "/* The [in, out] dtype keys of the registrations. */\n");
+    PUT(b, "/* The [in, out] dtype keys of the registrations. */\n");
     for (int d = 0; d < FKCG_NDTYPES; d++) {
         if (!used[d])
             continue;
-        fkcg_buf_puts(b, "static const fkc_dtype ");
+        PUT(b, "static const fkc_dtype ");
         put_key_name(b, d);
-        fkcg_buf_puts(b, "[2] = {");
+        PUT(b, "[2] = {");
         put_dtype(b, d);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_dtype(b, d);
-        fkcg_buf_puts(b, "};\n");
+        PUT(b, "};\n");
     }
-    fkcg_buf_puts(b, "\nint fkc_register_bindings(void *registry, "
+    PUT(b, "\nint fkc_register_bindings(void *registry, "
                      "fkc_register_fn register_with_precision)\n{\n    int rc;\n\n"
                      "    if (!register_with_precision)\n"
                      "        return (int)FKC_ERR_INVALID_ARGUMENT;\n");
@@ -1294,21 +1345,21 @@ static void emit_c_register(fkcg_buf *b, const plan *p)
         const fkcg_binding *bd = &p->t->bindings[i];
         const fkcg_section *s = bd->section;
         const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
-        fkcg_buf_puts(b, "    rc = register_with_precision(registry, FKC_OP_");
+        PUT(b, "    rc = register_with_precision(registry, FKC_OP_");
         put_ident(b, op->upper);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_key_name(b, bd->dtype);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_backend(b, s->backend);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_cstr(b, s->kernel_source);
-        fkcg_buf_puts(b, ",\n        &fkc_kernels[");
+        PUT(b, ",\n        &fkc_kernels[");
         put_u64(b, p->bind_sec[i]);
-        fkcg_buf_puts(b, "].precision, (fkc_kernel_ref)");
+        PUT(b, "].precision, (fkc_kernel_ref)");
         put_ref(b, op, bd->wrapper);
-        fkcg_buf_puts(b, ");\n    if (rc != 0)\n        return rc;\n");
+        PUT(b, ");\n    if (rc != 0)\n        return rc;\n");
     }
-    fkcg_buf_puts(b, "    return 0;\n}\n\n");
+    PUT(b, "    return 0;\n}\n\n");
 }
 
 /* Binding order for dispatch: by op kind, backend, dtype. */
@@ -1332,9 +1383,9 @@ static int cmp_disp(const void *x, const void *y)
  * The dtypes bound to one wrapper are the cases of one assignment and return. */
 static void emit_dispatch_backend(fkcg_buf *b, const op_info *op, const disp_row *rows, size_t n)
 {
-    fkcg_buf_puts(b, "        if (backend == ");
+    PUT(b, "        if (backend == ");
     put_backend(b, rows[0].b->section->backend);
-    fkcg_buf_puts(b, ") {\n            switch (in) {\n");
+    PUT(b, ") {\n            switch (in) {\n");
     bool done[FKCG_NDTYPES] = {false};
     for (size_t i = 0; i < n; i++) {
         if (done[rows[i].b->dtype])
@@ -1344,17 +1395,17 @@ static void emit_dispatch_backend(fkcg_buf *b, const op_info *op, const disp_row
             if (done[rows[k].b->dtype] || strcmp(rows[k].b->wrapper, w) != 0)
                 continue;
             done[rows[k].b->dtype] = true;
-            fkcg_buf_puts(b, "            case ");
+            PUT(b, "            case ");
             put_dtype(b, rows[k].b->dtype);
-            fkcg_buf_puts(b, ":\n");
+            PUT(b, ":\n");
         }
-        fkcg_buf_puts(b, "                ref->");
+        PUT(b, "                ref->");
         put_ident(b, op->snake);
-        fkcg_buf_puts(b, " = ");
+        PUT(b, " = ");
         put_ident(b, w);
-        fkcg_buf_puts(b, ";\n                return FKC_OK;\n");
+        PUT(b, ";\n                return FKC_OK;\n");
     }
-    fkcg_buf_puts(b, "            default:\n                break;\n            }\n        }\n");
+    PUT(b, "            default:\n                break;\n            }\n        }\n");
 }
 
 static void emit_c_dispatch(fkcg_buf *b, const plan *p)
@@ -1366,16 +1417,16 @@ static void emit_c_dispatch(fkcg_buf *b, const plan *p)
         rows[i].b = &p->t->bindings[i];
     }
     qsort(rows, n, sizeof *rows, cmp_disp);
-    fkcg_buf_puts(b, "fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, "
+    PUT(b, "fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, "
                      "fkc_backend backend,\n                        fkc_kernel_ref *ref)\n{\n"
                      "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
                      "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
                      "/* every contract key is [T, T] */\n    switch (op) {\n");
     for (size_t i = 0; i < n;) {
         const op_info *op = &p->ops[rows[i].op];
-        fkcg_buf_puts(b, "    case FKC_OP_");
+        PUT(b, "    case FKC_OP_");
         put_ident(b, op->upper);
-        fkcg_buf_puts(b, ":\n");
+        PUT(b, ":\n");
         while (i < n && &p->ops[rows[i].op] == op) {
             size_t j = i;
             while (j < n && rows[j].op == rows[i].op &&
@@ -1384,9 +1435,9 @@ static void emit_c_dispatch(fkcg_buf *b, const plan *p)
             emit_dispatch_backend(b, op, rows + i, j - i);
             i = j;
         }
-        fkcg_buf_puts(b, "        break;\n");
+        PUT(b, "        break;\n");
     }
-    fkcg_buf_puts(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
+    PUT(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
     free(rows);
 }
 
@@ -1409,28 +1460,28 @@ static size_t registry_index(const plan *p, const char *name)
 
 static void emit_c_link(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, "const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {\n");
+    PUT(b, "const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {\n");
     for (size_t i = 0; i < p->n_registries; i++) {
-        fkcg_buf_puts(b, "    ");
+        PUT(b, "    ");
         put_cstr(b, p->registries[i]);
-        fkcg_buf_puts(b, ",\n");
+        PUT(b, ",\n");
     }
-    fkcg_buf_puts(b, "};\n\nconst fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {\n");
+    PUT(b, "};\n\nconst fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {\n");
     for (size_t i = 0; i < p->t->n_bindings; i++) {
         const link_row *l = &p->links[i];
         const fkcg_section *s = l->b->section;
         const char *reg = s->provider && s->provider->link_registry ? s->provider->link_registry : "";
-        fkcg_buf_puts(b, "    {");
+        PUT(b, "    {");
         put_cstr(b, l->b->symbol);
-        fkcg_buf_puts(b, ", ");
+        PUT(b, ", ");
         put_u64(b, registry_index(p, reg));
-        fkcg_buf_puts(b, ", &fkc_bindings[");
+        PUT(b, ", &fkc_bindings[");
         put_u64(b, l->index);
-        fkcg_buf_puts(b, "]}, /* -> ");
+        PUT(b, "]}, /* -> ");
         put_comment(b, l->b->wrapper);
-        fkcg_buf_puts(b, " */\n");
+        PUT(b, " */\n");
     }
-    fkcg_buf_puts(b,
+    put_str(b,
         "};\n\n"
         "const fkc_link_entry *fkc_link_lookup(const char *symbol)\n{\n"
         "    size_t lo = 0, hi = FKC_LINK_ENTRY_COUNT;\n\n"
@@ -1445,17 +1496,17 @@ static void emit_c_link(fkcg_buf *b, const plan *p)
 
 static void emit_c_cost(fkcg_buf *b, const plan *p)
 {
-    fkcg_buf_puts(b, "/* The shared cost of each op kind: the cost of its first section (by kernel\n"
+    PUT(b, "/* The shared cost of each op kind: the cost of its first section (by kernel\n"
                      " * name) that states one with a known provenance (docs/cost.md). */\n"
                      "static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        fkcg_buf_puts(b, "    ");
+        PUT(b, "    ");
         put_cost_ref(b, p->ops[i].cost);
-        fkcg_buf_puts(b, ", /* ");
+        PUT(b, ", /* ");
         put_comment(b, p->ops[i].name);
-        fkcg_buf_puts(b, " */\n");
+        PUT(b, " */\n");
     }
-    fkcg_buf_puts(b,
+    put_str(b,
         "};\n\n"
         "const fkc_cost *fkc_op_shared_cost(fkc_op_kind op)\n{\n"
         "    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT ||\n"
@@ -1490,10 +1541,11 @@ static size_t *section_first(const plan *p)
     return first;
 }
 
-void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)
+/* The two files, section by section, in order. */
+static void emit_plan(const plan *pp, fkcg_buf *header, fkcg_buf *source)
 {
-    plan p;
-    plan_init(&p, table);
+    const plan p = *pp;
+    const fkcg_table *table = p.t;
     size_t *first = section_first(&p);
     emit_banner(header, table, FKCG_EMIT_HEADER);
     emit_h_prologue(header);
@@ -1514,5 +1566,26 @@ void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)
     emit_c_link(source, &p);
     emit_c_cost(source, &p);
     free(first);
+}
+
+void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)
+{
+    plan p;
+    plan_init(&p, table);
+    emit_plan(&p, header, source);
     plan_free(&p);
+}
+
+size_t fkcg_emit_c_checked(const fkcg_table *table, FILE *diag, fkcg_buf *header,
+                           fkcg_buf *source)
+{
+    if (empty_table(table, diag))
+        return 1;
+    plan p;
+    plan_init(&p, table);
+    size_t errors = check_plan(&p, diag);
+    if (errors == 0)
+        emit_plan(&p, header, source);
+    plan_free(&p);
+    return errors;
 }

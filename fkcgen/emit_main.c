@@ -291,17 +291,18 @@ int fkcg_cmd_gen(int argc, char **argv)
     }
     fkcg_run *run = fkcg_run_new(o.root, stderr);
     rc = fkcg_run_load(run, (const char *const *)o.files, o.n_files);
-    if (rc == 0 && fkcg_emit_c_check(fkcg_run_table(run), stderr) != 0)
-        rc = 1;
-    if (rc != 0) {
-        fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
-        fkcg_run_free(run);
-        return rc;
-    }
     fkcg_buf h, c;
     fkcg_buf_init(&h);
     fkcg_buf_init(&c);
-    fkcg_emit_c(fkcg_run_table(run), &h, &c);
+    if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0)
+        rc = 1;
+    if (rc != 0) {
+        fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
+        fkcg_buf_free(&h);
+        fkcg_buf_free(&c);
+        fkcg_run_free(run);
+        return rc;
+    }
     char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
     fkcg_buf *texts[2] = {&h, &c};
     rc = o.check ? check_outputs(outs, texts) : write_outputs(&o, outs, texts);

@@ -106,3 +106,19 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
 	$(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN)
 
 TEST_TARGETS += test-gen
+
+# ---- benchmark (not a test): `make bench-gen` -----------------------------------------------
+GEN_BENCH_DIR = $(BUILD)/bench-gen
+GEN_YAML_CMARK = libcmark yaml-0.1
+
+$(GEN_BENCH_DIR)/bench-gen-parse: scripts/bench-gen-parse.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags $(GEN_YAML_CMARK)) $< -o $@ \
+	    $(shell $(PKG_CONFIG) --libs $(GEN_YAML_CMARK))
+
+.PHONY: bench-gen
+bench-gen: $(FKCGEN_BIN) $(GEN_BENCH_DIR)/bench-gen-parse
+	$(PYTHON) scripts/bench-gen.py $(FKCGEN_BIN) $(GEN_BENCH_DIR)/bench-gen-parse \
+	    $(GEN_BENCH_DIR) docs/benchmarks.md
+
+BENCH_TARGETS += bench-gen
