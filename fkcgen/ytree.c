@@ -59,10 +59,11 @@ static bool next(reader *r)
     r->have_ev = false;
     if (!yaml_parser_parse(&r->p, &r->ev)) {
         fkcg_loc at = mark_loc(r, r->p.problem_mark);
-        if (r->p.context)
-            fkcg_error(r->d, &at, "YAML syntax error: %s %s", r->p.problem, r->p.context);
-        else
-            fkcg_error(r->d, &at, "YAML syntax error: %s", r->p.problem ? r->p.problem : "?");
+        /* libyaml often notices a problem a line late: say where else to look. */
+        fkcg_error(r->d, &at, "YAML syntax error: %s%s%s; check the brackets, quotes and "
+                   "'key: value' form here and on the line above",
+                   r->p.problem ? r->p.problem : "?", r->p.context ? " " : "",
+                   r->p.context ? r->p.context : "");
         r->failed = true;
         return false;
     }
@@ -140,6 +141,13 @@ static ynode *collection(reader *r, yn_kind kind, unsigned depth)
             return NULL;
         if (r->ev.type == end)
             return n;
+        if (n->n == FKCG_MAX_ITEMS) {
+            fkcg_loc at = mark_loc(r, r->ev.start_mark);
+            fkcg_error(r->d, &at, "more than %u entries in one YAML %s; split the contract", FKCG_MAX_ITEMS,
+                       kind == YN_MAP ? "mapping" : "list");
+            r->failed = true;
+            return NULL;
+        }
         ynode *key = NULL;
         if (kind == YN_MAP) {
             if (r->ev.type != YAML_SCALAR_EVENT) {
@@ -154,13 +162,6 @@ static ynode *collection(reader *r, yn_kind kind, unsigned depth)
             key = scalar(r);
             if (!next(r))
                 return NULL;
-        }
-        if (n->n == FKCG_MAX_ITEMS) {
-            fkcg_loc at = mark_loc(r, r->ev.start_mark);
-            fkcg_error(r->d, &at, "more than %u entries in one YAML %s", FKCG_MAX_ITEMS,
-                       kind == YN_MAP ? "mapping" : "list");
-            r->failed = true;
-            return NULL;
         }
         ynode *kid = node(r, depth + 1);
         if (!kid)

@@ -180,6 +180,9 @@ CASES_TEXT = {
                           "bytes_moved: '2 * dst'"),
     "expr_bad_character": sub('flops: "0"', 'flops: "n ^ 2"'),
     "duplicate_binding_key": BASE + SECOND.replace("dtypes: [F32, U8]", "dtypes: [I8, U8]"),
+    "too_many_entries": sub('dst: { kind: "Vec<usize>", note: "destination extents" }\n',
+                            'dst: { kind: "Vec<usize>", note: "destination extents" }\n' +
+                            "".join("f%04d: { kind: usize }\n" % i for i in range(1030))),
     "too_many_errors": sub("determinism: bitwise\n", "determinism: bitwise\n" +
                            "".join("bogus_%02d: 1\n" % i for i in range(55))),
 }
