@@ -12,27 +12,36 @@ static void json_str(fkcg_buf *out, const char *s)
         return;
     }
     fkcg_buf_putc(out, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
+    const char *run = s; /* bytes written as they are, flushed in one piece */
+    for (const unsigned char *p = (const unsigned char *)s;; p++) {
+        unsigned char c = *p;
+        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
+            continue;
+        fkcg_buf_put(out, run, (size_t)((const char *)p - run));
+        run = (const char *)p + 1;
+        switch (c) {
+        case '\0': fkcg_buf_putc(out, '"'); return;
         case '"': fkcg_buf_puts(out, "\\\""); break;
         case '\\': fkcg_buf_puts(out, "\\\\"); break;
         case '\n': fkcg_buf_puts(out, "\\n"); break;
         case '\t': fkcg_buf_puts(out, "\\t"); break;
         case '\r': fkcg_buf_puts(out, "\\r"); break;
-        default:
-            if (*p < 0x20 || *p == 0x7F)
-                fkcg_buf_printf(out, "\\u%04x", *p);
-            else
-                fkcg_buf_putc(out, (char)*p);
+        default: fkcg_buf_printf(out, "\\u%04x", c);
         }
     }
-    fkcg_buf_putc(out, '"');
 }
 
-/* "key": "value" with a leading separator and indentation. */
+/* "key": with a leading separator and indentation. */
 static void field(fkcg_buf *out, int indent, bool *first, const char *key)
 {
-    fkcg_buf_printf(out, "%s\n%*s\"%s\": ", *first ? "" : ",", indent, "", key);
+    static const char spaces[] = "                ";
+    if (!*first)
+        fkcg_buf_putc(out, ',');
+    fkcg_buf_putc(out, '\n');
+    fkcg_buf_put(out, spaces, (size_t)indent < sizeof spaces - 1 ? (size_t)indent : 16);
+    fkcg_buf_putc(out, '"');
+    fkcg_buf_puts(out, key);
+    fkcg_buf_put(out, "\": ", 3);
     *first = false;
 }
 

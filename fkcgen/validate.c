@@ -272,6 +272,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
             if (!fkcg_is_c_ident(e->key->str))
                 ERR(v, &e->key->loc, "field name '%s' must be a C identifier (letters, digits "
                                      "and _, not a C keyword)", e->key->str);
+            else if (!strcmp(e->key->str, "n") || !strcmp(e->key->str, "dtype_bytes"))
+                ERR(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
+                                     "rename the field", e->key->str);
             if (e->kind != YN_MAP)
                 ERR(v, val_loc(e), "field '%s' must be a mapping like { kind: usize, note: "
                                    "\"...\" }, not %s", e->key->str, describe(e));

@@ -154,6 +154,8 @@ CASES_TEXT = {
                           'len: { kind: size_t, note: "elements to copy" }'),
     "field_name_not_identifier": sub('len: { kind: usize, note: "elements to copy" }',
                                      '2len: { kind: usize }'),
+    "field_named_n": sub('len: { kind: usize, note: "elements to copy" }',
+                         'n: { kind: usize, note: "elements to copy" }').replace("+ len", "+ n"),
     "field_named_contract_key": sub("fields:\nlen: { kind: usize, note: \"elements to copy\" }\n"
                                     "dst: { kind: \"Vec<usize>\", note: \"destination extents\" }\n",
                                     "fields:\n  len: { kind: usize }\n  dst: { kind: \"Vec<usize>\" }\n"

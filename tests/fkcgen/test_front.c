@@ -541,6 +541,25 @@ static void io_errors(void **state)
     assert_non_null(strstr(f->diag, "mem.md:1:1: error: missing front matter"));
 }
 
+/* Text from a contract is escaped in the JSON: quotes, backslashes, control characters. */
+static void json_escapes(void **state)
+{
+    fixture *f = *state;
+    char *seed = slurp(SEED, NULL);
+    char *t = replace(seed, "notes: \"exact byte-width slab write; no arithmetic, bit-identical "
+                            "across any hardware.\"",
+                      "notes: \"say \\\"hi\\\" \\\\ */ tab\\there\\nnew\\x01 é\"");
+    assert_int_equal(load_text(f, t), 0);
+    fkcg_buf out;
+    fkcg_buf_init(&out);
+    fkcg_dump_json(fkcg_run_table(f->run), &out);
+    assert_non_null(strstr(out.data, "\"notes\": \"say \\\"hi\\\" \\\\ */ tab\\there\\nnew"
+                                     "\\u0001 é\""));
+    fkcg_buf_free(&out);
+    free(t);
+    free(seed);
+}
+
 /* ---- the command line ---- */
 /* Runs cmd through sh with $FKCGEN set to the binary under test (default build/fkcgen). */
 static int sh(const char *cmd)
@@ -593,6 +612,7 @@ int main(void)
         cmocka_unit_test(schema_tables),
         cmocka_unit_test_setup_teardown(expressions, setup, teardown),
         cmocka_unit_test_setup_teardown(io_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(json_escapes, setup, teardown),
         cmocka_unit_test(command_line),
     };
     return cmocka_run_group_tests_name("fkcgen front end", tests, NULL, NULL);
