@@ -131,9 +131,10 @@ static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const c
     bool io = false;
     for (size_t i = 0; i < n_paths; i++)
         io |= read_one(run, paths[i], data, len, &providers, &sections) == 2;
-    if (fkcg_diag_errors(run->diag) == 0)
-        fkcg_bind(&run->arena, run->diag, (fkcg_section **)sections.items, sections.n,
-                  (fkcg_provider **)providers.items, providers.n, &run->table);
+    /* The valid sections are bound even when others have errors: duplicates are reported in
+     * the same run. The table is kept only when everything is clean. */
+    fkcg_bind(&run->arena, run->diag, (fkcg_section **)sections.items, sections.n,
+              (fkcg_provider **)providers.items, providers.n, &run->table);
     if (io)
         return 2;
     if (fkcg_diag_errors(run->diag)) {

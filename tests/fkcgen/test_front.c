@@ -516,6 +516,14 @@ static void io_errors(void **state)
     /* I/O errors win over contract errors in the exit status; both are reported. */
     const char *mixed[] = { "tests/fkcgen/cases/empty_file.md", "tests/fkcgen/no/such.md" };
     assert_int_equal(load(f, mixed, 2), 2);
+    /* Errors of one file do not hide duplicates across the others. */
+    const char *dups[] = { "tests/fkcgen/cases/bad_bool.md", SEED, "tests/fkcgen/seed/bom.md" };
+    assert_int_equal(load(f, dups, 3), 1);
+    assert_non_null(strstr(f->diag, "bad_bool.md:40:11: error: 'in_place' must be true or "
+                                    "false, not 'yes'"));
+    assert_non_null(strstr(f->diag, "duplicate kernel 'write_slice'"));
+    assert_non_null(strstr(f->diag, "duplicate kernel 'write_slice_rotating'"));
+    assert_int_equal(fkcg_run_table(f->run)->n_bindings, 0);
     /* Over the size cap: refused before parsing. */
     char path[] = "/tmp/fkcgen-big-XXXXXX";
     int fd = mkstemp(path);
