@@ -18,7 +18,7 @@
 #define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
 #define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
 
-/* Kernels, one pipeline each, created on first use and cached in the context. */
+/* Kernels, one pipeline each, created with the context and cached there. */
 typedef enum kernel_id { KERNEL_U8, KERNEL_U16, KERNEL_U32, KERNEL_U128, KERNEL_RMW, KERNEL_COUNT } kernel_id;
 
 struct fkc_context {
@@ -40,7 +40,7 @@ struct fkc_context {
     PFN_vkCmdPushDescriptorSetKHR push_descriptor;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
-    VkPipeline pipelines[KERNEL_COUNT];    /* VK_NULL_HANDLE until first use */
+    VkPipeline pipelines[KERNEL_COUNT];    /* VK_NULL_HANDLE when the device lacks it */
     VkCommandPool pool;
     VkCommandBuffer xfer_cmd;              /* for synchronous uploads/downloads */
     VkFence xfer_fence;
@@ -71,6 +71,7 @@ struct fkc_stream {
     uint32_t commands;   /* dispatches and copy calls recorded since begin */
     bool dirty;          /* commands recorded since the last barrier */
     bool rmw_pending;    /* a word-owning dispatch was recorded since the last barrier */
+    bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
 };
 
 /* ---- error.c ---- */
@@ -90,7 +91,7 @@ int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags
 void fkc_staging_destroy(fkc_context *ctx);
 
 /* ---- pipeline.c ---- */
-fkc_status fkc_pipelines_init(fkc_context *ctx);   /* layouts only; pipelines come lazily */
+fkc_status fkc_pipelines_init(fkc_context *ctx);   /* layouts and every supported pipeline */
 void fkc_pipelines_destroy(fkc_context *ctx);
 fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out);
 

@@ -98,8 +98,11 @@ static fkc_status record(fkc_stream *s, const fkc_tensor *src, const fkc_tensor 
     if (st != FKC_OK)
         return st;
     fkc_stream_barrier(s);
+    uint32_t before = s->commands;
     for (uint32_t k = 0; k < n && st == FKC_OK; k++)
         st = fkc_record_box(s, src, out, &boxes[k], width);
+    if (st != FKC_OK && s->commands != before)
+        s->broken = true; /* part of the op is recorded: the stream must not run */
     s->ops++;
     return st;
 }

@@ -1,6 +1,6 @@
 /* pipeline.c — the embedded SPIR-V kernels (compiled from runtime/shaders/ at build time) and
  * their pipelines: one descriptor-set layout (push descriptors) and one pipeline layout for all,
- * each pipeline created on first use and cached in the context. */
+ * and one pipeline per kernel the device supports, created with the context and cached there. */
 #include "internal.h"
 
 /* glslc -mfmt=c output: a brace-enclosed list of 32-bit words. */
@@ -59,6 +59,16 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
     r = vkCreatePipelineLayout(ctx->device, &pi, NULL, &ctx->pipeline_layout);
     if (r != VK_SUCCESS)
         return fkc_vk_fail(r, "vkCreatePipelineLayout");
+    /* Every kernel the device can run is built now, so that recording an op never fails
+     * half-way (an op either records completely or not at all). */
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        VkPipeline unused;
+        if ((k == KERNEL_U8 && !ctx->storage_8bit) || (k == KERNEL_U16 && !ctx->storage_16bit))
+            continue;
+        fkc_status st = fkc_pipeline_get(ctx, (kernel_id)k, &unused);
+        if (st != FKC_OK)
+            return st;
+    }
     return FKC_OK;
 }
 

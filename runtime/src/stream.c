@@ -79,6 +79,7 @@ fkc_status fkc_stream_begin(fkc_stream *s)
     s->commands = 0;
     s->dirty = false;
     s->rmw_pending = false;
+    s->broken = false;
     return FKC_OK;
 }
 
@@ -105,6 +106,9 @@ fkc_status fkc_stream_submit(fkc_stream *s)
         return FKC_OK;
     s->recording = false;
     VkResult r = vkEndCommandBuffer(s->cmd);
+    if (s->broken)
+        return fkc_fail(FKC_ERR_STATE, "fkc_stream_submit: an op failed half-way while being "
+                        "recorded; nothing was submitted (begin the stream again)");
     if (r != VK_SUCCESS)
         return fkc_vk_fail(r, "vkEndCommandBuffer");
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,

@@ -144,7 +144,9 @@ void fkc_stream_destroy(fkc_stream *stream);
  * on an idle stream begins it. */
 fkc_status fkc_stream_begin(fkc_stream *stream);
 /* Submits what was recorded and waits for it; the stream is then idle and reusable.
- * Submitting an idle stream (nothing recorded) is FKC_OK and does nothing. */
+ * Submitting an idle stream (nothing recorded) is FKC_OK and does nothing. A refused op records
+ * nothing; should an op fail after part of it was recorded (a Vulkan failure), submit runs
+ * nothing and returns FKC_ERR_STATE, and the stream is idle again. */
 fkc_status fkc_stream_submit(fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
