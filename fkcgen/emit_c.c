@@ -128,6 +128,15 @@ static void put_u64(fkcg_buf *b, uint64_t v)
     put(b, tmp + k, sizeof tmp - k);
 }
 
+/* A static of the generated source named after a section's index ("cost_3_flops"): such
+ * names cannot collide with one another nor with a wrapper (those end in _b1.._b8). */
+static void put_sec_name(fkcg_buf *b, const char *prefix, size_t sec, const char *suffix)
+{
+    put_str(b, prefix);
+    put_u64(b, sec);
+    put_str(b, suffix);
+}
+
 /* An identifier built from contract names: written only if it is one (defence in depth:
  * fkcg_emit_c_check rejects such input first), otherwise an #error line breaks the build. */
 static void put_ident(fkcg_buf *b, const char *s)
@@ -277,6 +286,7 @@ typedef struct op_info {
     char *upper;               /* "WRITE_SLICE" */
     const fkcg_section *sig;   /* first section of this op kind: its signature */
     const fkcg_section *cost;  /* first section stating a known cost: the shared cost */
+    size_t cost_sec;           /* its index */
 } op_info;
 
 /* A dispatch group: the dtypes of one (op kind, backend) bound to one wrapper. */
@@ -376,8 +386,10 @@ static void plan_init(plan *p, const fkcg_table *t)
         p->sec_op[i] = (size_t)(op - p->ops);
         if (!op->sig)
             op->sig = s;
-        if (!op->cost && s->cost.present && s->cost.provenance)
+        if (!op->cost && s->cost.present && s->cost.provenance) {
             op->cost = s;
+            op->cost_sec = i;
+        }
     }
     p->bind_sec = xcalloc(t->n_bindings, sizeof *p->bind_sec);
     p->links = xcalloc(t->n_bindings, sizeof *p->links);
@@ -1099,8 +1111,8 @@ static void put_expr(fkcg_buf *b, const fkcg_expr *e)
     }
 }
 
-static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, const char *what,
-                         const fkcg_expr *e, const char *src)
+static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, size_t sec,
+                         const char *what, const fkcg_expr *e, const char *src)
 {
     PUT(b, "/* ");
     put_comment(b, s->kernel);
@@ -1108,9 +1120,8 @@ static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, 
     put_str(b, what);
     PUT(b, " = ");
     put_comment(b, src);
-    PUT(b, " */\nstatic double cost_");
-    put_ident(b, s->kernel);
-    put_ch(b, '_');
+    PUT(b, " */\nstatic double ");
+    put_sec_name(b, "cost_", sec, "_");
     put_str(b, what);
     PUT(b, "(uint64_t n, uint64_t dtype_bytes, const void *params)\n{\n");
     if (expr_uses_field(e)) {
@@ -1125,7 +1136,7 @@ static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, 
     PUT(b, ";\n}\n\n");
 }
 
-static void put_cost(fkcg_buf *b, const fkcg_section *s)
+static void put_cost(fkcg_buf *b, const fkcg_section *s, size_t sec)
 {
     if (!s || !s->cost.present) {
         PUT(b, "{FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL}");
@@ -1137,16 +1148,12 @@ static void put_cost(fkcg_buf *b, const fkcg_section *s)
     put_enum(b, EN_COST_CLASS, s->cost.cost_class);
     PUT(b, ", ");
     if (s->cost.flops) {
-        PUT(b, "cost_");
-        put_ident(b, s->kernel);
-        PUT(b, "_flops, ");
+        put_sec_name(b, "cost_", sec, "_flops, ");
     } else {
         PUT(b, "NULL, ");
     }
     if (s->cost.bytes_moved) {
-        PUT(b, "cost_");
-        put_ident(b, s->kernel);
-        PUT(b, "_bytes_moved}");
+        put_sec_name(b, "cost_", sec, "_bytes_moved}");
     } else {
         PUT(b, "NULL}");
     }
@@ -1158,9 +1165,10 @@ static void emit_c_sections(fkcg_buf *b, const plan *p)
         const fkcg_section *s = p->t->sections[i];
         const op_info *op = &p->ops[p->sec_op[i]];
         if (s->caps.n_fast_paths) {
-            PUT(b, "static const fkc_fast_path fast_paths_");
-            put_ident(b, s->kernel);
-            PUT(b, "[] = {\n");
+            PUT(b, "/* ");
+            put_comment(b, s->kernel);
+            PUT(b, " */\nstatic const fkc_fast_path ");
+            put_sec_name(b, "fast_paths_", i, "[] = {\n");
             for (size_t k = 0; k < s->caps.n_fast_paths; k++) {
                 PUT(b, "    {");
                 put_cstr(b, s->caps.fast_paths[k].when);
@@ -1173,25 +1181,24 @@ static void emit_c_sections(fkcg_buf *b, const plan *p)
         if (!s->cost.present)
             continue;
         if (s->cost.flops)
-            emit_cost_fn(b, op, s, "flops", s->cost.flops, s->cost.flops_src);
+            emit_cost_fn(b, op, s, i, "flops", s->cost.flops, s->cost.flops_src);
         if (s->cost.bytes_moved)
-            emit_cost_fn(b, op, s, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
-        PUT(b, "static const fkc_cost cost_");
-        put_ident(b, s->kernel);
-        PUT(b, " = ");
-        put_cost(b, s);
+            emit_cost_fn(b, op, s, i, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
+        PUT(b, "/* ");
+        put_comment(b, s->kernel);
+        PUT(b, " */\nstatic const fkc_cost ");
+        put_sec_name(b, "cost_", i, " = ");
+        put_cost(b, s, i);
         PUT(b, ";\n\n");
     }
 }
 
-static void put_caps(fkcg_buf *b, const fkcg_section *s)
+static void put_caps(fkcg_buf *b, const fkcg_section *s, size_t sec)
 {
     put_ch(b, '{');
     put_enum(b, EN_STRATEGY, s->caps.awkward_layout_strategy);
     if (s->caps.n_fast_paths) {
-        PUT(b, ", fast_paths_");
-        put_ident(b, s->kernel);
-        PUT(b, ", ");
+        put_sec_name(b, ", fast_paths_", sec, ", ");
         put_u64(b, s->caps.n_fast_paths);
     } else {
         PUT(b, ", NULL, 0");
@@ -1249,7 +1256,7 @@ static void emit_c_kernels(fkcg_buf *b, const plan *p)
         PUT(b, ",\n     ");
         put_cstr(b, s->entry_point);
         PUT(b, ",\n     ");
-        put_caps(b, s);
+        put_caps(b, s, i);
         PUT(b, ",\n     ");
         put_precision(b, s);
         PUT(b, ",\n     ");
@@ -1265,15 +1272,14 @@ static void emit_c_kernels(fkcg_buf *b, const plan *p)
     PUT(b, "};\n\n");
 }
 
-/* &cost_<kernel>, or the unknown sentinel. */
-static void put_cost_ref(fkcg_buf *b, const fkcg_section *s)
+/* &cost_<section index>, or the unknown sentinel. */
+static void put_cost_ref(fkcg_buf *b, const fkcg_section *s, size_t sec)
 {
     if (!s || !s->cost.present) {
         PUT(b, "&unknown_cost");
         return;
     }
-    PUT(b, "&cost_");
-    put_ident(b, s->kernel);
+    put_sec_name(b, "&cost_", sec, "");
 }
 
 static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
@@ -1302,7 +1308,7 @@ static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
     PUT(b, ", ");
     put_u64(b, bd->byte_width);
     PUT(b, ", ");
-    put_cost_ref(b, s);
+    put_cost_ref(b, s, p->bind_sec[i]);
     PUT(b, "},\n");
 }
 
@@ -1501,7 +1507,7 @@ static void emit_c_cost(fkcg_buf *b, const plan *p)
                      "static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         PUT(b, "    ");
-        put_cost_ref(b, p->ops[i].cost);
+        put_cost_ref(b, p->ops[i].cost, p->ops[i].cost_sec);
         PUT(b, ", /* ");
         put_comment(b, p->ops[i].name);
         PUT(b, " */\n");
