@@ -19,12 +19,13 @@ const char *fkc_op_kind_name(fkc_op_kind op)
     }
 }
 
-static const fkc_fast_path fast_paths_write_slice[] = {
+/* write_slice */
+static const fkc_fast_path fast_paths_0[] = {
     {"all_inputs_contiguous", FKC_COST_CLASS_CHEAP_ELEMENTWISE},
 };
 
 /* write_slice flops = 0 */
-static double cost_write_slice_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
+static double cost_0_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
     (void)n;
     (void)dtype_bytes;
@@ -33,7 +34,7 @@ static double cost_write_slice_flops(uint64_t n, uint64_t dtype_bytes, const voi
 }
 
 /* write_slice bytes_moved = 2 * n * dtype_bytes */
-static double cost_write_slice_bytes_moved(uint64_t n, uint64_t dtype_bytes, const void *params)
+static double cost_0_bytes_moved(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
     (void)n;
     (void)dtype_bytes;
@@ -41,14 +42,16 @@ static double cost_write_slice_bytes_moved(uint64_t n, uint64_t dtype_bytes, con
     return ((2.0 * (double)n) * (double)dtype_bytes);
 }
 
-static const fkc_cost cost_write_slice = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_flops, cost_write_slice_bytes_moved};
+/* write_slice */
+static const fkc_cost cost_0 = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_0_flops, cost_0_bytes_moved};
 
-static const fkc_fast_path fast_paths_write_slice_rotating[] = {
+/* write_slice_rotating */
+static const fkc_fast_path fast_paths_1[] = {
     {"all_inputs_contiguous", FKC_COST_CLASS_CHEAP_ELEMENTWISE},
 };
 
 /* write_slice_rotating flops = 0 */
-static double cost_write_slice_rotating_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
+static double cost_1_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
     (void)n;
     (void)dtype_bytes;
@@ -57,7 +60,7 @@ static double cost_write_slice_rotating_flops(uint64_t n, uint64_t dtype_bytes, 
 }
 
 /* write_slice_rotating bytes_moved = 2 * n * dtype_bytes */
-static double cost_write_slice_rotating_bytes_moved(uint64_t n, uint64_t dtype_bytes, const void *params)
+static double cost_1_bytes_moved(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
     (void)n;
     (void)dtype_bytes;
@@ -65,21 +68,22 @@ static double cost_write_slice_rotating_bytes_moved(uint64_t n, uint64_t dtype_b
     return ((2.0 * (double)n) * (double)dtype_bytes);
 }
 
-static const fkc_cost cost_write_slice_rotating = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_write_slice_rotating_flops, cost_write_slice_rotating_bytes_moved};
+/* write_slice_rotating */
+static const fkc_cost cost_1 = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_1_flops, cost_1_bytes_moved};
 
 const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
     /* [0] write_slice (contracts/vulkan/write_slice.md:53) */
     {"write_slice", FKC_OP_WRITE_SLICE, FKC_BACKEND_VULKAN, "vulkan-slang",
      "Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.",
      "fuel_vulkan_backend::fkc::write_slice",
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice, 1, false, 16, 32},
+     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_0, 1, false, 16, 32},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
      FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29", "contracts/vulkan/write_slice.md", 53},
     /* [1] write_slice_rotating (contracts/vulkan/write_slice.md:109) */
     {"write_slice_rotating", FKC_OP_WRITE_SLICE_ROTATING, FKC_BACKEND_VULKAN, "vulkan-slang",
      "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.",
      "fuel_vulkan_backend::fkc::write_slice_rotating",
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_write_slice_rotating, 1, false, 16, 32},
+     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_1, 1, false, 16, 32},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
      FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9", "contracts/vulkan/write_slice.md", 109},
 };
@@ -87,58 +91,58 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     /* [0] write_slice F32 -> write_slice_b4 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_f32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_0},
     /* [1] write_slice I32 -> write_slice_b4 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_i32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_0},
     /* [2] write_slice U32 -> write_slice_b4 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_u32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_u32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_0},
     /* [3] write_slice F16 -> write_slice_b2 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_f16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_0},
     /* [4] write_slice BF16 -> write_slice_b2 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_bf16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_bf16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_0},
     /* [5] write_slice F64 -> write_slice_b8 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_f64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_0},
     /* [6] write_slice I64 -> write_slice_b8 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_i64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_0},
     /* [7] write_slice U8 -> write_slice_b1 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_u8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_u8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_0},
     /* [8] write_slice I8 -> write_slice_b1 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_write_slice},
+     "fuel_vulkan_backend::fkc::write_slice_i8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_0},
     /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_1},
     /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_1},
     /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_1},
     /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_1},
     /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_1},
     /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_1},
     /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_1},
     /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_1},
     /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_write_slice_rotating},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_1},
 };
 
 /* The [in, out] dtype keys of the registrations. */
@@ -345,8 +349,8 @@ const fkc_link_entry *fkc_link_lookup(const char *symbol)
 /* The shared cost of each op kind: the cost of its first section (by kernel
  * name) that states one with a known provenance (docs/cost.md). */
 static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {
-    &cost_write_slice, /* WriteSlice */
-    &cost_write_slice_rotating, /* WriteSliceRotating */
+    &cost_0, /* WriteSlice */
+    &cost_1, /* WriteSliceRotating */
 };
 
 const fkc_cost *fkc_op_shared_cost(fkc_op_kind op)
