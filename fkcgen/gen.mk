@@ -13,10 +13,21 @@ GEN_DEPFILE  = $(BUILD)/gen.d
 FKCGEN_BIN   = $(BUILD)/fkcgen
 GEN_CMD      = $(FKCGEN_BIN) gen --out-dir $(GEN_DIR) --depfile $(GEN_DEPFILE) $(CONTRACTS)
 
-$(GEN_STAMP): $(FKCGEN_BIN) $(CONTRACTS)
+GEN_LIST     = $(BUILD)/gen.contracts
+
+$(GEN_STAMP): $(FKCGEN_BIN) $(CONTRACTS) $(GEN_LIST)
 	@mkdir -p $(@D)
 	$(GEN_CMD)
 	@touch $@
+
+# The list of contracts, rewritten only when it changes: removing a contract regenerates too.
+$(GEN_LIST): FORCE
+	@mkdir -p $(@D)
+	@echo '$(CONTRACTS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+.PHONY: FORCE
+FORCE:
 
 # The outputs come with the stamp; a deleted one is made again.
 $(GEN_FILES): $(GEN_STAMP)
