@@ -7,6 +7,8 @@
 
 #include "rt_harness.h"
 
+#include "fkc_bindings.h" /* the generated dispatch and the wrappers it points to */
+
 static fkc_context *ctx; /* shared by the tests of the group */
 
 static int setup(void **state)
@@ -158,6 +160,63 @@ static void test_registry(void **state)
     assert_false(fkc_registry_has(0, FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN, NULL));
 }
 
+#define REFUSED(call, status, text)                                                           \
+    do {                                                                                      \
+        assert_int_equal((call), (status));                                                   \
+        if (!strstr(fkc_last_error(), (text)))                                                \
+            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
+    } while (0)
+
+/* The generated dispatch picks the wrapper of the dtype's byte width; a wrapper called with
+ * another width refuses (FKC_ERR_DTYPE) rather than moving the wrong number of bytes. */
+static void test_dispatch_widths(void **state)
+{
+    (void)state;
+    static const struct {
+        fkc_dtype dt;
+        fkc_write_slice_fn slice;
+        fkc_write_slice_rotating_fn rot;
+    } want[] = {
+        {FKC_DTYPE_F32, write_slice_b4, write_slice_rotating_b4},
+        {FKC_DTYPE_I32, write_slice_b4, write_slice_rotating_b4},
+        {FKC_DTYPE_U32, write_slice_b4, write_slice_rotating_b4},
+        {FKC_DTYPE_F16, write_slice_b2, write_slice_rotating_b2},
+        {FKC_DTYPE_BF16, write_slice_b2, write_slice_rotating_b2},
+        {FKC_DTYPE_F64, write_slice_b8, write_slice_rotating_b8},
+        {FKC_DTYPE_I64, write_slice_b8, write_slice_rotating_b8},
+        {FKC_DTYPE_U8, write_slice_b1, write_slice_rotating_b1},
+        {FKC_DTYPE_I8, write_slice_b1, write_slice_rotating_b1},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        fkc_kernel_ref r;
+        assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE, want[i].dt, want[i].dt,
+                                      FKC_BACKEND_VULKAN, &r), FKC_OK);
+        assert_true(r.write_slice == want[i].slice);
+        assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE_ROTATING, want[i].dt, want[i].dt,
+                                      FKC_BACKEND_VULKAN, &r), FKC_OK);
+        assert_true(r.write_slice_rotating == want[i].rot);
+    }
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, 64);
+    rt_buf_make(ctx, &S, 64);
+    const size_t shape[1] = {8}, off[1] = {0};
+    fkc_tensor st = rt_tensor(S.dev, 0, FKC_DTYPE_U8, 1, shape);
+    fkc_tensor ot = rt_tensor(D.dev, 0, FKC_DTYPE_U8, 1, shape);
+    fkc_write_slice_params p = {shape, 1, off, 1};
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    REFUSED(write_slice_b4(s, &st, &ot, &p, NULL), FKC_ERR_DTYPE, "4-byte kernel");
+    fkc_write_slice_rotating_params rp = {shape, 1, 8};
+    fkc_op_extra x = {S.dev, 0, -1};
+    REFUSED(write_slice_rotating_b2(s, &st, &ot, &rp, &x), FKC_ERR_DTYPE, "2-byte kernel");
+    REFUSED(write_slice_b1(s, &st, &ot, NULL, NULL), FKC_ERR_INVALID_ARGUMENT, "params");
+    RT_OK(fkc_stream_submit(s));
+    fkc_stream_destroy(s);
+    rt_buf_check(&D, "refused wrappers write nothing");
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+}
+
 /* Buffers + tensors for the error cases: out (rank 2, [4, 6] f32) and src ([2, 3] f32). */
 typedef struct fixture {
     rt_buf D, S, P;
@@ -184,13 +243,6 @@ static void fixture_free(fixture *f)
     rt_buf_free(&f->S);
     rt_buf_free(&f->P);
 }
-
-#define REFUSED(call, status, text)                                                           \
-    do {                                                                                      \
-        assert_int_equal((call), (status));                                                   \
-        if (!strstr(fkc_last_error(), (text)))                                                \
-            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
-    } while (0)
 
 static void test_errors(void **state)
 {
@@ -371,6 +423,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_devices),       cmocka_unit_test(test_select),
         cmocka_unit_test(test_no_device),     cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_dispatch_widths),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_same_verdicts),
         cmocka_unit_test(test_stream_order),  cmocka_unit_test(test_sync_and_abandon),
     };
