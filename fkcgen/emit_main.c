@@ -95,9 +95,12 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     return 0;
 }
 
+/* dir/name, without doubling a trailing '/' of dir. */
 static char *join_path(const char *dir, const char *name)
 {
     size_t n = strlen(dir), m = strlen(name);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
     char *p = malloc(n + m + 2);
     if (!p)
         fkcg_oom();

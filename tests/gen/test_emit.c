@@ -281,6 +281,44 @@ static void test_hostile_strings_are_escaped(void **state)
     free(o);
 }
 
+/* Two providers with different link registries: the names are sorted and each link entry
+ * points at its own provider's registry. */
+static void test_two_link_registries(void **state)
+{
+    (void)state;
+    const fkcg_table *seed = seed_table();
+    static fkcg_provider pr[2];
+    static fkcg_section sec[2];
+    static const fkcg_section *sp[2];
+    static const fkcg_provider *pp[2];
+    static fkcg_binding b[18];
+    for (int k = 0; k < 2; k++) {
+        pr[k] = *seed->providers[0];
+        sec[k] = *seed->sections[k];
+        sec[k].provider = &pr[k];
+        sp[k] = &sec[k];
+        pp[k] = &pr[k];
+    }
+    pr[1].link_registry = "a::REG";
+    pr[1].rel_file = "contracts/b.md";
+    for (int i = 0; i < 18; i++) {
+        b[i] = seed->bindings[i];
+        b[i].section = &sec[i / 9];
+    }
+    fkcg_table t = {pp, 2, sp, 2, b, 18};
+    fkcg_buf h, c;
+    assert_int_equal(fkcg_emit_c_check(&t, stderr), 0);
+    emit(&t, &h, &c);
+    assert_non_null(strstr(h.data, "#define FKC_LINK_REGISTRY_COUNT 2\n"));
+    assert_non_null(strstr(c.data, "= {\n    \"a::REG\",\n    \"fuel_vulkan_backend::fkc::ENTRY_POINTS\",\n};"));
+    assert_non_null(strstr(c.data, "{\"fuel_vulkan_backend::fkc::write_slice_rotating_bf16\", 0, "
+                                   "&fkc_bindings[13]}, /* -> write_slice_rotating_b2 */\n"));
+    assert_non_null(strstr(c.data, "{\"fuel_vulkan_backend::fkc::write_slice_bf16\", 1, "
+                                   "&fkc_bindings[4]}, /* -> write_slice_b2 */\n"));
+    fkcg_buf_free(&h);
+    fkcg_buf_free(&c);
+}
+
 /* ---- the unified diff ---- */
 
 static void expect_diff(const char *a, const char *b, const char *want)
@@ -324,6 +362,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cost_field_must_be_integer_scalar),
         cmocka_unit_test(test_empty_table_rejected),
         cmocka_unit_test(test_hostile_strings_are_escaped),
+        cmocka_unit_test(test_two_link_registries),
         cmocka_unit_test(test_unified_diff),
     };
     return cmocka_run_group_tests_name("emit", tests, NULL, NULL);
