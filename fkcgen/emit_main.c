@@ -99,7 +99,7 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
 static char *join_path(const char *dir, const char *name)
 {
     size_t n = strlen(dir), m = strlen(name);
-    while (n > 1 && dir[n - 1] == '/')
+    while (n > 0 && dir[n - 1] == '/')
         n--;
     char *p = malloc(n + m + 2);
     if (!p)
