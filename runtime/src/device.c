@@ -353,6 +353,20 @@ static uint32_t compute_family(VkPhysicalDevice pd)
     return UINT32_MAX;
 }
 
+/* Timestamp support of the chosen queue family, for fkc_stream_device_seconds. */
+static void timestamps(fkc_context *ctx)
+{
+    VkPhysicalDeviceProperties p;
+    VkQueueFamilyProperties q[32];
+    uint32_t nq = 32;
+    vkGetPhysicalDeviceProperties(ctx->physical, &p);
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &nq, q);
+    ctx->timestamp_bits = ctx->queue_family < nq ? q[ctx->queue_family].timestampValidBits : 0;
+    ctx->timestamp_ns = p.limits.timestampPeriod;
+    if (ctx->timestamp_ns <= 0)
+        ctx->timestamp_bits = 0;
+}
+
 /* Logical device: one compute queue, push descriptors, 8/16-bit storage when offered. */
 static fkc_status create_device(fkc_context *ctx, uint32_t flags)
 {
@@ -406,6 +420,7 @@ static fkc_status create_device(fkc_context *ctx, uint32_t flags)
     if (r != VK_SUCCESS)
         return fkc_vk_fail(r, "vkCreateDevice");
     vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+    timestamps(ctx);
     ctx->push_descriptor = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(
         ctx->device, "vkCmdPushDescriptorSetKHR");
     if (!ctx->push_descriptor)

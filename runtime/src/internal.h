@@ -37,6 +37,8 @@ struct fkc_context {
     uint32_t group_limit;                  /* groups per grid dimension (after the hook) */
     uint64_t offset_align;                 /* window start alignment */
     uint64_t max_allocation;               /* maxMemoryAllocationSize (0: not reported) */
+    uint32_t timestamp_bits;               /* valid timestamp bits of the queue (0: none) */
+    double timestamp_ns;                   /* nanoseconds per timestamp tick */
     PFN_vkCmdPushDescriptorSetKHR push_descriptor;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
@@ -72,6 +74,8 @@ struct fkc_stream {
     bool dirty;          /* commands recorded since the last barrier */
     bool rmw_pending;    /* a word-owning dispatch was recorded since the last barrier */
     bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
+    VkQueryPool timer;   /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
+    double device_seconds; /* device time of the last submit, or -1 */
 };
 
 /* ---- error.c ---- */

@@ -31,6 +31,14 @@ fkc_status fkc_stream_create(fkc_context *ctx, fkc_stream **out)
         free(s);
         return fkc_vk_fail(r, "vkCreateFence");
     }
+    s->device_seconds = -1;
+    if (ctx->timestamp_bits) { /* timing is a bonus: without a pool the stream still works */
+        VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                    .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                    .queryCount = 2};
+        if (vkCreateQueryPool(ctx->device, &qi, NULL, &s->timer) != VK_SUCCESS)
+            s->timer = VK_NULL_HANDLE;
+    }
     *out = s;
     return FKC_OK;
 }
@@ -43,6 +51,8 @@ void fkc_stream_destroy(fkc_stream *s)
         vkEndCommandBuffer(s->cmd);
     vkFreeCommandBuffers(s->ctx->device, s->ctx->pool, 1, &s->cmd);
     vkDestroyFence(s->ctx->device, s->fence, NULL);
+    if (s->timer)
+        vkDestroyQueryPool(s->ctx->device, s->timer, NULL);
     free(s);
 }
 
@@ -74,6 +84,10 @@ fkc_status fkc_stream_begin(fkc_stream *s)
     }
     /* Writes of earlier submissions (other streams, uploads) become visible to this one. */
     barrier(s->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT);
+    if (s->timer) {
+        vkCmdResetQueryPool(s->cmd, s->timer, 0, 2);
+        vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->timer, 0);
+    }
     s->recording = true;
     s->ops = 0;
     s->commands = 0;
@@ -98,6 +112,19 @@ void fkc_stream_barrier(fkc_stream *s)
     s->rmw_pending = false;
 }
 
+/* Device time between the two timestamps of the last submit (wrap-around safe). */
+static void read_timer(fkc_stream *s)
+{
+    uint64_t t[2];
+    if (!s->timer || vkGetQueryPoolResults(s->ctx->device, s->timer, 0, 2, sizeof t, t,
+                                           sizeof t[0], VK_QUERY_RESULT_64_BIT |
+                                               VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+        return;
+    uint32_t bits = s->ctx->timestamp_bits;
+    uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+    s->device_seconds = (double)((t[1] - t[0]) & mask) * s->ctx->timestamp_ns * 1e-9;
+}
+
 fkc_status fkc_stream_submit(fkc_stream *s)
 {
     if (!s)
@@ -105,6 +132,9 @@ fkc_status fkc_stream_submit(fkc_stream *s)
     if (!s->recording)
         return FKC_OK;
     s->recording = false;
+    s->device_seconds = -1;
+    if (s->timer)
+        vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timer, 1);
     VkResult r = vkEndCommandBuffer(s->cmd);
     if (s->broken)
         return fkc_fail(FKC_ERR_STATE, "fkc_stream_submit: an op failed half-way while being "
@@ -120,7 +150,13 @@ fkc_status fkc_stream_submit(fkc_stream *s)
     vkResetFences(s->ctx->device, 1, &s->fence);
     if (r != VK_SUCCESS)
         return fkc_vk_fail(r, "vkWaitForFences");
+    read_timer(s);
     return FKC_OK;
+}
+
+double fkc_stream_device_seconds(const fkc_stream *s)
+{
+    return s ? s->device_seconds : -1;
 }
 
 uint32_t fkc_stream_op_count(const fkc_stream *s)

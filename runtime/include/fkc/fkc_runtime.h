@@ -148,6 +148,10 @@ fkc_status fkc_stream_begin(fkc_stream *stream);
  * nothing; should an op fail after part of it was recorded (a Vulkan failure), submit runs
  * nothing and returns FKC_ERR_STATE, and the stream is idle again. */
 fkc_status fkc_stream_submit(fkc_stream *stream);
+/* Device time, in seconds, between the start and the end of the last submitted work, from
+ * Vulkan timestamps (excludes the submit and the wait); negative when the queue has no
+ * timestamps or nothing was submitted yet. For benchmarks. */
+double fkc_stream_device_seconds(const fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
 /* Device commands (dispatches and copy calls) recorded since the last begin: large work split
