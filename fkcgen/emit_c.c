@@ -746,27 +746,56 @@ static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name)
                      " * The API is described in docs/generated-code.md. */\n");
 }
 
-/* The C parameter list of an op kind's wrappers (after "fkc_stream *stream"). */
+#define WRAP_COLUMN 100 /* parameter lists wrap before this column */
+
+/* The column where b's last line ends. */
+static size_t column(const fkcg_buf *b)
+{
+    size_t i = b->len;
+    while (i > 0 && b->data[i - 1] != '\n')
+        i--;
+    return b->len - i;
+}
+
+/* One parameter of a list opened at column `open`: ", " then text, or ",\n" and the
+ * alignment when text would cross WRAP_COLUMN. first: no separator. */
+static void put_param(fkcg_buf *b, size_t open, bool first, const char *a, const char *c,
+                      const char *d)
+{
+    size_t n = strlen(a) + strlen(c) + strlen(d);
+    if (!first) {
+        if (column(b) + 2 + n + 2 > WRAP_COLUMN) {
+            PUT(b, ",\n");
+            for (size_t k = 0; k < open; k++)
+                put_ch(b, ' ');
+        } else {
+            PUT(b, ", ");
+        }
+    }
+    put_str(b, a);
+    put_str(b, c);
+    put_str(b, d);
+}
+
+/* The C parameter list of an op kind's function type, wrapped under its '('. */
 static void put_params(fkcg_buf *b, const op_info *op)
 {
     const fkcg_section *s = op->sig;
-    PUT(b, "(fkc_stream *stream");
-    for (size_t i = 0; i < s->n_inputs; i++) {
-        PUT(b, ", const fkc_tensor *");
-        put_ident(b, s->inputs[i].name);
-    }
-    for (size_t i = 0; i < s->n_outputs; i++) {
-        PUT(b, ", fkc_tensor *");
-        put_ident(b, s->outputs[i].name);
-    }
-    if (s->variant) {
-        PUT(b, ", const fkc_");
-        put_ident(b, op->snake);
-        PUT(b, "_params *params");
-    } else {
-        PUT(b, ", const void *params");
-    }
-    PUT(b, ", const fkc_op_extra *extra)");
+    put_ch(b, '(');
+    size_t open = column(b);
+    put_param(b, open, true, "fkc_stream *stream", "", "");
+    for (size_t i = 0; i < s->n_inputs; i++)
+        put_param(b, open, false, "const fkc_tensor *", is_ident(s->inputs[i].name)
+                  ? s->inputs[i].name : "\n#error \"fkcgen: invalid identifier\"\n", "");
+    for (size_t i = 0; i < s->n_outputs; i++)
+        put_param(b, open, false, "fkc_tensor *", is_ident(s->outputs[i].name)
+                  ? s->outputs[i].name : "\n#error \"fkcgen: invalid identifier\"\n", "");
+    if (s->variant)
+        put_param(b, open, false, "const fkc_", op->snake, "_params *params");
+    else
+        put_param(b, open, false, "const void *params", "", "");
+    put_param(b, open, false, "const fkc_op_extra *extra", "", "");
+    put_ch(b, ')');
 }
 
 /* ---- the header ---------------------------------------------------------------------- */
@@ -916,25 +945,23 @@ static void emit_h_wrappers(fkcg_buf *b, const plan *p, const size_t *first)
         const fkcg_section *s = p->t->sections[i];
         const op_info *op = &p->ops[p->sec_op[i]];
         unsigned mask = section_widths(p, i, first, p->t->n_bindings);
-        PUT(b, "fkc_");
-        put_ident(b, op->snake);
-        PUT(b, "_kernel");
-        const char *sep = " ";
-        for (unsigned w = 1; w <= 8; w *= 2) {
-            if (!(mask & (1u << w)))
-                continue;
-            put_str(b, sep);
-            put_ident(b, s->kernel);
-            put_ch(b, '_');
-            put_ch(b, 'b');
-            put_ch(b, (char)('0' + w));
-            sep = ", ";
-        }
-        PUT(b, "; /* ");
+        PUT(b, "/* ");
         put_comment(b, s->kernel);
         put_ch(b, ' ');
         put_where(b, s);
-        PUT(b, " */\n");
+        PUT(b, " */\nfkc_");
+        put_ident(b, op->snake);
+        PUT(b, "_kernel ");
+        size_t open = column(b);
+        bool first = true;
+        for (unsigned w = 1; w <= 8; w *= 2) {
+            if (!(mask & (1u << w)))
+                continue;
+            static const char *const suffix[9] = {"", "_b1", "_b2", "", "_b4", "", "", "", "_b8"};
+            put_param(b, open, first, is_ident(s->kernel) ? s->kernel : "#error", suffix[w], "");
+            first = false;
+        }
+        PUT(b, ";\n");
     }
     put_ch(b, '\n');
 }
