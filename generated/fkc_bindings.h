@@ -78,9 +78,14 @@ typedef struct fkc_write_slice_rotating_params {
 
 /* One function type per op kind: the stream, the inputs (const), the outputs,
  * the op's params and the runtime's extras; fkc_<op>_fn points to one. */
-typedef fkc_status fkc_write_slice_kernel(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_params *params, const fkc_op_extra *extra);
+typedef fkc_status fkc_write_slice_kernel(fkc_stream *stream, const fkc_tensor *src,
+                                          fkc_tensor *out, const fkc_write_slice_params *params,
+                                          const fkc_op_extra *extra);
 typedef fkc_write_slice_kernel *fkc_write_slice_fn;
-typedef fkc_status fkc_write_slice_rotating_kernel(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out, const fkc_write_slice_rotating_params *params, const fkc_op_extra *extra);
+typedef fkc_status fkc_write_slice_rotating_kernel(fkc_stream *stream, const fkc_tensor *src,
+                                                   fkc_tensor *out,
+                                                   const fkc_write_slice_rotating_params *params,
+                                                   const fkc_op_extra *extra);
 typedef fkc_write_slice_rotating_kernel *fkc_write_slice_rotating_fn;
 
 /* A kernel reference: the member named after the op kind is the one set. */
@@ -91,8 +96,11 @@ typedef union fkc_kernel_ref {
 
 /* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes
  * use, declared through the op's function type; defined by the runtime. */
-fkc_write_slice_kernel write_slice_b1, write_slice_b2, write_slice_b4, write_slice_b8; /* write_slice (contracts/vulkan/write_slice.md:53) */
-fkc_write_slice_rotating_kernel write_slice_rotating_b1, write_slice_rotating_b2, write_slice_rotating_b4, write_slice_rotating_b8; /* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
+/* write_slice (contracts/vulkan/write_slice.md:53) */
+fkc_write_slice_kernel write_slice_b1, write_slice_b2, write_slice_b4, write_slice_b8;
+/* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
+fkc_write_slice_rotating_kernel write_slice_rotating_b1, write_slice_rotating_b2,
+                                write_slice_rotating_b4, write_slice_rotating_b8;
 
 /* A fast path a kernel takes, and the cost class it then has. */
 typedef struct fkc_fast_path {
