@@ -9,21 +9,27 @@
 
 #include "fkc_bindings.h"
 
-fkc_status fkc_tensor_bytes(const fkc_tensor *t, uint64_t *bytes)
+/* Byte size of a tensor; `name` prefixes the message of a refusal. */
+static fkc_status tensor_bytes(const fkc_tensor *t, const char *name, uint64_t *bytes)
 {
     size_t e;
-    if (!t || !bytes)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_tensor_bytes: NULL argument");
+    uint64_t n;
     if (t->rank < 1 || t->rank > FKC_MAX_RANK)
-        return fkc_fail(FKC_ERR_RANK, "tensor rank %" PRIu32 " is outside 1..%d", t->rank,
+        return fkc_fail(FKC_ERR_RANK, "%s: rank %" PRIu32 " is outside 1..%d", name, t->rank,
                         FKC_MAX_RANK);
     if ((e = fkc_dtype_size(t->dtype)) == 0)
-        return fkc_fail(FKC_ERR_DTYPE, "unknown dtype %d", (int)t->dtype);
-    uint64_t n;
+        return fkc_fail(FKC_ERR_DTYPE, "%s: unknown dtype %d", name, (int)t->dtype);
     if (fkc_shape_elements(t->rank, t->shape, e, &n) != FKC_OK)
-        return fkc_fail(FKC_ERR_OVERFLOW, "tensor byte size overflows");
+        return fkc_fail(FKC_ERR_OVERFLOW, "%s: byte size overflows", name);
     *bytes = n * e;
     return FKC_OK;
+}
+
+fkc_status fkc_tensor_bytes(const fkc_tensor *t, uint64_t *bytes)
+{
+    if (!t || !bytes)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_tensor_bytes: NULL argument");
+    return tensor_bytes(t, "tensor", bytes);
 }
 
 /* A tensor must lie inside its buffer, on the stream's context; lo and hi get its byte range. */
@@ -36,9 +42,9 @@ static fkc_status check_tensor(const fkc_stream *s, const fkc_tensor *t, const c
     if (t->buffer->ctx != s->ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: buffer belongs to another context",
                         name);
-    fkc_status st = fkc_tensor_bytes(t, &bytes);
+    fkc_status st = tensor_bytes(t, name, &bytes);
     if (st != FKC_OK)
-        return fkc_fail(st, "%s: %s", name, fkc_last_error());
+        return st;
     if (t->offset > t->buffer->size || bytes > t->buffer->size - t->offset)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %" PRIu64 " bytes at offset %" PRIu64
                         " do not fit its %" PRIu64 "-byte buffer", name, bytes, t->offset,

@@ -268,7 +268,10 @@ static void test_errors(void **state)
     REFUSED(fkc_write_slice(s, &far, &f.out, ok_off), FKC_ERR_INVALID_ARGUMENT, "do not fit");
     fkc_tensor r9 = f.out, s9 = f.src;
     r9.rank = s9.rank = 9;
-    REFUSED(fkc_write_slice(s, &s9, &r9, ok_off), FKC_ERR_RANK, "rank 9");
+    REFUSED(fkc_write_slice(s, &s9, &r9, ok_off), FKC_ERR_RANK, "src: rank 9 is outside 1..8");
+    fkc_tensor huge = f.out, hs = f.src;
+    huge.shape[0] = hs.shape[0] = SIZE_MAX / 2;
+    REFUSED(fkc_write_slice(s, &hs, &huge, ok_off), FKC_ERR_OVERFLOW, "src: byte size overflows");
     fkc_tensor alias = f.out; /* src overlapping out */
     alias.shape[0] = 2;
     alias.shape[1] = 3;
@@ -420,6 +423,49 @@ static void test_sync_and_abandon(void **state)
     rt_buf_free(&S);
 }
 
+/* Host copies larger than the 8 MiB staging chunk, at unaligned offsets, round-trip exactly;
+ * a rotating position read from an unaligned offset. */
+static void test_big_copies(void **state)
+{
+    (void)state;
+    size_t n = (20u << 20) + 13;
+    unsigned char *a = malloc(n), *b = malloc(n);
+    assert_non_null(a);
+    assert_non_null(b);
+    rng_seed(5);
+    fill_tricky(a, n, 8);
+    fkc_buffer *buf;
+    RT_OK(fkc_buffer_create(ctx, n + 7, &buf));
+    RT_OK(fkc_buffer_upload(buf, 7, a, n));
+    memset(b, 0, n);
+    RT_OK(fkc_buffer_download(buf, 7, b, n));
+    assert_memory_equal(a, b, n);
+    RT_OK(fkc_buffer_download(buf, 7 + (9u << 20), b, 1000));
+    assert_memory_equal(a + (9u << 20), b, 1000);
+    fkc_buffer_destroy(buf);
+    free(a);
+    free(b);
+
+    rt_buf D, S, P;
+    rt_buf_make(ctx, &D, 96);
+    rt_buf_make(ctx, &S, 64);
+    rt_buf_make(ctx, &P, 16);
+    uint64_t pos = 0x0123456789abcdefull;
+    for (int i = 0; i < 8; i++)
+        P.host[3 + i] = (unsigned char)(pos >> (8 * i));
+    RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 16));
+    const size_t ring[2] = {5, 4}, src[2] = {3, 4};
+    fkc_tensor st = rt_tensor(S.dev, 0, FKC_DTYPE_I32, 2, src);
+    fkc_tensor ot = rt_tensor(D.dev, 0, FKC_DTYPE_I32, 2, ring);
+    RT_OK(fkc_write_slice_rotating_sync(ctx, &st, &ot, 5, P.dev, 3, -1));
+    assert_int_equal(fkc_ref_write_slice_rotating(D.host, ring, 2, S.host, src, 5, pos, -1, 4),
+                     FKC_OK);
+    rt_buf_check(&D, "position at an unaligned offset");
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_buf_free(&P);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_widths),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_same_verdicts),
         cmocka_unit_test(test_stream_order),  cmocka_unit_test(test_sync_and_abandon),
+        cmocka_unit_test(test_big_copies),
     };
     return cmocka_run_group_tests_name("runtime API", tests, setup, teardown);
 }
