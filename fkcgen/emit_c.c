@@ -71,7 +71,7 @@ static const char *const c_keywords[] = {
 static bool is_keyword(const char *s)
 {
     for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++)
-        if (strcmp(s, c_keywords[i]) == 0)
+        if (s[0] == c_keywords[i][0] && strcmp(s, c_keywords[i]) == 0)
             return true;
     return false;
 }
@@ -207,6 +207,10 @@ static void put_comment(fkcg_buf *b, const char *s)
 static void put_double(fkcg_buf *b, double v)
 {
     char tmp[40];
+    if (v == 0.0 && !signbit(v)) {
+        PUT(b, "0.0");
+        return;
+    }
     if (!isfinite(v)) {
         PUT(b, "0.0 /* not finite */");
         return;

@@ -319,6 +319,30 @@ static void test_two_link_registries(void **state)
     fkcg_buf_free(&c);
 }
 
+/* Doubles: the shortest text that reads back exactly, always a double literal. */
+static void test_doubles(void **state)
+{
+    (void)state;
+    static const struct { double v; const char *text; } cases[] = {
+        {0.0, "0.0"}, {1.0, "1.0"}, {0.25, "0.25"}, {1e-6, "1e-06"}, {0.1, "0.1"},
+        {3e20, "3e+20"}, {1.0 / 3.0, "0.3333333333333333"}, {-2.5, "-2.5"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        one *o = one_new();
+        o->s.precision.max_relative = cases[i].v;
+        fkcg_buf h, c;
+        emit(&o->t, &h, &c);
+        char want[96];
+        snprintf(want, sizeof want, "{true, 0, %s, 0.0, true, ", cases[i].text);
+        if (!strstr(c.data, want))
+            fprintf(stderr, "missing: %s\n", want);
+        assert_non_null(strstr(c.data, want));
+        fkcg_buf_free(&h);
+        fkcg_buf_free(&c);
+        free(o);
+    }
+}
+
 /* ---- the unified diff ---- */
 
 static void expect_diff(const char *a, const char *b, const char *want)
@@ -363,6 +387,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_empty_table_rejected),
         cmocka_unit_test(test_hostile_strings_are_escaped),
         cmocka_unit_test(test_two_link_registries),
+        cmocka_unit_test(test_doubles),
         cmocka_unit_test(test_unified_diff),
     };
     return cmocka_run_group_tests_name("emit", tests, NULL, NULL);
