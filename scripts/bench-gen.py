@@ -63,7 +63,7 @@ def main():
     fkcgen, parse, workdir = sys.argv[1:4]
     doc = sys.argv[4] if len(sys.argv) == 5 else None
     os.makedirs(workdir, exist_ok=True)
-    rows, ok = [], True
+    rows = []
     for n in SIZES:
         paths = corpus(workdir, n)
         nbytes = sum(os.path.getsize(p) for p in paths)
@@ -78,14 +78,13 @@ def main():
         gen = min(timed([fkcgen, "gen", "--out-dir", out] + paths, runs, before=clean))
         gen_bytes = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
         rows.append((n, len(paths), nbytes, bare, check, gen, gen_bytes))
-        if n == 10000:
-            ok &= gen < TARGET_BIG_S and gen / bare <= TARGET_RATIO
     seed_out = os.path.join(workdir, "seed")
     timed([fkcgen, "gen", "--out-dir", seed_out, SEED], 1)
     true_t = timed(["/bin/true"], 50)
     seed_check = timed([fkcgen, "check", SEED], 50)
     seed_gen = timed([fkcgen, "gen", "--out-dir", seed_out, SEED], 50)
-    ok &= min(seed_gen) * 1e3 < TARGET_SEED_MS
+    big = rows[-1]
+    met = lambda ok: "met" if ok else "**NOT met**"
 
     lines = ["## fkcgen", "",
              "Measured by `make bench-gen` (scripts/bench-gen.py) on %s; this file section is rewritten"
@@ -108,9 +107,17 @@ def main():
               % (SEED, min(seed_check) * 1e3, statistics.median(seed_check) * 1e3,
                  min(seed_gen) * 1e3, statistics.median(seed_gen) * 1e3,
                  min(true_t) * 1e3, statistics.median(true_t) * 1e3), "",
-              "Targets: 10,000 sections under %.1f s and within %.1fx of the bare parse; the seed under"
-              " %.0f ms. This run: **%s**." % (TARGET_BIG_S, TARGET_RATIO, TARGET_SEED_MS,
-                                             "all met" if ok else "NOT all met"), ""]
+              "Targets, this run: 10,000 sections under %.1f s: %s (%.3f s); within %.1fx of the bare"
+              " parse: %s (%.2fx); the seed under %.0f ms: %s (%.2f ms)."
+              % (TARGET_BIG_S, met(big[5] < TARGET_BIG_S), big[5], TARGET_RATIO,
+                 met(big[5] / big[3] <= TARGET_RATIO), big[5] / big[3], TARGET_SEED_MS,
+                 met(min(seed_gen) * 1e3 < TARGET_SEED_MS), min(seed_gen) * 1e3), "",
+              "Where the time goes (10,000 sections): `fkcgen check` (load, YAML, shape, validate, bind:"
+              " the front end) takes %.3f s, %.2fx the bare parse; `gen` adds %.3f s on top of it to"
+              " run the back end: its own checks of the table, emitting %.1f MiB of C and writing it. Profiles"
+              " (perf) of the front end show libyaml's own scanner/parser, the YAML tree, the cmark"
+              " pass and byte checks, then binding (sorting, revision hashes) and validation."
+              % (big[4], big[4] / big[3], big[5] - big[4], big[6] / 2**20), ""]
     text = "\n".join(lines)
     print(text)
     if doc:
