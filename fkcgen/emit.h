@@ -1,5 +1,6 @@
-/* emit.h — private to fkcgen's C back end (emit_c.c, emit_main.c, emit_diff.c).
- * The checks that guard the emitter, the unified diff of --check, and file helpers. */
+/* emit.h — private to fkcgen's C back end: the plan (emit_plan.c), the checks
+ * (emit_check.c), the printers (emit_c.c), the unified diff (emit_diff.c) and the `gen`
+ * subcommand (emit_main.c). fkcgen.h holds the public part (fkcg_emit_c). */
 #ifndef FKCG_EMIT_H
 #define FKCG_EMIT_H
 
@@ -13,16 +14,99 @@
 #define FKCG_EMIT_HEADER "fkc_bindings.h"
 #define FKCG_EMIT_SOURCE "fkc_bindings.c"
 
+#define FKCG_IDENT_MAX 128 /* longest identifier a contract may give (kernel, field, ...) */
+
+/* ---- vocabularies (emit_plan.c) ---- */
+
+/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
+bool fkcg_emit_is_ident(const char *s);
+/* An identifier a contract may name: a C identifier, no C keyword, not starting with '_'. */
+bool fkcg_emit_is_plain_ident(const char *s);
+/* entry_point and symbols: identifiers joined by "::". */
+bool fkcg_emit_is_path(const char *s);
+
+/* The schema enums the binding table uses. UNKNOWN (0) is added where a contract may be
+ * silent (the unknown-cost sentinel). */
+typedef struct fkcg_enum_spec {
+    const char *schema;   /* the schema's enum name */
+    const char *ctype;    /* C type name */
+    const char *prefix;   /* enumerator prefix */
+    bool with_unknown;    /* add <PREFIX>UNKNOWN = 0 */
+} fkcg_enum_spec;
+
+enum { FKCG_EN_DETERMINISM, FKCG_EN_PROVENANCE, FKCG_EN_COST_CLASS, FKCG_EN_STRATEGY,
+       FKCG_EN_COUNT };
+extern const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT];
+
+/* Field kinds of op_params: scalar C types; "Vec<T>" becomes `const T *x; size_t x_len;`. */
+typedef struct fkcg_kind_spec {
+    const char *kind;   /* "usize" */
+    const char *ctype;  /* "size_t" */
+    bool integer;       /* usable in a cost expression */
+} fkcg_kind_spec;
+
+/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
+const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
+
+/* ---- the plan: what to emit (emit_plan.c) ---- */
+
+typedef struct fkcg_op_info {
+    const char *name;          /* "WriteSlice" */
+    char *snake;               /* "write_slice" */
+    char *upper;               /* "WRITE_SLICE" */
+    const fkcg_section *sig;   /* first section of this op kind: its signature */
+    const fkcg_section *cost;  /* first section stating a known cost: the shared cost */
+    size_t cost_sec;           /* its index */
+} fkcg_op_info;
+
+/* A row of the link registry: a binding, and its index in the binding table. */
+typedef struct fkcg_link_row {
+    const fkcg_binding *b;
+    size_t index;
+} fkcg_link_row;
+
+typedef struct fkcg_plan {
+    const fkcg_table *t;
+    fkcg_op_info *ops;         /* distinct op kinds, sorted by name */
+    size_t n_ops;
+    size_t *sec_op;            /* op index of each section */
+    size_t *bind_sec;          /* section index of each binding */
+    fkcg_link_row *links;      /* bindings sorted by symbol (strcmp) */
+    const char **registries;   /* distinct link_registry names, sorted */
+    size_t n_registries;
+} fkcg_plan;
+
+void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t);
+void fkcg_plan_free(fkcg_plan *p);
+/* Index of a link_registry name in p->registries (0 when absent). */
+size_t fkcg_plan_registry(const fkcg_plan *p, const char *name);
+/* s, or "" for NULL: the plan is built before the checks report missing names. */
+const char *fkcg_nz(const char *s);
+/* calloc that exits on out-of-memory (as the rest of the generator). */
+void *fkcg_xcalloc(size_t n, size_t size);
+
+/* ---- checks (emit_check.c) ---- */
+
+/* True, with a message, when the table binds nothing (C has no empty arrays). */
+bool fkcg_emit_empty(const fkcg_table *t, FILE *diag);
+/* Every check on a plan; each problem is reported to diag as `file:line:col: error: ...`.
+ * Returns the number found. */
+size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag);
+
 /* Checks, before anything is emitted, every contract string that becomes a C identifier
  * (kernel, op kind, inputs, outputs, op_params fields, entry_point), the field kinds, the
  * agreement of the sections of one op kind and the uniqueness of every generated name.
- * Reports each problem to diag as `file:line:col: error: ...`; returns the number found. */
+ * Returns the number of problems reported. */
 size_t fkcg_emit_c_check(const fkcg_table *table, FILE *diag);
+
+/* ---- printing (emit_c.c) ---- */
 
 /* fkcg_emit_c_check, then fkcg_emit_c when it found nothing, on one shared plan (what
  * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any. */
 size_t fkcg_emit_c_checked(const fkcg_table *table, FILE *diag, fkcg_buf *header,
                            fkcg_buf *source);
+
+/* ---- emit_diff.c ---- */
 
 /* Appends to out a unified diff (3 lines of context) turning old into new, with the
  * labels a_label / b_label. Appends nothing when the texts are equal. */

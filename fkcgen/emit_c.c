@@ -1,10 +1,11 @@
-/* emit_c.c — the C back end: turns the binding table into generated/fkc_bindings.{h,c}.
- * First it decides what to emit (op kinds, their signatures, the dispatch groups, the sorted
- * link registry), then one small emitter per output section prints it, in order.
- * Every contract string reaches the output through put_cstr (escaped) or put_comment
- * (sanitised); every identifier through put_ident (checked). See docs/generated-code.md. */
+/* emit_c.c — the C back end's printers: from the plan (emit_plan.c) one small emitter per
+ * output section writes generated/fkc_bindings.{h,c}, in order (banner, types, tables,
+ * registration, dispatch, link registry, cost). Every contract string reaches the output
+ * through put_cstr (escaped) or put_comment (sanitised); every identifier through put_ident
+ * (checked). See docs/generated-code.md. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,84 +38,15 @@ static inline void put_ch(fkcg_buf *b, char c)
 /* A string literal (the "" makes anything else a compile error). */
 #define PUT(b, lit) put((b), "" lit, sizeof(lit) - 1)
 
-/* ---- text helpers -------------------------------------------------------------------- */
-
-static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-static bool is_upper(int c) { return c >= 'A' && c <= 'Z'; }
-static bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
-static int to_upper(int c) { return is_lower(c) ? c - 'a' + 'A' : c; }
-static int to_lower(int c) { return is_upper(c) ? c - 'A' + 'a' : c; }
-
-#define IDENT_MAX 128 /* longest identifier a contract may give (kernel, field, ...) */
-
-/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most IDENT_MAX bytes. */
-static bool is_ident(const char *s)
+/* ASCII only: the locale never changes the output. */
+static bool is_alnum(int c)
 {
-    if (!s || !(is_alpha(*s) || *s == '_'))
-        return false;
-    size_t n = 0;
-    for (; *s; s++, n++)
-        if (!(is_alpha(*s) || is_digit(*s) || *s == '_'))
-            return false;
-    return n <= IDENT_MAX;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-static const char *const c_keywords[] = {
-    "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary",
-    "_Noreturn", "_Static_assert", "_Thread_local", "auto", "break", "case", "char", "const",
-    "continue", "default", "do", "double", "else", "enum", "extern", "float", "for", "goto",
-    "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
-    "volatile", "while", "bool", "true", "false", "NULL", "asm", "typeof"};
-
-static bool is_keyword(const char *s)
+static int to_upper(int c)
 {
-    for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++)
-        if (s[0] == c_keywords[i][0] && strcmp(s, c_keywords[i]) == 0)
-            return true;
-    return false;
-}
-
-/* An identifier a contract may name: a C identifier, no keyword, not reserved (_X, __). */
-static bool is_plain_ident(const char *s)
-{
-    return is_ident(s) && s[0] != '_' && !is_keyword(s);
-}
-
-/* "WriteSliceRotating" -> "write_slice_rotating"; "GELUTanh" -> "gelu_tanh". */
-static char *snake_of(const char *camel)
-{
-    size_t n = strlen(camel);
-    char *out = malloc(2 * n + 1);
-    if (!out)
-        fkcg_oom();
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int c = (unsigned char)camel[i];
-        if (is_upper(c) && i > 0 && camel[i - 1] != '_' &&
-            (is_lower(camel[i - 1]) || is_digit(camel[i - 1]) ||
-             (is_upper(camel[i - 1]) && is_lower(camel[i + 1]))))
-            out[k++] = '_';
-        out[k++] = (char)to_lower(c);
-    }
-    out[k] = '\0';
-    return out;
-}
-
-/* "judge_measured" -> "JUDGE_MEASURED"; any byte outside [A-Za-z0-9] becomes '_'. */
-static char *upper_of(const char *s)
-{
-    size_t n = strlen(s);
-    char *out = malloc(n + 1);
-    if (!out)
-        fkcg_oom();
-    for (size_t i = 0; i < n; i++) {
-        int c = (unsigned char)s[i];
-        out[i] = (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_');
-    }
-    out[n] = '\0';
-    return out;
+    return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
 }
 
 static void put_u64(fkcg_buf *b, uint64_t v)
@@ -141,7 +73,7 @@ static void put_sec_name(fkcg_buf *b, const char *prefix, size_t sec, const char
  * fkcg_emit_c_check rejects such input first), otherwise an #error line breaks the build. */
 static void put_ident(fkcg_buf *b, const char *s)
 {
-    if (is_ident(s))
+    if (fkcg_emit_is_ident(s))
         put_str(b, s);
     else
         PUT(b, "\n#error \"fkcgen: invalid identifier\"\n");
@@ -228,437 +160,6 @@ static void put_double(fkcg_buf *b, double v)
         PUT(b, ".0");
 }
 
-/* ---- what to emit -------------------------------------------------------------------- */
-
-/* The schema enums the binding table uses. UNKNOWN (0) is added where a contract may be
- * silent (the unknown-cost sentinel). */
-typedef struct enum_spec {
-    const char *schema;   /* the schema's enum name */
-    const char *ctype;    /* C type name */
-    const char *prefix;   /* enumerator prefix */
-    bool with_unknown;    /* add <PREFIX>UNKNOWN = 0 */
-} enum_spec;
-
-enum { EN_DETERMINISM, EN_PROVENANCE, EN_COST_CLASS, EN_STRATEGY, EN_COUNT };
-static const enum_spec enum_specs[EN_COUNT] = {
-    {"determinism", "fkc_determinism", "FKC_DETERMINISM_", false},
-    {"cost_provenance", "fkc_cost_provenance", "FKC_COST_PROVENANCE_", true},
-    {"cost_class", "fkc_cost_class", "FKC_COST_CLASS_", true},
-    {"awkward_layout_strategy", "fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_", false},
-};
-
-/* Field kinds of op_params: scalar C types; "Vec<T>" becomes `const T *x; size_t x_len;`. */
-typedef struct kind_spec {
-    const char *kind;   /* "usize" */
-    const char *ctype;  /* "size_t" */
-    bool integer;       /* usable in a cost expression */
-} kind_spec;
-
-static const kind_spec kind_specs[] = {
-    {"usize", "size_t", true},     {"isize", "ptrdiff_t", true}, {"u8", "uint8_t", true},
-    {"u16", "uint16_t", true},     {"u32", "uint32_t", true},    {"u64", "uint64_t", true},
-    {"i8", "int8_t", true},        {"i16", "int16_t", true},     {"i32", "int32_t", true},
-    {"i64", "int64_t", true},      {"f32", "float", false},      {"f64", "double", false},
-    {"bool", "bool", false},
-};
-
-/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
-static const kind_spec *kind_lookup(const char *kind, bool *vec)
-{
-    *vec = false;
-    if (!kind)
-        return NULL;
-    size_t n = strlen(kind);
-    if (n > 5 && strncmp(kind, "Vec<", 4) == 0 && kind[n - 1] == '>') {
-        for (size_t i = 0; i < sizeof kind_specs / sizeof kind_specs[0]; i++)
-            if (strlen(kind_specs[i].kind) == n - 5 &&
-                strncmp(kind + 4, kind_specs[i].kind, n - 5) == 0) {
-                *vec = true;
-                return &kind_specs[i];
-            }
-        return NULL;
-    }
-    for (size_t i = 0; i < sizeof kind_specs / sizeof kind_specs[0]; i++)
-        if (strcmp(kind, kind_specs[i].kind) == 0)
-            return &kind_specs[i];
-    return NULL;
-}
-
-typedef struct op_info {
-    const char *name;          /* "WriteSlice" */
-    char *snake;               /* "write_slice" */
-    char *upper;               /* "WRITE_SLICE" */
-    const fkcg_section *sig;   /* first section of this op kind: its signature */
-    const fkcg_section *cost;  /* first section stating a known cost: the shared cost */
-    size_t cost_sec;           /* its index */
-} op_info;
-
-/* A dispatch group: the dtypes of one (op kind, backend) bound to one wrapper. */
-typedef struct link_row {
-    const fkcg_binding *b;
-    size_t index;              /* index in the binding table */
-} link_row;
-
-typedef struct plan {
-    const fkcg_table *t;
-    op_info *ops;
-    size_t n_ops;
-    size_t *sec_op;            /* op index of each section */
-    size_t *bind_sec;          /* section index of each binding */
-    link_row *links;           /* bindings sorted by symbol */
-    const char **registries;   /* distinct link_registry names, sorted */
-    size_t n_registries;
-} plan;
-
-/* s, or "" for NULL: the plan is built before the checks report missing names. */
-static const char *nz(const char *s)
-{
-    return s ? s : "";
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int cmp_link(const void *a, const void *b)
-{
-    const link_row *x = a, *y = b;
-    int c = strcmp(nz(x->b->symbol), nz(y->b->symbol));
-    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
-}
-
-static size_t op_index(const plan *p, const char *name)
-{
-    size_t lo = 0, hi = p->n_ops;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(name, p->ops[mid].name);
-        if (c == 0)
-            return mid;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return (size_t)-1;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *q = calloc(n ? n : 1, size);
-    if (!q)
-        fkcg_oom();
-    return q;
-}
-
-/* Section index of a section pointer: the bindings of one section are contiguous and sections
- * follow in table order, so the previous index or the next one nearly always matches. */
-static size_t section_index_of(const fkcg_table *t, const fkcg_section *s, size_t hint)
-{
-    if (hint < t->n_sections && t->sections[hint] == s)
-        return hint;
-    if (hint + 1 < t->n_sections && t->sections[hint + 1] == s)
-        return hint + 1;
-    for (size_t i = 0; i < t->n_sections; i++)
-        if (t->sections[i] == s)
-            return i;
-    return 0;
-}
-
-static void plan_init(plan *p, const fkcg_table *t)
-{
-    memset(p, 0, sizeof *p);
-    p->t = t;
-    const char **names = xcalloc(t->n_sections, sizeof *names);
-    for (size_t i = 0; i < t->n_sections; i++)
-        names[i] = nz(t->sections[i]->op_kind);
-    qsort(names, t->n_sections, sizeof *names, cmp_str);
-    p->ops = xcalloc(t->n_sections, sizeof *p->ops);
-    for (size_t i = 0; i < t->n_sections; i++)
-        if (p->n_ops == 0 || strcmp(names[i], p->ops[p->n_ops - 1].name) != 0)
-            p->ops[p->n_ops++].name = names[i];
-    free(names);
-    p->sec_op = xcalloc(t->n_sections, sizeof *p->sec_op);
-    for (size_t i = 0; i < p->n_ops; i++) {
-        p->ops[i].snake = snake_of(p->ops[i].name);
-        p->ops[i].upper = upper_of(p->ops[i].snake);
-    }
-    for (size_t i = 0; i < t->n_sections; i++) {
-        const fkcg_section *s = t->sections[i];
-        op_info *op = &p->ops[op_index(p, nz(s->op_kind))];
-        p->sec_op[i] = (size_t)(op - p->ops);
-        if (!op->sig)
-            op->sig = s;
-        if (!op->cost && s->cost.present && s->cost.provenance) {
-            op->cost = s;
-            op->cost_sec = i;
-        }
-    }
-    p->bind_sec = xcalloc(t->n_bindings, sizeof *p->bind_sec);
-    p->links = xcalloc(t->n_bindings, sizeof *p->links);
-    size_t hint = 0;
-    for (size_t i = 0; i < t->n_bindings; i++) {
-        hint = section_index_of(t, t->bindings[i].section, hint);
-        p->bind_sec[i] = hint;
-        p->links[i].b = &t->bindings[i];
-        p->links[i].index = i;
-    }
-    qsort(p->links, t->n_bindings, sizeof *p->links, cmp_link);
-    p->registries = xcalloc(t->n_providers, sizeof *p->registries);
-    for (size_t i = 0; i < t->n_providers; i++)
-        p->registries[i] = t->providers[i]->link_registry ? t->providers[i]->link_registry : "";
-    qsort(p->registries, t->n_providers, sizeof *p->registries, cmp_str);
-    for (size_t i = 0; i < t->n_providers; i++)
-        if (p->n_registries == 0 || strcmp(p->registries[i], p->registries[p->n_registries - 1]))
-            p->registries[p->n_registries++] = p->registries[i];
-}
-
-static void plan_free(plan *p)
-{
-    for (size_t i = 0; i < p->n_ops; i++) {
-        free(p->ops[i].snake);
-        free(p->ops[i].upper);
-    }
-    free(p->ops);
-    free(p->sec_op);
-    free(p->bind_sec);
-    free(p->links);
-    free(p->registries);
-}
-
-/* ---- checks (defence in depth: the front end validated already) ---------------------- */
-
-typedef struct checker {
-    FILE *diag;
-    size_t errors;
-} checker;
-
-static void report(checker *ck, fkcg_loc loc, const char *what, const char *value,
-                   const char *why)
-{
-    ck->errors++;
-    if (ck->diag)
-        fprintf(ck->diag, "%s:%u:%u: error: %s '%s' %s\n", loc.file ? loc.file : "<input>",
-                (unsigned)loc.line, (unsigned)loc.col, what, value ? value : "(none)", why);
-}
-
-#define IDENT_WHY "is not usable as a C name (letters, digits and '_', not starting with a " \
-                  "digit or '_', no C keyword, at most 128 bytes)"
-
-/* entry_point: identifiers joined by "::". */
-static bool is_path(const char *s)
-{
-    if (!s || !*s)
-        return false;
-    for (const char *p = s;;) {
-        const char *end = strstr(p, "::");
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == 0 || n > IDENT_MAX || !(is_alpha(*p) || *p == '_'))
-            return false;
-        for (size_t i = 0; i < n; i++)
-            if (!(is_alpha(p[i]) || is_digit(p[i]) || p[i] == '_'))
-                return false;
-        if (!end)
-            return true;
-        p = end + 2;
-    }
-}
-
-static bool is_reserved_param(const char *s)
-{
-    return strcmp(s, "stream") == 0 || strcmp(s, "params") == 0 || strcmp(s, "extra") == 0;
-}
-
-/* Inputs, outputs and fields of one section: names and kinds. */
-static void check_signature(checker *ck, const fkcg_section *s)
-{
-    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
-        const char *name = i < s->n_inputs ? s->inputs[i].name : s->outputs[i - s->n_inputs].name;
-        fkcg_loc loc = i < s->n_inputs ? s->inputs[i].loc : s->outputs[i - s->n_inputs].loc;
-        if (!name || !is_plain_ident(name) || is_reserved_param(name))
-            report(ck, loc, "tensor name", name,
-                   IDENT_WHY "; 'stream', 'params' and 'extra' are taken");
-        for (size_t j = 0; name && j < i; j++) {
-            const char *other = j < s->n_inputs ? s->inputs[j].name
-                                                : s->outputs[j - s->n_inputs].name;
-            if (other && strcmp(name, other) == 0)
-                report(ck, loc, "tensor name", name, "is used twice in this section");
-        }
-    }
-    for (size_t i = 0; i < s->n_fields; i++) {
-        const fkcg_field *f = &s->fields[i];
-        bool vec;
-        if (!f->name || !is_plain_ident(f->name))
-            report(ck, f->loc, "op_params field", f->name, IDENT_WHY);
-        if (!kind_lookup(f->kind, &vec))
-            report(ck, f->loc, "op_params field kind", f->kind,
-                   "has no C type (usize, isize, u8..u64, i8..i64, f32, f64, bool or Vec<...>)");
-        for (size_t j = 0; f->name && j < s->n_fields; j++) {
-            const fkcg_field *g = &s->fields[j];
-            bool gvec;
-            if (j < i && g->name && strcmp(f->name, g->name) == 0)
-                report(ck, f->loc, "op_params field", f->name, "is named twice");
-            if (j != i && g->name && kind_lookup(g->kind, &gvec) && gvec &&
-                strlen(f->name) == strlen(g->name) + 4 &&
-                strncmp(f->name, g->name, strlen(g->name)) == 0 &&
-                strcmp(f->name + strlen(g->name), "_len") == 0)
-                report(ck, f->loc, "op_params field", f->name,
-                       "clashes with the length member generated for a Vec field");
-        }
-    }
-}
-
-/* Do two sections of one op kind give it the same C signature? */
-static bool same_signature(const fkcg_section *a, const fkcg_section *b)
-{
-    if (a->n_inputs != b->n_inputs || a->n_outputs != b->n_outputs ||
-        a->n_fields != b->n_fields || (a->variant == NULL) != (b->variant == NULL))
-        return false;
-    for (size_t i = 0; i < a->n_inputs; i++)
-        if (strcmp(a->inputs[i].name, b->inputs[i].name))
-            return false;
-    for (size_t i = 0; i < a->n_outputs; i++)
-        if (strcmp(a->outputs[i].name, b->outputs[i].name))
-            return false;
-    for (size_t i = 0; i < a->n_fields; i++)
-        if (strcmp(a->fields[i].name, b->fields[i].name) ||
-            strcmp(a->fields[i].kind, b->fields[i].kind))
-            return false;
-    return true;
-}
-
-/* A cost expression may name n, dtype_bytes and the integer scalar fields of the section. */
-static void check_expr(checker *ck, const fkcg_section *s, const fkcg_expr *e)
-{
-    if (!e)
-        return;
-    if (e->kind == FKCG_EXPR_FIELD) {
-        const fkcg_field *f = NULL;
-        for (size_t i = 0; i < s->n_fields; i++)
-            if (e->field && s->fields[i].name && strcmp(e->field, s->fields[i].name) == 0)
-                f = &s->fields[i];
-        bool vec = false;
-        const kind_spec *k = f ? kind_lookup(f->kind, &vec) : NULL;
-        if (!k || vec || !k->integer)
-            report(ck, s->cost.loc, "cost expression variable", e->field,
-                   "is not an integer scalar op_params field");
-    }
-    check_expr(ck, s, e->lhs);
-    check_expr(ck, s, e->rhs);
-}
-
-static void check_enum(checker *ck, fkcg_loc loc, int which, const char *value, bool optional)
-{
-    const fkcg_enum *e = fkcg_enum_find(enum_specs[which].schema);
-    if (!e) {
-        report(ck, loc, "schema enum", enum_specs[which].schema, "is missing (internal error)");
-        return;
-    }
-    if (!value && optional)
-        return;
-    if (!value || fkcg_enum_index(e, value) < 0)
-        report(ck, loc, enum_specs[which].schema, value, "is not a value of the schema");
-}
-
-static void check_section(checker *ck, const plan *p, size_t i)
-{
-    const fkcg_section *s = p->t->sections[i];
-    const op_info *op = &p->ops[p->sec_op[i]];
-    if (!s->kernel || !is_plain_ident(s->kernel))
-        report(ck, s->loc, "kernel", s->kernel, IDENT_WHY);
-    if (!s->op_kind || !is_ident(s->op_kind) || s->op_kind[0] == '_')
-        report(ck, s->loc, "op_kind", s->op_kind,
-               "is not an op kind name (letters, digits and '_', starting with a letter)");
-    if (!is_path(s->entry_point))
-        report(ck, s->loc, "entry_point", s->entry_point,
-               "is not a path of identifiers joined by '::' (like a::b::c)");
-    if (s->variant && !is_ident(s->variant))
-        report(ck, s->loc, "op_params variant", s->variant, IDENT_WHY);
-    check_signature(ck, s);
-    if (op->sig != s && !same_signature(op->sig, s))
-        report(ck, s->loc, "op_kind", s->op_kind,
-               "is also bound by another section with other inputs, outputs or op_params; "
-               "the sections of one op kind must share one C signature");
-    check_enum(ck, s->loc, EN_DETERMINISM, s->determinism, false);
-    check_enum(ck, s->loc, EN_STRATEGY, s->caps.awkward_layout_strategy, true);
-    for (size_t k = 0; k < s->caps.n_fast_paths; k++)
-        check_enum(ck, s->loc, EN_COST_CLASS, s->caps.fast_paths[k].cost_class, true);
-    if (s->cost.present) {
-        check_enum(ck, s->cost.loc, EN_PROVENANCE, s->cost.provenance, true);
-        check_enum(ck, s->cost.loc, EN_COST_CLASS, s->cost.cost_class, true);
-        check_expr(ck, s, s->cost.flops);
-        check_expr(ck, s, s->cost.bytes_moved);
-    }
-    if (!isfinite(s->precision.max_relative) || !isfinite(s->precision.max_absolute))
-        report(ck, s->loc, "precision", "max_relative/max_absolute", "must be finite");
-}
-
-/* Generated names that must stay distinct: op kinds by their snake form, symbols. */
-static int cmp_op_snake(const void *a, const void *b)
-{
-    return strcmp((*(const op_info *const *)a)->snake, (*(const op_info *const *)b)->snake);
-}
-
-static void check_unique(checker *ck, const plan *p)
-{
-    const op_info **by_snake = xcalloc(p->n_ops, sizeof *by_snake);
-    for (size_t i = 0; i < p->n_ops; i++)
-        by_snake[i] = &p->ops[i];
-    qsort(by_snake, p->n_ops, sizeof *by_snake, cmp_op_snake);
-    for (size_t i = 1; i < p->n_ops; i++)
-        if (strcmp(by_snake[i]->snake, by_snake[i - 1]->snake) == 0)
-            report(ck, by_snake[i]->sig->loc, "op_kind", by_snake[i]->name,
-                   "gives the same C name as another op kind");
-    free(by_snake);
-    for (size_t i = 1; i < p->t->n_bindings; i++)
-        if (strcmp(nz(p->links[i].b->symbol), nz(p->links[i - 1].b->symbol)) == 0)
-            report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
-                   "is bound twice in the link registry");
-}
-
-/* An empty table: reported, as there is nothing to generate (and C has no empty arrays). */
-static bool empty_table(const fkcg_table *t, FILE *diag)
-{
-    if (t->n_sections != 0 && t->n_bindings != 0)
-        return false;
-    if (diag)
-        fputs("fkcgen: error: the contracts bind no kernel; nothing to generate\n", diag);
-    return true;
-}
-
-/* Every check, on a plan; returns the number of errors reported. */
-static size_t check_plan(const plan *p, FILE *diag)
-{
-    const fkcg_table *t = p->t;
-    checker ck = {diag, 0};
-    for (size_t i = 0; i < t->n_sections; i++)
-        check_section(&ck, p, i);
-    for (size_t i = 0; i < t->n_bindings; i++) {
-        const fkcg_binding *b = &t->bindings[i];
-        if (!b->symbol || !is_path(b->symbol) || !b->wrapper || !is_ident(b->wrapper) ||
-            b->dtype < 0 || b->dtype >= FKCG_NDTYPES)
-            report(&ck, b->section->loc, "binding symbol", b->symbol, "is malformed");
-    }
-    for (size_t i = 0; i < t->n_providers; i++)
-        if (!t->providers[i]->backend || !is_ident(t->providers[i]->backend))
-            report(&ck, t->providers[i]->loc, "backend", t->providers[i]->backend, IDENT_WHY);
-    if (ck.errors == 0)
-        check_unique(&ck, p);
-    return ck.errors;
-}
-
-size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
-{
-    if (empty_table(t, diag))
-        return 1;
-    plan p;
-    plan_init(&p, t);
-    size_t errors = check_plan(&p, diag);
-    plan_free(&p);
-    return errors;
-}
-
 /* ---- emitters: shared pieces --------------------------------------------------------- */
 
 /* s in upper case, every byte outside [A-Za-z0-9] as '_' (enumerator suffixes). */
@@ -668,7 +169,7 @@ static void put_upper(fkcg_buf *b, const char *s)
     size_t k = 0;
     for (; *s; s++) {
         int c = (unsigned char)*s;
-        tmp[k++] = (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_');
+        tmp[k++] = (char)(is_alnum(c) ? to_upper(c) : '_');
         if (k == sizeof tmp) {
             put(b, tmp, k);
             k = 0;
@@ -680,7 +181,7 @@ static void put_upper(fkcg_buf *b, const char *s)
 /* PREFIX + VALUE of a schema enum; PREFIX + UNKNOWN when value is NULL. */
 static void put_enum(fkcg_buf *b, int which, const char *value)
 {
-    put_str(b, enum_specs[which].prefix);
+    put_str(b, fkcg_enum_specs[which].prefix);
     put_upper(b, value ? value : "UNKNOWN");
 }
 
@@ -726,7 +227,7 @@ static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
     put_comment(b, bd->wrapper);
 }
 
-static void put_ref(fkcg_buf *b, const op_info *op, const char *wrapper)
+static void put_ref(fkcg_buf *b, const fkcg_op_info *op, const char *wrapper)
 {
     PUT(b, "{.");
     put_ident(b, op->snake);
@@ -782,17 +283,17 @@ static void put_param(fkcg_buf *b, size_t open, bool first, const char *a, const
 }
 
 /* The C parameter list of an op kind's function type, wrapped under its '('. */
-static void put_params(fkcg_buf *b, const op_info *op)
+static void put_params(fkcg_buf *b, const fkcg_op_info *op)
 {
     const fkcg_section *s = op->sig;
     put_ch(b, '(');
     size_t open = column(b);
     put_param(b, open, true, "fkc_stream *stream", "", "");
     for (size_t i = 0; i < s->n_inputs; i++)
-        put_param(b, open, false, "const fkc_tensor *", is_ident(s->inputs[i].name)
+        put_param(b, open, false, "const fkc_tensor *", fkcg_emit_is_ident(s->inputs[i].name)
                   ? s->inputs[i].name : "\n#error \"fkcgen: invalid identifier\"\n", "");
     for (size_t i = 0; i < s->n_outputs; i++)
-        put_param(b, open, false, "fkc_tensor *", is_ident(s->outputs[i].name)
+        put_param(b, open, false, "fkc_tensor *", fkcg_emit_is_ident(s->outputs[i].name)
                   ? s->outputs[i].name : "\n#error \"fkcgen: invalid identifier\"\n", "");
     if (s->variant)
         put_param(b, open, false, "const fkc_", op->snake, "_params *params");
@@ -812,7 +313,7 @@ static void emit_h_prologue(fkcg_buf *b)
                      "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 }
 
-static void emit_h_op_kinds(fkcg_buf *b, const plan *p)
+static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b, "/* Op kinds named by the contracts, sorted by name. */\n"
                      "typedef enum fkc_op_kind {\n");
@@ -834,8 +335,8 @@ static void emit_h_op_kinds(fkcg_buf *b, const plan *p)
 
 static void emit_h_enums(fkcg_buf *b)
 {
-    for (int w = 0; w < EN_COUNT; w++) {
-        const enum_spec *sp = &enum_specs[w];
+    for (int w = 0; w < FKCG_EN_COUNT; w++) {
+        const fkcg_enum_spec *sp = &fkcg_enum_specs[w];
         const fkcg_enum *e = fkcg_enum_find(sp->schema);
         PUT(b, "/* The schema's ");
         put_str(b, sp->schema);
@@ -856,10 +357,10 @@ static void emit_h_enums(fkcg_buf *b)
     }
 }
 
-static void emit_h_params(fkcg_buf *b, const plan *p)
+static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
 {
     for (size_t i = 0; i < p->n_ops; i++) {
-        const op_info *op = &p->ops[i];
+        const fkcg_op_info *op = &p->ops[i];
         const fkcg_section *s = op->sig;
         if (!s->variant)
             continue;
@@ -875,7 +376,7 @@ static void emit_h_params(fkcg_buf *b, const plan *p)
         for (size_t k = 0; k < s->n_fields; k++) {
             const fkcg_field *f = &s->fields[k];
             bool vec;
-            const kind_spec *ks = kind_lookup(f->kind, &vec);
+            const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
             put_str(b, vec ? "    const " : "    ");
             put_str(b, ks ? ks->ctype : "int");
             put_str(b, vec ? " *" : " ");
@@ -903,7 +404,7 @@ static void emit_h_params(fkcg_buf *b, const plan *p)
     }
 }
 
-static void emit_h_fn_types(fkcg_buf *b, const plan *p)
+static void emit_h_fn_types(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b, "/* One function type per op kind: the stream, the inputs (const), the outputs,\n"
                      " * the op's params and the runtime's extras; fkc_<op>_fn points to one. */\n");
@@ -933,7 +434,7 @@ static void emit_h_fn_types(fkcg_buf *b, const plan *p)
 }
 
 /* Bit set of the byte widths a section's bindings use (bit w for width w). */
-static unsigned section_widths(const plan *p, size_t sec, const size_t *first, size_t count)
+static unsigned section_widths(const fkcg_plan *p, size_t sec, const size_t *first, size_t count)
 {
     unsigned mask = 0;
     for (size_t k = first[sec]; k < count && p->bind_sec[k] == sec; k++)
@@ -941,13 +442,13 @@ static unsigned section_widths(const plan *p, size_t sec, const size_t *first, s
     return mask;
 }
 
-static void emit_h_wrappers(fkcg_buf *b, const plan *p, const size_t *first)
+static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p, const size_t *first)
 {
     PUT(b, "/* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes\n"
                      " * use, declared through the op's function type; defined by the runtime. */\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_section *s = p->t->sections[i];
-        const op_info *op = &p->ops[p->sec_op[i]];
+        const fkcg_op_info *op = &p->ops[p->sec_op[i]];
         unsigned mask = section_widths(p, i, first, p->t->n_bindings);
         PUT(b, "/* ");
         put_comment(b, s->kernel);
@@ -957,13 +458,13 @@ static void emit_h_wrappers(fkcg_buf *b, const plan *p, const size_t *first)
         put_ident(b, op->snake);
         PUT(b, "_kernel ");
         size_t open = column(b);
-        bool first = true;
+        bool lead = true;
         for (unsigned w = 1; w <= 8; w *= 2) {
             if (!(mask & (1u << w)))
                 continue;
             static const char *const suffix[9] = {"", "_b1", "_b2", "", "_b4", "", "", "", "_b8"};
-            put_param(b, open, first, is_ident(s->kernel) ? s->kernel : "#error", suffix[w], "");
-            first = false;
+            put_param(b, open, lead, fkcg_emit_is_ident(s->kernel) ? s->kernel : "#error", suffix[w], "");
+            lead = false;
         }
         PUT(b, ";\n");
     }
@@ -1070,7 +571,7 @@ static const char h_functions2[] =
     "                                   fkc_backend backend);\n\n"
     "#ifdef __cplusplus\n}\n#endif\n#endif /* FKC_BINDINGS_H */\n";
 
-static void emit_h_tables(fkcg_buf *b, const plan *p)
+static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
 {
     put_str(b, h_tables);
     PUT(b, "#define FKC_KERNEL_COUNT ");
@@ -1091,7 +592,7 @@ static void emit_h_tables(fkcg_buf *b, const plan *p)
 
 /* ---- the source ---------------------------------------------------------------------- */
 
-static void emit_c_names(fkcg_buf *b, const plan *p)
+static void emit_c_names(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b, "#include \"fkc_bindings.h\"\n\n#include <math.h>\n#include <string.h>\n\n"
                      "const char *fkc_op_kind_name(fkc_op_kind op)\n{\n    switch (op) {\n");
@@ -1142,7 +643,7 @@ static void put_expr(fkcg_buf *b, const fkcg_expr *e)
     }
 }
 
-static void emit_cost_fn(fkcg_buf *b, const op_info *op, const fkcg_section *s, size_t sec,
+static void emit_cost_fn(fkcg_buf *b, const fkcg_op_info *op, const fkcg_section *s, size_t sec,
                          const char *what, const fkcg_expr *e, const char *src)
 {
     PUT(b, "/* ");
@@ -1174,9 +675,9 @@ static void put_cost(fkcg_buf *b, const fkcg_section *s, size_t sec)
         return;
     }
     put_ch(b, '{');
-    put_enum(b, EN_PROVENANCE, s->cost.provenance);
+    put_enum(b, FKCG_EN_PROVENANCE, s->cost.provenance);
     PUT(b, ", ");
-    put_enum(b, EN_COST_CLASS, s->cost.cost_class);
+    put_enum(b, FKCG_EN_COST_CLASS, s->cost.cost_class);
     PUT(b, ", ");
     if (s->cost.flops) {
         put_sec_name(b, "cost_", sec, "_flops, ");
@@ -1190,11 +691,11 @@ static void put_cost(fkcg_buf *b, const fkcg_section *s, size_t sec)
     }
 }
 
-static void emit_c_sections(fkcg_buf *b, const plan *p)
+static void emit_c_sections(fkcg_buf *b, const fkcg_plan *p)
 {
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_section *s = p->t->sections[i];
-        const op_info *op = &p->ops[p->sec_op[i]];
+        const fkcg_op_info *op = &p->ops[p->sec_op[i]];
         if (s->caps.n_fast_paths) {
             PUT(b, "/* ");
             put_comment(b, s->kernel);
@@ -1204,7 +705,7 @@ static void emit_c_sections(fkcg_buf *b, const plan *p)
                 PUT(b, "    {");
                 put_cstr(b, s->caps.fast_paths[k].when);
                 PUT(b, ", ");
-                put_enum(b, EN_COST_CLASS, s->caps.fast_paths[k].cost_class);
+                put_enum(b, FKCG_EN_COST_CLASS, s->caps.fast_paths[k].cost_class);
                 PUT(b, "},\n");
             }
             PUT(b, "};\n\n");
@@ -1227,7 +728,7 @@ static void emit_c_sections(fkcg_buf *b, const plan *p)
 static void put_caps(fkcg_buf *b, const fkcg_section *s, size_t sec)
 {
     put_ch(b, '{');
-    put_enum(b, EN_STRATEGY, s->caps.awkward_layout_strategy);
+    put_enum(b, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy);
     if (s->caps.n_fast_paths) {
         put_sec_name(b, ", fast_paths_", sec, ", ");
         put_u64(b, s->caps.n_fast_paths);
@@ -1254,7 +755,7 @@ static void put_precision(fkcg_buf *b, const fkcg_section *s)
     put_ch(b, '}');
 }
 
-static void emit_c_kernels(fkcg_buf *b, const plan *p)
+static void emit_c_kernels(fkcg_buf *b, const fkcg_plan *p)
 {
     bool need_unknown = false; /* emitted only when used: no unused static in the output */
     for (size_t i = 0; i < p->t->n_sections; i++)
@@ -1291,7 +792,7 @@ static void emit_c_kernels(fkcg_buf *b, const plan *p)
         PUT(b, ",\n     ");
         put_precision(b, s);
         PUT(b, ",\n     ");
-        put_enum(b, EN_DETERMINISM, s->determinism);
+        put_enum(b, FKCG_EN_DETERMINISM, s->determinism);
         PUT(b, ", ");
         put_cstr(b, s->revision_hash);
         PUT(b, ", ");
@@ -1313,11 +814,11 @@ static void put_cost_ref(fkcg_buf *b, const fkcg_section *s, size_t sec)
     put_sec_name(b, "&cost_", sec, "");
 }
 
-static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
+static void put_binding_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
 {
     const fkcg_binding *bd = &p->t->bindings[i];
     const fkcg_section *s = bd->section;
-    const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
+    const fkcg_op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
     PUT(b, "    /* ");
     put_binding_label(b, bd, i);
     PUT(b, " */\n    {FKC_OP_");
@@ -1343,7 +844,7 @@ static void put_binding_row(fkcg_buf *b, const plan *p, size_t i)
     PUT(b, "},\n");
 }
 
-static void emit_c_bindings(fkcg_buf *b, const plan *p)
+static void emit_c_bindings(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b, "const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {\n");
     for (size_t i = 0; i < p->t->n_bindings; i++)
@@ -1357,7 +858,7 @@ static void put_key_name(fkcg_buf *b, int dtype)
     put_str(b, fkcg_dtypes[dtype].suffix);
 }
 
-static void emit_c_register(fkcg_buf *b, const plan *p)
+static void emit_c_register(fkcg_buf *b, const fkcg_plan *p)
 {
     bool used[FKCG_NDTYPES] = {false};
     for (size_t i = 0; i < p->t->n_bindings; i++)
@@ -1381,7 +882,7 @@ static void emit_c_register(fkcg_buf *b, const plan *p)
     for (size_t i = 0; i < p->t->n_bindings; i++) {
         const fkcg_binding *bd = &p->t->bindings[i];
         const fkcg_section *s = bd->section;
-        const op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
+        const fkcg_op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
         PUT(b, "    rc = register_with_precision(registry, FKC_OP_");
         put_ident(b, op->upper);
         PUT(b, ", ");
@@ -1418,7 +919,7 @@ static int cmp_disp(const void *x, const void *y)
 
 /* One `if (backend == ...) switch (in)` of one op kind: rows[0..n) share op and backend.
  * The dtypes bound to one wrapper are the cases of one assignment and return. */
-static void emit_dispatch_backend(fkcg_buf *b, const op_info *op, const disp_row *rows, size_t n)
+static void emit_dispatch_backend(fkcg_buf *b, const fkcg_op_info *op, const disp_row *rows, size_t n)
 {
     PUT(b, "        if (backend == ");
     put_backend(b, rows[0].b->section->backend);
@@ -1445,10 +946,10 @@ static void emit_dispatch_backend(fkcg_buf *b, const op_info *op, const disp_row
     PUT(b, "            default:\n                break;\n            }\n        }\n");
 }
 
-static void emit_c_dispatch(fkcg_buf *b, const plan *p)
+static void emit_c_dispatch(fkcg_buf *b, const fkcg_plan *p)
 {
     size_t n = p->t->n_bindings;
-    disp_row *rows = xcalloc(n, sizeof *rows);
+    disp_row *rows = fkcg_xcalloc(n, sizeof *rows);
     for (size_t i = 0; i < n; i++) {
         rows[i].op = p->sec_op[p->bind_sec[i]];
         rows[i].b = &p->t->bindings[i];
@@ -1460,7 +961,7 @@ static void emit_c_dispatch(fkcg_buf *b, const plan *p)
                      "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
                      "/* every contract key is [T, T] */\n    switch (op) {\n");
     for (size_t i = 0; i < n;) {
-        const op_info *op = &p->ops[rows[i].op];
+        const fkcg_op_info *op = &p->ops[rows[i].op];
         PUT(b, "    case FKC_OP_");
         put_ident(b, op->upper);
         PUT(b, ":\n");
@@ -1478,24 +979,7 @@ static void emit_c_dispatch(fkcg_buf *b, const plan *p)
     free(rows);
 }
 
-/* Index of a link_registry name in the sorted, distinct names. */
-static size_t registry_index(const plan *p, const char *name)
-{
-    size_t lo = 0, hi = p->n_registries;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(name, p->registries[mid]);
-        if (c == 0)
-            return mid;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return 0;
-}
-
-static void emit_c_link(fkcg_buf *b, const plan *p)
+static void emit_c_link(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b, "const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {\n");
     for (size_t i = 0; i < p->n_registries; i++) {
@@ -1505,13 +989,13 @@ static void emit_c_link(fkcg_buf *b, const plan *p)
     }
     PUT(b, "};\n\nconst fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {\n");
     for (size_t i = 0; i < p->t->n_bindings; i++) {
-        const link_row *l = &p->links[i];
+        const fkcg_link_row *l = &p->links[i];
         const fkcg_section *s = l->b->section;
         const char *reg = s->provider && s->provider->link_registry ? s->provider->link_registry : "";
         PUT(b, "    {");
         put_cstr(b, l->b->symbol);
         PUT(b, ", ");
-        put_u64(b, registry_index(p, reg));
+        put_u64(b, fkcg_plan_registry(p, reg));
         PUT(b, ", &fkc_bindings[");
         put_u64(b, l->index);
         PUT(b, "]}, /* -> ");
@@ -1531,7 +1015,7 @@ static void emit_c_link(fkcg_buf *b, const plan *p)
         "    }\n    return NULL;\n}\n\n");
 }
 
-static void emit_c_cost(fkcg_buf *b, const plan *p)
+static void emit_c_cost(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b, "/* The shared cost of each op kind: the cost of its first section (by kernel\n"
                      " * name) that states one with a known provenance (docs/cost.md). */\n"
@@ -1568,9 +1052,9 @@ static void emit_c_cost(fkcg_buf *b, const plan *p)
 }
 
 /* First binding index of each section (bindings of one section are contiguous). */
-static size_t *section_first(const plan *p)
+static size_t *section_first(const fkcg_plan *p)
 {
-    size_t *first = xcalloc(p->t->n_sections, sizeof *first);
+    size_t *first = fkcg_xcalloc(p->t->n_sections, sizeof *first);
     for (size_t i = 0; i < p->t->n_sections; i++)
         first[i] = p->t->n_bindings;
     for (size_t i = p->t->n_bindings; i-- > 0;)
@@ -1579,9 +1063,9 @@ static size_t *section_first(const plan *p)
 }
 
 /* The two files, section by section, in order. */
-static void emit_plan(const plan *pp, fkcg_buf *header, fkcg_buf *source)
+static void emit_plan(const fkcg_plan *pp, fkcg_buf *header, fkcg_buf *source)
 {
-    const plan p = *pp;
+    const fkcg_plan p = *pp;
     const fkcg_table *table = p.t;
     size_t *first = section_first(&p);
     emit_banner(header, table, FKCG_EMIT_HEADER);
@@ -1607,22 +1091,22 @@ static void emit_plan(const plan *pp, fkcg_buf *header, fkcg_buf *source)
 
 void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)
 {
-    plan p;
-    plan_init(&p, table);
+    fkcg_plan p;
+    fkcg_plan_init(&p, table);
     emit_plan(&p, header, source);
-    plan_free(&p);
+    fkcg_plan_free(&p);
 }
 
 size_t fkcg_emit_c_checked(const fkcg_table *table, FILE *diag, fkcg_buf *header,
                            fkcg_buf *source)
 {
-    if (empty_table(table, diag))
+    if (fkcg_emit_empty(table, diag))
         return 1;
-    plan p;
-    plan_init(&p, table);
-    size_t errors = check_plan(&p, diag);
+    fkcg_plan p;
+    fkcg_plan_init(&p, table);
+    size_t errors = fkcg_plan_check(&p, diag);
     if (errors == 0)
         emit_plan(&p, header, source);
-    plan_free(&p);
+    fkcg_plan_free(&p);
     return errors;
 }

@@ -47,8 +47,9 @@ CMOCKA_CFLAGS   = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka)
 GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
 # The emitter alone, on a hand-built table: no contract parsing involved.
-GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c fkcgen/emit_c.c \
-                  fkcgen/emit_diff.c fkcgen/buf.c fkcgen/schema.c
+GEN_BACK_SRCS   = fkcgen/emit_c.c fkcgen/emit_plan.c fkcgen/emit_check.c fkcgen/emit_diff.c \
+                  fkcgen/buf.c fkcgen/schema.c
+GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
 $(GEN_TDIR):
 	@mkdir -p $@
@@ -69,8 +70,7 @@ $(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h | $
 
 # The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
 # every hostile string must read back byte for byte.
-GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c fkcgen/emit_c.c \
-               fkcgen/emit_diff.c fkcgen/buf.c fkcgen/schema.c
+GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
 $(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/emit.h tests/gen/seed_table.h \
                           tests/gen/injection_strings.h | $(GEN_TDIR)

@@ -1,0 +1,221 @@
+/* emit_check.c — the C back end's own checks (defence in depth: the front end validated
+ * already): every contract string that becomes a C identifier, field kinds, the signature an op
+ * kind's sections share, schema enum values, and the uniqueness of generated names. Problems
+ * are reported as file:line:col: error: ..., and then nothing is emitted. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+typedef struct checker {
+    FILE *diag;
+    size_t errors;
+} checker;
+
+static void report(checker *ck, fkcg_loc loc, const char *what, const char *value,
+                   const char *why)
+{
+    ck->errors++;
+    if (ck->diag)
+        fprintf(ck->diag, "%s:%u:%u: error: %s '%s' %s\n", loc.file ? loc.file : "<input>",
+                (unsigned)loc.line, (unsigned)loc.col, what, value ? value : "(none)", why);
+}
+
+#define IDENT_WHY "is not usable as a C name (letters, digits and '_', not starting with a " \
+                  "digit or '_', no C keyword, at most 128 bytes)"
+
+static bool is_reserved_param(const char *s)
+{
+    return strcmp(s, "stream") == 0 || strcmp(s, "params") == 0 || strcmp(s, "extra") == 0;
+}
+
+/* Inputs, outputs and fields of one section: names and kinds. */
+static void check_signature(checker *ck, const fkcg_section *s)
+{
+    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
+        const char *name = i < s->n_inputs ? s->inputs[i].name : s->outputs[i - s->n_inputs].name;
+        fkcg_loc loc = i < s->n_inputs ? s->inputs[i].loc : s->outputs[i - s->n_inputs].loc;
+        if (!name || !fkcg_emit_is_plain_ident(name) || is_reserved_param(name))
+            report(ck, loc, "tensor name", name,
+                   IDENT_WHY "; 'stream', 'params' and 'extra' are taken");
+        for (size_t j = 0; name && j < i; j++) {
+            const char *other = j < s->n_inputs ? s->inputs[j].name
+                                                : s->outputs[j - s->n_inputs].name;
+            if (other && strcmp(name, other) == 0)
+                report(ck, loc, "tensor name", name, "is used twice in this section");
+        }
+    }
+    for (size_t i = 0; i < s->n_fields; i++) {
+        const fkcg_field *f = &s->fields[i];
+        bool vec;
+        if (!f->name || !fkcg_emit_is_plain_ident(f->name))
+            report(ck, f->loc, "op_params field", f->name, IDENT_WHY);
+        if (!fkcg_kind_lookup(f->kind, &vec))
+            report(ck, f->loc, "op_params field kind", f->kind,
+                   "has no C type (usize, isize, u8..u64, i8..i64, f32, f64, bool or Vec<...>)");
+        for (size_t j = 0; f->name && j < s->n_fields; j++) {
+            const fkcg_field *g = &s->fields[j];
+            bool gvec;
+            if (j < i && g->name && strcmp(f->name, g->name) == 0)
+                report(ck, f->loc, "op_params field", f->name, "is named twice");
+            if (j != i && g->name && fkcg_kind_lookup(g->kind, &gvec) && gvec &&
+                strlen(f->name) == strlen(g->name) + 4 &&
+                strncmp(f->name, g->name, strlen(g->name)) == 0 &&
+                strcmp(f->name + strlen(g->name), "_len") == 0)
+                report(ck, f->loc, "op_params field", f->name,
+                       "clashes with the length member generated for a Vec field");
+        }
+    }
+}
+
+/* Do two sections of one op kind give it the same C signature? */
+static bool same_signature(const fkcg_section *a, const fkcg_section *b)
+{
+    if (a->n_inputs != b->n_inputs || a->n_outputs != b->n_outputs ||
+        a->n_fields != b->n_fields || (a->variant == NULL) != (b->variant == NULL))
+        return false;
+    for (size_t i = 0; i < a->n_inputs; i++)
+        if (strcmp(a->inputs[i].name, b->inputs[i].name))
+            return false;
+    for (size_t i = 0; i < a->n_outputs; i++)
+        if (strcmp(a->outputs[i].name, b->outputs[i].name))
+            return false;
+    for (size_t i = 0; i < a->n_fields; i++)
+        if (strcmp(a->fields[i].name, b->fields[i].name) ||
+            strcmp(a->fields[i].kind, b->fields[i].kind))
+            return false;
+    return true;
+}
+
+/* A cost expression may name n, dtype_bytes and the integer scalar fields of the section. */
+static void check_expr(checker *ck, const fkcg_section *s, const fkcg_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == FKCG_EXPR_FIELD) {
+        const fkcg_field *f = NULL;
+        for (size_t i = 0; i < s->n_fields; i++)
+            if (e->field && s->fields[i].name && strcmp(e->field, s->fields[i].name) == 0)
+                f = &s->fields[i];
+        bool vec = false;
+        const fkcg_kind_spec *k = f ? fkcg_kind_lookup(f->kind, &vec) : NULL;
+        if (!k || vec || !k->integer)
+            report(ck, s->cost.loc, "cost expression variable", e->field,
+                   "is not an integer scalar op_params field");
+    }
+    check_expr(ck, s, e->lhs);
+    check_expr(ck, s, e->rhs);
+}
+
+static void check_enum(checker *ck, fkcg_loc loc, int which, const char *value, bool optional)
+{
+    const fkcg_enum *e = fkcg_enum_find(fkcg_enum_specs[which].schema);
+    if (!e) {
+        report(ck, loc, "schema enum", fkcg_enum_specs[which].schema, "is missing (internal error)");
+        return;
+    }
+    if (!value && optional)
+        return;
+    if (!value || fkcg_enum_index(e, value) < 0)
+        report(ck, loc, fkcg_enum_specs[which].schema, value, "is not a value of the schema");
+}
+
+static void check_section(checker *ck, const fkcg_plan *p, size_t i)
+{
+    const fkcg_section *s = p->t->sections[i];
+    const fkcg_op_info *op = &p->ops[p->sec_op[i]];
+    if (!s->kernel || !fkcg_emit_is_plain_ident(s->kernel))
+        report(ck, s->loc, "kernel", s->kernel, IDENT_WHY);
+    if (!s->op_kind || !fkcg_emit_is_ident(s->op_kind) || s->op_kind[0] == '_')
+        report(ck, s->loc, "op_kind", s->op_kind,
+               "is not an op kind name (letters, digits and '_', starting with a letter)");
+    if (!fkcg_emit_is_path(s->entry_point))
+        report(ck, s->loc, "entry_point", s->entry_point,
+               "is not a path of identifiers joined by '::' (like a::b::c)");
+    if (s->variant && !fkcg_emit_is_ident(s->variant))
+        report(ck, s->loc, "op_params variant", s->variant, IDENT_WHY);
+    check_signature(ck, s);
+    if (op->sig != s && !same_signature(op->sig, s))
+        report(ck, s->loc, "op_kind", s->op_kind,
+               "is also bound by another section with other inputs, outputs or op_params; "
+               "the sections of one op kind must share one C signature");
+    check_enum(ck, s->loc, FKCG_EN_DETERMINISM, s->determinism, false);
+    check_enum(ck, s->loc, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy, true);
+    for (size_t k = 0; k < s->caps.n_fast_paths; k++)
+        check_enum(ck, s->loc, FKCG_EN_COST_CLASS, s->caps.fast_paths[k].cost_class, true);
+    if (s->cost.present) {
+        check_enum(ck, s->cost.loc, FKCG_EN_PROVENANCE, s->cost.provenance, true);
+        check_enum(ck, s->cost.loc, FKCG_EN_COST_CLASS, s->cost.cost_class, true);
+        check_expr(ck, s, s->cost.flops);
+        check_expr(ck, s, s->cost.bytes_moved);
+    }
+    if (!isfinite(s->precision.max_relative) || !isfinite(s->precision.max_absolute))
+        report(ck, s->loc, "precision", "max_relative/max_absolute", "must be finite");
+}
+
+/* Generated names that must stay distinct: op kinds by their snake form, symbols. */
+static int cmp_op_snake(const void *a, const void *b)
+{
+    return strcmp((*(const fkcg_op_info *const *)a)->snake, (*(const fkcg_op_info *const *)b)->snake);
+}
+
+static void check_unique(checker *ck, const fkcg_plan *p)
+{
+    const fkcg_op_info **by_snake = fkcg_xcalloc(p->n_ops, sizeof *by_snake);
+    for (size_t i = 0; i < p->n_ops; i++)
+        by_snake[i] = &p->ops[i];
+    qsort(by_snake, p->n_ops, sizeof *by_snake, cmp_op_snake);
+    for (size_t i = 1; i < p->n_ops; i++)
+        if (strcmp(by_snake[i]->snake, by_snake[i - 1]->snake) == 0)
+            report(ck, by_snake[i]->sig->loc, "op_kind", by_snake[i]->name,
+                   "gives the same C name as another op kind");
+    free(by_snake);
+    for (size_t i = 1; i < p->t->n_bindings; i++)
+        if (strcmp(fkcg_nz(p->links[i].b->symbol), fkcg_nz(p->links[i - 1].b->symbol)) == 0)
+            report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
+                   "is bound twice in the link registry");
+}
+
+/* An empty table: reported, as there is nothing to generate (and C has no empty arrays). */
+bool fkcg_emit_empty(const fkcg_table *t, FILE *diag)
+{
+    if (t->n_sections != 0 && t->n_bindings != 0)
+        return false;
+    if (diag)
+        fputs("fkcgen: error: the contracts bind no kernel; nothing to generate\n", diag);
+    return true;
+}
+
+/* Every check, on a plan; returns the number of errors reported. */
+size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag)
+{
+    const fkcg_table *t = p->t;
+    checker ck = {diag, 0};
+    for (size_t i = 0; i < t->n_sections; i++)
+        check_section(&ck, p, i);
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        const fkcg_binding *b = &t->bindings[i];
+        if (!fkcg_emit_is_path(b->symbol) || !fkcg_emit_is_ident(b->wrapper) || b->dtype < 0 ||
+            b->dtype >= FKCG_NDTYPES)
+            report(&ck, b->section->loc, "binding symbol", b->symbol, "is malformed");
+    }
+    for (size_t i = 0; i < t->n_providers; i++)
+        if (!t->providers[i]->backend || !fkcg_emit_is_ident(t->providers[i]->backend))
+            report(&ck, t->providers[i]->loc, "backend", t->providers[i]->backend, IDENT_WHY);
+    if (ck.errors == 0)
+        check_unique(&ck, p);
+    return ck.errors;
+}
+
+size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
+{
+    if (fkcg_emit_empty(t, diag))
+        return 1;
+    fkcg_plan p;
+    fkcg_plan_init(&p, t);
+    size_t errors = fkcg_plan_check(&p, diag);
+    fkcg_plan_free(&p);
+    return errors;
+}
+

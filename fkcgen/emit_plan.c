@@ -1,0 +1,285 @@
+/* emit_plan.c — what the C back end emits, decided before anything is printed: the op kinds
+ * (sorted, with their C names and signature section), the section of each binding, the link
+ * registry in symbol order, the distinct link registries; and the vocabularies the checks and
+ * the printers share (identifiers, schema enums, op_params field kinds). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+/* ---- names -------------------------------------------------------------------- */
+
+static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_upper(int c) { return c >= 'A' && c <= 'Z'; }
+static bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
+static int to_upper(int c) { return is_lower(c) ? c - 'a' + 'A' : c; }
+static int to_lower(int c) { return is_upper(c) ? c - 'A' + 'a' : c; }
+
+/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
+bool fkcg_emit_is_ident(const char *s)
+{
+    if (!s || !(is_alpha(*s) || *s == '_'))
+        return false;
+    size_t n = 0;
+    for (; *s; s++, n++)
+        if (!(is_alpha(*s) || is_digit(*s) || *s == '_'))
+            return false;
+    return n <= FKCG_IDENT_MAX;
+}
+
+static const char *const c_keywords[] = {
+    "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary",
+    "_Noreturn", "_Static_assert", "_Thread_local", "auto", "break", "case", "char", "const",
+    "continue", "default", "do", "double", "else", "enum", "extern", "float", "for", "goto",
+    "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "bool", "true", "false", "NULL", "asm", "typeof"};
+
+static bool is_keyword(const char *s)
+{
+    for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++)
+        if (s[0] == c_keywords[i][0] && strcmp(s, c_keywords[i]) == 0)
+            return true;
+    return false;
+}
+
+/* An identifier a contract may name: a C identifier, no keyword, not reserved (_X, __). */
+bool fkcg_emit_is_plain_ident(const char *s)
+{
+    return fkcg_emit_is_ident(s) && s[0] != '_' && !is_keyword(s);
+}
+
+/* "WriteSliceRotating" -> "write_slice_rotating"; "GELUTanh" -> "gelu_tanh". */
+static char *snake_of(const char *camel)
+{
+    size_t n = strlen(camel);
+    char *out = malloc(2 * n + 1);
+    if (!out)
+        fkcg_oom();
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)camel[i];
+        if (is_upper(c) && i > 0 && camel[i - 1] != '_' &&
+            (is_lower(camel[i - 1]) || is_digit(camel[i - 1]) ||
+             (is_upper(camel[i - 1]) && is_lower(camel[i + 1]))))
+            out[k++] = '_';
+        out[k++] = (char)to_lower(c);
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* "judge_measured" -> "JUDGE_MEASURED"; any byte outside [A-Za-z0-9] becomes '_'. */
+static char *upper_of(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(n + 1);
+    if (!out)
+        fkcg_oom();
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)s[i];
+        out[i] = (char)(is_alpha(c) || is_digit(c) ? to_upper(c) : '_');
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* entry_point: identifiers joined by "::". */
+bool fkcg_emit_is_path(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (const char *p = s;;) {
+        const char *end = strstr(p, "::");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == 0 || n > FKCG_IDENT_MAX || !(is_alpha(*p) || *p == '_'))
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (!(is_alpha(p[i]) || is_digit(p[i]) || p[i] == '_'))
+                return false;
+        if (!end)
+            return true;
+        p = end + 2;
+    }
+}
+
+
+/* ---- the plan -------------------------------------------------------------------- */
+
+
+const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT] = {
+    {"determinism", "fkc_determinism", "FKC_DETERMINISM_", false},
+    {"cost_provenance", "fkc_cost_provenance", "FKC_COST_PROVENANCE_", true},
+    {"cost_class", "fkc_cost_class", "FKC_COST_CLASS_", true},
+    {"awkward_layout_strategy", "fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_", false},
+};
+
+
+static const fkcg_kind_spec kind_table[] = {
+    {"usize", "size_t", true},     {"isize", "ptrdiff_t", true}, {"u8", "uint8_t", true},
+    {"u16", "uint16_t", true},     {"u32", "uint32_t", true},    {"u64", "uint64_t", true},
+    {"i8", "int8_t", true},        {"i16", "int16_t", true},     {"i32", "int32_t", true},
+    {"i64", "int64_t", true},      {"f32", "float", false},      {"f64", "double", false},
+    {"bool", "bool", false},
+};
+
+/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
+const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
+{
+    *vec = false;
+    if (!kind)
+        return NULL;
+    size_t n = strlen(kind);
+    if (n > 5 && strncmp(kind, "Vec<", 4) == 0 && kind[n - 1] == '>') {
+        for (size_t i = 0; i < sizeof kind_table / sizeof kind_table[0]; i++)
+            if (strlen(kind_table[i].kind) == n - 5 &&
+                strncmp(kind + 4, kind_table[i].kind, n - 5) == 0) {
+                *vec = true;
+                return &kind_table[i];
+            }
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof kind_table / sizeof kind_table[0]; i++)
+        if (strcmp(kind, kind_table[i].kind) == 0)
+            return &kind_table[i];
+    return NULL;
+}
+
+
+
+
+/* s, or "" for NULL: the fkcg_plan is built before the checks report missing names. */
+const char *fkcg_nz(const char *s)
+{
+    return s ? s : "";
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+    const fkcg_link_row *x = a, *y = b;
+    int c = strcmp(fkcg_nz(x->b->symbol), fkcg_nz(y->b->symbol));
+    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+static size_t op_index(const fkcg_plan *p, const char *name)
+{
+    size_t lo = 0, hi = p->n_ops;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, p->ops[mid].name);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return (size_t)-1;
+}
+
+void *fkcg_xcalloc(size_t n, size_t size)
+{
+    void *q = calloc(n ? n : 1, size);
+    if (!q)
+        fkcg_oom();
+    return q;
+}
+
+/* Section index of a section pointer: the bindings of one section are contiguous and sections
+ * follow in table order, so the previous index or the next one nearly always matches. */
+static size_t section_index_of(const fkcg_table *t, const fkcg_section *s, size_t hint)
+{
+    if (hint < t->n_sections && t->sections[hint] == s)
+        return hint;
+    if (hint + 1 < t->n_sections && t->sections[hint + 1] == s)
+        return hint + 1;
+    for (size_t i = 0; i < t->n_sections; i++)
+        if (t->sections[i] == s)
+            return i;
+    return 0;
+}
+
+void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t)
+{
+    memset(p, 0, sizeof *p);
+    p->t = t;
+    const char **names = fkcg_xcalloc(t->n_sections, sizeof *names);
+    for (size_t i = 0; i < t->n_sections; i++)
+        names[i] = fkcg_nz(t->sections[i]->op_kind);
+    qsort(names, t->n_sections, sizeof *names, cmp_str);
+    p->ops = fkcg_xcalloc(t->n_sections, sizeof *p->ops);
+    for (size_t i = 0; i < t->n_sections; i++)
+        if (p->n_ops == 0 || strcmp(names[i], p->ops[p->n_ops - 1].name) != 0)
+            p->ops[p->n_ops++].name = names[i];
+    free(names);
+    p->sec_op = fkcg_xcalloc(t->n_sections, sizeof *p->sec_op);
+    for (size_t i = 0; i < p->n_ops; i++) {
+        p->ops[i].snake = snake_of(p->ops[i].name);
+        p->ops[i].upper = upper_of(p->ops[i].snake);
+    }
+    for (size_t i = 0; i < t->n_sections; i++) {
+        const fkcg_section *s = t->sections[i];
+        fkcg_op_info *op = &p->ops[op_index(p, fkcg_nz(s->op_kind))];
+        p->sec_op[i] = (size_t)(op - p->ops);
+        if (!op->sig)
+            op->sig = s;
+        if (!op->cost && s->cost.present && s->cost.provenance) {
+            op->cost = s;
+            op->cost_sec = i;
+        }
+    }
+    p->bind_sec = fkcg_xcalloc(t->n_bindings, sizeof *p->bind_sec);
+    p->links = fkcg_xcalloc(t->n_bindings, sizeof *p->links);
+    size_t hint = 0;
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        hint = section_index_of(t, t->bindings[i].section, hint);
+        p->bind_sec[i] = hint;
+        p->links[i].b = &t->bindings[i];
+        p->links[i].index = i;
+    }
+    qsort(p->links, t->n_bindings, sizeof *p->links, cmp_link);
+    p->registries = fkcg_xcalloc(t->n_providers, sizeof *p->registries);
+    for (size_t i = 0; i < t->n_providers; i++)
+        p->registries[i] = t->providers[i]->link_registry ? t->providers[i]->link_registry : "";
+    qsort(p->registries, t->n_providers, sizeof *p->registries, cmp_str);
+    for (size_t i = 0; i < t->n_providers; i++)
+        if (p->n_registries == 0 || strcmp(p->registries[i], p->registries[p->n_registries - 1]))
+            p->registries[p->n_registries++] = p->registries[i];
+}
+
+void fkcg_plan_free(fkcg_plan *p)
+{
+    for (size_t i = 0; i < p->n_ops; i++) {
+        free(p->ops[i].snake);
+        free(p->ops[i].upper);
+    }
+    free(p->ops);
+    free(p->sec_op);
+    free(p->bind_sec);
+    free(p->links);
+    free(p->registries);
+}
+
+/* Index of a link_registry name in the sorted, distinct names. */
+size_t fkcg_plan_registry(const fkcg_plan *p, const char *name)
+{
+    size_t lo = 0, hi = p->n_registries;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, p->registries[mid]);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return 0;
+}
+
