@@ -373,6 +373,103 @@ static void test_unified_diff(void **state)
                 "--- old\n+++ new\n@@ -1,4 +1,5 @@\n a\n b\n+new\n c\n d\n");
 }
 
+/* Applies a unified diff made by fkcg_unified_diff to old (the test's own small reader of the
+ * format): the result must be the new text. NULL on a malformed diff or a context mismatch. */
+static char *apply_diff(const char *old, const char *diff)
+{
+    size_t cap = strlen(old) + strlen(diff) + 1, n = 0;
+    char *out = malloc(cap);
+    const char *o = old;          /* next unread line of old */
+    size_t oline = 1;
+    const char *d = strchr(diff, '\n') + 1;
+    d = strchr(d, '\n') + 1;     /* skip --- and +++ */
+    while (*d == '@') {
+        size_t a_start, a_len, b_start, b_len;
+        if (sscanf(d, "@@ -%zu,%zu +%zu,%zu @@", &a_start, &a_len, &b_start, &b_len) != 4)
+            goto bad;
+        size_t first = a_len ? a_start : a_start + 1;
+        for (; oline < first; oline++) {  /* copy unchanged lines up to the hunk */
+            const char *e = strchr(o, '\n');
+            size_t len = e ? (size_t)(e - o) + 1 : strlen(o);
+            memcpy(out + n, o, len);
+            n += len;
+            o += len;
+        }
+        d = strchr(d, '\n') + 1;
+        while (*d == ' ' || *d == '-' || *d == '+') {
+            const char *e = strchr(d, '\n');
+            size_t len = (size_t)(e - d); /* without the '\n' */
+            bool no_nl = strncmp(e + 1, "\\ No newline", 12) == 0;
+            if (*d != '+') {              /* must match old */
+                if (strncmp(o, d + 1, len - 1) != 0)
+                    goto bad;
+                o += len - 1 + (no_nl ? 0 : 1);
+                oline++;
+            }
+            if (*d != '-') {
+                memcpy(out + n, d + 1, len - 1);
+                n += len - 1;
+                if (!no_nl)
+                    out[n++] = '\n';
+            }
+            d = e + 1;
+            if (no_nl)
+                d = strchr(d, '\n') + 1;
+        }
+    }
+    memcpy(out + n, o, strlen(o));
+    n += strlen(o);
+    out[n] = '\0';
+    return out;
+bad:
+    free(out);
+    return NULL;
+}
+
+/* Random line edits (fixed seed): the diff of every pair applies back to the new text. */
+static void test_unified_diff_applies(void **state)
+{
+    (void)state;
+    unsigned seed = 12345;
+    for (int round = 0; round < 300; round++) {
+        fkcg_buf a, b, d;
+        fkcg_buf_init(&a);
+        fkcg_buf_init(&b);
+        fkcg_buf_init(&d);
+        int lines = round < 290 ? 1 + round % 40 : 2500; /* the last ones pass the LCS cap */
+        for (int i = 0; i < lines; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 16) % 10;
+            fkcg_buf_printf(&a, "line %d\n", i % 7);
+            if (lines > 100)
+                fkcg_buf_printf(&b, "other %d\n", i);
+            else if (r == 0)
+                continue;                                     /* deleted */
+            else if (r == 1)
+                fkcg_buf_printf(&b, "new %u\nline %d\n", seed % 5, i % 7); /* inserted */
+            else if (r == 2)
+                fkcg_buf_printf(&b, "changed %d\n", i);          /* replaced */
+            else
+                fkcg_buf_printf(&b, "line %d\n", i % 7);       /* kept */
+        }
+        if (round % 3 == 0 && b.len)
+            b.len--, b.data[b.len] = '\0';                    /* no newline at the end */
+        fkcg_buf_puts(&b, ""); /* b may have no line at all */
+        fkcg_unified_diff("old", a.data, a.len, "new", b.data, b.len, &d);
+        if (d.len) {
+            char *got = apply_diff(a.data, d.data);
+            assert_non_null(got);
+            assert_string_equal(got, b.data);
+            free(got);
+        } else {
+            assert_string_equal(a.data, b.data);
+        }
+        fkcg_buf_free(&a);
+        fkcg_buf_free(&b);
+        fkcg_buf_free(&d);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -389,6 +486,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_two_link_registries),
         cmocka_unit_test(test_doubles),
         cmocka_unit_test(test_unified_diff),
+        cmocka_unit_test(test_unified_diff_applies),
     };
     return cmocka_run_group_tests_name("emit", tests, NULL, NULL);
 }
