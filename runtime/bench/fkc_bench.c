@@ -15,6 +15,8 @@
 
 static char small_note[256]; /* the small-op figures, printed after the table */
 
+#define WARMUP_SECONDS 0.3 /* per size and path, before its figures */
+
 static double now(void)
 {
     struct timespec t;
@@ -142,8 +144,13 @@ static int bench_size(bench *b, const char *path, size_t bytes, int first)
     };
     double t_copy = 0, w_copy = 0, t = 0, w = 0;
     fkc_status st;
-    if ((st = run(b, OP_COPY, bytes, &t_copy, &w_copy)) != FKC_OK)
-        return die("vkCmdCopyBuffer", st);
+    /* Keep the device busy for a while first: GPUs start at idle clocks and fresh buffers
+     * are slow on first touch, which would make the first figures of a run look slow. */
+    double until = now() + WARMUP_SECONDS;
+    do {
+        if ((st = run(b, OP_COPY, bytes, &t_copy, &w_copy)) != FKC_OK)
+            return die("vkCmdCopyBuffer", st);
+    } while (now() < until);
     if (first) {
         double h = host_memcpy(bytes, b->iters);
         row("vkCmdCopyBuffer (baseline)", "-", bytes, t_copy, w_copy, t_copy);
