@@ -1,7 +1,8 @@
-/* fake_wrappers.c — test-only definitions of the seed's byte-width wrappers, so that
- * generated/fkc_bindings.c links without the Vulkan runtime. Each returns a status no real
- * wrapper returns for valid input, so a test can tell that the call reached it. Only the
- * tests of tests/gen/ link this file; `make` never ships it. */
+/* fake_wrappers.c — test-only definitions of the byte-width wrappers for the synthetic
+ * injection tables (tests/gen/test_injection*.c), whose generated code is not the runtime's.
+ * Each returns a status no real wrapper returns for valid input. The seed's generated code is
+ * tested against the runtime's real wrappers (test_generated links libfkc.a); `make` never
+ * ships this file. */
 #include "fkc_bindings.h"
 
 #define FAKE(name, params_t)                                                                \
