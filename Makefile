@@ -2,6 +2,9 @@
 #   make        installs missing packages, builds fkcgen, regenerates generated/, builds the
 #               runtime and runs a short demo on the default Vulkan device
 #   make test   the same set-up, then every test
+# Also: make check-generated (fails when generated/ drifts from contracts/; never regenerates),
+# make bench (runtime figures, build/fkc-bench), make bench-gen (fkcgen on 1,000 and 10,000
+# sections), make fuzz (libFuzzer over the fkcgen front end), make clean.
 # Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
 # runtime/runtime.mk (+ cli.mk). Flags from pkg-config are expanded lazily, after `deps` has run.
 
