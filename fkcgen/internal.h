@@ -46,7 +46,8 @@ size_t fkcg_diag_errors(const fkcg_diag *d);
 
 /* ---- load.c: raw byte checks, front matter, cmark, ```fkc blocks ---- */
 typedef struct fkcg_chunk {     /* one YAML region of a .md file */
-    const char *text;           /* the YAML text (fence indentation stripped), NUL-terminated */
+    const char *text;           /* the YAML text (fence indentation stripped): len bytes, not
+                                 * NUL-terminated (without indentation, the file's own bytes) */
     size_t len;
     const size_t *line_off;     /* start of each line in text */
     const uint32_t *strip;      /* bytes stripped from each line (fence indentation) */

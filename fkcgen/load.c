@@ -120,21 +120,32 @@ static fkcg_loc where_in(const char *path, const char *buf, size_t at)
     return loc;
 }
 
+/* Is c a byte kept as it is without a closer look: ASCII other than NUL and CR? */
+static bool plain_byte(unsigned char c)
+{
+    return c != 0 && c != '\r' && c < 0x80;
+}
+
 /* Checks the raw bytes and normalises them in place: drops a leading BOM, turns CR LF into LF.
  * Rejects NUL, invalid UTF-8 and a CR not followed by LF, at their line:col (found by a second
- * pass over the normalised prefix, so the common path is one tight loop). */
+ * pass over the normalised prefix, so the common path is one tight loop over plain bytes that
+ * moves nothing until a BOM or a CR has been dropped). */
 static int normalise(fkcg_diag *d, const char *path, char *buf, size_t *len)
 {
     size_t in = 0, out = 0, n = *len;
     if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
         in = 3;
     while (in < n) {
+        size_t run = in;
+        while (run < n && plain_byte((unsigned char)buf[run]))
+            run++;
+        if (out != in)
+            memmove(buf + out, buf + in, run - in);
+        out += run - in;
+        in = run;
+        if (in == n)
+            break;
         unsigned char c = (unsigned char)buf[in];
-        if (c >= 0x20 && c < 0x80) { /* the common case: printable ASCII */
-            buf[out++] = (char)c;
-            in++;
-            continue;
-        }
         size_t k = 1;
         if (c == 0 || (c == '\r' && (in + 1 >= n || buf[in + 1] != '\n')) ||
             (c >= 0x80 && (k = utf8_len((const unsigned char *)buf + in, n - in)) == 0)) {
@@ -163,15 +174,15 @@ static int normalise(fkcg_diag *d, const char *path, char *buf, size_t *len)
 
 static void index_lines(fkcg_arena *a, const char *text, size_t len, lines *l)
 {
+    const char *end = text + len;
     size_t n = 1;
-    for (size_t i = 0; i < len; i++)
-        n += text[i] == '\n';
-    l->off = fkcg_alloc(a, (n + 1) * sizeof *l->off);
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
+    l->off = fkcg_alloc_raw(a, (n + 1) * sizeof *l->off);
     l->n = 0;
     l->off[l->n++] = 0;
-    for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n')
-            l->off[l->n++] = i + 1;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        l->off[l->n++] = (size_t)(p - text) + 1;
     l->off[l->n] = len + 1; /* one past the virtual final '\n' */
     l->text = text;
     l->len = len;
@@ -198,14 +209,25 @@ static bool is_dashes(const lines *l, size_t i)
     return true;
 }
 
-/* Builds a chunk from .md lines [first, end) (0-based), stripping up to `indent` spaces. */
+/* Are the n bytes at s ASCII? (No early exit: the loop vectorises.) */
+static bool is_ascii(const char *s, size_t n)
+{
+    unsigned char any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= (unsigned char)s[i];
+    return any < 0x80;
+}
+
+/* Builds a chunk from .md lines [first, end) (0-based), stripping up to `indent` spaces. Every
+ * line of the range ends with '\n' (a closing line follows it), so without indentation to
+ * strip the chunk's text is the file's own bytes, not a copy. */
 static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, uint32_t indent,
                        const char *file, fkcg_chunk *c)
 {
     size_t n = end > first ? end - first : 0, bytes = 0;
     for (size_t i = first; i < end; i++)
         bytes += l->off[i + 1] - l->off[i];
-    char *text = fkcg_alloc_raw(a, bytes + 1);
+    char *text = indent ? fkcg_alloc_raw(a, bytes + 1) : NULL;
     size_t *off = fkcg_alloc(a, (n + 1) * sizeof *off);
     uint32_t *strip = fkcg_alloc(a, (n + 1) * sizeof *strip);
     bool *ascii = fkcg_alloc(a, (n + 1) * sizeof *ascii);
@@ -218,16 +240,17 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
             k++;
         off[i] = pos;
         strip[i] = k;
-        ascii[i] = true;
-        for (size_t j = k; j < len && ascii[i]; j++)
-            ascii[i] = (unsigned char)s[j] < 0x80;
-        memcpy(text + pos, s + k, len - k);
-        pos += len - k;
-        text[pos++] = '\n';
+        ascii[i] = is_ascii(s + k, len - k);
+        if (text) {
+            memcpy(text + pos, s + k, len - k);
+            text[pos + len - k] = '\n';
+        }
+        pos += len - k + 1;
     }
     off[n] = pos;
-    text[pos] = '\0';
-    c->text = text;
+    if (text)
+        text[pos] = '\0';
+    c->text = text ? text : l->text + l->off[first];
     c->len = pos;
     c->line_off = off;
     c->strip = strip;
@@ -323,9 +346,10 @@ static bool closes_fence(const lines *l, size_t line, char ch, size_t len)
     return true;
 }
 
-/* Walks cmark's AST for ```fkc blocks; each keeps the latest heading before it. */
+/* Walks cmark's AST for ```fkc blocks; each keeps the latest heading before it. md starts at
+ * .md line skip + 1 (1-based): cmark's line numbers are shifted by skip. */
 static int find_blocks(fkcg_arena *a, fkcg_diag *d, const lines *l, const char *md, size_t md_len,
-                       fkcg_doc *doc)
+                       size_t skip, fkcg_doc *doc)
 {
     cmark_node *root = cmark_parse_document(md, md_len, CMARK_OPT_DEFAULT);
     if (!root)
@@ -351,8 +375,8 @@ static int find_blocks(fkcg_arena *a, fkcg_diag *d, const lines *l, const char *
         }
         if (t != CMARK_NODE_CODE_BLOCK || !is_fkc_info(cmark_node_get_fence_info(n)))
             continue;
-        size_t start = (size_t)cmark_node_get_start_line(n);
-        size_t end = (size_t)cmark_node_get_end_line(n);
+        size_t start = (size_t)cmark_node_get_start_line(n) + skip;
+        size_t end = (size_t)cmark_node_get_end_line(n) + skip;
         fkcg_loc fence = { doc->file, (uint32_t)start, (uint32_t)cmark_node_get_start_column(n) };
         if (cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT) {
             fkcg_error(d, &fence, "a ```fkc block must stand at the top level of the document, "
@@ -440,12 +464,10 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, s
         return 1;
     }
     make_chunk(a, &l, 1, close, 0, path, &doc->front);
-    /* cmark sees the body only: the front matter lines become blank, so line numbers hold. */
-    char *md = fkcg_strndup(a, text, len);
-    for (size_t k = 0; k < l.off[close + 1] - 1; k++)
-        if (md[k] != '\n')
-            md[k] = ' ';
-    rc = find_blocks(a, d, &l, md, len, doc);
+    /* cmark reads the body only: the lines after the closing '---', in place (blank lines in
+     * their stead would not change its parse); its line numbers are shifted back by them. */
+    size_t body = close + 1 < l.n ? l.off[close + 1] : len;
+    rc = find_blocks(a, d, &l, text + body, len - body, close + 1, doc);
     if (rc == 0 && doc->n_blocks == 0) {
         fkcg_loc file = { path, 0, 0 };
         fkcg_error(d, &file, "no ```fkc block: declare each kernel in a fenced block whose info "
