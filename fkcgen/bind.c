@@ -2,6 +2,7 @@
  * input); kernel names and binding keys (op_kind, [T, T], backend) are unique across all files
  * of a run; `kernel_revision_hash: auto` becomes XXH3-128 (libxxhash) of the section's
  * canonical serialisation folded with the provider's revision_base. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,9 +31,34 @@ static void put_str(fkcg_buf *out, const char *key, const char *val)
     fkcg_buf_putc(out, '\n');
 }
 
+/* key=decimal line. */
+static void put_uint(fkcg_buf *out, const char *key, uint64_t v)
+{
+    char num[24], *p = num + sizeof num;
+    *--p = '\n';
+    do
+        *--p = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    fkcg_buf_puts(out, key);
+    fkcg_buf_putc(out, '=');
+    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
+}
+
+/* key=%.17g line; +0 (the usual value) without printf, which writes it "0". */
+static void put_double(fkcg_buf *out, const char *key, double v)
+{
+    if (v == 0 && !signbit(v)) {
+        fkcg_buf_puts(out, key);
+        fkcg_buf_put(out, "=0\n", 3);
+        return;
+    }
+    fkcg_buf_printf(out, "%s=%.17g\n", key, v);
+}
+
 static void put_expr(fkcg_buf *out, const char *key, const fkcg_expr *e)
 {
-    fkcg_buf_printf(out, "%s=", key);
+    fkcg_buf_puts(out, key);
+    fkcg_buf_putc(out, '=');
     if (e)
         fkcg_expr_print(e, out);
     else
@@ -82,9 +108,10 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_str(out, "fast_path", c->fast_paths[i].when);
         put_str(out, " class", c->fast_paths[i].cost_class);
     }
-    fkcg_buf_printf(out, "in_place=%d\nalignment_bytes=%u\naccess_granularity_bits=%u\n",
-                    c->in_place, c->alignment_bytes, c->access_granularity_bits);
-    fkcg_buf_printf(out, "cost=%d\n", s->cost.present);
+    put_uint(out, "in_place", c->in_place);
+    put_uint(out, "alignment_bytes", c->alignment_bytes);
+    put_uint(out, "access_granularity_bits", c->access_granularity_bits);
+    put_uint(out, "cost", s->cost.present);
     if (s->cost.present) {
         put_str(out, " provenance", s->cost.provenance);
         put_str(out, " class", s->cost.cost_class);
@@ -92,22 +119,23 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_expr(out, " bytes_moved", s->cost.bytes_moved);
     }
     const fkcg_precision *p = &s->precision;
-    fkcg_buf_printf(out, "bit_stable=%d\nmax_ulp=%llu\nmax_relative=%.17g\nmax_absolute=%.17g\n"
-                         "audited=%d\n", p->bit_stable_on_same_hardware,
-                    (unsigned long long)p->max_ulp, p->max_relative, p->max_absolute, p->audited);
+    put_uint(out, "bit_stable", p->bit_stable_on_same_hardware);
+    put_uint(out, "max_ulp", p->max_ulp);
+    put_double(out, "max_relative", p->max_relative);
+    put_double(out, "max_absolute", p->max_absolute);
+    put_uint(out, "audited", p->audited);
     put_str(out, "notes", p->notes);
     put_str(out, "determinism", s->determinism);
 }
 
-/* 32 lower-case hex digits of XXH3-128(canonical ‖ "\nrevision_base=" ‖ base). */
-static const char *revision_hash(fkcg_arena *a, const fkcg_section *s)
+/* 32 lower-case hex digits of XXH3-128(canonical ‖ "\nrevision_base=" ‖ base). b: a scratch
+ * buffer, reused from section to section. */
+static const char *revision_hash(fkcg_arena *a, const fkcg_section *s, fkcg_buf *b)
 {
-    fkcg_buf b;
-    fkcg_buf_init(&b);
-    fkcg_section_canonical(s, &b);
-    put_str(&b, "revision_base", s->provider ? s->provider->revision_base : NULL);
-    XXH128_hash_t h = XXH3_128bits(b.data, b.len);
-    fkcg_buf_free(&b);
+    b->len = 0;
+    fkcg_section_canonical(s, b);
+    put_str(b, "revision_base", s->provider ? s->provider->revision_base : NULL);
+    XXH128_hash_t h = XXH3_128bits(b->data, b->len);
     XXH128_canonical_t c;
     XXH128_canonicalFromHash(&c, h);
     char *hex = fkcg_alloc(a, 33);
@@ -116,6 +144,17 @@ static const char *revision_hash(fkcg_arena *a, const fkcg_section *s)
         hex[2 * i + 1] = "0123456789abcdef"[c.digest[i] & 15];
     }
     return hex;
+}
+
+/* x ‖ y ‖ z in the arena: the symbol and wrapper names, without a printf per binding. */
+static const char *concat(fkcg_arena *a, const char *x, const char *y, const char *z)
+{
+    size_t nx = strlen(x), ny = strlen(y), nz = strlen(z);
+    char *p = fkcg_alloc_raw(a, nx + ny + nz + 1);
+    memcpy(p, x, nx);
+    memcpy(p + nx, y, ny);
+    memcpy(p + nx + ny, z, nz + 1);
+    return p;
 }
 
 static int by_kernel(const void *x, const void *y)
@@ -135,28 +174,85 @@ static int by_file(const void *x, const void *y)
     return strcmp(a->rel_file, b->rel_file);
 }
 
-/* Key order for duplicates: (op_kind, backend, dtype), then the defining section. */
-static int by_key(const void *x, const void *y)
+/* Do two sections register keys of the same (op_kind, backend)? */
+static bool same_key(const fkcg_section *a, const fkcg_section *b)
 {
-    const fkcg_binding *a = x, *b = y;
-    int c = strcmp(a->section->op_kind, b->section->op_kind);
-    if (!c)
-        c = strcmp(a->section->backend, b->section->backend);
-    if (!c)
-        c = (a->dtype > b->dtype) - (a->dtype < b->dtype);
-    return c ? c : by_kernel(&a->section, &b->section);
+    return !strcmp(a->op_kind, b->op_kind) && !strcmp(a->backend, b->backend);
 }
 
-/* Table order: (op_kind, backend, kernel, dtype order). */
-static int by_table(const void *x, const void *y)
+/* Section order of the table: (op_kind, backend), then by_kernel. The table's bindings are
+ * these sections' in this order, each section's by dtype, so 10,000 section pointers are
+ * sorted rather than 90,000 bindings. */
+static int by_op(const void *x, const void *y)
 {
-    const fkcg_binding *a = x, *b = y;
-    int c = strcmp(a->section->op_kind, b->section->op_kind);
+    const fkcg_section *a = *(const fkcg_section *const *)x, *b = *(const fkcg_section *const *)y;
+    int c = strcmp(a->op_kind, b->op_kind);
     if (!c)
-        c = strcmp(a->section->backend, b->section->backend);
-    if (!c)
-        c = by_kernel(&a->section, &b->section);
-    return c ? c : (a->dtype > b->dtype) - (a->dtype < b->dtype);
+        c = strcmp(a->backend, b->backend);
+    return c ? c : by_kernel(x, y);
+}
+
+/* Bit d set when the section binds dtype d (the dtypes of its first input, distinct). */
+static unsigned dtype_mask(const fkcg_section *s)
+{
+    unsigned m = 0;
+    for (size_t k = 0; s->n_inputs && k < s->inputs[0].n_dtypes; k++)
+        m |= 1u << s->inputs[0].dtypes[k];
+    return m;
+}
+
+typedef struct dup_pairs {       /* pairs of sections already reported as duplicate bindings */
+    const fkcg_section **pairs;  /* 2 per pair, allocated at the first one */
+    size_t n, cap;
+} dup_pairs;
+
+/* Reports that q registers dtype dt of the key p registers, once per pair of sections (at
+ * their first shared dtype). Returns 1 when reported. */
+static size_t report_dup(fkcg_arena *a, fkcg_diag *d, dup_pairs *seen, const fkcg_section *p,
+                         const fkcg_section *q, int dt_index)
+{
+    if (!strcmp(p->kernel, q->kernel)) /* reported as a duplicate kernel */
+        return 0;
+    for (size_t k = 0; k < seen->n; k++)
+        if (seen->pairs[2 * k] == p && seen->pairs[2 * k + 1] == q)
+            return 0;
+    if (!seen->pairs)
+        seen->pairs = fkcg_alloc(a, 2 * seen->cap * sizeof *seen->pairs);
+    seen->pairs[2 * seen->n] = p;
+    seen->pairs[2 * seen->n++ + 1] = q;
+    const char *dt = fkcg_dtypes[dt_index].name;
+    fkcg_error(d, &q->kernel_loc, "duplicate binding (%s, [%s, %s], %s): kernel "
+               "'%s' registers the key that kernel '%s' registers", q->op_kind, dt,
+               dt, q->backend, q->kernel, p->kernel);
+    fkcg_note(d, &p->kernel_loc, "first registered here");
+    return 1;
+}
+
+/* Duplicate binding keys (op_kind, [T, T], backend), in key order: by (op_kind, backend), then
+ * dtype, then by_kernel; two sections that share a key meet as neighbours in that order.
+ * order: the sections sorted by by_op. */
+static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *const *order,
+                            size_t n, size_t n_bindings)
+{
+    size_t errors = 0;
+    dup_pairs seen = { NULL, 0, n_bindings + 1 };
+    for (size_t g = 0, end; g < n; g = end) {
+        for (end = g + 1; end < n && same_key(order[g], order[end]); end++)
+            ;
+        if (end - g < 2)
+            continue;
+        for (int dt = 0; dt < FKCG_NDTYPES; dt++) {
+            const fkcg_section *prev = NULL;
+            for (size_t i = g; i < end; i++) {
+                if (!(dtype_mask(order[i]) & (1u << dt)))
+                    continue;
+                if (prev)
+                    errors += report_dup(a, d, &seen, prev, order[i], dt);
+                prev = order[i];
+            }
+        }
+    }
+    return errors;
 }
 
 size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
@@ -172,46 +268,35 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
             fkcg_note(d, &sections[i - 1]->kernel_loc, "first defined here");
             errors++;
         }
-    for (size_t i = 0; i < n_sections; i++)
-        n += sections[i]->n_inputs ? sections[i]->inputs[0].n_dtypes : 0;
-    fkcg_binding *b = fkcg_alloc(a, (n + 1) * sizeof *b);
-    n = 0;
+    fkcg_buf canon;
+    fkcg_buf_init(&canon);
     for (size_t i = 0; i < n_sections; i++) {
         fkcg_section *s = sections[i];
         if (!strcmp(s->revision_hash, "auto"))
-            s->revision_hash = revision_hash(a, s);
-        for (size_t k = 0; s->n_inputs && k < s->inputs[0].n_dtypes; k++) {
-            const fkcg_dtype_info *dt = &fkcg_dtypes[s->inputs[0].dtypes[k]];
-            b[n] = (fkcg_binding){ s, s->inputs[0].dtypes[k], dt->bytes,
-                                   fkcg_sprintf(a, "%s_%s", s->entry_point, dt->suffix),
-                                   fkcg_sprintf(a, "%s_b%u", s->kernel, dt->bytes) };
-            n++;
+            s->revision_hash = revision_hash(a, s, &canon);
+        n += s->n_inputs ? s->inputs[0].n_dtypes : 0;
+    }
+    fkcg_buf_free(&canon);
+    const fkcg_section **order = fkcg_alloc_raw(a, (n_sections + 1) * sizeof *order);
+    if (n_sections)
+        memcpy(order, sections, n_sections * sizeof *order);
+    qsort(order, n_sections, sizeof *order, by_op);
+    errors += find_dup_keys(a, d, order, n_sections, n);
+    fkcg_binding *b = fkcg_alloc(a, (n + 1) * sizeof *b);
+    n = 0;
+    for (size_t i = 0; i < n_sections; i++) {
+        const fkcg_section *s = order[i];
+        unsigned mask = dtype_mask(s);
+        for (int dt = 0; dt < FKCG_NDTYPES; dt++) {
+            if (!(mask & (1u << dt)))
+                continue;
+            const fkcg_dtype_info *info = &fkcg_dtypes[dt];
+            char width[2] = { (char)('0' + info->bytes), '\0' }; /* 1, 2, 4 or 8 */
+            b[n++] = (fkcg_binding){ s, dt, info->bytes,
+                                     concat(a, s->entry_point, "_", info->suffix),
+                                     concat(a, s->kernel, "_b", width) };
         }
     }
-    qsort(b, n, sizeof *b, by_key);
-    const fkcg_section **seen = fkcg_alloc(a, 2 * (n + 1) * sizeof *seen); /* reported pairs */
-    size_t n_seen = 0;
-    for (size_t i = 1; i < n; i++) {
-        const fkcg_binding *p = &b[i - 1], *q = &b[i];
-        if (strcmp(p->section->op_kind, q->section->op_kind) || p->dtype != q->dtype ||
-            strcmp(p->section->backend, q->section->backend) ||
-            !strcmp(p->section->kernel, q->section->kernel)) /* reported as a kernel above */
-            continue;
-        size_t k = 0;
-        while (k < n_seen && !(seen[2 * k] == p->section && seen[2 * k + 1] == q->section))
-            k++;
-        if (k < n_seen)
-            continue; /* one message per pair of sections, at their first shared dtype */
-        seen[2 * n_seen] = p->section;
-        seen[2 * n_seen++ + 1] = q->section;
-        const char *dt = fkcg_dtypes[q->dtype].name;
-        fkcg_error(d, &q->section->kernel_loc, "duplicate binding (%s, [%s, %s], %s): kernel "
-                   "'%s' registers the key that kernel '%s' registers", q->section->op_kind, dt,
-                   dt, q->section->backend, q->section->kernel, p->section->kernel);
-        fkcg_note(d, &p->section->kernel_loc, "first registered here");
-        errors++;
-    }
-    qsort(b, n, sizeof *b, by_table);
     out->providers = (const fkcg_provider *const *)providers;
     out->n_providers = n_providers;
     out->sections = (const fkcg_section *const *)sections;
