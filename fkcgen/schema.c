@@ -41,7 +41,7 @@ static const fkcg_enum enums[] = { FKCG_ENUMS(ENUM_ROW) };
 const fkcg_enum *fkcg_enum_find(const char *name)
 {
     for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)
-        if (strcmp(enums[i].name, name) == 0)
+        if (enums[i].name[0] == name[0] && strcmp(enums[i].name, name) == 0)
             return &enums[i];
     return NULL;
 }
@@ -302,7 +302,7 @@ bool fkcg_is_c_keyword(const char *s)
         "switch", "true", "typedef", "union", "unsigned", "void", "volatile", "while",
     };
     for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-        if (strcmp(kw[i], s) == 0)
+        if (kw[i][0] == s[0] && strcmp(kw[i], s) == 0) /* the first byte rules most out */
             return true;
     return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')); /* reserved */
 }

@@ -90,8 +90,10 @@ static bool plain_node(reader *r, const yaml_char_t *anchor, const yaml_char_t *
     return true;
 }
 
-static bool is_null_text(const char *s)
+static bool is_null_text(const char *s, size_t len)
 {
+    if (len > 4) /* the common case: longer than any spelling of null */
+        return false;
     return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
            !strcmp(s, "NULL");
 }
@@ -103,8 +105,8 @@ static ynode *scalar(reader *r)
     n->str = fkcg_strndup(r->a, (const char *)e->data.scalar.value, e->data.scalar.length);
     n->len = e->data.scalar.length;
     n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-    n->is_null = n->plain && is_null_text(n->str);
-    if (strlen(n->str) != n->len) { /* an escaped \0 */
+    n->is_null = n->plain && is_null_text(n->str, n->len);
+    if (memchr(n->str, '\0', n->len)) { /* an escaped \0 */
         fkcg_error(r->d, &n->loc, "NUL character in a YAML string");
         r->failed = true;
     }
@@ -114,8 +116,8 @@ static ynode *scalar(reader *r)
     bool quoted = e->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                   e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
     if (s.line == t.line && (n->plain || quoted) && width == n->len + (quoted ? 2 : 0) &&
-        memcmp(r->c->text + r->c->line_off[s.line] + (fkcg_chunk_loc(r->c, s.line, s.column).col -
-               1 - r->c->strip[s.line]) + (quoted ? 1 : 0), n->str, n->len) == 0)
+        memcmp(r->c->text + r->c->line_off[s.line] + (n->loc.col - 1 - r->c->strip[s.line]) +
+               (quoted ? 1 : 0), n->str, n->len) == 0) /* n->loc: fkcg_chunk_loc of s */
         n->val_col = quoted ? 1 : 0;
     return n;
 }
