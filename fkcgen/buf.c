@@ -16,6 +16,39 @@ void fkcg_buf_init(fkcg_buf *b)
     b->data = NULL;
     b->len = 0;
     b->cap = 0;
+    b->drain = NULL;
+    b->drain_ctx = NULL;
+    b->drain_at = 0;
+}
+
+void fkcg_buf_drain_to(fkcg_buf *b, fkcg_drain_fn *fn, void *ctx, size_t at)
+{
+    b->drain = fn;
+    b->drain_ctx = ctx;
+    b->drain_at = at;
+}
+
+/* Passes the complete lines to the sink and keeps the unfinished one. */
+static void drain_lines(fkcg_buf *b)
+{
+    size_t n = b->len;
+    while (n > 0 && b->data[n - 1] != '\n')
+        n--;
+    if (n == 0)
+        return;
+    b->drain(b->drain_ctx, b->data, n);
+    memmove(b->data, b->data + n, b->len - n);
+    b->len -= n;
+    b->data[b->len] = '\0';
+}
+
+void fkcg_buf_drain_all(fkcg_buf *b)
+{
+    if (b->drain && b->len)
+        b->drain(b->drain_ctx, b->data, b->len);
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
 }
 
 void fkcg_buf_free(fkcg_buf *b)
@@ -31,6 +64,11 @@ static void reserve(fkcg_buf *b, size_t n)
         fkcg_oom();
     if (b->len + n + 1 <= b->cap)
         return;
+    if (b->drain && b->len + n + 1 > b->drain_at) {
+        drain_lines(b);
+        if (b->len + n + 1 <= b->cap)
+            return;
+    }
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + n + 1)
         cap *= 2;

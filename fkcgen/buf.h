@@ -6,13 +6,25 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* A sink for a draining buffer: receives bytes in order (see fkcg_buf_drain_to). */
+typedef void fkcg_drain_fn(void *ctx, const char *bytes, size_t n);
+
 typedef struct fkcg_buf {
     char *data; /* NUL-terminated while len < cap */
     size_t len;
     size_t cap;
+    fkcg_drain_fn *drain; /* NULL: the buffer only grows */
+    void *drain_ctx;
+    size_t drain_at;      /* drain rather than grow past this many bytes */
 } fkcg_buf;
 
 void fkcg_buf_init(fkcg_buf *b);
+/* Makes b drain: when an append would take it past `at` bytes, its complete lines are passed to
+ * fn and dropped, so a large output streams through a small buffer. The unfinished last line
+ * stays, so printers can still read back the current line. */
+void fkcg_buf_drain_to(fkcg_buf *b, fkcg_drain_fn *fn, void *ctx, size_t at);
+/* Passes everything left in a draining buffer to its sink. */
+void fkcg_buf_drain_all(fkcg_buf *b);
 void fkcg_buf_free(fkcg_buf *b);
 void fkcg_buf_put(fkcg_buf *b, const void *bytes, size_t n);
 void fkcg_buf_puts(fkcg_buf *b, const char *s);

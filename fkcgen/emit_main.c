@@ -125,51 +125,152 @@ static int read_file(const char *path, fkcg_buf *b)
     return err;
 }
 
-/* Writes text to path through a temporary file in the same directory and a rename, unless
- * path already holds exactly text (then it is not touched). 0 or 2 (reported). */
-static int write_if_changed(const char *path, const fkcg_buf *text)
+/* An output written while it is emitted, through a small draining buffer: its bytes are
+ * compared with the current file while they match it, and go to a temporary file in the same
+ * directory from the first difference; out_finish renames that over the file. A file whose
+ * content does not change is not touched (its mtime stays, so make rebuilds nothing). */
+typedef struct out_file {
+    const char *path;
+    const char *dir;     /* created before the first temporary file, or NULL */
+    FILE *old;           /* the current file while it matches; NULL when missing or different */
+    size_t same;         /* bytes of it matched so far */
+    int fd;              /* the temporary file; -1 until the first difference */
+    char *tmp;           /* its name */
+    bool *failed;        /* shared by the outputs of one run: after an error nothing more is
+                          * written (reported once) */
+} out_file;
+
+enum { OUT_DRAIN_AT = 1 << 20 }; /* bytes buffered before complete lines go to the file */
+
+static void out_open(out_file *o, const char *path, const char *dir, bool *failed)
 {
-    fkcg_buf old;
-    fkcg_buf_init(&old);
-    int rc = read_file(path, &old);
-    bool same = rc == 0 && old.len == text->len && memcmp(old.data, text->data, text->len) == 0;
-    fkcg_buf_free(&old);
-    if (same)
-        return 0;
-    char *tmp = malloc(strlen(path) + 16);
-    if (!tmp)
-        fkcg_oom();
-    sprintf(tmp, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "fkcgen gen: cannot create a file next to %s: %s\n", path, strerror(errno));
-        free(tmp);
-        return 2;
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->dir = dir;
+    o->old = fopen(path, "rb");
+    o->fd = -1;
+    o->failed = failed;
+}
+
+/* Do the next n bytes of the current file equal p? */
+static bool old_matches(FILE *old, const char *p, size_t n)
+{
+    char chunk[65536];
+    while (n > 0) {
+        size_t want = n < sizeof chunk ? n : sizeof chunk;
+        if (fread(chunk, 1, want, old) != want || memcmp(chunk, p, want) != 0)
+            return false;
+        p += want;
+        n -= want;
     }
-    mode_t mask = umask(0);
-    umask(mask);
-    size_t done = 0;
-    while (done < text->len) {
-        ssize_t w = write(fd, text->data + done, text->len - done);
+    return true;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            break;
-        done += (size_t)w;
+            return false;
+        p += w;
+        n -= (size_t)w;
     }
-    int err = done == text->len ? 0 : errno ? errno : EIO;
-    if (!err && fchmod(fd, 0666 & ~mask) != 0)
-        err = errno;
-    if (close(fd) != 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err) {
-        fprintf(stderr, "fkcgen gen: cannot write %s: %s\n", path, strerror(err));
-        unlink(tmp);
+    return true;
+}
+
+/* Reports an error writing o (errno err) and drops its temporary file. */
+static void out_fail(out_file *o, int err)
+{
+    fprintf(stderr, "fkcgen gen: cannot write %s: %s\n", o->path, strerror(err ? err : EIO));
+    *o->failed = true;
+}
+
+/* The first difference: creates the temporary file and copies the matched prefix into it. */
+static void out_start(out_file *o)
+{
+    if (o->dir && mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "fkcgen gen: cannot create %s: %s\n", o->dir, strerror(errno));
+        *o->failed = true;
+        return;
     }
-    free(tmp);
-    return err ? 2 : 0;
+    o->tmp = malloc(strlen(o->path) + 16);
+    if (!o->tmp)
+        fkcg_oom();
+    sprintf(o->tmp, "%s.tmp.XXXXXX", o->path);
+    o->fd = mkstemp(o->tmp);
+    if (o->fd < 0) {
+        fprintf(stderr, "fkcgen gen: cannot create a file next to %s: %s\n", o->path,
+                strerror(errno));
+        *o->failed = true;
+        return;
+    }
+    char chunk[65536];
+    if (o->same && o->old)
+        rewind(o->old);
+    for (size_t left = o->same; left > 0;) {
+        size_t want = left < sizeof chunk ? left : sizeof chunk;
+        if (fread(chunk, 1, want, o->old) != want || !write_all(o->fd, chunk, want)) {
+            out_fail(o, errno);
+            return;
+        }
+        left -= want;
+    }
+}
+
+/* The drain of an output's buffer. */
+static void out_write(void *ctx, const char *p, size_t n)
+{
+    out_file *o = ctx;
+    if (*o->failed)
+        return;
+    if (o->fd < 0 && o->old && old_matches(o->old, p, n)) {
+        o->same += n;
+        return;
+    }
+    if (o->fd < 0)
+        out_start(o);
+    if (!*o->failed && !write_all(o->fd, p, n))
+        out_fail(o, errno);
+}
+
+/* Closes o: renames its temporary file over it (or leaves it untouched when nothing differed);
+ * drops the temporary file after an error. 0 or 2 (reported). */
+static int out_finish(out_file *o)
+{
+    if (!*o->failed && o->fd < 0 && (!o->old || fgetc(o->old) != EOF))
+        out_start(o); /* missing, or longer than the new text */
+    if (o->old)
+        fclose(o->old);
+    if (o->fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        int err = 0;
+        if (!*o->failed && fchmod(o->fd, 0666 & ~mask) != 0)
+            err = errno;
+        if (close(o->fd) != 0 && !err)
+            err = errno;
+        if (!*o->failed && !err && rename(o->tmp, o->path) != 0)
+            err = errno;
+        if (err && !*o->failed)
+            out_fail(o, err);
+        if (*o->failed)
+            unlink(o->tmp);
+    }
+    free(o->tmp);
+    return *o->failed ? 2 : 0;
+}
+
+/* Writes text to path (through out_file), unless path already holds exactly text. */
+static int write_if_changed(const char *path, const fkcg_buf *text)
+{
+    bool failed = false;
+    out_file o;
+    out_open(&o, path, NULL, &failed);
+    if (text->len)
+        out_write(&o, text->data, text->len);
+    return out_finish(&o);
 }
 
 /* A path as a make target or prerequisite: spaces, '#' and '$' escaped. */
@@ -263,22 +364,22 @@ static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
     return rc;
 }
 
-/* Writes both outputs (creating DIR when missing) and the depfile. */
-static int write_outputs(const gen_opts *o, char *const outs[2], fkcg_buf *const texts[2])
+/* Finishes both outputs (streamed while emitted), then writes the depfile. */
+static int write_outputs(const gen_opts *o, char *const outs[2], fkcg_buf *const texts[2],
+                         out_file files[2])
 {
-    if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "fkcgen gen: cannot create %s: %s\n", o->out_dir, strerror(errno));
-        return 2;
+    int rc = 0;
+    for (int k = 0; k < 2; k++) {
+        fkcg_buf_drain_all(texts[k]);
+        if (out_finish(&files[k]) != 0)
+            rc = 2; /* the other output is dropped too, without a second message */
     }
-    for (int k = 0; k < 2; k++)
-        if (write_if_changed(outs[k], texts[k]) != 0)
-            return 2;
-    if (!o->depfile)
-        return 0;
+    if (rc != 0 || !o->depfile)
+        return rc;
     fkcg_buf dep;
     fkcg_buf_init(&dep);
     make_depfile(o, outs, &dep);
-    int rc = write_if_changed(o->depfile, &dep);
+    rc = write_if_changed(o->depfile, &dep);
     fkcg_buf_free(&dep);
     return rc;
 }
@@ -294,21 +395,31 @@ int fkcg_cmd_gen(int argc, char **argv)
     }
     fkcg_run *run = fkcg_run_new(o.root, stderr);
     rc = fkcg_run_load(run, (const char *const *)o.files, o.n_files);
+    char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
     fkcg_buf h, c;
     fkcg_buf_init(&h);
     fkcg_buf_init(&c);
-    if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0)
-        rc = 1;
-    if (rc != 0) {
-        fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
-        fkcg_buf_free(&h);
-        fkcg_buf_free(&c);
-        fkcg_run_free(run);
-        return rc;
-    }
-    char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
     fkcg_buf *texts[2] = {&h, &c};
-    rc = o.check ? check_outputs(outs, texts) : write_outputs(&o, outs, texts);
+    out_file files[2];
+    bool failed = false;
+    /* Writing: the outputs stream to their files while they are emitted (75 MiB for 10,000
+     * sections need not sit in memory); --check keeps them whole for the diff. */
+    for (int k = 0; k < 2 && rc == 0 && !o.check; k++) {
+        out_open(&files[k], outs[k], o.out_dir, &failed);
+        fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
+    }
+    if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0) {
+        rc = 1;
+        failed = true; /* nothing was emitted, so nothing was written: close the outputs */
+        for (int k = 0; k < 2 && !o.check; k++)
+            out_finish(&files[k]);
+    }
+    if (rc != 0)
+        fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
+    else if (o.check)
+        rc = check_outputs(outs, texts);
+    else
+        rc = write_outputs(&o, outs, texts, files);
     free(outs[0]);
     free(outs[1]);
     fkcg_buf_free(&h);
