@@ -1,7 +1,7 @@
-/* emit_main.c — the `gen` subcommand: load and validate the contracts, emit the C sources in
- * memory, then either compare them with the output directory (--check: a unified diff, exit 1
- * on drift, never writes) or replace the files that changed, each atomically (temp + rename).
- * Nothing is written when any contract has an error. */
+/* emit_main.c — the `gen` subcommand: load and validate the contracts, then emit the C
+ * sources either in memory to compare them with the output directory (--check: a unified diff,
+ * exit 1 on drift, never writes) or streamed to the files that change, each atomically (temp +
+ * rename). Nothing is written when any contract has an error. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
