@@ -79,23 +79,13 @@ static void reserve(fkcg_buf *b, size_t n)
     b->cap = cap;
 }
 
-void fkcg_buf_put(fkcg_buf *b, const void *bytes, size_t n)
+void fkcg_buf_put_grow(fkcg_buf *b, const void *bytes, size_t n)
 {
     reserve(b, n);
     if (n)
         memcpy(b->data + b->len, bytes, n);
     b->len += n;
     b->data[b->len] = '\0';
-}
-
-void fkcg_buf_puts(fkcg_buf *b, const char *s)
-{
-    fkcg_buf_put(b, s, strlen(s));
-}
-
-void fkcg_buf_putc(fkcg_buf *b, char c)
-{
-    fkcg_buf_put(b, &c, 1);
 }
 
 void fkcg_buf_printf(fkcg_buf *b, const char *fmt, ...)

@@ -1,6 +1,7 @@
 /* schema.c — the contract schema, written once: the dtypes, every closed vocabulary and the key
  * tables of the front matter and of a ```fkc section. Validation, re-nesting (shape.c), the
  * did-you-mean suggestions and `fkcgen schema --markdown` (docs/contract-format.md) read it. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -293,17 +294,21 @@ const char *fkcg_type_name(fkcg_type t)
     return "?";
 }
 
+static int cmp_keyword(const void *key, const void *entry)
+{
+    return strcmp(key, *(const char *const *)entry);
+}
+
 bool fkcg_is_c_keyword(const char *s)
 {
-    static const char *const kw[] = {
+    static const char *const kw[] = { /* sorted (strcmp): binary search */
         "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double",
         "else", "enum", "extern", "false", "float", "for", "goto", "if", "inline", "int", "long",
         "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
         "switch", "true", "typedef", "union", "unsigned", "void", "volatile", "while",
     };
-    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-        if (kw[i][0] == s[0] && strcmp(kw[i], s) == 0) /* the first byte rules most out */
-            return true;
+    if (bsearch(s, kw, sizeof kw / sizeof kw[0], sizeof kw[0], cmp_keyword))
+        return true;
     return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')); /* reserved */
 }
 
