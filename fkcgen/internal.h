@@ -68,11 +68,14 @@ typedef struct fkcg_doc {
     size_t n_blocks;
 } fkcg_doc;
 
-/* Returns 0, 1 (contract error reported) or 2 (I/O error reported). */
-int fkcg_load(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_doc *doc);
+/* Returns 0, 1 (contract error reported) or 2 (I/O error reported). a holds what outlives the
+ * file (its text, which diagnostics quote, and the headings); tmp the line index, the chunks
+ * and their line maps, which the caller drops once the file is read (10 MB that need not stay
+ * for 10,000 sections). */
+int fkcg_load(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, fkcg_doc *doc);
 /* The same over bytes already in memory (text: len bytes + 1 writable, in the arena). */
-int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, size_t len,
-                    fkcg_doc *doc);
+int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, char *text,
+                    size_t len, fkcg_doc *doc);
 /* Maps a 0-based (line, char column) of a chunk to a .md location. */
 fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col);
 

@@ -348,14 +348,14 @@ static bool closes_fence(const lines *l, size_t line, char ch, size_t len)
 
 /* Walks cmark's AST for ```fkc blocks; each keeps the latest heading before it. md starts at
  * .md line skip + 1 (1-based): cmark's line numbers are shifted by skip. */
-static int find_blocks(fkcg_arena *a, fkcg_diag *d, const lines *l, const char *md, size_t md_len,
-                       size_t skip, fkcg_doc *doc)
+static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines *l,
+                       const char *md, size_t md_len, size_t skip, fkcg_doc *doc)
 {
     cmark_node *root = cmark_parse_document(md, md_len, CMARK_OPT_DEFAULT);
     if (!root)
         fkcg_oom();
     size_t cap = 4;
-    doc->blocks = fkcg_alloc(a, cap * sizeof *doc->blocks);
+    doc->blocks = fkcg_alloc(tmp, cap * sizeof *doc->blocks);
     const char *heading = NULL;
     int rc = 0;
     cmark_iter *it = cmark_iter_new(root);
@@ -397,13 +397,13 @@ static int find_blocks(fkcg_arena *a, fkcg_diag *d, const lines *l, const char *
             continue;
         }
         if (doc->n_blocks == cap) {
-            fkcg_chunk *more = fkcg_alloc(a, 2 * cap * sizeof *more);
+            fkcg_chunk *more = fkcg_alloc(tmp, 2 * cap * sizeof *more);
             memcpy(more, doc->blocks, cap * sizeof *more);
             doc->blocks = more;
             cap *= 2;
         }
         fkcg_chunk *c = &doc->blocks[doc->n_blocks++];
-        make_chunk(a, l, start, end - 1, indent, doc->file, c);
+        make_chunk(tmp, l, start, end - 1, indent, doc->file, c);
         c->heading = heading;
     }
     cmark_iter_free(it);
@@ -411,7 +411,7 @@ static int find_blocks(fkcg_arena *a, fkcg_diag *d, const lines *l, const char *
     return rc;
 }
 
-int fkcg_load(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_doc *doc)
+int fkcg_load(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, fkcg_doc *doc)
 {
     memset(doc, 0, sizeof *doc);
     doc->file = path;
@@ -420,11 +420,11 @@ int fkcg_load(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_doc *doc)
     int rc = read_file(a, d, path, &text, &len);
     if (rc)
         return rc;
-    return fkcg_load_bytes(a, d, path, text, len, doc);
+    return fkcg_load_bytes(a, tmp, d, path, text, len, doc);
 }
 
-int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, size_t len,
-                    fkcg_doc *doc)
+int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, char *text,
+                    size_t len, fkcg_doc *doc)
 {
     int rc;
     memset(doc, 0, sizeof *doc);
@@ -450,7 +450,7 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, s
         return 1;
     }
     lines l;
-    index_lines(a, text, len, &l);
+    index_lines(tmp, text, len, &l);
     if (!is_dashes(&l, 0)) {
         fkcg_error(d, &top, "missing front matter: a contract starts with a '---' line, the "
                             "provider's keys, then another '---' line");
@@ -463,11 +463,11 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_diag *d, const char *path, char *text, s
         fkcg_error(d, &top, "front matter is never closed; add a '---' line after its keys");
         return 1;
     }
-    make_chunk(a, &l, 1, close, 0, path, &doc->front);
+    make_chunk(tmp, &l, 1, close, 0, path, &doc->front);
     /* cmark reads the body only: the lines after the closing '---', in place (blank lines in
      * their stead would not change its parse); its line numbers are shifted back by them. */
     size_t body = close + 1 < l.n ? l.off[close + 1] : len;
-    rc = find_blocks(a, d, &l, text + body, len - body, close + 1, doc);
+    rc = find_blocks(a, tmp, d, &l, text + body, len - body, close + 1, doc);
     if (rc == 0 && doc->n_blocks == 0) {
         fkcg_loc file = { path, 0, 0 };
         fkcg_error(d, &file, "no ```fkc block: declare each kernel in a fenced block whose info "

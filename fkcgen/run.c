@@ -12,6 +12,7 @@
 struct fkcg_run {
     fkcg_arena arena;
     fkcg_arena scratch;          /* one YAML tree at a time: reset after each block */
+    fkcg_arena file;             /* one file's line maps and chunks: reset after each file */
     fkcg_diag *diag;
     char *root;                  /* realpath of the root, or NULL */
     fkcg_table table;
@@ -34,6 +35,7 @@ void fkcg_run_free(fkcg_run *run)
     fkcg_diag_free(run->diag);
     fkcg_arena_free(&run->arena);
     fkcg_arena_free(&run->scratch);
+    fkcg_arena_free(&run->file);
     free(run->root);
     free(run);
 }
@@ -92,11 +94,11 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     fkcg_doc doc;
     int rc;
     if (data && len > FKCG_MAX_FILE_BYTES)
-        rc = fkcg_load_bytes(a, d, path, NULL, len, &doc); /* reports the size */
+        rc = fkcg_load_bytes(a, &run->file, d, path, NULL, len, &doc); /* reports the size */
     else if (data)
-        rc = fkcg_load_bytes(a, d, path, fkcg_strndup(a, data, len), len, &doc);
+        rc = fkcg_load_bytes(a, &run->file, d, path, fkcg_strndup(a, data, len), len, &doc);
     else
-        rc = fkcg_load(a, d, path, &doc);
+        rc = fkcg_load(a, &run->file, d, path, &doc);
     if (rc == 2 || (rc == 1 && !doc.front.text))
         return rc;
     fkcg_arena *t = &run->scratch; /* the trees; validate copies what the model keeps */
@@ -129,8 +131,10 @@ static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const c
 {
     list providers = { 0 }, sections = { 0 };
     bool io = false;
-    for (size_t i = 0; i < n_paths; i++)
+    for (size_t i = 0; i < n_paths; i++) {
         io |= read_one(run, paths[i], data, len, &providers, &sections) == 2;
+        fkcg_arena_reset(&run->file);
+    }
     /* The valid sections are bound even when others have errors: duplicates are reported in
      * the same run. The table is kept only when everything is clean. */
     fkcg_bind(&run->arena, run->diag, (fkcg_section **)sections.items, sections.n,
