@@ -85,22 +85,25 @@ static char *upper_of(const char *s)
     return out;
 }
 
-/* entry_point: identifiers joined by "::". */
+/* entry_point: identifiers joined by "::". One pass: it runs for every symbol of the table. */
 bool fkcg_emit_is_path(const char *s)
 {
     if (!s || !*s)
         return false;
-    for (const char *p = s;;) {
-        const char *end = strstr(p, "::");
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == 0 || n > FKCG_IDENT_MAX || !(is_alpha(*p) || *p == '_'))
+    for (;;) {
+        if (!(is_alpha(*s) || *s == '_'))
             return false;
-        for (size_t i = 0; i < n; i++)
-            if (!(is_alpha(p[i]) || is_digit(p[i]) || p[i] == '_'))
-                return false;
-        if (!end)
+        size_t n = 0;
+        while (is_alpha(s[n]) || is_digit(s[n]) || s[n] == '_')
+            n++;
+        if (n > FKCG_IDENT_MAX)
+            return false;
+        s += n;
+        if (*s == '\0')
             return true;
-        p = end + 2;
+        if (s[0] != ':' || s[1] != ':')
+            return false;
+        s += 2;
     }
 }
 
