@@ -167,6 +167,47 @@ static int by_kernel(const void *x, const void *y)
     return c ? c : (a->loc.line > b->loc.line) - (a->loc.line < b->loc.line);
 }
 
+/* A section with its first 8 name bytes as a big-endian integer (zero-padded): integers
+ * compare as strcmp compares those bytes, so most comparisons of a sort read only this
+ * array, not two sections and two names scattered through the arena. */
+typedef struct keyed_section {
+    uint64_t key;
+    fkcg_section *s;
+} keyed_section;
+
+static uint64_t name_key(const char *name)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < 8; i++) {
+        k <<= 8;
+        if (*name)
+            k |= (unsigned char)*name++;
+    }
+    return k;
+}
+
+static int by_keyed_kernel(const void *x, const void *y)
+{
+    const keyed_section *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return by_kernel(&a->s, &b->s);
+}
+
+/* Sorts sections by by_kernel. */
+static void sort_by_kernel(fkcg_section **sections, size_t n)
+{
+    keyed_section *k = malloc((n + 1) * sizeof *k);
+    if (!k)
+        fkcg_oom();
+    for (size_t i = 0; i < n; i++)
+        k[i] = (keyed_section){ name_key(sections[i]->kernel), sections[i] };
+    qsort(k, n, sizeof *k, by_keyed_kernel);
+    for (size_t i = 0; i < n; i++)
+        sections[i] = k[i].s;
+    free(k);
+}
+
 static int by_file(const void *x, const void *y)
 {
     const fkcg_provider *a = *(const fkcg_provider *const *)x;
@@ -259,7 +300,7 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
                  fkcg_provider **providers, size_t n_providers, fkcg_table *out)
 {
     size_t errors = 0, n = 0;
-    qsort(sections, n_sections, sizeof *sections, by_kernel);
+    sort_by_kernel(sections, n_sections);
     qsort(providers, n_providers, sizeof *providers, by_file);
     for (size_t i = 1; i < n_sections; i++)
         if (!strcmp(sections[i]->kernel, sections[i - 1]->kernel)) {
