@@ -51,7 +51,8 @@ typedef struct fkcg_chunk {     /* one YAML region of a .md file */
     size_t len;
     const size_t *line_off;     /* start of each line in text */
     const uint32_t *strip;      /* bytes stripped from each line (fence indentation) */
-    const bool *ascii;          /* line i is ASCII only: character columns are byte columns */
+    const uint32_t *ascii_len;  /* bytes of line i before its first non-ASCII one: character
+                                 * columns are byte columns up to there */
     size_t n_lines;
     uint32_t first_line;        /* .md line of text's line 0 */
     const char *file;

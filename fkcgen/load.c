@@ -234,6 +234,17 @@ static bool is_ascii(const char *s, size_t n)
     return any < 0x80;
 }
 
+/* Bytes before the first non-ASCII one (n when there is none). */
+static uint32_t ascii_prefix(const char *s, size_t n)
+{
+    if (is_ascii(s, n))
+        return (uint32_t)n;
+    size_t i = 0;
+    while ((unsigned char)s[i] < 0x80)
+        i++;
+    return (uint32_t)i;
+}
+
 /* Builds a chunk from .md lines [first, end) (0-based), stripping up to `indent` spaces. Every
  * line of the range ends with '\n' (a closing line follows it), so without indentation to
  * strip the chunk's text is the file's own bytes, not a copy. */
@@ -246,7 +257,7 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
     char *text = indent ? fkcg_alloc_raw(a, bytes + 1) : NULL;
     size_t *off = fkcg_alloc(a, (n + 1) * sizeof *off);
     uint32_t *strip = fkcg_alloc(a, (n + 1) * sizeof *strip);
-    bool *ascii = fkcg_alloc(a, (n + 1) * sizeof *ascii);
+    uint32_t *ascii = fkcg_alloc(a, (n + 1) * sizeof *ascii);
     size_t pos = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len;
@@ -256,7 +267,7 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
             k++;
         off[i] = pos;
         strip[i] = k;
-        ascii[i] = is_ascii(s + k, len - k);
+        ascii[i] = ascii_prefix(s + k, len - k);
         if (text) {
             memcpy(text + pos, s + k, len - k);
             text[pos + len - k] = '\n';
@@ -270,7 +281,7 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
     c->len = pos;
     c->line_off = off;
     c->strip = strip;
-    c->ascii = ascii;
+    c->ascii_len = ascii;
     c->n_lines = n;
     c->first_line = (uint32_t)first + 1;
     c->file = file;
@@ -286,10 +297,9 @@ fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col)
         col = (size_t)-1;
     }
     const char *s = c->text + c->line_off[line];
-    size_t len = c->line_off[line + 1] - c->line_off[line] - 1, b = 0;
-    if (c->ascii[line])
-        b = col < len ? col : len;
-    for (size_t chars = 0; !c->ascii[line] && chars < col && b < len; chars++) {
+    size_t len = c->line_off[line + 1] - c->line_off[line] - 1, prefix = c->ascii_len[line];
+    size_t b = col < prefix ? col : prefix; /* one byte per character so far */
+    for (size_t chars = b; chars < col && b < len; chars++) {
         b++;
         while (b < len && ((unsigned char)s[b] & 0xC0) == 0x80)
             b++;
