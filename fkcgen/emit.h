@@ -18,6 +18,18 @@
 
 /* ---- vocabularies (emit_plan.c) ---- */
 
+/* Byte classes of the names and texts the back end prints, as a table (one look-up per byte:
+ * 10,000 sections are 75 MiB of output, nearly every byte of it tested). ASCII only, so the
+ * locale never changes the output. */
+enum {
+    FKCG_BC_ALNUM = 1,        /* [A-Za-z0-9] */
+    FKCG_BC_IDENT = 2,        /* [A-Za-z0-9_]: inside a C identifier */
+    FKCG_BC_IDENT_START = 4,  /* [A-Za-z_]: first byte of a C identifier */
+    FKCG_BC_CSTR = 8,         /* printable ASCII but " \ ?: as is in a C string literal */
+    FKCG_BC_COMMENT = 16,     /* printable ASCII but \ / * ?: as is in a comment */
+};
+extern const unsigned char fkcg_byte_class[256];
+
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
 bool fkcg_emit_is_ident(const char *s);
 /* An identifier a contract may name: a C identifier, no C keyword, not starting with '_'. */

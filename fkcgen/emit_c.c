@@ -39,11 +39,6 @@ static inline void put_ch(fkcg_buf *b, char c)
 #define PUT(b, lit) put((b), "" lit, sizeof(lit) - 1)
 
 /* ASCII only: the locale never changes the output. */
-static bool is_alnum(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 static int to_upper(int c)
 {
     return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
@@ -92,7 +87,7 @@ static void put_cstr(fkcg_buf *b, const char *s)
     const char *run = s;
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
+        if (fkcg_byte_class[c] & FKCG_BC_CSTR)
             continue;
         put(b, run, (size_t)(s - run));
         run = s + 1;
@@ -120,6 +115,8 @@ static void put_comment(fkcg_buf *b, const char *s)
     const char *run = s;
     for (char prev = 0; *s; prev = *s++) {
         unsigned char c = (unsigned char)*s;
+        if (fkcg_byte_class[c] & FKCG_BC_COMMENT) /* the common case: nothing to look at */
+            continue;
         bool plain = c >= 0x20 && c < 0x7f && c != '\\';
         bool split = (prev == '*' && c == '/') || (prev == '/' && c == '*') ||
                      (prev == '?' && c == '?');
@@ -169,7 +166,7 @@ static void put_upper(fkcg_buf *b, const char *s)
     size_t k = 0;
     for (; *s; s++) {
         int c = (unsigned char)*s;
-        tmp[k++] = (char)(is_alnum(c) ? to_upper(c) : '_');
+        tmp[k++] = (char)(fkcg_byte_class[c] & FKCG_BC_ALNUM ? to_upper(c) : '_');
         if (k == sizeof tmp) {
             put(b, tmp, k);
             k = 0;

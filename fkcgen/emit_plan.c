@@ -16,16 +16,31 @@ static bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
 static int to_upper(int c) { return is_lower(c) ? c - 'a' + 'A' : c; }
 static int to_lower(int c) { return is_upper(c) ? c - 'A' + 'a' : c; }
 
+/* The classes of byte c, computed by the compiler for the table below. */
+#define BC_ALPHA(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z'))
+#define BC_DIGIT(c) ((c) >= '0' && (c) <= '9')
+#define BC_PRINT(c) ((c) >= 0x20 && (c) < 0x7f)
+#define BC(c)                                                                                  \
+    ((BC_ALPHA(c) || BC_DIGIT(c) ? FKCG_BC_ALNUM : 0) |                                        \
+     (BC_ALPHA(c) || BC_DIGIT(c) || (c) == '_' ? FKCG_BC_IDENT : 0) |                          \
+     (BC_ALPHA(c) || (c) == '_' ? FKCG_BC_IDENT_START : 0) |                                   \
+     (BC_PRINT(c) && (c) != '"' && (c) != '\\' && (c) != '?' ? FKCG_BC_CSTR : 0) |             \
+     (BC_PRINT(c) && (c) != '\\' && (c) != '/' && (c) != '*' && (c) != '?' ? FKCG_BC_COMMENT : 0))
+#define BC4(c) BC(c), BC((c) + 1), BC((c) + 2), BC((c) + 3)
+#define BC16(c) BC4(c), BC4((c) + 4), BC4((c) + 8), BC4((c) + 12)
+#define BC64(c) BC16(c), BC16((c) + 16), BC16((c) + 32), BC16((c) + 48)
+
+const unsigned char fkcg_byte_class[256] = { BC64(0), BC64(64), BC64(128), BC64(192) };
+
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
 bool fkcg_emit_is_ident(const char *s)
 {
-    if (!s || !(is_alpha(*s) || *s == '_'))
+    if (!s || !(fkcg_byte_class[(unsigned char)*s] & FKCG_BC_IDENT_START))
         return false;
-    size_t n = 0;
-    for (; *s; s++, n++)
-        if (!(is_alpha(*s) || is_digit(*s) || *s == '_'))
-            return false;
-    return n <= FKCG_IDENT_MAX;
+    size_t n = 1;
+    while (fkcg_byte_class[(unsigned char)s[n]] & FKCG_BC_IDENT)
+        n++;
+    return s[n] == '\0' && n <= FKCG_IDENT_MAX;
 }
 
 static const char *const c_keywords[] = {
@@ -91,10 +106,10 @@ bool fkcg_emit_is_path(const char *s)
     if (!s || !*s)
         return false;
     for (;;) {
-        if (!(is_alpha(*s) || *s == '_'))
+        if (!(fkcg_byte_class[(unsigned char)*s] & FKCG_BC_IDENT_START))
             return false;
-        size_t n = 0;
-        while (is_alpha(s[n]) || is_digit(s[n]) || s[n] == '_')
+        size_t n = 1;
+        while (fkcg_byte_class[(unsigned char)s[n]] & FKCG_BC_IDENT)
             n++;
         if (n > FKCG_IDENT_MAX)
             return false;
