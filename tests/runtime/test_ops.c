@@ -267,7 +267,7 @@ static void split_paths(uint32_t flags)
     assert_true(big_case(ctx, FKC_DTYPE_I32, 2, d6, s6, o6, 16, 16) > 1);
     /* long rows (grid mode) with more columns, rows and planes than the limit: x, y and z walked */
     const size_t d8[3] = {5, 4, 600}, s8[3] = {4, 3, 599}, o8[3] = {1, 1, 1};
-    assert_true(big_case(ctx, FKC_DTYPE_U8, 3, d8, s8, o8, 3, 1) > 8);
+    assert_true(big_case(ctx, FKC_DTYPE_U8, 3, d8, s8, o8, 3, 1) > 1);
     fkc_context_destroy(ctx);
 
     ctx = rt_context(flags, FKC_COPY_COMPUTE, 300, 1); /* both at once */
