@@ -7,13 +7,21 @@
 
 #include "internal.h"
 
+typedef struct kept_line {   /* a line kept after its file's text was dropped */
+    uint32_t line;
+    size_t off, len;         /* in the source's kept buffer */
+} kept_line;
+
 typedef struct src {
     struct src *next;
     const char *file;
-    const char *text;
+    const char *text;    /* NULL once dropped: then only the kept lines can be quoted */
     size_t len;
     uint32_t at_line;    /* a cursor: messages mostly come in line order */
     const char *at;      /* start of line at_line */
+    fkcg_buf kept_text;  /* the kept lines, one after another */
+    kept_line *kept;
+    size_t n_kept, cap_kept;
 } src;
 
 struct fkcg_diag {
@@ -38,6 +46,8 @@ void fkcg_diag_free(fkcg_diag *d)
         return;
     for (src *s = d->srcs; s;) {
         src *next = s->next;
+        fkcg_buf_free(&s->kept_text);
+        free(s->kept);
         free(s);
         s = next;
     }
@@ -46,7 +56,7 @@ void fkcg_diag_free(fkcg_diag *d)
 
 void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len)
 {
-    src *s = malloc(sizeof *s);
+    src *s = calloc(1, sizeof *s);
     if (!s)
         fkcg_oom();
     s->file = file;
@@ -63,31 +73,76 @@ size_t fkcg_diag_errors(const fkcg_diag *d)
     return d->errors;
 }
 
+/* The newest source registered for file, or NULL. */
+static src *find_src(const fkcg_diag *d, const char *file)
+{
+    for (src *s = d->srcs; s; s = s->next)
+        if (s->file == file || strcmp(s->file, file) == 0)
+            return s;
+    return NULL;
+}
+
+/* Line (1-based) among the lines kept of a dropped text; false when not kept. */
+static bool find_kept(const src *s, uint32_t line, const char **start, size_t *n)
+{
+    for (size_t i = 0; i < s->n_kept; i++)
+        if (s->kept[i].line == line) {
+            *start = s->kept_text.data + s->kept[i].off;
+            *n = s->kept[i].len;
+            return true;
+        }
+    return false;
+}
+
 /* Finds line (1-based) of file's registered text; false when unknown. */
 static bool find_line(const fkcg_diag *d, const fkcg_loc *loc, const char **start, size_t *n)
 {
-    for (src *s = d->srcs; s; s = s->next) {
-        if (s->file != loc->file && strcmp(s->file, loc->file) != 0)
-            continue;
-        if (loc->line < s->at_line) {
-            s->at_line = 1;
-            s->at = s->text;
-        }
-        const char *p = s->at, *end = s->text + s->len;
-        for (uint32_t line = s->at_line; line < loc->line; line++) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            if (!nl)
-                return false;
-            p = nl + 1;
-        }
-        s->at_line = loc->line;
-        s->at = p;
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        *start = p;
-        *n = (size_t)((nl ? nl : end) - p);
-        return true;
+    src *s = find_src(d, loc->file);
+    if (!s)
+        return false;
+    if (!s->text)
+        return find_kept(s, loc->line, start, n);
+    if (loc->line < s->at_line) {
+        s->at_line = 1;
+        s->at = s->text;
     }
-    return false;
+    const char *p = s->at, *end = s->text + s->len;
+    for (uint32_t line = s->at_line; line < loc->line; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return false;
+        p = nl + 1;
+    }
+    s->at_line = loc->line;
+    s->at = p;
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    *start = p;
+    *n = (size_t)((nl ? nl : end) - p);
+    return true;
+}
+
+void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc)
+{
+    const char *line;
+    size_t n;
+    src *s = find_src(d, loc->file);
+    if (!s || !s->text || find_kept(s, loc->line, &line, &n) || !find_line(d, loc, &line, &n))
+        return;
+    if (s->n_kept == s->cap_kept) {
+        s->cap_kept = s->cap_kept ? 2 * s->cap_kept : 16;
+        s->kept = realloc(s->kept, s->cap_kept * sizeof *s->kept);
+        if (!s->kept)
+            fkcg_oom();
+    }
+    s->kept[s->n_kept++] = (kept_line){ loc->line, s->kept_text.len, n };
+    fkcg_buf_put(&s->kept_text, line, n);
+}
+
+void fkcg_diag_drop_source(fkcg_diag *d, const char *file)
+{
+    src *s = find_src(d, file);
+    if (s)
+        s->text = NULL;
 }
 
 /* The source line, then a caret under col: tabs kept, one space per UTF-8 character. */

@@ -38,6 +38,11 @@ fkcg_diag *fkcg_diag_new(FILE *out);
 void fkcg_diag_free(fkcg_diag *d);
 /* Registers a file's text (normalised: no BOM, no CR) so messages can quote its lines. */
 void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len);
+/* Keeps a copy of the line at loc of its file's registered text, to quote once it is dropped. */
+void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc);
+/* Forgets the text of the file registered last (it is about to be freed): from then on only
+ * its kept lines are quoted. */
+void fkcg_diag_drop_source(fkcg_diag *d, const char *file);
 /* loc NULL: "fkcgen: error: ..."; loc->line 0: "file: error: ...". */
 void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
 /* A second location for the error just reported ("first defined here"). */
@@ -70,11 +75,11 @@ typedef struct fkcg_doc {
 } fkcg_doc;
 
 /* Returns 0, 1 (contract error reported) or 2 (I/O error reported). a holds what outlives the
- * file (its text, which diagnostics quote, and the headings); tmp the line index, the chunks
- * and their line maps, which the caller drops once the file is read (10 MB that need not stay
+ * file (the headings); tmp the text (registered with d for quoting), the line index, the chunks
+ * and their line maps, which the caller drops once the file is read (35 MB that need not stay
  * for 10,000 sections). */
 int fkcg_load(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, fkcg_doc *doc);
-/* The same over bytes already in memory (text: len bytes + 1 writable, in the arena). */
+/* The same over bytes already in memory (text: len bytes + 1 writable, in tmp). */
 int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, char *text,
                     size_t len, fkcg_doc *doc);
 /* Maps a 0-based (line, char column) of a chunk to a .md location. */

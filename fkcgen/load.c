@@ -443,7 +443,7 @@ int fkcg_load(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, fk
     doc->file = path;
     char *text;
     size_t len;
-    int rc = read_file(a, d, path, &text, &len);
+    int rc = read_file(tmp, d, path, &text, &len);
     if (rc)
         return rc;
     return fkcg_load_bytes(a, tmp, d, path, text, len, doc);

@@ -12,7 +12,8 @@
 struct fkcg_run {
     fkcg_arena arena;
     fkcg_arena scratch;          /* one YAML tree at a time: reset after each block */
-    fkcg_arena file;             /* one file's line maps and chunks: reset after each file */
+    fkcg_arena file;             /* one file's text, line maps and chunks: reset after each
+                                  * file (diagnostics keep the lines they may quote later) */
     fkcg_diag *diag;
     char *root;                  /* realpath of the root, or NULL */
     fkcg_table table;
@@ -96,7 +97,8 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     if (data && len > FKCG_MAX_FILE_BYTES)
         rc = fkcg_load_bytes(a, &run->file, d, path, NULL, len, &doc); /* reports the size */
     else if (data)
-        rc = fkcg_load_bytes(a, &run->file, d, path, fkcg_strndup(a, data, len), len, &doc);
+        rc = fkcg_load_bytes(a, &run->file, d, path, fkcg_strndup(&run->file, data, len), len,
+                             &doc);
     else
         rc = fkcg_load(a, &run->file, d, path, &doc);
     if (rc == 2 || (rc == 1 && !doc.front.text))
@@ -118,8 +120,10 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
         if (tree)
             s = fkcg_validate_section(a, d, fkcg_shape(t, d, tree, &fkcg_schema_section),
                                       &doc.blocks[i], p);
-        if (s)
+        if (s) {
             push(a, sections, s);
+            fkcg_diag_keep_line(d, &s->kernel_loc); /* binding errors quote it later */
+        }
         fkcg_arena_reset(t);
     }
     return rc;
@@ -133,6 +137,7 @@ static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const c
     bool io = false;
     for (size_t i = 0; i < n_paths; i++) {
         io |= read_one(run, paths[i], data, len, &providers, &sections) == 2;
+        fkcg_diag_drop_source(run->diag, paths[i]);
         fkcg_arena_reset(&run->file);
     }
     /* The valid sections are bound even when others have errors: duplicates are reported in
