@@ -117,8 +117,14 @@ static fkc_status staging(fkc_context *ctx, bool down)
     if (down)
         ctx->stage_down_coherent = coherent;
     VkResult r = vkMapMemory(ctx->device, *mem, 0, VK_WHOLE_SIZE, 0, map);
-    if (r != VK_SUCCESS)
+    if (r != VK_SUCCESS) { /* undo, so that the next call tries again instead of using no map */
+        vkDestroyBuffer(ctx->device, *buf, NULL);
+        vkFreeMemory(ctx->device, *mem, NULL);
+        *buf = VK_NULL_HANDLE;
+        *mem = VK_NULL_HANDLE;
+        *map = NULL;
         return fkc_vk_fail(r, "vkMapMemory");
+    }
     return FKC_OK;
 }
 
