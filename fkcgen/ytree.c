@@ -74,6 +74,8 @@ static bool next(reader *r)
 /* Rejects an anchor or a tag on the current node event. */
 static bool plain_node(reader *r, const yaml_char_t *anchor, const yaml_char_t *tag)
 {
+    if (!anchor && !tag) /* the common case: no location to compute */
+        return true;
     fkcg_loc at = mark_loc(r, r->ev.start_mark);
     if (anchor) {
         fkcg_error(r->d, &at, "YAML anchor '&%s' is not allowed in a contract; write the value "
