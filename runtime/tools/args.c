@@ -90,28 +90,31 @@ static int parse_list(const char *opt, const char *s, size_t *list, uint32_t *n,
     }
 }
 
-static int set_dst(cli_opts *o, const char *opt, const char *v, char *err)
-{
-    (void)opt, (void)err;
-    o->dst = v;
-    return 0;
-}
-
-static int set_src(cli_opts *o, const char *opt, const char *v, char *err)
-{
-    (void)opt, (void)err;
-    o->src = v;
-    return 0;
-}
-
-static int set_out(cli_opts *o, const char *opt, const char *v, char *err)
+/* A file name: anything but the empty string (which would reach open() as "" and give a
+ * message naming no file). */
+static int set_path(const char **field, const char *opt, const char *v, char *err)
 {
     if (!*v) {
         setf(err, "%s: empty file name", opt);
         return -1;
     }
-    o->out = v;
+    *field = v;
     return 0;
+}
+
+static int set_dst(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    return set_path(&o->dst, opt, v, err);
+}
+
+static int set_src(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    return set_path(&o->src, opt, v, err);
+}
+
+static int set_out(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    return set_path(&o->out, opt, v, err);
 }
 
 static int set_offsets(cli_opts *o, const char *opt, const char *v, char *err)
@@ -324,7 +327,8 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
             if (parse_option(argc, argv, &i, &seen, o, err) < 0)
                 return -1;
         } else if (o->cmd == CLI_CMD_SHOW && !o->file) {
-            o->file = a;
+            if (set_path(&o->file, "show", a, err) < 0)
+                return -1;
         } else {
             setf(err, "unexpected argument '%s'", a);
             return -1;

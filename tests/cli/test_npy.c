@@ -630,6 +630,9 @@ static void test_args_bad(void **state)
         {"write_slice --dst d --src s --offsets 1 -o o --bogus", "unknown option '--bogus'"},
         {"write_slice --dst d --src s --offsets 1 -o o extra", "unexpected argument 'extra'"},
         {"write_slice --dst d --src s --offsets 1 -o", "--out needs a value"},
+        {"write_slice --dst= --src s --offsets 1 -o o", "--dst: empty file name"},
+        {"write_slice --dst d --src= --offsets 1 -o o", "--src: empty file name"},
+        {"write_slice --dst d --src s --offsets 1 --out=", "--out: empty file name"},
         {"write_slice --dst d --src s --offsets 1 --cpu=yes -o o", "--cpu takes no value"},
         {"write_slice --dst d --src s --offsets 1 -o o --dtype f128", "unknown dtype 'f128'"},
         {"write_slice --dst d --src s --offsets 1 -o o --cpu --device 0", "exclude each other"},
@@ -658,6 +661,15 @@ static void test_args_bad(void **state)
         if (!strstr(err, cases[i].message))
             fail_msg("'%s': expected '%s' in '%s'", cases[i].line, cases[i].message, err);
     }
+    /* empty arguments (strtok above cannot make them) */
+    char prog[] = "fkc-run", show[] = "show", ws[] = "write_slice", dst[] = "--dst", empty[] = "";
+    char *show_argv[] = {prog, show, empty, NULL}, *dst_argv[] = {prog, ws, dst, empty, NULL};
+    cli_opts o;
+    char err[CLI_ERR_MAX] = "";
+    assert_int_equal(cli_parse_args(3, show_argv, &o, err), -1);
+    assert_non_null(strstr(err, "show: empty file name"));
+    assert_int_equal(cli_parse_args(4, dst_argv, &o, err), -1);
+    assert_non_null(strstr(err, "--dst: empty file name"));
 }
 
 int main(void)
