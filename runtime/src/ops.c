@@ -141,7 +141,11 @@ static fkc_status read_position(const fkc_stream *s, const fkc_op_extra *x, uint
     if (x->position->ctx != s->ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: position buffer "
                         "belongs to another context");
-    fkc_status st = fkc_buffer_download(x->position, x->position_offset, b, 8);
+    uint64_t size = fkc_buffer_size(x->position), at = x->position_offset;
+    if (at > size || size - at < 8)
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "write_slice_rotating: the position's 8 bytes at "
+                        "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", at, size);
+    fkc_status st = fkc_buffer_download(x->position, at, b, 8);
     if (st != FKC_OK)
         return st;
     *pos = 0;

@@ -299,7 +299,9 @@ static void test_errors(void **state)
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, NULL, 0, -1),
             FKC_ERR_INVALID_ARGUMENT, "position");
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 4, -1),
-            FKC_ERR_OUT_OF_BOUNDS, "outside");
+            FKC_ERR_OUT_OF_BOUNDS, "the position's 8 bytes at offset 4 are outside its 8-byte");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, UINT64_MAX - 3, -1),
+            FKC_ERR_OUT_OF_BOUNDS, "the position's 8 bytes at offset 18446744073709551612");
     const size_t sq[2] = {4, 4};
     fkc_tensor sqo = rt_tensor(f.D.dev, 0, FKC_DTYPE_F32, 2, sq);
     REFUSED(fkc_write_slice_rotating(s, &f.src, &sqo, 4, f.P.dev, 0, -1),
