@@ -94,8 +94,8 @@ static bool plain_node(reader *r, const yaml_char_t *anchor, const yaml_char_t *
 
 static bool is_null_text(const char *s, size_t len)
 {
-    if (len > 4) /* the common case: longer than any spelling of null */
-        return false;
+    if (len > 4 || (len > 0 && s[0] != '~' && s[0] != 'n' && s[0] != 'N'))
+        return false; /* the common case: not a spelling of null, by length or first byte */
     return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
            !strcmp(s, "NULL");
 }
