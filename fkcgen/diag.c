@@ -17,7 +17,9 @@ typedef struct src {
     const char *file;
     const char *text;    /* NULL once dropped: then only the kept lines can be quoted */
     size_t len;
-    uint32_t at_line;    /* a cursor: messages mostly come in line order */
+    const size_t *line_off; /* start of each line (0-based), n_lines + 1 entries; or NULL */
+    size_t n_lines;
+    uint32_t at_line;    /* without line_off, a cursor: messages mostly come in line order */
     const char *at;      /* start of line at_line */
     fkcg_buf kept_text;  /* the kept lines, one after another */
     kept_line *kept;
@@ -102,6 +104,13 @@ static bool find_line(const fkcg_diag *d, const fkcg_loc *loc, const char **star
         return false;
     if (!s->text)
         return find_kept(s, loc->line, start, n);
+    if (s->line_off) {
+        if (loc->line > s->n_lines)
+            return false;
+        *start = s->text + s->line_off[loc->line - 1];
+        *n = s->line_off[loc->line] - 1 - s->line_off[loc->line - 1];
+        return true;
+    }
     if (loc->line < s->at_line) {
         s->at_line = 1;
         s->at = s->text;
@@ -138,11 +147,23 @@ void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc)
     fkcg_buf_put(&s->kept_text, line, n);
 }
 
+void fkcg_diag_source_lines(fkcg_diag *d, const char *file, const size_t *line_off,
+                            size_t n_lines)
+{
+    src *s = find_src(d, file);
+    if (s && s->text) {
+        s->line_off = line_off;
+        s->n_lines = n_lines;
+    }
+}
+
 void fkcg_diag_drop_source(fkcg_diag *d, const char *file)
 {
     src *s = find_src(d, file);
-    if (s)
+    if (s) {
         s->text = NULL;
+        s->line_off = NULL;
+    }
 }
 
 /* The source line, then a caret under col: tabs kept, one space per UTF-8 character. */

@@ -38,6 +38,10 @@ fkcg_diag *fkcg_diag_new(FILE *out);
 void fkcg_diag_free(fkcg_diag *d);
 /* Registers a file's text (normalised: no BOM, no CR) so messages can quote its lines. */
 void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len);
+/* Gives the text registered last for file its line index (line_off[i]: start of line i,
+ * 0-based; line_off[n_lines]: one past the end + 1), so quoting a line needs no scan. */
+void fkcg_diag_source_lines(fkcg_diag *d, const char *file, const size_t *line_off,
+                            size_t n_lines);
 /* Keeps a copy of the line at loc of its file's registered text, to quote once it is dropped. */
 void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc);
 /* Forgets the text of the file registered last (it is about to be freed): from then on only
