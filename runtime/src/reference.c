@@ -1,7 +1,10 @@
 /* reference.c — shape checks, slab plans and the plain-C reference ops (fkc_reference.h).
- * Everything is overflow-checked before any byte moves; nothing here allocates. */
-#include "fkc/fkc_reference.h"
+ * Everything is overflow-checked before any byte moves; nothing here allocates. The plans only
+ * return a status (the device ops word their own messages); the reference ops set
+ * fkc_last_error() too. */
+#include "internal.h" /* fkc_fail: the ops' refusals set fkc_last_error() like every other call */
 
+#include <inttypes.h>
 #include <string.h>
 
 #define MAX_BYTES ((uint64_t)INT64_MAX) /* no buffer may exceed 2^63 - 1 bytes */
@@ -194,16 +197,43 @@ void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src,
     }
 }
 
+/* The message of a refused reference op: the axis at fault where there is one. offsets is NULL
+ * for the rotating op, whose source starts at 0 on every axis but the rotating one (`ring`). */
+static fkc_status ref_fail(fkc_status st, const char *op, uint32_t rank, const size_t *dst,
+                           const size_t *src, const size_t *offsets, uint32_t ring,
+                           size_t elem_size)
+{
+    bool shapes = dst && src && rank >= 1 && rank <= FKC_MAX_RANK;
+    if (st == FKC_ERR_OUT_OF_BOUNDS && shapes)
+        for (uint32_t i = 0; i < rank; i++)
+            if (offsets ? offsets[i] > dst[i] || src[i] > dst[i] - offsets[i]
+                        : i != ring && src[i] > dst[i])
+                return fkc_fail(st, "%s: axis %" PRIu32 ": offset %zu + source extent %zu "
+                                "exceeds destination extent %zu", op, i,
+                                offsets ? offsets[i] : 0, src[i], dst[i]);
+    if (st == FKC_ERR_RANK)
+        return fkc_fail(st, "%s: rank %" PRIu32 " is outside 1..%d", op, rank, FKC_MAX_RANK);
+    if (st == FKC_ERR_DTYPE)
+        return fkc_fail(st, "%s: element size %zu is not 1, 2, 4 or 8", op, elem_size);
+    if (st == FKC_ERR_OVERFLOW)
+        return fkc_fail(st, "%s: a shape's byte size exceeds 2^63 - 1", op);
+    if (st == FKC_ERR_SHAPE)
+        return fkc_fail(st, "%s: no axis of the destination has the capacity as its extent", op);
+    return fkc_fail(st, "%s: NULL data, shape or offsets, a zero capacity, or an axis that is "
+                    "out of range or ambiguous", op);
+}
+
 fkc_status fkc_ref_write_slice(void *dst, const size_t *dst_shape, uint32_t rank,
                                const void *src, const size_t *src_shape, const size_t *offsets,
                                size_t elem_size)
 {
     fkc_box box;
     fkc_status st = fkc_plan_write_slice(rank, dst_shape, src_shape, offsets, elem_size, &box);
+    if (st == FKC_OK && (!dst || !src) && box.extent[0] != 0)
+        st = FKC_ERR_INVALID_ARGUMENT;
     if (st != FKC_OK)
-        return st;
-    if ((!dst || !src) && box.extent[0] != 0)
-        return FKC_ERR_INVALID_ARGUMENT;
+        return ref_fail(st, "fkc_ref_write_slice", rank, dst_shape, src_shape, offsets, 0,
+                        elem_size);
     if (dst && src)
         fkc_ref_copy_box(dst, dst_shape, src, src_shape, &box, elem_size);
     return FKC_OK;
@@ -215,13 +245,16 @@ fkc_status fkc_ref_write_slice_rotating(void *dst, const size_t *dst_shape, uint
                                         size_t elem_size)
 {
     fkc_box boxes[2];
-    uint32_t n = 0, a;
+    uint32_t n = 0, a = 0;
     fkc_status st = fkc_plan_rotating(rank, dst_shape, src_shape, capacity, position, axis,
                                       elem_size, boxes, &n, &a);
+    if (st == FKC_OK && n && (!dst || !src))
+        st = FKC_ERR_INVALID_ARGUMENT;
+    if (st == FKC_ERR_OUT_OF_BOUNDS) /* the axis resolved: the given one, or the one match */
+        resolve_axis(rank, dst_shape, capacity, axis, &a);
     if (st != FKC_OK)
-        return st;
-    if (n && (!dst || !src))
-        return FKC_ERR_INVALID_ARGUMENT;
+        return ref_fail(st, "fkc_ref_write_slice_rotating", rank, dst_shape, src_shape, NULL, a,
+                        elem_size);
     for (uint32_t k = 0; k < n; k++)
         fkc_ref_copy_box(dst, dst_shape, src, src_shape, &boxes[k], elem_size);
     return FKC_OK;

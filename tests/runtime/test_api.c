@@ -326,6 +326,33 @@ static void test_errors(void **state)
     fkc_buffer_destroy(b);
 }
 
+/* The reference ops (the CPU path) set fkc_last_error() when they refuse, naming the axis at
+ * fault, rather than leaving an earlier call's message in place. */
+static void test_reference_messages(void **state)
+{
+    (void)state;
+    const size_t dst[2] = {4, 6}, src[2] = {2, 3}, wide[2] = {7, 7}, oob[2] = {0, 4};
+    unsigned char d[96] = {0}, s[64] = {0};
+    fkc_buffer *b;
+    REFUSED(fkc_buffer_create(ctx, 0, &b), FKC_ERR_INVALID_ARGUMENT, "size is 0"); /* stale */
+    REFUSED(fkc_ref_write_slice(d, dst, 2, s, src, oob, 4), FKC_ERR_OUT_OF_BOUNDS,
+            "fkc_ref_write_slice: axis 1: offset 4 + source extent 3 exceeds destination "
+            "extent 6");
+    REFUSED(fkc_ref_write_slice(d, dst, 9, s, src, oob, 4), FKC_ERR_RANK, "rank 9 is outside");
+    REFUSED(fkc_ref_write_slice(d, dst, 2, s, src, oob + 1, 3), FKC_ERR_DTYPE,
+            "element size 3");
+    REFUSED(fkc_ref_write_slice(NULL, dst, 2, s, src, (size_t[]){0, 0}, 4),
+            FKC_ERR_INVALID_ARGUMENT, "NULL data");
+    /* rotating: axis 0 (extent 4) rotates, so 7 > 4 there is fine; axis 1 is at fault */
+    REFUSED(fkc_ref_write_slice_rotating(d, dst, 2, s, wide, 4, 1, -1, 4), FKC_ERR_OUT_OF_BOUNDS,
+            "fkc_ref_write_slice_rotating: axis 1: offset 0 + source extent 7 exceeds "
+            "destination extent 6");
+    REFUSED(fkc_ref_write_slice_rotating(d, dst, 2, s, wide, 6, 1, 1, 4), FKC_ERR_OUT_OF_BOUNDS,
+            "axis 0: offset 0 + source extent 7 exceeds destination extent 4");
+    REFUSED(fkc_ref_write_slice_rotating(d, dst, 2, s, src, 5, 1, -1, 4), FKC_ERR_SHAPE,
+            "no axis of the destination has the capacity");
+}
+
 /* The GPU path accepts and refuses exactly what the reference does, on random calls that are
  * often invalid (offsets past the end, capacities matching no or several axes). */
 static void test_same_verdicts(void **state)
@@ -492,6 +519,7 @@ int main(void)
         cmocka_unit_test_teardown(test_registry, no_validation),
         cmocka_unit_test_teardown(test_dispatch_widths, no_validation),
         cmocka_unit_test_teardown(test_errors, no_validation),
+        cmocka_unit_test_teardown(test_reference_messages, no_validation),
         cmocka_unit_test_teardown(test_same_verdicts, no_validation),
         cmocka_unit_test_teardown(test_stream_order, no_validation),
         cmocka_unit_test_teardown(test_sync_and_abandon, no_validation),

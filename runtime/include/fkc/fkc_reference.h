@@ -42,7 +42,9 @@ fkc_status fkc_plan_rotating(uint32_t rank, const size_t *dst_shape, const size_
 void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src,
                       const size_t *src_shape, const fkc_box *box, size_t elem_size);
 
-/* The reference ops on host memory: dst is updated in place (out = dst with the slab written). */
+/* The reference ops on host memory: dst is updated in place (out = dst with the slab written).
+ * A refusal returns the plan's status and sets fkc_last_error() (fkc_runtime.h), naming the axis
+ * at fault where there is one; the plan functions above only return the status. */
 fkc_status fkc_ref_write_slice(void *dst, const size_t *dst_shape, uint32_t rank,
                                const void *src, const size_t *src_shape, const size_t *offsets,
                                size_t elem_size);
