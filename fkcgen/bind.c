@@ -172,7 +172,7 @@ static int by_kernel(const void *x, const void *y)
  * array, not two sections and two names scattered through the arena. */
 typedef struct keyed_section {
     uint64_t key;
-    fkcg_section *s;
+    const fkcg_section *s;
 } keyed_section;
 
 static uint64_t name_key(const char *name)
@@ -186,6 +186,8 @@ static uint64_t name_key(const char *name)
     return k;
 }
 
+static int by_op(const void *x, const void *y);
+
 static int by_keyed_kernel(const void *x, const void *y)
 {
     const keyed_section *a = x, *b = y;
@@ -194,17 +196,26 @@ static int by_keyed_kernel(const void *x, const void *y)
     return by_kernel(&a->s, &b->s);
 }
 
-/* Sorts sections by by_kernel. */
-static void sort_by_kernel(fkcg_section **sections, size_t n)
+static int by_keyed_op(const void *x, const void *y)
+{
+    const keyed_section *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return by_op(&a->s, &b->s);
+}
+
+/* Sorts sections by by_op (op_first) or by_kernel, whose first criterion is the op kind or
+ * the kernel name. */
+static void sort_sections(const fkcg_section **v, size_t n, bool op_first)
 {
     keyed_section *k = malloc((n + 1) * sizeof *k);
     if (!k)
         fkcg_oom();
     for (size_t i = 0; i < n; i++)
-        k[i] = (keyed_section){ name_key(sections[i]->kernel), sections[i] };
-    qsort(k, n, sizeof *k, by_keyed_kernel);
+        k[i] = (keyed_section){ name_key(op_first ? v[i]->op_kind : v[i]->kernel), v[i] };
+    qsort(k, n, sizeof *k, op_first ? by_keyed_op : by_keyed_kernel);
     for (size_t i = 0; i < n; i++)
-        sections[i] = k[i].s;
+        v[i] = k[i].s;
     free(k);
 }
 
@@ -300,7 +311,7 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
                  fkcg_provider **providers, size_t n_providers, fkcg_table *out)
 {
     size_t errors = 0, n = 0;
-    sort_by_kernel(sections, n_sections);
+    sort_sections((const fkcg_section **)sections, n_sections, false);
     qsort(providers, n_providers, sizeof *providers, by_file);
     for (size_t i = 1; i < n_sections; i++)
         if (!strcmp(sections[i]->kernel, sections[i - 1]->kernel)) {
@@ -321,7 +332,7 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
     const fkcg_section **order = fkcg_alloc_raw(a, (n_sections + 1) * sizeof *order);
     if (n_sections)
         memcpy(order, sections, n_sections * sizeof *order);
-    qsort(order, n_sections, sizeof *order, by_op);
+    sort_sections(order, n_sections, true);
     errors += find_dup_keys(a, d, order, n_sections, n);
     fkcg_binding *b = fkcg_alloc(a, (n + 1) * sizeof *b);
     n = 0;
