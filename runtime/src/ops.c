@@ -154,6 +154,39 @@ static fkc_status read_position(const fkc_stream *s, const fkc_op_extra *x, uint
     return FKC_OK;
 }
 
+/* A readable message for a refused rotating plan: which axis, and why. */
+static fkc_status rotating_fail(fkc_status st, uint32_t rank, const size_t *dst,
+                                const size_t *src, size_t capacity, int32_t axis)
+{
+    const char *op = "write_slice_rotating";
+    uint32_t matches = 0, ring = 0;
+    for (uint32_t i = 0; i < rank; i++)
+        if (dst[i] == capacity)
+            matches++, ring = matches == 1 ? i : ring;
+    if (axis >= 0 && (uint32_t)axis >= rank)
+        return fkc_fail(st, "%s: axis %" PRId32 " is out of range for rank %" PRIu32, op, axis,
+                        rank);
+    if (axis >= 0 && dst[axis] != capacity)
+        return fkc_fail(st, "%s: axis %" PRId32 " has extent %zu, not the capacity %zu", op, axis,
+                        dst[axis], capacity);
+    if (axis < -1)
+        return fkc_fail(st, "%s: axis %" PRId32 " is neither an axis nor -1 (infer it)", op, axis);
+    if (axis == -1 && matches == 0)
+        return fkc_fail(st, "%s: no axis has the capacity %zu as its extent", op, capacity);
+    if (axis == -1 && matches > 1)
+        return fkc_fail(st, "%s: %" PRIu32 " axes have the capacity %zu as their extent; several "
+                        "match, so name the rotating axis", op, matches, capacity);
+    if (axis >= 0)
+        ring = (uint32_t)axis;
+    if (st == FKC_ERR_OUT_OF_BOUNDS)
+        for (uint32_t i = 0; i < rank; i++)
+            if (i != ring && src[i] > dst[i])
+                return fkc_fail(st, "%s: axis %" PRIu32 ": source extent %zu exceeds destination "
+                                "extent %zu (off the rotating axis %" PRIu32 " the source does "
+                                "not fit the ring)", op, i, src[i], dst[i], ring);
+    return fkc_fail(st, "%s: refused by the shape checks", op);
+}
+
 static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
                              const fkc_write_slice_rotating_params *p, const fkc_op_extra *x,
                              size_t width)
@@ -171,13 +204,8 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: capacity is 0");
     st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, pos, x->axis,
                            width, boxes, &n, &axis);
-    if (st == FKC_ERR_SHAPE || st == FKC_ERR_INVALID_ARGUMENT)
-        return fkc_fail(st, "write_slice_rotating: no usable rotating axis (capacity %zu, "
-                        "axis %" PRId32 "): name the axis whose extent is the capacity, or the "
-                        "one axis of that extent when several match", p->capacity, x->axis);
     if (st != FKC_OK)
-        return fkc_fail(st, "write_slice_rotating: the source does not fit the ring on a "
-                        "non-rotating axis, or the sizes overflow");
+        return rotating_fail(st, out->rank, p->dst_shape, src->shape, p->capacity, x->axis);
     return record(s, src, out, boxes, n, width);
 }
 

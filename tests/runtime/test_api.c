@@ -293,9 +293,16 @@ static void test_errors(void **state)
     REFUSED(fkc_write_slice(s, &alias, &f.out, ok_off), FKC_ERR_INVALID_ARGUMENT, "overlap");
     REFUSED(fkc_write_slice(s, NULL, &f.out, ok_off), FKC_ERR_INVALID_ARGUMENT, "NULL");
     REFUSED(fkc_write_slice(s, &f.src, &f.out, NULL), FKC_ERR_RANK, "offsets");
-    /* Rotating: capacity matching no axis, two axes matching without a named axis. */
+    /* Rotating: capacity matching no axis, a named axis out of range or of another extent,
+     * two axes matching without a named axis, a source too wide off the rotating axis. */
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 5, f.P.dev, 0, -1), FKC_ERR_SHAPE,
-            "rotating axis");
+            "no axis has the capacity 5 as its extent");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 0, 2),
+            FKC_ERR_INVALID_ARGUMENT, "axis 2 is out of range for rank 2");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 0, 1), FKC_ERR_SHAPE,
+            "axis 1 has extent 6, not the capacity 4");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 0, -2),
+            FKC_ERR_INVALID_ARGUMENT, "axis -2 is neither an axis nor -1");
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, NULL, 0, -1),
             FKC_ERR_INVALID_ARGUMENT, "position");
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 4, -1),
@@ -308,7 +315,8 @@ static void test_errors(void **state)
             FKC_ERR_INVALID_ARGUMENT, "several match");
     fkc_tensor wide = rt_tensor(f.S.dev, 0, FKC_DTYPE_F32, 2, (size_t[]){1, 7});
     REFUSED(fkc_write_slice_rotating(s, &wide, &f.out, 4, f.P.dev, 0, -1),
-            FKC_ERR_OUT_OF_BOUNDS, "does not fit the ring");
+            FKC_ERR_OUT_OF_BOUNDS, "axis 1: source extent 7 exceeds destination extent 6 (off "
+            "the rotating axis 0 the source does not fit the ring)");
     assert_int_equal(fkc_stream_op_count(s), 0); /* nothing was recorded */
     RT_OK(fkc_stream_submit(s));
     fkc_stream_destroy(s);
