@@ -2,6 +2,7 @@
  * (sorted, with their C names and signature section), the section of each binding, the link
  * registry in symbol order, the distinct link registries; and the vocabularies the checks and
  * the printers share (identifiers, schema enums, op_params field kinds). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,22 +186,6 @@ static int cmp_link(const void *a, const void *b)
     return c ? c : (x->index < y->index ? -1 : x->index > y->index);
 }
 
-static size_t op_index(const fkcg_plan *p, const char *name)
-{
-    size_t lo = 0, hi = p->n_ops;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(name, p->ops[mid].name);
-        if (c == 0)
-            return mid;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return (size_t)-1;
-}
-
 void *fkcg_xcalloc(size_t n, size_t size)
 {
     void *q = calloc(n ? n : 1, size);
@@ -223,28 +208,66 @@ static size_t section_index_of(const fkcg_table *t, const fkcg_section *s, size_
     return 0;
 }
 
+/* A section's op kind with its first 8 bytes as a big-endian integer (zero-padded): integers
+ * compare as strcmp compares those bytes, so sorting 10,000 of them mostly reads this array,
+ * not names scattered through the run's arena. */
+typedef struct op_name {
+    uint64_t key;
+    const char *name;
+    size_t sec;                /* the section's index */
+} op_name;
+
+static int cmp_op_name(const void *a, const void *b)
+{
+    const op_name *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->sec > y->sec) - (x->sec < y->sec);
+}
+
+static uint64_t name_key(const char *name)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < 8; i++) {
+        k <<= 8;
+        if (*name)
+            k |= (unsigned char)*name++;
+    }
+    return k;
+}
+
+/* The distinct op kinds, sorted by name, and the op of each section. */
+static void plan_ops(fkcg_plan *p, const fkcg_table *t)
+{
+    op_name *names = fkcg_xcalloc(t->n_sections, sizeof *names);
+    for (size_t i = 0; i < t->n_sections; i++) {
+        const char *name = fkcg_nz(t->sections[i]->op_kind);
+        names[i] = (op_name){ name_key(name), name, i };
+    }
+    qsort(names, t->n_sections, sizeof *names, cmp_op_name);
+    p->ops = fkcg_xcalloc(t->n_sections, sizeof *p->ops);
+    p->sec_op = fkcg_xcalloc(t->n_sections, sizeof *p->sec_op);
+    for (size_t i = 0; i < t->n_sections; i++) {
+        if (p->n_ops == 0 || strcmp(names[i].name, p->ops[p->n_ops - 1].name) != 0)
+            p->ops[p->n_ops++].name = names[i].name;
+        p->sec_op[names[i].sec] = p->n_ops - 1;
+    }
+    free(names);
+}
+
 void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t)
 {
     memset(p, 0, sizeof *p);
     p->t = t;
-    const char **names = fkcg_xcalloc(t->n_sections, sizeof *names);
-    for (size_t i = 0; i < t->n_sections; i++)
-        names[i] = fkcg_nz(t->sections[i]->op_kind);
-    qsort(names, t->n_sections, sizeof *names, cmp_str);
-    p->ops = fkcg_xcalloc(t->n_sections, sizeof *p->ops);
-    for (size_t i = 0; i < t->n_sections; i++)
-        if (p->n_ops == 0 || strcmp(names[i], p->ops[p->n_ops - 1].name) != 0)
-            p->ops[p->n_ops++].name = names[i];
-    free(names);
-    p->sec_op = fkcg_xcalloc(t->n_sections, sizeof *p->sec_op);
+    plan_ops(p, t);
     for (size_t i = 0; i < p->n_ops; i++) {
         p->ops[i].snake = snake_of(p->ops[i].name);
         p->ops[i].upper = upper_of(p->ops[i].snake);
     }
     for (size_t i = 0; i < t->n_sections; i++) {
         const fkcg_section *s = t->sections[i];
-        fkcg_op_info *op = &p->ops[op_index(p, fkcg_nz(s->op_kind))];
-        p->sec_op[i] = (size_t)(op - p->ops);
+        fkcg_op_info *op = &p->ops[p->sec_op[i]];
         if (!op->sig)
             op->sig = s;
         if (!op->cost && s->cost.present && s->cost.provenance) {
