@@ -108,7 +108,7 @@ static ynode *scalar(reader *r)
     n->len = e->data.scalar.length;
     n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
     n->is_null = n->plain && is_null_text(n->str, n->len);
-    if (memchr(n->str, '\0', n->len)) { /* an escaped \0 */
+    if (!n->plain && memchr(n->str, '\0', n->len)) { /* an escaped \0 (quoted scalars only) */
         fkcg_error(r->d, &n->loc, "NUL character in a YAML string");
         r->failed = true;
     }
