@@ -62,8 +62,12 @@ $(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h $(LIBFKC)
 	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_TEST_LIBS)
 
 .PHONY: check-runtime bench-runtime
+# Each binary under a time limit: a test that corrupts the heap can leave cmocka's signal
+# handler deadlocked in malloc, which would hang `make test` instead of failing it.
+RT_TEST_TIMEOUT ?= 300
 check-runtime: $(RT_TESTS)
-	@for t in $(RT_TESTS); do echo "== $$t"; $$t || exit 1; done
+	@for t in $(RT_TESTS); do echo "== $$t"; \
+	 timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed (status $$?)"; exit 1; }; done
 
 # ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
 $(BUILD)/fkc-bench: runtime/bench/fkc_bench.c $(LIBFKC)
