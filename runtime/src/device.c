@@ -289,6 +289,8 @@ static bool contains(const char *hay, const char *needle)
 static fkc_status pick_by_name(const fkc_device_info *info, uint32_t n, const char *name,
                                const char *origin, uint32_t *out)
 {
+    if (!*name) /* "" would match every device as a substring */
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: empty device name", origin);
     for (uint32_t i = 0; i < n; i++)
         if (strcmp(info[i].name, name) == 0)
             return *out = i, FKC_OK;

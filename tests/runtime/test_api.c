@@ -87,6 +87,10 @@ static void test_select(void **state)
     o.device_name = "no-such-device-xyz";
     assert_int_equal(fkc_context_create(&o, &c), FKC_ERR_DEVICE_NOT_FOUND);
     assert_non_null(strstr(fkc_last_error(), "no-such-device-xyz"));
+    o.device_name = ""; /* would match every device as a substring: refused */
+    assert_int_equal(fkc_context_create(&o, &c), FKC_ERR_INVALID_ARGUMENT);
+    assert_null(c);
+    assert_non_null(strstr(fkc_last_error(), "empty device name"));
     o.device_name = name; /* exact name */
     RT_OK(fkc_context_create(&o, &c));
     assert_string_equal(fkc_context_device(c)->name, name);

@@ -83,7 +83,7 @@ enum {
 
 /* Options of fkc_context_create; fkc_context_options_init sets the defaults. Device choice,
  * first match wins: device_index >= 0; device_name != NULL (exact name, else a case-insensitive
- * substring); the FKC_DEVICE environment variable (an index or a name, same rules); else the
+ * substring; "" is refused); the FKC_DEVICE environment variable (an index or a name, same rules); else the
  * first discrete or integrated GPU, else the first CPU device (lavapipe), else any device. */
 typedef struct fkc_context_options {
     int32_t device_index;          /* -1: not chosen by index */
