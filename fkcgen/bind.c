@@ -312,7 +312,8 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
 {
     size_t errors = 0, n = 0;
     sort_sections((const fkcg_section **)sections, n_sections, false);
-    qsort(providers, n_providers, sizeof *providers, by_file);
+    if (n_providers) /* qsort takes no null array, even empty */
+        qsort(providers, n_providers, sizeof *providers, by_file);
     for (size_t i = 1; i < n_sections; i++)
         if (!strcmp(sections[i]->kernel, sections[i - 1]->kernel)) {
             fkcg_error(d, &sections[i]->kernel_loc, "duplicate kernel '%s'; kernel names are "
