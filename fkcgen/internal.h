@@ -105,6 +105,7 @@ typedef struct ynode {
     struct ynode *next;
     size_t n;
     const struct fkcg_schema *schema; /* set by shape for maps */
+    const struct fkcg_key *skey; /* set by shape: this value's key in its map's schema */
 } ynode;
 /* Parses one chunk; NULL after reporting an error. The root is a mapping. */
 ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c);

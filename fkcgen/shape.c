@@ -19,14 +19,17 @@ typedef struct shaper {
     size_t top;                  /* open mappings on the stack */
 } shaper;
 
-/* Does open mapping i admit key? A free-form one admits what no mapping below it admits. */
-static bool admits(const shaper *sh, size_t i, const char *key)
+/* Does open mapping i admit key? A free-form one admits what no mapping below it admits.
+ * found: the schema's key (NULL for a free-form mapping), so it is not looked up twice. */
+static bool admits(const shaper *sh, size_t i, const char *key, const fkcg_key **found)
 {
     const fkcg_schema *s = sh->stack[i].schema;
+    *found = NULL;
     if (!s->freeform)
-        return fkcg_schema_key(s, key) != NULL;
+        return (*found = fkcg_schema_key(s, key)) != NULL;
+    const fkcg_key *below;
     for (size_t j = 0; j < i; j++)
-        if (admits(sh, j, key))
+        if (admits(sh, j, key, &below))
             return false;
     return true;
 }
@@ -106,9 +109,10 @@ static ynode *shape_value(shaper *sh, ynode *v, const fkcg_key *k, const fkcg_sc
 static void place(shaper *sh, ynode *v, size_t base)
 {
     const char *key = v->key->str;
+    const fkcg_key *k = NULL;
     size_t i = sh->top;
     while (i-- > base)
-        if (admits(sh, i, key))
+        if (admits(sh, i, key, &k))
             break;
     if (i == (size_t)-1 || i < base) {
         if (sh->stack[sh->top - 1].schema->freeform)
@@ -132,8 +136,9 @@ static void place(shaper *sh, ynode *v, size_t base)
     if (m->schema->freeform)
         shaped = shape_value(sh, v, NULL, m->schema->entry);
     else
-        shaped = shape_value(sh, v, fkcg_schema_key(m->schema, key), NULL);
+        shaped = shape_value(sh, v, k, NULL);
     shaped->key = keynode;
+    shaped->skey = k;
     fkcg_ynode_append(m->map, shaped);
 }
 

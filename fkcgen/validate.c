@@ -307,7 +307,8 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
         fkcg_buf_free(&list);
     }
     for (const ynode *e = n->kids; e; e = e->next) {
-        const fkcg_key *k = fkcg_schema_key(s, e->key->str);
+        /* shape found the key in the map's schema already; look it up for another schema */
+        const fkcg_key *k = n->schema == s && e->skey ? e->skey : fkcg_schema_key(s, e->key->str);
         if (k)
             check_value(v, e, k);
     }
