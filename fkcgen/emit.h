@@ -29,6 +29,8 @@ enum {
     FKCG_BC_COMMENT = 16,     /* printable ASCII but \ / * ?: as is in a comment */
 };
 extern const unsigned char fkcg_byte_class[256];
+/* The enumerator form of each byte: letters in upper case, digits, everything else '_'. */
+extern const char fkcg_upper_byte[256];
 
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
 bool fkcg_emit_is_ident(const char *s);
@@ -74,6 +76,7 @@ typedef struct fkcg_op_info {
 /* A row of the link registry: a binding, and its index in the binding table. */
 typedef struct fkcg_link_row {
     const fkcg_binding *b;
+    const char *symbol;        /* b->symbol, or "" (here, so that sorting reads this array) */
     size_t index;
 } fkcg_link_row;
 

@@ -38,12 +38,6 @@ static inline void put_ch(fkcg_buf *b, char c)
 /* A string literal (the "" makes anything else a compile error). */
 #define PUT(b, lit) put((b), "" lit, sizeof(lit) - 1)
 
-/* ASCII only: the locale never changes the output. */
-static int to_upper(int c)
-{
-    return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
-}
-
 static void put_u64(fkcg_buf *b, uint64_t v)
 {
     char tmp[24];
@@ -166,7 +160,7 @@ static void put_upper(fkcg_buf *b, const char *s)
     size_t k = 0;
     for (; *s; s++) {
         int c = (unsigned char)*s;
-        tmp[k++] = (char)(fkcg_byte_class[c] & FKCG_BC_ALNUM ? to_upper(c) : '_');
+        tmp[k++] = fkcg_upper_byte[c];
         if (k == sizeof tmp) {
             put(b, tmp, k);
             k = 0;

@@ -172,7 +172,7 @@ static void check_unique(checker *ck, const fkcg_plan *p)
                    "gives the same C name as another op kind");
     free(by_snake);
     for (size_t i = 1; i < p->t->n_bindings; i++)
-        if (strcmp(fkcg_nz(p->links[i].b->symbol), fkcg_nz(p->links[i - 1].b->symbol)) == 0)
+        if (strcmp(p->links[i].symbol, p->links[i - 1].symbol) == 0)
             report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
                    "is bound twice in the link registry");
 }

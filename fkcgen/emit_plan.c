@@ -33,6 +33,14 @@ static int to_lower(int c) { return is_upper(c) ? c - 'A' + 'a' : c; }
 
 const unsigned char fkcg_byte_class[256] = { BC64(0), BC64(64), BC64(128), BC64(192) };
 
+/* Enumerator bytes: letters in upper case, digits, everything else '_'. */
+#define UP(c) ((c) >= 'a' && (c) <= 'z' ? (c) - 'a' + 'A' : BC_ALPHA(c) || BC_DIGIT(c) ? (c) : '_')
+#define UP4(c) UP(c), UP((c) + 1), UP((c) + 2), UP((c) + 3)
+#define UP16(c) UP4(c), UP4((c) + 4), UP4((c) + 8), UP4((c) + 12)
+#define UP64(c) UP16(c), UP16((c) + 16), UP16((c) + 32), UP16((c) + 48)
+
+const char fkcg_upper_byte[256] = { UP64(0), UP64(64), UP64(128), UP64(192) };
+
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
 bool fkcg_emit_is_ident(const char *s)
 {
@@ -182,7 +190,7 @@ static int cmp_str(const void *a, const void *b)
 static int cmp_link(const void *a, const void *b)
 {
     const fkcg_link_row *x = a, *y = b;
-    int c = strcmp(fkcg_nz(x->b->symbol), fkcg_nz(y->b->symbol));
+    int c = strcmp(x->symbol, y->symbol);
     return c ? c : (x->index < y->index ? -1 : x->index > y->index);
 }
 
@@ -282,6 +290,7 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t)
         hint = section_index_of(t, t->bindings[i].section, hint);
         p->bind_sec[i] = hint;
         p->links[i].b = &t->bindings[i];
+        p->links[i].symbol = fkcg_nz(t->bindings[i].symbol);
         p->links[i].index = i;
     }
     qsort(p->links, t->n_bindings, sizeof *p->links, cmp_link);
