@@ -109,9 +109,8 @@ static bool parse_bool(vctx *v, const ynode *n, bool *out)
 }
 
 /* A value of enum `name`; reports with a suggestion or the list of values. */
-static int parse_enum(vctx *v, const ynode *n, const char *name, const char *what)
+static int parse_enum(vctx *v, const ynode *n, const fkcg_enum *e, const char *what)
 {
-    const fkcg_enum *e = fkcg_enum_find(name);
     if (!need_scalar(v, n, "a name"))
         return -1;
     int i = fkcg_enum_index(e, n->str);
@@ -174,7 +173,7 @@ static bool parse_call(vctx *v, const ynode *n, const char *name, const char **a
     }
     ynode fn = *n;
     fn.str = fkcg_strndup(v->a, n->str, (size_t)(open - n->str));
-    if (parse_enum(v, &fn, name, key_of(n)) < 0)
+    if (parse_enum(v, &fn, fkcg_enum_find(name), key_of(n)) < 0)
         return false;
     char *a = fkcg_strndup(v->a, open + 1, (size_t)(close - open - 1));
     if (!fkcg_is_c_ident(a)) {
@@ -186,6 +185,29 @@ static bool parse_call(vctx *v, const ynode *n, const char *name, const char **a
 }
 
 static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_loc *owner);
+
+/* A non-empty list of distinct values of the key's enum. */
+static void check_enum_list(vctx *v, const ynode *n, const fkcg_key *k)
+{
+    if (n->kind != YN_SEQ) {
+        ERR(v, val_loc(n), "'%s' must be a list like [F32, I32], not %s", k->name, describe(n));
+        return;
+    }
+    if (n->n == 0)
+        ERR(v, &n->loc, "'%s' is empty; list at least one", k->name);
+    const fkcg_enum *e = fkcg_enum_find(k->enum_name);
+    for (const ynode *item = n->kids; item; item = item->next) {
+        if (parse_enum(v, item, e, "dtype") < 0)
+            continue;
+        for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+            if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
+                ERR(v, &item->loc, "%s '%s' is listed twice in '%s'", k->enum_name, item->str,
+                    k->name);
+                fkcg_note(v->d, &prev->loc, "first listed here");
+                break;
+            }
+    }
+}
 
 /* Checks one value against its key's type. */
 static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
@@ -207,7 +229,7 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     case FT_UINT: parse_uint(v, n, &u); break;
     case FT_FLOAT: parse_float(v, n, &f); break;
     case FT_BOOL: parse_bool(v, n, &b); break;
-    case FT_ENUM: parse_enum(v, n, k->enum_name, k->name); break;
+    case FT_ENUM: parse_enum(v, n, fkcg_enum_find(k->enum_name), k->name); break;
     case FT_PATH: check_path(v, n); break;
     case FT_CALL: parse_call(v, n, k->enum_name, &arg); break;
     case FT_RANK:
@@ -221,26 +243,7 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
             ERR(v, &n->loc, "'%s' must be auto or 32 lower-case hex digits, not '%s'",
                 k->name, n->str);
         break;
-    case FT_ENUMSEQ:
-        if (n->kind != YN_SEQ) {
-            ERR(v, val_loc(n), "'%s' must be a list like [F32, I32], not %s", k->name,
-                describe(n));
-            break;
-        }
-        if (n->n == 0)
-            ERR(v, &n->loc, "'%s' is empty; list at least one", k->name);
-        for (const ynode *item = n->kids; item; item = item->next) {
-            if (parse_enum(v, item, k->enum_name, "dtype") < 0)
-                continue;
-            for (const ynode *prev = n->kids; prev != item; prev = prev->next)
-                if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
-                    ERR(v, &item->loc, "%s '%s' is listed twice in '%s'", k->enum_name,
-                        item->str, k->name);
-                    fkcg_note(v->d, &prev->loc, "first listed here");
-                    break;
-                }
-        }
-        break;
+    case FT_ENUMSEQ: check_enum_list(v, n, k); break;
     case FT_MAP:
         if (n->kind != YN_MAP)
             ERR(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
@@ -366,8 +369,9 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         fkcg_input *in = &s->inputs[s->n_inputs++];
         in->name = str(v, item, "name");
         in->loc = item->loc;
+        const fkcg_enum *dtype = fkcg_enum_find("dtype");
         for (const ynode *d = fkcg_map_get(item, "dtypes")->kids; d; d = d->next)
-            in->dtypes[in->n_dtypes++] = fkcg_enum_index(fkcg_enum_find("dtype"), d->str);
+            in->dtypes[in->n_dtypes++] = fkcg_enum_index(dtype, d->str);
         const ynode *layout = fkcg_map_get(item, "layout");
         for (int k = 0; k < FKCG_NLAYOUT; k++)
             in->layout[k] = str(v, layout, fkcg_layout_keys[k]);
