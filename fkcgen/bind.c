@@ -146,6 +146,12 @@ static const char *revision_hash(fkcg_arena *a, const fkcg_section *s, fkcg_buf 
     return hex;
 }
 
+void fkcg_resolve_revision(fkcg_arena *a, fkcg_section *s, fkcg_buf *scratch)
+{
+    if (!strcmp(s->revision_hash, "auto"))
+        s->revision_hash = revision_hash(a, s, scratch);
+}
+
 /* x ‖ y ‖ z in the arena: the symbol and wrapper names, without a printf per binding. */
 static const char *concat(fkcg_arena *a, const char *x, const char *y, const char *z)
 {
@@ -325,8 +331,7 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
     fkcg_buf_init(&canon);
     for (size_t i = 0; i < n_sections; i++) {
         fkcg_section *s = sections[i];
-        if (!strcmp(s->revision_hash, "auto"))
-            s->revision_hash = revision_hash(a, s, &canon);
+        fkcg_resolve_revision(a, s, &canon); /* any left: the run resolved its own already */
         n += s->n_inputs ? s->inputs[0].n_dtypes : 0;
     }
     fkcg_buf_free(&canon);

@@ -188,6 +188,10 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
 /* ---- bind.c: sections → sorted binding table, cross-file checks, revision hashes ---- */
 /* Canonical serialisation of a section's data (what `auto` hashes). */
 void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out);
+/* Resolves `kernel_revision_hash: auto` of s: XXH3-128 of its canonical form and its
+ * provider's revision_base. scratch: a buffer reused from call to call. The run calls it as
+ * each section is validated, while the section is still in cache; fkcg_bind resolves any left. */
+void fkcg_resolve_revision(fkcg_arena *a, fkcg_section *s, fkcg_buf *scratch);
 /* Returns the number of errors found (duplicates). */
 size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
                  fkcg_provider **providers, size_t n_providers, fkcg_table *out);

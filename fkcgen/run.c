@@ -15,6 +15,7 @@ struct fkcg_run {
     fkcg_arena file;             /* one file's text, line maps and chunks: reset after each
                                   * file (diagnostics keep the lines they may quote later) */
     fkcg_diag *diag;
+    fkcg_buf canon;              /* the canonical form of one section, for its revision hash */
     char *root;                  /* realpath of the root, or NULL */
     fkcg_table table;
 };
@@ -25,6 +26,7 @@ fkcg_run *fkcg_run_new(const char *root, FILE *diag)
     if (!run)
         fkcg_oom();
     run->diag = fkcg_diag_new(diag);
+    fkcg_buf_init(&run->canon);
     run->root = realpath(root ? root : ".", NULL);
     return run;
 }
@@ -34,6 +36,7 @@ void fkcg_run_free(fkcg_run *run)
     if (!run)
         return;
     fkcg_diag_free(run->diag);
+    fkcg_buf_free(&run->canon);
     fkcg_arena_free(&run->arena);
     fkcg_arena_free(&run->scratch);
     fkcg_arena_free(&run->file);
@@ -121,6 +124,7 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
             s = fkcg_validate_section(a, d, fkcg_shape(t, d, tree, &fkcg_schema_section),
                                       &doc.blocks[i], p);
         if (s) {
+            fkcg_resolve_revision(a, s, &run->canon);
             push(a, sections, s);
             fkcg_diag_keep_line(d, &s->kernel_loc); /* binding errors quote it later */
         }
