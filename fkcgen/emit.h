@@ -97,6 +97,9 @@ void fkcg_plan_free(fkcg_plan *p);
 size_t fkcg_plan_registry(const fkcg_plan *p, const char *name);
 /* s, or "" for NULL: the plan is built before the checks report missing names. */
 const char *fkcg_nz(const char *s);
+/* qsort, skipped when the rows are in order already: the binding table comes sorted by op
+ * kind and kernel, which the link and dispatch orders mostly follow. */
+void fkcg_sort_rows(void *rows, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* calloc that exits on out-of-memory (as the rest of the generator). */
 void *fkcg_xcalloc(size_t n, size_t size);
 

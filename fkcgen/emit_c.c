@@ -945,7 +945,7 @@ static void emit_c_dispatch(fkcg_buf *b, const fkcg_plan *p)
         rows[i].op = p->sec_op[p->bind_sec[i]];
         rows[i].b = &p->t->bindings[i];
     }
-    qsort(rows, n, sizeof *rows, cmp_disp);
+    fkcg_sort_rows(rows, n, sizeof *rows, cmp_disp);
     PUT(b, "fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, "
                      "fkc_backend backend,\n                        fkc_kernel_ref *ref)\n{\n"
                      "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"

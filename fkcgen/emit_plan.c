@@ -194,6 +194,34 @@ static int cmp_link(const void *a, const void *b)
     return c ? c : (x->index < y->index ? -1 : x->index > y->index);
 }
 
+void fkcg_sort_rows(void *rows, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    const char *r = rows;
+    size_t i = 1;
+    while (i < n && cmp(r + (i - 1) * size, r + i * size) < 0)
+        i++;
+    if (i < n)
+        qsort(rows, n, size, cmp);
+}
+
+/* Sorts the link rows of each section's bindings (nine at most, contiguous) among
+ * themselves, by insertion: the sections mostly follow one another in symbol order, so the
+ * whole array is then often in order and fkcg_sort_rows has nothing left to do. */
+static void sort_links_by_section(fkcg_plan *p)
+{
+    fkcg_link_row *l = p->links;
+    for (size_t i = 1; i < p->t->n_bindings; i++) {
+        fkcg_link_row row = l[i];
+        size_t j = i;
+        while (j > 0 && p->bind_sec[l[j - 1].index] == p->bind_sec[row.index] &&
+               cmp_link(&l[j - 1], &row) > 0) {
+            l[j] = l[j - 1];
+            j--;
+        }
+        l[j] = row;
+    }
+}
+
 void *fkcg_xcalloc(size_t n, size_t size)
 {
     void *q = calloc(n ? n : 1, size);
@@ -293,7 +321,8 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t)
         p->links[i].symbol = fkcg_nz(t->bindings[i].symbol);
         p->links[i].index = i;
     }
-    qsort(p->links, t->n_bindings, sizeof *p->links, cmp_link);
+    sort_links_by_section(p);
+    fkcg_sort_rows(p->links, t->n_bindings, sizeof *p->links, cmp_link);
     p->registries = fkcg_xcalloc(t->n_providers, sizeof *p->registries);
     for (size_t i = 0; i < t->n_providers; i++)
         p->registries[i] = t->providers[i]->link_registry ? t->providers[i]->link_registry : "";
