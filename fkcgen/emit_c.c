@@ -254,23 +254,29 @@ static size_t column(const fkcg_buf *b)
 }
 
 /* One parameter of a list opened at column `open`: ", " then text, or ",\n" and the
- * alignment when text would cross WRAP_COLUMN. first: no separator. */
-static void put_param(fkcg_buf *b, size_t open, bool first, const char *a, const char *c,
-                      const char *d)
+ * alignment when text would cross WRAP_COLUMN. first: no separator. *col: the column b's
+ * last line ends at, kept up to date (rather than found again by a scan per parameter). */
+static void put_param(fkcg_buf *b, size_t open, size_t *col, bool first, const char *a,
+                      const char *c, const char *d)
 {
     size_t n = strlen(a) + strlen(c) + strlen(d);
     if (!first) {
-        if (column(b) + 2 + n + 2 > WRAP_COLUMN) {
+        if (*col + 2 + n + 2 > WRAP_COLUMN) {
             PUT(b, ",\n");
             for (size_t k = 0; k < open; k++)
                 put_ch(b, ' ');
+            *col = open;
         } else {
             PUT(b, ", ");
+            *col += 2;
         }
     }
     put_str(b, a);
     put_str(b, c);
     put_str(b, d);
+    *col += n;
+    if (strchr(a, '\n') || strchr(c, '\n') || strchr(d, '\n')) /* an #error line */
+        *col = column(b);
 }
 
 /* The C parameter list of an op kind's function type, wrapped under its '('. */
@@ -278,19 +284,21 @@ static void put_params(fkcg_buf *b, const fkcg_op_info *op)
 {
     const fkcg_section *s = op->sig;
     put_ch(b, '(');
-    size_t open = column(b);
-    put_param(b, open, true, "fkc_stream *stream", "", "");
+    size_t open = column(b), col = open;
+    put_param(b, open, &col, true, "fkc_stream *stream", "", "");
     for (size_t i = 0; i < s->n_inputs; i++)
-        put_param(b, open, false, "const fkc_tensor *", fkcg_emit_is_ident(s->inputs[i].name)
-                  ? s->inputs[i].name : "\n#error \"fkcgen: invalid identifier\"\n", "");
+        put_param(b, open, &col, false, "const fkc_tensor *",
+                  fkcg_emit_is_ident(s->inputs[i].name) ? s->inputs[i].name
+                  : "\n#error \"fkcgen: invalid identifier\"\n", "");
     for (size_t i = 0; i < s->n_outputs; i++)
-        put_param(b, open, false, "fkc_tensor *", fkcg_emit_is_ident(s->outputs[i].name)
-                  ? s->outputs[i].name : "\n#error \"fkcgen: invalid identifier\"\n", "");
+        put_param(b, open, &col, false, "fkc_tensor *",
+                  fkcg_emit_is_ident(s->outputs[i].name) ? s->outputs[i].name
+                  : "\n#error \"fkcgen: invalid identifier\"\n", "");
     if (s->variant)
-        put_param(b, open, false, "const fkc_", op->snake, "_params *params");
+        put_param(b, open, &col, false, "const fkc_", op->snake, "_params *params");
     else
-        put_param(b, open, false, "const void *params", "", "");
-    put_param(b, open, false, "const fkc_op_extra *extra", "", "");
+        put_param(b, open, &col, false, "const void *params", "", "");
+    put_param(b, open, &col, false, "const fkc_op_extra *extra", "", "");
     put_ch(b, ')');
 }
 
@@ -448,13 +456,14 @@ static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p, const size_t *first
         PUT(b, " */\nfkc_");
         put_ident(b, op->snake);
         PUT(b, "_kernel ");
-        size_t open = column(b);
+        size_t open = column(b), col = open;
         bool lead = true;
         for (unsigned w = 1; w <= 8; w *= 2) {
             if (!(mask & (1u << w)))
                 continue;
             static const char *const suffix[9] = {"", "_b1", "_b2", "", "_b4", "", "", "", "_b8"};
-            put_param(b, open, lead, fkcg_emit_is_ident(s->kernel) ? s->kernel : "#error", suffix[w], "");
+            put_param(b, open, &col, lead, fkcg_emit_is_ident(s->kernel) ? s->kernel : "#error",
+                      suffix[w], "");
             lead = false;
         }
         PUT(b, ";\n");
