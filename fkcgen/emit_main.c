@@ -142,6 +142,17 @@ typedef struct out_file {
 
 enum { OUT_DRAIN_AT = 1 << 20 }; /* bytes buffered before complete lines go to the file */
 
+/* The outputs being streamed: should the generator exit midway (out of memory), their
+ * temporary files are removed, so nothing half-written stays in the output directory. */
+static out_file *streaming[2];
+
+static void drop_unfinished(void)
+{
+    for (int k = 0; k < 2; k++)
+        if (streaming[k] && streaming[k]->fd >= 0 && streaming[k]->tmp)
+            unlink(streaming[k]->tmp);
+}
+
 static void out_open(out_file *o, const char *path, const char *dir, bool *failed)
 {
     memset(o, 0, sizeof *o);
@@ -259,6 +270,7 @@ static int out_finish(out_file *o)
             unlink(o->tmp);
     }
     free(o->tmp);
+    o->tmp = NULL;
     return *o->failed ? 2 : 0;
 }
 
@@ -407,6 +419,9 @@ int fkcg_cmd_gen(int argc, char **argv)
     for (int k = 0; k < 2 && rc == 0 && !o.check; k++) {
         out_open(&files[k], outs[k], o.out_dir, &failed);
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
+        streaming[k] = &files[k];
+        if (k == 0)
+            atexit(drop_unfinished);
     }
     if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0) {
         rc = 1;
@@ -420,6 +435,7 @@ int fkcg_cmd_gen(int argc, char **argv)
         rc = check_outputs(outs, texts);
     else
         rc = write_outputs(&o, outs, texts, files);
+    streaming[0] = streaming[1] = NULL; /* finished: the files go out of scope */
     free(outs[0]);
     free(outs[1]);
     fkcg_buf_free(&h);
