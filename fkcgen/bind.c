@@ -128,22 +128,27 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     put_str(out, "determinism", s->determinism);
 }
 
-/* 32 lower-case hex digits of XXH3-128(canonical ‖ "\nrevision_base=" ‖ base). b: a scratch
- * buffer, reused from section to section. */
-static const char *revision_hash(fkcg_arena *a, const fkcg_section *s, fkcg_buf *b)
+const char *fkcg_hash_hex(fkcg_arena *a, const void *data, size_t len)
 {
-    b->len = 0;
-    fkcg_section_canonical(s, b);
-    put_str(b, "revision_base", s->provider ? s->provider->revision_base : NULL);
-    XXH128_hash_t h = XXH3_128bits(b->data, b->len);
+    XXH128_hash_t h = XXH3_128bits(data, len);
     XXH128_canonical_t c;
     XXH128_canonicalFromHash(&c, h);
-    char *hex = fkcg_alloc(a, 33);
+    char *hex = fkcg_alloc(a, 33); /* zeroed: the 33rd byte ends the string */
     for (int i = 0; i < 16; i++) {
         hex[2 * i] = "0123456789abcdef"[c.digest[i] >> 4];
         hex[2 * i + 1] = "0123456789abcdef"[c.digest[i] & 15];
     }
     return hex;
+}
+
+/* XXH3-128(canonical ‖ "\nrevision_base=" ‖ base) in hex. b: a scratch buffer, reused from
+ * section to section. */
+static const char *revision_hash(fkcg_arena *a, const fkcg_section *s, fkcg_buf *b)
+{
+    b->len = 0;
+    fkcg_section_canonical(s, b);
+    put_str(b, "revision_base", s->provider ? s->provider->revision_base : NULL);
+    return fkcg_hash_hex(a, b->data, b->len);
 }
 
 void fkcg_resolve_revision(fkcg_arena *a, fkcg_section *s, fkcg_buf *scratch)

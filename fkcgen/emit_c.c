@@ -236,6 +236,11 @@ static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name)
         const fkcg_provider *pr = t->providers[i];
         PUT(b, " *   ");
         put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
+        if (pr->text_hash) {
+            PUT(b, " (text xxh3-128 ");
+            put_comment(b, pr->text_hash);
+            put_ch(b, ')');
+        }
         put_ch(b, '\n');
     }
     PUT(b, " * Do not edit: change the contracts and run `make` (fkcgen gen).\n"

@@ -192,6 +192,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out);
  * provider's revision_base. scratch: a buffer reused from call to call. The run calls it as
  * each section is validated, while the section is still in cache; fkcg_bind resolves any left. */
 void fkcg_resolve_revision(fkcg_arena *a, fkcg_section *s, fkcg_buf *scratch);
+/* 32 lower-case hex digits of XXH3-128(data), in a. */
+const char *fkcg_hash_hex(fkcg_arena *a, const void *data, size_t len);
 /* Returns the number of errors found (duplicates). */
 size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
                  fkcg_provider **providers, size_t n_providers, fkcg_table *out);

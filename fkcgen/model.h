@@ -131,6 +131,9 @@ typedef struct fkcg_provider {    /* the front matter of one file */
     const char *link_registry;    /* "fuel_vulkan_backend::fkc::ENTRY_POINTS" */
     const char *revision_base;
     const char *rel_file;         /* repo-relative path (for generated output) */
+    const char *text_hash;        /* XXH3-128 of the file's text (after BOM and CRLF removal),
+                                     32 hex digits: the generated banner names it, so any edit
+                                     of a contract shows as drift; NULL in hand-built tables */
     fkcg_loc loc;
     fkcg_loc backend_loc;         /* where backend and kernel_source are set (for messages) */
     fkcg_loc kernel_source_loc;

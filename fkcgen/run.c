@@ -115,6 +115,7 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     fkcg_arena_reset(t);
     if (p) {
         p->rel_file = rel_path(run, path);
+        p->text_hash = fkcg_hash_hex(a, doc.text, doc.len);
         push(a, providers, p);
     }
     for (size_t i = 0; i < doc.n_blocks; i++) {
