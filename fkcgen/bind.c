@@ -186,16 +186,6 @@ typedef struct keyed_section {
     const fkcg_section *s;
 } keyed_section;
 
-static uint64_t name_key(const char *name)
-{
-    uint64_t k = 0;
-    for (int i = 0; i < 8; i++) {
-        k <<= 8;
-        if (*name)
-            k |= (unsigned char)*name++;
-    }
-    return k;
-}
 
 static int by_op(const void *x, const void *y);
 
@@ -223,7 +213,7 @@ static void sort_sections(const fkcg_section **v, size_t n, bool op_first)
     if (!k)
         fkcg_oom();
     for (size_t i = 0; i < n; i++)
-        k[i] = (keyed_section){ name_key(op_first ? v[i]->op_kind : v[i]->kernel), v[i] };
+        k[i] = (keyed_section){ fkcg_name_key(op_first ? v[i]->op_kind : v[i]->kernel), v[i] };
     qsort(k, n, sizeof *k, op_first ? by_keyed_op : by_keyed_kernel);
     for (size_t i = 0; i < n; i++)
         v[i] = k[i].s;

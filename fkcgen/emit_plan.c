@@ -262,16 +262,6 @@ static int cmp_op_name(const void *a, const void *b)
     return c ? c : (x->sec > y->sec) - (x->sec < y->sec);
 }
 
-static uint64_t name_key(const char *name)
-{
-    uint64_t k = 0;
-    for (int i = 0; i < 8; i++) {
-        k <<= 8;
-        if (*name)
-            k |= (unsigned char)*name++;
-    }
-    return k;
-}
 
 /* The distinct op kinds, sorted by name, and the op of each section. */
 static void plan_ops(fkcg_plan *p, const fkcg_table *t)
@@ -279,7 +269,7 @@ static void plan_ops(fkcg_plan *p, const fkcg_table *t)
     op_name *names = fkcg_xcalloc(t->n_sections, sizeof *names);
     for (size_t i = 0; i < t->n_sections; i++) {
         const char *name = fkcg_nz(t->sections[i]->op_kind);
-        names[i] = (op_name){ name_key(name), name, i };
+        names[i] = (op_name){ fkcg_name_key(name), name, i };
     }
     qsort(names, t->n_sections, sizeof *names, cmp_op_name);
     p->ops = fkcg_xcalloc(t->n_sections, sizeof *p->ops);
