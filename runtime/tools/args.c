@@ -28,9 +28,7 @@ static const char *command_name(cli_cmd c)
     return "?";
 }
 
-static void setf(char err[CLI_ERR_MAX], const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void setf(char err[CLI_ERR_MAX], const char *fmt, ...)
+void cli_errf(char err[CLI_ERR_MAX], const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -68,18 +66,18 @@ static int parse_list(const char *opt, const char *s, size_t *list, uint32_t *n,
         size_t len = strcspn(p, ",");
         uint64_t v;
         if (*n == FKC_MAX_RANK) {
-            setf(err, "%s: '%s' has more than %d values (ranks 1..%d)", opt, s, FKC_MAX_RANK,
+            cli_errf(err, "%s: '%s' has more than %d values (ranks 1..%d)", opt, s, FKC_MAX_RANK,
                  FKC_MAX_RANK);
             return -1;
         }
         if (len == 0 || len >= sizeof item) {
-            setf(err, "%s: '%s' is not a comma-separated list of non-negative integers", opt, s);
+            cli_errf(err, "%s: '%s' is not a comma-separated list of non-negative integers", opt, s);
             return -1;
         }
         memcpy(item, p, len);
         item[len] = '\0';
         if (parse_u64(item, SIZE_MAX, &v) < 0) {
-            setf(err, "%s: '%s' in '%s' is not a non-negative integer (or is too large)", opt,
+            cli_errf(err, "%s: '%s' in '%s' is not a non-negative integer (or is too large)", opt,
                  item, s);
             return -1;
         }
@@ -95,7 +93,7 @@ static int parse_list(const char *opt, const char *s, size_t *list, uint32_t *n,
 static int set_path(const char **field, const char *opt, const char *v, char *err)
 {
     if (!*v) {
-        setf(err, "%s: empty file name", opt);
+        cli_errf(err, "%s: empty file name", opt);
         return -1;
     }
     *field = v;
@@ -131,7 +129,7 @@ static int set_capacity(cli_opts *o, const char *opt, const char *v, char *err)
 {
     uint64_t c;
     if (parse_u64(v, SIZE_MAX, &c) < 0 || c == 0) {
-        setf(err, "%s: '%s' is not a positive integer", opt, v);
+        cli_errf(err, "%s: '%s' is not a positive integer", opt, v);
         return -1;
     }
     o->capacity = (size_t)c;
@@ -142,7 +140,7 @@ static int set_capacity(cli_opts *o, const char *opt, const char *v, char *err)
 static int set_position(cli_opts *o, const char *opt, const char *v, char *err)
 {
     if (parse_u64(v, UINT64_MAX, &o->position) < 0) {
-        setf(err, "%s: '%s' is not a non-negative integer below 2^64", opt, v);
+        cli_errf(err, "%s: '%s' is not a non-negative integer below 2^64", opt, v);
         return -1;
     }
     o->has_position = 1;
@@ -153,7 +151,7 @@ static int set_axis(cli_opts *o, const char *opt, const char *v, char *err)
 {
     uint64_t a;
     if (parse_u64(v, FKC_MAX_RANK - 1, &a) < 0) {
-        setf(err, "%s: '%s' is not an axis 0..%d", opt, v, FKC_MAX_RANK - 1);
+        cli_errf(err, "%s: '%s' is not an axis 0..%d", opt, v, FKC_MAX_RANK - 1);
         return -1;
     }
     o->axis = (int32_t)a;
@@ -165,7 +163,7 @@ static int set_start(cli_opts *o, const char *opt, const char *v, char *err)
     uint64_t m;
     int neg = v[0] == '-';
     if (parse_u64(v + neg, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &m) < 0) {
-        setf(err, "%s: '%s' is not a 64-bit integer", opt, v);
+        cli_errf(err, "%s: '%s' is not a 64-bit integer", opt, v);
         return -1;
     }
     o->start = neg ? (int64_t)(0 - m) : (int64_t)m;
@@ -176,7 +174,7 @@ static int set_dtype(cli_opts *o, const char *opt, const char *v, char *err)
 {
     o->dtype = fkc_dtype_from_name(v);
     if (o->dtype == FKC_DTYPE_COUNT) {
-        setf(err, "%s: unknown dtype '%s' (f32 i32 u32 f16 bf16 f64 i64 u8 i8)", opt, v);
+        cli_errf(err, "%s: unknown dtype '%s' (f32 i32 u32 f16 bf16 f64 i64 u8 i8)", opt, v);
         return -1;
     }
     return 0;
@@ -185,7 +183,7 @@ static int set_dtype(cli_opts *o, const char *opt, const char *v, char *err)
 static int set_device(cli_opts *o, const char *opt, const char *v, char *err)
 {
     if (!*v) {
-        setf(err, "%s: empty device name", opt);
+        cli_errf(err, "%s: empty device name", opt);
         return -1;
     }
     o->device = v;
@@ -264,7 +262,7 @@ static int parse_command(const char *arg, cli_opts *o, char err[CLI_ERR_MAX])
             return 0;
         }
     }
-    setf(err, "unknown command '%s' (see fkc-run --help)", arg);
+    cli_errf(err, "unknown command '%s' (see fkc-run --help)", arg);
     return -1;
 }
 
@@ -275,29 +273,29 @@ static int parse_option(int argc, char **argv, int *i, unsigned *seen, cli_opts 
     const char *arg = argv[*i], *value;
     const struct option *opt = find_option(arg, &value);
     if (!opt) {
-        setf(err, "unknown option '%s' (see fkc-run --help)", arg);
+        cli_errf(err, "unknown option '%s' (see fkc-run --help)", arg);
         return -1;
     }
     if (!(opt->cmds & BIT(o->cmd))) {
-        setf(err, "%s is not an option of '%s'", opt->name, command_name(o->cmd));
+        cli_errf(err, "%s is not an option of '%s'", opt->name, command_name(o->cmd));
         return -1;
     }
     unsigned bit = 1u << (opt - options);
     if (*seen & bit) {
-        setf(err, "%s given twice", opt->name);
+        cli_errf(err, "%s given twice", opt->name);
         return -1;
     }
     *seen |= bit;
     if (!opt->has_value) {
         if (value) {
-            setf(err, "%s takes no value", opt->name);
+            cli_errf(err, "%s takes no value", opt->name);
             return -1;
         }
         return opt->set(o, opt->name, NULL, err);
     }
     if (!value) {
         if (*i + 1 >= argc) {
-            setf(err, "%s needs a value", opt->name);
+            cli_errf(err, "%s needs a value", opt->name);
             return -1;
         }
         value = argv[++*i];
@@ -312,7 +310,7 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
     o->axis = -1;
     o->dtype = FKC_DTYPE_COUNT;
     if (argc < 2) {
-        setf(err, "missing command (see fkc-run --help)");
+        cli_errf(err, "missing command (see fkc-run --help)");
         return -1;
     }
     if (parse_command(argv[1], o, err) < 0)
@@ -330,22 +328,22 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
             if (set_path(&o->file, "show", a, err) < 0)
                 return -1;
         } else {
-            setf(err, "unexpected argument '%s'", a);
+            cli_errf(err, "unexpected argument '%s'", a);
             return -1;
         }
     }
     for (size_t k = 0; k < N_OPTIONS; k++) {
         if ((options[k].required & BIT(o->cmd)) && !(seen & (1u << k))) {
-            setf(err, "%s: missing %s", command_name(o->cmd), options[k].name);
+            cli_errf(err, "%s: missing %s", command_name(o->cmd), options[k].name);
             return -1;
         }
     }
     if (o->cmd == CLI_CMD_SHOW && !o->file) {
-        setf(err, "show: missing the .npy file to print");
+        cli_errf(err, "show: missing the .npy file to print");
         return -1;
     }
     if (o->cpu && (o->device || o->validate)) {
-        setf(err, "--cpu and %s exclude each other", o->device ? "--device" : "--validate");
+        cli_errf(err, "--cpu and %s exclude each other", o->device ? "--device" : "--validate");
         return -1;
     }
     return 0;

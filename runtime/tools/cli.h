@@ -55,6 +55,9 @@ typedef struct cli_opts {
 } cli_opts;
 
 /* Parses argv (argv[0] is the program). 0, or -1 with a message naming the argument in err. */
+/* Formats a one-line error message into err (the commands' common error channel). */
+void cli_errf(char err[CLI_ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX]);
 
 /* The usage text printed by --help. */

@@ -14,15 +14,6 @@
 #define SHOW_ROWS 24   /* rows `show` prints before eliding */
 #define SHOW_COLS 12   /* elements per row likewise */
 
-static void setf(char err[CLI_ERR_MAX], const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void setf(char err[CLI_ERR_MAX], const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, CLI_ERR_MAX, fmt, ap);
-    va_end(ap);
-}
 
 /* "(2, 3, 4)" into buf. */
 static const char *shape_text(uint32_t rank, const size_t *shape, char *buf, size_t cap)
@@ -45,11 +36,11 @@ static int load(const char *path, fkc_dtype forced, npy_array *a, fkc_dtype *dt,
     if (npy_read(path, a, err) < 0)
         return -1;
     if ((*dt = cli_dtype_of_descr(a->descr, forced, msg)) == FKC_DTYPE_COUNT) {
-        setf(err, "%s: %s", path, msg);
+        cli_errf(err, "%s: %s", path, msg);
         goto fail;
     }
     if (a->rank < 1 || a->rank > FKC_MAX_RANK) {
-        setf(err, "%s: rank %u is not supported (fkc ops take ranks 1..%d)", path, a->rank,
+        cli_errf(err, "%s: rank %u is not supported (fkc ops take ranks 1..%d)", path, a->rank,
              FKC_MAX_RANK);
         goto fail;
     }
@@ -64,12 +55,12 @@ static int check_pair(const cli_opts *o, const npy_array *dst, fkc_dtype ddt,
                       const npy_array *src, fkc_dtype sdt, char err[CLI_ERR_MAX])
 {
     if (ddt != sdt) {
-        setf(err, "%s is %s but %s is %s: both arrays must have the same dtype", o->src,
+        cli_errf(err, "%s is %s but %s is %s: both arrays must have the same dtype", o->src,
              fkc_dtype_name(sdt), o->dst, fkc_dtype_name(ddt));
         return -1;
     }
     if (dst->rank != src->rank) {
-        setf(err, "%s has rank %u but %s has rank %u: the ranks must agree", o->src, src->rank,
+        cli_errf(err, "%s has rank %u but %s has rank %u: the ranks must agree", o->src, src->rank,
              o->dst, dst->rank);
         return -1;
     }
@@ -80,12 +71,12 @@ static int check_write_slice(const cli_opts *o, const npy_array *dst, const npy_
                              char err[CLI_ERR_MAX])
 {
     if (o->n_offsets != dst->rank) {
-        setf(err, "--offsets has %u values but %s has rank %u", o->n_offsets, o->dst, dst->rank);
+        cli_errf(err, "--offsets has %u values but %s has rank %u", o->n_offsets, o->dst, dst->rank);
         return -1;
     }
     for (uint32_t i = 0; i < dst->rank; i++) {
         if (o->offsets[i] > dst->shape[i] || src->shape[i] > dst->shape[i] - o->offsets[i]) {
-            setf(err, "--offsets: on axis %u, offset %zu + %s extent %zu exceeds %s extent %zu",
+            cli_errf(err, "--offsets: on axis %u, offset %zu + %s extent %zu exceeds %s extent %zu",
                  i, o->offsets[i], o->src, src->shape[i], o->dst, dst->shape[i]);
             return -1;
         }
@@ -102,11 +93,11 @@ static int check_rotating(const cli_opts *o, const npy_array *dst, const npy_arr
     if (o->axis >= 0) {
         axis = (uint32_t)o->axis;
         if (axis >= dst->rank) {
-            setf(err, "--axis %u is out of range: %s has rank %u", axis, o->dst, dst->rank);
+            cli_errf(err, "--axis %u is out of range: %s has rank %u", axis, o->dst, dst->rank);
             return -1;
         }
         if (dst->shape[axis] != o->capacity) {
-            setf(err, "--axis %u: %s has extent %zu there, not the --capacity %zu", axis,
+            cli_errf(err, "--axis %u: %s has extent %zu there, not the --capacity %zu", axis,
                  o->dst, dst->shape[axis], o->capacity);
             return -1;
         }
@@ -115,19 +106,19 @@ static int check_rotating(const cli_opts *o, const npy_array *dst, const npy_arr
             if (dst->shape[i] == o->capacity)
                 found++, axis = i;
         if (found == 0) {
-            setf(err, "--capacity %zu: no axis of %s %s has that extent", o->capacity, o->dst,
+            cli_errf(err, "--capacity %zu: no axis of %s %s has that extent", o->capacity, o->dst,
                  shape_text(dst->rank, dst->shape, sh, sizeof sh));
             return -1;
         }
         if (found > 1) {
-            setf(err, "--capacity %zu: %u axes of %s %s have that extent; pass --axis",
+            cli_errf(err, "--capacity %zu: %u axes of %s %s have that extent; pass --axis",
                  o->capacity, found, o->dst, shape_text(dst->rank, dst->shape, sh, sizeof sh));
             return -1;
         }
     }
     for (uint32_t i = 0; i < dst->rank; i++) {
         if (i != axis && src->shape[i] > dst->shape[i]) {
-            setf(err, "on axis %u, %s extent %zu exceeds %s extent %zu (off the rotating axis "
+            cli_errf(err, "on axis %u, %s extent %zu exceeds %s extent %zu (off the rotating axis "
                  "%u the source starts at 0)", i, o->src, src->shape[i], o->dst, dst->shape[i],
                  axis);
             return -1;
@@ -150,7 +141,7 @@ static int run_cpu(const cli_opts *o, npy_array *dst, const npy_array *src,
                                           src->shape, o->capacity, o->position, o->axis,
                                           dst->elem_size);
     if (st != FKC_OK) {
-        setf(err, "the CPU reference refused the op: %s", fkc_status_name(st));
+        cli_errf(err, "the CPU reference refused the op: %s", fkc_status_name(st));
         return CLI_EXIT_FAIL;
     }
     return CLI_EXIT_OK;
@@ -175,15 +166,15 @@ static int open_device(const cli_opts *o, fkc_context **ctx, char err[CLI_ERR_MA
         return CLI_EXIT_OK;
     if (st == FKC_ERR_NO_DEVICE) {
         const char *why = fkc_last_error();
-        setf(err, "%s%s (--cpu runs the CPU reference)",
+        cli_errf(err, "%s%s (--cpu runs the CPU reference)",
              strstr(why, "no Vulkan device") ? "" : "no Vulkan device: ", why);
         return CLI_EXIT_NO_DEVICE;
     }
     if (st == FKC_ERR_DEVICE_NOT_FOUND)
-        setf(err, "%s%s%s%s", o->device ? "--device " : "", o->device ? o->device : "",
+        cli_errf(err, "%s%s%s%s", o->device ? "--device " : "", o->device ? o->device : "",
              o->device ? ": " : "", fkc_last_error());
     else
-        setf(err, "cannot open the Vulkan device: %s: %s", fkc_status_name(st),
+        cli_errf(err, "cannot open the Vulkan device: %s: %s", fkc_status_name(st),
              fkc_last_error());
     return CLI_EXIT_FAIL;
 }
@@ -240,12 +231,12 @@ static int run_gpu(const cli_opts *o, npy_array *dst, fkc_dtype dt, const npy_ar
         return rc;
     fkc_status st = gpu_op(ctx, o, dst, dt, src);
     if (st != FKC_OK) {
-        setf(err, "%s on %s failed: %s: %s",
+        cli_errf(err, "%s on %s failed: %s: %s",
              o->cmd == CLI_CMD_WRITE_SLICE ? "write_slice" : "write_slice_rotating",
              fkc_context_device(ctx)->name, fkc_status_name(st), fkc_last_error());
         rc = CLI_EXIT_FAIL;
     } else if (o->validate && fkc_context_validation_count(ctx) > 0) {
-        setf(err, "the validation layer reported %llu message(s); the last: %s",
+        cli_errf(err, "the validation layer reported %llu message(s); the last: %s",
              (unsigned long long)fkc_context_validation_count(ctx),
              fkc_context_validation_last(ctx));
         rc = CLI_EXIT_FAIL;
@@ -309,7 +300,7 @@ int cli_run_devices(const cli_opts *o, char err[CLI_ERR_MAX])
     fkc_status st = fkc_enumerate_devices(NULL, 0, &count);
     if (st == FKC_ERR_NO_DEVICE || (st == FKC_OK && count == 0)) {
         const char *why = fkc_last_error();
-        setf(err, "%s%s", strstr(why, "no Vulkan device") ? "" : "no Vulkan device: ", why);
+        cli_errf(err, "%s%s", strstr(why, "no Vulkan device") ? "" : "no Vulkan device: ", why);
         return CLI_EXIT_NO_DEVICE;
     }
     fkc_device_info *infos = st == FKC_OK ? calloc(count, sizeof *infos) : NULL;
@@ -318,7 +309,7 @@ int cli_run_devices(const cli_opts *o, char err[CLI_ERR_MAX])
     if (st == FKC_OK)
         st = fkc_enumerate_devices(infos, count, &count);
     if (st != FKC_OK) {
-        setf(err, "cannot list the Vulkan devices: %s: %s", fkc_status_name(st),
+        cli_errf(err, "cannot list the Vulkan devices: %s: %s", fkc_status_name(st),
              fkc_last_error());
         free(infos);
         return CLI_EXIT_FAIL;
@@ -343,7 +334,7 @@ int cli_run_iota(const cli_opts *o, char err[CLI_ERR_MAX])
     npy_array a;
     char msg[CLI_ERR_MAX];
     if (npy_alloc(&a, cli_descr_of_dtype(o->dtype), o->n_shape, o->shape, msg) < 0) {
-        setf(err, "--shape: %s", msg);
+        cli_errf(err, "--shape: %s", msg);
         return CLI_EXIT_USAGE;
     }
     unsigned char *p = a.data;
@@ -379,7 +370,7 @@ int cli_run_show(const cli_opts *o, char err[CLI_ERR_MAX])
         return CLI_EXIT_FAIL;
     fkc_dtype dt = cli_dtype_of_descr(a.descr, o->dtype, msg);
     if (dt == FKC_DTYPE_COUNT) {
-        setf(err, "%s: %s", o->file, msg);
+        cli_errf(err, "%s: %s", o->file, msg);
         npy_free(&a);
         return CLI_EXIT_FAIL;
     }
