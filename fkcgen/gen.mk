@@ -59,6 +59,7 @@ $(GEN_TDIR):
 # fkc_bindings.o is not pulled in, since the strict object already defines its symbols).
 $(GEN_TDIR)/fkc_bindings.%.o: $(GEN_C) $(GEN_H) | $(GEN_TDIR)
 	$* $(STRICT) -Iruntime/include -c $(GEN_C) -o $@
+.SECONDARY: $(GEN_TDIR)/fkc_bindings.gcc.o $(GEN_TDIR)/fkc_bindings.clang.o # kept between runs
 
 $(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c $(GEN_TDIR)/fkc_bindings.%.o \
                               $(GEN_H) $(BUILD)/libfkc.a | $(GEN_TDIR)
