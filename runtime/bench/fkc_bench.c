@@ -3,6 +3,7 @@
  * Markdown table. Ops are recorded many to a stream and submitted once, so the figure is the
  * per-op device cost, not a submit+wait per op. A measurement, never an assertion.
  *   fkc-bench [--sizes 1M,16M,64M] [--iters N] [--device N|NAME] [--paths compute,transfer] */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 static char small_note[256]; /* the small-op figures, printed after the table */
 
-#define WARMUP_SECONDS 0.3 /* per size and path, before its figures */
+#define WARMUP_SECONDS 1.0 /* of the same ops before each figure is measured */
 
 static double now(void)
 {
@@ -79,8 +80,13 @@ static fkc_status run(bench *b, op_kind k, size_t bytes, double *sec, double *wa
     fkc_tensor tiny_src = {b->src, 0, FKC_DTYPE_F32, 1, {64}};
     fkc_tensor tiny_out = {b->dst, 0, FKC_DTYPE_F32, 1, {128}};
     size_t tiny_off[1] = {32};
-    for (int pass = 0; pass < 2 && st == FKC_OK; pass++) { /* pass 0 warms up */
-        int n = pass ? b->iters : 1;
+    /* Warm-up passes run the same ops until WARMUP_SECONDS have passed (at least one pass):
+     * GPUs start at idle clocks, and on the H200 the first second or so of a process's work
+     * read 2-3x slow. Only the last pass is measured. */
+    double until = now() + WARMUP_SECONDS;
+    for (bool last = false; !last && st == FKC_OK;) {
+        last = now() >= until;
+        int n = b->iters;
         for (int i = 0; i < n && st == FKC_OK; i++) {
             if (k == OP_SLICE || k == OP_SLICE_FULL)
                 st = fkc_write_slice(s, &src, &out, off);
@@ -144,13 +150,8 @@ static int bench_size(bench *b, const char *path, size_t bytes, int first)
     };
     double t_copy = 0, w_copy = 0, t = 0, w = 0;
     fkc_status st;
-    /* Keep the device busy for a while first: GPUs start at idle clocks and fresh buffers
-     * are slow on first touch, which would make the first figures of a run look slow. */
-    double until = now() + WARMUP_SECONDS;
-    do {
-        if ((st = run(b, OP_COPY, bytes, &t_copy, &w_copy)) != FKC_OK)
-            return die("vkCmdCopyBuffer", st);
-    } while (now() < until);
+    if ((st = run(b, OP_COPY, bytes, &t_copy, &w_copy)) != FKC_OK)
+        return die("vkCmdCopyBuffer", st);
     if (first) {
         double h = host_memcpy(bytes, b->iters);
         row("vkCmdCopyBuffer (baseline)", "-", bytes, t_copy, w_copy, t_copy);
