@@ -340,14 +340,20 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
     for (size_t i = 0; i < n_sections; i++) {
         const fkcg_section *s = order[i];
         unsigned mask = dtype_mask(s);
+        /* A section's dtypes share its four wrappers (by byte width): each name is made once,
+         * not once per dtype (9 dtypes, 4 names). */
+        const char *wrapper[9] = { NULL };
         for (int dt = 0; dt < FKCG_NDTYPES; dt++) {
             if (!(mask & (1u << dt)))
                 continue;
             const fkcg_dtype_info *info = &fkcg_dtypes[dt];
-            char width[2] = { (char)('0' + info->bytes), '\0' }; /* 1, 2, 4 or 8 */
+            if (!wrapper[info->bytes]) {
+                char width[2] = { (char)('0' + info->bytes), '\0' }; /* 1, 2, 4 or 8 */
+                wrapper[info->bytes] = concat(a, s->kernel, "_b", width);
+            }
             b[n++] = (fkcg_binding){ s, dt, info->bytes,
                                      concat(a, s->entry_point, "_", info->suffix),
-                                     concat(a, s->kernel, "_b", width) };
+                                     wrapper[info->bytes] };
         }
     }
     out->providers = (const fkcg_provider *const *)providers;
