@@ -34,6 +34,9 @@ extern const char fkcg_upper_byte[256];
 
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
 bool fkcg_emit_is_ident(const char *s);
+/* The length of s when it is such an identifier, else 0: the check and the strlen in one pass,
+ * for the printers (which re-check every identifier they write). */
+size_t fkcg_emit_ident_len(const char *s);
 /* An identifier a contract may name: a C identifier, no C keyword, not starting with '_'. */
 bool fkcg_emit_is_plain_ident(const char *s);
 /* entry_point and symbols: identifiers joined by "::". */

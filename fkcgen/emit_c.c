@@ -62,8 +62,9 @@ static void put_sec_name(fkcg_buf *b, const char *prefix, size_t sec, const char
  * fkcg_emit_c_check rejects such input first), otherwise an #error line breaks the build. */
 static void put_ident(fkcg_buf *b, const char *s)
 {
-    if (fkcg_emit_is_ident(s))
-        put_str(b, s);
+    size_t n = fkcg_emit_ident_len(s);
+    if (n)
+        put(b, s, n);
     else
         PUT(b, "\n#error \"fkcgen: invalid identifier\"\n");
 }

@@ -42,14 +42,19 @@ const unsigned char fkcg_byte_class[256] = { BC64(0), BC64(64), BC64(128), BC64(
 const char fkcg_upper_byte[256] = { UP64(0), UP64(64), UP64(128), UP64(192) };
 
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
-bool fkcg_emit_is_ident(const char *s)
+size_t fkcg_emit_ident_len(const char *s)
 {
     if (!s || !(fkcg_byte_class[(unsigned char)*s] & FKCG_BC_IDENT_START))
-        return false;
+        return 0;
     size_t n = 1;
     while (fkcg_byte_class[(unsigned char)s[n]] & FKCG_BC_IDENT)
         n++;
-    return s[n] == '\0' && n <= FKCG_IDENT_MAX;
+    return s[n] == '\0' && n <= FKCG_IDENT_MAX ? n : 0;
+}
+
+bool fkcg_emit_is_ident(const char *s)
+{
+    return fkcg_emit_ident_len(s) != 0;
 }
 
 static const char *const c_keywords[] = {
