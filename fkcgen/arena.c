@@ -50,6 +50,11 @@ void *fkcg_alloc_raw(fkcg_arena *a, size_t n)
 }
 
 /* Strings are packed byte by byte: half a million of them for 10,000 sections. */
+char *fkcg_alloc_chars(fkcg_arena *a, size_t n)
+{
+    return take(a, n ? n : 1, 1);
+}
+
 char *fkcg_strndup(fkcg_arena *a, const char *s, size_t n)
 {
     char *p = take(a, n + 1, 1);

@@ -161,7 +161,7 @@ void fkcg_resolve_revision(fkcg_arena *a, fkcg_section *s, fkcg_buf *scratch)
 static const char *concat(fkcg_arena *a, const char *x, const char *y, const char *z)
 {
     size_t nx = strlen(x), ny = strlen(y), nz = strlen(z);
-    char *p = fkcg_alloc_raw(a, nx + ny + nz + 1);
+    char *p = fkcg_alloc_chars(a, nx + ny + nz + 1); /* packed like other strings */
     memcpy(p, x, nx);
     memcpy(p + nx, y, ny);
     memcpy(p + nx + ny, z, nz + 1);

@@ -25,6 +25,7 @@ typedef struct fkcg_arena {
 } fkcg_arena;
 void *fkcg_alloc(fkcg_arena *a, size_t n);              /* zeroed; exits on OOM */
 void *fkcg_alloc_raw(fkcg_arena *a, size_t n);          /* not zeroed: for bytes overwritten */
+char *fkcg_alloc_chars(fkcg_arena *a, size_t n);        /* n bytes for text: packed, unaligned */
 char *fkcg_strndup(fkcg_arena *a, const char *s, size_t n);
 char *fkcg_strdup(fkcg_arena *a, const char *s);
 char *fkcg_sprintf(fkcg_arena *a, const char *fmt, ...) FKCG_PRINTF(2, 3);
