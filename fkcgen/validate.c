@@ -288,6 +288,21 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     }
 }
 
+/* Which keys of s the mapping n holds, one bit per key (at most 64), when shape placed every
+ * value of n by its schema key; else 0 and false: the caller looks each key up by name. */
+static bool keys_present(const ynode *n, const fkcg_schema *s, uint64_t *bits)
+{
+    *bits = 0;
+    if (n->kind != YN_MAP || n->schema != s || s->freeform || s->n_keys > 64)
+        return false;
+    for (const ynode *e = n->kids; e; e = e->next) {
+        if (!e->skey)
+            return false;
+        *bits |= (uint64_t)1 << (e->skey - s->keys);
+    }
+    return true;
+}
+
 /* Checks the keys of a shaped mapping: missing required keys, then each value. */
 static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_loc *owner)
 {
@@ -295,8 +310,11 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
     v->ok = true;
     const char *missing[32];
     size_t n_missing = 0;
+    uint64_t present;
+    bool by_skey = keys_present(n, s, &present); /* no name look-up per required key */
     for (size_t i = 0; i < s->n_keys && n_missing < 32; i++)
-        if (s->keys[i].required && !fkcg_map_get(n, s->keys[i].name))
+        if (s->keys[i].required &&
+            !(by_skey ? present >> i & 1 : fkcg_map_get(n, s->keys[i].name) != NULL))
             missing[n_missing++] = s->keys[i].name;
     if (n_missing == 1)
         ERR(v, owner, "missing required key '%s' in %s", missing[0], s->path);
