@@ -105,6 +105,16 @@ static ynode *shape_value(shaper *sh, ynode *v, const fkcg_key *k, const fkcg_sc
     return out;
 }
 
+/* The value already placed under key in a shaped mapping, or NULL. A value placed by schema key
+ * k is found by that pointer (no strcmp); other values (free-form fields) by name. */
+static ynode *placed(const ynode *map, const char *key, const fkcg_key *k)
+{
+    for (ynode *v = map->kids; v; v = v->next)
+        if (k && v->skey ? v->skey == k : strcmp(v->key->str, key) == 0)
+            return v;
+    return NULL;
+}
+
 /* Places one key/value of a source mapping; base: this mapping's own entry in the stack. */
 static void place(shaper *sh, ynode *v, size_t base)
 {
@@ -124,7 +134,7 @@ static void place(shaper *sh, ynode *v, size_t base)
     }
     sh->top = i + 1;
     open_map *m = &sh->stack[i];
-    ynode *first = fkcg_map_get(m->map, key);
+    ynode *first = placed(m->map, key, k);
     if (first) {
         fkcg_error(sh->d, &v->key->loc, "duplicate key '%s' in %s; remove one", key,
                    m->schema->path);
