@@ -9,10 +9,10 @@
 
 ynode *fkcg_ynode_new(fkcg_arena *a, yn_kind kind, fkcg_loc loc)
 {
-    ynode *n = fkcg_alloc(a, sizeof *n);
-    n->kind = kind;
-    n->loc = loc;
-    n->val_col = -1;
+    /* Initialised whole (other fields zero) rather than zeroed then set: one node per YAML
+     * scalar and collection, about 1.5 million for 10,000 sections. */
+    ynode *n = fkcg_alloc_raw(a, sizeof *n);
+    *n = (ynode){ .kind = kind, .loc = loc, .val_col = -1 };
     return n;
 }
 
