@@ -46,7 +46,9 @@ static void *take(fkcg_arena *a, size_t n, size_t align)
 
 void *fkcg_alloc_raw(fkcg_arena *a, size_t n)
 {
-    return take(a, n ? n : 1, sizeof(max_align_t));
+    /* max_align_t's alignment (16 on x86-64), not its size (32): aligning to the size padded
+     * allocations by 16 more bytes on average (1 MB of peak memory for 10,000 sections). */
+    return take(a, n ? n : 1, _Alignof(max_align_t));
 }
 
 /* Strings are packed byte by byte: half a million of them for 10,000 sections. */
