@@ -7,7 +7,10 @@
 #define FKCG_MAX_ITEMS 1024u                /* entries of one YAML mapping or list */
 #define FKCG_MAX_DEPTH 16u                  /* YAML nesting (mappings + sequences) */
 #define FKCG_MAX_ERRORS 50u                 /* diagnostics printed per run, then one line */
-#define FKCG_MAX_EXPR_DEPTH 32u             /* parentheses / operator nesting in cost exprs */
+#define FKCG_MAX_EXPR_DEPTH 32u             /* parentheses nesting in cost exprs */
+#define FKCG_MAX_EXPR_OPS 64u               /* operators in one cost expression: bounds the tree
+                                             * depth (recursive printers) and the generated C's
+                                             * bracket nesting (compilers stop at 256) */
 #define FKCG_MAX_EXPR_VALUE 0xFFFFFFFFu     /* largest integer literal in a cost expression */
 #define FKCG_FKC_VERSIONS { 1u }            /* fkc_version values this fkcgen understands */
 

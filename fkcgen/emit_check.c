@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "emit.h"
 
 typedef struct checker {
@@ -88,11 +89,17 @@ static bool same_signature(const fkcg_section *a, const fkcg_section *b)
     return true;
 }
 
-/* A cost expression may name n, dtype_bytes and the integer scalar fields of the section. */
-static void check_expr(checker *ck, const fkcg_section *s, const fkcg_expr *e)
+/* A cost expression may name n, dtype_bytes and the integer scalar fields of the section;
+ * its tree is at most FKCG_MAX_EXPR_OPS deep (the printers recurse, compilers limit bracket
+ * nesting). depth: of e in its tree. */
+static void check_expr(checker *ck, const fkcg_section *s, const fkcg_expr *e, unsigned depth)
 {
     if (!e)
         return;
+    if (depth > FKCG_MAX_EXPR_OPS) {
+        report(ck, s->cost.loc, "cost expression", s->kernel, "is nested too deeply");
+        return;
+    }
     if (e->kind == FKCG_EXPR_FIELD) {
         const fkcg_field *f = NULL;
         for (size_t i = 0; i < s->n_fields; i++)
@@ -104,8 +111,8 @@ static void check_expr(checker *ck, const fkcg_section *s, const fkcg_expr *e)
             report(ck, s->cost.loc, "cost expression variable", e->field,
                    "is not an integer scalar op_params field");
     }
-    check_expr(ck, s, e->lhs);
-    check_expr(ck, s, e->rhs);
+    check_expr(ck, s, e->lhs, depth + 1);
+    check_expr(ck, s, e->rhs, depth + 1);
 }
 
 static void check_enum(checker *ck, fkcg_loc loc, int which, const char *value, bool optional)
@@ -147,8 +154,8 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
     if (s->cost.present) {
         check_enum(ck, s->cost.loc, FKCG_EN_PROVENANCE, s->cost.provenance, true);
         check_enum(ck, s->cost.loc, FKCG_EN_COST_CLASS, s->cost.cost_class, true);
-        check_expr(ck, s, s->cost.flops);
-        check_expr(ck, s, s->cost.bytes_moved);
+        check_expr(ck, s, s->cost.flops, 0);
+        check_expr(ck, s, s->cost.bytes_moved, 0);
     }
     if (!isfinite(s->precision.max_relative) || !isfinite(s->precision.max_absolute))
         report(ck, s->loc, "precision", "max_relative/max_absolute", "must be finite");

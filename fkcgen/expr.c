@@ -1,6 +1,7 @@
 /* expr.c — cost expressions (`flops`, `bytes_moved`): a recursive-descent parser over
  * integers, + - * / ( ), the variables n and dtype_bytes and the op's scalar op_params fields.
  * Errors point at the column inside the YAML string. */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -14,7 +15,8 @@ typedef struct parser {
     int val_col;              /* columns from loc to src[0]; -1: unknown */
     const fkcg_field *fields;
     size_t n_fields;
-    unsigned depth;
+    unsigned depth;           /* open parentheses */
+    unsigned ops;             /* operators read so far (at most FKCG_MAX_EXPR_OPS) */
     bool failed;
 } parser;
 
@@ -134,6 +136,13 @@ static fkcg_expr *chain(parser *ps, fkcg_expr *(*next)(parser *), const char *op
         char op = *ps->p;
         if (!op || !strchr(ops, op))
             return lhs;
+        if (++ps->ops > FKCG_MAX_EXPR_OPS) { /* the tree's depth, which printers recurse */
+            char limit[16];
+            snprintf(limit, sizeof limit, "%u", FKCG_MAX_EXPR_OPS);
+            fail(ps, ps->p, "cost expression too long: at most %s operators (+ - * /); "
+                            "simplify it", limit);
+            return NULL;
+        }
         ps->p++;
         fkcg_expr *rhs = next(ps);
         if (!rhs)
@@ -159,7 +168,7 @@ static fkcg_expr *sum(parser *ps)
 fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
                            const fkcg_field *fields, size_t n_fields)
 {
-    parser ps = { a, d, src, src, loc, val_col, fields, n_fields, 0, false };
+    parser ps = { a, d, src, src, loc, val_col, fields, n_fields, 0, 0, false };
     fkcg_expr *e = sum(&ps);
     skip_space(&ps);
     if (e && *ps.p) {

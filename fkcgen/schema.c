@@ -390,7 +390,10 @@ void fkcg_schema_markdown(fkcg_buf *out)
         "- `dtype_rule: passthrough(X)` and `shape_rule: same_as(X)` name an input; "
         "`shape_rule: from_params(F)` names an `op_params` field.\n"
         "- Cost expressions use integers, `+ - * / ( )`, `n` (element count of the first input), "
-        "`dtype_bytes` and the op's scalar `op_params` fields; an error points at the column.\n"
+        "`dtype_bytes` and the op's scalar `op_params` fields, with at most ");
+    fkcg_buf_printf(out, "%u operators and %u levels of parentheses; an error points at the "
+        "column.\n", FKCG_MAX_EXPR_OPS, FKCG_MAX_EXPR_DEPTH);
+    fkcg_buf_puts(out,
         "- Across all files of one run, kernel names are unique and so are binding keys "
         "`(op_kind, [T, T], backend)`.\n"
         "- A binding per accepted dtype of the first input: symbol `<entry_point>_<suffix>`, "

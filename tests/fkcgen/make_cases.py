@@ -181,6 +181,11 @@ CASES_TEXT = {
     "expr_vec_field": sub('bytes_moved: "2 * n * dtype_bytes + len"',
                           "bytes_moved: '2 * dst'"),
     "expr_bad_character": sub('flops: "0"', 'flops: "n ^ 2"'),
+    # 65 operators: one past FKCG_MAX_EXPR_OPS (64 still pass); chains of 100,000 terms
+    # overflowed the stack of the recursive printers, 300 gave C that clang refuses
+    "expr_too_many_operators": sub('flops: "0"', 'flops: "n' + ' + n' * 65 + '"'),
+    "expr_long_chain": sub('flops: "0"', 'flops: "(' + '*'.join(['len'] * 150) + ') + ' +
+                           '+'.join(['n'] * 150) + '"'),
     "duplicate_binding_key": BASE + SECOND.replace("dtypes: [F32, U8]", "dtypes: [I8, U8]"),
     "too_many_entries": sub('dst: { kind: "Vec<usize>", note: "destination extents" }\n',
                             'dst: { kind: "Vec<usize>", note: "destination extents" }\n' +

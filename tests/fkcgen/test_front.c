@@ -498,6 +498,23 @@ static void expressions(void **state)
     fkcg_loc at = { "x.md", 1, 1 };
     assert_null(fkcg_expr_parse(&a, d, deep, at, 0, fields, 2));
     fkcg_diag_free(d);
+    /* A chain of FKCG_MAX_EXPR_OPS operators parses; one more is refused (a chain of
+     * 100,000 terms overflowed the stack of the recursive printers). */
+    static char chain[3 * 100000 + 2];
+    static const size_t n_ops[] = { FKCG_MAX_EXPR_OPS, FKCG_MAX_EXPR_OPS + 1, 100000 };
+    for (size_t t = 0; t < sizeof n_ops / sizeof n_ops[0]; t++) {
+        size_t ops = n_ops[t], k = 0;
+        chain[k++] = 'n';
+        for (size_t i = 0; i < ops; i++) {
+            chain[k++] = i % 2 ? '*' : '+';
+            chain[k++] = 'n';
+        }
+        chain[k] = '\0';
+        d = fkcg_diag_new(sink);
+        fkcg_expr *e = fkcg_expr_parse(&a, d, chain, at, 0, fields, 2);
+        assert_true(ops == FKCG_MAX_EXPR_OPS ? e != NULL : e == NULL);
+        fkcg_diag_free(d);
+    }
     fkcg_arena_free(&a);
 }
 
