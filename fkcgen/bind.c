@@ -308,6 +308,113 @@ static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *con
     return errors;
 }
 
+/* Which part of the C signature (inputs, outputs, op_params) two sections of one op kind
+ * give differently, or NULL when they agree. */
+static const char *signature_diff(const fkcg_section *a, const fkcg_section *b)
+{
+    if (a->n_inputs != b->n_inputs)
+        return "inputs";
+    for (size_t i = 0; i < a->n_inputs; i++)
+        if (strcmp(a->inputs[i].name, b->inputs[i].name))
+            return "inputs";
+    if (a->n_outputs != b->n_outputs)
+        return "outputs";
+    for (size_t i = 0; i < a->n_outputs; i++)
+        if (strcmp(a->outputs[i].name, b->outputs[i].name))
+            return "outputs";
+    if ((a->variant == NULL) != (b->variant == NULL) || a->n_fields != b->n_fields)
+        return "op_params";
+    for (size_t i = 0; i < a->n_fields; i++)
+        if (strcmp(a->fields[i].name, b->fields[i].name) ||
+            strcmp(a->fields[i].kind, b->fields[i].kind))
+            return "op_params";
+    return NULL;
+}
+
+typedef struct op_head {         /* the first section of an op kind, and its C name */
+    char *snake;
+    const fkcg_section *s;
+} op_head;
+
+static int by_snake(const void *x, const void *y)
+{
+    const op_head *a = x, *b = y;
+    int c = strcmp(a->snake, b->snake);
+    return c ? c : strcmp(a->s->op_kind, b->s->op_kind);
+}
+
+/* The sections of one op kind share one C signature (fkc_<op>_kernel), and two op kinds
+ * never share a C name. order: the sections sorted by by_op. */
+static size_t check_op_kinds(fkcg_diag *d, const fkcg_section *const *order, size_t n)
+{
+    size_t errors = 0, n_heads = 0;
+    op_head *heads = malloc((n + 1) * sizeof *heads);
+    if (!heads)
+        fkcg_oom();
+    for (size_t g = 0, end; g < n; g = end) {
+        for (end = g + 1; end < n && !strcmp(order[g]->op_kind, order[end]->op_kind); end++) {
+            const char *what = signature_diff(order[g], order[end]);
+            if (!what)
+                continue;
+            fkcg_error(d, &order[end]->op_kind_loc, "op_kind '%s': kernel '%s' declares other "
+                       "%s than kernel '%s'; the kernels of one op kind share one C signature",
+                       order[end]->op_kind, order[end]->kernel, what, order[g]->kernel);
+            fkcg_note(d, &order[g]->op_kind_loc, "first defined here");
+            errors++;
+        }
+        heads[n_heads++] = (op_head){ fkcg_snake_case(order[g]->op_kind), order[g] };
+    }
+    qsort(heads, n_heads, sizeof *heads, by_snake);
+    for (size_t i = 1; i < n_heads; i++)
+        if (!strcmp(heads[i].snake, heads[i - 1].snake)) {
+            fkcg_error(d, &heads[i].s->op_kind_loc, "op_kind '%s' has the C name '%s' of op "
+                       "kind '%s'; rename one", heads[i].s->op_kind, heads[i].snake,
+                       heads[i - 1].s->op_kind);
+            fkcg_note(d, &heads[i - 1].s->op_kind_loc, "op kind '%s' is defined here",
+                      heads[i - 1].s->op_kind);
+            errors++;
+        }
+    for (size_t i = 0; i < n_heads; i++)
+        free(heads[i].snake);
+    free(heads);
+    return errors;
+}
+
+static int by_entry_point(const void *x, const void *y)
+{
+    const fkcg_section *a = *(const fkcg_section *const *)x, *b = *(const fkcg_section *const *)y;
+    int c = strcmp(a->entry_point, b->entry_point);
+    return c ? c : by_kernel(x, y);
+}
+
+/* Symbols <entry_point>_<suffix> are unique: two sections of one entry_point must not share
+ * a dtype. v: a copy of the sections, sorted here. */
+static size_t check_symbols(fkcg_diag *d, const fkcg_section **v, size_t n)
+{
+    size_t errors = 0;
+    if (n)
+        qsort(v, n, sizeof *v, by_entry_point);
+    for (size_t g = 0, end; g < n; g = end) {
+        for (end = g + 1; end < n && !strcmp(v[g]->entry_point, v[end]->entry_point); end++)
+            for (size_t k = g; k < end; k++) {
+                unsigned common = dtype_mask(v[k]) & dtype_mask(v[end]);
+                if (!common || !strcmp(v[k]->kernel, v[end]->kernel)) /* a duplicate kernel */
+                    continue;
+                int dt = 0;
+                while (!(common & (1u << dt)))
+                    dt++;
+                fkcg_error(d, &v[end]->entry_point_loc, "entry_point '%s' of kernel '%s' is "
+                           "also kernel '%s''s, and both bind %s: symbol '%s_%s' would be bound "
+                           "twice", v[end]->entry_point, v[end]->kernel, v[k]->kernel,
+                           fkcg_dtypes[dt].name, v[end]->entry_point, fkcg_dtypes[dt].suffix);
+                fkcg_note(d, &v[k]->entry_point_loc, "first defined here");
+                errors++;
+                break;
+            }
+    }
+    return errors;
+}
+
 size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
                  fkcg_provider **providers, size_t n_providers, fkcg_table *out)
 {
@@ -335,6 +442,11 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
         memcpy(order, sections, n_sections * sizeof *order);
     sort_sections(order, n_sections, true);
     errors += find_dup_keys(a, d, order, n_sections, n);
+    errors += check_op_kinds(d, order, n_sections);
+    const fkcg_section **by_symbol = fkcg_alloc_raw(a, (n_sections + 1) * sizeof *by_symbol);
+    if (n_sections)
+        memcpy(by_symbol, order, n_sections * sizeof *by_symbol);
+    errors += check_symbols(d, by_symbol, n_sections);
     fkcg_binding *b = fkcg_alloc(a, (n + 1) * sizeof *b);
     n = 0;
     for (size_t i = 0; i < n_sections; i++) {

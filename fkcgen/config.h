@@ -6,6 +6,8 @@
 #define FKCG_MAX_FILE_BYTES (64u << 20)     /* larger contract files are rejected (64 MiB) */
 #define FKCG_MAX_ITEMS 1024u                /* entries of one YAML mapping or list */
 #define FKCG_MAX_DEPTH 16u                  /* YAML nesting (mappings + sequences) */
+#define FKCG_MAX_TEXT_BYTES 4000u         /* a scalar value: text becomes C string literals,
+                                             * which C compilers need accept only up to 4,095 */
 #define FKCG_MAX_ERRORS 50u                 /* diagnostics printed per run, then one line */
 #define FKCG_MAX_EXPR_DEPTH 32u             /* parentheses nesting in cost exprs */
 #define FKCG_MAX_EXPR_OPS 64u               /* operators in one cost expression: bounds the tree

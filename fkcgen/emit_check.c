@@ -137,6 +137,10 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
     if (!s->op_kind || !fkcg_emit_is_ident(s->op_kind) || s->op_kind[0] == '_')
         report(ck, s->loc, "op_kind", s->op_kind,
                "is not an op kind name (letters, digits and '_', starting with a letter)");
+    const char *clash = op->snake ? fkcg_op_kind_c_clash(op->snake) : NULL;
+    if (clash)
+        report(ck, s->loc, "op_kind", s->op_kind, "has a C name that is a C keyword, a name "
+               "of the included headers or one of the generated code's own");
     if (!fkcg_emit_is_path(s->entry_point))
         report(ck, s->loc, "entry_point", s->entry_point,
                "is not a path of identifiers joined by '::' (like a::b::c)");

@@ -12,10 +12,8 @@
 
 static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-static bool is_upper(int c) { return c >= 'A' && c <= 'Z'; }
 static bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
 static int to_upper(int c) { return is_lower(c) ? c - 'a' + 'A' : c; }
-static int to_lower(int c) { return is_upper(c) ? c - 'A' + 'a' : c; }
 
 /* The classes of byte c, computed by the compiler for the table below. */
 #define BC_ALPHA(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z'))
@@ -57,46 +55,10 @@ bool fkcg_emit_is_ident(const char *s)
     return fkcg_emit_ident_len(s) != 0;
 }
 
-static const char *const c_keywords[] = {
-    "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary",
-    "_Noreturn", "_Static_assert", "_Thread_local", "auto", "break", "case", "char", "const",
-    "continue", "default", "do", "double", "else", "enum", "extern", "float", "for", "goto",
-    "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
-    "volatile", "while", "bool", "true", "false", "NULL", "asm", "typeof"};
-
-static bool is_keyword(const char *s)
-{
-    for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++)
-        if (s[0] == c_keywords[i][0] && strcmp(s, c_keywords[i]) == 0)
-            return true;
-    return false;
-}
-
 /* An identifier a contract may name: a C identifier, no keyword, not reserved (_X, __). */
 bool fkcg_emit_is_plain_ident(const char *s)
 {
-    return fkcg_emit_is_ident(s) && s[0] != '_' && !is_keyword(s);
-}
-
-/* "WriteSliceRotating" -> "write_slice_rotating"; "GELUTanh" -> "gelu_tanh". */
-static char *snake_of(const char *camel)
-{
-    size_t n = strlen(camel);
-    char *out = malloc(2 * n + 1);
-    if (!out)
-        fkcg_oom();
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int c = (unsigned char)camel[i];
-        if (is_upper(c) && i > 0 && camel[i - 1] != '_' &&
-            (is_lower(camel[i - 1]) || is_digit(camel[i - 1]) ||
-             (is_upper(camel[i - 1]) && is_lower(camel[i + 1]))))
-            out[k++] = '_';
-        out[k++] = (char)to_lower(c);
-    }
-    out[k] = '\0';
-    return out;
+    return fkcg_emit_is_ident(s) && !fkcg_c_name_reserved(s);
 }
 
 /* "judge_measured" -> "JUDGE_MEASURED"; any byte outside [A-Za-z0-9] becomes '_'. */
@@ -293,7 +255,7 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t)
     p->t = t;
     plan_ops(p, t);
     for (size_t i = 0; i < p->n_ops; i++) {
-        p->ops[i].snake = snake_of(p->ops[i].name);
+        p->ops[i].snake = fkcg_snake_case(p->ops[i].name);
         p->ops[i].upper = upper_of(p->ops[i].snake);
     }
     for (size_t i = 0; i < t->n_sections; i++) {

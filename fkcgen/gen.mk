@@ -48,7 +48,7 @@ CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka)
 GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
 # The emitter alone, on a hand-built table: no contract parsing involved.
 GEN_BACK_SRCS   = fkcgen/emit_c.c fkcgen/emit_plan.c fkcgen/emit_check.c fkcgen/emit_diff.c \
-                  fkcgen/buf.c fkcgen/schema.c
+                  fkcgen/buf.c fkcgen/schema.c fkcgen/names.c
 GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
 $(GEN_TDIR):

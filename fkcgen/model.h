@@ -162,6 +162,8 @@ typedef struct fkcg_section {     /* one ```fkc block: one kernel */
     const char *determinism;      /* "bitwise" */
     fkcg_loc loc;                 /* the fence's first content line */
     fkcg_loc kernel_loc;          /* the kernel name's value (for duplicate messages) */
+    fkcg_loc op_kind_loc;         /* the op_kind's and entry_point's values (bind's messages) */
+    fkcg_loc entry_point_loc;
 } fkcg_section;
 
 /* One binding per (section × accepted dtype of its first input). */
@@ -182,6 +184,19 @@ typedef struct fkcg_table {
     const fkcg_binding *bindings;
     size_t n_bindings;
 } fkcg_table;
+
+/* ---- names.c: the C names identifiers become (front end and C back end) ---- */
+/* A name a contract may not give (it would break or change the generated C): a C keyword
+ * (C11, C23), a name starting with '_', fkc_ or FKC_, or a macro, typedef or function of the
+ * headers the generated code includes (NULL, SIZE_MAX, INT32_MAX, NAN, size_t, bool, ...). The
+ * one such table of fkcgen. */
+bool fkcg_c_name_reserved(const char *s);
+bool fkcg_c_names_sorted(void); /* for the tests: the table is sorted (binary search) */
+/* "WriteSliceRotating" -> "write_slice_rotating", "GELUTanh" -> "gelu_tanh" (malloc'd). */
+char *fkcg_snake_case(const char *camel);
+/* Why an op kind of snake form `snake` cannot be emitted (its C names fkc_<snake>_fn,
+ * FKC_OP_<SNAKE>, the union member <snake> would clash), or NULL when it can. */
+const char *fkcg_op_kind_c_clash(const char *snake);
 
 /* The first 8 bytes of a name as a big-endian number: sorting by it, then by strcmp on ties,
  * gives strcmp order with most comparisons on one integer (bind and the back end sort

@@ -294,24 +294,6 @@ const char *fkcg_type_name(fkcg_type t)
     return "?";
 }
 
-static int cmp_keyword(const void *key, const void *entry)
-{
-    return strcmp(key, *(const char *const *)entry);
-}
-
-bool fkcg_is_c_keyword(const char *s)
-{
-    static const char *const kw[] = { /* sorted (strcmp): binary search */
-        "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double",
-        "else", "enum", "extern", "false", "float", "for", "goto", "if", "inline", "int", "long",
-        "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-        "switch", "true", "typedef", "union", "unsigned", "void", "volatile", "while",
-    };
-    if (bsearch(s, kw, sizeof kw / sizeof kw[0], sizeof kw[0], cmp_keyword))
-        return true;
-    return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')); /* reserved */
-}
-
 bool fkcg_is_c_ident(const char *s)
 {
     if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
@@ -320,7 +302,7 @@ bool fkcg_is_c_ident(const char *s)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
               *p == '_'))
             return false;
-    return !fkcg_is_c_keyword(s) && strlen(s) <= 63;
+    return strlen(s) <= 63 && !fkcg_c_name_reserved(s);
 }
 
 /* ---- docs/contract-format.md ---- */

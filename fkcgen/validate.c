@@ -216,6 +216,11 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     double f;
     bool b;
     const char *arg;
+    if (n->kind == YN_SCALAR && n->len > FKCG_MAX_TEXT_BYTES) {
+        ERR(v, &n->loc, "'%s' is %zu bytes long; a value may have at most %u bytes (the "
+            "generated C holds it as a string literal)", key_of(n), n->len, FKCG_MAX_TEXT_BYTES);
+        return;
+    }
     switch (k->type) {
     case FT_STRING:
     case FT_EXPR:
@@ -224,7 +229,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     case FT_IDENT:
         if (need_scalar(v, n, "an identifier") && !fkcg_is_c_ident(n->str))
             ERR(v, &n->loc, "'%s' must be a C identifier (letters, digits and _, not starting "
-                            "with a digit, not a C keyword), not '%s'", key_of(n), n->str);
+                            "with a digit or _, at most 63 bytes) that is not a C keyword nor "
+                            "a name the generated code uses (NULL, SIZE_MAX, fkc_...), not '%s'",
+                key_of(n), n->str);
         break;
     case FT_UINT: parse_uint(v, n, &u); break;
     case FT_FLOAT: parse_float(v, n, &f); break;
@@ -274,7 +281,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
         for (const ynode *e = n->kids; e; e = e->next) {
             if (!fkcg_is_c_ident(e->key->str))
                 ERR(v, &e->key->loc, "field name '%s' must be a C identifier (letters, digits "
-                                     "and _, not a C keyword)", e->key->str);
+                                     "and _, not starting with a digit or _, at most 63 bytes) "
+                                     "that is not a C keyword nor a name the generated code "
+                                     "uses (NULL, SIZE_MAX, fkc_...)", e->key->str);
             else if (!strcmp(e->key->str, "n") || !strcmp(e->key->str, "dtype_bytes"))
                 ERR(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
                                      "rename the field", e->key->str);
@@ -379,6 +388,15 @@ static const char *call_arg(vctx *v, const ynode *map, const char *key, const ch
     return arg;
 }
 
+/* stream, params and extra are the wrappers' other parameters. */
+static void check_tensor_name(vctx *v, const ynode *item, const char *what)
+{
+    const ynode *n = fkcg_map_get(item, "name");
+    if (!strcmp(n->str, "stream") || !strcmp(n->str, "params") || !strcmp(n->str, "extra"))
+        ERR(v, &n->loc, "%s name '%s' is taken: the kernel's C function has parameters "
+            "stream, params and extra; rename the %s", what, n->str, what);
+}
+
 static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
 {
     const ynode *seq = fkcg_map_get(accept, "inputs");
@@ -395,6 +413,7 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
             in->layout[k] = str(v, layout, fkcg_layout_keys[k]);
         in->rank = str(v, item, "rank");
         in->shape_constraint = str(v, item, "shape_constraint");
+        check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
                 ERR(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice",
@@ -419,6 +438,18 @@ static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
         f->note = str(v, e, "note");
         f->loc = e->key->loc;
     }
+    /* A Vec field x becomes `const T *x; size_t x_len;` in C. */
+    for (size_t i = 0; i < s->n_fields; i++)
+        for (size_t j = 0; j < s->n_fields; j++) {
+            const fkcg_field *f = &s->fields[i], *g = &s->fields[j];
+            size_t n = strlen(g->name);
+            if (strncmp(g->kind, "Vec<", 4) != 0 || strncmp(f->name, g->name, n) != 0 ||
+                strcmp(f->name + n, "_len") != 0)
+                continue;
+            ERR(v, &f->loc, "field name '%s' is taken: the Vec field '%s' has a length member "
+                "'%s' in C; rename the field", f->name, g->name, f->name);
+            fkcg_note(v->d, &g->loc, "the Vec field is declared here");
+        }
 }
 
 static bool is_input(const fkcg_section *s, const char *name)
@@ -465,6 +496,19 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
         o->shape_rule_arg = call_arg(v, item, "shape_rule", "shape_rule");
         o->layout_guarantee = str(v, item, "layout_guarantee");
         o->aliasing = str(v, item, "aliasing");
+        check_tensor_name(v, item, "output");
+        for (size_t j = 0; j < s->n_inputs + s->n_outputs - 1; j++) {
+            bool in = j < s->n_inputs;
+            const char *other = in ? s->inputs[j].name : s->outputs[j - s->n_inputs].name;
+            if (strcmp(other, o->name) != 0)
+                continue;
+            ERR(v, &fkcg_map_get(item, "name")->loc, "output '%s' has the name of %s; inputs "
+                "and outputs are parameters of one C function: name each differently", o->name,
+                in ? "an input" : "another output");
+            fkcg_note(v->d, in ? &s->inputs[j].loc : &s->outputs[j - s->n_inputs].loc,
+                      "first declared here");
+            break;
+        }
         const ynode *dr = fkcg_map_get(item, "dtype_rule"), *sr = fkcg_map_get(item, "shape_rule");
         if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
             ERR(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
@@ -619,6 +663,16 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     if (!upper_camel(s->op_kind))
         ERR(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
             "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
+    else {
+        char *snake = fkcg_snake_case(s->op_kind);
+        const char *why = fkcg_op_kind_c_clash(snake);
+        if (why)
+            ERR(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' has the C name '%s', "
+                "which is %s; choose another name", s->op_kind, snake, why);
+        free(snake);
+    }
+    s->op_kind_loc = fkcg_map_get(root, "op_kind")->loc;
+    s->entry_point_loc = fkcg_map_get(root, "entry_point")->loc;
     check_provider(v, root, s, p);
     const ynode *accept = fkcg_map_get(root, "accept");
     build_inputs(v, accept, s);

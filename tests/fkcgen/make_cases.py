@@ -186,6 +186,25 @@ CASES_TEXT = {
     "expr_too_many_operators": sub('flops: "0"', 'flops: "n' + ' + n' * 65 + '"'),
     "expr_long_chain": sub('flops: "0"', 'flops: "(' + '*'.join(['len'] * 150) + ') + ' +
                            '+'.join(['n'] * 150) + '"'),
+    # names the generated C could not hold: what `gen` refused while `check` passed
+    "op_kind_c_keyword": sub("op_kind: Copy", "op_kind: Int"),
+    "op_kind_kind_count": sub("op_kind: Copy", "op_kind: KindCount"),
+    "op_kind_generated_type": sub("op_kind: Copy", "op_kind: Cost"),
+    "field_named_macro": sub('len: { kind: usize, note: "elements to copy" }',
+                             'NULL: { kind: usize }\nSIZE_MAX: { kind: usize }\nNAN: { kind: u32 }'
+                             ).replace("+ len", "+ n"),
+    "output_named_typedef": sub("- name: out", "- name: fkc_tensor"),
+    "kernel_leading_underscore": sub("kernel: copy", "kernel: _copy"),
+    "tensor_named_stream": sub("- name: out", "- name: params"),
+    "output_named_like_input": sub("- name: out", "- name: src"),
+    "field_len_clash": sub('len: { kind: usize, note: "elements to copy" }',
+                           'dst_len: { kind: usize }').replace("+ len", "+ dst_len"),
+    "text_too_long": sub('blurb: "copy a tensor"', 'blurb: "' + "x" * 4001 + '"'),
+    "duplicate_entry_point": BASE + SECOND.replace("op_kind: Copy", "op_kind: CopyTwo"),
+    "op_kind_signature_mismatch": BASE + SECOND.replace("dtypes: [F32, U8]", "dtypes: [I8]"
+        ).replace("demo::fkc::copy", "demo::fkc::copy2").replace("- name: out", "- name: dst2"),
+    "op_kind_c_name_clash": sub("op_kind: Copy", "op_kind: GeluTanh") + SECOND.replace(
+        "op_kind: Copy", "op_kind: GELUTanh").replace("demo::fkc::copy", "demo::fkc::copy2"),
     "duplicate_binding_key": BASE + SECOND.replace("dtypes: [F32, U8]", "dtypes: [I8, U8]"),
     "too_many_entries": sub('dst: { kind: "Vec<usize>", note: "destination extents" }\n',
                             'dst: { kind: "Vec<usize>", note: "destination extents" }\n' +
