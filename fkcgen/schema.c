@@ -361,9 +361,17 @@ void fkcg_schema_markdown(fkcg_buf *out)
         "\n## Rules beyond types\n\n"
         "- `fkc_version` must be one this fkcgen knows (1).\n"
         "- A section's `backend` and `kernel_source` must equal the provider's.\n"
-        "- `kernel`, `op_params.variant`, input, output and field names are C identifiers (not C "
-        "keywords); `op_kind` is UpperCamelCase; each `entry_point` and `link_registry` segment "
-        "is a C identifier.\n"
+        "- `kernel`, `op_params.variant`, input, output and field names are C identifiers of at "
+        "most 63 bytes, not starting with `_`, and not a name the generated C reserves: a C "
+        "keyword (C11 or C23), a name starting with `fkc_` or `FKC_`, or a macro, typedef or "
+        "function of the headers it includes (`NULL`, `SIZE_MAX`, `INT32_MAX`, `NAN`, "
+        "`INFINITY`, `HUGE_VAL`, `FP_*`, `size_t`, `bool`, ...); `op_kind` is UpperCamelCase and "
+        "its snake_case form (the C name: `GELUTanh` → `gelu_tanh`) is no such name, nor "
+        "`kind_count` or `cost`; each `entry_point` and `link_registry` segment is such an "
+        "identifier.\n"
+        "- Inputs and outputs are the parameters of one C function: their names differ and are "
+        "not `stream`, `params` or `extra`. A field may not be named `x_len` beside a `Vec` "
+        "field `x` (its C length member).\n"
         "- `dtypes` is non-empty without repeats; numbers are never negative; `alignment_bytes` "
         "is a power of two; `access_granularity_bits` a multiple of 8.\n"
         "- `determinism: bitwise` requires `max_ulp: 0`, `max_relative: 0`, `max_absolute: 0` and "
@@ -376,8 +384,14 @@ void fkcg_schema_markdown(fkcg_buf *out)
     fkcg_buf_printf(out, "%u operators and %u levels of parentheses; an error points at the "
         "column.\n", FKCG_MAX_EXPR_OPS, FKCG_MAX_EXPR_DEPTH);
     fkcg_buf_puts(out,
+        "- A scalar value has at most ");
+    fkcg_buf_printf(out, "%u bytes (the generated C holds text as string literals, which C "
+        "compilers need accept only up to 4,095 bytes).\n", FKCG_MAX_TEXT_BYTES);
+    fkcg_buf_puts(out,
         "- Across all files of one run, kernel names are unique and so are binding keys "
-        "`(op_kind, [T, T], backend)`.\n"
+        "`(op_kind, [T, T], backend)` and symbols (two sections of one `entry_point` share no "
+        "dtype); the sections of one op kind declare the same inputs, outputs and `op_params` "
+        "(one C signature), and two op kinds never share a C name.\n"
         "- A binding per accepted dtype of the first input: symbol `<entry_point>_<suffix>`, "
         "wrapper `<kernel>_b<bytes>`.\n");
 }

@@ -425,6 +425,14 @@ static void schema_tables(void **state)
     (void)state;
     const fkcg_enum *dt = fkcg_enum_find("dtype");
     assert_non_null(dt);
+    assert_true(fkcg_c_names_sorted()); /* binary search */
+    static const char *const reserved[] = { "int", "NULL", "SIZE_MAX", "INT32_MAX", "UINT8_C",
+        "NAN", "INFINITY", "HUGE_VAL", "FP_NAN", "bool", "true", "fkc_tensor", "FKC_OK",
+        "_x", "__y", "size_t", "uint16_t", "math_errhandling" };
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        assert_true(fkcg_c_name_reserved(reserved[i]));
+    assert_false(fkcg_c_name_reserved("dst_shape"));
+    assert_false(fkcg_c_name_reserved("Integer"));
     assert_int_equal(dt->count, FKCG_NDTYPES);
     for (int i = 0; i < FKCG_NDTYPES; i++) {
         assert_string_equal(dt->values[i], fkcg_dtypes[i].name);
