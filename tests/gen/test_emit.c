@@ -228,6 +228,32 @@ static void test_bad_identifiers_rejected(void **state)
     o = one_new();
     o->b[4].symbol = o->b[3].symbol;
     expect_rejected(o, "is bound twice in the link registry");
+    /* Names of the headers the generated code includes, and op kinds whose C names clash
+     * with keywords or the emitter's own names (QA: gen wrote C that did not compile). */
+    static const char *const reserved[] = {"NULL", "SIZE_MAX", "INT32_MAX", "NAN", "INFINITY",
+                                           "HUGE_VAL", "FP_NAN", "fkc_tensor", "bool"};
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        o = one_new();
+        o->f[0].name = reserved[i];
+        expect_rejected(o, "error: op_params field '");
+        o = one_new();
+        o->in.name = reserved[i];
+        expect_rejected(o, "error: tensor name '");
+    }
+    static const char *const ops[] = {"Int", "Bool", "Switch", "KindCount", "Cost"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        o = one_new();
+        o->s.op_kind = ops[i];
+        expect_rejected(o, "has a C name that is a C keyword");
+    }
+    /* A cost tree deeper than the front end's 64 operators. */
+    static fkcg_expr chain[70];
+    chain[0] = (fkcg_expr){FKCG_EXPR_N, 0, NULL, NULL, NULL};
+    for (int i = 1; i < 70; i++)
+        chain[i] = (fkcg_expr){FKCG_EXPR_ADD, 0, NULL, &chain[i - 1], &chain[0]};
+    o = one_new();
+    o->s.cost.flops = &chain[69];
+    expect_rejected(o, "is nested too deeply");
 }
 
 static void test_cost_field_must_be_integer_scalar(void **state)
