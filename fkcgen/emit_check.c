@@ -24,7 +24,8 @@ static void report(checker *ck, fkcg_loc loc, const char *what, const char *valu
 }
 
 #define IDENT_WHY "is not usable as a C name (letters, digits and '_', not starting with a " \
-                  "digit or '_', no C keyword, at most 128 bytes)"
+                  "digit or '_', at most 128 bytes, no C keyword nor name the generated code " \
+                  "or its headers use)"
 
 static bool is_reserved_param(const char *s)
 {

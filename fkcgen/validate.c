@@ -176,7 +176,9 @@ static bool parse_call(vctx *v, const ynode *n, const char *name, const char **a
     if (parse_enum(v, &fn, fkcg_enum_find(name), key_of(n)) < 0)
         return false;
     char *a = fkcg_strndup(v->a, open + 1, (size_t)(close - open - 1));
-    if (!fkcg_is_c_ident(a)) {
+    /* A name; whether a valid one is for the key it names (else one bad name errs twice). */
+    size_t len = strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (!*a || a[len] || (*a >= '0' && *a <= '9')) {
         ERR(v, &n->loc, "the argument of '%s' must be a name, not '%s'", n->str, a);
         return false;
     }

@@ -194,6 +194,8 @@ CASES_TEXT = {
                              'NULL: { kind: usize }\nSIZE_MAX: { kind: usize }\nNAN: { kind: u32 }'
                              ).replace("+ len", "+ n"),
     "output_named_typedef": sub("- name: out", "- name: fkc_tensor"),
+    "input_named_typedef": sub("- name: src", "- name: size_t").replace("passthrough(src)",
+                                                                        "passthrough(size_t)"),
     "kernel_leading_underscore": sub("kernel: copy", "kernel: _copy"),
     "tensor_named_stream": sub("- name: out", "- name: params"),
     "output_named_like_input": sub("- name: out", "- name: src"),
