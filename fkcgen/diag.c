@@ -1,9 +1,12 @@
 /* diag.c — the diagnostics sink: `file:line:col: error: message`, the source line and a caret,
  * many per run up to FKCG_MAX_ERRORS, then one "too many errors" line. Tests pass a memory
  * stream as the sink and compare the exact text. */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -22,6 +25,7 @@ typedef struct src {
     uint32_t at_line;    /* without line_off, a cursor: messages mostly come in line order */
     const char *at;      /* start of line at_line */
     fkcg_buf kept_text;  /* the kept lines, one after another */
+    fkcg_buf reread;     /* a line read again from the file (neither kept nor in text) */
     kept_line *kept;
     size_t n_kept, cap_kept;
 } src;
@@ -49,6 +53,7 @@ void fkcg_diag_free(fkcg_diag *d)
     for (src *s = d->srcs; s;) {
         src *next = s->next;
         fkcg_buf_free(&s->kept_text);
+        fkcg_buf_free(&s->reread);
         free(s->kept);
         free(s);
         s = next;
@@ -96,6 +101,43 @@ static bool find_kept(const src *s, uint32_t line, const char **start, size_t *n
     return false;
 }
 
+/* Line (1-based) of a dropped text that was not kept, read again from its file (a regular
+ * file, as load.c required; a BOM and a CR before the LF removed, as load.c normalised):
+ * only error messages need it, so no run keeps every line a message might quote. */
+static bool reread_line(src *s, uint32_t line, const char **start, size_t *n)
+{
+    int fd = open(s->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    FILE *f = NULL;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        f = fdopen(fd, "rb");
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    s->reread.len = 0;
+    uint32_t at = 1;
+    int c = 0;
+    while (at < line && (c = getc(f)) != EOF)
+        at += c == '\n';
+    while (at == line && (c = getc(f)) != EOF && c != '\n')
+        fkcg_buf_putc(&s->reread, (char)c);
+    fclose(f);
+    if (at != line)
+        return false;
+    fkcg_buf_putc(&s->reread, '\0'); /* a non-NULL data pointer, even for an empty line */
+    size_t len = s->reread.len - 1;
+    const char *p = s->reread.data;
+    if (line == 1 && len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3, len -= 3;
+    if (len && p[len - 1] == '\r')
+        len--;
+    *start = p;
+    *n = len;
+    return true;
+}
+
 /* Finds line (1-based) of file's registered text; false when unknown. */
 static bool find_line(const fkcg_diag *d, const fkcg_loc *loc, const char **start, size_t *n)
 {
@@ -103,7 +145,7 @@ static bool find_line(const fkcg_diag *d, const fkcg_loc *loc, const char **star
     if (!s)
         return false;
     if (!s->text)
-        return find_kept(s, loc->line, start, n);
+        return find_kept(s, loc->line, start, n) || reread_line(s, loc->line, start, n);
     if (s->line_off) {
         if (loc->line > s->n_lines)
             return false;

@@ -127,9 +127,7 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
         if (s) {
             fkcg_resolve_revision(a, s, &run->canon);
             push(a, sections, s);
-            fkcg_diag_keep_line(d, &s->kernel_loc); /* binding errors quote them later */
-            fkcg_diag_keep_line(d, &s->op_kind_loc);
-            fkcg_diag_keep_line(d, &s->entry_point_loc);
+            fkcg_diag_keep_line(d, &s->kernel_loc); /* binding errors quote it later */
         }
         fkcg_arena_reset(t);
     }
