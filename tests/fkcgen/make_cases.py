@@ -219,6 +219,10 @@ CASES_TEXT = {
 DIR_CASES = {
     "duplicate_kernel_across_files": {"a.md": BASE, "b.md": BASE.replace(
         "dtypes: [F32, U8]", "dtypes: [I32]").replace("op_kind: Copy", "op_kind: CopyInt")},
+    # bind's messages quote lines of files already dropped, read again (BOM and CR removed)
+    "duplicate_entry_point_crlf": {
+        "a.md": "\ufeff" + BASE.replace("\n", "\r\n"),
+        "b.md": BASE[:BASE.index("## copy")] + SECOND.replace("op_kind: Copy", "op_kind: CopyTwo")},
 }
 
 
