@@ -117,6 +117,7 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
 	$(GEN_TDIR)/test_injc_gcc
 	$(GEN_TDIR)/test_injc_clang
 	$(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN)
+	$(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
 
 TEST_TARGETS += test-gen
 
