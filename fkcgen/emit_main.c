@@ -2,6 +2,7 @@
  * sources either in memory to compare them with the output directory (--check: a unified diff,
  * exit 1 on drift, never writes) or streamed to the files that change, each atomically (temp +
  * rename). Nothing is written when any contract has an error. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -110,12 +111,43 @@ static char *join_path(const char *dir, const char *name)
     return p;
 }
 
-/* Reads a whole file into b. 0, ENOENT when it does not exist, or another errno. */
+/* Opens an existing output for reading without blocking (a FIFO would block fopen forever)
+ * and only when it is a regular file. 0 (*f set), ENOENT when missing, ENOTREG_ERR when it
+ * is not a regular file, or another errno. */
+enum { ENOTREG_ERR = -1 };
+
+static int open_regular(const char *path, FILE **f)
+{
+    *f = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return errno == EISDIR ? ENOTREG_ERR : errno ? errno : EIO;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int err = S_ISREG(st.st_mode) ? errno : ENOTREG_ERR;
+        close(fd);
+        return err;
+    }
+    *f = fdopen(fd, "rb");
+    if (!*f) {
+        close(fd);
+        return ENOMEM;
+    }
+    return 0;
+}
+
+static const char *open_error(int err)
+{
+    return err == ENOTREG_ERR ? "not a regular file" : strerror(err);
+}
+
+/* Reads a whole file into b. 0, ENOENT when it does not exist, or another error (open_regular). */
 static int read_file(const char *path, fkcg_buf *b)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno ? errno : EIO;
+    FILE *f;
+    int err0 = open_regular(path, &f);
+    if (err0)
+        return err0;
     char chunk[65536];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
@@ -158,7 +190,7 @@ static void out_open(out_file *o, const char *path, const char *dir, bool *faile
     memset(o, 0, sizeof *o);
     o->path = path;
     o->dir = dir;
-    o->old = fopen(path, "rb");
+    open_regular(path, &o->old); /* checked to be regular or missing by check_paths */
     o->fd = -1;
     o->failed = failed;
 }
@@ -285,11 +317,12 @@ static int write_if_changed(const char *path, const fkcg_buf *text)
     return out_finish(&o);
 }
 
-/* A path as a make target or prerequisite: spaces, '#' and '$' escaped. */
+/* A path as a make target or prerequisite: spaces and '#' backslash-escaped, '$' doubled.
+ * Only bytes make_safe admits reach it. */
 static void put_make_path(fkcg_buf *b, const char *s)
 {
     for (; *s; s++) {
-        if (*s == ' ' || *s == '#' || *s == '\\')
+        if (*s == ' ' || *s == '#')
             fkcg_buf_putc(b, '\\');
         if (*s == '$')
             fkcg_buf_putc(b, '$');
@@ -343,6 +376,157 @@ static void make_depfile(const gen_opts *o, char *const outs[2], fkcg_buf *b)
     free(self);
 }
 
+/* ---- paths, checked before anything is read or written ---- */
+
+/* Prints a path with control bytes as \xHH, so a message cannot carry them. */
+static void put_path(const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f || c == '\\')
+            fprintf(stderr, "\\x%02x", c);
+        else
+            fputc(c, stderr);
+    }
+}
+
+static void path_error(const char *what, const char *path, const char *why)
+{
+    fprintf(stderr, "fkcgen gen: %s '", what);
+    put_path(path);
+    fprintf(stderr, "' %s\n", why);
+}
+
+/* A byte make reads literally in a depfile (put_make_path escapes ' ', '#' and '$'); others
+ * (':', '=', ';', '%', '\', wildcards, '~', '(', quotes, ...) mean something to make. */
+static bool make_safe(unsigned char c)
+{
+    return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || (c && strchr("._-+,@/ #$", c));
+}
+
+/* No control character in any path; with a depfile, only bytes make reads literally. */
+static int check_chars(const char *what, const char *path, bool for_make)
+{
+    for (const char *p = path; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f) {
+            path_error(what, path, "holds a control character; rename it");
+            return 2;
+        }
+        if (for_make && !make_safe(c)) {
+            char why[160];
+            snprintf(why, sizeof why, "holds '%c', which a make depfile cannot carry; with "
+                     "--depfile, paths use letters, digits, UTF-8 and ._-+,@/ #$ only", c);
+            path_error(what, path, why);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* An output (or the depfile) must be a regular file or absent: opening a FIFO blocks, a
+ * directory cannot be replaced. 0 (*exists says which) or 2 (reported). */
+static int check_output(const char *what, const char *path, struct stat *st, bool *exists)
+{
+    *exists = false;
+    if (stat(path, st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        path_error(what, path, strerror(errno));
+        return 2;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        path_error(what, path, S_ISDIR(st->st_mode) ? "is a directory; it must be a regular "
+                   "file or absent" : "is not a regular file (a FIFO, socket or device); it "
+                   "must be a regular file or absent");
+        return 2;
+    }
+    *exists = true;
+    return 0;
+}
+
+/* The directory part of path ("." when none), malloc'd. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    char *d = malloc(n + 2);
+    if (!d)
+        fkcg_oom();
+    memcpy(d, n ? path : ".", n ? n : 1);
+    d[n ? n : 1] = '\0';
+    return d;
+}
+
+/* The depfile: its directory exists and is writable, it is a regular file or absent, and it is
+ * neither an output nor a contract. 0 or 2 (reported). */
+static int check_depfile(const gen_opts *o, const struct stat out_st[2], const bool out_exists[2])
+{
+    const char *dep = o->depfile, *base = strrchr(dep, '/') ? strrchr(dep, '/') + 1 : dep;
+    struct stat st, cst;
+    bool exists;
+    char *dir = dir_of(dep);
+    int rc = 2;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        path_error("--depfile", dep, "names a directory; give a file");
+    else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        path_error("--depfile", dep, "is in a directory that does not exist");
+    else if (access(dir, W_OK | X_OK) != 0)
+        path_error("--depfile", dep, "is in a directory this user cannot write");
+    else if (check_output("--depfile", dep, &st, &exists) == 0)
+        rc = 0;
+    char *rdir = rc == 0 ? realpath(dir, NULL) : NULL, *rout = realpath(o->out_dir, NULL);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        const char *name = k ? FKCG_EMIT_SOURCE : FKCG_EMIT_HEADER;
+        bool same = rdir && rout && !strcmp(rdir, rout) && !strcmp(base, name);
+        if (same || (exists && out_exists[k] && st.st_dev == out_st[k].st_dev &&
+                     st.st_ino == out_st[k].st_ino)) {
+            path_error("--depfile", dep, "is an output of gen; give another file");
+            rc = 2;
+        }
+    }
+    for (size_t i = 0; i < o->n_files && rc == 0 && exists; i++)
+        if (stat(o->files[i], &cst) == 0 && cst.st_dev == st.st_dev && cst.st_ino == st.st_ino) {
+            path_error("--depfile", dep, "is one of the contracts; give another file");
+            rc = 2;
+        }
+    free(rdir);
+    free(rout);
+    free(dir);
+    return rc;
+}
+
+/* Every path of the run, before anything is read or written: no control characters (and, with
+ * --depfile, only what make reads literally); the outputs and the depfile are regular files or
+ * absent; the depfile can be written and is not an output. 0 or 2 (reported). */
+static int check_paths(const gen_opts *o, char *const outs[2])
+{
+    bool make = o->depfile != NULL;
+    int rc = check_chars("--out-dir", o->out_dir, false);
+    for (int k = 0; k < 2 && !rc; k++)
+        rc = check_chars("output", outs[k], make);
+    for (size_t i = 0; i < o->n_files && !rc; i++)
+        rc = check_chars("contract", o->files[i], make);
+    if (!rc && make)
+        rc = check_chars("--depfile", o->depfile, false);
+    char *self = make && !rc ? self_path() : NULL;
+    if (self)
+        rc = check_chars("fkcgen's own path", self, true);
+    free(self);
+    struct stat st[2];
+    bool exists[2] = {false, false};
+    if (!rc && stat(o->out_dir, &st[0]) == 0 && !S_ISDIR(st[0].st_mode)) {
+        path_error("--out-dir", o->out_dir, "is not a directory");
+        rc = 2;
+    }
+    for (int k = 0; k < 2 && !rc; k++)
+        rc = check_output("output", outs[k], &st[k], &exists[k]);
+    if (!rc && make)
+        rc = check_depfile(o, st, exists);
+    return rc;
+}
+
 /* --check: diff each output against DIR; 0 up to date, 1 drift, 2 unreadable. */
 static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
 {
@@ -354,7 +538,7 @@ static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
         fkcg_buf_init(&old);
         int err = read_file(outs[k], &old);
         if (err && err != ENOENT) {
-            fprintf(stderr, "fkcgen gen: cannot read %s: %s\n", outs[k], strerror(err));
+            fprintf(stderr, "fkcgen gen: cannot read %s: %s\n", outs[k], open_error(err));
             rc = 2;
         } else {
             size_t before = diff.len;
@@ -405,9 +589,15 @@ int fkcg_cmd_gen(int argc, char **argv)
             fputs(usage, stdout);
         return rc < 0 ? 0 : rc;
     }
+    char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
+    if (check_paths(&o, outs) != 0) {
+        fputs("fkcgen gen: nothing written\n", stderr);
+        free(outs[0]);
+        free(outs[1]);
+        return 2;
+    }
     fkcg_run *run = fkcg_run_new(o.root, stderr);
     rc = fkcg_run_load(run, (const char *const *)o.files, o.n_files);
-    char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
     fkcg_buf h, c;
     fkcg_buf_init(&h);
     fkcg_buf_init(&c);

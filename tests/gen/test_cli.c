@@ -267,6 +267,81 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(out_text, "usage: fkcgen gen"));
 }
 
+/* An output or the depfile that is a FIFO or a directory is refused before anything is read
+ * or written (a FIFO used to block gen forever); so is a depfile in a missing directory, one
+ * that is an output or a contract, and paths a depfile cannot carry. */
+static void test_bad_output_paths(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh("mkdir %s/f && mkfifo %s/f/fkc_bindings.h", tmp, tmp), 0);
+    for (int check = 0; check < 2; check++) {
+        assert_int_equal(sh("cd %s && timeout 20 %s gen %s --out-dir %s/f %s", repo, fkcgen,
+                            check ? "--check" : "", tmp, seed), 2);
+        assert_non_null(strstr(err_text, "/f/fkc_bindings.h' is not a regular file"));
+    }
+    assert_int_equal(sh("mkdir -p %s/g/fkc_bindings.c", tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/g %s", repo, fkcgen, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "/g/fkc_bindings.c' is a directory; it must be a regular "
+                                     "file or absent"));
+    assert_false(exists("%s/%s", "g/fkc_bindings.h"));
+    /* depfile: FIFO, missing directory, an output (also by another spelling), a contract */
+    assert_int_equal(sh("mkfifo %s/dp", tmp), 0);
+    assert_int_equal(sh("cd %s && timeout 20 %s gen --out-dir %s/d --depfile %s/dp %s", repo,
+                        fkcgen, tmp, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "/dp' is not a regular file"));
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/d --depfile %s/nodir/x.d %s", repo, fkcgen,
+                        tmp, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "/nodir/x.d' is in a directory that does not exist"));
+    assert_false(exists("%s/%s", "d"));
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/e %s && cp -r %s/e %s/e0", repo, fkcgen,
+                        tmp, seed, tmp, tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/e --depfile %s/e/fkc_bindings.c %s", repo,
+                        fkcgen, tmp, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "/e/fkc_bindings.c' is an output of gen"));
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/e --depfile %s/e/../e/fkc_bindings.h %s",
+                        repo, fkcgen, tmp, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "is an output of gen"));
+    assert_int_equal(sh("diff -r %s/e0 %s/e", tmp, tmp), 0);
+    assert_int_equal(sh("cp %s/%s %s/c.md && %s gen --out-dir %s/e --depfile %s/c.md %s/c.md",
+                        repo, seed, tmp, fkcgen, tmp, tmp, tmp), 2);
+    assert_non_null(strstr(err_text, "/c.md' is one of the contracts"));
+    assert_int_equal(sh("cmp %s/%s %s/c.md", repo, seed, tmp), 0);
+    assert_int_equal(sh("touch %s/file && %s gen --out-dir %s/file %s/c.md", tmp, fkcgen, tmp,
+                        tmp), 2);
+    assert_non_null(strstr(err_text, "/file' is not a directory"));
+}
+
+/* Paths in a depfile: control characters are refused in every path of gen (a newline or a
+ * leading tab would break the depfile), bytes make reads specially are refused with
+ * --depfile, and a space, '#' and '$' are escaped so that make reads the path back. */
+static void test_depfile_paths(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh("cp %s/%s \"%s/a\nb.md\" && cp %s/%s \"%s/\tt.md\"", repo, seed, tmp,
+                        repo, seed, tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --out-dir o \"a\nb.md\"", tmp, fkcgen), 2);
+    assert_non_null(strstr(err_text, "contract 'a\\x0ab.md' holds a control character"));
+    assert_int_equal(sh("cd %s && %s gen --out-dir o --depfile o.d \"\tt.md\"", tmp, fkcgen), 2);
+    assert_non_null(strstr(err_text, "contract '\\x09t.md' holds a control character"));
+    assert_false(exists("%s/%s", "o"));
+    assert_int_equal(sh("cp %s/%s %s/a:b.md && cd %s && %s gen --out-dir o --depfile o.d a:b.md",
+                        repo, seed, tmp, tmp, fkcgen), 2);
+    assert_non_null(strstr(err_text, "contract 'a:b.md' holds ':', which a make depfile cannot "
+                                     "carry"));
+    assert_int_equal(sh("cd %s && %s gen --out-dir o a:b.md", tmp, fkcgen), 0);
+    /* escaped: make finds the contract, and wants it rebuilt after a touch */
+    assert_int_equal(sh("cp %s/%s '%s/a b#$c.md' && cd %s && %s gen --out-dir o --depfile o.d "
+                        "'a b#$c.md'", repo, seed, tmp, tmp, fkcgen), 0);
+    assert_int_equal(sh("cd %s && printf 'o/fkc_bindings.h:\\n\\t@echo remake\\n"
+                        "include o.d\\n' > mk && touch -d '2000-01-01' o/* && env -u MAKEFLAGS "
+                        "-u MFLAGS -u MAKELEVEL make -s -f mk o/fkc_bindings.h", tmp), 0);
+    assert_string_equal(out_text, "remake\n");
+    assert_int_equal(sh("cd %s && rm 'a b#$c.md' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "
+                        "make -s -f mk o/fkc_bindings.h", tmp), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -283,6 +358,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_contract_error_writes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_entry_point_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_output_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_depfile_paths, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }
