@@ -89,6 +89,11 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
                 o->out_dir ? "no contract given" : "--out-dir is required", usage);
         return 2;
     }
+    if (o->root && fkcg_root_check(o->root) != 0) {
+        fprintf(stderr, "fkcgen gen: --root '%s': %s\n%s", o->root,
+                strerror(fkcg_root_check(o->root)), usage);
+        return 2;
+    }
     if (o->check && o->depfile) {
         fprintf(stderr, "fkcgen gen: --check never writes; it takes no --depfile\n%s", usage);
         return 2;

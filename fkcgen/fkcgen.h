@@ -18,6 +18,9 @@ typedef struct fkcg_run fkcg_run;
  * (NULL: the current directory). Exits on out-of-memory. */
 fkcg_run *fkcg_run_new(const char *root, FILE *diag);
 void fkcg_run_free(fkcg_run *run);
+/* Whether root (a --root value) names an existing directory: 0, or an errno (ENOTDIR when it
+ * is something else). The command lines refuse any other root with a usage error. */
+int fkcg_root_check(const char *root);
 
 /* Reads, validates and binds every file together (duplicates are checked across files).
  * Returns 0 when clean, 1 when a contract has errors, 2 on I/O errors (unreadable path,

@@ -45,6 +45,11 @@ static int cmd_read(int argc, char **argv, bool dump)
         return usage_error("dump needs --json (the one format it writes)", NULL);
     if (i >= argc)
         return usage_error("no contract files given", NULL);
+    if (root && fkcg_root_check(root) != 0) {
+        fprintf(stderr, "fkcgen: error: --root '%s': %s\n%s", root,
+                strerror(fkcg_root_check(root)), usage);
+        return 2;
+    }
     fkcg_run *run = fkcg_run_new(root, stderr);
     int rc = fkcg_run_load(run, (const char *const *)(argv + i), (size_t)(argc - i));
     if (rc == 0 && dump) {

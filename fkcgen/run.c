@@ -2,9 +2,11 @@
  * load → yaml → shape → validate — then binds all sections together, so duplicates are found
  * across files. The arena owns everything; fkcg_run_free releases it at once. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fkcgen.h"
 #include "internal.h"
@@ -29,6 +31,14 @@ fkcg_run *fkcg_run_new(const char *root, FILE *diag)
     fkcg_buf_init(&run->canon);
     run->root = realpath(root ? root : ".", NULL);
     return run;
+}
+
+int fkcg_root_check(const char *root)
+{
+    struct stat st;
+    if (stat(root, &st) != 0)
+        return errno ? errno : ENOENT;
+    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 }
 
 void fkcg_run_free(fkcg_run *run)

@@ -616,6 +616,12 @@ static void command_line(void **state)
     assert_int_equal(sh("$FKCGEN check " SEED), 0);
     assert_int_equal(sh("$FKCGEN check tests/fkcgen/cases/bad_bool.md 2>/dev/null"), 1);
     assert_int_equal(sh("$FKCGEN check tests/fkcgen 2>/dev/null"), 2);
+    /* --root must name an existing directory (else the banner held an absolute path) */
+    assert_int_equal(sh("$FKCGEN check --root /no/such/dir " SEED " 2>&1 | "
+                        "grep -q \"^fkcgen: error: --root '/no/such/dir': No such file\""), 0);
+    assert_int_equal(sh("$FKCGEN check --root /no/such/dir " SEED " 2>/dev/null"), 2);
+    assert_int_equal(sh("$FKCGEN dump --json --root " SEED " " SEED " >/dev/null 2>&1"), 2);
+    assert_int_equal(sh("$FKCGEN check --root / " SEED), 0);
     /* dump writes JSON on stdout only when clean; the 18 bindings are there. */
     assert_int_equal(sh("test $($FKCGEN dump --json " SEED " | grep -c '\"wrapper\"') = 18"),
                      0);

@@ -263,6 +263,14 @@ static void test_usage_errors(void **state)
     assert_int_equal(sh("%s gen --out-dir", fkcgen), 2);
     assert_int_equal(sh("%s gen --out-dir %s/u %s/no-such.md", fkcgen, tmp, tmp), 2);
     assert_false(exists("%s/%s", "u"));
+    /* --root must be an existing directory */
+    assert_int_equal(sh("%s gen --root /no/such/dir --out-dir %s/u %s/contracts/vulkan/write_slice.md",
+                        fkcgen, tmp, repo), 2);
+    assert_non_null(strstr(err_text, "--root '/no/such/dir': No such file or directory"));
+    assert_int_equal(sh("%s gen --root=%s/contracts/vulkan/write_slice.md --out-dir %s/u "
+                        "%s/contracts/vulkan/write_slice.md", fkcgen, repo, tmp, repo), 2);
+    assert_non_null(strstr(err_text, "Not a directory"));
+    assert_false(exists("%s/%s", "u"));
     assert_int_equal(sh("%s gen --help", fkcgen), 0);
     assert_non_null(strstr(out_text, "usage: fkcgen gen"));
 }
