@@ -3,7 +3,8 @@
 #ifndef FKCG_CONFIG_H
 #define FKCG_CONFIG_H
 
-#define FKCG_MAX_FILE_BYTES (64u << 20)     /* larger contract files are rejected (64 MiB) */
+#define FKCG_MAX_FILE_BYTES (1u << 20)      /* larger contract files are rejected (1 MiB): cmark
+                                             * needs up to ~200 bytes of memory per input byte */
 #define FKCG_MAX_ITEMS 1024u                /* entries of one YAML mapping or list */
 #define FKCG_MAX_DEPTH 16u                  /* YAML nesting (mappings + sequences) */
 #define FKCG_MAX_TEXT_BYTES 4000u         /* a scalar value: text becomes C string literals,

@@ -569,6 +569,23 @@ static void io_errors(void **state)
     assert_int_equal(fkcg_run_load_buffer(f->run, "big.md", big, (size_t)FKCG_MAX_FILE_BYTES + 1),
                      1);
     free(big);
+    /* The cap bounds cmark's memory (~200 bytes per input byte for 1 MiB of '[': 200 MB;
+     * 20 MB of it, under the old 64 MiB cap, took 3.8 GB): 2 MiB of '[' in the prose of the
+     * seed is refused before it is parsed. */
+    char *seed = slurp(SEED, NULL);
+    size_t n = strlen(seed), fill = (size_t)2 << 20;
+    char *brackets = malloc(n + fill + 2);
+    char *body = strstr(seed + 4, "\n---\n") + 5;
+    size_t head = (size_t)(body - seed);
+    memcpy(brackets, seed, head);
+    memset(brackets + head, '[', fill);
+    brackets[head + fill] = '\n';
+    strcpy(brackets + head + fill + 1, body);
+    assert_int_equal(load_text(f, brackets), 1);
+    assert_string_equal(f->diag, "mem.md: error: file is larger than the 1048576-byte limit for "
+                                 "a contract; split it\n");
+    free(brackets);
+    free(seed);
     /* A file just under the limit but without front matter is read and rejected for that. */
     assert_int_equal(load_text(f, "# no front matter\n"), 1);
     assert_non_null(strstr(f->diag, "mem.md:1:1: error: missing front matter"));
