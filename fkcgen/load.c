@@ -120,10 +120,28 @@ static fkcg_loc where_in(const char *path, const char *buf, size_t at)
     return loc;
 }
 
-/* Is c a byte kept as it is without a closer look: ASCII other than NUL and CR? */
+/* Is c a byte kept as it is without a closer look: printable ASCII, tab or LF? */
 static bool plain_byte(unsigned char c)
 {
-    return c != 0 && c != '\r' && c < 0x80;
+    return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n';
+}
+
+/* The code point of the valid UTF-8 sequence of k bytes at p. */
+static uint32_t utf8_cp(const unsigned char *p, size_t k)
+{
+    uint32_t cp = k == 1 ? p[0] : k == 2 ? p[0] & 0x1Fu : k == 3 ? p[0] & 0x0Fu : p[0] & 0x07u;
+    for (size_t i = 1; i < k; i++)
+        cp = (cp << 6) | (p[i] & 0x3Fu);
+    return cp;
+}
+
+/* A control character (C0 but tab and LF, DEL, C1) or a non-character (U+FDD0..U+FDEF and the
+ * last two code points of every plane): libyaml refuses most of them with no line, cmark keeps
+ * them, and no contract has a use for them. */
+static bool bad_code_point(uint32_t cp)
+{
+    return (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7f && cp <= 0x9f) ||
+           (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFEu) == 0xFFFEu;
 }
 
 enum { PLAIN_BLOCK = 64 };
@@ -135,13 +153,14 @@ static bool plain_block(const char *p)
     unsigned char odd = 0;
     for (size_t i = 0; i < PLAIN_BLOCK; i++) {
         unsigned char c = (unsigned char)p[i];
-        odd |= (unsigned char)((c == 0) | (c == '\r') | (c >> 7));
+        odd |= (unsigned char)(((c < 0x20) & (c != '\t') & (c != '\n')) | (c >= 0x7f));
     }
     return odd == 0;
 }
 
 /* Checks the raw bytes and normalises them in place: drops a leading BOM, turns CR LF into LF.
- * Rejects NUL, invalid UTF-8 and a CR not followed by LF, at their line:col (found by a second
+ * Rejects NUL, invalid UTF-8, a CR not followed by LF, other control characters and
+ * non-characters (bad_code_point), at their line:col (found by a second
  * pass over the normalised prefix, so the common path is one tight loop over plain bytes that
  * moves nothing until a BOM or a CR has been dropped). */
 static int normalise(fkcg_diag *d, const char *path, char *buf, size_t *len)
@@ -163,16 +182,23 @@ static int normalise(fkcg_diag *d, const char *path, char *buf, size_t *len)
             break;
         unsigned char c = (unsigned char)buf[in];
         size_t k = 1;
-        if (c == 0 || (c == '\r' && (in + 1 >= n || buf[in + 1] != '\n')) ||
-            (c >= 0x80 && (k = utf8_len((const unsigned char *)buf + in, n - in)) == 0)) {
+        uint32_t cp = c;
+        bool crlf = c == '\r' && in + 1 < n && buf[in + 1] == '\n';
+        if (c >= 0x80 && (k = utf8_len((const unsigned char *)buf + in, n - in)) != 0)
+            cp = utf8_cp((const unsigned char *)buf + in, k);
+        if (c == 0 || (c == '\r' && !crlf) || k == 0 || (!crlf && bad_code_point(cp))) {
             fkcg_loc at = where_in(path, buf, out);
             if (c == 0)
                 fkcg_error(d, &at, "NUL byte in a contract file; it must be UTF-8 text");
             else if (c == '\r')
                 fkcg_error(d, &at, "carriage return without a line feed; use LF or CR LF line "
                                    "ends");
-            else
+            else if (k == 0)
                 fkcg_error(d, &at, "invalid UTF-8 (byte 0x%02X); save the file as UTF-8", c);
+            else
+                fkcg_error(d, &at, cp < 0xA0 ? "control character U+%04X in a contract file; "
+                           "remove it (only tabs and line ends may appear)" : "non-character "
+                           "U+%04X in a contract file; remove it (it is not text)", (unsigned)cp);
             return 1;
         }
         if (c == '\r') { /* CR LF: keep the LF */

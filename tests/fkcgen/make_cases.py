@@ -88,6 +88,13 @@ CASES_TEXT = {
     "invalid_utf8": sub("copy a tensor", "copy a \udcff tensor"),
     "overlong_utf8": sub("copy a tensor", "copy a \udcc0\udcaf tensor"),
     "lone_cr": sub("rank: any\n", "rank: any\rshape_constraint: x\n"),
+    # control characters and non-characters: at their own line:col (libyaml gave the block's)
+    "control_char_del": sub("copy a tensor", "copy a\x7ftensor"),
+    "control_char_vt": sub("rank: any", "rank: any\x0b"),
+    "control_char_esc_in_prose": sub("# demo — one", "# demo \x1b[31m— one"),
+    "control_char_c1": sub("copy a tensor", "copy a\u0085tensor"),
+    "noncharacter_fffe": sub("copy a tensor", "copy a \ufffe tensor"),
+    "noncharacter_fdd0": sub("# demo — one", "# demo — \ufdd0one"),
     "tab_in_yaml": sub("rank: any", "rank:\tany"),
     # YAML
     "yaml_syntax_error": sub("dtypes: [F32, U8]", "dtypes: [F32, U8"),
