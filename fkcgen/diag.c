@@ -208,35 +208,82 @@ void fkcg_diag_drop_source(fkcg_diag *d, const char *file)
     }
 }
 
-/* The source line, then a caret under col: tabs kept, one space per UTF-8 character. */
+/* How many bytes of the escape of the byte at s (n left) put_escaped writes: 0 when it is
+ * written as it is. Escaped: C0 controls (tab too, unless keep_tab), DEL, and C1 (U+0080..9F,
+ * UTF-8 C2 80..C2 9F), so no byte of a contract can move a terminal's cursor or colour it. */
+static size_t escape_width(const unsigned char *s, size_t n, bool keep_tab)
+{
+    if ((s[0] < 0x20 && !(keep_tab && s[0] == '\t')) || s[0] == 0x7f)
+        return 4; /* \xHH */
+    if (s[0] == 0xC2 && n > 1 && s[1] >= 0x80 && s[1] <= 0x9F)
+        return 6; /* \u00HH */
+    return 0;
+}
+
+/* Writes n bytes of s with control characters escaped (escape_width). */
+static void put_escaped(FILE *out, const char *s, size_t n, bool keep_tab)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n; i++) {
+        size_t w = escape_width(p + i, n - i, keep_tab);
+        if (w == 4)
+            fprintf(out, "\\x%02x", p[i]);
+        else if (w == 6)
+            fprintf(out, "\\u%04x", p[++i]);
+        else
+            fputc(p[i], out);
+    }
+}
+
+/* The source line, then a caret under col: tabs kept, one space per UTF-8 character (as many
+ * as its escape for a control character). */
 static void quote_source(const fkcg_diag *d, const fkcg_loc *loc)
 {
     const char *line;
     size_t n;
     if (loc->line == 0 || !find_line(d, loc, &line, &n))
         return;
-    fprintf(d->out, "%.*s\n", (int)n, line);
+    put_escaped(d->out, line, n, true);
+    fputc('\n', d->out);
     for (size_t i = 0; i + 1 < loc->col && i < n; i++) {
         unsigned char c = (unsigned char)line[i];
+        size_t w = escape_width((const unsigned char *)line + i, n - i, true);
         if (c == '\t')
             fputc('\t', d->out);
+        else if (w)
+            fprintf(d->out, "%*s", (int)w, "");
         else if ((c & 0xC0) != 0x80)
             fputc(' ', d->out);
     }
     fputs("^\n", d->out);
 }
 
+/* One message: the location, the kind, the text (contract values in it escaped), the quote. */
 static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt,
                    va_list ap)
 {
-    if (!loc)
+    char small[512], *msg = small;
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
+    if (len >= (int)sizeof small && (msg = malloc((size_t)len + 1)) != NULL)
+        vsnprintf(msg, (size_t)len + 1, fmt, again);
+    va_end(again);
+    if (!msg)
+        fkcg_oom();
+    if (!loc) {
         fprintf(d->out, "fkcgen: %s: ", kind);
-    else if (loc->line == 0)
-        fprintf(d->out, "%s: %s: ", loc->file, kind);
-    else
-        fprintf(d->out, "%s:%u:%u: %s: ", loc->file, loc->line, loc->col, kind);
-    vfprintf(d->out, fmt, ap);
+    } else {
+        put_escaped(d->out, loc->file, strlen(loc->file), false);
+        if (loc->line == 0)
+            fprintf(d->out, ": %s: ", kind);
+        else
+            fprintf(d->out, ":%u:%u: %s: ", loc->line, loc->col, kind);
+    }
+    put_escaped(d->out, msg, len < 0 ? 0 : (size_t)len, false);
     fputc('\n', d->out);
+    if (msg != small)
+        free(msg);
     if (loc)
         quote_source(d, loc);
 }

@@ -97,6 +97,7 @@ CASES_TEXT = {
     "noncharacter_fdd0": sub("# demo — one", "# demo — \ufdd0one"),
     "tab_in_yaml": sub("rank: any", "rank:\tany"),
     # YAML
+    "escape_in_message": sub("rank: any", 'rank: any\n"\\e[31mRED\\e[0m\\rX\\t\\u0085\\x7f": 1'),
     "yaml_syntax_error": sub("dtypes: [F32, U8]", "dtypes: [F32, U8"),
     "yaml_anchor": sub("dtypes: [F32, U8]", "dtypes: &lol [F32, U8]"),
     "yaml_alias": sub('blurb: "copy a tensor"', "blurb: *lol"),

@@ -610,6 +610,23 @@ static void json_escapes(void **state)
     free(seed);
 }
 
+/* Control characters from a contract or its path never reach the terminal raw: they are
+ * printed as \xHH (C1 as \u00HH) in diagnostics. */
+static void diag_escapes(void **state)
+{
+    fixture *f = *state;
+    fkcg_run_free(f->run);
+    f->run = fkcg_run_new(NULL, f->sink);
+    const char *text = "# no front matter\n";
+    long before = ftell(f->sink);
+    assert_int_equal(fkcg_run_load_buffer(f->run, "a\x1b[2J\tb.md", text, strlen(text)), 1);
+    fflush(f->sink);
+    assert_string_equal(f->diag + before, "a\\x1b[2J\\x09b.md:1:1: error: missing front matter: "
+                        "a contract starts with a '---' line, the provider's keys, then another "
+                        "'---' line\n"
+                        "# no front matter\n^\n");
+}
+
 /* ---- the command line ---- */
 /* Runs cmd through sh with $FKCGEN set to the binary under test (default build/fkcgen). */
 static int sh(const char *cmd)
@@ -669,6 +686,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(expressions, setup, teardown),
         cmocka_unit_test_setup_teardown(io_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(json_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(diag_escapes, setup, teardown),
         cmocka_unit_test(command_line),
     };
     return cmocka_run_group_tests_name("fkcgen front end", tests, NULL, NULL);
