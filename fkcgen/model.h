@@ -66,7 +66,7 @@ typedef struct fkcg_input {
     int dtypes[FKCG_NDTYPES];        /* indexes into fkcg_dtypes, contract order */
     size_t n_dtypes;
     const char *layout[FKCG_NLAYOUT];
-    const char *rank;                /* "any" or a decimal number, as written */
+    const char *rank;                /* "any" or a decimal number without leading zeros */
     const char *shape_constraint;    /* free text or NULL */
     fkcg_loc loc;
 } fkcg_input;

@@ -414,6 +414,8 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         for (int k = 0; k < FKCG_NLAYOUT; k++)
             in->layout[k] = str(v, layout, fkcg_layout_keys[k]);
         in->rank = str(v, item, "rank");
+        while (in->rank && in->rank[0] == '0' && in->rank[1] != '\0')
+            in->rank++; /* 01 and 1 are one rank: the hash follows the number, not its spelling */
         in->shape_constraint = str(v, item, "shape_constraint");
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)

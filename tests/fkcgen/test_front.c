@@ -329,6 +329,21 @@ static void hash_follows_data_only(void **state)
     t = replace(seed, "rank: any\n", "rank: any # any rank\n");
     assert_string_equal(first_hash(f, t), base);
     free(t);
+    /* Number spelling: rank 01 is rank 1 (it was hashed as written); 0 and 00 agree too. */
+    char rank1[33];
+    t = replace(seed, "rank: any\n", "rank: 1\n");
+    strcpy(rank1, first_hash(f, t));
+    assert_string_not_equal(rank1, base);
+    free(t);
+    t = replace(seed, "rank: any\n", "rank: 01\n");
+    assert_string_equal(first_hash(f, t), rank1);
+    free(t);
+    t = replace(seed, "rank: any\n", "rank: 0\n");
+    strcpy(rank1, first_hash(f, t));
+    free(t);
+    t = replace(seed, "rank: any\n", "rank: 00\n");
+    assert_string_equal(first_hash(f, t), rank1);
+    free(t);
     /* Data: another hash. */
     t = replace(seed, "alignment_bytes: 16", "alignment_bytes: 32");
     assert_string_not_equal(first_hash(f, t), base);
