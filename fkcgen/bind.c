@@ -295,13 +295,14 @@ static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *con
         if (end - g < 2)
             continue;
         for (int dt = 0; dt < FKCG_NDTYPES; dt++) {
-            const fkcg_section *prev = NULL;
+            const fkcg_section *first = NULL; /* every later one is noted against the first */
             for (size_t i = g; i < end; i++) {
                 if (!(dtype_mask(order[i]) & (1u << dt)))
                     continue;
-                if (prev)
-                    errors += report_dup(a, d, &seen, prev, order[i], dt);
-                prev = order[i];
+                if (first)
+                    errors += report_dup(a, d, &seen, first, order[i], dt);
+                else
+                    first = order[i];
             }
         }
     }
@@ -422,13 +423,16 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
     sort_sections((const fkcg_section **)sections, n_sections, false);
     if (n_providers) /* qsort takes no null array, even empty */
         qsort(providers, n_providers, sizeof *providers, by_file);
-    for (size_t i = 1; i < n_sections; i++)
-        if (!strcmp(sections[i]->kernel, sections[i - 1]->kernel)) {
-            fkcg_error(d, &sections[i]->kernel_loc, "duplicate kernel '%s'; kernel names are "
-                       "unique across all contracts", sections[i]->kernel);
-            fkcg_note(d, &sections[i - 1]->kernel_loc, "first defined here");
-            errors++;
+    for (size_t i = 1, first = 0; i < n_sections; i++) {
+        if (strcmp(sections[i]->kernel, sections[first]->kernel) != 0) {
+            first = i; /* a third definition is noted against the first, not the second */
+            continue;
         }
+        fkcg_error(d, &sections[i]->kernel_loc, "duplicate kernel '%s'; kernel names are "
+                   "unique across all contracts", sections[i]->kernel);
+        fkcg_note(d, &sections[first]->kernel_loc, "first defined here");
+        errors++;
+    }
     fkcg_buf canon;
     fkcg_buf_init(&canon);
     for (size_t i = 0; i < n_sections; i++) {

@@ -144,13 +144,57 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     return rc;
 }
 
+typedef struct named {           /* a path given, by the file it names */
+    char *real;                  /* its realpath, or NULL when it has none (reported later) */
+    size_t i;                    /* its index on the command line */
+} named;
+
+static int by_real(const void *x, const void *y)
+{
+    const named *a = x, *b = y;
+    int c = a->real && b->real ? strcmp(a->real, b->real) : (a->real != NULL) - (b->real != NULL);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* first[i]: the index of an earlier path naming the same file as paths[i] (same realpath),
+ * or n when there is none. Sorted, not compared pairwise: 10,000 files stay cheap. */
+static void find_repeats(const char *const *paths, size_t n, size_t *first)
+{
+    named *v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        fkcg_oom();
+    for (size_t i = 0; i < n; i++) {
+        v[i] = (named){ realpath(paths[i], NULL), i };
+        first[i] = n;
+    }
+    qsort(v, n, sizeof *v, by_real);
+    for (size_t i = 1, g = 0; i < n; i++) {
+        if (!v[i].real || !v[g].real || strcmp(v[g].real, v[i].real) != 0)
+            g = i;
+        else
+            first[v[i].i] = v[g].i;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(v[i].real);
+    free(v);
+}
+
 /* Reads the files (or, for n_paths == 1 with data, the bytes) and binds them together. */
 static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const char *data,
                 size_t len)
 {
     list providers = { 0 }, sections = { 0 };
     bool io = false;
+    size_t *first = fkcg_alloc_raw(&run->arena, (n_paths + 1) * sizeof *first);
+    if (!data)
+        find_repeats(paths, n_paths, first);
     for (size_t i = 0; i < n_paths; i++) {
+        if (!data && first[i] != n_paths) { /* read once: not every kernel its own duplicate */
+            fkcg_error(run->diag, &(fkcg_loc){ paths[i], 0, 0 }, "the same file as '%s', given "
+                       "before it; give each contract once", paths[first[i]]);
+            io = true;
+            continue;
+        }
         io |= read_one(run, paths[i], data, len, &providers, &sections) == 2;
         fkcg_diag_drop_source(run->diag, paths[i]);
         fkcg_arena_reset(&run->file);

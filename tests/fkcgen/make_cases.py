@@ -231,6 +231,15 @@ DIR_CASES = {
     "duplicate_entry_point_crlf": {
         "a.md": "\ufeff" + BASE.replace("\n", "\r\n"),
         "b.md": BASE[:BASE.index("## copy")] + SECOND.replace("op_kind: Copy", "op_kind: CopyTwo")},
+    # a third definition is noted against the first (it was noted against the second)
+    "duplicate_kernel_three_files": {"a.md": BASE, "b.md": BASE.replace(
+        "dtypes: [F32, U8]", "dtypes: [I32]").replace("op_kind: Copy", "op_kind: CopyInt"),
+        "c.md": BASE.replace("dtypes: [F32, U8]", "dtypes: [I8]").replace(
+            "op_kind: Copy", "op_kind: CopyByte")},
+    "duplicate_binding_three_files": {"a.md": BASE, "b.md": BASE.replace(
+        "kernel: copy", "kernel: copy_b").replace("demo::fkc::copy", "demo::fkc::copy_b"),
+        "c.md": BASE.replace("kernel: copy", "kernel: copy_c").replace(
+            "demo::fkc::copy", "demo::fkc::copy_c")},
 }
 
 

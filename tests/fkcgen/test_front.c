@@ -566,6 +566,15 @@ static void io_errors(void **state)
     assert_non_null(strstr(f->diag, "duplicate kernel 'write_slice'"));
     assert_non_null(strstr(f->diag, "duplicate kernel 'write_slice_rotating'"));
     assert_int_equal(fkcg_run_table(f->run)->n_bindings, 0);
+    /* One file given twice (by paths with one realpath) is read once and refused with one
+     * message, not reported kernel by kernel as its own duplicate. */
+    const char *twice[] = { SEED, "./" SEED, "contracts/../" SEED };
+    assert_int_equal(load(f, twice, 3), 2);
+    assert_string_equal(f->diag,
+        "./" SEED ": error: the same file as '" SEED "', given before it; give each contract "
+        "once\n"
+        "contracts/../" SEED ": error: the same file as '" SEED "', given before it; give each "
+        "contract once\n");
     /* Over the size cap: refused before parsing. */
     char path[] = "/tmp/fkcgen-big-XXXXXX";
     int fd = mkstemp(path);
