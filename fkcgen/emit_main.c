@@ -470,7 +470,7 @@ static int check_depfile(const gen_opts *o, const struct stat out_st[2], const b
 {
     const char *dep = o->depfile, *base = strrchr(dep, '/') ? strrchr(dep, '/') + 1 : dep;
     struct stat st, cst;
-    bool exists;
+    bool exists = false;
     char *dir = dir_of(dep);
     int rc = 2;
     if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
