@@ -464,29 +464,60 @@ static char *dir_of(const char *path)
     return d;
 }
 
-/* The depfile: its directory exists and is writable, it is a regular file or absent, and it is
- * neither an output nor a contract. 0 or 2 (reported). */
+/* A directory's canonical path: its realpath, or, when it does not exist (the output
+ * directory gen creates), its parent's realpath and its name; NULL when neither exists. */
+static char *canon_dir(const char *path)
+{
+    char *r = realpath(path, NULL);
+    if (r)
+        return r;
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    char *trimmed = malloc(n + 1);
+    if (!trimmed)
+        fkcg_oom();
+    memcpy(trimmed, path, n);
+    trimmed[n] = '\0';
+    const char *base = strrchr(trimmed, '/') ? strrchr(trimmed, '/') + 1 : trimmed;
+    char *parent = dir_of(trimmed), *rp = realpath(parent, NULL);
+    if (rp && *base && strcmp(base, ".") && strcmp(base, "..")) {
+        r = malloc(strlen(rp) + strlen(base) + 2);
+        if (!r)
+            fkcg_oom();
+        sprintf(r, "%s/%s", strcmp(rp, "/") ? rp : "", base);
+    }
+    free(rp);
+    free(parent);
+    free(trimmed);
+    return r;
+}
+
+/* The depfile: its directory exists and is writable (or is the output directory, which gen
+ * creates), it is a regular file or absent, and it is neither an output nor a contract.
+ * 0 or 2 (reported). */
 static int check_depfile(const gen_opts *o, const struct stat out_st[2], const bool out_exists[2])
 {
     const char *dep = o->depfile, *base = strrchr(dep, '/') ? strrchr(dep, '/') + 1 : dep;
     struct stat st, cst;
     bool exists = false;
-    char *dir = dir_of(dep);
+    char *dir = dir_of(dep), *cdir = canon_dir(dir), *cout = canon_dir(o->out_dir);
+    bool in_out_dir = cdir && cout && !strcmp(cdir, cout);
     int rc = 2;
     if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
         path_error("--depfile", dep, "names a directory; give a file");
     else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        path_error("--depfile", dep, "is in a directory that does not exist");
+        rc = in_out_dir ? 0 : (path_error("--depfile", dep, "is in a directory that does not "
+                                          "exist"), 2);
     else if (access(dir, W_OK | X_OK) != 0)
         path_error("--depfile", dep, "is in a directory this user cannot write");
     else if (check_output("--depfile", dep, &st, &exists) == 0)
         rc = 0;
-    char *rdir = rc == 0 ? realpath(dir, NULL) : NULL, *rout = realpath(o->out_dir, NULL);
     for (int k = 0; k < 2 && rc == 0; k++) {
         const char *name = k ? FKCG_EMIT_SOURCE : FKCG_EMIT_HEADER;
-        bool same = rdir && rout && !strcmp(rdir, rout) && !strcmp(base, name);
-        if (same || (exists && out_exists[k] && st.st_dev == out_st[k].st_dev &&
-                     st.st_ino == out_st[k].st_ino)) {
+        if ((in_out_dir && !strcmp(base, name)) ||
+            (exists && out_exists[k] && st.st_dev == out_st[k].st_dev &&
+             st.st_ino == out_st[k].st_ino)) {
             path_error("--depfile", dep, "is an output of gen; give another file");
             rc = 2;
         }
@@ -496,8 +527,8 @@ static int check_depfile(const gen_opts *o, const struct stat out_st[2], const b
             path_error("--depfile", dep, "is one of the contracts; give another file");
             rc = 2;
         }
-    free(rdir);
-    free(rout);
+    free(cdir);
+    free(cout);
     free(dir);
     return rc;
 }

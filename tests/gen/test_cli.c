@@ -311,6 +311,14 @@ static void test_bad_output_paths(void **state)
                         repo, fkcgen, tmp, tmp, seed), 2);
     assert_non_null(strstr(err_text, "is an output of gen"));
     assert_int_equal(sh("diff -r %s/e0 %s/e", tmp, tmp), 0);
+    /* a depfile in the output directory gen creates is fine; an output there is not */
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/n1/ --depfile %s/n1/x.d %s", repo, fkcgen,
+                        tmp, tmp, seed), 0);
+    assert_true(exists("%s/%s", "n1/x.d") && exists("%s/%s", "n1/fkc_bindings.c"));
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/n2 --depfile %s/n2/fkc_bindings.h %s", repo,
+                        fkcgen, tmp, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "/n2/fkc_bindings.h' is an output of gen"));
+    assert_false(exists("%s/%s", "n2"));
     assert_int_equal(sh("cp %s/%s %s/c.md && %s gen --out-dir %s/e --depfile %s/c.md %s/c.md",
                         repo, seed, tmp, fkcgen, tmp, tmp, tmp), 2);
     assert_non_null(strstr(err_text, "/c.md' is one of the contracts"));
