@@ -117,19 +117,19 @@ static char *join_path(const char *dir, const char *name)
 }
 
 /* Opens an existing output for reading without blocking (a FIFO would block fopen forever)
- * and only when it is a regular file. 0 (*f set), ENOENT when missing, ENOTREG_ERR when it
+ * and only when it is a regular file. 0 (*f set), ENOENT when missing, NOT_REGULAR when it
  * is not a regular file, or another errno. */
-enum { ENOTREG_ERR = -1 };
+enum { NOT_REGULAR = -1 };
 
 static int open_regular(const char *path, FILE **f)
 {
     *f = NULL;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return errno == EISDIR ? ENOTREG_ERR : errno ? errno : EIO;
+        return errno == EISDIR ? NOT_REGULAR : errno ? errno : EIO;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int err = S_ISREG(st.st_mode) ? errno : ENOTREG_ERR;
+    int err = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? NOT_REGULAR : 0;
+    if (err) {
         close(fd);
         return err;
     }
@@ -143,7 +143,7 @@ static int open_regular(const char *path, FILE **f)
 
 static const char *open_error(int err)
 {
-    return err == ENOTREG_ERR ? "not a regular file" : strerror(err);
+    return err == NOT_REGULAR ? "not a regular file" : strerror(err);
 }
 
 /* Reads a whole file into b. 0, ENOENT when it does not exist, or another error (open_regular). */
