@@ -378,6 +378,114 @@ static bool is_fkc_info(const char *info)
     return info[3] == '\0' || info[3] == ' ' || info[3] == '\t';
 }
 
+/* Does the info string name fkc in another spelling (`FKC`, `Fkc`, `{fkc}`, `{.fkc}`)? Such a
+ * fence is refused rather than skipped: the kernel in it would be lost without a word. */
+static bool is_fkc_lookalike(const char *info)
+{
+    if (!info || is_fkc_info(info))
+        return false;
+    const char *w = info;
+    size_t n = strcspn(info, " \t");
+    if (n && *w == '{') {
+        w++, n--;
+        if (n && w[n - 1] == '}')
+            n--;
+        if (n && *w == '.')
+            w++, n--;
+    }
+    if (n != 3)
+        return false;
+    return (w[0] | 0x20) == 'f' && (w[1] | 0x20) == 'k' && (w[2] | 0x20) == 'c';
+}
+
+/* Index of the first line of `text` (a node's literal) that opens a ```fkc or ~~~fkc fence in
+ * any spelling, or -1. Used on the literals of HTML blocks and indented code, where cmark does
+ * not read a fence. */
+static long fkc_fence_line(const char *text)
+{
+    long line = 0;
+    for (const char *s = text; s && *s; line++) {
+        const char *p = s + strspn(s, " \t");
+        size_t run = *p == '`' || *p == '~' ? strspn(p, *p == '`' ? "`" : "~") : 0;
+        if (run >= 3) {
+            p += run;
+            p += strspn(p, " \t");
+            size_t n = strcspn(p, "\n");
+            char word[8] = "";
+            if (n < sizeof word) {
+                memcpy(word, p, n);
+                word[n] = '\0';
+                if (is_fkc_info(word) || is_fkc_lookalike(word))
+                    return line;
+            } else if (is_fkc_info(p)) {
+                return line;
+            }
+        }
+        s = strchr(s, '\n');
+        if (s)
+            s++;
+    }
+    return -1;
+}
+
+/* Location of .md line `line` (1-based) at its first non-blank byte. */
+static fkcg_loc line_loc(const lines *l, const char *file, size_t line)
+{
+    size_t n, i = 0;
+    const char *s = line_at(l, line - 1, &n);
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return (fkcg_loc){ file, (uint32_t)line, (uint32_t)i + 1 };
+}
+
+/* Refuses what would otherwise drop a kernel without a word: a ```fkc fence that cmark reads as
+ * part of an HTML block or an indented code block, a fence whose info string spells fkc in
+ * another way, and a second front matter: a `---` thematic break directly followed by a
+ * setext heading underlined with `---` (the shape `---` / keys / `---`; a thematic break
+ * between sections of prose is followed by a blank line or an ATX heading, and stays fine).
+ * Returns 1 after an error. */
+static int check_lost_block(fkcg_diag *d, const lines *l, size_t skip, const char *file,
+                            cmark_node *n)
+{
+    cmark_node_type t = cmark_node_get_type(n);
+    size_t start = (size_t)cmark_node_get_start_line(n) + skip;
+    const char *info = t == CMARK_NODE_CODE_BLOCK ? cmark_node_get_fence_info(n) : NULL;
+    if (t == CMARK_NODE_CODE_BLOCK && is_fkc_lookalike(info)) {
+        fkcg_loc at = line_loc(l, file, start);
+        fkcg_error(d, &at, "info string '%.*s' is not 'fkc' (lower case); kernel blocks are "
+                           "fenced with ```fkc", (int)strcspn(info, " \t"), info);
+        return 1;
+    }
+    bool indented = t == CMARK_NODE_CODE_BLOCK && info && !*info &&
+                    line_loc(l, file, start).col > 4;
+    if (t == CMARK_NODE_HTML_BLOCK || indented) {
+        long k = fkc_fence_line(cmark_node_get_literal(n));
+        if (k < 0)
+            return 0;
+        fkcg_loc at = line_loc(l, file, start + (size_t)k);
+        if (indented)
+            fkcg_error(d, &at, "an indented code block holds a ```fkc fence; fences must start "
+                               "at column 1-4 of a top-level block");
+        else
+            fkcg_error(d, &at, "a ```fkc fence inside an HTML block is not read; move it out "
+                               "of the HTML block");
+        return 1;
+    }
+    cmark_node *next = t == CMARK_NODE_THEMATIC_BREAK ? cmark_node_next(n) : NULL;
+    size_t head = next ? (size_t)cmark_node_get_start_line(next) + skip : 0;
+    /* Level 2 and no '#' at its start: a setext heading, underlined with '-'. (cmark's end
+     * line for a setext heading is not its underline's, so the underline is not read.) */
+    if (next && cmark_node_get_type(next) == CMARK_NODE_HEADING &&
+        cmark_node_get_heading_level(next) == 2 && is_dashes(l, start - 1) &&
+        head == start + 1 && l->text[l->off[head - 1] + line_loc(l, file, head).col - 1] != '#') {
+        fkcg_loc at = { file, (uint32_t)start, 1 };
+        fkcg_error(d, &at, "a second front matter ('---' ... '---') is not allowed; the "
+                           "provider's keys go in the one at the top of the file");
+        return 1;
+    }
+    return 0;
+}
+
 /* Reads the opening fence at .md line `line` (1-based): indent, char and length. */
 static void fence_shape(const lines *l, size_t line, uint32_t *indent, char *ch, size_t *len)
 {
@@ -441,6 +549,10 @@ static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines
             heading_text(n, &b);
             heading = fkcg_strndup(a, b.data ? b.data : "", b.len);
             fkcg_buf_free(&b);
+            continue;
+        }
+        if (check_lost_block(d, l, skip, doc->file, n)) {
+            rc = 1;
             continue;
         }
         if (t != CMARK_NODE_CODE_BLOCK || !is_fkc_info(cmark_node_get_fence_info(n)))

@@ -329,8 +329,14 @@ void fkcg_schema_markdown(fkcg_buf *out)
         "A contract is a Markdown file (UTF-8 text: no control characters but tabs and line "
         "ends, no non-characters such as U+FFFE; LF or CR LF line ends, an optional BOM, at most ");
     fkcg_buf_printf(out, "%u bytes). It opens with YAML front matter between two `---` lines "
-        "(the provider), then Markdown prose; every fenced block whose info string is `fkc` "
-        "declares one kernel (a *section*), introduced by the heading before it.\n\n", 
+        "(the provider), then Markdown prose; every fenced block whose info string's first "
+        "word is `fkc` (lower case) declares one kernel (a *section*), introduced by the "
+        "heading before it. Such a fence stands at the top level of the document (not in a "
+        "list or quote). What would lose a kernel without a word is an error: an info string "
+        "spelling fkc otherwise (`FKC`, `{fkc}`), a ```` ```fkc ```` fence inside an HTML block "
+        "or an indented code block, and a second front matter (a `---` line directly followed "
+        "by lines underlined with `---`; a `---` break between sections of prose, followed by "
+        "a blank line or a `#` heading, is fine).\n\n", 
         FKCG_MAX_FILE_BYTES);
     fkcg_buf_printf(out,
         "YAML rules: no anchors, aliases or tags; no tabs; at most %u levels of nesting. Keys may "

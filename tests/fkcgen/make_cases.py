@@ -82,6 +82,14 @@ CASES_TEXT = {
     "unterminated_front_matter": BASE.replace("---\n# demo", "# demo", 1),
     "unterminated_fence": BASE[:BASE.rindex("```")],
     "no_fkc_block": BASE.replace("```fkc", "```yaml"),
+    "fence_info_upper_case": BASE.replace("```fkc", "```FKC"),
+    "fence_info_braces": BASE.replace("```fkc", "```{fkc}"),
+    "fence_in_html_block": sub("```fkc\n", "<div>\n```fkc\nkernel: other\n```\n</div>\n\n```fkc\n"),
+    "fence_in_indented_code": sub("```fkc\n", "    ```fkc\n    kernel: other\n    ```\n\n```fkc\n"),
+    "second_front_matter": sub("# demo", "---\nfkc_version: 2\n---\n# demo"),
+    # fine breaks and one defect (every case is malformed): only the defect is reported
+    "thematic_breaks_in_prose": sub("## copy\n", "---\n\nProse.\n---\n## copy\n").replace(
+        "rank: any", "rank: many", 1),
     "fence_in_list": sub("```fkc\n", "- item\n\n  ```fkc\n  kernel: other\n  ```\n\n```fkc\n"),
     "empty_fkc_block": sub("## copy\n", "## empty\n```fkc\n```\n## copy\n"),
     "nul_byte": sub("copy a tensor", "copy a\0tensor"),
