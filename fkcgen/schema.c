@@ -344,7 +344,9 @@ void fkcg_schema_markdown(fkcg_buf *out)
         "key goes into the innermost open mapping whose schema admits it. A key with an empty "
         "value opens that mapping; the last mapping of a block list stays open. In the free-form "
         "`fields` map a key known to an enclosing mapping closes it, so a field may not be named "
-        "after a contract key (nor `n` or `dtype_bytes`, the cost variables). The same rule "
+        "after a contract key (nor `n` or `dtype_bytes`, the cost variables). A field with an "
+        "empty value opens its entry: its `kind:` and `note:` lines follow it (so a field named "
+        "`kind` or `note` right after such a field goes into its entry; write that one first). The same rule "
         "applies to nested YAML: after a block list, a key its last mapping admits goes there. "
         "Errors are reported up to %u per run.\n",
         FKCG_MAX_DEPTH, FKCG_MAX_ERRORS);

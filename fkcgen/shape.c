@@ -2,7 +2,8 @@
  * as the seed is written) and the canonical nested form give the same tree. A key goes into the
  * innermost open mapping whose schema admits it; a key with an empty value opens its mapping;
  * the last mapping of a block list stays open. A free-form map (op_params.fields) admits any key
- * that no enclosing open mapping admits. Unknown and duplicate keys are reported here. */
+ * that no enclosing open mapping admits; an empty-valued field opens its entry (kind, note).
+ * Unknown and duplicate keys are reported here. */
 #include <string.h>
 
 #include "internal.h"
@@ -84,7 +85,7 @@ static ynode *shape_value(shaper *sh, ynode *v, const fkcg_key *k, const fkcg_sc
     bool seq = !entry && k->type == FT_SEQMAP;
     if (!seq && v->kind == YN_MAP)
         return shape_map(sh, v, child);
-    if (!seq && v->is_null && !entry) {
+    if (!seq && v->is_null) { /* a field's entry too: its kind / note lines follow */
         ynode *m = fkcg_ynode_new(sh->a, YN_MAP, v->key->loc);
         m->schema = child;
         push(sh, m, child);

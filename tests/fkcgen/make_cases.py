@@ -125,6 +125,8 @@ CASES_TEXT = {
                                          "kernel_source: \"vulkan-slang\"\n"
                                          "link_registry: demo::fkc::ENTRY_POINTS\n"
                                          "revision_base: \"git:0000\"\n", ""),
+    "field_block_style_missing_kind": sub('len: { kind: usize, note: "elements to copy" }',
+                                          'len:\nnote: "elements to copy"'),
     "field_missing_kind": sub('len: { kind: usize, note: "elements to copy" }',
                               'len: { note: "elements to copy" }'),
     "nested_form_error": sub("caps:\nawkward_layout_strategy: requires_contiguous\n"

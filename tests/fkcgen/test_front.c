@@ -369,8 +369,9 @@ static void hash_follows_data_only(void **state)
 /* Walks every chain of mappings that can be open together in the flattened form (a mapping
  * opens its MAP / SEQMAP / FREEMAP children) and checks that no key of a mapping is a key of
  * one of its open ancestors: then "the innermost open mapping that admits the key" is the
- * only place the key can go. A free-form map admits only keys no ancestor admits (shape.c),
- * and its entries are written as explicit mappings, so they never open. */
+ * only place the key can go. A free-form map admits only keys no ancestor admits (shape.c);
+ * an entry written in block style (an empty-valued field, then its keys) opens, so the entry's
+ * schema is walked too: its keys must be no ancestor's either. */
 static size_t chains;
 
 static void check_chain(const fkcg_schema **chain, size_t depth)
@@ -383,6 +384,11 @@ static void check_chain(const fkcg_schema **chain, size_t depth)
                 fail_msg("key '%s' of %s is also a key of %s, open at the same time",
                          s->keys[i].name, s->path, chain[a]->path);
         }
+    if (s->freeform && s->entry) {
+        assert_true(depth < 16);
+        chain[depth] = s->entry;
+        check_chain(chain, depth + 1);
+    }
     for (size_t i = 0; i < s->n_keys && !s->freeform; i++) {
         const fkcg_key *k = &s->keys[i];
         if (k->type == FT_MAP || k->type == FT_SEQMAP || k->type == FT_FREEMAP) {
@@ -420,6 +426,21 @@ static void renesting_places_keys_by_open_map(void **state)
     assert_int_equal(load_text(f, t), 1);
     assert_non_null(strstr(f->diag, "duplicate key 'variant' in accept.op_params"));
     free(t);
+    /* A field entry in block style (an empty-valued field, then its keys) opens the entry: the
+     * same table as the one-line form. */
+    char *flow = strdup(first_hash(f, seed));
+    t = replace(seed, "offsets: { kind: \"Vec<usize>\", note: \"per-axis slab start offset in "
+                      "dst\" }", "offsets:\nkind: \"Vec<usize>\"\nnote: \"per-axis slab start "
+                      "offset in dst\"");
+    assert_string_equal(first_hash(f, t), flow);
+    free(t);
+    /* The open entry is innermost: a field named `kind` after it goes into it. */
+    t = replace(seed, "offsets: { kind: \"Vec<usize>\", note: \"per-axis slab start offset in "
+                      "dst\" }", "offsets:\nkind: \"Vec<usize>\"\nkind: { kind: usize }");
+    assert_int_equal(load_text(f, t), 1);
+    assert_non_null(strstr(f->diag, "duplicate key 'kind' in accept.op_params.fields"));
+    free(t);
+    free(flow);
     free(seed);
 }
 
