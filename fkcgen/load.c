@@ -439,7 +439,8 @@ static fkcg_loc line_loc(const lines *l, const char *file, size_t line)
 }
 
 /* Refuses what would otherwise drop a kernel without a word: a ```fkc fence that cmark reads as
- * part of an HTML block or an indented code block, a fence whose info string spells fkc in
+ * part of an HTML block (not an HTML comment, the way to hide one on purpose) or an indented
+ * code block, a fence whose info string spells fkc in
  * another way, and a second front matter: a `---` thematic break directly followed by a
  * setext heading underlined with `---` (the shape `---` / keys / `---`; a thematic break
  * between sections of prose is followed by a blank line or an ATX heading, and stays fine).
@@ -459,7 +460,10 @@ static int check_lost_block(fkcg_diag *d, const lines *l, size_t skip, const cha
     bool indented = t == CMARK_NODE_CODE_BLOCK && info && !*info &&
                     line_loc(l, file, start).col > 4;
     if (t == CMARK_NODE_HTML_BLOCK || indented) {
-        long k = fkc_fence_line(cmark_node_get_literal(n));
+        const char *lit = cmark_node_get_literal(n);
+        if (!lit || (!indented && !strncmp(lit + strspn(lit, " "), "<!--", 4)))
+            return 0; /* an HTML comment hides a kernel on purpose */
+        long k = fkc_fence_line(lit);
         if (k < 0)
             return 0;
         fkcg_loc at = line_loc(l, file, start + (size_t)k);

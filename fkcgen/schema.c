@@ -334,7 +334,7 @@ void fkcg_schema_markdown(fkcg_buf *out)
         "heading before it. Such a fence stands at the top level of the document (not in a "
         "list or quote). What would lose a kernel without a word is an error: an info string "
         "spelling fkc otherwise (`FKC`, `{fkc}`), a ```` ```fkc ```` fence inside an HTML block "
-        "or an indented code block, and a second front matter (a `---` line directly followed "
+        "(an HTML comment `<!-- -->` hides one on purpose) or an indented code block, and a second front matter (a `---` line directly followed "
         "by lines underlined with `---`; a `---` break between sections of prose, followed by "
         "a blank line or a `#` heading, is fine).\n\n", 
         FKCG_MAX_FILE_BYTES);

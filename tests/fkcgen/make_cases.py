@@ -87,8 +87,10 @@ CASES_TEXT = {
     "fence_in_html_block": sub("```fkc\n", "<div>\n```fkc\nkernel: other\n```\n</div>\n\n```fkc\n"),
     "fence_in_indented_code": sub("```fkc\n", "    ```fkc\n    kernel: other\n    ```\n\n```fkc\n"),
     "second_front_matter": sub("# demo", "---\nfkc_version: 2\n---\n# demo"),
-    # fine breaks and one defect (every case is malformed): only the defect is reported
-    "thematic_breaks_in_prose": sub("## copy\n", "---\n\nProse.\n---\n## copy\n").replace(
+    # fine breaks, a kernel hidden in an HTML comment and one defect (every case is malformed):
+    # only the defect is reported
+    "thematic_breaks_in_prose": sub("## copy\n", "---\n\nProse.\n---\n## copy\n<!--\n```fkc\n"
+                                    "kernel: hidden\n```\n-->\n").replace(
         "rank: any", "rank: many", 1),
     "fence_in_list": sub("```fkc\n", "- item\n\n  ```fkc\n  kernel: other\n  ```\n\n```fkc\n"),
     "empty_fkc_block": sub("## copy\n", "## empty\n```fkc\n```\n## copy\n"),
