@@ -410,15 +410,13 @@ static long fkc_fence_line(const char *text)
         if (run >= 3) {
             p += run;
             p += strspn(p, " \t");
-            size_t n = strcspn(p, "\n");
-            char word[8] = "";
+            size_t n = strcspn(p, " \t\n"); /* the info string's first word */
+            char word[8];
             if (n < sizeof word) {
                 memcpy(word, p, n);
                 word[n] = '\0';
                 if (is_fkc_info(word) || is_fkc_lookalike(word))
                     return line;
-            } else if (is_fkc_info(p)) {
-                return line;
             }
         }
         s = strchr(s, '\n');
