@@ -33,10 +33,10 @@ CLI_TEST_CFLAGS = $(CLI_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka)
 CLI_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) -lm
 CLI_UNIT_OBJS  := $(CLI_OBJ)/npy.o $(CLI_OBJ)/args.o $(CLI_OBJ)/values.o
 
-$(BUILD)/tests/cli/test_npy: tests/cli/test_npy.c $(CLI_UNIT_OBJS) $(CLI_LIBFKC) $(CLI_HDRS) | $(BUILD)/tests/cli
+$(BUILD)/tests/cli/test_npy: tests/cli/test_npy.c tests/cli/tmpdir.h $(CLI_UNIT_OBJS) $(CLI_LIBFKC) $(CLI_HDRS) | $(BUILD)/tests/cli
 	$(CC) $(CLI_TEST_CFLAGS) $< $(CLI_UNIT_OBJS) $(CLI_LIBFKC) -o $@ $(CLI_TEST_LIBS) $(CLI_LIBS)
 
-$(BUILD)/tests/cli/test_errors: tests/cli/test_errors.c | $(BUILD)/tests/cli
+$(BUILD)/tests/cli/test_errors: tests/cli/test_errors.c tests/cli/tmpdir.h | $(BUILD)/tests/cli
 	$(CC) $(CLI_TEST_CFLAGS) $< -o $@ $(CLI_TEST_LIBS)
 
 .PHONY: check-cli-npy check-cli-errors check-cli-numpy check-cli-readme

@@ -22,14 +22,11 @@
 extern char **environ;
 
 static const char *fkc_run;                  /* the binary under test */
-static char tmpdir[] = "/tmp/fkc-cli-test-XXXXXX";
+#define TMPDIR_TEMPLATE "/tmp/fkc-cli-test-XXXXXX"
+#include "tmpdir.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static void path_of(const char *name, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s/%s", tmpdir, name);
-}
 
 /* Replaces each '@' in text with tmpdir + "/". */
 static void expand(const char *text, char *out, size_t cap)
@@ -90,17 +87,6 @@ static int run(const char *args, char *const *env_extra, char **err_text)
     return WEXITSTATUS(status);
 }
 
-static int dir_entries(void)
-{
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)))
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    if (d)
-        closedir(d);
-    return n;
-}
 
 static void put_bytes(const char *name, const void *bytes, size_t n)
 {
@@ -131,7 +117,7 @@ static int setup(void **state)
 {
     char *err;
     (void)state;
-    if (!mkdtemp(tmpdir))
+    if (tmpdir_make() != 0)
         return -1;
     static const char *const fixtures[] = {
         "iota --shape 4,6 --dtype f32 -o @d.npy",
@@ -166,19 +152,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        path_of(e->d_name, p, sizeof p);
-        if (rmdir(p) != 0)
-            unlink(p);
-    }
-    if (d)
-        closedir(d);
-    return rmdir(tmpdir);
+    return tmpdir_remove();
 }
 
 /* ---- bad inputs --------------------------------------------------------------------------- */

@@ -18,48 +18,19 @@
 #include "cli.h"
 #include "npy.h"
 
-static char tmpdir[] = "/tmp/fkc-npy-test-XXXXXX";
+#define TMPDIR_TEMPLATE "/tmp/fkc-npy-test-XXXXXX"
+#include "tmpdir.h"
 
 static int make_dir(void **state)
 {
     (void)state;
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return tmpdir_make();
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-        if (rmdir(p) != 0)
-            unlink(p);
-    }
-    if (d)
-        closedir(d);
-    return rmdir(tmpdir);
-}
-
-static void path_of(const char *name, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s/%s", tmpdir, name);
-}
-
-/* Number of entries in tmpdir (temp files left behind would show up here). */
-static int dir_entries(void)
-{
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)))
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    if (d)
-        closedir(d);
-    return n;
+    return tmpdir_remove();
 }
 
 /* ---- header parser ------------------------------------------------------------------------ */
