@@ -93,6 +93,21 @@ static inline void rt_no_validation(const fkc_context *ctx)
                  fkc_context_validation_last(ctx));
 }
 
+/* For a context shared by a test group: fails the current test when the validation layer spoke
+ * since the last call, so each message is blamed on the test it came in. Call it from each
+ * test's own teardown: a failure inside a group teardown leaves cmocka's exit status 0. */
+static inline void rt_no_new_validation(const fkc_context *ctx)
+{
+    static uint64_t seen; /* messages already blamed on an earlier test */
+    uint64_t n = fkc_context_validation_count(ctx);
+    if (n != seen) {
+        uint64_t fresh = n - seen;
+        seen = n;
+        fail_msg("%llu validation message(s); last: %s", (unsigned long long)fresh,
+                 fkc_context_validation_last(ctx));
+    }
+}
+
 #define RT_OK(call)                                                                           \
     do {                                                                                      \
         fkc_status st_ = (call);                                                              \

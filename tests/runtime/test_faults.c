@@ -81,7 +81,7 @@ static int no_validation(void **state)
 {
     (void)state;
     fail_map = fail_alloc = fail_submit = 0;
-    rt_no_validation(ctx);
+    rt_no_new_validation(ctx);
     return 0;
 }
 
