@@ -12,7 +12,7 @@ FKC_RUN    := $(BUILD)/fkc-run
 CLI_LIBFKC := $(BUILD)/libfkc.a
 
 BUILD_TARGETS += $(FKC_RUN)
-TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-numpy check-cli-readme
+TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -28,7 +28,7 @@ $(FKC_RUN): $(CLI_OBJS) $(CLI_LIBFKC)
 demo: $(FKC_RUN)
 	@sh runtime/tools/demo.sh $(FKC_RUN) $(BUILD)/demo
 
-# ---- tests: .npy/argument unit tests, CLI error runs, byte-for-byte agreement with NumPy ----
+# ---- tests: .npy/argument unit tests, CLI error and path runs, byte-for-byte agreement with NumPy
 CLI_TEST_CFLAGS = $(CLI_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka)
 CLI_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) -lm
 CLI_UNIT_OBJS  := $(CLI_OBJ)/npy.o $(CLI_OBJ)/args.o $(CLI_OBJ)/values.o
@@ -39,12 +39,23 @@ $(BUILD)/tests/cli/test_npy: tests/cli/test_npy.c tests/cli/tmpdir.h $(CLI_UNIT_
 $(BUILD)/tests/cli/test_errors: tests/cli/test_errors.c tests/cli/tmpdir.h | $(BUILD)/tests/cli
 	$(CC) $(CLI_TEST_CFLAGS) $< -o $@ $(CLI_TEST_LIBS)
 
-.PHONY: check-cli-npy check-cli-errors check-cli-numpy check-cli-readme
+$(BUILD)/tests/cli/test_paths: tests/cli/test_paths.c tests/cli/tmpdir.h | $(BUILD)/tests/cli
+	$(CC) $(CLI_TEST_CFLAGS) $< -o $@ $(CLI_TEST_LIBS)
+
+# An LD_PRELOAD shim whose fsync fails (test_paths: a failed sync must stop the rename).
+$(BUILD)/tests/cli/fail_fsync.so: tests/cli/fail_fsync.c | $(BUILD)/tests/cli
+	$(CC) -std=c11 -Wall -Wextra -O2 -fPIC -shared $< -o $@
+
+.PHONY: check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme
 check-cli-npy: $(BUILD)/tests/cli/test_npy
 	$(BUILD)/tests/cli/test_npy
 
 check-cli-errors: $(BUILD)/tests/cli/test_errors $(FKC_RUN)
 	$(BUILD)/tests/cli/test_errors $(FKC_RUN)
+
+# Outputs and inputs that are not regular files, symlinks, modes, fsync, SIGINT/SIGTERM.
+check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so $(FKC_RUN)
+	$(BUILD)/tests/cli/test_paths $(FKC_RUN) $(BUILD)/tests/cli/fail_fsync.so
 
 check-cli-numpy: $(FKC_RUN)
 	$(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)

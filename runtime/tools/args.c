@@ -378,8 +378,10 @@ const char *cli_usage(void)
            "  --validate       enable the Khronos validation layer; any message fails the run\n"
            "\n"
            ".npy files: versions 1.0/2.0/3.0, C order, little-endian <f4 <i4 <u4 <f2 <f8 <i8 |u1\n"
-           "|i1, and <u2 with --dtype bf16. The output is written to a temporary file beside it\n"
-           "and renamed on success: on any error no output file is left.\n"
+           "|i1, and <u2 with --dtype bf16. The output is written to a temporary file beside it,\n"
+           "synced and renamed on success: on any error or SIGINT/SIGTERM no output file is left.\n"
+           "-o must be absent, a regular file (its mode is kept) or a symlink to one (written\n"
+           "through); a FIFO, device or directory is refused. Inputs must be regular files.\n"
            "\n"
            "exit status: 0 ok, 1 bad file/shape/op or runtime failure, 2 bad arguments,\n"
            "3 no Vulkan device (try --cpu).\n";

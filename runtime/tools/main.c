@@ -1,5 +1,6 @@
-/* main.c — fkc-run: parse the command line, run one command, print its error. Everything else
- * lives in args.c (the options), ops.c (the commands) and npy.c (the files). */
+/* main.c — fkc-run: arrange for SIGINT/SIGTERM/SIGHUP to remove a half-written output, parse
+ * the command line, run one command, print its error. Everything else lives in args.c (the
+ * options), ops.c (the commands) and npy.c (the files). */
 #include <stdio.h>
 
 #include "cli.h"
@@ -9,6 +10,10 @@ int main(int argc, char **argv)
     cli_opts o;
     char err[CLI_ERR_MAX] = "";
     int rc;
+    if (npy_cleanup_on_signals() < 0) {
+        perror("fkc-run: sigaction");
+        return CLI_EXIT_FAIL;
+    }
     if (cli_parse_args(argc, argv, &o, err) < 0) {
         fprintf(stderr, "fkc-run: %s\n", err);
         return CLI_EXIT_USAGE;

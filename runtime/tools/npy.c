@@ -2,15 +2,21 @@
  * parser over exactly the grammar NumPy writes (a Python dict literal with three keys); anything
  * else is refused with the column where it went wrong. Sizes are overflow-checked and must match
  * the file exactly before a byte of data is allocated. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "npy.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAGIC "\x93NUMPY"
@@ -335,6 +341,18 @@ void npy_free(npy_array *a)
 
 /* ---- reader ------------------------------------------------------------------------------- */
 
+/* What a file that is not a regular one is, for messages. */
+static const char *kind_of(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISLNK(mode)  ? "a symlink"
+                            : "not a file";
+}
+
 /* Reads exactly n bytes; 0, or -1 on error or early end of file (errno 0 then). */
 static int read_full(int fd, void *buf, size_t n)
 {
@@ -443,13 +461,27 @@ int npy_read(const char *path, npy_array *out, char err[NPY_ERR_MAX])
     struct stat st;
     size_t hdr;
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        setf(err, "%s: cannot open: %s", path, strerror(errno));
+        int e = errno;
+        if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            setf(err, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+        else
+            setf(err, "%s: cannot open: %s", path, strerror(e));
         return -1;
     }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        setf(err, "%s: not a regular file", path);
+    if (fstat(fd, &st) < 0) {
+        setf(err, "%s: cannot stat: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        setf(err, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+        goto fail;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        setf(err, "%s: cannot open: %s", path, strerror(errno));
         goto fail;
     }
     if (read_header(fd, path, out, &hdr, err) < 0)
@@ -555,58 +587,218 @@ static int write_full(int fd, const void *buf, size_t n)
     return 0;
 }
 
-/* "<dir>/.<base>.XXXXXX" for path, in a malloc'd string. */
-static char *temp_name(const char *path)
+/* ---- the output path ---------------------------------------------------------------------- */
+
+/* The regular file an output replaces: the path itself, or a symlink's final target. */
+typedef struct out_target {
+    char path[PATH_MAX];   /* what the temp file is renamed over */
+    int exists;            /* 1 when there is a file to replace */
+    mode_t mode;           /* its permission bits (when exists) */
+} out_target;
+
+static int copy_path(const char *path, char *out, size_t cap, char err[NPY_ERR_MAX])
 {
+    if (strlen(path) >= cap) {
+        setf(err, "%s: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    memcpy(out, path, strlen(path) + 1);
+    return 0;
+}
+
+/* Resolves path into t: absent, a regular file, or a symlink (followed to the end) to an
+ * existing regular file. Anything else is refused with a message naming path. */
+static int resolve_output(const char *path, out_target *t, char err[NPY_ERR_MAX])
+{
+    static const char *const must = "an output must be a regular file, a symlink to one, or absent";
+    struct stat st;
+    memset(t, 0, sizeof *t);
+    if (lstat(path, &st) < 0) {
+        if (errno == ENOENT)
+            return copy_path(path, t->path, sizeof t->path, err);
+        setf(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        if (!realpath(path, t->path)) {
+            if (errno == ENOENT)
+                setf(err, "%s: a symlink to a file that does not exist; %s", path, must);
+            else
+                setf(err, "%s: cannot resolve the symlink: %s", path, strerror(errno));
+            return -1;
+        }
+        if (stat(t->path, &st) < 0) {
+            setf(err, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            setf(err, "%s: not a regular file (a symlink to %s); %s", path, kind_of(st.st_mode),
+                 must);
+            return -1;
+        }
+    } else if (!S_ISREG(st.st_mode)) {
+        setf(err, "%s: not a regular file (%s); %s", path, kind_of(st.st_mode), must);
+        return -1;
+    } else if (copy_path(path, t->path, sizeof t->path, err) < 0) {
+        return -1;
+    }
+    t->exists = 1;
+    t->mode = st.st_mode & 07777;
+    return 0;
+}
+
+int npy_check_output(const char *path, char err[NPY_ERR_MAX])
+{
+    out_target t;
+    return resolve_output(path, &t, err);
+}
+
+/* ---- the temp file and signals ------------------------------------------------------------- */
+
+/* The one temp file being written, for the signal handler. Its name changes only in state
+ * BUSY, while the writing thread blocks the signals below; a handler running meanwhile on
+ * another thread waits the few instructions until the state is LIVE (remove the file) or
+ * IDLE (nothing to remove). */
+enum { TEMP_IDLE, TEMP_BUSY, TEMP_LIVE };
+static char temp_path[PATH_MAX + 16];
+static _Atomic int temp_state = TEMP_IDLE;
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_CLEANUP_SIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+        sigaddset(&set, cleanup_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* The handler: unlink and _exit only (both async-signal-safe). */
+static void on_signal(int sig)
+{
+    int state;
+    while ((state = atomic_load(&temp_state)) == TEMP_BUSY)
+        ;
+    if (state == TEMP_LIVE)
+        unlink(temp_path);
+    _exit(128 + sig);
+}
+
+int npy_cleanup_on_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+        sigaddset(&sa.sa_mask, cleanup_signals[i]);
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+        if (sigaction(cleanup_signals[i], &sa, NULL) < 0)
+            return -1;
+    return 0;
+}
+
+/* Creates "<dir>/.<base>.XXXXXX" beside target (mode 0600) and records it; an fd or -1. */
+static int create_temp(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    int dirlen = slash ? (int)(slash - target) + 1 : 0;
+    sigset_t old;
+    int fd = -1, e = ENAMETOOLONG;
+    block_signals(&old);
+    atomic_store(&temp_state, TEMP_BUSY);
+    int n = snprintf(temp_path, sizeof temp_path, "%.*s.%s.XXXXXX", dirlen, target,
+                     target + dirlen);
+    if (n > 0 && (size_t)n < sizeof temp_path) {
+        fd = mkstemp(temp_path);
+        e = errno;
+    }
+    atomic_store(&temp_state, fd >= 0 ? TEMP_LIVE : TEMP_IDLE);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+/* Ends the temp file: renamed over target, or (target NULL, or the rename failing) removed.
+ * 0, or -1 with errno from the rename. */
+static int end_temp(const char *target)
+{
+    sigset_t old;
+    block_signals(&old);
+    atomic_store(&temp_state, TEMP_BUSY);
+    int rc = target ? rename(temp_path, target) : -1, e = errno;
+    if (rc < 0)
+        unlink(temp_path);
+    atomic_store(&temp_state, TEMP_IDLE);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return rc;
+}
+
+/* Test hook (docs/runtime.md): FKC_RUN_TEST_PAUSE_WRITE=S sleeps S seconds with the temp file
+ * holding only the header, so a test can signal a run mid-write without racing it. */
+static void test_pause(void)
+{
+    const char *v = getenv("FKC_RUN_TEST_PAUSE_WRITE");
+    struct timespec ts = {v ? strtol(v, NULL, 10) : 0, 0};
+    while (ts.tv_sec > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+/* Syncs the directory holding path (the rename's entry); best effort: the output is already
+ * complete and in place, so a failure here is not reported. */
+static void sync_dir(const char *path)
+{
+    char dir[PATH_MAX];
     const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = slash ? slash + 1 : path;
-    size_t n = dirlen + strlen(base) + 16;
-    char *t = malloc(n);
-    if (t)
-        snprintf(t, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-    return t;
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    memcpy(dir, n ? path : ".", n ? n : 1);
+    dir[n ? n : 1] = '\0';
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
 }
 
 int npy_write(const char *path, const npy_array *a, char err[NPY_ERR_MAX])
 {
     unsigned char hdr[4096];
+    out_target t;
     size_t hn = npy_format_header(a, hdr, sizeof hdr);
     if (!hn) {
         setf(err, "%s: cannot format the .npy header", path);
         return -1;
     }
-    char *tmp = temp_name(path);
-    if (!tmp) {
-        setf(err, "%s: out of memory", path);
+    if (resolve_output(path, &t, err) < 0)
         return -1;
-    }
-    int fd = mkstemp(tmp);
+    int fd = create_temp(t.path);
     if (fd < 0) {
         setf(err, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-        free(tmp);
         return -1;
     }
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) < 0 || write_full(fd, hdr, hn) < 0 ||
-        write_full(fd, a->data, a->nbytes) < 0) {
-        setf(err, "%s: write failed: %s", path, strerror(errno));
-        close(fd);
-        goto fail;
+    mode_t mode = t.mode;
+    if (!t.exists) {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
     }
-    if (close(fd) < 0) {
+    int ok = fchmod(fd, mode) == 0 && write_full(fd, hdr, hn) == 0;
+    if (ok)
+        test_pause();
+    ok = ok && write_full(fd, a->data, a->nbytes) == 0 && fsync(fd) == 0;
+    if (!ok || close(fd) < 0) {
         setf(err, "%s: write failed: %s", path, strerror(errno));
-        goto fail;
+        if (!ok)
+            close(fd);
+        end_temp(NULL);
+        return -1;
     }
-    if (rename(tmp, path) < 0) {
+    if (end_temp(t.path) < 0) {
         setf(err, "%s: cannot write: %s", path, strerror(errno));
-        goto fail;
+        return -1;
     }
-    free(tmp);
+    sync_dir(t.path);
     return 0;
-fail:
-    unlink(tmp);
-    free(tmp);
-    return -1;
 }

@@ -1,6 +1,7 @@
 /* npy.h — reads and writes NumPy .npy files (format versions 1.0, 2.0 and 3.0): a strict
  * hand-written parser of the header's tiny dict grammar, exact size checks, and an atomic
- * writer (temp file in the output's directory, renamed on success). Knows nothing of fkc's
+ * writer (temp file in the output's directory, synced, renamed on success; removed on SIGINT,
+ * SIGTERM and SIGHUP). Knows nothing of fkc's
  * dtypes: the header's descr string is handed back as text for the caller to map. */
 #ifndef FKC_NPY_H
 #define FKC_NPY_H
@@ -43,7 +44,8 @@ int npy_parse_header(const char *text, size_t len, npy_header *out, char err[NPY
 size_t npy_descr_size(const char *descr, char err[NPY_ERR_MAX]);
 
 /* Reads path into *out. Returns 0, or -1 with a message in err that names the file. On failure
- * *out holds nothing to free. */
+ * *out holds nothing to free. The file is opened without blocking and must be a regular file
+ * (a FIFO is refused at once, not waited on). */
 int npy_read(const char *path, npy_array *out, char err[NPY_ERR_MAX]);
 
 /* Serialises the header exactly as NumPy 1.24's np.save does (sorted keys, the growth-axis
@@ -51,10 +53,22 @@ int npy_read(const char *path, npy_array *out, char err[NPY_ERR_MAX]);
  * total byte count (magic included) written into buf (of cap bytes), or 0 when it does not fit. */
 size_t npy_format_header(const npy_array *a, unsigned char *buf, size_t cap);
 
-/* Writes a to path atomically: a temp file in path's directory, renamed over path only when
- * every byte is written. Returns 0, or -1 with a message in err naming the file; on failure
- * nothing is left at path that was not there before. */
+/* Writes a to path atomically: a temp file ".NAME.XXXXXX" beside it, written, fsync'ed and
+ * renamed over path only when every byte is on disk (then the directory is synced, best effort).
+ * path must be absent, a regular file (whose permission bits the new file keeps; a new file gets
+ * 0666 minus the umask), or a symlink to an existing regular file, which is written through: the
+ * target is replaced, the link kept. Returns 0, or -1 with a message in err naming the file; on
+ * failure nothing is left at path that was not there before. One write at a time (the temp
+ * file's name is kept for npy_cleanup_on_signals' handler). */
 int npy_write(const char *path, const npy_array *a, char err[NPY_ERR_MAX]);
+
+/* Checks that npy_write could replace path (the rules above), writing nothing. Returns 0, or
+ * -1 with a message in err naming path ("PATH: not a regular file (a FIFO); ..."). */
+int npy_check_output(const char *path, char err[NPY_ERR_MAX]);
+
+/* Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the temp file npy_write is
+ * writing, if any, and _exit(128 + signal). 0, or -1 when sigaction fails. */
+int npy_cleanup_on_signals(void);
 
 /* Sets a's shape, count and nbytes, and allocates zeroed data. Returns 0, or -1 on overflow
  * or out-of-memory with a message in err. */

@@ -245,11 +245,24 @@ static int run_gpu(const cli_opts *o, npy_array *dst, fkc_dtype dt, const npy_ar
     return rc;
 }
 
+/* -o names something npy_write may replace: checked before any work, so a FIFO, device or
+ * directory given as the output fails at once. */
+static int check_out(const cli_opts *o, char err[CLI_ERR_MAX])
+{
+    char msg[CLI_ERR_MAX];
+    if (npy_check_output(o->out, msg) == 0)
+        return 0;
+    cli_errf(err, "-o %s", msg);
+    return -1;
+}
+
 int cli_run_op(const cli_opts *o, char err[CLI_ERR_MAX])
 {
     npy_array dst, src;
     fkc_dtype ddt, sdt;
     int rc = CLI_EXIT_FAIL;
+    if (check_out(o, err) < 0)
+        return CLI_EXIT_FAIL;
     if (load(o->dst, o->dtype, &dst, &ddt, err) < 0)
         return CLI_EXIT_FAIL;
     if (load(o->src, o->dtype, &src, &sdt, err) < 0) {
@@ -333,6 +346,8 @@ int cli_run_iota(const cli_opts *o, char err[CLI_ERR_MAX])
 {
     npy_array a;
     char msg[CLI_ERR_MAX];
+    if (check_out(o, err) < 0)
+        return CLI_EXIT_FAIL;
     if (npy_alloc(&a, cli_descr_of_dtype(o->dtype), o->n_shape, o->shape, msg) < 0) {
         cli_errf(err, "--shape: %s", msg);
         return CLI_EXIT_USAGE;

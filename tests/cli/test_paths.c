@@ -1,0 +1,538 @@
+/* test_paths.c — runs the real build/fkc-run (argv[1]) on the paths people and scripts hand it:
+ * outputs that are FIFOs, sockets, character devices, directories or symlinks; existing outputs
+ * whose mode must survive; an fsync that fails (argv[2], an LD_PRELOAD shim); SIGINT/TERM/HUP in
+ * the middle of a write; and inputs that are FIFOs, which must fail at once, not block. Every
+ * run has a deadline, so a regression that hangs fails the test instead of the suite. */
+#define _XOPEN_SOURCE 700 /* mknod */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *fkc_run;   /* the binary under test */
+static const char *fail_fsync; /* the shim whose fsync fails with EIO */
+#define TMPDIR_TEMPLATE "/tmp/fkc-paths-test-XXXXXX"
+#include "tmpdir.h"
+
+#define DEADLINE_S 20 /* a run longer than this has hung */
+
+/* ---- running fkc-run ---------------------------------------------------------------------- */
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Starts fkc-run with the space-separated args ('@' is tmpdir + "/") and extra environment
+ * entries; stdout and stderr go to files in tmpdir (removed by finish()). */
+static pid_t start(const char *args, char *const *env_extra)
+{
+    static char line[2048];
+    char *argv[40], *envp[256], errpath[512], outpath[512];
+    int argc = 0, envc = 0;
+    size_t n = 0;
+    for (const char *p = args; *p && n + 1 < sizeof line; p++)
+        n += *p == '@' ? (size_t)snprintf(line + n, sizeof line - n, "%s/", tmpdir)
+                       : (size_t)(line[n] = *p, 1);
+    line[n] = '\0';
+    argv[argc++] = (char *)fkc_run;
+    for (char *t = strtok(line, " "); t && argc < 39; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    for (char *const *e = env_extra; e && *e && envc < 16; e++)
+        envp[envc++] = *e;
+    for (char **e = environ; *e && envc < 255; e++)
+        envp[envc++] = *e;
+    envp[envc] = NULL;
+    path_of("stderr.txt", errpath, sizeof errpath);
+    path_of("stdout.txt", outpath, sizeof outpath);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, outpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    assert_int_equal(posix_spawn(&pid, fkc_run, &fa, NULL, argv, envp), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    return pid;
+}
+
+/* Waits for pid (killing it at the deadline: a failure), reads its stderr into *err_text and
+ * removes the capture files; returns the raw wait status. */
+static int finish(pid_t pid, char **err_text)
+{
+    static char buf[8192];
+    char errpath[512], outpath[512];
+    int status = 0;
+    double end = now_s() + DEADLINE_S;
+    pid_t r;
+    while ((r = waitpid(pid, &status, WNOHANG)) == 0 && now_s() < end)
+        sleep_ms(5);
+    if (r == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        fail_msg("fkc-run still running after %d s: it hangs", DEADLINE_S);
+    }
+    path_of("stderr.txt", errpath, sizeof errpath);
+    path_of("stdout.txt", outpath, sizeof outpath);
+    FILE *f = fopen(errpath, "rb");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    *err_text = buf;
+    unlink(errpath);
+    unlink(outpath);
+    return status;
+}
+
+/* Runs fkc-run to completion; its exit code (a death by signal fails the test). */
+static int run(const char *args, char *const *env_extra, char **err_text)
+{
+    int status = finish(start(args, env_extra), err_text);
+    if (!WIFEXITED(status))
+        fail_msg("'%s' died by signal %d", args, WTERMSIG(status));
+    return WEXITSTATUS(status);
+}
+
+/* stderr is one line "fkc-run: ..." holding want ('@' expanded). */
+static void check_message(const char *args, const char *err, const char *want_at)
+{
+    char want[1024];
+    size_t n = 0;
+    for (const char *p = want_at; *p && n + 1 < sizeof want; p++)
+        n += *p == '@' ? (size_t)snprintf(want + n, sizeof want - n, "%s/", tmpdir)
+                       : (size_t)(want[n] = *p, 1);
+    want[n] = '\0';
+    if (!strstr(err, want) || strncmp(err, "fkc-run: ", 9) != 0 ||
+        strchr(err, '\n') != err + strlen(err) - 1)
+        fail_msg("'%s': stderr '%s', want one line holding '%s'", args, err, want);
+}
+
+/* ---- fixtures ----------------------------------------------------------------------------- */
+
+static void put_text(const char *name, const char *text, mode_t mode)
+{
+    char p[512];
+    path_of(name, p, sizeof p);
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    assert_int_equal(fchmod(fd, mode), 0);
+    close(fd);
+}
+
+static char *text_of(const char *name)
+{
+    static char buf[4096];
+    char p[512];
+    path_of(name, p, sizeof p);
+    FILE *f = fopen(p, "rb");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static mode_t lmode_of(const char *name)
+{
+    char p[512];
+    struct stat st;
+    path_of(name, p, sizeof p);
+    assert_int_equal(lstat(p, &st), 0);
+    return st.st_mode;
+}
+
+static void remove_entry(const char *name)
+{
+    char p[512];
+    path_of(name, p, sizeof p);
+    if (rmdir(p) != 0)
+        unlink(p);
+}
+
+/* A bound Unix socket at name (left as a socket file when the descriptor closes). */
+static void make_socket(const char *name)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    path_of(name, sa.sun_path, sizeof sa.sun_path);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    assert_true(s >= 0);
+    assert_int_equal(bind(s, (struct sockaddr *)&sa, sizeof sa), 0);
+    close(s);
+}
+
+/* A character device node in tmpdir: a copy of /dev/null's numbers (1, 3), which only root may
+ * make; 0 when made, -1 when not permitted. /dev/null itself is never handed to fkc-run: a
+ * regression would replace the machine's /dev/null. */
+static int make_chardev(const char *name)
+{
+    char p[512];
+    path_of(name, p, sizeof p);
+    if (mknod(p, S_IFCHR | 0666, makedev(1, 3)) == 0)
+        return 0;
+    assert_true(errno == EPERM || errno == EACCES);
+    return -1;
+}
+
+static int setup(void **state)
+{
+    char *err;
+    (void)state;
+    if (tmpdir_make() != 0)
+        return -1;
+    if (run("iota --shape 4,6 --dtype f32 -o @d.npy", NULL, &err) != 0 ||
+        run("iota --shape 2,3 --dtype f32 --start 100 -o @s.npy", NULL, &err) != 0) {
+        fprintf(stderr, "fixture failed: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return tmpdir_remove();
+}
+
+/* ---- outputs that are not regular files --------------------------------------------------- */
+
+/* -o at an existing non-regular file: exit 1, a message naming -o and the kind, the node
+ * untouched (same type), nothing else left in tmpdir; with iota and with an op. */
+static void refuse_output(const char *name, const char *kind, mode_t type)
+{
+    static const char *const cmds[] = {
+        "iota --shape 2,3 --dtype f32 -o @",
+        "write_slice --dst @d.npy --src @s.npy --offsets 0,0 --cpu -o @",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char args[512], want[256], *err;
+        int before = dir_entries();
+        snprintf(args, sizeof args, "%s%s", cmds[i], name);
+        snprintf(want, sizeof want, "-o @%s: not a regular file (%s)", name, kind);
+        int rc = run(args, NULL, &err);
+        if (rc != 1)
+            fail_msg("'%s': exit %d, want 1 (stderr '%s')", args, rc, err);
+        check_message(args, err, want);
+        assert_int_equal(lmode_of(name) & S_IFMT, type);
+        assert_int_equal(dir_entries(), before);
+    }
+}
+
+static void test_output_fifo_refused(void **state)
+{
+    char p[512];
+    (void)state;
+    path_of("fifo", p, sizeof p);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    refuse_output("fifo", "a FIFO", S_IFIFO);
+    remove_entry("fifo");
+}
+
+static void test_output_socket_refused(void **state)
+{
+    (void)state;
+    make_socket("sock");
+    refuse_output("sock", "a socket", S_IFSOCK);
+    remove_entry("sock");
+}
+
+static void test_output_chardev_refused(void **state)
+{
+    (void)state;
+    if (make_chardev("null") != 0) {
+        print_message("not root: cannot make a character device to hand fkc-run; skipped\n");
+        skip();
+    }
+    refuse_output("null", "a character device", S_IFCHR);
+    remove_entry("null");
+}
+
+static void test_output_directory_refused(void **state)
+{
+    char p[512];
+    (void)state;
+    path_of("outdir", p, sizeof p);
+    assert_int_equal(mkdir(p, 0755), 0);
+    refuse_output("outdir", "a directory", S_IFDIR);
+    remove_entry("outdir");
+}
+
+/* ---- symlinked outputs: written through, the link kept ------------------------------------ */
+
+static void test_output_symlink_written_through(void **state)
+{
+    char p[512], q[512], *err;
+    struct stat st;
+    (void)state;
+    put_text("target.npy", "old", 0640);
+    path_of("link.npy", p, sizeof p);
+    assert_int_equal(symlink("target.npy", p), 0); /* relative, resolved beside the link */
+    assert_int_equal(mkdir((path_of("sub", q, sizeof q), q), 0755), 0);
+    path_of("sub/link2.npy", q, sizeof q);
+    assert_int_equal(symlink("../link.npy", q), 0); /* a chain of two links */
+    int rc = run("iota --shape 2,3 --dtype f32 -o @link.npy", NULL, &err);
+    if (rc != 0)
+        fail_msg("-o symlink: exit %d, stderr '%s'", rc, err);
+    assert_int_equal(lmode_of("link.npy") & S_IFMT, S_IFLNK);
+    char t[64] = "";
+    assert_int_equal(readlink(p, t, sizeof t - 1), 10);
+    assert_string_equal(t, "target.npy");
+    path_of("target.npy", q, sizeof q);
+    assert_int_equal(stat(q, &st), 0);
+    assert_int_equal(st.st_size, 128 + 6 * 4);   /* the target holds the new array */
+    assert_int_equal(st.st_mode & 07777, 0640);  /* with its mode */
+    rc = run("iota --shape 3,3 --dtype f32 -o @sub/link2.npy", NULL, &err);
+    if (rc != 0)
+        fail_msg("-o symlink chain: exit %d, stderr '%s'", rc, err);
+    assert_int_equal(lmode_of("sub/link2.npy") & S_IFMT, S_IFLNK);
+    assert_int_equal(lmode_of("link.npy") & S_IFMT, S_IFLNK);
+    assert_int_equal(stat(q, &st), 0);
+    assert_int_equal(st.st_size, 128 + 9 * 4);
+    assert_int_equal(dir_entries(), 5); /* d, s, target, link, sub: no temp file */
+    remove_entry("sub/link2.npy");
+    remove_entry("sub");
+    remove_entry("link.npy");
+    remove_entry("target.npy");
+}
+
+/* A dangling link, or one to a FIFO: refused, the link kept, nothing created. */
+static void test_output_symlink_refused(void **state)
+{
+    char p[512], q[512], *err;
+    (void)state;
+    path_of("dangling.npy", p, sizeof p);
+    assert_int_equal(symlink("missing.npy", p), 0);
+    path_of("fifo", q, sizeof q);
+    assert_int_equal(mkfifo(q, 0644), 0);
+    path_of("tofifo.npy", p, sizeof p);
+    assert_int_equal(symlink("fifo", p), 0);
+    int before = dir_entries();
+    int rc = run("iota --shape 2,3 --dtype f32 -o @dangling.npy", NULL, &err);
+    assert_int_equal(rc, 1);
+    check_message("-o dangling", err, "-o @dangling.npy: a symlink to a file that does not exist");
+    assert_int_equal(lmode_of("dangling.npy") & S_IFMT, S_IFLNK);
+    rc = run("iota --shape 2,3 --dtype f32 -o @tofifo.npy", NULL, &err);
+    assert_int_equal(rc, 1);
+    check_message("-o tofifo", err, "-o @tofifo.npy: not a regular file (a symlink to a FIFO)");
+    assert_int_equal(lmode_of("tofifo.npy") & S_IFMT, S_IFLNK);
+    assert_int_equal(lmode_of("fifo") & S_IFMT, S_IFIFO);
+    assert_int_equal(dir_entries(), before);
+    remove_entry("dangling.npy");
+    remove_entry("tofifo.npy");
+    remove_entry("fifo");
+}
+
+/* ---- replaced outputs keep their mode; new ones get the umask's ---------------------------- */
+
+static void test_output_mode_kept(void **state)
+{
+    static const mode_t modes[] = {0600, 0640, 0755, 0444};
+    char p[512], *err;
+    struct stat st;
+    (void)state;
+    path_of("m.npy", p, sizeof p);
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        put_text("m.npy", "old", modes[i]);
+        int rc = run("iota --shape 2,3 --dtype f32 -o @m.npy", NULL, &err);
+        if (rc != 0)
+            fail_msg("mode %o: exit %d, stderr '%s'", (unsigned)modes[i], rc, err);
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_size, 128 + 6 * 4);
+        if ((st.st_mode & 07777) != modes[i])
+            fail_msg("an output of mode %o became %o", (unsigned)modes[i],
+                     (unsigned)(st.st_mode & 07777));
+        unlink(p);
+    }
+    static const mode_t masks[][2] = {{022, 0644}, {027, 0640}, {077, 0600}};
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+        mode_t old = umask(masks[i][0]);
+        int rc = run("iota --shape 2,3 --dtype f32 -o @m.npy", NULL, &err);
+        umask(old);
+        assert_int_equal(rc, 0);
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, masks[i][1]);
+        unlink(p);
+    }
+}
+
+/* ---- a failing fsync: the data is synced before the rename, and a failure stops it --------- */
+
+static void test_output_fsync_failure(void **state)
+{
+    char pre[600], *err;
+    (void)state;
+    snprintf(pre, sizeof pre, "LD_PRELOAD=%s", fail_fsync);
+    char *const env[] = {pre, "ASAN_OPTIONS=verify_asan_link_order=0", NULL};
+    put_text("keep.npy", "keep me", 0644);
+    int before = dir_entries();
+    int rc = run("iota --shape 2,3 --dtype f32 -o @keep.npy", env, &err);
+    if (rc != 1)
+        fail_msg("fsync failing with EIO: exit %d (want 1), stderr '%s'", rc, err);
+    check_message("fsync", err, "@keep.npy: write failed: Input/output error");
+    assert_string_equal(text_of("keep.npy"), "keep me");
+    assert_int_equal(dir_entries(), before);
+    rc = run("iota --shape 2,3 --dtype f32 -o @new.npy", env, &err);
+    assert_int_equal(rc, 1);
+    assert_int_equal(dir_entries(), before); /* no new.npy, no temp file */
+    remove_entry("keep.npy");
+}
+
+/* ---- SIGINT / SIGTERM in the middle of a write -------------------------------------------- */
+
+/* The name of fkc-run's temp file for big.npy in tmpdir, or "" when there is none. */
+static int find_temp(char *name, size_t cap)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    int found = 0;
+    while (d && (e = readdir(d)))
+        if (strncmp(e->d_name, ".big.npy.", 9) == 0 && !found++)
+            snprintf(name, cap, "%s", e->d_name);
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* fkc-run writing a 4 MiB array, paused by the test hook after its header: the signal removes
+ * the temp file, exits 128 + signal, and leaves the existing big.npy as it was. */
+static void interrupt_write(int sig)
+{
+    static char *const env[] = {"FKC_RUN_TEST_PAUSE_WRITE=30", NULL};
+    char name[256], *err;
+    put_text("big.npy", "previous", 0644);
+    int before = dir_entries();
+    pid_t pid = start("iota --shape 1024,1024 --dtype f32 -o @big.npy", env);
+    double end = now_s() + DEADLINE_S;
+    while (!find_temp(name, sizeof name) && now_s() < end)
+        sleep_ms(5);
+    if (!find_temp(name, sizeof name)) {
+        kill(pid, SIGKILL);
+        finish(pid, &err);
+        fail_msg("no temp file .big.npy.XXXXXX appeared (stderr '%s')", err);
+    }
+    assert_int_equal(kill(pid, sig), 0);
+    int status = finish(pid, &err);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 128 + sig)
+        fail_msg("signal %d: %s %d, want exit %d", sig, WIFEXITED(status) ? "exit" : "signal",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), 128 + sig);
+    if (find_temp(name, sizeof name))
+        fail_msg("signal %d left %s behind", sig, name);
+    assert_string_equal(text_of("big.npy"), "previous");
+    assert_int_equal(dir_entries(), before);
+    remove_entry("big.npy");
+}
+
+static void test_sigterm_removes_temp(void **state)
+{
+    (void)state;
+    interrupt_write(SIGTERM);
+}
+
+static void test_sigint_removes_temp(void **state)
+{
+    (void)state;
+    interrupt_write(SIGINT);
+}
+
+static void test_sighup_removes_temp(void **state)
+{
+    (void)state;
+    interrupt_write(SIGHUP);
+}
+
+/* ---- inputs that are not regular files: refused at once, never a blocking open ------------ */
+
+static void test_input_not_regular(void **state)
+{
+    char p[512];
+    (void)state;
+    path_of("in.fifo", p, sizeof p);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    make_socket("in.sock");
+    int have_dev = make_chardev("in.dev") == 0;
+    static const struct {
+        const char *args, *message;
+        int needs_dev;
+    } cases[] = {
+        {"show @in.fifo", "@in.fifo: not a regular file (a FIFO)", 0},
+        {"show @in.fifo --dtype bf16", "@in.fifo: not a regular file (a FIFO)", 0},
+        {"write_slice --dst @in.fifo --src @s.npy --offsets 0,0 --cpu -o @o.npy",
+         "@in.fifo: not a regular file (a FIFO)", 0},
+        {"write_slice_rotating --dst @d.npy --src @in.fifo --capacity 4 --position 0 --cpu "
+         "-o @o.npy", "@in.fifo: not a regular file (a FIFO)", 0},
+        {"write_slice --dst @in.fifo --src @s.npy --offsets 0,0 -o @o.npy",
+         "@in.fifo: not a regular file (a FIFO)", 0},
+        {"show @in.sock", "@in.sock: not a regular file (a socket)", 0},
+        {"show @in.dev", "@in.dev: not a regular file (a character device)", 1},
+        {"show @", "not a regular file (a directory)", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *err;
+        if (cases[i].needs_dev && !have_dev) {
+            print_message("not root: '%s' skipped\n", cases[i].args);
+            continue;
+        }
+        int before = dir_entries();
+        int rc = run(cases[i].args, NULL, &err);
+        if (rc != 1)
+            fail_msg("'%s': exit %d, want 1 (stderr '%s')", cases[i].args, rc, err);
+        check_message(cases[i].args, err, cases[i].message);
+        assert_int_equal(dir_entries(), before);
+    }
+    remove_entry("in.fifo");
+    remove_entry("in.sock");
+    remove_entry("in.dev");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fail_fsync.so\n", argv[0]);
+        return 2;
+    }
+    fkc_run = argv[1];
+    fail_fsync = argv[2];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_output_fifo_refused),
+        cmocka_unit_test(test_output_socket_refused),
+        cmocka_unit_test(test_output_chardev_refused),
+        cmocka_unit_test(test_output_directory_refused),
+        cmocka_unit_test(test_output_symlink_written_through),
+        cmocka_unit_test(test_output_symlink_refused),
+        cmocka_unit_test(test_output_mode_kept),
+        cmocka_unit_test(test_output_fsync_failure),
+        cmocka_unit_test(test_sigterm_removes_temp),
+        cmocka_unit_test(test_sigint_removes_temp),
+        cmocka_unit_test(test_sighup_removes_temp),
+        cmocka_unit_test(test_input_not_regular),
+    };
+    return cmocka_run_group_tests_name("cli-paths", tests, setup, teardown);
+}
