@@ -693,9 +693,15 @@ int npy_cleanup_on_signals(void)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
         sigaddset(&sa.sa_mask, cleanup_signals[i]);
-    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++) {
+        struct sigaction was;
+        if (sigaction(cleanup_signals[i], NULL, &was) < 0)
+            return -1;
+        if (was.sa_handler == SIG_IGN) /* nohup, or a background job of a script: keep it so */
+            continue;
         if (sigaction(cleanup_signals[i], &sa, NULL) < 0)
             return -1;
+    }
     return 0;
 }
 

@@ -67,7 +67,8 @@ int npy_write(const char *path, const npy_array *a, char err[NPY_ERR_MAX]);
 int npy_check_output(const char *path, char err[NPY_ERR_MAX]);
 
 /* Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the temp file npy_write is
- * writing, if any, and _exit(128 + signal). 0, or -1 when sigaction fails. */
+ * writing, if any, and _exit(128 + signal); a signal the process was started ignoring (nohup,
+ * a script's background job) stays ignored. 0, or -1 when sigaction fails. */
 int npy_cleanup_on_signals(void);
 
 /* Sets a's shape, count and nbytes, and allocates zeroed data. Returns 0, or -1 on overflow

@@ -34,6 +34,8 @@ static const char *fail_fsync; /* the shim whose fsync fails with EIO */
 
 #define DEADLINE_S 20 /* a run longer than this has hung */
 
+static int inherit_sighup; /* 1: the child inherits this process's SIGHUP disposition */
+
 /* ---- running fkc-run ---------------------------------------------------------------------- */
 
 static void sleep_ms(long ms)
@@ -72,14 +74,28 @@ static pid_t start(const char *args, char *const *env_extra)
     envp[envc] = NULL;
     path_of("stderr.txt", errpath, sizeof errpath);
     path_of("stdout.txt", outpath, sizeof outpath);
+    /* the child starts with the signals the tests send at their defaults and unblocked, even
+     * when this test runs as a background job (which ignores SIGINT) or under nohup */
+    posix_spawnattr_t at;
+    sigset_t sigs;
+    posix_spawnattr_init(&at);
+    sigemptyset(&sigs);
+    posix_spawnattr_setsigmask(&at, &sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    if (!inherit_sighup)
+        sigaddset(&sigs, SIGHUP);
+    posix_spawnattr_setsigdefault(&at, &sigs);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, outpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
-    assert_int_equal(posix_spawn(&pid, fkc_run, &fa, NULL, argv, envp), 0);
+    assert_int_equal(posix_spawn(&pid, fkc_run, &fa, &at, argv, envp), 0);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     return pid;
 }
 
@@ -472,6 +488,35 @@ static void test_sighup_removes_temp(void **state)
     interrupt_write(SIGHUP);
 }
 
+/* Started ignoring SIGHUP (as under nohup), fkc-run keeps ignoring it: the write completes. */
+static void test_ignored_sighup_stays_ignored(void **state)
+{
+    static char *const env[] = {"FKC_RUN_TEST_PAUSE_WRITE=1", NULL};
+    char name[256], *err;
+    (void)state;
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+    sigemptyset(&ign.sa_mask);
+    assert_int_equal(sigaction(SIGHUP, &ign, &old), 0);
+    inherit_sighup = 1;
+    pid_t pid = start("iota --shape 4,4 --dtype f32 -o @big.npy", env);
+    inherit_sighup = 0;
+    sigaction(SIGHUP, &old, NULL);
+    double end = now_s() + DEADLINE_S;
+    while (!find_temp(name, sizeof name) && now_s() < end)
+        sleep_ms(5);
+    assert_int_equal(kill(pid, SIGHUP), 0);
+    int status = finish(pid, &err);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("an ignored SIGHUP stopped the run (status 0x%x, stderr '%s')", status, err);
+    assert_int_equal(find_temp(name, sizeof name), 0);
+    char p[512];
+    struct stat st;
+    path_of("big.npy", p, sizeof p);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_size, 128 + 16 * 4);
+    unlink(p);
+}
+
 /* ---- inputs that are not regular files: refused at once, never a blocking open ------------ */
 
 static void test_input_not_regular(void **state)
@@ -536,6 +581,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sigterm_removes_temp),
         cmocka_unit_test(test_sigint_removes_temp),
         cmocka_unit_test(test_sighup_removes_temp),
+        cmocka_unit_test(test_ignored_sighup_stays_ignored),
         cmocka_unit_test(test_input_not_regular),
     };
     return cmocka_run_group_tests_name("cli-paths", tests, setup, teardown);
