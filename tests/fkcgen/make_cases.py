@@ -221,6 +221,9 @@ CASES_TEXT = {
     "output_named_like_input": sub("- name: out", "- name: src"),
     "field_len_clash": sub('len: { kind: usize, note: "elements to copy" }',
                            'dst_len: { kind: usize }').replace("+ len", "+ dst_len"),
+    # a long line is quoted in a window around the caret, "..." at the cuts, UTF-8 kept whole
+    "long_line_utf8": sub("dtypes: [F32, U8]", 'dtypes: [F32, U8, "' + "\u00e9" * 150 + '", BAD1,'
+                          + " " * 300 + 'BAD2, "' + "\u00fc" * 100 + '", BAD3]  # ' + "\u00f6" * 200),
     "text_too_long": sub('blurb: "copy a tensor"', 'blurb: "' + "x" * 4001 + '"'),
     "duplicate_entry_point": BASE + SECOND.replace("op_kind: Copy", "op_kind: CopyTwo"),
     "op_kind_signature_mismatch": BASE + SECOND.replace("dtypes: [F32, U8]", "dtypes: [I8]"
