@@ -80,12 +80,15 @@ static bool parse_float(vctx *v, const ynode *n, double *out)
         return false;
     const char *s = n->str;
     char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    bool number = n->plain && *s && *end == '\0' && errno == 0 && isfinite(x) &&
-                  strspn(s, "+-0123456789.eE") == strlen(s);
+    double x = strtod(s, &end); /* errno is not read: ERANGE also means a subnormal */
+    bool number = n->plain && *s && *end == '\0' && strspn(s, "+-0123456789.eE") == strlen(s);
     if (!number) {
         ERR(v, &n->loc, "'%s' must be a number without quotes, not '%s'", key_of(n), s);
+        return false;
+    }
+    if (!isfinite(x)) {
+        ERR(v, &n->loc, "'%s' is out of range: '%s' is larger than the largest double "
+            "(about 1.8e308)", key_of(n), s);
         return false;
     }
     if (x < 0 || s[0] == '-') {

@@ -576,6 +576,23 @@ static void test_fifo_contract_refused(void **state)
     assert_false(exists("%s/%s", "o"));
 }
 
+/* Every double strtod returns finite is a value: the subnormal 4.9e-324 (strtod sets ERANGE
+ * for it) and 1e-400 (0 after underflow) pass check and gen, and the C compiles strictly. */
+static void test_subnormal_doubles(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("sed 's/^max_absolute: .*/max_absolute: 4.9e-324/; s/^max_relative: "
+                        ".*/max_relative: 1e-400/; s/^determinism: bitwise/determinism: "
+                        "deterministic/' %s/%s > %s/sub.md && %s gen --out-dir %s/sub %s/sub.md",
+                        repo, seed, tmp, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh("grep -c '0.0, 5e-324, true' %s/sub/fkc_bindings.c", tmp), 0);
+    assert_string_equal(out_text, "2\n");
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(sh("cd %s && %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror "
+                            "-Iruntime/include -c %s/sub/fkc_bindings.c -o %s/sub.o", repo,
+                            k ? "clang" : "gcc", tmp, tmp), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -600,6 +617,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_concurrent_runs_keep_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_removes_temp_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_contract_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }
