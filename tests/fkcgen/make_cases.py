@@ -216,6 +216,15 @@ CASES_TEXT = {
     "field_named_macro": sub('len: { kind: usize, note: "elements to copy" }',
                              'NULL: { kind: usize }\nSIZE_MAX: { kind: usize }\nNAN: { kind: u32 }'
                              ).replace("+ len", "+ n"),
+    # names of the C standard headers and of GNU mode: a file including those first breaks
+    "field_named_std_macro": sub('len: { kind: usize, note: "elements to copy" }',
+                                 "".join("%s: { kind: usize }\n" % n for n in (
+                                     "EOF", "BUFSIZ", "RAND_MAX", "CHAR_BIT", "FLT_MAX", "I",
+                                     "complex", "and", "or", "not", "noreturn", "EINVAL",
+                                     "linux", "unix", "FILE", "jmp_buf", "LC_ALL", "sin"))
+                                 ).replace("+ len", "+ n"),
+    "op_kind_gnu_macro": sub("op_kind: Copy", "op_kind: Linux"),
+    "input_named_std_macro": sub("- name: src", "- name: stdin").replace("(src)", "(stdin)"),
     "output_named_typedef": sub("- name: out", "- name: fkc_tensor"),
     "input_named_typedef": sub("- name: src", "- name: size_t").replace("passthrough(src)",
                                                                         "passthrough(size_t)"),
