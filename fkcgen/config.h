@@ -10,6 +10,8 @@
 #define FKCG_MAX_TEXT_BYTES 4000u         /* a scalar value: text becomes C string literals,
                                              * which C compilers need accept only up to 4,095 */
 #define FKCG_MAX_ERRORS 50u                 /* diagnostics printed per run, then one line */
+#define FKCG_QUOTE_COLUMNS 120u             /* a quoted source line longer than this is cut to
+                                             * a window around the caret, "..." at each cut */
 #define FKCG_MAX_EXPR_DEPTH 32u             /* parentheses nesting in cost exprs */
 #define FKCG_MAX_EXPR_OPS 64u               /* operators in one cost expression: bounds the tree
                                              * depth (recursive printers) and the generated C's

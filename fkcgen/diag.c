@@ -220,45 +220,106 @@ static size_t escape_width(const unsigned char *s, size_t n, bool keep_tab)
     return 0;
 }
 
-/* Writes n bytes of s with control characters escaped (escape_width). */
-static void put_escaped(FILE *out, const char *s, size_t n, bool keep_tab)
+/* Appends n bytes of s with control characters escaped (escape_width). */
+static void put_escaped(fkcg_buf *out, const char *s, size_t n, bool keep_tab)
 {
     const unsigned char *p = (const unsigned char *)s;
+    size_t run = 0; /* start of the bytes not appended yet */
     for (size_t i = 0; i < n; i++) {
         size_t w = escape_width(p + i, n - i, keep_tab);
+        if (!w)
+            continue;
+        fkcg_buf_put(out, s + run, i - run);
         if (w == 4)
-            fprintf(out, "\\x%02x", p[i]);
-        else if (w == 6)
-            fprintf(out, "\\u%04x", p[++i]);
+            fkcg_buf_printf(out, "\\x%02x", p[i]);
         else
-            fputc(p[i], out);
+            fkcg_buf_printf(out, "\\u%04x", p[++i]);
+        run = i + 1;
     }
+    fkcg_buf_put(out, s + run, n - run);
+}
+
+/* The columns a character of a quoted line takes: its escape's width, else one. */
+static size_t char_width(const char *line, size_t i, size_t n)
+{
+    size_t w = escape_width((const unsigned char *)line + i, n - i, true);
+    return w ? w : 1;
+}
+
+/* The start of the UTF-8 character after (or before) byte i of line. */
+static size_t next_char(const char *line, size_t i, size_t n)
+{
+    i += ((unsigned char)line[i] == 0xC2 && i + 1 < n &&
+          escape_width((const unsigned char *)line + i, n - i, true)) ? 2 : 1;
+    while (i < n && ((unsigned char)line[i] & 0xC0) == 0x80)
+        i++;
+    return i;
+}
+
+static size_t prev_char(const char *line, size_t i)
+{
+    while (i > 0 && ((unsigned char)line[--i] & 0xC0) == 0x80) {
+    }
+    return i;
+}
+
+/* The part of a line quoted around byte `at`: [*from, *to), about FKCG_QUOTE_COLUMNS columns,
+ * at most half of them before `at`; whole characters, and a line that fits is whole. The
+ * walk is bounded by the window, whatever the line's length (a contract may hold a 1 MiB
+ * line, and 50 messages on it). */
+static void quote_window(const char *line, size_t n, size_t at, size_t *from, size_t *to)
+{
+    size_t cols = 0, a = at, b = at;
+    while (a > 0 && cols < FKCG_QUOTE_COLUMNS / 2) {
+        a = prev_char(line, a);
+        cols += char_width(line, a, n);
+    }
+    while (b < n && cols < FKCG_QUOTE_COLUMNS) {
+        cols += char_width(line, b, n);
+        b = next_char(line, b, n);
+    }
+    while (a > 0 && cols < FKCG_QUOTE_COLUMNS) { /* near the end: use the rest before */
+        size_t c = prev_char(line, a);
+        cols += char_width(line, c, n);
+        a = c;
+    }
+    *from = a;
+    *to = b;
 }
 
 /* The source line, then a caret under col: tabs kept, one space per UTF-8 character (as many
- * as its escape for a control character). */
-static void quote_source(const fkcg_diag *d, const fkcg_loc *loc)
+ * as its escape for a control character). A long line is cut to a window around the caret,
+ * "..." marking each cut. */
+static void quote_source(const fkcg_diag *d, const fkcg_loc *loc, fkcg_buf *out)
 {
     const char *line;
     size_t n;
     if (loc->line == 0 || !find_line(d, loc, &line, &n))
         return;
-    put_escaped(d->out, line, n, true);
-    fputc('\n', d->out);
-    for (size_t i = 0; i + 1 < loc->col && i < n; i++) {
-        unsigned char c = (unsigned char)line[i];
+    size_t at = loc->col > 0 && loc->col - 1 < n ? loc->col - 1 : n;
+    while (at > 0 && at < n && ((unsigned char)line[at] & 0xC0) == 0x80)
+        at--; /* a column inside a character: its first byte */
+    size_t from, to;
+    quote_window(line, n, at, &from, &to);
+    if (from > 0)
+        fkcg_buf_puts(out, "...");
+    put_escaped(out, line + from, to - from, true);
+    fkcg_buf_puts(out, to < n ? "...\n" : "\n");
+    if (from > 0)
+        fkcg_buf_puts(out, "   ");
+    for (size_t i = from; i < at; i = next_char(line, i, n)) {
         size_t w = escape_width((const unsigned char *)line + i, n - i, true);
-        if (c == '\t')
-            fputc('\t', d->out);
-        else if (w)
-            fprintf(d->out, "%*s", (int)w, "");
-        else if ((c & 0xC0) != 0x80)
-            fputc(' ', d->out);
+        if (line[i] == '\t')
+            fkcg_buf_putc(out, '\t');
+        else
+            fkcg_buf_printf(out, "%*s", (int)(w ? w : 1), "");
     }
-    fputs("^\n", d->out);
+    fkcg_buf_puts(out, "^\n");
 }
 
-/* One message: the location, the kind, the text (contract values in it escaped), the quote. */
+/* One message: the location, the kind, the text (contract values in it escaped), the quote;
+ * built in memory and written with one fwrite (stderr is unbuffered: byte by byte, a long
+ * quoted line was a million writes). */
 static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt,
                    va_list ap)
 {
@@ -271,21 +332,25 @@ static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const ch
     va_end(again);
     if (!msg)
         fkcg_oom();
+    fkcg_buf out;
+    fkcg_buf_init(&out);
     if (!loc) {
-        fprintf(d->out, "fkcgen: %s: ", kind);
+        fkcg_buf_printf(&out, "fkcgen: %s: ", kind);
     } else {
-        put_escaped(d->out, loc->file, strlen(loc->file), false);
+        put_escaped(&out, loc->file, strlen(loc->file), false);
         if (loc->line == 0)
-            fprintf(d->out, ": %s: ", kind);
+            fkcg_buf_printf(&out, ": %s: ", kind);
         else
-            fprintf(d->out, ":%u:%u: %s: ", loc->line, loc->col, kind);
+            fkcg_buf_printf(&out, ":%u:%u: %s: ", loc->line, loc->col, kind);
     }
-    put_escaped(d->out, msg, len < 0 ? 0 : (size_t)len, false);
-    fputc('\n', d->out);
+    put_escaped(&out, msg, len < 0 ? 0 : (size_t)len, false);
+    fkcg_buf_putc(&out, '\n');
     if (msg != small)
         free(msg);
     if (loc)
-        quote_source(d, loc);
+        quote_source(d, loc, &out);
+    fwrite(out.data, 1, out.len, d->out);
+    fkcg_buf_free(&out);
 }
 
 void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)

@@ -13,6 +13,9 @@
 /* Names of the two generated files, relative to the output directory. */
 #define FKCG_EMIT_HEADER "fkc_bindings.h"
 #define FKCG_EMIT_SOURCE "fkc_bindings.c"
+/* The macro the header defines to its pair hash (XXH3-64 of the header without that line);
+ * the source refuses to compile unless it holds the value it was generated with. */
+#define FKCG_PAIR_HASH_MACRO "FKC_BINDINGS_PAIR_HASH"
 
 #define FKCG_IDENT_MAX 128 /* longest identifier a contract may give (kernel, field, ...) */
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "emit.h"
 #include "fkcgen.h"
 
@@ -210,13 +212,16 @@ static const char *rel_file(const fkcg_section *s)
     return s->loc.file ? s->loc.file : "";
 }
 
-/* "(contracts/vulkan/write_slice.md:58)" */
-static void put_where(fkcg_buf *b, const fkcg_section *s)
+/* "(contracts/vulkan/write_slice.md:58)"; the header's comments leave the line out, so that
+ * an edit of a contract's prose, which moves its sections, leaves the header as it is. */
+static void put_where(fkcg_buf *b, const fkcg_section *s, bool line)
 {
     put_ch(b, '(');
     put_comment(b, rel_file(s));
-    put_ch(b, ':');
-    put_u64(b, s->loc.line);
+    if (line) {
+        put_ch(b, ':');
+        put_u64(b, s->loc.line);
+    }
     put_ch(b, ')');
 }
 
@@ -242,7 +247,9 @@ static void put_ref(fkcg_buf *b, const fkcg_op_info *op, const char *wrapper)
     put_ch(b, '}');
 }
 
-static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name)
+/* The banner. The source's names each contract's text hash (drift detection is exact through
+ * it); the header's does not, so a prose-only edit of a contract changes the source alone. */
+static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name, bool text_hashes)
 {
     PUT(b, "/* ");
     put_str(b, name);
@@ -251,7 +258,7 @@ static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name)
         const fkcg_provider *pr = t->providers[i];
         PUT(b, " *   ");
         put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
-        if (pr->text_hash) {
+        if (text_hashes && pr->text_hash) {
             PUT(b, " (text xxh3-128 ");
             put_comment(b, pr->text_hash);
             put_ch(b, ')');
@@ -388,7 +395,7 @@ static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, ": the parameters of ");
         put_comment(b, op->name);
         put_ch(b, ' ');
-        put_where(b, s);
+        put_where(b, s, false);
         PUT(b, " */\ntypedef struct fkc_");
         put_ident(b, op->snake);
         PUT(b, "_params {\n");
@@ -472,7 +479,7 @@ static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p, const size_t *first
         PUT(b, "/* ");
         put_comment(b, s->kernel);
         put_ch(b, ' ');
-        put_where(b, s);
+        put_where(b, s, false);
         PUT(b, " */\nfkc_");
         put_ident(b, op->snake);
         PUT(b, "_kernel ");
@@ -588,8 +595,15 @@ static const char h_functions2[] =
     " * kind's shared cost, when the op kind has one. Works on a caller's mutable copy of\n"
     " * the table; returns the number of bindings upgraded. */\n"
     "size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,\n"
-    "                                   fkc_backend backend);\n\n"
-    "#ifdef __cplusplus\n}\n#endif\n#endif /* FKC_BINDINGS_H */\n";
+    "                                   fkc_backend backend);\n\n";
+
+/* The pair hash (docs/generated-code.md): the source compares it with its own copy. */
+static const char h_pair_hash_comment[] =
+    "/* XXH3-64 of this header without the next line: " FKCG_EMIT_SOURCE " refuses to compile\n"
+    " * beside a header from another fkcgen run. */\n";
+
+static const char h_epilogue[] =
+    "\n#ifdef __cplusplus\n}\n#endif\n#endif /* FKC_BINDINGS_H */\n";
 
 static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
 {
@@ -610,12 +624,84 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
     put_str(b, h_functions2);
 }
 
+/* ---- the pair hash: XXH3-64 of the header's bytes, but for its own line ---------------- */
+
+/* The header is hashed as it is written: a draining buffer hands its lines to hash_drain
+ * (which passes them on to the real sink); the rest is hashed when the header ends. */
+typedef struct pair_hasher {
+    XXH3_state_t *state;
+    fkcg_drain_fn *fn;     /* the header's own sink, or NULL */
+    void *ctx;
+    size_t from;           /* first byte of the header in the buffer (not drained yet) */
+} pair_hasher;
+
+static void hash_drain(void *ctx, const char *p, size_t n)
+{
+    pair_hasher *h = ctx;
+    size_t skip = h->from < n ? h->from : n; /* bytes of b before the header began */
+    XXH3_64bits_update(h->state, p + skip, n - skip);
+    h->from -= skip;
+    h->fn(h->ctx, p, n);
+}
+
+static void hash_begin(pair_hasher *h, fkcg_buf *b)
+{
+    h->state = XXH3_createState();
+    if (!h->state)
+        fkcg_oom();
+    XXH3_64bits_reset(h->state);
+    h->fn = b->drain;
+    h->ctx = b->drain_ctx;
+    h->from = b->len;
+    if (b->drain) {
+        b->drain = hash_drain;
+        b->drain_ctx = h;
+    }
+}
+
+/* Ends the header: the hash line, then the epilogue (hashed before it is written). */
+static uint64_t hash_end(pair_hasher *h, fkcg_buf *b)
+{
+    XXH3_64bits_update(h->state, b->data + h->from, b->len - h->from);
+    XXH3_64bits_update(h->state, h_epilogue, sizeof h_epilogue - 1);
+    uint64_t hash = XXH3_64bits_digest(h->state);
+    XXH3_freeState(h->state);
+    if (h->fn) {
+        b->drain = h->fn;
+        b->drain_ctx = h->ctx;
+    }
+    return hash;
+}
+
+/* "0x0123456789abcdefu": the value the header defines and the source checks. */
+static void put_pair_hash(fkcg_buf *b, uint64_t hash)
+{
+    char hex[24];
+    snprintf(hex, sizeof hex, "0x%016llxu", (unsigned long long)hash);
+    put_str(b, hex);
+}
+
+static void emit_h_pair_hash(fkcg_buf *b, pair_hasher *h, uint64_t *hash)
+{
+    put_str(b, h_pair_hash_comment);
+    *hash = hash_end(h, b);
+    PUT(b, "#define " FKCG_PAIR_HASH_MACRO " ");
+    put_pair_hash(b, *hash);
+    put_ch(b, '\n');
+    put_str(b, h_epilogue);
+}
+
 /* ---- the source ---------------------------------------------------------------------- */
 
-static void emit_c_names(fkcg_buf *b, const fkcg_plan *p)
+static void emit_c_names(fkcg_buf *b, const fkcg_plan *p, uint64_t pair_hash)
 {
-    PUT(b, "#include \"fkc_bindings.h\"\n\n#include <math.h>\n#include <string.h>\n\n"
-                     "const char *fkc_op_kind_name(fkc_op_kind op)\n{\n    switch (op) {\n");
+    PUT(b, "#include \"" FKCG_EMIT_HEADER "\"\n\n#if !defined(" FKCG_PAIR_HASH_MACRO ") || "
+           FKCG_PAIR_HASH_MACRO " != ");
+    put_pair_hash(b, pair_hash);
+    PUT(b, "\n#error \"" FKCG_EMIT_SOURCE " and " FKCG_EMIT_HEADER " come from different fkcgen "
+           "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n"
+           "#include <math.h>\n#include <string.h>\n\n"
+           "const char *fkc_op_kind_name(fkc_op_kind op)\n{\n    switch (op) {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         PUT(b, "    case FKC_OP_");
         put_ident(b, p->ops[i].upper);
@@ -794,7 +880,7 @@ static void emit_c_kernels(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "] ");
         put_comment(b, s->kernel);
         put_ch(b, ' ');
-        put_where(b, s);
+        put_where(b, s, true);
         PUT(b, " */\n    {");
         put_cstr(b, s->kernel);
         PUT(b, ", FKC_OP_");
@@ -1088,7 +1174,10 @@ static void emit_plan(const fkcg_plan *pp, fkcg_buf *header, fkcg_buf *source)
     const fkcg_plan p = *pp;
     const fkcg_table *table = p.t;
     size_t *first = section_first(&p);
-    emit_banner(header, table, FKCG_EMIT_HEADER);
+    pair_hasher ph;
+    uint64_t pair_hash;
+    hash_begin(&ph, header);
+    emit_banner(header, table, FKCG_EMIT_HEADER, false);
     emit_h_prologue(header);
     emit_h_op_kinds(header, &p);
     emit_h_enums(header);
@@ -1096,9 +1185,10 @@ static void emit_plan(const fkcg_plan *pp, fkcg_buf *header, fkcg_buf *source)
     emit_h_fn_types(header, &p);
     emit_h_wrappers(header, &p, first);
     emit_h_tables(header, &p);
+    emit_h_pair_hash(header, &ph, &pair_hash);
 
-    emit_banner(source, table, FKCG_EMIT_SOURCE);
-    emit_c_names(source, &p);
+    emit_banner(source, table, FKCG_EMIT_SOURCE, true);
+    emit_c_names(source, &p, pair_hash);
     emit_c_sections(source, &p);
     emit_c_kernels(source, &p);
     emit_c_bindings(source, &p);

@@ -1,13 +1,17 @@
 /* emit_main.c — the `gen` subcommand: load and validate the contracts, then emit the C
  * sources either in memory to compare them with the output directory (--check: a unified diff,
- * exit 1 on drift, never writes) or streamed to the files that change, each atomically (temp +
- * rename). Nothing is written when any contract has an error. */
-#define _XOPEN_SOURCE 700 /* realpath */
+ * exit 1 on drift, never writes) or streamed to temporary files for the outputs that change,
+ * renamed over them only once both are complete (and synced), under a lock on the output
+ * directory. Nothing is written when any contract has an error; an interrupted run leaves no
+ * temporary file. */
+#define _GNU_SOURCE /* realpath, flock, O_DIRECTORY */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -162,41 +166,89 @@ static int read_file(const char *path, fkcg_buf *b)
     return err;
 }
 
+/* ---- temporary files, removed on any exit but success ---- */
+
+/* The temporary files of a run, in static buffers so that the signal handler can unlink them
+ * (async-signal-safe: unlink and _exit only). A slot is live while its file exists. */
+enum { TMP_SLOTS = 3, TMP_NAME_MAX = PATH_MAX + 16 }; /* the header, the source, the depfile */
+static char tmp_names[TMP_SLOTS][TMP_NAME_MAX];
+static volatile sig_atomic_t tmp_live[TMP_SLOTS];
+
+static void drop_temps(void)
+{
+    for (int k = 0; k < TMP_SLOTS; k++)
+        if (tmp_live[k]) {
+            unlink(tmp_names[k]);
+            tmp_live[k] = 0;
+        }
+}
+
+/* SIGINT, SIGTERM, SIGHUP: no temporary file stays; exit 128 + the signal, as a shell does. */
+static void on_signal(int sig)
+{
+    for (int k = 0; k < TMP_SLOTS; k++)
+        if (tmp_live[k])
+            unlink(tmp_names[k]);
+    _exit(128 + sig);
+}
+
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigfillset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        sigaction(caught[i], &sa, NULL);
+    atexit(drop_temps); /* the generator exits on out of memory: nothing half-written stays */
+}
+
+/* Blocks (or unblocks) the caught signals: a temporary file's creation and the renames of
+ * the pair happen whole or not at all. */
+static void hold_signals(bool hold, sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        sigaddset(&set, caught[i]);
+    sigprocmask(hold ? SIG_BLOCK : SIG_SETMASK, hold ? &set : old, hold ? old : NULL);
+}
+
+/* ---- outputs: compared, then written to a temporary file, then renamed ---- */
+
 /* An output written while it is emitted, through a small draining buffer: its bytes are
  * compared with the current file while they match it, and go to a temporary file in the same
- * directory from the first difference; out_finish renames that over the file. A file whose
- * content does not change is not touched (its mtime stays, so make rebuilds nothing). */
+ * directory from the first difference. out_complete finishes that file (mode, fsync), and
+ * out_commit renames it over the output, once every output of the run is complete. A file
+ * whose content does not change is not touched (its mtime stays, so make rebuilds nothing). */
 typedef struct out_file {
     const char *path;
-    const char *dir;     /* created before the first temporary file, or NULL */
     FILE *old;           /* the current file while it matches; NULL when missing or different */
+    mode_t mode;         /* the current file's permissions, kept by the new one */
+    bool had_old;        /* the file existed (its mode is known) */
     size_t same;         /* bytes of it matched so far */
     int fd;              /* the temporary file; -1 until the first difference */
-    char *tmp;           /* its name */
+    int slot;            /* its name: tmp_names[slot] */
     bool *failed;        /* shared by the outputs of one run: after an error nothing more is
                           * written (reported once) */
 } out_file;
 
 enum { OUT_DRAIN_AT = 1 << 20 }; /* bytes buffered before complete lines go to the file */
 
-/* The outputs being streamed: should the generator exit midway (out of memory), their
- * temporary files are removed, so nothing half-written stays in the output directory. */
-static out_file *streaming[2];
-
-static void drop_unfinished(void)
-{
-    for (int k = 0; k < 2; k++)
-        if (streaming[k] && streaming[k]->fd >= 0 && streaming[k]->tmp)
-            unlink(streaming[k]->tmp);
-}
-
-static void out_open(out_file *o, const char *path, const char *dir, bool *failed)
+static void out_open(out_file *o, const char *path, int slot, bool *failed)
 {
     memset(o, 0, sizeof *o);
     o->path = path;
-    o->dir = dir;
     open_regular(path, &o->old); /* checked to be regular or missing by check_paths */
+    struct stat st;
+    if (o->old && fstat(fileno(o->old), &st) == 0) {
+        o->had_old = true;
+        o->mode = st.st_mode & 07777;
+    }
     o->fd = -1;
+    o->slot = slot;
     o->failed = failed;
 }
 
@@ -228,7 +280,7 @@ static bool write_all(int fd, const char *p, size_t n)
     return true;
 }
 
-/* Reports an error writing o (errno err) and drops its temporary file. */
+/* Reports an error writing o (errno err); from then on nothing more is written. */
 static void out_fail(out_file *o, int err)
 {
     fprintf(stderr, "fkcgen gen: cannot write %s: %s\n", o->path, strerror(err ? err : EIO));
@@ -238,19 +290,21 @@ static void out_fail(out_file *o, int err)
 /* The first difference: creates the temporary file and copies the matched prefix into it. */
 static void out_start(out_file *o)
 {
-    if (o->dir && mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "fkcgen gen: cannot create %s: %s\n", o->dir, strerror(errno));
-        *o->failed = true;
+    char *name = tmp_names[o->slot];
+    if (strlen(o->path) + sizeof ".tmp.XXXXXX" > TMP_NAME_MAX) {
+        out_fail(o, ENAMETOOLONG);
         return;
     }
-    o->tmp = malloc(strlen(o->path) + 16);
-    if (!o->tmp)
-        fkcg_oom();
-    sprintf(o->tmp, "%s.tmp.XXXXXX", o->path);
-    o->fd = mkstemp(o->tmp);
+    sprintf(name, "%s.tmp.XXXXXX", o->path);
+    sigset_t old;
+    hold_signals(true, &old);
+    o->fd = mkstemp(name);
+    tmp_live[o->slot] = o->fd >= 0;
+    int err = errno;
+    hold_signals(false, &old);
     if (o->fd < 0) {
         fprintf(stderr, "fkcgen gen: cannot create a file next to %s: %s\n", o->path,
-                strerror(errno));
+                strerror(err));
         *o->failed = true;
         return;
     }
@@ -283,43 +337,114 @@ static void out_write(void *ctx, const char *p, size_t n)
         out_fail(o, errno);
 }
 
-/* Closes o: renames its temporary file over it (or leaves it untouched when nothing differed);
- * drops the temporary file after an error. 0 or 2 (reported). */
-static int out_finish(out_file *o)
+/* Completes o's temporary file, when it differs: the current file's mode (or 0666 less the
+ * umask for a new one), its bytes on disk (fsync), closed. After an error anywhere in the run
+ * the file is removed instead. 0 or 2 (reported). */
+static int out_complete(out_file *o)
 {
     if (!*o->failed && o->fd < 0 && (!o->old || fgetc(o->old) != EOF))
         out_start(o); /* missing, or longer than the new text */
     if (o->old)
         fclose(o->old);
-    if (o->fd >= 0) {
+    o->old = NULL;
+    if (o->fd < 0)
+        return *o->failed ? 2 : 0;
+    mode_t mode = o->mode;
+    if (!o->had_old) {
         mode_t mask = umask(0);
         umask(mask);
-        int err = 0;
-        if (!*o->failed && fchmod(o->fd, 0666 & ~mask) != 0)
-            err = errno;
-        if (close(o->fd) != 0 && !err)
-            err = errno;
-        if (!*o->failed && !err && rename(o->tmp, o->path) != 0)
-            err = errno;
-        if (err && !*o->failed)
-            out_fail(o, err);
-        if (*o->failed)
-            unlink(o->tmp);
+        mode = 0666 & ~mask;
     }
-    free(o->tmp);
-    o->tmp = NULL;
-    return *o->failed ? 2 : 0;
+    int err = 0;
+    if (!*o->failed && fchmod(o->fd, mode) != 0)
+        err = errno;
+    if (!*o->failed && !err && fsync(o->fd) != 0 && errno != EINVAL)
+        err = errno;
+    if (close(o->fd) != 0 && !err)
+        err = errno;
+    o->fd = -1;
+    if (err && !*o->failed)
+        out_fail(o, err);
+    if (*o->failed) {
+        unlink(tmp_names[o->slot]);
+        tmp_live[o->slot] = 0;
+        return 2;
+    }
+    return 0;
+}
+
+/* Renames the completed temporary files of outs over their outputs, with the signals held,
+ * so an interrupt comes before the first rename or after the last. 0 or 2 (reported). */
+static int out_commit(out_file *outs, int n)
+{
+    sigset_t old;
+    int rc = 0;
+    hold_signals(true, &old);
+    for (int k = 0; k < n; k++) {
+        if (!tmp_live[outs[k].slot])
+            continue;
+        if (rc == 0 && rename(tmp_names[outs[k].slot], outs[k].path) != 0) {
+            out_fail(&outs[k], errno);
+            rc = 2;
+        }
+        if (rc != 0)
+            unlink(tmp_names[outs[k].slot]);
+        tmp_live[outs[k].slot] = 0;
+    }
+    hold_signals(false, &old);
+    return rc;
+}
+
+/* A test hook (docs/fkcgen.md): with FKCGEN_TEST_STOP_BEFORE_RENAME set, gen stops itself
+ * (SIGSTOP) once the temporary files are complete, before the first rename, so that a test
+ * can signal it at that exact point. */
+static void test_stop_before_rename(void)
+{
+    if (getenv("FKCGEN_TEST_STOP_BEFORE_RENAME"))
+        raise(SIGSTOP);
 }
 
 /* Writes text to path (through out_file), unless path already holds exactly text. */
-static int write_if_changed(const char *path, const fkcg_buf *text)
+static int write_if_changed(const char *path, const fkcg_buf *text, int slot)
 {
     bool failed = false;
     out_file o;
-    out_open(&o, path, NULL, &failed);
+    out_open(&o, path, slot, &failed);
     if (text->len)
         out_write(&o, text->data, text->len);
-    return out_finish(&o);
+    int rc = out_complete(&o);
+    return rc ? rc : out_commit(&o, 1);
+}
+
+/* ---- the lock: one gen at a time per output directory ---- */
+
+/* Opens the output directory (created when missing: *created says so) and locks it with
+ * flock: gen runs on one directory serialise, so the pair always comes from one run. --check
+ * takes a shared lock on a directory that exists. The lock goes with the process. -1 when
+ * there is none to take (--check on a missing directory); -2 on an error (reported). */
+static int lock_out_dir(const char *dir, bool exclusive, bool *created)
+{
+    *created = false;
+    if (exclusive && mkdir(dir, 0777) == 0)
+        *created = true;
+    else if (exclusive && errno != EEXIST) {
+        fprintf(stderr, "fkcgen gen: cannot create %s: %s\n", dir, strerror(errno));
+        return -2;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 && !exclusive && errno == ENOENT)
+        return -1;
+    int err = fd < 0 ? errno : 0;
+    while (!err && flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0)
+        if (errno != EINTR)
+            err = errno;
+    if (err) {
+        fprintf(stderr, "fkcgen gen: cannot lock %s: %s\n", dir, strerror(err));
+        if (fd >= 0)
+            close(fd);
+        return -2;
+    }
+    return fd;
 }
 
 /* A path as a make target or prerequisite: spaces and '#' backslash-escaped, '$' doubled.
@@ -596,22 +721,32 @@ static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
     return rc;
 }
 
-/* Finishes both outputs (streamed while emitted), then writes the depfile. */
+/* Completes both outputs (streamed while emitted); only when both are complete are they
+ * renamed, so the pair is never half replaced. Then writes the depfile. dir_fd: the locked
+ * output directory, synced after the renames. */
 static int write_outputs(const gen_opts *o, char *const outs[2], fkcg_buf *const texts[2],
-                         out_file files[2])
+                         out_file files[2], int dir_fd)
 {
     int rc = 0;
     for (int k = 0; k < 2; k++) {
         fkcg_buf_drain_all(texts[k]);
-        if (out_finish(&files[k]) != 0)
+        if (out_complete(&files[k]) != 0)
             rc = 2; /* the other output is dropped too, without a second message */
     }
+    if (rc != 0) {
+        drop_temps(); /* the header's complete file too, when only the source failed */
+        return rc;
+    }
+    test_stop_before_rename();
+    rc = out_commit(files, 2);
+    if (rc == 0)
+        fsync(dir_fd); /* the renames on disk too (best effort: a directory may refuse) */
     if (rc != 0 || !o->depfile)
         return rc;
     fkcg_buf dep;
     fkcg_buf_init(&dep);
     make_depfile(o, outs, &dep);
-    rc = write_if_changed(o->depfile, &dep);
+    rc = write_if_changed(o->depfile, &dep, 2);
     fkcg_buf_free(&dep);
     return rc;
 }
@@ -639,29 +774,35 @@ int fkcg_cmd_gen(int argc, char **argv)
     fkcg_buf_init(&c);
     fkcg_buf *texts[2] = {&h, &c};
     out_file files[2];
-    bool failed = false;
+    bool failed = false, created = false;
+    /* From here to the end the output directory is locked: gen runs on it serialise. */
+    int dir_fd = rc == 0 ? lock_out_dir(o.out_dir, !o.check, &created) : -1;
+    if (dir_fd == -2)
+        rc = 2;
+    if (rc == 0 && !o.check)
+        catch_signals();
     /* Writing: the outputs stream to their files while they are emitted (75 MiB for 10,000
      * sections need not sit in memory); --check keeps them whole for the diff. */
     for (int k = 0; k < 2 && rc == 0 && !o.check; k++) {
-        out_open(&files[k], outs[k], o.out_dir, &failed);
+        out_open(&files[k], outs[k], k, &failed);
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
-        streaming[k] = &files[k];
-        if (k == 0)
-            atexit(drop_unfinished);
     }
     if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0) {
         rc = 1;
         failed = true; /* nothing was emitted, so nothing was written: close the outputs */
         for (int k = 0; k < 2 && !o.check; k++)
-            out_finish(&files[k]);
+            out_complete(&files[k]);
     }
     if (rc != 0)
         fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
     else if (o.check)
         rc = check_outputs(outs, texts);
     else
-        rc = write_outputs(&o, outs, texts, files);
-    streaming[0] = streaming[1] = NULL; /* finished: the files go out of scope */
+        rc = write_outputs(&o, outs, texts, files, dir_fd);
+    if (rc != 0 && created)
+        rmdir(o.out_dir); /* made for this run, which wrote nothing in it */
+    if (dir_fd >= 0)
+        close(dir_fd); /* the lock goes with it */
     free(outs[0]);
     free(outs[1]);
     fkcg_buf_free(&h);

@@ -46,6 +46,9 @@ GEN_TDIR        = $(BUILD)/tests/gen
 CMOCKA_CFLAGS   = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka)
 GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
+# The emitter hashes the header (the pair hash) with libxxhash.
+GEN_XXH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags libxxhash)
+GEN_XXH_LIBS    = $(shell $(PKG_CONFIG) --libs libxxhash)
 # The emitter alone, on a hand-built table: no contract parsing involved.
 GEN_BACK_SRCS   = fkcgen/emit_c.c fkcgen/emit_plan.c fkcgen/emit_check.c fkcgen/emit_diff.c \
                   fkcgen/buf.c fkcgen/schema.c fkcgen/names.c
@@ -67,7 +70,8 @@ $(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c $(GEN_TDIR)/fkc_binding
 	    $(GEN_TDIR)/fkc_bindings.$*.o -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(RT_LIBS)
 
 $(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h | $(GEN_TDIR)
-	$(CC) $(GEN_TEST_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ $(CMOCKA_LIBS)
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
+	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 
 # The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
@@ -76,7 +80,8 @@ GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
 $(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/emit.h tests/gen/seed_table.h \
                           tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) -Ifkcgen -Itests/gen $(GEN_FIX_SRCS) -o $@
+	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_FIX_SRCS) -o $@ \
+	    $(GEN_XXH_LIBS)
 
 $(GEN_TDIR)/inj/fkc_bindings.c: $(GEN_TDIR)/emit_fixture
 	@mkdir -p $(@D)

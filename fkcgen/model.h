@@ -186,11 +186,15 @@ typedef struct fkcg_table {
 } fkcg_table;
 
 /* ---- names.c: the C names identifiers become (front end and C back end) ---- */
-/* A name a contract may not give (it would break or change the generated C): a C keyword
- * (C11, C23), a name starting with '_', fkc_ or FKC_, or a macro, typedef or function of the
- * headers the generated code includes (NULL, SIZE_MAX, INT32_MAX, NAN, size_t, bool, ...). The
- * one such table of fkcgen. */
+/* A name a contract may not give (it would break or change the generated C, or a file that
+ * includes a C standard header before it): a C keyword (C11, C23), a name starting with '_',
+ * fkc_ or FKC_, a macro gcc or clang predefine in GNU mode (linux, unix), a macro or typedef of
+ * a C standard header (NULL, EOF, BUFSIZ, CHAR_BIT, I, complex, and, noreturn, size_t, ...) or
+ * of a family C reserves for them (E[0-9A-Z]..., SIG..., PRI..., INT*_MAX, ...). The one such
+ * table of fkcgen. */
 bool fkcg_c_name_reserved(const char *s);
+/* Why s is reserved ("a macro of <stdio.h>", "a C keyword", ...), or NULL when it is not. */
+const char *fkcg_c_name_why(const char *s);
 bool fkcg_c_names_sorted(void); /* for the tests: the table is sorted (binary search) */
 /* "WriteSliceRotating" -> "write_slice_rotating", "GELUTanh" -> "gelu_tanh" (malloc'd). */
 char *fkcg_snake_case(const char *camel);

@@ -74,18 +74,33 @@ static bool parse_uint(vctx *v, const ynode *n, uint64_t *out)
     return true;
 }
 
+/* A well-formed identifier that is reserved (names.c): reported with the reason, true. */
+static bool reserved_name(vctx *v, const fkcg_loc *loc, const char *what, const char *name)
+{
+    const char *why = fkcg_c_name_why(name);
+    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (!why || name[n] != '\0' || n > 63 || (name[0] >= '0' && name[0] <= '9'))
+        return false;
+    ERR(v, loc, "%s '%s' is %s: the generated C, or a file that includes a C standard header "
+        "before it, would not compile; choose another name", what, name, why);
+    return true;
+}
+
 static bool parse_float(vctx *v, const ynode *n, double *out)
 {
     if (!need_scalar(v, n, "a number"))
         return false;
     const char *s = n->str;
     char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    bool number = n->plain && *s && *end == '\0' && errno == 0 && isfinite(x) &&
-                  strspn(s, "+-0123456789.eE") == strlen(s);
+    double x = strtod(s, &end); /* errno is not read: ERANGE also means a subnormal */
+    bool number = n->plain && *s && *end == '\0' && strspn(s, "+-0123456789.eE") == strlen(s);
     if (!number) {
         ERR(v, &n->loc, "'%s' must be a number without quotes, not '%s'", key_of(n), s);
+        return false;
+    }
+    if (!isfinite(x)) {
+        ERR(v, &n->loc, "'%s' is out of range: '%s' is larger than the largest double "
+            "(about 1.8e308)", key_of(n), s);
         return false;
     }
     if (x < 0 || s[0] == '-') {
@@ -150,8 +165,11 @@ static bool check_path(vctx *v, const ynode *n)
             fkcg_loc at = n->loc;
             if (n->val_col >= 0)
                 at.col += (uint32_t)n->val_col + (uint32_t)(s - n->str);
-            ERR(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is not one",
-                key_of(n), (int)(len < 64 ? len : 64), s);
+            const char *why = len < sizeof seg && fkcg_c_name_why(seg) ? fkcg_c_name_why(seg)
+                              : "not a C identifier (letters, digits and _, not starting with "
+                                "a digit or _, at most 63 bytes)";
+            ERR(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is %s",
+                key_of(n), (int)(len < 64 ? len : 64), s, why);
             return false;
         }
         if (!sep)
@@ -229,11 +247,14 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
         need_scalar(v, n, "text");
         break;
     case FT_IDENT:
-        if (need_scalar(v, n, "an identifier") && !fkcg_is_c_ident(n->str))
-            ERR(v, &n->loc, "'%s' must be a C identifier (letters, digits and _, not starting "
-                            "with a digit or _, at most 63 bytes) that is not a C keyword nor "
-                            "a name the generated code uses (NULL, SIZE_MAX, fkc_...), not '%s'",
-                key_of(n), n->str);
+        if (!need_scalar(v, n, "an identifier") || fkcg_is_c_ident(n->str))
+            break;
+        if (reserved_name(v, &n->loc, key_of(n), n->str))
+            break;
+        ERR(v, &n->loc, "'%s' must be a C identifier (letters, digits and _, not starting "
+                        "with a digit or _, at most 63 bytes) that is not a C keyword nor "
+                        "a name the generated code uses (NULL, SIZE_MAX, fkc_...), not '%s'",
+            key_of(n), n->str);
         break;
     case FT_UINT: parse_uint(v, n, &u); break;
     case FT_FLOAT: parse_float(v, n, &f); break;
@@ -281,7 +302,8 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
             break;
         }
         for (const ynode *e = n->kids; e; e = e->next) {
-            if (!fkcg_is_c_ident(e->key->str))
+            if (!fkcg_is_c_ident(e->key->str) &&
+                !reserved_name(v, &e->key->loc, "field name", e->key->str))
                 ERR(v, &e->key->loc, "field name '%s' must be a C identifier (letters, digits "
                                      "and _, not starting with a digit or _, at most 63 bytes) "
                                      "that is not a C keyword nor a name the generated code "

@@ -4,6 +4,10 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xa92436b2b09aeeb7u
+#error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
+#endif
+
 #include <math.h>
 #include <string.h>
 

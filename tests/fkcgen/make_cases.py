@@ -160,6 +160,9 @@ CASES_TEXT = {
     "bad_bool": sub("in_place: false", "in_place: yes"),
     "bad_rank": sub("rank: any", "rank: many"),
     "bad_float": sub("max_absolute: 0.0", "max_absolute: tiny"),
+    # any double strtod returns finite is a value (a subnormal too); one that overflows is not
+    "float_out_of_range": sub("max_absolute: 0.0", "max_absolute: 4.9e-324").replace(
+        "max_relative: 0.0", "max_relative: 1e400"),
     "alignment_not_power_of_two": sub("alignment_bytes: 16", "alignment_bytes: 24"),
     "bad_hash": sub("kernel_revision_hash: auto", "kernel_revision_hash: 1234"),
     # identifiers
@@ -213,6 +216,15 @@ CASES_TEXT = {
     "field_named_macro": sub('len: { kind: usize, note: "elements to copy" }',
                              'NULL: { kind: usize }\nSIZE_MAX: { kind: usize }\nNAN: { kind: u32 }'
                              ).replace("+ len", "+ n"),
+    # names of the C standard headers and of GNU mode: a file including those first breaks
+    "field_named_std_macro": sub('len: { kind: usize, note: "elements to copy" }',
+                                 "".join("%s: { kind: usize }\n" % n for n in (
+                                     "EOF", "BUFSIZ", "RAND_MAX", "CHAR_BIT", "FLT_MAX", "I",
+                                     "complex", "and", "or", "not", "noreturn", "EINVAL",
+                                     "linux", "unix", "FILE", "jmp_buf", "LC_ALL", "sin"))
+                                 ).replace("+ len", "+ n"),
+    "op_kind_gnu_macro": sub("op_kind: Copy", "op_kind: Linux"),
+    "input_named_std_macro": sub("- name: src", "- name: stdin").replace("(src)", "(stdin)"),
     "output_named_typedef": sub("- name: out", "- name: fkc_tensor"),
     "input_named_typedef": sub("- name: src", "- name: size_t").replace("passthrough(src)",
                                                                         "passthrough(size_t)"),
@@ -221,6 +233,9 @@ CASES_TEXT = {
     "output_named_like_input": sub("- name: out", "- name: src"),
     "field_len_clash": sub('len: { kind: usize, note: "elements to copy" }',
                            'dst_len: { kind: usize }').replace("+ len", "+ dst_len"),
+    # a long line is quoted in a window around the caret, "..." at the cuts, UTF-8 kept whole
+    "long_line_utf8": sub("dtypes: [F32, U8]", 'dtypes: [F32, U8, "' + "\u00e9" * 150 + '", BAD1,'
+                          + " " * 300 + 'BAD2, "' + "\u00fc" * 100 + '", BAD3]  # ' + "\u00f6" * 200),
     "text_too_long": sub('blurb: "copy a tensor"', 'blurb: "' + "x" * 4001 + '"'),
     "duplicate_entry_point": BASE + SECOND.replace("op_kind: Copy", "op_kind: CopyTwo"),
     "op_kind_signature_mismatch": BASE + SECOND.replace("dtypes: [F32, U8]", "dtypes: [I8]"

@@ -758,6 +758,70 @@ static void unreadable_file(void **state)
     assert_int_equal(rc, 2);
 }
 
+/* A message quoting a line of a file whose text was dropped reads the line again; when the
+ * file has become a FIFO meanwhile it is opened without blocking and not quoted (an alarm
+ * fails the test if it blocks). */
+static void diag_reread_fifo(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fkcgen-fifo-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/x.md", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&text, &len);
+    fkcg_diag *d = fkcg_diag_new(s);
+    fkcg_diag_source(d, path, "a\nb\n", 4);
+    fkcg_diag_drop_source(d, path);
+    fkcg_loc at = { path, 2, 1 };
+    alarm(20);
+    fkcg_error(d, &at, "boom");
+    alarm(0);
+    fkcg_diag_free(d);
+    fclose(s);
+    char want[128];
+    snprintf(want, sizeof want, "%s:2:1: error: boom\n", path);
+    assert_string_equal(text, want);
+    free(text);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* One error line of ~1 MiB with an error every 1,000 columns (the cap's 50 shown): each quote
+ * is a window of FKCG_QUOTE_COLUMNS around its caret, so the output stays small (it was 50
+ * copies of the line, 51 MB, written byte by byte: 81 s), and every caret stands under the
+ * value it points at. */
+static void long_error_line(void **state)
+{
+    fixture *f = *state;
+    char *seed = slurp(SEED, NULL);
+    char *at = strstr(seed, "dtypes: [") + strlen("dtypes: [");
+    size_t head = (size_t)(at - seed), items = 1000, pad = 1000;
+    char *text = malloc(strlen(seed) + items * (pad + 8) + 1), *p = text;
+    memcpy(p, seed, head);
+    p += head;
+    for (size_t i = 0; i < items; i++)
+        p += sprintf(p, "Q%zu,%*s", i, (int)pad, "");
+    strcpy(p, at);
+    assert_true(strlen(text) > (size_t)1000000 && strlen(text) < FKCG_MAX_FILE_BYTES);
+    assert_int_equal(load_text(f, text), 1);
+    assert_true(f->diag_len < 32 * 1024);
+    size_t messages = 0;
+    for (const char *m = f->diag; (m = strstr(m, ": error: dtype: unknown value 'Q")); m++) {
+        const char *quote = strchr(m, '\n') + 1, *caret = strchr(quote, '\n') + 1;
+        const char *hat = strchr(caret, '^');
+        assert_true((size_t)(caret - quote) <= FKCG_QUOTE_COLUMNS + 8);
+        assert_int_equal(quote[hat - caret], 'Q');
+        messages++;
+    }
+    assert_int_equal(messages, FKCG_MAX_ERRORS);
+    assert_non_null(strstr(f->diag, "\n...                                                      "
+                                    "      Q1,         "));
+    free(text);
+    free(seed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -777,6 +841,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(io_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(json_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(diag_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(long_error_line, setup, teardown),
+        cmocka_unit_test(diag_reread_fifo),
         cmocka_unit_test(command_line),
         cmocka_unit_test(unreadable_file),
     };

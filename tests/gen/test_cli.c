@@ -12,8 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <dirent.h>
 #include <utime.h>
 
@@ -22,6 +25,7 @@
 static const char *repo, *fkcgen;
 static char tmp[64];
 static char out_text[1 << 16], err_text[1 << 16];
+static void load_outputs(void);
 
 /* Runs a shell command; its stdout and stderr land in out_text / err_text. */
 static int sh(const char *fmt, ...)
@@ -33,6 +37,13 @@ static int sh(const char *fmt, ...)
     va_end(ap);
     snprintf(full, sizeof full, "( %s ) >%s/out.txt 2>%s/err.txt", cmd, tmp, tmp);
     int st = system(full);
+    load_outputs();
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* out_text and err_text from the files sh's commands wrote. */
+static void load_outputs(void)
+{
     char path[128];
     FILE *f;
     snprintf(path, sizeof path, "%s/out.txt", tmp);
@@ -47,7 +58,6 @@ static int sh(const char *fmt, ...)
         err_text[fread(err_text, 1, sizeof err_text - 1, f)] = '\0';
         fclose(f);
     }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
 /* Up to 1 MiB of a file, NUL-terminated; NULL (and *n = 0) when it cannot be read. */
@@ -123,15 +133,25 @@ static void test_same_bytes_any_order_locale_cwd(void **state)
     snprintf(p1, sizeof p1, "%s/o1/fkc_bindings.h", tmp);
     char *h = slurp(p1, &n);
     assert_non_null(h);
-    /* Both contracts, in path order, each with the hash of its text. */
-    const char *line_a = strstr(h, "\n *   tests/gen/cases/split_a.md (text xxh3-128 ");
-    const char *line_b = strstr(h, "\n *   tests/gen/cases/split_b.md (text xxh3-128 ");
+    /* Both contracts, in path order; the text hashes are in the source's banner only. */
+    const char *line_a = strstr(h, "\n *   tests/gen/cases/split_a.md\n");
+    const char *line_b = strstr(h, "\n *   tests/gen/cases/split_b.md\n");
     assert_non_null(line_a);
     assert_non_null(line_b);
     assert_true(line_a < line_b);
+    assert_null(strstr(h, "xxh3-128"));
     assert_null(strstr(h, tmp));
     assert_null(strstr(h, repo));
     free(h);
+    snprintf(p1, sizeof p1, "%s/o1/fkc_bindings.c", tmp);
+    char *c = slurp(p1, &n);
+    assert_non_null(c);
+    line_a = strstr(c, "\n *   tests/gen/cases/split_a.md (text xxh3-128 ");
+    line_b = strstr(c, "\n *   tests/gen/cases/split_b.md (text xxh3-128 ");
+    assert_non_null(line_a);
+    assert_non_null(line_b);
+    assert_true(line_a < line_b);
+    free(c);
 }
 
 /* A temporary copy of the seed, generated from its own directory. */
@@ -358,6 +378,221 @@ static void test_depfile_paths(void **state)
                         "make -s -f mk o/fkc_bindings.h", tmp), 0);
 }
 
+/* ---- the pair: never half replaced, never mismatched ---- */
+
+static const char *seed = "contracts/vulkan/write_slice.md";
+static const char *split = "tests/gen/cases/split_a.md tests/gen/cases/split_b.md";
+
+/* No "*.tmp.*" file in tmp/dir. */
+static bool no_temp_files(const char *dir)
+{
+    return sh("ls -A %s/%s | grep -c '\\.tmp\\.'", tmp, dir) == 1 && !strcmp(out_text, "0\n");
+}
+
+/* The value of the pair hash the header in tmp/dir defines and the one its source expects;
+ * both must be found. */
+static bool pair_matches(const char *dir)
+{
+    char path[256], hv[32] = "", cv[32] = "";
+    size_t n;
+    snprintf(path, sizeof path, "%s/%s/fkc_bindings.h", tmp, dir);
+    char *h = slurp(path, &n);
+    snprintf(path, sizeof path, "%s/%s/fkc_bindings.c", tmp, dir);
+    char *c = slurp(path, &n);
+    const char *p = h ? strstr(h, "\n#define FKC_BINDINGS_PAIR_HASH ") : NULL;
+    const char *q = c ? strstr(c, "FKC_BINDINGS_PAIR_HASH != ") : NULL;
+    if (p)
+        sscanf(p, "\n#define FKC_BINDINGS_PAIR_HASH %31s", hv);
+    if (q)
+        sscanf(q, "FKC_BINDINGS_PAIR_HASH != %31s", cv);
+    free(h);
+    free(c);
+    return *hv && !strcmp(hv, cv);
+}
+
+/* A source with a header of another run fails to compile with an #error that says to
+ * regenerate; the pair of one run compiles. A prose-only edit of a contract changes the
+ * source (its banner holds the contract's text hash) and not the header. */
+static void test_mismatched_pair_fails_to_compile(void **state)
+{
+    (void)state;
+    const char *cc = "cd %s && cc -std=c11 -Iruntime/include -c %s/%s/fkc_bindings.c -o %s/x.o";
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/a %s && %s gen --out-dir %s/b %s", repo,
+                        fkcgen, tmp, seed, fkcgen, tmp, split), 0);
+    assert_true(pair_matches("a") && pair_matches("b"));
+    assert_int_equal(sh(cc, repo, tmp, "a", tmp), 0);
+    assert_int_equal(sh("mkdir %s/mix && cp %s/a/fkc_bindings.c %s/b/fkc_bindings.h %s/mix/",
+                        tmp, tmp, tmp, tmp), 0);
+    assert_int_not_equal(sh(cc, repo, tmp, "mix", tmp), 0);
+    assert_non_null(strstr(err_text, "fkc_bindings.c and fkc_bindings.h come from different "
+                                     "fkcgen runs: regenerate both (make, or fkcgen gen)"));
+    /* a prose-only edit: the header keeps its bytes and its mtime */
+    assert_int_equal(sh("cp %s/%s %s/p.md && cd %s && %s gen --out-dir p p.md && "
+                        "cp -p p/fkc_bindings.h h0 && cp p/fkc_bindings.c c0 && "
+                        "sed -i '0,/^## /s//Some more prose.\\n\\n## /' p.md && "
+                        "touch -d 2000-01-01 p/fkc_bindings.h && %s gen --out-dir p p.md",
+                        repo, seed, tmp, tmp, fkcgen, fkcgen), 0);
+    assert_int_equal(sh("cd %s && cmp p/fkc_bindings.h h0 && ! cmp -s p/fkc_bindings.c c0 && "
+                        "test ! p/fkc_bindings.h -nt h0", tmp), 0);
+    assert_int_equal(sh(cc, repo, tmp, "p", tmp), 0);
+}
+
+/* Runs `fkcgen gen --out-dir tmp/dir ARGS` (from repo) in a child whose largest file is
+ * limit bytes, SIGXFSZ ignored: a write past it fails with EFBIG, as on a full disk. */
+static int gen_with_file_limit(rlim_t limit, const char *dir, const char *args)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit rl = {limit, limit};
+        signal(SIGXFSZ, SIG_IGN);
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "cd %s && exec %s gen --out-dir %s/%s %s 2>%s/err.txt",
+                 repo, fkcgen, tmp, dir, args, tmp);
+        /* the limit after the shell opened err.txt: only gen's own files meet it */
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(99);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(98);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    load_outputs();
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A write that fails (the new header fits under the limit, the new source does not) renames
+ * neither file: the old pair stays whole, no temporary file is left; in a fresh directory
+ * nothing stays at all. */
+static void test_write_failure_keeps_pair(void **state)
+{
+    (void)state;
+    struct stat h_st, c_st;
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/new %s && %s gen --out-dir %s/w %s && "
+                        "cp -r %s/w %s/w0", repo, fkcgen, tmp, split, fkcgen, tmp, seed, tmp,
+                        tmp), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/new/fkc_bindings.h", tmp);
+    assert_int_equal(stat(path, &h_st), 0);
+    snprintf(path, sizeof path, "%s/new/fkc_bindings.c", tmp);
+    assert_int_equal(stat(path, &c_st), 0);
+    assert_true(c_st.st_size > h_st.st_size + 2);
+    rlim_t limit = (rlim_t)(h_st.st_size + c_st.st_size) / 2;
+    assert_int_equal(gen_with_file_limit(limit, "w", split), 2);
+    assert_non_null(strstr(err_text, "fkc_bindings.c: File too large"));
+    assert_int_equal(sh("diff -r %s/w0 %s/w", tmp, tmp), 0);
+    assert_true(no_temp_files("w"));
+    assert_true(pair_matches("w"));
+    assert_int_equal(gen_with_file_limit(limit, "fresh", split), 2);
+    assert_false(exists("%s/%s", "fresh"));
+    /* and with room, the same run replaces both */
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/w %s && diff -r %s/new %s/w", repo, fkcgen,
+                        tmp, split, tmp, tmp), 0);
+}
+
+/* Replaced outputs keep their mode (600 stays 600). */
+static void test_replaced_outputs_keep_mode(void **state)
+{
+    (void)state;
+    char path[256];
+    struct stat st;
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/m %s && chmod 600 %s/m/fkc_bindings.h && "
+                        "chmod 640 %s/m/fkc_bindings.c && %s gen --out-dir %s/m %s", repo, fkcgen,
+                        tmp, seed, tmp, tmp, fkcgen, tmp, split), 0);
+    assert_true(pair_matches("m"));
+    snprintf(path, sizeof path, "%s/m/fkc_bindings.h", tmp);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);
+    snprintf(path, sizeof path, "%s/m/fkc_bindings.c", tmp);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+}
+
+/* 8 gen runs at once on one output directory, 4 with each of two inputs, 20 rounds: they
+ * serialise on the directory's lock, so every round ends with a matching pair (the one of
+ * the last run) and no temporary file. */
+static void test_concurrent_runs_keep_pair(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 20; round++) {
+        assert_int_equal(sh("cd %s && for i in 1 2 3 4; do %s gen --out-dir %s/cc %s & "
+                            "%s gen --out-dir %s/cc %s & done; fails=0; for j in 1 2 3 4 5 6 "
+                            "7 8; do wait %%$j || fails=$((fails+1)); done; exit $fails", repo,
+                            fkcgen, tmp, seed, fkcgen, tmp, split), 0);
+        assert_true(pair_matches("cc"));
+        assert_true(no_temp_files("cc"));
+    }
+}
+
+/* gen with the test hook FKCGEN_TEST_STOP_BEFORE_RENAME stops itself once both temporary
+ * files are complete; sig then removes them, and gen exits 128 + sig; the old pair stays. */
+static void interrupt_before_rename(int sig)
+{
+    assert_int_equal(sh("rm -rf %s/s %s/s0 && cd %s && %s gen --out-dir %s/s %s && "
+                        "cp -r %s/s %s/s0", tmp, tmp, repo, fkcgen, tmp, seed, tmp, tmp), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char out[256];
+        snprintf(out, sizeof out, "%s/s", tmp);
+        setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
+        if (chdir(repo) == 0)
+            execl(fkcgen, fkcgen, "gen", "--out-dir", out, "tests/gen/cases/split_a.md",
+                  "tests/gen/cases/split_b.md", (char *)NULL);
+        _exit(98);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+    assert_true(WIFSTOPPED(st));
+    assert_int_equal(sh("ls %s/s | grep -c '\\.tmp\\.'", tmp), 0);
+    assert_string_equal(out_text, "2\n"); /* both temporary files are there */
+    kill(pid, sig);
+    kill(pid, SIGCONT);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 128 + sig);
+    assert_true(no_temp_files("s"));
+    assert_int_equal(sh("diff -r %s/s0 %s/s", tmp, tmp), 0);
+}
+
+static void test_signal_removes_temp_files(void **state)
+{
+    (void)state;
+    interrupt_before_rename(SIGTERM);
+    interrupt_before_rename(SIGINT);
+}
+
+/* A FIFO given as a contract is refused as not a regular file, at once (never opened
+ * blocking), by every command that reads contracts. */
+static void test_fifo_contract_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("mkfifo %s/k.md", tmp), 0);
+    const char *cmds[] = {"check", "dump --json", "gen --out-dir o", "gen --check --out-dir o"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        assert_int_equal(sh("cd %s && timeout 20 %s %s k.md", tmp, fkcgen, cmds[i]), 2);
+        assert_non_null(strstr(err_text, "k.md: error: not a regular file"));
+    }
+    assert_false(exists("%s/%s", "o"));
+}
+
+/* Every double strtod returns finite is a value: the subnormal 4.9e-324 (strtod sets ERANGE
+ * for it) and 1e-400 (0 after underflow) pass check and gen, and the C compiles strictly. */
+static void test_subnormal_doubles(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("sed 's/^max_absolute: .*/max_absolute: 4.9e-324/; s/^max_relative: "
+                        ".*/max_relative: 1e-400/; s/^determinism: bitwise/determinism: "
+                        "deterministic/' %s/%s > %s/sub.md && %s gen --out-dir %s/sub %s/sub.md",
+                        repo, seed, tmp, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh("grep -c '0.0, 5e-324, true' %s/sub/fkc_bindings.c", tmp), 0);
+    assert_string_equal(out_text, "2\n");
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(sh("cd %s && %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror "
+                            "-Iruntime/include -c %s/sub/fkc_bindings.c -o %s/sub.o", repo,
+                            k ? "clang" : "gcc", tmp, tmp), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -376,6 +611,13 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_output_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_depfile_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mismatched_pair_fails_to_compile, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_write_failure_keeps_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replaced_outputs_keep_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_concurrent_runs_keep_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_signal_removes_temp_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fifo_contract_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include "emit.h"
 #include "fkcgen.h"
@@ -81,6 +82,57 @@ static void test_seed_golden(void **state)
     assert_golden("seed_table.c", &c);
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
+}
+
+/* A draining buffer's sink: collects what it is handed. */
+static void collect(void *ctx, const char *p, size_t n)
+{
+    fkcg_buf_put(ctx, p, n);
+}
+
+/* The pair hash: the header defines XXH3-64 of its own text without that line, the source
+ * checks that value after including it; the same when the header streams through a small
+ * draining buffer (as gen writes it) as when it is built whole. */
+static void test_pair_hash(void **state)
+{
+    (void)state;
+    fkcg_buf h, c, hs, cs, got;
+    emit(seed_table(), &h, &c);
+    fkcg_buf_init(&hs);
+    fkcg_buf_init(&cs);
+    fkcg_buf_init(&got);
+    fkcg_buf_drain_to(&hs, collect, &got, 64);
+    fkcg_emit_c(seed_table(), &hs, &cs);
+    fkcg_buf_drain_all(&hs);
+    assert_int_equal(got.len, h.len);
+    assert_memory_equal(got.data, h.data, h.len);
+    assert_int_equal(cs.len, c.len);
+    assert_memory_equal(cs.data, c.data, c.len);
+    const char *line = strstr(h.data, "\n#define " FKCG_PAIR_HASH_MACRO " 0x");
+    assert_non_null(line);
+    line++;
+    const char *end = strchr(line, '\n') + 1;
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_64bits_reset(st);
+    XXH3_64bits_update(st, h.data, (size_t)(line - h.data));
+    XXH3_64bits_update(st, end, h.len - (size_t)(end - h.data));
+    char want[128];
+    snprintf(want, sizeof want, "#define " FKCG_PAIR_HASH_MACRO " 0x%016llxu\n",
+             (unsigned long long)XXH3_64bits_digest(st));
+    XXH3_freeState(st);
+    assert_int_equal((size_t)(end - line), strlen(want));
+    assert_memory_equal(line, want, strlen(want));
+    snprintf(want, sizeof want, "#if !defined(" FKCG_PAIR_HASH_MACRO ") || " FKCG_PAIR_HASH_MACRO
+             " != %.*s\n#error \"", (int)(end - line - 1 - strlen("#define " FKCG_PAIR_HASH_MACRO
+             " ")), line + strlen("#define " FKCG_PAIR_HASH_MACRO " "));
+    assert_non_null(strstr(c.data, want));
+    /* the contracts' text hashes are in the source's banner, not the header's */
+    assert_null(strstr(h.data, "xxh3-128"));
+    fkcg_buf_free(&h);
+    fkcg_buf_free(&c);
+    fkcg_buf_free(&hs);
+    fkcg_buf_free(&cs);
+    fkcg_buf_free(&got);
 }
 
 static void test_same_bytes_every_run(void **state)
@@ -502,6 +554,7 @@ int main(int argc, char **argv)
         test_dir = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_golden),
+        cmocka_unit_test(test_pair_hash),
         cmocka_unit_test(test_same_bytes_every_run),
         cmocka_unit_test(test_check_accepts_seed),
         cmocka_unit_test(test_bad_entry_point_rejected),

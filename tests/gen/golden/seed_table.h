@@ -61,7 +61,7 @@ typedef enum fkc_layout_strategy {
     FKC_LAYOUT_STRATEGY_COUNT = 3
 } fkc_layout_strategy;
 
-/* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md:53) */
+/* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md) */
 typedef struct fkc_write_slice_params {
     const size_t *dst_shape; /* Vec<usize>: the larger destination extents */
     size_t dst_shape_len; /* number of elements of dst_shape */
@@ -69,7 +69,7 @@ typedef struct fkc_write_slice_params {
     size_t offsets_len; /* number of elements of offsets */
 } fkc_write_slice_params;
 
-/* OpParams::WriteSliceRotating: the parameters of WriteSliceRotating (contracts/vulkan/write_slice.md:109) */
+/* OpParams::WriteSliceRotating: the parameters of WriteSliceRotating (contracts/vulkan/write_slice.md) */
 typedef struct fkc_write_slice_rotating_params {
     const size_t *dst_shape; /* Vec<usize>: the ring-buffer destination extents */
     size_t dst_shape_len; /* number of elements of dst_shape */
@@ -96,9 +96,9 @@ typedef union fkc_kernel_ref {
 
 /* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes
  * use, declared through the op's function type; defined by the runtime. */
-/* write_slice (contracts/vulkan/write_slice.md:53) */
+/* write_slice (contracts/vulkan/write_slice.md) */
 fkc_write_slice_kernel write_slice_b1, write_slice_b2, write_slice_b4, write_slice_b8;
-/* write_slice_rotating (contracts/vulkan/write_slice.md:109) */
+/* write_slice_rotating (contracts/vulkan/write_slice.md) */
 fkc_write_slice_rotating_kernel write_slice_rotating_b1, write_slice_rotating_b2,
                                 write_slice_rotating_b4, write_slice_rotating_b8;
 
@@ -213,6 +213,10 @@ const fkc_cost *fkc_op_shared_cost(fkc_op_kind op);
  * the table; returns the number of bindings upgraded. */
 size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
                                    fkc_backend backend);
+
+/* XXH3-64 of this header without the next line: fkc_bindings.c refuses to compile
+ * beside a header from another fkcgen run. */
+#define FKC_BINDINGS_PAIR_HASH 0xa92436b2b09aeeb7u
 
 #ifdef __cplusplus
 }
