@@ -49,6 +49,7 @@ $(BUILD):
 
 include fkcgen/fkcgen.mk
 include runtime/runtime.mk
+include tests/examples/examples.mk
 
 
 build: $(BUILD_TARGETS)

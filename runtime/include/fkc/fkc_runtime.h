@@ -22,6 +22,14 @@ typedef struct fkc_context fkc_context; /* one Vulkan instance + device + comput
 /* The message of the last failed call on this thread (never NULL; "" when none yet).
  * Valid until the next fkc call on the same thread. */
 const char *fkc_last_error(void);
+/* For code outside the library that refuses a call the way the runtime does (a byte-width
+ * wrapper of a user op family): sets this thread's last error to "<status text>: <message>"
+ * (printf format) and returns status. */
+fkc_status fkc_set_error(fkc_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* ---- Devices ------------------------------------------------------------------------- */
 
