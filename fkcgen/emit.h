@@ -52,7 +52,7 @@ typedef struct fkcg_enum_spec {
 } fkcg_enum_spec;
 
 enum { FKCG_EN_DETERMINISM, FKCG_EN_PROVENANCE, FKCG_EN_COST_CLASS, FKCG_EN_STRATEGY,
-       FKCG_EN_COUNT };
+       FKCG_EN_LAYOUT_RULE, FKCG_EN_GUARANTEE, FKCG_EN_ALIASING, FKCG_EN_COUNT };
 extern const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT];
 
 /* Field kinds of op_params: scalar C types; "Vec<T>" becomes `const T *x; size_t x_len;`. */
