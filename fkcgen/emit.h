@@ -127,6 +127,11 @@ size_t fkcg_emit_c_check(const fkcg_table *table, FILE *diag);
 size_t fkcg_emit_c_checked(const fkcg_table *table, FILE *diag, fkcg_buf *header,
                            fkcg_buf *source);
 
+/* The C skeleton of every byte-width wrapper the table binds (`gen --emit-stubs`): one
+ * function per <kernel>_b<width> with the op's signature, returning FKC_ERR_UNSUPPORTED until
+ * its TODO is done. Assumes a table fkcg_emit_c_checked accepted. */
+void fkcg_emit_stubs(const fkcg_table *table, fkcg_buf *out);
+
 /* ---- emit_diff.c ---- */
 
 /* Appends to out a unified diff (3 lines of context) turning old into new, with the

@@ -1441,6 +1441,80 @@ static void emit_plan(const fkcg_plan *pp, fkcg_buf *header, fkcg_buf *source)
     free(first);
 }
 
+/* One wrapper's skeleton: the signature of the op's function type, each parameter used, a
+ * TODO and FKC_ERR_UNSUPPORTED. */
+static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned width,
+                      const char *dtypes)
+{
+    const fkcg_section *s = p->t->sections[sec];
+    const fkcg_op_info *op = &p->ops[p->sec_op[sec]];
+    const fkcg_section *sig = op->sig;
+    PUT(b, "/* ");
+    put_comment(b, s->kernel);
+    put_ch(b, ' ');
+    put_where(b, s);
+    PUT(b, ": ");
+    put_comment(b, op->name);
+    PUT(b, " on ");
+    put_str(b, dtypes);
+    PUT(b, " */\nfkc_status ");
+    put_ident(b, s->kernel);
+    PUT(b, "_b");
+    put_u64(b, width);
+    put_params(b, op);
+    PUT(b, "\n{\n    (void)stream;\n");
+    for (size_t i = 0; i < sig->n_inputs; i++) {
+        PUT(b, "    (void)");
+        put_ident(b, sig->inputs[i].name);
+        PUT(b, ";\n");
+    }
+    for (size_t i = 0; i < sig->n_outputs; i++) {
+        PUT(b, "    (void)");
+        put_ident(b, sig->outputs[i].name);
+        PUT(b, ";\n");
+    }
+    PUT(b, "    (void)params;\n    (void)extra;\n"
+           "    /* TODO: check the call, then record the kernel on stream for ");
+    put_u64(b, width);
+    PUT(b, "-byte elements\n     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) "
+           "and return FKC_OK;\n     * refuse with fkc_set_error(status, ...). */\n"
+           "    return FKC_ERR_UNSUPPORTED;\n}\n\n");
+}
+
+void fkcg_emit_stubs(const fkcg_table *t, fkcg_buf *b)
+{
+    fkcg_plan p;
+    fkcg_plan_init(&p, t);
+    size_t *first = section_first(&p);
+    PUT(b, "/* Wrapper skeletons - written once by fkcgen " FKCGEN_VERSION " (gen --emit-stubs) "
+           "from:\n");
+    for (size_t i = 0; i < t->n_providers; i++) {
+        PUT(b, " *   ");
+        put_comment(b, t->providers[i]->rel_file ? t->providers[i]->rel_file
+                                                 : t->providers[i]->loc.file);
+        put_ch(b, '\n');
+    }
+    PUT(b, " * Yours to edit (fkcgen never overwrites it): each function is a byte-width wrapper\n"
+           " * <kernel>_b<width> that " FKCG_EMIT_HEADER " declares; until its TODO is done it "
+           "refuses\n * with FKC_ERR_UNSUPPORTED. */\n#include \"" FKCG_EMIT_HEADER "\"\n\n");
+    for (size_t i = 0; i < t->n_sections; i++) {
+        unsigned mask = section_widths(&p, i, first, t->n_bindings);
+        for (unsigned w = 1; w <= 8; w *= 2) {
+            if (!(mask & (1u << w)))
+                continue;
+            char dtypes[64] = "[";
+            for (size_t k = first[i]; k < t->n_bindings && p.bind_sec[k] == i; k++)
+                if (t->bindings[k].byte_width == w)
+                    snprintf(dtypes + strlen(dtypes), sizeof dtypes - strlen(dtypes), "%s%s",
+                             dtypes[1] ? ", " : "", fkcg_dtypes[t->bindings[k].dtype].name);
+            strcat(dtypes, "]");
+            emit_stub(b, &p, i, w, dtypes);
+        }
+    }
+    free(first);
+    fkcg_plan_free(&p);
+}
+
 void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)
 {
     fkcg_plan p;
