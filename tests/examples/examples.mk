@@ -38,3 +38,20 @@ check-examples: $(EX_TESTS)
 	 timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed (status $$?)"; exit 1; }; done
 
 TEST_TARGETS += check-examples
+
+# docs/adding-an-op.md's example, run verbatim from the repository root: it must print the demo's
+# "fill: ok" line.
+EX_DOC = $(EX_DIR)/adding_an_op
+.PHONY: check-adding-an-op
+check-adding-an-op: $(FKCGEN_BIN) $(LIBFKC)
+	@mkdir -p $(EX_DIR)
+	@sed -n '/^<!-- adding-an-op example/,/^```$$/p' docs/adding-an-op.md | sed -e '1,2d' -e '$$d' \
+	    > $(EX_DOC).sh
+	@test -s $(EX_DOC).sh || { echo "check-adding-an-op: no example in docs/adding-an-op.md"; exit 1; }
+	@echo 'test -s "$$d/fill_stubs.c" && rm -rf "$$d"' >> $(EX_DOC).sh
+	@sh -e $(EX_DOC).sh > $(EX_DOC).out 2>&1 || { cat $(EX_DOC).out; exit 1; }
+	@grep -q '^fill: ok on ' $(EX_DOC).out || \
+	 { echo "check-adding-an-op: unexpected output:"; cat $(EX_DOC).out; exit 1; }
+	@echo "check-adding-an-op: docs/adding-an-op.md's example builds the Fill family and its demo prints: $$(grep '^fill: ' $(EX_DOC).out)"
+
+TEST_TARGETS += check-adding-an-op
