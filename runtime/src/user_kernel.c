@@ -44,10 +44,28 @@ typedef struct module_info {
     uint32_t push_bytes;     /* end of the push-constant block (0: none) */
 } module_info;
 
+/* Words the look-ups below may still visit while one module is read: each look-up scans the
+ * module, so a module with very many variables or deeply nested types would take quadratic or
+ * worse time; past this budget it is refused instead (a real kernel uses a tiny part of it). */
+#define SCAN_BUDGET (1ull << 28)
+static _Thread_local uint64_t scan_left;
+
+static bool charge(size_t n)
+{
+    if (scan_left < n) {
+        scan_left = 0;
+        return false;
+    }
+    scan_left -= n;
+    return true;
+}
+
 /* Position of the instruction defining result id `id` (its first word), or 0. Types and
  * constants are few; a linear scan per look-up keeps this simple. */
 static size_t find_def(const uint32_t *w, size_t n, uint32_t id)
 {
+    if (!charge(n))
+        return 0;
     for (size_t i = SPV_HEADER; i < n; i += w[i] >> 16) {
         uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
         if ((op >= OP_TYPE_INT && op <= OP_TYPE_POINTER && len >= 2 && w[i + 1] == id) ||
@@ -63,6 +81,8 @@ static uint32_t decoration(const uint32_t *w, size_t n, uint32_t id, int64_t mem
                            uint32_t dec, bool *found)
 {
     *found = false;
+    if (!charge(n))
+        return 0;
     for (size_t i = SPV_HEADER; i < n; i += w[i] >> 16) {
         uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
         if (member < 0 && op == OP_DECORATE && len >= 3 && w[i + 1] == id && w[i + 2] == dec) {
@@ -167,6 +187,7 @@ static fkc_status read_module(const fkc_context *ctx, const uint32_t *w, size_t 
     bool entry = false;
     mi->local[0] = mi->local[1] = mi->local[2] = 1;
     mi->push_bytes = 0;
+    scan_left = SCAN_BUDGET;
     if (n < SPV_HEADER || w[0] != SPV_MAGIC)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s (%s)", what,
                         n < SPV_HEADER ? "shorter than its header" : "bad magic number");
@@ -190,6 +211,9 @@ static fkc_status read_module(const fkc_context *ctx, const uint32_t *w, size_t 
             memcpy(mi->local, &w[i + 3], sizeof mi->local);
         if (op == OP_VARIABLE && len >= 4) {
             fkc_status st = check_variable(w, n, i, n_buffers, mi);
+            if (scan_left == 0)
+                return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: the module is too "
+                                "large or too deeply nested to read (%zu words)", n);
             if (st != FKC_OK)
                 return st;
         }

@@ -214,6 +214,24 @@ static void test_create_refusals(void **state)
     REFUSED(fkc_kernel_cached(ctx, bad, 2, 2, 16, &k), FKC_ERR_INVALID_ARGUMENT,
             "shorter than its header");
     assert_null(k);
+
+    /* 100,000 storage-buffer variables: each is looked up in the whole module, which would
+     * take minutes; the reader's budget refuses it at once. */
+    size_t nv = 100000, n = 5 + 12 * nv;
+    uint32_t *big = malloc(n * sizeof *big);
+    assert_non_null(big);
+    memcpy(big, axpy_spv, 5 * sizeof *big);
+    for (size_t i = 0; i < nv; i++) {
+        uint32_t *v = big + 5 + 12 * i, id = (uint32_t)(2 + i);
+        const uint32_t words[12] = {4u << 16 | 71u, id, 34, 0,  /* OpDecorate DescriptorSet 0 */
+                                    4u << 16 | 71u, id, 33, 0,  /* OpDecorate Binding 0 */
+                                    4u << 16 | 59u, 1, id, 12}; /* OpVariable StorageBuffer */
+        memcpy(v, words, sizeof words);
+    }
+    big[3] = (uint32_t)(nv + 10); /* the id bound */
+    REFUSED(fkc_kernel_create(ctx, big, n, 2, 16, &k), FKC_ERR_INVALID_ARGUMENT,
+            "too large or too deeply nested");
+    free(big);
 }
 
 /* Dispatches fkc_stream_dispatch refuses record nothing: the stream stays empty and the
