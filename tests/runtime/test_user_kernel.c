@@ -2,8 +2,57 @@
  * fkc_stream_dispatch) on the default device with the validation layer (and its synchronization
  * checks) on: results checked word for word, guard bytes included; dispatches interleaved with
  * built-in ops in one stream run in recording order; every refusal gives its status and a
- * message and records nothing. The shader is tests/runtime/shaders/axpy.comp. */
+ * message and records nothing; the driver's refusals (through interposed Vulkan calls) leave
+ * nothing behind. The shader is tests/runtime/shaders/axpy.comp. */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+
+#include <vulkan/vulkan.h>
+
 #include "rt_harness.h"
+
+/* This binary defines vkCreateShaderModule and vkCreateComputePipelines itself (the static
+ * libfkc.a links to them): they pass through to the loader unless told to fail the next N calls,
+ * so a driver's refusal of a module runs on lavapipe. */
+static int fail_module, fail_pipeline;
+
+static void next_symbol(const char *name, void *fn)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    if (!f)
+        fail_msg("dlsym(RTLD_NEXT, %s) found nothing", name);
+    memcpy(fn, &f, sizeof f);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkCreateShaderModule(VkDevice device,
+                                                    const VkShaderModuleCreateInfo *info,
+                                                    const VkAllocationCallbacks *callbacks,
+                                                    VkShaderModule *module)
+{
+    if (fail_module > 0) {
+        fail_module--;
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    PFN_vkCreateShaderModule next;
+    next_symbol("vkCreateShaderModule", &next);
+    return next(device, info, callbacks, module);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL vkCreateComputePipelines(
+    VkDevice device, VkPipelineCache cache, uint32_t count,
+    const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *callbacks,
+    VkPipeline *pipelines)
+{
+    if (fail_pipeline > 0) {
+        fail_pipeline--;
+        for (uint32_t i = 0; i < count; i++)
+            pipelines[i] = VK_NULL_HANDLE;
+        return VK_ERROR_INITIALIZATION_FAILED; /* not a return the spec lists: any failure */
+    }
+    PFN_vkCreateComputePipelines next;
+    next_symbol("vkCreateComputePipelines", &next);
+    return next(device, cache, count, infos, callbacks, pipelines);
+}
 
 static const uint32_t axpy_spv[] =
 #include "axpy.spv.inc"
@@ -325,6 +374,28 @@ static void test_grid_hook(void **state)
     fkc_context_destroy(small); /* frees the cached kernel */
 }
 
+/* The driver refuses the module or the pipeline: a specific status and message, *out NULL,
+ * nothing half-made left (the cache keeps no entry), and the next call works. */
+static void test_driver_refusals(void **state)
+{
+    (void)state;
+    fkc_kernel *k = (fkc_kernel *)&k;
+    fail_module = 1;
+    REFUSED(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS, 2, 16, &k), FKC_ERR_OUT_OF_MEMORY,
+            "vkCreateShaderModule failed");
+    assert_null(k);
+    fail_pipeline = 1;
+    REFUSED(fkc_kernel_cached(ctx, axpy_spv, AXPY_WORDS, 2, 20, &k), FKC_ERR_VULKAN,
+            "vkCreateComputePipelines failed");
+    assert_null(k);
+    RT_OK(fkc_kernel_cached(ctx, axpy_spv, AXPY_WORDS, 2, 20, &k)); /* made this time */
+    fkc_kernel *again;
+    RT_OK(fkc_kernel_cached(ctx, axpy_spv, AXPY_WORDS, 2, 20, &again));
+    assert_ptr_equal(k, again);
+    RT_OK(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS, 2, 16, &k));
+    fkc_kernel_destroy(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +405,7 @@ int main(void)
         cmocka_unit_test_teardown(test_create_refusals, no_validation),
         cmocka_unit_test_teardown(test_dispatch_refusals, no_validation),
         cmocka_unit_test_teardown(test_grid_hook, no_validation),
+        cmocka_unit_test_teardown(test_driver_refusals, no_validation),
     };
     return cmocka_run_group_tests_name("user kernels", tests, setup, teardown);
 }
