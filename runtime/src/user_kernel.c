@@ -428,7 +428,8 @@ static fkc_status check_range(const fkc_stream *s, const fkc_buffer_range *r, ui
     if (r->buffer->ctx != ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: buffer %" PRIu32
                         " belongs to another context", i);
-    if (r->offset % ctx->info.min_storage_buffer_offset_alignment != 0)
+    uint64_t align = ctx->info.min_storage_buffer_offset_alignment;
+    if (align > 1 && r->offset % align != 0)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: buffer %" PRIu32
                         ": offset %" PRIu64 " is not a multiple of the device's storage "
                         "offset alignment %" PRIu64, i, r->offset,

@@ -78,6 +78,8 @@ static fkc_status fill_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out,
                                 sizeof(struct fill_push), &k)) != FKC_OK)
         return st;
     uint64_t align = fkc_context_device(ctx)->min_storage_buffer_offset_alignment;
+    if (align < 4)
+        align = 4; /* windows start on a word: the shader's words are the window's */
     uint64_t chunk = chunk_bytes(ctx, align);
     uint32_t lim = fkc_context_work_group_count(ctx);
     if (chunk == 0)
