@@ -49,6 +49,8 @@ $(BUILD):
 
 include fkcgen/fkcgen.mk
 include runtime/runtime.mk
+include tests/examples/examples.mk
+include tests/man/man.mk
 
 
 build: $(BUILD_TARGETS)

@@ -227,21 +227,25 @@ static int by_file(const void *x, const void *y)
     return strcmp(a->rel_file, b->rel_file);
 }
 
-/* Do two sections register keys of the same (op_kind, backend)? */
+/* Do two sections register keys of the same (op_kind, backend) + kernel_source? (Siblings
+ * that differ only in kernel_source are legal: the kernel source is part of the key.) */
 static bool same_key(const fkcg_section *a, const fkcg_section *b)
 {
-    return !strcmp(a->op_kind, b->op_kind) && !strcmp(a->backend, b->backend);
+    return !strcmp(a->op_kind, b->op_kind) && !strcmp(a->backend, b->backend) &&
+           !strcmp(a->kernel_source, b->kernel_source);
 }
 
-/* Section order of the table: (op_kind, backend), then by_kernel. The table's bindings are
- * these sections' in this order, each section's by dtype, so 10,000 section pointers are
- * sorted rather than 90,000 bindings. */
+/* Section order of the table: (op_kind, backend, kernel_source), then by_kernel. The table's
+ * bindings are these sections' in this order, each section's by dtype, so 10,000 section
+ * pointers are sorted rather than 90,000 bindings. */
 static int by_op(const void *x, const void *y)
 {
     const fkcg_section *a = *(const fkcg_section *const *)x, *b = *(const fkcg_section *const *)y;
     int c = strcmp(a->op_kind, b->op_kind);
     if (!c)
         c = strcmp(a->backend, b->backend);
+    if (!c)
+        c = strcmp(a->kernel_source, b->kernel_source);
     return c ? c : by_kernel(x, y);
 }
 
@@ -274,15 +278,15 @@ static size_t report_dup(fkcg_arena *a, fkcg_diag *d, dup_pairs *seen, const fkc
     seen->pairs[2 * seen->n] = p;
     seen->pairs[2 * seen->n++ + 1] = q;
     const char *dt = fkcg_dtypes[dt_index].name;
-    fkcg_error(d, &q->kernel_loc, "duplicate binding (%s, [%s, %s], %s): kernel "
-               "'%s' registers the key that kernel '%s' registers", q->op_kind, dt,
-               dt, q->backend, q->kernel, p->kernel);
+    fkcg_error(d, &q->kernel_loc, "duplicate binding (%s, [%s, %s], %s) + kernel_source "
+               "'%s': kernel '%s' registers the key that kernel '%s' registers", q->op_kind,
+               dt, dt, q->backend, q->kernel_source, q->kernel, p->kernel);
     fkcg_note(d, &p->kernel_loc, "first registered here");
     return 1;
 }
 
-/* Duplicate binding keys (op_kind, [T, T], backend), in key order: by (op_kind, backend), then
- * dtype, then by_kernel; two sections that share a key meet as neighbours in that order.
+/* Duplicate binding keys (op_kind, [T, T], backend) + kernel_source, in key order: by (op_kind,
+ * backend, kernel_source), then dtype, then by_kernel; two sections that share a key meet as neighbours in that order.
  * order: the sections sorted by by_op. */
 static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *const *order,
                             size_t n, size_t n_bindings)

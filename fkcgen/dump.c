@@ -134,7 +134,97 @@ static void precision(fkcg_buf *out, const fkcg_precision *p)
     fkcg_buf_puts(out, "\n      }");
 }
 
-static void binding(fkcg_buf *out, const fkcg_binding *b)
+/* accept.inputs: name, dtypes, the stated layout keys, rank, shape_constraint. */
+static void inputs(fkcg_buf *out, const fkcg_section *s)
+{
+    fkcg_buf_puts(out, "[");
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const fkcg_input *in = &s->inputs[i];
+        bool first = true;
+        fkcg_buf_puts(out, i ? ",\n        {" : "\n        {");
+        kv_str(out, 10, &first, "name", in->name);
+        field(out, 10, &first, "dtypes");
+        fkcg_buf_puts(out, "[");
+        for (size_t k = 0; k < in->n_dtypes; k++)
+            fkcg_buf_printf(out, "%s\"%s\"", k ? ", " : "", fkcg_dtypes[in->dtypes[k]].name);
+        fkcg_buf_puts(out, "]");
+        field(out, 10, &first, "layout");
+        fkcg_buf_puts(out, "{");
+        bool any = false;
+        for (int l = 0; l < FKCG_NLAYOUT; l++) {
+            if (!in->layout[l])
+                continue;
+            fkcg_buf_printf(out, "%s\"%s\": ", any ? ", " : "", fkcg_layout_keys[l]);
+            json_str(out, in->layout[l]);
+            any = true;
+        }
+        fkcg_buf_puts(out, "}");
+        kv_str(out, 10, &first, "rank", in->rank);
+        kv_str(out, 10, &first, "shape_constraint", in->shape_constraint);
+        fkcg_buf_puts(out, "\n        }");
+    }
+    fkcg_buf_puts(out, s->n_inputs ? "\n      ]" : "]");
+}
+
+/* op_params: null when the section has none, else the variant and its fields in order. */
+static void op_params(fkcg_buf *out, const fkcg_section *s)
+{
+    if (!s->variant) {
+        fkcg_buf_puts(out, "null");
+        return;
+    }
+    bool first = true;
+    fkcg_buf_puts(out, "{");
+    kv_str(out, 8, &first, "variant", s->variant);
+    field(out, 8, &first, "fields");
+    fkcg_buf_puts(out, "[");
+    for (size_t i = 0; i < s->n_fields; i++) {
+        fkcg_buf_puts(out, i ? ",\n          {\"name\": " : "\n          {\"name\": ");
+        json_str(out, s->fields[i].name);
+        fkcg_buf_puts(out, ", \"kind\": ");
+        json_str(out, s->fields[i].kind);
+        fkcg_buf_puts(out, ", \"note\": ");
+        json_str(out, s->fields[i].note);
+        fkcg_buf_puts(out, "}");
+    }
+    fkcg_buf_puts(out, s->n_fields ? "\n        ]\n      }" : "]\n      }");
+}
+
+/* return.outputs: name, the rules as written, layout_guarantee, aliasing. */
+static void outputs(fkcg_buf *out, const fkcg_section *s)
+{
+    fkcg_buf_puts(out, "[");
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const fkcg_output *o = &s->outputs[i];
+        bool first = true;
+        fkcg_buf_puts(out, i ? ",\n        {" : "\n        {");
+        kv_str(out, 10, &first, "name", o->name);
+        kv_str(out, 10, &first, "dtype_rule", o->dtype_rule);
+        kv_str(out, 10, &first, "shape_rule", o->shape_rule);
+        kv_str(out, 10, &first, "layout_guarantee", o->layout_guarantee);
+        kv_str(out, 10, &first, "aliasing", o->aliasing);
+        fkcg_buf_puts(out, "\n        }");
+    }
+    fkcg_buf_puts(out, s->n_outputs ? "\n      ]" : "]");
+}
+
+/* Index of the section's provider in t->providers (sorted by rel_file), or -1. */
+static long provider_index(const fkcg_table *t, const fkcg_section *s)
+{
+    for (size_t lo = 0, hi = t->n_providers; s->provider && s->provider->rel_file && lo < hi;) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(s->provider->rel_file, t->providers[mid]->rel_file);
+        if (c == 0)
+            return t->providers[mid] == s->provider ? (long)mid : -1;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+static void binding(fkcg_buf *out, const fkcg_table *t, const fkcg_binding *b)
 {
     const fkcg_section *s = b->section;
     const char *dt = fkcg_dtypes[b->dtype].name;
@@ -158,6 +248,19 @@ static void binding(fkcg_buf *out, const fkcg_binding *b)
     cost(out, &s->cost);
     field(out, 6, &first, "precision");
     precision(out, &s->precision);
+    kv_str(out, 6, &first, "blurb", s->blurb);
+    field(out, 6, &first, "inputs");
+    inputs(out, s);
+    field(out, 6, &first, "op_params");
+    op_params(out, s);
+    field(out, 6, &first, "outputs");
+    outputs(out, s);
+    long pv = provider_index(t, s);
+    field(out, 6, &first, "provider");
+    if (pv >= 0)
+        fkcg_buf_printf(out, "%ld", pv);
+    else
+        fkcg_buf_puts(out, "null");
     field(out, 6, &first, "source");
     fkcg_buf_puts(out, "{\"file\": ");
     json_str(out, s->provider ? s->provider->rel_file : s->loc.file);
@@ -188,7 +291,7 @@ void fkcg_dump_json(const fkcg_table *t, fkcg_buf *out)
     fkcg_buf_puts(out, t->n_providers ? "\n  ],\n  \"bindings\": [" : "],\n  \"bindings\": [");
     for (size_t i = 0; i < t->n_bindings; i++) {
         fkcg_buf_puts(out, i ? ",\n" : "\n");
-        binding(out, &t->bindings[i]);
+        binding(out, t, &t->bindings[i]);
     }
     fkcg_buf_puts(out, t->n_bindings ? "\n  ]\n}\n" : "]\n}\n");
 }

@@ -55,7 +55,7 @@ typedef struct fkcg_enum_spec {
 } fkcg_enum_spec;
 
 enum { FKCG_EN_DETERMINISM, FKCG_EN_PROVENANCE, FKCG_EN_COST_CLASS, FKCG_EN_STRATEGY,
-       FKCG_EN_COUNT };
+       FKCG_EN_LAYOUT_RULE, FKCG_EN_GUARANTEE, FKCG_EN_ALIASING, FKCG_EN_COUNT };
 extern const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT];
 
 /* Field kinds of op_params: scalar C types; "Vec<T>" becomes `const T *x; size_t x_len;`. */
@@ -129,6 +129,11 @@ size_t fkcg_emit_c_check(const fkcg_table *table, FILE *diag);
  * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any. */
 size_t fkcg_emit_c_checked(const fkcg_table *table, FILE *diag, fkcg_buf *header,
                            fkcg_buf *source);
+
+/* The C skeleton of every byte-width wrapper the table binds (`gen --emit-stubs`): one
+ * function per <kernel>_b<width> with the op's signature, returning FKC_ERR_UNSUPPORTED until
+ * its TODO is done. Assumes a table fkcg_emit_c_checked accepted. */
+void fkcg_emit_stubs(const fkcg_table *table, fkcg_buf *out);
 
 /* ---- emit_diff.c ---- */
 

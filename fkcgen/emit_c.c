@@ -605,6 +605,8 @@ static const char h_pair_hash_comment[] =
 static const char h_epilogue[] =
     "\n#ifdef __cplusplus\n}\n#endif\n#endif /* FKC_BINDINGS_H */\n";
 
+static void emit_h_facts(fkcg_buf *b, const fkcg_plan *p);
+
 static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
 {
     put_str(b, h_tables);
@@ -622,6 +624,97 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
     put_u64(b, p->t->n_bindings);
     put_ch(b, '\n');
     put_str(b, h_functions2);
+    emit_h_facts(b, p);
+}
+
+/* ---- every contract fact: the contract tables (docs/generated-code.md) ---------------------- */
+
+/* The one door for the names the contract tables add: in fixed text, '$' is written as the
+ * prefix of generated type and function names ("fkc_") and '@' as the macros' ("FKC_"). */
+static void put_named(fkcg_buf *b, const char *text)
+{
+    const char *run = text;
+    for (; *text; text++) {
+        if (*text != '$' && *text != '@')
+            continue;
+        put(b, run, (size_t)(text - run));
+        put_str(b, *text == '$' ? "fkc_" : "FKC_");
+        run = text + 1;
+    }
+    put(b, run, (size_t)(text - run));
+}
+
+static const char h_facts[] =
+    "/* ---- The rest of each section's contract: every fact it states. ---- */\n\n"
+    "/* An input (accept.inputs): layout keys UNKNOWN when the contract does not state them. */\n"
+    "typedef struct $input_info {\n"
+    "    const char *name;             /* \"src\" */\n"
+    "    const fkc_dtype *dtypes;      /* the accepted dtypes, in contract order */\n"
+    "    size_t n_dtypes;\n"
+    "    $layout_rule contiguous;\n"
+    "    $layout_rule strided;\n"
+    "    $layout_rule broadcast_stride0;\n"
+    "    $layout_rule start_offset;\n"
+    "    $layout_rule reverse_strides;\n"
+    "    const char *rank;             /* \"any\" or a decimal number */\n"
+    "    const char *shape_constraint; /* NULL when none */\n"
+    "} $input_info;\n\n"
+    "/* An output (return.outputs): the rules as written, and their argument. */\n"
+    "typedef struct $output_info {\n"
+    "    const char *name;             /* \"out\" */\n"
+    "    const char *dtype_rule;       /* \"passthrough(src)\" */\n"
+    "    const char *dtype_rule_arg;   /* \"src\": an input */\n"
+    "    const char *shape_rule;       /* \"from_params(dst_shape)\" or \"same_as(src)\" */\n"
+    "    const char *shape_rule_arg;   /* \"dst_shape\": a field, or an input */\n"
+    "    $layout_guarantee layout_guarantee;\n"
+    "    $aliasing aliasing;\n"
+    "} $output_info;\n\n"
+    "/* An op_params field, in contract (parameter) order. */\n"
+    "typedef struct $field_info {\n"
+    "    const char *name;             /* \"dst_shape\" */\n"
+    "    const char *kind;             /* \"Vec<usize>\", \"usize\", ... */\n"
+    "    const char *note;             /* NULL when none */\n"
+    "} $field_info;\n\n"
+    "/* A provider: the front matter of one contract file. */\n"
+    "typedef struct $provider_info {\n"
+    "    const char *name;\n"
+    "    fkc_backend backend;\n"
+    "    const char *kernel_source;\n"
+    "    const char *link_registry;\n"
+    "    const char *revision_base;\n"
+    "    uint32_t fkc_version;\n"
+    "    const char *source_file;      /* repo-relative */\n"
+    "} $provider_info;\n\n"
+    "/* What $kernels[i] does not hold of section i's contract. */\n"
+    "typedef struct $contract_info {\n"
+    "    const $provider_info *provider; /* its file's provider */\n"
+    "    const $input_info *inputs;\n"
+    "    size_t n_inputs;\n"
+    "    const $output_info *outputs;  /* NULL when none */\n"
+    "    size_t n_outputs;\n"
+    "    const char *variant;          /* op_params.variant; NULL: the section has no op_params */\n"
+    "    const $field_info *fields;    /* NULL when none */\n"
+    "    size_t n_fields;\n"
+    "    const fkc_cost *cost;         /* the section's own cost (the unknown sentinel: none) */\n"
+    "    const char *flops;            /* cost.flops as written; NULL when not stated */\n"
+    "    const char *bytes_moved;      /* cost.bytes_moved as written; NULL when not stated */\n"
+    "} $contract_info;\n\n";
+
+static const char h_facts2[] =
+    "extern const $provider_info $providers[@PROVIDER_COUNT]; /* sorted by source file */\n"
+    "extern const $contract_info $contracts[FKC_KERNEL_COUNT]; /* [i]: fkc_kernels[i]'s */\n\n"
+    "/* The binding of a key (op, [in, out], backend) + kernel_source, or NULL when none;\n"
+    " * kernel_source NULL matches any (the first in table order: the one fkc_dispatch picks). */\n"
+    "const fkc_binding *$binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,\n"
+    "                                      fkc_backend backend, const char *kernel_source);\n\n";
+
+static void emit_h_facts(fkcg_buf *b, const fkcg_plan *p)
+{
+    put_named(b, h_facts);
+    put_named(b, "#define @PROVIDER_COUNT ");
+    put_u64(b, p->t->n_providers);
+    put_ch(b, '\n');
+    put_named(b, h_facts2);
 }
 
 /* ---- the pair hash: XXH3-64 of the header's bytes, but for its own line ---------------- */
@@ -1157,6 +1250,242 @@ static void emit_c_cost(fkcg_buf *b, const fkcg_plan *p)
         "    }\n    return filled;\n}\n");
 }
 
+/* Index of a section's provider in the table (providers are sorted by rel_file), or -1. */
+static long provider_index(const fkcg_table *t, const fkcg_section *s)
+{
+    size_t lo = 0, hi = t->n_providers;
+    if (!s->provider || !s->provider->rel_file)
+        return -1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *f = t->providers[mid]->rel_file ? t->providers[mid]->rel_file : "";
+        int c = strcmp(s->provider->rel_file, f);
+        if (c == 0)
+            return t->providers[mid] == s->provider ? (long)mid : -1;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+static void put_input(fkcg_buf *b, const fkcg_input *in, size_t sec, size_t k)
+{
+    PUT(b, "    {");
+    put_cstr(b, in->name);
+    put_sec_name(b, ", dtypes_", sec, "_");
+    put_u64(b, k);
+    PUT(b, ", ");
+    put_u64(b, in->n_dtypes);
+    PUT(b, ",\n     ");
+    size_t col = 5;
+    for (int l = 0; l < FKCG_NLAYOUT; l++) {
+        char v[64];
+        fkcg_buf e; /* the enumerator, to wrap the list under WRAP_COLUMN */
+        fkcg_buf_init(&e);
+        put_enum(&e, FKCG_EN_LAYOUT_RULE, in->layout[l]);
+        snprintf(v, sizeof v, "%s", e.data);
+        fkcg_buf_free(&e);
+        put_param(b, 5, &col, l == 0, v, "", "");
+    }
+    PUT(b, ",\n     ");
+    put_cstr(b, in->rank);
+    PUT(b, ", ");
+    put_cstr(b, in->shape_constraint);
+    PUT(b, "},\n");
+}
+
+static void put_output(fkcg_buf *b, const fkcg_output *o)
+{
+    PUT(b, "    {");
+    put_cstr(b, o->name);
+    PUT(b, ", ");
+    put_cstr(b, o->dtype_rule);
+    PUT(b, ", ");
+    put_cstr(b, o->dtype_rule_arg);
+    PUT(b, ", ");
+    put_cstr(b, o->shape_rule);
+    PUT(b, ", ");
+    put_cstr(b, o->shape_rule_arg);
+    PUT(b, ",\n     ");
+    put_enum(b, FKCG_EN_GUARANTEE, o->layout_guarantee);
+    PUT(b, ", ");
+    put_enum(b, FKCG_EN_ALIASING, o->aliasing);
+    PUT(b, "},\n");
+}
+
+/* Section i's inputs (with their dtype lists), outputs and op_params fields. */
+static void emit_c_section_facts(fkcg_buf *b, const fkcg_section *s, size_t i)
+{
+    for (size_t k = 0; k < s->n_inputs; k++) {
+        const fkcg_input *in = &s->inputs[k];
+        PUT(b, "/* ");
+        put_comment(b, s->kernel);
+        PUT(b, ": the dtypes of input ");
+        put_comment(b, in->name);
+        PUT(b, " */\nstatic const fkc_dtype ");
+        put_sec_name(b, "dtypes_", i, "_");
+        put_u64(b, k);
+        PUT(b, "[] = {");
+        size_t open = column(b), col = open;
+        for (size_t d = 0; d < in->n_dtypes; d++)
+            put_param(b, open, &col, d == 0, "FKC_DTYPE_", fkcg_dtypes[in->dtypes[d]].name, "");
+        PUT(b, "};\n");
+    }
+    PUT(b, "static const ");
+    put_named(b, "$input_info ");
+    put_sec_name(b, "inputs_", i, "[] = {\n");
+    for (size_t k = 0; k < s->n_inputs; k++)
+        put_input(b, &s->inputs[k], i, k);
+    PUT(b, "};\n");
+    if (s->n_outputs) {
+        PUT(b, "static const ");
+        put_named(b, "$output_info ");
+        put_sec_name(b, "outputs_", i, "[] = {\n");
+        for (size_t k = 0; k < s->n_outputs; k++)
+            put_output(b, &s->outputs[k]);
+        PUT(b, "};\n");
+    }
+    if (s->n_fields) {
+        PUT(b, "static const ");
+        put_named(b, "$field_info ");
+        put_sec_name(b, "fields_", i, "[] = {\n");
+        for (size_t k = 0; k < s->n_fields; k++) {
+            PUT(b, "    {");
+            put_cstr(b, s->fields[k].name);
+            PUT(b, ", ");
+            put_cstr(b, s->fields[k].kind);
+            PUT(b, ", ");
+            put_cstr(b, s->fields[k].note);
+            PUT(b, "},\n");
+        }
+        PUT(b, "};\n");
+    }
+    put_ch(b, '\n');
+}
+
+static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
+{
+    PUT(b, "    /* [");
+    put_u64(b, i);
+    PUT(b, "] ");
+    put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
+    PUT(b, " */\n    {");
+    put_cstr(b, pr->name);
+    PUT(b, ", ");
+    put_backend(b, pr->backend ? pr->backend : "");
+    PUT(b, ", ");
+    put_cstr(b, pr->kernel_source);
+    PUT(b, ",\n     ");
+    put_cstr(b, pr->link_registry);
+    PUT(b, ", ");
+    put_cstr(b, pr->revision_base);
+    PUT(b, ", ");
+    put_u64(b, pr->fkc_version);
+    PUT(b, ", ");
+    put_cstr(b, pr->rel_file ? pr->rel_file : pr->loc.file);
+    PUT(b, "},\n");
+}
+
+static void put_contract_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
+{
+    const fkcg_section *s = p->t->sections[i];
+    long pv = provider_index(p->t, s);
+    PUT(b, "    /* [");
+    put_u64(b, i);
+    PUT(b, "] ");
+    put_comment(b, s->kernel);
+    PUT(b, " */\n    {");
+    if (pv >= 0) {
+        put_named(b, "&$providers[");
+        put_u64(b, (uint64_t)pv);
+        PUT(b, "], ");
+    } else {
+        PUT(b, "NULL, ");
+    }
+    put_sec_name(b, "inputs_", i, ", ");
+    put_u64(b, s->n_inputs);
+    if (s->n_outputs)
+        put_sec_name(b, ", outputs_", i, ", ");
+    else
+        PUT(b, ", NULL, ");
+    put_u64(b, s->n_outputs);
+    PUT(b, ", ");
+    put_cstr(b, s->variant);
+    if (s->n_fields)
+        put_sec_name(b, ", fields_", i, ", ");
+    else
+        PUT(b, ", NULL, ");
+    put_u64(b, s->n_fields);
+    PUT(b, ",\n     ");
+    put_cost_ref(b, s, i);
+    PUT(b, ", ");
+    put_cstr(b, s->cost.present ? s->cost.flops_src : NULL);
+    PUT(b, ", ");
+    put_cstr(b, s->cost.present ? s->cost.bytes_moved_src : NULL);
+    PUT(b, "},\n");
+}
+
+/* The first and one-past-last binding index of each op kind (the table is sorted by op kind;
+ * the range is checked row by row anyway). */
+static void emit_c_op_ranges(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t *lo = fkcg_xcalloc(p->n_ops + 1, sizeof *lo), *hi = fkcg_xcalloc(p->n_ops + 1, sizeof *hi);
+    for (size_t i = 0; i < p->n_ops; i++)
+        lo[i] = p->t->n_bindings;
+    for (size_t i = 0; i < p->t->n_bindings; i++) {
+        size_t op = p->sec_op[p->bind_sec[i]];
+        lo[op] = i < lo[op] ? i : lo[op];
+        hi[op] = i + 1 > hi[op] ? i + 1 : hi[op];
+    }
+    PUT(b, "/* The bindings of each op kind lie in [first, end) of ");
+    put_named(b, "$bindings. */\nstatic const size_t op_bindings[FKC_OP_KIND_COUNT][2] = {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        PUT(b, "    {");
+        put_u64(b, lo[i] < hi[i] ? lo[i] : 0);
+        PUT(b, ", ");
+        put_u64(b, hi[i]);
+        PUT(b, "}, /* ");
+        put_comment(b, p->ops[i].name);
+        PUT(b, " */\n");
+    }
+    PUT(b, "};\n\n");
+    free(lo);
+    free(hi);
+}
+
+static const char c_lookup[] =
+    "const fkc_binding *$binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,\n"
+    "                                      fkc_backend backend, const char *kernel_source)\n{\n"
+    "    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT || in != out)\n"
+    "        return NULL;\n"
+    "    for (size_t i = op_bindings[op][0]; i < op_bindings[op][1]; i++) {\n"
+    "        const fkc_binding *b = &fkc_bindings[i];\n\n"
+    "        if (b->op_kind == op && b->dtypes[0] == in && b->backend == backend &&\n"
+    "            (!kernel_source || strcmp(b->info->kernel_source, kernel_source) == 0))\n"
+    "            return b;\n"
+    "    }\n    return NULL;\n}\n";
+
+static void emit_c_facts(fkcg_buf *b, const fkcg_plan *p)
+{
+    PUT(b, "\n/* ---- The rest of each section's contract (");
+    put_named(b, "$contracts, $providers). ---- */\n\n");
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        emit_c_section_facts(b, p->t->sections[i], i);
+    PUT(b, "const ");
+    put_named(b, "$provider_info $providers[@PROVIDER_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_providers; i++)
+        put_provider_row(b, p->t->providers[i], i);
+    PUT(b, "};\n\nconst ");
+    put_named(b, "$contract_info $contracts[FKC_KERNEL_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        put_contract_row(b, p, i);
+    PUT(b, "};\n\n");
+    emit_c_op_ranges(b, p);
+    put_named(b, c_lookup);
+}
+
 /* First binding index of each section (bindings of one section are contiguous). */
 static size_t *section_first(const fkcg_plan *p)
 {
@@ -1196,7 +1525,82 @@ static void emit_plan(const fkcg_plan *pp, fkcg_buf *header, fkcg_buf *source)
     emit_c_dispatch(source, &p);
     emit_c_link(source, &p);
     emit_c_cost(source, &p);
+    emit_c_facts(source, &p);
     free(first);
+}
+
+/* One wrapper's skeleton: the signature of the op's function type, each parameter used, a
+ * TODO and FKC_ERR_UNSUPPORTED. */
+static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned width,
+                      const char *dtypes)
+{
+    const fkcg_section *s = p->t->sections[sec];
+    const fkcg_op_info *op = &p->ops[p->sec_op[sec]];
+    const fkcg_section *sig = op->sig;
+    PUT(b, "/* ");
+    put_comment(b, s->kernel);
+    put_ch(b, ' ');
+    put_where(b, s, true);
+    PUT(b, ": ");
+    put_comment(b, op->name);
+    PUT(b, " on ");
+    put_str(b, dtypes);
+    PUT(b, " */\nfkc_status ");
+    put_ident(b, s->kernel);
+    PUT(b, "_b");
+    put_u64(b, width);
+    put_params(b, op);
+    PUT(b, "\n{\n    (void)stream;\n");
+    for (size_t i = 0; i < sig->n_inputs; i++) {
+        PUT(b, "    (void)");
+        put_ident(b, sig->inputs[i].name);
+        PUT(b, ";\n");
+    }
+    for (size_t i = 0; i < sig->n_outputs; i++) {
+        PUT(b, "    (void)");
+        put_ident(b, sig->outputs[i].name);
+        PUT(b, ";\n");
+    }
+    PUT(b, "    (void)params;\n    (void)extra;\n"
+           "    /* TODO: check the call, then record the kernel on stream for ");
+    put_u64(b, width);
+    PUT(b, "-byte elements\n     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) "
+           "and return FKC_OK;\n     * refuse with fkc_set_error(status, ...). */\n"
+           "    return FKC_ERR_UNSUPPORTED;\n}\n\n");
+}
+
+void fkcg_emit_stubs(const fkcg_table *t, fkcg_buf *b)
+{
+    fkcg_plan p;
+    fkcg_plan_init(&p, t);
+    size_t *first = section_first(&p);
+    PUT(b, "/* Wrapper skeletons - written once by fkcgen " FKCGEN_VERSION " (gen --emit-stubs) "
+           "from:\n");
+    for (size_t i = 0; i < t->n_providers; i++) {
+        PUT(b, " *   ");
+        put_comment(b, t->providers[i]->rel_file ? t->providers[i]->rel_file
+                                                 : t->providers[i]->loc.file);
+        put_ch(b, '\n');
+    }
+    PUT(b, " * Yours to edit (fkcgen never overwrites it): each function is a byte-width wrapper\n"
+           " * <kernel>_b<width> that " FKCG_EMIT_HEADER " declares; until its TODO is done it "
+           "refuses\n * with FKC_ERR_UNSUPPORTED. */\n#include \"" FKCG_EMIT_HEADER "\"\n\n");
+    for (size_t i = 0; i < t->n_sections; i++) {
+        unsigned mask = section_widths(&p, i, first, t->n_bindings);
+        for (unsigned w = 1; w <= 8; w *= 2) {
+            if (!(mask & (1u << w)))
+                continue;
+            char dtypes[64] = "[";
+            for (size_t k = first[i]; k < t->n_bindings && p.bind_sec[k] == i; k++)
+                if (t->bindings[k].byte_width == w)
+                    snprintf(dtypes + strlen(dtypes), sizeof dtypes - strlen(dtypes), "%s%s",
+                             dtypes[1] ? ", " : "", fkcg_dtypes[t->bindings[k].dtype].name);
+            strcat(dtypes, "]");
+            emit_stub(b, &p, i, w, dtypes);
+        }
+    }
+    free(first);
+    fkcg_plan_free(&p);
 }
 
 void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)

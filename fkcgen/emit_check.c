@@ -153,6 +153,14 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
                "is also bound by another section with other inputs, outputs or op_params; "
                "the sections of one op kind must share one C signature");
     check_enum(ck, s->loc, FKCG_EN_DETERMINISM, s->determinism, false);
+    for (size_t k = 0; k < s->n_inputs; k++)
+        for (int l = 0; l < FKCG_NLAYOUT; l++)
+            check_enum(ck, s->inputs[k].loc, FKCG_EN_LAYOUT_RULE, s->inputs[k].layout[l], true);
+    for (size_t k = 0; k < s->n_outputs; k++) {
+        check_enum(ck, s->outputs[k].loc, FKCG_EN_GUARANTEE, s->outputs[k].layout_guarantee,
+                   false);
+        check_enum(ck, s->outputs[k].loc, FKCG_EN_ALIASING, s->outputs[k].aliasing, false);
+    }
     check_enum(ck, s->loc, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy, true);
     for (size_t k = 0; k < s->caps.n_fast_paths; k++)
         check_enum(ck, s->loc, FKCG_EN_COST_CLASS, s->caps.fast_paths[k].cost_class, true);

@@ -25,16 +25,20 @@ typedef struct gen_opts {
     const char *depfile;  /* --depfile, or NULL */
     const char *root;     /* --root, or NULL (the current directory) */
     bool check;           /* --check */
+    const char *stubs;    /* --emit-stubs FILE, or NULL */
     char **files;         /* the contracts */
     size_t n_files;
 } gen_opts;
 
 static const char usage[] =
-    "usage: fkcgen gen --out-dir DIR [--check] [--depfile FILE] [--root DIR] FILE...\n"
+    "usage: fkcgen gen --out-dir DIR [--check] [--depfile FILE] [--root DIR]\n"
+    "                  [--emit-stubs FILE] FILE...\n"
     "  Emits DIR/" FKCG_EMIT_HEADER " and DIR/" FKCG_EMIT_SOURCE " from the contracts.\n"
     "  --check         compare with DIR instead: print a unified diff, exit 1 on drift\n"
     "  --depfile FILE  also write a make dependency file for the outputs\n"
-    "  --root DIR      make contract paths relative to DIR (default: the current directory)\n";
+    "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
+    "  --emit-stubs FILE  also write FILE, a C skeleton of the byte-width wrappers the\n"
+    "                  contracts need (never overwrites: FILE must not exist)\n";
 
 /* Takes the value of option `name` ("--name VALUE" or "--name=VALUE"); 1 when matched. */
 static int take_value(const char *name, int argc, char **argv, int *i, const char **value)
@@ -77,6 +81,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
             o->depfile = v;
         } else if (take_value("--root", argc, argv, &i, &v)) {
             o->root = v;
+        } else if (take_value("--emit-stubs", argc, argv, &i, &v)) {
+            o->stubs = v;
         } else {
             fprintf(stderr, "fkcgen gen: unknown option '%s'\n%s", a, usage);
             return 2;
@@ -98,8 +104,9 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
                 strerror(fkcg_root_check(o->root)), usage);
         return 2;
     }
-    if (o->check && o->depfile) {
-        fprintf(stderr, "fkcgen gen: --check never writes; it takes no --depfile\n%s", usage);
+    if (o->check && (o->depfile || o->stubs)) {
+        fprintf(stderr, "fkcgen gen: --check never writes; it takes no %s\n%s",
+                o->depfile ? "--depfile" : "--emit-stubs", usage);
         return 2;
     }
     return 0;
@@ -658,6 +665,43 @@ static int check_depfile(const gen_opts *o, const struct stat out_st[2], const b
     return rc;
 }
 
+/* --emit-stubs FILE: no control character, and no file of that name (a skeleton is written
+ * once, then edited by hand: it is never overwritten). 0 or 2 (reported). */
+static int check_stubs(const char *path)
+{
+    struct stat st;
+    int rc = check_chars("--emit-stubs", path, false);
+    if (!rc && lstat(path, &st) == 0) {
+        path_error("--emit-stubs", path, "exists; fkcgen never overwrites a stubs file (it is "
+                   "yours to edit): remove it or name another");
+        rc = 2;
+    }
+    return rc;
+}
+
+/* Writes the wrapper skeletons to a new file (O_EXCL: never over one that appeared since the
+ * check). 0 or 2 (reported, nothing left behind). */
+static int write_stubs(const char *path, const fkcg_table *t)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    fkcg_emit_stubs(t, &b);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666), rc = 0;
+    if (fd < 0 || !write_all(fd, b.data, b.len)) {
+        path_error("--emit-stubs", path, strerror(errno));
+        if (fd >= 0)
+            unlink(path);
+        rc = 2;
+    }
+    if (fd >= 0 && close(fd) != 0 && rc == 0) {
+        path_error("--emit-stubs", path, strerror(errno));
+        unlink(path);
+        rc = 2;
+    }
+    fkcg_buf_free(&b);
+    return rc;
+}
+
 /* Every path of the run, before anything is read or written: no control characters (and, with
  * --depfile, only what make reads literally); the outputs and the depfile are regular files or
  * absent; the depfile can be written and is not an output. 0 or 2 (reported). */
@@ -685,6 +729,8 @@ static int check_paths(const gen_opts *o, char *const outs[2])
         rc = check_output("output", outs[k], &st[k], &exists[k]);
     if (!rc && make)
         rc = check_depfile(o, st, exists);
+    if (!rc && o->stubs)
+        rc = check_stubs(o->stubs);
     return rc;
 }
 
@@ -799,6 +845,8 @@ int fkcg_cmd_gen(int argc, char **argv)
         rc = check_outputs(outs, texts);
     else
         rc = write_outputs(&o, outs, texts, files, dir_fd);
+    if (rc == 0 && o.stubs)
+        rc = write_stubs(o.stubs, fkcg_run_table(run));
     if (rc != 0 && created)
         rmdir(o.out_dir); /* made for this run, which wrote nothing in it */
     if (dir_fd >= 0)

@@ -107,6 +107,9 @@ const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT] = {
     {"cost_provenance", "fkc_cost_provenance", "FKC_COST_PROVENANCE_", true},
     {"cost_class", "fkc_cost_class", "FKC_COST_CLASS_", true},
     {"awkward_layout_strategy", "fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_", false},
+    {"layout_req", "fkc_layout_rule", "FKC_LAYOUT_RULE_", true},
+    {"layout_guarantee", "fkc_layout_guarantee", "FKC_LAYOUT_GUARANTEE_", false},
+    {"aliasing", "fkc_aliasing", "FKC_ALIASING_", false},
 };
 
 

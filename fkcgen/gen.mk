@@ -104,13 +104,26 @@ $(GEN_TDIR)/test_injc_%: tests/gen/test_injection_contract.c tests/gen/fake_wrap
 	$* $(GEN_TEST_CFLAGS) -I$(GEN_TDIR)/injc tests/gen/test_injection_contract.c \
 	    tests/gen/fake_wrappers.c $@.gen.o -o $@ $(CMOCKA_LIBS)
 
+# Siblings that differ only in kernel_source (tests/gen/cases/siblings/): both
+# bindings generated, compiled strictly, each found by fkc_binding_lookup.
+GEN_SIB_CASE = $(sort $(wildcard tests/gen/cases/siblings/*.md))
+$(GEN_TDIR)/sib/fkc_bindings.c: $(GEN_SIB_CASE) $(FKCGEN_BIN)
+	@mkdir -p $(@D)
+	$(FKCGEN_BIN) gen --out-dir $(@D) $(GEN_SIB_CASE)
+
+$(GEN_TDIR)/test_siblings_%: tests/gen/test_siblings.c $(GEN_TDIR)/sib/fkc_bindings.c
+	$* $(STRICT) -Iruntime/include -c $(GEN_TDIR)/sib/fkc_bindings.c -o $@.gen.o
+	$* $(GEN_TEST_CFLAGS) -I$(GEN_TDIR)/sib tests/gen/test_siblings.c $@.gen.o -o $@ \
+	    $(CMOCKA_LIBS)
+
 # fkcgen gen as a program (order, locale, cwd, --check, make check-generated, mtimes, errors).
 $(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
 	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
 
 GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
             $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \
-            $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli
+            $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli \
+            $(GEN_TDIR)/test_siblings_gcc $(GEN_TDIR)/test_siblings_clang
 
 .PHONY: test-gen
 test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
@@ -121,6 +134,8 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
 	$(GEN_TDIR)/test_injection_clang
 	$(GEN_TDIR)/test_injc_gcc
 	$(GEN_TDIR)/test_injc_clang
+	$(GEN_TDIR)/test_siblings_gcc
+	$(GEN_TDIR)/test_siblings_clang
 	$(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN)
 	$(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
 

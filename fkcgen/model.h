@@ -175,7 +175,8 @@ typedef struct fkcg_binding {
     const char *wrapper;          /* "<kernel>_b<width>" */
 } fkcg_binding;
 
-/* The result of a run over all files: sorted by (op_kind, backend, kernel, dtype order). */
+/* The result of a run over all files: sorted by (op_kind, backend, kernel_source, kernel, dtype
+ * order). */
 typedef struct fkcg_table {
     const fkcg_provider *const *providers; /* one per file, sorted by rel_file */
     size_t n_providers;

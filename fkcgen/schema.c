@@ -404,7 +404,9 @@ void fkcg_schema_markdown(fkcg_buf *out)
         "compilers need accept only up to 4,095 bytes).\n", FKCG_MAX_TEXT_BYTES);
     fkcg_buf_puts(out,
         "- Across all files of one run, kernel names are unique and so are binding keys "
-        "`(op_kind, [T, T], backend)` and symbols (two sections of one `entry_point` share no "
+        "`(op_kind, [T, T], backend) + kernel_source` (sections of different kernel sources "
+        "may bind the same `(op_kind, [T, T], backend)`) and symbols (two sections of one "
+        "`entry_point` share no "
         "dtype); the sections of one op kind declare the same inputs, outputs and `op_params` "
         "(one C signature), and two op kinds never share a C name.\n"
         "- A binding per accepted dtype of the first input: symbol `<entry_point>_<suffix>`, "

@@ -4,7 +4,7 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
-#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xa92436b2b09aeeb7u
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0x5ab48f9d6a0f47a6u
 #error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
 #endif
 
@@ -386,4 +386,80 @@ size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
         filled++;
     }
     return filled;
+}
+
+/* ---- The rest of each section's contract (fkc_contracts, fkc_providers). ---- */
+
+/* write_slice: the dtypes of input src */
+static const fkc_dtype dtypes_0_0[] = {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_U32, FKC_DTYPE_F16,
+                                       FKC_DTYPE_BF16, FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_U8,
+                                       FKC_DTYPE_I8};
+static const fkc_input_info inputs_0[] = {
+    {"src", dtypes_0_0, 9,
+     FKC_LAYOUT_RULE_REQUIRED, FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
+     FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
+     "any", "src fits inside the destination slab at the write offset"},
+};
+static const fkc_output_info outputs_0[] = {
+    {"out", "passthrough(src)", "src", "from_params(dst_shape)", "dst_shape",
+     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE},
+};
+static const fkc_field_info fields_0[] = {
+    {"dst_shape", "Vec<usize>", "the larger destination extents"},
+    {"offsets", "Vec<usize>", "per-axis slab start offset in dst"},
+};
+
+/* write_slice_rotating: the dtypes of input src */
+static const fkc_dtype dtypes_1_0[] = {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_U32, FKC_DTYPE_F16,
+                                       FKC_DTYPE_BF16, FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_U8,
+                                       FKC_DTYPE_I8};
+static const fkc_input_info inputs_1[] = {
+    {"src", dtypes_1_0, 9,
+     FKC_LAYOUT_RULE_REQUIRED, FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
+     FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
+     "any", "src fits inside the rotating destination window at the (ring-wrapped) write offset"},
+};
+static const fkc_output_info outputs_1[] = {
+    {"out", "passthrough(src)", "src", "from_params(dst_shape)", "dst_shape",
+     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE},
+};
+static const fkc_field_info fields_1[] = {
+    {"dst_shape", "Vec<usize>", "the ring-buffer destination extents"},
+    {"capacity", "usize", "ring window capacity along the rotating axis"},
+};
+
+const fkc_provider_info fkc_providers[FKC_PROVIDER_COUNT] = {
+    /* [0] contracts/vulkan/write_slice.md */
+    {"fuel-vulkan-kernels", FKC_BACKEND_VULKAN, "vulkan-slang",
+     "fuel_vulkan_backend::fkc::ENTRY_POINTS", "git:f41137b4", 1, "contracts/vulkan/write_slice.md"},
+};
+
+const fkc_contract_info fkc_contracts[FKC_KERNEL_COUNT] = {
+    /* [0] write_slice */
+    {&fkc_providers[0], inputs_0, 1, outputs_0, 1, "WriteSlice", fields_0, 2,
+     &cost_0, "0", "2 * n * dtype_bytes"},
+    /* [1] write_slice_rotating */
+    {&fkc_providers[0], inputs_1, 1, outputs_1, 1, "WriteSliceRotating", fields_1, 2,
+     &cost_1, "0", "2 * n * dtype_bytes"},
+};
+
+/* The bindings of each op kind lie in [first, end) of fkc_bindings. */
+static const size_t op_bindings[FKC_OP_KIND_COUNT][2] = {
+    {0, 9}, /* WriteSlice */
+    {9, 18}, /* WriteSliceRotating */
+};
+
+const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,
+                                      fkc_backend backend, const char *kernel_source)
+{
+    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT || in != out)
+        return NULL;
+    for (size_t i = op_bindings[op][0]; i < op_bindings[op][1]; i++) {
+        const fkc_binding *b = &fkc_bindings[i];
+
+        if (b->op_kind == op && b->dtypes[0] == in && b->backend == backend &&
+            (!kernel_source || strcmp(b->info->kernel_source, kernel_source) == 0))
+            return b;
+    }
+    return NULL;
 }

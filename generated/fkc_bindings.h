@@ -61,6 +61,30 @@ typedef enum fkc_layout_strategy {
     FKC_LAYOUT_STRATEGY_COUNT = 3
 } fkc_layout_strategy;
 
+/* The schema's layout_req values; UNKNOWN: the contract states none. */
+typedef enum fkc_layout_rule {
+    FKC_LAYOUT_RULE_UNKNOWN = 0,
+    FKC_LAYOUT_RULE_REQUIRED = 1, /* required */
+    FKC_LAYOUT_RULE_ACCEPTED = 2, /* accepted */
+    FKC_LAYOUT_RULE_REJECTED = 3, /* rejected */
+    FKC_LAYOUT_RULE_COUNT = 4
+} fkc_layout_rule;
+
+/* The schema's layout_guarantee values. */
+typedef enum fkc_layout_guarantee {
+    FKC_LAYOUT_GUARANTEE_CONTIGUOUS = 0, /* contiguous */
+    FKC_LAYOUT_GUARANTEE_SAME_AS_INPUT = 1, /* same_as_input */
+    FKC_LAYOUT_GUARANTEE_COUNT = 2
+} fkc_layout_guarantee;
+
+/* The schema's aliasing values. */
+typedef enum fkc_aliasing {
+    FKC_ALIASING_NONE = 0, /* none */
+    FKC_ALIASING_MAY_ALIAS_INPUT = 1, /* may_alias_input */
+    FKC_ALIASING_IN_PLACE = 2, /* in_place */
+    FKC_ALIASING_COUNT = 3
+} fkc_aliasing;
+
 /* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md) */
 typedef struct fkc_write_slice_params {
     const size_t *dst_shape; /* Vec<usize>: the larger destination extents */
@@ -214,9 +238,78 @@ const fkc_cost *fkc_op_shared_cost(fkc_op_kind op);
 size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
                                    fkc_backend backend);
 
+/* ---- The rest of each section's contract: every fact it states. ---- */
+
+/* An input (accept.inputs): layout keys UNKNOWN when the contract does not state them. */
+typedef struct fkc_input_info {
+    const char *name;             /* "src" */
+    const fkc_dtype *dtypes;      /* the accepted dtypes, in contract order */
+    size_t n_dtypes;
+    fkc_layout_rule contiguous;
+    fkc_layout_rule strided;
+    fkc_layout_rule broadcast_stride0;
+    fkc_layout_rule start_offset;
+    fkc_layout_rule reverse_strides;
+    const char *rank;             /* "any" or a decimal number */
+    const char *shape_constraint; /* NULL when none */
+} fkc_input_info;
+
+/* An output (return.outputs): the rules as written, and their argument. */
+typedef struct fkc_output_info {
+    const char *name;             /* "out" */
+    const char *dtype_rule;       /* "passthrough(src)" */
+    const char *dtype_rule_arg;   /* "src": an input */
+    const char *shape_rule;       /* "from_params(dst_shape)" or "same_as(src)" */
+    const char *shape_rule_arg;   /* "dst_shape": a field, or an input */
+    fkc_layout_guarantee layout_guarantee;
+    fkc_aliasing aliasing;
+} fkc_output_info;
+
+/* An op_params field, in contract (parameter) order. */
+typedef struct fkc_field_info {
+    const char *name;             /* "dst_shape" */
+    const char *kind;             /* "Vec<usize>", "usize", ... */
+    const char *note;             /* NULL when none */
+} fkc_field_info;
+
+/* A provider: the front matter of one contract file. */
+typedef struct fkc_provider_info {
+    const char *name;
+    fkc_backend backend;
+    const char *kernel_source;
+    const char *link_registry;
+    const char *revision_base;
+    uint32_t fkc_version;
+    const char *source_file;      /* repo-relative */
+} fkc_provider_info;
+
+/* What fkc_kernels[i] does not hold of section i's contract. */
+typedef struct fkc_contract_info {
+    const fkc_provider_info *provider; /* its file's provider */
+    const fkc_input_info *inputs;
+    size_t n_inputs;
+    const fkc_output_info *outputs;  /* NULL when none */
+    size_t n_outputs;
+    const char *variant;          /* op_params.variant; NULL: the section has no op_params */
+    const fkc_field_info *fields;    /* NULL when none */
+    size_t n_fields;
+    const fkc_cost *cost;         /* the section's own cost (the unknown sentinel: none) */
+    const char *flops;            /* cost.flops as written; NULL when not stated */
+    const char *bytes_moved;      /* cost.bytes_moved as written; NULL when not stated */
+} fkc_contract_info;
+
+#define FKC_PROVIDER_COUNT 1
+extern const fkc_provider_info fkc_providers[FKC_PROVIDER_COUNT]; /* sorted by source file */
+extern const fkc_contract_info fkc_contracts[FKC_KERNEL_COUNT]; /* [i]: fkc_kernels[i]'s */
+
+/* The binding of a key (op, [in, out], backend) + kernel_source, or NULL when none;
+ * kernel_source NULL matches any (the first in table order: the one fkc_dispatch picks). */
+const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,
+                                      fkc_backend backend, const char *kernel_source);
+
 /* XXH3-64 of this header without the next line: fkc_bindings.c refuses to compile
  * beside a header from another fkcgen run. */
-#define FKC_BINDINGS_PAIR_HASH 0xa92436b2b09aeeb7u
+#define FKC_BINDINGS_PAIR_HASH 0x5ab48f9d6a0f47a6u
 
 #ifdef __cplusplus
 }

@@ -55,11 +55,20 @@ $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k)))
 # ---- tests (cmocka, lavapipe, validation layer on) ----
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
             $(BUILD)/tests/runtime/test_faults
+RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h $(LIBFKC) | $(BUILD)/tests/runtime
 	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_TEST_LIBS)
+
+# The user-kernel test's shaders (tests/runtime/shaders/), compiled, validated and embedded.
+$(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/runtime
+	$(GLSLC) $(GLSL_FLAGS) $< -o $(@:.inc=)
+	$(SPIRV_VAL) --target-env vulkan1.1 $(@:.inc=)
+	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
+$(BUILD)/tests/runtime/test_user_kernel: $(BUILD)/tests/runtime/axpy.spv.inc
+$(BUILD)/tests/runtime/test_user_kernel: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
 
 .PHONY: check-runtime bench-runtime
 # Each binary under a time limit: a test that corrupts the heap can leave cmocka's signal

@@ -18,6 +18,9 @@ mesa-vulkan-drivers:dpkg:-
 vulkan-validationlayers:dpkg:-
 libclang-rt-14-dev:dpkg:-
 python3-numpy:dpkg:-
+man-db:cmd:man
+groff-base:cmd:nroff
+bsdextrautils:cmd:col
 "
 
 missing=""

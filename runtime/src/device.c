@@ -547,6 +547,7 @@ void fkc_context_destroy(fkc_context *ctx)
     if (ctx->device) {
         vkDeviceWaitIdle(ctx->device);
         fkc_staging_destroy(ctx);
+        fkc_user_kernels_destroy(ctx);
         fkc_pipelines_destroy(ctx);
         if (ctx->xfer_fence)
             vkDestroyFence(ctx->device, ctx->xfer_fence, NULL);

@@ -24,6 +24,18 @@ fkc_status fkc_fail(fkc_status status, const char *fmt, ...)
     return status;
 }
 
+fkc_status fkc_set_error(fkc_status status, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(last_error, sizeof last_error, "%s: ", fkc_status_name(status));
+    if (n < 0 || (size_t)n >= sizeof last_error || !fmt)
+        return status;
+    va_start(ap, fmt);
+    vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 const char *fkc_vk_result_name(VkResult r)
 {
     switch (r) {

@@ -54,6 +54,7 @@ struct fkc_context {
     void *on_validation_user;
     uint64_t validation_count;
     char validation_last[1024];
+    struct fkc_kernel *user_kernels;       /* fkc_kernel_cached's kernels (user_kernel.c) */
 };
 
 struct fkc_buffer {
@@ -109,6 +110,9 @@ void fkc_stream_barrier(fkc_stream *s);
 /* Records one planned box copy from src into out (shapes from the tensors). */
 fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                           const fkc_box *box, size_t elem_size);
+
+/* ---- user_kernel.c ---- */
+void fkc_user_kernels_destroy(fkc_context *ctx); /* the context's cached kernels */
 
 /* ---- registry.c ---- */
 fkc_status fkc_registry_init(void);

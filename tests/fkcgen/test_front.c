@@ -716,6 +716,27 @@ static void command_line(void **state)
     assert_int_equal(sh("$FKCGEN dump --json " SEED " | /usr/bin/python3 -c "
                         "'import json,sys; d=json.load(sys.stdin); "
                         "assert len(d[\"bindings\"])==18'"), 0);
+    /* Every fact of every section reaches the JSON (docs/fkcgen.md lists the keys). */
+    assert_int_equal(sh("$FKCGEN dump --json " SEED " | /usr/bin/python3 -c '"
+                        "import json,sys; d=json.load(sys.stdin)\n"
+                        "keys=[\"kernel\",\"op_kind\",\"dtypes\",\"backend\",\"kernel_source\","
+                        "\"entry_point\",\"symbol\",\"wrapper\",\"byte_width\",\"revision_hash\","
+                        "\"determinism\",\"caps\",\"cost\",\"precision\",\"blurb\",\"inputs\","
+                        "\"op_params\",\"outputs\",\"provider\",\"source\"]\n"
+                        "for b in d[\"bindings\"]:\n"
+                        " assert list(b)==keys, list(b)\n"
+                        " i=b[\"inputs\"][0]; assert list(i)==[\"name\",\"dtypes\",\"layout\",\"rank\","
+                        "\"shape_constraint\"]\n"
+                        " assert len(i[\"dtypes\"])==9 and i[\"layout\"][\"contiguous\"]==\"required\"\n"
+                        " assert len(i[\"layout\"])==5 and i[\"rank\"]==\"any\"\n"
+                        " o=b[\"outputs\"][0]; assert o==dict(name=\"out\",dtype_rule=\"passthrough(src)\","
+                        "shape_rule=\"from_params(dst_shape)\",layout_guarantee=\"contiguous\","
+                        "aliasing=\"none\"), o\n"
+                        " f=b[\"op_params\"][\"fields\"]; assert f[0][\"kind\"]==\"Vec<usize>\"\n"
+                        " assert b[\"op_params\"][\"variant\"]==b[\"op_kind\"]\n"
+                        " p=d[\"providers\"][b[\"provider\"]]\n"
+                        " assert p[\"kernel_source\"]==b[\"kernel_source\"]==\"vulkan-slang\"\n"
+                        "'"), 0);
 }
 
 /* An unreadable contract (permission denied) is an I/O error: exit 2 and a clear message.

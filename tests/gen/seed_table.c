@@ -138,6 +138,10 @@ const fkcg_table *injection_table(void)
         sections[k].kernel_source = INJ_SOURCE;
     }
     sections[1].cost.present = false; /* the unknown-cost sentinel, compiled too */
+    inputs[0].shape_constraint = INJ_NOTES; /* the contract tables carry them too */
+    fields0[0].note = INJ_BLURB;
+    provider.name = INJ_BLURB;
+    provider.revision_base = INJ_NOTES;
     provider.kernel_source = INJ_SOURCE;
     provider.rel_file = INJ_FILE;
     return &table;

@@ -295,6 +295,60 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(out_text, "usage: fkcgen gen"));
 }
 
+/* --emit-stubs: the skeleton of fill.md's four wrappers compiles under the strict flags (gcc
+ * and clang) with the generated header, each stub returns FKC_ERR_UNSUPPORTED; an existing
+ * stubs file is never overwritten (exit 2, nothing written, the file unchanged); --check
+ * takes no --emit-stubs; a contract error writes no stubs. */
+static void test_emit_stubs(void **state)
+{
+    (void)state;
+    const char *fill = "examples/c-backend/fill/fill.md";
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/g --emit-stubs %s/stubs.c %s", repo, fkcgen,
+                        tmp, tmp, fill), 0);
+    assert_true(exists("%s/%s", "stubs.c"));
+    assert_true(exists("%s/%s", "g/fkc_bindings.h"));
+    size_t n;
+    char path[128];
+    snprintf(path, sizeof path, "%s/stubs.c", tmp);
+    char *text = slurp(path, &n);
+    assert_non_null(text);
+    for (int w = 1; w <= 8; w *= 2) {
+        char fn[64];
+        snprintf(fn, sizeof fn, "fkc_status fill_b%d(fkc_stream *stream, const fkc_tensor *in,", w);
+        assert_non_null(strstr(text, fn));
+    }
+    assert_non_null(strstr(text, "TODO"));
+    for (const char *cc = "gcc"; cc; cc = strcmp(cc, "gcc") ? NULL : "clang") {
+        /* the stubs and the generated code, strictly, in one program that calls a stub */
+        assert_int_equal(sh("cd %s && printf '%%s\n' '#include \"fkc_bindings.h\"' "
+                            "'int main(void) { fkc_fill_params p = {0};' "
+                            "'return fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
+                            "? 0 : 1; }' > main.c && %s -std=c11 -Wall -Wextra -Wpedantic -Wshadow "
+                            "-Wconversion -Wmissing-prototypes -Wstrict-prototypes -Werror "
+                            "-I%s/runtime/include -Ig stubs.c g/fkc_bindings.c main.c -o stubs.%s "
+                            "&& ./stubs.%s", tmp, cc, repo, cc, cc), 0);
+    }
+    /* never over an existing file: exit 2, nothing written, the file as it was */
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/g2 --emit-stubs %s/stubs.c %s", repo,
+                        fkcgen, tmp, tmp, fill), 2);
+    assert_non_null(strstr(err_text, "stubs.c' exists; fkcgen never overwrites"));
+    assert_non_null(strstr(err_text, "nothing written"));
+    assert_false(exists("%s/%s", "g2"));
+    size_t n2;
+    char *again = slurp(path, &n2);
+    assert_int_equal(n, n2);
+    assert_memory_equal(text, again, n);
+    free(again);
+    free(text);
+    assert_int_equal(sh("%s gen --check --emit-stubs %s/s2.c --out-dir %s/g %s/%s", fkcgen, tmp,
+                        tmp, repo, fill), 2);
+    assert_non_null(strstr(err_text, "takes no --emit-stubs"));
+    assert_int_equal(sh("sed 's/max_ulp: 0/max_ulp: 3/' %s/%s > %s/bad.md", repo, fill, tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --out-dir g3 --emit-stubs s3.c bad.md", tmp, fkcgen), 1);
+    assert_false(exists("%s/%s", "s3.c"));
+    assert_false(exists("%s/%s", "s2.c"));
+}
+
 /* An output or the depfile that is a FIFO or a directory is refused before anything is read
  * or written (a FIFO used to block gen forever); so is a depfile in a missing directory, one
  * that is an output or a contract, and paths a depfile cannot carry. */
@@ -618,6 +672,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_signal_removes_temp_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_contract_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_emit_stubs, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }

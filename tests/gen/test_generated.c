@@ -265,6 +265,91 @@ static void test_cost_functions_and_fill(void **state)
     assert_null(fkc_op_shared_cost(FKC_OP_KIND_COUNT));
 }
 
+/* Every fact of each section reaches the C: inputs (dtypes in order, layout keys, rank,
+ * shape_constraint), outputs (rules, guarantee, aliasing), op_params (variant, fields with
+ * kinds and notes), the cost as written, the provider; written here from the contract's text. */
+static void test_contract_facts(void **state)
+{
+    (void)state;
+    assert_int_equal(FKC_PROVIDER_COUNT, 1);
+    const fkc_provider_info *pv = &fkc_providers[0];
+    assert_string_equal(pv->name, "fuel-vulkan-kernels");
+    assert_int_equal(pv->backend, FKC_BACKEND_VULKAN);
+    assert_string_equal(pv->kernel_source, "vulkan-slang");
+    assert_string_equal(pv->link_registry, "fuel_vulkan_backend::fkc::ENTRY_POINTS");
+    assert_string_equal(pv->revision_base, "git:f41137b4");
+    assert_int_equal(pv->fkc_version, 1);
+    assert_string_equal(pv->source_file, SEED);
+    static const char *const shape_constraint[NOPS] = {
+        "src fits inside the destination slab at the write offset",
+        "src fits inside the rotating destination window at the (ring-wrapped) write offset"};
+    static const char *const variant[NOPS] = {"WriteSlice", "WriteSliceRotating"};
+    static const char *const field1[NOPS][3] = {
+        {"offsets", "Vec<usize>", "per-axis slab start offset in dst"},
+        {"capacity", "usize", "ring window capacity along the rotating axis"}};
+    for (int k = 0; k < NOPS; k++) {
+        const fkc_contract_info *c = &fkc_contracts[k];
+        assert_string_equal(fkc_kernels[k].kernel, kernels[k]);
+        assert_ptr_equal(c->provider, pv);
+        assert_int_equal(c->n_inputs, 1);
+        const fkc_input_info *in = &c->inputs[0];
+        assert_string_equal(in->name, "src");
+        assert_int_equal(in->n_dtypes, NDT);
+        for (int d = 0; d < NDT; d++)
+            assert_int_equal(in->dtypes[d], dtypes[d]);
+        assert_int_equal(in->contiguous, FKC_LAYOUT_RULE_REQUIRED);
+        assert_int_equal(in->strided, FKC_LAYOUT_RULE_REJECTED);
+        assert_int_equal(in->broadcast_stride0, FKC_LAYOUT_RULE_REJECTED);
+        assert_int_equal(in->start_offset, FKC_LAYOUT_RULE_REJECTED);
+        assert_int_equal(in->reverse_strides, FKC_LAYOUT_RULE_REJECTED);
+        assert_string_equal(in->rank, "any");
+        assert_string_equal(in->shape_constraint, shape_constraint[k]);
+        assert_int_equal(c->n_outputs, 1);
+        assert_string_equal(c->outputs[0].name, "out");
+        assert_string_equal(c->outputs[0].dtype_rule, "passthrough(src)");
+        assert_string_equal(c->outputs[0].dtype_rule_arg, "src");
+        assert_string_equal(c->outputs[0].shape_rule, "from_params(dst_shape)");
+        assert_string_equal(c->outputs[0].shape_rule_arg, "dst_shape");
+        assert_int_equal(c->outputs[0].layout_guarantee, FKC_LAYOUT_GUARANTEE_CONTIGUOUS);
+        assert_int_equal(c->outputs[0].aliasing, FKC_ALIASING_NONE);
+        assert_string_equal(c->variant, variant[k]);
+        assert_int_equal(c->n_fields, 2);
+        assert_string_equal(c->fields[0].name, "dst_shape");
+        assert_string_equal(c->fields[0].kind, "Vec<usize>");
+        assert_string_equal(c->fields[1].name, field1[k][0]);
+        assert_string_equal(c->fields[1].kind, field1[k][1]);
+        assert_string_equal(c->fields[1].note, field1[k][2]);
+        assert_int_equal(c->cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
+        assert_string_equal(c->flops, "0");
+        assert_string_equal(c->bytes_moved, "2 * n * dtype_bytes");
+    }
+}
+
+/* fkc_binding_lookup: by (op, [in, out], backend) + kernel_source; NULL for any other key. */
+static void test_binding_lookup(void **state)
+{
+    (void)state;
+    for (int k = 0; k < NOPS; k++)
+        for (int d = 0; d < NDT; d++) {
+            const fkc_binding *b = fkc_binding_lookup(ops[k], dtypes[d], dtypes[d],
+                                                      FKC_BACKEND_VULKAN, "vulkan-slang");
+            assert_non_null(b);
+            assert_ptr_equal(b, &fkc_bindings[k * NDT + d]);
+            assert_ptr_equal(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d],
+                                                FKC_BACKEND_VULKAN, NULL), b);
+            assert_null(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_VULKAN,
+                                           "vulkan-glsl"));
+            assert_null(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_CUDA,
+                                           NULL));
+        }
+    assert_null(fkc_binding_lookup(FKC_OP_WRITE_SLICE, FKC_DTYPE_F32, FKC_DTYPE_I32,
+                                   FKC_BACKEND_VULKAN, NULL));
+    assert_null(fkc_binding_lookup(FKC_OP_KIND_COUNT, FKC_DTYPE_F32, FKC_DTYPE_F32,
+                                   FKC_BACKEND_VULKAN, NULL));
+    assert_null(fkc_binding_lookup((fkc_op_kind)-1, FKC_DTYPE_F32, FKC_DTYPE_F32,
+                                   FKC_BACKEND_VULKAN, NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +361,8 @@ int main(void)
         cmocka_unit_test(test_link_registry_resolves_18),
         cmocka_unit_test(test_link_registry_rejects_unknown),
         cmocka_unit_test(test_cost_functions_and_fill),
+        cmocka_unit_test(test_contract_facts),
+        cmocka_unit_test(test_binding_lookup),
     };
     return cmocka_run_group_tests_name("generated", tests, NULL, NULL);
 }

@@ -22,6 +22,14 @@ typedef struct fkc_context fkc_context; /* one Vulkan instance + device + comput
 /* The message of the last failed call on this thread (never NULL; "" when none yet).
  * Valid until the next fkc call on the same thread. */
 const char *fkc_last_error(void);
+/* For code outside the library that refuses a call the way the runtime does (a byte-width
+ * wrapper of a user op family): sets this thread's last error to "<status text>: <message>"
+ * (printf format) and returns status. */
+fkc_status fkc_set_error(fkc_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* ---- Devices ------------------------------------------------------------------------- */
 
@@ -193,6 +201,62 @@ fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src
                                          fkc_tensor *out, size_t capacity,
                                          const fkc_buffer *position, uint64_t position_offset,
                                          int32_t axis);
+
+/* ---- User kernels ------------------------------------------------------------------- */
+
+/* A compute kernel of the caller's: a SPIR-V module turned into a pipeline once, then recorded
+ * on streams with fkc_stream_dispatch, ordered with the built-in ops by the same barriers. The
+ * module's interface: a GLCompute entry point "main"; only storage buffers, in descriptor set 0
+ * at bindings 0..n_buffers-1 (each dispatch binds all of them); at most push_size bytes of push
+ * constants. See docs/runtime.md (### User kernels) and docs/adding-an-op.md. */
+typedef struct fkc_kernel fkc_kernel;
+
+#define FKC_KERNEL_MAX_BUFFERS 16 /* storage buffers one kernel may bind (the device may allow fewer) */
+
+/* One storage-buffer binding of a dispatch: `range` bytes (> 0) at `offset` of `buffer`. The
+ * offset must be a multiple of the device's min_storage_buffer_offset_alignment; the range may
+ * reach into the padding that rounds a buffer's allocation up to a multiple of 16 bytes (so a
+ * kernel may own whole 32-bit words), and at most max_storage_buffer_range. */
+typedef struct fkc_buffer_range {
+    fkc_buffer *buffer;
+    uint64_t offset; /* bytes */
+    uint64_t range;  /* bytes */
+} fkc_buffer_range;
+
+/* Creates a kernel from a SPIR-V module of n_words 32-bit words (copied; the caller may free
+ * them). The module is read first: a malformed one, a binding outside set 0 / 0..n_buffers-1,
+ * a uniform buffer, image or sampler, or push constants larger than push_size are
+ * FKC_ERR_INVALID_ARGUMENT; a SPIR-V version or local size the device cannot take is
+ * FKC_ERR_UNSUPPORTED; n_buffers over the device's limit (at most FKC_KERNEL_MAX_BUFFERS) or a
+ * push_size that is not a multiple of 4 within max_push_constants_size is
+ * FKC_ERR_INVALID_ARGUMENT; a refusal by the driver is FKC_ERR_VULKAN. *out is NULL on failure.
+ * The caller destroys it with fkc_kernel_destroy, before the context. */
+fkc_status fkc_kernel_create(fkc_context *ctx, const uint32_t *words, size_t n_words,
+                             uint32_t n_buffers, uint32_t push_size, fkc_kernel **out);
+/* The same, owned by the context: the first call creates the kernel, later calls with the same
+ * module words, n_buffers and push_size return it (a per-context cache, freed with the
+ * context). For wrappers that only see a stream: fkc_stream_context gives its context. */
+fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_words,
+                             uint32_t n_buffers, uint32_t push_size, fkc_kernel **out);
+/* Frees a kernel of fkc_kernel_create (work recorded with it must have been submitted); NULL
+ * and kernels of fkc_kernel_cached are ignored. */
+void fkc_kernel_destroy(fkc_kernel *kernel);
+/* The module's work-group size (LocalSize; 1, 1, 1 when it states none). */
+void fkc_kernel_local_size(const fkc_kernel *kernel, uint32_t size[3]);
+
+/* Records one dispatch of `kernel` on the stream: n_buffers ranges (exactly the kernel's count,
+ * bound to bindings 0..n-1), push_size bytes of push constants (exactly the kernel's
+ * push_size; push may be NULL when it is 0) and a grid of groups_x * groups_y * groups_z work
+ * groups. It runs after every op recorded before it on the stream and before every op recorded
+ * after it (a barrier separates them, as between built-in ops). A grid with a zero dimension
+ * records nothing but counts as an op. Refusals record nothing: FKC_ERR_INVALID_ARGUMENT (NULL
+ * arguments, a count that differs from the kernel's, a buffer or kernel of another context, a
+ * misaligned offset, more groups in a dimension than the device allows), FKC_ERR_OUT_OF_BOUNDS
+ * (a range empty or outside its buffer, or over the storage range). */
+fkc_status fkc_stream_dispatch(fkc_stream *stream, const fkc_kernel *kernel,
+                               const fkc_buffer_range *buffers, uint32_t n_buffers,
+                               const void *push, uint32_t push_size, uint32_t groups_x,
+                               uint32_t groups_y, uint32_t groups_z);
 
 /* ---- Kernel registry ----------------------------------------------------------------- */
 

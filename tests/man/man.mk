@@ -1,0 +1,9 @@
+# tests/man/man.mk — the man pages docs/man/fkcgen.1 and docs/man/fkc-run.1 (fragment of
+# ../../Makefile): `make check-man` renders both with `man -l`, all groff warnings on, and checks
+# that every option of the programs' --help is in its page (tests/man/check_man.sh).
+
+.PHONY: check-man
+check-man: $(FKCGEN_BIN) $(FKC_RUN)
+	sh tests/man/check_man.sh $(FKCGEN_BIN) $(FKC_RUN)
+
+TEST_TARGETS += check-man
