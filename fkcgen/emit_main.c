@@ -1,5 +1,5 @@
 /* emit_main.c — the `gen` subcommand: load and validate the contracts, then emit the C
- * sources either in memory to compare them with the output directory (--check: a unified diff,
+ * sources (or, with --lang rust, the Rust module) either in memory to compare them with the output directory (--check: a unified diff,
  * exit 1 on drift, never writes) or streamed to the files that change, each atomically (temp +
  * rename). Nothing is written when any contract has an error. */
 #define _XOPEN_SOURCE 700 /* realpath */
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "emit_rust.h"
 #include "fkcgen.h"
 
 int fkcg_cmd_gen(int argc, char **argv);
@@ -21,13 +22,16 @@ typedef struct gen_opts {
     const char *depfile;  /* --depfile, or NULL */
     const char *root;     /* --root, or NULL (the current directory) */
     bool check;           /* --check */
+    bool rust;            /* --lang rust: one Rust module instead of the C sources */
     char **files;         /* the contracts */
     size_t n_files;
 } gen_opts;
 
 static const char usage[] =
-    "usage: fkcgen gen --out-dir DIR [--check] [--depfile FILE] [--root DIR] FILE...\n"
+    "usage: fkcgen gen --out-dir DIR [--lang c|rust] [--check] [--depfile FILE] [--root DIR]\n"
+    "                  FILE...\n"
     "  Emits DIR/" FKCG_EMIT_HEADER " and DIR/" FKCG_EMIT_SOURCE " from the contracts.\n"
+    "  --lang rust     emit DIR/" FKCG_EMIT_RUST " instead (default: c)\n"
     "  --check         compare with DIR instead: print a unified diff, exit 1 on drift\n"
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n";
@@ -73,6 +77,13 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
             o->depfile = v;
         } else if (take_value("--root", argc, argv, &i, &v)) {
             o->root = v;
+        } else if (take_value("--lang", argc, argv, &i, &v)) {
+            if (v && strcmp(v, "c") && strcmp(v, "rust")) {
+                fprintf(stderr, "fkcgen gen: --lang '%s': the languages are c and rust\n%s", v,
+                        usage);
+                return 2;
+            }
+            o->rust = v && !strcmp(v, "rust");
         } else {
             fprintf(stderr, "fkcgen gen: unknown option '%s'\n%s", a, usage);
             return 2;
@@ -179,13 +190,15 @@ typedef struct out_file {
 
 enum { OUT_DRAIN_AT = 1 << 20 }; /* bytes buffered before complete lines go to the file */
 
+enum { MAX_OUTS = 2 }; /* the C header and source; the Rust module alone */
+
 /* The outputs being streamed: should the generator exit midway (out of memory), their
  * temporary files are removed, so nothing half-written stays in the output directory. */
-static out_file *streaming[2];
+static out_file *streaming[MAX_OUTS];
 
 static void drop_unfinished(void)
 {
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < MAX_OUTS; k++)
         if (streaming[k] && streaming[k]->fd >= 0 && streaming[k]->tmp)
             unlink(streaming[k]->tmp);
 }
@@ -356,13 +369,15 @@ static char *self_path(void)
     return r;
 }
 
-/* "OUT_H OUT_C: contracts... fkcgen" and an empty rule per prerequisite (as gcc -MP). */
-static void make_depfile(const gen_opts *o, char *const outs[2], fkcg_buf *b)
+/* "OUTPUTS: contracts... fkcgen" and an empty rule per prerequisite (as gcc -MP). */
+static void make_depfile(const gen_opts *o, char *const outs[], int n_outs, fkcg_buf *b)
 {
     char *self = self_path();
-    put_make_path(b, outs[0]);
-    fkcg_buf_putc(b, ' ');
-    put_make_path(b, outs[1]);
+    for (int k = 0; k < n_outs; k++) {
+        if (k)
+            fkcg_buf_putc(b, ' ');
+        put_make_path(b, outs[k]);
+    }
     fkcg_buf_putc(b, ':');
     for (size_t i = 0; i < o->n_files; i++) {
         fkcg_buf_puts(b, " \\\n  ");
@@ -496,7 +511,8 @@ static char *canon_dir(const char *path)
 /* The depfile: its directory exists and is writable (or is the output directory, which gen
  * creates), it is a regular file or absent, and it is neither an output nor a contract.
  * 0 or 2 (reported). */
-static int check_depfile(const gen_opts *o, const struct stat out_st[2], const bool out_exists[2])
+static int check_depfile(const gen_opts *o, char *const outs[], int n_outs,
+                         const struct stat out_st[], const bool out_exists[])
 {
     const char *dep = o->depfile, *base = strrchr(dep, '/') ? strrchr(dep, '/') + 1 : dep;
     struct stat st, cst;
@@ -513,8 +529,8 @@ static int check_depfile(const gen_opts *o, const struct stat out_st[2], const b
         path_error("--depfile", dep, "is in a directory this user cannot write");
     else if (check_output("--depfile", dep, &st, &exists) == 0)
         rc = 0;
-    for (int k = 0; k < 2 && rc == 0; k++) {
-        const char *name = k ? FKCG_EMIT_SOURCE : FKCG_EMIT_HEADER;
+    for (int k = 0; k < n_outs && rc == 0; k++) {
+        const char *name = strrchr(outs[k], '/') + 1; /* join_path put one there */
         if ((in_out_dir && !strcmp(base, name)) ||
             (exists && out_exists[k] && st.st_dev == out_st[k].st_dev &&
              st.st_ino == out_st[k].st_ino)) {
@@ -536,11 +552,11 @@ static int check_depfile(const gen_opts *o, const struct stat out_st[2], const b
 /* Every path of the run, before anything is read or written: no control characters (and, with
  * --depfile, only what make reads literally); the outputs and the depfile are regular files or
  * absent; the depfile can be written and is not an output. 0 or 2 (reported). */
-static int check_paths(const gen_opts *o, char *const outs[2])
+static int check_paths(const gen_opts *o, char *const outs[], int n_outs)
 {
     bool make = o->depfile != NULL;
     int rc = check_chars("--out-dir", o->out_dir, false);
-    for (int k = 0; k < 2 && !rc; k++)
+    for (int k = 0; k < n_outs && !rc; k++)
         rc = check_chars("output", outs[k], make);
     for (size_t i = 0; i < o->n_files && !rc; i++)
         rc = check_chars("contract", o->files[i], make);
@@ -550,26 +566,26 @@ static int check_paths(const gen_opts *o, char *const outs[2])
     if (self)
         rc = check_chars("fkcgen's own path", self, true);
     free(self);
-    struct stat st[2];
-    bool exists[2] = {false, false};
+    struct stat st[MAX_OUTS];
+    bool exists[MAX_OUTS] = {false, false};
     if (!rc && stat(o->out_dir, &st[0]) == 0 && !S_ISDIR(st[0].st_mode)) {
         path_error("--out-dir", o->out_dir, "is not a directory");
         rc = 2;
     }
-    for (int k = 0; k < 2 && !rc; k++)
+    for (int k = 0; k < n_outs && !rc; k++)
         rc = check_output("output", outs[k], &st[k], &exists[k]);
     if (!rc && make)
-        rc = check_depfile(o, st, exists);
+        rc = check_depfile(o, outs, n_outs, st, exists);
     return rc;
 }
 
 /* --check: diff each output against DIR; 0 up to date, 1 drift, 2 unreadable. */
-static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
+static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs)
 {
     int rc = 0;
     fkcg_buf diff;
     fkcg_buf_init(&diff);
-    for (int k = 0; k < 2 && rc != 2; k++) {
+    for (int k = 0; k < n_outs && rc != 2; k++) {
         fkcg_buf old;
         fkcg_buf_init(&old);
         int err = read_file(outs[k], &old);
@@ -597,11 +613,11 @@ static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
 }
 
 /* Finishes both outputs (streamed while emitted), then writes the depfile. */
-static int write_outputs(const gen_opts *o, char *const outs[2], fkcg_buf *const texts[2],
-                         out_file files[2])
+static int write_outputs(const gen_opts *o, char *const outs[], fkcg_buf *const texts[],
+                         out_file files[], int n_outs)
 {
     int rc = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < n_outs; k++) {
         fkcg_buf_drain_all(texts[k]);
         if (out_finish(&files[k]) != 0)
             rc = 2; /* the other output is dropped too, without a second message */
@@ -610,7 +626,7 @@ static int write_outputs(const gen_opts *o, char *const outs[2], fkcg_buf *const
         return rc;
     fkcg_buf dep;
     fkcg_buf_init(&dep);
-    make_depfile(o, outs, &dep);
+    make_depfile(o, outs, n_outs, &dep);
     rc = write_if_changed(o->depfile, &dep);
     fkcg_buf_free(&dep);
     return rc;
@@ -625,8 +641,10 @@ int fkcg_cmd_gen(int argc, char **argv)
             fputs(usage, stdout);
         return rc < 0 ? 0 : rc;
     }
-    char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
-    if (check_paths(&o, outs) != 0) {
+    int n_outs = o.rust ? 1 : 2;
+    char *outs[MAX_OUTS] = {join_path(o.out_dir, o.rust ? FKCG_EMIT_RUST : FKCG_EMIT_HEADER),
+                            o.rust ? NULL : join_path(o.out_dir, FKCG_EMIT_SOURCE)};
+    if (check_paths(&o, outs, n_outs) != 0) {
         fputs("fkcgen gen: nothing written\n", stderr);
         free(outs[0]);
         free(outs[1]);
@@ -637,30 +655,31 @@ int fkcg_cmd_gen(int argc, char **argv)
     fkcg_buf h, c;
     fkcg_buf_init(&h);
     fkcg_buf_init(&c);
-    fkcg_buf *texts[2] = {&h, &c};
-    out_file files[2];
+    fkcg_buf *texts[MAX_OUTS] = {&h, &c};
+    out_file files[MAX_OUTS];
     bool failed = false;
     /* Writing: the outputs stream to their files while they are emitted (75 MiB for 10,000
      * sections need not sit in memory); --check keeps them whole for the diff. */
-    for (int k = 0; k < 2 && rc == 0 && !o.check; k++) {
+    for (int k = 0; k < n_outs && rc == 0 && !o.check; k++) {
         out_open(&files[k], outs[k], o.out_dir, &failed);
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
         streaming[k] = &files[k];
         if (k == 0)
             atexit(drop_unfinished);
     }
-    if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0) {
+    if (rc == 0 && (o.rust ? fkcg_emit_rust_checked(fkcg_run_table(run), stderr, &h)
+                           : fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c)) != 0) {
         rc = 1;
         failed = true; /* nothing was emitted, so nothing was written: close the outputs */
-        for (int k = 0; k < 2 && !o.check; k++)
+        for (int k = 0; k < n_outs && !o.check; k++)
             out_finish(&files[k]);
     }
     if (rc != 0)
         fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
     else if (o.check)
-        rc = check_outputs(outs, texts);
+        rc = check_outputs(outs, texts, n_outs);
     else
-        rc = write_outputs(&o, outs, texts, files);
+        rc = write_outputs(&o, outs, texts, files, n_outs);
     streaming[0] = streaming[1] = NULL; /* finished: the files go out of scope */
     free(outs[0]);
     free(outs[1]);
