@@ -12,12 +12,18 @@ GEN_STAMP    = $(BUILD)/gen.stamp
 GEN_DEPFILE  = $(BUILD)/gen.d
 FKCGEN_BIN   = $(BUILD)/fkcgen
 GEN_CMD      = $(FKCGEN_BIN) gen --out-dir $(GEN_DIR) --depfile $(GEN_DEPFILE) $(CONTRACTS)
+# The Rust module of the same contracts (fkcgen gen --lang rust), beside the C files.
+GEN_RS       := $(GEN_DIR)/fkc_bindings.rs
+GEN_RS_DEPFILE = $(BUILD)/gen-rs.d
+GEN_RS_CMD   = $(FKCGEN_BIN) gen --lang rust --out-dir $(GEN_DIR) --depfile $(GEN_RS_DEPFILE) \
+               $(CONTRACTS)
 
 GEN_LIST     = $(BUILD)/gen.contracts
 
 $(GEN_STAMP): $(FKCGEN_BIN) $(CONTRACTS) $(GEN_LIST)
 	@mkdir -p $(@D)
 	$(GEN_CMD)
+	$(GEN_RS_CMD)
 	@touch $@
 
 # The list of contracts, rewritten only when it changes: removing a contract regenerates too.
@@ -32,14 +38,17 @@ FORCE:
 # The outputs come with the stamp; a deleted one is made again.
 $(GEN_FILES): $(GEN_STAMP)
 	@test -f $@ || $(GEN_CMD)
+$(GEN_RS): $(GEN_STAMP)
+	@test -f $@ || $(GEN_RS_CMD)
 
--include $(GEN_DEPFILE)
+-include $(GEN_DEPFILE) $(GEN_RS_DEPFILE)
 
 BUILD_TARGETS += $(GEN_STAMP)
 
 .PHONY: check-generated
 check-generated: $(FKCGEN_BIN)
 	$(FKCGEN_BIN) gen --check --out-dir $(GEN_DIR) $(CONTRACTS)
+	$(FKCGEN_BIN) gen --check --lang rust --out-dir $(GEN_DIR) $(CONTRACTS)
 
 # ---- tests (tests/gen/) ----------------------------------------------------------------------
 GEN_TDIR        = $(BUILD)/tests/gen
