@@ -15,17 +15,19 @@ static int cmp_name(const void *key, const void *entry)
 
 /* Sorted (strcmp order, checked by the tests): C11 and C23 keywords, GNU asm/typeof, and the
  * macros, typedefs and functions of <stdbool.h>, <stddef.h>, <stdint.h>, <math.h> that a name
- * of the generated code could meet (the patterns below cover the rest of <stdint.h>). */
+ * of the generated code could meet (the patterns below cover the rest of <stdint.h>); and the
+ * four names the Rust back end cannot write even as raw identifiers: Self, crate, self, super
+ * (other Rust keywords become r#name there). */
 static const char *const reserved[] = {
     "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "INFINITY", "MATH_ERREXCEPT", "MATH_ERRNO", "NAN",
-    "NULL", "alignas", "alignof", "asm", "auto", "bool", "break", "case", "char", "const",
-    "constexpr", "continue", "default", "do", "double", "double_t", "else", "enum", "errno",
+    "NULL", "Self", "alignas", "alignof", "asm", "auto", "bool", "break", "case", "char", "const",
+    "constexpr", "continue", "crate", "default", "do", "double", "double_t", "else", "enum", "errno",
     "extern", "false", "fill_unset_cost_for_backend", "float", "float_t", "for", "fpclassify",
     "goto", "if", "inline", "int", "isfinite", "isgreater", "isgreaterequal", "isinf", "isless",
     "islessequal", "islessgreater", "isnan", "isnormal", "isunordered", "long",
     "math_errhandling", "max_align_t", "nullptr", "offsetof", "ptrdiff_t", "register",
-    "restrict", "return", "short", "signbit", "signed", "size_t", "sizeof", "static",
-    "static_assert", "struct", "switch", "thread_local", "true", "typedef", "typeof",
+    "restrict", "return", "self", "short", "signbit", "signed", "size_t", "sizeof", "static",
+    "static_assert", "struct", "super", "switch", "thread_local", "true", "typedef", "typeof",
     "typeof_unqual", "union", "unsigned", "void", "volatile", "wchar_t", "while",
 };
 
