@@ -81,6 +81,19 @@ static void put_rident(fkcg_buf *b, const char *s)
     fkcg_buf_put(b, s, n);
 }
 
+/* put_rident's name followed by a suffix ("_len"): the two make one identifier, never a keyword,
+ * so no r# goes before it. */
+static void put_rident_suffixed(fkcg_buf *b, const char *s, const char *suffix)
+{
+    size_t n = fkcg_emit_ident_len(s);
+    if (!n || fkcg_rust_name_refused(s)) {
+        PUT(b, BROKEN("identifier"));
+        return;
+    }
+    fkcg_buf_put(b, s, n);
+    put_str(b, suffix);
+}
+
 /* The UTF-8 sequence at s: its code point and length, or 0 when malformed (overlong,
  * surrogate, beyond U+10FFFF, truncated). */
 static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
@@ -608,8 +621,7 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, size_t i)
             PUT(b, ",\n");
             if (vec) {
                 PUT(b, "            /// Elements of the field above.\n            pub ");
-                put_rident(b, s->fields[k].name);
-                PUT(b, "_len: usize,\n");
+                put_rident_suffixed(b, s->fields[k].name, "_len: usize,\n");
             }
         }
         if (s->n_fields == 0)
@@ -693,8 +705,8 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_op_info *op)
             put_rident(b, s->fields[k].name);
             if (vec) {
                 fkcg_buf_printf(b, ": p%zu.as_ptr(),\n                    ", k);
-                put_rident(b, s->fields[k].name);
-                fkcg_buf_printf(b, "_len: p%zu.len()", k);
+                put_rident_suffixed(b, s->fields[k].name, "_len");
+                fkcg_buf_printf(b, ": p%zu.len()", k);
             } else {
                 fkcg_buf_printf(b, ": *p%zu", k);
             }
