@@ -79,6 +79,14 @@ $(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h | $
 	$(CC) $(GEN_TEST_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ $(CMOCKA_LIBS)
 
 
+# The Rust back end on the same hand-built tables (golden tests/gen/golden/seed_table.rs).
+GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c fkcgen/emit_rust.c \
+                     $(GEN_BACK_SRCS)
+
+$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/emit.h fkcgen/emit_rust.h \
+                            tests/gen/seed_table.h tests/gen/injection_strings.h | $(GEN_TDIR)
+	$(CC) $(GEN_TEST_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ $(CMOCKA_LIBS)
+
 # The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
 # every hostile string must read back byte for byte.
 GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
@@ -112,13 +120,14 @@ $(GEN_TDIR)/test_injc_%: tests/gen/test_injection_contract.c tests/gen/fake_wrap
 $(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
 	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
 
-GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
+GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
             $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \
             $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli
 
 .PHONY: test-gen
 test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
 	$(GEN_TDIR)/test_emit tests/gen
+	$(GEN_TDIR)/test_emit_rust tests/gen
 	$(GEN_TDIR)/test_generated_gcc
 	$(GEN_TDIR)/test_generated_clang
 	$(GEN_TDIR)/test_injection_gcc
