@@ -566,8 +566,8 @@ static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, con
         put_rident(b, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
         fkcg_buf_printf(b, ": *%s %sfkc_tensor,\n", in ? "const" : "mut", rt);
     }
-    fkcg_buf_printf(b, "%sparams: *const %s,\n%sextra: *const %sfkc_op_extra,\n", indent,
-                    s->variant ? "Params" : "::core::ffi::c_void", indent, rt);
+    fkcg_buf_printf(b, "%sparams: *const ::core::ffi::c_void,\n%sextra: *const %sfkc_op_extra,\n",
+                    indent, indent, rt);
 }
 
 /* Bit set of the byte widths a section's bindings use (bit w for width w). */
@@ -631,38 +631,33 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, size_t i)
     }
     PUT(b, "        /// The C function type of every wrapper of this op kind (`fkc_");
     put_rdoc(b, op->snake);
-    PUT(b, "_fn`).\n        pub type Kernel = unsafe extern \"C\" fn(\n");
-    put_c_params(b, s, rt, "            ");
-    fkcg_buf_printf(b, "        ) -> %sfkc_status;\n\n        extern \"C\" {\n", rt);
+    PUT(b, "_fn`); `params` points to\n        /// ");
+    put_str(b, s->variant ? "a `Params`." : "nothing (the op has no op_params).");
+    PUT(b, " The wrappers come from `rt`:\n");
     for (size_t sec = 0; sec < p->t->n_sections; sec++) {
         if (p->sec_op[sec] != i)
             continue;
-        const fkcg_section *ks = p->t->sections[sec];
         unsigned mask = section_widths(p, sec);
         for (unsigned w = 1; w <= 8; w *= 2) {
             if (!(mask & (1u << w)))
                 continue;
-            fkcg_buf_printf(b, "            /// Kernel `");
-            put_rdoc(b, ks->kernel);
-            fkcg_buf_printf(b, "` for its %u-byte dtypes (", w);
+            PUT(b, "        /// - `");
+            put_rdoc(b, p->t->sections[sec]->kernel);
+            fkcg_buf_printf(b, "_b%u`: ", w);
             put_width_dtypes(b, p, sec, w);
-            PUT(b, "); defined by the runtime.\n            #[link_name = \"");
-            if (fkcg_emit_ident_len(ks->kernel))
-                put_str(b, ks->kernel); /* an identifier: nothing to escape */
-            fkcg_buf_printf(b, "_b%u\"]\n            pub fn ", w);
-            put_str(b, fkcg_emit_ident_len(ks->kernel) ? ks->kernel : BROKEN("kernel"));
-            fkcg_buf_printf(b, "_b%u(\n", w);
-            put_c_params(b, ks, rt, "                ");
-            fkcg_buf_printf(b, "            ) -> %sfkc_status;\n", rt);
+            fkcg_buf_putc(b, '\n');
         }
     }
-    PUT(b, "        }\n    }\n");
+    PUT(b, "        pub type Kernel = unsafe extern \"C\" fn(\n");
+    put_c_params(b, s, rt, "            ");
+    fkcg_buf_printf(b, "        ) -> %sfkc_status;\n    }\n", rt);
 }
 
 static void emit_ops(fkcg_buf *b, const fkcg_plan *p)
 {
-    PUT(b, "/// The C interface of each op kind: its parameter struct, its function type and\n"
-           "/// the byte-width wrappers the runtime defines.\npub mod ops {\n");
+    PUT(b, "/// The C interface of each op kind: its parameter struct and its function type; the\n"
+           "/// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).\n"
+           "pub mod ops {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         if (i)
             fkcg_buf_putc(b, '\n');
@@ -713,13 +708,15 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_op_info *op)
         }
         put_str(b, s->n_fields ? ",\n                };\n" : " unused: 0 };\n");
     }
-    PUT(b, "                Some(f(\n                    stream,\n");
+    PUT(b, "                Some(unsafe {\n                    f(\n                        stream,\n");
     for (size_t i = 0; i < s->n_inputs; i++)
-        fkcg_buf_printf(b, "                    inputs[%zu],\n", i);
+        fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
     for (size_t i = 0; i < s->n_outputs; i++)
-        fkcg_buf_printf(b, "                    outputs[%zu],\n", i);
-    put_str(b, s->variant ? "                    &c,\n" : "                    ::core::ptr::null(),\n");
-    PUT(b, "                    extra,\n                ))\n            }\n");
+        fkcg_buf_printf(b, "                        outputs[%zu],\n", i);
+    put_str(b, s->variant ? "                        &c as *const _ as *const ::core::ffi::c_void,\n"
+                          : "                        ::core::ptr::null(),\n");
+    PUT(b, "                        extra,\n                    )\n                })\n"
+           "            }\n");
 }
 
 static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
@@ -752,6 +749,7 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
            "    ///\n    /// # Safety\n"
            "    /// `stream`, the tensors and `extra` must be what the C wrapper accepts: valid\n"
            "    /// pointers to live runtime objects (see fkc_runtime.h).\n"
+           "    #[allow(unused_unsafe)] // the inner block: needed from edition 2024, unused before\n"
            "    pub unsafe fn call(\n        &self,\n        stream: *mut rt::fkc_stream,\n"
            "        inputs: &[*const rt::fkc_tensor],\n        outputs: &[*mut rt::fkc_tensor],\n"
            "        params: Option<&OpParams>,\n        extra: *const rt::fkc_op_extra,\n"
@@ -1203,10 +1201,13 @@ static void put_kernel_ref(fkcg_buf *b, const fkcg_op_info *op, const fkcg_bindi
 {
     PUT(b, "KernelRef::");
     put_rident(b, op->name);
-    PUT(b, "(ops::");
-    put_rident(b, op->snake);
-    PUT(b, "::");
-    put_str(b, fkcg_emit_ident_len(bd->wrapper) ? bd->wrapper : BROKEN("wrapper"));
+    fkcg_buf_putc(b, '(');
+    if (fkcg_emit_ident_len(bd->wrapper)) {
+        PUT(b, "rt::");
+        put_str(b, bd->wrapper);
+    } else {
+        PUT(b, BROKEN("wrapper"));
+    }
     fkcg_buf_putc(b, ')');
 }
 

@@ -198,7 +198,10 @@ static void test_names_rust_cannot_take(void **state)
     expect_rejected(o, "has a snake_case form that cannot be a Rust name", "pub mod crate");
     o = two_new();
     o->s[0].kernel = "bad name"; /* not an identifier at all: the C checks say so first */
-    expect_rejected(o, "kernel 'bad name'", "bad name_b4");
+    expect_rejected(o, "kernel 'bad name'", NULL);
+    o = two_new();
+    o->b[3].wrapper = "bad wrapper";
+    expect_rejected(o, "is malformed", "rt::bad wrapper");
 }
 
 static void test_keywords_become_raw(void **state)

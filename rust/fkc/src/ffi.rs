@@ -1,8 +1,9 @@
 //! The C API of the fkc runtime (runtime/include/fkc/*.h) that the crate calls by name: every
-//! runtime symbol and struct layout the crate writes by hand is here, in one place. The
-//! byte-width wrappers (write_slice_b4, ...) are not: the generated module declares them under
-//! the names the contracts give (`<kernel>_b<width>`), and the crate reaches them only through
-//! its link registry. The generated module names these types as `rt::...`.
+//! runtime symbol and struct layout the crate writes by hand is here, in one place, and so are
+//! the runtime's byte-width wrappers. The generated module names all of it `rt::...`: its
+//! kernel references are `rt::<kernel>_b<width>`, the names the contracts give, so a contract
+//! binding a kernel this list lacks fails to compile. The crate calls the wrappers only
+//! through the generated link registry.
 #![allow(non_camel_case_types)]
 
 use std::os::raw::{c_char, c_void};
@@ -68,6 +69,32 @@ pub struct fkc_context_options {
     pub on_validation_user: *mut c_void,
     pub limit_storage_buffer_range: u64,
     pub limit_work_group_count: u32,
+}
+
+/// Declares the runtime's byte-width wrappers: Rust name = the contracts' `<kernel>_b<width>`,
+/// link name = the C symbol the runtime defines. One signature, the generated `Kernel` type of
+/// every op kind: `params` points to that op's generated `Params` struct.
+macro_rules! wrappers {
+    ($($name:ident = $symbol:literal,)*) => {
+        extern "C" {
+            $(
+                #[link_name = $symbol]
+                pub fn $name(stream: *mut fkc_stream, src: *const fkc_tensor, out: *mut fkc_tensor,
+                             params: *const c_void, extra: *const fkc_op_extra) -> fkc_status;
+            )*
+        }
+    };
+}
+
+wrappers! {
+    write_slice_b1 = "write_slice_b1",
+    write_slice_b2 = "write_slice_b2",
+    write_slice_b4 = "write_slice_b4",
+    write_slice_b8 = "write_slice_b8",
+    write_slice_rotating_b1 = "write_slice_rotating_b1",
+    write_slice_rotating_b2 = "write_slice_rotating_b2",
+    write_slice_rotating_b4 = "write_slice_rotating_b4",
+    write_slice_rotating_b8 = "write_slice_rotating_b8",
 }
 
 extern "C" {

@@ -1,11 +1,16 @@
 // harness.rs — compiled by tests/hostile.rs with `rustc --test -D warnings`, around the module
 // fkcgen generates from hostile.md (FKC_HOSTILE_RS names it): the module must compile without
 // a warning, every hostile string must read back byte for byte, and the keyword-named items
-// must work. Test-only wrappers stand in for the runtime's.
+// must work. Test-only wrappers stand in for the runtime's. It must build under edition 2021
+// (rustc 1.63 and up) and 2024 alike.
 #![deny(warnings)]
 
+/// What the generated module names `rt::...`: the runtime's types, and test-only wrappers for
+/// the kernels of hostile.md that return a digest of what they were given.
 #[allow(non_camel_case_types, dead_code)]
 pub mod rt {
+    use std::ffi::c_void;
+
     #[repr(C)]
     pub struct fkc_stream {
         _opaque: [u8; 0],
@@ -29,41 +34,37 @@ pub mod rt {
         pub axis: i32,
     }
     pub type fkc_status = u32;
+
+    #[allow(unused_unsafe)] // needed from edition 2024, unused before
+    unsafe fn type_wrapper(w: u32, params: *const c_void) -> fkc_status {
+        let p = unsafe { &*(params as *const crate::bindings::ops::r#type::Params) };
+        let dyn_sum: i64 = unsafe { std::slice::from_raw_parts(p.r#dyn, p.dyn_len) }.iter().sum();
+        w * 1000 + p.r#type as u32 * 100 + p.match_len as u32 * 10 + p.r#async as u32
+            + (dyn_sum + p.None + p.Some as i64 + p.Vec as i64 + p.rt as i64) as u32
+    }
+
+    macro_rules! type_wrappers {
+        ($($name:ident = $w:expr),*) => {$(
+            #[allow(unused_unsafe)]
+            pub unsafe extern "C" fn $name(_s: *mut fkc_stream, _i: *const fkc_tensor,
+                                           _o: *mut fkc_tensor, p: *const c_void,
+                                           _e: *const fkc_op_extra) -> fkc_status {
+                unsafe { type_wrapper($w, p) }
+            }
+        )*};
+    }
+    type_wrappers!(match_b1 = 1, match_b4 = 4, match_b8 = 8);
+
+    pub unsafe extern "C" fn gen_b1(_s: *mut fkc_stream, a: *const fkc_tensor,
+                                    b: *const fkc_tensor, _o: *mut fkc_tensor, p: *const c_void,
+                                    _e: *const fkc_op_extra) -> fkc_status {
+        (a as usize + b as usize) as u32 + p.is_null() as u32 * 7
+    }
 }
 
 pub mod bindings {
     use super::rt;
     include!(env!("FKC_HOSTILE_RS"));
-}
-
-use bindings::ops;
-
-/// The Type wrapper of width w: returns a digest of what it was given.
-unsafe fn type_wrapper(w: u32, params: *const ops::r#type::Params) -> rt::fkc_status {
-    let p = &*params;
-    let dyn_sum: i64 = std::slice::from_raw_parts(p.r#dyn, p.dyn_len).iter().sum();
-    w * 1000 + p.r#type as u32 * 100 + p.match_len as u32 * 10 + p.r#async as u32
-        + (dyn_sum + p.None + p.Some as i64 + p.Vec as i64 + p.rt as i64) as u32
-}
-
-macro_rules! type_wrappers {
-    ($($name:ident = $w:expr),*) => {$(
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(_s: *mut rt::fkc_stream, _i: *const rt::fkc_tensor,
-                                       _o: *mut rt::fkc_tensor, p: *const ops::r#type::Params,
-                                       _e: *const rt::fkc_op_extra) -> rt::fkc_status {
-            type_wrapper($w, p)
-        }
-    )*};
-}
-type_wrappers!(match_b1 = 1, match_b4 = 4, match_b8 = 8);
-
-#[no_mangle]
-pub unsafe extern "C" fn gen_b1(_s: *mut rt::fkc_stream, a: *const rt::fkc_tensor,
-                                b: *const rt::fkc_tensor, _o: *mut rt::fkc_tensor,
-                                p: *const std::ffi::c_void, _e: *const rt::fkc_op_extra)
-                                -> rt::fkc_status {
-    (a as usize + b as usize) as u32 + p.is_null() as u32 * 7
 }
 
 const SRC: &str = "src \" ` ``` </code> \\u{0} \\\\";
