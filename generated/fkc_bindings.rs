@@ -277,8 +277,8 @@ impl OpParams {
     }
 }
 
-/// The C interface of each op kind: its parameter struct, its function type and
-/// the byte-width wrappers the runtime defines.
+/// The C interface of each op kind: its parameter struct and its function type; the
+/// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).
 pub mod ops {
     /// The C interface of op kind WriteSlice
     #[allow(non_snake_case)]
@@ -297,53 +297,19 @@ pub mod ops {
             pub offsets_len: usize,
         }
 
-        /// The C function type of every wrapper of this op kind (`fkc_write_slice_fn`).
+        /// The C function type of every wrapper of this op kind (`fkc_write_slice_fn`); `params` points to
+        /// a `Params`. The wrappers come from `rt`:
+        /// - `write_slice_b1`: U8, I8
+        /// - `write_slice_b2`: F16, BF16
+        /// - `write_slice_b4`: F32, I32, U32
+        /// - `write_slice_b8`: F64, I64
         pub type Kernel = unsafe extern "C" fn(
             stream: *mut super::super::rt::fkc_stream,
             src: *const super::super::rt::fkc_tensor,
             out: *mut super::super::rt::fkc_tensor,
-            params: *const Params,
+            params: *const ::core::ffi::c_void,
             extra: *const super::super::rt::fkc_op_extra,
         ) -> super::super::rt::fkc_status;
-
-        extern "C" {
-            /// Kernel `write_slice` for its 1-byte dtypes (U8, I8); defined by the runtime.
-            #[link_name = "write_slice_b1"]
-            pub fn write_slice_b1(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-            /// Kernel `write_slice` for its 2-byte dtypes (F16, BF16); defined by the runtime.
-            #[link_name = "write_slice_b2"]
-            pub fn write_slice_b2(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-            /// Kernel `write_slice` for its 4-byte dtypes (F32, I32, U32); defined by the runtime.
-            #[link_name = "write_slice_b4"]
-            pub fn write_slice_b4(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-            /// Kernel `write_slice` for its 8-byte dtypes (F64, I64); defined by the runtime.
-            #[link_name = "write_slice_b8"]
-            pub fn write_slice_b8(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-        }
     }
 
     /// The C interface of op kind WriteSliceRotating
@@ -361,53 +327,19 @@ pub mod ops {
             pub capacity: usize,
         }
 
-        /// The C function type of every wrapper of this op kind (`fkc_write_slice_rotating_fn`).
+        /// The C function type of every wrapper of this op kind (`fkc_write_slice_rotating_fn`); `params` points to
+        /// a `Params`. The wrappers come from `rt`:
+        /// - `write_slice_rotating_b1`: U8, I8
+        /// - `write_slice_rotating_b2`: F16, BF16
+        /// - `write_slice_rotating_b4`: F32, I32, U32
+        /// - `write_slice_rotating_b8`: F64, I64
         pub type Kernel = unsafe extern "C" fn(
             stream: *mut super::super::rt::fkc_stream,
             src: *const super::super::rt::fkc_tensor,
             out: *mut super::super::rt::fkc_tensor,
-            params: *const Params,
+            params: *const ::core::ffi::c_void,
             extra: *const super::super::rt::fkc_op_extra,
         ) -> super::super::rt::fkc_status;
-
-        extern "C" {
-            /// Kernel `write_slice_rotating` for its 1-byte dtypes (U8, I8); defined by the runtime.
-            #[link_name = "write_slice_rotating_b1"]
-            pub fn write_slice_rotating_b1(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-            /// Kernel `write_slice_rotating` for its 2-byte dtypes (F16, BF16); defined by the runtime.
-            #[link_name = "write_slice_rotating_b2"]
-            pub fn write_slice_rotating_b2(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-            /// Kernel `write_slice_rotating` for its 4-byte dtypes (F32, I32, U32); defined by the runtime.
-            #[link_name = "write_slice_rotating_b4"]
-            pub fn write_slice_rotating_b4(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-            /// Kernel `write_slice_rotating` for its 8-byte dtypes (F64, I64); defined by the runtime.
-            #[link_name = "write_slice_rotating_b8"]
-            pub fn write_slice_rotating_b8(
-                stream: *mut super::super::rt::fkc_stream,
-                src: *const super::super::rt::fkc_tensor,
-                out: *mut super::super::rt::fkc_tensor,
-                params: *const Params,
-                extra: *const super::super::rt::fkc_op_extra,
-            ) -> super::super::rt::fkc_status;
-        }
     }
 }
 
@@ -437,6 +369,7 @@ impl KernelRef {
     /// # Safety
     /// `stream`, the tensors and `extra` must be what the C wrapper accepts: valid
     /// pointers to live runtime objects (see fkc_runtime.h).
+    #[allow(unused_unsafe)] // the inner block: needed from edition 2024, unused before
     pub unsafe fn call(
         &self,
         stream: *mut rt::fkc_stream,
@@ -456,13 +389,15 @@ impl KernelRef {
                     offsets: p1.as_ptr(),
                     offsets_len: p1.len(),
                 };
-                Some(f(
-                    stream,
-                    inputs[0],
-                    outputs[0],
-                    &c,
-                    extra,
-                ))
+                Some(unsafe {
+                    f(
+                        stream,
+                        inputs[0],
+                        outputs[0],
+                        &c as *const _ as *const ::core::ffi::c_void,
+                        extra,
+                    )
+                })
             }
             (KernelRef::WriteSliceRotating(f), Some(OpParams::WriteSliceRotating { dst_shape: p0, capacity: p1 })) => {
                 if inputs.len() != 1 || outputs.len() != 1 {
@@ -473,13 +408,15 @@ impl KernelRef {
                     dst_shape_len: p0.len(),
                     capacity: *p1,
                 };
-                Some(f(
-                    stream,
-                    inputs[0],
-                    outputs[0],
-                    &c,
-                    extra,
-                ))
+                Some(unsafe {
+                    f(
+                        stream,
+                        inputs[0],
+                        outputs[0],
+                        &c as *const _ as *const ::core::ffi::c_void,
+                        extra,
+                    )
+                })
             }
             _ => None,
         }
@@ -921,7 +858,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_f32",
         wrapper: "write_slice_b4",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b4),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b4),
         byte_width: 4,
         cost: &data::COST_0,
     },
@@ -934,7 +871,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_i32",
         wrapper: "write_slice_b4",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b4),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b4),
         byte_width: 4,
         cost: &data::COST_0,
     },
@@ -947,7 +884,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_u32",
         wrapper: "write_slice_b4",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b4),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b4),
         byte_width: 4,
         cost: &data::COST_0,
     },
@@ -960,7 +897,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_f16",
         wrapper: "write_slice_b2",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b2),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b2),
         byte_width: 2,
         cost: &data::COST_0,
     },
@@ -973,7 +910,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_bf16",
         wrapper: "write_slice_b2",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b2),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b2),
         byte_width: 2,
         cost: &data::COST_0,
     },
@@ -986,7 +923,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_f64",
         wrapper: "write_slice_b8",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b8),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b8),
         byte_width: 8,
         cost: &data::COST_0,
     },
@@ -999,7 +936,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_i64",
         wrapper: "write_slice_b8",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b8),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b8),
         byte_width: 8,
         cost: &data::COST_0,
     },
@@ -1012,7 +949,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_u8",
         wrapper: "write_slice_b1",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b1),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b1),
         byte_width: 1,
         cost: &data::COST_0,
     },
@@ -1025,7 +962,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[0],
         symbol: "fuel_vulkan_backend::fkc::write_slice_i8",
         wrapper: "write_slice_b1",
-        kernel: KernelRef::WriteSlice(ops::write_slice::write_slice_b1),
+        kernel: KernelRef::WriteSlice(rt::write_slice_b1),
         byte_width: 1,
         cost: &data::COST_0,
     },
@@ -1038,7 +975,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_f32",
         wrapper: "write_slice_rotating_b4",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b4),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4),
         byte_width: 4,
         cost: &data::COST_1,
     },
@@ -1051,7 +988,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_i32",
         wrapper: "write_slice_rotating_b4",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b4),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4),
         byte_width: 4,
         cost: &data::COST_1,
     },
@@ -1064,7 +1001,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_u32",
         wrapper: "write_slice_rotating_b4",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b4),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4),
         byte_width: 4,
         cost: &data::COST_1,
     },
@@ -1077,7 +1014,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_f16",
         wrapper: "write_slice_rotating_b2",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b2),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b2),
         byte_width: 2,
         cost: &data::COST_1,
     },
@@ -1090,7 +1027,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_bf16",
         wrapper: "write_slice_rotating_b2",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b2),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b2),
         byte_width: 2,
         cost: &data::COST_1,
     },
@@ -1103,7 +1040,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_f64",
         wrapper: "write_slice_rotating_b8",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b8),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b8),
         byte_width: 8,
         cost: &data::COST_1,
     },
@@ -1116,7 +1053,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_i64",
         wrapper: "write_slice_rotating_b8",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b8),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b8),
         byte_width: 8,
         cost: &data::COST_1,
     },
@@ -1129,7 +1066,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_u8",
         wrapper: "write_slice_rotating_b1",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b1),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b1),
         byte_width: 1,
         cost: &data::COST_1,
     },
@@ -1142,7 +1079,7 @@ pub static BINDINGS: [Binding; 18] = [
         info: &KERNELS[1],
         symbol: "fuel_vulkan_backend::fkc::write_slice_rotating_i8",
         wrapper: "write_slice_rotating_b1",
-        kernel: KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b1),
+        kernel: KernelRef::WriteSliceRotating(rt::write_slice_rotating_b1),
         byte_width: 1,
         cost: &data::COST_1,
     },
@@ -1173,7 +1110,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b4),
+        KernelRef::WriteSlice(rt::write_slice_b4),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1181,7 +1118,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b4),
+        KernelRef::WriteSlice(rt::write_slice_b4),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1189,7 +1126,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b4),
+        KernelRef::WriteSlice(rt::write_slice_b4),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1197,7 +1134,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b2),
+        KernelRef::WriteSlice(rt::write_slice_b2),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1205,7 +1142,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b2),
+        KernelRef::WriteSlice(rt::write_slice_b2),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1213,7 +1150,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b8),
+        KernelRef::WriteSlice(rt::write_slice_b8),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1221,7 +1158,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b8),
+        KernelRef::WriteSlice(rt::write_slice_b8),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1229,7 +1166,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b1),
+        KernelRef::WriteSlice(rt::write_slice_b1),
     )?;
     registry.register_with_precision(
         OpKind::WriteSlice,
@@ -1237,7 +1174,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[0].precision,
-        KernelRef::WriteSlice(ops::write_slice::write_slice_b1),
+        KernelRef::WriteSlice(rt::write_slice_b1),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1245,7 +1182,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b4),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1253,7 +1190,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b4),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1261,7 +1198,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b4),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1269,7 +1206,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b2),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b2),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1277,7 +1214,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b2),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b2),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1285,7 +1222,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b8),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b8),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1293,7 +1230,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b8),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b8),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1301,7 +1238,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b1),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b1),
     )?;
     registry.register_with_precision(
         OpKind::WriteSliceRotating,
@@ -1309,7 +1246,7 @@ pub fn register_all<R: Registry>(registry: &mut R) -> Result<(), R::Error> {
         Backend::Vulkan,
         "vulkan-slang",
         &KERNELS[1].precision,
-        KernelRef::WriteSliceRotating(ops::write_slice_rotating::write_slice_rotating_b1),
+        KernelRef::WriteSliceRotating(rt::write_slice_rotating_b1),
     )?;
     Ok(())
 }
