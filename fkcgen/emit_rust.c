@@ -318,6 +318,26 @@ static void put_doc_line(fkcg_buf *b, const char *indent, const char *words, con
     fkcg_buf_putc(b, '\n');
 }
 
+/* A doc line per line of text, each `indent/// words line`, a blank doc line between. */
+static void put_doc_lines(fkcg_buf *b, const char *indent, const char *words, const char *text)
+{
+    for (const char *line = text; line && *line;) {
+        size_t n = strcspn(line, "\n");
+        char *one = malloc(n + 1);
+        if (!one)
+            fkcg_oom();
+        memcpy(one, line, n);
+        one[n] = '\0';
+        if (line != text) {
+            put_str(b, indent);
+            PUT(b, "///\n");
+        }
+        put_doc_line(b, indent, words, one);
+        free(one);
+        line += n + (line[n] == '\n');
+    }
+}
+
 /* ---- emitters ---------------------------------------------------------------------------- */
 
 static void emit_banner(fkcg_buf *b, const fkcg_table *t)
@@ -598,6 +618,16 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, size_t i)
     const fkcg_section *s = op->sig;
     const char *rt = "super::super::rt::";
     put_doc_line(b, "    ", "The C interface of op kind ", op->name);
+    if (s->heading) {
+        PUT(b, "    ///\n");
+        put_doc_line(b, "    ", "Section: ", s->heading);
+    }
+    PUT(b, "    ///\n");
+    put_doc_line(b, "    ", "Blurb: ", s->blurb);
+    if (s->prose) {
+        PUT(b, "    ///\n");
+        put_doc_lines(b, "    ", "Prose: ", s->prose);
+    }
     PUT(b, "    #[allow(non_snake_case)]\n    pub mod ");
     put_rident(b, op->snake);
     PUT(b, " {\n");
@@ -844,6 +874,8 @@ static const char table_types[] =
     "    /// Its backend.\n    pub backend: Backend,\n"
     "    /// Its kernel_source tag.\n    pub kernel_source: &'static str,\n"
     "    /// The heading that introduces its section.\n    pub heading: Option<&'static str>,\n"
+    "    /// The paragraphs before its block, one line each.\n"
+    "    pub prose: Option<&'static str>,\n"
     "    /// One line on what it does.\n    pub blurb: &'static str,\n"
     "    /// The base symbol, fanned over the dtypes.\n    pub entry_point: &'static str,\n"
     "    /// Its contract file.\n    pub provider: &'static Provider,\n"
@@ -1152,6 +1184,8 @@ static void emit_kernels(fkcg_buf *b, const fkcg_plan *p)
         put_rstr(b, s->kernel_source);
         PUT(b, ",\n        heading: ");
         put_ropt(b, s->heading);
+        PUT(b, ",\n        prose: ");
+        put_ropt(b, s->prose);
         PUT(b, ",\n        blurb: ");
         put_rstr(b, s->blurb);
         PUT(b, ",\n        entry_point: ");

@@ -155,6 +155,7 @@ fn tables_carry_every_contract_field() {
     assert_eq!(k.source_file, "contracts/write_slice.md");
     assert_eq!(k.revision_hash.len(), 32);
     assert!(k.heading.unwrap().starts_with("write_slice_rotating (sliding-window"));
+    assert!(k.prose.unwrap().starts_with("The sliding-window (rotating KV-cache) variant of write_slice"));
 }
 
 #[test]

@@ -281,6 +281,10 @@ impl OpParams {
 /// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).
 pub mod ops {
     /// The C interface of op kind WriteSlice
+    ///
+    /// Section: write_slice
+    ///
+    /// Blurb: Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.
     #[allow(non_snake_case)]
     pub mod write_slice {
         /// `fkc_write_slice_params`: the C view of `OpParams::WriteSlice` (pointers borrowed from it).
@@ -313,6 +317,10 @@ pub mod ops {
     }
 
     /// The C interface of op kind WriteSliceRotating
+    ///
+    /// Section: write_slice_rotating
+    ///
+    /// Blurb: Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.
     #[allow(non_snake_case)]
     pub mod write_slice_rotating {
         /// `fkc_write_slice_rotating_params`: the C view of `OpParams::WriteSliceRotating` (pointers borrowed from it).
@@ -583,6 +591,8 @@ pub struct KernelInfo {
     pub kernel_source: &'static str,
     /// The heading that introduces its section.
     pub heading: Option<&'static str>,
+    /// The paragraphs before its block, one line each.
+    pub prose: Option<&'static str>,
     /// One line on what it does.
     pub blurb: &'static str,
     /// The base symbol, fanned over the dtypes.
@@ -782,6 +792,7 @@ pub static KERNELS: [KernelInfo; 2] = [
         backend: Backend::Vulkan,
         kernel_source: "vulkan-slang",
         heading: Some("write_slice"),
+        prose: None,
         blurb: "Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.",
         entry_point: "fuel_vulkan_backend::fkc::write_slice",
         provider: &PROVIDERS[0],
@@ -817,6 +828,7 @@ pub static KERNELS: [KernelInfo; 2] = [
         backend: Backend::Vulkan,
         kernel_source: "vulkan-slang",
         heading: Some("write_slice_rotating"),
+        prose: None,
         blurb: "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.",
         entry_point: "fuel_vulkan_backend::fkc::write_slice_rotating",
         provider: &PROVIDERS[0],

@@ -81,6 +81,9 @@ fn hostile_strings_read_back() {
     assert_eq!(k.precision.max_relative, 1.0e-30);
     // the heading as the front end reads it: cmark's text of it (code spans, HTML dropped)
     assert_eq!(k.heading, Some("match rust fn main() {}  alert(1) link */ #[test]"));
+    // the paragraphs before the block as the front end reads them: their text, one line each
+    assert_eq!(k.prose, Some("Prose with code and fences */ #[test] html a & \\ end, indented on \
+                              a continuation line.\nA second paragraph: fn main() {}  --> * ` [ < done"));
     let p = &bindings::PROVIDERS[0];
     assert_eq!(p.name, "evil \"provider\" */ #[cfg(any())] \\ end");
     assert_eq!(p.revision_base, "rev\n#![allow(warnings)]\n*/ }");
