@@ -281,6 +281,12 @@ impl OpParams {
 /// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).
 pub mod ops {
     /// The C interface of op kind WriteSlice
+    ///
+    /// Section: write_slice (write a source into a slab of a larger destination; 9 dtypes; byte-width-keyed)
+    ///
+    /// Blurb: Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.
+    ///
+    /// Prose: Write the src tensor into a slab (offset sub-region) of a larger destination dst, both contiguous row-major (a pure byte/word data move, no arithmetic). BYTE-WIDTH-keyed: the 9 element dtypes map to 4 wrappers (write_slice::write_slice_{b1,b2,b4,b8} . VulkanBackend::write_slice_bytes by element size). This section fans the BASE entry_point over \[F32, I32, U32, F16, BF16, F64, I64, U8, I8\]; the link registry maps each \<suffix\> to its byte-width wrapper. Contiguous-only binding. Dispatch key (WriteSlice, \[T, T\], Vulkan).
     #[allow(non_snake_case)]
     pub mod write_slice {
         /// `fkc_write_slice_params`: the C view of `OpParams::WriteSlice` (pointers borrowed from it).
@@ -313,6 +319,12 @@ pub mod ops {
     }
 
     /// The C interface of op kind WriteSliceRotating
+    ///
+    /// Section: write_slice_rotating (sliding-window KV slab write; 9 dtypes; byte-width-keyed)
+    ///
+    /// Blurb: Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.
+    ///
+    /// Prose: The sliding-window (rotating KV-cache) variant of write_slice: the wrapper handles the position D2H readback + ring-boundary split, then delegates to the byte-width slab-write path (a pure byte/word data move). BYTE-WIDTH-keyed: the 9 element dtypes map to 4 wrappers (write_slice_rotating::write_slice_rotating_{b1,b2,b4,b8}). This section fans the BASE entry_point over \[F32, I32, U32, F16, BF16, F64, I64, U8, I8\]. Contiguous-only binding. Dispatch key (WriteSliceRotating, \[T, T\], Vulkan).
     #[allow(non_snake_case)]
     pub mod write_slice_rotating {
         /// `fkc_write_slice_rotating_params`: the C view of `OpParams::WriteSliceRotating` (pointers borrowed from it).
@@ -583,6 +595,8 @@ pub struct KernelInfo {
     pub kernel_source: &'static str,
     /// The heading that introduces its section.
     pub heading: Option<&'static str>,
+    /// The paragraphs before its block, one line each.
+    pub prose: Option<&'static str>,
     /// One line on what it does.
     pub blurb: &'static str,
     /// The base symbol, fanned over the dtypes.
@@ -782,6 +796,7 @@ pub static KERNELS: [KernelInfo; 2] = [
         backend: Backend::Vulkan,
         kernel_source: "vulkan-slang",
         heading: Some("write_slice (write a source into a slab of a larger destination; 9 dtypes; byte-width-keyed)"),
+        prose: Some("Write the src tensor into a slab (offset sub-region) of a larger destination dst, both contiguous row-major (a pure byte/word data move, no arithmetic). BYTE-WIDTH-keyed: the 9 element dtypes map to 4 wrappers (write_slice::write_slice_{b1,b2,b4,b8} \u{2192} VulkanBackend::write_slice_bytes by element size). This section fans the BASE entry_point over [F32, I32, U32, F16, BF16, F64, I64, U8, I8]; the link registry maps each <suffix> to its byte-width wrapper. Contiguous-only binding. Dispatch key (WriteSlice, [T, T], Vulkan)."),
         blurb: "Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.",
         entry_point: "fuel_vulkan_backend::fkc::write_slice",
         provider: &PROVIDERS[0],
@@ -817,6 +832,7 @@ pub static KERNELS: [KernelInfo; 2] = [
         backend: Backend::Vulkan,
         kernel_source: "vulkan-slang",
         heading: Some("write_slice_rotating (sliding-window KV slab write; 9 dtypes; byte-width-keyed)"),
+        prose: Some("The sliding-window (rotating KV-cache) variant of write_slice: the wrapper handles the position D2H readback + ring-boundary split, then delegates to the byte-width slab-write path (a pure byte/word data move). BYTE-WIDTH-keyed: the 9 element dtypes map to 4 wrappers (write_slice_rotating::write_slice_rotating_{b1,b2,b4,b8}). This section fans the BASE entry_point over [F32, I32, U32, F16, BF16, F64, I64, U8, I8]. Contiguous-only binding. Dispatch key (WriteSliceRotating, [T, T], Vulkan)."),
         blurb: "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.",
         entry_point: "fuel_vulkan_backend::fkc::write_slice_rotating",
         provider: &PROVIDERS[0],
