@@ -590,29 +590,64 @@ static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, con
                     indent, indent, rt);
 }
 
+/* The sections grouped by op kind, and where each section's bindings start (a section's
+ * bindings are contiguous in the table): so that nothing is quadratic in the table's size. */
+typedef struct rindex {
+    size_t *first;    /* first binding of each section (n_bindings when none) */
+    size_t *op_start; /* op i's sections are op_secs[op_start[i] .. op_start[i + 1]) */
+    size_t *op_secs;  /* section indexes, by op kind, then in table order */
+} rindex;
+
+static void rindex_init(rindex *x, const fkcg_plan *p)
+{
+    const fkcg_table *t = p->t;
+    x->first = fkcg_xcalloc(t->n_sections, sizeof *x->first);
+    x->op_start = fkcg_xcalloc(p->n_ops + 1, sizeof *x->op_start);
+    x->op_secs = fkcg_xcalloc(t->n_sections, sizeof *x->op_secs);
+    for (size_t i = 0; i < t->n_sections; i++)
+        x->first[i] = t->n_bindings;
+    for (size_t k = t->n_bindings; k-- > 0;)
+        x->first[p->bind_sec[k]] = k;
+    for (size_t i = 0; i < t->n_sections; i++)
+        x->op_start[p->sec_op[i] + 1]++;
+    for (size_t i = 0; i < p->n_ops; i++)
+        x->op_start[i + 1] += x->op_start[i];
+    size_t *fill = fkcg_xcalloc(p->n_ops + 1, sizeof *fill);
+    for (size_t i = 0; i < t->n_sections; i++)
+        x->op_secs[x->op_start[p->sec_op[i]] + fill[p->sec_op[i]]++] = i;
+    free(fill);
+}
+
+static void rindex_free(rindex *x)
+{
+    free(x->first);
+    free(x->op_start);
+    free(x->op_secs);
+}
+
 /* Bit set of the byte widths a section's bindings use (bit w for width w). */
-static unsigned section_widths(const fkcg_plan *p, size_t sec)
+static unsigned section_widths(const fkcg_plan *p, const rindex *x, size_t sec)
 {
     unsigned mask = 0;
-    for (size_t k = 0; k < p->t->n_bindings; k++)
-        if (p->bind_sec[k] == sec)
-            mask |= 1u << p->t->bindings[k].byte_width;
+    for (size_t k = x->first[sec]; k < p->t->n_bindings && p->bind_sec[k] == sec; k++)
+        mask |= 1u << p->t->bindings[k].byte_width;
     return mask;
 }
 
 /* The dtype names of a section bound to one byte width ("F32, I32, U32"). */
-static void put_width_dtypes(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned w)
+static void put_width_dtypes(fkcg_buf *b, const fkcg_plan *p, const rindex *x, size_t sec,
+                             unsigned w)
 {
     bool first = true;
-    for (size_t k = 0; k < p->t->n_bindings; k++)
-        if (p->bind_sec[k] == sec && p->t->bindings[k].byte_width == w) {
+    for (size_t k = x->first[sec]; k < p->t->n_bindings && p->bind_sec[k] == sec; k++)
+        if (p->t->bindings[k].byte_width == w) {
             put_str(b, first ? "" : ", ");
             put_str(b, fkcg_dtypes[p->t->bindings[k].dtype].name);
             first = false;
         }
 }
 
-static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, size_t i)
+static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const rindex *x, size_t i)
 {
     const fkcg_op_info *op = &p->ops[i];
     const fkcg_section *s = op->sig;
@@ -664,17 +699,16 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, size_t i)
     PUT(b, "_fn`); `params` points to\n        /// ");
     put_str(b, s->variant ? "a `Params`." : "nothing (the op has no op_params).");
     PUT(b, " The wrappers come from `rt`:\n");
-    for (size_t sec = 0; sec < p->t->n_sections; sec++) {
-        if (p->sec_op[sec] != i)
-            continue;
-        unsigned mask = section_widths(p, sec);
+    for (size_t k = x->op_start[i]; k < x->op_start[i + 1]; k++) {
+        size_t sec = x->op_secs[k];
+        unsigned mask = section_widths(p, x, sec);
         for (unsigned w = 1; w <= 8; w *= 2) {
             if (!(mask & (1u << w)))
                 continue;
             PUT(b, "        /// - `");
             put_rdoc(b, p->t->sections[sec]->kernel);
             fkcg_buf_printf(b, "_b%u`: ", w);
-            put_width_dtypes(b, p, sec, w);
+            put_width_dtypes(b, p, x, sec, w);
             fkcg_buf_putc(b, '\n');
         }
     }
@@ -685,15 +719,18 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, size_t i)
 
 static void emit_ops(fkcg_buf *b, const fkcg_plan *p)
 {
+    rindex x;
+    rindex_init(&x, p);
     PUT(b, "/// The C interface of each op kind: its parameter struct and its function type; the\n"
            "/// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).\n"
            "pub mod ops {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         if (i)
             fkcg_buf_putc(b, '\n');
-        emit_op_module(b, p, i);
+        emit_op_module(b, p, &x, i);
     }
     PUT(b, "}\n\n");
+    rindex_free(&x);
 }
 
 /* One arm of KernelRef::call. */
