@@ -20,7 +20,8 @@ check-rust: $(LIBFKC) $(FKCGEN_BIN)
 TEST_TARGETS += check-rust check-rust-doc
 
 # docs/consumers-rust.md's example, run as written from a fresh temporary directory (cargo's
-# target dir kept under build/); it must print exactly the block under "It prints:".
+# target dir kept under build/); its stdout must be exactly the block under "It prints:" (cargo's
+# own messages go to stderr, shown when it fails).
 RUST_DOC = $(BUILD)/tests/rust/consumer
 .PHONY: check-rust-doc
 check-rust-doc: $(LIBFKC) $(FKCGEN_BIN)
@@ -34,6 +35,8 @@ check-rust-doc: $(LIBFKC) $(FKCGEN_BIN)
 	 docs/consumers-rust.md > $(RUST_DOC).want
 	@test -s $(RUST_DOC).want || { echo "check-rust-doc: no output block in docs/consumers-rust.md"; exit 1; }
 	@PATH="$(dir $(CARGO)):$$PATH" FKC="$(CURDIR)" CARGO_TARGET_DIR="$(CURDIR)/$(BUILD)/cargo-doc" \
-	 sh -e $(RUST_DOC).sh > $(RUST_DOC).out 2>&1 || { cat $(RUST_DOC).out; exit 1; }
-	@diff -u $(RUST_DOC).want $(RUST_DOC).out || { echo "check-rust-doc: unexpected output"; exit 1; }
+	 sh -e $(RUST_DOC).sh > $(RUST_DOC).out 2> $(RUST_DOC).err || \
+	 { cat $(RUST_DOC).out $(RUST_DOC).err; exit 1; }
+	@diff -u $(RUST_DOC).want $(RUST_DOC).out || \
+	 { cat $(RUST_DOC).err; echo "check-rust-doc: unexpected output"; exit 1; }
 	@echo "check-rust-doc: docs/consumers-rust.md's example runs and prints what it says"
