@@ -172,3 +172,27 @@ fn cost_functions_and_fill_unset_cost() {
     assert_eq!(bindings::fill_unset_cost_for_backend(&mut table, Backend::Vulkan), 2);
     assert!(std::ptr::eq(table[12].cost, bindings::op_shared_cost(OpKind::WriteSliceRotating).unwrap()));
 }
+
+/// The committed generated/fkc_bindings.rs (from the repo's contracts/) compiles with
+/// `-D warnings` against the crate's own ffi.rs, as the crate's OUT_DIR copy does in the crate.
+#[test]
+fn committed_module_compiles_strictly() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let module = repo.join("generated/fkc_bindings.rs").canonicalize().unwrap();
+    let ffi = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ffi.rs");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("committed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let lib = dir.join("lib.rs");
+    std::fs::write(&lib, format!(
+        "#![deny(warnings)]\n#[allow(dead_code)]\n#[path = {:?}]\npub mod rt;\n\
+         pub mod bindings {{\n    use super::rt;\n    include!({:?});\n}}\n",
+        ffi.display().to_string(), module.display().to_string())).unwrap();
+    let out = Command::new(env!("FKC_RUSTC"))
+        .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "-D", "warnings",
+               "--out-dir"])
+        .arg(&dir)
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
