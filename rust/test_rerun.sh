@@ -2,7 +2,8 @@
 # rust/test_rerun.sh CARGO BUILD — what reruns the crate's build.rs, on a copy of rust/fkc in
 # BUILD/rust-rerun (the tree is not touched): the first build runs it; a build with nothing
 # changed and an edit of the crate's Rust sources do not; touching a contract reruns it and
-# regenerates the same bytes; changing a contract reruns it and changes the module.
+# regenerates the same bytes; changing a contract reruns it and changes the module; without
+# the fkc build (FKC_BUILD_DIR elsewhere) it stops with a message saying to run make.
 # Run from the repository root (make check-rust), after `make` built BUILD/libfkc.a and fkcgen.
 set -eu
 cargo=$1
@@ -58,4 +59,14 @@ build
 if cmp -s "$work/first.rs" "$(module)"; then fail "a contract change left the module as it was"; fi
 grep -q '^        4\.0$' "$(module)" || fail "the changed cost is not in the module"
 
-echo "test_rerun: build.rs reruns on a contract change only; same contract, same bytes"
+# Without the fkc build, build.rs stops with a message that says what to do.
+log=$work/missing.log
+if FKC_BUILD_DIR="$work/no-build" "$cargo" build --offline --manifest-path "$work/fkc/Cargo.toml" \
+	>"$log" 2>&1; then
+	fail "a build without libfkc.a and fkcgen succeeded"
+fi
+grep -q 'fkc: fkcgen not found at .*no-build/fkcgen: run `make`' "$log" ||
+	fail "a build without fkcgen did not say to run make"
+
+echo "test_rerun: build.rs reruns on a contract change only; same contract, same bytes;" \
+	"without the fkc build it says to run make"
