@@ -6,7 +6,8 @@
 # make bench (runtime figures, build/fkc-bench), make bench-gen (fkcgen on 1,000 and 10,000
 # sections), make fuzz (libFuzzer over the fkcgen front end), make clean.
 # Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
-# runtime/runtime.mk (+ cli.mk). Flags from pkg-config are expanded lazily, after `deps` has run.
+# runtime/runtime.mk (+ cli.mk), rust/rust.mk (the Rust crate's cargo test). Flags from
+# pkg-config are expanded lazily, after `deps` has run.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -51,6 +52,7 @@ include fkcgen/fkcgen.mk
 include runtime/runtime.mk
 include tests/examples/examples.mk
 include tests/man/man.mk
+include rust/rust.mk
 
 
 build: $(BUILD_TARGETS)

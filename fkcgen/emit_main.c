@@ -1,5 +1,5 @@
 /* emit_main.c — the `gen` subcommand: load and validate the contracts, then emit the C
- * sources either in memory to compare them with the output directory (--check: a unified diff,
+ * sources (or, with --lang rust, the Rust module) either in memory to compare them with the output directory (--check: a unified diff,
  * exit 1 on drift, never writes) or streamed to temporary files for the outputs that change,
  * renamed over them only once both are complete (and synced), under a lock on the output
  * directory. Nothing is written when any contract has an error; an interrupted run leaves no
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "emit_rust.h"
 #include "fkcgen.h"
 
 int fkcg_cmd_gen(int argc, char **argv);
@@ -26,14 +27,16 @@ typedef struct gen_opts {
     const char *root;     /* --root, or NULL (the current directory) */
     bool check;           /* --check */
     const char *stubs;    /* --emit-stubs FILE, or NULL */
+    bool rust;            /* --lang rust: one Rust module instead of the C sources */
     char **files;         /* the contracts */
     size_t n_files;
 } gen_opts;
 
 static const char usage[] =
-    "usage: fkcgen gen --out-dir DIR [--check] [--depfile FILE] [--root DIR]\n"
+    "usage: fkcgen gen --out-dir DIR [--lang c|rust] [--check] [--depfile FILE] [--root DIR]\n"
     "                  [--emit-stubs FILE] FILE...\n"
     "  Emits DIR/" FKCG_EMIT_HEADER " and DIR/" FKCG_EMIT_SOURCE " from the contracts.\n"
+    "  --lang rust     emit DIR/" FKCG_EMIT_RUST " instead (default: c)\n"
     "  --check         compare with DIR instead: print a unified diff, exit 1 on drift\n"
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
@@ -83,6 +86,13 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
             o->root = v;
         } else if (take_value("--emit-stubs", argc, argv, &i, &v)) {
             o->stubs = v;
+        } else if (take_value("--lang", argc, argv, &i, &v)) {
+            if (v && strcmp(v, "c") && strcmp(v, "rust")) {
+                fprintf(stderr, "fkcgen gen: --lang '%s': the languages are c and rust\n%s", v,
+                        usage);
+                return 2;
+            }
+            o->rust = v && !strcmp(v, "rust");
         } else {
             fprintf(stderr, "fkcgen gen: unknown option '%s'\n%s", a, usage);
             return 2;
@@ -107,6 +117,11 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     if (o->check && (o->depfile || o->stubs)) {
         fprintf(stderr, "fkcgen gen: --check never writes; it takes no %s\n%s",
                 o->depfile ? "--depfile" : "--emit-stubs", usage);
+        return 2;
+    }
+    if (o->rust && o->stubs) {
+        fprintf(stderr, "fkcgen gen: --emit-stubs writes C wrappers; it takes no --lang rust\n%s",
+                usage);
         return 2;
     }
     return 0;
@@ -177,6 +192,7 @@ static int read_file(const char *path, fkcg_buf *b)
 
 /* The temporary files of a run, in static buffers so that the signal handler can unlink them
  * (async-signal-safe: unlink and _exit only). A slot is live while its file exists. */
+enum { MAX_OUTS = 2 }; /* the C header and source; the Rust module alone */
 enum { TMP_SLOTS = 3, TMP_NAME_MAX = PATH_MAX + 16 }; /* the header, the source, the depfile */
 static char tmp_names[TMP_SLOTS][TMP_NAME_MAX];
 static volatile sig_atomic_t tmp_live[TMP_SLOTS];
@@ -489,12 +505,14 @@ static char *self_path(void)
 }
 
 /* "OUT_H OUT_C: contracts... fkcgen" and an empty rule per prerequisite (as gcc -MP). */
-static void make_depfile(const gen_opts *o, char *const outs[2], fkcg_buf *b)
+static void make_depfile(const gen_opts *o, char *const outs[], int n_outs, fkcg_buf *b)
 {
     char *self = self_path();
-    put_make_path(b, outs[0]);
-    fkcg_buf_putc(b, ' ');
-    put_make_path(b, outs[1]);
+    for (int k = 0; k < n_outs; k++) {
+        if (k)
+            fkcg_buf_putc(b, ' ');
+        put_make_path(b, outs[k]);
+    }
     fkcg_buf_putc(b, ':');
     for (size_t i = 0; i < o->n_files; i++) {
         fkcg_buf_puts(b, " \\\n  ");
@@ -628,7 +646,8 @@ static char *canon_dir(const char *path)
 /* The depfile: its directory exists and is writable (or is the output directory, which gen
  * creates), it is a regular file or absent, and it is neither an output nor a contract.
  * 0 or 2 (reported). */
-static int check_depfile(const gen_opts *o, const struct stat out_st[2], const bool out_exists[2])
+static int check_depfile(const gen_opts *o, char *const outs[], int n_outs,
+                         const struct stat out_st[], const bool out_exists[])
 {
     const char *dep = o->depfile, *base = strrchr(dep, '/') ? strrchr(dep, '/') + 1 : dep;
     struct stat st, cst;
@@ -645,8 +664,8 @@ static int check_depfile(const gen_opts *o, const struct stat out_st[2], const b
         path_error("--depfile", dep, "is in a directory this user cannot write");
     else if (check_output("--depfile", dep, &st, &exists) == 0)
         rc = 0;
-    for (int k = 0; k < 2 && rc == 0; k++) {
-        const char *name = k ? FKCG_EMIT_SOURCE : FKCG_EMIT_HEADER;
+    for (int k = 0; k < n_outs && rc == 0; k++) {
+        const char *name = strrchr(outs[k], '/') + 1; /* join_path put one there */
         if ((in_out_dir && !strcmp(base, name)) ||
             (exists && out_exists[k] && st.st_dev == out_st[k].st_dev &&
              st.st_ino == out_st[k].st_ino)) {
@@ -705,11 +724,11 @@ static int write_stubs(const char *path, const fkcg_table *t)
 /* Every path of the run, before anything is read or written: no control characters (and, with
  * --depfile, only what make reads literally); the outputs and the depfile are regular files or
  * absent; the depfile can be written and is not an output. 0 or 2 (reported). */
-static int check_paths(const gen_opts *o, char *const outs[2])
+static int check_paths(const gen_opts *o, char *const outs[], int n_outs)
 {
     bool make = o->depfile != NULL;
     int rc = check_chars("--out-dir", o->out_dir, false);
-    for (int k = 0; k < 2 && !rc; k++)
+    for (int k = 0; k < n_outs && !rc; k++)
         rc = check_chars("output", outs[k], make);
     for (size_t i = 0; i < o->n_files && !rc; i++)
         rc = check_chars("contract", o->files[i], make);
@@ -719,28 +738,28 @@ static int check_paths(const gen_opts *o, char *const outs[2])
     if (self)
         rc = check_chars("fkcgen's own path", self, true);
     free(self);
-    struct stat st[2];
-    bool exists[2] = {false, false};
+    struct stat st[MAX_OUTS];
+    bool exists[MAX_OUTS] = {false, false};
     if (!rc && stat(o->out_dir, &st[0]) == 0 && !S_ISDIR(st[0].st_mode)) {
         path_error("--out-dir", o->out_dir, "is not a directory");
         rc = 2;
     }
-    for (int k = 0; k < 2 && !rc; k++)
+    for (int k = 0; k < n_outs && !rc; k++)
         rc = check_output("output", outs[k], &st[k], &exists[k]);
     if (!rc && make)
-        rc = check_depfile(o, st, exists);
+        rc = check_depfile(o, outs, n_outs, st, exists);
     if (!rc && o->stubs)
         rc = check_stubs(o->stubs);
     return rc;
 }
 
 /* --check: diff each output against DIR; 0 up to date, 1 drift, 2 unreadable. */
-static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
+static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs)
 {
     int rc = 0;
     fkcg_buf diff;
     fkcg_buf_init(&diff);
-    for (int k = 0; k < 2 && rc != 2; k++) {
+    for (int k = 0; k < n_outs && rc != 2; k++) {
         fkcg_buf old;
         fkcg_buf_init(&old);
         int err = read_file(outs[k], &old);
@@ -770,11 +789,11 @@ static int check_outputs(char *const outs[2], fkcg_buf *const texts[2])
 /* Completes both outputs (streamed while emitted); only when both are complete are they
  * renamed, so the pair is never half replaced. Then writes the depfile. dir_fd: the locked
  * output directory, synced after the renames. */
-static int write_outputs(const gen_opts *o, char *const outs[2], fkcg_buf *const texts[2],
-                         out_file files[2], int dir_fd)
+static int write_outputs(const gen_opts *o, char *const outs[], fkcg_buf *const texts[],
+                         out_file files[], int n_outs, int dir_fd)
 {
     int rc = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < n_outs; k++) {
         fkcg_buf_drain_all(texts[k]);
         if (out_complete(&files[k]) != 0)
             rc = 2; /* the other output is dropped too, without a second message */
@@ -784,14 +803,14 @@ static int write_outputs(const gen_opts *o, char *const outs[2], fkcg_buf *const
         return rc;
     }
     test_stop_before_rename();
-    rc = out_commit(files, 2);
+    rc = out_commit(files, n_outs);
     if (rc == 0)
         fsync(dir_fd); /* the renames on disk too (best effort: a directory may refuse) */
     if (rc != 0 || !o->depfile)
         return rc;
     fkcg_buf dep;
     fkcg_buf_init(&dep);
-    make_depfile(o, outs, &dep);
+    make_depfile(o, outs, n_outs, &dep);
     rc = write_if_changed(o->depfile, &dep, 2);
     fkcg_buf_free(&dep);
     return rc;
@@ -806,8 +825,10 @@ int fkcg_cmd_gen(int argc, char **argv)
             fputs(usage, stdout);
         return rc < 0 ? 0 : rc;
     }
-    char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
-    if (check_paths(&o, outs) != 0) {
+    int n_outs = o.rust ? 1 : 2;
+    char *outs[MAX_OUTS] = {join_path(o.out_dir, o.rust ? FKCG_EMIT_RUST : FKCG_EMIT_HEADER),
+                            o.rust ? NULL : join_path(o.out_dir, FKCG_EMIT_SOURCE)};
+    if (check_paths(&o, outs, n_outs) != 0) {
         fputs("fkcgen gen: nothing written\n", stderr);
         free(outs[0]);
         free(outs[1]);
@@ -818,8 +839,8 @@ int fkcg_cmd_gen(int argc, char **argv)
     fkcg_buf h, c;
     fkcg_buf_init(&h);
     fkcg_buf_init(&c);
-    fkcg_buf *texts[2] = {&h, &c};
-    out_file files[2];
+    fkcg_buf *texts[MAX_OUTS] = {&h, &c};
+    out_file files[MAX_OUTS];
     bool failed = false, created = false;
     /* From here to the end the output directory is locked: gen runs on it serialise. */
     int dir_fd = rc == 0 ? lock_out_dir(o.out_dir, !o.check, &created) : -1;
@@ -829,22 +850,23 @@ int fkcg_cmd_gen(int argc, char **argv)
         catch_signals();
     /* Writing: the outputs stream to their files while they are emitted (75 MiB for 10,000
      * sections need not sit in memory); --check keeps them whole for the diff. */
-    for (int k = 0; k < 2 && rc == 0 && !o.check; k++) {
+    for (int k = 0; k < n_outs && rc == 0 && !o.check; k++) {
         out_open(&files[k], outs[k], k, &failed);
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
     }
-    if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0) {
+    if (rc == 0 && (o.rust ? fkcg_emit_rust_checked(fkcg_run_table(run), stderr, &h)
+                           : fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c)) != 0) {
         rc = 1;
         failed = true; /* nothing was emitted, so nothing was written: close the outputs */
-        for (int k = 0; k < 2 && !o.check; k++)
+        for (int k = 0; k < n_outs && !o.check; k++)
             out_complete(&files[k]);
     }
     if (rc != 0)
         fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
     else if (o.check)
-        rc = check_outputs(outs, texts);
+        rc = check_outputs(outs, texts, n_outs);
     else
-        rc = write_outputs(&o, outs, texts, files, dir_fd);
+        rc = write_outputs(&o, outs, texts, files, n_outs, dir_fd);
     if (rc == 0 && o.stubs)
         rc = write_stubs(o.stubs, fkcg_run_table(run));
     if (rc != 0 && created)

@@ -12,12 +12,18 @@ GEN_STAMP    = $(BUILD)/gen.stamp
 GEN_DEPFILE  = $(BUILD)/gen.d
 FKCGEN_BIN   = $(BUILD)/fkcgen
 GEN_CMD      = $(FKCGEN_BIN) gen --out-dir $(GEN_DIR) --depfile $(GEN_DEPFILE) $(CONTRACTS)
+# The Rust module of the same contracts (fkcgen gen --lang rust), beside the C files.
+GEN_RS       := $(GEN_DIR)/fkc_bindings.rs
+GEN_RS_DEPFILE = $(BUILD)/gen-rs.d
+GEN_RS_CMD   = $(FKCGEN_BIN) gen --lang rust --out-dir $(GEN_DIR) --depfile $(GEN_RS_DEPFILE) \
+               $(CONTRACTS)
 
 GEN_LIST     = $(BUILD)/gen.contracts
 
 $(GEN_STAMP): $(FKCGEN_BIN) $(CONTRACTS) $(GEN_LIST)
 	@mkdir -p $(@D)
 	$(GEN_CMD)
+	$(GEN_RS_CMD)
 	@touch $@
 
 # The list of contracts, rewritten only when it changes: removing a contract regenerates too.
@@ -32,14 +38,17 @@ FORCE:
 # The outputs come with the stamp; a deleted one is made again.
 $(GEN_FILES): $(GEN_STAMP)
 	@test -f $@ || $(GEN_CMD)
+$(GEN_RS): $(GEN_STAMP)
+	@test -f $@ || $(GEN_RS_CMD)
 
--include $(GEN_DEPFILE)
+-include $(GEN_DEPFILE) $(GEN_RS_DEPFILE)
 
 BUILD_TARGETS += $(GEN_STAMP)
 
 .PHONY: check-generated
 check-generated: $(FKCGEN_BIN)
 	$(FKCGEN_BIN) gen --check --out-dir $(GEN_DIR) $(CONTRACTS)
+	$(FKCGEN_BIN) gen --check --lang rust --out-dir $(GEN_DIR) $(CONTRACTS)
 
 # ---- tests (tests/gen/) ----------------------------------------------------------------------
 GEN_TDIR        = $(BUILD)/tests/gen
@@ -73,6 +82,15 @@ $(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h | $
 	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
+
+# The Rust back end on the same hand-built tables (golden tests/gen/golden/seed_table.rs).
+GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c fkcgen/emit_rust.c \
+                     $(GEN_BACK_SRCS)
+
+$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/emit.h fkcgen/emit_rust.h \
+                            tests/gen/seed_table.h tests/gen/injection_strings.h | $(GEN_TDIR)
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
+	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 # The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
 # every hostile string must read back byte for byte.
@@ -120,7 +138,7 @@ $(GEN_TDIR)/test_siblings_%: tests/gen/test_siblings.c $(GEN_TDIR)/sib/fkc_bindi
 $(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
 	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
 
-GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
+GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
             $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \
             $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli \
             $(GEN_TDIR)/test_siblings_gcc $(GEN_TDIR)/test_siblings_clang
@@ -128,6 +146,7 @@ GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/tes
 .PHONY: test-gen
 test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
 	$(GEN_TDIR)/test_emit tests/gen
+	$(GEN_TDIR)/test_emit_rust tests/gen
 	$(GEN_TDIR)/test_generated_gcc
 	$(GEN_TDIR)/test_generated_clang
 	$(GEN_TDIR)/test_injection_gcc

@@ -67,6 +67,7 @@ typedef struct fkcg_chunk {     /* one YAML region of a .md file */
     uint32_t first_line;        /* .md line of text's line 0 */
     const char *file;
     const char *heading;        /* the heading that introduces the block, or NULL */
+    const char *prose;          /* its paragraphs' text (one line each), or NULL */
     fkcg_loc loc;               /* first content line */
 } fkcg_chunk;
 

@@ -526,8 +526,10 @@ static bool closes_fence(const lines *l, size_t line, char ch, size_t len)
     return true;
 }
 
-/* Walks cmark's AST for ```fkc blocks; each keeps the latest heading before it. md starts at
- * .md line skip + 1 (1-based): cmark's line numbers are shifted by skip. */
+/* Walks cmark's AST for ```fkc blocks; each keeps the latest heading before it and the text of
+ * the top-level paragraphs since that heading or the previous block (its prose, one line per
+ * paragraph). md starts at .md line skip + 1 (1-based): cmark's line numbers are shifted by
+ * skip. */
 static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines *l,
                        const char *md, size_t md_len, size_t skip, fkcg_doc *doc)
 {
@@ -537,6 +539,8 @@ static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines
     size_t cap = 4;
     doc->blocks = fkcg_alloc(tmp, cap * sizeof *doc->blocks);
     const char *heading = NULL;
+    fkcg_buf prose;
+    fkcg_buf_init(&prose);
     int rc = 0;
     cmark_iter *it = cmark_iter_new(root);
     cmark_event_type ev;
@@ -551,7 +555,14 @@ static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines
             heading_text(n, &b);
             heading = fkcg_strndup(a, b.data ? b.data : "", b.len);
             fkcg_buf_free(&b);
+            prose.len = 0;
             continue;
+        }
+        if (t == CMARK_NODE_PARAGRAPH && cmark_node_get_type(cmark_node_parent(n)) ==
+                                             CMARK_NODE_DOCUMENT) {
+            if (prose.len)
+                fkcg_buf_putc(&prose, '\n');
+            heading_text(n, &prose);
         }
         if (check_lost_block(d, l, skip, doc->file, n)) {
             rc = 1;
@@ -589,7 +600,10 @@ static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines
         fkcg_chunk *c = &doc->blocks[doc->n_blocks++];
         make_chunk(tmp, l, start, end - 1, indent, doc->file, c);
         c->heading = heading;
+        c->prose = prose.len ? fkcg_strndup(a, prose.data, prose.len) : NULL;
+        prose.len = 0;
     }
+    fkcg_buf_free(&prose);
     cmark_iter_free(it);
     cmark_node_free(root);
     return rc;

@@ -141,6 +141,8 @@ typedef struct fkcg_provider {    /* the front matter of one file */
 
 typedef struct fkcg_section {     /* one ```fkc block: one kernel */
     const char *heading;          /* text of the heading that introduces it, or NULL */
+    const char *prose;            /* the top-level paragraphs between that heading (or the
+                                   * previous block) and the fence, one line each, or NULL */
     const fkcg_provider *provider;
     const char *kernel;           /* "write_slice": a C identifier */
     const char *op_kind;          /* "WriteSlice" */

@@ -9,7 +9,7 @@
 #include "model.h"
 
 /* Where a reserved name comes from: the message says it. */
-enum { KEY, GNU, GEN, MAC, TYP };
+enum { KEY, GNU, GEN, MAC, TYP, RST };
 #define STD_HEADERS(X) \
     X(ASSERT, "assert.h") X(COMPLEX, "complex.h") X(CTYPE, "ctype.h") X(ERRNO, "errno.h") \
     X(FENV, "fenv.h") X(FLOAT, "float.h") X(INTTYPES, "inttypes.h") X(ISO646, "iso646.h") \
@@ -29,14 +29,15 @@ static const char *const type_of[] = { NULL, STD_HEADERS(AS_TYPE) };
 
 typedef struct reserved_name {
     const char *name;
-    unsigned char kind;   /* KEY, GNU, GEN, MAC or TYP */
+    unsigned char kind;   /* KEY, GNU, GEN, MAC, TYP or RST */
     unsigned char header; /* MAC, TYP: H_... */
 } reserved_name;
 
 /* The one table of names a contract may not give, sorted (strcmp order, checked by the
  * tests): C11 and C23 keywords and GNU asm/typeof; the lower-case macros gcc and clang
  * predefine in GNU mode (-std=gnu11, the default: linux, unix; i386 with -m32); the generated
- * header's own function without a prefix; and every macro and typedef of the C standard
+ * header's own function without a prefix; the four names the Rust back end cannot write even
+ * as raw identifiers (Self, crate, self, super; other Rust keywords become r#name there); and every macro and typedef of the C standard
  * headers (listed in STD_HEADERS) under -std=c11 or -std=gnu11 with gcc or clang and glibc
  * (gcc/clang -dM -E and clang's AST, 2026-11-30), with the header that defines it first in
  * the standard's sense. A file that includes any of those headers before the generated one
@@ -174,7 +175,7 @@ static const reserved_name reserved[] = {
     {"SI_KERNEL", MAC, H_SIGNAL}, {"SI_MESGQ", MAC, H_SIGNAL}, {"SI_QUEUE", MAC, H_SIGNAL},
     {"SI_SIGIO", MAC, H_SIGNAL}, {"SI_TIMER", MAC, H_SIGNAL}, {"SI_TKILL", MAC, H_SIGNAL},
     {"SI_USER", MAC, H_SIGNAL}, {"SSIZE_MAX", MAC, H_LIMITS}, {"SS_DISABLE", MAC, H_SIGNAL},
-    {"SS_ONSTACK", MAC, H_SIGNAL}, {"TIMER_ABSTIME", MAC, H_TIME}, {"TMP_MAX", MAC, H_STDIO},
+    {"SS_ONSTACK", MAC, H_SIGNAL}, {"Self", RST, H_NONE}, {"TIMER_ABSTIME", MAC, H_TIME}, {"TMP_MAX", MAC, H_STDIO},
     {"TSS_DTOR_ITERATIONS", MAC, H_THREADS}, {"TTY_NAME_MAX", MAC, H_LIMITS},
     {"UCHAR_MAX", MAC, H_LIMITS}, {"ULLONG_MAX", MAC, H_LIMITS}, {"ULONG_MAX", MAC, H_LIMITS},
     {"USHRT_MAX", MAC, H_LIMITS}, {"WCONTINUED", MAC, H_STDLIB}, {"WEOF", MAC, H_WCHAR},
@@ -197,7 +198,7 @@ static const reserved_name reserved[] = {
     {"clock_t", TYP, H_TIME}, {"clockid_t", TYP, H_STDLIB}, {"compl", MAC, H_ISO646},
     {"complex", MAC, H_COMPLEX}, {"conj", MAC, H_TGMATH}, {"const", KEY, H_NONE},
     {"constexpr", KEY, H_NONE}, {"continue", KEY, H_NONE}, {"copysign", MAC, H_TGMATH},
-    {"cos", MAC, H_TGMATH}, {"cosh", MAC, H_TGMATH}, {"cproj", MAC, H_TGMATH},
+    {"cos", MAC, H_TGMATH}, {"cosh", MAC, H_TGMATH}, {"cproj", MAC, H_TGMATH}, {"crate", RST, H_NONE},
     {"creal", MAC, H_TGMATH}, {"daddr_t", TYP, H_STDLIB}, {"default", KEY, H_NONE},
     {"dev_t", TYP, H_STDLIB}, {"div_t", TYP, H_STDLIB}, {"do", KEY, H_NONE},
     {"double", KEY, H_NONE}, {"double_t", TYP, H_MATH}, {"else", KEY, H_NONE},
@@ -255,7 +256,7 @@ static const reserved_name reserved[] = {
     {"register_t", TYP, H_STDLIB}, {"remainder", MAC, H_TGMATH}, {"remquo", MAC, H_TGMATH},
     {"restrict", KEY, H_NONE}, {"return", KEY, H_NONE}, {"rint", MAC, H_TGMATH},
     {"round", MAC, H_TGMATH}, {"sa_handler", MAC, H_SIGNAL}, {"sa_sigaction", MAC, H_SIGNAL},
-    {"scalb", MAC, H_TGMATH}, {"scalbln", MAC, H_TGMATH}, {"scalbn", MAC, H_TGMATH},
+    {"scalb", MAC, H_TGMATH}, {"scalbln", MAC, H_TGMATH}, {"scalbn", MAC, H_TGMATH}, {"self", RST, H_NONE},
     {"setjmp", MAC, H_SETJMP}, {"short", KEY, H_NONE}, {"si_addr", MAC, H_SIGNAL},
     {"si_addr_lsb", MAC, H_SIGNAL}, {"si_arch", MAC, H_SIGNAL}, {"si_band", MAC, H_SIGNAL},
     {"si_call_addr", MAC, H_SIGNAL}, {"si_fd", MAC, H_SIGNAL}, {"si_int", MAC, H_SIGNAL},
@@ -272,7 +273,7 @@ static const reserved_name reserved[] = {
     {"sizeof", KEY, H_NONE}, {"sqrt", MAC, H_TGMATH}, {"ssize_t", TYP, H_STDIO},
     {"stack_t", TYP, H_SIGNAL}, {"static", KEY, H_NONE}, {"static_assert", KEY, H_NONE},
     {"stderr", MAC, H_STDIO}, {"stdin", MAC, H_STDIO}, {"stdout", MAC, H_STDIO},
-    {"struct", KEY, H_NONE}, {"suseconds_t", TYP, H_STDLIB}, {"switch", KEY, H_NONE},
+    {"struct", KEY, H_NONE}, {"super", RST, H_NONE}, {"suseconds_t", TYP, H_STDLIB}, {"switch", KEY, H_NONE},
     {"tan", MAC, H_TGMATH}, {"tanh", MAC, H_TGMATH}, {"tgamma", MAC, H_TGMATH},
     {"thread_local", KEY, H_NONE}, {"time_t", TYP, H_TIME}, {"timer_t", TYP, H_STDLIB},
     {"toascii", MAC, H_CTYPE}, {"toascii_l", MAC, H_CTYPE}, {"true", KEY, H_NONE},
@@ -376,6 +377,7 @@ const char *fkcg_c_name_why(const char *s)
     case KEY: return "a C keyword";
     case GNU: return "a macro gcc and clang predefine in GNU mode (-std=gnu11, their default)";
     case GEN: return "a function of the generated header";
+    case RST: return "a name the Rust back end cannot write, even as r#name (Self, self, super, crate)";
     case MAC: return macro_of[r->header];
     default: return type_of[r->header];
     }

@@ -675,6 +675,7 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
         return NULL;
     fkcg_section *s = fkcg_alloc(a, sizeof *s);
     s->heading = c->heading;
+    s->prose = c->prose;
     s->provider = p;
     s->loc = c->loc;
     s->kernel = str(v, root, "kernel");

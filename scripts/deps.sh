@@ -3,7 +3,8 @@
 # Run by `make` and `make test`; does nothing (and needs no network) when all are present.
 set -eu
 
-# package:kind:probe — kind pc (a pkg-config module), cmd (a command) or dpkg (the package itself).
+# package:kind:probe — kind pc (a pkg-config module), cmd (a command), dpkg (the package itself)
+# or cargo (a cargo on PATH or rustup's ~/.cargo/bin/cargo; else Debian's, with its rustc).
 PKGS="
 libyaml-dev:pc:yaml-0.1
 libcmark-dev:pc:libcmark
@@ -21,6 +22,7 @@ python3-numpy:dpkg:-
 man-db:cmd:man
 groff-base:cmd:nroff
 bsdextrautils:cmd:col
+cargo:cargo:-
 "
 
 missing=""
@@ -32,6 +34,7 @@ for entry in $PKGS; do
 	case $kind in
 	pc)   command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$probe" && continue ;;
 	cmd)  command -v "$probe" >/dev/null 2>&1 && continue ;;
+	cargo) { command -v cargo >/dev/null 2>&1 || [ -x "${HOME:-/nonexistent}/.cargo/bin/cargo" ]; } && continue ;;
 	dpkg) dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' && continue ;;
 	esac
 	missing="$missing $pkg"

@@ -188,11 +188,17 @@ static void test_make_check_generated_fails_on_drift(void **state)
 {
     (void)state;
     make_copy();
-    const char *gen = "cd %s && %s gen --out-dir %s/c/generated %s/c/contracts/vulkan/write_slice.md";
+    const char *gen_c = "cd %s && %s gen --out-dir %s/c/generated %s/c/contracts/vulkan/write_slice.md";
+    const char *gen_rs = "cd %s && %s gen --lang rust --out-dir %s/c/generated "
+                         "%s/c/contracts/vulkan/write_slice.md";
     const char *make = "cd %s && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "
                        "check-generated CONTRACTS=%s/c/contracts/vulkan/write_slice.md "
                        "GEN_DIR=%s/c/generated";
-    assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh(gen_c, repo, fkcgen, tmp, tmp), 0);
+    /* The Rust module is checked too: missing, it is drift. */
+    assert_int_not_equal(sh(make, repo, tmp, tmp), 0);
+    assert_non_null(strstr(err_text, "fkc_bindings.rs is missing"));
+    assert_int_equal(sh(gen_rs, repo, fkcgen, tmp, tmp), 0);
     assert_int_equal(sh(make, repo, tmp, tmp), 0);
     /* One character that changes no binding (a trailing space) still shows as drift: the
      * banner names the hash of each contract's text, so generated/ always matches its bytes. */
@@ -201,13 +207,22 @@ static void test_make_check_generated_fails_on_drift(void **state)
     assert_int_not_equal(sh(make, repo, tmp, tmp), 0);
     assert_non_null(strstr(out_text, "\n- *   "));
     assert_non_null(strstr(out_text, "\n+ *   "));
-    assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh(gen_c, repo, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh(gen_rs, repo, fkcgen, tmp, tmp), 0);
     assert_int_equal(sh(make, repo, tmp, tmp), 0);
     assert_int_equal(sh("sed -i '0,/^flops: \"0\"/s//flops: \"4\"/' "
                         "%s/c/contracts/vulkan/write_slice.md", tmp), 0);
     assert_int_not_equal(sh(make, repo, tmp, tmp), 0);
     assert_non_null(strstr(out_text, "+++ "));
     assert_non_null(strstr(out_text, "\n-    return 0.0;\n+    return 4.0;\n"));
+    /* The C files regenerated, the stale Rust module alone still fails the check. */
+    assert_int_equal(sh(gen_c, repo, fkcgen, tmp, tmp), 0);
+    assert_int_not_equal(sh(make, repo, tmp, tmp), 0);
+    assert_non_null(strstr(err_text, "fkc_bindings.rs is out of date"));
+    assert_non_null(strstr(out_text, "\n-        0.0\n+        4.0\n"));
+    assert_null(strstr(out_text, "fkc_bindings.c"));
+    assert_int_equal(sh(gen_rs, repo, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh(make, repo, tmp, tmp), 0);
 }
 
 static void test_unchanged_files_keep_mtime(void **state)
@@ -237,6 +252,35 @@ static void test_unchanged_files_keep_mtime(void **state)
     assert_non_null(strstr(out_text, "/m/fkc_bindings.h "));
     assert_non_null(strstr(out_text, "fkc_bindings.c: \\\n  contracts/vulkan/write_slice.md \\\n"));
     assert_non_null(strstr(out_text, "fkcgen\n\ncontracts/vulkan/write_slice.md:\n"));
+}
+
+/* --lang rust: one module, byte-stable (a second run rewrites nothing), its own depfile. */
+static void test_rust_module_stable(void **state)
+{
+    (void)state;
+    char path[256];
+    struct stat st;
+    const char *gen = "cd %s && %s gen --lang rust --out-dir %s/r --depfile %s/r.d "
+                      "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh("cp %s/r/fkc_bindings.rs %s/first.rs", tmp, tmp), 0);
+    snprintf(path, sizeof path, "%s/r/fkc_bindings.rs", tmp);
+    struct utimbuf old = {1000000000, 1000000000};
+    assert_int_equal(utime(path, &old), 0);
+    assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mtime, 1000000000);
+    assert_int_equal(sh("cmp %s/first.rs %s/r/fkc_bindings.rs", tmp, tmp), 0);
+    assert_int_equal(sh("ls -A %s/r", tmp), 0);
+    assert_string_equal(out_text, "fkc_bindings.rs\n");
+    assert_int_equal(sh("cat %s/r.d", tmp), 0);
+    assert_non_null(strstr(out_text, "/r/fkc_bindings.rs: \\\n  contracts/vulkan/write_slice.md \\\n"));
+    /* the committed copy is what the repo's contracts give */
+    assert_int_equal(sh("cmp %s/generated/fkc_bindings.rs %s/r/fkc_bindings.rs", repo, tmp), 0);
+    assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --lang go --out-dir %s/r contracts/vulkan/write_slice.md",
+                        repo, fkcgen, tmp), 2);
+    assert_non_null(strstr(err_text, "the languages are c and rust"));
 }
 
 static void test_contract_error_writes_nothing(void **state)
@@ -660,6 +704,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_check_prints_diff_on_drift, setup, teardown),
         cmocka_unit_test_setup_teardown(test_make_check_generated_fails_on_drift, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unchanged_files_keep_mtime, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rust_module_stable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_contract_error_writes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_entry_point_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
