@@ -110,7 +110,4 @@ void fkc_stream_barrier(fkc_stream *s);
 fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                           const fkc_box *box, size_t elem_size);
 
-/* ---- registry.c ---- */
-fkc_status fkc_registry_init(void);
-
 #endif /* FKC_INTERNAL_H */
