@@ -20,14 +20,19 @@ typedef struct gen_opts {
     const char *out_dir;  /* --out-dir */
     const char *depfile;  /* --depfile, or NULL */
     const char *root;     /* --root, or NULL (the current directory) */
+    const char *prefix;   /* --prefix, FKCG_EMIT_PREFIX by default */
+    char header[FKCG_PREFIX_MAX + 16]; /* <prefix>_bindings.h */
+    char source[FKCG_PREFIX_MAX + 16]; /* <prefix>_bindings.c */
     bool check;           /* --check */
     char **files;         /* the contracts */
     size_t n_files;
 } gen_opts;
 
 static const char usage[] =
-    "usage: fkcgen gen --out-dir DIR [--check] [--depfile FILE] [--root DIR] FILE...\n"
-    "  Emits DIR/" FKCG_EMIT_HEADER " and DIR/" FKCG_EMIT_SOURCE " from the contracts.\n"
+    "usage: fkcgen gen --out-dir DIR [--prefix NAME] [--check] [--depfile FILE] [--root DIR]\n"
+    "                  FILE...\n"
+    "  Emits DIR/NAME_bindings.h and DIR/NAME_bindings.c from the contracts.\n"
+    "  --prefix NAME   of every generated name and of the files (default " FKCG_EMIT_PREFIX ")\n"
     "  --check         compare with DIR instead: print a unified diff, exit 1 on drift\n"
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n";
@@ -73,6 +78,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
             o->depfile = v;
         } else if (take_value("--root", argc, argv, &i, &v)) {
             o->root = v;
+        } else if (take_value("--prefix", argc, argv, &i, &v)) {
+            o->prefix = v;
         } else {
             fprintf(stderr, "fkcgen gen: unknown option '%s'\n%s", a, usage);
             return 2;
@@ -84,6 +91,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     }
     o->files = argv + i;
     o->n_files = (size_t)(argc - i);
+    if (!o->prefix)
+        o->prefix = FKCG_EMIT_PREFIX;
     if (!o->out_dir || o->n_files == 0) {
         fprintf(stderr, "fkcgen gen: %s\n%s",
                 o->out_dir ? "no contract given" : "--out-dir is required", usage);
@@ -514,7 +523,7 @@ static int check_depfile(const gen_opts *o, const struct stat out_st[2], const b
     else if (check_output("--depfile", dep, &st, &exists) == 0)
         rc = 0;
     for (int k = 0; k < 2 && rc == 0; k++) {
-        const char *name = k ? FKCG_EMIT_SOURCE : FKCG_EMIT_HEADER;
+        const char *name = k ? o->source : o->header;
         if ((in_out_dir && !strcmp(base, name)) ||
             (exists && out_exists[k] && st.st_dev == out_st[k].st_dev &&
              st.st_ino == out_st[k].st_ino)) {
@@ -625,7 +634,15 @@ int fkcg_cmd_gen(int argc, char **argv)
             fputs(usage, stdout);
         return rc < 0 ? 0 : rc;
     }
-    char *outs[2] = {join_path(o.out_dir, FKCG_EMIT_HEADER), join_path(o.out_dir, FKCG_EMIT_SOURCE)};
+    const char *bad = fkcg_prefix_problem(o.prefix);
+    if (bad) {
+        path_error("--prefix", o.prefix, bad);
+        fputs(usage, stderr);
+        return 2;
+    }
+    snprintf(o.header, sizeof o.header, "%s_bindings.h", o.prefix);
+    snprintf(o.source, sizeof o.source, "%s_bindings.c", o.prefix);
+    char *outs[2] = {join_path(o.out_dir, o.header), join_path(o.out_dir, o.source)};
     if (check_paths(&o, outs) != 0) {
         fputs("fkcgen gen: nothing written\n", stderr);
         free(outs[0]);
@@ -649,7 +666,7 @@ int fkcg_cmd_gen(int argc, char **argv)
         if (k == 0)
             atexit(drop_unfinished);
     }
-    if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c) != 0) {
+    if (rc == 0 && fkcg_emit_c_checked(fkcg_run_table(run), o.prefix, stderr, &h, &c) != 0) {
         rc = 1;
         failed = true; /* nothing was emitted, so nothing was written: close the outputs */
         for (int k = 0; k < 2 && !o.check; k++)
