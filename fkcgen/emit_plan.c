@@ -317,6 +317,11 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
         fkcg_op_info *op = &p->ops[p->sec_op[i]];
         p->sec_runtime[i] = fkcg_runtime_kernel_find(s->kernel) != NULL;
         op->runtime |= p->sec_runtime[i];
+        /* With the runtime's own prefix, fkc_<op>_params of a runtime op kind is the runtime's
+         * type whatever kernel binds it: the contract must then agree with it. */
+        for (size_t k = 0; k < sizeof runtime_kernels / sizeof runtime_kernels[0]; k++)
+            op->runtime |= strcmp(p->prefix, FKCG_EMIT_PREFIX) == 0 &&
+                           strcmp(fkcg_nz(s->op_kind), runtime_kernels[k].op_kind) == 0;
         if (!op->sig)
             op->sig = s;
         if (!op->cost && s->cost.present && s->cost.provenance) {

@@ -338,9 +338,9 @@ static void test_two_link_registries(void **state)
     assert_non_null(strstr(h.data, "#define FKC_LINK_REGISTRY_COUNT 2\n"));
     assert_non_null(strstr(c.data, "= {\n    \"a::REG\",\n    \"fuel_vulkan_backend::fkc::ENTRY_POINTS\",\n};"));
     assert_non_null(strstr(c.data, "{\"fuel_vulkan_backend::fkc::write_slice_rotating_bf16\", 0, "
-                                   "&fkc_bindings[13]}, /* -> write_slice_rotating_b2 */\n"));
+                                   "&fkc_bindings[13]}, /* -> fkc_write_slice_rotating_b2 */\n"));
     assert_non_null(strstr(c.data, "{\"fuel_vulkan_backend::fkc::write_slice_bf16\", 1, "
-                                   "&fkc_bindings[4]}, /* -> write_slice_b2 */\n"));
+                                   "&fkc_bindings[4]}, /* -> fkc_write_slice_b2 */\n"));
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
 }
