@@ -74,3 +74,4 @@ bench-runtime: $(BUILD)/fkc-bench
 	$(BUILD)/fkc-bench
 
 include runtime/cli.mk
+include runtime/install.mk
