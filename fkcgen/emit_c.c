@@ -414,8 +414,8 @@ static void emit_h_prologue(fkcg_buf *b)
            "#define @@_BINDINGS_ABI_STR(x) @@_BINDINGS_ABI_STR_(x)\n"
            "_Static_assert(0, \"@_bindings.h was generated for fkc runtime ABI "
            STR(FKCG_RUNTIME_ABI) ", this runtime is ABI \"\n"
-           "               @@_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) \": regenerate it with this "
-           "runtime's fkcgen (make)\");\n"
+           "               @@_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) \": regenerate it with the "
+           "fkcgen of this runtime (make)\");\n"
            "#endif\n\n"
            "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 }
