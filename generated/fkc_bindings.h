@@ -19,7 +19,7 @@
 #define FKC_BINDINGS_ABI_STR_(x) #x
 #define FKC_BINDINGS_ABI_STR(x) FKC_BINDINGS_ABI_STR_(x)
 _Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 1, this runtime is ABI "
-               FKC_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) ": regenerate it with this runtime's fkcgen (make)");
+               FKC_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) ": regenerate it with the fkcgen of this runtime (make)");
 #endif
 
 #ifdef __cplusplus
