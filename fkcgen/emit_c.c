@@ -76,6 +76,18 @@ static void put_tpl_str(fkcg_buf *b, const char *s)
     put_tpl(b, s, strlen(s));
 }
 
+/* The same expansion into dst (cap bytes, NUL-terminated, cut when too long), for the few
+ * names that are measured or escaped before they are written. */
+static const char *tpl_to(char *dst, size_t cap, const char *tpl)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    put_tpl_str(&b, tpl);
+    snprintf(dst, cap, "%s", b.data ? b.data : "");
+    fkcg_buf_free(&b);
+    return dst;
+}
+
 /* A string literal, through put_tpl (the "" makes anything else a compile error). */
 #define PUT(b, lit) put_tpl((b), "" lit, sizeof(lit) - 1)
 
@@ -265,14 +277,13 @@ static void put_where(fkcg_buf *b, const fkcg_section *s)
  * by fkc/fkc_kernels.h) or the code that links the bindings (<prefix>_<kernel>_b<width>). */
 static const char *wrapper_prefix(const fkcg_section *s)
 {
-    return fkcg_runtime_kernel_find(s->kernel) ? "fkc" : prefix.lower;
+    return fkcg_runtime_kernel_find(s->kernel) ? "fkc_" : "@_";
 }
 
 /* The C symbol of a binding's wrapper ("fkc_write_slice_b4"). */
 static void put_wrapper(fkcg_buf *b, const fkcg_binding *bd)
 {
-    put_str(b, wrapper_prefix(bd->section));
-    put_ch(b, '_');
+    put_tpl_str(b, wrapper_prefix(bd->section));
     put_ident(b, bd->wrapper);
 }
 
@@ -286,16 +297,16 @@ static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
     put_ch(b, ' ');
     put_comment(b, fkcg_dtypes[bd->dtype].name);
     PUT(b, " -> ");
-    put_str(b, wrapper_prefix(bd->section));
-    put_ch(b, '_');
+    put_tpl_str(b, wrapper_prefix(bd->section));
     put_comment(b, bd->wrapper);
 }
 
 /* The same as a C string literal. */
 static void put_wrapper_cstr(fkcg_buf *b, const fkcg_binding *bd)
 {
-    char sym[FKCG_PREFIX_MAX + FKCG_IDENT_MAX + 8];
-    snprintf(sym, sizeof sym, "%s_%s", wrapper_prefix(bd->section), fkcg_nz(bd->wrapper));
+    char pre[FKCG_PREFIX_MAX + 2], sym[FKCG_PREFIX_MAX + FKCG_IDENT_MAX + 8];
+    snprintf(sym, sizeof sym, "%s%s", tpl_to(pre, sizeof pre, wrapper_prefix(bd->section)),
+             fkcg_nz(bd->wrapper));
     put_cstr(b, sym);
 }
 
@@ -381,7 +392,7 @@ static void put_params(fkcg_buf *b, const fkcg_op_info *op)
                   fkcg_emit_is_ident(s->outputs[i].name) ? s->outputs[i].name
                   : "\n#error \"fkcgen: invalid identifier\"\n", "");
     char lead[FKCG_PREFIX_MAX + 8];
-    snprintf(lead, sizeof lead, "const %s_", prefix.lower);
+    tpl_to(lead, sizeof lead, "const @_");
     if (s->variant || op->runtime)
         put_param(b, open, &col, false, lead, op->snake, "_params *params");
     else
@@ -601,7 +612,7 @@ static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p, const size_t *first
         size_t open = column(b), col = open;
         bool lead = true;
         char pre[FKCG_PREFIX_MAX + 2];
-        snprintf(pre, sizeof pre, "%s_", wrapper_prefix(s));
+        tpl_to(pre, sizeof pre, wrapper_prefix(s));
         for (unsigned w = 1; w <= 8; w *= 2) {
             if (!(mask & (1u << w)))
                 continue;
@@ -1215,8 +1226,7 @@ static void emit_c_link(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, ", &@_bindings[");
         put_u64(b, l->index);
         PUT(b, "]}, /* -> ");
-        put_str(b, wrapper_prefix(l->b->section));
-        put_ch(b, '_');
+        put_tpl_str(b, wrapper_prefix(l->b->section));
         put_comment(b, l->b->wrapper);
         PUT(b, " */\n");
     }

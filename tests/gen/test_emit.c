@@ -191,6 +191,20 @@ static void test_bad_entry_point_rejected(void **state)
     }
 }
 
+/* A kernel of the runtime (fkc/fkc_kernels.h) bound to another op kind or backend: its
+ * wrappers would be the runtime's, for another signature. */
+static void test_runtime_kernel_elsewhere_rejected(void **state)
+{
+    (void)state;
+    one *o = one_new();
+    o->s.op_kind = "Copy";
+    expect_rejected(o, "write_slice.md:53:1: error: kernel 'write_slice' is a kernel of the fkc "
+                       "runtime, which implements it for another op kind or backend");
+    o = one_new();
+    o->s.backend = "Cuda";
+    expect_rejected(o, "error: kernel 'write_slice' is a kernel of the fkc runtime");
+}
+
 static void test_bad_identifiers_rejected(void **state)
 {
     (void)state;
@@ -506,6 +520,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_check_accepts_seed),
         cmocka_unit_test(test_bad_entry_point_rejected),
         cmocka_unit_test(test_bad_identifiers_rejected),
+        cmocka_unit_test(test_runtime_kernel_elsewhere_rejected),
         cmocka_unit_test(test_cost_field_must_be_integer_scalar),
         cmocka_unit_test(test_empty_table_rejected),
         cmocka_unit_test(test_hostile_strings_are_escaped),
