@@ -15,6 +15,7 @@ fail() { echo "check-consumer: $*" >&2; exit 1; }
 STRICT="-std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes -Werror"
 export LC_ALL=C # the compilers' messages in ASCII quotes
 unset MAKEFLAGS MFLAGS MAKELEVEL PKG_CONFIG_PATH 2>/dev/null || true
+export BUILD="${BUILD:-build}" # fkc's build directory, for its `make install`
 
 # ---- 1. docs/consumers.md, every marked block, in one shell, as a new user runs them ------
 sed -n '/^<!-- consumers-test -->$/,/^```$/p' "$REPO/docs/consumers.md" |
@@ -31,6 +32,10 @@ echo "check-consumer: docs/consumers.md: $(grep -c . "$T/doc.sh") commands run"
 
 # ---- 2. a DESTDIR install, moved: found through pkg-config where it lies; libfkc's symbols --
 make -s -C "$REPO" install PREFIX=/opt/fkc DESTDIR="$T/stage" >/dev/null
+for m in "$REPO"/docs/man/*.1; do # the man pages, when the checkout has them
+    [ -f "$m" ] || continue
+    cmp -s "$m" "$T/stage/opt/fkc/share/man/man1/${m##*/}" || fail "${m##*/} not installed"
+done
 mv "$T/stage" "$T/moved"
 export PKG_CONFIG_PATH="$T/moved/opt/fkc/lib/pkgconfig"
 [ "$(pkg-config --variable=fkcgen fkc)" = "$T/moved/opt/fkc/lib/pkgconfig/../../bin/fkcgen" ] ||

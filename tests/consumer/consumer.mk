@@ -6,6 +6,6 @@
 
 .PHONY: check-consumer
 check-consumer: $(BUILD)/fkcgen $(BUILD)/fkc-run $(BUILD)/libfkc.a
-	@sh tests/consumer/check.sh "$(CURDIR)"
+	@BUILD='$(BUILD)' sh tests/consumer/check.sh "$(CURDIR)"
 
 TEST_TARGETS += check-consumer
