@@ -71,17 +71,6 @@ typedef struct fkcg_kind_spec {
 /* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
 const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
 
-/* A kernel family the fkc runtime implements (fkc/fkc_kernels.h): its byte-width wrappers
- * are fkc_<kernel>_b<width>, its op kind's params struct fkc_<op snake>_params. */
-typedef struct fkcg_runtime_kernel {
-    const char *kernel;   /* "write_slice" */
-    const char *op_kind;  /* "WriteSlice" */
-    const char *backend;  /* "Vulkan" */
-} fkcg_runtime_kernel;
-
-/* The runtime's family of that kernel name, or NULL. */
-const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel);
-
 /* NULL when name is usable as `--prefix`: a C identifier of lower-case letters, digits and
  * '_' starting with a letter, at most FKCG_PREFIX_MAX bytes, no "__" nor trailing '_', not a
  * C keyword nor a name the C library reserves as a prefix (str..., mem..., is..., to...,

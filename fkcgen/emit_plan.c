@@ -101,22 +101,6 @@ bool fkcg_emit_is_path(const char *s)
 
 /* ---- the runtime's kernels and the prefix ----------------------------------------- */
 
-/* The families runtime/include/fkc/fkc_kernels.h declares. A mismatch with that header is a
- * compile error of the generated code (it declares these wrappers again through its own
- * function types), never a silent one. */
-static const fkcg_runtime_kernel runtime_kernels[] = {
-    {"write_slice", "WriteSlice", "Vulkan"},
-    {"write_slice_rotating", "WriteSliceRotating", "Vulkan"},
-};
-
-const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel)
-{
-    for (size_t i = 0; kernel && i < sizeof runtime_kernels / sizeof runtime_kernels[0]; i++)
-        if (strcmp(kernel, runtime_kernels[i].kernel) == 0)
-            return &runtime_kernels[i];
-    return NULL;
-}
-
 const char *fkcg_prefix_problem(const char *name)
 {
     /* Prefixes the C library reserves (C11 7.31): a name starting with one of these followed
@@ -319,9 +303,8 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
         op->runtime |= p->sec_runtime[i];
         /* With the runtime's own prefix, fkc_<op>_params of a runtime op kind is the runtime's
          * type whatever kernel binds it: the contract must then agree with it. */
-        for (size_t k = 0; k < sizeof runtime_kernels / sizeof runtime_kernels[0]; k++)
-            op->runtime |= strcmp(p->prefix, FKCG_EMIT_PREFIX) == 0 &&
-                           strcmp(fkcg_nz(s->op_kind), runtime_kernels[k].op_kind) == 0;
+        op->runtime |= strcmp(p->prefix, FKCG_EMIT_PREFIX) == 0 &&
+                       fkcg_runtime_op_kind(s->op_kind);
         if (!op->sig)
             op->sig = s;
         if (!op->cost && s->cost.present && s->cost.provenance) {
