@@ -97,6 +97,11 @@ for cc in gcc clang; do
     grep -q "cb_bindings.h was generated for fkc runtime ABI 1, this runtime is ABI 2: regenerate it with the fkcgen of this runtime (make)" "$T/err" ||
         { cat "$T/err"; fail "$cc: no ABI message"; }
 done
+sed -i '/^#define FKC_RUNTIME_ABI 2$/d' "$T/abi2/fkc/fkc_kernels.h" # headers older than the ABI
+gcc -std=c11 -I"$T/abi2" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
+    fail "bindings compiled against headers without FKC_RUNTIME_ABI"
+grep -q "cb_bindings.h was generated for fkc runtime ABI 1, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)" "$T/err" ||
+    { cat "$T/err"; fail "no message for headers without an ABI"; }
 mkdir "$T/oldlib" && cp "$T/moved/opt/fkc/lib/libfkc.a" "$T/oldlib/"
 objcopy --redefine-sym fkc_runtime_abi_1=fkc_runtime_abi_0 "$T/oldlib/libfkc.a"
 cc build/main.o build/fill.o build/cb_bindings.o -o "$T/stale" -L"$T/oldlib" $LIBS 2> "$T/err" &&
@@ -117,7 +122,7 @@ for cc in gcc clang; do
         fail "$cc: a contract disagreeing with the runtime's params compiled"
     grep -q "_Generic" "$T/err" || { cat "$T/err"; fail "$cc: no field message"; }
 done
-echo "check-consumer: stale pairings refused: ABI (gcc, clang), link, wrapper signature, params field"
+echo "check-consumer: stale pairings refused: ABI 2 (gcc, clang), no ABI, link, wrapper signature, params field"
 
 # ---- 4. two providers, --prefix a and --prefix b, in one program --------------------------
 FKCGEN=$(pkg-config --variable=fkcgen fkc)
