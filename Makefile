@@ -4,9 +4,11 @@
 #   make test   the same set-up, then every test
 # Also: make check-generated (fails when generated/ drifts from contracts/; never regenerates),
 # make bench (runtime figures, build/fkc-bench), make bench-gen (fkcgen on 1,000 and 10,000
-# sections), make fuzz (libFuzzer over the fkcgen front end), make clean.
+# sections), make fuzz (libFuzzer over the fkcgen front end), make install PREFIX=... DESTDIR=...
+# (docs/consumers.md), make clean.
 # Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
-# runtime/runtime.mk (+ cli.mk), rust/rust.mk (the Rust crate's cargo test). Flags from
+# runtime/runtime.mk (+ cli.mk), rust/rust.mk (the Rust crate's cargo test),
+# runtime/install.mk, tests/consumer/consumer.mk. Flags from
 # pkg-config are expanded lazily, after `deps` has run.
 
 .DEFAULT_GOAL := all
@@ -53,6 +55,7 @@ include runtime/runtime.mk
 include tests/examples/examples.mk
 include tests/man/man.mk
 include rust/rust.mk
+include tests/consumer/consumer.mk
 
 
 build: $(BUILD_TARGETS)

@@ -10,12 +10,18 @@
 #include "buf.h"
 #include "model.h"
 
-/* Names of the two generated files, relative to the output directory. */
+/* Names of the two generated files, relative to the output directory, for the default
+ * prefix; with `--prefix NAME` they are NAME_bindings.h and NAME_bindings.c. */
 #define FKCG_EMIT_HEADER "fkc_bindings.h"
 #define FKCG_EMIT_SOURCE "fkc_bindings.c"
 /* The macro the header defines to its pair hash (XXH3-64 of the header without that line);
  * the source refuses to compile unless it holds the value it was generated with. */
-#define FKCG_PAIR_HASH_MACRO "FKC_BINDINGS_PAIR_HASH"
+#define FKCG_PAIR_HASH_MACRO "@@_BINDINGS_PAIR_HASH" /* a template: @@ is the prefix, upper-case */
+#define FKCG_EMIT_PREFIX "fkc"     /* the default prefix of the generated names */
+#define FKCG_PREFIX_MAX 32         /* longest prefix */
+/* The fkc runtime interface (FKC_RUNTIME_ABI of runtime/include/fkc/fkc_kernels.h) the
+ * generated code is written for: its header refuses to compile against another. */
+#define FKCG_RUNTIME_ABI 1
 
 #define FKCG_IDENT_MAX 128 /* longest identifier a contract may give (kernel, field, ...) */
 
@@ -49,8 +55,8 @@ bool fkcg_emit_is_path(const char *s);
  * silent (the unknown-cost sentinel). */
 typedef struct fkcg_enum_spec {
     const char *schema;   /* the schema's enum name */
-    const char *ctype;    /* C type name */
-    const char *prefix;   /* enumerator prefix */
+    const char *ctype;    /* C type name, a template of put_tpl ("@_determinism") */
+    const char *prefix;   /* enumerator prefix, a template ("@@_DETERMINISM_") */
     bool with_unknown;    /* add <PREFIX>UNKNOWN = 0 */
 } fkcg_enum_spec;
 
@@ -68,10 +74,17 @@ typedef struct fkcg_kind_spec {
 /* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
 const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
 
+/* NULL when name is usable as `--prefix`: a C identifier of lower-case letters, digits and
+ * '_' starting with a letter, at most FKCG_PREFIX_MAX bytes, no "__" nor trailing '_', not a
+ * C keyword nor a name the C library reserves as a prefix (str..., mem..., is..., to...,
+ * atomic_...), nor fkc_... (the runtime's: only "fkc" itself). Otherwise why not. */
+const char *fkcg_prefix_problem(const char *name);
+
 /* ---- the plan: what to emit (emit_plan.c) ---- */
 
 typedef struct fkcg_op_info {
     const char *name;          /* "WriteSlice" */
+    bool runtime;              /* a section binds a runtime kernel: its params are the runtime's */
     char *snake;               /* "write_slice" */
     char *upper;               /* "WRITE_SLICE" */
     const fkcg_section *sig;   /* first section of this op kind: its signature */
@@ -88,6 +101,8 @@ typedef struct fkcg_link_row {
 
 typedef struct fkcg_plan {
     const fkcg_table *t;
+    const char *prefix;        /* of the generated names, "fkc" by default */
+    bool *sec_runtime;         /* each section: a runtime kernel (fkcg_runtime_kernel_find) */
     fkcg_op_info *ops;         /* distinct op kinds, sorted by name */
     size_t n_ops;
     size_t *sec_op;            /* op index of each section */
@@ -97,7 +112,8 @@ typedef struct fkcg_plan {
     size_t n_registries;
 } fkcg_plan;
 
-void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t);
+/* prefix: of the generated names (NULL: FKCG_EMIT_PREFIX); checked by fkcg_prefix_problem. */
+void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix);
 void fkcg_plan_free(fkcg_plan *p);
 /* Index of a link_registry name in p->registries (0 when absent). */
 size_t fkcg_plan_registry(const fkcg_plan *p, const char *name);
@@ -122,18 +138,23 @@ size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag);
  * agreement of the sections of one op kind and the uniqueness of every generated name.
  * Returns the number of problems reported. */
 size_t fkcg_emit_c_check(const fkcg_table *table, FILE *diag);
+/* The same checks, for the generated names of `prefix` (NULL: the default). */
+size_t fkcg_emit_c_check_prefixed(const fkcg_table *table, const char *prefix, FILE *diag);
 
 /* ---- printing (emit_c.c) ---- */
 
 /* fkcg_emit_c_check, then fkcg_emit_c when it found nothing, on one shared plan (what
  * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any. */
-size_t fkcg_emit_c_checked(const fkcg_table *table, FILE *diag, fkcg_buf *header,
-                           fkcg_buf *source);
+size_t fkcg_emit_c_checked(const fkcg_table *table, const char *prefix, FILE *diag,
+                           fkcg_buf *header, fkcg_buf *source);
+/* fkcg_emit_c with the generated names of `prefix` (NULL: the default). */
+void fkcg_emit_c_prefixed(const fkcg_table *table, const char *prefix, fkcg_buf *header,
+                          fkcg_buf *source);
 
 /* The C skeleton of every byte-width wrapper the table binds (`gen --emit-stubs`): one
  * function per <kernel>_b<width> with the op's signature, returning FKC_ERR_UNSUPPORTED until
  * its TODO is done. Assumes a table fkcg_emit_c_checked accepted. */
-void fkcg_emit_stubs(const fkcg_table *table, fkcg_buf *out);
+void fkcg_emit_stubs(const fkcg_table *table, const char *prefix, fkcg_buf *out);
 
 /* ---- emit_diff.c ---- */
 

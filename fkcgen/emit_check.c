@@ -142,6 +142,12 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
     if (clash)
         report(ck, s->loc, "op_kind", s->op_kind, "has a C name that is a C keyword, a name "
                "of the included headers or one of the generated code's own");
+    const fkcg_runtime_kernel *rk = fkcg_runtime_kernel_find(s->kernel);
+    if (rk && (!s->op_kind || strcmp(s->op_kind, rk->op_kind) != 0 || !s->backend ||
+               strcmp(s->backend, rk->backend) != 0))
+        report(ck, s->loc, "kernel", s->kernel, "is a kernel of the fkc runtime, which "
+               "implements it for another op kind or backend (fkc/fkc_kernels.h); name your own "
+               "kernel otherwise");
     if (!fkcg_emit_is_path(s->entry_point))
         report(ck, s->loc, "entry_point", s->entry_point,
                "is not a path of identifiers joined by '::' (like a::b::c)");
@@ -230,10 +236,15 @@ size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag)
 
 size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
 {
+    return fkcg_emit_c_check_prefixed(t, NULL, diag);
+}
+
+size_t fkcg_emit_c_check_prefixed(const fkcg_table *t, const char *prefix, FILE *diag)
+{
     if (fkcg_emit_empty(t, diag))
         return 1;
     fkcg_plan p;
-    fkcg_plan_init(&p, t);
+    fkcg_plan_init(&p, t, prefix);
     size_t errors = fkcg_plan_check(&p, diag);
     fkcg_plan_free(&p);
     return errors;

@@ -25,6 +25,9 @@ typedef struct gen_opts {
     const char *out_dir;  /* --out-dir */
     const char *depfile;  /* --depfile, or NULL */
     const char *root;     /* --root, or NULL (the current directory) */
+    const char *prefix;   /* --prefix, FKCG_EMIT_PREFIX by default */
+    char header[FKCG_PREFIX_MAX + 16]; /* <prefix>_bindings.h (.rs with --lang rust) */
+    char source[FKCG_PREFIX_MAX + 16]; /* <prefix>_bindings.c */
     bool check;           /* --check */
     const char *stubs;    /* --emit-stubs FILE, or NULL */
     bool rust;            /* --lang rust: one Rust module instead of the C sources */
@@ -33,10 +36,11 @@ typedef struct gen_opts {
 } gen_opts;
 
 static const char usage[] =
-    "usage: fkcgen gen --out-dir DIR [--lang c|rust] [--check] [--depfile FILE] [--root DIR]\n"
-    "                  [--emit-stubs FILE] FILE...\n"
-    "  Emits DIR/" FKCG_EMIT_HEADER " and DIR/" FKCG_EMIT_SOURCE " from the contracts.\n"
-    "  --lang rust     emit DIR/" FKCG_EMIT_RUST " instead (default: c)\n"
+    "usage: fkcgen gen --out-dir DIR [--prefix NAME] [--lang c|rust] [--check] [--depfile FILE]\n"
+    "                  [--root DIR] [--emit-stubs FILE] FILE...\n"
+    "  Emits DIR/NAME_bindings.h and DIR/NAME_bindings.c from the contracts.\n"
+    "  --prefix NAME   of every generated name and of the files (default " FKCG_EMIT_PREFIX ")\n"
+    "  --lang rust     emit DIR/NAME_bindings.rs, one Rust module, instead (default: c)\n"
     "  --check         compare with DIR instead: print a unified diff, exit 1 on drift\n"
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
@@ -86,6 +90,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
             o->root = v;
         } else if (take_value("--emit-stubs", argc, argv, &i, &v)) {
             o->stubs = v;
+        } else if (take_value("--prefix", argc, argv, &i, &v)) {
+            o->prefix = v;
         } else if (take_value("--lang", argc, argv, &i, &v)) {
             if (v && strcmp(v, "c") && strcmp(v, "rust")) {
                 fprintf(stderr, "fkcgen gen: --lang '%s': the languages are c and rust\n%s", v,
@@ -104,6 +110,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     }
     o->files = argv + i;
     o->n_files = (size_t)(argc - i);
+    if (!o->prefix)
+        o->prefix = FKCG_EMIT_PREFIX;
     if (!o->out_dir || o->n_files == 0) {
         fprintf(stderr, "fkcgen gen: %s\n%s",
                 o->out_dir ? "no contract given" : "--out-dir is required", usage);
@@ -700,11 +708,11 @@ static int check_stubs(const char *path)
 
 /* Writes the wrapper skeletons to a new file (O_EXCL: never over one that appeared since the
  * check). 0 or 2 (reported, nothing left behind). */
-static int write_stubs(const char *path, const fkcg_table *t)
+static int write_stubs(const char *path, const char *prefix, const fkcg_table *t)
 {
     fkcg_buf b;
     fkcg_buf_init(&b);
-    fkcg_emit_stubs(t, &b);
+    fkcg_emit_stubs(t, prefix, &b);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666), rc = 0;
     if (fd < 0 || !write_all(fd, b.data, b.len)) {
         path_error("--emit-stubs", path, strerror(errno));
@@ -825,9 +833,17 @@ int fkcg_cmd_gen(int argc, char **argv)
             fputs(usage, stdout);
         return rc < 0 ? 0 : rc;
     }
+    const char *bad = fkcg_prefix_problem(o.prefix);
+    if (bad) {
+        path_error("--prefix", o.prefix, bad);
+        fputs(usage, stderr);
+        return 2;
+    }
+    snprintf(o.header, sizeof o.header, "%s_bindings.%s", o.prefix, o.rust ? "rs" : "h");
+    snprintf(o.source, sizeof o.source, "%s_bindings.c", o.prefix);
     int n_outs = o.rust ? 1 : 2;
-    char *outs[MAX_OUTS] = {join_path(o.out_dir, o.rust ? FKCG_EMIT_RUST : FKCG_EMIT_HEADER),
-                            o.rust ? NULL : join_path(o.out_dir, FKCG_EMIT_SOURCE)};
+    char *outs[MAX_OUTS] = {join_path(o.out_dir, o.header),
+                            o.rust ? NULL : join_path(o.out_dir, o.source)};
     if (check_paths(&o, outs, n_outs) != 0) {
         fputs("fkcgen gen: nothing written\n", stderr);
         free(outs[0]);
@@ -855,7 +871,8 @@ int fkcg_cmd_gen(int argc, char **argv)
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
     }
     if (rc == 0 && (o.rust ? fkcg_emit_rust_checked(fkcg_run_table(run), stderr, &h)
-                           : fkcg_emit_c_checked(fkcg_run_table(run), stderr, &h, &c)) != 0) {
+                           : fkcg_emit_c_checked(fkcg_run_table(run), o.prefix, stderr, &h,
+                                                 &c)) != 0) {
         rc = 1;
         failed = true; /* nothing was emitted, so nothing was written: close the outputs */
         for (int k = 0; k < n_outs && !o.check; k++)
@@ -868,7 +885,7 @@ int fkcg_cmd_gen(int argc, char **argv)
     else
         rc = write_outputs(&o, outs, texts, files, n_outs, dir_fd);
     if (rc == 0 && o.stubs)
-        rc = write_stubs(o.stubs, fkcg_run_table(run));
+        rc = write_stubs(o.stubs, o.prefix, fkcg_run_table(run));
     if (rc != 0 && created)
         rmdir(o.out_dir); /* made for this run, which wrote nothing in it */
     if (dir_fd >= 0)

@@ -99,17 +99,53 @@ bool fkcg_emit_is_path(const char *s)
 }
 
 
+/* ---- the runtime's kernels and the prefix ----------------------------------------- */
+
+const char *fkcg_prefix_problem(const char *name)
+{
+    /* Prefixes the C library reserves (C11 7.31): a name starting with one of these followed
+     * by a lower-case letter, or (atomic, memory, cnd, ...) by '_'; sig/lc/fe/pri/scn/time:
+     * the upper-case macros NAME_X would be the library's. */
+    static const char *const lib_lower[] = {"is", "mem", "str", "to", "wcs"};
+    static const char *const lib_word[] = {"atomic", "cnd", "fe", "lc", "memory", "mtx", "pri",
+                                           "scn", "sig", "thrd", "time", "tss"};
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > FKCG_PREFIX_MAX)
+        return "must be 1 to 32 bytes long";
+    if (!is_lower(name[0]))
+        return "must start with a lower-case letter";
+    for (size_t i = 0; i < n; i++)
+        if (!is_lower(name[i]) && !is_digit(name[i]) && name[i] != '_')
+            return "may hold only lower-case letters, digits and '_'";
+    if (strstr(name, "__") || name[n - 1] == '_')
+        return "may not hold \"__\" nor end with '_'";
+    if (strncmp(name, "fkc_", 4) == 0)
+        return "may not start with fkc_ (the fkc runtime's names)";
+    if (fkcg_c_name_reserved(name) && strcmp(name, FKCG_EMIT_PREFIX) != 0)
+        return "is a C keyword or a name of the headers the generated code includes";
+    for (size_t i = 0; i < sizeof lib_lower / sizeof lib_lower[0]; i++) {
+        size_t m = strlen(lib_lower[i]);
+        if (strncmp(name, lib_lower[i], m) == 0 && (is_lower(name[m]) || name[m] == '\0'))
+            return "is reserved by the C library (names starting with is, mem, str, to or "
+                   "wcs and a lower-case letter)";
+    }
+    for (size_t i = 0; i < sizeof lib_word / sizeof lib_word[0]; i++)
+        if (strcmp(name, lib_word[i]) == 0)
+            return "is a prefix the C library reserves (its NAME_ or NAME_X names)";
+    return NULL;
+}
+
 /* ---- the plan -------------------------------------------------------------------- */
 
 
 const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT] = {
-    {"determinism", "fkc_determinism", "FKC_DETERMINISM_", false},
-    {"cost_provenance", "fkc_cost_provenance", "FKC_COST_PROVENANCE_", true},
-    {"cost_class", "fkc_cost_class", "FKC_COST_CLASS_", true},
-    {"awkward_layout_strategy", "fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_", false},
-    {"layout_req", "fkc_layout_rule", "FKC_LAYOUT_RULE_", true},
-    {"layout_guarantee", "fkc_layout_guarantee", "FKC_LAYOUT_GUARANTEE_", false},
-    {"aliasing", "fkc_aliasing", "FKC_ALIASING_", false},
+    {"determinism", "@_determinism", "@@_DETERMINISM_", false},
+    {"cost_provenance", "@_cost_provenance", "@@_COST_PROVENANCE_", true},
+    {"cost_class", "@_cost_class", "@@_COST_CLASS_", true},
+    {"awkward_layout_strategy", "@_layout_strategy", "@@_LAYOUT_STRATEGY_", false},
+    {"layout_req", "@_layout_rule", "@@_LAYOUT_RULE_", true},
+    {"layout_guarantee", "@_layout_guarantee", "@@_LAYOUT_GUARANTEE_", false},
+    {"aliasing", "@_aliasing", "@@_ALIASING_", false},
 };
 
 
@@ -252,18 +288,26 @@ static void plan_ops(fkcg_plan *p, const fkcg_table *t)
     free(names);
 }
 
-void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t)
+void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
 {
     memset(p, 0, sizeof *p);
     p->t = t;
+    p->prefix = prefix ? prefix : FKCG_EMIT_PREFIX;
     plan_ops(p, t);
     for (size_t i = 0; i < p->n_ops; i++) {
         p->ops[i].snake = fkcg_snake_case(p->ops[i].name);
         p->ops[i].upper = upper_of(p->ops[i].snake);
     }
+    p->sec_runtime = fkcg_xcalloc(t->n_sections, sizeof *p->sec_runtime);
     for (size_t i = 0; i < t->n_sections; i++) {
         const fkcg_section *s = t->sections[i];
         fkcg_op_info *op = &p->ops[p->sec_op[i]];
+        p->sec_runtime[i] = fkcg_runtime_kernel_find(s->kernel) != NULL;
+        op->runtime |= p->sec_runtime[i];
+        /* With the runtime's own prefix, fkc_<op>_params of a runtime op kind is the runtime's
+         * type whatever kernel binds it: the contract must then agree with it. */
+        op->runtime |= strcmp(p->prefix, FKCG_EMIT_PREFIX) == 0 &&
+                       fkcg_runtime_op_kind(s->op_kind);
         if (!op->sig)
             op->sig = s;
         if (!op->cost && s->cost.present && s->cost.provenance) {
@@ -300,6 +344,7 @@ void fkcg_plan_free(fkcg_plan *p)
     }
     free(p->ops);
     free(p->sec_op);
+    free(p->sec_runtime);
     free(p->bind_sec);
     free(p->links);
     free(p->registries);

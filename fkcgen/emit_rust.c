@@ -1485,7 +1485,7 @@ static void emit_all(const fkcg_plan *p, fkcg_buf *out)
 void fkcg_emit_rust(const fkcg_table *table, fkcg_buf *out)
 {
     fkcg_plan p;
-    fkcg_plan_init(&p, table);
+    fkcg_plan_init(&p, table, NULL);
     emit_all(&p, out);
     fkcg_plan_free(&p);
 }
@@ -1594,7 +1594,7 @@ size_t fkcg_emit_rust_check(const fkcg_table *t, FILE *diag)
     if (fkcg_emit_empty(t, diag))
         return 1;
     fkcg_plan p;
-    fkcg_plan_init(&p, t);
+    fkcg_plan_init(&p, t, NULL);
     size_t errors = check_plan(&p, diag);
     fkcg_plan_free(&p);
     return errors;
@@ -1605,7 +1605,7 @@ size_t fkcg_emit_rust_checked(const fkcg_table *t, FILE *diag, fkcg_buf *out)
     if (fkcg_emit_empty(t, diag))
         return 1;
     fkcg_plan p;
-    fkcg_plan_init(&p, t);
+    fkcg_plan_init(&p, t, NULL);
     size_t errors = check_plan(&p, diag);
     if (errors == 0)
         emit_all(&p, out);

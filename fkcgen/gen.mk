@@ -67,8 +67,7 @@ $(GEN_TDIR):
 	@mkdir -p $@
 
 # generated/ compiled with the strict flags, by each compiler, then linked with the test
-# registry and the runtime's real byte-width wrappers (libfkc.a; the archive's own copy of
-# fkc_bindings.o is not pulled in, since the strict object already defines its symbols).
+# registry and the runtime's real byte-width wrappers (libfkc.a holds no generated code).
 $(GEN_TDIR)/fkc_bindings.%.o: $(GEN_C) $(GEN_H) | $(GEN_TDIR)
 	$* $(STRICT) -Iruntime/include -c $(GEN_C) -o $@
 .SECONDARY: $(GEN_TDIR)/fkc_bindings.gcc.o $(GEN_TDIR)/fkc_bindings.clang.o # kept between runs

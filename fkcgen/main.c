@@ -11,8 +11,8 @@ static const char usage[] =
     "usage: fkcgen check [--root DIR] FILE...       validate contracts\n"
     "       fkcgen dump --json [--root DIR] FILE... print the binding table as JSON\n"
     "       fkcgen schema --markdown                print the contract format (docs page)\n"
-    "       fkcgen gen --out-dir DIR FILE...        emit the C registration code\n"
-    "       fkcgen gen --lang rust --out-dir DIR FILE...  emit it as one Rust module\n"
+    "       fkcgen gen --out-dir DIR FILE...        emit the C bindings (--help: options)\n"
+    "       fkcgen gen --lang rust --out-dir DIR FILE...  emit them as one Rust module\n"
     "       fkcgen --help | --version\n"
     "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n"
     "--root DIR: contract paths in the output are made relative to DIR (default: .).\n";

@@ -205,6 +205,20 @@ char *fkcg_snake_case(const char *camel);
  * FKC_OP_<SNAKE>, the union member <snake> would clash), or NULL when it can. */
 const char *fkcg_op_kind_c_clash(const char *snake);
 
+/* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
+ * bindings point to its byte-width wrappers fkc_<kernel>_b<width> and take its params struct
+ * fkc_<op snake>_params. A contract may bind such a kernel only to its op kind and backend. */
+typedef struct fkcg_runtime_kernel {
+    const char *kernel;   /* "write_slice" */
+    const char *op_kind;  /* "WriteSlice" */
+    const char *backend;  /* "Vulkan" */
+} fkcg_runtime_kernel;
+
+/* The runtime's family of that kernel name, or NULL (also for NULL). */
+const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel);
+/* Whether op_kind is the op kind of one of the runtime's families. */
+bool fkcg_runtime_op_kind(const char *op_kind);
+
 /* The first 8 bytes of a name as a big-endian number: sorting by it, then by strcmp on ties,
  * gives strcmp order with most comparisons on one integer (bind and the back end sort
  * tens of thousands of names). */

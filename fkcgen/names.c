@@ -419,6 +419,30 @@ char *fkcg_snake_case(const char *camel)
     return out;
 }
 
+/* The families runtime/include/fkc/fkc_kernels.h declares. The generated code declares their
+ * wrappers again through its own function types, so a mismatch with that header is a compile
+ * error of the generated code, never a silent one. */
+static const fkcg_runtime_kernel runtime_kernels[] = {
+    {"write_slice", "WriteSlice", "Vulkan"},
+    {"write_slice_rotating", "WriteSliceRotating", "Vulkan"},
+};
+
+const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel)
+{
+    for (size_t i = 0; kernel && i < sizeof runtime_kernels / sizeof runtime_kernels[0]; i++)
+        if (strcmp(kernel, runtime_kernels[i].kernel) == 0)
+            return &runtime_kernels[i];
+    return NULL;
+}
+
+bool fkcg_runtime_op_kind(const char *op_kind)
+{
+    for (size_t i = 0; op_kind && i < sizeof runtime_kernels / sizeof runtime_kernels[0]; i++)
+        if (strcmp(op_kind, runtime_kernels[i].op_kind) == 0)
+            return true;
+    return false;
+}
+
 const char *fkcg_op_kind_c_clash(const char *snake)
 {
     const char *why = fkcg_c_name_why(snake);

@@ -698,6 +698,12 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
                 "which is %s; choose another name", s->op_kind, snake, why);
         free(snake);
     }
+    const fkcg_runtime_kernel *rk = fkcg_runtime_kernel_find(s->kernel);
+    if (rk && s->op_kind && s->backend &&
+        (strcmp(s->op_kind, rk->op_kind) != 0 || strcmp(s->backend, rk->backend) != 0))
+        ERR(v, &s->kernel_loc, "kernel '%s' is a kernel of the fkc runtime (fkc/fkc_kernels.h), "
+            "which implements it as op_kind %s on %s; bind it as that, or name your own kernel",
+            s->kernel, rk->op_kind, rk->backend);
     s->op_kind_loc = fkcg_map_get(root, "op_kind")->loc;
     s->entry_point_loc = fkcg_map_get(root, "entry_point")->loc;
     check_provider(v, root, s, p);

@@ -4,7 +4,7 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
-#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0x5ab48f9d6a0f47a6u
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xdc4101e2a77be838u
 #error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
 #endif
 
@@ -22,6 +22,53 @@ const char *fkc_op_kind_name(fkc_op_kind op)
         return NULL;
     }
 }
+
+/* Links only with an fkc runtime of the interface this file was generated for. */
+const int *const fkc_runtime_abi = &fkc_runtime_abi_1;
+
+/* WriteSlice: the params as the contract states them (contracts/vulkan/write_slice.md:53). A compile
+ * error below: the fkc runtime's fkc_write_slice_params (fkc/fkc_kernels.h) differ; fix the
+ * contract, or regenerate with the fkcgen of this runtime (make). */
+struct fkc_write_slice_params_stated {
+    const size_t *dst_shape; /* Vec<usize>: the larger destination extents */
+    size_t dst_shape_len; /* number of elements of dst_shape */
+    const size_t *offsets; /* Vec<usize>: per-axis slab start offset in dst */
+    size_t offsets_len; /* number of elements of offsets */
+};
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape, const size_t *: 1) &&
+               offsetof(fkc_write_slice_params, dst_shape) == offsetof(struct fkc_write_slice_params_stated, dst_shape),
+               "WriteSlice: the runtime's params differ in field dst_shape");
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape_len, size_t: 1) &&
+               offsetof(fkc_write_slice_params, dst_shape_len) == offsetof(struct fkc_write_slice_params_stated, dst_shape_len),
+               "WriteSlice: the runtime's params differ in field dst_shape_len");
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets, const size_t *: 1) &&
+               offsetof(fkc_write_slice_params, offsets) == offsetof(struct fkc_write_slice_params_stated, offsets),
+               "WriteSlice: the runtime's params differ in field offsets");
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets_len, size_t: 1) &&
+               offsetof(fkc_write_slice_params, offsets_len) == offsetof(struct fkc_write_slice_params_stated, offsets_len),
+               "WriteSlice: the runtime's params differ in field offsets_len");
+_Static_assert(sizeof(fkc_write_slice_params) == sizeof(struct fkc_write_slice_params_stated),
+               "WriteSlice: the runtime's params have fields the contract does not state");
+
+/* WriteSliceRotating: the params as the contract states them (contracts/vulkan/write_slice.md:109). A compile
+ * error below: the fkc runtime's fkc_write_slice_rotating_params (fkc/fkc_kernels.h) differ; fix the
+ * contract, or regenerate with the fkcgen of this runtime (make). */
+struct fkc_write_slice_rotating_params_stated {
+    const size_t *dst_shape; /* Vec<usize>: the ring-buffer destination extents */
+    size_t dst_shape_len; /* number of elements of dst_shape */
+    size_t capacity; /* usize: ring window capacity along the rotating axis */
+};
+_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape, const size_t *: 1) &&
+               offsetof(fkc_write_slice_rotating_params, dst_shape) == offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape),
+               "WriteSliceRotating: the runtime's params differ in field dst_shape");
+_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape_len, size_t: 1) &&
+               offsetof(fkc_write_slice_rotating_params, dst_shape_len) == offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape_len),
+               "WriteSliceRotating: the runtime's params differ in field dst_shape_len");
+_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->capacity, size_t: 1) &&
+               offsetof(fkc_write_slice_rotating_params, capacity) == offsetof(struct fkc_write_slice_rotating_params_stated, capacity),
+               "WriteSliceRotating: the runtime's params differ in field capacity");
+_Static_assert(sizeof(fkc_write_slice_rotating_params) == sizeof(struct fkc_write_slice_rotating_params_stated),
+               "WriteSliceRotating: the runtime's params have fields the contract does not state");
 
 /* write_slice */
 static const fkc_fast_path fast_paths_0[] = {
@@ -93,60 +140,60 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
 };
 
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
-    /* [0] write_slice F32 -> write_slice_b4 */
+    /* [0] write_slice F32 -> fkc_write_slice_b4 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_0},
-    /* [1] write_slice I32 -> write_slice_b4 */
+     "fuel_vulkan_backend::fkc::write_slice_f32", "fkc_write_slice_b4", {.write_slice = fkc_write_slice_b4}, 4, &cost_0},
+    /* [1] write_slice I32 -> fkc_write_slice_b4 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_0},
-    /* [2] write_slice U32 -> write_slice_b4 */
+     "fuel_vulkan_backend::fkc::write_slice_i32", "fkc_write_slice_b4", {.write_slice = fkc_write_slice_b4}, 4, &cost_0},
+    /* [2] write_slice U32 -> fkc_write_slice_b4 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_u32", "write_slice_b4", {.write_slice = write_slice_b4}, 4, &cost_0},
-    /* [3] write_slice F16 -> write_slice_b2 */
+     "fuel_vulkan_backend::fkc::write_slice_u32", "fkc_write_slice_b4", {.write_slice = fkc_write_slice_b4}, 4, &cost_0},
+    /* [3] write_slice F16 -> fkc_write_slice_b2 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_0},
-    /* [4] write_slice BF16 -> write_slice_b2 */
+     "fuel_vulkan_backend::fkc::write_slice_f16", "fkc_write_slice_b2", {.write_slice = fkc_write_slice_b2}, 2, &cost_0},
+    /* [4] write_slice BF16 -> fkc_write_slice_b2 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_bf16", "write_slice_b2", {.write_slice = write_slice_b2}, 2, &cost_0},
-    /* [5] write_slice F64 -> write_slice_b8 */
+     "fuel_vulkan_backend::fkc::write_slice_bf16", "fkc_write_slice_b2", {.write_slice = fkc_write_slice_b2}, 2, &cost_0},
+    /* [5] write_slice F64 -> fkc_write_slice_b8 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_0},
-    /* [6] write_slice I64 -> write_slice_b8 */
+     "fuel_vulkan_backend::fkc::write_slice_f64", "fkc_write_slice_b8", {.write_slice = fkc_write_slice_b8}, 8, &cost_0},
+    /* [6] write_slice I64 -> fkc_write_slice_b8 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i64", "write_slice_b8", {.write_slice = write_slice_b8}, 8, &cost_0},
-    /* [7] write_slice U8 -> write_slice_b1 */
+     "fuel_vulkan_backend::fkc::write_slice_i64", "fkc_write_slice_b8", {.write_slice = fkc_write_slice_b8}, 8, &cost_0},
+    /* [7] write_slice U8 -> fkc_write_slice_b1 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_u8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_0},
-    /* [8] write_slice I8 -> write_slice_b1 */
+     "fuel_vulkan_backend::fkc::write_slice_u8", "fkc_write_slice_b1", {.write_slice = fkc_write_slice_b1}, 1, &cost_0},
+    /* [8] write_slice I8 -> fkc_write_slice_b1 */
     {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i8", "write_slice_b1", {.write_slice = write_slice_b1}, 1, &cost_0},
-    /* [9] write_slice_rotating F32 -> write_slice_rotating_b4 */
+     "fuel_vulkan_backend::fkc::write_slice_i8", "fkc_write_slice_b1", {.write_slice = fkc_write_slice_b1}, 1, &cost_0},
+    /* [9] write_slice_rotating F32 -> fkc_write_slice_rotating_b4 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_1},
-    /* [10] write_slice_rotating I32 -> write_slice_rotating_b4 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "fkc_write_slice_rotating_b4", {.write_slice_rotating = fkc_write_slice_rotating_b4}, 4, &cost_1},
+    /* [10] write_slice_rotating I32 -> fkc_write_slice_rotating_b4 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_1},
-    /* [11] write_slice_rotating U32 -> write_slice_rotating_b4 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "fkc_write_slice_rotating_b4", {.write_slice_rotating = fkc_write_slice_rotating_b4}, 4, &cost_1},
+    /* [11] write_slice_rotating U32 -> fkc_write_slice_rotating_b4 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "write_slice_rotating_b4", {.write_slice_rotating = write_slice_rotating_b4}, 4, &cost_1},
-    /* [12] write_slice_rotating F16 -> write_slice_rotating_b2 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "fkc_write_slice_rotating_b4", {.write_slice_rotating = fkc_write_slice_rotating_b4}, 4, &cost_1},
+    /* [12] write_slice_rotating F16 -> fkc_write_slice_rotating_b2 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_1},
-    /* [13] write_slice_rotating BF16 -> write_slice_rotating_b2 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "fkc_write_slice_rotating_b2", {.write_slice_rotating = fkc_write_slice_rotating_b2}, 2, &cost_1},
+    /* [13] write_slice_rotating BF16 -> fkc_write_slice_rotating_b2 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "write_slice_rotating_b2", {.write_slice_rotating = write_slice_rotating_b2}, 2, &cost_1},
-    /* [14] write_slice_rotating F64 -> write_slice_rotating_b8 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "fkc_write_slice_rotating_b2", {.write_slice_rotating = fkc_write_slice_rotating_b2}, 2, &cost_1},
+    /* [14] write_slice_rotating F64 -> fkc_write_slice_rotating_b8 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_1},
-    /* [15] write_slice_rotating I64 -> write_slice_rotating_b8 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "fkc_write_slice_rotating_b8", {.write_slice_rotating = fkc_write_slice_rotating_b8}, 8, &cost_1},
+    /* [15] write_slice_rotating I64 -> fkc_write_slice_rotating_b8 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "write_slice_rotating_b8", {.write_slice_rotating = write_slice_rotating_b8}, 8, &cost_1},
-    /* [16] write_slice_rotating U8 -> write_slice_rotating_b1 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "fkc_write_slice_rotating_b8", {.write_slice_rotating = fkc_write_slice_rotating_b8}, 8, &cost_1},
+    /* [16] write_slice_rotating U8 -> fkc_write_slice_rotating_b1 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_1},
-    /* [17] write_slice_rotating I8 -> write_slice_rotating_b1 */
+     "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "fkc_write_slice_rotating_b1", {.write_slice_rotating = fkc_write_slice_rotating_b1}, 1, &cost_1},
+    /* [17] write_slice_rotating I8 -> fkc_write_slice_rotating_b1 */
     {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "write_slice_rotating_b1", {.write_slice_rotating = write_slice_rotating_b1}, 1, &cost_1},
+     "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "fkc_write_slice_rotating_b1", {.write_slice_rotating = fkc_write_slice_rotating_b1}, 1, &cost_1},
 };
 
 /* The [in, out] dtype keys of the registrations. */
@@ -167,75 +214,75 @@ int fkc_register_bindings(void *registry, fkc_register_fn register_with_precisio
     if (!register_with_precision)
         return (int)FKC_ERR_INVALID_ARGUMENT;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b4});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b4});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b4});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b4});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_u32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b4});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b4});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b2});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b2});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_bf16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b2});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b2});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b8});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b8});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b8});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b8});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_u8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b1});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b1});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = write_slice_b1});
+        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b1});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b4});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b4});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_u32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b4});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b4});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b2});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b2});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_bf16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b2});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b2});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b8});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b8});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b8});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b8});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_u8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b1});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b1});
     if (rc != 0)
         return rc;
     rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = write_slice_rotating_b1});
+        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b1});
     if (rc != 0)
         return rc;
     return 0;
@@ -255,19 +302,19 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
             case FKC_DTYPE_F32:
             case FKC_DTYPE_I32:
             case FKC_DTYPE_U32:
-                ref->write_slice = write_slice_b4;
+                ref->write_slice = fkc_write_slice_b4;
                 return FKC_OK;
             case FKC_DTYPE_F16:
             case FKC_DTYPE_BF16:
-                ref->write_slice = write_slice_b2;
+                ref->write_slice = fkc_write_slice_b2;
                 return FKC_OK;
             case FKC_DTYPE_F64:
             case FKC_DTYPE_I64:
-                ref->write_slice = write_slice_b8;
+                ref->write_slice = fkc_write_slice_b8;
                 return FKC_OK;
             case FKC_DTYPE_U8:
             case FKC_DTYPE_I8:
-                ref->write_slice = write_slice_b1;
+                ref->write_slice = fkc_write_slice_b1;
                 return FKC_OK;
             default:
                 break;
@@ -280,19 +327,19 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
             case FKC_DTYPE_F32:
             case FKC_DTYPE_I32:
             case FKC_DTYPE_U32:
-                ref->write_slice_rotating = write_slice_rotating_b4;
+                ref->write_slice_rotating = fkc_write_slice_rotating_b4;
                 return FKC_OK;
             case FKC_DTYPE_F16:
             case FKC_DTYPE_BF16:
-                ref->write_slice_rotating = write_slice_rotating_b2;
+                ref->write_slice_rotating = fkc_write_slice_rotating_b2;
                 return FKC_OK;
             case FKC_DTYPE_F64:
             case FKC_DTYPE_I64:
-                ref->write_slice_rotating = write_slice_rotating_b8;
+                ref->write_slice_rotating = fkc_write_slice_rotating_b8;
                 return FKC_OK;
             case FKC_DTYPE_U8:
             case FKC_DTYPE_I8:
-                ref->write_slice_rotating = write_slice_rotating_b1;
+                ref->write_slice_rotating = fkc_write_slice_rotating_b1;
                 return FKC_OK;
             default:
                 break;
@@ -310,24 +357,24 @@ const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {
 };
 
 const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {
-    {"fuel_vulkan_backend::fkc::write_slice_bf16", 0, &fkc_bindings[4]}, /* -> write_slice_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_f16", 0, &fkc_bindings[3]}, /* -> write_slice_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_f32", 0, &fkc_bindings[0]}, /* -> write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_f64", 0, &fkc_bindings[5]}, /* -> write_slice_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_i32", 0, &fkc_bindings[1]}, /* -> write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_i64", 0, &fkc_bindings[6]}, /* -> write_slice_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_i8", 0, &fkc_bindings[8]}, /* -> write_slice_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_bf16", 0, &fkc_bindings[13]}, /* -> write_slice_rotating_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f16", 0, &fkc_bindings[12]}, /* -> write_slice_rotating_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f32", 0, &fkc_bindings[9]}, /* -> write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f64", 0, &fkc_bindings[14]}, /* -> write_slice_rotating_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i32", 0, &fkc_bindings[10]}, /* -> write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i64", 0, &fkc_bindings[15]}, /* -> write_slice_rotating_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i8", 0, &fkc_bindings[17]}, /* -> write_slice_rotating_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_u32", 0, &fkc_bindings[11]}, /* -> write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_u8", 0, &fkc_bindings[16]}, /* -> write_slice_rotating_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_u32", 0, &fkc_bindings[2]}, /* -> write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_u8", 0, &fkc_bindings[7]}, /* -> write_slice_b1 */
+    {"fuel_vulkan_backend::fkc::write_slice_bf16", 0, &fkc_bindings[4]}, /* -> fkc_write_slice_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_f16", 0, &fkc_bindings[3]}, /* -> fkc_write_slice_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_f32", 0, &fkc_bindings[0]}, /* -> fkc_write_slice_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_f64", 0, &fkc_bindings[5]}, /* -> fkc_write_slice_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_i32", 0, &fkc_bindings[1]}, /* -> fkc_write_slice_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_i64", 0, &fkc_bindings[6]}, /* -> fkc_write_slice_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_i8", 0, &fkc_bindings[8]}, /* -> fkc_write_slice_b1 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_bf16", 0, &fkc_bindings[13]}, /* -> fkc_write_slice_rotating_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_f16", 0, &fkc_bindings[12]}, /* -> fkc_write_slice_rotating_b2 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_f32", 0, &fkc_bindings[9]}, /* -> fkc_write_slice_rotating_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_f64", 0, &fkc_bindings[14]}, /* -> fkc_write_slice_rotating_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_i32", 0, &fkc_bindings[10]}, /* -> fkc_write_slice_rotating_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_i64", 0, &fkc_bindings[15]}, /* -> fkc_write_slice_rotating_b8 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_i8", 0, &fkc_bindings[17]}, /* -> fkc_write_slice_rotating_b1 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_u32", 0, &fkc_bindings[11]}, /* -> fkc_write_slice_rotating_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_rotating_u8", 0, &fkc_bindings[16]}, /* -> fkc_write_slice_rotating_b1 */
+    {"fuel_vulkan_backend::fkc::write_slice_u32", 0, &fkc_bindings[2]}, /* -> fkc_write_slice_b4 */
+    {"fuel_vulkan_backend::fkc::write_slice_u8", 0, &fkc_bindings[7]}, /* -> fkc_write_slice_b1 */
 };
 
 const fkc_link_entry *fkc_link_lookup(const char *symbol)
@@ -365,8 +412,8 @@ const fkc_cost *fkc_op_shared_cost(fkc_op_kind op)
     return shared_cost[op];
 }
 
-size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
-                                   fkc_backend backend)
+size_t fkc_fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
+                                       fkc_backend backend)
 {
     size_t filled = 0;
 

@@ -9,7 +9,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fkc/fkc_types.h"
+#include "fkc/fkc_kernels.h"
+
+/* Generated for the fkc runtime interface 1 (FKC_RUNTIME_ABI): another runtime's headers are
+ * refused here, and its library at link time (fkc_runtime_abi_1). */
+#if !defined(FKC_RUNTIME_ABI)
+#error "fkc_bindings.h was generated for fkc runtime ABI 1, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)"
+#elif FKC_RUNTIME_ABI != 1
+#define FKC_BINDINGS_ABI_STR_(x) #x
+#define FKC_BINDINGS_ABI_STR(x) FKC_BINDINGS_ABI_STR_(x)
+_Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 1, this runtime is ABI "
+               FKC_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) ": regenerate it with the fkcgen of this runtime (make)");
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,20 +96,13 @@ typedef enum fkc_aliasing {
     FKC_ALIASING_COUNT = 3
 } fkc_aliasing;
 
-/* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md) */
-typedef struct fkc_write_slice_params {
-    const size_t *dst_shape; /* Vec<usize>: the larger destination extents */
-    size_t dst_shape_len; /* number of elements of dst_shape */
-    const size_t *offsets; /* Vec<usize>: per-axis slab start offset in dst */
-    size_t offsets_len; /* number of elements of offsets */
-} fkc_write_slice_params;
+/* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md),
+ * the fkc runtime's (fkc/fkc_kernels.h); fkc_bindings.c checks them against the contract. */
+typedef fkc_write_slice_params fkc_write_slice_params;
 
-/* OpParams::WriteSliceRotating: the parameters of WriteSliceRotating (contracts/vulkan/write_slice.md) */
-typedef struct fkc_write_slice_rotating_params {
-    const size_t *dst_shape; /* Vec<usize>: the ring-buffer destination extents */
-    size_t dst_shape_len; /* number of elements of dst_shape */
-    size_t capacity; /* usize: ring window capacity along the rotating axis */
-} fkc_write_slice_rotating_params;
+/* OpParams::WriteSliceRotating: the parameters of WriteSliceRotating (contracts/vulkan/write_slice.md),
+ * the fkc runtime's (fkc/fkc_kernels.h); fkc_bindings.c checks them against the contract. */
+typedef fkc_write_slice_rotating_params fkc_write_slice_rotating_params;
 
 /* One function type per op kind: the stream, the inputs (const), the outputs,
  * the op's params and the runtime's extras; fkc_<op>_fn points to one. */
@@ -118,13 +122,17 @@ typedef union fkc_kernel_ref {
     fkc_write_slice_rotating_fn write_slice_rotating; /* WriteSliceRotating */
 } fkc_kernel_ref;
 
-/* Byte-width wrappers <kernel>_b<width>, one per byte width a kernel's dtypes
- * use, declared through the op's function type; defined by the runtime. */
+/* Byte-width wrappers, one per byte width a kernel's dtypes use, declared through
+ * the op's function type: fkc_<kernel>_b<width> for a kernel of the fkc runtime
+ * (declared by fkc/fkc_kernels.h too: a contract that disagrees with it does not
+ * compile), <prefix>_<kernel>_b<width> for the others (prefix: that of these
+ * bindings), defined by the code that links them. */
 /* write_slice (contracts/vulkan/write_slice.md) */
-fkc_write_slice_kernel write_slice_b1, write_slice_b2, write_slice_b4, write_slice_b8;
+fkc_write_slice_kernel fkc_write_slice_b1, fkc_write_slice_b2, fkc_write_slice_b4,
+                       fkc_write_slice_b8;
 /* write_slice_rotating (contracts/vulkan/write_slice.md) */
-fkc_write_slice_rotating_kernel write_slice_rotating_b1, write_slice_rotating_b2,
-                                write_slice_rotating_b4, write_slice_rotating_b8;
+fkc_write_slice_rotating_kernel fkc_write_slice_rotating_b1, fkc_write_slice_rotating_b2,
+                                fkc_write_slice_rotating_b4, fkc_write_slice_rotating_b8;
 
 /* A fast path a kernel takes, and the cost class it then has. */
 typedef struct fkc_fast_path {
@@ -188,10 +196,10 @@ typedef struct fkc_binding {
     fkc_backend backend;
     const fkc_kernel_info *info; /* its section, in fkc_kernels */
     const char *symbol;         /* <entry_point>_<dtype suffix> */
-    const char *wrapper;        /* <kernel>_b<byte width> */
+    const char *wrapper;        /* its C symbol, "fkc_write_slice_b4" */
     fkc_kernel_ref ref;
     uint32_t byte_width;
-    const fkc_cost *cost;       /* never NULL; fill_unset_cost_for_backend upgrades it */
+    const fkc_cost *cost;       /* never NULL; fkc_fill_unset_cost_for_backend upgrades it */
 } fkc_binding;
 
 #define FKC_KERNEL_COUNT 2
@@ -230,13 +238,17 @@ extern const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT];
 /* Binary search by symbol; NULL when unknown (or symbol is NULL). */
 const fkc_link_entry *fkc_link_lookup(const char *symbol);
 
+/* &fkc_runtime_abi_<N>: the reference that makes linking with a libfkc of another
+ * interface fail (fkc/fkc_kernels.h). */
+extern const int *const fkc_runtime_abi;
+
 /* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */
 const fkc_cost *fkc_op_shared_cost(fkc_op_kind op);
 /* Upgrades every binding of `backend` whose cost is the unknown sentinel to its op
  * kind's shared cost, when the op kind has one. Works on a caller's mutable copy of
  * the table; returns the number of bindings upgraded. */
-size_t fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
-                                   fkc_backend backend);
+size_t fkc_fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
+                                       fkc_backend backend);
 
 /* ---- The rest of each section's contract: every fact it states. ---- */
 
@@ -309,7 +321,7 @@ const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype ou
 
 /* XXH3-64 of this header without the next line: fkc_bindings.c refuses to compile
  * beside a header from another fkcgen run. */
-#define FKC_BINDINGS_PAIR_HASH 0x5ab48f9d6a0f47a6u
+#define FKC_BINDINGS_PAIR_HASH 0xdc4101e2a77be838u
 
 #ifdef __cplusplus
 }

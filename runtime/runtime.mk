@@ -1,19 +1,19 @@
-# runtime/runtime.mk — builds build/libfkc.a (fragment of ../Makefile): runtime/src/*.c, the
-# generated bindings (compiled from generated/, never copied) and the SPIR-V kernels, compiled
-# from runtime/shaders/ by glslc per unit width, checked by spirv-val and embedded as C arrays.
+# runtime/runtime.mk — builds build/libfkc.a (fragment of ../Makefile): runtime/src/*.c and the
+# SPIR-V kernels, compiled from runtime/shaders/ by glslc per unit width, checked by spirv-val
+# and embedded as C arrays. No generated code: generated bindings are compiled by whoever
+# generates them (tests/gen here, a consumer's own build elsewhere) and link against libfkc.a.
 # Also the runtime tests (check-runtime) and the benchmark binary build/fkc-bench (bench-runtime).
 # The CLI and demo live in runtime/cli.mk.
 
 RT_OBJ     := $(BUILD)/runtime/obj
 RT_SPV     := $(BUILD)/runtime/shaders
-FKC_GEN_DIR ?= generated
 RT_SRCS    := $(sort $(wildcard runtime/src/*.c))
-RT_OBJS    := $(patsubst runtime/src/%.c,$(RT_OBJ)/%.o,$(RT_SRCS)) $(RT_OBJ)/fkc_bindings.o
-RT_HDRS    := $(wildcard runtime/include/fkc/*.h runtime/src/*.h) $(FKC_GEN_DIR)/fkc_bindings.h
+RT_OBJS    := $(patsubst runtime/src/%.c,$(RT_OBJ)/%.o,$(RT_SRCS))
+RT_HDRS    := $(wildcard runtime/include/fkc/*.h runtime/src/*.h)
 # The runtime's own sources also take the strict warning set (not -Werror: a newer compiler's new
 # warning must not break a build); generated code is held to STRICT by the generator's tests.
 RT_WARN    := -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes
-RT_CFLAGS   = $(CFLAGS_BASE) -Iruntime/include -I$(FKC_GEN_DIR) -I$(RT_SPV) $(RT_SAN)
+RT_CFLAGS   = $(CFLAGS_BASE) -Iruntime/include -I$(RT_SPV) $(RT_SAN)
 RT_LIBS     = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread
 GLSLC      ?= glslc
 SPIRV_VAL  ?= spirv-val
@@ -36,9 +36,6 @@ $(RT_OBJ)/%.o: runtime/src/%.c $(RT_HDRS) | $(RT_OBJ)
 	$(CC) $(RT_CFLAGS) $(RT_WARN) -c $< -o $@
 
 $(RT_OBJ)/pipeline.o: $(RT_INCS)
-
-$(RT_OBJ)/fkc_bindings.o: $(FKC_GEN_DIR)/fkc_bindings.c $(RT_HDRS) | $(RT_OBJ)
-	$(CC) $(RT_CFLAGS) -c $< -o $@
 
 $(RT_OBJ) $(RT_SPV) $(BUILD)/tests/runtime:
 	@mkdir -p $@
@@ -86,3 +83,4 @@ bench-runtime: $(BUILD)/fkc-bench
 	$(BUILD)/fkc-bench
 
 include runtime/cli.mk
+include runtime/install.mk

@@ -525,9 +525,7 @@ fkc_status fkc_context_create(const fkc_context_options *options, fkc_context **
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the context");
     ctx->on_validation = options->on_validation;
     ctx->on_validation_user = options->on_validation_user;
-    fkc_status st = fkc_registry_init();
-    if (st == FKC_OK)
-        st = open_device(ctx, options);
+    fkc_status st = open_device(ctx, options);
     if (st == FKC_OK)
         st = create_pool(ctx);
     if (st == FKC_OK)

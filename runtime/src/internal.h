@@ -114,7 +114,4 @@ fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor
 /* ---- user_kernel.c ---- */
 void fkc_user_kernels_destroy(fkc_context *ctx); /* the context's cached kernels */
 
-/* ---- registry.c ---- */
-fkc_status fkc_registry_init(void);
-
 #endif /* FKC_INTERNAL_H */

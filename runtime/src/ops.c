@@ -1,13 +1,17 @@
-/* ops.c — the write-slice ops: the public calls (op + dtype → generated fkc_dispatch →
- * wrapper), the byte-width wrappers write_slice_b1..b8 / write_slice_rotating_b1..b8 that the
- * generated bindings point to, and the one-shot conveniences. Every check goes through the same
- * plan functions as the reference, so the CPU and GPU paths accept and refuse the same calls. */
+/* ops.c — the write-slice ops: the byte-width wrappers fkc_write_slice_b1..b8 /
+ * fkc_write_slice_rotating_b1..b8 of fkc_kernels.h (which generated bindings point to), the
+ * public calls (op + dtype size → the wrapper of that width) and the one-shot conveniences.
+ * Every check goes through the same plan functions as the reference, so the CPU and GPU paths
+ * accept and refuse the same calls. No generated code is involved. */
 #include "internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "fkc_bindings.h"
+#include "fkc/fkc_kernels.h"
+
+/* The interface version generated code links against (fkc_kernels.h). */
+const int fkc_runtime_abi_1 = FKC_RUNTIME_ABI;
 
 /* Byte size of a tensor; `name` prefixes the message of a refusal. */
 static fkc_status tensor_bytes(const fkc_tensor *t, const char *name, uint64_t *bytes)
@@ -209,19 +213,19 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
     return record(s, src, out, boxes, n, width);
 }
 
-/* The byte-width wrappers the generated bindings point to. */
+/* The byte-width wrappers of fkc_kernels.h. */
 #define WRAPPERS(W)                                                                           \
-    fkc_status write_slice_b##W(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,   \
-                                const fkc_write_slice_params *params,                         \
-                                const fkc_op_extra *extra)                                    \
+    fkc_status fkc_write_slice_b##W(fkc_stream *stream, const fkc_tensor *src,                \
+                                    fkc_tensor *out, const fkc_write_slice_params *params,    \
+                                    const fkc_op_extra *extra)                                \
     {                                                                                         \
         (void)extra;                                                                          \
         return slice_w(stream, src, out, params, W);                                          \
     }                                                                                         \
-    fkc_status write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,           \
-                                         fkc_tensor *out,                                     \
-                                         const fkc_write_slice_rotating_params *params,       \
-                                         const fkc_op_extra *extra)                           \
+    fkc_status fkc_write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,       \
+                                             fkc_tensor *out,                                 \
+                                             const fkc_write_slice_rotating_params *params,   \
+                                             const fkc_op_extra *extra)                       \
     {                                                                                         \
         return rotating_w(stream, src, out, params, extra, W);                                \
     }
@@ -230,16 +234,16 @@ WRAPPERS(2)
 WRAPPERS(4)
 WRAPPERS(8)
 
-/* The generated dispatch: op + [in, out] dtypes on Vulkan -> the wrapper. */
-static fkc_status lookup(fkc_op_kind op, const fkc_tensor *src, const fkc_tensor *out,
-                         fkc_kernel_ref *ref)
+/* The byte width of the op's dtype pair: the wrapper to call. Every dtype pair [T, T] of a
+ * known dtype has one (what the seed contract binds); others are FKC_ERR_NO_KERNEL. */
+static fkc_status width_of(const char *op, const fkc_tensor *src, const fkc_tensor *out,
+                           size_t *width)
 {
     if (!src || !out)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: src or out is NULL",
-                        op == FKC_OP_WRITE_SLICE ? "write_slice" : "write_slice_rotating");
-    if (fkc_dispatch(op, src->dtype, out->dtype, FKC_BACKEND_VULKAN, ref) != FKC_OK)
-        return fkc_fail(FKC_ERR_NO_KERNEL, "%s: no kernel is bound for [%s, %s] on Vulkan",
-                        op == FKC_OP_WRITE_SLICE ? "write_slice" : "write_slice_rotating",
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: src or out is NULL", op);
+    *width = fkc_dtype_size(src->dtype);
+    if (src->dtype != out->dtype || *width == 0 || *width > 8)
+        return fkc_fail(FKC_ERR_NO_KERNEL, "%s: no kernel is bound for [%s, %s] on Vulkan", op,
                         fkc_dtype_name(src->dtype) ? fkc_dtype_name(src->dtype) : "?",
                         fkc_dtype_name(out->dtype) ? fkc_dtype_name(out->dtype) : "?");
     return FKC_OK;
@@ -248,26 +252,32 @@ static fkc_status lookup(fkc_op_kind op, const fkc_tensor *src, const fkc_tensor
 fkc_status fkc_write_slice(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
                            const size_t *offsets)
 {
-    fkc_kernel_ref ref;
-    fkc_status st = lookup(FKC_OP_WRITE_SLICE, src, out, &ref);
+    static fkc_write_slice_kernel *const by_width[9] = {
+        NULL, fkc_write_slice_b1, fkc_write_slice_b2, NULL, fkc_write_slice_b4,
+        NULL, NULL, NULL, fkc_write_slice_b8};
+    size_t w;
+    fkc_status st = width_of("write_slice", src, out, &w);
     if (st != FKC_OK)
         return st;
     fkc_write_slice_params p = {out->shape, out->rank, offsets, out->rank};
     fkc_op_extra x = {NULL, 0, -1};
-    return ref.write_slice(stream, src, out, &p, &x);
+    return by_width[w](stream, src, out, &p, &x);
 }
 
 fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
                                     size_t capacity, const fkc_buffer *position,
                                     uint64_t position_offset, int32_t axis)
 {
-    fkc_kernel_ref ref;
-    fkc_status st = lookup(FKC_OP_WRITE_SLICE_ROTATING, src, out, &ref);
+    static fkc_write_slice_rotating_kernel *const by_width[9] = {
+        NULL, fkc_write_slice_rotating_b1, fkc_write_slice_rotating_b2, NULL,
+        fkc_write_slice_rotating_b4, NULL, NULL, NULL, fkc_write_slice_rotating_b8};
+    size_t w;
+    fkc_status st = width_of("write_slice_rotating", src, out, &w);
     if (st != FKC_OK)
         return st;
     fkc_write_slice_rotating_params p = {out->shape, out->rank, capacity};
     fkc_op_extra x = {position, position_offset, axis};
-    return ref.write_slice_rotating(stream, src, out, &p, &x);
+    return by_width[w](stream, src, out, &p, &x);
 }
 
 /* Runs `rc` (the op's status after recording) to completion on a private stream. */

@@ -8,10 +8,10 @@ EX_DIR      = $(BUILD)/tests/examples
 EX_FILL     = examples/c-backend/fill
 EX_FILL_GEN = $(EX_DIR)/fill/gen
 
-$(EX_FILL_GEN)/fkc_bindings.c: $(EX_FILL)/fill.md $(FKCGEN_BIN)
+$(EX_FILL_GEN)/cb_bindings.c: $(EX_FILL)/fill.md $(FKCGEN_BIN)
 	@mkdir -p $(@D)
-	$(FKCGEN_BIN) gen --out-dir $(@D) $(EX_FILL)/fill.md
-$(EX_FILL_GEN)/fkc_bindings.h: $(EX_FILL_GEN)/fkc_bindings.c
+	$(FKCGEN_BIN) gen --prefix cb --out-dir $(@D) $(EX_FILL)/fill.md
+$(EX_FILL_GEN)/cb_bindings.h: $(EX_FILL_GEN)/cb_bindings.c
 
 $(EX_DIR)/fill/fill.spv.inc: $(EX_FILL)/fill.comp
 	@mkdir -p $(@D)
@@ -21,10 +21,10 @@ $(EX_DIR)/fill/fill.spv.inc: $(EX_FILL)/fill.comp
 
 EX_FILL_INC = -Iruntime/include -I$(EX_FILL_GEN) -I$(EX_DIR)/fill
 
-$(EX_DIR)/test_fill_%: tests/examples/test_fill.c $(EX_FILL)/fill.c $(EX_FILL_GEN)/fkc_bindings.c \
-                       $(EX_FILL_GEN)/fkc_bindings.h $(EX_DIR)/fill/fill.spv.inc \
+$(EX_DIR)/test_fill_%: tests/examples/test_fill.c $(EX_FILL)/fill.c $(EX_FILL_GEN)/cb_bindings.c \
+                       $(EX_FILL_GEN)/cb_bindings.h $(EX_DIR)/fill/fill.spv.inc \
                        tests/runtime/rt_harness.h $(LIBFKC)
-	$* $(STRICT) $(EX_FILL_INC) -c $(EX_FILL_GEN)/fkc_bindings.c -o $@.gen.o
+	$* $(STRICT) $(EX_FILL_INC) -c $(EX_FILL_GEN)/cb_bindings.c -o $@.gen.o
 	$* $(STRICT) $(EX_FILL_INC) -c $(EX_FILL)/fill.c -o $@.fill.o
 	$* $(CFLAGS_BASE) $(EX_FILL_INC) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka) \
 	    tests/examples/test_fill.c $@.gen.o $@.fill.o -o $@ $(LIBFKC) \

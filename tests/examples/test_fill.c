@@ -7,7 +7,7 @@
  * with write_slice in one stream; refusals with status and message and nothing written. */
 #include "rt_harness.h"
 
-#include "fkc_bindings.h" /* generated from examples/c-backend/fill/fill.md */
+#include "cb_bindings.h" /* generated from examples/c-backend/fill/fill.md */
 
 static fkc_context *ctx; /* shared by the tests of the group */
 
@@ -72,14 +72,14 @@ static void run_dtypes(fkc_context *c, int cases, const char *label)
             if (k % 3 == 0)
                 off -= off % w; /* aligned to the element, as well as not */
             fkc_tensor t = rt_tensor(B.dev, off, dt, rank, shape);
-            fkc_fill_params p = {pattern(w)};
+            cb_fill_params p = {pattern(w)};
             if (k % 2 == 0) {
-                fkc_kernel_ref ref;
-                RT_OK(fkc_dispatch(FKC_OP_FILL, dt, dt, FKC_BACKEND_VULKAN, &ref));
+                cb_kernel_ref ref;
+                RT_OK(cb_dispatch(CB_OP_FILL, dt, dt, FKC_BACKEND_VULKAN, &ref));
                 RT_OK(ref.fill(s, &t, &t, &p, NULL)); /* in == out: the contract allows it */
             } else {
-                fkc_fill_kernel *fn = w == 1 ? fill_b1 : w == 2 ? fill_b2 : w == 4 ? fill_b4
-                                                                                    : fill_b8;
+                cb_fill_kernel *fn = w == 1 ? cb_fill_b1 : w == 2 ? cb_fill_b2 : w == 4 ? cb_fill_b4
+                                                                                    : cb_fill_b8;
                 fkc_tensor in = t;
                 RT_OK(fn(s, &in, &t, &p, NULL));
             }
@@ -125,16 +125,16 @@ static void test_order(void **state)
     fkc_tensor b = rt_tensor(B.dev, 4, FKC_DTYPE_F32, 1, part);
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
-    fkc_fill_params p1 = {0x7fc00001u}, p2 = {0x80000000u};
-    RT_OK(fill_b4(s, &a, &a, &p1, NULL));          /* A = NaN payload */
+    cb_fill_params p1 = {0x7fc00001u}, p2 = {0x80000000u};
+    RT_OK(cb_fill_b4(s, &a, &a, &p1, NULL));          /* A = NaN payload */
     fill_host(A.host + 8, 100, 4, p1.value_bits);
-    RT_OK(fill_b4(s, &b, &b, &p2, NULL));          /* B = -0.0 */
+    RT_OK(cb_fill_b4(s, &b, &b, &p2, NULL));          /* B = -0.0 */
     fill_host(B.host + 4, 30, 4, p2.value_bits);
     RT_OK(fkc_stream_copy(s, A.dev, 8 + 4 * 10, B.dev, 4, 4 * 30)); /* A[10..40) = B */
     memcpy(A.host + 8 + 40, B.host + 4, 120);
     fkc_tensor a2 = rt_tensor(A.dev, 8 + 4 * 20, FKC_DTYPE_F32, 1, off);
-    fkc_fill_params p3 = {0x00000001u};
-    RT_OK(fill_b4(s, &a2, &a2, &p3, NULL));        /* A[20..30) = denormal, over the copy */
+    cb_fill_params p3 = {0x00000001u};
+    RT_OK(cb_fill_b4(s, &a2, &a2, &p3, NULL));        /* A[20..30) = denormal, over the copy */
     fill_host(A.host + 8 + 80, 10, 4, p3.value_bits);
     RT_OK(fkc_stream_submit(s));
     rt_buf_check(&A, "fill, copy, fill in order");
@@ -157,16 +157,16 @@ static void test_order(void **state)
 static void test_bindings_and_refusals(void **state)
 {
     (void)state;
-    assert_int_equal(FKC_BINDING_COUNT, 9);
-    for (int i = 0; i < FKC_BINDING_COUNT; i++) {
-        assert_int_equal(fkc_bindings[i].op_kind, FKC_OP_FILL);
-        assert_string_equal(fkc_bindings[i].info->kernel_source, "fkc-example-glsl");
+    assert_int_equal(CB_BINDING_COUNT, 9);
+    for (int i = 0; i < CB_BINDING_COUNT; i++) {
+        assert_int_equal(cb_bindings[i].op_kind, CB_OP_FILL);
+        assert_string_equal(cb_bindings[i].info->kernel_source, "fkc-example-glsl");
     }
-    fkc_kernel_ref ref;
-    assert_int_equal(fkc_dispatch(FKC_OP_FILL, FKC_DTYPE_F16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN,
+    cb_kernel_ref ref;
+    assert_int_equal(cb_dispatch(CB_OP_FILL, FKC_DTYPE_F16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN,
                                   &ref), FKC_ERR_NO_KERNEL);
-    RT_OK(fkc_dispatch(FKC_OP_FILL, FKC_DTYPE_BF16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN, &ref));
-    assert_ptr_equal(ref.fill, fill_b2);
+    RT_OK(cb_dispatch(CB_OP_FILL, FKC_DTYPE_BF16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN, &ref));
+    assert_ptr_equal(ref.fill, cb_fill_b2);
 
     rt_buf B;
     rt_buf_make(ctx, &B, 64);
@@ -174,13 +174,13 @@ static void test_bindings_and_refusals(void **state)
     fkc_tensor t = rt_tensor(B.dev, 0, FKC_DTYPE_F16, 1, shape);
     fkc_tensor u = rt_tensor(B.dev, 0, FKC_DTYPE_F16, 1, other);
     fkc_tensor big = rt_tensor(B.dev, 40, FKC_DTYPE_F32, 1, shape);
-    fkc_fill_params p = {0x1234};
+    cb_fill_params p = {0x1234};
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
-    REFUSED(fill_b4(s, &t, &t, &p, NULL), FKC_ERR_DTYPE, "fill_b4: out's dtype F16");
-    REFUSED(fill_b2(s, &u, &t, &p, NULL), FKC_ERR_SHAPE, "same_as(in)");
-    REFUSED(fill_b4(s, &big, &big, &p, NULL), FKC_ERR_INVALID_ARGUMENT, "do not fit");
-    REFUSED(fill_b2(s, &t, &t, NULL, NULL), FKC_ERR_INVALID_ARGUMENT, "NULL");
+    REFUSED(cb_fill_b4(s, &t, &t, &p, NULL), FKC_ERR_DTYPE, "cb_fill_b4: out's dtype F16");
+    REFUSED(cb_fill_b2(s, &u, &t, &p, NULL), FKC_ERR_SHAPE, "same_as(in)");
+    REFUSED(cb_fill_b4(s, &big, &big, &p, NULL), FKC_ERR_INVALID_ARGUMENT, "do not fit");
+    REFUSED(cb_fill_b2(s, &t, &t, NULL, NULL), FKC_ERR_INVALID_ARGUMENT, "NULL");
     assert_int_equal(fkc_stream_op_count(s), 0);
     RT_OK(fkc_stream_submit(s));
     rt_buf_check(&B, "refused fills wrote nothing");

@@ -1,5 +1,6 @@
 /* fake_wrappers.c — test-only definitions of the byte-width wrappers for the synthetic
- * injection tables (tests/gen/test_injection*.c), whose generated code is not the runtime's.
+ * injection tables (tests/gen/test_injection*.c), whose generated code is not the runtime's
+ * (their kernels carry the runtime's names, so these stand in for fkc_write_slice_b1, ...).
  * Each returns a status no real wrapper returns for valid input. The seed's generated code is
  * tested against the runtime's real wrappers (test_generated links libfkc.a); `make` never
  * ships this file. */
@@ -17,11 +18,14 @@
         return FKC_ERR_UNSUPPORTED;                                                         \
     }
 
-FAKE(write_slice_b1, fkc_write_slice_params)
-FAKE(write_slice_b2, fkc_write_slice_params)
-FAKE(write_slice_b4, fkc_write_slice_params)
-FAKE(write_slice_b8, fkc_write_slice_params)
-FAKE(write_slice_rotating_b1, fkc_write_slice_rotating_params)
-FAKE(write_slice_rotating_b2, fkc_write_slice_rotating_params)
-FAKE(write_slice_rotating_b4, fkc_write_slice_rotating_params)
-FAKE(write_slice_rotating_b8, fkc_write_slice_rotating_params)
+FAKE(fkc_write_slice_b1, fkc_write_slice_params)
+FAKE(fkc_write_slice_b2, fkc_write_slice_params)
+FAKE(fkc_write_slice_b4, fkc_write_slice_params)
+FAKE(fkc_write_slice_b8, fkc_write_slice_params)
+FAKE(fkc_write_slice_rotating_b1, fkc_write_slice_rotating_params)
+FAKE(fkc_write_slice_rotating_b2, fkc_write_slice_rotating_params)
+FAKE(fkc_write_slice_rotating_b4, fkc_write_slice_rotating_params)
+FAKE(fkc_write_slice_rotating_b8, fkc_write_slice_rotating_params)
+
+/* The runtime interface symbol the generated source references (libfkc defines it). */
+const int fkc_runtime_abi_1 = FKC_RUNTIME_ABI;

@@ -358,15 +358,18 @@ static void test_emit_stubs(void **state)
     assert_non_null(text);
     for (int w = 1; w <= 8; w *= 2) {
         char fn[64];
-        snprintf(fn, sizeof fn, "fkc_status fill_b%d(fkc_stream *stream, const fkc_tensor *in,", w);
+        snprintf(fn, sizeof fn,
+                 "fkc_status fkc_fill_b%d(fkc_stream *stream, const fkc_tensor *in,", w);
         assert_non_null(strstr(text, fn));
     }
     assert_non_null(strstr(text, "TODO"));
     for (const char *cc = "gcc"; cc; cc = strcmp(cc, "gcc") ? NULL : "clang") {
-        /* the stubs and the generated code, strictly, in one program that calls a stub */
+        /* the stubs and the generated code, strictly, in one program that calls a stub (and
+         * defines the interface symbol libfkc would) */
         assert_int_equal(sh("cd %s && printf '%%s\n' '#include \"fkc_bindings.h\"' "
+                            "'const int fkc_runtime_abi_1 = FKC_RUNTIME_ABI;' "
                             "'int main(void) { fkc_fill_params p = {0};' "
-                            "'return fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
+                            "'return fkc_fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
                             "? 0 : 1; }' > main.c && %s -std=c11 -Wall -Wextra -Wpedantic -Wshadow "
                             "-Wconversion -Wmissing-prototypes -Wstrict-prototypes -Werror "
                             "-I%s/runtime/include -Ig stubs.c g/fkc_bindings.c main.c -o stubs.%s "
@@ -691,6 +694,44 @@ static void test_subnormal_doubles(void **state)
                             k ? "clang" : "gcc", tmp, tmp), 0);
 }
 
+/* --prefix NAME: the files and every generated name follow it; the default is fkc; a bad
+ * NAME is a usage error (exit 2) that writes nothing. */
+static void test_prefix(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh("cd %s && %s gen --prefix ab --out-dir %s/p %s && ls %s/p", repo, fkcgen,
+                        tmp, seed, tmp), 0);
+    assert_string_equal(out_text, "ab_bindings.c\nab_bindings.h\n");
+    assert_int_equal(sh("grep -c 'ab_dispatch\\|AB_OP_WRITE_SLICE\\|ab_fill_unset_cost_for_backend' "
+                        "%s/p/ab_bindings.h", tmp), 0);
+    assert_string_equal(out_text, "6\n"); /* two op kinds, two comments, two declarations */
+    /* no name of the default prefix is left, but the runtime's own (fkc_status, ...) and
+     * fkc_kernels.h, fkc_<kernel>_b<width>, fkc_runtime_abi_<N> in comments */
+    assert_int_equal(sh("grep -o '\\bfkc_[a-z0-9_]*\\|\\bFKC_[A-Z0-9_]*' %s/p/ab_bindings.h "
+                        "%s/p/ab_bindings.c | sed 's/^[^:]*://' | sort -u | grep -v "
+                        "'^fkc_write_slice\\(_rotating\\)\\?_\\(b[1248]\\|params\\|kernel\\)$' | "
+                        "grep -v '^\\(fkc_status\\|fkc_stream\\|fkc_tensor\\|fkc_op_extra\\|"
+                        "fkc_dtype\\|fkc_backend\\|fkc_runtime_abi_1\\|FKC_OK\\|FKC_ERR_[A-Z_]*\\|"
+                        "FKC_DTYPE_[A-Z0-9]*\\|FKC_BACKEND_[A-Z]*\\|FKC_RUNTIME_ABI\\|"
+                        "fkc_\\|fkc_kernels\\|fkc_runtime_abi_\\|fkc_version\\)$'", tmp, tmp),
+                     1);
+    assert_string_equal(out_text, "");
+    static const char *const bad[] = {"Ab", "1a", "a-b", "fkc_x", "a__b", "a_", "str", "strip",
+                                      "int", "atomic", "", "abcdefghijklmnopqrstuvwxyz0123456"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sh("cd %s && %s gen --prefix '%s' --out-dir %s/q %s", repo, fkcgen,
+                            bad[i], tmp, seed), 2);
+        if (!strstr(err_text, "--prefix") || !strstr(err_text, "usage:"))
+            fail_msg("--prefix '%s': %s", bad[i], err_text);
+        assert_false(exists("%s/%s", "q"));
+    }
+    assert_non_null(strstr(err_text, "must be 1 to 32 bytes long"));
+    assert_int_equal(sh("cd %s && %s gen --prefix str --out-dir %s/q %s", repo, fkcgen, tmp, seed),
+                     2);
+    assert_non_null(strstr(err_text, "fkcgen gen: --prefix 'str' is reserved by the C library"));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -718,6 +759,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_fifo_contract_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emit_stubs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefix, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }

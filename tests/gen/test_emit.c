@@ -90,6 +90,9 @@ static void collect(void *ctx, const char *p, size_t n)
     fkcg_buf_put(ctx, p, n);
 }
 
+/* FKCG_PAIR_HASH_MACRO under the default prefix (fkc). */
+#define PAIR_MACRO "FKC_BINDINGS_PAIR_HASH"
+
 /* The pair hash: the header defines XXH3-64 of its own text without that line, the source
  * checks that value after including it; the same when the header streams through a small
  * draining buffer (as gen writes it) as when it is built whole. */
@@ -108,7 +111,7 @@ static void test_pair_hash(void **state)
     assert_memory_equal(got.data, h.data, h.len);
     assert_int_equal(cs.len, c.len);
     assert_memory_equal(cs.data, c.data, c.len);
-    const char *line = strstr(h.data, "\n#define " FKCG_PAIR_HASH_MACRO " 0x");
+    const char *line = strstr(h.data, "\n#define " PAIR_MACRO " 0x");
     assert_non_null(line);
     line++;
     const char *end = strchr(line, '\n') + 1;
@@ -117,14 +120,14 @@ static void test_pair_hash(void **state)
     XXH3_64bits_update(st, h.data, (size_t)(line - h.data));
     XXH3_64bits_update(st, end, h.len - (size_t)(end - h.data));
     char want[128];
-    snprintf(want, sizeof want, "#define " FKCG_PAIR_HASH_MACRO " 0x%016llxu\n",
+    snprintf(want, sizeof want, "#define " PAIR_MACRO " 0x%016llxu\n",
              (unsigned long long)XXH3_64bits_digest(st));
     XXH3_freeState(st);
     assert_int_equal((size_t)(end - line), strlen(want));
     assert_memory_equal(line, want, strlen(want));
-    snprintf(want, sizeof want, "#if !defined(" FKCG_PAIR_HASH_MACRO ") || " FKCG_PAIR_HASH_MACRO
-             " != %.*s\n#error \"", (int)(end - line - 1 - strlen("#define " FKCG_PAIR_HASH_MACRO
-             " ")), line + strlen("#define " FKCG_PAIR_HASH_MACRO " "));
+    snprintf(want, sizeof want, "#if !defined(" PAIR_MACRO ") || " PAIR_MACRO
+             " != %.*s\n#error \"", (int)(end - line - 1 - strlen("#define " PAIR_MACRO
+             " ")), line + strlen("#define " PAIR_MACRO " "));
     assert_non_null(strstr(c.data, want));
     /* the contracts' text hashes are in the source's banner, not the header's */
     assert_null(strstr(h.data, "xxh3-128"));
@@ -241,6 +244,20 @@ static void test_bad_entry_point_rejected(void **state)
         o->s.entry_point = bad[i];
         expect_rejected(o, "contracts/vulkan/write_slice.md:53:1: error: entry_point '");
     }
+}
+
+/* A kernel of the runtime (fkc/fkc_kernels.h) bound to another op kind or backend: its
+ * wrappers would be the runtime's, for another signature. */
+static void test_runtime_kernel_elsewhere_rejected(void **state)
+{
+    (void)state;
+    one *o = one_new();
+    o->s.op_kind = "Copy";
+    expect_rejected(o, "write_slice.md:53:1: error: kernel 'write_slice' is a kernel of the fkc "
+                       "runtime, which implements it for another op kind or backend");
+    o = one_new();
+    o->s.backend = "Cuda";
+    expect_rejected(o, "error: kernel 'write_slice' is a kernel of the fkc runtime");
 }
 
 static void test_bad_identifiers_rejected(void **state)
@@ -390,9 +407,9 @@ static void test_two_link_registries(void **state)
     assert_non_null(strstr(h.data, "#define FKC_LINK_REGISTRY_COUNT 2\n"));
     assert_non_null(strstr(c.data, "= {\n    \"a::REG\",\n    \"fuel_vulkan_backend::fkc::ENTRY_POINTS\",\n};"));
     assert_non_null(strstr(c.data, "{\"fuel_vulkan_backend::fkc::write_slice_rotating_bf16\", 0, "
-                                   "&fkc_bindings[13]}, /* -> write_slice_rotating_b2 */\n"));
+                                   "&fkc_bindings[13]}, /* -> fkc_write_slice_rotating_b2 */\n"));
     assert_non_null(strstr(c.data, "{\"fuel_vulkan_backend::fkc::write_slice_bf16\", 1, "
-                                   "&fkc_bindings[4]}, /* -> write_slice_b2 */\n"));
+                                   "&fkc_bindings[4]}, /* -> fkc_write_slice_b2 */\n"));
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
 }
@@ -559,6 +576,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_check_accepts_seed),
         cmocka_unit_test(test_bad_entry_point_rejected),
         cmocka_unit_test(test_bad_identifiers_rejected),
+        cmocka_unit_test(test_runtime_kernel_elsewhere_rejected),
         cmocka_unit_test(test_cost_field_must_be_integer_scalar),
         cmocka_unit_test(test_empty_table_rejected),
         cmocka_unit_test(test_hostile_strings_are_escaped),

@@ -1,7 +1,9 @@
 /* test_generated.c — links the committed generated/fkc_bindings.c (compiled with the strict
- * flags by gcc and by clang) with a test registry and the test-only wrappers, and checks the
- * seed's 18 bindings: registration (key, wrapper, precision), the dispatch switch over the
- * 9 dtypes x 2 ops, the link registry, the cost functions and fill_unset_cost_for_backend.
+ * flags by gcc and by clang) with a test registry and the runtime's real wrappers (libfkc.a,
+ * which holds no generated code), and checks the seed's 18 bindings: registration (key,
+ * wrapper, precision), the dispatch switch over the 9 dtypes x 2 ops onto the runtime's
+ * fkc_write_slice[_rotating]_b<width>, the link registry, the cost functions,
+ * fkc_fill_unset_cost_for_backend and the runtime interface reference.
  * The expectations are written here from the contract's text, not read from the table. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,13 +32,13 @@ static const char *const kernels[NOPS] = {"write_slice", "write_slice_rotating"}
 /* The wrapper the contract binds (op, dtype index) to, as a generic pointer and its name. */
 static void *expected_fn(int op, int d)
 {
-    static void *const ws[9] = {NULL, (void *)write_slice_b1, (void *)write_slice_b2, NULL,
-                                (void *)write_slice_b4, NULL, NULL, NULL,
-                                (void *)write_slice_b8};
-    static void *const wr[9] = {NULL, (void *)write_slice_rotating_b1,
-                                (void *)write_slice_rotating_b2, NULL,
-                                (void *)write_slice_rotating_b4, NULL, NULL, NULL,
-                                (void *)write_slice_rotating_b8};
+    static void *const ws[9] = {NULL, (void *)fkc_write_slice_b1, (void *)fkc_write_slice_b2, NULL,
+                                (void *)fkc_write_slice_b4, NULL, NULL, NULL,
+                                (void *)fkc_write_slice_b8};
+    static void *const wr[9] = {NULL, (void *)fkc_write_slice_rotating_b1,
+                                (void *)fkc_write_slice_rotating_b2, NULL,
+                                (void *)fkc_write_slice_rotating_b4, NULL, NULL, NULL,
+                                (void *)fkc_write_slice_rotating_b8};
     return op == 0 ? ws[width[d]] : wr[width[d]];
 }
 
@@ -137,7 +139,7 @@ static void test_table_rows(void **state)
         assert_string_equal(b->info->kernel, kernels[op]);
         snprintf(buf, sizeof buf, "fuel_vulkan_backend::fkc::%s_%s", kernels[op], suffix[d]);
         assert_string_equal(b->symbol, buf);
-        snprintf(buf, sizeof buf, "%s_b%u", kernels[op], width[d]);
+        snprintf(buf, sizeof buf, "fkc_%s_b%u", kernels[op], width[d]);
         assert_string_equal(b->wrapper, buf);
         assert_int_equal(b->byte_width, width[d]);
         assert_ptr_equal(ref_fn(op, b->ref), expected_fn(op, d));
@@ -214,7 +216,7 @@ static void test_link_registry_resolves_18(void **state)
     for (int op = 0; op < NOPS; op++)
         for (int d = 0; d < NDT; d++) {
             snprintf(sym, sizeof sym, "fuel_vulkan_backend::fkc::%s_%s", kernels[op], suffix[d]);
-            snprintf(w, sizeof w, "%s_b%u", kernels[op], width[d]);
+            snprintf(w, sizeof w, "fkc_%s_b%u", kernels[op], width[d]);
             const fkc_link_entry *e = fkc_link_lookup(sym);
             assert_non_null(e);
             assert_string_equal(e->symbol, sym);
@@ -252,16 +254,16 @@ static void test_cost_functions_and_fill(void **state)
     static const fkc_cost unknown = {FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL};
     copy[3].cost = &unknown;
     copy[12].cost = NULL; /* treated as unknown too */
-    assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_CPU), 0);
+    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_CPU), 0);
     assert_ptr_equal(copy[3].cost, &unknown);
-    assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 2);
+    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 2);
     assert_int_equal(copy[3].cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
     assert_ptr_equal(copy[3].cost, fkc_op_shared_cost(copy[3].op_kind));
     assert_ptr_equal(copy[3].cost, fkc_bindings[0].cost); /* WriteSlice: from write_slice */
     assert_ptr_equal(copy[12].cost, fkc_op_shared_cost(FKC_OP_WRITE_SLICE_ROTATING));
     assert_true(copy[12].cost->bytes_moved(10, 8, NULL) == 160.0);
-    assert_int_equal(fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 0);
-    assert_int_equal(fill_unset_cost_for_backend(NULL, 3, FKC_BACKEND_VULKAN), 0);
+    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 0);
+    assert_int_equal(fkc_fill_unset_cost_for_backend(NULL, 3, FKC_BACKEND_VULKAN), 0);
     assert_null(fkc_op_shared_cost(FKC_OP_KIND_COUNT));
 }
 
@@ -350,6 +352,15 @@ static void test_binding_lookup(void **state)
                                    FKC_BACKEND_VULKAN, NULL));
 }
 
+/* The generated source references the interface symbol of the runtime it was made for. */
+static void test_runtime_abi(void **state)
+{
+    (void)state;
+    assert_ptr_equal(fkc_runtime_abi, &fkc_runtime_abi_1);
+    assert_int_equal(*fkc_runtime_abi, FKC_RUNTIME_ABI);
+    assert_int_equal(FKC_RUNTIME_ABI, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_cost_functions_and_fill),
         cmocka_unit_test(test_contract_facts),
         cmocka_unit_test(test_binding_lookup),
+        cmocka_unit_test(test_runtime_abi),
     };
     return cmocka_run_group_tests_name("generated", tests, NULL, NULL);
 }

@@ -39,7 +39,7 @@ static void test_rest_untouched(void **state)
     assert_non_null(strstr(fkc_kernels[1].blurb, "Sliding-window KV slab write"));
     assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE_ROTATING, FKC_DTYPE_I64, FKC_DTYPE_I64,
                                   FKC_BACKEND_VULKAN, &ref), FKC_OK);
-    assert_ptr_equal((void *)ref.write_slice_rotating, (void *)write_slice_rotating_b8);
+    assert_ptr_equal((void *)ref.write_slice_rotating, (void *)fkc_write_slice_rotating_b8);
 }
 
 int main(void)

@@ -1,13 +1,14 @@
 /* test_api.c — the runtime's API around the ops: device enumeration and the default device
- * rule, selection by index/name/FKC_DEVICE, no Vulkan driver at all, the registry filled from
- * the generated bindings, refused calls (out of bounds, rank mismatch, unbound dtype, bad
- * tensors) with clear messages and nothing written, streams ordering dependent ops. */
+ * rule, selection by index/name/FKC_DEVICE, no Vulkan driver at all, the byte-width wrappers of
+ * fkc_kernels.h, refused calls (out of bounds, rank mismatch, unbound dtype, bad tensors) with
+ * clear messages and nothing written, streams ordering dependent ops. No generated code: the
+ * generated dispatch is tested against these wrappers in tests/gen/test_generated.c. */
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt_harness.h"
 
-#include "fkc_bindings.h" /* the generated dispatch and the wrappers it points to */
+#include "fkc/fkc_kernels.h" /* the byte-width wrappers */
 
 static fkc_context *ctx; /* shared by the tests of the group */
 
@@ -156,22 +157,6 @@ static void test_no_device(void **state)
     assert_non_null(strstr(buf, "no Vulkan driver could be loaded"));
 }
 
-/* The registry holds what the generated registration gave it, and agrees with fkc_dispatch. */
-static void test_registry(void **state)
-{
-    (void)state;
-    assert_int_equal(fkc_registry_size(), 18);
-    for (int d = 0; d < FKC_DTYPE_COUNT; d++)
-        for (int op = 0; op < 2; op++) {
-            const char *src = NULL;
-            assert_true(fkc_registry_has(op, (fkc_dtype)d, (fkc_dtype)d, FKC_BACKEND_VULKAN,
-                                         &src));
-            assert_string_equal(src, "vulkan-slang");
-            assert_false(fkc_registry_has(op, (fkc_dtype)d, (fkc_dtype)d, FKC_BACKEND_CPU, NULL));
-        }
-    assert_false(fkc_registry_has(0, FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN, NULL));
-}
-
 #define REFUSED(call, status, text)                                                           \
     do {                                                                                      \
         assert_int_equal((call), (status));                                                   \
@@ -179,35 +164,11 @@ static void test_registry(void **state)
             fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
     } while (0)
 
-/* The generated dispatch picks the wrapper of the dtype's byte width; a wrapper called with
- * another width refuses (FKC_ERR_DTYPE) rather than moving the wrong number of bytes. */
-static void test_dispatch_widths(void **state)
+/* A wrapper called with a dtype of another byte width refuses (FKC_ERR_DTYPE) rather than
+ * moving the wrong number of bytes; a NULL params is refused too. */
+static void test_wrapper_widths(void **state)
 {
     (void)state;
-    static const struct {
-        fkc_dtype dt;
-        fkc_write_slice_fn slice;
-        fkc_write_slice_rotating_fn rot;
-    } want[] = {
-        {FKC_DTYPE_F32, write_slice_b4, write_slice_rotating_b4},
-        {FKC_DTYPE_I32, write_slice_b4, write_slice_rotating_b4},
-        {FKC_DTYPE_U32, write_slice_b4, write_slice_rotating_b4},
-        {FKC_DTYPE_F16, write_slice_b2, write_slice_rotating_b2},
-        {FKC_DTYPE_BF16, write_slice_b2, write_slice_rotating_b2},
-        {FKC_DTYPE_F64, write_slice_b8, write_slice_rotating_b8},
-        {FKC_DTYPE_I64, write_slice_b8, write_slice_rotating_b8},
-        {FKC_DTYPE_U8, write_slice_b1, write_slice_rotating_b1},
-        {FKC_DTYPE_I8, write_slice_b1, write_slice_rotating_b1},
-    };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        fkc_kernel_ref r;
-        assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE, want[i].dt, want[i].dt,
-                                      FKC_BACKEND_VULKAN, &r), FKC_OK);
-        assert_true(r.write_slice == want[i].slice);
-        assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE_ROTATING, want[i].dt, want[i].dt,
-                                      FKC_BACKEND_VULKAN, &r), FKC_OK);
-        assert_true(r.write_slice_rotating == want[i].rot);
-    }
     rt_buf D, S;
     rt_buf_make(ctx, &D, 64);
     rt_buf_make(ctx, &S, 64);
@@ -217,11 +178,11 @@ static void test_dispatch_widths(void **state)
     fkc_write_slice_params p = {shape, 1, off, 1};
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
-    REFUSED(write_slice_b4(s, &st, &ot, &p, NULL), FKC_ERR_DTYPE, "4-byte kernel");
+    REFUSED(fkc_write_slice_b4(s, &st, &ot, &p, NULL), FKC_ERR_DTYPE, "4-byte kernel");
     fkc_write_slice_rotating_params rp = {shape, 1, 8};
     fkc_op_extra x = {S.dev, 0, -1};
-    REFUSED(write_slice_rotating_b2(s, &st, &ot, &rp, &x), FKC_ERR_DTYPE, "2-byte kernel");
-    REFUSED(write_slice_b1(s, &st, &ot, NULL, NULL), FKC_ERR_INVALID_ARGUMENT, "params");
+    REFUSED(fkc_write_slice_rotating_b2(s, &st, &ot, &rp, &x), FKC_ERR_DTYPE, "2-byte kernel");
+    REFUSED(fkc_write_slice_b1(s, &st, &ot, NULL, NULL), FKC_ERR_INVALID_ARGUMENT, "params");
     RT_OK(fkc_stream_submit(s));
     fkc_stream_destroy(s);
     rt_buf_check(&D, "refused wrappers write nothing");
@@ -521,8 +482,7 @@ int main(void)
         cmocka_unit_test_teardown(test_devices, no_validation),
         cmocka_unit_test_teardown(test_select, no_validation),
         cmocka_unit_test_teardown(test_no_device, no_validation),
-        cmocka_unit_test_teardown(test_registry, no_validation),
-        cmocka_unit_test_teardown(test_dispatch_widths, no_validation),
+        cmocka_unit_test_teardown(test_wrapper_widths, no_validation),
         cmocka_unit_test_teardown(test_errors, no_validation),
         cmocka_unit_test_teardown(test_reference_messages, no_validation),
         cmocka_unit_test_teardown(test_same_verdicts, no_validation),

@@ -1,5 +1,5 @@
-/* fill.c — the byte-width wrappers of the Fill family (fill.md): fill_b1, fill_b2, fill_b4 and
- * fill_b8, declared by the header fkcgen generates from fill.md and defined here, outside the
+/* fill.c — the byte-width wrappers of the Fill family (fill.md): cb_fill_b1, cb_fill_b2, cb_fill_b4 and
+ * cb_fill_b8, declared by the header fkcgen generates from fill.md and defined here, outside the
  * runtime, over its public user-kernel API: the shader fill.comp (compiled by glslc into
  * fill.spv.inc) is a context-cached fkc_kernel, and each call records its dispatches on the
  * caller's stream, ordered with every other op there. The library's rules hold: nothing is
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fkc/fkc_runtime.h"
-#include "fkc_bindings.h" /* generated from fill.md: fkc_fill_params, the fill_b* declarations */
+#include "cb_bindings.h" /* generated from fill.md: cb_fill_params, the fill_b* declarations */
 
 static const uint32_t fill_spv[] =
 #include "fill.spv.inc"
@@ -24,12 +24,12 @@ struct fill_push {
 /* The checks of every width: the contract's rules (out has in's dtype and shape), the wrapper's
  * width, the tensor inside its buffer on the stream's context. *bytes: out's byte size. */
 static fkc_status check(fkc_stream *s, const fkc_tensor *in, const fkc_tensor *out,
-                        const fkc_fill_params *p, uint32_t width, uint64_t *bytes)
+                        const cb_fill_params *p, uint32_t width, uint64_t *bytes)
 {
     if (!s || !out || !out->buffer || !p)
         return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "fill: NULL stream, out or params");
     if (fkc_dtype_size(out->dtype) != width)
-        return fkc_set_error(FKC_ERR_DTYPE, "fill_b%" PRIu32 ": out's dtype %s is not %" PRIu32
+        return fkc_set_error(FKC_ERR_DTYPE, "cb_fill_b%" PRIu32 ": out's dtype %s is not %" PRIu32
                              " bytes wide", width, fkc_dtype_name(out->dtype)
                              ? fkc_dtype_name(out->dtype) : "?", width);
     if (in && in->dtype != out->dtype) /* dtype_rule: passthrough(in) */
@@ -66,7 +66,7 @@ static uint64_t chunk_bytes(const fkc_context *ctx, uint64_t align)
 
 /* Records out = value_bits on every element, one dispatch per chunk. */
 static fkc_status fill_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out,
-                         const fkc_fill_params *p, uint32_t width)
+                         const cb_fill_params *p, uint32_t width)
 {
     uint64_t bytes;
     fkc_status st = check(s, in, out, p, width, &bytes);
@@ -100,29 +100,29 @@ static fkc_status fill_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out,
     return st;
 }
 
-fkc_status fill_b1(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const fkc_fill_params *params, const fkc_op_extra *extra)
+fkc_status cb_fill_b1(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
+                   const cb_fill_params *params, const fkc_op_extra *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 1);
 }
 
-fkc_status fill_b2(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const fkc_fill_params *params, const fkc_op_extra *extra)
+fkc_status cb_fill_b2(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
+                   const cb_fill_params *params, const fkc_op_extra *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 2);
 }
 
-fkc_status fill_b4(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const fkc_fill_params *params, const fkc_op_extra *extra)
+fkc_status cb_fill_b4(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
+                   const cb_fill_params *params, const fkc_op_extra *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 4);
 }
 
-fkc_status fill_b8(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const fkc_fill_params *params, const fkc_op_extra *extra)
+fkc_status cb_fill_b8(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
+                   const cb_fill_params *params, const fkc_op_extra *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 8);

@@ -1,13 +1,13 @@
 /* fill_demo.c — the Fill family used as a caller would (docs/adding-an-op.md): on the default
  * Vulkan device, fill a 3 x 5 F16 tensor with -0.0 (bits 0x8000) and a U8 tensor at an odd byte
- * offset with 0xA5, through the generated dispatch (op + dtypes + backend -> fill_b2 / fill_b1),
+ * offset with 0xA5, through the generated dispatch (op + dtypes + backend -> cb_fill_b2 / cb_fill_b1),
  * both recorded on one stream, then read the buffer back and check every byte. Prints one line;
  * exit 0 when every byte is right, 1 when not, 3 when there is no Vulkan device. */
 #include <stdio.h>
 #include <string.h>
 
 #include "fkc/fkc_runtime.h"
-#include "fkc_bindings.h" /* generated from fill.md */
+#include "cb_bindings.h" /* generated from fill.md */
 
 static int fail(const char *what)
 {
@@ -18,9 +18,9 @@ static int fail(const char *what)
 /* Records a fill of t with `bits` through the generated dispatch. */
 static fkc_status fill(fkc_stream *s, fkc_tensor *t, uint64_t bits)
 {
-    fkc_kernel_ref ref;
-    fkc_fill_params p = {bits};
-    fkc_status st = fkc_dispatch(FKC_OP_FILL, t->dtype, t->dtype, FKC_BACKEND_VULKAN, &ref);
+    cb_kernel_ref ref;
+    cb_fill_params p = {bits};
+    fkc_status st = cb_dispatch(CB_OP_FILL, t->dtype, t->dtype, FKC_BACKEND_VULKAN, &ref);
     return st != FKC_OK ? st : ref.fill(s, t, t, &p, NULL);
 }
 

@@ -177,7 +177,8 @@ fkc_status fkc_tensor_bytes(const fkc_tensor *t, uint64_t *bytes);
 
 /* write_slice: `out` holds the destination (out->shape = dst_shape) and its slab at `offsets`
  * (out->rank entries) is overwritten in place with `src` (same rank and dtype). Recorded into
- * `stream`; goes op + dtype -> generated fkc_dispatch -> write_slice_b<width>. Checks are those
+ * `stream`; calls the wrapper of the dtype's byte width, fkc_write_slice_b<width>
+ * (fkc_kernels.h). Checks are those
  * of fkc_plan_write_slice (identical to the reference): FKC_ERR_RANK, FKC_ERR_OUT_OF_BOUNDS,
  * FKC_ERR_OVERFLOW, FKC_ERR_NO_KERNEL (dtype pair not bound), FKC_ERR_INVALID_ARGUMENT
  * (tensor outside its buffer, buffers of another context). */
@@ -257,16 +258,6 @@ fkc_status fkc_stream_dispatch(fkc_stream *stream, const fkc_kernel *kernel,
                                const fkc_buffer_range *buffers, uint32_t n_buffers,
                                const void *push, uint32_t push_size, uint32_t groups_x,
                                uint32_t groups_y, uint32_t groups_z);
-
-/* ---- Kernel registry ----------------------------------------------------------------- */
-
-/* Number of bindings the generated registration put into the runtime's registry (it is filled
- * once, on first use, from fkc_register_bindings), or 0 with fkc_last_error() set on failure. */
-size_t fkc_registry_size(void);
-/* Whether the registry holds a kernel for (op_kind, [in, out], backend); op_kind is a
- * generated fkc_op_kind value. Fills *kernel_source (may be NULL) with the contract's tag. */
-bool fkc_registry_has(int op_kind, fkc_dtype in, fkc_dtype out, fkc_backend backend,
-                      const char **kernel_source);
 
 #ifdef __cplusplus
 }

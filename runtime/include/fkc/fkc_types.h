@@ -1,6 +1,6 @@
 /* fkc_types.h — the vocabulary shared by the runtime and the code fkcgen generates:
  * status codes, element dtypes, backends, tensors. Plain C11; knows nothing of Vulkan,
- * YAML or Markdown. generated/fkc_bindings.h includes this header and nothing else of ours. */
+ * YAML or Markdown. Generated bindings include it through fkc/fkc_kernels.h. */
 #ifndef FKC_TYPES_H
 #define FKC_TYPES_H
 
@@ -28,8 +28,7 @@ extern "C" {
     X(ERR_VULKAN, "a Vulkan call failed")                                          \
     X(ERR_OUT_OF_MEMORY, "out of memory")                                          \
     X(ERR_UNSUPPORTED, "the device lacks a feature this op needs")                 \
-    X(ERR_STATE, "call made in the wrong state")                                   \
-    X(ERR_REGISTRY, "the kernel registry refused a binding")
+    X(ERR_STATE, "call made in the wrong state")
 
 typedef enum fkc_status {
 #define FKC_X_ENUM(name, text) FKC_##name,

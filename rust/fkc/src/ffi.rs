@@ -87,14 +87,14 @@ macro_rules! wrappers {
 }
 
 wrappers! {
-    write_slice_b1 = "write_slice_b1",
-    write_slice_b2 = "write_slice_b2",
-    write_slice_b4 = "write_slice_b4",
-    write_slice_b8 = "write_slice_b8",
-    write_slice_rotating_b1 = "write_slice_rotating_b1",
-    write_slice_rotating_b2 = "write_slice_rotating_b2",
-    write_slice_rotating_b4 = "write_slice_rotating_b4",
-    write_slice_rotating_b8 = "write_slice_rotating_b8",
+    write_slice_b1 = "fkc_write_slice_b1",
+    write_slice_b2 = "fkc_write_slice_b2",
+    write_slice_b4 = "fkc_write_slice_b4",
+    write_slice_b8 = "fkc_write_slice_b8",
+    write_slice_rotating_b1 = "fkc_write_slice_rotating_b1",
+    write_slice_rotating_b2 = "fkc_write_slice_rotating_b2",
+    write_slice_rotating_b4 = "fkc_write_slice_rotating_b4",
+    write_slice_rotating_b8 = "fkc_write_slice_rotating_b8",
 }
 
 extern "C" {
