@@ -1462,9 +1462,24 @@ static void emit_cost(fkcg_buf *b, const fkcg_plan *p)
         "    }\n    filled\n}\n");
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The runtime interface the module is written for: it refuses to compile beside an rt (the
+ * crate's declarations of the runtime's C API) of another, as the C header does. */
+static void emit_abi(fkcg_buf *b)
+{
+    PUT(b, "/// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.\n"
+           "pub const RUNTIME_ABI: i32 = " STR(FKCG_RUNTIME_ABI) ";\n"
+           "const _: () = assert!(RUNTIME_ABI == rt::FKC_RUNTIME_ABI,\n"
+           "                      \"these bindings were generated for another fkc runtime "
+           "interface: regenerate them with the fkcgen of this runtime (make)\");\n\n");
+}
+
 static void emit_all(const fkcg_plan *p, fkcg_buf *out)
 {
     emit_banner(out, p->t);
+    emit_abi(out);
     emit_op_kinds(out, p);
     emit_dtypes(out);
     emit_backends(out);

@@ -6,17 +6,19 @@
 //! through the generated link registry.
 #![allow(non_camel_case_types)]
 
-use std::os::raw::{c_char, c_void};
+use std::os::raw::{c_char, c_int, c_void};
 
 /// `fkc_status`: 0 is FKC_OK; fkc_status_name() gives the text of the others.
 pub type fkc_status = u32;
+/// The runtime interface this module declares (`FKC_RUNTIME_ABI` of fkc/fkc_kernels.h); the
+/// generated module refuses to compile beside another (`RUNTIME_ABI`).
+pub const FKC_RUNTIME_ABI: i32 = 1;
 pub const FKC_OK: fkc_status = 0;
 pub const FKC_ERR_INVALID_ARGUMENT: fkc_status = 1;
 pub const FKC_ERR_RANK: fkc_status = 2;
 pub const FKC_ERR_OUT_OF_BOUNDS: fkc_status = 4;
 pub const FKC_ERR_OVERFLOW: fkc_status = 5;
 pub const FKC_ERR_NO_KERNEL: fkc_status = 7;
-pub const FKC_ERR_REGISTRY: fkc_status = 14;
 
 /// FKC_MAX_RANK: ranks 1..8.
 pub const FKC_MAX_RANK: usize = 8;
@@ -98,6 +100,8 @@ wrappers! {
 }
 
 extern "C" {
+    /// Defined only by a libfkc of interface 1: a library of another fails to link on it.
+    pub static fkc_runtime_abi_1: c_int;
     pub fn fkc_last_error() -> *const c_char;
     pub fn fkc_status_name(status: fkc_status) -> *const c_char;
     pub fn fkc_dtype_name(dtype: u32) -> *const c_char;

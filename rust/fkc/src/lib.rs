@@ -118,6 +118,10 @@ impl Context {
 
     /// A context with options.
     pub fn with_options(options: &ContextOptions) -> Result<Context> {
+        // SAFETY: a constant the library defines. Reading it makes the link need the symbol of
+        // the interface the crate was written for: a libfkc of another fails to link.
+        // (The generated module checks its own interface against ffi's at compile time.)
+        let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_1) };
         let mut o = std::mem::MaybeUninit::<ffi::fkc_context_options>::uninit();
         let mut raw = ptr::null_mut();
         // SAFETY: options_init fills the whole struct; create reads it and sets raw.
@@ -488,7 +492,7 @@ impl bindings::Registry for KernelRegistry {
                                precision: &'static bindings::Precision,
                                kernel: bindings::KernelRef) -> Result<()> {
         if self.get(op, *key, backend, kernel_source).is_some() {
-            return Err(Error::new(ffi::FKC_ERR_REGISTRY,
+            return Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
                                   format!("{} [{}, {}] on {} ({}) is registered twice", op.name(),
                                           key[0].name(), key[1].name(), backend.name(),
                                           kernel_source)));

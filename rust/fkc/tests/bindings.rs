@@ -114,7 +114,7 @@ fn register_all_fills_the_registry_once_per_binding() {
     // a second registration of the same keys is refused, with the runtime's status
     let mut twice = KernelRegistry::with_bindings().unwrap();
     let err = bindings::register_all(&mut twice).unwrap_err();
-    assert_eq!(err.status(), ffi::FKC_ERR_REGISTRY);
+    assert_eq!(err.status(), ffi::FKC_ERR_INVALID_ARGUMENT);
     assert_eq!(twice.entries().len(), bindings::BINDINGS.len());
     // dispatch agrees with the table
     let b = bindings::dispatch(OpKind::WriteSliceRotating, DType::I8, DType::I8, Backend::Vulkan)
@@ -195,4 +195,35 @@ fn committed_module_compiles_strictly() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The generated module refuses to compile beside an `rt` of another runtime interface, with a
+/// message that says to regenerate (as the C header does against other fkc headers).
+#[test]
+fn module_of_another_interface_fails_to_compile() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let module = repo.join("generated/fkc_bindings.rs").canonicalize().unwrap();
+    let ffi = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ffi.rs")).unwrap();
+    let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 1;",
+                            "pub const FKC_RUNTIME_ABI: i32 = 2;");
+    assert_ne!(stale, ffi, "ffi.rs no longer states FKC_RUNTIME_ABI = 1");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("stale");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("rt.rs"), stale).unwrap();
+    let lib = dir.join("lib.rs");
+    std::fs::write(&lib, format!(
+        "#[allow(dead_code)]\n#[path = \"rt.rs\"]\npub mod rt;\n\
+         pub mod bindings {{\n    use super::rt;\n    include!({:?});\n}}\n",
+        module.display().to_string())).unwrap();
+    let out = Command::new(env!("FKC_RUSTC"))
+        .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "--out-dir"])
+        .arg(&dir)
+        .arg(&lib)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("these bindings were generated for another fkc runtime interface: \
+                          regenerate them with the fkcgen of this runtime (make)"), "{}", err);
 }

@@ -34,6 +34,7 @@ pub mod rt {
         pub axis: i32,
     }
     pub type fkc_status = u32;
+    pub const FKC_RUNTIME_ABI: i32 = 1;
 
     #[allow(unused_unsafe)] // needed from edition 2024, unused before
     unsafe fn type_wrapper(w: u32, params: *const c_void) -> fkc_status {
