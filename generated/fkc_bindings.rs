@@ -4,6 +4,11 @@
 // Include it into a module where `rt` names the fkc runtime's C types (the fkc
 // crate's ffi module); see docs/generated-code.md, "## Rust".
 
+/// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.
+pub const RUNTIME_ABI: i32 = 1;
+const _: () = assert!(RUNTIME_ABI == rt::FKC_RUNTIME_ABI,
+                      "these bindings were generated for another fkc runtime interface: regenerate them with the fkcgen of this runtime (make)");
+
 /// The op kinds the contracts name, sorted by name; each value is the C side's
 /// `FKC_OP_*` enumerator.
 #[allow(non_camel_case_types)]
