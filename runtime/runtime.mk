@@ -4,6 +4,7 @@
 # Also the runtime tests (check-runtime) and the benchmark binary build/fkc-bench (bench-runtime).
 # The CLI and demo live in runtime/cli.mk.
 
+comma      := ,
 RT_OBJ     := $(BUILD)/runtime/obj
 RT_SPV     := $(BUILD)/runtime/shaders
 FKC_GEN_DIR ?= generated
@@ -19,8 +20,9 @@ GLSLC      ?= glslc
 SPIRV_VAL  ?= spirv-val
 GLSL_FLAGS := --target-env=vulkan1.1 -O -Werror
 
-# name:define — one SPIR-V variant each.
-RT_KERNELS := copy_u8:-DUNIT=1 copy_u16:-DUNIT=2 copy_u32:-DUNIT=4 copy_u128:-DUNIT=16 copy_rmw:
+# name:defines (comma-separated) — one SPIR-V variant of copy.comp each.
+RT_KERNELS := copy_u128:-DWIDE=0 copy_wide:-DWIDE=1 ring_u128:-DWIDE=0,-DRING=1 \
+              ring_wide:-DWIDE=1,-DRING=1
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 LIBFKC := $(BUILD)/libfkc.a
@@ -45,12 +47,12 @@ $(RT_OBJ) $(RT_SPV) $(BUILD)/tests/runtime:
 
 # Each variant: compile to .spv, validate it, then emit the same compilation as a C array.
 define rt_kernel
-$(RT_SPV)/$(1).spv.inc: runtime/shaders/$(if $(findstring rmw,$(1)),copy_rmw,copy).comp | $(RT_SPV)
+$(RT_SPV)/$(1).spv.inc: runtime/shaders/copy.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $(2) $$< -o $(RT_SPV)/$(1).spv
 	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$(1).spv
 	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
 endef
-$(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(word 2,$(subst :, ,$(k))))))
+$(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
 
 # ---- tests (cmocka, lavapipe, validation layer on) ----
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \

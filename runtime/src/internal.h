@@ -18,8 +18,12 @@
 #define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
 #define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
 
-/* Kernels, one pipeline each, created with the context and cached there. */
-typedef enum kernel_id { KERNEL_U8, KERNEL_U16, KERNEL_U32, KERNEL_U128, KERNEL_RMW, KERNEL_COUNT } kernel_id;
+/* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
+ * 16-byte aligned units, any alignment (word-granular), and both with the device-resident ring
+ * position. */
+typedef enum kernel_id {
+    KERNEL_U128, KERNEL_WIDE, KERNEL_RING_U128, KERNEL_RING_WIDE, KERNEL_COUNT
+} kernel_id;
 
 struct fkc_context {
     VkInstance instance;
@@ -30,7 +34,7 @@ struct fkc_context {
     uint32_t queue_family;
     fkc_device_info info;                  /* what fkc_context_device returns */
     VkPhysicalDeviceMemoryProperties mem;  /* memory types for allocation */
-    bool storage_8bit, storage_16bit;      /* enabled on the device */
+    uint32_t flags;                        /* FKC_CONTEXT_* it was created with */
     fkc_copy_path copy_path;               /* resolved: never AUTO for "is CPU" decisions */
     bool prefer_transfer;                  /* AUTO chose copy regions for long rows */
     uint64_t storage_range;                /* usable window bytes per binding (after the hook) */
@@ -109,6 +113,17 @@ void fkc_stream_barrier(fkc_stream *s);
 /* Records one planned box copy from src into out (shapes from the tensors). */
 fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                           const fkc_box *box, size_t elem_size);
+/* Whether a rotating write of `box` (the whole write, ring origin 0 on `axis`) can take the
+ * device-resident path: not refused by FKC_CONTEXT_RING_READBACK, capacity below 2^31, and one
+ * column of the whole ring fits a storage window. */
+bool fkc_ring_on_device(const fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                        const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap);
+/* Records that write with the position read on the device from `pos` at `pos_off` (a
+ * little-endian u64): source row i (after `skip` skipped rows) lands at ring row
+ * (position + skip + i) mod cap, the kernel splitting at the ring end. */
+fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                           const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
+                           uint64_t skip, const fkc_buffer *pos, uint64_t pos_off);
 
 /* ---- registry.c ---- */
 fkc_status fkc_registry_init(void);

@@ -132,10 +132,9 @@ static fkc_status slice_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
     return record(s, src, out, &box, 1, width);
 }
 
-/* Reads the little-endian u64 ring position from its device buffer (the contract's D2H). */
-static fkc_status read_position(const fkc_stream *s, const fkc_op_extra *x, uint64_t *pos)
+/* The position's buffer: given, of this context, 8 bytes inside it. */
+static fkc_status check_position(const fkc_stream *s, const fkc_op_extra *x)
 {
-    unsigned char b[8];
     if (!x || !x->position)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: no position buffer");
     if (x->position->ctx != s->ctx)
@@ -145,7 +144,15 @@ static fkc_status read_position(const fkc_stream *s, const fkc_op_extra *x, uint
     if (at > size || size - at < 8)
         return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "write_slice_rotating: the position's 8 bytes at "
                         "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", at, size);
-    fkc_status st = fkc_buffer_download(x->position, at, b, 8);
+    return FKC_OK;
+}
+
+/* Reads the little-endian u64 ring position from its device buffer (the contract's D2H): the
+ * readback path, a hidden submit + wait when the op is recorded. */
+static fkc_status read_position(const fkc_op_extra *x, uint64_t *pos)
+{
+    unsigned char b[8];
+    fkc_status st = fkc_buffer_download(x->position, x->position_offset, b, 8);
     if (st != FKC_OK)
         return st;
     *pos = 0;
@@ -187,6 +194,35 @@ static fkc_status rotating_fail(fkc_status st, uint32_t rank, const size_t *dst,
     return fkc_fail(st, "%s: refused by the shape checks", op);
 }
 
+/* The device-resident path: the plan at position 0 gives the whole write (its boxes joined,
+ * ring origin 0); the kernel adds the position it reads from the device and splits the write
+ * at the ring end itself. Refuses (FKC_ERR_UNSUPPORTED, nothing recorded) what it cannot take. */
+static fkc_status rotating_device(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                                  const fkc_write_slice_rotating_params *p,
+                                  const fkc_op_extra *x, const fkc_box *boxes, uint32_t n,
+                                  uint32_t axis, size_t width)
+{
+    fkc_box whole = boxes[0];
+    if (n == 0)
+        return record(s, src, out, boxes, 0, width);
+    if (n == 2)
+        whole.extent[axis] += boxes[1].extent[axis];
+    whole.dst_origin[axis] = 0;
+    if (!fkc_ring_on_device(s, src, out, &whole, width, axis, p->capacity))
+        return FKC_ERR_UNSUPPORTED;
+    fkc_status st = fkc_stream_ensure(s);
+    if (st != FKC_OK)
+        return st;
+    fkc_stream_barrier(s);
+    uint32_t before = s->commands;
+    st = fkc_record_ring(s, src, out, &whole, width, axis, p->capacity, whole.src_origin[axis],
+                         x->position, x->position_offset);
+    if (st != FKC_OK && s->commands != before)
+        s->broken = true;
+    s->ops++;
+    return st;
+}
+
 static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
                              const fkc_write_slice_rotating_params *p, const fkc_op_extra *x,
                              size_t width)
@@ -198,10 +234,20 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: params is NULL");
     fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width,
                                "write_slice_rotating");
-    if (st != FKC_OK || (st = read_position(s, x, &pos)) != FKC_OK)
+    if (st != FKC_OK || (st = check_position(s, x)) != FKC_OK)
         return st;
     if (p->capacity == 0)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: capacity is 0");
+    /* The checks do not depend on the position: plan at 0 first. */
+    st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, 0, x->axis,
+                           width, boxes, &n, &axis);
+    if (st != FKC_OK)
+        return rotating_fail(st, out->rank, p->dst_shape, src->shape, p->capacity, x->axis);
+    st = rotating_device(s, src, out, p, x, boxes, n, axis, width);
+    if (st != FKC_ERR_UNSUPPORTED)
+        return st;
+    if ((st = read_position(x, &pos)) != FKC_OK)
+        return st;
     st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, pos, x->axis,
                            width, boxes, &n, &axis);
     if (st != FKC_OK)
