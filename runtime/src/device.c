@@ -529,6 +529,7 @@ void fkc_context_destroy(fkc_context *ctx)
         return;
     if (ctx->device) {
         vkDeviceWaitIdle(ctx->device);
+        fkc_stream_destroy(ctx->one_shot);
         fkc_staging_destroy(ctx);
         fkc_pipelines_destroy(ctx);
         if (ctx->xfer_fence)

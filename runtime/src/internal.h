@@ -50,6 +50,7 @@ struct fkc_context {
     VkCommandPool pool;
     VkCommandBuffer xfer_cmd;              /* for synchronous uploads/downloads */
     VkFence xfer_fence;
+    fkc_stream *one_shot;                  /* the one-shot calls' stream (lazily created) */
     VkBuffer stage_up, stage_down;         /* lazily created staging buffers */
     VkDeviceMemory stage_up_mem, stage_down_mem;
     void *stage_up_map, *stage_down_map;
@@ -104,6 +105,8 @@ void fkc_pipelines_destroy(fkc_context *ctx);
 fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out);
 
 /* ---- stream.c ---- */
+/* The context's stream for the one-shot calls, created on first use, destroyed with it. */
+fkc_status fkc_context_one_shot(fkc_context *ctx, fkc_stream **out);
 /* Begins the stream when idle; FKC_ERR_STATE never (it always can). */
 fkc_status fkc_stream_ensure(fkc_stream *s);
 /* A full compute/transfer memory barrier when anything was recorded since the last one. */

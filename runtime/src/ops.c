@@ -316,20 +316,25 @@ fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, f
     return ref.write_slice_rotating(stream, src, out, &p, &x);
 }
 
-/* Runs `rc` (the op's status after recording) to completion on a private stream. */
+/* The one-shot calls run on the context's own stream (created once, reused: no command
+ * buffer, fence or query pool is made per call), begun afresh for each call. */
+static fkc_status one_shot(fkc_context *ctx, fkc_stream **s)
+{
+    fkc_status st = fkc_context_one_shot(ctx, s);
+    return st != FKC_OK ? st : fkc_stream_begin(*s);
+}
+
+/* Runs `rc` (the op's status after recording) to completion. */
 static fkc_status finish(fkc_stream *s, fkc_status rc)
 {
-    if (rc == FKC_OK)
-        rc = fkc_stream_submit(s);
-    fkc_stream_destroy(s);
-    return rc;
+    return rc == FKC_OK ? fkc_stream_submit(s) : rc;
 }
 
 fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
                                 const size_t *offsets)
 {
     fkc_stream *s;
-    fkc_status st = fkc_stream_create(ctx, &s);
+    fkc_status st = one_shot(ctx, &s);
     return st != FKC_OK ? st : finish(s, fkc_write_slice(s, src, out, offsets));
 }
 
@@ -339,7 +344,7 @@ fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src
                                          int32_t axis)
 {
     fkc_stream *s;
-    fkc_status st = fkc_stream_create(ctx, &s);
+    fkc_status st = one_shot(ctx, &s);
     return st != FKC_OK ? st
                         : finish(s, fkc_write_slice_rotating(s, src, out, capacity, position,
                                                              position_offset, axis));
