@@ -72,10 +72,20 @@ check-runtime: $(RT_TESTS)
 	 timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed (status $$?)"; exit 1; }; done
 
 # ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
-$(BUILD)/fkc-bench: runtime/bench/fkc_bench.c $(LIBFKC)
-	$(CC) $(RT_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_LIBS)
+# (fkc_bench.c + bare.c, the references straight on Vulkan, with their own plain copy shader)
+$(RT_SPV)/plain_copy.spv.inc: runtime/bench/plain_copy.comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/plain_copy.spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/plain_copy.spv
+	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
 
+$(BUILD)/fkc-bench: runtime/bench/fkc_bench.c runtime/bench/bare.c runtime/bench/bare.h \
+                    $(RT_SPV)/plain_copy.spv.inc $(LIBFKC)
+	$(CC) $(RT_CFLAGS) $(RT_WARN) runtime/bench/fkc_bench.c runtime/bench/bare.c -o $@ \
+	    $(LIBFKC) $(RT_LIBS)
+
+# `make bench BENCH_SHORT=1` runs the short mode (as check-bench-short does in `make test`).
+BENCH_ARGS ?= $(if $(BENCH_SHORT),--short,)
 bench-runtime: $(BUILD)/fkc-bench
-	$(BUILD)/fkc-bench
+	$(BUILD)/fkc-bench $(BENCH_ARGS)
 
 include runtime/cli.mk

@@ -51,8 +51,6 @@ layout(push_constant) uniform Push {
 uint rows_n, planes_n, src0, dst0; // the box of this piece (RING: after the split)
 
 #if RING
-shared uint sh_start;
-
 uint word_at(uint b) // 32 bits at byte b of the position window
 {
     uint w = b >> 2u, k = (b & 3u) * 8u;
@@ -71,15 +69,15 @@ uint mod64(uint lo, uint hi, uint cap)
     return r;
 }
 
-// The ring split: piece A writes rows start..cap-1, piece B the rest at 0.
+// The ring split: piece A writes rows start..cap-1, piece B the rest at 0. Every invocation
+// computes the start itself (a barrier to share it costs more, on llvmpipe by far); positions
+// below 2^32 take one division.
 void ring_piece()
 {
-    if (gl_LocalInvocationIndex == 0u) {
-        uint b = mod64(word_at(p.pos_off), word_at(p.pos_off + 4u), p.cap) + p.skip;
-        sh_start = b >= p.cap ? b - p.cap : b;
-    }
-    barrier();
-    uint start = sh_start;
+    uint lo = word_at(p.pos_off), hi = word_at(p.pos_off + 4u);
+    uint start = (hi == 0u ? lo % p.cap : mod64(lo, hi, p.cap)) + p.skip;
+    if (start >= p.cap)
+        start -= p.cap;
     bool on_rows = (p.ring & 3u) == 1u;
     uint n = on_rows ? p.rows : p.planes;
     uint m = min(n, p.cap - start);
@@ -128,29 +126,49 @@ uvec4 load16(uint b)
     return kb == 0u ? a : (a >> kb) | (c << (32u - kb));
 }
 
-// An edge unit, owned by (row, plane), the first row touching it: every byte of it that lies
-// in this or a later row of the box comes from the source, the others are kept.
+uint sword(uint i) { return s[i >> 2u][i & 3u]; } // source word i
+
+// The n (1..4) source bytes from byte y, in the low bytes (higher bytes are garbage); the
+// second word is read only when those bytes reach into it.
+uint src_bytes(uint y, uint n)
+{
+    uint k = (y & 3u) * 8u, v = sword(y >> 2u) >> k;
+    if (k != 0u && (y & 3u) + n > 4u)
+        v |= sword((y >> 2u) + 1u) << (32u - k);
+    return v;
+}
+
+// An edge unit, owned by (row, plane), the first row touching it: word by word, the bytes of
+// this and any later row of the box that fall in it come from the source, the others are kept.
 uvec4 edge_unit(uint u, uint row, uint plane)
 {
     uvec4 v = d[u];
-    uint x0 = u * 16u, len = p.row_units;
+    uint len = p.row_units;
     uint a = dstart(row, plane), sa = sstart(row, plane);
-    for (uint i = 0u; i < 16u; i++) {
-        uint x = x0 + i;
-        while (x >= a + len) { // the next row in address order
-            if (++row == rows_n) {
-                row = 0u;
-                if (++plane >= planes_n)
-                    return v;
+    bool more = true;
+    for (uint w = 0u; w < 4u && more; w++) {
+        uint xw = u * 16u + w * 4u, word = v[w], cur = xw;
+        for (;;) {
+            while (a + len <= cur) { // the next row in address order
+                if (++row == rows_n) {
+                    row = 0u;
+                    more = ++plane < planes_n;
+                }
+                if (!more)
+                    break;
+                a = dstart(row, plane);
+                sa = sstart(row, plane);
             }
-            a = dstart(row, plane);
-            sa = sstart(row, plane);
+            if (!more || a >= xw + 4u)
+                break;
+            uint lo = max(a, cur), hi = min(a + len, xw + 4u), n = hi - lo, sh = (lo - xw) * 8u;
+            uint m = (n == 4u ? 0xffffffffu : (1u << (n * 8u)) - 1u) << sh;
+            word = (word & ~m) | ((src_bytes(sa + (lo - a), n) << sh) & m);
+            if (hi == xw + 4u)
+                break;
+            cur = hi; // the row ended inside this word: the next row may go on in it
         }
-        if (x < a)
-            continue;
-        uint y = sa + (x - a), sh = (i & 3u) * 8u;
-        uint byte = (s[y >> 4u][(y >> 2u) & 3u] >> ((y & 3u) * 8u)) & 0xffu;
-        v[i >> 2u] = (v[i >> 2u] & ~(0xffu << sh)) | (byte << sh);
+        v[w] = word;
     }
     return v;
 }

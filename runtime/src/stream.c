@@ -51,6 +51,10 @@ fkc_status fkc_context_one_shot(fkc_context *ctx, fkc_stream **out)
         fkc_status st = fkc_stream_create(ctx, &ctx->one_shot);
         if (st != FKC_OK)
             return st;
+        if (ctx->one_shot->timer) { /* nobody reads its time: no timestamps to wait for */
+            vkDestroyQueryPool(ctx->device, ctx->one_shot->timer, NULL);
+            ctx->one_shot->timer = VK_NULL_HANDLE;
+        }
     }
     *out = ctx->one_shot;
     return FKC_OK;
