@@ -6,7 +6,8 @@
 // aligned loads, and a unit a row shares with its neighbours (its edges) is owned by the first
 // row touching it, which rebuilds it byte by byte, keeping bytes outside the box. So exactly one
 // invocation writes each unit. RING=1 adds the device-resident ring position (binding 2): the
-// shader reads it and computes the ring split itself (piece A or B of the split).
+// shader reads it and splits the write at the ring end itself (WIDE=0: in one dispatch, each
+// ring row wrapped; WIDE=1: piece A or B of the split, one dispatch each).
 #version 450
 #ifndef WIDE
 #error WIDE must be 0 or 1
@@ -69,15 +70,20 @@ uint mod64(uint lo, uint hi, uint cap)
     return r;
 }
 
-// The ring split: piece A writes rows start..cap-1, piece B the rest at 0. Every invocation
-// computes the start itself (a barrier to share it costs more, on llvmpipe by far); positions
-// below 2^32 take one division.
-void ring_piece()
+// The ring's first row: (position + skip) mod cap. Every invocation computes it itself (a
+// barrier to share it costs more, on llvmpipe by far); positions below 2^32 take one division.
+uint ring_start()
 {
     uint lo = word_at(p.pos_off), hi = word_at(p.pos_off + 4u);
     uint start = (hi == 0u ? lo % p.cap : mod64(lo, hi, p.cap)) + p.skip;
-    if (start >= p.cap)
-        start -= p.cap;
+    return start >= p.cap ? start - p.cap : start;
+}
+
+#if WIDE
+// The ring split: piece A writes rows start..cap-1, piece B the rest at 0 (two dispatches,
+// so that each piece's rows lie in address order for the edge-unit ownership).
+void ring_piece(uint start)
+{
     bool on_rows = (p.ring & 3u) == 1u;
     uint n = on_rows ? p.rows : p.planes;
     uint m = min(n, p.cap - start);
@@ -94,6 +100,7 @@ void ring_piece()
     else
         planes_n = cnt;
 }
+#endif
 #endif
 
 #if WIDE
@@ -181,7 +188,10 @@ void main()
     src0 = p.src_off;
     dst0 = p.dst_off;
 #if RING
-    ring_piece();
+    uint start = ring_start();
+#if WIDE
+    ring_piece(start);
+#endif
 #endif
     uint col, row, plane;
     if (p.grid != 0u) { // long rows: no division at all
@@ -217,7 +227,14 @@ void main()
     }
     d[u] = edge_unit(u, row, plane);
 #else
-    d[dst0 + plane * p.d_plane + row * p.d_row + col] =
+    uint drow = row, dplane = plane;
+#if RING // one dispatch: ring row i lands at (start + i) mod cap
+    if ((p.ring & 3u) == 1u)
+        drow = row + start >= p.cap ? row + start - p.cap : row + start;
+    else
+        dplane = plane + start >= p.cap ? plane + start - p.cap : plane + start;
+#endif
+    d[dst0 + dplane * p.d_plane + drow * p.d_row + col] =
         s[src0 + plane * p.s_plane + row * p.s_row + col];
 #endif
 }

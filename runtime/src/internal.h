@@ -79,6 +79,7 @@ struct fkc_stream {
     bool dirty;          /* commands recorded since the last barrier */
     bool rmw_pending;    /* a word-owning dispatch was recorded since the last barrier */
     bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
+    VkPipeline bound;    /* the compute pipeline bound last since begin (VK_NULL_HANDLE: none) */
     VkQueryPool timer;   /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
     double device_seconds; /* device time of the last submit, or -1 */
 };
@@ -116,14 +117,12 @@ void fkc_stream_barrier(fkc_stream *s);
 /* Records one planned box copy from src into out (shapes from the tensors). */
 fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                           const fkc_box *box, size_t elem_size);
-/* Whether a rotating write of `box` (the whole write, ring origin 0 on `axis`) can take the
- * device-resident path: not refused by FKC_CONTEXT_RING_READBACK, capacity below 2^31, and one
- * column of the whole ring fits a storage window. */
-bool fkc_ring_on_device(const fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
-                        const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap);
-/* Records that write with the position read on the device from `pos` at `pos_off` (a
- * little-endian u64): source row i (after `skip` skipped rows) lands at ring row
- * (position + skip + i) mod cap, the kernel splitting at the ring end. */
+/* Records a rotating write of `box` (the whole write, ring origin 0 on `axis`) with the
+ * position read on the device from `pos` at `pos_off` (a little-endian u64): source row i
+ * (after `skip` skipped rows) lands at ring row (position + skip + i) mod cap, the kernel
+ * splitting at the ring end. FKC_ERR_UNSUPPORTED, with nothing recorded, when the context has
+ * FKC_CONTEXT_RING_READBACK, the capacity is 2^31 or more, or one 16-byte column of the whole
+ * ring does not fit a storage window: the caller then reads the position back. */
 fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                            const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
                            uint64_t skip, const fkc_buffer *pos, uint64_t pos_off);

@@ -208,8 +208,6 @@ static fkc_status rotating_device(fkc_stream *s, const fkc_tensor *src, const fk
     if (n == 2)
         whole.extent[axis] += boxes[1].extent[axis];
     whole.dst_origin[axis] = 0;
-    if (!fkc_ring_on_device(s, src, out, &whole, width, axis, p->capacity))
-        return FKC_ERR_UNSUPPORTED;
     fkc_status st = fkc_stream_ensure(s);
     if (st != FKC_OK)
         return st;
@@ -217,6 +215,8 @@ static fkc_status rotating_device(fkc_stream *s, const fkc_tensor *src, const fk
     uint32_t before = s->commands;
     st = fkc_record_ring(s, src, out, &whole, width, axis, p->capacity, whole.src_origin[axis],
                          x->position, x->position_offset);
+    if (st == FKC_ERR_UNSUPPORTED && s->commands == before)
+        return st; /* nothing recorded: the caller reads the position back instead */
     if (st != FKC_OK && s->commands != before)
         s->broken = true;
     s->ops++;

@@ -245,7 +245,10 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .pBufferInfo = &bi[i]};
     order_before(s, wide);
-    vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    if (s->bound != pipe) { /* consecutive ops of one kernel bind it once */
+        vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+        s->bound = pipe;
+    }
     ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipeline_layout, 0, nb, w);
     if (pc.slots >= FKC_GRID_MIN_UNITS)
         grid_walk(s, &pc);
@@ -318,12 +321,13 @@ static fkc_status record_piece(fkc_stream *s, const fkc_buffer *from, const fkc_
 {
     fkc_context *ctx = s->ctx;
     bool aligned = alignment(p) >= 16;
-    if (p->ring) { /* piece A then piece B; the kernel reads the position */
+    if (p->ring && aligned) /* one dispatch; the kernel reads the position and wraps */
+        return fit(s, from, to, p, KERNEL_RING_U128);
+    if (p->ring) { /* piece A then piece B (after a barrier: order_before) */
         piece b = *p;
         b.ring |= 4;
-        kernel_id k = aligned ? KERNEL_RING_U128 : KERNEL_RING_WIDE;
-        fkc_status st = fit(s, from, to, p, k); /* B after a barrier when wide (order_before) */
-        return st != FKC_OK ? st : fit(s, from, to, &b, k);
+        fkc_status st = fit(s, from, to, p, KERNEL_RING_WIDE);
+        return st != FKC_OK ? st : fit(s, from, to, &b, KERNEL_RING_WIDE);
     }
     if (ctx->copy_path == FKC_COPY_TRANSFER ||
         (ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW)) {
@@ -387,27 +391,27 @@ fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor
     return record_job(s, src, out, &j, (piece){0});
 }
 
+/* Whether the splitter can take a ring job: capacity below 2^31 (32-bit ring arithmetic in the
+ * shader) and one 16-byte column of the whole ring fitting a storage window. */
+static bool ring_fits(const fkc_stream *s, const job *j, uint64_t cap)
+{
+    uint64_t lim = (s->ctx->storage_range - s->ctx->offset_align - 16) & ~(uint64_t)15;
+    uint64_t ss = j->sstride[j->ring], ds = j->dstride[j->ring];
+    return cap <= (1u << 31) && (cap - 1) * ds + 32 <= lim &&
+           (j->count[j->ring] - 1) * ss + 32 <= lim;
+}
+
 fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                            const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
                            uint64_t skip, const fkc_buffer *pos, uint64_t pos_off)
 {
     job j;
+    if (s->ctx->flags & FKC_CONTEXT_RING_READBACK)
+        return FKC_ERR_UNSUPPORTED;
     if (!coalesce(src, out, box, elem_size, (int32_t)axis, &j))
         return FKC_OK;
+    if (!ring_fits(s, &j, cap))
+        return FKC_ERR_UNSUPPORTED;
     piece p = {.cap = cap, .skip = skip % cap, .pos = pos, .pos_off = pos_off};
     return record_job(s, src, out, &j, p);
-}
-
-bool fkc_ring_on_device(const fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
-                        const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap)
-{
-    job j;
-    if (cap > (1u << 31) || (s->ctx->flags & FKC_CONTEXT_RING_READBACK))
-        return false;
-    if (!coalesce(src, out, box, elem_size, (int32_t)axis, &j))
-        return true;
-    /* The smallest piece the splitter can make must fit: one 16-byte column of the ring. */
-    uint64_t lim = (s->ctx->storage_range - s->ctx->offset_align - 16) & ~(uint64_t)15;
-    uint64_t ss = j.sstride[j.ring], ds = j.dstride[j.ring];
-    return (cap - 1) * ds + 32 <= lim && (j.count[j.ring] - 1) * ss + 32 <= lim;
 }

@@ -116,6 +116,7 @@ static void slice_batch(fkc_context *ctx, fkc_dtype dt, const char *label)
 /* The two contexts of a configuration: the device-resident ring position (the default) and
  * the readback path (FKC_CONTEXT_RING_READBACK); every rotating case runs on both. */
 static fkc_context *ring_ctx[2];
+static int ring_aligned; /* rotating_path: place both tensors 16-byte aligned */
 
 /* One rotating case in its own buffers: the position lives at a device offset. */
 static void rotating_path(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
@@ -139,6 +140,8 @@ static void rotating_path(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const s
     size_t e = fkc_dtype_size(dt);
     size_t dst_at = 8 + rng_below(9), src_at = 16 * rng_below(3) + rng_below(2);
     size_t pos_at = (size_t[]){0, 3, 8, 13}[rng_below(4)];
+    if (ring_aligned)
+        dst_at = 16, src_at = 32;
     rt_buf D, S, P;
     rt_buf_make(ctx, &D, dst_at + rt_elems(rank, dst) * e + 8);
     rt_buf_make(ctx, &S, src_at + rt_elems(rank, src) * e + 8);
@@ -200,6 +203,18 @@ static void rotating_named(fkc_context *ctx, fkc_dtype dt)
     const size_t kv[4] = {2, 3, 7, 20}, tok[4] = {2, 3, 1, 20}, many[4] = {2, 3, 5, 19};
     rotating_case(ctx, dt, 4, kv, tok, 7, 6, 2);
     rotating_case(ctx, dt, 4, kv, many, 7, 5, 2);
+    /* 16-byte aligned rows (the one-dispatch ring kernel): wrapping, longer than the ring,
+     * the ring on planes (axis 0 of a rank-3 ring), a KV-like ring. */
+    size_t e = fkc_dtype_size(dt), r16 = 16 / e;
+    const size_t al[2] = {8, 2 * r16}, al_w[2] = {4, 2 * r16}, al_l[2] = {11, 2 * r16};
+    const size_t pl[3] = {5, 3, r16}, pl_s[3] = {4, 3, r16};
+    const size_t kva[4] = {2, 3, 7, r16}, kva_s[4] = {2, 3, 2, r16};
+    ring_aligned = 1;
+    rotating_case(ctx, dt, 2, al, al_w, 8, 6, 0);
+    rotating_case(ctx, dt, 2, al, al_l, 8, 2, 0);
+    rotating_case(ctx, dt, 3, pl, pl_s, 5, 3, 0);
+    rotating_case(ctx, dt, 4, kva, kva_s, 7, 6, 2);
+    ring_aligned = 0;
 }
 
 /* Random rotating cases: random rank, axis, extents, positions large and small. */
