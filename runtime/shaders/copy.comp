@@ -37,7 +37,8 @@ layout(push_constant) uniform Push {
     uint s_plane;    // source stride between planes
     uint d_row;      // destination stride between rows
     uint d_plane;    // destination stride between planes
-    uint slots;      // invocation slots per row (WIDE=1: units a row can span; else row_units)
+    uint slots;      // invocation slots per row (WIDE=1: grid mode, the units a row can touch;
+                     // flat mode, ceil(row / 16), the last slot taking one more; else row_units)
     uint planes;     // planes in the box
     uint grid;       // 1: grid mode (x = columns, y = rows, z = planes); 0: flat mode
     uint row_base;   // grid mode: first row of this dispatch
@@ -179,6 +180,25 @@ uvec4 edge_unit(uint u, uint row, uint plane)
     }
     return v;
 }
+
+// Writes destination unit u of the row at [a, e) (row, plane): a plain 16-byte store inside
+// the row; an edge unit only when this row is the first touching it.
+void unit(uint u, uint a, uint e, uint row, uint plane)
+{
+    uint x0 = u * 16u;
+    if (x0 >= e)
+        return;
+    if (x0 >= a && x0 + 16u <= e) {
+        d[u] = load16(sstart(row, plane) + (x0 - a));
+        return;
+    }
+    if (x0 < a && (row > 0u || plane > 0u)) { // first unit: does the previous row own it?
+        uint prev = row > 0u ? dstart(row - 1u, plane) : dstart(rows_n - 1u, plane - 1u);
+        if (prev + p.row_units > x0)
+            return;
+    }
+    d[u] = edge_unit(u, row, plane);
+}
 #endif
 
 void main()
@@ -212,20 +232,14 @@ void main()
     if (col >= p.slots || row >= rows_n || plane >= planes_n)
         return;
 #if WIDE
-    uint a = dstart(row, plane), e = a + p.row_units;
-    uint u = (a >> 4u) + col, x0 = u * 16u;
-    if (x0 >= e)
-        return;
-    if (x0 >= a && x0 + 16u <= e) { // inside the row: a plain 16-byte store
-        d[u] = load16(sstart(row, plane) + (x0 - a));
-        return;
+    uint a = dstart(row, plane), e = a + p.row_units, u = (a >> 4u) + col;
+    if (p.grid != 0u) { // slots cover every unit a row of this length can touch
+        unit(u, a, e, row, plane);
+    } else { // slots are the row's length in units, rounded up; the last takes one more
+        unit(u, a, e, row, plane);
+        if (col + 1u == p.slots)
+            unit(u + 1u, a, e, row, plane);
     }
-    if (x0 < a && (row > 0u || plane > 0u)) { // first unit: does the previous row own it?
-        uint prev = row > 0u ? dstart(row - 1u, plane) : dstart(rows_n - 1u, plane - 1u);
-        if (prev + p.row_units > x0)
-            return;
-    }
-    d[u] = edge_unit(u, row, plane);
 #else
     uint drow = row, dplane = plane;
 #if RING // one dispatch: ring row i lands at (start + i) mod cap

@@ -224,8 +224,12 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         .d_row = p->rows > 1 || p->ring == 1 ? (uint32_t)(p->d_row / unit) : 0,
         .d_plane = p->planes > 1 || p->ring == 2 ? (uint32_t)(p->d_plane / unit) : 0,
         .planes = (uint32_t)p->planes};
-    /* Slots per row: the 16-byte units a row of this length can touch at any alignment. */
+    /* Slots per row: long rows (grid mode) one per unit the row can touch at any alignment;
+     * short rows its length in 16-byte units, rounded up (the last slot takes the one more
+     * unit a misaligned row can touch: fewer idle invocations when rows are a unit or two). */
     pc.slots = wide ? (uint32_t)((p->row + 30) / 16) : pc.row_units;
+    if (wide && pc.slots < FKC_GRID_MIN_UNITS)
+        pc.slots = (uint32_t)((p->row + 15) / 16);
     if (p->ring) {
         uint64_t pb = p->pos_off / a * a;
         bi[2] = (VkDescriptorBufferInfo){p->pos->buffer, pb, (p->pos_off - pb + 8 + 7) & ~7ull};
