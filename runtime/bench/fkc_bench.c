@@ -100,15 +100,16 @@ static fkc_status measure(bench *b, op *o, int n, double *dev, double *host)
     return st;
 }
 
-static void table_row(bench *b, const char *name, const char *width, const char *layout,
-                      size_t bytes, double sec, double plain, double copy)
+/* One bandwidth row; `key` names it in the CSV (no commas). */
+static void table_row(bench *b, const char *name, const char *key, const char *width,
+                      const char *layout, size_t bytes, double sec, double plain, double copy)
 {
     double gbs = sec > 0 ? (double)bytes / sec / 1e9 : 0;
     printf("| %-30s | %-5s | %-9s | %-8s | %9.2f | %10.2f | %8.2f | %6.2f | %6.2f |\n", name,
            width, layout, b->path, (double)bytes / (1 << 20), sec * 1e6, gbs,
            sec > 0 ? plain / sec : 0, sec > 0 ? copy / sec : 0);
     if (b->csv)
-        fprintf(b->csv, "%s,%s,%s,%s,%zu,%.9g,%.6g,%.9g,%.9g\n", name, width, layout, b->path,
+        fprintf(b->csv, "%s,%s,%s,%s,%zu,%.9g,%.6g,%.9g,%.9g\n", key, width, layout, b->path,
                 bytes, sec, gbs, plain, copy);
 }
 
@@ -138,8 +139,8 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
     }
     bare_buffers(b->ref, 16, 16); /* give the memory back before the runtime's buffers */
     if (refs) {
-        table_row(b, "vkCmdCopyBuffer (reference)", "-", "contig", bytes, copy, plain, copy);
-        table_row(b, "plain compute copy (reference)", "-", "contig", bytes, plain, plain, copy);
+        table_row(b, "vkCmdCopyBuffer (reference)", "copy", "-", "contig", bytes, copy, plain, copy);
+        table_row(b, "plain compute copy (reference)", "plain", "-", "contig", bytes, plain, plain, copy);
     }
     fkc_status st;
     if ((st = fkc_buffer_create(b->ctx, bytes, &src)) != FKC_OK ||
@@ -157,7 +158,7 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
             if ((st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
                 rc = die("write_slice", st);
             else
-                table_row(b, "write_slice [r,n] in [r,n+p]", widths[w].name,
+                table_row(b, "write_slice [r,n] in [r,n+p]", "write_slice", widths[w].name,
                           un ? "unaligned" : "aligned", bytes, dev, plain, copy);
         }
     }
@@ -168,7 +169,7 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
         if ((st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
             rc = die("write_slice", st);
         else
-            table_row(b, "write_slice whole rows", "b4", "contig", bytes, dev, plain, copy);
+            table_row(b, "write_slice whole rows", "whole_rows", "b4", "contig", bytes, dev, plain, copy);
     }
     if (!rc) { /* 4-D, innermost run 6 x f16 = 12 bytes inside rows of 8 */
         op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 6}},
@@ -177,7 +178,7 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
         if (outer && (st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
             rc = die("write_slice 4-D", st);
         else if (outer)
-            table_row(b, "write_slice 4-D, 12-byte runs", "b2", "unaligned",
+            table_row(b, "write_slice 4-D, 12-byte runs", "4d_short_runs", "b2", "unaligned",
                       outer * 16 * 64 * 12, dev, plain, copy);
     }
     fkc_buffer_destroy(src);
