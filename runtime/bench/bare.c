@@ -340,8 +340,8 @@ int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_ro
                  uint64_t d_row, int iters, double warmup, double *dev, double *host)
 {
     double until = bench_now() + warmup;
-    for (bool last = false; !last;) {
-        last = bench_now() >= until;
+    *dev = *host = -1;
+    for (int pass = 0; pass < 2 || bench_now() < until; pass++) { /* best pass after the first */
         if (begin(b))
             return -1;
         if (b->ts_ns) {
@@ -357,7 +357,7 @@ int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_ro
             else
                 record_copy(b, row, rows, s_row, d_row);
         }
-        *host = (bench_now() - t0) / iters;
+        double h = (bench_now() - t0) / iters;
         if (b->ts_ns)
             vkCmdWriteTimestamp(b->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, b->qp, 1);
         if (vkEndCommandBuffer(b->cmd) != VK_SUCCESS)
@@ -365,12 +365,16 @@ int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_ro
         double w0 = bench_now();
         if (submit_wait(b))
             return -1;
-        *dev = (bench_now() - w0) / iters;
+        double d = (bench_now() - w0) / iters;
         uint64_t t[2];
         if (b->ts_ns && vkGetQueryPoolResults(b->dev, b->qp, 0, 2, sizeof t, t, sizeof t[0],
                                               VK_QUERY_RESULT_64_BIT |
                                                   VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS)
-            *dev = (double)(t[1] - t[0]) * b->ts_ns * 1e-9 / iters;
+            d = (double)(t[1] - t[0]) * b->ts_ns * 1e-9 / iters;
+        if (pass > 0 && (*dev < 0 || d < *dev))
+            *dev = d;
+        if (pass > 0 && (*host < 0 || h < *host))
+            *host = h;
     }
     return 0;
 }
@@ -383,11 +387,15 @@ int bare_submit_wait(bare *b, uint64_t row, uint64_t rows, uint64_t s_row, uint6
     record_plain(b, row, rows, s_row, d_row);
     if (vkEndCommandBuffer(b->cmd) != VK_SUCCESS || submit_wait(b))
         return -1;
-    double t0 = bench_now();
-    for (int i = 0; i < calls; i++)
-        if (submit_wait(b))
-            return -1;
-    *wall = (bench_now() - t0) / calls;
+    for (int round = 0; round < 3; round++) { /* best of 2 after 1, as the one-shot calls */
+        double t0 = bench_now();
+        for (int i = 0; i < calls; i++)
+            if (submit_wait(b))
+                return -1;
+        double w = (bench_now() - t0) / calls;
+        if (round == 1 || (round == 2 && w < *wall))
+            *wall = w;
+    }
     return 0;
 }
 

@@ -16,14 +16,16 @@ void bare_close(bare *b);
 int bare_buffers(bare *b, uint64_t src_bytes, uint64_t dst_bytes);
 
 /* `iters` copies, each of `rows` rows of `row` bytes (row and strides multiples of 16) at the
- * given byte strides, recorded into one command buffer with a barrier between copies, after
- * `warmup` seconds of the same: device seconds per copy (timestamps; wall time without them)
- * and host seconds per copy to record. shader: the plain compute copy, else vkCmdCopyBuffer. */
+ * given byte strides, recorded into one command buffer with a barrier between copies, the
+ * pass repeated for `warmup` seconds (at least twice): the best pass after the first, in device
+ * seconds per copy (timestamps; wall time without them) and host seconds per copy to record.
+ * shader: the plain compute copy, else vkCmdCopyBuffer. */
 int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_row,
                  uint64_t d_row, int iters, double warmup, double *dev, double *host);
 
 /* Wall seconds per submit + fence wait of a pre-recorded command buffer holding one plain
- * copy of `rows` x `row` bytes at the given strides, over `calls` calls. */
+ * copy of `rows` x `row` bytes at the given strides: the better of two rounds of `calls`
+ * calls after one round to warm up. */
 int bare_submit_wait(bare *b, uint64_t row, uint64_t rows, uint64_t s_row, uint64_t d_row,
                      int calls, double *wall);
 

@@ -77,24 +77,30 @@ static fkc_status record(fkc_stream *s, op *o, int k)
     return fkc_write_slice(s, &o->src, &o->out, o->off);
 }
 
-/* `n` ops into one stream, submitted once, after `warmup` seconds of the same: device seconds
- * per op (timestamps, else wall) and host seconds per op spent recording. */
+/* `n` ops into one stream, submitted once, repeated for `warmup` seconds (at least twice):
+ * the best pass's device seconds per op (timestamps, else wall) and host seconds per op spent
+ * recording. The best pass, not the last: on a shared machine (lavapipe on 2 busy cores) one
+ * pass can be slowed many times by other processes; on the H200 they agree within noise. */
 static fkc_status measure(bench *b, op *o, int n, double *dev, double *host)
 {
     fkc_stream *s;
     fkc_status st = fkc_stream_create(b->ctx, &s);
     double until = bench_now() + b->o->warmup;
-    for (bool last = false; !last && st == FKC_OK;) {
-        last = bench_now() >= until;
+    *dev = *host = -1;
+    for (int pass = 0; st == FKC_OK && (pass < 2 || bench_now() < until); pass++) {
         double t0 = bench_now();
         for (int k = 0; k < n && st == FKC_OK; k++)
             st = record(s, o, k);
-        *host = (bench_now() - t0) / n;
+        double h = (bench_now() - t0) / n;
         t0 = bench_now();
         if (st == FKC_OK)
             st = fkc_stream_submit(s);
         double d = fkc_stream_device_seconds(s);
-        *dev = d >= 0 ? d / n : (bench_now() - t0) / n;
+        d = d >= 0 ? d / n : (bench_now() - t0) / n;
+        if (pass > 0 && (*dev < 0 || d < *dev)) /* the first pass warms up only */
+            *dev = d;
+        if (pass > 0 && (*host < 0 || h < *host))
+            *host = h;
     }
     fkc_stream_destroy(s);
     return st;
@@ -295,12 +301,14 @@ static int one_shot(bench *b)
     fkc_tensor d = {dst, 0, FKC_DTYPE_F16, 4, {1, KV_HEADS, KV_CAP, KV_DIM}};
     size_t off[4] = {0, 0, 9, 0};
     for (int k = 0; k < 2 && !rc; k++) {
-        for (int round = 0; round < 2 && st == FKC_OK; round++) { /* the first warms up */
+        for (int round = 0; round < 3 && st == FKC_OK; round++) { /* best of 2 after 1 */
             double t0 = bench_now();
             for (int i = 0; i < b->o->shots && st == FKC_OK; i++)
                 st = k ? fkc_write_slice_rotating_sync(b->ctx, &s, &d, KV_CAP, pos, 0, 2)
                        : fkc_write_slice_sync(b->ctx, &s, &d, off);
-            t[k] = (bench_now() - t0) / b->o->shots;
+            double w = (bench_now() - t0) / b->o->shots;
+            if (round == 1 || (round == 2 && w < t[k]))
+                t[k] = w;
         }
         if (st != FKC_OK)
             rc = die("one-shot", st);
