@@ -5,12 +5,17 @@
 // owns one aligned 16-byte destination unit, assembles it from the source with shifts of two
 // aligned loads, and a unit a row shares with its neighbours (its edges) is owned by the first
 // row touching it, which rebuilds it byte by byte, keeping bytes outside the box. So exactly one
-// invocation writes each unit. RING=1 adds the device-resident ring position (binding 2): the
+// invocation writes each unit. Long rows go in two dispatches (PART=1: the units inside rows,
+// a kernel free of the edge code, which costs the single kernel ~7% of its bandwidth on the
+// H200; PART=2: the edge units, two slots per row). RING=1 adds the device-resident ring position (binding 2): the
 // shader reads it and splits the write at the ring end itself (WIDE=0: in one dispatch, each
 // ring row wrapped; WIDE=1: piece A or B of the split, one dispatch each).
 #version 450
 #ifndef WIDE
 #error WIDE must be 0 or 1
+#endif
+#ifndef PART
+#define PART 0 // WIDE=1: 0 every unit; 1 only units inside rows; 2 only edge units
 #endif
 
 layout(local_size_x = 256) in;
@@ -189,9 +194,14 @@ void unit(uint u, uint a, uint e, uint row, uint plane)
     if (x0 >= e)
         return;
     if (x0 >= a && x0 + 16u <= e) {
+#if PART != 2
         d[u] = load16(sstart(row, plane) + (x0 - a));
+#endif
         return;
     }
+#if PART == 1
+    return; // the edges are another dispatch's
+#endif
     if (x0 < a && (row > 0u || plane > 0u)) { // first unit: does the previous row own it?
         uint prev = row > 0u ? dstart(row - 1u, plane) : dstart(rows_n - 1u, plane - 1u);
         if (prev + p.row_units > x0)
@@ -233,6 +243,13 @@ void main()
         return;
 #if WIDE
     uint a = dstart(row, plane), e = a + p.row_units, u = (a >> 4u) + col;
+#if PART == 2 // two slots per row: its first unit and its last
+    if (col == 1u)
+        u = (e - 1u) >> 4u;
+    if (col == 0u || u != a >> 4u)
+        unit(u, a, e, row, plane);
+    return;
+#endif
     if (p.grid != 0u) { // slots cover every unit a row of this length can touch
         unit(u, a, e, row, plane);
     } else { // slots are the row's length in units, rounded up; the last takes one more

@@ -19,10 +19,11 @@
 #define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
 
 /* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
- * 16-byte aligned units, any alignment (word-granular), and both with the device-resident ring
- * position. */
+ * 16-byte aligned units; any alignment (word-granular): whole, its units inside rows, its edge
+ * units; and aligned / any alignment with the device-resident ring position. */
 typedef enum kernel_id {
-    KERNEL_U128, KERNEL_WIDE, KERNEL_RING_U128, KERNEL_RING_WIDE, KERNEL_COUNT
+    KERNEL_U128, KERNEL_WIDE, KERNEL_WIDE_IN, KERNEL_WIDE_EDGE, KERNEL_RING_U128,
+    KERNEL_RING_WIDE, KERNEL_COUNT
 } kernel_id;
 
 struct fkc_context {

@@ -10,6 +10,12 @@ static const uint32_t spv_u128[] =
 static const uint32_t spv_wide[] =
 #include "copy_wide.spv.inc"
     ;
+static const uint32_t spv_wide_in[] =
+#include "copy_wide_in.spv.inc"
+    ;
+static const uint32_t spv_wide_edge[] =
+#include "copy_wide_edge.spv.inc"
+    ;
 static const uint32_t spv_ring_u128[] =
 #include "ring_u128.spv.inc"
     ;
@@ -24,6 +30,8 @@ static const struct {
 } kernels[KERNEL_COUNT] = {
     [KERNEL_U128] = {spv_u128, sizeof spv_u128, "copy_u128"},
     [KERNEL_WIDE] = {spv_wide, sizeof spv_wide, "copy_wide"},
+    [KERNEL_WIDE_IN] = {spv_wide_in, sizeof spv_wide_in, "copy_wide_in"},
+    [KERNEL_WIDE_EDGE] = {spv_wide_edge, sizeof spv_wide_edge, "copy_wide_edge"},
     [KERNEL_RING_U128] = {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
     [KERNEL_RING_WIDE] = {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
 };

@@ -195,6 +195,18 @@ static void grid_walk(fkc_stream *s, struct push *pc)
             }
 }
 
+/* Binds a kernel (unless bound already: consecutive ops of one kernel bind it once) and pushes
+ * the piece's windows. */
+static void bind(fkc_stream *s, VkPipeline pipe, uint32_t nb, const VkWriteDescriptorSet *w)
+{
+    if (s->bound != pipe) {
+        vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+        s->bound = pipe;
+    }
+    s->ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->ctx->pipeline_layout, 0,
+                            nb, w);
+}
+
 /* Records the dispatches of one piece that fits the storage range: binds the windows (and the
  * ring position), then walks the grid in chunks the work-group limit allows. */
 static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
@@ -249,15 +261,27 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .pBufferInfo = &bi[i]};
     order_before(s, wide);
-    if (s->bound != pipe) { /* consecutive ops of one kernel bind it once */
-        vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        s->bound = pipe;
-    }
-    ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipeline_layout, 0, nb, w);
-    if (pc.slots >= FKC_GRID_MIN_UNITS)
+    if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS) {
+        /* Long rows: the units inside rows with a kernel free of the edge code, then the edge
+         * units, two slots per row. No barrier between: a unit is either inside one row or an
+         * edge unit, so the two dispatches read and write disjoint units. */
+        VkPipeline in, edge;
+        if ((st = fkc_pipeline_get(ctx, KERNEL_WIDE_IN, &in)) != FKC_OK ||
+            (st = fkc_pipeline_get(ctx, KERNEL_WIDE_EDGE, &edge)) != FKC_OK)
+            return st;
+        bind(s, in, nb, w);
         grid_walk(s, &pc);
-    else
-        flat_walk(s, &pc, p->planes * p->rows * pc.slots);
+        bind(s, edge, nb, w);
+        pc.grid = 0;
+        pc.slots = 2;
+        flat_walk(s, &pc, p->planes * p->rows * 2);
+    } else {
+        bind(s, pipe, nb, w);
+        if (pc.slots >= FKC_GRID_MIN_UNITS)
+            grid_walk(s, &pc);
+        else
+            flat_walk(s, &pc, p->planes * p->rows * pc.slots);
+    }
     s->dirty = true;
     s->rmw_pending = s->rmw_pending || wide;
     return FKC_OK;
