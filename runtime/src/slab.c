@@ -262,19 +262,20 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
                                       .pBufferInfo = &bi[i]};
     order_before(s, wide);
     if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS) {
-        /* Long rows: the units inside rows with a kernel free of the edge code, then the edge
-         * units, two slots per row. No barrier between: a unit is either inside one row or an
+        /* Long rows: the edge units (two slots per row), then the units inside rows with a
+         * kernel free of the edge code. No barrier between: a unit is either inside one row or an
          * edge unit, so the two dispatches read and write disjoint units. */
         VkPipeline in, edge;
         if ((st = fkc_pipeline_get(ctx, KERNEL_WIDE_IN, &in)) != FKC_OK ||
             (st = fkc_pipeline_get(ctx, KERNEL_WIDE_EDGE, &edge)) != FKC_OK)
             return st;
+        struct push ep = pc; /* the edges first: their few latency-bound groups then overlap
+                              * the bulk instead of trailing it */
+        ep.slots = 2;
+        bind(s, edge, nb, w);
+        flat_walk(s, &ep, p->planes * p->rows * 2);
         bind(s, in, nb, w);
         grid_walk(s, &pc);
-        bind(s, edge, nb, w);
-        pc.grid = 0;
-        pc.slots = 2;
-        flat_walk(s, &pc, p->planes * p->rows * 2);
     } else {
         bind(s, pipe, nb, w);
         if (pc.slots >= FKC_GRID_MIN_UNITS)
