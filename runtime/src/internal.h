@@ -17,6 +17,8 @@
 #define FKC_TRANSFER_MIN_ROW 64u       /* AUTO: rows at least this long go through copy regions */
 #define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
 #define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
+#define FKC_SPLIT_MIN_BYTES (4u << 20) /* misaligned long rows this big: edges and bulk apart
+                                          (H200: single kernel faster at 1 MiB, split at 16) */
 
 /* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
  * 16-byte aligned units; any alignment (word-granular): whole, its units inside rows, its edge

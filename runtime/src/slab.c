@@ -261,9 +261,11 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .pBufferInfo = &bi[i]};
     order_before(s, wide);
-    if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS) {
-        /* Long rows: the edge units (two slots per row), then the units inside rows with a
-         * kernel free of the edge code. No barrier between: a unit is either inside one row or an
+    if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS &&
+        p->planes * p->rows * p->row >= FKC_SPLIT_MIN_BYTES) {
+        /* Big pieces of long rows: the edge units (two slots per row), then the units inside
+         * rows with a kernel free of the edge code (its presence costs ~7% of the bandwidth,
+         * the second dispatch ~1-2 µs: worth it from a few MiB). No barrier between: a unit is either inside one row or an
          * edge unit, so the two dispatches read and write disjoint units. */
         VkPipeline in, edge;
         if ((st = fkc_pipeline_get(ctx, KERNEL_WIDE_IN, &in)) != FKC_OK ||

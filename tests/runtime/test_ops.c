@@ -390,6 +390,27 @@ static void alignment_pairs(fkc_context *ctx, fkc_dtype dt)
     rt_no_validation(ctx);
 }
 
+/* Slabs big enough (over FKC_SPLIT_MIN_BYTES, 4 MiB) for long misaligned rows to go in two
+ * dispatches (edge units, then the units inside rows): [260, n] into [261, n + 1] at [1, 1],
+ * the source one byte past a 16-byte boundary, at each width. */
+static void big_misaligned(fkc_context *ctx, fkc_dtype dt)
+{
+    size_t e = fkc_dtype_size(dt), n = 16400 / e;
+    const size_t src[2] = {260, n}, dst[2] = {261, n + 1}, off[2] = {1, 1};
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, 261 * (n + 1) * e + 48);
+    rt_buf_make(ctx, &S, 260 * n * e + 48);
+    fill_tricky(S.host, S.size, e);
+    RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
+    fkc_tensor st = rt_tensor(S.dev, 17, dt, 2, src), ot = rt_tensor(D.dev, 5, dt, 2, dst);
+    RT_OK(fkc_write_slice_sync(ctx, &st, &ot, off));
+    assert_int_equal(fkc_ref_write_slice(D.host + 5, dst, 2, S.host + 17, src, off, e), FKC_OK);
+    rt_buf_check(&D, "big misaligned slab (edges and bulk in two dispatches)");
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+}
+
 static void test_alignment_pairs(void **state)
 {
     (void)state;
@@ -397,8 +418,10 @@ static void test_alignment_pairs(void **state)
     rng_seed(0xA11C);
     static const fkc_dtype widths[] = {FKC_DTYPE_U8, FKC_DTYPE_F16, FKC_DTYPE_F32,
                                        FKC_DTYPE_F64};
-    for (int w = 0; w < 4; w++)
+    for (int w = 0; w < 4; w++) {
         alignment_pairs(ctx, widths[w]);
+        big_misaligned(ctx, widths[w]);
+    }
     fkc_context_destroy(ctx);
 }
 
