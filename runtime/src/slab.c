@@ -290,7 +290,7 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
     return FKC_OK;
 }
 
-/* A ring piece reaching a whole ring of `n` rows/planes: the spans of one step along `n`. */
+/* Whether both spans of the piece (a ring dim at its whole capacity) fit the window `lim`. */
 static bool fits(const piece *p, uint64_t lim)
 {
     return span_src(p) <= lim && span_dst(p) <= lim;
