@@ -82,8 +82,6 @@ struct fkc_stream {
     bool dirty;          /* commands recorded since the last barrier */
     bool rmw_pending;    /* a unit-owning (wide) dispatch was recorded since the last barrier */
     bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
-    VkPipeline bound;    /* the compute pipeline bound last since begin (VK_NULL_HANDLE: none);
-                            any code binding another pipeline on the stream must update it */
     VkQueryPool timer;   /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
     double device_seconds; /* device time of the last submit, or -1 */
 };

@@ -195,14 +195,11 @@ static void grid_walk(fkc_stream *s, struct push *pc)
             }
 }
 
-/* Binds a kernel (unless bound already: consecutive ops of one kernel bind it once) and pushes
- * the piece's windows. */
+/* Binds a kernel and pushes the piece's windows. Always binds: a stream does not know what
+ * other code bound on it since (skipping a rebind would then run the wrong kernel). */
 static void bind(fkc_stream *s, VkPipeline pipe, uint32_t nb, const VkWriteDescriptorSet *w)
 {
-    if (s->bound != pipe) {
-        vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        s->bound = pipe;
-    }
+    vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     s->ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->ctx->pipeline_layout, 0,
                             nb, w);
 }

@@ -111,7 +111,6 @@ fkc_status fkc_stream_begin(fkc_stream *s)
     s->dirty = false;
     s->rmw_pending = false;
     s->broken = false;
-    s->bound = VK_NULL_HANDLE;
     return FKC_OK;
 }
 
