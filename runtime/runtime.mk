@@ -5,6 +5,7 @@
 # Also the runtime tests (check-runtime) and the benchmark binary build/fkc-bench (bench-runtime).
 # The CLI and demo live in runtime/cli.mk.
 
+comma      := ,
 RT_OBJ     := $(BUILD)/runtime/obj
 RT_SPV     := $(BUILD)/runtime/shaders
 RT_SRCS    := $(sort $(wildcard runtime/src/*.c))
@@ -19,13 +20,15 @@ GLSLC      ?= glslc
 SPIRV_VAL  ?= spirv-val
 GLSL_FLAGS := --target-env=vulkan1.1 -O -Werror
 
-# name:define — one SPIR-V variant each.
-RT_KERNELS := copy_u8:-DUNIT=1 copy_u16:-DUNIT=2 copy_u32:-DUNIT=4 copy_u128:-DUNIT=16 copy_rmw:
+# name:defines (comma-separated) — one SPIR-V variant of copy.comp each.
+RT_KERNELS := copy_u128:-DWIDE=0 copy_wide:-DWIDE=1 copy_wide_in:-DWIDE=1,-DPART=1 \
+              copy_wide_edge:-DWIDE=1,-DPART=2 ring_u128:-DWIDE=0,-DRING=1 \
+              ring_wide:-DWIDE=1,-DRING=1
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 LIBFKC := $(BUILD)/libfkc.a
 BUILD_TARGETS += $(LIBFKC) $(BUILD)/fkc-bench
-TEST_TARGETS  += check-runtime
+TEST_TARGETS  += check-runtime check-bench-short
 BENCH_TARGETS += bench-runtime
 
 $(LIBFKC): $(RT_OBJS)
@@ -42,16 +45,16 @@ $(RT_OBJ) $(RT_SPV) $(BUILD)/tests/runtime:
 
 # Each variant: compile to .spv, validate it, then emit the same compilation as a C array.
 define rt_kernel
-$(RT_SPV)/$(1).spv.inc: runtime/shaders/$(if $(findstring rmw,$(1)),copy_rmw,copy).comp | $(RT_SPV)
+$(RT_SPV)/$(1).spv.inc: runtime/shaders/copy.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $(2) $$< -o $(RT_SPV)/$(1).spv
 	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$(1).spv
 	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
 endef
-$(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(word 2,$(subst :, ,$(k))))))
+$(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
 
 # ---- tests (cmocka, lavapipe, validation layer on) ----
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
-            $(BUILD)/tests/runtime/test_faults
+            $(BUILD)/tests/runtime/test_faults $(BUILD)/tests/runtime/test_alloc
 RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
@@ -76,11 +79,44 @@ check-runtime: $(RT_TESTS)
 	 timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed (status $$?)"; exit 1; }; done
 
 # ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
-$(BUILD)/fkc-bench: runtime/bench/fkc_bench.c $(LIBFKC)
-	$(CC) $(RT_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_LIBS)
+# (fkc_bench.c + bare.c, the references straight on Vulkan, with their own plain copy shader)
+$(RT_SPV)/plain_copy.spv.inc: runtime/bench/plain_copy.comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/plain_copy.spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/plain_copy.spv
+	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
 
+$(BUILD)/fkc-bench: runtime/bench/fkc_bench.c runtime/bench/bare.c runtime/bench/bare.h \
+                    $(RT_SPV)/plain_copy.spv.inc $(LIBFKC)
+	$(CC) $(RT_CFLAGS) $(RT_WARN) runtime/bench/fkc_bench.c runtime/bench/bare.c -o $@ \
+	    $(LIBFKC) $(RT_LIBS)
+
+# `make bench-runtime BENCH_SHORT=1` runs the short mode (a few seconds on lavapipe), which
+# check-bench-short runs in `make test` so that the benchmark cannot rot: it must finish and
+# print every section. It checks no figure (speed targets live in docs/benchmarks.md).
+BENCH_ARGS ?= $(if $(BENCH_SHORT),--short,)
 bench-runtime: $(BUILD)/fkc-bench
-	$(BUILD)/fkc-bench
+	$(BUILD)/fkc-bench $(BENCH_ARGS)
+
+.PHONY: check-bench-short bench-plot
+check-bench-short: $(BUILD)/fkc-bench
+	@timeout -k 10 $(RT_TEST_TIMEOUT) $(MAKE) --no-print-directory bench-runtime BENCH_SHORT=1 \
+	    > $(BUILD)/bench-short.md 2>&1 || { cat $(BUILD)/bench-short.md; \
+	    echo "check-bench-short: fkc-bench --short failed"; exit 1; }
+	@for s in '### Bandwidth' 'plain compute copy (reference)' 'vkCmdCopyBuffer (reference)' \
+	          '| b1    | unaligned' '| b8    | aligned' '4-D, 12-byte runs' '### KV decode' \
+	          'rotating, device position' 'rotating, readback' '### One-shot calls' \
+	          'fkc_write_slice_sync'; do \
+	    grep -qF -- "$$s" $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; \
+	    echo "check-bench-short: no '$$s' in the output"; exit 1; }; done
+	@echo "check-bench-short: fkc-bench --short ran and printed every section"
+
+# PNG plots of bandwidth against size from `fkc-bench --csv` files (needs gnuplot:
+# apt-get install gnuplot-nox). BENCH_CSV: the CSV; BENCH_PNG: the image.
+BENCH_CSV ?= $(BUILD)/bench.csv
+BENCH_PNG ?= $(BUILD)/bench.png
+BENCH_TITLE ?= fkc write_slice
+bench-plot:
+	gnuplot -e "csv='$(BENCH_CSV)'; png='$(BENCH_PNG)'; title='$(BENCH_TITLE)'" scripts/bench-plot.gp
 
 include runtime/cli.mk
 include runtime/install.mk

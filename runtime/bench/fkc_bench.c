@@ -1,29 +1,39 @@
-/* fkc_bench.c — build/fkc-bench: throughput of write_slice / write_slice_rotating on one Vulkan
- * device, beside a plain vkCmdCopyBuffer of the same bytes and a host memcpy, printed as a
- * Markdown table. Ops are recorded many to a stream and submitted once, so the figure is the
- * per-op device cost, not a submit+wait per op. A measurement, never an assertion.
- *   fkc-bench [--sizes 1M,16M,64M] [--iters N] [--device N|NAME] [--paths compute,transfer] */
+/* fkc_bench.c — build/fkc-bench: the runtime's speed on one Vulkan device, each figure beside
+ * references measured in the same run on the same device (bare.c: vkCmdCopyBuffer and a plain
+ * 16-byte-per-invocation compute copy of the same bytes, a bare submit + wait). Ops are
+ * recorded many to a stream and submitted once, so figures are per-op device costs. Prints
+ * Markdown tables (and, with --csv, the bandwidth rows for bench-plot). A measurement, never
+ * an assertion.
+ *   fkc-bench [--short] [--sizes 64K,1M,...] [--iters N] [--warmup S] [--device N|NAME]
+ *             [--paths auto,compute,transfer] [--csv FILE] [--no-kv] */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bare.h"
 #include "fkc/fkc_runtime.h"
 
-#define ROW_ELEMS 4096u /* f32 elements per source row (16 KiB) */
-#define PAD_ELEMS 64u   /* destination rows are this much wider */
+#define ROW_BYTES 16384u /* source row of the bandwidth slabs */
+#define KV_HEADS 32u
+#define KV_CAP 4096u
+#define KV_DIM 128u
 
-static char small_note[256]; /* the small-op figures, printed after the table */
+typedef struct opts {
+    size_t sizes[16];
+    int n_sizes, iters, kv_ops, shots;
+    double warmup;
+    const char *device, *paths, *csv;
+    bool kv;
+} opts;
 
-#define WARMUP_SECONDS 1.0 /* of the same ops before each figure is measured */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+typedef struct bench {
+    fkc_context *ctx;
+    bare *ref;
+    const opts *o;
+    const char *path;
+    FILE *csv;
+} bench;
 
 static int die(const char *what, fkc_status st)
 {
@@ -47,250 +57,396 @@ static size_t parse_size(const char *s)
     return *end ? 0 : (size_t)v;
 }
 
-typedef struct bench {
-    fkc_context *ctx;
-    fkc_buffer *src, *dst, *pos; /* src: size bytes; dst: the wider slab or ring */
-    int iters;
-} bench;
+/* One recorded op of a measurement. */
+typedef struct op {
+    fkc_tensor src, out;
+    size_t off[FKC_MAX_RANK];
+    bool rotating;
+    fkc_buffer *pos;
+    size_t cap;
+    int32_t axis;
+    bool step; /* write_slice: advance the ring-axis offset (axis 2) per op */
+} op;
 
-typedef enum op_kind { OP_SLICE, OP_SLICE_FULL, OP_ROTATING, OP_COPY, OP_TINY } op_kind;
+static fkc_status record(fkc_stream *s, op *o, int k)
+{
+    if (o->rotating)
+        return fkc_write_slice_rotating(s, &o->src, &o->out, o->cap, o->pos, 0, o->axis);
+    if (o->step)
+        o->off[2] = (size_t)k % o->out.shape[2];
+    return fkc_write_slice(s, &o->src, &o->out, o->off);
+}
 
-/* Records `iters` ops of one kind into a stream, then times the one submit + wait. */
-static fkc_status run(bench *b, op_kind k, size_t bytes, double *sec, double *wall)
+/* `n` ops into one stream, submitted once, repeated for `warmup` seconds (at least twice):
+ * the best pass's device seconds per op (timestamps, else wall) and host seconds per op spent
+ * recording. The best pass, not the last: on a shared machine (lavapipe on 2 busy cores) one
+ * pass can be slowed many times by other processes; on the H200 they agree within noise. */
+static fkc_status measure(bench *b, op *o, int n, double *dev, double *host)
 {
     fkc_stream *s;
     fkc_status st = fkc_stream_create(b->ctx, &s);
-    if (st != FKC_OK)
-        return st;
-    size_t rows = bytes / (ROW_ELEMS * 4);
-    size_t sshape[2] = {rows, ROW_ELEMS}, dshape[2] = {rows, ROW_ELEMS + PAD_ELEMS};
-    size_t off[2] = {0, PAD_ELEMS / 2};
-    if (k == OP_SLICE_FULL) { /* whole rows: coalesces into one contiguous run */
-        dshape[0] = rows + 8;
-        dshape[1] = ROW_ELEMS;
-        off[0] = 4;
-        off[1] = 0;
-    }
-    if (k == OP_ROTATING) { /* a ring of rows + 8, written from position rows/2 + 8: wraps */
-        dshape[0] = rows + 8;
-        dshape[1] = ROW_ELEMS;
-    }
-    fkc_tensor src = {b->src, 0, FKC_DTYPE_F32, 2, {sshape[0], sshape[1]}};
-    fkc_tensor out = {b->dst, 0, FKC_DTYPE_F32, 2, {dshape[0], dshape[1]}};
-    fkc_tensor tiny_src = {b->src, 0, FKC_DTYPE_F32, 1, {64}};
-    fkc_tensor tiny_out = {b->dst, 0, FKC_DTYPE_F32, 1, {128}};
-    size_t tiny_off[1] = {32};
-    /* Warm-up passes run the same ops until WARMUP_SECONDS have passed (at least one pass):
-     * GPUs start at idle clocks, and on the H200 the first second or so of a process's work
-     * read 2-3x slow. Only the last pass is measured. */
-    double until = now() + WARMUP_SECONDS;
-    for (bool last = false; !last && st == FKC_OK;) {
-        last = now() >= until;
-        int n = b->iters;
-        for (int i = 0; i < n && st == FKC_OK; i++) {
-            if (k == OP_SLICE || k == OP_SLICE_FULL)
-                st = fkc_write_slice(s, &src, &out, off);
-            else if (k == OP_ROTATING)
-                st = fkc_write_slice_rotating(s, &src, &out, rows + 8, b->pos, 0, 0);
-            else if (k == OP_COPY)
-                st = fkc_stream_copy(s, b->dst, 0, b->src, 0, bytes);
-            else
-                st = fkc_write_slice(s, &tiny_src, &tiny_out, tiny_off);
-        }
-        double t0 = now();
+    double until = bench_now() + b->o->warmup;
+    *dev = *host = -1;
+    for (int pass = 0; st == FKC_OK && (pass < 2 || bench_now() < until); pass++) {
+        double t0 = bench_now();
+        for (int k = 0; k < n && st == FKC_OK; k++)
+            st = record(s, o, k);
+        double h = (bench_now() - t0) / n;
+        t0 = bench_now();
         if (st == FKC_OK)
             st = fkc_stream_submit(s);
-        double dev = fkc_stream_device_seconds(s);
-        *wall = (now() - t0) / n;
-        *sec = dev >= 0 ? dev / n : *wall; /* device timestamps when the queue has them */
+        double d = fkc_stream_device_seconds(s);
+        d = d >= 0 ? d / n : (bench_now() - t0) / n;
+        if (pass > 0 && (*dev < 0 || d < *dev)) /* the first pass warms up only */
+            *dev = d;
+        if (pass > 0 && (*host < 0 || h < *host))
+            *host = h;
     }
     fkc_stream_destroy(s);
     return st;
 }
 
-static double host_memcpy(size_t bytes, int iters)
-{
-    unsigned char *a = malloc(bytes), *c = malloc(bytes);
-    double best = 0;
-    if (!a || !c) {
-        free(a);
-        free(c);
-        return 0;
-    }
-    memset(a, 1, bytes);
-    memset(c, 2, bytes);
-    double t0 = now();
-    for (int i = 0; i < iters; i++) {
-        memcpy(c, a, bytes);
-        a[(size_t)i % bytes] = c[(size_t)i * 7 % bytes]; /* keeps the copies from being folded away */
-    }
-    best = (now() - t0) / iters;
-    free(a);
-    free(c);
-    return best;
-}
-
-static void row(const char *op, const char *path, size_t bytes, double sec, double wall,
-                double copy_sec)
+/* One bandwidth row; `key` names it in the CSV (no commas). */
+static void table_row(bench *b, const char *name, const char *key, const char *width,
+                      const char *layout, size_t bytes, double sec, double plain, double copy)
 {
     double gbs = sec > 0 ? (double)bytes / sec / 1e9 : 0;
-    printf("| %-36s | %-8s | %8.2f | %10.2f | %9.2f | %10.2f | %6.2f |\n", op, path,
-           (double)bytes / (1 << 20), sec * 1e6, gbs, wall * 1e6, sec > 0 ? copy_sec / sec : 0);
+    printf("| %-30s | %-5s | %-9s | %-8s | %9.2f | %10.2f | %8.2f | %6.2f | %6.2f |\n", name,
+           width, layout, b->path, (double)bytes / (1 << 20), sec * 1e6, gbs,
+           sec > 0 ? plain / sec : 0, sec > 0 ? copy / sec : 0);
+    if (b->csv)
+        fprintf(b->csv, "%s,%s,%s,%s,%zu,%.9g,%.6g,%.9g,%.9g\n", key, width, layout, b->path,
+                bytes, sec, gbs, plain, copy);
 }
 
-static int bench_size(bench *b, const char *path, size_t bytes, int first)
-{
-    static const struct {
-        op_kind k;
-        const char *name;
-    } ops[] = {
-        {OP_SLICE, "write_slice f32 [r,4096] in [r,4160]"},
-        {OP_SLICE_FULL, "write_slice f32 whole rows"},
-        {OP_ROTATING, "write_slice_rotating f32, split"},
-    };
-    double t_copy = 0, w_copy = 0, t = 0, w = 0;
-    fkc_status st;
-    if ((st = run(b, OP_COPY, bytes, &t_copy, &w_copy)) != FKC_OK)
-        return die("vkCmdCopyBuffer", st);
-    if (first) {
-        double h = host_memcpy(bytes, b->iters);
-        row("vkCmdCopyBuffer (baseline)", "-", bytes, t_copy, w_copy, t_copy);
-        row("host memcpy", "-", bytes, h, h, t_copy);
-    }
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        if ((st = run(b, ops[i].k, bytes, &t, &w)) != FKC_OK)
-            return die(ops[i].name, st);
-        row(ops[i].name, path, bytes, t, w, t_copy);
-    }
-    return 0;
-}
+static const struct {
+    fkc_dtype dt;
+    const char *name;
+} widths[] = {{FKC_DTYPE_U8, "b1"}, {FKC_DTYPE_F16, "b2"}, {FKC_DTYPE_F32, "b4"},
+              {FKC_DTYPE_F64, "b8"}};
 
-/* One context per copy path; returns non-zero on failure. */
-static int bench_path(const char *path, const char *device, const size_t *sizes, int n_sizes,
-                      int iters, int first)
+/* The bandwidth rows of one size: the two references, write_slice at each width aligned and
+ * not, whole rows, and a 4-D slab with 12-byte innermost runs. */
+static int bandwidth(bench *b, size_t bytes, bool refs)
 {
-    fkc_context_options o;
-    bench b = {0};
-    fkc_context_options_init(&o);
-    if (device) {
-        char *end;
-        long idx = strtol(device, &end, 10);
-        if (*end == '\0' && end != device)
-            o.device_index = (int32_t)idx;
-        else
-            o.device_name = device;
-    }
-    o.copy_path = strcmp(path, "transfer") == 0 ? FKC_COPY_TRANSFER
-                  : strcmp(path, "compute") == 0 ? FKC_COPY_COMPUTE : FKC_COPY_AUTO;
-    fkc_status st = fkc_context_create(&o, &b.ctx);
-    if (st != FKC_OK)
-        return die("context", st);
-    if (first)
-        printf("Device: %s (%s); iterations per figure: %d; one submit per figure.\n\n"
-               "µs/op and GB/s from device timestamps (when the queue has them; else wall "
-               "time); wall µs/op includes the one submit + wait shared by all ops.\n\n"
-               "| op | path | MiB | µs/op | GB/s | wall µs/op | × copy speed |\n"
-               "|----|------|----:|------:|-----:|-----------:|-------------:|\n",
-               fkc_context_device(b.ctx)->name,
-               fkc_device_type_name(fkc_context_device(b.ctx)->type), iters);
-    b.iters = iters;
+    size_t rows = bytes / ROW_BYTES;
+    size_t outer = bytes / (16 * 64 * 12); /* of the 4-D slab */
+    uint64_t dst_bytes = (uint64_t)(rows + 2) * (ROW_BYTES + 64);
+    if ((uint64_t)outer * 16 * 64 * 16 > dst_bytes)
+        dst_bytes = (uint64_t)outer * 16 * 64 * 16;
+    fkc_buffer *src = NULL, *dst = NULL;
+    double plain = 0, copy = 0, dev = 0, host = 0;
     int rc = 0;
-    for (int i = 0; i < n_sizes && !rc; i++) {
-        size_t bytes = sizes[i] / (ROW_ELEMS * 4) * (ROW_ELEMS * 4);
-        size_t rows = bytes / (ROW_ELEMS * 4);
-        uint64_t pos = rows / 2 + 8; /* ring of rows + 8: the write wraps */
-        unsigned char p8[8];
-        for (int k = 0; k < 8; k++)
-            p8[k] = (unsigned char)(pos >> (8 * k));
-        uint64_t dst_bytes = (uint64_t)(rows + 8) * (ROW_ELEMS + PAD_ELEMS) * 4;
-        if (bytes == 0)
-            continue;
-        if ((st = fkc_buffer_create(b.ctx, bytes, &b.src)) != FKC_OK ||
-            (st = fkc_buffer_create(b.ctx, dst_bytes, &b.dst)) != FKC_OK ||
-            (st = fkc_buffer_create(b.ctx, 8, &b.pos)) != FKC_OK ||
-            (st = fkc_buffer_upload(b.pos, 0, p8, 8)) != FKC_OK)
-            rc = die("buffers", st);
-        if (!rc)
-            rc = bench_size(&b, path, bytes, first);
-        fkc_buffer_destroy(b.src);
-        fkc_buffer_destroy(b.dst);
-        fkc_buffer_destroy(b.pos);
-        b.src = b.dst = b.pos = NULL;
+    if (bare_buffers(b->ref, bytes, bytes) ||
+        bare_measure(b->ref, 1, bytes, 1, 0, 0, b->o->iters, b->o->warmup, &plain, &host) ||
+        bare_measure(b->ref, 0, bytes, 1, 0, 0, b->o->iters, b->o->warmup, &copy, &host)) {
+        fprintf(stderr, "fkc-bench: the bare reference failed at %zu bytes\n", bytes);
+        return 1;
     }
-    if (!rc && first) { /* per-op cost of small recorded ops, and one submit+wait */
-        double t_many = 0, w_many = 0, t_one = 0, w_one = 0;
-        if (fkc_buffer_create(b.ctx, 1 << 16, &b.src) == FKC_OK &&
-            fkc_buffer_create(b.ctx, 1 << 16, &b.dst) == FKC_OK &&
-            run(&b, OP_TINY, 256, &t_many, &w_many) == FKC_OK) {
-            int keep = b.iters;
-            b.iters = 1;
-            if (run(&b, OP_TINY, 256, &t_one, &w_one) == FKC_OK)
-                snprintf(small_note, sizeof small_note,
-                         "Small write_slice (256 B): %.2f µs/op of device time (%.1f µs/op of "
-                         "wall time) recorded %d to a stream; one op with its own submit+wait: "
-                         "%.1f µs wall.\n", t_many * 1e6, w_many * 1e6, keep, w_one * 1e6);
-            b.iters = keep;
+    bare_buffers(b->ref, 16, 16); /* give the memory back before the runtime's buffers */
+    if (refs) {
+        table_row(b, "vkCmdCopyBuffer (reference)", "copy", "-", "contig", bytes, copy, plain, copy);
+        table_row(b, "plain compute copy (reference)", "plain", "-", "contig", bytes, plain, plain, copy);
+    }
+    fkc_status st;
+    if ((st = fkc_buffer_create(b->ctx, bytes, &src)) != FKC_OK ||
+        (st = fkc_buffer_create(b->ctx, dst_bytes, &dst)) != FKC_OK)
+        rc = die("buffers", st);
+    for (int w = 0; w < 4 && !rc; w++) {
+        size_t e = fkc_dtype_size(widths[w].dt), n = ROW_BYTES / e;
+        for (int un = 0; un < 2 && !rc; un++) {
+            /* aligned: rows 16 bytes longer, written at element 16/e; unaligned: rows one
+             * element longer, written at element 1 (pitch and offset not 16-byte aligned) */
+            size_t pad = un ? 1 : 16 / e, at = un ? 1 : 16 / e;
+            op o = {.src = {src, 0, widths[w].dt, 2, {rows, n}},
+                    .out = {dst, 0, widths[w].dt, 2, {rows, n + pad}},
+                    .off = {0, at}};
+            if ((st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
+                rc = die("write_slice", st);
+            else
+                table_row(b, "write_slice [r,n] in [r,n+p]", "write_slice", widths[w].name,
+                          un ? "unaligned" : "aligned", bytes, dev, plain, copy);
         }
-        fkc_buffer_destroy(b.src);
-        fkc_buffer_destroy(b.dst);
     }
+    if (!rc) { /* whole rows: one contiguous run */
+        op o = {.src = {src, 0, FKC_DTYPE_F32, 2, {rows, ROW_BYTES / 4}},
+                .out = {dst, 0, FKC_DTYPE_F32, 2, {rows + 2, ROW_BYTES / 4}},
+                .off = {1, 0}};
+        if ((st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
+            rc = die("write_slice", st);
+        else
+            table_row(b, "write_slice whole rows", "whole_rows", "b4", "contig", bytes, dev, plain, copy);
+    }
+    if (!rc) { /* 4-D, innermost run 6 x f16 = 12 bytes inside rows of 8 */
+        op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 6}},
+                .out = {dst, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 8}},
+                .off = {0, 0, 0, 1}};
+        if (outer && (st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
+            rc = die("write_slice 4-D", st);
+        else if (outer)
+            table_row(b, "write_slice 4-D, 12-byte runs", "4d_short_runs", "b2", "unaligned",
+                      outer * 16 * 64 * 12, dev, plain, copy);
+    }
+    fkc_buffer_destroy(src);
+    fkc_buffer_destroy(dst);
+    return rc;
+}
+
+static fkc_context *context(const opts *o, const char *path, uint32_t flags, fkc_status *st)
+{
+    fkc_context_options co;
+    fkc_context *ctx = NULL;
+    fkc_context_options_init(&co);
+    co.flags = flags;
+    if (o->device) {
+        char *end;
+        long idx = strtol(o->device, &end, 10);
+        if (*end == '\0' && end != o->device)
+            co.device_index = (int32_t)idx;
+        else
+            co.device_name = o->device;
+    }
+    co.copy_path = strcmp(path, "transfer") == 0  ? FKC_COPY_TRANSFER
+                   : strcmp(path, "compute") == 0 ? FKC_COPY_COMPUTE
+                                                  : FKC_COPY_AUTO;
+    *st = fkc_context_create(&co, &ctx);
+    return ctx;
+}
+
+/* KV decode: one token [B, 32, 1, 128] f16 into [B, 32, 4096, 128], `kv_ops` ops to a stream:
+ * write_slice, the rotating write with the position on the device and read back, beside a
+ * plain dispatch of the same rows. */
+static int kv_decode(bench *b, size_t batch, fkc_context *readback)
+{
+    size_t rows = batch * KV_HEADS, row = KV_DIM * 2;
+    uint64_t dst_bytes = (uint64_t)rows * KV_CAP * row;
+    double pdev = 0, phost = 0, dev = 0, host = 0;
+    if (bare_buffers(b->ref, rows * row, dst_bytes) ||
+        bare_measure(b->ref, 1, row, rows, row, KV_CAP * row, b->o->kv_ops, b->o->warmup, &pdev,
+                     &phost)) {
+        fprintf(stderr, "fkc-bench: the bare KV reference failed\n");
+        return 1;
+    }
+    bare_buffers(b->ref, 16, 16);
+    printf("| plain dispatch (reference) | %zu | %8.2f | %8.2f | %5.2f |\n", batch, pdev * 1e6,
+           phost * 1e6, 1.0);
+    fkc_buffer *src = NULL, *dst = NULL, *pos = NULL;
+    fkc_status st;
+    unsigned char p8[8] = {0xff, 0x0f}; /* position 4095: the ring end */
+    int rc = 0;
+    if ((st = fkc_buffer_create(b->ctx, rows * row, &src)) != FKC_OK ||
+        (st = fkc_buffer_create(b->ctx, dst_bytes, &dst)) != FKC_OK ||
+        (st = fkc_buffer_create(b->ctx, 8, &pos)) != FKC_OK ||
+        (st = fkc_buffer_upload(pos, 0, p8, 8)) != FKC_OK)
+        rc = die("KV buffers", st);
+    op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {batch, KV_HEADS, 1, KV_DIM}},
+            .out = {dst, 0, FKC_DTYPE_F16, 4, {batch, KV_HEADS, KV_CAP, KV_DIM}},
+            .step = true, .pos = pos, .cap = KV_CAP, .axis = 2};
+    static const char *names[3] = {"write_slice", "rotating, device position",
+                                   "rotating, readback"};
+    for (int k = 0; k < 3 && !rc; k++) {
+        o.rotating = k > 0;
+        fkc_context *keep = b->ctx;
+        fkc_buffer *bufs[3] = {src, dst, pos}, *rb[3] = {NULL, NULL, NULL};
+        if (k == 2) { /* the readback path lives on a context of its own */
+            for (int i = 0; i < 3 && st == FKC_OK; i++)
+                st = fkc_buffer_create(readback, i == 1 ? dst_bytes : i == 0 ? rows * row : 8,
+                                       &rb[i]);
+            if (st == FKC_OK)
+                st = fkc_buffer_upload(rb[2], 0, p8, 8);
+            if (st != FKC_OK) {
+                rc = die("KV buffers", st);
+                break;
+            }
+            o.src.buffer = rb[0], o.out.buffer = rb[1], o.pos = rb[2];
+            b->ctx = readback;
+        }
+        st = measure(b, &o, b->o->kv_ops, &dev, &host);
+        b->ctx = keep;
+        for (int i = 0; i < 3; i++)
+            fkc_buffer_destroy(rb[i]);
+        o.src.buffer = bufs[0], o.out.buffer = bufs[1], o.pos = bufs[2];
+        if (st != FKC_OK)
+            rc = die(names[k], st);
+        else
+            printf("| %s | %zu | %8.2f | %8.2f | %5.2f |\n", names[k], batch, dev * 1e6,
+                   host * 1e6, pdev > 0 ? dev / pdev : 0);
+    }
+    fkc_buffer_destroy(src);
+    fkc_buffer_destroy(dst);
+    fkc_buffer_destroy(pos);
+    return rc;
+}
+
+/* One-shot calls (one token, B = 1) against a bare submit + wait of the same plain dispatch. */
+static int one_shot(bench *b)
+{
+    size_t rows = KV_HEADS, row = KV_DIM * 2;
+    uint64_t dst_bytes = (uint64_t)rows * KV_CAP * row;
+    double bare_wall = 0, t[2] = {0, 0};
+    if (bare_buffers(b->ref, rows * row, dst_bytes) ||
+        bare_submit_wait(b->ref, row, rows, row, KV_CAP * row, b->o->shots, &bare_wall))
+        return fprintf(stderr, "fkc-bench: bare submit failed\n"), 1;
+    bare_buffers(b->ref, 16, 16);
+    fkc_buffer *src = NULL, *dst = NULL, *pos = NULL;
+    fkc_status st;
+    unsigned char p8[8] = {7};
+    int rc = 0;
+    if ((st = fkc_buffer_create(b->ctx, rows * row, &src)) != FKC_OK ||
+        (st = fkc_buffer_create(b->ctx, dst_bytes, &dst)) != FKC_OK ||
+        (st = fkc_buffer_create(b->ctx, 8, &pos)) != FKC_OK ||
+        (st = fkc_buffer_upload(pos, 0, p8, 8)) != FKC_OK)
+        rc = die("one-shot buffers", st);
+    fkc_tensor s = {src, 0, FKC_DTYPE_F16, 4, {1, KV_HEADS, 1, KV_DIM}};
+    fkc_tensor d = {dst, 0, FKC_DTYPE_F16, 4, {1, KV_HEADS, KV_CAP, KV_DIM}};
+    size_t off[4] = {0, 0, 9, 0};
+    for (int k = 0; k < 2 && !rc; k++) {
+        for (int round = 0; round < 3 && st == FKC_OK; round++) { /* best of 2 after 1 */
+            double t0 = bench_now();
+            for (int i = 0; i < b->o->shots && st == FKC_OK; i++)
+                st = k ? fkc_write_slice_rotating_sync(b->ctx, &s, &d, KV_CAP, pos, 0, 2)
+                       : fkc_write_slice_sync(b->ctx, &s, &d, off);
+            double w = (bench_now() - t0) / b->o->shots;
+            if (round == 1 || (round == 2 && w < t[k]))
+                t[k] = w;
+        }
+        if (st != FKC_OK)
+            rc = die("one-shot", st);
+    }
+    if (!rc) {
+        printf("| bare submit + wait (reference) | %8.2f | %5.2f |\n", bare_wall * 1e6, 1.0);
+        printf("| fkc_write_slice_sync | %8.2f | %5.2f |\n", t[0] * 1e6, t[0] / bare_wall);
+        printf("| fkc_write_slice_rotating_sync | %8.2f | %5.2f |\n", t[1] * 1e6,
+               t[1] / bare_wall);
+    }
+    fkc_buffer_destroy(src);
+    fkc_buffer_destroy(dst);
+    fkc_buffer_destroy(pos);
+    return rc;
+}
+
+static int run_path(const opts *o, const char *path, bool first, FILE *csv)
+{
+    fkc_status st;
+    bench b = {.o = o, .path = path, .csv = csv};
+    if (!(b.ctx = context(o, path, 0, &st)))
+        return die("context", st);
+    const fkc_device_info *info = fkc_context_device(b.ctx);
+    if (!(b.ref = bare_open(info->name))) {
+        fkc_context_destroy(b.ctx);
+        fprintf(stderr, "fkc-bench: the bare reference could not open '%s'\n", info->name);
+        return 1;
+    }
+    int rc = 0;
+    if (first) {
+        char drv[512];
+        bare_driver(b.ref, drv, sizeof drv);
+        printf("Device: %s (%s), driver %s; %d ops per stream, %.2f s warm-up per figure.\n\n",
+               info->name, fkc_device_type_name(info->type), drv, o->iters, o->warmup);
+        printf("### Bandwidth\nµs/op from device timestamps; GB/s counts the bytes written "
+               "(read + written is twice that); × plain and × copy: the reference's time over "
+               "the op's (1.00 = as fast).\n\n"
+               "| op | width | layout | path | MiB | µs/op | GB/s | × plain | × copy |\n"
+               "|---|---|---|---|---:|---:|---:|---:|---:|\n");
+    }
+    for (int i = 0; i < o->n_sizes && !rc; i++)
+        rc = bandwidth(&b, o->sizes[i] / ROW_BYTES * ROW_BYTES, first);
+    if (!rc && first && o->kv) {
+        fkc_context *rb = context(o, path, FKC_CONTEXT_RING_READBACK, &st);
+        if (!rb)
+            rc = die("context", st);
+        printf("\n### KV decode\nOne token [B, 32, 1, 128] f16 into [B, 32, 4096, 128], %d ops "
+               "to a stream; device µs/op from timestamps, host µs/op to record; × plain: "
+               "device time over the plain dispatch's.\n\n"
+               "| op | B | device µs/op | host µs/op | × plain |\n|---|---:|---:|---:|---:|\n",
+               o->kv_ops);
+        for (size_t batch = 1; batch <= 8 && !rc; batch += 7)
+            rc = kv_decode(&b, batch, rb);
+        fkc_context_destroy(rb);
+        if (!rc) {
+            printf("\n### One-shot calls\nOne token (B = 1), wall µs per call over %d calls "
+                   "after as many to warm up.\n\n| call | wall µs | × bare |\n|---|---:|---:|\n",
+                   o->shots);
+            rc = one_shot(&b);
+        }
+    }
+    bare_close(b.ref);
     fkc_context_destroy(b.ctx);
     return rc;
 }
 
+static int usage(void)
+{
+    fprintf(stderr, "usage: fkc-bench [--short] [--sizes 64K,1M,...] [--iters N] [--warmup S] "
+                    "[--device N|NAME] [--paths auto,compute,transfer] [--csv FILE] "
+                    "[--no-kv]\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    size_t sizes[16] = {1 << 20, 16 << 20, 64 << 20};
-    int n_sizes = 3, iters = 10;
-    const char *device = NULL, *paths = "compute,transfer";
+    opts o = {.sizes = {64 << 10, 1 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30},
+              .n_sizes = 6, .iters = 20, .kv_ops = 200, .shots = 200, .warmup = 1.0,
+              .paths = "auto", .kv = true};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--sizes") == 0 && v) {
+        if (strcmp(a, "--short") == 0) { /* CI: small sizes, little warm-up */
+            o.sizes[0] = 64 << 10, o.sizes[1] = 1 << 20, o.n_sizes = 2;
+            o.iters = 3, o.warmup = 0.02, o.kv_ops = 20, o.shots = 10;
+        } else if (strcmp(a, "--no-kv") == 0) {
+            o.kv = false;
+        } else if (strcmp(a, "--sizes") == 0 && v) {
             char buf[256], *sv = NULL;
             snprintf(buf, sizeof buf, "%s", v);
-            n_sizes = 0;
-            for (char *t = strtok_r(buf, ",", &sv); t && n_sizes < 16; t = strtok_r(NULL, ",", &sv)) {
-                if (!(sizes[n_sizes++] = parse_size(t))) {
-                    fprintf(stderr, "fkc-bench: bad size '%s' (e.g. 64M)\n", t);
+            o.n_sizes = 0;
+            for (char *t = strtok_r(buf, ",", &sv); t && o.n_sizes < 16;
+                 t = strtok_r(NULL, ",", &sv))
+                if ((o.sizes[o.n_sizes++] = parse_size(t)) < ROW_BYTES) {
+                    fprintf(stderr, "fkc-bench: bad size '%s' (16K or more, e.g. 64M)\n", t);
                     return 2;
                 }
-            }
             i++;
         } else if (strcmp(a, "--iters") == 0 && v) {
-            iters = atoi(v);
-            if (iters < 1 || iters > 100000) {
-                fprintf(stderr, "fkc-bench: --iters must be 1..100000\n");
-                return 2;
-            }
+            o.iters = atoi(v);
+            if (o.iters < 1 || o.iters > 100000)
+                return fprintf(stderr, "fkc-bench: --iters must be 1..100000\n"), 2;
+            i++;
+        } else if (strcmp(a, "--warmup") == 0 && v) {
+            o.warmup = atof(v);
+            if (!(o.warmup >= 0 && o.warmup <= 60))
+                return fprintf(stderr, "fkc-bench: --warmup must be 0..60 seconds\n"), 2;
             i++;
         } else if (strcmp(a, "--device") == 0 && v) {
-            device = v;
+            o.device = v;
             i++;
         } else if (strcmp(a, "--paths") == 0 && v) {
-            paths = v;
+            o.paths = v;
+            i++;
+        } else if (strcmp(a, "--csv") == 0 && v) {
+            o.csv = v;
             i++;
         } else {
-            fprintf(stderr, "usage: fkc-bench [--sizes 1M,16M,64M] [--iters N] "
-                            "[--device N|NAME] [--paths compute,transfer,auto]\n");
-            return 2;
+            return usage();
         }
     }
+    FILE *csv = NULL;
+    if (o.csv && !(csv = fopen(o.csv, "w")))
+        return fprintf(stderr, "fkc-bench: cannot write %s\n", o.csv), 1;
+    if (csv)
+        fprintf(csv, "op,width,layout,path,bytes,sec,gbs,plain_sec,copy_sec\n");
     char buf[128], *sv = NULL;
-    snprintf(buf, sizeof buf, "%s", paths);
-    int first = 1;
-    for (char *p = strtok_r(buf, ",", &sv); p; p = strtok_r(NULL, ",", &sv)) {
+    snprintf(buf, sizeof buf, "%s", o.paths);
+    int rc = 0;
+    bool first = true;
+    for (char *p = strtok_r(buf, ",", &sv); p && !rc; p = strtok_r(NULL, ",", &sv), first = false) {
         if (strcmp(p, "compute") && strcmp(p, "transfer") && strcmp(p, "auto")) {
             fprintf(stderr, "fkc-bench: unknown path '%s'\n", p);
-            return 2;
+            rc = 2;
+        } else {
+            rc = run_path(&o, p, first, csv);
         }
-        char *save = strdup(p);
-        int rc = save ? bench_path(save, device, sizes, n_sizes, iters, first) : 1;
-        free(save);
-        if (rc)
-            return 1;
-        first = 0;
     }
-    if (small_note[0])
-        printf("\n%s", small_note);
-    return 0;
+    if (csv && fclose(csv) != 0 && !rc)
+        rc = 1;
+    return rc;
 }

@@ -384,29 +384,11 @@ static fkc_status create_device(fkc_context *ctx, uint32_t flags)
     if (ctx->queue_family == UINT32_MAX)
         return fkc_fail(FKC_ERR_UNSUPPORTED, "device '%s' has no compute queue", in->name);
 
-    bool small = !(flags & FKC_CONTEXT_NO_SMALL_STORAGE);
-    ctx->storage_8bit = small && in->storage_8bit;
-    ctx->storage_16bit = small && in->storage_16bit;
-    const char *exts[2] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, NULL};
+    /* The kernels access memory in 32-bit words or wider: no 8/16-bit storage is enabled. */
+    (void)flags;
+    const char *exts[1] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     uint32_t n_ext = 1;
-    if (ctx->storage_8bit && in->api_version < VK_API_VERSION_1_2)
-        exts[n_ext++] = VK_KHR_8BIT_STORAGE_EXTENSION_NAME;
-
-    VkPhysicalDevice8BitStorageFeatures f8 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES,
-        .storageBuffer8BitAccess = VK_TRUE};
-    VkPhysicalDevice16BitStorageFeatures f16 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
-        .storageBuffer16BitAccess = VK_TRUE};
     const void *chain = NULL;
-    if (ctx->storage_8bit) {
-        f8.pNext = (void *)chain;
-        chain = &f8;
-    }
-    if (ctx->storage_16bit) {
-        f16.pNext = (void *)chain;
-        chain = &f16;
-    }
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                   .queueFamilyIndex = ctx->queue_family,
@@ -453,6 +435,7 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o)
         g = o->limit_work_group_count;
     ctx->group_limit = g ? g : 1;
     ctx->copy_path = o->copy_path;
+    ctx->flags = o->flags;
     ctx->prefer_transfer = o->copy_path == FKC_COPY_TRANSFER ||
                            (o->copy_path == FKC_COPY_AUTO && in->type == FKC_DEVICE_CPU);
 }
@@ -544,6 +527,7 @@ void fkc_context_destroy(fkc_context *ctx)
         return;
     if (ctx->device) {
         vkDeviceWaitIdle(ctx->device);
+        fkc_stream_destroy(ctx->one_shot);
         fkc_staging_destroy(ctx);
         fkc_user_kernels_destroy(ctx);
         fkc_pipelines_destroy(ctx);

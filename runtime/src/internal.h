@@ -17,9 +17,16 @@
 #define FKC_TRANSFER_MIN_ROW 64u       /* AUTO: rows at least this long go through copy regions */
 #define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
 #define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
+#define FKC_SPLIT_MIN_BYTES (4u << 20) /* misaligned long rows this big: edges and bulk apart
+                                          (H200: single kernel faster at 1 MiB, split at 16) */
 
-/* Kernels, one pipeline each, created with the context and cached there. */
-typedef enum kernel_id { KERNEL_U8, KERNEL_U16, KERNEL_U32, KERNEL_U128, KERNEL_RMW, KERNEL_COUNT } kernel_id;
+/* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
+ * 16-byte aligned units; any alignment (word-granular): whole, its units inside rows, its edge
+ * units; and aligned / any alignment with the device-resident ring position. */
+typedef enum kernel_id {
+    KERNEL_U128, KERNEL_WIDE, KERNEL_WIDE_IN, KERNEL_WIDE_EDGE, KERNEL_RING_U128,
+    KERNEL_RING_WIDE, KERNEL_COUNT
+} kernel_id;
 
 struct fkc_context {
     VkInstance instance;
@@ -30,7 +37,7 @@ struct fkc_context {
     uint32_t queue_family;
     fkc_device_info info;                  /* what fkc_context_device returns */
     VkPhysicalDeviceMemoryProperties mem;  /* memory types for allocation */
-    bool storage_8bit, storage_16bit;      /* enabled on the device */
+    uint32_t flags;                        /* FKC_CONTEXT_* it was created with */
     fkc_copy_path copy_path;               /* resolved: never AUTO for "is CPU" decisions */
     bool prefer_transfer;                  /* AUTO chose copy regions for long rows */
     uint64_t storage_range;                /* usable window bytes per binding (after the hook) */
@@ -46,6 +53,7 @@ struct fkc_context {
     VkCommandPool pool;
     VkCommandBuffer xfer_cmd;              /* for synchronous uploads/downloads */
     VkFence xfer_fence;
+    fkc_stream *one_shot;                  /* the one-shot calls' stream (lazily created) */
     VkBuffer stage_up, stage_down;         /* lazily created staging buffers */
     VkDeviceMemory stage_up_mem, stage_down_mem;
     void *stage_up_map, *stage_down_map;
@@ -73,7 +81,7 @@ struct fkc_stream {
     uint32_t ops;        /* ops recorded since begin */
     uint32_t commands;   /* dispatches and copy calls recorded since begin */
     bool dirty;          /* commands recorded since the last barrier */
-    bool rmw_pending;    /* a word-owning dispatch was recorded since the last barrier */
+    bool rmw_pending;    /* a unit-owning (wide) dispatch was recorded since the last barrier */
     bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
     VkQueryPool timer;   /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
     double device_seconds; /* device time of the last submit, or -1 */
@@ -101,6 +109,8 @@ void fkc_pipelines_destroy(fkc_context *ctx);
 fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out);
 
 /* ---- stream.c ---- */
+/* The context's stream for the one-shot calls, created on first use, destroyed with it. */
+fkc_status fkc_context_one_shot(fkc_context *ctx, fkc_stream **out);
 /* Begins the stream when idle; FKC_ERR_STATE never (it always can). */
 fkc_status fkc_stream_ensure(fkc_stream *s);
 /* A full compute/transfer memory barrier when anything was recorded since the last one. */
@@ -110,6 +120,15 @@ void fkc_stream_barrier(fkc_stream *s);
 /* Records one planned box copy from src into out (shapes from the tensors). */
 fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                           const fkc_box *box, size_t elem_size);
+/* Records a rotating write of `box` (the whole write, ring origin 0 on `axis`) with the
+ * position read on the device from `pos` at `pos_off` (a little-endian u64): source row i
+ * (after `skip` skipped rows) lands at ring row (position + skip + i) mod cap, the kernel
+ * splitting at the ring end. FKC_ERR_UNSUPPORTED, with nothing recorded, when the context has
+ * FKC_CONTEXT_RING_READBACK, the capacity is 2^31 or more, or one 16-byte column of the whole
+ * ring does not fit a storage window: the caller then reads the position back. */
+fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                           const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
+                           uint64_t skip, const fkc_buffer *pos, uint64_t pos_off);
 
 /* ---- user_kernel.c ---- */
 void fkc_user_kernels_destroy(fkc_context *ctx); /* the context's cached kernels */

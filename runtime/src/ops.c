@@ -136,10 +136,9 @@ static fkc_status slice_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
     return record(s, src, out, &box, 1, width);
 }
 
-/* Reads the little-endian u64 ring position from its device buffer (the contract's D2H). */
-static fkc_status read_position(const fkc_stream *s, const fkc_op_extra *x, uint64_t *pos)
+/* The position's buffer: given, of this context, 8 bytes inside it. */
+static fkc_status check_position(const fkc_stream *s, const fkc_op_extra *x)
 {
-    unsigned char b[8];
     if (!x || !x->position)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: no position buffer");
     if (x->position->ctx != s->ctx)
@@ -149,7 +148,15 @@ static fkc_status read_position(const fkc_stream *s, const fkc_op_extra *x, uint
     if (at > size || size - at < 8)
         return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "write_slice_rotating: the position's 8 bytes at "
                         "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", at, size);
-    fkc_status st = fkc_buffer_download(x->position, at, b, 8);
+    return FKC_OK;
+}
+
+/* Reads the little-endian u64 ring position from its device buffer (the contract's D2H): the
+ * readback path, a hidden submit + wait when the op is recorded. */
+static fkc_status read_position(const fkc_op_extra *x, uint64_t *pos)
+{
+    unsigned char b[8];
+    fkc_status st = fkc_buffer_download(x->position, x->position_offset, b, 8);
     if (st != FKC_OK)
         return st;
     *pos = 0;
@@ -191,6 +198,35 @@ static fkc_status rotating_fail(fkc_status st, uint32_t rank, const size_t *dst,
     return fkc_fail(st, "%s: refused by the shape checks", op);
 }
 
+/* The device-resident path: the plan at position 0 gives the whole write (its boxes joined,
+ * ring origin 0); the kernel adds the position it reads from the device and splits the write
+ * at the ring end itself. Refuses (FKC_ERR_UNSUPPORTED, nothing recorded) what it cannot take. */
+static fkc_status rotating_device(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                                  const fkc_write_slice_rotating_params *p,
+                                  const fkc_op_extra *x, const fkc_box *boxes, uint32_t n,
+                                  uint32_t axis, size_t width)
+{
+    fkc_box whole = boxes[0];
+    if (n == 0)
+        return record(s, src, out, boxes, 0, width);
+    if (n == 2)
+        whole.extent[axis] += boxes[1].extent[axis];
+    whole.dst_origin[axis] = 0;
+    fkc_status st = fkc_stream_ensure(s);
+    if (st != FKC_OK)
+        return st;
+    fkc_stream_barrier(s);
+    uint32_t before = s->commands;
+    st = fkc_record_ring(s, src, out, &whole, width, axis, p->capacity, whole.src_origin[axis],
+                         x->position, x->position_offset);
+    if (st == FKC_ERR_UNSUPPORTED && s->commands == before)
+        return st; /* nothing recorded: the caller reads the position back instead */
+    if (st != FKC_OK && s->commands != before)
+        s->broken = true;
+    s->ops++;
+    return st;
+}
+
 static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
                              const fkc_write_slice_rotating_params *p, const fkc_op_extra *x,
                              size_t width)
@@ -202,10 +238,20 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: params is NULL");
     fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width,
                                "write_slice_rotating");
-    if (st != FKC_OK || (st = read_position(s, x, &pos)) != FKC_OK)
+    if (st != FKC_OK || (st = check_position(s, x)) != FKC_OK)
         return st;
     if (p->capacity == 0)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: capacity is 0");
+    /* The checks do not depend on the position: plan at 0 first. */
+    st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, 0, x->axis,
+                           width, boxes, &n, &axis);
+    if (st != FKC_OK)
+        return rotating_fail(st, out->rank, p->dst_shape, src->shape, p->capacity, x->axis);
+    st = rotating_device(s, src, out, p, x, boxes, n, axis, width);
+    if (st != FKC_ERR_UNSUPPORTED)
+        return st;
+    if ((st = read_position(x, &pos)) != FKC_OK)
+        return st;
     st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, pos, x->axis,
                            width, boxes, &n, &axis);
     if (st != FKC_OK)
@@ -280,20 +326,25 @@ fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, f
     return by_width[w](stream, src, out, &p, &x);
 }
 
-/* Runs `rc` (the op's status after recording) to completion on a private stream. */
+/* The one-shot calls run on the context's own stream (created once, reused: no command
+ * buffer, fence or query pool is made per call), begun afresh for each call. */
+static fkc_status one_shot(fkc_context *ctx, fkc_stream **s)
+{
+    fkc_status st = fkc_context_one_shot(ctx, s);
+    return st != FKC_OK ? st : fkc_stream_begin(*s);
+}
+
+/* Runs `rc` (the op's status after recording) to completion. */
 static fkc_status finish(fkc_stream *s, fkc_status rc)
 {
-    if (rc == FKC_OK)
-        rc = fkc_stream_submit(s);
-    fkc_stream_destroy(s);
-    return rc;
+    return rc == FKC_OK ? fkc_stream_submit(s) : rc;
 }
 
 fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
                                 const size_t *offsets)
 {
     fkc_stream *s;
-    fkc_status st = fkc_stream_create(ctx, &s);
+    fkc_status st = one_shot(ctx, &s);
     return st != FKC_OK ? st : finish(s, fkc_write_slice(s, src, out, offsets));
 }
 
@@ -303,7 +354,7 @@ fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src
                                          int32_t axis)
 {
     fkc_stream *s;
-    fkc_status st = fkc_stream_create(ctx, &s);
+    fkc_status st = one_shot(ctx, &s);
     return st != FKC_OK ? st
                         : finish(s, fkc_write_slice_rotating(s, src, out, capacity, position,
                                                              position_offset, axis));

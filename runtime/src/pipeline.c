@@ -4,20 +4,23 @@
 #include "internal.h"
 
 /* glslc -mfmt=c output: a brace-enclosed list of 32-bit words. */
-static const uint32_t spv_u8[] =
-#include "copy_u8.spv.inc"
-    ;
-static const uint32_t spv_u16[] =
-#include "copy_u16.spv.inc"
-    ;
-static const uint32_t spv_u32[] =
-#include "copy_u32.spv.inc"
-    ;
 static const uint32_t spv_u128[] =
 #include "copy_u128.spv.inc"
     ;
-static const uint32_t spv_rmw[] =
-#include "copy_rmw.spv.inc"
+static const uint32_t spv_wide[] =
+#include "copy_wide.spv.inc"
+    ;
+static const uint32_t spv_wide_in[] =
+#include "copy_wide_in.spv.inc"
+    ;
+static const uint32_t spv_wide_edge[] =
+#include "copy_wide_edge.spv.inc"
+    ;
+static const uint32_t spv_ring_u128[] =
+#include "ring_u128.spv.inc"
+    ;
+static const uint32_t spv_ring_wide[] =
+#include "ring_wide.spv.inc"
     ;
 
 static const struct {
@@ -25,27 +28,28 @@ static const struct {
     size_t bytes;
     const char *name;
 } kernels[KERNEL_COUNT] = {
-    [KERNEL_U8] = {spv_u8, sizeof spv_u8, "copy_u8"},
-    [KERNEL_U16] = {spv_u16, sizeof spv_u16, "copy_u16"},
-    [KERNEL_U32] = {spv_u32, sizeof spv_u32, "copy_u32"},
     [KERNEL_U128] = {spv_u128, sizeof spv_u128, "copy_u128"},
-    [KERNEL_RMW] = {spv_rmw, sizeof spv_rmw, "copy_rmw"},
+    [KERNEL_WIDE] = {spv_wide, sizeof spv_wide, "copy_wide"},
+    [KERNEL_WIDE_IN] = {spv_wide_in, sizeof spv_wide_in, "copy_wide_in"},
+    [KERNEL_WIDE_EDGE] = {spv_wide_edge, sizeof spv_wide_edge, "copy_wide_edge"},
+    [KERNEL_RING_U128] = {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
+    [KERNEL_RING_WIDE] = {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
 };
 
-#define PUSH_BYTES 64u /* 16 x uint, the Push block of the shaders */
+#define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
 
 fkc_status fkc_pipelines_init(fkc_context *ctx)
 {
-    VkDescriptorSetLayoutBinding b[2] = {
-        {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-        {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-    };
+    VkDescriptorSetLayoutBinding b[3]; /* source, destination, ring position */
+    for (uint32_t i = 0; i < 3; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){.binding = i,
+                                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              .descriptorCount = 1,
+                                              .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-        .bindingCount = 2,
+        .bindingCount = 3,
         .pBindings = b};
     VkResult r = vkCreateDescriptorSetLayout(ctx->device, &li, NULL, &ctx->set_layout);
     if (r != VK_SUCCESS)
@@ -63,8 +67,6 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
      * half-way (an op either records completely or not at all). */
     for (int k = 0; k < KERNEL_COUNT; k++) {
         VkPipeline unused;
-        if ((k == KERNEL_U8 && !ctx->storage_8bit) || (k == KERNEL_U16 && !ctx->storage_16bit))
-            continue;
         fkc_status st = fkc_pipeline_get(ctx, (kernel_id)k, &unused);
         if (st != FKC_OK)
             return st;
@@ -89,8 +91,6 @@ fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out)
         *out = ctx->pipelines[k];
         return FKC_OK;
     }
-    if ((k == KERNEL_U8 && !ctx->storage_8bit) || (k == KERNEL_U16 && !ctx->storage_16bit))
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "%s needs 8/16-bit storage", kernels[k].name);
     VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                    .codeSize = kernels[k].bytes,
                                    .pCode = kernels[k].code};

@@ -1,8 +1,11 @@
 /* slab.c — records one planned box copy (fkc_box) on the device. The box is first coalesced
  * into byte rows (axes contiguous in both tensors merge, so most boxes become one 2-D copy);
- * each 3-D piece then goes either through vkCmdCopyBuffer regions or a compute kernel chosen by
- * alignment (16-byte units where possible). Pieces wider than the storage range are split,
- * grids beyond the work-group limit are walked: large work is never refused. */
+ * each 3-D piece then goes either through vkCmdCopyBuffer regions or a compute kernel: 16-byte
+ * units when everything is 16-byte aligned, else the word-granular kernel that owns aligned
+ * 16-byte destination units (any alignment, no 8/16-bit storage). Pieces wider than the storage
+ * range are split, grids beyond the work-group limit are walked: large work is never refused.
+ * A ring write with its position on the device (fkc_record_ring) keeps the rotating axis as its
+ * own dimension; the kernel reads the position and splits the write itself. */
 #include "internal.h"
 
 #include <string.h>
@@ -15,6 +18,7 @@ typedef struct job {
     uint64_t count[FKC_MAX_RANK];       /* extent of each outer dim */
     uint64_t sstride[FKC_MAX_RANK];     /* source byte stride of each outer dim */
     uint64_t dstride[FKC_MAX_RANK];     /* destination byte stride of each outer dim */
+    int32_t ring;                       /* outer dim of the rotating axis, or -1 */
 } job;
 
 /* One piece the device copies in one go: planes x rows x row bytes. */
@@ -22,24 +26,30 @@ typedef struct piece {
     uint64_t src, dst, row;
     uint64_t rows, s_row, d_row;
     uint64_t planes, s_plane, d_plane;
+    uint32_t ring;                      /* 0; 1: ring along rows; 2: along planes */
+    uint64_t cap, skip;                 /* ring capacity, skipped source rows mod cap */
+    const fkc_buffer *pos;              /* ring position buffer and its byte offset */
+    uint64_t pos_off;
 } piece;
 
 /* Must match the Push block of runtime/shaders/copy*.comp. */
 struct push {
     uint32_t base, count, row_units, rows, src_off, dst_off;
-    uint32_t s_row, s_plane, d_row, d_plane, word0, planes;
-    uint32_t grid, row_base, plane_base, pad;
+    uint32_t s_row, s_plane, d_row, d_plane, slots, planes;
+    uint32_t grid, row_base, plane_base, ring;
+    uint32_t cap, skip, pos_off, pad;
 };
 
 /* Builds the coalesced byte job of a box; false when the box is empty. */
 static bool coalesce(const fkc_tensor *src, const fkc_tensor *out, const fkc_box *box,
-                     size_t e, job *j)
+                     size_t e, int32_t keep, job *j)
 {
     uint32_t r = box->rank;
     uint64_t ss = e, ds = e; /* byte strides of axis i, built innermost first */
     memset(j, 0, sizeof *j);
     j->src = src->offset;
     j->dst = out->offset;
+    j->ring = -1;
     for (uint32_t i = 0; i < r; i++)
         if (box->extent[i] == 0)
             return false;
@@ -47,12 +57,22 @@ static bool coalesce(const fkc_tensor *src, const fkc_tensor *out, const fkc_box
         uint64_t n = box->extent[k];
         j->src += (uint64_t)box->src_origin[k] * ss;
         j->dst += (uint64_t)box->dst_origin[k] * ds;
-        if (k == r - 1) {
+        if ((int32_t)k == keep) { /* the rotating axis: its own dim, nothing merges into it */
+            if (k == r - 1)
+                j->row = e;
+            j->count[j->n] = n;
+            j->sstride[j->n] = ss;
+            j->dstride[j->n] = ds;
+            j->ring = (int32_t)j->n++;
+        } else if (k == r - 1) {
             j->row = n * e;
         } else if (n > 1) {
+            bool ring_last = j->n > 0 && j->ring == (int32_t)j->n - 1;
             bool merge = j->n == 0 ? (j->row == ss && j->row == ds)
                                    : (j->sstride[j->n - 1] * j->count[j->n - 1] == ss &&
                                       j->dstride[j->n - 1] * j->count[j->n - 1] == ds);
+            if (ring_last)
+                merge = false;
             if (merge && j->n == 0)
                 j->row *= n;
             else if (merge)
@@ -75,24 +95,28 @@ static uint64_t span_src(const piece *p)
     return (p->planes - 1) * p->s_plane + (p->rows - 1) * p->s_row + p->row;
 }
 
+/* The destination span; a ring dim spans its whole capacity (the start is known on the
+ * device only). */
 static uint64_t span_dst(const piece *p)
 {
-    return (p->planes - 1) * p->d_plane + (p->rows - 1) * p->d_row + p->row;
+    uint64_t rows = p->ring == 1 ? p->cap : p->rows, planes = p->ring == 2 ? p->cap : p->planes;
+    return (planes - 1) * p->d_plane + (rows - 1) * p->d_row + p->row;
 }
 
 /* The largest power of two (<= 16) dividing every offset and stride the piece uses. */
 static uint32_t alignment(const piece *p)
 {
     uint64_t bits = p->src | p->dst | p->row | 16;
-    if (p->rows > 1)
+    if (p->rows > 1 || p->ring == 1)
         bits |= p->s_row | p->d_row;
-    if (p->planes > 1)
+    if (p->planes > 1 || p->ring == 2)
         bits |= p->s_plane | p->d_plane;
     return (uint32_t)(bits & (~bits + 1));
 }
 
-/* Barriers around word-owning dispatches: they read and rewrite whole words, so every
- * command touching neighbouring bytes must be finished before and after them. */
+/* Barriers around unit-owning (wide) dispatches: they read and rewrite the 16-byte units at
+ * their edges, so every command touching neighbouring bytes must be finished before and after
+ * them (two pieces of one op may share an edge unit, each owning its own bytes of it). */
 static void order_before(fkc_stream *s, bool rmw)
 {
     if (rmw || s->rmw_pending)
@@ -157,7 +181,7 @@ static void flat_walk(fkc_stream *s, struct push *pc, uint64_t total)
 static void grid_walk(fkc_stream *s, struct push *pc)
 {
     uint64_t lim = s->ctx->group_limit;
-    uint64_t cols = (pc->row_units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
+    uint64_t cols = (pc->slots + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
     pc->grid = 1;
     for (uint64_t z = 0; z < pc->planes; z += lim)
         for (uint64_t y = 0; y < pc->rows; y += lim)
@@ -171,73 +195,119 @@ static void grid_walk(fkc_stream *s, struct push *pc)
             }
 }
 
-/* Records the dispatches of one piece that fits the storage range: binds the two windows,
- * then walks the grid in chunks the work-group limit allows. */
+/* Binds a kernel and pushes the piece's windows. Always binds: a stream does not know what
+ * other code bound on it since (skipping a rebind would then run the wrong kernel). */
+static void bind(fkc_stream *s, VkPipeline pipe, uint32_t nb, const VkWriteDescriptorSet *w)
+{
+    vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    s->ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->ctx->pipeline_layout, 0,
+                            nb, w);
+}
+
+/* Records the dispatches of one piece that fits the storage range: binds the windows (and the
+ * ring position), then walks the grid in chunks the work-group limit allows. */
 static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
-                           const piece *p, kernel_id k, uint32_t unit)
+                           const piece *p, kernel_id k)
 {
     fkc_context *ctx = s->ctx;
     VkPipeline pipe;
     fkc_status st = fkc_pipeline_get(ctx, k, &pipe);
     if (st != FKC_OK)
         return st;
-    bool rmw = k == KERNEL_RMW;
+    bool wide = k == KERNEL_WIDE || k == KERNEL_RING_WIDE;
+    uint32_t unit = wide ? 1 : 16;
     uint64_t a = ctx->offset_align;
     uint64_t sb = p->src / a * a, db = p->dst / a * a;
-    uint64_t ssz = (p->src - sb + span_src(p) + 3) & ~(uint64_t)3;
-    uint64_t dsz = (p->dst - db + span_dst(p) + 3) & ~(uint64_t)3;
-    VkDescriptorBufferInfo bi[2] = {{from->buffer, sb, ssz}, {to->buffer, db, dsz}};
-    VkWriteDescriptorSet w[2];
-    for (int i = 0; i < 2; i++)
-        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                      .dstBinding = (uint32_t)i,
-                                      .descriptorCount = 1,
-                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      .pBufferInfo = &bi[i]};
+    /* Windows cover whole 16-byte units (buffers are allocated in multiples of 16). */
+    uint64_t ssz = (p->src - sb + span_src(p) + 15) & ~(uint64_t)15;
+    uint64_t dsz = (p->dst - db + span_dst(p) + 15) & ~(uint64_t)15;
+    VkDescriptorBufferInfo bi[3] = {{from->buffer, sb, ssz}, {to->buffer, db, dsz}};
+    uint32_t nb = 2;
     struct push pc = {
         .row_units = (uint32_t)(p->row / unit),
         .rows = (uint32_t)p->rows,
         .src_off = (uint32_t)((p->src - sb) / unit),
         .dst_off = (uint32_t)((p->dst - db) / unit),
-        .s_row = p->rows > 1 ? (uint32_t)(p->s_row / unit) : 0,
-        .s_plane = p->planes > 1 ? (uint32_t)(p->s_plane / unit) : 0,
-        .d_row = p->rows > 1 ? (uint32_t)(p->d_row / unit) : 0,
-        .d_plane = p->planes > 1 ? (uint32_t)(p->d_plane / unit) : 0,
+        .s_row = p->rows > 1 || p->ring == 1 ? (uint32_t)(p->s_row / unit) : 0,
+        .s_plane = p->planes > 1 || p->ring == 2 ? (uint32_t)(p->s_plane / unit) : 0,
+        .d_row = p->rows > 1 || p->ring == 1 ? (uint32_t)(p->d_row / unit) : 0,
+        .d_plane = p->planes > 1 || p->ring == 2 ? (uint32_t)(p->d_plane / unit) : 0,
         .planes = (uint32_t)p->planes};
-    uint64_t total = p->planes * p->rows * (p->row / unit);
-    if (rmw) { /* one invocation per destination word the piece touches */
-        uint64_t first = (p->dst - db) / 4, end = (p->dst - db + span_dst(p) + 3) / 4;
-        pc.word0 = (uint32_t)first;
-        total = end - first;
-        if (p->rows == 1)
-            pc.d_row = UINT32_MAX;
-        if (p->planes == 1)
-            pc.d_plane = UINT32_MAX;
+    /* Slots per row: long rows (grid mode) one per unit the row can touch at any alignment;
+     * short rows its length in 16-byte units, rounded up (the last slot takes the one more
+     * unit a misaligned row can touch: fewer idle invocations when rows are a unit or two). */
+    pc.slots = wide ? (uint32_t)((p->row + 30) / 16) : pc.row_units;
+    if (wide && pc.slots < FKC_GRID_MIN_UNITS)
+        pc.slots = (uint32_t)((p->row + 15) / 16);
+    if (p->ring) {
+        uint64_t pb = p->pos_off / a * a;
+        bi[2] = (VkDescriptorBufferInfo){p->pos->buffer, pb, (p->pos_off - pb + 8 + 7) & ~7ull};
+        if (bi[2].offset + bi[2].range > p->pos->vk_size)
+            bi[2].range = p->pos->vk_size - bi[2].offset;
+        nb = 3;
+        pc.ring = p->ring;
+        pc.cap = (uint32_t)p->cap;
+        pc.skip = (uint32_t)p->skip;
+        pc.pos_off = (uint32_t)(p->pos_off - pb);
     }
-    order_before(s, rmw);
-    vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipeline_layout, 0, 2, w);
-    if (!rmw && pc.row_units >= FKC_GRID_MIN_UNITS)
+    VkWriteDescriptorSet w[3];
+    for (uint32_t i = 0; i < nb; i++)
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstBinding = i,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &bi[i]};
+    order_before(s, wide);
+    if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS &&
+        p->planes * p->rows * p->row >= FKC_SPLIT_MIN_BYTES) {
+        /* Big pieces of long rows: the edge units (two slots per row), then the units inside
+         * rows with a kernel free of the edge code (its presence costs ~7% of the bandwidth,
+         * the second dispatch ~1-2 µs: worth it from a few MiB). No barrier between: a unit is either inside one row or an
+         * edge unit, so the two dispatches read and write disjoint units. */
+        VkPipeline in, edge;
+        if ((st = fkc_pipeline_get(ctx, KERNEL_WIDE_IN, &in)) != FKC_OK ||
+            (st = fkc_pipeline_get(ctx, KERNEL_WIDE_EDGE, &edge)) != FKC_OK)
+            return st;
+        struct push ep = pc; /* the edges first: their few latency-bound groups then overlap
+                              * the bulk instead of trailing it */
+        ep.slots = 2;
+        bind(s, edge, nb, w);
+        flat_walk(s, &ep, p->planes * p->rows * 2);
+        bind(s, in, nb, w);
         grid_walk(s, &pc);
-    else
-        flat_walk(s, &pc, total);
+    } else {
+        bind(s, pipe, nb, w);
+        if (pc.slots >= FKC_GRID_MIN_UNITS)
+            grid_walk(s, &pc);
+        else
+            flat_walk(s, &pc, p->planes * p->rows * pc.slots);
+    }
     s->dirty = true;
-    s->rmw_pending = s->rmw_pending || rmw;
+    s->rmw_pending = s->rmw_pending || wide;
     return FKC_OK;
 }
 
+/* Whether both spans of the piece (a ring dim at its whole capacity) fit the window `lim`. */
+static bool fits(const piece *p, uint64_t lim)
+{
+    return span_src(p) <= lim && span_dst(p) <= lim;
+}
+
 /* Splits a piece until both spans fit the usable window, then dispatches each part: planes
- * first, then rows, then a single long row in 16-byte-multiple chunks (alignment is kept). */
+ * first, then rows, then a single long row in 16-byte-multiple chunks (alignment is kept).
+ * A ring dim is never split (the kernel splits it at the ring end). */
 static fkc_status fit(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
-                      const piece *p, kernel_id k, uint32_t unit)
+                      const piece *p, kernel_id k)
 {
     uint64_t lim = (s->ctx->storage_range - s->ctx->offset_align - 16) & ~(uint64_t)15;
-    if (span_src(p) <= lim && span_dst(p) <= lim)
-        return dispatch(s, from, to, p, k, unit);
+    if (fits(p, lim))
+        return dispatch(s, from, to, p, k);
     piece q = *p;
     fkc_status st = FKC_OK;
-    if (p->planes > 1 || p->rows > 1) {
-        bool by_plane = p->planes > 1;
+    bool split_planes = p->planes > 1 && p->ring != 2;
+    bool split_rows = p->rows > 1 && p->ring != 1;
+    if (split_planes || split_rows) {
+        bool by_plane = split_planes;
         uint64_t n = by_plane ? p->planes : p->rows;
         uint64_t ss = by_plane ? p->s_plane : p->s_row, ds = by_plane ? p->d_plane : p->d_row;
         if (by_plane) /* the span of one step: one plane, or one row */
@@ -256,16 +326,19 @@ static fkc_status fit(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *t
                 q.planes = n - i < per ? n - i : per;
             else
                 q.rows = n - i < per ? n - i : per;
-            st = fit(s, from, to, &q, k, unit);
+            st = fit(s, from, to, &q, k);
         }
         return st;
     }
-    uint64_t chunk = lim; /* one long row */
+    /* One long row (or a ring of short ones): columns in 16-byte-multiple chunks. */
+    q.row = 16;
+    uint64_t over = span_dst(&q) > span_src(&q) ? span_dst(&q) : span_src(&q);
+    uint64_t chunk = (lim - (over - 16)) & ~(uint64_t)15;
     for (uint64_t off = 0; off < p->row && st == FKC_OK; off += chunk) {
         q.src = p->src + off;
         q.dst = p->dst + off;
         q.row = p->row - off < chunk ? p->row - off : chunk;
-        st = fit(s, from, to, &q, k, unit);
+        st = fit(s, from, to, &q, k);
     }
     return st;
 }
@@ -275,56 +348,98 @@ static fkc_status record_piece(fkc_stream *s, const fkc_buffer *from, const fkc_
                                const piece *p)
 {
     fkc_context *ctx = s->ctx;
+    bool aligned = alignment(p) >= 16;
+    if (p->ring && aligned) /* one dispatch; the kernel reads the position and wraps */
+        return fit(s, from, to, p, KERNEL_RING_U128);
+    if (p->ring) { /* piece A then piece B (after a barrier: order_before) */
+        piece b = *p;
+        b.ring |= 4;
+        fkc_status st = fit(s, from, to, p, KERNEL_RING_WIDE);
+        return st != FKC_OK ? st : fit(s, from, to, &b, KERNEL_RING_WIDE);
+    }
     if (ctx->copy_path == FKC_COPY_TRANSFER ||
         (ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW)) {
         record_regions(s, from->buffer, to->buffer, p);
         return FKC_OK;
     }
-    uint32_t a = alignment(p);
-    if (a >= 16)
-        return fit(s, from, to, p, KERNEL_U128, 16);
-    if (a >= 4)
-        return fit(s, from, to, p, KERNEL_U32, 4);
-    if (a == 2 && ctx->storage_16bit)
-        return fit(s, from, to, p, KERNEL_U16, 2);
-    if (ctx->storage_8bit)
-        return fit(s, from, to, p, KERNEL_U8, 1);
-    return fit(s, from, to, p, KERNEL_RMW, 1);
+    return fit(s, from, to, p, aligned ? KERNEL_U128 : KERNEL_WIDE);
+}
+
+/* Records every piece of a coalesced job: the piece takes dims 0 and 1 (the ring's dim
+ * instead of dim 1 when the ring is further out); the other dims are walked on the host. */
+static fkc_status record_job(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                             const job *j, piece p)
+{
+    uint32_t second = j->ring >= 2 ? (uint32_t)j->ring : 1;
+    uint64_t idx[FKC_MAX_RANK] = {0};
+    p.row = j->row;
+    p.rows = p.planes = 1;
+    if (j->n > 0) {
+        p.rows = j->count[0];
+        p.s_row = j->sstride[0];
+        p.d_row = j->dstride[0];
+    }
+    if (j->n > second) {
+        p.planes = j->count[second];
+        p.s_plane = j->sstride[second];
+        p.d_plane = j->dstride[second];
+    }
+    p.ring = j->ring < 0 ? 0 : j->ring == 0 ? 1 : 2;
+    for (;;) {
+        p.src = j->src;
+        p.dst = j->dst;
+        for (uint32_t d = 1; d < j->n; d++) {
+            if (d == second)
+                continue;
+            p.src += idx[d] * j->sstride[d];
+            p.dst += idx[d] * j->dstride[d];
+        }
+        fkc_status st = record_piece(s, src->buffer, out->buffer, &p);
+        if (st != FKC_OK)
+            return st;
+        uint32_t d = 1;
+        for (; d < j->n; d++) {
+            if (d == second)
+                continue;
+            if (++idx[d] < j->count[d])
+                break;
+            idx[d] = 0;
+        }
+        if (d >= j->n)
+            return FKC_OK;
+    }
 }
 
 fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                           const fkc_box *box, size_t elem_size)
 {
     job j;
-    if (!coalesce(src, out, box, elem_size, &j))
+    if (!coalesce(src, out, box, elem_size, -1, &j))
         return FKC_OK;
-    uint64_t idx[FKC_MAX_RANK] = {0};
-    piece p = {.row = j.row, .rows = 1, .planes = 1};
-    if (j.n > 0) {
-        p.rows = j.count[0];
-        p.s_row = j.sstride[0];
-        p.d_row = j.dstride[0];
-    }
-    if (j.n > 1) {
-        p.planes = j.count[1];
-        p.s_plane = j.sstride[1];
-        p.d_plane = j.dstride[1];
-    }
-    /* Outer dims beyond the first two are walked on the host, one piece each. */
-    for (;;) {
-        p.src = j.src;
-        p.dst = j.dst;
-        for (uint32_t d = 2; d < j.n; d++) {
-            p.src += idx[d] * j.sstride[d];
-            p.dst += idx[d] * j.dstride[d];
-        }
-        fkc_status st = record_piece(s, src->buffer, out->buffer, &p);
-        if (st != FKC_OK)
-            return st;
-        uint32_t d = 2;
-        while (d < j.n && ++idx[d] == j.count[d])
-            idx[d++] = 0;
-        if (d >= j.n)
-            return FKC_OK;
-    }
+    return record_job(s, src, out, &j, (piece){0});
+}
+
+/* Whether the splitter can take a ring job: capacity below 2^31 (32-bit ring arithmetic in the
+ * shader) and one 16-byte column of the whole ring fitting a storage window. */
+static bool ring_fits(const fkc_stream *s, const job *j, uint64_t cap)
+{
+    uint64_t lim = (s->ctx->storage_range - s->ctx->offset_align - 16) & ~(uint64_t)15;
+    uint64_t ss = j->sstride[j->ring], ds = j->dstride[j->ring];
+    return cap <= (1u << 31) && (cap - 1) * ds + 32 <= lim &&
+           (j->count[j->ring] - 1) * ss + 32 <= lim;
+}
+
+fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
+                           const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
+                           uint64_t skip, const fkc_buffer *pos, uint64_t pos_off)
+{
+    job j;
+    if (s->ctx->flags & FKC_CONTEXT_RING_READBACK)
+        return FKC_ERR_UNSUPPORTED;
+    if (!coalesce(src, out, box, elem_size, (int32_t)axis, &j))
+        return FKC_OK;
+    if (!ring_fits(s, &j, cap))
+        return FKC_ERR_UNSUPPORTED;
+    piece p = {.cap = cap, .skip = skip % cap, .pos = pos, .pos_off = pos_off};
+    return record_job(s, src, out, &j, p);
 }

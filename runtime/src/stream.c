@@ -43,6 +43,23 @@ fkc_status fkc_stream_create(fkc_context *ctx, fkc_stream **out)
     return FKC_OK;
 }
 
+fkc_status fkc_context_one_shot(fkc_context *ctx, fkc_stream **out)
+{
+    if (!ctx)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "one-shot call: context is NULL");
+    if (!ctx->one_shot) {
+        fkc_status st = fkc_stream_create(ctx, &ctx->one_shot);
+        if (st != FKC_OK)
+            return st;
+        if (ctx->one_shot->timer) { /* nobody reads its time: no timestamps to wait for */
+            vkDestroyQueryPool(ctx->device, ctx->one_shot->timer, NULL);
+            ctx->one_shot->timer = VK_NULL_HANDLE;
+        }
+    }
+    *out = ctx->one_shot;
+    return FKC_OK;
+}
+
 void fkc_stream_destroy(fkc_stream *s)
 {
     if (!s)

@@ -327,7 +327,7 @@ static void test_same_verdicts(void **state)
     rt_buf D, S, P;
     rt_buf_make(ctx, &D, 4096);
     rt_buf_make(ctx, &S, 4096);
-    rt_buf_make(ctx, &P, 8);
+    rt_buf_make(ctx, &P, 8 * 300); /* one position slot per call: they are read when run */
     rng_seed(77);
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
@@ -353,11 +353,11 @@ static void test_same_verdicts(void **state)
             int32_t axis = rng_below(3) ? -1 : (int32_t)rng_below(rank + 1);
             uint64_t pos = rng_next();
             for (int i = 0; i < 8; i++)
-                P.host[i] = (unsigned char)(pos >> (8 * i));
-            RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 8));
+                P.host[8 * k + i] = (unsigned char)(pos >> (8 * i));
+            RT_OK(fkc_buffer_upload(P.dev, 8 * (uint64_t)k, P.host + 8 * k, 8));
             want = fkc_ref_write_slice_rotating(D.host, dst, rank, S.host, src, cap, pos, axis,
                                                 e);
-            got = fkc_write_slice_rotating(s, &st, &ot, cap, P.dev, 0, axis);
+            got = fkc_write_slice_rotating(s, &st, &ot, cap, P.dev, 8 * (uint64_t)k, axis);
         }
         if (got != want)
             fail_msg("case %d: device %s, reference %s (%s)", k, fkc_status_name(got),

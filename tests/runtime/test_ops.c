@@ -113,12 +113,35 @@ static void slice_batch(fkc_context *ctx, fkc_dtype dt, const char *label)
     rt_no_validation(ctx);
 }
 
+/* The two contexts of a configuration: the device-resident ring position (the default) and
+ * the readback path (FKC_CONTEXT_RING_READBACK); every rotating case runs on both. */
+static fkc_context *ring_ctx[2];
+static int ring_aligned; /* rotating_path: place both tensors 16-byte aligned */
+
 /* One rotating case in its own buffers: the position lives at a device offset. */
+static void rotating_path(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
+                          const size_t *src, size_t capacity, uint64_t position, int32_t axis);
+
+/* Runs a case on both paths from the same random state: both must equal the reference byte
+ * for byte (guards included), so they are bit-identical to each other. */
 static void rotating_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
+                          const size_t *src, size_t capacity, uint64_t position, int32_t axis)
+{
+    (void)ctx;
+    uint64_t seed = rng_state;
+    rotating_path(ring_ctx[0], dt, rank, dst, src, capacity, position, axis);
+    rng_state = seed;
+    rotating_path(ring_ctx[1], dt, rank, dst, src, capacity, position, axis);
+}
+
+static void rotating_path(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
                           const size_t *src, size_t capacity, uint64_t position, int32_t axis)
 {
     size_t e = fkc_dtype_size(dt);
     size_t dst_at = 8 + rng_below(9), src_at = 16 * rng_below(3) + rng_below(2);
+    size_t pos_at = (size_t[]){0, 3, 8, 13}[rng_below(4)];
+    if (ring_aligned)
+        dst_at = 16, src_at = 32;
     rt_buf D, S, P;
     rt_buf_make(ctx, &D, dst_at + rt_elems(rank, dst) * e + 8);
     rt_buf_make(ctx, &S, src_at + rt_elems(rank, src) * e + 8);
@@ -126,17 +149,18 @@ static void rotating_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const s
     fill_tricky(S.host, S.size, e);
     RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
     for (int i = 0; i < 8; i++)
-        P.host[8 + i] = (unsigned char)(position >> (8 * i));
+        P.host[pos_at + (size_t)i] = (unsigned char)(position >> (8 * i));
     RT_OK(fkc_buffer_upload(P.dev, 0, P.host, P.size));
     fkc_tensor st = rt_tensor(S.dev, src_at, dt, rank, src);
     fkc_tensor ot = rt_tensor(D.dev, dst_at, dt, rank, dst);
     fkc_status want = fkc_ref_write_slice_rotating(D.host + dst_at, dst, rank, S.host + src_at,
                                                    src, capacity, position, axis, e);
     assert_int_equal(want, FKC_OK);
-    RT_OK(fkc_write_slice_rotating_sync(ctx, &st, &ot, capacity, P.dev, 8, axis));
-    char what[128];
-    snprintf(what, sizeof what, "rotating %s cap %zu pos %llu", fkc_dtype_name(dt), capacity,
-             (unsigned long long)position);
+    RT_OK(fkc_write_slice_rotating_sync(ctx, &st, &ot, capacity, P.dev, pos_at, axis));
+    char what[160];
+    snprintf(what, sizeof what, "rotating %s cap %zu pos %llu [%s]", fkc_dtype_name(dt),
+             capacity, (unsigned long long)position,
+             ctx == ring_ctx[0] ? "device position" : "readback");
     rt_buf_check(&D, what);
     rt_buf_free(&D);
     rt_buf_free(&S);
@@ -170,6 +194,27 @@ static void rotating_named(fkc_context *ctx, fkc_dtype dt)
     rotating_case(ctx, dt, 3, ring3, src3, 6, 4, -1);
     const size_t sq[2] = {4, 4}, srcsq[2] = {3, 2}; /* two axes match: axis named */
     rotating_case(ctx, dt, 2, sq, srcsq, 4, 3, 1);
+    /* Long unaligned rows (interior units and edges), the ring on the innermost axis, and a
+     * KV-cache-like ring [2, 3, cap, 20] written one token at a time and several. */
+    const size_t wide[2] = {6, 301}, srcw[2] = {4, 299};
+    rotating_case(ctx, dt, 2, wide, srcw, 6, 4, 0);
+    const size_t inner[2] = {3, 40}, srci[2] = {2, 33};
+    rotating_case(ctx, dt, 2, inner, srci, 40, 29, 1);
+    const size_t kv[4] = {2, 3, 7, 20}, tok[4] = {2, 3, 1, 20}, many[4] = {2, 3, 5, 19};
+    rotating_case(ctx, dt, 4, kv, tok, 7, 6, 2);
+    rotating_case(ctx, dt, 4, kv, many, 7, 5, 2);
+    /* 16-byte aligned rows (the one-dispatch ring kernel): wrapping, longer than the ring,
+     * the ring on planes (axis 0 of a rank-3 ring), a KV-like ring. */
+    size_t e = fkc_dtype_size(dt), r16 = 16 / e;
+    const size_t al[2] = {8, 2 * r16}, al_w[2] = {4, 2 * r16}, al_l[2] = {11, 2 * r16};
+    const size_t pl[3] = {5, 3, r16}, pl_s[3] = {4, 3, r16};
+    const size_t kva[4] = {2, 3, 7, r16}, kva_s[4] = {2, 3, 2, r16};
+    ring_aligned = 1;
+    rotating_case(ctx, dt, 2, al, al_w, 8, 6, 0);
+    rotating_case(ctx, dt, 2, al, al_l, 8, 2, 0);
+    rotating_case(ctx, dt, 3, pl, pl_s, 5, 3, 0);
+    rotating_case(ctx, dt, 4, kva, kva_s, 7, 6, 2);
+    ring_aligned = 0;
 }
 
 /* Random rotating cases: random rank, axis, extents, positions large and small. */
@@ -193,6 +238,9 @@ static void rotating_random(fkc_context *ctx, fkc_dtype dt, int n)
 static void run_config(const config *cf)
 {
     fkc_context *ctx = rt_context(cf->flags, cf->path, cf->range, cf->groups);
+    ring_ctx[0] = ctx;
+    ring_ctx[1] = rt_context(cf->flags | FKC_CONTEXT_RING_READBACK, cf->path, cf->range,
+                             cf->groups);
     rng_seed(0xF00D + (uint64_t)(cf - configs));
     for (int d = 0; d < FKC_DTYPE_COUNT; d++)
         slice_batch(ctx, (fkc_dtype)d, cf->label);
@@ -208,6 +256,8 @@ static void run_config(const config *cf)
     rotating_random(ctx, FKC_DTYPE_U32, 3);
     rotating_random(ctx, FKC_DTYPE_I64, 3);
     rt_no_validation(ctx);
+    rt_no_validation(ring_ctx[1]);
+    fkc_context_destroy(ring_ctx[1]);
     fkc_context_destroy(ctx);
 }
 
@@ -266,7 +316,7 @@ static void split_paths(uint32_t flags)
     const size_t d6[2] = {60, 200}, s6[2] = {59, 196}, o6[2] = {1, 4};  /* 2-D grid walk */
     assert_true(big_case(ctx, FKC_DTYPE_I32, 2, d6, s6, o6, 16, 16) > 1);
     /* long rows (grid mode) with more columns, rows and planes than the limit: x, y and z walked */
-    const size_t d8[3] = {5, 4, 600}, s8[3] = {4, 3, 599}, o8[3] = {1, 1, 1};
+    const size_t d8[3] = {5, 4, 9000}, s8[3] = {4, 3, 8999}, o8[3] = {1, 1, 1};
     assert_true(big_case(ctx, FKC_DTYPE_U8, 3, d8, s8, o8, 3, 1) > 1);
     fkc_context_destroy(ctx);
 
@@ -288,6 +338,160 @@ static void test_splits_word_owning(void **state)
     split_paths(FKC_CONTEXT_NO_SMALL_STORAGE);
 }
 
+
+/* Every (source, destination) alignment pair mod 16 at each width: a [2, L] slab written into
+ * [3, L + k] rows at [1, o], the source's first byte at sa mod 16 and the destination's at da
+ * mod 16 (the second rows fall on other alignments). Short rows (edge units only, flat mode)
+ * and, for a spread of pairs, rows over 4 KiB (interior units, grid mode). One stream per width
+ * on the compute path; the whole buffers, guards included, must equal the reference. */
+static void alignment_pairs(fkc_context *ctx, fkc_dtype dt)
+{
+    enum { N = 256 };
+    size_t e = fkc_dtype_size(dt), dcur = 0, scur = 0;
+    static slice_case c[N];
+    for (int k = 0; k < N; k++) {
+        size_t sa = (size_t)k / 16, da = (size_t)k % 16;
+        size_t bytes = (k % 23 == 0 || sa == da) ? 4100 + rng_below(200) : 33 + rng_below(40);
+        size_t len = bytes / e, pad = 1 + rng_below(3), o = rng_below(pad + 1);
+        c[k].rank = 2;
+        c[k].src[0] = 2, c[k].src[1] = len;
+        c[k].dst[0] = 3, c[k].dst[1] = len + pad;
+        c[k].off[0] = 1, c[k].off[1] = o;
+        size_t first = ((len + pad) + o) * e; /* byte of the box's first element in out */
+        c[k].src_at = ((scur + 31) & ~(size_t)15) + sa;
+        c[k].dst_at = ((dcur + 31) & ~(size_t)15) + ((da + 16 * 64 - first % 16) % 16);
+        dcur = c[k].dst_at + rt_elems(2, c[k].dst) * e;
+        scur = c[k].src_at + rt_elems(2, c[k].src) * e;
+    }
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, dcur + 32);
+    rt_buf_make(ctx, &S, scur + 32);
+    fill_tricky(S.host, S.size, e);
+    RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    for (int k = 0; k < N; k++) {
+        fkc_tensor src = rt_tensor(S.dev, c[k].src_at, dt, 2, c[k].src);
+        fkc_tensor out = rt_tensor(D.dev, c[k].dst_at, dt, 2, c[k].dst);
+        assert_int_equal((c[k].dst_at + (c[k].dst[1] + c[k].off[1]) * e) % 16, (size_t)k % 16);
+        RT_OK(fkc_write_slice(s, &src, &out, c[k].off));
+        assert_int_equal(fkc_ref_write_slice(D.host + c[k].dst_at, c[k].dst, 2,
+                                             S.host + c[k].src_at, c[k].src, c[k].off, e),
+                         FKC_OK);
+    }
+    RT_OK(fkc_stream_submit(s));
+    char what[96];
+    snprintf(what, sizeof what, "alignment pairs %s", fkc_dtype_name(dt));
+    rt_buf_check(&D, what);
+    rt_buf_check(&S, "source untouched");
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+}
+
+/* Slabs big enough (over FKC_SPLIT_MIN_BYTES, 4 MiB) for long misaligned rows to go in two
+ * dispatches (edge units, then the units inside rows): [260, n] into [261, n + 1] at [1, 1],
+ * the source one byte past a 16-byte boundary, at each width. */
+static void big_misaligned(fkc_context *ctx, fkc_dtype dt)
+{
+    size_t e = fkc_dtype_size(dt), n = 16400 / e;
+    const size_t src[2] = {260, n}, dst[2] = {261, n + 1}, off[2] = {1, 1};
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, 261 * (n + 1) * e + 48);
+    rt_buf_make(ctx, &S, 260 * n * e + 48);
+    fill_tricky(S.host, S.size, e);
+    RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
+    fkc_tensor st = rt_tensor(S.dev, 17, dt, 2, src), ot = rt_tensor(D.dev, 5, dt, 2, dst);
+    RT_OK(fkc_write_slice_sync(ctx, &st, &ot, off));
+    assert_int_equal(fkc_ref_write_slice(D.host + 5, dst, 2, S.host + 17, src, off, e), FKC_OK);
+    rt_buf_check(&D, "big misaligned slab (edges and bulk in two dispatches)");
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+}
+
+static void test_alignment_pairs(void **state)
+{
+    (void)state;
+    fkc_context *ctx = rt_context(0, FKC_COPY_COMPUTE, 0, 0);
+    rng_seed(0xA11C);
+    static const fkc_dtype widths[] = {FKC_DTYPE_U8, FKC_DTYPE_F16, FKC_DTYPE_F32,
+                                       FKC_DTYPE_F64};
+    for (int w = 0; w < 4; w++) {
+        alignment_pairs(ctx, widths[w]);
+        big_misaligned(ctx, widths[w]);
+    }
+    fkc_context_destroy(ctx);
+}
+
+/* Stream order of the device-resident position: in one stream, a copy writes the position, a
+ * rotating write uses it, a write_slice writes a new position, a second rotating write uses
+ * that. Both writes must land where the positions written before them say. */
+static void test_ring_stream_order(void **state)
+{
+    (void)state;
+    fkc_context *ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
+    rng_seed(0x0DE2);
+    const size_t ring[2] = {8, 5}, s1[2] = {3, 5}, s2[2] = {2, 5}, p8[1] = {8}, o0[1] = {0};
+    const uint64_t pos1 = 6, pos2 = (1ull << 40) + 3; /* 2^40 + 3 = 3 mod 8 */
+    rt_buf D, A, B, P, Q;
+    rt_buf_make(ctx, &D, 80 + 8);
+    rt_buf_make(ctx, &A, 30);
+    rt_buf_make(ctx, &B, 20);
+    rt_buf_make(ctx, &P, 16); /* the position, at offset 4 */
+    rt_buf_make(ctx, &Q, 16); /* pos1 then pos2, little-endian */
+    for (int i = 0; i < 8; i++) {
+        Q.host[i] = (unsigned char)(pos1 >> (8 * i));
+        Q.host[8 + i] = (unsigned char)(pos2 >> (8 * i));
+    }
+    RT_OK(fkc_buffer_upload(Q.dev, 0, Q.host, 16));
+    fkc_tensor t_out = rt_tensor(D.dev, 4, FKC_DTYPE_F16, 2, ring);
+    fkc_tensor t_a = rt_tensor(A.dev, 0, FKC_DTYPE_F16, 2, s1);
+    fkc_tensor t_b = rt_tensor(B.dev, 0, FKC_DTYPE_F16, 2, s2);
+    fkc_tensor t_q = rt_tensor(Q.dev, 8, FKC_DTYPE_U8, 1, p8);
+    fkc_tensor t_p = rt_tensor(P.dev, 4, FKC_DTYPE_U8, 1, p8);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    RT_OK(fkc_stream_copy(s, P.dev, 4, Q.dev, 0, 8));
+    RT_OK(fkc_write_slice_rotating(s, &t_a, &t_out, 8, P.dev, 4, 0));
+    RT_OK(fkc_write_slice(s, &t_q, &t_p, o0));
+    RT_OK(fkc_write_slice_rotating(s, &t_b, &t_out, 8, P.dev, 4, 0));
+    RT_OK(fkc_stream_submit(s));
+    assert_int_equal(fkc_ref_write_slice_rotating(D.host + 4, ring, 2, A.host, s1, 8, pos1, 0, 2),
+                     FKC_OK);
+    assert_int_equal(fkc_ref_write_slice_rotating(D.host + 4, ring, 2, B.host, s2, 8, pos2, 0, 2),
+                     FKC_OK);
+    rt_buf_check(&D, "rotating writes after position writes in one stream");
+    fkc_stream_destroy(s);
+    rt_buf *all[] = {&D, &A, &B, &P, &Q};
+    for (int i = 0; i < 5; i++)
+        rt_buf_free(all[i]);
+    rt_no_validation(ctx);
+    fkc_context_destroy(ctx);
+}
+
+/* Ring writes too wide for a 256-byte storage window: split along the dims that are not the
+ * ring (planes, rows, long rows), on both paths, each equal to the reference. */
+static void test_ring_splits(void **state)
+{
+    (void)state;
+    for (int path = 0; path < 2; path++) {
+        uint32_t flags = path ? FKC_CONTEXT_RING_READBACK : 0;
+        ring_ctx[0] = ring_ctx[1] = rt_context(flags, FKC_COPY_COMPUTE, 256, 0);
+        rng_seed(0x5917);
+        const size_t d1[3] = {20, 4, 3}, s1[3] = {20, 3, 3}; /* ring on rows, 20 planes */
+        rotating_path(ring_ctx[0], FKC_DTYPE_F32, 3, d1, s1, 4, 2, 1);
+        const size_t d2[3] = {4, 30, 5}, s2[3] = {3, 30, 5}; /* ring on planes, 30 rows */
+        rotating_path(ring_ctx[0], FKC_DTYPE_U8, 3, d2, s2, 4, 7, 0);
+        const size_t d3[2] = {3, 500}, s3[2] = {2, 499};       /* long rows, 16-byte chunks */
+        rotating_path(ring_ctx[0], FKC_DTYPE_U8, 2, d3, s3, 3, 5, 0);
+        const size_t d4[2] = {40, 30}, s4[2] = {9, 29};        /* a ring wider than a window */
+        rotating_path(ring_ctx[0], FKC_DTYPE_F16, 2, d4, s4, 40, 37, 0);
+        fkc_context_destroy(ring_ctx[0]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +501,9 @@ int main(void)
         cmocka_unit_test(test_transfer),
         cmocka_unit_test(test_splits),
         cmocka_unit_test(test_splits_word_owning),
+        cmocka_unit_test(test_alignment_pairs),
+        cmocka_unit_test(test_ring_stream_order),
+        cmocka_unit_test(test_ring_splits),
     };
     return cmocka_run_group_tests_name("runtime ops (bit-exact vs reference)", tests, NULL, NULL);
 }

@@ -86,7 +86,10 @@ typedef void (*fkc_message_fn)(void *user, const char *message);
 enum {
     FKC_CONTEXT_VALIDATION = 1u << 0, /* enable VK_LAYER_KHRONOS_validation + a messenger */
     FKC_CONTEXT_IGNORE_ENV = 1u << 1, /* do not read FKC_DEVICE */
-    FKC_CONTEXT_NO_SMALL_STORAGE = 1u << 2 /* do not enable 8/16-bit storage (word-owning kernels) */
+    FKC_CONTEXT_NO_SMALL_STORAGE = 1u << 2, /* kept for compatibility: the kernels never use
+                                               8/16-bit storage, so it changes nothing */
+    FKC_CONTEXT_RING_READBACK = 1u << 3 /* write_slice_rotating reads the position back when
+                                           recorded (a submit + wait) instead of on the device */
 };
 
 /* Options of fkc_context_create; fkc_context_options_init sets the defaults. Device choice,
