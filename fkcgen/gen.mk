@@ -142,9 +142,16 @@ GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_ge
             $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli \
             $(GEN_TDIR)/test_siblings_gcc $(GEN_TDIR)/test_siblings_clang
 
+# A locale whose decimal point is ',' (test_emit emits in it): compiled from the locales
+# package's sources into build/, no root needed.
+GEN_LOCALE := $(BUILD)/locale/de_DE.UTF-8
+$(GEN_LOCALE):
+	@mkdir -p $(@D)
+	localedef -c -i de_DE -f UTF-8 $@ || test -d $@
+
 .PHONY: test-gen
-test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
-	$(GEN_TDIR)/test_emit tests/gen
+test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
+	$(GEN_TDIR)/test_emit tests/gen $(BUILD)/locale
 	$(GEN_TDIR)/test_emit_rust tests/gen
 	$(GEN_TDIR)/test_generated_gcc
 	$(GEN_TDIR)/test_generated_clang
