@@ -139,5 +139,12 @@ int main(int argc, char **argv)
         return cmd_schema(argc, argv);
     if (!strcmp(cmd, "gen")) /* the C back end's command line: emit_main.c */
         return fkcg_cmd_gen(argc - 1, argv + 1);
+    static const char *const commands[] = { "check", "dump", "schema", "gen" };
+    const char *hint = fkcg_suggest(commands, 4, cmd);
+    if (hint) {
+        fprintf(stderr, "fkcgen: error: unknown command '%s'; did you mean '%s'?\n%s", cmd, hint,
+                usage);
+        return 2;
+    }
     return usage_error("unknown command", cmd);
 }

@@ -367,6 +367,8 @@ static void test_subcommand_options(void **state)
     assert_int_equal(sh("%s check --root", fkcgen), 2);
     assert_non_null(strstr(err_text, "option '--root' needs a value"));
     assert_int_equal(sh("%s schema --markdown extra.md", fkcgen), 2);
+    assert_int_equal(sh("%s chek x.md", fkcgen), 2);
+    assert_non_null(strstr(err_text, "unknown command 'chek'; did you mean 'check'?"));
     /* --out-dir a/b/c: the missing parents are made */
     assert_int_equal(sh("cd %s && %s gen --out-dir=%s/p/q/r %s", repo, fkcgen, tmp, seed), 0);
     assert_true(exists("%s/%s", "p/q/r/fkc_bindings.h") && exists("%s/%s", "p/q/r/fkc_bindings.c"));
