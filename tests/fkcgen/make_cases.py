@@ -123,6 +123,8 @@ CASES_TEXT = {
     "yaml_indented_mapping": sub("caps:\nawkward_layout_strategy: requires_contiguous\n"
                                  "in_place: false\n", "caps:\n  awkward_layout_strategy: "
                                  "requires_contiguous\n in_place: false\n"),
+    "yaml_indented_sequence": sub("inputs:\n- name: src\ndtypes: [F32, U8]\n",
+                                  "inputs:\n  - name: src\n  dtypes: [F32, U8]\n"),
     "yaml_anchor": sub("dtypes: [F32, U8]", "dtypes: &lol [F32, U8]"),
     "yaml_alias": sub('blurb: "copy a tensor"', "blurb: *lol"),
     "yaml_tag": sub('blurb: "copy a tensor"', 'blurb: !!str "copy a tensor"'),
