@@ -639,7 +639,8 @@ static char *dir_of(const char *path)
 }
 
 /* A directory's canonical path: its realpath, or, when it does not exist (the output
- * directory gen creates), its parent's realpath and its name; NULL when neither exists. */
+ * directory gen creates, with its missing parents), its parent's canonical path and its name;
+ * NULL when no ancestor exists or a missing level is '.' or '..'. */
 static char *canon_dir(const char *path)
 {
     char *r = realpath(path, NULL);
@@ -654,8 +655,10 @@ static char *canon_dir(const char *path)
     memcpy(trimmed, path, n);
     trimmed[n] = '\0';
     const char *base = strrchr(trimmed, '/') ? strrchr(trimmed, '/') + 1 : trimmed;
-    char *parent = dir_of(trimmed), *rp = realpath(parent, NULL);
-    if (rp && *base && strcmp(base, ".") && strcmp(base, "..")) {
+    char *parent = dir_of(trimmed);
+    bool named = *base && strcmp(base, ".") && strcmp(base, "..");
+    char *rp = named && strcmp(parent, trimmed) ? canon_dir(parent) : NULL;
+    if (rp) {
         r = malloc(strlen(rp) + strlen(base) + 2);
         if (!r)
             fkcg_oom();

@@ -372,6 +372,10 @@ static void test_subcommand_options(void **state)
     /* --out-dir a/b/c: the missing parents are made */
     assert_int_equal(sh("cd %s && %s gen --out-dir=%s/p/q/r %s", repo, fkcgen, tmp, seed), 0);
     assert_true(exists("%s/%s", "p/q/r/fkc_bindings.h") && exists("%s/%s", "p/q/r/fkc_bindings.c"));
+    /* a depfile in that directory, which does not exist yet, is fine too */
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/s/t --depfile %s/s/t/x.d %s", repo, fkcgen,
+                        tmp, tmp, seed), 0);
+    assert_true(exists("%s/%s", "s/t/x.d") && exists("%s/%s", "s/t/fkc_bindings.c"));
     assert_int_equal(sh("touch %s/plain && cd %s && %s gen --out-dir %s/plain/s %s", tmp, repo,
                         fkcgen, tmp, seed), 2);
     assert_non_null(strstr(err_text, "plain/s"));
