@@ -152,7 +152,7 @@ $(GEN_LOCALE):
 .PHONY: test-gen
 test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_emit $(GEN_TDIR)/test_emit tests/gen $(BUILD)/locale
-	$(COUNT) cmocka gen/test_emit_rust $(GEN_TDIR)/test_emit_rust tests/gen
+	$(COUNT) cmocka gen/test_emit_rust $(GEN_TDIR)/test_emit_rust tests/gen $(BUILD)/locale
 	$(COUNT) cmocka gen/test_generated_gcc $(GEN_TDIR)/test_generated_gcc
 	$(COUNT) cmocka gen/test_generated_clang $(GEN_TDIR)/test_generated_clang
 	$(COUNT) cmocka gen/test_injection_gcc $(GEN_TDIR)/test_injection_gcc
