@@ -445,7 +445,7 @@ const char *cli_usage(void)
            "  iota --shape N0,N1,... --dtype T [--start S] -o OUT.npy\n"
            "      write S, S+1, ... (integers wrap, floats round) in dtype T\n"
            "  show FILE.npy [--dtype bf16]   print an array\n"
-           "  help, --help, -h   this text\n"
+           "  help, --help, -h   this text; COMMAND --help: that command's usage and options\n"
            "  version, --version\n"
            "\n"
            "options of write_slice and write_slice_rotating:\n"
