@@ -28,6 +28,11 @@ CFLAGS_BASE = -std=c11 $(WARN) $(OPT) -D_POSIX_C_SOURCE=200809L
 
 CONTRACTS := $(sort $(wildcard contracts/*.md contracts/*/*.md))
 
+# Each test program's counts go to $(TEST_RESULTS) through $(COUNT) KIND NAME CMD... (KIND:
+# cmocka, cargo or py: scripts/test_count.sh); `make check` sums them.
+TEST_RESULTS = $(BUILD)/test-results
+COUNT        = sh scripts/test_count.sh $(TEST_RESULTS)
+
 # Targets every fragment appends to.
 BUILD_TARGETS :=   # what `make build` produces
 TEST_TARGETS  :=   # phony targets `make check` runs, in order
@@ -59,8 +64,25 @@ include tests/consumer/consumer.mk
 
 
 build: $(BUILD_TARGETS)
-check: $(TEST_TARGETS)
 bench: $(BENCH_TARGETS)
+
+# `make check` runs every test target, each even when one before it failed, and ends with one
+# line "N passed, M failed" (scripts/test_summary.sh) summed over every suite: each test
+# program's own counts (cmocka's, cargo's, the Python checks' lines: scripts/test_count.sh,
+# through $(COUNT) in the fragments' recipes), and one test for each target that counts
+# nothing itself (a shell check). A target that fails without a failed test counted adds one
+# failed test. The exit status is non-zero when anything failed.
+check:
+	@mkdir -p $(BUILD); rm -f $(TEST_RESULTS); rc=0; \
+	for t in $(TEST_TARGETS); do \
+	  n=$$(cat $(TEST_RESULTS) 2>/dev/null | wc -l); \
+	  if $(MAKE) --no-print-directory $$t; then ok=1; else ok=0; rc=1; fi; \
+	  new=$$(tail -n +$$((n + 1)) $(TEST_RESULTS) 2>/dev/null); \
+	  if [ -z "$$new" ]; then echo "$$t $$ok $$((1 - ok)) 0" >> $(TEST_RESULTS); \
+	  elif [ $$ok = 0 ] && ! echo "$$new" | awk '$$3 > 0 { f = 1 } END { exit !f }'; then \
+	    echo "$$t 0 1 0" >> $(TEST_RESULTS); fi; \
+	done; \
+	sh scripts/test_summary.sh $(TEST_RESULTS) && [ $$rc = 0 ]
 
 clean:
 	rm -rf $(BUILD)

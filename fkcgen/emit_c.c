@@ -210,12 +210,12 @@ static void put_double(fkcg_buf *b, double v)
     }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        for (char *p = tmp; *p; p++)
-            if (*p == ',')
-                *p = '.';
-        if (strtod(tmp, NULL) == v || prec == 17)
+        if (strtod(tmp, NULL) == v || prec == 17) /* read back in the locale it was printed */
             break;
     }
+    for (char *p = tmp; *p; p++)
+        if (*p == ',')
+            *p = '.';
     put_str(b, tmp);
     if (!strpbrk(tmp, ".eEn"))
         PUT(b, ".0");

@@ -47,65 +47,38 @@ static const char usage[] =
     "  --emit-stubs FILE  also write FILE, a C skeleton of the byte-width wrappers the\n"
     "                  contracts need (never overwrites: FILE must not exist)\n";
 
-/* Takes the value of option `name` ("--name VALUE" or "--name=VALUE"); 1 when matched. */
-static int take_value(const char *name, int argc, char **argv, int *i, const char **value)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return 0;
-    if (argv[*i][n] == '=') {
-        *value = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        *value = NULL;
-        return 1;
-    }
-    *value = argv[++*i];
-    return 1;
-}
-
 /* Parses argv (argv[0] is "gen"). 0 when fine, 2 on a usage error (reported), -1 for --help. */
 static int parse_opts(int argc, char **argv, gen_opts *o)
 {
+    enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK };
+    static const fkcg_option opts[] = {
+        [OUT_DIR] = { "--out-dir", true }, [DEPFILE] = { "--depfile", true },
+        [ROOT] = { "--root", true },       [STUBS] = { "--emit-stubs", true },
+        [PREFIX] = { "--prefix", true },   [LANG] = { "--lang", true },
+        [CHECK] = { "--check", false },
+    };
     memset(o, 0, sizeof *o);
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
-        const char *v = NULL, *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            return -1;
-        } else if (strcmp(a, "--check") == 0) {
-            o->check = true;
-            continue;
-        } else if (take_value("--out-dir", argc, argv, &i, &v)) {
-            o->out_dir = v;
-        } else if (take_value("--depfile", argc, argv, &i, &v)) {
-            o->depfile = v;
-        } else if (take_value("--root", argc, argv, &i, &v)) {
-            o->root = v;
-        } else if (take_value("--emit-stubs", argc, argv, &i, &v)) {
-            o->stubs = v;
-        } else if (take_value("--prefix", argc, argv, &i, &v)) {
-            o->prefix = v;
-        } else if (take_value("--lang", argc, argv, &i, &v)) {
-            if (v && strcmp(v, "c") && strcmp(v, "rust")) {
+    int i = 1, k;
+    const char *v;
+    while ((k = fkcg_opt_next("fkcgen gen", opts, sizeof opts / sizeof opts[0], argc, argv, &i,
+                              &v)) != FKCG_OPT_END) {
+        switch (k) {
+        case FKCG_OPT_HELP: return -1;
+        case FKCG_OPT_ERROR: fputs(usage, stderr); return 2;
+        case OUT_DIR: o->out_dir = v; break;
+        case DEPFILE: o->depfile = v; break;
+        case ROOT: o->root = v; break;
+        case STUBS: o->stubs = v; break;
+        case PREFIX: o->prefix = v; break;
+        case CHECK: o->check = true; break;
+        case LANG:
+            if (strcmp(v, "c") && strcmp(v, "rust")) {
                 fprintf(stderr, "fkcgen gen: --lang '%s': the languages are c and rust\n%s", v,
                         usage);
                 return 2;
             }
-            o->rust = v && !strcmp(v, "rust");
-        } else {
-            fprintf(stderr, "fkcgen gen: unknown option '%s'\n%s", a, usage);
-            return 2;
-        }
-        if (!v || !*v) {
-            fprintf(stderr, "fkcgen gen: option '%s' needs a value\n%s", a, usage);
-            return 2;
+            o->rust = !strcmp(v, "rust");
+            break;
         }
     }
     o->files = argv + i;
@@ -449,17 +422,60 @@ static int write_if_changed(const char *path, const fkcg_buf *text, int slot)
 
 /* ---- the lock: one gen at a time per output directory ---- */
 
-/* Opens the output directory (created when missing: *created says so) and locks it with
+/* Creates dir and its missing parents (mkdir -p); *made: how many levels it created (the
+ * deepest ones: once one is new, those below it are too). 0, or an errno. */
+static int make_dirs(const char *dir, size_t *made)
+{
+    char *p = strdup(dir);
+    if (!p)
+        fkcg_oom();
+    int err = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (s[-1] != '/' && mkdir(p, 0777) == 0)
+            ++*made;
+        else if (s[-1] != '/' && errno != EEXIST)
+            err = errno;
+        *s = c;
+        if (err || c == '\0')
+            break;
+    }
+    free(p);
+    return err;
+}
+
+/* Removes the `made` deepest levels of dir that make_dirs created: only empty directories
+ * go (rmdir), so nothing another process put there is lost. */
+static void remove_made(const char *dir, size_t made)
+{
+    char *p = strdup(dir);
+    if (!p)
+        fkcg_oom();
+    for (size_t n = strlen(p); made > 0 && n > 0; made--) {
+        while (n > 1 && p[n - 1] == '/')
+            p[--n] = '\0';
+        if (rmdir(p) != 0)
+            break;
+        while (n > 0 && p[n - 1] != '/')
+            p[--n] = '\0';
+    }
+    free(p);
+}
+
+/* Opens the output directory (created with its missing parents: *created says how many
+ * levels, for remove_made) and locks it with
  * flock: gen runs on one directory serialise, so the pair always comes from one run. --check
  * takes a shared lock on a directory that exists. The lock goes with the process. -1 when
  * there is none to take (--check on a missing directory); -2 on an error (reported). */
-static int lock_out_dir(const char *dir, bool exclusive, bool *created)
+static int lock_out_dir(const char *dir, bool exclusive, size_t *created)
 {
-    *created = false;
-    if (exclusive && mkdir(dir, 0777) == 0)
-        *created = true;
-    else if (exclusive && errno != EEXIST) {
-        fprintf(stderr, "fkcgen gen: cannot create %s: %s\n", dir, strerror(errno));
+    *created = 0;
+    int made = exclusive ? make_dirs(dir, created) : 0;
+    if (made) {
+        fprintf(stderr, "fkcgen gen: cannot create %s: %s\n", dir, strerror(made));
         return -2;
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -623,7 +639,8 @@ static char *dir_of(const char *path)
 }
 
 /* A directory's canonical path: its realpath, or, when it does not exist (the output
- * directory gen creates), its parent's realpath and its name; NULL when neither exists. */
+ * directory gen creates, with its missing parents), its parent's canonical path and its name;
+ * NULL when no ancestor exists or a missing level is '.' or '..'. */
 static char *canon_dir(const char *path)
 {
     char *r = realpath(path, NULL);
@@ -638,8 +655,10 @@ static char *canon_dir(const char *path)
     memcpy(trimmed, path, n);
     trimmed[n] = '\0';
     const char *base = strrchr(trimmed, '/') ? strrchr(trimmed, '/') + 1 : trimmed;
-    char *parent = dir_of(trimmed), *rp = realpath(parent, NULL);
-    if (rp && *base && strcmp(base, ".") && strcmp(base, "..")) {
+    char *parent = dir_of(trimmed);
+    bool named = *base && strcmp(base, ".") && strcmp(base, "..");
+    char *rp = named && strcmp(parent, trimmed) ? canon_dir(parent) : NULL;
+    if (rp) {
         r = malloc(strlen(rp) + strlen(base) + 2);
         if (!r)
             fkcg_oom();
@@ -857,7 +876,8 @@ int fkcg_cmd_gen(int argc, char **argv)
     fkcg_buf_init(&c);
     fkcg_buf *texts[MAX_OUTS] = {&h, &c};
     out_file files[MAX_OUTS];
-    bool failed = false, created = false;
+    bool failed = false;
+    size_t created = 0; /* levels of the output directory this run made */
     /* From here to the end the output directory is locked: gen runs on it serialise. */
     int dir_fd = rc == 0 ? lock_out_dir(o.out_dir, !o.check, &created) : -1;
     if (dir_fd == -2)
@@ -887,7 +907,7 @@ int fkcg_cmd_gen(int argc, char **argv)
     if (rc == 0 && o.stubs)
         rc = write_stubs(o.stubs, o.prefix, fkcg_run_table(run));
     if (rc != 0 && created)
-        rmdir(o.out_dir); /* made for this run, which wrote nothing in it */
+        remove_made(o.out_dir, created); /* made for this run, which wrote nothing in it */
     if (dir_fd >= 0)
         close(dir_fd); /* the lock goes with it */
     free(outs[0]);

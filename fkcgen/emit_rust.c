@@ -213,12 +213,12 @@ static void put_f64(fkcg_buf *b, double v)
     }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        for (char *p = tmp; *p; p++)
-            if (*p == ',')
-                *p = '.';
-        if (strtod(tmp, NULL) == v)
+        if (strtod(tmp, NULL) == v) /* read back in the locale it was printed in */
             break;
     }
+    for (char *p = tmp; *p; p++)
+        if (*p == ',')
+            *p = '.';
     /* Rust wants digits before an exponent's sign to hold a '.', e.g. 1.0e-5, not 1e-5.0 */
     char *e = strpbrk(tmp, "eE");
     if (e) {

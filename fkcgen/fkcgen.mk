@@ -40,7 +40,8 @@ $(BUILD)/tests/fkcgen/: ; @mkdir -p $@
 
 .PHONY: fkcgen-test fkcgen-docs fuzz
 fkcgen-test: $(FKCGEN_TESTS) $(BUILD)/fkcgen
-	@set -e; for t in $(FKCGEN_TESTS); do FKCGEN=$(BUILD)/fkcgen $$t; done
+	@rc=0; for t in $(FKCGEN_TESTS); do \
+	  FKCGEN=$(BUILD)/fkcgen $(COUNT) cmocka fkcgen/$${t##*/} $$t || rc=1; done; exit $$rc
 
 fkcgen-docs: $(BUILD)/fkcgen
 	$(BUILD)/fkcgen schema --markdown > docs/contract-format.md

@@ -142,20 +142,27 @@ GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_ge
             $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli \
             $(GEN_TDIR)/test_siblings_gcc $(GEN_TDIR)/test_siblings_clang
 
+# A locale whose decimal point is ',' (test_emit emits in it): compiled from the locales
+# package's sources into build/, no root needed.
+GEN_LOCALE := $(BUILD)/locale/de_DE.UTF-8
+$(GEN_LOCALE):
+	@mkdir -p $(@D)
+	localedef -c -i de_DE -f UTF-8 $@ || test -d $@
+
 .PHONY: test-gen
-test-gen: $(GEN_TESTS) $(FKCGEN_BIN)
-	$(GEN_TDIR)/test_emit tests/gen
-	$(GEN_TDIR)/test_emit_rust tests/gen
-	$(GEN_TDIR)/test_generated_gcc
-	$(GEN_TDIR)/test_generated_clang
-	$(GEN_TDIR)/test_injection_gcc
-	$(GEN_TDIR)/test_injection_clang
-	$(GEN_TDIR)/test_injc_gcc
-	$(GEN_TDIR)/test_injc_clang
-	$(GEN_TDIR)/test_siblings_gcc
-	$(GEN_TDIR)/test_siblings_clang
-	$(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN)
-	$(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
+test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
+	$(COUNT) cmocka gen/test_emit $(GEN_TDIR)/test_emit tests/gen $(BUILD)/locale
+	$(COUNT) cmocka gen/test_emit_rust $(GEN_TDIR)/test_emit_rust tests/gen $(BUILD)/locale
+	$(COUNT) cmocka gen/test_generated_gcc $(GEN_TDIR)/test_generated_gcc
+	$(COUNT) cmocka gen/test_generated_clang $(GEN_TDIR)/test_generated_clang
+	$(COUNT) cmocka gen/test_injection_gcc $(GEN_TDIR)/test_injection_gcc
+	$(COUNT) cmocka gen/test_injection_clang $(GEN_TDIR)/test_injection_clang
+	$(COUNT) cmocka gen/test_injc_gcc $(GEN_TDIR)/test_injc_gcc
+	$(COUNT) cmocka gen/test_injc_clang $(GEN_TDIR)/test_injc_clang
+	$(COUNT) cmocka gen/test_siblings_gcc $(GEN_TDIR)/test_siblings_gcc
+	$(COUNT) cmocka gen/test_siblings_clang $(GEN_TDIR)/test_siblings_clang
+	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN)
+	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
 
 TEST_TARGETS += test-gen
 

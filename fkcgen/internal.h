@@ -154,7 +154,10 @@ typedef struct fkcg_schema {
 extern const fkcg_schema fkcg_schema_front;   /* the front matter */
 extern const fkcg_schema fkcg_schema_section; /* one ```fkc block */
 const fkcg_key *fkcg_schema_key(const fkcg_schema *s, const char *name);
-/* The schema key closest to name (edit distance), or NULL when none is close. */
+/* The one of names[0..n) closest to name: one that differs only in case, else the nearest by
+ * edit distance, or NULL when none is close (did-you-mean for keys, values and options). */
+const char *fkcg_suggest(const char *const *names, size_t n, const char *name);
+/* The schema key closest to name (fkcg_suggest), or NULL when none is close. */
 const char *fkcg_schema_suggest(const fkcg_schema *s, const char *name);
 const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value);
 /* "a, b or c": the keys of s, for messages. */

@@ -400,14 +400,16 @@ static bool is_fkc_lookalike(const char *info)
 
 /* Index of the first line of `text` (a node's literal) that opens a ```fkc or ~~~fkc fence in
  * any spelling, or -1. Used on the literals of HTML blocks and indented code, where cmark does
- * not read a fence. */
-static long fkc_fence_line(const char *text)
+ * not read a fence (ch 0, min 3), and of fenced code blocks: there only a fence of the outer
+ * one's char ch and at least its length min counts (its closing line would end the outer
+ * block: a kernel swallowed by mistake, not one quoted on purpose in a longer fence). */
+static long fkc_fence_line(const char *text, char ch, size_t min)
 {
     long line = 0;
     for (const char *s = text; s && *s; line++) {
         const char *p = s + strspn(s, " \t");
         size_t run = *p == '`' || *p == '~' ? strspn(p, *p == '`' ? "`" : "~") : 0;
-        if (run >= 3) {
+        if (run >= min && (!ch || *p == ch)) {
             p += run;
             p += strspn(p, " \t");
             size_t n = strcspn(p, " \t\n"); /* the info string's first word */
@@ -437,9 +439,9 @@ static fkcg_loc line_loc(const lines *l, const char *file, size_t line)
 }
 
 /* Refuses what would otherwise drop a kernel without a word: a ```fkc fence that cmark reads as
- * part of an HTML block (not an HTML comment, the way to hide one on purpose) or an indented
- * code block, a fence whose info string spells fkc in
- * another way, and a second front matter: a `---` thematic break directly followed by a
+ * part of an HTML block (not an HTML comment, the way to hide one on purpose), an indented
+ * code block or another fenced code block that its closing fence would end, a fence whose
+ * info string spells fkc in another way, and a second front matter: a `---` thematic break directly followed by a
  * setext heading underlined with `---` (the shape `---` / keys / `---`; a thematic break
  * between sections of prose is followed by a blank line or an ATX heading, and stays fine).
  * Returns 1 after an error. */
@@ -457,11 +459,33 @@ static int check_lost_block(fkcg_diag *d, const lines *l, size_t skip, const cha
     }
     bool indented = t == CMARK_NODE_CODE_BLOCK && info && !*info &&
                     line_loc(l, file, start).col > 4;
+    if (t == CMARK_NODE_CODE_BLOCK && !indented && !is_fkc_info(info)) {
+        size_t len, col = (size_t)cmark_node_get_start_column(n); /* its fence, in a list too */
+        const char *s = line_at(l, start - 1, &len);
+        while (col <= len && s[col - 1] == ' ')
+            col++;
+        char ch = col <= len ? s[col - 1] : '`';
+        size_t flen = 0;
+        while (col + flen <= len && s[col - 1 + flen] == ch)
+            flen++;
+        const char *lit = cmark_node_get_literal(n);
+        long k = lit ? fkc_fence_line(lit, ch, flen) : -1;
+        if (k < 0)
+            return 0;
+        fkcg_loc at = line_loc(l, file, start + 1 + (size_t)k);
+        fkcg_error(d, &at, "this ```fkc block is swallowed by the code block opened at line %zu "
+                           "and is not read; close that block first (a %.*s line opens a code "
+                           "block even inside a paragraph)", start, (int)(flen < 16 ? flen : 16),
+                   ch == '~' ? "~~~~~~~~~~~~~~~~" : "````````````````");
+        fkcg_note(d, &(fkcg_loc){ file, (uint32_t)start, (uint32_t)col }, "the code block "
+                  "opened here");
+        return 1;
+    }
     if (t == CMARK_NODE_HTML_BLOCK || indented) {
         const char *lit = cmark_node_get_literal(n);
         if (!lit || (!indented && !strncmp(lit + strspn(lit, " "), "<!--", 4)))
             return 0; /* an HTML comment hides a kernel on purpose */
-        long k = fkc_fence_line(lit);
+        long k = fkc_fence_line(lit, 0, 3);
         if (k < 0)
             return 0;
         fkcg_loc at = line_loc(l, file, start + (size_t)k);

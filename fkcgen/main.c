@@ -13,7 +13,7 @@ static const char usage[] =
     "       fkcgen schema --markdown                print the contract format (docs page)\n"
     "       fkcgen gen --out-dir DIR FILE...        emit the C bindings (--help: options)\n"
     "       fkcgen gen --lang rust --out-dir DIR FILE...  emit them as one Rust module\n"
-    "       fkcgen --help | --version\n"
+    "       fkcgen --help | --version | COMMAND --help\n"
     "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n"
     "--root DIR: contract paths in the output are made relative to DIR (default: .).\n";
 
@@ -24,31 +24,55 @@ static int usage_error(const char *what, const char *arg)
     return 2;
 }
 
+static const char usage_read[] =
+    "usage: fkcgen check [--root DIR] FILE...\n"
+    "       fkcgen dump --json [--root DIR] FILE...\n"
+    "  check validates the contracts; dump --json also prints their binding table as JSON.\n"
+    "  --root DIR  contract paths in the output are made relative to DIR (default: .)\n"
+    "  --json      (dump) the one format it writes\n"
+    "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n";
+
+static const char usage_schema[] =
+    "usage: fkcgen schema --markdown\n"
+    "  Prints the contract format as Markdown (docs/contract-format.md).\n";
+
+/* A subcommand's usage error: the message is out already (fkcg_opt_next's, or what). */
+static int sub_error(const char *what, const char *usage_text)
+{
+    if (what)
+        fprintf(stderr, "fkcgen: error: %s\n", what);
+    fputs(usage_text, stderr);
+    return 2;
+}
+
 /* check and dump: [--json] [--root DIR] FILE... */
 static int cmd_read(int argc, char **argv, bool dump)
 {
-    const char *root = NULL;
+    static const fkcg_option opts[] = { { "--root", true }, { "--json", false } };
+    const char *root = NULL, *v;
     bool json = false;
-    int i = 2;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
-        if (!strcmp(argv[i], "--")) {
-            i++;
-            break;
+    int i = 2, k;
+    /* check has no --json: offered to dump only */
+    while ((k = fkcg_opt_next(dump ? "fkcgen dump" : "fkcgen check", opts, dump ? 2 : 1, argc,
+                              argv, &i, &v)) != FKCG_OPT_END) {
+        if (k == FKCG_OPT_HELP) {
+            fputs(usage_read, stdout);
+            return fflush(stdout) == 0 ? 0 : 2;
         }
-        if (dump && !strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--root") && i + 1 < argc)
-            root = argv[++i];
+        if (k == FKCG_OPT_ERROR)
+            return sub_error(NULL, usage_read);
+        if (k == 0)
+            root = v;
         else
-            return usage_error("unknown option", argv[i]);
+            json = true;
     }
     if (dump && !json)
-        return usage_error("dump needs --json (the one format it writes)", NULL);
+        return sub_error("dump needs --json (the one format it writes)", usage_read);
     if (i >= argc)
-        return usage_error("no contract files given", NULL);
+        return sub_error("no contract files given", usage_read);
     if (root && fkcg_root_check(root) != 0) {
         fprintf(stderr, "fkcgen: error: --root '%s': %s\n%s", root,
-                strerror(fkcg_root_check(root)), usage);
+                strerror(fkcg_root_check(root)), usage_read);
         return 2;
     }
     fkcg_run *run = fkcg_run_new(root, stderr);
@@ -70,8 +94,22 @@ static int cmd_read(int argc, char **argv, bool dump)
 
 static int cmd_schema(int argc, char **argv)
 {
-    if (argc != 3 || strcmp(argv[2], "--markdown") != 0)
-        return usage_error("usage: fkcgen schema --markdown", NULL);
+    static const fkcg_option opts[] = { { "--markdown", false } };
+    const char *v;
+    bool markdown = false;
+    int i = 2, k;
+    while ((k = fkcg_opt_next("fkcgen schema", opts, 1, argc, argv, &i, &v)) != FKCG_OPT_END) {
+        if (k == FKCG_OPT_HELP) {
+            fputs(usage_schema, stdout);
+            return fflush(stdout) == 0 ? 0 : 2;
+        }
+        if (k == FKCG_OPT_ERROR)
+            return sub_error(NULL, usage_schema);
+        markdown = true;
+    }
+    if (!markdown || i != argc)
+        return sub_error(markdown ? "schema takes no files" : "schema needs --markdown (the one "
+                         "format it writes)", usage_schema);
     fkcg_buf out;
     fkcg_buf_init(&out);
     fkcg_schema_markdown(&out);
@@ -101,5 +139,12 @@ int main(int argc, char **argv)
         return cmd_schema(argc, argv);
     if (!strcmp(cmd, "gen")) /* the C back end's command line: emit_main.c */
         return fkcg_cmd_gen(argc - 1, argv + 1);
+    static const char *const commands[] = { "check", "dump", "schema", "gen" };
+    const char *hint = fkcg_suggest(commands, 4, cmd);
+    if (hint) {
+        fprintf(stderr, "fkcgen: error: unknown command '%s'; did you mean '%s'?\n%s", cmd, hint,
+                usage);
+        return 2;
+    }
     return usage_error("unknown command", cmd);
 }

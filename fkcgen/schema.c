@@ -3,6 +3,7 @@
  * did-you-mean suggestions and `fkcgen schema --markdown` (docs/contract-format.md) read it. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -235,8 +236,11 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
-static const char *suggest_among(const char *const *names, size_t n, const char *name)
+const char *fkcg_suggest(const char *const *names, size_t n, const char *name)
 {
+    for (size_t i = 0; i < n; i++) /* another case of a name wins over any closer spelling */
+        if (!strcasecmp(name, names[i]))
+            return names[i];
     const char *best = NULL;
     size_t best_d = (size_t)-1;
     for (size_t i = 0; i < n; i++) {
@@ -257,12 +261,12 @@ const char *fkcg_schema_suggest(const fkcg_schema *s, const char *name)
     size_t n = 0;
     for (size_t i = 0; i < s->n_keys && n < 32; i++)
         names[n++] = s->keys[i].name;
-    return suggest_among(names, n, name);
+    return fkcg_suggest(names, n, name);
 }
 
 const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value)
 {
-    return suggest_among(e->values, e->count, value);
+    return fkcg_suggest(e->values, e->count, value);
 }
 
 void fkcg_schema_key_list(const fkcg_schema *s, fkcg_buf *out)

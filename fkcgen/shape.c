@@ -5,6 +5,7 @@
  * that no enclosing open mapping admits; an empty-valued field opens its entry (kind, note).
  * Unknown and duplicate keys are reported here. */
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -56,6 +57,11 @@ static void unknown_key(shaper *sh, const ynode *key, size_t base)
     const char *hint = NULL;
     for (size_t i = sh->top; i-- > base && !hint;)
         hint = fkcg_schema_suggest(sh->stack[i].schema, key->str);
+    if (hint && !strcasecmp(hint, key->str)) {
+        fkcg_error(sh->d, &key->loc, "unknown key '%s' in %s; keys are case-sensitive: write "
+                   "'%s'", key->str, s->path, hint);
+        return;
+    }
     if (hint) {
         fkcg_error(sh->d, &key->loc, "unknown key '%s' in %s; did you mean '%s'?", key->str,
                    s->path, hint);

@@ -4,8 +4,10 @@
  * expressions). A section with a type error is not checked further, so errors do not cascade. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fkcgen.h"
 #include "internal.h"
@@ -14,6 +16,9 @@ typedef struct vctx {
     fkcg_arena *a;
     fkcg_diag *d;
     bool ok;
+    const ynode *root;  /* the section's mapping, whose keys are tracked in bad */
+    uint64_t bad;       /* root's schema keys missing or with an error, one bit each: the
+                         * rules that read them are skipped, the others still run */
 } vctx;
 
 #define ERR(v, loc, ...) (fkcg_error((v)->d, (loc), __VA_ARGS__), (v)->ok = false)
@@ -132,6 +137,11 @@ static int parse_enum(vctx *v, const ynode *n, const fkcg_enum *e, const char *w
     if (i >= 0)
         return i;
     const char *hint = fkcg_enum_suggest(e, n->str);
+    if (hint && !strcasecmp(hint, n->str)) {
+        ERR(v, &n->loc, "%s: unknown value '%s'; values are case-sensitive: write '%s'", what,
+            n->str, hint);
+        return -1;
+    }
     if (hint) {
         ERR(v, &n->loc, "%s: unknown value '%s'; did you mean '%s'?", what, n->str, hint);
         return -1;
@@ -349,6 +359,10 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
         if (s->keys[i].required &&
             !(by_skey ? present >> i & 1 : fkcg_map_get(n, s->keys[i].name) != NULL))
             missing[n_missing++] = s->keys[i].name;
+    for (size_t i = 0; i < s->n_keys && n == v->root; i++)
+        for (size_t j = 0; j < n_missing; j++)
+            if (missing[j] == s->keys[i].name)
+                v->bad |= (uint64_t)1 << i;
     if (n_missing == 1)
         ERR(v, owner, "missing required key '%s' in %s", missing[0], s->path);
     if (n_missing > 1) {
@@ -363,8 +377,13 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
     for (const ynode *e = n->kids; e; e = e->next) {
         /* shape found the key in the map's schema already; look it up for another schema */
         const fkcg_key *k = n->schema == s && e->skey ? e->skey : fkcg_schema_key(s, e->key->str);
+        bool before = v->ok;
+        v->ok = true;
         if (k)
             check_value(v, e, k);
+        if (k && !v->ok && n == v->root && k - s->keys < 64)
+            v->bad |= (uint64_t)1 << (k - s->keys);
+        v->ok = before && v->ok;
     }
     bool ok = v->ok;
     v->ok = was && ok;
@@ -667,19 +686,35 @@ static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
     }
 }
 
+/* Are the section's keys (a NULL-ended list) all present (when required) and well-typed? */
+static bool clean(const vctx *v, ...)
+{
+    va_list ap;
+    va_start(ap, v);
+    bool ok = true;
+    for (const char *key; ok && (key = va_arg(ap, const char *)) != NULL;) {
+        const fkcg_key *k = fkcg_schema_key(&fkcg_schema_section, key);
+        ok = !(v->bad >> (k - fkcg_schema_section.keys) & 1);
+    }
+    va_end(ap);
+    return ok;
+}
+
+/* The section's rules, each run when the keys it reads are clean: a mistake in one key never
+ * hides one in an independent key, and never cascades into a rule that reads it. */
 fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
                                     const fkcg_chunk *c, const fkcg_provider *p)
 {
-    vctx ctx = { a, d, true }, *v = &ctx;
-    if (!check_map(v, root, &fkcg_schema_section, &c->loc))
-        return NULL;
+    vctx ctx = { a, d, true, root, 0 }, *v = &ctx;
+    check_map(v, root, &fkcg_schema_section, &c->loc);
     fkcg_section *s = fkcg_alloc(a, sizeof *s);
     s->heading = c->heading;
     s->prose = c->prose;
     s->provider = p;
     s->loc = c->loc;
     s->kernel = str(v, root, "kernel");
-    s->kernel_loc = fkcg_map_get(root, "kernel")->loc;
+    if (clean(v, "kernel", NULL))
+        s->kernel_loc = fkcg_map_get(root, "kernel")->loc;
     s->op_kind = str(v, root, "op_kind");
     s->blurb = str(v, root, "blurb");
     s->backend = str(v, root, "backend");
@@ -687,7 +722,9 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     s->entry_point = str(v, root, "entry_point");
     s->revision_hash = str(v, root, "kernel_revision_hash");
     s->determinism = str(v, root, "determinism");
-    if (!upper_camel(s->op_kind))
+    if (!clean(v, "op_kind", NULL))
+        ;
+    else if (!upper_camel(s->op_kind))
         ERR(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
             "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
     else {
@@ -698,29 +735,40 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
                 "which is %s; choose another name", s->op_kind, snake, why);
         free(snake);
     }
-    const fkcg_runtime_kernel *rk = fkcg_runtime_kernel_find(s->kernel);
+    const fkcg_runtime_kernel *rk = clean(v, "kernel", "op_kind", "backend", NULL) ?
+                                    fkcg_runtime_kernel_find(s->kernel) : NULL;
     if (rk && s->op_kind && s->backend &&
         (strcmp(s->op_kind, rk->op_kind) != 0 || strcmp(s->backend, rk->backend) != 0))
         ERR(v, &s->kernel_loc, "kernel '%s' is a kernel of the fkc runtime (fkc/fkc_kernels.h), "
             "which implements it as op_kind %s on %s; bind it as that, or name your own kernel",
             s->kernel, rk->op_kind, rk->backend);
-    s->op_kind_loc = fkcg_map_get(root, "op_kind")->loc;
-    s->entry_point_loc = fkcg_map_get(root, "entry_point")->loc;
-    check_provider(v, root, s, p);
+    if (clean(v, "op_kind", NULL))
+        s->op_kind_loc = fkcg_map_get(root, "op_kind")->loc;
+    if (clean(v, "entry_point", NULL))
+        s->entry_point_loc = fkcg_map_get(root, "entry_point")->loc;
+    if (clean(v, "backend", "kernel_source", NULL))
+        check_provider(v, root, s, p);
     const ynode *accept = fkcg_map_get(root, "accept");
-    build_inputs(v, accept, s);
-    build_op_params(v, accept, s);
-    build_outputs(v, fkcg_map_get(root, "return"), s);
-    build_caps(v, fkcg_map_get(root, "caps"), s);
-    build_cost(v, fkcg_map_get(root, "cost"), s);
-    build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
+    bool accepted = clean(v, "accept", NULL); /* outputs, caps and cost name its inputs, fields */
+    if (accepted) {
+        build_inputs(v, accept, s);
+        build_op_params(v, accept, s);
+    }
+    if (accepted && clean(v, "return", NULL))
+        build_outputs(v, fkcg_map_get(root, "return"), s);
+    if (clean(v, "caps", NULL))
+        build_caps(v, fkcg_map_get(root, "caps"), s);
+    if (accepted && clean(v, "cost", NULL))
+        build_cost(v, fkcg_map_get(root, "cost"), s);
+    if (clean(v, "precision", "determinism", NULL))
+        build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
     return v->ok ? s : NULL;
 }
 
 fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
                                       const fkcg_chunk *c)
 {
-    vctx ctx = { a, d, true }, *v = &ctx;
+    vctx ctx = { a, d, true, NULL, 0 }, *v = &ctx;
     fkcg_loc top = { c->file, 1, 1 };
     if (!check_map(v, front, &fkcg_schema_front, &top))
         return NULL;

@@ -52,6 +52,40 @@ static fkcg_loc mark_loc(const reader *r, yaml_mark_t m)
     return fkcg_chunk_loc(r->c, m.line, m.column);
 }
 
+/* Leading spaces of line i of the chunk, or -1 when it is blank or a comment. */
+static long indent_of(const fkcg_chunk *c, size_t i)
+{
+    const char *s = c->text + c->line_off[i], *end = c->text + (i + 1 < c->n_lines ?
+                                                                c->line_off[i + 1] : c->len);
+    const char *p = s;
+    while (p < end && *p == ' ')
+        p++;
+    return p == end || *p == '\n' || *p == '#' ? -1 : (long)(p - s);
+}
+
+/* libyaml's structure errors (a block sequence or mapping that ends where it should not)
+ * follow a change of indentation: the .md line where the indentation changes, at the line
+ * libyaml stopped at (0-based in the chunk) or the two lines before it, or 0 when it does not
+ * change there. */
+static size_t indent_change(const fkcg_chunk *c, size_t line)
+{
+    if (line >= c->n_lines)
+        line = c->n_lines ? c->n_lines - 1 : 0;
+    for (size_t i = line + 1, seen = 0; i-- > 0 && seen < 3;) {
+        long here = indent_of(c, i);
+        if (here < 0)
+            continue;
+        seen++;
+        size_t j = i;
+        long before = -1;
+        while (j-- > 0 && (before = indent_of(c, j)) < 0)
+            ;
+        if (before >= 0 && before != here)
+            return c->first_line + i;
+    }
+    return 0;
+}
+
 static bool next(reader *r)
 {
     if (r->have_ev)
@@ -59,11 +93,22 @@ static bool next(reader *r)
     r->have_ev = false;
     if (!yaml_parser_parse(&r->p, &r->ev)) {
         fkcg_loc at = mark_loc(r, r->p.problem_mark);
+        const char *why = r->p.problem ? r->p.problem : "";
+        bool structure = strstr(why, "expected key") || strstr(why, "'-' indicator") ||
+                         strstr(why, "are not allowed") || strstr(why, "<document start>");
+        size_t changed = structure ? indent_change(r->c, r->p.problem_mark.line) : 0;
         /* libyaml often notices a problem a line late: say where else to look. */
-        fkcg_error(r->d, &at, "YAML syntax error: %s%s%s; check the brackets, quotes and "
-                   "'key: value' form here and on the line above",
-                   r->p.problem ? r->p.problem : "?", r->p.context ? " " : "",
-                   r->p.context ? r->p.context : "");
+        if (changed)
+            fkcg_error(r->d, &at, "YAML syntax error: %s%s%s; the indentation changes on line "
+                       "%zu, and a contract's YAML is flat (every key at column 1): an indented "
+                       "line among unindented ones is the usual cause",
+                       r->p.problem ? r->p.problem : "?", r->p.context ? " " : "",
+                       r->p.context ? r->p.context : "", changed);
+        else
+            fkcg_error(r->d, &at, "YAML syntax error: %s%s%s; check the brackets, quotes and "
+                       "'key: value' form here and on the line above",
+                       r->p.problem ? r->p.problem : "?", r->p.context ? " " : "",
+                       r->p.context ? r->p.context : "");
         r->failed = true;
         return false;
     }

@@ -48,17 +48,18 @@ $(BUILD)/tests/cli/fail_fsync.so: tests/cli/fail_fsync.c | $(BUILD)/tests/cli
 
 .PHONY: check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme
 check-cli-npy: $(BUILD)/tests/cli/test_npy
-	$(BUILD)/tests/cli/test_npy
+	$(COUNT) cmocka cli/test_npy $(BUILD)/tests/cli/test_npy
 
 check-cli-errors: $(BUILD)/tests/cli/test_errors $(FKC_RUN)
-	$(BUILD)/tests/cli/test_errors $(FKC_RUN)
+	$(COUNT) cmocka cli/test_errors $(BUILD)/tests/cli/test_errors $(FKC_RUN)
 
 # Outputs and inputs that are not regular files, symlinks, modes, fsync, SIGINT/SIGTERM.
 check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so $(FKC_RUN)
-	$(BUILD)/tests/cli/test_paths $(FKC_RUN) $(BUILD)/tests/cli/fail_fsync.so
+	$(COUNT) cmocka cli/test_paths $(BUILD)/tests/cli/test_paths $(FKC_RUN) \
+	  $(BUILD)/tests/cli/fail_fsync.so
 
 check-cli-numpy: $(FKC_RUN)
-	$(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
+	$(COUNT) py cli/numpy_agree.py $(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
 
 # The README's fkc-run example, run verbatim from a fresh temp dir; two rows it must print.
 CLI_README := $(BUILD)/tests/cli/readme_example

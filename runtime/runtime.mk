@@ -75,8 +75,9 @@ $(BUILD)/tests/runtime/test_user_kernel: RT_TEST_CFLAGS += -I$(BUILD)/tests/runt
 # handler deadlocked in malloc, which would hang `make test` instead of failing it.
 RT_TEST_TIMEOUT ?= 300
 check-runtime: $(RT_TESTS)
-	@for t in $(RT_TESTS); do echo "== $$t"; \
-	 timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed (status $$?)"; exit 1; }; done
+	@rc=0; for t in $(RT_TESTS); do echo "== $$t"; \
+	 $(COUNT) cmocka runtime/$${t##*/} timeout -k 10 $(RT_TEST_TIMEOUT) $$t || \
+	 { echo "$$t: failed"; rc=1; }; done; exit $$rc
 
 # ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
 # (fkc_bench.c + bare.c, the references straight on Vulkan, with their own plain copy shader)

@@ -14,7 +14,8 @@ RUST_ENV        = FKC_BUILD_DIR=$(CURDIR)/$(BUILD) CARGO_TARGET_DIR=$(RUST_TARGE
 # One test at a time: the tests share the one Vulkan device (lavapipe) and its validation layer.
 check-rust: $(LIBFKC) $(FKCGEN_BIN)
 	@test -n "$(CARGO)" || { echo "check-rust: no cargo found (scripts/deps.sh installs Debian's)"; exit 1; }
-	$(RUST_ENV) $(CARGO) test --offline --manifest-path rust/fkc/Cargo.toml -- --test-threads=1
+	$(RUST_ENV) $(COUNT) cargo rust/cargo-test \
+	  $(CARGO) test --offline --manifest-path rust/fkc/Cargo.toml -- --test-threads=1
 	sh rust/test_rerun.sh $(CARGO) $(BUILD)
 
 TEST_TARGETS += check-rust check-rust-doc

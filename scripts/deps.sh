@@ -19,6 +19,7 @@ mesa-vulkan-drivers:dpkg:-
 vulkan-validationlayers:dpkg:-
 libclang-rt-14-dev:dpkg:-
 python3-numpy:dpkg:-
+locales:dpkg:-
 man-db:cmd:man
 groff-base:cmd:nroff
 bsdextrautils:cmd:col

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #define BIT(c) (1u << (c))
 #define OPS (BIT(CLI_CMD_WRITE_SLICE) | BIT(CLI_CMD_ROTATING))
@@ -206,7 +207,8 @@ static int set_validate(cli_opts *o, const char *opt, const char *v, char *err)
 
 typedef int (*setter)(cli_opts *o, const char *opt, const char *v, char *err);
 
-/* The options: name, short alias, whether a value follows, the commands taking it, setter. */
+/* The options: name, short alias, whether a value follows, the commands taking it, setter,
+ * and its line in a command's --help. */
 static const struct option {
     const char *name;
     const char *alias;
@@ -214,21 +216,31 @@ static const struct option {
     unsigned cmds;
     unsigned required; /* commands that require it */
     setter set;
+    const char *arg, *help; /* its value's name and what it does, in a command's --help */
 } options[] = {
-    {"--dst", NULL, 1, OPS, OPS, set_dst},
-    {"--src", NULL, 1, OPS, OPS, set_src},
-    {"--out", "-o", 1, OPS | BIT(CLI_CMD_IOTA), OPS | BIT(CLI_CMD_IOTA), set_out},
-    {"--offsets", NULL, 1, BIT(CLI_CMD_WRITE_SLICE), BIT(CLI_CMD_WRITE_SLICE), set_offsets},
-    {"--capacity", NULL, 1, BIT(CLI_CMD_ROTATING), BIT(CLI_CMD_ROTATING), set_capacity},
-    {"--position", NULL, 1, BIT(CLI_CMD_ROTATING), BIT(CLI_CMD_ROTATING), set_position},
-    {"--axis", NULL, 1, BIT(CLI_CMD_ROTATING), 0, set_axis},
-    {"--shape", NULL, 1, BIT(CLI_CMD_IOTA), BIT(CLI_CMD_IOTA), set_shape},
-    {"--start", NULL, 1, BIT(CLI_CMD_IOTA), 0, set_start},
+    {"--dst", NULL, 1, OPS, OPS, set_dst, "D.npy", "the destination array"},
+    {"--src", NULL, 1, OPS, OPS, set_src, "S.npy", "the array written into it"},
+    {"--out", "-o", 1, OPS | BIT(CLI_CMD_IOTA), OPS | BIT(CLI_CMD_IOTA), set_out, "OUT.npy",
+     "the output (-o OUT.npy too)"},
+    {"--offsets", NULL, 1, BIT(CLI_CMD_WRITE_SLICE), BIT(CLI_CMD_WRITE_SLICE), set_offsets,
+     "O0,O1,...", "where S goes in D: one offset per axis"},
+    {"--capacity", NULL, 1, BIT(CLI_CMD_ROTATING), BIT(CLI_CMD_ROTATING), set_capacity, "C",
+     "the ring's extent along the rotating axis"},
+    {"--position", NULL, 1, BIT(CLI_CMD_ROTATING), BIT(CLI_CMD_ROTATING), set_position, "P",
+     "where S's first row goes (mod C)"},
+    {"--axis", NULL, 1, BIT(CLI_CMD_ROTATING), 0, set_axis, "A",
+     "the rotating axis (default: the one of extent C)"},
+    {"--shape", NULL, 1, BIT(CLI_CMD_IOTA), BIT(CLI_CMD_IOTA), set_shape, "N0,N1,...",
+     "the array's shape"},
+    {"--start", NULL, 1, BIT(CLI_CMD_IOTA), 0, set_start, "S", "the first value (default 0)"},
     {"--dtype", NULL, 1, OPS | BIT(CLI_CMD_IOTA) | BIT(CLI_CMD_SHOW), BIT(CLI_CMD_IOTA),
-     set_dtype},
-    {"--device", NULL, 1, OPS, 0, set_device},
-    {"--cpu", NULL, 0, OPS, 0, set_cpu},
-    {"--validate", NULL, 0, OPS, 0, set_validate},
+     set_dtype, "T", "f32 i32 u32 f16 bf16 f64 i64 u8 i8; bf16 is stored as '<u2', so\n"
+     "bf16 files need --dtype bf16 (else the dtype is the files' descr)"},
+    {"--device", NULL, 1, OPS, 0, set_device, "N|NAME", "the Vulkan device (index, or name "
+     "substring); default:\nFKC_DEVICE, else the first GPU, else a CPU device (lavapipe)"},
+    {"--cpu", NULL, 0, OPS, 0, set_cpu, "", "the plain-C reference path (no Vulkan needed)"},
+    {"--validate", NULL, 0, OPS, 0, set_validate, "",
+     "the Khronos validation layer; any message fails the run"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -244,6 +256,48 @@ static const struct option *find_option(const char *arg, const char **value)
             return &options[i];
     }
     return NULL;
+}
+
+/* Edit distance between a[0..la) and b, for did-you-mean (options are short: 32 bytes). */
+static size_t distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b), row[33];
+    if (la > 32 || lb > 32)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The name closest to s[0..len) (the way fkcgen's did-you-mean picks: a name differing only
+ * in case wins, else the nearest within 1-3 edits by length), or NULL. */
+static const char *closest(const char *const *names, size_t n, const char *s, size_t len)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        if (strlen(names[i]) == len && !strncasecmp(names[i], s, len))
+            return names[i];
+        size_t d = distance(s, len, names[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best_d <= (len <= 3 ? 1u : len <= 6 ? 2u : 3u) ? best : NULL;
 }
 
 static int parse_command(const char *arg, cli_opts *o, char err[CLI_ERR_MAX])
@@ -262,7 +316,14 @@ static int parse_command(const char *arg, cli_opts *o, char err[CLI_ERR_MAX])
             return 0;
         }
     }
-    cli_errf(err, "unknown command '%s' (see fkc-run --help)", arg);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    const char *hint = closest(names, sizeof names / sizeof names[0], arg, strlen(arg));
+    if (hint)
+        cli_errf(err, "unknown command '%s'; did you mean '%s'?", arg, hint);
+    else
+        cli_errf(err, "unknown command '%s' (see fkc-run --help)", arg);
     return -1;
 }
 
@@ -273,7 +334,23 @@ static int parse_option(int argc, char **argv, int *i, unsigned *seen, cli_opts 
     const char *arg = argv[*i], *value;
     const struct option *opt = find_option(arg, &value);
     if (!opt) {
-        cli_errf(err, "unknown option '%s' (see fkc-run --help)", arg);
+        /* the command's own options first: --offset is write_slice's --offsets */
+        const char *mine[N_OPTIONS], *any[N_OPTIONS];
+        size_t n_mine = 0, len = strcspn(arg, "=");
+        for (size_t k = 0; k < N_OPTIONS; k++) {
+            any[k] = options[k].name;
+            if (options[k].cmds & BIT(o->cmd))
+                mine[n_mine++] = options[k].name;
+        }
+        const char *hint = closest(mine, n_mine, arg, len);
+        if (!hint)
+            hint = closest(any, N_OPTIONS, arg, len);
+        if (hint)
+            cli_errf(err, "unknown option '%.*s'; did you mean '%s'? (see fkc-run %s --help)",
+                     (int)len, arg, hint, command_name(o->cmd));
+        else
+            cli_errf(err, "unknown option '%.*s' (see fkc-run %s --help)", (int)len, arg,
+                     command_name(o->cmd));
         return -1;
     }
     if (!(opt->cmds & BIT(o->cmd))) {
@@ -307,6 +384,7 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
 {
     unsigned seen = 0;
     memset(o, 0, sizeof *o);
+    o->help_of = CLI_CMD_HELP;
     o->axis = -1;
     o->dtype = FKC_DTYPE_COUNT;
     if (argc < 2) {
@@ -318,6 +396,7 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help_of = o->cmd; /* that command's help, not the global one */
             o->cmd = CLI_CMD_HELP;
             return 0;
         }
@@ -366,7 +445,7 @@ const char *cli_usage(void)
            "  iota --shape N0,N1,... --dtype T [--start S] -o OUT.npy\n"
            "      write S, S+1, ... (integers wrap, floats round) in dtype T\n"
            "  show FILE.npy [--dtype bf16]   print an array\n"
-           "  help, --help, -h   this text\n"
+           "  help, --help, -h   this text; COMMAND --help: that command's usage and options\n"
            "  version, --version\n"
            "\n"
            "options of write_slice and write_slice_rotating:\n"
@@ -385,4 +464,56 @@ const char *cli_usage(void)
            "\n"
            "exit status: 0 ok, 1 bad file/shape/op or runtime failure, 2 bad arguments,\n"
            "3 no Vulkan device (try --cpu).\n";
+}
+
+/* One command's usage line and what it does; its options come from the table. */
+static const struct {
+    cli_cmd cmd;
+    const char *usage;
+} command_usage[] = {
+    {CLI_CMD_WRITE_SLICE, "write_slice --dst D.npy --src S.npy --offsets O0,O1,... -o OUT.npy\n"
+                          "  OUT = D with S written at the per-axis offsets.\n"},
+    {CLI_CMD_ROTATING, "write_slice_rotating --dst D.npy --src S.npy --capacity C --position P\n"
+                       "                    [--axis A] -o OUT.npy\n"
+                       "  OUT = D with S[..., i, ...] written at (P + i) mod C along the rotating\n"
+                       "  axis (the one of extent C, or --axis A); the last write wins.\n"},
+    {CLI_CMD_DEVICES, "devices\n  Lists the Vulkan devices and their limits.\n"},
+    {CLI_CMD_IOTA, "iota --shape N0,N1,... --dtype T [--start S] -o OUT.npy\n"
+                   "  Writes S, S+1, ... (integers wrap, floats round) in dtype T.\n"},
+    {CLI_CMD_SHOW, "show FILE.npy [--dtype bf16]\n"
+                   "  Prints an array: its dtype and shape, then its rows (rank 3 and more\n"
+                   "  nested like NumPy's, a blank line between planes); long ones elided.\n"},
+    {CLI_CMD_VERSION, "version\n  Prints fkc-run's version.\n"},
+};
+
+const char *cli_command_usage(cli_cmd cmd)
+{
+    static char text[4096];
+    size_t n = 0;
+    if (cmd == CLI_CMD_HELP)
+        return cli_usage();
+    for (size_t i = 0; i < sizeof command_usage / sizeof command_usage[0]; i++)
+        if (command_usage[i].cmd == cmd)
+            n += (size_t)snprintf(text, sizeof text, "usage: fkc-run %s", command_usage[i].usage);
+    for (size_t k = 0, first = 1; k < N_OPTIONS && n < sizeof text; k++) {
+        if (!(options[k].cmds & BIT(cmd)))
+            continue;
+        char opt[40];
+        snprintf(opt, sizeof opt, "%s %s", options[k].name, options[k].arg);
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s  %-20s %s", first ? "\noptions:\n"
+                              : "", opt, options[k].required & BIT(cmd) ? "(required) " : "");
+        for (const char *h = options[k].help; *h && n < sizeof text; h++) /* lines aligned */
+            n += *h == '\n' ? (size_t)snprintf(text + n, sizeof text - n, "\n%23s", "")
+                            : (size_t)snprintf(text + n, sizeof text - n, "%c", *h);
+        if (n < sizeof text)
+            n += (size_t)snprintf(text + n, sizeof text - n, "\n");
+        if (n > sizeof text)
+            n = sizeof text;
+        first = 0;
+    }
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, "  --help, -h           this text\n"
+                 "\nexit status: 0 ok, 1 bad file/shape/op or runtime failure, 2 bad arguments,\n"
+                 "3 no Vulkan device (try --cpu).\n");
+    return text;
 }

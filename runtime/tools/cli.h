@@ -52,6 +52,7 @@ typedef struct cli_opts {
     const char *device;              /* --device N|NAME, NULL when absent */
     int cpu;                         /* --cpu: the host reference, no Vulkan */
     int validate;                    /* --validate: Khronos validation layer; a message fails */
+    cli_cmd help_of;                 /* CLI_CMD_HELP: whose --help (CLI_CMD_HELP: the global) */
 } cli_opts;
 
 /* Parses argv (argv[0] is the program). 0, or -1 with a message naming the argument in err. */
@@ -62,6 +63,8 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX]);
 
 /* The usage text printed by --help. */
 const char *cli_usage(void);
+/* `fkc-run CMD --help`: that command's usage and options (cli_usage() for CLI_CMD_HELP). */
+const char *cli_command_usage(cli_cmd cmd);
 
 /* The fkc dtype of an .npy descr: `forced` is --dtype (FKC_DTYPE_COUNT when absent); '<u2' is
  * BF16 only when forced. FKC_DTYPE_COUNT with a message in err when unsupported. */

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,12 +361,35 @@ int cli_run_iota(const cli_opts *o, char err[CLI_ERR_MAX])
     return rc;
 }
 
-/* One row (the last axis) of a show listing. */
+/* One row (the last axis) of a show listing: rank 1 and 2 as "  [...]" lines; rank >= 3
+ * nested like NumPy's, its brackets opened and closed around the row, a blank line between
+ * planes (two between blocks of planes, ...). */
 static void show_row(const npy_array *a, fkc_dtype dt, size_t row, size_t len)
 {
     const unsigned char *p = (const unsigned char *)a->data + row * len * a->elem_size;
     char v[64];
-    fputs("  [", stdout);
+    uint32_t open = 1, close = 1; /* brackets the row opens and closes: its own, and those of
+                                   * the outer axes whose first (last) row it is */
+    if (a->rank >= 3) {
+        size_t at = row;
+        bool first = true, last = true;
+        for (uint32_t k = a->rank - 1; k-- > 0;) {
+            size_t i = at % a->shape[k];
+            at /= a->shape[k];
+            first = first && i == 0;
+            last = last && i + 1 == a->shape[k];
+            open += first;
+            close += last;
+        }
+        /* a row after the end of an outer block: a blank line per axis closed beyond a plane */
+        for (uint32_t b = open; row > 0 && b > 1; b--)
+            putchar('\n');
+        printf("  %*s", (int)(a->rank - open), "");
+    } else {
+        fputs("  ", stdout);
+    }
+    for (uint32_t b = 0; b < open; b++)
+        putchar('[');
     for (size_t j = 0; j < len; j++) {
         if (j == SHOW_COLS && len > SHOW_COLS + 1) {
             printf(" ... (%zu more)", len - j);
@@ -374,7 +398,9 @@ static void show_row(const npy_array *a, fkc_dtype dt, size_t row, size_t len)
         cli_format_element(dt, p + j * a->elem_size, v, sizeof v);
         printf(j ? " %s" : "%s", v);
     }
-    puts("]");
+    for (uint32_t b = 0; b < close; b++)
+        putchar(']');
+    putchar('\n');
 }
 
 int cli_run_show(const cli_opts *o, char err[CLI_ERR_MAX])

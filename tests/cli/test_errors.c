@@ -52,6 +52,8 @@ static char *read_text(const char *path)
     return buf;
 }
 
+static char out_text[8192]; /* the stdout of run's last command */
+
 /* Runs fkc-run with the space-separated args ('@' expanded) and extra environment entries;
  * returns the exit status; stderr's text goes to *err_text. */
 static int run(const char *args, char *const *env_extra, char **err_text)
@@ -80,6 +82,7 @@ static int run(const char *args, char *const *env_extra, char **err_text)
     assert_int_equal(posix_spawn(&pid, fkc_run, &fa, NULL, argv, envp), 0);
     posix_spawn_file_actions_destroy(&fa);
     assert_int_equal(waitpid(pid, &status, 0), pid);
+    snprintf(out_text, sizeof out_text, "%s", read_text(outpath));
     *err_text = read_text(errpath);
     unlink(errpath);
     unlink(outpath);
@@ -205,7 +208,73 @@ static const bad_case other_cases[] = {
     {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --dtype", 2, "--dtype: unknown dtype '-o'"},
     {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --frob", 2, "unknown option '--frob'"},
     {"bogus", 2, "unknown command 'bogus'"},
+    /* did-you-mean: the command's own options first, like fkcgen's */
+    {"write_slice --dst @d.npy --src @s.npy --offset 0,0", 2,
+     "unknown option '--offset'; did you mean '--offsets'? (see fkc-run write_slice --help)"},
+    {"write_slice_rotating --dst @d.npy --src @s.npy --capacty=4", 2,
+     "unknown option '--capacty'; did you mean '--capacity'?"},
+    {"writ_slice --dst @d.npy", 2, "unknown command 'writ_slice'; did you mean 'write_slice'?"},
 };
+
+/* `fkc-run CMD --help` prints that command's usage and options (stdout, exit 0); the global
+ * --help lists the commands. */
+static void test_command_help(void **state)
+{
+    (void)state;
+    const char *cmds[] = {"write_slice", "write_slice_rotating", "devices", "iota", "show",
+                          "version"};
+    char args[128], want[128], *err;
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        assert_int_equal(run(args, NULL, &err), 0);
+        assert_string_equal(err, "");
+        snprintf(want, sizeof want, "usage: fkc-run %s", cmds[i]);
+        if (strncmp(out_text, want, strlen(want)) != 0)
+            fail_msg("'%s' printed '%.200s'", args, out_text);
+        assert_null(strstr(out_text, "commands:")); /* not the global help */
+    }
+    assert_int_equal(run("write_slice --dst @d.npy -h", NULL, &err), 0);
+    assert_non_null(strstr(out_text, "--offsets O0,O1,...  (required)"));
+    assert_null(strstr(out_text, "--capacity"));
+    assert_int_equal(run("--help", NULL, &err), 0);
+    assert_non_null(strstr(out_text, "commands:"));
+}
+
+/* --opt=VALUE and --opt VALUE alike; `show` prints rank >= 3 nested like NumPy's, a blank line
+ * between planes (two between blocks of planes); rank 2 stays one "  [...]" line a row. */
+static void test_show_nested(void **state)
+{
+    (void)state;
+    char *err;
+    assert_int_equal(run("iota --shape=2,2,3 --dtype i32 --out=@r3.npy", NULL, &err), 0);
+    assert_int_equal(run("show @r3.npy", NULL, &err), 0);
+    assert_non_null(strstr(out_text, "I32 (2, 2, 3)\n"
+                                     "  [[[0 1 2]\n"
+                                     "    [3 4 5]]\n"
+                                     "\n"
+                                     "   [[6 7 8]\n"
+                                     "    [9 10 11]]]\n"));
+    assert_int_equal(run("iota --shape 2,2,1,2 --dtype=u8 -o @r4.npy", NULL, &err), 0);
+    assert_int_equal(run("show @r4.npy", NULL, &err), 0);
+    assert_non_null(strstr(out_text, "U8 (2, 2, 1, 2)\n"
+                                     "  [[[[0 1]]\n"
+                                     "\n"
+                                     "    [[2 3]]]\n"
+                                     "\n"
+                                     "\n"
+                                     "   [[[4 5]]\n"
+                                     "\n"
+                                     "    [[6 7]]]]\n"));
+    assert_int_equal(run("iota --shape 2,3 --dtype i8 -o @r2.npy", NULL, &err), 0);
+    assert_int_equal(run("show @r2.npy", NULL, &err), 0);
+    assert_non_null(strstr(out_text, "I8 (2, 3)\n  [0 1 2]\n  [3 4 5]\n"));
+    char p[512];
+    const char *names[] = {"r3.npy", "r4.npy", "r2.npy"};
+    for (size_t i = 0; i < 3; i++) {
+        path_of(names[i], p, sizeof p);
+        unlink(p);
+    }
+}
 
 /* One bad case: exit code, a single "fkc-run: ..." line with the message, no file left. */
 static void check_bad(const bad_case *c, const char *extra_args, const char *out_name)
@@ -366,6 +435,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_existing_output_untouched),
         cmocka_unit_test(test_no_vulkan_device),
         cmocka_unit_test(test_device_selection),
+        cmocka_unit_test(test_command_help),
+        cmocka_unit_test(test_show_nested),
     };
     return cmocka_run_group_tests_name("cli-errors", tests, setup, teardown);
 }

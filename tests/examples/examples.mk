@@ -34,8 +34,9 @@ EX_TESTS = $(EX_DIR)/test_fill_gcc $(EX_DIR)/test_fill_clang
 
 .PHONY: check-examples
 check-examples: $(EX_TESTS)
-	@for t in $(EX_TESTS); do echo "== $$t"; \
-	 timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed (status $$?)"; exit 1; }; done
+	@rc=0; for t in $(EX_TESTS); do echo "== $$t"; \
+	 $(COUNT) cmocka examples/$${t##*/} timeout -k 10 $(RT_TEST_TIMEOUT) $$t || \
+	 { echo "$$t: failed"; rc=1; }; done; exit $$rc
 
 TEST_TARGETS += check-examples
 

@@ -86,6 +86,15 @@ CASES_TEXT = {
     "fence_info_braces": BASE.replace("```fkc", "```{fkc}"),
     "fence_in_html_block": sub("```fkc\n", "<div>\n```fkc\nkernel: other\n```\n</div>\n\n```fkc\n"),
     "fence_in_indented_code": sub("```fkc\n", "    ```fkc\n    kernel: other\n    ```\n\n```fkc\n"),
+    # a bare ``` line (after a paragraph line ending in ```, an inline code span opener) opens
+    # a code block that swallows the next ```fkc block: refused at its line, not lost
+    "fence_swallowed_by_code_block": BASE + "Some text: ```\nx\n```\n" + SECOND,
+    "fence_swallowed_by_unclosed_block": BASE + "```\n" + SECOND,
+    # a longer fence or another fence char quotes an example on purpose: read as prose; the
+    # one defect is reported
+    "fence_quoted_in_longer_fence": sub("## copy\n", "````markdown\n```fkc\nkernel: x\n```\n"
+                                        "````\n~~~\n```fkc\nkernel: y\n```\n~~~\n## copy\n"
+                                        ).replace("rank: any", "rank: many", 1),
     "second_front_matter": sub("# demo", "---\nfkc_version: 2\n---\n# demo"),
     # fine breaks, a kernel hidden in an HTML comment and one defect (every case is malformed):
     # only the defect is reported
@@ -109,6 +118,13 @@ CASES_TEXT = {
     # YAML
     "escape_in_message": sub("rank: any", 'rank: any\n"\\e[31mRED\\e[0m\\rX\\t\\u0085\\x7f": 1'),
     "yaml_syntax_error": sub("dtypes: [F32, U8]", "dtypes: [F32, U8"),
+    # structure errors after a change of indentation say so (the YAML is flat)
+    "yaml_indented_key": sub("rank: any\n", "rank: any\n  shape_constraint: x\n"),
+    "yaml_indented_mapping": sub("caps:\nawkward_layout_strategy: requires_contiguous\n"
+                                 "in_place: false\n", "caps:\n  awkward_layout_strategy: "
+                                 "requires_contiguous\n in_place: false\n"),
+    "yaml_indented_sequence": sub("inputs:\n- name: src\ndtypes: [F32, U8]\n",
+                                  "inputs:\n  - name: src\n  dtypes: [F32, U8]\n"),
     "yaml_anchor": sub("dtypes: [F32, U8]", "dtypes: &lol [F32, U8]"),
     "yaml_alias": sub('blurb: "copy a tensor"', "blurb: *lol"),
     "yaml_tag": sub('blurb: "copy a tensor"', 'blurb: !!str "copy a tensor"'),
@@ -150,6 +166,15 @@ CASES_TEXT = {
                           "inputs: [src]\n"),
     "enum_suggestion": sub("backend: Vulkan\nkernel_source: \"vulkan-slang\"\nentry_point",
                            "backend: Vulkn\nkernel_source: \"vulkan-slang\"\nentry_point"),
+    # another case of a value or key is what was meant, though another is closer in spelling
+    "enum_case_only": sub("dtypes: [F32, U8]", "dtypes: [bf16, U8]").replace(
+        "determinism: bitwise", "determinism: Bitwise"),
+    "key_case_only": sub("rank: any", "Rank: any"),
+    # a section reports every independent error in one run; none that follows from another
+    # (bytes_moved names a field of accept, which has an error: not checked)
+    "independent_errors": sub("op_kind: Copy", "op_kind: copy_op").replace(
+        "in_place: false", "in_place: yes").replace("rank: any", "rank: many").replace(
+        '"2 * n * dtype_bytes + len"', "'2 * dst'").replace("max_ulp: 0", "max_ulp: 2"),
     "enum_no_suggestion": sub("determinism: bitwise", "determinism: sometimes"),
     "enum_utf8_column": sub("in_place: false", 'fast_paths: [{ when: "é", class: chaep_elementwise }]\n'
                             "in_place: false"),

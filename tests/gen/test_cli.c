@@ -339,6 +339,48 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(out_text, "usage: fkcgen gen"));
 }
 
+/* Every subcommand takes --help (stdout, exit 0), `--opt VALUE` and `--opt=VALUE` alike, and
+ * names the closest option to an unknown one; gen --out-dir creates missing parents. */
+static void test_subcommand_options(void **state)
+{
+    (void)state;
+    const char *sub[] = { "check", "dump", "schema", "gen" };
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(sh("%s %s --help", fkcgen, sub[i]), 0);
+        assert_non_null(strstr(out_text, "usage: fkcgen "));
+        assert_non_null(strstr(out_text, sub[i]));
+        assert_string_equal(err_text, "");
+    }
+    const char *seed = "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh("cd %s && %s check --root=%s %s", repo, fkcgen, repo, seed), 0);
+    assert_int_equal(sh("cd %s && %s dump --json --root=%s %s", repo, fkcgen, repo, seed), 0);
+    assert_non_null(strstr(out_text, "\"write_slice\""));
+    assert_int_equal(sh("cd %s && %s check --rot %s %s", repo, fkcgen, repo, seed), 2);
+    assert_non_null(strstr(err_text, "unknown option '--rot'; did you mean '--root'?"));
+    assert_int_equal(sh("cd %s && %s gen --out-dri %s/x %s", repo, fkcgen, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "unknown option '--out-dri'; did you mean '--out-dir'?"));
+    assert_int_equal(sh("cd %s && %s check --json %s", repo, fkcgen, seed), 2);
+    assert_non_null(strstr(err_text, "unknown option '--json'"));
+    assert_int_equal(sh("cd %s && %s gen --check=yes --out-dir %s/x %s", repo, fkcgen, tmp, seed),
+                     2);
+    assert_non_null(strstr(err_text, "option '--check' takes no value"));
+    assert_int_equal(sh("%s check --root", fkcgen), 2);
+    assert_non_null(strstr(err_text, "option '--root' needs a value"));
+    assert_int_equal(sh("%s schema --markdown extra.md", fkcgen), 2);
+    assert_int_equal(sh("%s chek x.md", fkcgen), 2);
+    assert_non_null(strstr(err_text, "unknown command 'chek'; did you mean 'check'?"));
+    /* --out-dir a/b/c: the missing parents are made */
+    assert_int_equal(sh("cd %s && %s gen --out-dir=%s/p/q/r %s", repo, fkcgen, tmp, seed), 0);
+    assert_true(exists("%s/%s", "p/q/r/fkc_bindings.h") && exists("%s/%s", "p/q/r/fkc_bindings.c"));
+    /* a depfile in that directory, which does not exist yet, is fine too */
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/s/t --depfile %s/s/t/x.d %s", repo, fkcgen,
+                        tmp, tmp, seed), 0);
+    assert_true(exists("%s/%s", "s/t/x.d") && exists("%s/%s", "s/t/fkc_bindings.c"));
+    assert_int_equal(sh("touch %s/plain && cd %s && %s gen --out-dir %s/plain/s %s", tmp, repo,
+                        fkcgen, tmp, seed), 2);
+    assert_non_null(strstr(err_text, "plain/s"));
+}
+
 /* --emit-stubs: the skeleton of fill.md's four wrappers compiles under the strict flags (gcc
  * and clang) with the generated header, each stub returns FKC_ERR_UNSUPPORTED; an existing
  * stubs file is never overwritten (exit 2, nothing written, the file unchanged); --check
@@ -586,6 +628,11 @@ static void test_write_failure_keeps_pair(void **state)
     assert_true(pair_matches("w"));
     assert_int_equal(gen_with_file_limit(limit, "fresh", split), 2);
     assert_false(exists("%s/%s", "fresh"));
+    /* every level of the output directory the run made goes, not only the last */
+    assert_int_equal(sh("mkdir %s/kept", tmp), 0);
+    assert_int_equal(gen_with_file_limit(limit, "kept/fresh/a/b", split), 2);
+    assert_false(exists("%s/%s", "kept/fresh"));
+    assert_true(exists("%s/%s", "kept"));
     /* and with room, the same run replaces both */
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/w %s && diff -r %s/new %s/w", repo, fkcgen,
                         tmp, split, tmp, tmp), 0);
@@ -749,6 +796,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_contract_error_writes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_entry_point_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_subcommand_options, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_output_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_depfile_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mismatched_pair_fails_to_compile, setup, teardown),

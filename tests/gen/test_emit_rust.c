@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <locale.h>
 
 #include <cmocka.h>
 
@@ -21,6 +22,7 @@
 #include "seed_table.h"
 
 static const char *test_dir = "tests/gen";
+static const char *locale_dir = "build/locale"; /* holds de_DE.UTF-8 */
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -286,10 +288,23 @@ static void test_doubles(void **state)
     free(o);
 }
 
+/* The same digits in a locale whose decimal point is ',' (a program embedding the emitter may
+ * have called setlocale): de_DE.UTF-8, compiled into build/locale by localedef (gen.mk). */
+static void test_doubles_in_a_comma_locale(void **state)
+{
+    assert_int_equal(setenv("LOCPATH", locale_dir, 1), 0);
+    assert_non_null(setlocale(LC_ALL, "de_DE.UTF-8"));
+    assert_string_equal(localeconv()->decimal_point, ",");
+    test_doubles(state);
+    assert_non_null(setlocale(LC_ALL, "C"));
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         test_dir = argv[1];
+    if (argc > 2)
+        locale_dir = argv[2];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_golden),
         cmocka_unit_test(test_same_bytes_every_run),
@@ -299,6 +314,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_variants_and_registries),
         cmocka_unit_test(test_hostile_strings_are_escaped),
         cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_doubles_in_a_comma_locale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

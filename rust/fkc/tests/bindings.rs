@@ -51,8 +51,10 @@ fn entry_points_hold_exactly_the_dumped_symbols() {
         .expect("fkcgen runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json = String::from_utf8(out.stdout).unwrap();
-    let dumped: BTreeSet<String> = json_strings(&json, "symbol").into_iter().collect();
-    assert_eq!(dumped.len(), 18, "the seed binds 2 ops x 9 dtypes");
+    let symbols = json_strings(&json, "symbol");
+    let dumped: BTreeSet<String> = symbols.iter().cloned().collect();
+    assert!(!dumped.is_empty(), "the contracts bind something");
+    assert_eq!(dumped.len(), symbols.len(), "each binding has its own symbol");
     let ours: Vec<&str> = ENTRY_POINTS.iter().map(|e| e.symbol).collect();
     let ours_set: BTreeSet<String> = ours.iter().map(|s| s.to_string()).collect();
     assert_eq!(ours_set, dumped);
