@@ -107,6 +107,16 @@ void fkc_staging_destroy(fkc_context *ctx);
 fkc_status fkc_pipelines_init(fkc_context *ctx);   /* layouts and every supported pipeline */
 void fkc_pipelines_destroy(fkc_context *ctx);
 fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out);
+/* The descriptor-set layout (n_buffers storage buffers at bindings 0..n-1 of set 0, pushed)
+ * and pipeline layout (push_size bytes of push constants) of a compute kernel. */
+fkc_status fkc_compute_layout(VkDevice dev, uint32_t n_buffers, uint32_t push_size,
+                              const char *who, VkDescriptorSetLayout *set,
+                              VkPipelineLayout *layout);
+/* A compute pipeline of `layout` from a SPIR-V module of `bytes` (entry point "main"; the
+ * module is freed at once); *out is VK_NULL_HANDLE on failure, whose message starts with
+ * `who` ("" or "fkc_kernel_create: "). The runtime's kernels and user kernels both use it. */
+fkc_status fkc_compute_pipeline(VkDevice dev, const uint32_t *code, size_t bytes,
+                                VkPipelineLayout layout, const char *who, VkPipeline *out);
 
 /* ---- stream.c ---- */
 /* The context's stream for the one-shot calls, created on first use, destroyed with it. */

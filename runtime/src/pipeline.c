@@ -3,6 +3,8 @@
  * and one pipeline per kernel the device supports, created with the context and cached there. */
 #include "internal.h"
 
+#include <stdio.h>
+
 /* glslc -mfmt=c output: a brace-enclosed list of 32-bit words. */
 static const uint32_t spv_u128[] =
 #include "copy_u128.spv.inc"
@@ -38,10 +40,13 @@ static const struct {
 
 #define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
 
-fkc_status fkc_pipelines_init(fkc_context *ctx)
+fkc_status fkc_compute_layout(VkDevice dev, uint32_t n_buffers, uint32_t push_size,
+                              const char *who, VkDescriptorSetLayout *set,
+                              VkPipelineLayout *layout)
 {
-    VkDescriptorSetLayoutBinding b[3]; /* source, destination, ring position */
-    for (uint32_t i = 0; i < 3; i++)
+    char what[64];
+    VkDescriptorSetLayoutBinding b[FKC_KERNEL_MAX_BUFFERS];
+    for (uint32_t i = 0; i < n_buffers; i++)
         b[i] = (VkDescriptorSetLayoutBinding){.binding = i,
                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                               .descriptorCount = 1,
@@ -49,25 +54,39 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-        .bindingCount = 3,
+        .bindingCount = n_buffers,
         .pBindings = b};
-    VkResult r = vkCreateDescriptorSetLayout(ctx->device, &li, NULL, &ctx->set_layout);
-    if (r != VK_SUCCESS)
-        return fkc_vk_fail(r, "vkCreateDescriptorSetLayout");
-    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = PUSH_BYTES};
+    VkResult r = vkCreateDescriptorSetLayout(dev, &li, NULL, set);
+    if (r != VK_SUCCESS) {
+        snprintf(what, sizeof what, "%svkCreateDescriptorSetLayout", who);
+        return fkc_vk_fail(r, what);
+    }
+    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = push_size};
     VkPipelineLayoutCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                      .setLayoutCount = 1,
-                                     .pSetLayouts = &ctx->set_layout,
-                                     .pushConstantRangeCount = 1,
+                                     .pSetLayouts = set,
+                                     .pushConstantRangeCount = push_size ? 1u : 0u,
                                      .pPushConstantRanges = &pr};
-    r = vkCreatePipelineLayout(ctx->device, &pi, NULL, &ctx->pipeline_layout);
-    if (r != VK_SUCCESS)
-        return fkc_vk_fail(r, "vkCreatePipelineLayout");
+    r = vkCreatePipelineLayout(dev, &pi, NULL, layout);
+    if (r != VK_SUCCESS) {
+        snprintf(what, sizeof what, "%svkCreatePipelineLayout", who);
+        return fkc_vk_fail(r, what);
+    }
+    return FKC_OK;
+}
+
+fkc_status fkc_pipelines_init(fkc_context *ctx)
+{
+    /* bindings: source, destination, ring position */
+    fkc_status st = fkc_compute_layout(ctx->device, 3, PUSH_BYTES, "", &ctx->set_layout,
+                                       &ctx->pipeline_layout);
+    if (st != FKC_OK)
+        return st;
     /* Every kernel the device can run is built now, so that recording an op never fails
      * half-way (an op either records completely or not at all). */
     for (int k = 0; k < KERNEL_COUNT; k++) {
         VkPipeline unused;
-        fkc_status st = fkc_pipeline_get(ctx, (kernel_id)k, &unused);
+        st = fkc_pipeline_get(ctx, (kernel_id)k, &unused);
         if (st != FKC_OK)
             return st;
     }
@@ -85,32 +104,42 @@ void fkc_pipelines_destroy(fkc_context *ctx)
         vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, NULL);
 }
 
-fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out)
+fkc_status fkc_compute_pipeline(VkDevice dev, const uint32_t *code, size_t bytes,
+                                VkPipelineLayout layout, const char *who, VkPipeline *out)
 {
-    if (ctx->pipelines[k]) {
-        *out = ctx->pipelines[k];
-        return FKC_OK;
-    }
+    char what[64];
     VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                   .codeSize = kernels[k].bytes,
-                                   .pCode = kernels[k].code};
+                                   .codeSize = bytes,
+                                   .pCode = code};
     VkShaderModule mod;
-    VkResult r = vkCreateShaderModule(ctx->device, &mi, NULL, &mod);
-    if (r != VK_SUCCESS)
-        return fkc_vk_fail(r, "vkCreateShaderModule");
+    VkResult r = vkCreateShaderModule(dev, &mi, NULL, &mod);
+    if (r != VK_SUCCESS) {
+        snprintf(what, sizeof what, "%svkCreateShaderModule", who);
+        return fkc_vk_fail(r, what);
+    }
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = mod,
                   .pName = "main"},
-        .layout = ctx->pipeline_layout};
-    r = vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, &ctx->pipelines[k]);
-    vkDestroyShaderModule(ctx->device, mod, NULL);
+        .layout = layout};
+    r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    vkDestroyShaderModule(dev, mod, NULL);
     if (r != VK_SUCCESS) {
-        ctx->pipelines[k] = VK_NULL_HANDLE;
-        return fkc_vk_fail(r, "vkCreateComputePipelines");
+        *out = VK_NULL_HANDLE;
+        snprintf(what, sizeof what, "%svkCreateComputePipelines", who);
+        return fkc_vk_fail(r, what);
     }
-    *out = ctx->pipelines[k];
     return FKC_OK;
+}
+
+fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out)
+{
+    fkc_status st = FKC_OK;
+    if (!ctx->pipelines[k])
+        st = fkc_compute_pipeline(ctx->device, kernels[k].code, kernels[k].bytes,
+                                  ctx->pipeline_layout, "", &ctx->pipelines[k]);
+    *out = ctx->pipelines[k];
+    return st;
 }

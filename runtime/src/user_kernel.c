@@ -271,48 +271,12 @@ static void kernel_free(fkc_kernel *k)
 static fkc_status build(fkc_kernel *k, const uint32_t *words, size_t n_words)
 {
     VkDevice dev = k->ctx->device;
-    VkDescriptorSetLayoutBinding b[FKC_KERNEL_MAX_BUFFERS];
-    for (uint32_t i = 0; i < k->n_buffers; i++)
-        b[i] = (VkDescriptorSetLayoutBinding){.binding = i,
-                                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              .descriptorCount = 1,
-                                              .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-    VkDescriptorSetLayoutCreateInfo li = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-        .bindingCount = k->n_buffers,
-        .pBindings = b};
-    VkResult r = vkCreateDescriptorSetLayout(dev, &li, NULL, &k->set_layout);
-    if (r != VK_SUCCESS)
-        return fkc_vk_fail(r, "fkc_kernel_create: vkCreateDescriptorSetLayout");
-    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = k->push_size};
-    VkPipelineLayoutCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                     .setLayoutCount = 1,
-                                     .pSetLayouts = &k->set_layout,
-                                     .pushConstantRangeCount = k->push_size ? 1u : 0u,
-                                     .pPushConstantRanges = &pr};
-    if ((r = vkCreatePipelineLayout(dev, &pi, NULL, &k->layout)) != VK_SUCCESS)
-        return fkc_vk_fail(r, "fkc_kernel_create: vkCreatePipelineLayout");
-    VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                   .codeSize = n_words * 4,
-                                   .pCode = words};
-    VkShaderModule mod;
-    if ((r = vkCreateShaderModule(dev, &mi, NULL, &mod)) != VK_SUCCESS)
-        return fkc_vk_fail(r, "fkc_kernel_create: vkCreateShaderModule");
-    VkComputePipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = mod,
-                  .pName = "main"},
-        .layout = k->layout};
-    r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &k->pipeline);
-    vkDestroyShaderModule(dev, mod, NULL);
-    if (r != VK_SUCCESS) {
-        k->pipeline = VK_NULL_HANDLE;
-        return fkc_vk_fail(r, "fkc_kernel_create: vkCreateComputePipelines");
-    }
-    return FKC_OK;
+    fkc_status st = fkc_compute_layout(dev, k->n_buffers, k->push_size, "fkc_kernel_create: ",
+                                       &k->set_layout, &k->layout);
+    if (st != FKC_OK)
+        return st;
+    return fkc_compute_pipeline(dev, words, n_words * 4, k->layout, "fkc_kernel_create: ",
+                                &k->pipeline);
 }
 
 /* Argument checks, the module's reading and the Vulkan objects. */
