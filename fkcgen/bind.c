@@ -313,29 +313,6 @@ static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *con
     return errors;
 }
 
-/* Which part of the C signature (inputs, outputs, op_params) two sections of one op kind
- * give differently, or NULL when they agree. */
-static const char *signature_diff(const fkcg_section *a, const fkcg_section *b)
-{
-    if (a->n_inputs != b->n_inputs)
-        return "inputs";
-    for (size_t i = 0; i < a->n_inputs; i++)
-        if (strcmp(a->inputs[i].name, b->inputs[i].name))
-            return "inputs";
-    if (a->n_outputs != b->n_outputs)
-        return "outputs";
-    for (size_t i = 0; i < a->n_outputs; i++)
-        if (strcmp(a->outputs[i].name, b->outputs[i].name))
-            return "outputs";
-    if ((a->variant == NULL) != (b->variant == NULL) || a->n_fields != b->n_fields)
-        return "op_params";
-    for (size_t i = 0; i < a->n_fields; i++)
-        if (strcmp(a->fields[i].name, b->fields[i].name) ||
-            strcmp(a->fields[i].kind, b->fields[i].kind))
-            return "op_params";
-    return NULL;
-}
-
 typedef struct op_head {         /* the first section of an op kind, and its C name */
     char *snake;
     const fkcg_section *s;
@@ -358,7 +335,7 @@ static size_t check_op_kinds(fkcg_diag *d, const fkcg_section *const *order, siz
         fkcg_oom();
     for (size_t g = 0, end; g < n; g = end) {
         for (end = g + 1; end < n && !strcmp(order[g]->op_kind, order[end]->op_kind); end++) {
-            const char *what = signature_diff(order[g], order[end]);
+            const char *what = fkcg_signature_diff(order[g], order[end]);
             if (!what)
                 continue;
             fkcg_error(d, &order[end]->op_kind_loc, "op_kind '%s': kernel '%s' declares other "

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "config.h"
 #include "model.h"
 
 /* Names of the two generated files, relative to the output directory, for the default
@@ -23,7 +24,6 @@
  * generated code is written for: its header refuses to compile against another. */
 #define FKCG_RUNTIME_ABI 1
 
-#define FKCG_IDENT_MAX 128 /* longest identifier a contract may give (kernel, field, ...) */
 
 /* ---- vocabularies (emit_plan.c) ---- */
 
@@ -41,13 +41,12 @@ extern const unsigned char fkcg_byte_class[256];
 /* The enumerator form of each byte: letters in upper case, digits, everything else '_'. */
 extern const char fkcg_upper_byte[256];
 
-/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
+/* A C identifier the back ends print: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_C_IDENT_MAX bytes
+ * (a contract's own names follow the stricter fkcg_is_c_ident, model.h). */
 bool fkcg_emit_is_ident(const char *s);
 /* The length of s when it is such an identifier, else 0: the check and the strlen in one pass,
  * for the printers (which re-check every identifier they write). */
 size_t fkcg_emit_ident_len(const char *s);
-/* An identifier a contract may name: a C identifier, no C keyword, not starting with '_'. */
-bool fkcg_emit_is_plain_ident(const char *s);
 /* entry_point and symbols: identifiers joined by "::". */
 bool fkcg_emit_is_path(const char *s);
 

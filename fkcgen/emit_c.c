@@ -309,7 +309,7 @@ static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
 /* The same as a C string literal. */
 static void put_wrapper_cstr(fkcg_buf *b, const fkcg_binding *bd)
 {
-    char pre[FKCG_PREFIX_MAX + 2], sym[FKCG_PREFIX_MAX + FKCG_IDENT_MAX + 8];
+    char pre[FKCG_PREFIX_MAX + 2], sym[FKCG_PREFIX_MAX + FKCG_C_IDENT_MAX + 8];
     snprintf(sym, sizeof sym, "%s%s", tpl_to(pre, sizeof pre, wrapper_prefix(bd->section)),
              fkcg_nz(bd->wrapper));
     put_cstr(b, sym);

@@ -39,7 +39,7 @@ const unsigned char fkcg_byte_class[256] = { BC64(0), BC64(64), BC64(128), BC64(
 
 const char fkcg_upper_byte[256] = { UP64(0), UP64(64), UP64(128), UP64(192) };
 
-/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
+/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_C_IDENT_MAX bytes. */
 size_t fkcg_emit_ident_len(const char *s)
 {
     if (!s || !(fkcg_byte_class[(unsigned char)*s] & FKCG_BC_IDENT_START))
@@ -47,18 +47,12 @@ size_t fkcg_emit_ident_len(const char *s)
     size_t n = 1;
     while (fkcg_byte_class[(unsigned char)s[n]] & FKCG_BC_IDENT)
         n++;
-    return s[n] == '\0' && n <= FKCG_IDENT_MAX ? n : 0;
+    return s[n] == '\0' && n <= FKCG_C_IDENT_MAX ? n : 0;
 }
 
 bool fkcg_emit_is_ident(const char *s)
 {
     return fkcg_emit_ident_len(s) != 0;
-}
-
-/* An identifier a contract may name: a C identifier, no keyword, not reserved (_X, __). */
-bool fkcg_emit_is_plain_ident(const char *s)
-{
-    return fkcg_emit_is_ident(s) && !fkcg_c_name_reserved(s);
 }
 
 /* "judge_measured" -> "JUDGE_MEASURED"; any byte outside [A-Za-z0-9] becomes '_'. */
@@ -87,7 +81,7 @@ bool fkcg_emit_is_path(const char *s)
         size_t n = 1;
         while (fkcg_byte_class[(unsigned char)s[n]] & FKCG_BC_IDENT)
             n++;
-        if (n > FKCG_IDENT_MAX)
+        if (n > FKCG_C_IDENT_MAX)
             return false;
         s += n;
         if (*s == '\0')

@@ -164,9 +164,6 @@ const char *fkcg_type_name(fkcg_type t);
 void fkcg_schema_markdown(fkcg_buf *out);
 /* Every mapping schema reachable from the two roots (for tests). */
 size_t fkcg_schema_all(const fkcg_schema **out, size_t cap);
-/* A name a contract may give: [A-Za-z][A-Za-z0-9_]*, at most 63 bytes, not reserved
- * (fkcg_c_name_reserved, names.c). */
-bool fkcg_is_c_ident(const char *s);
 
 /* ---- shape.c: re-nests flattened YAML by the schema ---- */
 /* Returns the canonical nested tree (maps carry their schema); reports unknown and duplicate

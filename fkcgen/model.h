@@ -205,6 +205,22 @@ char *fkcg_snake_case(const char *camel);
  * FKC_OP_<SNAKE>, the union member <snake> would clash), or NULL when it can. */
 const char *fkcg_op_kind_c_clash(const char *snake);
 
+/* The rules of a contract's names, for the front end (validate, bind), which reports a
+ * broken one with its location, and the back ends, which assert them before they print. */
+/* A name a contract may give: [A-Za-z][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
+ * (config.h), not reserved (fkcg_c_name_reserved). */
+bool fkcg_is_c_ident(const char *s);
+/* An op kind: UpperCamelCase, [A-Z][A-Za-z0-9]*, at most FKCG_IDENT_MAX bytes. */
+bool fkcg_is_op_kind(const char *s);
+/* stream, params and extra: the other parameters of a kernel's C function, no tensor's name. */
+bool fkcg_is_reserved_param(const char *s);
+/* The Vec field g of fields[0..n) whose length member g_len is f's name, or NULL: a Vec field
+ * x becomes `const T *x; size_t x_len;` in C. */
+const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const fkcg_field *f);
+/* Which part of the C signature ("inputs", "outputs", "op_params") two sections of one op
+ * kind give differently, or NULL when they agree: one op kind has one C signature. */
+const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b);
+
 /* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
  * bindings point to its byte-width wrappers fkc_<kernel>_b<width> and take its params struct
  * fkc_<op snake>_params. A contract may bind such a kernel only to its op kind and backend. */

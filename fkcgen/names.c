@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "config.h"
 #include "model.h"
 
 /* Where a reserved name comes from: the message says it. */
@@ -452,5 +453,68 @@ const char *fkcg_op_kind_c_clash(const char *snake)
         return "the op kind count FKC_OP_KIND_COUNT";
     if (!strcmp(snake, "cost") || !strcmp(snake, "register"))
         return "a type of the generated header (fkc_cost_fn, fkc_register_fn)";
+    return NULL;
+}
+
+/* ---- the rules of a contract's names: the front end checks them, the back ends assert them
+ * through the same predicates ---- */
+
+static bool is_alnum(int c) { return is_upper(c) || is_lower(c) || is_digit(c); }
+
+bool fkcg_is_c_ident(const char *s)
+{
+    if (!s || !(is_upper(*s) || is_lower(*s) || *s == '_'))
+        return false;
+    size_t n = 1;
+    while (is_alnum((unsigned char)s[n]) || s[n] == '_')
+        n++;
+    return s[n] == '\0' && n <= FKCG_IDENT_MAX && !fkcg_c_name_reserved(s);
+}
+
+bool fkcg_is_op_kind(const char *s)
+{
+    if (!s || !is_upper(*s))
+        return false;
+    size_t n = 1;
+    while (is_alnum((unsigned char)s[n]))
+        n++;
+    return s[n] == '\0' && n <= FKCG_IDENT_MAX;
+}
+
+bool fkcg_is_reserved_param(const char *s)
+{
+    return !strcmp(s, "stream") || !strcmp(s, "params") || !strcmp(s, "extra");
+}
+
+const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const fkcg_field *f)
+{
+    for (size_t j = 0; j < n; j++) {
+        const fkcg_field *g = &fields[j];
+        size_t len = g->name ? strlen(g->name) : 0;
+        if (g->name && f->name && g->kind && strncmp(g->kind, "Vec<", 4) == 0 &&
+            strncmp(f->name, g->name, len) == 0 && strcmp(f->name + len, "_len") == 0)
+            return g;
+    }
+    return NULL;
+}
+
+const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
+{
+    if (a->n_inputs != b->n_inputs)
+        return "inputs";
+    for (size_t i = 0; i < a->n_inputs; i++)
+        if (strcmp(a->inputs[i].name, b->inputs[i].name))
+            return "inputs";
+    if (a->n_outputs != b->n_outputs)
+        return "outputs";
+    for (size_t i = 0; i < a->n_outputs; i++)
+        if (strcmp(a->outputs[i].name, b->outputs[i].name))
+            return "outputs";
+    if ((a->variant == NULL) != (b->variant == NULL) || a->n_fields != b->n_fields)
+        return "op_params";
+    for (size_t i = 0; i < a->n_fields; i++)
+        if (strcmp(a->fields[i].name, b->fields[i].name) ||
+            strcmp(a->fields[i].kind, b->fields[i].kind))
+            return "op_params";
     return NULL;
 }

@@ -294,17 +294,6 @@ const char *fkcg_type_name(fkcg_type t)
     return "?";
 }
 
-bool fkcg_is_c_ident(const char *s)
-{
-    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
-        return false;
-    for (const char *p = s + 1; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '_'))
-            return false;
-    return strlen(s) <= 63 && !fkcg_c_name_reserved(s);
-}
-
 /* ---- docs/contract-format.md ---- */
 static void markdown_table(const fkcg_schema *s, fkcg_buf *out)
 {

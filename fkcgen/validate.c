@@ -79,7 +79,7 @@ static bool reserved_name(vctx *v, const fkcg_loc *loc, const char *what, const 
 {
     const char *why = fkcg_c_name_why(name);
     size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-    if (!why || name[n] != '\0' || n > 63 || (name[0] >= '0' && name[0] <= '9'))
+    if (!why || name[n] != '\0' || n > FKCG_IDENT_MAX || (name[0] >= '0' && name[0] <= '9'))
         return false;
     ERR(v, loc, "%s '%s' is %s: the generated C, or a file that includes a C standard header "
         "before it, would not compile; choose another name", what, name, why);
@@ -154,7 +154,7 @@ static bool check_path(vctx *v, const ynode *n)
     for (;;) {
         const char *sep = strstr(s, "::");
         size_t len = sep ? (size_t)(sep - s) : strlen(s);
-        char seg[64];
+        char seg[FKCG_IDENT_MAX + 1];
         bool ok = len > 0 && len < sizeof seg;
         if (ok) {
             memcpy(seg, s, len);
@@ -166,10 +166,9 @@ static bool check_path(vctx *v, const ynode *n)
             if (n->val_col >= 0)
                 at.col += (uint32_t)n->val_col + (uint32_t)(s - n->str);
             const char *why = len < sizeof seg && fkcg_c_name_why(seg) ? fkcg_c_name_why(seg)
-                              : "not a C identifier (letters, digits and _, not starting with "
-                                "a digit or _, at most 63 bytes)";
+                              : "not a C identifier (" FKCG_IDENT_RULE ")";
             ERR(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is %s",
-                key_of(n), (int)(len < 64 ? len : 64), s, why);
+                key_of(n), (int)(len < sizeof seg ? len : sizeof seg), s, why);
             return false;
         }
         if (!sep)
@@ -251,9 +250,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
             break;
         if (reserved_name(v, &n->loc, key_of(n), n->str))
             break;
-        ERR(v, &n->loc, "'%s' must be a C identifier (letters, digits and _, not starting "
-                        "with a digit or _, at most 63 bytes) that is not a C keyword nor "
-                        "a name the generated code uses (NULL, SIZE_MAX, fkc_...), not '%s'",
+        ERR(v, &n->loc, "'%s' must be a C identifier (" FKCG_IDENT_RULE ") that is not a C "
+                        "keyword nor a name the generated code uses (NULL, SIZE_MAX, fkc_...), "
+                        "not '%s'",
             key_of(n), n->str);
         break;
     case FT_UINT: parse_uint(v, n, &u); break;
@@ -304,9 +303,8 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
         for (const ynode *e = n->kids; e; e = e->next) {
             if (!fkcg_is_c_ident(e->key->str) &&
                 !reserved_name(v, &e->key->loc, "field name", e->key->str))
-                ERR(v, &e->key->loc, "field name '%s' must be a C identifier (letters, digits "
-                                     "and _, not starting with a digit or _, at most 63 bytes) "
-                                     "that is not a C keyword nor a name the generated code "
+                ERR(v, &e->key->loc, "field name '%s' must be a C identifier (" FKCG_IDENT_RULE
+                                     ") that is not a C keyword nor a name the generated code "
                                      "uses (NULL, SIZE_MAX, fkc_...)", e->key->str);
             else if (!strcmp(e->key->str, "n") || !strcmp(e->key->str, "dtype_bytes"))
                 ERR(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
@@ -416,7 +414,7 @@ static const char *call_arg(vctx *v, const ynode *map, const char *key, const ch
 static void check_tensor_name(vctx *v, const ynode *item, const char *what)
 {
     const ynode *n = fkcg_map_get(item, "name");
-    if (!strcmp(n->str, "stream") || !strcmp(n->str, "params") || !strcmp(n->str, "extra"))
+    if (fkcg_is_reserved_param(n->str))
         ERR(v, &n->loc, "%s name '%s' is taken: the kernel's C function has parameters "
             "stream, params and extra; rename the %s", what, n->str, what);
 }
@@ -464,18 +462,15 @@ static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
         f->note = str(v, e, "note");
         f->loc = e->key->loc;
     }
-    /* A Vec field x becomes `const T *x; size_t x_len;` in C. */
-    for (size_t i = 0; i < s->n_fields; i++)
-        for (size_t j = 0; j < s->n_fields; j++) {
-            const fkcg_field *f = &s->fields[i], *g = &s->fields[j];
-            size_t n = strlen(g->name);
-            if (strncmp(g->kind, "Vec<", 4) != 0 || strncmp(f->name, g->name, n) != 0 ||
-                strcmp(f->name + n, "_len") != 0)
-                continue;
-            ERR(v, &f->loc, "field name '%s' is taken: the Vec field '%s' has a length member "
-                "'%s' in C; rename the field", f->name, g->name, f->name);
-            fkcg_note(v->d, &g->loc, "the Vec field is declared here");
-        }
+    for (size_t i = 0; i < s->n_fields; i++) {
+        const fkcg_field *f = &s->fields[i];
+        const fkcg_field *g = fkcg_field_len_clash(s->fields, s->n_fields, f);
+        if (!g)
+            continue;
+        ERR(v, &f->loc, "field name '%s' is taken: the Vec field '%s' has a length member "
+            "'%s' in C; rename the field", f->name, g->name, f->name);
+        fkcg_note(v->d, &g->loc, "the Vec field is declared here");
+    }
 }
 
 static bool is_input(const fkcg_section *s, const char *name)
@@ -639,16 +634,6 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
     }
 }
 
-static bool upper_camel(const char *s)
-{
-    if (!(*s >= 'A' && *s <= 'Z'))
-        return false;
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
-            return false;
-    return true;
-}
-
 /* A section's backend and kernel_source must be its provider's. */
 static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
                            const fkcg_provider *p)
@@ -687,7 +672,7 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     s->entry_point = str(v, root, "entry_point");
     s->revision_hash = str(v, root, "kernel_revision_hash");
     s->determinism = str(v, root, "determinism");
-    if (!upper_camel(s->op_kind))
+    if (!fkcg_is_op_kind(s->op_kind))
         ERR(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
             "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
     else {

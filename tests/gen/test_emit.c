@@ -275,6 +275,15 @@ static void test_bad_identifiers_rejected(void **state)
     o = one_new();
     o->s.op_kind = "Write Slice";
     expect_rejected(o, "error: op_kind 'Write Slice'");
+    /* The front end's rules, asserted again by the back end through the same predicates:
+     * a name of 64 bytes (FKCG_IDENT_MAX is 63) and an op kind not in UpperCamelCase. */
+    o = one_new();
+    o->s.kernel = "k123456789012345678901234567890123456789012345678901234567890123";
+    expect_rejected(o, "is not usable as a C name (letters, digits and _, not starting with "
+                       "a digit or _, at most 63 bytes");
+    o = one_new();
+    o->s.op_kind = "write_slice_op";
+    expect_rejected(o, "error: op_kind 'write_slice_op' is not an op kind name (UpperCamelCase");
     o = one_new();
     o->in.name = "params";
     expect_rejected(o, "write_slice.md:63:3: error: tensor name 'params'");
