@@ -63,16 +63,6 @@ enum { FKCG_EN_DETERMINISM, FKCG_EN_PROVENANCE, FKCG_EN_COST_CLASS, FKCG_EN_STRA
        FKCG_EN_LAYOUT_RULE, FKCG_EN_GUARANTEE, FKCG_EN_ALIASING, FKCG_EN_COUNT };
 extern const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT];
 
-/* Field kinds of op_params: scalar C types; "Vec<T>" becomes `const T *x; size_t x_len;`. */
-typedef struct fkcg_kind_spec {
-    const char *kind;   /* "usize" */
-    const char *ctype;  /* "size_t" */
-    bool integer;       /* usable in a cost expression */
-} fkcg_kind_spec;
-
-/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
-const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
-
 /* NULL when name is usable as `--prefix`: a C identifier of lower-case letters, digits and
  * '_' starting with a letter, at most FKCG_PREFIX_MAX bytes, no "__" nor trailing '_', not a
  * C keyword nor a name the C library reserves as a prefix (str..., mem..., is..., to...,

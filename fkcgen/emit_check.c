@@ -49,7 +49,7 @@ static void check_signature(checker *ck, const fkcg_section *s)
             report(ck, f->loc, "op_params field", f->name, IDENT_WHY);
         if (!fkcg_kind_lookup(f->kind, &vec))
             report(ck, f->loc, "op_params field kind", f->kind,
-                   "has no C type (usize, isize, u8..u64, i8..i64, f32, f64, bool or Vec<...>)");
+                   "has no C type: it is not a field kind of the schema");
         for (size_t j = 0; f->name && j < i; j++)
             if (s->fields[j].name && strcmp(f->name, s->fields[j].name) == 0)
                 report(ck, f->loc, "op_params field", f->name, "is named twice");

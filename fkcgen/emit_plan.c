@@ -142,40 +142,6 @@ const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT] = {
     {"aliasing", "@_aliasing", "@@_ALIASING_", false},
 };
 
-
-static const fkcg_kind_spec kind_table[] = {
-    {"usize", "size_t", true},     {"isize", "ptrdiff_t", true}, {"u8", "uint8_t", true},
-    {"u16", "uint16_t", true},     {"u32", "uint32_t", true},    {"u64", "uint64_t", true},
-    {"i8", "int8_t", true},        {"i16", "int16_t", true},     {"i32", "int32_t", true},
-    {"i64", "int64_t", true},      {"f32", "float", false},      {"f64", "double", false},
-    {"bool", "bool", false},
-};
-
-/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
-const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
-{
-    *vec = false;
-    if (!kind)
-        return NULL;
-    size_t n = strlen(kind);
-    if (n > 5 && strncmp(kind, "Vec<", 4) == 0 && kind[n - 1] == '>') {
-        for (size_t i = 0; i < sizeof kind_table / sizeof kind_table[0]; i++)
-            if (strlen(kind_table[i].kind) == n - 5 &&
-                strncmp(kind + 4, kind_table[i].kind, n - 5) == 0) {
-                *vec = true;
-                return &kind_table[i];
-            }
-        return NULL;
-    }
-    for (size_t i = 0; i < sizeof kind_table / sizeof kind_table[0]; i++)
-        if (strcmp(kind, kind_table[i].kind) == 0)
-            return &kind_table[i];
-    return NULL;
-}
-
-
-
-
 /* s, or "" for NULL: the fkcg_plan is built before the checks report missing names. */
 const char *fkcg_nz(const char *s)
 {

@@ -46,7 +46,6 @@ static fkcg_expr *node(parser *ps, fkcg_expr_kind kind)
 
 static fkcg_expr *sum(parser *ps);
 
-static const char *scalar_kinds[] = { "usize", "isize", "u32", "i32", "u64", "i64" };
 
 /* A name: n, dtype_bytes or an integer op_params field. */
 static fkcg_expr *name(parser *ps)
@@ -64,12 +63,13 @@ static fkcg_expr *name(parser *ps)
     for (size_t i = 0; i < ps->n_fields; i++) {
         if (strcmp(ps->fields[i].name, id) != 0)
             continue;
-        for (size_t k = 0; k < sizeof scalar_kinds / sizeof scalar_kinds[0]; k++)
-            if (!strcmp(ps->fields[i].kind, scalar_kinds[k])) {
-                fkcg_expr *e = node(ps, FKCG_EXPR_FIELD);
-                e->field = ps->fields[i].name;
-                return e;
-            }
+        bool vec;
+        const fkcg_kind_spec *k = fkcg_kind_lookup(ps->fields[i].kind, &vec);
+        if (k && k->integer && !vec) {
+            fkcg_expr *e = node(ps, FKCG_EXPR_FIELD);
+            e->field = ps->fields[i].name;
+            return e;
+        }
         fail(ps, start, "op_params field '%s' is not an integer; a cost expression can use "
                         "only integer fields", id);
         return NULL;

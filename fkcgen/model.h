@@ -82,6 +82,27 @@ typedef struct fkcg_output {
     fkcg_loc loc;
 } fkcg_output;
 
+/* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the
+ * cost parser (expr.c), the C plan and the Rust back end read this list. Per kind: its name
+ * (also its Rust type), its C type, whether a cost expression may use it. A Vec<T> of the
+ * kinds FKCG_VEC_KINDS lists is `const T *x; size_t x_len;` in C, Vec<T> in Rust. Order:
+ * the enum's (docs, "expected a, b or c"). */
+#define FKCG_FIELD_KINDS(X)                                                                 \
+    X("usize", "size_t", true) X("isize", "ptrdiff_t", true) X("u32", "uint32_t", true)       \
+    X("i32", "int32_t", true) X("u64", "uint64_t", true) X("i64", "int64_t", true)            \
+    X("f32", "float", false) X("f64", "double", false) X("bool", "bool", false)
+#define FKCG_VEC_KINDS(X) X("usize") X("isize") X("i64")
+
+typedef struct fkcg_kind_spec {
+    const char *kind;   /* "usize" */
+    const char *ctype;  /* "size_t" */
+    bool integer;       /* usable in a cost expression */
+} fkcg_kind_spec;
+
+/* The spec of a field kind (for Vec<T>, T's, with *vec set), or NULL when the schema knows
+ * no such kind. */
+const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
+
 typedef struct fkcg_field {       /* one op_params field */
     const char *name;             /* "dst_shape" */
     const char *kind;             /* "Vec<usize>", "usize", ... (schema's field_kind enum) */

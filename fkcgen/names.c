@@ -490,8 +490,9 @@ const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const
 {
     for (size_t j = 0; j < n; j++) {
         const fkcg_field *g = &fields[j];
+        bool vec;
         size_t len = g->name ? strlen(g->name) : 0;
-        if (g->name && f->name && g->kind && strncmp(g->kind, "Vec<", 4) == 0 &&
+        if (g->name && f->name && fkcg_kind_lookup(g->kind, &vec) && vec &&
             strncmp(f->name, g->name, len) == 0 && strcmp(f->name + len, "_len") == 0)
             return g;
     }

@@ -17,6 +17,38 @@ const char *const fkcg_layout_keys[FKCG_NLAYOUT] = {
     "contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides",
 };
 
+/* ---- the field kinds (model.h's FKCG_FIELD_KINDS) ---- */
+#define KIND_NAME(kind, ctype, integer) kind,
+#define VEC_KIND_NAME(kind) "Vec<" kind ">",
+#define KIND_SPEC(kind, ctype, integer) { kind, ctype, integer },
+#define VEC_KIND(kind) kind,
+static const fkcg_kind_spec kinds[] = { FKCG_FIELD_KINDS(KIND_SPEC) };
+static const char *const vec_kinds[] = { FKCG_VEC_KINDS(VEC_KIND) };
+
+static const fkcg_kind_spec *scalar_kind(const char *kind, size_t len)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strlen(kinds[i].kind) == len && strncmp(kind, kinds[i].kind, len) == 0)
+            return &kinds[i];
+    return NULL;
+}
+
+const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
+{
+    *vec = false;
+    if (!kind)
+        return NULL;
+    size_t n = strlen(kind);
+    if (n <= 5 || strncmp(kind, "Vec<", 4) != 0 || kind[n - 1] != '>')
+        return scalar_kind(kind, n);
+    for (size_t i = 0; i < sizeof vec_kinds / sizeof vec_kinds[0]; i++)
+        if (strlen(vec_kinds[i]) == n - 5 && strncmp(kind + 4, vec_kinds[i], n - 5) == 0) {
+            *vec = true;
+            return scalar_kind(vec_kinds[i], n - 5);
+        }
+    return NULL;
+}
+
 /* ---- closed vocabularies (X-macro: name, values) ---- */
 #define FKCG_ENUMS(X)                                                                          \
     X(dtype, "F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8")                     \
@@ -29,8 +61,7 @@ const char *const fkcg_layout_keys[FKCG_NLAYOUT] = {
     X(cost_provenance, "judge_measured", "analytic", "estimated")                               \
     X(cost_class, "cheap_elementwise", "elementwise", "reduction", "matmul", "memory_bound")    \
     X(determinism, "bitwise", "deterministic", "nondeterministic")                              \
-    X(field_kind, "usize", "isize", "u32", "i32", "u64", "i64", "f32", "f64", "bool",           \
-      "Vec<usize>", "Vec<isize>", "Vec<i64>")                                                   \
+    X(field_kind, FKCG_FIELD_KINDS(KIND_NAME) FKCG_VEC_KINDS(VEC_KIND_NAME))                   \
     X(dtype_rule, "passthrough")                                                                \
     X(shape_rule, "from_params", "same_as")
 

@@ -297,6 +297,13 @@ static void test_bad_identifiers_rejected(void **state)
     o = one_new();
     o->f[1].kind = "Vec<String>";
     expect_rejected(o, "error: op_params field kind 'Vec<String>' has no C type");
+    /* The schema's field kinds, not a wider list (u8 and Vec<f32> the schema refuses). */
+    o = one_new();
+    o->f[1].kind = "u8";
+    expect_rejected(o, "error: op_params field kind 'u8' has no C type");
+    o = one_new();
+    o->f[1].kind = "Vec<f32>";
+    expect_rejected(o, "error: op_params field kind 'Vec<f32>' has no C type");
     o = one_new();
     o->f[0].name = "x */ y";
     expect_rejected(o, "error: op_params field 'x */ y'");
