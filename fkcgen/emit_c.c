@@ -767,6 +767,7 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
 
 /* ---- every contract fact: the contract tables (docs/generated-code.md) ---------------------- */
 
+#define C_LAYOUT_FIELD(e, key, doc, rust_doc) "    @_layout_rule " key ";\n"
 static const char h_facts[] =
     "/* ---- The rest of each section's contract: every fact it states. ---- */\n\n"
     "/* An input (accept.inputs): layout keys UNKNOWN when the contract does not state them. */\n"
@@ -774,11 +775,7 @@ static const char h_facts[] =
     "    const char *name;             /* \"src\" */\n"
     "    const fkc_dtype *dtypes;      /* the accepted dtypes, in contract order */\n"
     "    size_t n_dtypes;\n"
-    "    @_layout_rule contiguous;\n"
-    "    @_layout_rule strided;\n"
-    "    @_layout_rule broadcast_stride0;\n"
-    "    @_layout_rule start_offset;\n"
-    "    @_layout_rule reverse_strides;\n"
+    FKCG_LAYOUTS(C_LAYOUT_FIELD)
     "    const char *rank;             /* \"any\" or a decimal number */\n"
     "    const char *shape_constraint; /* NULL when none */\n"
     "} @_input_info;\n\n"

@@ -833,6 +833,8 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
 }
 
 /* The fixed types of the tables: written once here, the same for every contract. */
+#define RUST_LAYOUT_FIELD(e, key, doc, rust_doc) \
+    "    /// " rust_doc "\n    pub " key ": Option<&'static str>,\n"
 static const char table_types[] =
     "/// A cost function: `n` is the element count of the first input, `dtype_bytes` its byte\n"
     "/// width, `params` the op's params (NaN when the expression names a field and they are\n"
@@ -870,11 +872,7 @@ static const char table_types[] =
     "    /// Free text.\n    pub notes: Option<&'static str>,\n}\n\n"
     "/// The layout keys of an input: \"required\", \"accepted\" or \"rejected\" (None: not\n"
     "/// stated).\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct Layout {\n"
-    "    /// Dense row-major.\n    pub contiguous: Option<&'static str>,\n"
-    "    /// Any strides.\n    pub strided: Option<&'static str>,\n"
-    "    /// Broadcast (stride 0) axes.\n    pub broadcast_stride0: Option<&'static str>,\n"
-    "    /// A start offset.\n    pub start_offset: Option<&'static str>,\n"
-    "    /// Negative strides.\n    pub reverse_strides: Option<&'static str>,\n}\n\n"
+    FKCG_LAYOUTS(RUST_LAYOUT_FIELD) "}\n\n"
     "/// An input tensor of a kernel.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\n"
     "pub struct Input {\n"
     "    /// Its name (\"src\").\n    pub name: &'static str,\n"

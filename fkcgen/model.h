@@ -56,9 +56,19 @@ typedef struct fkcg_expr {
     struct fkcg_expr *rhs;
 } fkcg_expr;
 
-/* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated). */
-enum { FKCG_LAYOUT_CONTIGUOUS, FKCG_LAYOUT_STRIDED, FKCG_LAYOUT_BROADCAST_STRIDE0,
-       FKCG_LAYOUT_START_OFFSET, FKCG_LAYOUT_REVERSE_STRIDES, FKCG_NLAYOUT };
+/* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated),
+ * written once: the schema's layout mapping (schema.c), the model, the JSON dump, the C
+ * back end's @_input_info fields and the Rust back end's Layout struct read this list.
+ * Per key: its enumerator, name, the schema's doc line, the Rust field's doc comment. */
+#define FKCG_LAYOUTS(X)                                                                     \
+    X(CONTIGUOUS, "contiguous", "dense row-major input", "Dense row-major.")                 \
+    X(STRIDED, "strided", "arbitrary positive strides", "Any strides.")                      \
+    X(BROADCAST_STRIDE0, "broadcast_stride0", "zero strides (broadcast views)",              \
+      "Broadcast (stride 0) axes.")                                                          \
+    X(START_OFFSET, "start_offset", "a non-zero start offset", "A start offset.")           \
+    X(REVERSE_STRIDES, "reverse_strides", "negative strides", "Negative strides.")
+#define FKCG_LAYOUT_ENUM(e, key, doc, rust_doc) FKCG_LAYOUT_##e,
+enum { FKCG_LAYOUTS(FKCG_LAYOUT_ENUM) FKCG_NLAYOUT };
 extern const char *const fkcg_layout_keys[FKCG_NLAYOUT];
 
 typedef struct fkcg_input {

@@ -13,9 +13,8 @@ const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES] = {
     { "I64", "i64", 8 },  { "U8", "u8", 1 },   { "I8", "i8", 1 },
 };
 
-const char *const fkcg_layout_keys[FKCG_NLAYOUT] = {
-    "contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides",
-};
+#define LAYOUT_NAME(e, key, doc, rust_doc) key,
+const char *const fkcg_layout_keys[FKCG_NLAYOUT] = { FKCG_LAYOUTS(LAYOUT_NAME) };
 
 /* ---- the field kinds (model.h's FKCG_FIELD_KINDS) ---- */
 #define KIND_NAME(kind, ctype, integer) kind,
@@ -107,13 +106,8 @@ static const fkcg_key front_keys[] = {
 };
 SCHEMA(fkcg_schema_front, "front matter", front_keys, false);
 
-static const fkcg_key layout_keys[] = {
-    { "contiguous", FT_ENUM, OPT, "layout_req", NULL, "dense row-major input" },
-    { "strided", FT_ENUM, OPT, "layout_req", NULL, "arbitrary positive strides" },
-    { "broadcast_stride0", FT_ENUM, OPT, "layout_req", NULL, "zero strides (broadcast views)" },
-    { "start_offset", FT_ENUM, OPT, "layout_req", NULL, "a non-zero start offset" },
-    { "reverse_strides", FT_ENUM, OPT, "layout_req", NULL, "negative strides" },
-};
+#define LAYOUT_KEY(e, key, doc, rust_doc) { key, FT_ENUM, OPT, "layout_req", NULL, doc },
+static const fkcg_key layout_keys[] = { FKCG_LAYOUTS(LAYOUT_KEY) };
 static SCHEMA(schema_layout, "accept.inputs[].layout", layout_keys, false);
 
 static const fkcg_key input_keys[] = {
