@@ -11,7 +11,7 @@
 #include "internal.h"
 
 /* key=len:value lines: unambiguous whatever the text holds. */
-static void put_str(fkcg_buf *out, const char *key, const char *val)
+static void put_text(fkcg_buf *out, const char *key, const char *val)
 {
     fkcg_buf_puts(out, key);
     if (!val) {
@@ -19,14 +19,9 @@ static void put_str(fkcg_buf *out, const char *key, const char *val)
         return;
     }
     size_t n = strlen(val);
-    char num[24], *p = num + sizeof num;
-    *--p = ':';
-    size_t x = n;
-    do
-        *--p = (char)('0' + x % 10);
-    while ((x /= 10) != 0);
-    *--p = '=';
-    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
+    fkcg_buf_putc(out, '=');
+    fkcg_buf_put_u64(out, n);
+    fkcg_buf_putc(out, ':');
     fkcg_buf_put(out, val, n);
     fkcg_buf_putc(out, '\n');
 }
@@ -34,14 +29,10 @@ static void put_str(fkcg_buf *out, const char *key, const char *val)
 /* key=decimal line. */
 static void put_uint(fkcg_buf *out, const char *key, uint64_t v)
 {
-    char num[24], *p = num + sizeof num;
-    *--p = '\n';
-    do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
     fkcg_buf_puts(out, key);
     fkcg_buf_putc(out, '=');
-    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
+    fkcg_buf_put_u64(out, v);
+    fkcg_buf_putc(out, '\n');
 }
 
 /* key=%.17g line; +0 (the usual value) without printf, which writes it "0". */
@@ -72,49 +63,49 @@ static void put_expr(fkcg_buf *out, const char *key, const fkcg_expr *e)
 void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
 {
     fkcg_buf_puts(out, "fkc-section-v1\n");
-    put_str(out, "kernel", s->kernel);
-    put_str(out, "op_kind", s->op_kind);
-    put_str(out, "blurb", s->blurb);
-    put_str(out, "backend", s->backend);
-    put_str(out, "kernel_source", s->kernel_source);
-    put_str(out, "entry_point", s->entry_point);
+    put_text(out, "kernel", s->kernel);
+    put_text(out, "op_kind", s->op_kind);
+    put_text(out, "blurb", s->blurb);
+    put_text(out, "backend", s->backend);
+    put_text(out, "kernel_source", s->kernel_source);
+    put_text(out, "entry_point", s->entry_point);
     for (size_t i = 0; i < s->n_inputs; i++) {
         const fkcg_input *in = &s->inputs[i];
-        put_str(out, "input", in->name);
+        put_text(out, "input", in->name);
         for (size_t k = 0; k < in->n_dtypes; k++)
-            put_str(out, " dtype", fkcg_dtypes[in->dtypes[k]].name);
+            put_text(out, " dtype", fkcg_dtypes[in->dtypes[k]].name);
         for (int k = 0; k < FKCG_NLAYOUT; k++)
-            put_str(out, fkcg_layout_keys[k], in->layout[k]);
-        put_str(out, " rank", in->rank);
-        put_str(out, " shape_constraint", in->shape_constraint);
+            put_text(out, fkcg_layout_keys[k], in->layout[k]);
+        put_text(out, " rank", in->rank);
+        put_text(out, " shape_constraint", in->shape_constraint);
     }
-    put_str(out, "variant", s->variant);
+    put_text(out, "variant", s->variant);
     for (size_t i = 0; i < s->n_fields; i++) {
-        put_str(out, "field", s->fields[i].name);
-        put_str(out, " kind", s->fields[i].kind);
-        put_str(out, " note", s->fields[i].note);
+        put_text(out, "field", s->fields[i].name);
+        put_text(out, " kind", s->fields[i].kind);
+        put_text(out, " note", s->fields[i].note);
     }
     for (size_t i = 0; i < s->n_outputs; i++) {
         const fkcg_output *o = &s->outputs[i];
-        put_str(out, "output", o->name);
-        put_str(out, " dtype_rule", o->dtype_rule);
-        put_str(out, " shape_rule", o->shape_rule);
-        put_str(out, " layout_guarantee", o->layout_guarantee);
-        put_str(out, " aliasing", o->aliasing);
+        put_text(out, "output", o->name);
+        put_text(out, " dtype_rule", o->dtype_rule);
+        put_text(out, " shape_rule", o->shape_rule);
+        put_text(out, " layout_guarantee", o->layout_guarantee);
+        put_text(out, " aliasing", o->aliasing);
     }
     const fkcg_caps *c = &s->caps;
-    put_str(out, "awkward_layout_strategy", c->awkward_layout_strategy);
+    put_text(out, "awkward_layout_strategy", c->awkward_layout_strategy);
     for (size_t i = 0; i < c->n_fast_paths; i++) {
-        put_str(out, "fast_path", c->fast_paths[i].when);
-        put_str(out, " class", c->fast_paths[i].cost_class);
+        put_text(out, "fast_path", c->fast_paths[i].when);
+        put_text(out, " class", c->fast_paths[i].cost_class);
     }
     put_uint(out, "in_place", c->in_place);
     put_uint(out, "alignment_bytes", c->alignment_bytes);
     put_uint(out, "access_granularity_bits", c->access_granularity_bits);
     put_uint(out, "cost", s->cost.present);
     if (s->cost.present) {
-        put_str(out, " provenance", s->cost.provenance);
-        put_str(out, " class", s->cost.cost_class);
+        put_text(out, " provenance", s->cost.provenance);
+        put_text(out, " class", s->cost.cost_class);
         put_expr(out, " flops", s->cost.flops);
         put_expr(out, " bytes_moved", s->cost.bytes_moved);
     }
@@ -124,8 +115,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     put_double(out, "max_relative", p->max_relative);
     put_double(out, "max_absolute", p->max_absolute);
     put_uint(out, "audited", p->audited);
-    put_str(out, "notes", p->notes);
-    put_str(out, "determinism", s->determinism);
+    put_text(out, "notes", p->notes);
+    put_text(out, "determinism", s->determinism);
 }
 
 const char *fkcg_hash_hex(fkcg_arena *a, const void *data, size_t len)
@@ -147,7 +138,7 @@ static const char *revision_hash(fkcg_arena *a, const fkcg_section *s, fkcg_buf 
 {
     b->len = 0;
     fkcg_section_canonical(s, b);
-    put_str(b, "revision_base", s->provider ? s->provider->revision_base : NULL);
+    put_text(b, "revision_base", s->provider ? s->provider->revision_base : NULL);
     return fkcg_hash_hex(a, b->data, b->len);
 }
 

@@ -106,10 +106,10 @@ static bool find_kept(const src *s, uint32_t line, const char **start, size_t *n
  * only error messages need it, so no run keeps every line a message might quote. */
 static bool reread_line(src *s, uint32_t line, const char **start, size_t *n)
 {
-    int fd = open(s->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd;
     struct stat st;
     FILE *f = NULL;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    if (fkcg_open_regular(s->file, &fd, &st) == 0)
         f = fdopen(fd, "rb");
     if (!f) {
         if (fd >= 0)

@@ -14,27 +14,16 @@
 #include "emit.h"
 #include "fkcgen.h"
 
-/* ---- output primitives: the common case inline, growth through buf.c ---------------------- */
-
-static inline void put(fkcg_buf *b, const char *s, size_t n)
-{
-    if (b->len + n < b->cap) {
-        memcpy(b->data + b->len, s, n);
-        b->len += n;
-        b->data[b->len] = '\0';
-    } else {
-        fkcg_buf_put(b, s, n);
-    }
-}
+/* ---- output primitives (buf.h) ------------------------------------------------------------ */
 
 static inline void put_str(fkcg_buf *b, const char *s)
 {
-    put(b, s, strlen(s));
+    fkcg_buf_puts(b, s);
 }
 
 static inline void put_ch(fkcg_buf *b, char c)
 {
-    put(b, &c, 1);
+    fkcg_buf_putc(b, c);
 }
 
 /* The generated code's own names carry the prefix of `fkcgen gen --prefix` (default fkc).
@@ -65,12 +54,12 @@ static void put_tpl(fkcg_buf *b, const char *s, size_t n)
 {
     const char *end = s + n, *at;
     while ((at = memchr(s, '@', (size_t)(end - s))) != NULL) {
-        put(b, s, (size_t)(at - s));
+        fkcg_buf_put(b, s, (size_t)(at - s));
         bool upper = at + 1 < end && at[1] == '@';
-        put(b, upper ? prefix.upper : prefix.lower, prefix.len);
+        fkcg_buf_put(b, upper ? prefix.upper : prefix.lower, prefix.len);
         s = at + (upper ? 2 : 1);
     }
-    put(b, s, (size_t)(end - s));
+    fkcg_buf_put(b, s, (size_t)(end - s));
 }
 
 static void put_tpl_str(fkcg_buf *b, const char *s)
@@ -93,37 +82,13 @@ static const char *tpl_to(char *dst, size_t cap, const char *tpl)
 /* A string literal, through put_tpl (the "" makes anything else a compile error). */
 #define PUT(b, lit) put_tpl((b), "" lit, sizeof(lit) - 1)
 
-/* Two digits per division: indexes, lines and widths are printed about a million times for
- * 10,000 sections. */
-static void put_u64(fkcg_buf *b, uint64_t v)
-{
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
-    char tmp[24];
-    size_t k = sizeof tmp;
-    while (v >= 100) {
-        const char *p = pairs + 2 * (v % 100);
-        v /= 100;
-        tmp[--k] = p[1];
-        tmp[--k] = p[0];
-    }
-    if (v >= 10) {
-        tmp[--k] = pairs[2 * v + 1];
-        tmp[--k] = pairs[2 * v];
-    } else {
-        tmp[--k] = (char)('0' + v);
-    }
-    put(b, tmp + k, sizeof tmp - k);
-}
 
 /* A static of the generated source named after a section's index ("cost_3_flops"): such
  * names cannot collide with one another nor with a wrapper (those end in _b1.._b8). */
 static void put_sec_name(fkcg_buf *b, const char *prefix, size_t sec, const char *suffix)
 {
     put_str(b, prefix);
-    put_u64(b, sec);
+    fkcg_buf_put_u64(b, sec);
     put_str(b, suffix);
 }
 
@@ -133,7 +98,7 @@ static void put_ident(fkcg_buf *b, const char *s)
 {
     size_t n = fkcg_emit_ident_len(s);
     if (n)
-        put(b, s, n);
+        fkcg_buf_put(b, s, n);
     else
         PUT(b, "\n#error \"fkcgen: invalid identifier\"\n");
 }
@@ -153,20 +118,20 @@ static void put_cstr(fkcg_buf *b, const char *s)
         unsigned char c = (unsigned char)*s;
         if (fkcg_byte_class[c] & FKCG_BC_CSTR)
             continue;
-        put(b, run, (size_t)(s - run));
+        fkcg_buf_put(b, run, (size_t)(s - run));
         run = s + 1;
         if (c == '"' || c == '\\' || c == '?') {
             char esc[2] = {'\\', (char)c};
-            put(b, esc, 2);
+            fkcg_buf_put(b, esc, 2);
         } else if (c == '\n') {
             PUT(b, "\\n");
         } else {
             char esc[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
                            (char)('0' + (c & 7))};
-            put(b, esc, 4);
+            fkcg_buf_put(b, esc, 4);
         }
     }
-    put(b, run, (size_t)(s - run));
+    fkcg_buf_put(b, run, (size_t)(s - run));
     put_ch(b, '"');
 }
 
@@ -186,13 +151,13 @@ static void put_comment(fkcg_buf *b, const char *s)
                      (prev == '?' && c == '?');
         if (plain && !split)
             continue;
-        put(b, run, (size_t)(s - run));
+        fkcg_buf_put(b, run, (size_t)(s - run));
         run = s + 1;
         if (split)
             put_ch(b, ' ');
         put_ch(b, plain ? (char)c : c == '\\' ? '|' : '.');
     }
-    put(b, run, (size_t)(s - run));
+    fkcg_buf_put(b, run, (size_t)(s - run));
 }
 
 /* A finite double as a C double literal, the shortest that reads back exactly. The
@@ -232,11 +197,11 @@ static void put_upper(fkcg_buf *b, const char *s)
         int c = (unsigned char)*s;
         tmp[k++] = fkcg_upper_byte[c];
         if (k == sizeof tmp) {
-            put(b, tmp, k);
+            fkcg_buf_put(b, tmp, k);
             k = 0;
         }
     }
-    put(b, tmp, k);
+    fkcg_buf_put(b, tmp, k);
 }
 
 /* PREFIX + VALUE of a schema enum; PREFIX + UNKNOWN when value is NULL. */
@@ -273,7 +238,7 @@ static void put_where(fkcg_buf *b, const fkcg_section *s, bool line)
     put_comment(b, rel_file(s));
     if (line) {
         put_ch(b, ':');
-        put_u64(b, s->loc.line);
+        fkcg_buf_put_u64(b, s->loc.line);
     }
     put_ch(b, ')');
 }
@@ -296,7 +261,7 @@ static void put_wrapper(fkcg_buf *b, const fkcg_binding *bd)
 static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
 {
     put_ch(b, '[');
-    put_u64(b, index);
+    fkcg_buf_put_u64(b, index);
     PUT(b, "] ");
     put_comment(b, bd->section->kernel);
     put_ch(b, ' ');
@@ -446,13 +411,13 @@ static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "    @@_OP_");
         put_ident(b, p->ops[i].upper);
         PUT(b, " = ");
-        put_u64(b, i);
+        fkcg_buf_put_u64(b, i);
         PUT(b, ", /* ");
         put_comment(b, p->ops[i].name);
         PUT(b, " */\n");
     }
     PUT(b, "    @@_OP_KIND_COUNT = ");
-    put_u64(b, p->n_ops);
+    fkcg_buf_put_u64(b, p->n_ops);
     PUT(b, "\n} @_op_kind;\n\n"
                      "/* The contract name of an op kind (\"WriteSlice\"); NULL when unknown. */\n"
                      "const char *@_op_kind_name(@_op_kind op);\n\n");
@@ -481,7 +446,7 @@ static void emit_h_enums(fkcg_buf *b)
             PUT(b, "    ");
             put_enum(b, w, e->values[i]);
             PUT(b, " = ");
-            put_u64(b, v++);
+            fkcg_buf_put_u64(b, v++);
             PUT(b, ", /* ");
             put_comment(b, e->values[i]);
             PUT(b, " */\n");
@@ -489,7 +454,7 @@ static void emit_h_enums(fkcg_buf *b)
         PUT(b, "    ");
         put_enum(b, w, "COUNT");
         PUT(b, " = ");
-        put_u64(b, v);
+        fkcg_buf_put_u64(b, v);
         PUT(b, "\n} ");
         put_tpl_str(b, sp->ctype);
         PUT(b, ";\n\n");
@@ -749,17 +714,17 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
 {
     put_tpl_str(b, h_tables);
     PUT(b, "#define @@_KERNEL_COUNT ");
-    put_u64(b, p->t->n_sections);
+    fkcg_buf_put_u64(b, p->t->n_sections);
     PUT(b, "\nextern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; "
                      "/* sorted by kernel */\n#define @@_BINDING_COUNT ");
-    put_u64(b, p->t->n_bindings);
+    fkcg_buf_put_u64(b, p->t->n_bindings);
     PUT(b, "\nextern const @_binding @_bindings[@@_BINDING_COUNT]; "
                      "/* by op kind, backend, kernel, dtype */\n\n");
     put_tpl_str(b, h_functions);
     PUT(b, "#define @@_LINK_REGISTRY_COUNT ");
-    put_u64(b, p->n_registries);
+    fkcg_buf_put_u64(b, p->n_registries);
     PUT(b, "\n#define @@_LINK_ENTRY_COUNT ");
-    put_u64(b, p->t->n_bindings);
+    fkcg_buf_put_u64(b, p->t->n_bindings);
     put_ch(b, '\n');
     put_tpl_str(b, h_functions2);
     emit_h_facts(b, p);
@@ -832,7 +797,7 @@ static void emit_h_facts(fkcg_buf *b, const fkcg_plan *p)
 {
     put_tpl_str(b, h_facts);
     PUT(b, "#define @@_PROVIDER_COUNT ");
-    put_u64(b, p->t->n_providers);
+    fkcg_buf_put_u64(b, p->t->n_providers);
     put_ch(b, '\n');
     put_tpl_str(b, h_facts2);
 }
@@ -1007,7 +972,7 @@ static void put_expr(fkcg_buf *b, const fkcg_expr *e)
     static const char ops[] = "+-*/";
     switch (e->kind) {
     case FKCG_EXPR_INT:
-        put_u64(b, e->value);
+        fkcg_buf_put_u64(b, e->value);
         PUT(b, ".0");
         return;
     case FKCG_EXPR_N:
@@ -1120,21 +1085,21 @@ static void put_caps(fkcg_buf *b, const fkcg_section *s, size_t sec)
     put_enum(b, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy);
     if (s->caps.n_fast_paths) {
         put_sec_name(b, ", fast_paths_", sec, ", ");
-        put_u64(b, s->caps.n_fast_paths);
+        fkcg_buf_put_u64(b, s->caps.n_fast_paths);
     } else {
         PUT(b, ", NULL, 0");
     }
     put_str(b, s->caps.in_place ? ", true, " : ", false, ");
-    put_u64(b, s->caps.alignment_bytes);
+    fkcg_buf_put_u64(b, s->caps.alignment_bytes);
     PUT(b, ", ");
-    put_u64(b, s->caps.access_granularity_bits);
+    fkcg_buf_put_u64(b, s->caps.access_granularity_bits);
     put_ch(b, '}');
 }
 
 static void put_precision(fkcg_buf *b, const fkcg_section *s)
 {
     put_str(b, s->precision.bit_stable_on_same_hardware ? "{true, " : "{false, ");
-    put_u64(b, s->precision.max_ulp);
+    fkcg_buf_put_u64(b, s->precision.max_ulp);
     PUT(b, ", ");
     put_double(b, s->precision.max_relative);
     PUT(b, ", ");
@@ -1159,7 +1124,7 @@ static void emit_c_kernels(fkcg_buf *b, const fkcg_plan *p)
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_section *s = p->t->sections[i];
         PUT(b, "    /* [");
-        put_u64(b, i);
+        fkcg_buf_put_u64(b, i);
         PUT(b, "] ");
         put_comment(b, s->kernel);
         put_ch(b, ' ');
@@ -1187,7 +1152,7 @@ static void emit_c_kernels(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, ", ");
         put_cstr(b, rel_file(s));
         PUT(b, ", ");
-        put_u64(b, s->loc.line);
+        fkcg_buf_put_u64(b, s->loc.line);
         PUT(b, "},\n");
     }
     PUT(b, "};\n\n");
@@ -1219,7 +1184,7 @@ static void put_binding_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
     PUT(b, "}, ");
     put_backend(b, s->backend);
     PUT(b, ", &@_kernels[");
-    put_u64(b, p->bind_sec[i]);
+    fkcg_buf_put_u64(b, p->bind_sec[i]);
     PUT(b, "],\n     ");
     put_cstr(b, bd->symbol);
     PUT(b, ", ");
@@ -1227,7 +1192,7 @@ static void put_binding_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
     PUT(b, ", ");
     put_ref(b, op, bd);
     PUT(b, ", ");
-    put_u64(b, bd->byte_width);
+    fkcg_buf_put_u64(b, bd->byte_width);
     PUT(b, ", ");
     put_cost_ref(b, s, p->bind_sec[i]);
     PUT(b, "},\n");
@@ -1281,7 +1246,7 @@ static void emit_c_register(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, ", ");
         put_cstr(b, s->kernel_source);
         PUT(b, ",\n        &@_kernels[");
-        put_u64(b, p->bind_sec[i]);
+        fkcg_buf_put_u64(b, p->bind_sec[i]);
         PUT(b, "].precision, (@_kernel_ref)");
         put_ref(b, op, bd);
         PUT(b, ");\n    if (rc != 0)\n        return rc;\n");
@@ -1385,9 +1350,9 @@ static void emit_c_link(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "    {");
         put_cstr(b, l->b->symbol);
         PUT(b, ", ");
-        put_u64(b, fkcg_plan_registry(p, reg));
+        fkcg_buf_put_u64(b, fkcg_plan_registry(p, reg));
         PUT(b, ", &@_bindings[");
-        put_u64(b, l->index);
+        fkcg_buf_put_u64(b, l->index);
         PUT(b, "]}, /* -> ");
         put_tpl_str(b, wrapper_prefix(l->b->section));
         put_comment(b, l->b->wrapper);
@@ -1467,9 +1432,9 @@ static void put_input(fkcg_buf *b, const fkcg_input *in, size_t sec, size_t k)
     PUT(b, "    {");
     put_cstr(b, in->name);
     put_sec_name(b, ", dtypes_", sec, "_");
-    put_u64(b, k);
+    fkcg_buf_put_u64(b, k);
     PUT(b, ", ");
-    put_u64(b, in->n_dtypes);
+    fkcg_buf_put_u64(b, in->n_dtypes);
     PUT(b, ",\n     ");
     size_t col = 5;
     for (int l = 0; l < FKCG_NLAYOUT; l++) {
@@ -1518,7 +1483,7 @@ static void emit_c_section_facts(fkcg_buf *b, const fkcg_section *s, size_t i)
         put_comment(b, in->name);
         PUT(b, " */\nstatic const fkc_dtype ");
         put_sec_name(b, "dtypes_", i, "_");
-        put_u64(b, k);
+        fkcg_buf_put_u64(b, k);
         PUT(b, "[] = {");
         size_t open = column(b), col = open;
         for (size_t d = 0; d < in->n_dtypes; d++)
@@ -1560,7 +1525,7 @@ static void emit_c_section_facts(fkcg_buf *b, const fkcg_section *s, size_t i)
 static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
 {
     PUT(b, "    /* [");
-    put_u64(b, i);
+    fkcg_buf_put_u64(b, i);
     PUT(b, "] ");
     put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
     PUT(b, " */\n    {");
@@ -1574,7 +1539,7 @@ static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
     PUT(b, ", ");
     put_cstr(b, pr->revision_base);
     PUT(b, ", ");
-    put_u64(b, pr->fkc_version);
+    fkcg_buf_put_u64(b, pr->fkc_version);
     PUT(b, ", ");
     put_cstr(b, pr->rel_file ? pr->rel_file : pr->loc.file);
     PUT(b, "},\n");
@@ -1585,31 +1550,31 @@ static void put_contract_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
     const fkcg_section *s = p->t->sections[i];
     long pv = provider_index(p->t, s);
     PUT(b, "    /* [");
-    put_u64(b, i);
+    fkcg_buf_put_u64(b, i);
     PUT(b, "] ");
     put_comment(b, s->kernel);
     PUT(b, " */\n    {");
     if (pv >= 0) {
         PUT(b, "&@_providers[");
-        put_u64(b, (uint64_t)pv);
+        fkcg_buf_put_u64(b, (uint64_t)pv);
         PUT(b, "], ");
     } else {
         PUT(b, "NULL, ");
     }
     put_sec_name(b, "inputs_", i, ", ");
-    put_u64(b, s->n_inputs);
+    fkcg_buf_put_u64(b, s->n_inputs);
     if (s->n_outputs)
         put_sec_name(b, ", outputs_", i, ", ");
     else
         PUT(b, ", NULL, ");
-    put_u64(b, s->n_outputs);
+    fkcg_buf_put_u64(b, s->n_outputs);
     PUT(b, ", ");
     put_cstr(b, s->variant);
     if (s->n_fields)
         put_sec_name(b, ", fields_", i, ", ");
     else
         PUT(b, ", NULL, ");
-    put_u64(b, s->n_fields);
+    fkcg_buf_put_u64(b, s->n_fields);
     PUT(b, ",\n     ");
     put_cost_ref(b, s, i);
     PUT(b, ", ");
@@ -1635,9 +1600,9 @@ static void emit_c_op_ranges(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "@_bindings. */\nstatic const size_t op_bindings[@@_OP_KIND_COUNT][2] = {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         PUT(b, "    {");
-        put_u64(b, lo[i] < hi[i] ? lo[i] : 0);
+        fkcg_buf_put_u64(b, lo[i] < hi[i] ? lo[i] : 0);
         PUT(b, ", ");
-        put_u64(b, hi[i]);
+        fkcg_buf_put_u64(b, hi[i]);
         PUT(b, "}, /* ");
         put_comment(b, p->ops[i].name);
         PUT(b, " */\n");
@@ -1743,7 +1708,7 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
     put_tpl_str(b, wrapper_prefix(s));
     put_ident(b, s->kernel);
     PUT(b, "_b");
-    put_u64(b, width);
+    fkcg_buf_put_u64(b, width);
     put_params(b, op);
     PUT(b, "\n{\n    (void)stream;\n");
     for (size_t i = 0; i < sig->n_inputs; i++) {
@@ -1758,7 +1723,7 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
     }
     PUT(b, "    (void)params;\n    (void)extra;\n"
            "    /* TODO: check the call, then record the kernel on stream for ");
-    put_u64(b, width);
+    fkcg_buf_put_u64(b, width);
     PUT(b, "-byte elements\n     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) "
            "and return FKC_OK;\n     * refuse with fkc_set_error(status, ...). */\n"
            "    return FKC_ERR_UNSUPPORTED;\n}\n\n");

@@ -150,23 +150,18 @@ static char *join_path(const char *dir, const char *name)
     return p;
 }
 
-/* Opens an existing output for reading without blocking (a FIFO would block fopen forever)
- * and only when it is a regular file. 0 (*f set), ENOENT when missing, NOT_REGULAR when it
- * is not a regular file, or another errno. */
-enum { NOT_REGULAR = -1 };
+/* Opens an existing output for reading (fkcg_open_regular). 0 (*f set), ENOENT when missing,
+ * NOT_REGULAR when it is not a regular file (a directory too), or another errno. */
+#define NOT_REGULAR FKCG_NOT_REGULAR
 
 static int open_regular(const char *path, FILE **f)
 {
     *f = NULL;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return errno == EISDIR ? NOT_REGULAR : errno ? errno : EIO;
+    int fd;
     struct stat st;
-    int err = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? NOT_REGULAR : 0;
-    if (err) {
-        close(fd);
-        return err;
-    }
+    int err = fkcg_open_regular(path, &fd, &st);
+    if (err)
+        return err == EISDIR ? NOT_REGULAR : err;
     *f = fdopen(fd, "rb");
     if (!*f) {
         close(fd);

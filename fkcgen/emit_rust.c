@@ -59,10 +59,6 @@ static void put_str(fkcg_buf *b, const char *s)
     fkcg_buf_puts(b, s);
 }
 
-static void put_u64(fkcg_buf *b, uint64_t v)
-{
-    fkcg_buf_printf(b, "%llu", (unsigned long long)v);
-}
 
 /* What an invalid identifier or string becomes: it cannot compile, and says why. */
 #define BROKEN(what) "compile_error!(\"fkcgen: invalid " what "\")"
@@ -423,7 +419,7 @@ static void emit_dtypes(fkcg_buf *b)
             put_dtype(b, d);
             PUT(b, " => ");
             if (k == 2)
-                put_u64(b, fkcg_dtypes[d].bytes);
+                fkcg_buf_put_u64(b, fkcg_dtypes[d].bytes);
             else
                 put_rstr(b, k ? fkcg_dtypes[d].suffix : fkcg_dtypes[d].name);
             PUT(b, ",\n");
@@ -971,7 +967,7 @@ static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e, boo
     static const char ops[] = "+-*/";
     switch (e->kind) {
     case FKCG_EXPR_INT:
-        put_u64(b, e->value);
+        fkcg_buf_put_u64(b, e->value);
         PUT(b, ".0");
         return;
     case FKCG_EXPR_N:
@@ -1057,7 +1053,7 @@ static void put_layout(fkcg_buf *b, const fkcg_input *in)
 static void emit_section_data(fkcg_buf *b, const fkcg_section *s, size_t i)
 {
     PUT(b, "    // [");
-    put_u64(b, i);
+    fkcg_buf_put_u64(b, i);
     PUT(b, "] ");
     put_rcomment(b, s->kernel);
     fkcg_buf_putc(b, ' ');
@@ -1183,7 +1179,7 @@ static void emit_providers(fkcg_buf *b, const fkcg_table *t)
         PUT(b, ",\n        text_hash: ");
         put_ropt(b, pr->text_hash);
         PUT(b, ",\n        fkc_version: ");
-        put_u64(b, pr->fkc_version);
+        fkcg_buf_put_u64(b, pr->fkc_version);
         PUT(b, ",\n        name: ");
         put_rstr(b, pr->name);
         PUT(b, ",\n        backend: ");
@@ -1248,7 +1244,7 @@ static void emit_kernels(fkcg_buf *b, const fkcg_plan *p)
         fkcg_buf_printf(b, ",\n        precision: Precision {\n"
                         "            bit_stable_on_same_hardware: %s,\n            max_ulp: ",
                         s->precision.bit_stable_on_same_hardware ? "true" : "false");
-        put_u64(b, s->precision.max_ulp);
+        fkcg_buf_put_u64(b, s->precision.max_ulp);
         PUT(b, ",\n            max_relative: ");
         put_f64(b, s->precision.max_relative);
         PUT(b, ",\n            max_absolute: ");

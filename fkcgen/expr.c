@@ -181,20 +181,11 @@ fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_lo
     return ps.failed ? NULL : e;
 }
 
-/* v in decimal, without printf (revision hashes print every cost expression). */
-static void put_decimal(fkcg_buf *out, uint64_t v)
-{
-    char num[24], *p = num + sizeof num;
-    do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
-}
 
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out)
 {
     switch (e->kind) {
-    case FKCG_EXPR_INT: put_decimal(out, e->value); return;
+    case FKCG_EXPR_INT: fkcg_buf_put_u64(out, e->value); return;
     case FKCG_EXPR_N: fkcg_buf_puts(out, "n"); return;
     case FKCG_EXPR_DTYPE_BYTES: fkcg_buf_puts(out, "dtype_bytes"); return;
     case FKCG_EXPR_FIELD: fkcg_buf_puts(out, e->field); return;

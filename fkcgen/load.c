@@ -24,25 +24,18 @@ typedef struct lines {       /* line index of the normalised text */
 static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data, size_t *len)
 {
     fkcg_loc where = { path, 0, 0 };
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        fkcg_error(d, &where, "cannot open: %s", strerror(errno));
-        return 2;
-    }
+    int fd;
     struct stat st;
-    int rc = 2;
-    if (fstat(fd, &st) != 0) {
-        fkcg_error(d, &where, "cannot stat: %s", strerror(errno));
-        goto done;
-    }
-    if (S_ISDIR(st.st_mode)) {
+    int err = fkcg_open_regular(path, &fd, &st);
+    if (err == EISDIR)
         fkcg_error(d, &where, "is a directory; give the contract files (*.md) inside it");
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    else if (err == FKCG_NOT_REGULAR)
         fkcg_error(d, &where, "not a regular file");
-        goto done;
-    }
+    else if (err)
+        fkcg_error(d, &where, "cannot open: %s", strerror(err));
+    if (err)
+        return 2;
+    int rc = 2;
     if ((uintmax_t)st.st_size > FKCG_MAX_FILE_BYTES) {
         fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
                    FKCG_MAX_FILE_BYTES);

@@ -293,8 +293,7 @@ const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value)
 void fkcg_schema_key_list(const fkcg_schema *s, fkcg_buf *out)
 {
     for (size_t i = 0; i < s->n_keys; i++)
-        fkcg_buf_printf(out, "%s%s", i == 0 ? "" : i + 1 == s->n_keys ? " or " : ", ",
-                        s->keys[i].name);
+        fkcg_buf_put_listed(out, i, s->n_keys, s->keys[i].name);
 }
 
 const char *fkcg_type_name(fkcg_type t)

@@ -139,8 +139,7 @@ static int parse_enum(vctx *v, const ynode *n, const fkcg_enum *e, const char *w
     fkcg_buf list;
     fkcg_buf_init(&list);
     for (size_t k = 0; k < e->count; k++)
-        fkcg_buf_printf(&list, "%s%s", k == 0 ? "" : k + 1 == e->count ? " or " : ", ",
-                        e->values[k]);
+        fkcg_buf_put_listed(&list, k, e->count, e->values[k]);
     ERR(v, &n->loc, "%s: unknown value '%s'; expected %s", what, n->str, list.data);
     fkcg_buf_free(&list);
     return -1;
@@ -496,8 +495,7 @@ static const char *names(vctx *v, const fkcg_section *s, bool inputs)
     fkcg_buf_init(&b);
     size_t n = inputs ? s->n_inputs : s->n_fields;
     for (size_t i = 0; i < n; i++)
-        fkcg_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
-                        inputs ? s->inputs[i].name : s->fields[i].name);
+        fkcg_buf_put_listed(&b, i, n, inputs ? s->inputs[i].name : s->fields[i].name);
     const char *out = fkcg_strdup(v->a, b.data ? b.data : "none");
     fkcg_buf_free(&b);
     return out;
