@@ -116,11 +116,16 @@ void *fkcg_xcalloc(size_t n, size_t size);
 
 /* ---- checks (emit_check.c) ---- */
 
+struct fkcg_diag; /* diag.c's sink (internal.h): the checks report through it */
+
 /* True, with a message, when the table binds nothing (C has no empty arrays). */
-bool fkcg_emit_empty(const fkcg_table *t, FILE *diag);
-/* Every check on a plan; each problem is reported to diag as `file:line:col: error: ...`.
- * Returns the number found. */
-size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag);
+bool fkcg_emit_empty(const fkcg_table *t, struct fkcg_diag *d);
+/* Every check on a plan; each problem is reported through d (diag.c) as
+ * `file:line:col: error: ...`. Returns the number found. */
+size_t fkcg_plan_check(const fkcg_plan *p, struct fkcg_diag *d);
+/* A back end's report: `<what> '<value>' <why>` at loc, through d. */
+void fkcg_emit_report(struct fkcg_diag *d, fkcg_loc loc, const char *what, const char *value,
+                      const char *why);
 
 /* Checks, before anything is emitted, every contract string that becomes a C identifier
  * (kernel, op kind, inputs, outputs, op_params fields, entry_point), the field kinds, the

@@ -13,6 +13,7 @@
 
 #include "emit.h"
 #include "fkcgen.h"
+#include "internal.h"
 
 /* ---- output primitives (buf.h) ------------------------------------------------------------ */
 
@@ -1784,13 +1785,16 @@ void fkcg_emit_c_prefixed(const fkcg_table *table, const char *name, fkcg_buf *h
 size_t fkcg_emit_c_checked(const fkcg_table *table, const char *name, FILE *diag,
                            fkcg_buf *header, fkcg_buf *source)
 {
-    if (fkcg_emit_empty(table, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, table, name);
-    size_t errors = fkcg_plan_check(&p, diag);
-    if (errors == 0)
-        emit_plan(&p, header, source);
-    fkcg_plan_free(&p);
+    fkcg_diag *d = fkcg_diag_new(diag);
+    size_t errors = 1;
+    if (!fkcg_emit_empty(table, d)) {
+        fkcg_plan p;
+        fkcg_plan_init(&p, table, name);
+        errors = fkcg_plan_check(&p, d);
+        if (errors == 0)
+            emit_plan(&p, header, source);
+        fkcg_plan_free(&p);
+    }
+    fkcg_diag_free(d);
     return errors;
 }

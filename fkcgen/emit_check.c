@@ -8,19 +8,24 @@
 
 #include "config.h"
 #include "emit.h"
+#include "internal.h"
 
 typedef struct checker {
-    FILE *diag;
-    size_t errors;
+    fkcg_diag *d;
 } checker;
+
+void fkcg_emit_report(fkcg_diag *d, fkcg_loc loc, const char *what, const char *value,
+                      const char *why)
+{
+    if (!loc.file)
+        loc.file = "<input>";
+    fkcg_error(d, &loc, "%s '%s' %s", what, value ? value : "(none)", why);
+}
 
 static void report(checker *ck, fkcg_loc loc, const char *what, const char *value,
                    const char *why)
 {
-    ck->errors++;
-    if (ck->diag)
-        fprintf(ck->diag, "%s:%u:%u: error: %s '%s' %s\n", loc.file ? loc.file : "<input>",
-                (unsigned)loc.line, (unsigned)loc.col, what, value ? value : "(none)", why);
+    fkcg_emit_report(ck->d, loc, what, value, why);
 }
 
 #define IDENT_WHY "is not usable as a C name (" FKCG_IDENT_RULE ", no C keyword nor name " \
@@ -174,20 +179,20 @@ static void check_unique(checker *ck, const fkcg_plan *p)
 }
 
 /* An empty table: reported, as there is nothing to generate (and C has no empty arrays). */
-bool fkcg_emit_empty(const fkcg_table *t, FILE *diag)
+bool fkcg_emit_empty(const fkcg_table *t, fkcg_diag *d)
 {
     if (t->n_sections != 0 && t->n_bindings != 0)
         return false;
-    if (diag)
-        fputs("fkcgen: error: the contracts bind no kernel; nothing to generate\n", diag);
+    fkcg_error(d, NULL, "the contracts bind no kernel; nothing to generate");
     return true;
 }
 
 /* Every check, on a plan; returns the number of errors reported. */
-size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag)
+size_t fkcg_plan_check(const fkcg_plan *p, fkcg_diag *d)
 {
     const fkcg_table *t = p->t;
-    checker ck = {diag, 0};
+    size_t before = fkcg_diag_errors(d);
+    checker ck = {d};
     for (size_t i = 0; i < t->n_sections; i++)
         check_section(&ck, p, i);
     for (size_t i = 0; i < t->n_bindings; i++) {
@@ -199,9 +204,9 @@ size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag)
     for (size_t i = 0; i < t->n_providers; i++)
         if (!t->providers[i]->backend || !fkcg_emit_is_ident(t->providers[i]->backend))
             report(&ck, t->providers[i]->loc, "backend", t->providers[i]->backend, IDENT_WHY);
-    if (ck.errors == 0)
+    if (fkcg_diag_errors(d) == before)
         check_unique(&ck, p);
-    return ck.errors;
+    return fkcg_diag_errors(d) - before;
 }
 
 size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
@@ -211,12 +216,15 @@ size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
 
 size_t fkcg_emit_c_check_prefixed(const fkcg_table *t, const char *prefix, FILE *diag)
 {
-    if (fkcg_emit_empty(t, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, t, prefix);
-    size_t errors = fkcg_plan_check(&p, diag);
-    fkcg_plan_free(&p);
+    fkcg_diag *d = fkcg_diag_new(diag);
+    size_t errors = 1;
+    if (!fkcg_emit_empty(t, d)) {
+        fkcg_plan p;
+        fkcg_plan_init(&p, t, prefix);
+        errors = fkcg_plan_check(&p, d);
+        fkcg_plan_free(&p);
+    }
+    fkcg_diag_free(d);
     return errors;
 }
 

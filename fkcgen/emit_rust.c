@@ -14,6 +14,7 @@
 #include "config.h"
 #include "emit.h"
 #include "emit_rust.h"
+#include "internal.h"
 #include "fkcgen.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -1487,17 +1488,13 @@ void fkcg_emit_rust(const fkcg_table *table, fkcg_buf *out)
 /* ---- checks ---------------------------------------------------------------------------- */
 
 typedef struct rchecker {
-    FILE *diag;
-    size_t errors;
+    fkcg_diag *d;
 } rchecker;
 
 static void report(rchecker *ck, fkcg_loc loc, const char *what, const char *value,
                    const char *why)
 {
-    ck->errors++;
-    if (ck->diag)
-        fprintf(ck->diag, "%s:%u:%u: error: %s '%s' %s\n", loc.file ? loc.file : "<input>",
-                (unsigned)loc.line, (unsigned)loc.col, what, value ? value : "(none)", why);
+    fkcg_emit_report(ck->d, loc, what, value, why);
 }
 
 #define RUST_WHY "cannot be a Rust name (self, Self, super and crate cannot, even as r#name)"
@@ -1573,36 +1570,36 @@ static void check_section_names(rchecker *ck, const fkcg_plan *p, size_t i)
     }
 }
 
-static size_t check_plan(const fkcg_plan *p, FILE *diag)
+/* The checks through a diagnostics sink over diag; then, when out is given and they found
+ * nothing, the module. */
+static size_t check_then_emit(const fkcg_table *t, FILE *diag, fkcg_buf *out)
 {
-    size_t errors = fkcg_plan_check(p, diag);
-    rchecker ck = {diag, 0};
-    for (size_t i = 0; i < p->t->n_sections; i++)
-        check_section_names(&ck, p, i);
-    check_registries(&ck, p);
-    return errors + ck.errors;
+    fkcg_diag *d = fkcg_diag_new(diag);
+    size_t errors = 1;
+    if (!fkcg_emit_empty(t, d)) {
+        fkcg_plan p;
+        fkcg_plan_init(&p, t, NULL);
+        size_t before = fkcg_diag_errors(d);
+        fkcg_plan_check(&p, d);
+        rchecker ck = {d};
+        for (size_t i = 0; i < p.t->n_sections; i++)
+            check_section_names(&ck, &p, i);
+        check_registries(&ck, &p);
+        errors = fkcg_diag_errors(d) - before;
+        if (errors == 0 && out)
+            emit_all(&p, out);
+        fkcg_plan_free(&p);
+    }
+    fkcg_diag_free(d);
+    return errors;
 }
 
 size_t fkcg_emit_rust_check(const fkcg_table *t, FILE *diag)
 {
-    if (fkcg_emit_empty(t, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, t, NULL);
-    size_t errors = check_plan(&p, diag);
-    fkcg_plan_free(&p);
-    return errors;
+    return check_then_emit(t, diag, NULL);
 }
 
 size_t fkcg_emit_rust_checked(const fkcg_table *t, FILE *diag, fkcg_buf *out)
 {
-    if (fkcg_emit_empty(t, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, t, NULL);
-    size_t errors = check_plan(&p, diag);
-    if (errors == 0)
-        emit_all(&p, out);
-    fkcg_plan_free(&p);
-    return errors;
+    return check_then_emit(t, diag, out);
 }

@@ -20,15 +20,22 @@ typedef struct parser {
     bool failed;
 } parser;
 
-static void fail(parser *ps, const char *at, const char *fmt, const char *arg)
+/* Reports an error at the byte `at` of the expression (once: the first error ends the parse)
+ * and returns NULL, so a failure is one `return fail(...)`. */
+static fkcg_expr *fail(parser *ps, const char *at, const char *fmt, ...) FKCG_PRINTF(3, 4);
+static fkcg_expr *fail(parser *ps, const char *at, const char *fmt, ...)
 {
     if (ps->failed)
-        return;
+        return NULL;
     ps->failed = true;
     fkcg_loc where = ps->loc;
     if (ps->val_col >= 0)
         where.col += (uint32_t)ps->val_col + (uint32_t)(at - ps->src);
-    fkcg_error(ps->d, &where, fmt, arg);
+    va_list ap;
+    va_start(ap, fmt);
+    fkcg_verror(ps->d, &where, fmt, ap);
+    va_end(ap);
+    return NULL;
 }
 
 static void skip_space(parser *ps)
@@ -70,13 +77,11 @@ static fkcg_expr *name(parser *ps)
             e->field = ps->fields[i].name;
             return e;
         }
-        fail(ps, start, "op_params field '%s' is not an integer; a cost expression can use "
-                        "only integer fields", id);
-        return NULL;
+        return fail(ps, start, "op_params field '%s' is not an integer; a cost expression can "
+                               "use only integer fields", id);
     }
-    fail(ps, start, "unknown name '%s' in cost expression; use n, dtype_bytes or an integer "
-                    "op_params field", id);
-    return NULL;
+    return fail(ps, start, "unknown name '%s' in cost expression; use n, dtype_bytes or an "
+                           "integer op_params field", id);
 }
 
 static fkcg_expr *factor(parser *ps)
@@ -87,10 +92,8 @@ static fkcg_expr *factor(parser *ps)
         uint64_t v = 0;
         while (*ps->p >= '0' && *ps->p <= '9') {
             v = v * 10 + (uint64_t)(*ps->p++ - '0');
-            if (v > FKCG_MAX_EXPR_VALUE) {
-                fail(ps, start, "integer too large in cost expression%s", "");
-                return NULL;
-            }
+            if (v > FKCG_MAX_EXPR_VALUE)
+                return fail(ps, start, "integer too large in cost expression");
         }
         fkcg_expr *e = node(ps, FKCG_EXPR_INT);
         e->value = v;
@@ -99,30 +102,24 @@ static fkcg_expr *factor(parser *ps)
     if ((*ps->p >= 'a' && *ps->p <= 'z') || (*ps->p >= 'A' && *ps->p <= 'Z') || *ps->p == '_')
         return name(ps);
     if (*ps->p == '(') {
-        if (++ps->depth > FKCG_MAX_EXPR_DEPTH) {
-            fail(ps, start, "cost expression nested too deeply%s", "");
-            return NULL;
-        }
+        if (++ps->depth > FKCG_MAX_EXPR_DEPTH)
+            return fail(ps, start, "cost expression nested too deeply");
         ps->p++;
         fkcg_expr *e = sum(ps);
         skip_space(ps);
         if (!e)
             return NULL;
-        if (*ps->p != ')') {
-            fail(ps, ps->p, "missing ')' in cost expression%s", "");
-            return NULL;
-        }
+        if (*ps->p != ')')
+            return fail(ps, ps->p, "missing ')' in cost expression");
         ps->p++;
         ps->depth--;
         return e;
     }
     if (*ps->p == '\0')
-        fail(ps, start, "cost expression ends too early; expected a number, a name or '('%s",
-             "");
-    else
-        fail(ps, start, "unexpected '%.1s' in cost expression; expected a number, a name or '('",
-             start);
-    return NULL;
+        return fail(ps, start, "cost expression ends too early; expected a number, a name or "
+                               "'('");
+    return fail(ps, start, "unexpected '%.1s' in cost expression; expected a number, a name or "
+                           "'('", start);
 }
 
 /* Left-associative chain of operators ops over operands next. */
@@ -137,11 +134,8 @@ static fkcg_expr *chain(parser *ps, fkcg_expr *(*next)(parser *), const char *op
         if (!op || !strchr(ops, op))
             return lhs;
         if (++ps->ops > FKCG_MAX_EXPR_OPS) { /* the tree's depth, which printers recurse */
-            char limit[16];
-            snprintf(limit, sizeof limit, "%u", FKCG_MAX_EXPR_OPS);
-            fail(ps, ps->p, "cost expression too long: at most %s operators (+ - * /); "
-                            "simplify it", limit);
-            return NULL;
+            return fail(ps, ps->p, "cost expression too long: at most %u operators (+ - * /); "
+                                   "simplify it", FKCG_MAX_EXPR_OPS);
         }
         ps->p++;
         fkcg_expr *rhs = next(ps);
@@ -173,7 +167,7 @@ fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_lo
     skip_space(&ps);
     if (e && *ps.p) {
         if (*ps.p == ')')
-            fail(&ps, ps.p, "unmatched ')' in cost expression%s", "");
+            fail(&ps, ps.p, "unmatched ')' in cost expression");
         else
             fail(&ps, ps.p, "unexpected '%.1s' in cost expression; expected an operator "
                             "(+ - * /)", ps.p);

@@ -4,6 +4,7 @@
 #ifndef FKCG_INTERNAL_H
 #define FKCG_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,7 +36,7 @@ void fkcg_arena_reset(fkcg_arena *a);
 
 /* ---- diag.c: GNU-format diagnostics through a sink, with source line and caret ---- */
 typedef struct fkcg_diag fkcg_diag;
-fkcg_diag *fkcg_diag_new(FILE *out);
+fkcg_diag *fkcg_diag_new(FILE *out); /* out NULL: errors are counted, not printed */
 void fkcg_diag_free(fkcg_diag *d);
 /* Registers a file's text (normalised: no BOM, no CR) so messages can quote its lines. */
 void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len);
@@ -50,6 +51,9 @@ void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc);
 void fkcg_diag_drop_source(fkcg_diag *d, const char *file);
 /* loc NULL: "fkcgen: error: ..."; loc->line 0: "file: error: ...". */
 void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
+/* fkcg_error with a va_list: for each pass's variadic `fail` helper. */
+void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap)
+    FKCG_PRINTF(3, 0);
 /* A second location for the error just reported ("first defined here"). */
 void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
 size_t fkcg_diag_errors(const fkcg_diag *d);

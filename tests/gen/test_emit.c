@@ -269,6 +269,11 @@ static void test_bad_identifiers_rejected(void **state)
     o = one_new();
     o->s.kernel = "a-b";
     expect_rejected(o, "error: kernel 'a-b'");
+    /* Back-end messages go through diag.c: a control byte of a value is escaped, never
+     * written to the terminal as it is. */
+    o = one_new();
+    o->s.kernel = "a\033[2Jb";
+    expect_rejected(o, "error: kernel 'a\\x1b[2Jb' is not usable as a C name");
     o = one_new();
     o->s.kernel = "_Hidden";
     expect_rejected(o, "error: kernel '_Hidden'");
