@@ -388,14 +388,11 @@ static size_t check_symbols(fkcg_diag *d, const fkcg_section **v, size_t n)
     return errors;
 }
 
-size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
-                 fkcg_provider **providers, size_t n_providers, fkcg_table *out)
+/* Kernel names are unique across all contracts. sections: sorted by kernel. */
+static size_t check_kernels(fkcg_diag *d, fkcg_section *const *sections, size_t n)
 {
-    size_t errors = 0, n = 0;
-    sort_sections((const fkcg_section **)sections, n_sections, false);
-    if (n_providers) /* qsort takes no null array, even empty */
-        qsort(providers, n_providers, sizeof *providers, by_file);
-    for (size_t i = 1, first = 0; i < n_sections; i++) {
+    size_t errors = 0;
+    for (size_t i = 1, first = 0; i < n; i++) {
         if (strcmp(sections[i]->kernel, sections[first]->kernel) != 0) {
             first = i; /* a third definition is noted against the first, not the second */
             continue;
@@ -405,24 +402,42 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
         fkcg_note(d, &sections[first]->kernel_loc, "first defined here");
         errors++;
     }
+    return errors;
+}
+
+/* Resolves the `auto` revision hashes the run left; returns the number of bindings (one per
+ * section and dtype of its first input). */
+static size_t resolve_revisions(fkcg_arena *a, fkcg_section *const *sections, size_t n)
+{
+    size_t n_bindings = 0;
     fkcg_buf canon;
     fkcg_buf_init(&canon);
-    for (size_t i = 0; i < n_sections; i++) {
+    for (size_t i = 0; i < n; i++) {
         fkcg_section *s = sections[i];
         fkcg_resolve_revision(a, s, &canon); /* any left: the run resolved its own already */
-        n += s->n_inputs ? s->inputs[0].n_dtypes : 0;
+        n_bindings += s->n_inputs ? s->inputs[0].n_dtypes : 0;
     }
     fkcg_buf_free(&canon);
-    const fkcg_section **order = fkcg_alloc_raw(a, (n_sections + 1) * sizeof *order);
-    if (n_sections)
-        memcpy(order, sections, n_sections * sizeof *order);
-    sort_sections(order, n_sections, true);
-    errors += find_dup_keys(a, d, order, n_sections, n);
-    errors += check_op_kinds(d, order, n_sections);
-    const fkcg_section **by_symbol = fkcg_alloc_raw(a, (n_sections + 1) * sizeof *by_symbol);
-    if (n_sections)
-        memcpy(by_symbol, order, n_sections * sizeof *by_symbol);
-    errors += check_symbols(d, by_symbol, n_sections);
+    return n_bindings;
+}
+
+/* A copy of the n sections in a, sorted by binding key when by_key, else kept in order. */
+static const fkcg_section **copy_sections(fkcg_arena *a, const fkcg_section *const *v, size_t n,
+                                          bool by_key)
+{
+    const fkcg_section **out = fkcg_alloc_raw(a, (n + 1) * sizeof *out);
+    if (n)
+        memcpy(out, v, n * sizeof *out);
+    if (by_key)
+        sort_sections(out, n, true);
+    return out;
+}
+
+/* The bindings of the sections in order: one per (section, dtype), symbol
+ * <entry_point>_<suffix>, wrapper <kernel>_b<width>. n: their number (resolve_revisions). */
+static fkcg_binding *make_bindings(fkcg_arena *a, const fkcg_section *const *order,
+                                   size_t n_sections, size_t n)
+{
     fkcg_binding *b = fkcg_alloc(a, (n + 1) * sizeof *b);
     n = 0;
     for (size_t i = 0; i < n_sections; i++) {
@@ -444,11 +459,29 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
                                      wrapper[info->bytes] };
         }
     }
+    return b;
+}
+
+/* The cross-file pass, as a list of named steps: sort, unique kernels, revision hashes,
+ * unique binding keys, one signature per op kind, unique symbols, then the table. */
+size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
+                 fkcg_provider **providers, size_t n_providers, fkcg_table *out)
+{
+    sort_sections((const fkcg_section **)sections, n_sections, false);
+    if (n_providers) /* qsort takes no null array, even empty */
+        qsort(providers, n_providers, sizeof *providers, by_file);
+    size_t errors = check_kernels(d, sections, n_sections);
+    size_t n = resolve_revisions(a, sections, n_sections);
+    const fkcg_section *const *all = (const fkcg_section *const *)sections;
+    const fkcg_section **order = copy_sections(a, all, n_sections, true);
+    errors += find_dup_keys(a, d, order, n_sections, n);
+    errors += check_op_kinds(d, order, n_sections);
+    errors += check_symbols(d, copy_sections(a, order, n_sections, false), n_sections);
     out->providers = (const fkcg_provider *const *)providers;
     out->n_providers = n_providers;
-    out->sections = (const fkcg_section *const *)sections;
+    out->sections = all;
     out->n_sections = n_sections;
-    out->bindings = b;
+    out->bindings = make_bindings(a, order, n_sections, n);
     out->n_bindings = n;
     return errors;
 }
