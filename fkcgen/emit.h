@@ -111,6 +111,9 @@ const char *fkcg_nz(const char *s);
 /* qsort, skipped when the rows are in order already: the binding table comes sorted by op
  * kind and kernel, which the link and dispatch orders mostly follow. */
 void fkcg_sort_rows(void *rows, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* Index of a provider in t->providers (bind sorts them by rel_file), or -1: the dump and both
+ * back ends point to a section's provider by it. */
+long fkcg_provider_index(const fkcg_table *t, const fkcg_provider *pr);
 /* calloc that exits on out-of-memory (as the rest of the generator). */
 void *fkcg_xcalloc(size_t n, size_t size);
 
@@ -138,7 +141,8 @@ size_t fkcg_emit_c_check_prefixed(const fkcg_table *table, const char *prefix, F
 /* ---- printing (emit_c.c) ---- */
 
 /* fkcg_emit_c_check, then fkcg_emit_c when it found nothing, on one shared plan (what
- * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any. */
+ * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any.
+ * header and source NULL: the checks alone. */
 size_t fkcg_emit_c_checked(const fkcg_table *table, const char *prefix, FILE *diag,
                            fkcg_buf *header, fkcg_buf *source);
 /* fkcg_emit_c with the generated names of `prefix` (NULL: the default). */

@@ -1408,26 +1408,6 @@ static void emit_c_cost(fkcg_buf *b, const fkcg_plan *p)
         "    }\n    return filled;\n}\n");
 }
 
-/* Index of a section's provider in the table (providers are sorted by rel_file), or -1. */
-static long provider_index(const fkcg_table *t, const fkcg_section *s)
-{
-    size_t lo = 0, hi = t->n_providers;
-    if (!s->provider || !s->provider->rel_file)
-        return -1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *f = t->providers[mid]->rel_file ? t->providers[mid]->rel_file : "";
-        int c = strcmp(s->provider->rel_file, f);
-        if (c == 0)
-            return t->providers[mid] == s->provider ? (long)mid : -1;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return -1;
-}
-
 static void put_input(fkcg_buf *b, const fkcg_input *in, size_t sec, size_t k)
 {
     PUT(b, "    {");
@@ -1549,7 +1529,7 @@ static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
 static void put_contract_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
 {
     const fkcg_section *s = p->t->sections[i];
-    long pv = provider_index(p->t, s);
+    long pv = fkcg_provider_index(p->t, s->provider);
     PUT(b, "    /* [");
     fkcg_buf_put_u64(b, i);
     PUT(b, "] ");
@@ -1791,7 +1771,7 @@ size_t fkcg_emit_c_checked(const fkcg_table *table, const char *name, FILE *diag
         fkcg_plan p;
         fkcg_plan_init(&p, table, name);
         errors = fkcg_plan_check(&p, d);
-        if (errors == 0)
+        if (errors == 0 && header && source)
             emit_plan(&p, header, source);
         fkcg_plan_free(&p);
     }

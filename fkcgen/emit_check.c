@@ -216,15 +216,6 @@ size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
 
 size_t fkcg_emit_c_check_prefixed(const fkcg_table *t, const char *prefix, FILE *diag)
 {
-    fkcg_diag *d = fkcg_diag_new(diag);
-    size_t errors = 1;
-    if (!fkcg_emit_empty(t, d)) {
-        fkcg_plan p;
-        fkcg_plan_init(&p, t, prefix);
-        errors = fkcg_plan_check(&p, d);
-        fkcg_plan_free(&p);
-    }
-    fkcg_diag_free(d);
-    return errors;
+    return fkcg_emit_c_checked(t, prefix, diag, NULL, NULL);
 }
 

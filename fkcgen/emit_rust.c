@@ -1161,12 +1161,11 @@ static void put_cost_ref(fkcg_buf *b, const fkcg_section *s, size_t sec)
         fkcg_buf_printf(b, "&data::COST_%zu", sec);
 }
 
-static size_t provider_index(const fkcg_table *t, const fkcg_provider *pr)
+/* The provider's row in PROVIDERS (always found in a bound table; 0 otherwise). */
+static size_t rust_provider_index(const fkcg_table *t, const fkcg_provider *pr)
 {
-    for (size_t i = 0; i < t->n_providers; i++)
-        if (t->providers[i] == pr)
-            return i;
-    return 0;
+    long i = fkcg_provider_index(t, pr);
+    return i < 0 ? 0 : (size_t)i;
 }
 
 static void emit_providers(fkcg_buf *b, const fkcg_table *t)
@@ -1223,7 +1222,7 @@ static void emit_kernels(fkcg_buf *b, const fkcg_plan *p)
         put_rstr(b, s->blurb);
         PUT(b, ",\n        entry_point: ");
         put_rstr(b, s->entry_point);
-        fkcg_buf_printf(b, ",\n        provider: &PROVIDERS[%zu],\n", provider_index(t, s->provider));
+        fkcg_buf_printf(b, ",\n        provider: &PROVIDERS[%zu],\n", rust_provider_index(t, s->provider));
         fkcg_buf_printf(b, "        inputs: &data::INPUTS_%zu,\n        outputs: &data::OUTPUTS_%zu,\n"
                         "        variant: ", i, i);
         put_ropt(b, s->variant);
