@@ -967,35 +967,19 @@ static bool expr_uses_field(const fkcg_expr *e)
                  expr_uses_field(e->rhs));
 }
 
+static void put_field_double(fkcg_buf *b, const char *name, const void *ctx)
+{
+    (void)ctx;
+    PUT(b, "(double)p->");
+    put_ident(b, name);
+}
+
 /* The expression in double arithmetic, fully parenthesised. */
 static void put_expr(fkcg_buf *b, const fkcg_expr *e)
 {
-    static const char ops[] = "+-*/";
-    switch (e->kind) {
-    case FKCG_EXPR_INT:
-        fkcg_buf_put_u64(b, e->value);
-        PUT(b, ".0");
-        return;
-    case FKCG_EXPR_N:
-        PUT(b, "(double)n");
-        return;
-    case FKCG_EXPR_DTYPE_BYTES:
-        PUT(b, "(double)dtype_bytes");
-        return;
-    case FKCG_EXPR_FIELD:
-        PUT(b, "(double)p->");
-        put_ident(b, e->field);
-        return;
-    default:
-        put_ch(b, '(');
-        put_expr(b, e->lhs);
-        put_ch(b, ' ');
-        put_ch(b, ops[e->kind - FKCG_EXPR_ADD]);
-        put_ch(b, ' ');
-        put_expr(b, e->rhs);
-        put_ch(b, ')');
-        return;
-    }
+    static const fkcg_expr_style c_double = { ".0", "(double)n", "(double)dtype_bytes",
+                                              put_field_double, NULL, false };
+    fkcg_expr_write(e, b, &c_double);
 }
 
 static void emit_cost_fn(fkcg_buf *b, const fkcg_op_info *op, const fkcg_section *s, size_t sec,

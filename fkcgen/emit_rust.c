@@ -962,32 +962,19 @@ static size_t field_index(const fkcg_section *s, const char *name)
     return k;
 }
 
-/* The expression in f64 arithmetic; top: no parentheses around it (rustc's unused_parens). */
-static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e, bool top)
+/* A field as the match binding p<k> of its index in the section (ctx). */
+static void put_field_f64(fkcg_buf *b, const char *name, const void *ctx)
 {
-    static const char ops[] = "+-*/";
-    switch (e->kind) {
-    case FKCG_EXPR_INT:
-        fkcg_buf_put_u64(b, e->value);
-        PUT(b, ".0");
-        return;
-    case FKCG_EXPR_N:
-        PUT(b, "n as f64");
-        return;
-    case FKCG_EXPR_DTYPE_BYTES:
-        PUT(b, "dtype_bytes as f64");
-        return;
-    case FKCG_EXPR_FIELD:
-        fkcg_buf_printf(b, "*p%zu as f64", field_index(s, e->field));
-        return;
-    default:
-        put_str(b, top ? "" : "(");
-        put_expr(b, s, e->lhs, false);
-        fkcg_buf_printf(b, " %c ", ops[e->kind - FKCG_EXPR_ADD]);
-        put_expr(b, s, e->rhs, false);
-        put_str(b, top ? "" : ")");
-        return;
-    }
+    fkcg_buf_printf(b, "*p%zu as f64", field_index(ctx, name));
+}
+
+/* The expression in f64 arithmetic, without parentheses around the whole (rustc's
+ * unused_parens). */
+static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e)
+{
+    const fkcg_expr_style rust_f64 = { ".0", "n as f64", "dtype_bytes as f64", put_field_f64,
+                                       s, true };
+    fkcg_expr_write(e, b, &rust_f64);
 }
 
 /* Whether e names field `name` (its depth is bounded by the checks). */
@@ -1030,11 +1017,11 @@ static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const c
         PUT(b, " {");
         put_field_bindings(b, s, e);
         PUT(b, ") => ");
-        put_expr(b, s, e, true);
+        put_expr(b, s, e);
         PUT(b, ",\n            _ => f64::NAN,\n        }\n");
     } else {
         PUT(b, "        ");
-        put_expr(b, s, e, true);
+        put_expr(b, s, e);
         fkcg_buf_putc(b, '\n');
     }
     PUT(b, "    }\n\n");

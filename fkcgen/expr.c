@@ -176,21 +176,42 @@ fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_lo
 }
 
 
-void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out)
+static void write_node(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style *st, bool top)
 {
+    static const char ops[] = "+-*/";
     switch (e->kind) {
-    case FKCG_EXPR_INT: fkcg_buf_put_u64(out, e->value); return;
-    case FKCG_EXPR_N: fkcg_buf_puts(out, "n"); return;
-    case FKCG_EXPR_DTYPE_BYTES: fkcg_buf_puts(out, "dtype_bytes"); return;
-    case FKCG_EXPR_FIELD: fkcg_buf_puts(out, e->field); return;
+    case FKCG_EXPR_INT:
+        fkcg_buf_put_u64(out, e->value);
+        fkcg_buf_puts(out, st->int_suffix);
+        return;
+    case FKCG_EXPR_N: fkcg_buf_puts(out, st->n); return;
+    case FKCG_EXPR_DTYPE_BYTES: fkcg_buf_puts(out, st->dtype_bytes); return;
+    case FKCG_EXPR_FIELD: st->field(out, e->field, st->ctx); return;
     default: break;
     }
-    static const char ops[] = { [FKCG_EXPR_ADD] = '+', [FKCG_EXPR_SUB] = '-',
-                                [FKCG_EXPR_MUL] = '*', [FKCG_EXPR_DIV] = '/' };
-    fkcg_buf_putc(out, '(');
-    fkcg_expr_print(e->lhs, out);
-    char op[3] = { ' ', ops[e->kind], ' ' };
+    if (!top)
+        fkcg_buf_putc(out, '(');
+    write_node(e->lhs, out, st, false);
+    char op[3] = { ' ', ops[e->kind - FKCG_EXPR_ADD], ' ' };
     fkcg_buf_put(out, op, 3);
-    fkcg_expr_print(e->rhs, out);
-    fkcg_buf_putc(out, ')');
+    write_node(e->rhs, out, st, false);
+    if (!top)
+        fkcg_buf_putc(out, ')');
+}
+
+void fkcg_expr_write(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style *st)
+{
+    write_node(e, out, st, st->bare_top);
+}
+
+static void put_name(fkcg_buf *out, const char *name, const void *ctx)
+{
+    (void)ctx;
+    fkcg_buf_puts(out, name);
+}
+
+void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out)
+{
+    static const fkcg_expr_style canonical = { "", "n", "dtype_bytes", put_name, NULL, false };
+    fkcg_expr_write(e, out, &canonical);
 }

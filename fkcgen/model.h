@@ -56,6 +56,19 @@ typedef struct fkcg_expr {
     struct fkcg_expr *rhs;
 } fkcg_expr;
 
+/* How a printer spells an expression's leaves (expr.c's fkcg_expr_write walks the tree for
+ * the canonical form, the C back end and the Rust back end). */
+struct fkcg_buf;
+typedef struct fkcg_expr_style {
+    const char *int_suffix;      /* after an integer ("" or ".0") */
+    const char *n, *dtype_bytes; /* the two variables */
+    void (*field)(struct fkcg_buf *out, const char *name, const void *ctx); /* a field */
+    const void *ctx;
+    bool bare_top;               /* no parentheses around the whole expression */
+} fkcg_expr_style;
+/* Appends e, each operation parenthesised ("(a + b)"), its leaves spelled by st. */
+void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_style *st);
+
 /* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated),
  * written once: the schema's layout mapping (schema.c), the model, the JSON dump, the C
  * back end's @_input_info fields and the Rust back end's Layout struct read this list.
