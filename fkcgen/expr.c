@@ -54,6 +54,20 @@ static fkcg_expr *node(parser *ps, fkcg_expr_kind kind)
 static fkcg_expr *sum(parser *ps);
 
 
+/* The variables a cost expression knows besides the op_params fields, which no field may be
+ * named after. */
+static const struct { const char *name; fkcg_expr_kind kind; } variables[] = {
+    { "n", FKCG_EXPR_N }, { "dtype_bytes", FKCG_EXPR_DTYPE_BYTES },
+};
+
+bool fkcg_expr_is_variable(const char *name)
+{
+    for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
+        if (!strcmp(name, variables[i].name))
+            return true;
+    return false;
+}
+
 /* A name: n, dtype_bytes or an integer op_params field. */
 static fkcg_expr *name(parser *ps)
 {
@@ -63,10 +77,9 @@ static fkcg_expr *name(parser *ps)
         ps->p++;
     size_t len = (size_t)(ps->p - start);
     char *id = fkcg_strndup(ps->a, start, len);
-    if (!strcmp(id, "n"))
-        return node(ps, FKCG_EXPR_N);
-    if (!strcmp(id, "dtype_bytes"))
-        return node(ps, FKCG_EXPR_DTYPE_BYTES);
+    for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
+        if (!strcmp(id, variables[i].name))
+            return node(ps, variables[i].kind);
     for (size_t i = 0; i < ps->n_fields; i++) {
         if (strcmp(ps->fields[i].name, id) != 0)
             continue;

@@ -180,6 +180,8 @@ ynode *fkcg_shape(fkcg_arena *a, fkcg_diag *d, const ynode *root, const fkcg_sch
 fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
                            const fkcg_field *fields, size_t n_fields);
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out); /* canonical, fully parenthesised */
+/* n and dtype_bytes: a cost expression's own variables, names no op_params field may take. */
+bool fkcg_expr_is_variable(const char *name);
 
 /* ---- validate.c: shaped tree → model ---- */
 /* NULL when the front matter has errors (reported). */

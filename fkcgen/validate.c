@@ -299,7 +299,7 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
                 fail(v, &e->key->loc, "field name '%s' must be a C identifier (" FKCG_IDENT_RULE
                                      ") that is not a C keyword nor a name the generated code "
                                      "uses (NULL, SIZE_MAX, fkc_...)", e->key->str);
-            else if (!strcmp(e->key->str, "n") || !strcmp(e->key->str, "dtype_bytes"))
+            else if (fkcg_expr_is_variable(e->key->str))
                 fail(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
                                      "rename the field", e->key->str);
             if (e->kind != YN_MAP)
