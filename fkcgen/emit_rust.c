@@ -39,12 +39,6 @@ bool fkcg_rust_keyword(const char *s)
                    sizeof rust_keywords[0], cmp_name) != NULL;
 }
 
-bool fkcg_rust_name_refused(const char *s)
-{
-    return !strcmp(s, "self") || !strcmp(s, "Self") || !strcmp(s, "super") ||
-           !strcmp(s, "crate") || !strcmp(s, "_");
-}
-
 /* The names of the module's own items in the value namespace (statics and functions), which a
  * link registry static may not take; sorted. */
 static const char *const own_values[] = {

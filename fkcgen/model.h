@@ -243,6 +243,9 @@ bool fkcg_c_name_reserved(const char *s);
 /* Why s is reserved ("a macro of <stdio.h>", "a C keyword", ...), or NULL when it is not. */
 const char *fkcg_c_name_why(const char *s);
 bool fkcg_c_names_sorted(void); /* for the tests: the table is sorted (binary search) */
+/* A name Rust cannot take even as a raw identifier (self, Self, super, crate: the table's
+ * Rust rows) or "_"; the Rust back end asserts it. Keywords r# makes usable are not refused. */
+bool fkcg_rust_name_refused(const char *s);
 /* "WriteSliceRotating" -> "write_slice_rotating", "GELUTanh" -> "gelu_tanh" (malloc'd). */
 char *fkcg_snake_case(const char *camel);
 /* Why an op kind of snake form `snake` cannot be emitted (its C names fkc_<snake>_fn,

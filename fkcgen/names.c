@@ -384,6 +384,13 @@ const char *fkcg_c_name_why(const char *s)
     }
 }
 
+bool fkcg_rust_name_refused(const char *s)
+{
+    const reserved_name *r = bsearch(s, reserved, sizeof reserved / sizeof reserved[0],
+                                     sizeof reserved[0], cmp_name);
+    return (r && r->kind == RST) || !strcmp(s, "_");
+}
+
 bool fkcg_c_name_reserved(const char *s)
 {
     return fkcg_c_name_why(s) != NULL;
