@@ -234,13 +234,14 @@ const fkcg_key *fkcg_schema_key(const fkcg_schema *s, const char *name)
     return NULL;
 }
 
-/* Levenshtein distance, capped: enough for short keys. */
+/* Levenshtein distance between names (at most FKCG_IDENT_MAX bytes; a longer one is far from
+ * every name). */
 static size_t distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 64;
-    size_t row[64];
+    if (la > FKCG_IDENT_MAX || lb > FKCG_IDENT_MAX)
+        return FKCG_IDENT_MAX + 1;
+    size_t row[FKCG_IDENT_MAX + 1];
     for (size_t j = 0; j <= lb; j++)
         row[j] = j;
     for (size_t i = 1; i <= la; i++) {
@@ -384,7 +385,7 @@ void fkcg_schema_markdown(fkcg_buf *out)
         "- `fkc_version` must be one this fkcgen knows (1).\n"
         "- A section's `backend` and `kernel_source` must equal the provider's.\n"
         "- `kernel`, `op_params.variant`, input, output and field names are C identifiers of at "
-        "most 63 bytes, not starting with `_`, and not a name the generated C reserves: a C "
+        "most " FKCG_STR(FKCG_IDENT_MAX) " bytes, not starting with `_`, and not a name the generated C reserves: a C "
         "keyword (C11 or C23), a name starting with `fkc_` or `FKC_`, a macro gcc and clang "
         "predefine in GNU mode (`linux`, `unix`, `i386`), or a macro or typedef of a C standard "
         "header, which a file may include before the generated one (`NULL`, `EOF`, `BUFSIZ`, "
