@@ -123,7 +123,7 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
         report(ck, s->loc, "kernel", s->kernel, "is a kernel of the fkc runtime, which "
                "implements it for another op kind or backend (fkc/fkc_kernels.h); name your own "
                "kernel otherwise");
-    if (!fkcg_emit_is_path(s->entry_point))
+    if (!fkcg_is_c_path(s->entry_point))
         report(ck, s->loc, "entry_point", s->entry_point,
                "is not a path of identifiers joined by '::' (like a::b::c)");
     if (s->variant && !fkcg_is_c_ident(s->variant))

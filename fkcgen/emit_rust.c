@@ -1503,7 +1503,7 @@ static void check_registries(rchecker *ck, const fkcg_plan *p)
         const fkcg_provider *pr = t->providers[i];
         const char *reg = pr->link_registry;
         const char *name = reg ? registry_static(reg) : NULL;
-        if (!reg || !fkcg_emit_is_path(reg) || !upper_snake(name) ||
+        if (!reg || !fkcg_is_c_path(reg) || !upper_snake(name) ||
             bsearch(name, own_values, sizeof own_values / sizeof own_values[0],
                     sizeof own_values[0], cmp_name)) {
             report(ck, pr->loc, "link_registry", reg, "must end in the name of a Rust static: "

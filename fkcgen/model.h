@@ -257,6 +257,11 @@ const char *fkcg_op_kind_c_clash(const char *snake);
 /* A name a contract may give: [A-Za-z][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
  * (config.h), not reserved (fkcg_c_name_reserved). */
 bool fkcg_is_c_ident(const char *s);
+/* entry_point and link_registry: such names joined by "::" (a::b::c). */
+bool fkcg_is_c_path(const char *s);
+/* The first segment of path s that is no such name, or NULL when there is none; *len: its
+ * length; *why: why, when it is reserved (fkcg_c_name_why), else NULL. */
+const char *fkcg_c_path_bad_segment(const char *s, size_t *len, const char **why);
 /* An op kind: UpperCamelCase, [A-Z][A-Za-z0-9]*, at most FKCG_IDENT_MAX bytes. */
 bool fkcg_is_op_kind(const char *s);
 /* stream, params and extra: the other parameters of a kernel's C function, no tensor's name. */

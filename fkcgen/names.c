@@ -478,6 +478,34 @@ bool fkcg_is_c_ident(const char *s)
     return s[n] == '\0' && n <= FKCG_IDENT_MAX && !fkcg_c_name_reserved(s);
 }
 
+const char *fkcg_c_path_bad_segment(const char *s, size_t *len, const char **why)
+{
+    char seg[FKCG_IDENT_MAX + 1];
+    for (;;) {
+        const char *sep = strstr(s, "::");
+        *len = sep ? (size_t)(sep - s) : strlen(s);
+        *why = NULL;
+        if (*len >= sizeof seg)
+            return s;
+        memcpy(seg, s, *len);
+        seg[*len] = '\0';
+        if (!fkcg_is_c_ident(seg)) {
+            *why = fkcg_c_name_why(seg);
+            return s;
+        }
+        if (!sep)
+            return NULL;
+        s = sep + 2;
+    }
+}
+
+bool fkcg_is_c_path(const char *s)
+{
+    size_t len;
+    const char *why;
+    return s && !fkcg_c_path_bad_segment(s, &len, &why);
+}
+
 bool fkcg_is_op_kind(const char *s)
 {
     if (!s || !is_upper(*s))

@@ -148,30 +148,17 @@ static bool check_path(vctx *v, const ynode *n)
 {
     if (!need_scalar(v, n, "a path like a::b::c"))
         return false;
-    const char *s = n->str;
-    for (;;) {
-        const char *sep = strstr(s, "::");
-        size_t len = sep ? (size_t)(sep - s) : strlen(s);
-        char seg[FKCG_IDENT_MAX + 1];
-        bool ok = len > 0 && len < sizeof seg;
-        if (ok) {
-            memcpy(seg, s, len);
-            seg[len] = '\0';
-            ok = fkcg_is_c_ident(seg);
-        }
-        if (!ok) {
-            fkcg_loc at = n->loc;
-            if (n->val_col >= 0)
-                at.col += (uint32_t)n->val_col + (uint32_t)(s - n->str);
-            const char *why = len < sizeof seg && fkcg_c_name_why(seg) ? fkcg_c_name_why(seg)
-                              : "not a C identifier (" FKCG_IDENT_RULE ")";
-            return fail(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is "
-                        "%s", key_of(n), (int)(len < sizeof seg ? len : sizeof seg), s, why);
-        }
-        if (!sep)
-            return true;
-        s = sep + 2;
-    }
+    size_t len;
+    const char *why;
+    const char *bad = fkcg_c_path_bad_segment(n->str, &len, &why);
+    if (!bad)
+        return true;
+    fkcg_loc at = n->loc;
+    if (n->val_col >= 0)
+        at.col += (uint32_t)n->val_col + (uint32_t)(bad - n->str);
+    return fail(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is %s",
+                key_of(n), (int)(len <= FKCG_IDENT_MAX ? len : FKCG_IDENT_MAX + 1), bad,
+                why ? why : "not a C identifier (" FKCG_IDENT_RULE ")");
 }
 
 /* fn(arg): fn one value of enum `name`, arg an identifier. */

@@ -237,8 +237,11 @@ static void test_check_accepts_seed(void **state)
 static void test_bad_entry_point_rejected(void **state)
 {
     (void)state;
+    /* "a::int" and a 64-byte segment too: the front end's rule (fkcg_is_c_path). */
     static const char *const bad[] = {"a::b c", "a::", "::a", "a:::b", "1a::b", "",
-                                      "x\"); system(\"rm -rf /\"); (\"", "a::b-c", "a::b::"};
+                                      "x\"); system(\"rm -rf /\"); (\"", "a::b-c", "a::b::",
+                                      "a::int",
+                                      "a::k123456789012345678901234567890123456789012345678901234567890123"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         one *o = one_new();
         o->s.entry_point = bad[i];
