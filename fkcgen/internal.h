@@ -164,7 +164,10 @@ const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value);
 /* "a, b or c": the keys of s, for messages. */
 void fkcg_schema_key_list(const fkcg_schema *s, fkcg_buf *out);
 const char *fkcg_type_name(fkcg_type t);
-/* docs/contract-format.md, from the table. */
+/* The closed vocabularies, in table order (for the docs page); returns their number. */
+size_t fkcg_enums_all(const fkcg_enum **out);
+/* docs/contract-format.md: the template fkcgen/contract-format.md.in filled from the tables
+ * (schema_doc.c). */
 void fkcg_schema_markdown(fkcg_buf *out);
 /* Every mapping schema reachable from the two roots (for tests). */
 size_t fkcg_schema_all(const fkcg_schema **out, size_t cap);
