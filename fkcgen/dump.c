@@ -2,7 +2,6 @@
  * sections, in table order, 2-space indented. The format is documented in docs/fkcgen.md. */
 #include <string.h>
 
-#include "emit.h"
 #include "fkcgen.h"
 #include "internal.h"
 

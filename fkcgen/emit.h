@@ -111,9 +111,6 @@ const char *fkcg_nz(const char *s);
 /* qsort, skipped when the rows are in order already: the binding table comes sorted by op
  * kind and kernel, which the link and dispatch orders mostly follow. */
 void fkcg_sort_rows(void *rows, size_t n, size_t size, int (*cmp)(const void *, const void *));
-/* Index of a provider in t->providers (bind sorts them by rel_file), or -1: the dump and both
- * back ends point to a section's provider by it. */
-long fkcg_provider_index(const fkcg_table *t, const fkcg_provider *pr);
 /* calloc that exits on out-of-memory (as the rest of the generator). */
 void *fkcg_xcalloc(size_t n, size_t size);
 

@@ -232,6 +232,11 @@ typedef struct fkcg_table {
     size_t n_bindings;
 } fkcg_table;
 
+/* ---- model.c ---- */
+/* Index of a provider in t->providers (bind sorts them by rel_file), or -1: the dump and both
+ * back ends point to a section's provider by it. */
+long fkcg_provider_index(const fkcg_table *t, const fkcg_provider *pr);
+
 /* ---- names.c: the C names identifiers become (front end and C back end) ---- */
 /* A name a contract may not give (it would break or change the generated C, or a file that
  * includes a C standard header before it): a C keyword (C11, C23), a name starting with '_',
@@ -257,6 +262,9 @@ const char *fkcg_op_kind_c_clash(const char *snake);
 /* A name a contract may give: [A-Za-z][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
  * (config.h), not reserved (fkcg_c_name_reserved). */
 bool fkcg_is_c_ident(const char *s);
+/* The same without the reserved names: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
+ * (a reserved name of that shape is reported with why it is reserved). */
+bool fkcg_is_c_ident_shape(const char *s);
 /* entry_point and link_registry: such names joined by "::" (a::b::c). */
 bool fkcg_is_c_path(const char *s);
 /* The first segment of path s that is no such name, or NULL when there is none; *len: its

@@ -468,14 +468,19 @@ const char *fkcg_op_kind_c_clash(const char *snake)
 
 static bool is_alnum(int c) { return is_upper(c) || is_lower(c) || is_digit(c); }
 
-bool fkcg_is_c_ident(const char *s)
+bool fkcg_is_c_ident_shape(const char *s)
 {
     if (!s || !(is_upper(*s) || is_lower(*s) || *s == '_'))
         return false;
     size_t n = 1;
     while (is_alnum((unsigned char)s[n]) || s[n] == '_')
         n++;
-    return s[n] == '\0' && n <= FKCG_IDENT_MAX && !fkcg_c_name_reserved(s);
+    return s[n] == '\0' && n <= FKCG_IDENT_MAX;
+}
+
+bool fkcg_is_c_ident(const char *s)
+{
+    return fkcg_is_c_ident_shape(s) && !fkcg_c_name_reserved(s);
 }
 
 const char *fkcg_c_path_bad_segment(const char *s, size_t *len, const char **why)

@@ -84,8 +84,7 @@ static bool parse_uint(vctx *v, const ynode *n, uint64_t *out)
 static bool reserved_name(vctx *v, const fkcg_loc *loc, const char *what, const char *name)
 {
     const char *why = fkcg_c_name_why(name);
-    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-    if (!why || name[n] != '\0' || n > FKCG_IDENT_MAX || (name[0] >= '0' && name[0] <= '9'))
+    if (!why || !fkcg_is_c_ident_shape(name))
         return false;
     fail(v, loc, "%s '%s' is %s: the generated C, or a file that includes a C standard header "
         "before it, would not compile; choose another name", what, name, why);
