@@ -11,7 +11,7 @@
 #include "internal.h"
 
 /* key=len:value lines: unambiguous whatever the text holds. */
-static void put_str(fkcg_buf *out, const char *key, const char *val)
+static void put_text(fkcg_buf *out, const char *key, const char *val)
 {
     fkcg_buf_puts(out, key);
     if (!val) {
@@ -19,14 +19,9 @@ static void put_str(fkcg_buf *out, const char *key, const char *val)
         return;
     }
     size_t n = strlen(val);
-    char num[24], *p = num + sizeof num;
-    *--p = ':';
-    size_t x = n;
-    do
-        *--p = (char)('0' + x % 10);
-    while ((x /= 10) != 0);
-    *--p = '=';
-    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
+    fkcg_buf_putc(out, '=');
+    fkcg_buf_put_u64(out, n);
+    fkcg_buf_putc(out, ':');
     fkcg_buf_put(out, val, n);
     fkcg_buf_putc(out, '\n');
 }
@@ -34,14 +29,10 @@ static void put_str(fkcg_buf *out, const char *key, const char *val)
 /* key=decimal line. */
 static void put_uint(fkcg_buf *out, const char *key, uint64_t v)
 {
-    char num[24], *p = num + sizeof num;
-    *--p = '\n';
-    do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
     fkcg_buf_puts(out, key);
     fkcg_buf_putc(out, '=');
-    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
+    fkcg_buf_put_u64(out, v);
+    fkcg_buf_putc(out, '\n');
 }
 
 /* key=%.17g line; +0 (the usual value) without printf, which writes it "0". */
@@ -72,49 +63,49 @@ static void put_expr(fkcg_buf *out, const char *key, const fkcg_expr *e)
 void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
 {
     fkcg_buf_puts(out, "fkc-section-v1\n");
-    put_str(out, "kernel", s->kernel);
-    put_str(out, "op_kind", s->op_kind);
-    put_str(out, "blurb", s->blurb);
-    put_str(out, "backend", s->backend);
-    put_str(out, "kernel_source", s->kernel_source);
-    put_str(out, "entry_point", s->entry_point);
+    put_text(out, "kernel", s->kernel);
+    put_text(out, "op_kind", s->op_kind);
+    put_text(out, "blurb", s->blurb);
+    put_text(out, "backend", s->backend);
+    put_text(out, "kernel_source", s->kernel_source);
+    put_text(out, "entry_point", s->entry_point);
     for (size_t i = 0; i < s->n_inputs; i++) {
         const fkcg_input *in = &s->inputs[i];
-        put_str(out, "input", in->name);
+        put_text(out, "input", in->name);
         for (size_t k = 0; k < in->n_dtypes; k++)
-            put_str(out, " dtype", fkcg_dtypes[in->dtypes[k]].name);
+            put_text(out, " dtype", fkcg_dtypes[in->dtypes[k]].name);
         for (int k = 0; k < FKCG_NLAYOUT; k++)
-            put_str(out, fkcg_layout_keys[k], in->layout[k]);
-        put_str(out, " rank", in->rank);
-        put_str(out, " shape_constraint", in->shape_constraint);
+            put_text(out, fkcg_layout_keys[k], in->layout[k]);
+        put_text(out, " rank", in->rank);
+        put_text(out, " shape_constraint", in->shape_constraint);
     }
-    put_str(out, "variant", s->variant);
+    put_text(out, "variant", s->variant);
     for (size_t i = 0; i < s->n_fields; i++) {
-        put_str(out, "field", s->fields[i].name);
-        put_str(out, " kind", s->fields[i].kind);
-        put_str(out, " note", s->fields[i].note);
+        put_text(out, "field", s->fields[i].name);
+        put_text(out, " kind", s->fields[i].kind);
+        put_text(out, " note", s->fields[i].note);
     }
     for (size_t i = 0; i < s->n_outputs; i++) {
         const fkcg_output *o = &s->outputs[i];
-        put_str(out, "output", o->name);
-        put_str(out, " dtype_rule", o->dtype_rule);
-        put_str(out, " shape_rule", o->shape_rule);
-        put_str(out, " layout_guarantee", o->layout_guarantee);
-        put_str(out, " aliasing", o->aliasing);
+        put_text(out, "output", o->name);
+        put_text(out, " dtype_rule", o->dtype_rule);
+        put_text(out, " shape_rule", o->shape_rule);
+        put_text(out, " layout_guarantee", o->layout_guarantee);
+        put_text(out, " aliasing", o->aliasing);
     }
     const fkcg_caps *c = &s->caps;
-    put_str(out, "awkward_layout_strategy", c->awkward_layout_strategy);
+    put_text(out, "awkward_layout_strategy", c->awkward_layout_strategy);
     for (size_t i = 0; i < c->n_fast_paths; i++) {
-        put_str(out, "fast_path", c->fast_paths[i].when);
-        put_str(out, " class", c->fast_paths[i].cost_class);
+        put_text(out, "fast_path", c->fast_paths[i].when);
+        put_text(out, " class", c->fast_paths[i].cost_class);
     }
     put_uint(out, "in_place", c->in_place);
     put_uint(out, "alignment_bytes", c->alignment_bytes);
     put_uint(out, "access_granularity_bits", c->access_granularity_bits);
     put_uint(out, "cost", s->cost.present);
     if (s->cost.present) {
-        put_str(out, " provenance", s->cost.provenance);
-        put_str(out, " class", s->cost.cost_class);
+        put_text(out, " provenance", s->cost.provenance);
+        put_text(out, " class", s->cost.cost_class);
         put_expr(out, " flops", s->cost.flops);
         put_expr(out, " bytes_moved", s->cost.bytes_moved);
     }
@@ -124,8 +115,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     put_double(out, "max_relative", p->max_relative);
     put_double(out, "max_absolute", p->max_absolute);
     put_uint(out, "audited", p->audited);
-    put_str(out, "notes", p->notes);
-    put_str(out, "determinism", s->determinism);
+    put_text(out, "notes", p->notes);
+    put_text(out, "determinism", s->determinism);
 }
 
 const char *fkcg_hash_hex(fkcg_arena *a, const void *data, size_t len)
@@ -147,7 +138,7 @@ static const char *revision_hash(fkcg_arena *a, const fkcg_section *s, fkcg_buf 
 {
     b->len = 0;
     fkcg_section_canonical(s, b);
-    put_str(b, "revision_base", s->provider ? s->provider->revision_base : NULL);
+    put_text(b, "revision_base", s->provider ? s->provider->revision_base : NULL);
     return fkcg_hash_hex(a, b->data, b->len);
 }
 
@@ -313,29 +304,6 @@ static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *con
     return errors;
 }
 
-/* Which part of the C signature (inputs, outputs, op_params) two sections of one op kind
- * give differently, or NULL when they agree. */
-static const char *signature_diff(const fkcg_section *a, const fkcg_section *b)
-{
-    if (a->n_inputs != b->n_inputs)
-        return "inputs";
-    for (size_t i = 0; i < a->n_inputs; i++)
-        if (strcmp(a->inputs[i].name, b->inputs[i].name))
-            return "inputs";
-    if (a->n_outputs != b->n_outputs)
-        return "outputs";
-    for (size_t i = 0; i < a->n_outputs; i++)
-        if (strcmp(a->outputs[i].name, b->outputs[i].name))
-            return "outputs";
-    if ((a->variant == NULL) != (b->variant == NULL) || a->n_fields != b->n_fields)
-        return "op_params";
-    for (size_t i = 0; i < a->n_fields; i++)
-        if (strcmp(a->fields[i].name, b->fields[i].name) ||
-            strcmp(a->fields[i].kind, b->fields[i].kind))
-            return "op_params";
-    return NULL;
-}
-
 typedef struct op_head {         /* the first section of an op kind, and its C name */
     char *snake;
     const fkcg_section *s;
@@ -358,7 +326,7 @@ static size_t check_op_kinds(fkcg_diag *d, const fkcg_section *const *order, siz
         fkcg_oom();
     for (size_t g = 0, end; g < n; g = end) {
         for (end = g + 1; end < n && !strcmp(order[g]->op_kind, order[end]->op_kind); end++) {
-            const char *what = signature_diff(order[g], order[end]);
+            const char *what = fkcg_signature_diff(order[g], order[end]);
             if (!what)
                 continue;
             fkcg_error(d, &order[end]->op_kind_loc, "op_kind '%s': kernel '%s' declares other "
@@ -420,14 +388,11 @@ static size_t check_symbols(fkcg_diag *d, const fkcg_section **v, size_t n)
     return errors;
 }
 
-size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
-                 fkcg_provider **providers, size_t n_providers, fkcg_table *out)
+/* Kernel names are unique across all contracts. sections: sorted by kernel. */
+static size_t check_kernels(fkcg_diag *d, fkcg_section *const *sections, size_t n)
 {
-    size_t errors = 0, n = 0;
-    sort_sections((const fkcg_section **)sections, n_sections, false);
-    if (n_providers) /* qsort takes no null array, even empty */
-        qsort(providers, n_providers, sizeof *providers, by_file);
-    for (size_t i = 1, first = 0; i < n_sections; i++) {
+    size_t errors = 0;
+    for (size_t i = 1, first = 0; i < n; i++) {
         if (strcmp(sections[i]->kernel, sections[first]->kernel) != 0) {
             first = i; /* a third definition is noted against the first, not the second */
             continue;
@@ -437,24 +402,42 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
         fkcg_note(d, &sections[first]->kernel_loc, "first defined here");
         errors++;
     }
+    return errors;
+}
+
+/* Resolves the `auto` revision hashes the run left; returns the number of bindings (one per
+ * section and dtype of its first input). */
+static size_t resolve_revisions(fkcg_arena *a, fkcg_section *const *sections, size_t n)
+{
+    size_t n_bindings = 0;
     fkcg_buf canon;
     fkcg_buf_init(&canon);
-    for (size_t i = 0; i < n_sections; i++) {
+    for (size_t i = 0; i < n; i++) {
         fkcg_section *s = sections[i];
         fkcg_resolve_revision(a, s, &canon); /* any left: the run resolved its own already */
-        n += s->n_inputs ? s->inputs[0].n_dtypes : 0;
+        n_bindings += s->n_inputs ? s->inputs[0].n_dtypes : 0;
     }
     fkcg_buf_free(&canon);
-    const fkcg_section **order = fkcg_alloc_raw(a, (n_sections + 1) * sizeof *order);
-    if (n_sections)
-        memcpy(order, sections, n_sections * sizeof *order);
-    sort_sections(order, n_sections, true);
-    errors += find_dup_keys(a, d, order, n_sections, n);
-    errors += check_op_kinds(d, order, n_sections);
-    const fkcg_section **by_symbol = fkcg_alloc_raw(a, (n_sections + 1) * sizeof *by_symbol);
-    if (n_sections)
-        memcpy(by_symbol, order, n_sections * sizeof *by_symbol);
-    errors += check_symbols(d, by_symbol, n_sections);
+    return n_bindings;
+}
+
+/* A copy of the n sections in a, sorted by binding key when by_key, else kept in order. */
+static const fkcg_section **copy_sections(fkcg_arena *a, const fkcg_section *const *v, size_t n,
+                                          bool by_key)
+{
+    const fkcg_section **out = fkcg_alloc_raw(a, (n + 1) * sizeof *out);
+    if (n)
+        memcpy(out, v, n * sizeof *out);
+    if (by_key)
+        sort_sections(out, n, true);
+    return out;
+}
+
+/* The bindings of the sections in order: one per (section, dtype), symbol
+ * <entry_point>_<suffix>, wrapper <kernel>_b<width>. n: their number (resolve_revisions). */
+static fkcg_binding *make_bindings(fkcg_arena *a, const fkcg_section *const *order,
+                                   size_t n_sections, size_t n)
+{
     fkcg_binding *b = fkcg_alloc(a, (n + 1) * sizeof *b);
     n = 0;
     for (size_t i = 0; i < n_sections; i++) {
@@ -476,11 +459,29 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
                                      wrapper[info->bytes] };
         }
     }
+    return b;
+}
+
+/* The cross-file pass, as a list of named steps: sort, unique kernels, revision hashes,
+ * unique binding keys, one signature per op kind, unique symbols, then the table. */
+size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
+                 fkcg_provider **providers, size_t n_providers, fkcg_table *out)
+{
+    sort_sections((const fkcg_section **)sections, n_sections, false);
+    if (n_providers) /* qsort takes no null array, even empty */
+        qsort(providers, n_providers, sizeof *providers, by_file);
+    size_t errors = check_kernels(d, sections, n_sections);
+    size_t n = resolve_revisions(a, sections, n_sections);
+    const fkcg_section *const *all = (const fkcg_section *const *)sections;
+    const fkcg_section **order = copy_sections(a, all, n_sections, true);
+    errors += find_dup_keys(a, d, order, n_sections, n);
+    errors += check_op_kinds(d, order, n_sections);
+    errors += check_symbols(d, copy_sections(a, order, n_sections, false), n_sections);
     out->providers = (const fkcg_provider *const *)providers;
     out->n_providers = n_providers;
-    out->sections = (const fkcg_section *const *)sections;
+    out->sections = all;
     out->n_sections = n_sections;
-    out->bindings = b;
+    out->bindings = make_bindings(a, order, n_sections, n);
     out->n_bindings = n;
     return errors;
 }

@@ -1,9 +1,13 @@
-/* buf.c — growable byte buffer (see buf.h). */
+/* buf.c — growable byte buffer and the small shared printers and file door (see buf.h). */
 #include "buf.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 _Noreturn void fkcg_oom(void)
 {
@@ -104,4 +108,50 @@ void fkcg_buf_printf(fkcg_buf *b, const char *fmt, ...)
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
     b->len += (size_t)n;
+}
+
+/* Two digits per division: indexes, lines and widths are printed about a million times for
+ * 10,000 sections, and revision hashes print every cost expression. */
+void fkcg_buf_put_u64(fkcg_buf *b, uint64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    char tmp[24];
+    size_t k = sizeof tmp;
+    while (v >= 100) {
+        const char *p = pairs + 2 * (v % 100);
+        v /= 100;
+        tmp[--k] = p[1];
+        tmp[--k] = p[0];
+    }
+    if (v >= 10) {
+        tmp[--k] = pairs[2 * v + 1];
+        tmp[--k] = pairs[2 * v];
+    } else {
+        tmp[--k] = (char)('0' + v);
+    }
+    fkcg_buf_put(b, tmp + k, sizeof tmp - k);
+}
+
+void fkcg_buf_put_listed(fkcg_buf *b, size_t i, size_t n, const char *item)
+{
+    if (i > 0)
+        fkcg_buf_puts(b, i + 1 == n ? " or " : ", ");
+    fkcg_buf_puts(b, item);
+}
+
+int fkcg_open_regular(const char *path, int *fd, struct stat *st)
+{
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return errno ? errno : EIO;
+    int err = fstat(*fd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR
+                                   : !S_ISREG(st->st_mode) ? FKCG_NOT_REGULAR : 0;
+    if (err) {
+        close(*fd);
+        *fd = -1;
+    }
+    return err;
 }

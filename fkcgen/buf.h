@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* A sink for a draining buffer: receives bytes in order (see fkcg_buf_drain_to). */
@@ -56,6 +57,18 @@ static inline void fkcg_buf_putc(fkcg_buf *b, char c)
 __attribute__((format(printf, 2, 3)))
 #endif
 void fkcg_buf_printf(fkcg_buf *b, const char *fmt, ...);
+
+/* Appends v in decimal, without printf (no locale; printers write millions of numbers). */
+void fkcg_buf_put_u64(fkcg_buf *b, uint64_t v);
+/* Appends item i of an n-item list in prose, "a, b or c": the separator, then item. */
+void fkcg_buf_put_listed(fkcg_buf *b, size_t i, size_t n, const char *item);
+
+/* Opens path for reading, without blocking (a FIFO would block open forever), and only when it
+ * is a regular file: 0 with *fd open and *st filled, or an errno (EISDIR for a directory) or
+ * FKCG_NOT_REGULAR, with nothing left open. The one such door of fkcgen (load, diag, gen). */
+struct stat;
+enum { FKCG_NOT_REGULAR = -1 };
+int fkcg_open_regular(const char *path, int *fd, struct stat *st);
 
 /* Exits with a message: for out-of-memory only. */
 _Noreturn void fkcg_oom(void);

@@ -18,5 +18,16 @@
                                              * bracket nesting (compilers stop at 256) */
 #define FKCG_MAX_EXPR_VALUE 0xFFFFFFFFu     /* largest integer literal in a cost expression */
 #define FKCG_FKC_VERSIONS { 1u }            /* fkc_version values this fkcgen understands */
+#define FKCG_IDENT_MAX 63                   /* bytes of a name a contract gives (kernel, field,
+                                             * tensor, op kind, path segment): C guarantees 63
+                                             * significant characters of an internal name */
+#define FKCG_C_IDENT_MAX 128                /* bytes of an identifier the back ends print: a
+                                             * contract's name with fkcgen's prefixes and
+                                             * suffixes, or its snake_case form */
+#define FKCG_STR_(x) #x
+#define FKCG_STR(x) FKCG_STR_(x)            /* a limit as text, for messages */
+/* The rule of a name a contract gives, as messages state it. */
+#define FKCG_IDENT_RULE "letters, digits and _, not starting with a digit or _, at most " \
+                        FKCG_STR(FKCG_IDENT_MAX) " bytes"
 
 #endif /* FKCG_CONFIG_H */

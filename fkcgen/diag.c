@@ -106,10 +106,10 @@ static bool find_kept(const src *s, uint32_t line, const char **start, size_t *n
  * only error messages need it, so no run keeps every line a message might quote. */
 static bool reread_line(src *s, uint32_t line, const char **start, size_t *n)
 {
-    int fd = open(s->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd;
     struct stat st;
     FILE *f = NULL;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    if (fkcg_open_regular(s->file, &fd, &st) == 0)
         f = fdopen(fd, "rb");
     if (!f) {
         if (fd >= 0)
@@ -349,22 +349,27 @@ static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const ch
         free(msg);
     if (loc)
         quote_source(d, loc, &out);
-    fwrite(out.data, 1, out.len, d->out);
+    if (d->out)
+        fwrite(out.data, 1, out.len, d->out);
     fkcg_buf_free(&out);
+}
+
+void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap)
+{
+    d->errors++;
+    d->muted = d->errors > FKCG_MAX_ERRORS;
+    if (d->errors == FKCG_MAX_ERRORS + 1 && d->out)
+        fprintf(d->out, "fkcgen: error: too many errors; only the first %u are shown\n",
+                FKCG_MAX_ERRORS);
+    if (!d->muted)
+        report(d, loc, "error", fmt, ap);
 }
 
 void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
 {
-    d->errors++;
-    d->muted = d->errors > FKCG_MAX_ERRORS;
-    if (d->errors == FKCG_MAX_ERRORS + 1)
-        fprintf(d->out, "fkcgen: error: too many errors; only the first %u are shown\n",
-                FKCG_MAX_ERRORS);
-    if (d->muted)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    report(d, loc, "error", fmt, ap);
+    fkcg_verror(d, loc, fmt, ap);
     va_end(ap);
 }
 

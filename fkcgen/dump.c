@@ -208,22 +208,6 @@ static void outputs(fkcg_buf *out, const fkcg_section *s)
     fkcg_buf_puts(out, s->n_outputs ? "\n      ]" : "]");
 }
 
-/* Index of the section's provider in t->providers (sorted by rel_file), or -1. */
-static long provider_index(const fkcg_table *t, const fkcg_section *s)
-{
-    for (size_t lo = 0, hi = t->n_providers; s->provider && s->provider->rel_file && lo < hi;) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(s->provider->rel_file, t->providers[mid]->rel_file);
-        if (c == 0)
-            return t->providers[mid] == s->provider ? (long)mid : -1;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return -1;
-}
-
 static void binding(fkcg_buf *out, const fkcg_table *t, const fkcg_binding *b)
 {
     const fkcg_section *s = b->section;
@@ -255,7 +239,7 @@ static void binding(fkcg_buf *out, const fkcg_table *t, const fkcg_binding *b)
     op_params(out, s);
     field(out, 6, &first, "outputs");
     outputs(out, s);
-    long pv = provider_index(t, s);
+    long pv = fkcg_provider_index(t, s->provider);
     field(out, 6, &first, "provider");
     if (pv >= 0)
         fkcg_buf_printf(out, "%ld", pv);

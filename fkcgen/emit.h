@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "config.h"
 #include "model.h"
 
 /* Names of the two generated files, relative to the output directory, for the default
@@ -23,7 +24,6 @@
  * generated code is written for: its header refuses to compile against another. */
 #define FKCG_RUNTIME_ABI 1
 
-#define FKCG_IDENT_MAX 128 /* longest identifier a contract may give (kernel, field, ...) */
 
 /* ---- vocabularies (emit_plan.c) ---- */
 
@@ -41,13 +41,12 @@ extern const unsigned char fkcg_byte_class[256];
 /* The enumerator form of each byte: letters in upper case, digits, everything else '_'. */
 extern const char fkcg_upper_byte[256];
 
-/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
+/* A C identifier the back ends print: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_C_IDENT_MAX bytes
+ * (a contract's own names follow the stricter fkcg_is_c_ident, model.h). */
 bool fkcg_emit_is_ident(const char *s);
 /* The length of s when it is such an identifier, else 0: the check and the strlen in one pass,
  * for the printers (which re-check every identifier they write). */
 size_t fkcg_emit_ident_len(const char *s);
-/* An identifier a contract may name: a C identifier, no C keyword, not starting with '_'. */
-bool fkcg_emit_is_plain_ident(const char *s);
 /* entry_point and symbols: identifiers joined by "::". */
 bool fkcg_emit_is_path(const char *s);
 
@@ -63,16 +62,6 @@ typedef struct fkcg_enum_spec {
 enum { FKCG_EN_DETERMINISM, FKCG_EN_PROVENANCE, FKCG_EN_COST_CLASS, FKCG_EN_STRATEGY,
        FKCG_EN_LAYOUT_RULE, FKCG_EN_GUARANTEE, FKCG_EN_ALIASING, FKCG_EN_COUNT };
 extern const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT];
-
-/* Field kinds of op_params: scalar C types; "Vec<T>" becomes `const T *x; size_t x_len;`. */
-typedef struct fkcg_kind_spec {
-    const char *kind;   /* "usize" */
-    const char *ctype;  /* "size_t" */
-    bool integer;       /* usable in a cost expression */
-} fkcg_kind_spec;
-
-/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
-const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
 
 /* NULL when name is usable as `--prefix`: a C identifier of lower-case letters, digits and
  * '_' starting with a letter, at most FKCG_PREFIX_MAX bytes, no "__" nor trailing '_', not a
@@ -127,11 +116,16 @@ void *fkcg_xcalloc(size_t n, size_t size);
 
 /* ---- checks (emit_check.c) ---- */
 
+struct fkcg_diag; /* diag.c's sink (internal.h): the checks report through it */
+
 /* True, with a message, when the table binds nothing (C has no empty arrays). */
-bool fkcg_emit_empty(const fkcg_table *t, FILE *diag);
-/* Every check on a plan; each problem is reported to diag as `file:line:col: error: ...`.
- * Returns the number found. */
-size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag);
+bool fkcg_emit_empty(const fkcg_table *t, struct fkcg_diag *d);
+/* Every check on a plan; each problem is reported through d (diag.c) as
+ * `file:line:col: error: ...`. Returns the number found. */
+size_t fkcg_plan_check(const fkcg_plan *p, struct fkcg_diag *d);
+/* A back end's report: `<what> '<value>' <why>` at loc, through d. */
+void fkcg_emit_report(struct fkcg_diag *d, fkcg_loc loc, const char *what, const char *value,
+                      const char *why);
 
 /* Checks, before anything is emitted, every contract string that becomes a C identifier
  * (kernel, op kind, inputs, outputs, op_params fields, entry_point), the field kinds, the
@@ -144,7 +138,8 @@ size_t fkcg_emit_c_check_prefixed(const fkcg_table *table, const char *prefix, F
 /* ---- printing (emit_c.c) ---- */
 
 /* fkcg_emit_c_check, then fkcg_emit_c when it found nothing, on one shared plan (what
- * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any. */
+ * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any.
+ * header and source NULL: the checks alone. */
 size_t fkcg_emit_c_checked(const fkcg_table *table, const char *prefix, FILE *diag,
                            fkcg_buf *header, fkcg_buf *source);
 /* fkcg_emit_c with the generated names of `prefix` (NULL: the default). */

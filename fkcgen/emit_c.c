@@ -13,28 +13,18 @@
 
 #include "emit.h"
 #include "fkcgen.h"
+#include "internal.h"
 
-/* ---- output primitives: the common case inline, growth through buf.c ---------------------- */
-
-static inline void put(fkcg_buf *b, const char *s, size_t n)
-{
-    if (b->len + n < b->cap) {
-        memcpy(b->data + b->len, s, n);
-        b->len += n;
-        b->data[b->len] = '\0';
-    } else {
-        fkcg_buf_put(b, s, n);
-    }
-}
+/* ---- output primitives (buf.h) ------------------------------------------------------------ */
 
 static inline void put_str(fkcg_buf *b, const char *s)
 {
-    put(b, s, strlen(s));
+    fkcg_buf_puts(b, s);
 }
 
 static inline void put_ch(fkcg_buf *b, char c)
 {
-    put(b, &c, 1);
+    fkcg_buf_putc(b, c);
 }
 
 /* The generated code's own names carry the prefix of `fkcgen gen --prefix` (default fkc).
@@ -65,12 +55,12 @@ static void put_tpl(fkcg_buf *b, const char *s, size_t n)
 {
     const char *end = s + n, *at;
     while ((at = memchr(s, '@', (size_t)(end - s))) != NULL) {
-        put(b, s, (size_t)(at - s));
+        fkcg_buf_put(b, s, (size_t)(at - s));
         bool upper = at + 1 < end && at[1] == '@';
-        put(b, upper ? prefix.upper : prefix.lower, prefix.len);
+        fkcg_buf_put(b, upper ? prefix.upper : prefix.lower, prefix.len);
         s = at + (upper ? 2 : 1);
     }
-    put(b, s, (size_t)(end - s));
+    fkcg_buf_put(b, s, (size_t)(end - s));
 }
 
 static void put_tpl_str(fkcg_buf *b, const char *s)
@@ -93,37 +83,13 @@ static const char *tpl_to(char *dst, size_t cap, const char *tpl)
 /* A string literal, through put_tpl (the "" makes anything else a compile error). */
 #define PUT(b, lit) put_tpl((b), "" lit, sizeof(lit) - 1)
 
-/* Two digits per division: indexes, lines and widths are printed about a million times for
- * 10,000 sections. */
-static void put_u64(fkcg_buf *b, uint64_t v)
-{
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
-    char tmp[24];
-    size_t k = sizeof tmp;
-    while (v >= 100) {
-        const char *p = pairs + 2 * (v % 100);
-        v /= 100;
-        tmp[--k] = p[1];
-        tmp[--k] = p[0];
-    }
-    if (v >= 10) {
-        tmp[--k] = pairs[2 * v + 1];
-        tmp[--k] = pairs[2 * v];
-    } else {
-        tmp[--k] = (char)('0' + v);
-    }
-    put(b, tmp + k, sizeof tmp - k);
-}
 
 /* A static of the generated source named after a section's index ("cost_3_flops"): such
  * names cannot collide with one another nor with a wrapper (those end in _b1.._b8). */
 static void put_sec_name(fkcg_buf *b, const char *prefix, size_t sec, const char *suffix)
 {
     put_str(b, prefix);
-    put_u64(b, sec);
+    fkcg_buf_put_u64(b, sec);
     put_str(b, suffix);
 }
 
@@ -133,7 +99,7 @@ static void put_ident(fkcg_buf *b, const char *s)
 {
     size_t n = fkcg_emit_ident_len(s);
     if (n)
-        put(b, s, n);
+        fkcg_buf_put(b, s, n);
     else
         PUT(b, "\n#error \"fkcgen: invalid identifier\"\n");
 }
@@ -153,20 +119,20 @@ static void put_cstr(fkcg_buf *b, const char *s)
         unsigned char c = (unsigned char)*s;
         if (fkcg_byte_class[c] & FKCG_BC_CSTR)
             continue;
-        put(b, run, (size_t)(s - run));
+        fkcg_buf_put(b, run, (size_t)(s - run));
         run = s + 1;
         if (c == '"' || c == '\\' || c == '?') {
             char esc[2] = {'\\', (char)c};
-            put(b, esc, 2);
+            fkcg_buf_put(b, esc, 2);
         } else if (c == '\n') {
             PUT(b, "\\n");
         } else {
             char esc[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
                            (char)('0' + (c & 7))};
-            put(b, esc, 4);
+            fkcg_buf_put(b, esc, 4);
         }
     }
-    put(b, run, (size_t)(s - run));
+    fkcg_buf_put(b, run, (size_t)(s - run));
     put_ch(b, '"');
 }
 
@@ -186,13 +152,13 @@ static void put_comment(fkcg_buf *b, const char *s)
                      (prev == '?' && c == '?');
         if (plain && !split)
             continue;
-        put(b, run, (size_t)(s - run));
+        fkcg_buf_put(b, run, (size_t)(s - run));
         run = s + 1;
         if (split)
             put_ch(b, ' ');
         put_ch(b, plain ? (char)c : c == '\\' ? '|' : '.');
     }
-    put(b, run, (size_t)(s - run));
+    fkcg_buf_put(b, run, (size_t)(s - run));
 }
 
 /* A finite double as a C double literal, the shortest that reads back exactly. The
@@ -232,11 +198,11 @@ static void put_upper(fkcg_buf *b, const char *s)
         int c = (unsigned char)*s;
         tmp[k++] = fkcg_upper_byte[c];
         if (k == sizeof tmp) {
-            put(b, tmp, k);
+            fkcg_buf_put(b, tmp, k);
             k = 0;
         }
     }
-    put(b, tmp, k);
+    fkcg_buf_put(b, tmp, k);
 }
 
 /* PREFIX + VALUE of a schema enum; PREFIX + UNKNOWN when value is NULL. */
@@ -273,7 +239,7 @@ static void put_where(fkcg_buf *b, const fkcg_section *s, bool line)
     put_comment(b, rel_file(s));
     if (line) {
         put_ch(b, ':');
-        put_u64(b, s->loc.line);
+        fkcg_buf_put_u64(b, s->loc.line);
     }
     put_ch(b, ')');
 }
@@ -296,7 +262,7 @@ static void put_wrapper(fkcg_buf *b, const fkcg_binding *bd)
 static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
 {
     put_ch(b, '[');
-    put_u64(b, index);
+    fkcg_buf_put_u64(b, index);
     PUT(b, "] ");
     put_comment(b, bd->section->kernel);
     put_ch(b, ' ');
@@ -309,7 +275,7 @@ static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
 /* The same as a C string literal. */
 static void put_wrapper_cstr(fkcg_buf *b, const fkcg_binding *bd)
 {
-    char pre[FKCG_PREFIX_MAX + 2], sym[FKCG_PREFIX_MAX + FKCG_IDENT_MAX + 8];
+    char pre[FKCG_PREFIX_MAX + 2], sym[FKCG_PREFIX_MAX + FKCG_C_IDENT_MAX + 8];
     snprintf(sym, sizeof sym, "%s%s", tpl_to(pre, sizeof pre, wrapper_prefix(bd->section)),
              fkcg_nz(bd->wrapper));
     put_cstr(b, sym);
@@ -446,13 +412,13 @@ static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "    @@_OP_");
         put_ident(b, p->ops[i].upper);
         PUT(b, " = ");
-        put_u64(b, i);
+        fkcg_buf_put_u64(b, i);
         PUT(b, ", /* ");
         put_comment(b, p->ops[i].name);
         PUT(b, " */\n");
     }
     PUT(b, "    @@_OP_KIND_COUNT = ");
-    put_u64(b, p->n_ops);
+    fkcg_buf_put_u64(b, p->n_ops);
     PUT(b, "\n} @_op_kind;\n\n"
                      "/* The contract name of an op kind (\"WriteSlice\"); NULL when unknown. */\n"
                      "const char *@_op_kind_name(@_op_kind op);\n\n");
@@ -481,7 +447,7 @@ static void emit_h_enums(fkcg_buf *b)
             PUT(b, "    ");
             put_enum(b, w, e->values[i]);
             PUT(b, " = ");
-            put_u64(b, v++);
+            fkcg_buf_put_u64(b, v++);
             PUT(b, ", /* ");
             put_comment(b, e->values[i]);
             PUT(b, " */\n");
@@ -489,7 +455,7 @@ static void emit_h_enums(fkcg_buf *b)
         PUT(b, "    ");
         put_enum(b, w, "COUNT");
         PUT(b, " = ");
-        put_u64(b, v);
+        fkcg_buf_put_u64(b, v);
         PUT(b, "\n} ");
         put_tpl_str(b, sp->ctype);
         PUT(b, ";\n\n");
@@ -749,17 +715,17 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
 {
     put_tpl_str(b, h_tables);
     PUT(b, "#define @@_KERNEL_COUNT ");
-    put_u64(b, p->t->n_sections);
+    fkcg_buf_put_u64(b, p->t->n_sections);
     PUT(b, "\nextern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; "
                      "/* sorted by kernel */\n#define @@_BINDING_COUNT ");
-    put_u64(b, p->t->n_bindings);
+    fkcg_buf_put_u64(b, p->t->n_bindings);
     PUT(b, "\nextern const @_binding @_bindings[@@_BINDING_COUNT]; "
                      "/* by op kind, backend, kernel, dtype */\n\n");
     put_tpl_str(b, h_functions);
     PUT(b, "#define @@_LINK_REGISTRY_COUNT ");
-    put_u64(b, p->n_registries);
+    fkcg_buf_put_u64(b, p->n_registries);
     PUT(b, "\n#define @@_LINK_ENTRY_COUNT ");
-    put_u64(b, p->t->n_bindings);
+    fkcg_buf_put_u64(b, p->t->n_bindings);
     put_ch(b, '\n');
     put_tpl_str(b, h_functions2);
     emit_h_facts(b, p);
@@ -767,6 +733,7 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
 
 /* ---- every contract fact: the contract tables (docs/generated-code.md) ---------------------- */
 
+#define C_LAYOUT_FIELD(e, key, doc, rust_doc) "    @_layout_rule " key ";\n"
 static const char h_facts[] =
     "/* ---- The rest of each section's contract: every fact it states. ---- */\n\n"
     "/* An input (accept.inputs): layout keys UNKNOWN when the contract does not state them. */\n"
@@ -774,11 +741,7 @@ static const char h_facts[] =
     "    const char *name;             /* \"src\" */\n"
     "    const fkc_dtype *dtypes;      /* the accepted dtypes, in contract order */\n"
     "    size_t n_dtypes;\n"
-    "    @_layout_rule contiguous;\n"
-    "    @_layout_rule strided;\n"
-    "    @_layout_rule broadcast_stride0;\n"
-    "    @_layout_rule start_offset;\n"
-    "    @_layout_rule reverse_strides;\n"
+    FKCG_LAYOUTS(C_LAYOUT_FIELD)
     "    const char *rank;             /* \"any\" or a decimal number */\n"
     "    const char *shape_constraint; /* NULL when none */\n"
     "} @_input_info;\n\n"
@@ -835,7 +798,7 @@ static void emit_h_facts(fkcg_buf *b, const fkcg_plan *p)
 {
     put_tpl_str(b, h_facts);
     PUT(b, "#define @@_PROVIDER_COUNT ");
-    put_u64(b, p->t->n_providers);
+    fkcg_buf_put_u64(b, p->t->n_providers);
     put_ch(b, '\n');
     put_tpl_str(b, h_facts2);
 }
@@ -1004,35 +967,19 @@ static bool expr_uses_field(const fkcg_expr *e)
                  expr_uses_field(e->rhs));
 }
 
+static void put_field_double(fkcg_buf *b, const char *name, const void *ctx)
+{
+    (void)ctx;
+    PUT(b, "(double)p->");
+    put_ident(b, name);
+}
+
 /* The expression in double arithmetic, fully parenthesised. */
 static void put_expr(fkcg_buf *b, const fkcg_expr *e)
 {
-    static const char ops[] = "+-*/";
-    switch (e->kind) {
-    case FKCG_EXPR_INT:
-        put_u64(b, e->value);
-        PUT(b, ".0");
-        return;
-    case FKCG_EXPR_N:
-        PUT(b, "(double)n");
-        return;
-    case FKCG_EXPR_DTYPE_BYTES:
-        PUT(b, "(double)dtype_bytes");
-        return;
-    case FKCG_EXPR_FIELD:
-        PUT(b, "(double)p->");
-        put_ident(b, e->field);
-        return;
-    default:
-        put_ch(b, '(');
-        put_expr(b, e->lhs);
-        put_ch(b, ' ');
-        put_ch(b, ops[e->kind - FKCG_EXPR_ADD]);
-        put_ch(b, ' ');
-        put_expr(b, e->rhs);
-        put_ch(b, ')');
-        return;
-    }
+    static const fkcg_expr_style c_double = { ".0", "(double)n", "(double)dtype_bytes",
+                                              put_field_double, NULL, false };
+    fkcg_expr_write(e, b, &c_double);
 }
 
 static void emit_cost_fn(fkcg_buf *b, const fkcg_op_info *op, const fkcg_section *s, size_t sec,
@@ -1123,21 +1070,21 @@ static void put_caps(fkcg_buf *b, const fkcg_section *s, size_t sec)
     put_enum(b, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy);
     if (s->caps.n_fast_paths) {
         put_sec_name(b, ", fast_paths_", sec, ", ");
-        put_u64(b, s->caps.n_fast_paths);
+        fkcg_buf_put_u64(b, s->caps.n_fast_paths);
     } else {
         PUT(b, ", NULL, 0");
     }
     put_str(b, s->caps.in_place ? ", true, " : ", false, ");
-    put_u64(b, s->caps.alignment_bytes);
+    fkcg_buf_put_u64(b, s->caps.alignment_bytes);
     PUT(b, ", ");
-    put_u64(b, s->caps.access_granularity_bits);
+    fkcg_buf_put_u64(b, s->caps.access_granularity_bits);
     put_ch(b, '}');
 }
 
 static void put_precision(fkcg_buf *b, const fkcg_section *s)
 {
     put_str(b, s->precision.bit_stable_on_same_hardware ? "{true, " : "{false, ");
-    put_u64(b, s->precision.max_ulp);
+    fkcg_buf_put_u64(b, s->precision.max_ulp);
     PUT(b, ", ");
     put_double(b, s->precision.max_relative);
     PUT(b, ", ");
@@ -1162,7 +1109,7 @@ static void emit_c_kernels(fkcg_buf *b, const fkcg_plan *p)
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_section *s = p->t->sections[i];
         PUT(b, "    /* [");
-        put_u64(b, i);
+        fkcg_buf_put_u64(b, i);
         PUT(b, "] ");
         put_comment(b, s->kernel);
         put_ch(b, ' ');
@@ -1190,7 +1137,7 @@ static void emit_c_kernels(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, ", ");
         put_cstr(b, rel_file(s));
         PUT(b, ", ");
-        put_u64(b, s->loc.line);
+        fkcg_buf_put_u64(b, s->loc.line);
         PUT(b, "},\n");
     }
     PUT(b, "};\n\n");
@@ -1222,7 +1169,7 @@ static void put_binding_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
     PUT(b, "}, ");
     put_backend(b, s->backend);
     PUT(b, ", &@_kernels[");
-    put_u64(b, p->bind_sec[i]);
+    fkcg_buf_put_u64(b, p->bind_sec[i]);
     PUT(b, "],\n     ");
     put_cstr(b, bd->symbol);
     PUT(b, ", ");
@@ -1230,7 +1177,7 @@ static void put_binding_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
     PUT(b, ", ");
     put_ref(b, op, bd);
     PUT(b, ", ");
-    put_u64(b, bd->byte_width);
+    fkcg_buf_put_u64(b, bd->byte_width);
     PUT(b, ", ");
     put_cost_ref(b, s, p->bind_sec[i]);
     PUT(b, "},\n");
@@ -1284,7 +1231,7 @@ static void emit_c_register(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, ", ");
         put_cstr(b, s->kernel_source);
         PUT(b, ",\n        &@_kernels[");
-        put_u64(b, p->bind_sec[i]);
+        fkcg_buf_put_u64(b, p->bind_sec[i]);
         PUT(b, "].precision, (@_kernel_ref)");
         put_ref(b, op, bd);
         PUT(b, ");\n    if (rc != 0)\n        return rc;\n");
@@ -1388,9 +1335,9 @@ static void emit_c_link(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "    {");
         put_cstr(b, l->b->symbol);
         PUT(b, ", ");
-        put_u64(b, fkcg_plan_registry(p, reg));
+        fkcg_buf_put_u64(b, fkcg_plan_registry(p, reg));
         PUT(b, ", &@_bindings[");
-        put_u64(b, l->index);
+        fkcg_buf_put_u64(b, l->index);
         PUT(b, "]}, /* -> ");
         put_tpl_str(b, wrapper_prefix(l->b->section));
         put_comment(b, l->b->wrapper);
@@ -1445,34 +1392,14 @@ static void emit_c_cost(fkcg_buf *b, const fkcg_plan *p)
         "    }\n    return filled;\n}\n");
 }
 
-/* Index of a section's provider in the table (providers are sorted by rel_file), or -1. */
-static long provider_index(const fkcg_table *t, const fkcg_section *s)
-{
-    size_t lo = 0, hi = t->n_providers;
-    if (!s->provider || !s->provider->rel_file)
-        return -1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *f = t->providers[mid]->rel_file ? t->providers[mid]->rel_file : "";
-        int c = strcmp(s->provider->rel_file, f);
-        if (c == 0)
-            return t->providers[mid] == s->provider ? (long)mid : -1;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return -1;
-}
-
 static void put_input(fkcg_buf *b, const fkcg_input *in, size_t sec, size_t k)
 {
     PUT(b, "    {");
     put_cstr(b, in->name);
     put_sec_name(b, ", dtypes_", sec, "_");
-    put_u64(b, k);
+    fkcg_buf_put_u64(b, k);
     PUT(b, ", ");
-    put_u64(b, in->n_dtypes);
+    fkcg_buf_put_u64(b, in->n_dtypes);
     PUT(b, ",\n     ");
     size_t col = 5;
     for (int l = 0; l < FKCG_NLAYOUT; l++) {
@@ -1521,7 +1448,7 @@ static void emit_c_section_facts(fkcg_buf *b, const fkcg_section *s, size_t i)
         put_comment(b, in->name);
         PUT(b, " */\nstatic const fkc_dtype ");
         put_sec_name(b, "dtypes_", i, "_");
-        put_u64(b, k);
+        fkcg_buf_put_u64(b, k);
         PUT(b, "[] = {");
         size_t open = column(b), col = open;
         for (size_t d = 0; d < in->n_dtypes; d++)
@@ -1563,7 +1490,7 @@ static void emit_c_section_facts(fkcg_buf *b, const fkcg_section *s, size_t i)
 static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
 {
     PUT(b, "    /* [");
-    put_u64(b, i);
+    fkcg_buf_put_u64(b, i);
     PUT(b, "] ");
     put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
     PUT(b, " */\n    {");
@@ -1577,7 +1504,7 @@ static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
     PUT(b, ", ");
     put_cstr(b, pr->revision_base);
     PUT(b, ", ");
-    put_u64(b, pr->fkc_version);
+    fkcg_buf_put_u64(b, pr->fkc_version);
     PUT(b, ", ");
     put_cstr(b, pr->rel_file ? pr->rel_file : pr->loc.file);
     PUT(b, "},\n");
@@ -1586,33 +1513,33 @@ static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
 static void put_contract_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
 {
     const fkcg_section *s = p->t->sections[i];
-    long pv = provider_index(p->t, s);
+    long pv = fkcg_provider_index(p->t, s->provider);
     PUT(b, "    /* [");
-    put_u64(b, i);
+    fkcg_buf_put_u64(b, i);
     PUT(b, "] ");
     put_comment(b, s->kernel);
     PUT(b, " */\n    {");
     if (pv >= 0) {
         PUT(b, "&@_providers[");
-        put_u64(b, (uint64_t)pv);
+        fkcg_buf_put_u64(b, (uint64_t)pv);
         PUT(b, "], ");
     } else {
         PUT(b, "NULL, ");
     }
     put_sec_name(b, "inputs_", i, ", ");
-    put_u64(b, s->n_inputs);
+    fkcg_buf_put_u64(b, s->n_inputs);
     if (s->n_outputs)
         put_sec_name(b, ", outputs_", i, ", ");
     else
         PUT(b, ", NULL, ");
-    put_u64(b, s->n_outputs);
+    fkcg_buf_put_u64(b, s->n_outputs);
     PUT(b, ", ");
     put_cstr(b, s->variant);
     if (s->n_fields)
         put_sec_name(b, ", fields_", i, ", ");
     else
         PUT(b, ", NULL, ");
-    put_u64(b, s->n_fields);
+    fkcg_buf_put_u64(b, s->n_fields);
     PUT(b, ",\n     ");
     put_cost_ref(b, s, i);
     PUT(b, ", ");
@@ -1638,9 +1565,9 @@ static void emit_c_op_ranges(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "@_bindings. */\nstatic const size_t op_bindings[@@_OP_KIND_COUNT][2] = {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         PUT(b, "    {");
-        put_u64(b, lo[i] < hi[i] ? lo[i] : 0);
+        fkcg_buf_put_u64(b, lo[i] < hi[i] ? lo[i] : 0);
         PUT(b, ", ");
-        put_u64(b, hi[i]);
+        fkcg_buf_put_u64(b, hi[i]);
         PUT(b, "}, /* ");
         put_comment(b, p->ops[i].name);
         PUT(b, " */\n");
@@ -1746,7 +1673,7 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
     put_tpl_str(b, wrapper_prefix(s));
     put_ident(b, s->kernel);
     PUT(b, "_b");
-    put_u64(b, width);
+    fkcg_buf_put_u64(b, width);
     put_params(b, op);
     PUT(b, "\n{\n    (void)stream;\n");
     for (size_t i = 0; i < sig->n_inputs; i++) {
@@ -1761,7 +1688,7 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
     }
     PUT(b, "    (void)params;\n    (void)extra;\n"
            "    /* TODO: check the call, then record the kernel on stream for ");
-    put_u64(b, width);
+    fkcg_buf_put_u64(b, width);
     PUT(b, "-byte elements\n     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) "
            "and return FKC_OK;\n     * refuse with fkc_set_error(status, ...). */\n"
            "    return FKC_ERR_UNSUPPORTED;\n}\n\n");
@@ -1822,13 +1749,16 @@ void fkcg_emit_c_prefixed(const fkcg_table *table, const char *name, fkcg_buf *h
 size_t fkcg_emit_c_checked(const fkcg_table *table, const char *name, FILE *diag,
                            fkcg_buf *header, fkcg_buf *source)
 {
-    if (fkcg_emit_empty(table, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, table, name);
-    size_t errors = fkcg_plan_check(&p, diag);
-    if (errors == 0)
-        emit_plan(&p, header, source);
-    fkcg_plan_free(&p);
+    fkcg_diag *d = fkcg_diag_new(diag);
+    size_t errors = 1;
+    if (!fkcg_emit_empty(table, d)) {
+        fkcg_plan p;
+        fkcg_plan_init(&p, table, name);
+        errors = fkcg_plan_check(&p, d);
+        if (errors == 0 && header && source)
+            emit_plan(&p, header, source);
+        fkcg_plan_free(&p);
+    }
+    fkcg_diag_free(d);
     return errors;
 }

@@ -8,29 +8,28 @@
 
 #include "config.h"
 #include "emit.h"
+#include "internal.h"
 
 typedef struct checker {
-    FILE *diag;
-    size_t errors;
+    fkcg_diag *d;
 } checker;
+
+void fkcg_emit_report(fkcg_diag *d, fkcg_loc loc, const char *what, const char *value,
+                      const char *why)
+{
+    if (!loc.file)
+        loc.file = "<input>";
+    fkcg_error(d, &loc, "%s '%s' %s", what, value ? value : "(none)", why);
+}
 
 static void report(checker *ck, fkcg_loc loc, const char *what, const char *value,
                    const char *why)
 {
-    ck->errors++;
-    if (ck->diag)
-        fprintf(ck->diag, "%s:%u:%u: error: %s '%s' %s\n", loc.file ? loc.file : "<input>",
-                (unsigned)loc.line, (unsigned)loc.col, what, value ? value : "(none)", why);
+    fkcg_emit_report(ck->d, loc, what, value, why);
 }
 
-#define IDENT_WHY "is not usable as a C name (letters, digits and '_', not starting with a " \
-                  "digit or '_', at most 128 bytes, no C keyword nor name the generated code " \
-                  "or its headers use)"
-
-static bool is_reserved_param(const char *s)
-{
-    return strcmp(s, "stream") == 0 || strcmp(s, "params") == 0 || strcmp(s, "extra") == 0;
-}
+#define IDENT_WHY "is not usable as a C name (" FKCG_IDENT_RULE ", no C keyword nor name " \
+                  "the generated code or its headers use)"
 
 /* Inputs, outputs and fields of one section: names and kinds. */
 static void check_signature(checker *ck, const fkcg_section *s)
@@ -38,7 +37,7 @@ static void check_signature(checker *ck, const fkcg_section *s)
     for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
         const char *name = i < s->n_inputs ? s->inputs[i].name : s->outputs[i - s->n_inputs].name;
         fkcg_loc loc = i < s->n_inputs ? s->inputs[i].loc : s->outputs[i - s->n_inputs].loc;
-        if (!name || !fkcg_emit_is_plain_ident(name) || is_reserved_param(name))
+        if (!name || !fkcg_is_c_ident(name) || fkcg_is_reserved_param(name))
             report(ck, loc, "tensor name", name,
                    IDENT_WHY "; 'stream', 'params' and 'extra' are taken");
         for (size_t j = 0; name && j < i; j++) {
@@ -51,43 +50,18 @@ static void check_signature(checker *ck, const fkcg_section *s)
     for (size_t i = 0; i < s->n_fields; i++) {
         const fkcg_field *f = &s->fields[i];
         bool vec;
-        if (!f->name || !fkcg_emit_is_plain_ident(f->name))
+        if (!f->name || !fkcg_is_c_ident(f->name))
             report(ck, f->loc, "op_params field", f->name, IDENT_WHY);
         if (!fkcg_kind_lookup(f->kind, &vec))
             report(ck, f->loc, "op_params field kind", f->kind,
-                   "has no C type (usize, isize, u8..u64, i8..i64, f32, f64, bool or Vec<...>)");
-        for (size_t j = 0; f->name && j < s->n_fields; j++) {
-            const fkcg_field *g = &s->fields[j];
-            bool gvec;
-            if (j < i && g->name && strcmp(f->name, g->name) == 0)
+                   "has no C type: it is not a field kind of the schema");
+        for (size_t j = 0; f->name && j < i; j++)
+            if (s->fields[j].name && strcmp(f->name, s->fields[j].name) == 0)
                 report(ck, f->loc, "op_params field", f->name, "is named twice");
-            if (j != i && g->name && fkcg_kind_lookup(g->kind, &gvec) && gvec &&
-                strlen(f->name) == strlen(g->name) + 4 &&
-                strncmp(f->name, g->name, strlen(g->name)) == 0 &&
-                strcmp(f->name + strlen(g->name), "_len") == 0)
-                report(ck, f->loc, "op_params field", f->name,
-                       "clashes with the length member generated for a Vec field");
-        }
+        if (fkcg_field_len_clash(s->fields, s->n_fields, f))
+            report(ck, f->loc, "op_params field", f->name,
+                   "clashes with the length member generated for a Vec field");
     }
-}
-
-/* Do two sections of one op kind give it the same C signature? */
-static bool same_signature(const fkcg_section *a, const fkcg_section *b)
-{
-    if (a->n_inputs != b->n_inputs || a->n_outputs != b->n_outputs ||
-        a->n_fields != b->n_fields || (a->variant == NULL) != (b->variant == NULL))
-        return false;
-    for (size_t i = 0; i < a->n_inputs; i++)
-        if (strcmp(a->inputs[i].name, b->inputs[i].name))
-            return false;
-    for (size_t i = 0; i < a->n_outputs; i++)
-        if (strcmp(a->outputs[i].name, b->outputs[i].name))
-            return false;
-    for (size_t i = 0; i < a->n_fields; i++)
-        if (strcmp(a->fields[i].name, b->fields[i].name) ||
-            strcmp(a->fields[i].kind, b->fields[i].kind))
-            return false;
-    return true;
 }
 
 /* A cost expression may name n, dtype_bytes and the integer scalar fields of the section;
@@ -133,11 +107,12 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
 {
     const fkcg_section *s = p->t->sections[i];
     const fkcg_op_info *op = &p->ops[p->sec_op[i]];
-    if (!s->kernel || !fkcg_emit_is_plain_ident(s->kernel))
+    if (!s->kernel || !fkcg_is_c_ident(s->kernel))
         report(ck, s->loc, "kernel", s->kernel, IDENT_WHY);
-    if (!s->op_kind || !fkcg_emit_is_ident(s->op_kind) || s->op_kind[0] == '_')
-        report(ck, s->loc, "op_kind", s->op_kind,
-               "is not an op kind name (letters, digits and '_', starting with a letter)");
+    if (!fkcg_is_op_kind(s->op_kind))
+        report(ck, s->loc, "op_kind", s->op_kind, "is not an op kind name (UpperCamelCase: "
+               "letters and digits, starting with a capital, at most "
+               FKCG_STR(FKCG_IDENT_MAX) " bytes)");
     const char *clash = op->snake ? fkcg_op_kind_c_clash(op->snake) : NULL;
     if (clash)
         report(ck, s->loc, "op_kind", s->op_kind, "has a C name that is a C keyword, a name "
@@ -148,13 +123,13 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
         report(ck, s->loc, "kernel", s->kernel, "is a kernel of the fkc runtime, which "
                "implements it for another op kind or backend (fkc/fkc_kernels.h); name your own "
                "kernel otherwise");
-    if (!fkcg_emit_is_path(s->entry_point))
+    if (!fkcg_is_c_path(s->entry_point))
         report(ck, s->loc, "entry_point", s->entry_point,
                "is not a path of identifiers joined by '::' (like a::b::c)");
-    if (s->variant && !fkcg_emit_is_ident(s->variant))
+    if (s->variant && !fkcg_is_c_ident(s->variant))
         report(ck, s->loc, "op_params variant", s->variant, IDENT_WHY);
     check_signature(ck, s);
-    if (op->sig != s && !same_signature(op->sig, s))
+    if (op->sig != s && fkcg_signature_diff(op->sig, s))
         report(ck, s->loc, "op_kind", s->op_kind,
                "is also bound by another section with other inputs, outputs or op_params; "
                "the sections of one op kind must share one C signature");
@@ -204,20 +179,20 @@ static void check_unique(checker *ck, const fkcg_plan *p)
 }
 
 /* An empty table: reported, as there is nothing to generate (and C has no empty arrays). */
-bool fkcg_emit_empty(const fkcg_table *t, FILE *diag)
+bool fkcg_emit_empty(const fkcg_table *t, fkcg_diag *d)
 {
     if (t->n_sections != 0 && t->n_bindings != 0)
         return false;
-    if (diag)
-        fputs("fkcgen: error: the contracts bind no kernel; nothing to generate\n", diag);
+    fkcg_error(d, NULL, "the contracts bind no kernel; nothing to generate");
     return true;
 }
 
 /* Every check, on a plan; returns the number of errors reported. */
-size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag)
+size_t fkcg_plan_check(const fkcg_plan *p, fkcg_diag *d)
 {
     const fkcg_table *t = p->t;
-    checker ck = {diag, 0};
+    size_t before = fkcg_diag_errors(d);
+    checker ck = {d};
     for (size_t i = 0; i < t->n_sections; i++)
         check_section(&ck, p, i);
     for (size_t i = 0; i < t->n_bindings; i++) {
@@ -229,9 +204,9 @@ size_t fkcg_plan_check(const fkcg_plan *p, FILE *diag)
     for (size_t i = 0; i < t->n_providers; i++)
         if (!t->providers[i]->backend || !fkcg_emit_is_ident(t->providers[i]->backend))
             report(&ck, t->providers[i]->loc, "backend", t->providers[i]->backend, IDENT_WHY);
-    if (ck.errors == 0)
+    if (fkcg_diag_errors(d) == before)
         check_unique(&ck, p);
-    return ck.errors;
+    return fkcg_diag_errors(d) - before;
 }
 
 size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
@@ -241,12 +216,6 @@ size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
 
 size_t fkcg_emit_c_check_prefixed(const fkcg_table *t, const char *prefix, FILE *diag)
 {
-    if (fkcg_emit_empty(t, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, t, prefix);
-    size_t errors = fkcg_plan_check(&p, diag);
-    fkcg_plan_free(&p);
-    return errors;
+    return fkcg_emit_c_checked(t, prefix, diag, NULL, NULL);
 }
 

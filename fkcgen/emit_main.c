@@ -123,23 +123,18 @@ static char *join_path(const char *dir, const char *name)
     return p;
 }
 
-/* Opens an existing output for reading without blocking (a FIFO would block fopen forever)
- * and only when it is a regular file. 0 (*f set), ENOENT when missing, NOT_REGULAR when it
- * is not a regular file, or another errno. */
-enum { NOT_REGULAR = -1 };
+/* Opens an existing output for reading (fkcg_open_regular). 0 (*f set), ENOENT when missing,
+ * NOT_REGULAR when it is not a regular file (a directory too), or another errno. */
+#define NOT_REGULAR FKCG_NOT_REGULAR
 
 static int open_regular(const char *path, FILE **f)
 {
     *f = NULL;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return errno == EISDIR ? NOT_REGULAR : errno ? errno : EIO;
+    int fd;
     struct stat st;
-    int err = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? NOT_REGULAR : 0;
-    if (err) {
-        close(fd);
-        return err;
-    }
+    int err = fkcg_open_regular(path, &fd, &st);
+    if (err)
+        return err == EISDIR ? NOT_REGULAR : err;
     *f = fdopen(fd, "rb");
     if (!*f) {
         close(fd);
@@ -843,6 +838,56 @@ static int write_outputs(const gen_opts *o, char *const outs[], fkcg_buf *const 
     return rc;
 }
 
+/* The output names of the prefix and their paths under --out-dir (malloc'd): 0, or 2 after
+ * saying why (a bad prefix, an output path that cannot be written). */
+static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
+{
+    const char *bad = fkcg_prefix_problem(o->prefix);
+    if (bad) {
+        path_error("--prefix", o->prefix, bad);
+        fputs(usage, stderr);
+        return 2;
+    }
+    snprintf(o->header, sizeof o->header, "%s_bindings.%s", o->prefix, o->rust ? "rs" : "h");
+    snprintf(o->source, sizeof o->source, "%s_bindings.c", o->prefix);
+    *n_outs = o->rust ? 1 : 2;
+    outs[0] = join_path(o->out_dir, o->header);
+    outs[1] = o->rust ? NULL : join_path(o->out_dir, o->source);
+    if (check_paths(o, outs, *n_outs) != 0) {
+        fputs("fkcgen gen: nothing written\n", stderr);
+        free(outs[0]);
+        free(outs[1]);
+        return 2;
+    }
+    return 0;
+}
+
+/* Opens the outputs (not with --check), then checks the table and emits it into texts, which
+ * stream to their files while they are emitted (75 MiB for 10,000 sections need not sit in
+ * memory; --check keeps them whole for the diff). 0, or 1 when the back end's checks found
+ * errors: then nothing was emitted, *failed is set and the outputs are closed. failed: the
+ * flag the outputs' writers share (it outlives this call). */
+static int emit_outputs(const gen_opts *o, const fkcg_table *t, char *const outs[],
+                        fkcg_buf *const texts[], out_file files[], int n_outs, bool *failed)
+{
+    if (!o->check)
+        catch_signals();
+    for (int k = 0; k < n_outs && !o->check; k++) {
+        out_open(&files[k], outs[k], k, failed);
+        fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
+    }
+    size_t errors = o->rust ? fkcg_emit_rust_checked(t, stderr, texts[0])
+                            : fkcg_emit_c_checked(t, o->prefix, stderr, texts[0], texts[1]);
+    if (errors == 0)
+        return 0;
+    *failed = true; /* nothing was emitted, so nothing was written: close the outputs */
+    for (int k = 0; k < n_outs && !o->check; k++)
+        out_complete(&files[k]);
+    return 1;
+}
+
+/* `fkcgen gen`: options, output names, the run (load, validate, bind), the locked output
+ * directory, the back end, then the diff (--check) or the files, and the stubs. */
 int fkcg_cmd_gen(int argc, char **argv)
 {
     gen_opts o;
@@ -852,23 +897,10 @@ int fkcg_cmd_gen(int argc, char **argv)
             fputs(usage, stdout);
         return rc < 0 ? 0 : rc;
     }
-    const char *bad = fkcg_prefix_problem(o.prefix);
-    if (bad) {
-        path_error("--prefix", o.prefix, bad);
-        fputs(usage, stderr);
+    int n_outs;
+    char *outs[MAX_OUTS];
+    if (name_outputs(&o, outs, &n_outs) != 0)
         return 2;
-    }
-    snprintf(o.header, sizeof o.header, "%s_bindings.%s", o.prefix, o.rust ? "rs" : "h");
-    snprintf(o.source, sizeof o.source, "%s_bindings.c", o.prefix);
-    int n_outs = o.rust ? 1 : 2;
-    char *outs[MAX_OUTS] = {join_path(o.out_dir, o.header),
-                            o.rust ? NULL : join_path(o.out_dir, o.source)};
-    if (check_paths(&o, outs, n_outs) != 0) {
-        fputs("fkcgen gen: nothing written\n", stderr);
-        free(outs[0]);
-        free(outs[1]);
-        return 2;
-    }
     fkcg_run *run = fkcg_run_new(o.root, stderr);
     rc = fkcg_run_load(run, (const char *const *)o.files, o.n_files);
     fkcg_buf h, c;
@@ -882,22 +914,8 @@ int fkcg_cmd_gen(int argc, char **argv)
     int dir_fd = rc == 0 ? lock_out_dir(o.out_dir, !o.check, &created) : -1;
     if (dir_fd == -2)
         rc = 2;
-    if (rc == 0 && !o.check)
-        catch_signals();
-    /* Writing: the outputs stream to their files while they are emitted (75 MiB for 10,000
-     * sections need not sit in memory); --check keeps them whole for the diff. */
-    for (int k = 0; k < n_outs && rc == 0 && !o.check; k++) {
-        out_open(&files[k], outs[k], k, &failed);
-        fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
-    }
-    if (rc == 0 && (o.rust ? fkcg_emit_rust_checked(fkcg_run_table(run), stderr, &h)
-                           : fkcg_emit_c_checked(fkcg_run_table(run), o.prefix, stderr, &h,
-                                                 &c)) != 0) {
-        rc = 1;
-        failed = true; /* nothing was emitted, so nothing was written: close the outputs */
-        for (int k = 0; k < n_outs && !o.check; k++)
-            out_complete(&files[k]);
-    }
+    if (rc == 0)
+        rc = emit_outputs(&o, fkcg_run_table(run), outs, texts, files, n_outs, &failed);
     if (rc != 0)
         fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
     else if (o.check)

@@ -39,7 +39,7 @@ const unsigned char fkcg_byte_class[256] = { BC64(0), BC64(64), BC64(128), BC64(
 
 const char fkcg_upper_byte[256] = { UP64(0), UP64(64), UP64(128), UP64(192) };
 
-/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes. */
+/* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_C_IDENT_MAX bytes. */
 size_t fkcg_emit_ident_len(const char *s)
 {
     if (!s || !(fkcg_byte_class[(unsigned char)*s] & FKCG_BC_IDENT_START))
@@ -47,18 +47,12 @@ size_t fkcg_emit_ident_len(const char *s)
     size_t n = 1;
     while (fkcg_byte_class[(unsigned char)s[n]] & FKCG_BC_IDENT)
         n++;
-    return s[n] == '\0' && n <= FKCG_IDENT_MAX ? n : 0;
+    return s[n] == '\0' && n <= FKCG_C_IDENT_MAX ? n : 0;
 }
 
 bool fkcg_emit_is_ident(const char *s)
 {
     return fkcg_emit_ident_len(s) != 0;
-}
-
-/* An identifier a contract may name: a C identifier, no keyword, not reserved (_X, __). */
-bool fkcg_emit_is_plain_ident(const char *s)
-{
-    return fkcg_emit_is_ident(s) && !fkcg_c_name_reserved(s);
 }
 
 /* "judge_measured" -> "JUDGE_MEASURED"; any byte outside [A-Za-z0-9] becomes '_'. */
@@ -87,7 +81,7 @@ bool fkcg_emit_is_path(const char *s)
         size_t n = 1;
         while (fkcg_byte_class[(unsigned char)s[n]] & FKCG_BC_IDENT)
             n++;
-        if (n > FKCG_IDENT_MAX)
+        if (n > FKCG_C_IDENT_MAX)
             return false;
         s += n;
         if (*s == '\0')
@@ -147,40 +141,6 @@ const fkcg_enum_spec fkcg_enum_specs[FKCG_EN_COUNT] = {
     {"layout_guarantee", "@_layout_guarantee", "@@_LAYOUT_GUARANTEE_", false},
     {"aliasing", "@_aliasing", "@@_ALIASING_", false},
 };
-
-
-static const fkcg_kind_spec kind_table[] = {
-    {"usize", "size_t", true},     {"isize", "ptrdiff_t", true}, {"u8", "uint8_t", true},
-    {"u16", "uint16_t", true},     {"u32", "uint32_t", true},    {"u64", "uint64_t", true},
-    {"i8", "int8_t", true},        {"i16", "int16_t", true},     {"i32", "int32_t", true},
-    {"i64", "int64_t", true},      {"f32", "float", false},      {"f64", "double", false},
-    {"bool", "bool", false},
-};
-
-/* The C type of a field kind; *vec set when it is Vec<...>. NULL when unknown. */
-const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
-{
-    *vec = false;
-    if (!kind)
-        return NULL;
-    size_t n = strlen(kind);
-    if (n > 5 && strncmp(kind, "Vec<", 4) == 0 && kind[n - 1] == '>') {
-        for (size_t i = 0; i < sizeof kind_table / sizeof kind_table[0]; i++)
-            if (strlen(kind_table[i].kind) == n - 5 &&
-                strncmp(kind + 4, kind_table[i].kind, n - 5) == 0) {
-                *vec = true;
-                return &kind_table[i];
-            }
-        return NULL;
-    }
-    for (size_t i = 0; i < sizeof kind_table / sizeof kind_table[0]; i++)
-        if (strcmp(kind, kind_table[i].kind) == 0)
-            return &kind_table[i];
-    return NULL;
-}
-
-
-
 
 /* s, or "" for NULL: the fkcg_plan is built before the checks report missing names. */
 const char *fkcg_nz(const char *s)

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "emit.h"
 #include "emit_rust.h"
+#include "internal.h"
 #include "fkcgen.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -38,12 +39,6 @@ bool fkcg_rust_keyword(const char *s)
                    sizeof rust_keywords[0], cmp_name) != NULL;
 }
 
-bool fkcg_rust_name_refused(const char *s)
-{
-    return !strcmp(s, "self") || !strcmp(s, "Self") || !strcmp(s, "super") ||
-           !strcmp(s, "crate") || !strcmp(s, "_");
-}
-
 /* The names of the module's own items in the value namespace (statics and functions), which a
  * link registry static may not take; sorted. */
 static const char *const own_values[] = {
@@ -59,10 +54,6 @@ static void put_str(fkcg_buf *b, const char *s)
     fkcg_buf_puts(b, s);
 }
 
-static void put_u64(fkcg_buf *b, uint64_t v)
-{
-    fkcg_buf_printf(b, "%llu", (unsigned long long)v);
-}
 
 /* What an invalid identifier or string becomes: it cannot compile, and says why. */
 #define BROKEN(what) "compile_error!(\"fkcgen: invalid " what "\")"
@@ -423,7 +414,7 @@ static void emit_dtypes(fkcg_buf *b)
             put_dtype(b, d);
             PUT(b, " => ");
             if (k == 2)
-                put_u64(b, fkcg_dtypes[d].bytes);
+                fkcg_buf_put_u64(b, fkcg_dtypes[d].bytes);
             else
                 put_rstr(b, k ? fkcg_dtypes[d].suffix : fkcg_dtypes[d].name);
             PUT(b, ",\n");
@@ -833,6 +824,8 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
 }
 
 /* The fixed types of the tables: written once here, the same for every contract. */
+#define RUST_LAYOUT_FIELD(e, key, doc, rust_doc) \
+    "    /// " rust_doc "\n    pub " key ": Option<&'static str>,\n"
 static const char table_types[] =
     "/// A cost function: `n` is the element count of the first input, `dtype_bytes` its byte\n"
     "/// width, `params` the op's params (NaN when the expression names a field and they are\n"
@@ -870,11 +863,7 @@ static const char table_types[] =
     "    /// Free text.\n    pub notes: Option<&'static str>,\n}\n\n"
     "/// The layout keys of an input: \"required\", \"accepted\" or \"rejected\" (None: not\n"
     "/// stated).\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct Layout {\n"
-    "    /// Dense row-major.\n    pub contiguous: Option<&'static str>,\n"
-    "    /// Any strides.\n    pub strided: Option<&'static str>,\n"
-    "    /// Broadcast (stride 0) axes.\n    pub broadcast_stride0: Option<&'static str>,\n"
-    "    /// A start offset.\n    pub start_offset: Option<&'static str>,\n"
-    "    /// Negative strides.\n    pub reverse_strides: Option<&'static str>,\n}\n\n"
+    FKCG_LAYOUTS(RUST_LAYOUT_FIELD) "}\n\n"
     "/// An input tensor of a kernel.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\n"
     "pub struct Input {\n"
     "    /// Its name (\"src\").\n    pub name: &'static str,\n"
@@ -967,32 +956,19 @@ static size_t field_index(const fkcg_section *s, const char *name)
     return k;
 }
 
-/* The expression in f64 arithmetic; top: no parentheses around it (rustc's unused_parens). */
-static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e, bool top)
+/* A field as the match binding p<k> of its index in the section (ctx). */
+static void put_field_f64(fkcg_buf *b, const char *name, const void *ctx)
 {
-    static const char ops[] = "+-*/";
-    switch (e->kind) {
-    case FKCG_EXPR_INT:
-        put_u64(b, e->value);
-        PUT(b, ".0");
-        return;
-    case FKCG_EXPR_N:
-        PUT(b, "n as f64");
-        return;
-    case FKCG_EXPR_DTYPE_BYTES:
-        PUT(b, "dtype_bytes as f64");
-        return;
-    case FKCG_EXPR_FIELD:
-        fkcg_buf_printf(b, "*p%zu as f64", field_index(s, e->field));
-        return;
-    default:
-        put_str(b, top ? "" : "(");
-        put_expr(b, s, e->lhs, false);
-        fkcg_buf_printf(b, " %c ", ops[e->kind - FKCG_EXPR_ADD]);
-        put_expr(b, s, e->rhs, false);
-        put_str(b, top ? "" : ")");
-        return;
-    }
+    fkcg_buf_printf(b, "*p%zu as f64", field_index(ctx, name));
+}
+
+/* The expression in f64 arithmetic, without parentheses around the whole (rustc's
+ * unused_parens). */
+static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e)
+{
+    const fkcg_expr_style rust_f64 = { ".0", "n as f64", "dtype_bytes as f64", put_field_f64,
+                                       s, true };
+    fkcg_expr_write(e, b, &rust_f64);
 }
 
 /* Whether e names field `name` (its depth is bounded by the checks). */
@@ -1035,11 +1011,11 @@ static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const c
         PUT(b, " {");
         put_field_bindings(b, s, e);
         PUT(b, ") => ");
-        put_expr(b, s, e, true);
+        put_expr(b, s, e);
         PUT(b, ",\n            _ => f64::NAN,\n        }\n");
     } else {
         PUT(b, "        ");
-        put_expr(b, s, e, true);
+        put_expr(b, s, e);
         fkcg_buf_putc(b, '\n');
     }
     PUT(b, "    }\n\n");
@@ -1059,7 +1035,7 @@ static void put_layout(fkcg_buf *b, const fkcg_input *in)
 static void emit_section_data(fkcg_buf *b, const fkcg_section *s, size_t i)
 {
     PUT(b, "    // [");
-    put_u64(b, i);
+    fkcg_buf_put_u64(b, i);
     PUT(b, "] ");
     put_rcomment(b, s->kernel);
     fkcg_buf_putc(b, ' ');
@@ -1166,12 +1142,11 @@ static void put_cost_ref(fkcg_buf *b, const fkcg_section *s, size_t sec)
         fkcg_buf_printf(b, "&data::COST_%zu", sec);
 }
 
-static size_t provider_index(const fkcg_table *t, const fkcg_provider *pr)
+/* The provider's row in PROVIDERS (always found in a bound table; 0 otherwise). */
+static size_t rust_provider_index(const fkcg_table *t, const fkcg_provider *pr)
 {
-    for (size_t i = 0; i < t->n_providers; i++)
-        if (t->providers[i] == pr)
-            return i;
-    return 0;
+    long i = fkcg_provider_index(t, pr);
+    return i < 0 ? 0 : (size_t)i;
 }
 
 static void emit_providers(fkcg_buf *b, const fkcg_table *t)
@@ -1185,7 +1160,7 @@ static void emit_providers(fkcg_buf *b, const fkcg_table *t)
         PUT(b, ",\n        text_hash: ");
         put_ropt(b, pr->text_hash);
         PUT(b, ",\n        fkc_version: ");
-        put_u64(b, pr->fkc_version);
+        fkcg_buf_put_u64(b, pr->fkc_version);
         PUT(b, ",\n        name: ");
         put_rstr(b, pr->name);
         PUT(b, ",\n        backend: ");
@@ -1228,7 +1203,7 @@ static void emit_kernels(fkcg_buf *b, const fkcg_plan *p)
         put_rstr(b, s->blurb);
         PUT(b, ",\n        entry_point: ");
         put_rstr(b, s->entry_point);
-        fkcg_buf_printf(b, ",\n        provider: &PROVIDERS[%zu],\n", provider_index(t, s->provider));
+        fkcg_buf_printf(b, ",\n        provider: &PROVIDERS[%zu],\n", rust_provider_index(t, s->provider));
         fkcg_buf_printf(b, "        inputs: &data::INPUTS_%zu,\n        outputs: &data::OUTPUTS_%zu,\n"
                         "        variant: ", i, i);
         put_ropt(b, s->variant);
@@ -1250,7 +1225,7 @@ static void emit_kernels(fkcg_buf *b, const fkcg_plan *p)
         fkcg_buf_printf(b, ",\n        precision: Precision {\n"
                         "            bit_stable_on_same_hardware: %s,\n            max_ulp: ",
                         s->precision.bit_stable_on_same_hardware ? "true" : "false");
-        put_u64(b, s->precision.max_ulp);
+        fkcg_buf_put_u64(b, s->precision.max_ulp);
         PUT(b, ",\n            max_relative: ");
         put_f64(b, s->precision.max_relative);
         PUT(b, ",\n            max_absolute: ");
@@ -1508,17 +1483,13 @@ void fkcg_emit_rust(const fkcg_table *table, fkcg_buf *out)
 /* ---- checks ---------------------------------------------------------------------------- */
 
 typedef struct rchecker {
-    FILE *diag;
-    size_t errors;
+    fkcg_diag *d;
 } rchecker;
 
 static void report(rchecker *ck, fkcg_loc loc, const char *what, const char *value,
                    const char *why)
 {
-    ck->errors++;
-    if (ck->diag)
-        fprintf(ck->diag, "%s:%u:%u: error: %s '%s' %s\n", loc.file ? loc.file : "<input>",
-                (unsigned)loc.line, (unsigned)loc.col, what, value ? value : "(none)", why);
+    fkcg_emit_report(ck->d, loc, what, value, why);
 }
 
 #define RUST_WHY "cannot be a Rust name (self, Self, super and crate cannot, even as r#name)"
@@ -1547,7 +1518,7 @@ static void check_registries(rchecker *ck, const fkcg_plan *p)
         const fkcg_provider *pr = t->providers[i];
         const char *reg = pr->link_registry;
         const char *name = reg ? registry_static(reg) : NULL;
-        if (!reg || !fkcg_emit_is_path(reg) || !upper_snake(name) ||
+        if (!reg || !fkcg_is_c_path(reg) || !upper_snake(name) ||
             bsearch(name, own_values, sizeof own_values / sizeof own_values[0],
                     sizeof own_values[0], cmp_name)) {
             report(ck, pr->loc, "link_registry", reg, "must end in the name of a Rust static: "
@@ -1594,36 +1565,36 @@ static void check_section_names(rchecker *ck, const fkcg_plan *p, size_t i)
     }
 }
 
-static size_t check_plan(const fkcg_plan *p, FILE *diag)
+/* The checks through a diagnostics sink over diag; then, when out is given and they found
+ * nothing, the module. */
+static size_t check_then_emit(const fkcg_table *t, FILE *diag, fkcg_buf *out)
 {
-    size_t errors = fkcg_plan_check(p, diag);
-    rchecker ck = {diag, 0};
-    for (size_t i = 0; i < p->t->n_sections; i++)
-        check_section_names(&ck, p, i);
-    check_registries(&ck, p);
-    return errors + ck.errors;
+    fkcg_diag *d = fkcg_diag_new(diag);
+    size_t errors = 1;
+    if (!fkcg_emit_empty(t, d)) {
+        fkcg_plan p;
+        fkcg_plan_init(&p, t, NULL);
+        size_t before = fkcg_diag_errors(d);
+        fkcg_plan_check(&p, d);
+        rchecker ck = {d};
+        for (size_t i = 0; i < p.t->n_sections; i++)
+            check_section_names(&ck, &p, i);
+        check_registries(&ck, &p);
+        errors = fkcg_diag_errors(d) - before;
+        if (errors == 0 && out)
+            emit_all(&p, out);
+        fkcg_plan_free(&p);
+    }
+    fkcg_diag_free(d);
+    return errors;
 }
 
 size_t fkcg_emit_rust_check(const fkcg_table *t, FILE *diag)
 {
-    if (fkcg_emit_empty(t, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, t, NULL);
-    size_t errors = check_plan(&p, diag);
-    fkcg_plan_free(&p);
-    return errors;
+    return check_then_emit(t, diag, NULL);
 }
 
 size_t fkcg_emit_rust_checked(const fkcg_table *t, FILE *diag, fkcg_buf *out)
 {
-    if (fkcg_emit_empty(t, diag))
-        return 1;
-    fkcg_plan p;
-    fkcg_plan_init(&p, t, NULL);
-    size_t errors = check_plan(&p, diag);
-    if (errors == 0)
-        emit_all(&p, out);
-    fkcg_plan_free(&p);
-    return errors;
+    return check_then_emit(t, diag, out);
 }

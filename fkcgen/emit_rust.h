@@ -13,9 +13,6 @@
 /* The one generated file, relative to the output directory. */
 #define FKCG_EMIT_RUST "fkc_bindings.rs"
 
-/* A name a contract may give that Rust cannot take even as a raw identifier (self, Self, super,
- * crate); true for those. Keywords that r# makes usable (type, match, ...) are not refused. */
-bool fkcg_rust_name_refused(const char *s);
 /* Whether s is a Rust keyword (strict, reserved, or reserved by a later edition): such a name
  * is written r#s. */
 bool fkcg_rust_keyword(const char *s);

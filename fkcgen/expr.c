@@ -20,15 +20,22 @@ typedef struct parser {
     bool failed;
 } parser;
 
-static void fail(parser *ps, const char *at, const char *fmt, const char *arg)
+/* Reports an error at the byte `at` of the expression (once: the first error ends the parse)
+ * and returns NULL, so a failure is one `return fail(...)`. */
+static fkcg_expr *fail(parser *ps, const char *at, const char *fmt, ...) FKCG_PRINTF(3, 4);
+static fkcg_expr *fail(parser *ps, const char *at, const char *fmt, ...)
 {
     if (ps->failed)
-        return;
+        return NULL;
     ps->failed = true;
     fkcg_loc where = ps->loc;
     if (ps->val_col >= 0)
         where.col += (uint32_t)ps->val_col + (uint32_t)(at - ps->src);
-    fkcg_error(ps->d, &where, fmt, arg);
+    va_list ap;
+    va_start(ap, fmt);
+    fkcg_verror(ps->d, &where, fmt, ap);
+    va_end(ap);
+    return NULL;
 }
 
 static void skip_space(parser *ps)
@@ -46,7 +53,20 @@ static fkcg_expr *node(parser *ps, fkcg_expr_kind kind)
 
 static fkcg_expr *sum(parser *ps);
 
-static const char *scalar_kinds[] = { "usize", "isize", "u32", "i32", "u64", "i64" };
+
+/* The variables a cost expression knows besides the op_params fields, which no field may be
+ * named after. */
+static const struct { const char *name; fkcg_expr_kind kind; } variables[] = {
+    { "n", FKCG_EXPR_N }, { "dtype_bytes", FKCG_EXPR_DTYPE_BYTES },
+};
+
+bool fkcg_expr_is_variable(const char *name)
+{
+    for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
+        if (!strcmp(name, variables[i].name))
+            return true;
+    return false;
+}
 
 /* A name: n, dtype_bytes or an integer op_params field. */
 static fkcg_expr *name(parser *ps)
@@ -57,26 +77,24 @@ static fkcg_expr *name(parser *ps)
         ps->p++;
     size_t len = (size_t)(ps->p - start);
     char *id = fkcg_strndup(ps->a, start, len);
-    if (!strcmp(id, "n"))
-        return node(ps, FKCG_EXPR_N);
-    if (!strcmp(id, "dtype_bytes"))
-        return node(ps, FKCG_EXPR_DTYPE_BYTES);
+    for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
+        if (!strcmp(id, variables[i].name))
+            return node(ps, variables[i].kind);
     for (size_t i = 0; i < ps->n_fields; i++) {
         if (strcmp(ps->fields[i].name, id) != 0)
             continue;
-        for (size_t k = 0; k < sizeof scalar_kinds / sizeof scalar_kinds[0]; k++)
-            if (!strcmp(ps->fields[i].kind, scalar_kinds[k])) {
-                fkcg_expr *e = node(ps, FKCG_EXPR_FIELD);
-                e->field = ps->fields[i].name;
-                return e;
-            }
-        fail(ps, start, "op_params field '%s' is not an integer; a cost expression can use "
-                        "only integer fields", id);
-        return NULL;
+        bool vec;
+        const fkcg_kind_spec *k = fkcg_kind_lookup(ps->fields[i].kind, &vec);
+        if (k && k->integer && !vec) {
+            fkcg_expr *e = node(ps, FKCG_EXPR_FIELD);
+            e->field = ps->fields[i].name;
+            return e;
+        }
+        return fail(ps, start, "op_params field '%s' is not an integer; a cost expression can "
+                               "use only integer fields", id);
     }
-    fail(ps, start, "unknown name '%s' in cost expression; use n, dtype_bytes or an integer "
-                    "op_params field", id);
-    return NULL;
+    return fail(ps, start, "unknown name '%s' in cost expression; use n, dtype_bytes or an "
+                           "integer op_params field", id);
 }
 
 static fkcg_expr *factor(parser *ps)
@@ -87,10 +105,8 @@ static fkcg_expr *factor(parser *ps)
         uint64_t v = 0;
         while (*ps->p >= '0' && *ps->p <= '9') {
             v = v * 10 + (uint64_t)(*ps->p++ - '0');
-            if (v > FKCG_MAX_EXPR_VALUE) {
-                fail(ps, start, "integer too large in cost expression%s", "");
-                return NULL;
-            }
+            if (v > FKCG_MAX_EXPR_VALUE)
+                return fail(ps, start, "integer too large in cost expression");
         }
         fkcg_expr *e = node(ps, FKCG_EXPR_INT);
         e->value = v;
@@ -99,30 +115,24 @@ static fkcg_expr *factor(parser *ps)
     if ((*ps->p >= 'a' && *ps->p <= 'z') || (*ps->p >= 'A' && *ps->p <= 'Z') || *ps->p == '_')
         return name(ps);
     if (*ps->p == '(') {
-        if (++ps->depth > FKCG_MAX_EXPR_DEPTH) {
-            fail(ps, start, "cost expression nested too deeply%s", "");
-            return NULL;
-        }
+        if (++ps->depth > FKCG_MAX_EXPR_DEPTH)
+            return fail(ps, start, "cost expression nested too deeply");
         ps->p++;
         fkcg_expr *e = sum(ps);
         skip_space(ps);
         if (!e)
             return NULL;
-        if (*ps->p != ')') {
-            fail(ps, ps->p, "missing ')' in cost expression%s", "");
-            return NULL;
-        }
+        if (*ps->p != ')')
+            return fail(ps, ps->p, "missing ')' in cost expression");
         ps->p++;
         ps->depth--;
         return e;
     }
     if (*ps->p == '\0')
-        fail(ps, start, "cost expression ends too early; expected a number, a name or '('%s",
-             "");
-    else
-        fail(ps, start, "unexpected '%.1s' in cost expression; expected a number, a name or '('",
-             start);
-    return NULL;
+        return fail(ps, start, "cost expression ends too early; expected a number, a name or "
+                               "'('");
+    return fail(ps, start, "unexpected '%.1s' in cost expression; expected a number, a name or "
+                           "'('", start);
 }
 
 /* Left-associative chain of operators ops over operands next. */
@@ -137,11 +147,8 @@ static fkcg_expr *chain(parser *ps, fkcg_expr *(*next)(parser *), const char *op
         if (!op || !strchr(ops, op))
             return lhs;
         if (++ps->ops > FKCG_MAX_EXPR_OPS) { /* the tree's depth, which printers recurse */
-            char limit[16];
-            snprintf(limit, sizeof limit, "%u", FKCG_MAX_EXPR_OPS);
-            fail(ps, ps->p, "cost expression too long: at most %s operators (+ - * /); "
-                            "simplify it", limit);
-            return NULL;
+            return fail(ps, ps->p, "cost expression too long: at most %u operators (+ - * /); "
+                                   "simplify it", FKCG_MAX_EXPR_OPS);
         }
         ps->p++;
         fkcg_expr *rhs = next(ps);
@@ -173,7 +180,7 @@ fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_lo
     skip_space(&ps);
     if (e && *ps.p) {
         if (*ps.p == ')')
-            fail(&ps, ps.p, "unmatched ')' in cost expression%s", "");
+            fail(&ps, ps.p, "unmatched ')' in cost expression");
         else
             fail(&ps, ps.p, "unexpected '%.1s' in cost expression; expected an operator "
                             "(+ - * /)", ps.p);
@@ -181,31 +188,43 @@ fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_lo
     return ps.failed ? NULL : e;
 }
 
-/* v in decimal, without printf (revision hashes print every cost expression). */
-static void put_decimal(fkcg_buf *out, uint64_t v)
+
+static void write_node(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style *st, bool top)
 {
-    char num[24], *p = num + sizeof num;
-    do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    fkcg_buf_put(out, p, (size_t)(num + sizeof num - p));
+    static const char ops[] = "+-*/";
+    switch (e->kind) {
+    case FKCG_EXPR_INT:
+        fkcg_buf_put_u64(out, e->value);
+        fkcg_buf_puts(out, st->int_suffix);
+        return;
+    case FKCG_EXPR_N: fkcg_buf_puts(out, st->n); return;
+    case FKCG_EXPR_DTYPE_BYTES: fkcg_buf_puts(out, st->dtype_bytes); return;
+    case FKCG_EXPR_FIELD: st->field(out, e->field, st->ctx); return;
+    default: break;
+    }
+    if (!top)
+        fkcg_buf_putc(out, '(');
+    write_node(e->lhs, out, st, false);
+    char op[3] = { ' ', ops[e->kind - FKCG_EXPR_ADD], ' ' };
+    fkcg_buf_put(out, op, 3);
+    write_node(e->rhs, out, st, false);
+    if (!top)
+        fkcg_buf_putc(out, ')');
+}
+
+void fkcg_expr_write(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style *st)
+{
+    write_node(e, out, st, st->bare_top);
+}
+
+static void put_name(fkcg_buf *out, const char *name, const void *ctx)
+{
+    (void)ctx;
+    fkcg_buf_puts(out, name);
 }
 
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out)
 {
-    switch (e->kind) {
-    case FKCG_EXPR_INT: put_decimal(out, e->value); return;
-    case FKCG_EXPR_N: fkcg_buf_puts(out, "n"); return;
-    case FKCG_EXPR_DTYPE_BYTES: fkcg_buf_puts(out, "dtype_bytes"); return;
-    case FKCG_EXPR_FIELD: fkcg_buf_puts(out, e->field); return;
-    default: break;
-    }
-    static const char ops[] = { [FKCG_EXPR_ADD] = '+', [FKCG_EXPR_SUB] = '-',
-                                [FKCG_EXPR_MUL] = '*', [FKCG_EXPR_DIV] = '/' };
-    fkcg_buf_putc(out, '(');
-    fkcg_expr_print(e->lhs, out);
-    char op[3] = { ' ', ops[e->kind], ' ' };
-    fkcg_buf_put(out, op, 3);
-    fkcg_expr_print(e->rhs, out);
-    fkcg_buf_putc(out, ')');
+    static const fkcg_expr_style canonical = { "", "n", "dtype_bytes", put_name, NULL, false };
+    fkcg_expr_write(e, out, &canonical);
 }

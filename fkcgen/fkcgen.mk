@@ -18,6 +18,12 @@ $(BUILD)/obj/fkcgen/%.o: fkcgen/%.c | $(BUILD)/obj/fkcgen/
 
 $(BUILD)/obj/fkcgen/: ; @mkdir -p $@
 
+# The docs page's prose (fkcgen/contract-format.md.in) as a C string literal, for schema_doc.c.
+$(BUILD)/obj/fkcgen/contract_format.inc: fkcgen/contract-format.md.in | $(BUILD)/obj/fkcgen/
+	awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "\"" $$0 "\\n\"" }' $< > $@
+$(BUILD)/obj/fkcgen/schema_doc.o: $(BUILD)/obj/fkcgen/contract_format.inc
+$(BUILD)/obj/fkcgen/schema_doc.o: FKCGEN_CFLAGS += -I$(BUILD)/obj/fkcgen
+
 $(BUILD)/fkcgen: $(FKCGEN_OBJS)
 	$(CC) $(FKCGEN_CFLAGS) -o $@ $(FKCGEN_OBJS) $(FKCGEN_LIBS)
 
@@ -50,7 +56,7 @@ TEST_TARGETS += fkcgen-test
 
 # ---- fuzzing (clang's libFuzzer + ASan/UBSan over load → yaml → shape → validate) ----
 FUZZ_SECONDS ?= 60
-FKCGEN_FUZZ_SRCS := $(filter-out fkcgen/main.c fkcgen/emit%,$(FKCGEN_SRCS))
+FKCGEN_FUZZ_SRCS := $(filter-out fkcgen/main.c fkcgen/emit% fkcgen/schema_doc.c,$(FKCGEN_SRCS))
 $(BUILD)/fuzz/fkcgen_fuzz: tests/fkcgen/fuzz_load.c $(FKCGEN_FUZZ_SRCS)
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \

@@ -60,7 +60,8 @@ GEN_XXH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags libxxhash)
 GEN_XXH_LIBS    = $(shell $(PKG_CONFIG) --libs libxxhash)
 # The emitter alone, on a hand-built table: no contract parsing involved.
 GEN_BACK_SRCS   = fkcgen/emit_c.c fkcgen/emit_plan.c fkcgen/emit_check.c fkcgen/emit_diff.c \
-                  fkcgen/buf.c fkcgen/schema.c fkcgen/names.c
+                  fkcgen/arena.c fkcgen/buf.c fkcgen/diag.c fkcgen/expr.c fkcgen/schema.c \
+                  fkcgen/model.c fkcgen/names.c
 GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
 $(GEN_TDIR):

@@ -4,6 +4,7 @@
 #ifndef FKCG_INTERNAL_H
 #define FKCG_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,7 +36,7 @@ void fkcg_arena_reset(fkcg_arena *a);
 
 /* ---- diag.c: GNU-format diagnostics through a sink, with source line and caret ---- */
 typedef struct fkcg_diag fkcg_diag;
-fkcg_diag *fkcg_diag_new(FILE *out);
+fkcg_diag *fkcg_diag_new(FILE *out); /* out NULL: errors are counted, not printed */
 void fkcg_diag_free(fkcg_diag *d);
 /* Registers a file's text (normalised: no BOM, no CR) so messages can quote its lines. */
 void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len);
@@ -50,6 +51,9 @@ void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc);
 void fkcg_diag_drop_source(fkcg_diag *d, const char *file);
 /* loc NULL: "fkcgen: error: ..."; loc->line 0: "file: error: ...". */
 void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
+/* fkcg_error with a va_list: for each pass's variadic `fail` helper. */
+void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap)
+    FKCG_PRINTF(3, 0);
 /* A second location for the error just reported ("first defined here"). */
 void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
 size_t fkcg_diag_errors(const fkcg_diag *d);
@@ -163,13 +167,13 @@ const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value);
 /* "a, b or c": the keys of s, for messages. */
 void fkcg_schema_key_list(const fkcg_schema *s, fkcg_buf *out);
 const char *fkcg_type_name(fkcg_type t);
-/* docs/contract-format.md, from the table. */
+/* The closed vocabularies, in table order (for the docs page); returns their number. */
+size_t fkcg_enums_all(const fkcg_enum **out);
+/* docs/contract-format.md: the template fkcgen/contract-format.md.in filled from the tables
+ * (schema_doc.c). */
 void fkcg_schema_markdown(fkcg_buf *out);
 /* Every mapping schema reachable from the two roots (for tests). */
 size_t fkcg_schema_all(const fkcg_schema **out, size_t cap);
-/* A name a contract may give: [A-Za-z][A-Za-z0-9_]*, at most 63 bytes, not reserved
- * (fkcg_c_name_reserved, names.c). */
-bool fkcg_is_c_ident(const char *s);
 
 /* ---- shape.c: re-nests flattened YAML by the schema ---- */
 /* Returns the canonical nested tree (maps carry their schema); reports unknown and duplicate
@@ -182,6 +186,8 @@ ynode *fkcg_shape(fkcg_arena *a, fkcg_diag *d, const ynode *root, const fkcg_sch
 fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
                            const fkcg_field *fields, size_t n_fields);
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out); /* canonical, fully parenthesised */
+/* n and dtype_bytes: a cost expression's own variables, names no op_params field may take. */
+bool fkcg_expr_is_variable(const char *name);
 
 /* ---- validate.c: shaped tree → model ---- */
 /* NULL when the front matter has errors (reported). */

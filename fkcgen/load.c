@@ -24,25 +24,18 @@ typedef struct lines {       /* line index of the normalised text */
 static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data, size_t *len)
 {
     fkcg_loc where = { path, 0, 0 };
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        fkcg_error(d, &where, "cannot open: %s", strerror(errno));
-        return 2;
-    }
+    int fd;
     struct stat st;
-    int rc = 2;
-    if (fstat(fd, &st) != 0) {
-        fkcg_error(d, &where, "cannot stat: %s", strerror(errno));
-        goto done;
-    }
-    if (S_ISDIR(st.st_mode)) {
+    int err = fkcg_open_regular(path, &fd, &st);
+    if (err == EISDIR)
         fkcg_error(d, &where, "is a directory; give the contract files (*.md) inside it");
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    else if (err == FKCG_NOT_REGULAR)
         fkcg_error(d, &where, "not a regular file");
-        goto done;
-    }
+    else if (err)
+        fkcg_error(d, &where, "cannot open: %s", strerror(err));
+    if (err)
+        return 2;
+    int rc = 2;
     if ((uintmax_t)st.st_size > FKCG_MAX_FILE_BYTES) {
         fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
                    FKCG_MAX_FILE_BYTES);
@@ -550,6 +543,72 @@ static bool closes_fence(const lines *l, size_t line, char ch, size_t len)
     return true;
 }
 
+/* What find_blocks carries from node to node. */
+typedef struct walker {
+    fkcg_arena *a, *tmp;        /* what outlives the file (headings, prose); the chunks */
+    fkcg_diag *d;
+    const lines *l;
+    size_t skip;                /* .md lines before cmark's line 1 */
+    fkcg_doc *doc;
+    size_t cap;                 /* doc->blocks allocated */
+    const char *heading;        /* the latest heading */
+    fkcg_buf prose;             /* top-level paragraphs since it or the previous block */
+} walker;
+
+static void take_heading(walker *w, cmark_node *n)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    heading_text(n, &b);
+    w->heading = fkcg_strndup(w->a, b.data ? b.data : "", b.len);
+    fkcg_buf_free(&b);
+    w->prose.len = 0;
+}
+
+static void take_prose(walker *w, cmark_node *n)
+{
+    if (w->prose.len)
+        fkcg_buf_putc(&w->prose, '\n');
+    heading_text(n, &w->prose);
+}
+
+/* A ```fkc code block: a chunk when it stands at the top level and is closed; else 1, after
+ * reporting why. */
+static int add_block(walker *w, cmark_node *n)
+{
+    fkcg_doc *doc = w->doc;
+    size_t start = (size_t)cmark_node_get_start_line(n) + w->skip;
+    size_t end = (size_t)cmark_node_get_end_line(n) + w->skip;
+    fkcg_loc fence = { doc->file, (uint32_t)start, (uint32_t)cmark_node_get_start_column(n) };
+    if (cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT) {
+        fkcg_error(w->d, &fence, "a ```fkc block must stand at the top level of the document, "
+                                 "not inside a list or quote");
+        return 1;
+    }
+    uint32_t indent;
+    char ch;
+    size_t flen;
+    fence_shape(w->l, start, &indent, &ch, &flen);
+    if (end <= start || !closes_fence(w->l, end, ch, flen)) {
+        fkcg_error(w->d, &fence, "this ```fkc block is never closed; end it with a %.*s line",
+                   (int)(flen < 16 ? flen : 16), ch == '~' ? "~~~~~~~~~~~~~~~~" :
+                   "````````````````");
+        return 1;
+    }
+    if (doc->n_blocks == w->cap) {
+        fkcg_chunk *more = fkcg_alloc(w->tmp, 2 * w->cap * sizeof *more);
+        memcpy(more, doc->blocks, w->cap * sizeof *more);
+        doc->blocks = more;
+        w->cap *= 2;
+    }
+    fkcg_chunk *c = &doc->blocks[doc->n_blocks++];
+    make_chunk(w->tmp, w->l, start, end - 1, indent, doc->file, c);
+    c->heading = w->heading;
+    c->prose = w->prose.len ? fkcg_strndup(w->a, w->prose.data, w->prose.len) : NULL;
+    w->prose.len = 0;
+    return 0;
+}
+
 /* Walks cmark's AST for ```fkc blocks; each keeps the latest heading before it and the text of
  * the top-level paragraphs since that heading or the previous block (its prose, one line per
  * paragraph). md starts at .md line skip + 1 (1-based): cmark's line numbers are shifted by
@@ -560,11 +619,9 @@ static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines
     cmark_node *root = cmark_parse_document(md, md_len, CMARK_OPT_DEFAULT);
     if (!root)
         fkcg_oom();
-    size_t cap = 4;
-    doc->blocks = fkcg_alloc(tmp, cap * sizeof *doc->blocks);
-    const char *heading = NULL;
-    fkcg_buf prose;
-    fkcg_buf_init(&prose);
+    walker w = { .a = a, .tmp = tmp, .d = d, .l = l, .skip = skip, .doc = doc, .cap = 4 };
+    doc->blocks = fkcg_alloc(tmp, w.cap * sizeof *doc->blocks);
+    fkcg_buf_init(&w.prose);
     int rc = 0;
     cmark_iter *it = cmark_iter_new(root);
     cmark_event_type ev;
@@ -574,60 +631,18 @@ static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines
         if (ev != CMARK_EVENT_ENTER)
             continue;
         if (t == CMARK_NODE_HEADING) {
-            fkcg_buf b;
-            fkcg_buf_init(&b);
-            heading_text(n, &b);
-            heading = fkcg_strndup(a, b.data ? b.data : "", b.len);
-            fkcg_buf_free(&b);
-            prose.len = 0;
+            take_heading(&w, n);
             continue;
         }
-        if (t == CMARK_NODE_PARAGRAPH && cmark_node_get_type(cmark_node_parent(n)) ==
-                                             CMARK_NODE_DOCUMENT) {
-            if (prose.len)
-                fkcg_buf_putc(&prose, '\n');
-            heading_text(n, &prose);
-        }
-        if (check_lost_block(d, l, skip, doc->file, n)) {
+        if (t == CMARK_NODE_PARAGRAPH &&
+            cmark_node_get_type(cmark_node_parent(n)) == CMARK_NODE_DOCUMENT)
+            take_prose(&w, n);
+        if (check_lost_block(d, l, skip, doc->file, n))
             rc = 1;
-            continue;
-        }
-        if (t != CMARK_NODE_CODE_BLOCK || !is_fkc_info(cmark_node_get_fence_info(n)))
-            continue;
-        size_t start = (size_t)cmark_node_get_start_line(n) + skip;
-        size_t end = (size_t)cmark_node_get_end_line(n) + skip;
-        fkcg_loc fence = { doc->file, (uint32_t)start, (uint32_t)cmark_node_get_start_column(n) };
-        if (cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT) {
-            fkcg_error(d, &fence, "a ```fkc block must stand at the top level of the document, "
-                                  "not inside a list or quote");
-            rc = 1;
-            continue;
-        }
-        uint32_t indent;
-        char ch;
-        size_t flen;
-        fence_shape(l, start, &indent, &ch, &flen);
-        bool closed = end > start && closes_fence(l, end, ch, flen);
-        if (!closed) {
-            fkcg_error(d, &fence, "this ```fkc block is never closed; end it with a %.*s line",
-                       (int)(flen < 16 ? flen : 16), ch == '~' ? "~~~~~~~~~~~~~~~~" :
-                       "````````````````");
-            rc = 1;
-            continue;
-        }
-        if (doc->n_blocks == cap) {
-            fkcg_chunk *more = fkcg_alloc(tmp, 2 * cap * sizeof *more);
-            memcpy(more, doc->blocks, cap * sizeof *more);
-            doc->blocks = more;
-            cap *= 2;
-        }
-        fkcg_chunk *c = &doc->blocks[doc->n_blocks++];
-        make_chunk(tmp, l, start, end - 1, indent, doc->file, c);
-        c->heading = heading;
-        c->prose = prose.len ? fkcg_strndup(a, prose.data, prose.len) : NULL;
-        prose.len = 0;
+        else if (t == CMARK_NODE_CODE_BLOCK && is_fkc_info(cmark_node_get_fence_info(n)))
+            rc |= add_block(&w, n);
     }
-    fkcg_buf_free(&prose);
+    fkcg_buf_free(&w.prose);
     cmark_iter_free(it);
     cmark_node_free(root);
     return rc;

@@ -56,9 +56,32 @@ typedef struct fkcg_expr {
     struct fkcg_expr *rhs;
 } fkcg_expr;
 
-/* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated). */
-enum { FKCG_LAYOUT_CONTIGUOUS, FKCG_LAYOUT_STRIDED, FKCG_LAYOUT_BROADCAST_STRIDE0,
-       FKCG_LAYOUT_START_OFFSET, FKCG_LAYOUT_REVERSE_STRIDES, FKCG_NLAYOUT };
+/* How a printer spells an expression's leaves (expr.c's fkcg_expr_write walks the tree for
+ * the canonical form, the C back end and the Rust back end). */
+struct fkcg_buf;
+typedef struct fkcg_expr_style {
+    const char *int_suffix;      /* after an integer ("" or ".0") */
+    const char *n, *dtype_bytes; /* the two variables */
+    void (*field)(struct fkcg_buf *out, const char *name, const void *ctx); /* a field */
+    const void *ctx;
+    bool bare_top;               /* no parentheses around the whole expression */
+} fkcg_expr_style;
+/* Appends e, each operation parenthesised ("(a + b)"), its leaves spelled by st. */
+void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_style *st);
+
+/* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated),
+ * written once: the schema's layout mapping (schema.c), the model, the JSON dump, the C
+ * back end's @_input_info fields and the Rust back end's Layout struct read this list.
+ * Per key: its enumerator, name, the schema's doc line, the Rust field's doc comment. */
+#define FKCG_LAYOUTS(X)                                                                     \
+    X(CONTIGUOUS, "contiguous", "dense row-major input", "Dense row-major.")                 \
+    X(STRIDED, "strided", "arbitrary positive strides", "Any strides.")                      \
+    X(BROADCAST_STRIDE0, "broadcast_stride0", "zero strides (broadcast views)",              \
+      "Broadcast (stride 0) axes.")                                                          \
+    X(START_OFFSET, "start_offset", "a non-zero start offset", "A start offset.")           \
+    X(REVERSE_STRIDES, "reverse_strides", "negative strides", "Negative strides.")
+#define FKCG_LAYOUT_ENUM(e, key, doc, rust_doc) FKCG_LAYOUT_##e,
+enum { FKCG_LAYOUTS(FKCG_LAYOUT_ENUM) FKCG_NLAYOUT };
 extern const char *const fkcg_layout_keys[FKCG_NLAYOUT];
 
 typedef struct fkcg_input {
@@ -81,6 +104,27 @@ typedef struct fkcg_output {
     const char *aliasing;         /* "none" */
     fkcg_loc loc;
 } fkcg_output;
+
+/* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the
+ * cost parser (expr.c), the C plan and the Rust back end read this list. Per kind: its name
+ * (also its Rust type), its C type, whether a cost expression may use it. A Vec<T> of the
+ * kinds FKCG_VEC_KINDS lists is `const T *x; size_t x_len;` in C, Vec<T> in Rust. Order:
+ * the enum's (docs, "expected a, b or c"). */
+#define FKCG_FIELD_KINDS(X)                                                                 \
+    X("usize", "size_t", true) X("isize", "ptrdiff_t", true) X("u32", "uint32_t", true)       \
+    X("i32", "int32_t", true) X("u64", "uint64_t", true) X("i64", "int64_t", true)            \
+    X("f32", "float", false) X("f64", "double", false) X("bool", "bool", false)
+#define FKCG_VEC_KINDS(X) X("usize") X("isize") X("i64")
+
+typedef struct fkcg_kind_spec {
+    const char *kind;   /* "usize" */
+    const char *ctype;  /* "size_t" */
+    bool integer;       /* usable in a cost expression */
+} fkcg_kind_spec;
+
+/* The spec of a field kind (for Vec<T>, T's, with *vec set), or NULL when the schema knows
+ * no such kind. */
+const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
 
 typedef struct fkcg_field {       /* one op_params field */
     const char *name;             /* "dst_shape" */
@@ -188,6 +232,11 @@ typedef struct fkcg_table {
     size_t n_bindings;
 } fkcg_table;
 
+/* ---- model.c ---- */
+/* Index of a provider in t->providers (bind sorts them by rel_file), or -1: the dump and both
+ * back ends point to a section's provider by it. */
+long fkcg_provider_index(const fkcg_table *t, const fkcg_provider *pr);
+
 /* ---- names.c: the C names identifiers become (front end and C back end) ---- */
 /* A name a contract may not give (it would break or change the generated C, or a file that
  * includes a C standard header before it): a C keyword (C11, C23), a name starting with '_',
@@ -199,11 +248,38 @@ bool fkcg_c_name_reserved(const char *s);
 /* Why s is reserved ("a macro of <stdio.h>", "a C keyword", ...), or NULL when it is not. */
 const char *fkcg_c_name_why(const char *s);
 bool fkcg_c_names_sorted(void); /* for the tests: the table is sorted (binary search) */
+/* A name Rust cannot take even as a raw identifier (self, Self, super, crate: the table's
+ * Rust rows) or "_"; the Rust back end asserts it. Keywords r# makes usable are not refused. */
+bool fkcg_rust_name_refused(const char *s);
 /* "WriteSliceRotating" -> "write_slice_rotating", "GELUTanh" -> "gelu_tanh" (malloc'd). */
 char *fkcg_snake_case(const char *camel);
 /* Why an op kind of snake form `snake` cannot be emitted (its C names fkc_<snake>_fn,
  * FKC_OP_<SNAKE>, the union member <snake> would clash), or NULL when it can. */
 const char *fkcg_op_kind_c_clash(const char *snake);
+
+/* The rules of a contract's names, for the front end (validate, bind), which reports a
+ * broken one with its location, and the back ends, which assert them before they print. */
+/* A name a contract may give: [A-Za-z][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
+ * (config.h), not reserved (fkcg_c_name_reserved). */
+bool fkcg_is_c_ident(const char *s);
+/* The same without the reserved names: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
+ * (a reserved name of that shape is reported with why it is reserved). */
+bool fkcg_is_c_ident_shape(const char *s);
+/* entry_point and link_registry: such names joined by "::" (a::b::c). */
+bool fkcg_is_c_path(const char *s);
+/* The first segment of path s that is no such name, or NULL when there is none; *len: its
+ * length; *why: why, when it is reserved (fkcg_c_name_why), else NULL. */
+const char *fkcg_c_path_bad_segment(const char *s, size_t *len, const char **why);
+/* An op kind: UpperCamelCase, [A-Z][A-Za-z0-9]*, at most FKCG_IDENT_MAX bytes. */
+bool fkcg_is_op_kind(const char *s);
+/* stream, params and extra: the other parameters of a kernel's C function, no tensor's name. */
+bool fkcg_is_reserved_param(const char *s);
+/* The Vec field g of fields[0..n) whose length member g_len is f's name, or NULL: a Vec field
+ * x becomes `const T *x; size_t x_len;` in C. */
+const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const fkcg_field *f);
+/* Which part of the C signature ("inputs", "outputs", "op_params") two sections of one op
+ * kind give differently, or NULL when they agree: one op kind has one C signature. */
+const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b);
 
 /* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
  * bindings point to its byte-width wrappers fkc_<kernel>_b<width> and take its params struct

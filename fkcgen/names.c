@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "config.h"
 #include "model.h"
 
 /* Where a reserved name comes from: the message says it. */
@@ -383,6 +384,13 @@ const char *fkcg_c_name_why(const char *s)
     }
 }
 
+bool fkcg_rust_name_refused(const char *s)
+{
+    const reserved_name *r = bsearch(s, reserved, sizeof reserved / sizeof reserved[0],
+                                     sizeof reserved[0], cmp_name);
+    return (r && r->kind == RST) || !strcmp(s, "_");
+}
+
 bool fkcg_c_name_reserved(const char *s)
 {
     return fkcg_c_name_why(s) != NULL;
@@ -452,5 +460,102 @@ const char *fkcg_op_kind_c_clash(const char *snake)
         return "the op kind count FKC_OP_KIND_COUNT";
     if (!strcmp(snake, "cost") || !strcmp(snake, "register"))
         return "a type of the generated header (fkc_cost_fn, fkc_register_fn)";
+    return NULL;
+}
+
+/* ---- the rules of a contract's names: the front end checks them, the back ends assert them
+ * through the same predicates ---- */
+
+static bool is_alnum(int c) { return is_upper(c) || is_lower(c) || is_digit(c); }
+
+bool fkcg_is_c_ident_shape(const char *s)
+{
+    if (!s || !(is_upper(*s) || is_lower(*s) || *s == '_'))
+        return false;
+    size_t n = 1;
+    while (is_alnum((unsigned char)s[n]) || s[n] == '_')
+        n++;
+    return s[n] == '\0' && n <= FKCG_IDENT_MAX;
+}
+
+bool fkcg_is_c_ident(const char *s)
+{
+    return fkcg_is_c_ident_shape(s) && !fkcg_c_name_reserved(s);
+}
+
+const char *fkcg_c_path_bad_segment(const char *s, size_t *len, const char **why)
+{
+    char seg[FKCG_IDENT_MAX + 1];
+    for (;;) {
+        const char *sep = strstr(s, "::");
+        *len = sep ? (size_t)(sep - s) : strlen(s);
+        *why = NULL;
+        if (*len >= sizeof seg)
+            return s;
+        memcpy(seg, s, *len);
+        seg[*len] = '\0';
+        if (!fkcg_is_c_ident(seg)) {
+            *why = fkcg_c_name_why(seg);
+            return s;
+        }
+        if (!sep)
+            return NULL;
+        s = sep + 2;
+    }
+}
+
+bool fkcg_is_c_path(const char *s)
+{
+    size_t len;
+    const char *why;
+    return s && !fkcg_c_path_bad_segment(s, &len, &why);
+}
+
+bool fkcg_is_op_kind(const char *s)
+{
+    if (!s || !is_upper(*s))
+        return false;
+    size_t n = 1;
+    while (is_alnum((unsigned char)s[n]))
+        n++;
+    return s[n] == '\0' && n <= FKCG_IDENT_MAX;
+}
+
+bool fkcg_is_reserved_param(const char *s)
+{
+    return !strcmp(s, "stream") || !strcmp(s, "params") || !strcmp(s, "extra");
+}
+
+const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const fkcg_field *f)
+{
+    for (size_t j = 0; j < n; j++) {
+        const fkcg_field *g = &fields[j];
+        bool vec;
+        size_t len = g->name ? strlen(g->name) : 0;
+        if (g->name && f->name && fkcg_kind_lookup(g->kind, &vec) && vec &&
+            strncmp(f->name, g->name, len) == 0 && strcmp(f->name + len, "_len") == 0)
+            return g;
+    }
+    return NULL;
+}
+
+const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
+{
+    if (a->n_inputs != b->n_inputs)
+        return "inputs";
+    for (size_t i = 0; i < a->n_inputs; i++)
+        if (strcmp(a->inputs[i].name, b->inputs[i].name))
+            return "inputs";
+    if (a->n_outputs != b->n_outputs)
+        return "outputs";
+    for (size_t i = 0; i < a->n_outputs; i++)
+        if (strcmp(a->outputs[i].name, b->outputs[i].name))
+            return "outputs";
+    if ((a->variant == NULL) != (b->variant == NULL) || a->n_fields != b->n_fields)
+        return "op_params";
+    for (size_t i = 0; i < a->n_fields; i++)
+        if (strcmp(a->fields[i].name, b->fields[i].name) ||
+            strcmp(a->fields[i].kind, b->fields[i].kind))
+            return "op_params";
     return NULL;
 }

@@ -14,9 +14,40 @@ const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES] = {
     { "I64", "i64", 8 },  { "U8", "u8", 1 },   { "I8", "i8", 1 },
 };
 
-const char *const fkcg_layout_keys[FKCG_NLAYOUT] = {
-    "contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides",
-};
+#define LAYOUT_NAME(e, key, doc, rust_doc) key,
+const char *const fkcg_layout_keys[FKCG_NLAYOUT] = { FKCG_LAYOUTS(LAYOUT_NAME) };
+
+/* ---- the field kinds (model.h's FKCG_FIELD_KINDS) ---- */
+#define KIND_NAME(kind, ctype, integer) kind,
+#define VEC_KIND_NAME(kind) "Vec<" kind ">",
+#define KIND_SPEC(kind, ctype, integer) { kind, ctype, integer },
+#define VEC_KIND(kind) kind,
+static const fkcg_kind_spec kinds[] = { FKCG_FIELD_KINDS(KIND_SPEC) };
+static const char *const vec_kinds[] = { FKCG_VEC_KINDS(VEC_KIND) };
+
+static const fkcg_kind_spec *scalar_kind(const char *kind, size_t len)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strlen(kinds[i].kind) == len && strncmp(kind, kinds[i].kind, len) == 0)
+            return &kinds[i];
+    return NULL;
+}
+
+const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
+{
+    *vec = false;
+    if (!kind)
+        return NULL;
+    size_t n = strlen(kind);
+    if (n <= 5 || strncmp(kind, "Vec<", 4) != 0 || kind[n - 1] != '>')
+        return scalar_kind(kind, n);
+    for (size_t i = 0; i < sizeof vec_kinds / sizeof vec_kinds[0]; i++)
+        if (strlen(vec_kinds[i]) == n - 5 && strncmp(kind + 4, vec_kinds[i], n - 5) == 0) {
+            *vec = true;
+            return scalar_kind(vec_kinds[i], n - 5);
+        }
+    return NULL;
+}
 
 /* ---- closed vocabularies (X-macro: name, values) ---- */
 #define FKCG_ENUMS(X)                                                                          \
@@ -30,8 +61,7 @@ const char *const fkcg_layout_keys[FKCG_NLAYOUT] = {
     X(cost_provenance, "judge_measured", "analytic", "estimated")                               \
     X(cost_class, "cheap_elementwise", "elementwise", "reduction", "matmul", "memory_bound")    \
     X(determinism, "bitwise", "deterministic", "nondeterministic")                              \
-    X(field_kind, "usize", "isize", "u32", "i32", "u64", "i64", "f32", "f64", "bool",           \
-      "Vec<usize>", "Vec<isize>", "Vec<i64>")                                                   \
+    X(field_kind, FKCG_FIELD_KINDS(KIND_NAME) FKCG_VEC_KINDS(VEC_KIND_NAME))                   \
     X(dtype_rule, "passthrough")                                                                \
     X(shape_rule, "from_params", "same_as")
 
@@ -77,13 +107,8 @@ static const fkcg_key front_keys[] = {
 };
 SCHEMA(fkcg_schema_front, "front matter", front_keys, false);
 
-static const fkcg_key layout_keys[] = {
-    { "contiguous", FT_ENUM, OPT, "layout_req", NULL, "dense row-major input" },
-    { "strided", FT_ENUM, OPT, "layout_req", NULL, "arbitrary positive strides" },
-    { "broadcast_stride0", FT_ENUM, OPT, "layout_req", NULL, "zero strides (broadcast views)" },
-    { "start_offset", FT_ENUM, OPT, "layout_req", NULL, "a non-zero start offset" },
-    { "reverse_strides", FT_ENUM, OPT, "layout_req", NULL, "negative strides" },
-};
+#define LAYOUT_KEY(e, key, doc, rust_doc) { key, FT_ENUM, OPT, "layout_req", NULL, doc },
+static const fkcg_key layout_keys[] = { FKCG_LAYOUTS(LAYOUT_KEY) };
 static SCHEMA(schema_layout, "accept.inputs[].layout", layout_keys, false);
 
 static const fkcg_key input_keys[] = {
@@ -210,13 +235,14 @@ const fkcg_key *fkcg_schema_key(const fkcg_schema *s, const char *name)
     return NULL;
 }
 
-/* Levenshtein distance, capped: enough for short keys. */
+/* Levenshtein distance between names (at most FKCG_IDENT_MAX bytes; a longer one is far from
+ * every name). */
 static size_t distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 64;
-    size_t row[64];
+    if (la > FKCG_IDENT_MAX || lb > FKCG_IDENT_MAX)
+        return FKCG_IDENT_MAX + 1;
+    size_t row[FKCG_IDENT_MAX + 1];
     for (size_t j = 0; j <= lb; j++)
         row[j] = j;
     for (size_t i = 1; i <= la; i++) {
@@ -272,8 +298,7 @@ const char *fkcg_enum_suggest(const fkcg_enum *e, const char *value)
 void fkcg_schema_key_list(const fkcg_schema *s, fkcg_buf *out)
 {
     for (size_t i = 0; i < s->n_keys; i++)
-        fkcg_buf_printf(out, "%s%s", i == 0 ? "" : i + 1 == s->n_keys ? " or " : ", ",
-                        s->keys[i].name);
+        fkcg_buf_put_listed(out, i, s->n_keys, s->keys[i].name);
 }
 
 const char *fkcg_type_name(fkcg_type t)
@@ -298,128 +323,8 @@ const char *fkcg_type_name(fkcg_type t)
     return "?";
 }
 
-bool fkcg_is_c_ident(const char *s)
+size_t fkcg_enums_all(const fkcg_enum **out)
 {
-    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
-        return false;
-    for (const char *p = s + 1; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '_'))
-            return false;
-    return strlen(s) <= 63 && !fkcg_c_name_reserved(s);
-}
-
-/* ---- docs/contract-format.md ---- */
-static void markdown_table(const fkcg_schema *s, fkcg_buf *out)
-{
-    fkcg_buf_printf(out, "\n### `%s`\n\n", s->path);
-    fkcg_buf_puts(out, "| key | type | required | description |\n|---|---|---|---|\n");
-    for (size_t i = 0; i < s->n_keys; i++) {
-        const fkcg_key *k = &s->keys[i];
-        fkcg_buf_printf(out, "| `%s` | %s", k->name, fkcg_type_name(k->type));
-        if (k->enum_name)
-            fkcg_buf_printf(out, " (`%s`)", k->enum_name);
-        else if (k->child)
-            fkcg_buf_printf(out, " (`%s`)", k->child->path);
-        fkcg_buf_printf(out, " | %s | %s |\n", k->required ? "yes" : "no", k->doc);
-    }
-}
-
-void fkcg_schema_markdown(fkcg_buf *out)
-{
-    fkcg_buf_puts(out,
-        "<!-- Generated by `fkcgen schema --markdown` from fkcgen/schema.c; do not edit. -->\n"
-        "# FKC contract format\n\n"
-        "A contract is a Markdown file (UTF-8 text: no control characters but tabs and line "
-        "ends, no non-characters such as U+FFFE; LF or CR LF line ends, an optional BOM, at most ");
-    fkcg_buf_printf(out, "%u bytes). It opens with YAML front matter between two `---` lines "
-        "(the provider), then Markdown prose; every fenced block whose info string's first "
-        "word is `fkc` (lower case) declares one kernel (a *section*), introduced by the "
-        "heading before it. Such a fence stands at the top level of the document (not in a "
-        "list or quote). What would lose a kernel without a word is an error: an info string "
-        "spelling fkc otherwise (`FKC`, `{fkc}`), a ```` ```fkc ```` fence inside an HTML block "
-        "(an HTML comment `<!-- -->` hides one on purpose) or an indented code block, and a second front matter (a `---` line directly followed "
-        "by lines underlined with `---`; a `---` break between sections of prose, followed by "
-        "a blank line or a `#` heading, is fine).\n\n", 
-        FKCG_MAX_FILE_BYTES);
-    fkcg_buf_printf(out,
-        "YAML rules: no anchors, aliases or tags; no tabs; at most %u levels of nesting. Keys may "
-        "be written nested (the canonical form) or flattened, every key at column 1: a flattened "
-        "key goes into the innermost open mapping whose schema admits it. A key with an empty "
-        "value opens that mapping; the last mapping of a block list stays open. In the free-form "
-        "`fields` map a key known to an enclosing mapping closes it, so a field may not be named "
-        "after a contract key (nor `n` or `dtype_bytes`, the cost variables). A field with an "
-        "empty value opens its entry: its `kind:` and `note:` lines follow it (so a field named "
-        "`kind` or `note` right after such a field goes into its entry; write that one first). The same rule "
-        "applies to nested YAML: after a block list, a key its last mapping admits goes there. "
-        "Errors are reported up to %u per run.\n",
-        FKCG_MAX_DEPTH, FKCG_MAX_ERRORS);
-    fkcg_buf_puts(out, "\n## Keys\n");
-    for (size_t i = 0; i < sizeof all_schemas / sizeof all_schemas[0]; i++)
-        if (!all_schemas[i]->freeform)
-            markdown_table(all_schemas[i], out);
-    fkcg_buf_puts(out, "\n## Vocabularies\n\n| name | values |\n|---|---|\n");
-    for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++) {
-        fkcg_buf_printf(out, "| `%s` |", enums[i].name);
-        for (size_t k = 0; k < enums[i].count; k++)
-            fkcg_buf_printf(out, "%s `%s`", k ? "," : "", enums[i].values[k]);
-        fkcg_buf_puts(out, " |\n");
-    }
-    fkcg_buf_puts(out, "\n## Dtypes\n\n| dtype | symbol suffix | bytes | wrapper |\n"
-                       "|---|---|---|---|\n");
-    for (size_t i = 0; i < FKCG_NDTYPES; i++)
-        fkcg_buf_printf(out, "| `%s` | `%s` | %u | `<kernel>_b%u` |\n", fkcg_dtypes[i].name,
-                        fkcg_dtypes[i].suffix, fkcg_dtypes[i].bytes, fkcg_dtypes[i].bytes);
-    fkcg_buf_puts(out,
-        "\n## Rules beyond types\n\n"
-        "- `fkc_version` must be one this fkcgen knows (1).\n"
-        "- A section's `backend` and `kernel_source` must equal the provider's.\n"
-        "- `kernel`, `op_params.variant`, input, output and field names are C identifiers of at "
-        "most 63 bytes, not starting with `_`, and not a name the generated C reserves: a C "
-        "keyword (C11 or C23), a name starting with `fkc_` or `FKC_`, a macro gcc and clang "
-        "predefine in GNU mode (`linux`, `unix`, `i386`), or a macro or typedef of a C standard "
-        "header, which a file may include before the generated one (`NULL`, `EOF`, `BUFSIZ`, "
-        "`CHAR_BIT`, `FLT_MAX`, `I`, `complex`, `and`, `noreturn`, `EINVAL`, `sin` "
-        "(<tgmath.h>), `size_t`, `FILE`, ...; the families C reserves for them: `INT*_MAX`, "
-        "`[u]int*_t`, `FP_*`, `M_*`, `FE_*`, `LC_*`, `PRI*`, `SCN*`, `ATOMIC_*`, `atomic_*`, "
-        "`TIME_*`, `thrd_*`, ...: the table in fkcgen/names.c), nor one the generated Rust cannot "
-        "take even as a raw identifier (`Self`, `self`, `super`, `crate`; other Rust keywords "
-        "are written `r#name`); `op_kind` is UpperCamelCase and "
-        "its snake_case form (the C name: `GELUTanh` → `gelu_tanh`) is no such name, nor "
-        "`kind_count` or `cost`; each `entry_point` and `link_registry` segment is such an "
-        "identifier.\n"
-        "- The kernels the fkc runtime implements (`write_slice`, `write_slice_rotating`: "
-        "`runtime/include/fkc/fkc_kernels.h`) may be bound only as the runtime's op kind on its "
-        "backend (`WriteSlice`, `WriteSliceRotating`, Vulkan); their bindings point to the "
-        "runtime's wrappers, and the generated C checks the contract's fields against the "
-        "runtime's params (docs/architecture.md).\n"
-        "- Inputs and outputs are the parameters of one C function: their names differ and are "
-        "not `stream`, `params` or `extra`. A field may not be named `x_len` beside a `Vec` "
-        "field `x` (its C length member).\n"
-        "- `dtypes` is non-empty without repeats; numbers are never negative; a `number` is any "
-        "decimal a C `strtod` reads as a finite double (subnormals such as `4.9e-324` "
-        "included; one past about `1.8e308` is out of range); `alignment_bytes` "
-        "is a power of two; `access_granularity_bits` a multiple of 8.\n"
-        "- `determinism: bitwise` requires `max_ulp: 0`, `max_relative: 0`, `max_absolute: 0` and "
-        "`bit_stable_on_same_hardware: true`.\n"
-        "- `awkward_layout_strategy: requires_contiguous` requires `strided: rejected`.\n"
-        "- `dtype_rule: passthrough(X)` and `shape_rule: same_as(X)` name an input; "
-        "`shape_rule: from_params(F)` names an `op_params` field.\n"
-        "- Cost expressions use integers, `+ - * / ( )`, `n` (element count of the first input), "
-        "`dtype_bytes` and the op's scalar `op_params` fields, with at most ");
-    fkcg_buf_printf(out, "%u operators and %u levels of parentheses; an error points at the "
-        "column.\n", FKCG_MAX_EXPR_OPS, FKCG_MAX_EXPR_DEPTH);
-    fkcg_buf_puts(out,
-        "- A scalar value has at most ");
-    fkcg_buf_printf(out, "%u bytes (the generated C holds text as string literals, which C "
-        "compilers need accept only up to 4,095 bytes).\n", FKCG_MAX_TEXT_BYTES);
-    fkcg_buf_puts(out,
-        "- Across all files of one run, kernel names are unique and so are binding keys "
-        "`(op_kind, [T, T], backend) + kernel_source` (sections of different kernel sources "
-        "may bind the same `(op_kind, [T, T], backend)`) and symbols (two sections of one "
-        "`entry_point` share no "
-        "dtype); the sections of one op kind declare the same inputs, outputs and `op_params` "
-        "(one C signature), and two op kinds never share a C name.\n"
-        "- A binding per accepted dtype of the first input: symbol `<entry_point>_<suffix>`, "
-        "wrapper `<kernel>_b<bytes>`.\n");
+    *out = enums;
+    return sizeof enums / sizeof enums[0];
 }

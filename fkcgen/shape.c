@@ -43,11 +43,15 @@ static void unknown_key(shaper *sh, const ynode *key, size_t base)
     const fkcg_schema *s = sh->stack[sh->top - 1].schema;
     const fkcg_schema *all[32];
     size_t n_all = fkcg_schema_all(all, 32);
-    fkcg_buf msg;
-    fkcg_buf_init(&msg);
+    const char *owners[32];
+    size_t n_owners = 0;
     for (size_t i = 0; i < n_all && i < 32; i++)
         if (fkcg_schema_key(all[i], key->str))
-            fkcg_buf_printf(&msg, "%s%s", msg.len ? " or " : "", all[i]->path);
+            owners[n_owners++] = all[i]->path;
+    fkcg_buf msg;
+    fkcg_buf_init(&msg);
+    for (size_t i = 0; i < n_owners; i++)
+        fkcg_buf_put_listed(&msg, i, n_owners, owners[i]);
     if (msg.len) {
         fkcg_error(sh->d, &key->loc, "key '%s' does not belong in %s; it is a key of %s",
                    key->str, s->path, msg.data);

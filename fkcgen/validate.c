@@ -21,7 +21,18 @@ typedef struct vctx {
                          * rules that read them are skipped, the others still run */
 } vctx;
 
-#define ERR(v, loc, ...) (fkcg_error((v)->d, (loc), __VA_ARGS__), (v)->ok = false)
+/* Reports an error at loc through diag.c and marks the section invalid; returns false, so a
+ * failure is one `return fail(...)`. */
+static bool fail(vctx *v, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
+static bool fail(vctx *v, const fkcg_loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fkcg_verror(v->d, loc, fmt, ap);
+    va_end(ap);
+    v->ok = false;
+    return false;
+}
 
 static const char *key_of(const ynode *n)
 {
@@ -47,8 +58,7 @@ static bool need_scalar(vctx *v, const ynode *n, const char *expect)
 {
     if (n->kind == YN_SCALAR && !n->is_null)
         return true;
-    ERR(v, val_loc(n), "'%s' must be %s, not %s", key_of(n), expect, describe(n));
-    return false;
+    return fail(v, val_loc(n), "'%s' must be %s, not %s", key_of(n), expect, describe(n));
 }
 
 static bool parse_uint(vctx *v, const ynode *n, uint64_t *out)
@@ -56,25 +66,21 @@ static bool parse_uint(vctx *v, const ynode *n, uint64_t *out)
     if (!need_scalar(v, n, "an unsigned integer"))
         return false;
     const char *s = n->str;
-    if (s[0] == '-' && s[1]) {
-        ERR(v, &n->loc, "'%s' must not be negative", key_of(n));
-        return false;
-    }
+    if (s[0] == '-' && s[1])
+        return fail(v, &n->loc, "'%s' must not be negative", key_of(n));
     uint64_t x = 0;
     bool digits = *s != '\0';
     for (const char *p = s; *p && digits; p++) {
         if (*p < '0' || *p > '9')
             digits = false;
-        else if (x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
-            ERR(v, &n->loc, "'%s' is too large", key_of(n));
-            return false;
-        } else
+        else if (x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return fail(v, &n->loc, "'%s' is too large", key_of(n));
+        else
             x = x * 10 + (uint64_t)(*p - '0');
     }
-    if (!digits || !n->plain) {
-        ERR(v, &n->loc, "'%s' must be an unsigned integer without quotes, not '%s'", key_of(n), s);
-        return false;
-    }
+    if (!digits || !n->plain)
+        return fail(v, &n->loc, "'%s' must be an unsigned integer without quotes, not '%s'",
+                    key_of(n), s);
     *out = x;
     return true;
 }
@@ -83,10 +89,9 @@ static bool parse_uint(vctx *v, const ynode *n, uint64_t *out)
 static bool reserved_name(vctx *v, const fkcg_loc *loc, const char *what, const char *name)
 {
     const char *why = fkcg_c_name_why(name);
-    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-    if (!why || name[n] != '\0' || n > 63 || (name[0] >= '0' && name[0] <= '9'))
+    if (!why || !fkcg_is_c_ident_shape(name))
         return false;
-    ERR(v, loc, "%s '%s' is %s: the generated C, or a file that includes a C standard header "
+    fail(v, loc, "%s '%s' is %s: the generated C, or a file that includes a C standard header "
         "before it, would not compile; choose another name", what, name, why);
     return true;
 }
@@ -99,19 +104,13 @@ static bool parse_float(vctx *v, const ynode *n, double *out)
     char *end;
     double x = strtod(s, &end); /* errno is not read: ERANGE also means a subnormal */
     bool number = n->plain && *s && *end == '\0' && strspn(s, "+-0123456789.eE") == strlen(s);
-    if (!number) {
-        ERR(v, &n->loc, "'%s' must be a number without quotes, not '%s'", key_of(n), s);
-        return false;
-    }
-    if (!isfinite(x)) {
-        ERR(v, &n->loc, "'%s' is out of range: '%s' is larger than the largest double "
-            "(about 1.8e308)", key_of(n), s);
-        return false;
-    }
-    if (x < 0 || s[0] == '-') {
-        ERR(v, &n->loc, "'%s' must not be negative", key_of(n));
-        return false;
-    }
+    if (!number)
+        return fail(v, &n->loc, "'%s' must be a number without quotes, not '%s'", key_of(n), s);
+    if (!isfinite(x))
+        return fail(v, &n->loc, "'%s' is out of range: '%s' is larger than the largest double "
+                   "(about 1.8e308)", key_of(n), s);
+    if (x < 0 || s[0] == '-')
+        return fail(v, &n->loc, "'%s' must not be negative", key_of(n));
     *out = x;
     return true;
 }
@@ -124,8 +123,7 @@ static bool parse_bool(vctx *v, const ynode *n, bool *out)
         *out = n->str[0] == 't';
         return true;
     }
-    ERR(v, &n->loc, "'%s' must be true or false, not '%s'", key_of(n), n->str);
-    return false;
+    return fail(v, &n->loc, "'%s' must be true or false, not '%s'", key_of(n), n->str);
 }
 
 /* A value of enum `name`; reports with a suggestion or the list of values. */
@@ -138,20 +136,19 @@ static int parse_enum(vctx *v, const ynode *n, const fkcg_enum *e, const char *w
         return i;
     const char *hint = fkcg_enum_suggest(e, n->str);
     if (hint && !strcasecmp(hint, n->str)) {
-        ERR(v, &n->loc, "%s: unknown value '%s'; values are case-sensitive: write '%s'", what,
+        fail(v, &n->loc, "%s: unknown value '%s'; values are case-sensitive: write '%s'", what,
             n->str, hint);
         return -1;
     }
     if (hint) {
-        ERR(v, &n->loc, "%s: unknown value '%s'; did you mean '%s'?", what, n->str, hint);
+        fail(v, &n->loc, "%s: unknown value '%s'; did you mean '%s'?", what, n->str, hint);
         return -1;
     }
     fkcg_buf list;
     fkcg_buf_init(&list);
     for (size_t k = 0; k < e->count; k++)
-        fkcg_buf_printf(&list, "%s%s", k == 0 ? "" : k + 1 == e->count ? " or " : ", ",
-                        e->values[k]);
-    ERR(v, &n->loc, "%s: unknown value '%s'; expected %s", what, n->str, list.data);
+        fkcg_buf_put_listed(&list, k, e->count, e->values[k]);
+    fail(v, &n->loc, "%s: unknown value '%s'; expected %s", what, n->str, list.data);
     fkcg_buf_free(&list);
     return -1;
 }
@@ -160,32 +157,17 @@ static bool check_path(vctx *v, const ynode *n)
 {
     if (!need_scalar(v, n, "a path like a::b::c"))
         return false;
-    const char *s = n->str;
-    for (;;) {
-        const char *sep = strstr(s, "::");
-        size_t len = sep ? (size_t)(sep - s) : strlen(s);
-        char seg[64];
-        bool ok = len > 0 && len < sizeof seg;
-        if (ok) {
-            memcpy(seg, s, len);
-            seg[len] = '\0';
-            ok = fkcg_is_c_ident(seg);
-        }
-        if (!ok) {
-            fkcg_loc at = n->loc;
-            if (n->val_col >= 0)
-                at.col += (uint32_t)n->val_col + (uint32_t)(s - n->str);
-            const char *why = len < sizeof seg && fkcg_c_name_why(seg) ? fkcg_c_name_why(seg)
-                              : "not a C identifier (letters, digits and _, not starting with "
-                                "a digit or _, at most 63 bytes)";
-            ERR(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is %s",
-                key_of(n), (int)(len < 64 ? len : 64), s, why);
-            return false;
-        }
-        if (!sep)
-            return true;
-        s = sep + 2;
-    }
+    size_t len;
+    const char *why;
+    const char *bad = fkcg_c_path_bad_segment(n->str, &len, &why);
+    if (!bad)
+        return true;
+    fkcg_loc at = n->loc;
+    if (n->val_col >= 0)
+        at.col += (uint32_t)n->val_col + (uint32_t)(bad - n->str);
+    return fail(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is %s",
+                key_of(n), (int)(len <= FKCG_IDENT_MAX ? len : FKCG_IDENT_MAX + 1), bad,
+                why ? why : "not a C identifier (" FKCG_IDENT_RULE ")");
 }
 
 /* fn(arg): fn one value of enum `name`, arg an identifier. */
@@ -194,11 +176,9 @@ static bool parse_call(vctx *v, const ynode *n, const char *name, const char **a
     if (!need_scalar(v, n, "a rule like fn(arg)"))
         return false;
     const char *open = strchr(n->str, '('), *close = strrchr(n->str, ')');
-    if (!open || !close || close < open || close[1] != '\0') {
-        ERR(v, &n->loc, "'%s' must look like %s(<name>), not '%s'", key_of(n),
-            fkcg_enum_find(name)->values[0], n->str);
-        return false;
-    }
+    if (!open || !close || close < open || close[1] != '\0')
+        return fail(v, &n->loc, "'%s' must look like %s(<name>), not '%s'", key_of(n),
+                   fkcg_enum_find(name)->values[0], n->str);
     ynode fn = *n;
     fn.str = fkcg_strndup(v->a, n->str, (size_t)(open - n->str));
     if (parse_enum(v, &fn, fkcg_enum_find(name), key_of(n)) < 0)
@@ -206,10 +186,8 @@ static bool parse_call(vctx *v, const ynode *n, const char *name, const char **a
     char *a = fkcg_strndup(v->a, open + 1, (size_t)(close - open - 1));
     /* A name; whether a valid one is for the key it names (else one bad name errs twice). */
     size_t len = strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-    if (!*a || a[len] || (*a >= '0' && *a <= '9')) {
-        ERR(v, &n->loc, "the argument of '%s' must be a name, not '%s'", n->str, a);
-        return false;
-    }
+    if (!*a || a[len] || (*a >= '0' && *a <= '9'))
+        return fail(v, &n->loc, "the argument of '%s' must be a name, not '%s'", n->str, a);
     *arg = a;
     return true;
 }
@@ -220,18 +198,18 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
 static void check_enum_list(vctx *v, const ynode *n, const fkcg_key *k)
 {
     if (n->kind != YN_SEQ) {
-        ERR(v, val_loc(n), "'%s' must be a list like [F32, I32], not %s", k->name, describe(n));
+        fail(v, val_loc(n), "'%s' must be a list like [F32, I32], not %s", k->name, describe(n));
         return;
     }
     if (n->n == 0)
-        ERR(v, &n->loc, "'%s' is empty; list at least one", k->name);
+        fail(v, &n->loc, "'%s' is empty; list at least one", k->name);
     const fkcg_enum *e = fkcg_enum_find(k->enum_name);
     for (const ynode *item = n->kids; item; item = item->next) {
         if (parse_enum(v, item, e, "dtype") < 0)
             continue;
         for (const ynode *prev = n->kids; prev != item; prev = prev->next)
             if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
-                ERR(v, &item->loc, "%s '%s' is listed twice in '%s'", k->enum_name, item->str,
+                fail(v, &item->loc, "%s '%s' is listed twice in '%s'", k->enum_name, item->str,
                     k->name);
                 fkcg_note(v->d, &prev->loc, "first listed here");
                 break;
@@ -247,7 +225,7 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     bool b;
     const char *arg;
     if (n->kind == YN_SCALAR && n->len > FKCG_MAX_TEXT_BYTES) {
-        ERR(v, &n->loc, "'%s' is %zu bytes long; a value may have at most %u bytes (the "
+        fail(v, &n->loc, "'%s' is %zu bytes long; a value may have at most %u bytes (the "
             "generated C holds it as a string literal)", key_of(n), n->len, FKCG_MAX_TEXT_BYTES);
         return;
     }
@@ -261,9 +239,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
             break;
         if (reserved_name(v, &n->loc, key_of(n), n->str))
             break;
-        ERR(v, &n->loc, "'%s' must be a C identifier (letters, digits and _, not starting "
-                        "with a digit or _, at most 63 bytes) that is not a C keyword nor "
-                        "a name the generated code uses (NULL, SIZE_MAX, fkc_...), not '%s'",
+        fail(v, &n->loc, "'%s' must be a C identifier (" FKCG_IDENT_RULE ") that is not a C "
+                        "keyword nor a name the generated code uses (NULL, SIZE_MAX, fkc_...), "
+                        "not '%s'",
             key_of(n), n->str);
         break;
     case FT_UINT: parse_uint(v, n, &u); break;
@@ -275,32 +253,32 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     case FT_RANK:
         if (need_scalar(v, n, "any or a number") && strcmp(n->str, "any") != 0 &&
             (!n->plain || strspn(n->str, "0123456789") != n->len || n->len > 2))
-            ERR(v, &n->loc, "'rank' must be any or a number from 0 to 99, not '%s'", n->str);
+            fail(v, &n->loc, "'rank' must be any or a number from 0 to 99, not '%s'", n->str);
         break;
     case FT_HASH:
         if (need_scalar(v, n, "auto or 32 hex digits") && strcmp(n->str, "auto") != 0 &&
             (strlen(n->str) != 32 || strspn(n->str, "0123456789abcdef") != 32))
-            ERR(v, &n->loc, "'%s' must be auto or 32 lower-case hex digits, not '%s'",
+            fail(v, &n->loc, "'%s' must be auto or 32 lower-case hex digits, not '%s'",
                 k->name, n->str);
         break;
     case FT_ENUMSEQ: check_enum_list(v, n, k); break;
     case FT_MAP:
         if (n->kind != YN_MAP)
-            ERR(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
+            fail(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
                 k->child->path, describe(n));
         else
             check_map(v, n, k->child, n->key ? &n->key->loc : &n->loc);
         break;
     case FT_SEQMAP:
         if (n->kind != YN_SEQ || n->n == 0) {
-            ERR(v, val_loc(n), "'%s' must be a non-empty list of mappings (- key: value), "
+            fail(v, val_loc(n), "'%s' must be a non-empty list of mappings (- key: value), "
                                "not %s", k->name, n->kind == YN_SEQ ? "an empty list" :
                                describe(n));
             break;
         }
         for (const ynode *item = n->kids; item; item = item->next) {
             if (item->kind != YN_MAP)
-                ERR(v, val_loc(item), "each entry of '%s' must be a mapping, not %s", k->name,
+                fail(v, val_loc(item), "each entry of '%s' must be a mapping, not %s", k->name,
                     describe(item));
             else
                 check_map(v, item, k->child, &item->loc);
@@ -308,21 +286,20 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
         break;
     case FT_FREEMAP:
         if (n->kind != YN_MAP) {
-            ERR(v, val_loc(n), "'%s' must be a mapping of names, not %s", k->name, describe(n));
+            fail(v, val_loc(n), "'%s' must be a mapping of names, not %s", k->name, describe(n));
             break;
         }
         for (const ynode *e = n->kids; e; e = e->next) {
             if (!fkcg_is_c_ident(e->key->str) &&
                 !reserved_name(v, &e->key->loc, "field name", e->key->str))
-                ERR(v, &e->key->loc, "field name '%s' must be a C identifier (letters, digits "
-                                     "and _, not starting with a digit or _, at most 63 bytes) "
-                                     "that is not a C keyword nor a name the generated code "
+                fail(v, &e->key->loc, "field name '%s' must be a C identifier (" FKCG_IDENT_RULE
+                                     ") that is not a C keyword nor a name the generated code "
                                      "uses (NULL, SIZE_MAX, fkc_...)", e->key->str);
-            else if (!strcmp(e->key->str, "n") || !strcmp(e->key->str, "dtype_bytes"))
-                ERR(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
+            else if (fkcg_expr_is_variable(e->key->str))
+                fail(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
                                      "rename the field", e->key->str);
             if (e->kind != YN_MAP)
-                ERR(v, val_loc(e), "field '%s' must be a mapping like { kind: usize, note: "
+                fail(v, val_loc(e), "field '%s' must be a mapping like { kind: usize, note: "
                                    "\"...\" }, not %s", e->key->str, describe(e));
             else
                 check_map(v, e, k->child->entry, &e->key->loc);
@@ -364,14 +341,14 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
             if (missing[j] == s->keys[i].name)
                 v->bad |= (uint64_t)1 << i;
     if (n_missing == 1)
-        ERR(v, owner, "missing required key '%s' in %s", missing[0], s->path);
+        fail(v, owner, "missing required key '%s' in %s", missing[0], s->path);
     if (n_missing > 1) {
         fkcg_buf list;
         fkcg_buf_init(&list);
         for (size_t i = 0; i < n_missing; i++)
             fkcg_buf_printf(&list, "%s'%s'", i == 0 ? "" : i + 1 == n_missing ? " and " : ", ",
                             missing[i]);
-        ERR(v, owner, "missing required keys %s in %s", list.data, s->path);
+        fail(v, owner, "missing required keys %s in %s", list.data, s->path);
         fkcg_buf_free(&list);
     }
     for (const ynode *e = n->kids; e; e = e->next) {
@@ -435,8 +412,8 @@ static const char *call_arg(vctx *v, const ynode *map, const char *key, const ch
 static void check_tensor_name(vctx *v, const ynode *item, const char *what)
 {
     const ynode *n = fkcg_map_get(item, "name");
-    if (!strcmp(n->str, "stream") || !strcmp(n->str, "params") || !strcmp(n->str, "extra"))
-        ERR(v, &n->loc, "%s name '%s' is taken: the kernel's C function has parameters "
+    if (fkcg_is_reserved_param(n->str))
+        fail(v, &n->loc, "%s name '%s' is taken: the kernel's C function has parameters "
             "stream, params and extra; rename the %s", what, n->str, what);
 }
 
@@ -461,7 +438,7 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
-                ERR(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice",
+                fail(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice",
                     in->name);
                 fkcg_note(v->d, &s->inputs[j].loc, "first declared here");
             }
@@ -483,18 +460,15 @@ static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
         f->note = str(v, e, "note");
         f->loc = e->key->loc;
     }
-    /* A Vec field x becomes `const T *x; size_t x_len;` in C. */
-    for (size_t i = 0; i < s->n_fields; i++)
-        for (size_t j = 0; j < s->n_fields; j++) {
-            const fkcg_field *f = &s->fields[i], *g = &s->fields[j];
-            size_t n = strlen(g->name);
-            if (strncmp(g->kind, "Vec<", 4) != 0 || strncmp(f->name, g->name, n) != 0 ||
-                strcmp(f->name + n, "_len") != 0)
-                continue;
-            ERR(v, &f->loc, "field name '%s' is taken: the Vec field '%s' has a length member "
-                "'%s' in C; rename the field", f->name, g->name, f->name);
-            fkcg_note(v->d, &g->loc, "the Vec field is declared here");
-        }
+    for (size_t i = 0; i < s->n_fields; i++) {
+        const fkcg_field *f = &s->fields[i];
+        const fkcg_field *g = fkcg_field_len_clash(s->fields, s->n_fields, f);
+        if (!g)
+            continue;
+        fail(v, &f->loc, "field name '%s' is taken: the Vec field '%s' has a length member "
+            "'%s' in C; rename the field", f->name, g->name, f->name);
+        fkcg_note(v->d, &g->loc, "the Vec field is declared here");
+    }
 }
 
 static bool is_input(const fkcg_section *s, const char *name)
@@ -520,8 +494,7 @@ static const char *names(vctx *v, const fkcg_section *s, bool inputs)
     fkcg_buf_init(&b);
     size_t n = inputs ? s->n_inputs : s->n_fields;
     for (size_t i = 0; i < n; i++)
-        fkcg_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
-                        inputs ? s->inputs[i].name : s->fields[i].name);
+        fkcg_buf_put_listed(&b, i, n, inputs ? s->inputs[i].name : s->fields[i].name);
     const char *out = fkcg_strdup(v->a, b.data ? b.data : "none");
     fkcg_buf_free(&b);
     return out;
@@ -547,7 +520,7 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
             const char *other = in ? s->inputs[j].name : s->outputs[j - s->n_inputs].name;
             if (strcmp(other, o->name) != 0)
                 continue;
-            ERR(v, &fkcg_map_get(item, "name")->loc, "output '%s' has the name of %s; inputs "
+            fail(v, &fkcg_map_get(item, "name")->loc, "output '%s' has the name of %s; inputs "
                 "and outputs are parameters of one C function: name each differently", o->name,
                 in ? "an input" : "another output");
             fkcg_note(v->d, in ? &s->inputs[j].loc : &s->outputs[j - s->n_inputs].loc,
@@ -556,14 +529,14 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
         }
         const ynode *dr = fkcg_map_get(item, "dtype_rule"), *sr = fkcg_map_get(item, "shape_rule");
         if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
-            ERR(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
+            fail(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
                 o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
         bool from_params = o->shape_rule && !strncmp(o->shape_rule, "from_params", 11);
         if (o->shape_rule_arg && from_params && !is_field(s, o->shape_rule_arg))
-            ERR(v, &sr->loc, "shape_rule '%s' names '%s', which is not an op_params field; name "
+            fail(v, &sr->loc, "shape_rule '%s' names '%s', which is not an op_params field; name "
                              "one of: %s", o->shape_rule, o->shape_rule_arg, names(v, s, false));
         if (o->shape_rule_arg && !from_params && !is_input(s, o->shape_rule_arg))
-            ERR(v, &sr->loc, "shape_rule '%s' names '%s', which is not an input; name one of: %s",
+            fail(v, &sr->loc, "shape_rule '%s' names '%s', which is not an input; name one of: %s",
                 o->shape_rule, o->shape_rule_arg, names(v, s, true));
     }
 }
@@ -587,10 +560,10 @@ static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
     const ynode *an = fkcg_map_get(caps, "alignment_bytes");
     const ynode *bn = fkcg_map_get(caps, "access_granularity_bits");
     if (align == 0 || (align & (align - 1)) != 0 || align > 65536)
-        ERR(v, &an->loc, "alignment_bytes must be a power of two from 1 to 65536, not %s",
+        fail(v, &an->loc, "alignment_bytes must be a power of two from 1 to 65536, not %s",
             an->str);
     if (bits == 0 || bits % 8 != 0 || bits > 4096)
-        ERR(v, &bn->loc, "access_granularity_bits must be a multiple of 8 from 8 to 4096, "
+        fail(v, &bn->loc, "access_granularity_bits must be a multiple of 8 from 8 to 4096, "
                          "not %s", bn->str);
     c->alignment_bytes = (uint32_t)align;
     c->access_granularity_bits = (uint32_t)bits;
@@ -600,7 +573,7 @@ static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
             const char *st = s->inputs[i].layout[FKCG_LAYOUT_STRIDED];
             if (st && !strcmp(st, "rejected"))
                 continue;
-            ERR(v, &s->inputs[i].loc, "input '%s' must state 'strided: rejected' in its layout: "
+            fail(v, &s->inputs[i].loc, "input '%s' must state 'strided: rejected' in its layout: "
                 "the section's awkward_layout_strategy is requires_contiguous", s->inputs[i].name);
             fkcg_note(v->d, &fkcg_map_get(caps, "awkward_layout_strategy")->loc,
                       "awkward_layout_strategy is set here");
@@ -652,20 +625,10 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         if (!rules[i].bad)
             continue;
-        ERR(v, &fkcg_map_get(prec, rules[i].key)->loc, "determinism: bitwise requires %s: %s",
+        fail(v, &fkcg_map_get(prec, rules[i].key)->loc, "determinism: bitwise requires %s: %s",
             rules[i].key, rules[i].want);
         fkcg_note(v->d, &det->loc, "determinism is set here");
     }
-}
-
-static bool upper_camel(const char *s)
-{
-    if (!(*s >= 'A' && *s <= 'Z'))
-        return false;
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
-            return false;
-    return true;
 }
 
 /* A section's backend and kernel_source must be its provider's. */
@@ -675,12 +638,12 @@ static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
     if (!p)
         return;
     if (strcmp(s->backend, p->backend) != 0) {
-        ERR(v, &fkcg_map_get(root, "backend")->loc, "backend '%s' is not the provider's "
+        fail(v, &fkcg_map_get(root, "backend")->loc, "backend '%s' is not the provider's "
             "backend '%s'; a file registers on its provider's backend", s->backend, p->backend);
         fkcg_note(v->d, &p->backend_loc, "the provider's backend is set here");
     }
     if (strcmp(s->kernel_source, p->kernel_source) != 0) {
-        ERR(v, &fkcg_map_get(root, "kernel_source")->loc, "kernel_source '%s' is not the "
+        fail(v, &fkcg_map_get(root, "kernel_source")->loc, "kernel_source '%s' is not the "
             "provider's kernel_source '%s'", s->kernel_source, p->kernel_source);
         fkcg_note(v->d, &p->kernel_source_loc, "the provider's kernel_source is set here");
     }
@@ -724,14 +687,14 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     s->determinism = str(v, root, "determinism");
     if (!clean(v, "op_kind", NULL))
         ;
-    else if (!upper_camel(s->op_kind))
-        ERR(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
+    else if (!fkcg_is_op_kind(s->op_kind))
+        fail(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
             "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
     else {
         char *snake = fkcg_snake_case(s->op_kind);
         const char *why = fkcg_op_kind_c_clash(snake);
         if (why)
-            ERR(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' has the C name '%s', "
+            fail(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' has the C name '%s', "
                 "which is %s; choose another name", s->op_kind, snake, why);
         free(snake);
     }
@@ -739,7 +702,7 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
                                     fkcg_runtime_kernel_find(s->kernel) : NULL;
     if (rk && s->op_kind && s->backend &&
         (strcmp(s->op_kind, rk->op_kind) != 0 || strcmp(s->backend, rk->backend) != 0))
-        ERR(v, &s->kernel_loc, "kernel '%s' is a kernel of the fkc runtime (fkc/fkc_kernels.h), "
+        fail(v, &s->kernel_loc, "kernel '%s' is a kernel of the fkc runtime (fkc/fkc_kernels.h), "
             "which implements it as op_kind %s on %s; bind it as that, or name your own kernel",
             s->kernel, rk->op_kind, rk->backend);
     if (clean(v, "op_kind", NULL))
@@ -780,7 +743,7 @@ fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         ok = ok || p->fkc_version == known[i];
     if (!ok)
-        ERR(v, &ver->loc, "fkc_version %s is not one this fkcgen (%s) knows; it reads version 1",
+        fail(v, &ver->loc, "fkc_version %s is not one this fkcgen (%s) knows; it reads version 1",
             ver->str, FKCGEN_VERSION);
     const ynode *prov = fkcg_map_get(front, "provider");
     p->name = str(v, prov, "name");

@@ -52,6 +52,19 @@ static fkcg_loc mark_loc(const reader *r, yaml_mark_t m)
     return fkcg_chunk_loc(r->c, m.line, m.column);
 }
 
+/* Reports an error at `at` and marks the block failed; returns NULL, so a failure is one
+ * `return fail(...)`. */
+static ynode *fail(reader *r, fkcg_loc at, const char *fmt, ...) FKCG_PRINTF(3, 4);
+static ynode *fail(reader *r, fkcg_loc at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fkcg_verror(r->d, &at, fmt, ap);
+    va_end(ap);
+    r->failed = true;
+    return NULL;
+}
+
 /* Leading spaces of line i of the chunk, or -1 when it is blank or a comment. */
 static long indent_of(const fkcg_chunk *c, size_t i)
 {
@@ -122,19 +135,12 @@ static bool plain_node(reader *r, const yaml_char_t *anchor, const yaml_char_t *
     if (!anchor && !tag) /* the common case: no location to compute */
         return true;
     fkcg_loc at = mark_loc(r, r->ev.start_mark);
-    if (anchor) {
-        fkcg_error(r->d, &at, "YAML anchor '&%s' is not allowed in a contract; write the value "
-                              "out", (const char *)anchor);
-        r->failed = true;
-        return false;
-    }
-    if (tag) {
-        fkcg_error(r->d, &at, "YAML tag '%s' is not allowed in a contract; remove it",
-                   (const char *)tag);
-        r->failed = true;
-        return false;
-    }
-    return true;
+    if (anchor)
+        fail(r, at, "YAML anchor '&%s' is not allowed in a contract; write the value out",
+             (const char *)anchor);
+    else
+        fail(r, at, "YAML tag '%s' is not allowed in a contract; remove it", (const char *)tag);
+    return false;
 }
 
 static bool is_null_text(const char *s, size_t len)
@@ -153,10 +159,8 @@ static ynode *scalar(reader *r)
     n->len = e->data.scalar.length;
     n->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
     n->is_null = n->plain && is_null_text(n->str, n->len);
-    if (!n->plain && memchr(n->str, '\0', n->len)) { /* an escaped \0 (quoted scalars only) */
-        fkcg_error(r->d, &n->loc, "NUL character in a YAML string");
-        r->failed = true;
-    }
+    if (!n->plain && memchr(n->str, '\0', n->len)) /* an escaped \0 (quoted scalars only) */
+        fail(r, n->loc, "NUL character in a YAML string");
     /* Columns of the value are exact when it is written out on one line, unescaped. */
     yaml_mark_t s = e->start_mark, t = e->end_mark;
     size_t width = t.index - s.index;
@@ -179,33 +183,23 @@ static ynode *collection(reader *r, yn_kind kind, unsigned depth)
                                : e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
     ynode *n = fkcg_ynode_new(r->a, kind, mark_loc(r, e->start_mark));
     n->flow = flow;
-    if (depth > FKCG_MAX_DEPTH) {
-        fkcg_error(r->d, &n->loc, "YAML nested deeper than %u levels", FKCG_MAX_DEPTH);
-        r->failed = true;
-        return NULL;
-    }
+    if (depth > FKCG_MAX_DEPTH)
+        return fail(r, n->loc, "YAML nested deeper than %u levels", FKCG_MAX_DEPTH);
     yaml_event_type_t end = kind == YN_MAP ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
     for (;;) {
         if (!next(r))
             return NULL;
         if (r->ev.type == end)
             return n;
-        if (n->n == FKCG_MAX_ITEMS) {
-            fkcg_loc at = mark_loc(r, r->ev.start_mark);
-            fkcg_error(r->d, &at, "more than %u entries in one YAML %s; split the contract", FKCG_MAX_ITEMS,
-                       kind == YN_MAP ? "mapping" : "list");
-            r->failed = true;
-            return NULL;
-        }
+        if (n->n == FKCG_MAX_ITEMS)
+            return fail(r, mark_loc(r, r->ev.start_mark), "more than %u entries in one YAML %s; "
+                        "split the contract", FKCG_MAX_ITEMS, kind == YN_MAP ? "mapping" : "list");
         ynode *key = NULL;
         if (kind == YN_MAP) {
-            if (r->ev.type != YAML_SCALAR_EVENT) {
-                fkcg_loc at = mark_loc(r, r->ev.start_mark);
-                fkcg_error(r->d, &at, "a mapping key must be a plain word, not a %s",
-                           r->ev.type == YAML_ALIAS_EVENT ? "YAML alias" : "collection");
-                r->failed = true;
-                return NULL;
-            }
+            if (r->ev.type != YAML_SCALAR_EVENT)
+                return fail(r, mark_loc(r, r->ev.start_mark), "a mapping key must be a plain "
+                            "word, not a %s",
+                            r->ev.type == YAML_ALIAS_EVENT ? "YAML alias" : "collection");
             if (!plain_node(r, r->ev.data.scalar.anchor, r->ev.data.scalar.tag))
                 return NULL;
             key = scalar(r);
@@ -237,19 +231,11 @@ static ynode *node(reader *r, unsigned depth)
         if (!plain_node(r, e->data.sequence_start.anchor, e->data.sequence_start.tag))
             return NULL;
         return collection(r, YN_SEQ, depth);
-    case YAML_ALIAS_EVENT: {
-        fkcg_loc at = mark_loc(r, e->start_mark);
-        fkcg_error(r->d, &at, "YAML alias '*%s' is not allowed in a contract; write the value "
-                              "out", (const char *)e->data.alias.anchor);
-        r->failed = true;
-        return NULL;
-    }
-    default: {
-        fkcg_loc at = mark_loc(r, e->start_mark);
-        fkcg_error(r->d, &at, "unexpected YAML event");
-        r->failed = true;
-        return NULL;
-    }
+    case YAML_ALIAS_EVENT:
+        return fail(r, mark_loc(r, e->start_mark), "YAML alias '*%s' is not allowed in a "
+                    "contract; write the value out", (const char *)e->data.alias.anchor);
+    default:
+        return fail(r, mark_loc(r, e->start_mark), "unexpected YAML event");
     }
 }
 
@@ -281,10 +267,8 @@ ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c)
     if (!next(&r) || !next(&r)) /* stream start, then document start or stream end */
         goto done;
     if (r.ev.type == YAML_STREAM_END_EVENT) { /* point at the opening fence or '---' line */
-        fkcg_loc at = { c->file, c->first_line - 1, 1 };
-        fkcg_error(d, &at, "empty YAML block; it must hold the %s keys",
-                   c->first_line > 2 ? "section's" : "provider's");
-        r.failed = true;
+        fail(&r, (fkcg_loc){ c->file, c->first_line - 1, 1 }, "empty YAML block; it must hold "
+             "the %s keys", c->first_line > 2 ? "section's" : "provider's");
         goto done;
     }
     if (!next(&r))
@@ -294,16 +278,11 @@ ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c)
         goto done;
     if (!next(&r) || !next(&r)) /* document end, then stream end */
         goto done;
-    if (r.ev.type != YAML_STREAM_END_EVENT) {
-        fkcg_loc at = mark_loc(&r, r.ev.start_mark);
-        fkcg_error(d, &at, "a second YAML document in one block; one block holds one mapping");
-        r.failed = true;
-        goto done;
-    }
-    if (root->kind != YN_MAP || root->is_null) {
-        fkcg_error(d, &root->loc, "expected a mapping of contract keys (key: value lines)");
-        r.failed = true;
-    }
+    if (r.ev.type != YAML_STREAM_END_EVENT)
+        fail(&r, mark_loc(&r, r.ev.start_mark), "a second YAML document in one block; one block "
+             "holds one mapping");
+    else if (root->kind != YN_MAP || root->is_null)
+        fail(&r, root->loc, "expected a mapping of contract keys (key: value lines)");
 done:
     if (r.have_ev)
         yaml_event_delete(&r.ev);

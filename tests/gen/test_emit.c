@@ -221,8 +221,11 @@ static void test_check_accepts_seed(void **state)
 static void test_bad_entry_point_rejected(void **state)
 {
     (void)state;
+    /* "a::int" and a 64-byte segment too: the front end's rule (fkcg_is_c_path). */
     static const char *const bad[] = {"a::b c", "a::", "::a", "a:::b", "1a::b", "",
-                                      "x\"); system(\"rm -rf /\"); (\"", "a::b-c", "a::b::"};
+                                      "x\"); system(\"rm -rf /\"); (\"", "a::b-c", "a::b::",
+                                      "a::int",
+                                      "a::k123456789012345678901234567890123456789012345678901234567890123"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         one *o = one_new();
         o->s.entry_point = bad[i];
@@ -253,12 +256,26 @@ static void test_bad_identifiers_rejected(void **state)
     o = one_new();
     o->s.kernel = "a-b";
     expect_rejected(o, "error: kernel 'a-b'");
+    /* Back-end messages go through diag.c: a control byte of a value is escaped, never
+     * written to the terminal as it is. */
+    o = one_new();
+    o->s.kernel = "a\033[2Jb";
+    expect_rejected(o, "error: kernel 'a\\x1b[2Jb' is not usable as a C name");
     o = one_new();
     o->s.kernel = "_Hidden";
     expect_rejected(o, "error: kernel '_Hidden'");
     o = one_new();
     o->s.op_kind = "Write Slice";
     expect_rejected(o, "error: op_kind 'Write Slice'");
+    /* The front end's rules, asserted again by the back end through the same predicates:
+     * a name of 64 bytes (FKCG_IDENT_MAX is 63) and an op kind not in UpperCamelCase. */
+    o = one_new();
+    o->s.kernel = "k123456789012345678901234567890123456789012345678901234567890123";
+    expect_rejected(o, "is not usable as a C name (letters, digits and _, not starting with "
+                       "a digit or _, at most 63 bytes");
+    o = one_new();
+    o->s.op_kind = "write_slice_op";
+    expect_rejected(o, "error: op_kind 'write_slice_op' is not an op kind name (UpperCamelCase");
     o = one_new();
     o->in.name = "params";
     expect_rejected(o, "write_slice.md:63:3: error: tensor name 'params'");
@@ -272,6 +289,13 @@ static void test_bad_identifiers_rejected(void **state)
     o = one_new();
     o->f[1].kind = "Vec<String>";
     expect_rejected(o, "error: op_params field kind 'Vec<String>' has no C type");
+    /* The schema's field kinds, not a wider list (u8 and Vec<f32> the schema refuses). */
+    o = one_new();
+    o->f[1].kind = "u8";
+    expect_rejected(o, "error: op_params field kind 'u8' has no C type");
+    o = one_new();
+    o->f[1].kind = "Vec<f32>";
+    expect_rejected(o, "error: op_params field kind 'Vec<f32>' has no C type");
     o = one_new();
     o->f[0].name = "x */ y";
     expect_rejected(o, "error: op_params field 'x */ y'");
