@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Out of memory: a direct write, not diag.c's fkcg_cli_error, which builds each message in
+ * a buffer that needs memory (and reports its own failure to get it here). */
 _Noreturn void fkcg_oom(void)
 {
     fputs("fkcgen: out of memory\n", stderr);

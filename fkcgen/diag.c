@@ -1,6 +1,7 @@
 /* diag.c — the diagnostics sink: `file:line:col: error: message`, the source line and a caret,
  * many per run up to FKCG_MAX_ERRORS, then one "too many errors" line. Tests pass a memory
- * stream as the sink and compare the exact text. */
+ * stream as the sink and compare the exact text. Messages with no source location (the
+ * command line, I/O) go through fkcg_cli_error: the same escaping, the same one write. */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -381,4 +382,31 @@ void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
     va_start(ap, fmt);
     report(d, loc, "note", fmt, ap);
     va_end(ap);
+}
+
+void fkcg_cli_error(const char *cmd, const char *tail, const char *fmt, ...)
+{
+    char small[512], *msg = small;
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (len >= (int)sizeof small && (msg = malloc((size_t)len + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (!msg)
+        fkcg_oom();
+    fkcg_buf out;
+    fkcg_buf_init(&out);
+    fkcg_buf_printf(&out, "%s: ", cmd);
+    put_escaped(&out, msg, len < 0 ? 0 : (size_t)len, false);
+    fkcg_buf_putc(&out, '\n');
+    if (tail)
+        fkcg_buf_puts(&out, tail);
+    if (msg != small)
+        free(msg);
+    fwrite(out.data, 1, out.len, stderr); /* stderr is unbuffered: one write */
+    fkcg_buf_free(&out);
 }

@@ -18,6 +18,7 @@
 #include "emit.h"
 #include "emit_rust.h"
 #include "fkcgen.h"
+#include "internal.h"
 
 int fkcg_cmd_gen(int argc, char **argv);
 
@@ -60,11 +61,11 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     memset(o, 0, sizeof *o);
     int i = 1, k;
     const char *v;
-    while ((k = fkcg_opt_next("fkcgen gen", opts, sizeof opts / sizeof opts[0], argc, argv, &i,
-                              &v)) != FKCG_OPT_END) {
+    while ((k = fkcg_opt_next("fkcgen gen", usage, opts, sizeof opts / sizeof opts[0], argc,
+                              argv, &i, &v)) != FKCG_OPT_END) {
         switch (k) {
         case FKCG_OPT_HELP: return -1;
-        case FKCG_OPT_ERROR: fputs(usage, stderr); return 2;
+        case FKCG_OPT_ERROR: return 2; /* reported with the usage */
         case OUT_DIR: o->out_dir = v; break;
         case DEPFILE: o->depfile = v; break;
         case ROOT: o->root = v; break;
@@ -73,8 +74,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
         case CHECK: o->check = true; break;
         case LANG:
             if (strcmp(v, "c") && strcmp(v, "rust")) {
-                fprintf(stderr, "fkcgen gen: --lang '%s': the languages are c and rust\n%s", v,
-                        usage);
+                fkcg_cli_error("fkcgen gen", usage, "--lang '%s': the languages are c and rust",
+                               v);
                 return 2;
             }
             o->rust = !strcmp(v, "rust");
@@ -86,23 +87,23 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     if (!o->prefix)
         o->prefix = FKCG_EMIT_PREFIX;
     if (!o->out_dir || o->n_files == 0) {
-        fprintf(stderr, "fkcgen gen: %s\n%s",
-                o->out_dir ? "no contract given" : "--out-dir is required", usage);
+        fkcg_cli_error("fkcgen gen", usage, "%s",
+                       o->out_dir ? "no contract given" : "--out-dir is required");
         return 2;
     }
     if (o->root && fkcg_root_check(o->root) != 0) {
-        fprintf(stderr, "fkcgen gen: --root '%s': %s\n%s", o->root,
-                strerror(fkcg_root_check(o->root)), usage);
+        fkcg_cli_error("fkcgen gen", usage, "--root '%s': %s", o->root,
+                       strerror(fkcg_root_check(o->root)));
         return 2;
     }
     if (o->check && (o->depfile || o->stubs)) {
-        fprintf(stderr, "fkcgen gen: --check never writes; it takes no %s\n%s",
-                o->depfile ? "--depfile" : "--emit-stubs", usage);
+        fkcg_cli_error("fkcgen gen", usage, "--check never writes; it takes no %s",
+                       o->depfile ? "--depfile" : "--emit-stubs");
         return 2;
     }
     if (o->rust && o->stubs) {
-        fprintf(stderr, "fkcgen gen: --emit-stubs writes C wrappers; it takes no --lang rust\n%s",
-                usage);
+        fkcg_cli_error("fkcgen gen", usage,
+                       "--emit-stubs writes C wrappers; it takes no --lang rust");
         return 2;
     }
     return 0;
@@ -282,7 +283,8 @@ static bool write_all(int fd, const char *p, size_t n)
 /* Reports an error writing o (errno err); from then on nothing more is written. */
 static void out_fail(out_file *o, int err)
 {
-    fprintf(stderr, "fkcgen gen: cannot write %s: %s\n", o->path, strerror(err ? err : EIO));
+    fkcg_cli_error("fkcgen gen", NULL, "cannot write %s: %s", o->path,
+                   strerror(err ? err : EIO));
     *o->failed = true;
 }
 
@@ -302,8 +304,8 @@ static void out_start(out_file *o)
     int err = errno;
     hold_signals(false, &old);
     if (o->fd < 0) {
-        fprintf(stderr, "fkcgen gen: cannot create a file next to %s: %s\n", o->path,
-                strerror(err));
+        fkcg_cli_error("fkcgen gen", NULL, "cannot create a file next to %s: %s", o->path,
+                       strerror(err));
         *o->failed = true;
         return;
     }
@@ -470,7 +472,7 @@ static int lock_out_dir(const char *dir, bool exclusive, size_t *created)
     *created = 0;
     int made = exclusive ? make_dirs(dir, created) : 0;
     if (made) {
-        fprintf(stderr, "fkcgen gen: cannot create %s: %s\n", dir, strerror(made));
+        fkcg_cli_error("fkcgen gen", NULL, "cannot create %s: %s", dir, strerror(made));
         return -2;
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -481,7 +483,7 @@ static int lock_out_dir(const char *dir, bool exclusive, size_t *created)
         if (errno != EINTR)
             err = errno;
     if (err) {
-        fprintf(stderr, "fkcgen gen: cannot lock %s: %s\n", dir, strerror(err));
+        fkcg_cli_error("fkcgen gen", NULL, "cannot lock %s: %s", dir, strerror(err));
         if (fd >= 0)
             close(fd);
         return -2;
@@ -552,23 +554,10 @@ static void make_depfile(const gen_opts *o, char *const outs[], int n_outs, fkcg
 
 /* ---- paths, checked before anything is read or written ---- */
 
-/* Prints a path with control bytes as \xHH, so a message cannot carry them. */
-static void put_path(const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f || c == '\\')
-            fprintf(stderr, "\\x%02x", c);
-        else
-            fputc(c, stderr);
-    }
-}
-
+/* "what 'path' why": diag.c escapes the path's control bytes, so a message cannot carry them. */
 static void path_error(const char *what, const char *path, const char *why)
 {
-    fprintf(stderr, "fkcgen gen: %s '", what);
-    put_path(path);
-    fprintf(stderr, "' %s\n", why);
+    fkcg_cli_error("fkcgen gen", NULL, "%s '%s' %s", what, path, why);
 }
 
 /* A byte make reads literally in a depfile (put_make_path escapes ' ', '#' and '$'); others
@@ -786,15 +775,15 @@ static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs
         fkcg_buf_init(&old);
         int err = read_file(outs[k], &old);
         if (err && err != ENOENT) {
-            fprintf(stderr, "fkcgen gen: cannot read %s: %s\n", outs[k], open_error(err));
+            fkcg_cli_error("fkcgen gen", NULL, "cannot read %s: %s", outs[k], open_error(err));
             rc = 2;
         } else {
             size_t before = diff.len;
             fkcg_unified_diff(err ? "/dev/null" : outs[k], old.data ? old.data : "", old.len,
                               outs[k], texts[k]->data ? texts[k]->data : "", texts[k]->len, &diff);
             if (diff.len != before) {
-                fprintf(stderr, "fkcgen gen: %s is %s the contracts\n", outs[k],
-                        err ? "missing; it is generated from" : "out of date with");
+                fkcg_cli_error("fkcgen gen", NULL, "%s is %s the contracts", outs[k],
+                               err ? "missing; it is generated from" : "out of date with");
                 rc = 1;
             }
         }
@@ -803,7 +792,8 @@ static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs
     if (diff.len)
         fwrite(diff.data, 1, diff.len, stdout);
     if (rc == 1)
-        fputs("fkcgen gen: regenerate with `make` (fkcgen gen) and commit generated/\n", stderr);
+        fkcg_cli_error("fkcgen gen", NULL,
+                       "regenerate with `make` (fkcgen gen) and commit generated/");
     fkcg_buf_free(&diff);
     return rc;
 }
@@ -844,8 +834,7 @@ static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
 {
     const char *bad = fkcg_prefix_problem(o->prefix);
     if (bad) {
-        path_error("--prefix", o->prefix, bad);
-        fputs(usage, stderr);
+        fkcg_cli_error("fkcgen gen", usage, "--prefix '%s' %s", o->prefix, bad);
         return 2;
     }
     snprintf(o->header, sizeof o->header, "%s_bindings.%s", o->prefix, o->rust ? "rs" : "h");
@@ -854,7 +843,7 @@ static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
     outs[0] = join_path(o->out_dir, o->header);
     outs[1] = o->rust ? NULL : join_path(o->out_dir, o->source);
     if (check_paths(o, outs, *n_outs) != 0) {
-        fputs("fkcgen gen: nothing written\n", stderr);
+        fkcg_cli_error("fkcgen gen", NULL, "nothing written");
         free(outs[0]);
         free(outs[1]);
         return 2;
@@ -917,7 +906,8 @@ int fkcg_cmd_gen(int argc, char **argv)
     if (rc == 0)
         rc = emit_outputs(&o, fkcg_run_table(run), outs, texts, files, n_outs, &failed);
     if (rc != 0)
-        fprintf(stderr, "fkcgen gen: nothing written%s\n", rc == 1 ? " (contract errors)" : "");
+        fkcg_cli_error("fkcgen gen", NULL, "nothing written%s",
+                       rc == 1 ? " (contract errors)" : "");
     else if (o.check)
         rc = check_outputs(outs, texts, n_outs);
     else

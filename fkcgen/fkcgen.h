@@ -51,9 +51,9 @@ enum { FKCG_OPT_END = -1, FKCG_OPT_HELP = -2, FKCG_OPT_ERROR = -3 };
  * in opts (*value set for one that takes a value), FKCG_OPT_HELP for --help or -h,
  * FKCG_OPT_END at the first operand or after `--`, or FKCG_OPT_ERROR after reporting an
  * unknown option (with a did-you-mean), a missing value or a value given to a flag on stderr
- * as "prog: ...". */
-int fkcg_opt_next(const char *prog, const fkcg_option *opts, size_t n, int argc, char **argv,
-                  int *i, const char **value);
+ * as "prog: ...", followed by usage, in one message (diag.c's fkcg_cli_error). */
+int fkcg_opt_next(const char *prog, const char *usage, const fkcg_option *opts, size_t n,
+                  int argc, char **argv, int *i, const char **value);
 
 
 #endif /* FKCGEN_H */

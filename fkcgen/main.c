@@ -19,8 +19,8 @@ static const char usage[] =
 
 static int usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, "fkcgen: error: %s%s%s%s\n%s", what, arg ? " '" : "", arg ? arg : "",
-            arg ? "'" : "", usage);
+    fkcg_cli_error("fkcgen: error", usage, "%s%s%s%s", what, arg ? " '" : "", arg ? arg : "",
+                   arg ? "'" : "");
     return 2;
 }
 
@@ -36,12 +36,10 @@ static const char usage_schema[] =
     "usage: fkcgen schema --markdown\n"
     "  Prints the contract format as Markdown (docs/contract-format.md).\n";
 
-/* A subcommand's usage error: the message is out already (fkcg_opt_next's, or what). */
+/* A subcommand's usage error: what, then the subcommand's usage. */
 static int sub_error(const char *what, const char *usage_text)
 {
-    if (what)
-        fprintf(stderr, "fkcgen: error: %s\n", what);
-    fputs(usage_text, stderr);
+    fkcg_cli_error("fkcgen: error", usage_text, "%s", what);
     return 2;
 }
 
@@ -53,14 +51,14 @@ static int cmd_read(int argc, char **argv, bool dump)
     bool json = false;
     int i = 2, k;
     /* check has no --json: offered to dump only */
-    while ((k = fkcg_opt_next(dump ? "fkcgen dump" : "fkcgen check", opts, dump ? 2 : 1, argc,
-                              argv, &i, &v)) != FKCG_OPT_END) {
+    while ((k = fkcg_opt_next(dump ? "fkcgen dump" : "fkcgen check", usage_read, opts,
+                              dump ? 2 : 1, argc, argv, &i, &v)) != FKCG_OPT_END) {
         if (k == FKCG_OPT_HELP) {
             fputs(usage_read, stdout);
             return fflush(stdout) == 0 ? 0 : 2;
         }
         if (k == FKCG_OPT_ERROR)
-            return sub_error(NULL, usage_read);
+            return 2; /* reported with the usage by fkcg_opt_next */
         if (k == 0)
             root = v;
         else
@@ -71,8 +69,8 @@ static int cmd_read(int argc, char **argv, bool dump)
     if (i >= argc)
         return sub_error("no contract files given", usage_read);
     if (root && fkcg_root_check(root) != 0) {
-        fprintf(stderr, "fkcgen: error: --root '%s': %s\n%s", root,
-                strerror(fkcg_root_check(root)), usage_read);
+        fkcg_cli_error("fkcgen: error", usage_read, "--root '%s': %s", root,
+                       strerror(fkcg_root_check(root)));
         return 2;
     }
     fkcg_run *run = fkcg_run_new(root, stderr);
@@ -86,7 +84,7 @@ static int cmd_read(int argc, char **argv, bool dump)
     }
     fkcg_run_free(run);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("fkcgen: error: cannot write to stdout\n", stderr);
+        fkcg_cli_error("fkcgen: error", NULL, "cannot write to stdout");
         return 2;
     }
     return rc;
@@ -98,13 +96,14 @@ static int cmd_schema(int argc, char **argv)
     const char *v;
     bool markdown = false;
     int i = 2, k;
-    while ((k = fkcg_opt_next("fkcgen schema", opts, 1, argc, argv, &i, &v)) != FKCG_OPT_END) {
+    while ((k = fkcg_opt_next("fkcgen schema", usage_schema, opts, 1, argc, argv, &i, &v)) !=
+           FKCG_OPT_END) {
         if (k == FKCG_OPT_HELP) {
             fputs(usage_schema, stdout);
             return fflush(stdout) == 0 ? 0 : 2;
         }
         if (k == FKCG_OPT_ERROR)
-            return sub_error(NULL, usage_schema);
+            return 2;
         markdown = true;
     }
     if (!markdown || i != argc)
@@ -142,8 +141,8 @@ int main(int argc, char **argv)
     static const char *const commands[] = { "check", "dump", "schema", "gen" };
     const char *hint = fkcg_suggest(commands, 4, cmd);
     if (hint) {
-        fprintf(stderr, "fkcgen: error: unknown command '%s'; did you mean '%s'?\n%s", cmd, hint,
-                usage);
+        fkcg_cli_error("fkcgen: error", usage, "unknown command '%s'; did you mean '%s'?", cmd,
+                       hint);
         return 2;
     }
     return usage_error("unknown command", cmd);

@@ -7,8 +7,8 @@
 #include "fkcgen.h"
 #include "internal.h"
 
-int fkcg_opt_next(const char *prog, const fkcg_option *opts, size_t n, int argc, char **argv,
-                  int *i, const char **value)
+int fkcg_opt_next(const char *prog, const char *usage, const fkcg_option *opts, size_t n,
+                  int argc, char **argv, int *i, const char **value)
 {
     *value = NULL;
     if (*i >= argc || argv[*i][0] != '-' || argv[*i][1] == '\0')
@@ -23,13 +23,13 @@ int fkcg_opt_next(const char *prog, const fkcg_option *opts, size_t n, int argc,
         if (strlen(opts[k].name) != len || strncmp(a, opts[k].name, len) != 0)
             continue;
         if (!opts[k].value && a[len] == '=') {
-            fprintf(stderr, "%s: option '%s' takes no value\n", prog, opts[k].name);
+            fkcg_cli_error(prog, usage, "option '%s' takes no value", opts[k].name);
             return FKCG_OPT_ERROR;
         }
         if (opts[k].value) {
             *value = a[len] == '=' ? a + len + 1 : *i < argc ? argv[(*i)++] : NULL;
             if (!*value || !**value) {
-                fprintf(stderr, "%s: option '%s' needs a value\n", prog, opts[k].name);
+                fkcg_cli_error(prog, usage, "option '%s' needs a value", opts[k].name);
                 return FKCG_OPT_ERROR;
             }
         }
@@ -44,8 +44,8 @@ int fkcg_opt_next(const char *prog, const fkcg_option *opts, size_t n, int argc,
     snprintf(given, sizeof given, "%.*s", (int)(len < 63 ? len : 63), a);
     const char *hint = fkcg_suggest(names, m, given);
     if (hint)
-        fprintf(stderr, "%s: unknown option '%s'; did you mean '%s'?\n", prog, a, hint);
+        fkcg_cli_error(prog, usage, "unknown option '%s'; did you mean '%s'?", a, hint);
     else
-        fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
+        fkcg_cli_error(prog, usage, "unknown option '%s'", a);
     return FKCG_OPT_ERROR;
 }

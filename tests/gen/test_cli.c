@@ -339,6 +339,26 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(out_text, "usage: fkcgen gen"));
 }
 
+/* A usage error's argument with control characters (ESC, C1 CSI, a newline) is escaped as in
+ * every diagnostic (diag.c's fkcg_cli_error), so it cannot move the terminal's cursor or
+ * colour it; the message and the usage that follows it are whole. */
+static void test_cli_messages_escaped(void **state)
+{
+    (void)state;
+    static const char lang[] = "fkcgen gen: --lang 'c\\x1b[31m\\u009bx\\x0ay': the languages "
+                               "are c and rust\nusage: fkcgen gen --out-dir";
+    static const char cmd[] = "fkcgen: error: unknown command 'z\\x1bz'\nusage: fkcgen check";
+    static const char opt[] = "fkcgen check: unknown option '--zz\\x07'\nusage: fkcgen check";
+    assert_int_equal(sh("%s gen --lang \"$(printf 'c\\033[31m\\302\\233x\\ny')\" --out-dir %s/u "
+                        "x.md", fkcgen, tmp), 2);
+    assert_memory_equal(err_text, lang, strlen(lang));
+    assert_null(strchr(err_text, '\033'));
+    assert_int_equal(sh("%s \"$(printf 'z\\033z')\"", fkcgen), 2);
+    assert_memory_equal(err_text, cmd, strlen(cmd));
+    assert_int_equal(sh("%s check \"$(printf -- '--zz\\007')\" x.md", fkcgen), 2);
+    assert_memory_equal(err_text, opt, strlen(opt));
+}
+
 /* Every subcommand takes --help (stdout, exit 0), `--opt VALUE` and `--opt=VALUE` alike, and
  * names the closest option to an unknown one; gen --out-dir creates missing parents. */
 static void test_subcommand_options(void **state)
@@ -797,6 +817,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_bad_entry_point_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_subcommand_options, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cli_messages_escaped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_output_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_depfile_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mismatched_pair_fails_to_compile, setup, teardown),
