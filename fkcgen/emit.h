@@ -126,6 +126,8 @@ size_t fkcg_plan_check(const fkcg_plan *p, struct fkcg_diag *d);
 /* A back end's report: `<what> '<value>' <why>` at loc, through d. */
 void fkcg_emit_report(struct fkcg_diag *d, fkcg_loc loc, const char *what, const char *value,
                       const char *why);
+/* The note after such a report: the other place involved ("first bound here"), through d. */
+void fkcg_emit_note(struct fkcg_diag *d, fkcg_loc loc, const char *what);
 
 /* Checks, before anything is emitted, every contract string that becomes a C identifier
  * (kernel, op kind, inputs, outputs, op_params fields, entry_point), the field kinds, the
@@ -138,9 +140,10 @@ size_t fkcg_emit_c_check_prefixed(const fkcg_table *table, const char *prefix, F
 /* ---- printing (emit_c.c) ---- */
 
 /* fkcg_emit_c_check, then fkcg_emit_c when it found nothing, on one shared plan (what
- * `fkcgen gen` runs). Returns the number of errors; nothing is appended when there are any.
- * header and source NULL: the checks alone. */
-size_t fkcg_emit_c_checked(const fkcg_table *table, const char *prefix, FILE *diag,
+ * `fkcgen gen` runs), reporting through d: gen passes its run's sink (fkcg_run_diag), so
+ * the messages quote the contract's line. Returns the number of errors; nothing is appended
+ * when there are any. header and source NULL: the checks alone. */
+size_t fkcg_emit_c_checked(const fkcg_table *table, const char *prefix, struct fkcg_diag *d,
                            fkcg_buf *header, fkcg_buf *source);
 /* fkcg_emit_c with the generated names of `prefix` (NULL: the default). */
 void fkcg_emit_c_prefixed(const fkcg_table *table, const char *prefix, fkcg_buf *header,

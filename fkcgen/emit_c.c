@@ -1746,10 +1746,9 @@ void fkcg_emit_c_prefixed(const fkcg_table *table, const char *name, fkcg_buf *h
     fkcg_plan_free(&p);
 }
 
-size_t fkcg_emit_c_checked(const fkcg_table *table, const char *name, FILE *diag,
+size_t fkcg_emit_c_checked(const fkcg_table *table, const char *name, fkcg_diag *d,
                            fkcg_buf *header, fkcg_buf *source)
 {
-    fkcg_diag *d = fkcg_diag_new(diag);
     size_t errors = 1;
     if (!fkcg_emit_empty(table, d)) {
         fkcg_plan p;
@@ -1759,6 +1758,5 @@ size_t fkcg_emit_c_checked(const fkcg_table *table, const char *name, FILE *diag
             emit_plan(&p, header, source);
         fkcg_plan_free(&p);
     }
-    fkcg_diag_free(d);
     return errors;
 }

@@ -22,6 +22,13 @@ void fkcg_emit_report(fkcg_diag *d, fkcg_loc loc, const char *what, const char *
     fkcg_error(d, &loc, "%s '%s' %s", what, value ? value : "(none)", why);
 }
 
+void fkcg_emit_note(fkcg_diag *d, fkcg_loc loc, const char *what)
+{
+    if (!loc.file)
+        loc.file = "<input>";
+    fkcg_note(d, &loc, "%s", what);
+}
+
 static void report(checker *ck, fkcg_loc loc, const char *what, const char *value,
                    const char *why)
 {
@@ -43,8 +50,12 @@ static void check_signature(checker *ck, const fkcg_section *s)
         for (size_t j = 0; name && j < i; j++) {
             const char *other = j < s->n_inputs ? s->inputs[j].name
                                                 : s->outputs[j - s->n_inputs].name;
-            if (other && strcmp(name, other) == 0)
+            if (other && strcmp(name, other) == 0) {
                 report(ck, loc, "tensor name", name, "is used twice in this section");
+                fkcg_emit_note(ck->d, j < s->n_inputs ? s->inputs[j].loc
+                                                      : s->outputs[j - s->n_inputs].loc,
+                               "first used here");
+            }
         }
     }
     for (size_t i = 0; i < s->n_fields; i++) {
@@ -56,8 +67,10 @@ static void check_signature(checker *ck, const fkcg_section *s)
             report(ck, f->loc, "op_params field kind", f->kind,
                    "has no C type: it is not a field kind of the schema");
         for (size_t j = 0; f->name && j < i; j++)
-            if (s->fields[j].name && strcmp(f->name, s->fields[j].name) == 0)
+            if (s->fields[j].name && strcmp(f->name, s->fields[j].name) == 0) {
                 report(ck, f->loc, "op_params field", f->name, "is named twice");
+                fkcg_emit_note(ck->d, s->fields[j].loc, "first named here");
+            }
         if (fkcg_field_len_clash(s->fields, s->n_fields, f))
             report(ck, f->loc, "op_params field", f->name,
                    "clashes with the length member generated for a Vec field");
@@ -129,10 +142,12 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
     if (s->variant && !fkcg_is_c_ident(s->variant))
         report(ck, s->loc, "op_params variant", s->variant, IDENT_WHY);
     check_signature(ck, s);
-    if (op->sig != s && fkcg_signature_diff(op->sig, s))
+    if (op->sig != s && fkcg_signature_diff(op->sig, s)) {
         report(ck, s->loc, "op_kind", s->op_kind,
                "is also bound by another section with other inputs, outputs or op_params; "
                "the sections of one op kind must share one C signature");
+        fkcg_emit_note(ck->d, op->sig->loc, "the op kind's signature is defined here");
+    }
     check_enum(ck, s->loc, FKCG_EN_DETERMINISM, s->determinism, false);
     for (size_t k = 0; k < s->n_inputs; k++)
         for (int l = 0; l < FKCG_NLAYOUT; l++)
@@ -168,14 +183,18 @@ static void check_unique(checker *ck, const fkcg_plan *p)
         by_snake[i] = &p->ops[i];
     qsort(by_snake, p->n_ops, sizeof *by_snake, cmp_op_snake);
     for (size_t i = 1; i < p->n_ops; i++)
-        if (strcmp(by_snake[i]->snake, by_snake[i - 1]->snake) == 0)
+        if (strcmp(by_snake[i]->snake, by_snake[i - 1]->snake) == 0) {
             report(ck, by_snake[i]->sig->loc, "op_kind", by_snake[i]->name,
                    "gives the same C name as another op kind");
+            fkcg_emit_note(ck->d, by_snake[i - 1]->sig->loc, "the other op kind is defined here");
+        }
     free(by_snake);
     for (size_t i = 1; i < p->t->n_bindings; i++)
-        if (strcmp(p->links[i].symbol, p->links[i - 1].symbol) == 0)
+        if (strcmp(p->links[i].symbol, p->links[i - 1].symbol) == 0) {
             report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
                    "is bound twice in the link registry");
+            fkcg_emit_note(ck->d, p->links[i - 1].b->section->loc, "first bound here");
+        }
 }
 
 /* An empty table: reported, as there is nothing to generate (and C has no empty arrays). */
@@ -214,8 +233,12 @@ size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
     return fkcg_emit_c_check_prefixed(t, NULL, diag);
 }
 
+/* A sink of its own over diag: no contract text, so no quoted line. */
 size_t fkcg_emit_c_check_prefixed(const fkcg_table *t, const char *prefix, FILE *diag)
 {
-    return fkcg_emit_c_checked(t, prefix, diag, NULL, NULL);
+    fkcg_diag *d = fkcg_diag_new(diag);
+    size_t errors = fkcg_emit_c_checked(t, prefix, d, NULL, NULL);
+    fkcg_diag_free(d);
+    return errors;
 }
 

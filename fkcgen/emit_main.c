@@ -856,7 +856,7 @@ static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
  * memory; --check keeps them whole for the diff). 0, or 1 when the back end's checks found
  * errors: then nothing was emitted, *failed is set and the outputs are closed. failed: the
  * flag the outputs' writers share (it outlives this call). */
-static int emit_outputs(const gen_opts *o, const fkcg_table *t, char *const outs[],
+static int emit_outputs(const gen_opts *o, fkcg_run *run, char *const outs[],
                         fkcg_buf *const texts[], out_file files[], int n_outs, bool *failed)
 {
     if (!o->check)
@@ -865,8 +865,11 @@ static int emit_outputs(const gen_opts *o, const fkcg_table *t, char *const outs
         out_open(&files[k], outs[k], k, failed);
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
     }
-    size_t errors = o->rust ? fkcg_emit_rust_checked(t, stderr, texts[0])
-                            : fkcg_emit_c_checked(t, o->prefix, stderr, texts[0], texts[1]);
+    /* the run's sink: the checks' messages quote the contract's line, as the front end's */
+    const fkcg_table *t = fkcg_run_table(run);
+    fkcg_diag *d = fkcg_run_diag(run);
+    size_t errors = o->rust ? fkcg_emit_rust_checked(t, d, texts[0])
+                            : fkcg_emit_c_checked(t, o->prefix, d, texts[0], texts[1]);
     if (errors == 0)
         return 0;
     *failed = true; /* nothing was emitted, so nothing was written: close the outputs */
@@ -904,7 +907,7 @@ int fkcg_cmd_gen(int argc, char **argv)
     if (dir_fd == -2)
         rc = 2;
     if (rc == 0)
-        rc = emit_outputs(&o, fkcg_run_table(run), outs, texts, files, n_outs, &failed);
+        rc = emit_outputs(&o, run, outs, texts, files, n_outs, &failed);
     if (rc != 0)
         fkcg_cli_error("fkcgen gen", NULL, "nothing written%s",
                        rc == 1 ? " (contract errors)" : "");

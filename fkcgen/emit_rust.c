@@ -1528,9 +1528,11 @@ static void check_registries(rchecker *ck, const fkcg_plan *p)
         }
         for (size_t j = 0; j < i; j++) {
             const char *other = t->providers[j]->link_registry;
-            if (other && strcmp(other, reg) && !strcmp(registry_static(other), name))
+            if (other && strcmp(other, reg) && !strcmp(registry_static(other), name)) {
                 report(ck, pr->loc, "link_registry", reg, "ends in the same Rust static as "
                        "another provider's link_registry; the statics would clash");
+                fkcg_emit_note(ck->d, t->providers[j]->loc, "the other provider is here");
+            }
         }
     }
 }
@@ -1553,23 +1555,26 @@ static void check_section_names(rchecker *ck, const fkcg_plan *p, size_t i)
         report(ck, s->loc, "backend", s->backend, "has no value in the runtime's fkc_backend");
     /* The sections of one op kind share its OpParams variant; op kinds do not share one. */
     if (op->sig != s && (s->variant == NULL) == (op->sig->variant == NULL) && s->variant &&
-        strcmp(s->variant, op->sig->variant))
+        strcmp(s->variant, op->sig->variant)) {
         report(ck, s->loc, "op_params variant", s->variant, "differs from the variant another "
                "section of this op kind names; an op kind has one OpParams variant");
+        fkcg_emit_note(ck->d, op->sig->loc, "the op kind's variant is named here");
+    }
     for (size_t j = 0; s->variant && op->sig == s && j < p->n_ops; j++) {
         const fkcg_section *o = p->ops[j].sig;
         if (&p->ops[j] != op && o->variant && !strcmp(o->variant, s->variant) &&
-            j < p->sec_op[i])
+            j < p->sec_op[i]) {
             report(ck, s->loc, "op_params variant", s->variant, "is also the variant of "
                    "another op kind; each op kind needs its own OpParams variant");
+            fkcg_emit_note(ck->d, o->loc, "the other op kind names it here");
+        }
     }
 }
 
-/* The checks through a diagnostics sink over diag; then, when out is given and they found
+/* The checks through the diagnostics sink d; then, when out is given and they found
  * nothing, the module. */
-static size_t check_then_emit(const fkcg_table *t, FILE *diag, fkcg_buf *out)
+static size_t check_then_emit(const fkcg_table *t, fkcg_diag *d, fkcg_buf *out)
 {
-    fkcg_diag *d = fkcg_diag_new(diag);
     size_t errors = 1;
     if (!fkcg_emit_empty(t, d)) {
         fkcg_plan p;
@@ -1585,16 +1590,19 @@ static size_t check_then_emit(const fkcg_table *t, FILE *diag, fkcg_buf *out)
             emit_all(&p, out);
         fkcg_plan_free(&p);
     }
+    return errors;
+}
+
+/* A sink of its own over diag: no contract text, so no quoted line. */
+size_t fkcg_emit_rust_check(const fkcg_table *t, FILE *diag)
+{
+    fkcg_diag *d = fkcg_diag_new(diag);
+    size_t errors = check_then_emit(t, d, NULL);
     fkcg_diag_free(d);
     return errors;
 }
 
-size_t fkcg_emit_rust_check(const fkcg_table *t, FILE *diag)
+size_t fkcg_emit_rust_checked(const fkcg_table *t, struct fkcg_diag *d, fkcg_buf *out)
 {
-    return check_then_emit(t, diag, NULL);
-}
-
-size_t fkcg_emit_rust_checked(const fkcg_table *t, FILE *diag, fkcg_buf *out)
-{
-    return check_then_emit(t, diag, out);
+    return check_then_emit(t, d, out);
 }

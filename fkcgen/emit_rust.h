@@ -22,9 +22,11 @@ bool fkcg_rust_keyword(const char *s);
  * number of problems reported to diag (file:line:col: error: ...). */
 size_t fkcg_emit_rust_check(const fkcg_table *table, FILE *diag);
 
-/* The checks, then the module when they found nothing (what `fkcgen gen --lang rust` runs).
- * Returns the number of errors; nothing is appended when there are any. */
-size_t fkcg_emit_rust_checked(const fkcg_table *table, FILE *diag, fkcg_buf *out);
+struct fkcg_diag; /* diag.c's sink (internal.h) */
+/* The checks, then the module when they found nothing (what `fkcgen gen --lang rust` runs),
+ * reporting through d: gen passes its run's sink (fkcg_run_diag), so the messages quote the
+ * contract's line. Returns the number of errors; nothing is appended when there are any. */
+size_t fkcg_emit_rust_checked(const fkcg_table *table, struct fkcg_diag *d, fkcg_buf *out);
 
 /* The module alone, for a table the checks passed (tests). */
 void fkcg_emit_rust(const fkcg_table *table, fkcg_buf *out);

@@ -57,6 +57,10 @@ void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap)
 /* A second location for the error just reported ("first defined here"). */
 void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
 size_t fkcg_diag_errors(const fkcg_diag *d);
+/* The sink of a run (run.c): it holds the contracts' lines, so the back ends' checks report
+ * through it with the quoted line and caret, under the run's cap, like the front end. */
+struct fkcg_run;
+fkcg_diag *fkcg_run_diag(struct fkcg_run *run);
 /* A message with no source location (a usage or I/O error) on stderr: "cmd: " then the text
  * with control characters escaped as in every message (a path or argument cannot carry them),
  * a newline, then tail (a usage text, or NULL) as it is; built in memory, one write. */

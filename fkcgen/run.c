@@ -59,6 +59,11 @@ const fkcg_table *fkcg_run_table(const fkcg_run *run)
     return &run->table;
 }
 
+fkcg_diag *fkcg_run_diag(fkcg_run *run)
+{
+    return run->diag;
+}
+
 size_t fkcg_run_errors(const fkcg_run *run)
 {
     return fkcg_diag_errors(run->diag);

@@ -339,6 +339,35 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(out_text, "usage: fkcgen gen"));
 }
 
+/* The back ends' checks report through the run's sink, as the front end does: the contract's
+ * line quoted with a caret, and a note at the other place of a clash (the line of a.md kept
+ * by the run, the front matter's read again from the file). */
+static void test_backend_errors_quoted(void **state)
+{
+    (void)state;
+    static const char want[] =
+        "b.md:19:1: error: op_params variant 'WriteSlice' is also the variant of another op "
+        "kind; each op kind needs its own OpParams variant\n"
+        "kernel: write_slice_rotating\n"
+        "^\n"
+        "a.md:53:1: note: the other op kind names it here\n"
+        "kernel: write_slice\n"
+        "^\n"
+        "b.md:1:1: error: link_registry 'fuel_vulkan_backend::fkc::BINDINGS' must end in the "
+        "name of a Rust static: UPPER_SNAKE_CASE and none of the module's own (BINDINGS, "
+        "KERNELS, LINK_REGISTRIES, PROVIDERS, SHARED_COST, UNKNOWN_COST)\n"
+        "---\n"
+        "^\n"
+        "fkcgen gen: nothing written (contract errors)\n";
+    assert_int_equal(sh("cp %s/tests/gen/cases/split_a.md %s/a.md && sed 's/variant: "
+                        "WriteSliceRotating/variant: WriteSlice/; s/fkc::ENTRY_POINTS/"
+                        "fkc::BINDINGS/' %s/tests/gen/cases/split_b.md > %s/b.md && cd %s && "
+                        "%s gen --lang rust --out-dir r a.md b.md", repo, tmp, repo, tmp, tmp,
+                        fkcgen), 1);
+    assert_string_equal(err_text, want);
+    assert_false(exists("%s/%s", "r"));
+}
+
 /* A usage error's argument with control characters (ESC, C1 CSI, a newline) is escaped as in
  * every diagnostic (diag.c's fkcg_cli_error), so it cannot move the terminal's cursor or
  * colour it; the message and the usage that follows it are whole. */
@@ -818,6 +847,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_subcommand_options, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cli_messages_escaped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_backend_errors_quoted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_output_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_depfile_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mismatched_pair_fails_to_compile, setup, teardown),
