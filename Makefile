@@ -4,9 +4,11 @@
 #   make test   the same set-up, then every test
 # Also: make check-generated (fails when generated/ drifts from contracts/; never regenerates),
 # make bench (runtime figures, build/fkc-bench), make bench-gen (fkcgen on 1,000 and 10,000
-# sections), make fuzz (libFuzzer over the fkcgen front end), make clean.
+# sections), make fuzz [FUZZ_SECONDS=N] (libFuzzer: three targets, tests/fuzz.mk),
+#
+# make clean.
 # Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
-# runtime/runtime.mk (+ cli.mk). Flags from pkg-config are expanded lazily, after `deps` has run.
+# runtime/runtime.mk (+ cli.mk), tests/fuzz.mk and tests/sanitize.mk. Flags from pkg-config are expanded lazily, after `deps` has run.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -49,6 +51,7 @@ $(BUILD):
 
 include fkcgen/fkcgen.mk
 include runtime/runtime.mk
+include tests/fuzz.mk
 
 
 build: $(BUILD_TARGETS)
