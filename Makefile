@@ -5,10 +5,11 @@
 # Also: make check-generated (fails when generated/ drifts from contracts/; never regenerates),
 # make bench (runtime figures, build/fkc-bench), make bench-gen (fkcgen on 1,000 and 10,000
 # sections), make fuzz [FUZZ_SECONDS=N] (libFuzzer: three targets, tests/fuzz.mk),
-#
+# make sanitize (the whole suite under ASan + UBSan) and make valgrind (tests/sanitize.mk),
 # make clean.
 # Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
-# runtime/runtime.mk (+ cli.mk), tests/fuzz.mk and tests/sanitize.mk. Flags from pkg-config are expanded lazily, after `deps` has run.
+# runtime/runtime.mk (+ cli.mk), tests/fuzz.mk and tests/sanitize.mk. Flags from pkg-config are
+# expanded lazily, after `deps` has run.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -52,6 +53,7 @@ $(BUILD):
 include fkcgen/fkcgen.mk
 include runtime/runtime.mk
 include tests/fuzz.mk
+include tests/sanitize.mk
 
 
 build: $(BUILD_TARGETS)
