@@ -41,8 +41,12 @@ n=0
 		echo "$fkcgen dump --json $f"
 		echo "$fkcgen gen --out-dir $dir/gen/$(basename "$f" .md) $f"
 	done
-	# the split contract is one pair, read together
+	# contracts read together: the split pair, and the corpus cases that are directories
 	echo "$fkcgen gen --out-dir $dir/gen/split $root/tests/gen/cases/split_a.md $root/tests/gen/cases/split_b.md"
+	for d in "$root"/tests/fkcgen/cases/*/; do
+		echo "$fkcgen check $d"*.md
+		echo "$fkcgen gen --out-dir $dir/gen/$(basename "$d") $d"*.md
+	done
 } > "$dir/fkcgen.cmds"
 
 # fkc-run: inputs first (plain runs), then each command under memcheck.

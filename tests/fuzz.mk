@@ -24,7 +24,8 @@ FUZZ_MAXLEN_emit := 65536
 FUZZ_MAXLEN_npy  := 16384
 FUZZ_DICT_load := $(FUZZ_DIR)/contract.dict
 FUZZ_DICT_emit := $(FUZZ_DIR)/contract.dict
-FUZZ_SEED_CONTRACTS := $(CONTRACTS) $(wildcard tests/fkcgen/cases/*.md tests/fkcgen/seed/*.md \
+FUZZ_SEED_CONTRACTS := $(CONTRACTS) $(wildcard tests/fkcgen/cases/*.md tests/fkcgen/cases/*/*.md \
+                         tests/fkcgen/seed/*.md \
                          tests/gen/cases/*.md tests/fkcgen/fuzz_accepted/*.md)
 
 FUZZ_FRONT_SRCS := $(filter-out fkcgen/main.c fkcgen/emit%,$(FKCGEN_SRCS))
