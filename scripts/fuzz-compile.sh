@@ -4,9 +4,9 @@
 # consumer can build. Each file is checked alone; an accepted one is generated into a temp dir
 # and its fkc_bindings.c compiled by each compiler with $STRICT.
 #   fuzz-compile.sh --all FKCGEN FILE...      every file must be accepted (the test suite's set)
-#   fuzz-compile.sh --sample N FKCGEN DIR     the first N accepted files of DIR, in name order
-#                                             (a fuzz corpus: hash names, a random sample; the
-#                                             rejected ones are skipped)
+#   fuzz-compile.sh --sample N FKCGEN DIR...  the first N accepted files of the DIRs, in name
+#                                             order (a fuzz corpus: hash names, a random sample;
+#                                             the rejected ones are skipped)
 # STRICT must be set (the Makefile passes $(STRICT)); CCS defaults to "gcc clang".
 set -eu
 mode=$1; shift
@@ -20,7 +20,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 done_n=0
 skipped=0
-if [ "$mode" = --sample ]; then set -- "$1"/*; fi
+if [ "$mode" = --sample ]; then
+	dirs=$*
+	set --
+	for d in $dirs; do set -- "$@" "$d"/*; done
+fi
 for f in "$@"; do
 	if ! "$fkcgen" check "$f" >/dev/null 2>&1; then
 		if [ "$mode" = --all ]; then

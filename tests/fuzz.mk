@@ -88,10 +88,11 @@ $(FUZZ_TARGETS:%=fuzz-%): fuzz-%: $(FUZZ_DIR)/fuzz_% $(FUZZ_DIR)/contract.dict $
 	@echo "fuzz-$*: corpus $$(ls $(FUZZ_DIR)/corpus/$* | wc -l) files"
 	$(FUZZ_AFTER_$*)
 
-# After the emitter's run: a sample of its corpus's accepted inputs must compile strictly.
+# After the emitter's run: a sample of its corpus's accepted inputs must compile strictly (the
+# seeds come after the corpus: a short run may have found no accepted input yet).
 FUZZ_COMPILE_SAMPLE ?= 25
 FUZZ_AFTER_emit = @STRICT='$(STRICT)' sh scripts/fuzz-compile.sh --sample $(FUZZ_COMPILE_SAMPLE) \
-                   $(FKCGEN_BIN) $(FUZZ_DIR)/corpus/emit
+                   $(FKCGEN_BIN) $(FUZZ_DIR)/corpus/emit $(FUZZ_DIR)/seed/contracts
 
 # In `make check`: the checked-in accepted inputs (fuzz-found and hand-picked) and the real
 # contracts, generated one by one and compiled under the strict flags by gcc and clang.
