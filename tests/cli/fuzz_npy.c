@@ -71,7 +71,7 @@ static void run_op(const uint8_t *ctl, npy_array *dst)
     }
     size_t cap_base = axis >= 0 ? dst->shape[axis] : dst->shape[ctl[18] % rank];
     size_t capacity = ctl[19] & 0x80 ? (size_t)(ctl[19] & 0x7f) : cap_base;
-    uint64_t position;
+    uint64_t position = 0;
     memcpy(&position, ctl + 20, 4);
     if (ctl[0] & 2)
         position = ~position; /* near UINT64_MAX: the modular arithmetic's edge */
