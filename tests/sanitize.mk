@@ -3,12 +3,12 @@
 #   make sanitize   `make check` (cmocka programs, python checks, the README example) rebuilt in
 #                   $(SAN_BUILD) with ASan + UBSan, every finding fatal (-fno-sanitize-recover=all,
 #                   LeakSanitizer on at exit). The Vulkan tests run on lavapipe with the validation
-#                   layer, as in `make check`; the few leaks of those libraries' own are suppressed
-#                   by tests/lsan.supp, each entry justified there.
+#                   layer, as in `make check`; the layer's own leaks are suppressed by
+#                   tests/lsan.supp, justified there.
 #   make valgrind   the normal build's fkcgen (check, dump --json, gen) over every contract and
 #                   corpus case, and fkc-run on the CPU reference and on lavapipe, under memcheck:
-#                   no error and no definite or indirect leak (tests/valgrind.supp: only the
-#                   loader's and lavapipe's own, justified there). scripts/valgrind.sh runs it.
+#                   no error and no definite or indirect leak (tests/valgrind.supp: one report
+#                   inside glibc's dynamic loader, justified there). scripts/valgrind.sh runs it.
 # Neither is part of `make test`; CI (.ci/run) runs `make sanitize`.
 
 SAN_BUILD  ?= build/sanitize
