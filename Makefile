@@ -4,12 +4,13 @@
 #   make test   the same set-up, then every test
 # Also: make check-generated (fails when generated/ drifts from contracts/; never regenerates),
 # make bench (runtime figures, build/fkc-bench), make bench-gen (fkcgen on 1,000 and 10,000
-# sections), make fuzz (libFuzzer over the fkcgen front end), make install PREFIX=... DESTDIR=...
-# (docs/consumers.md), make clean.
+# sections), make fuzz [FUZZ_SECONDS=N] (libFuzzer: three targets, tests/fuzz.mk),
+# make sanitize (the whole suite under ASan + UBSan) and make valgrind (tests/sanitize.mk),
+# make install PREFIX=... DESTDIR=... (docs/consumers.md), make clean.
 # Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
-# runtime/runtime.mk (+ cli.mk), rust/rust.mk (the Rust crate's cargo test),
-# runtime/install.mk, tests/consumer/consumer.mk. Flags from
-# pkg-config are expanded lazily, after `deps` has run.
+# runtime/runtime.mk (+ cli.mk, install.mk), rust/rust.mk (the Rust crate's cargo test),
+# tests/examples/examples.mk, tests/man/man.mk, tests/consumer/consumer.mk, tests/fuzz.mk and
+# tests/sanitize.mk. Flags from pkg-config are expanded lazily, after `deps` has run.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -61,6 +62,8 @@ include tests/examples/examples.mk
 include tests/man/man.mk
 include rust/rust.mk
 include tests/consumer/consumer.mk
+include tests/fuzz.mk
+include tests/sanitize.mk
 
 
 build: $(BUILD_TARGETS)

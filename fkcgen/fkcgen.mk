@@ -3,7 +3,6 @@
 #   make build/fkcgen      the compiler (every fkcgen/*.c, the emitter's emit*.c included)
 #   make fkcgen-test       unit tests + the golden corpus of malformed contracts (cmocka)
 #   make fkcgen-docs       regenerates docs/contract-format.md from the schema
-#   make fuzz              libFuzzer over the loader (clang; not part of `make test`)
 
 FKCGEN_PKGS    := yaml-0.1 libcmark libxxhash
 FKCGEN_CFLAGS   = $(CFLAGS_BASE) -MMD -MP $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS))
@@ -44,7 +43,7 @@ $(BUILD)/tests/fkcgen/: ; @mkdir -p $@
 
 -include $(FKCGEN_TESTS:=.d)
 
-.PHONY: fkcgen-test fkcgen-docs fuzz
+.PHONY: fkcgen-test fkcgen-docs
 fkcgen-test: $(FKCGEN_TESTS) $(BUILD)/fkcgen
 	@rc=0; for t in $(FKCGEN_TESTS); do \
 	  FKCGEN=$(BUILD)/fkcgen $(COUNT) cmocka fkcgen/$${t##*/} $$t || rc=1; done; exit $$rc
@@ -53,19 +52,5 @@ fkcgen-docs: $(BUILD)/fkcgen
 	$(BUILD)/fkcgen schema --markdown > docs/contract-format.md
 
 TEST_TARGETS += fkcgen-test
-
-# ---- fuzzing (clang's libFuzzer + ASan/UBSan over load → yaml → shape → validate) ----
-FUZZ_SECONDS ?= 60
-FKCGEN_FUZZ_SRCS := $(filter-out fkcgen/main.c fkcgen/emit% fkcgen/schema_doc.c,$(FKCGEN_SRCS))
-$(BUILD)/fuzz/fkcgen_fuzz: tests/fkcgen/fuzz_load.c $(FKCGEN_FUZZ_SRCS)
-	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
-	  -Ifkcgen $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) -o $@ $^ $(FKCGEN_LIBS)
-
-fuzz: $(BUILD)/fuzz/fkcgen_fuzz
-	@mkdir -p $(BUILD)/fuzz/corpus
-	@cp -n contracts/*/*.md tests/fkcgen/cases/*.md $(BUILD)/fuzz/corpus/ 2>/dev/null || true
-	$(BUILD)/fuzz/fkcgen_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-	  -timeout=5 $(BUILD)/fuzz/corpus
 
 include fkcgen/gen.mk

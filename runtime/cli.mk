@@ -62,9 +62,11 @@ check-cli-numpy: $(FKC_RUN)
 	$(COUNT) py cli/numpy_agree.py $(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
 
 # The README's fkc-run example, run verbatim from a fresh temp dir; two rows it must print.
+# (build/fkc-run is read as $(FKC_RUN): `make sanitize` runs it with its own build.)
 CLI_README := $(BUILD)/tests/cli/readme_example
 check-cli-readme: $(FKC_RUN) | $(BUILD)/tests/cli
-	@sed -n '/^<!-- fkc-run example/,/^```$$/p' README.md | sed -e '1,2d' -e '$$d' > $(CLI_README).sh
+	@sed -n '/^<!-- fkc-run example/,/^```$$/p' README.md | \
+	 sed -e '1,2d' -e '$$d' -e 's|build/fkc-run|$(FKC_RUN)|g' > $(CLI_README).sh
 	@test -s $(CLI_README).sh || { echo "check-cli-readme: no fkc-run example in README.md"; exit 1; }
 	@echo 'rm -rf "$$d"' >> $(CLI_README).sh
 	@sh -e $(CLI_README).sh > $(CLI_README).out || { cat $(CLI_README).out; exit 1; }
