@@ -247,19 +247,12 @@ static void put_camel(fkcg_buf *b, const char *s)
 
 /* ---- the vocabulary: dtypes, backends, schema enums -------------------------------------- */
 
-/* The C runtime's fkc_backend numbering (runtime/include/fkc/fkc_types.h), by schema value: the
- * Rust enum carries the same values. The crate's tests compare them with fkc_backend_name(). */
-static const struct {
-    const char *value;
-    unsigned c_value;
-} backend_c[] = {{"Cpu", 0}, {"Vulkan", 1}, {"Cuda", 2}, {"Metal", 3}, {"Wgpu", 4}};
-
+/* The C runtime's fkc_backend value of a schema backend: its index in the schema's vocabulary,
+ * which is in the runtime's order (schema.c); -1 when unknown. The crate's tests compare the
+ * Rust enum's values with fkc_backend_name(). */
 static int backend_value(const char *value)
 {
-    for (size_t i = 0; i < sizeof backend_c / sizeof backend_c[0]; i++)
-        if (!strcmp(value, backend_c[i].value))
-            return (int)backend_c[i].c_value;
-    return -1;
+    return fkcg_enum_index(fkcg_enum_find("backend"), value);
 }
 
 /* The Rust type of each schema enum of the table (fkcg_enum_specs order). */

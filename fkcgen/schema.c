@@ -49,10 +49,13 @@ const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
     return NULL;
 }
 
-/* ---- closed vocabularies (X-macro: name, values) ---- */
+/* ---- closed vocabularies (X-macro: name, values) ----
+ * dtype and backend are in the runtime's order (fkc_dtype, fkc_backend in
+ * runtime/include/fkc/fkc_types.h): the Rust back end numbers its enums by it, and the crate's
+ * tests compare those numbers with the runtime's. */
 #define FKCG_ENUMS(X)                                                                          \
     X(dtype, "F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8")                     \
-    X(backend, "Cpu", "Cuda", "Metal", "Vulkan", "Wgpu")                                        \
+    X(backend, "Cpu", "Vulkan", "Cuda", "Metal", "Wgpu")                                        \
     X(layout_req, "required", "accepted", "rejected")                                           \
     X(layout_guarantee, "contiguous", "same_as_input")                                          \
     X(aliasing, "none", "may_alias_input", "in_place")                                          \
