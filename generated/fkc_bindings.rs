@@ -121,27 +121,27 @@ impl DType {
 pub enum Backend {
     /// Contract backend Cpu.
     Cpu = 0,
+    /// Contract backend Vulkan.
+    Vulkan = 1,
     /// Contract backend Cuda.
     Cuda = 2,
     /// Contract backend Metal.
     Metal = 3,
-    /// Contract backend Vulkan.
-    Vulkan = 1,
     /// Contract backend Wgpu.
     Wgpu = 4,
 }
 
 impl Backend {
     /// Every backend, in schema order.
-    pub const ALL: [Backend; 5] = [Backend::Cpu, Backend::Cuda, Backend::Metal, Backend::Vulkan, Backend::Wgpu];
+    pub const ALL: [Backend; 5] = [Backend::Cpu, Backend::Vulkan, Backend::Cuda, Backend::Metal, Backend::Wgpu];
 
     /// The contract name ("Vulkan").
     pub fn name(self) -> &'static str {
         match self {
             Backend::Cpu => "Cpu",
+            Backend::Vulkan => "Vulkan",
             Backend::Cuda => "Cuda",
             Backend::Metal => "Metal",
-            Backend::Vulkan => "Vulkan",
             Backend::Wgpu => "Wgpu",
         }
     }
