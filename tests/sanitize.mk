@@ -4,7 +4,8 @@
 #                   $(SAN_BUILD) with ASan + UBSan, every finding fatal (-fno-sanitize-recover=all,
 #                   LeakSanitizer on at exit). The Vulkan tests run on lavapipe with the validation
 #                   layer, as in `make check`; the layer's own leaks are suppressed by
-#                   tests/lsan.supp, justified there.
+#                   tests/lsan.supp, justified there. All of `make check` but the Rust crate's
+#                   cargo tests (rust/rust.mk says why: SANITIZE=1 leaves them out).
 #   make valgrind   the normal build's fkcgen (check, dump --json, gen) over every contract and
 #                   corpus case, and fkc-run on the CPU reference and on lavapipe, under memcheck:
 #                   no error and no definite or indirect leak (tests/valgrind.supp: one report
@@ -25,7 +26,7 @@ SAN_ENV     = LD_PRELOAD=$(CURDIR)/$(SAN_KEEP) \
 # flags in both CC (so every link line has them) and OPT (so every compile line has them).
 sanitize: $(SAN_KEEP)
 	@sh scripts/deps.sh
-	@$(SAN_ENV) $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) \
+	@$(SAN_ENV) $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SANITIZE=1 \
 	    CC='$(CC) $(SAN_FLAGS)' OPT='-O1 -g $(SAN_FLAGS)' check
 	@echo "sanitize: the whole suite passed under ASan + UBSan ($(SAN_BUILD))"
 

@@ -69,8 +69,17 @@ static pid_t start(const char *args, char *const *env_extra)
     argv[argc] = NULL;
     for (char *const *e = env_extra; e && *e && envc < 16; e++)
         envp[envc++] = *e;
-    for (char **e = environ; *e && envc < 255; e++)
-        envp[envc++] = *e;
+    int extra = envc;
+    for (char **e = environ; *e && envc < 255; e++) {
+        /* an extra entry replaces the caller's of that name (ld.so reads the last
+         * LD_PRELOAD, so a second one, as under make sanitize, would undo the shim) */
+        size_t len = strcspn(*e, "=");
+        int dup = 0;
+        for (int k = 0; k < extra && !dup; k++)
+            dup = strncmp(envp[k], *e, len + 1) == 0;
+        if (!dup)
+            envp[envc++] = *e;
+    }
     envp[envc] = NULL;
     path_of("stderr.txt", errpath, sizeof errpath);
     path_of("stdout.txt", outpath, sizeof outpath);
