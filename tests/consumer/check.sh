@@ -142,7 +142,9 @@ mkdir "$T/two"
 for p in a b; do
     gcc $STRICT $(pkg-config --cflags fkc) -c "$T/two/${p}_bindings.c" -o "$T/two/$p.o"
 done
-gcc $STRICT $(pkg-config --cflags fkc) -I"$T/two" "$REPO/tests/consumer/two_providers.c" \
+# linked by make's $CC when it has one: make sanitize's carries the sanitizers, which its
+# instrumented libfkc needs at link time
+${CC:-gcc} $STRICT $(pkg-config --cflags fkc) -I"$T/two" "$REPO/tests/consumer/two_providers.c" \
     "$T/two/a.o" "$T/two/b.o" -o "$T/two/tp" $LIBS
 "$T/two/tp"
 echo "check-consumer: ok"
