@@ -9,28 +9,7 @@
 
 #include "cb_bindings.h" /* generated from examples/c-backend/fill/fill.md */
 
-static fkc_context *ctx; /* shared by the tests of the group */
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    fkc_context_destroy(ctx);
-    return 0;
-}
-
-static int no_validation(void **state)
-{
-    (void)state;
-    rt_no_new_validation(ctx);
-    return 0;
-}
+RT_SHARED_CONTEXT(ctx) /* shared by the tests of the group */
 
 /* The element's bit pattern: random, or one a float path would break. */
 static uint64_t pattern(size_t width)

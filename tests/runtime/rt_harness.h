@@ -108,6 +108,32 @@ static inline void rt_no_new_validation(const fkc_context *ctx)
     }
 }
 
+/* The fixtures of a cmocka group whose tests share one context on the default device, with
+ * validation on: RT_SHARED_CONTEXT(ctx) defines `ctx`, the group's `setup` and `teardown`, and
+ * `no_validation`, run after each test: a validation message received during a test fails that
+ * test (a failure inside a group teardown is printed but leaves cmocka's exit status 0, so the
+ * check cannot live there). */
+#define RT_SHARED_CONTEXT(ctx)                                                                \
+    static fkc_context *ctx;                                                                  \
+    static int setup(void **state)                                                            \
+    {                                                                                         \
+        (void)state;                                                                          \
+        ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);                                             \
+        return ctx ? 0 : -1;                                                                  \
+    }                                                                                         \
+    static int teardown(void **state)                                                         \
+    {                                                                                         \
+        (void)state;                                                                          \
+        fkc_context_destroy(ctx);                                                             \
+        return 0;                                                                             \
+    }                                                                                         \
+    static int no_validation(void **state)                                                    \
+    {                                                                                         \
+        (void)state;                                                                          \
+        rt_no_new_validation(ctx);                                                            \
+        return 0;                                                                             \
+    }
+
 #define RT_OK(call)                                                                           \
     do {                                                                                      \
         fkc_status st_ = (call);                                                              \

@@ -10,30 +10,7 @@
 
 #include "fkc/fkc_kernels.h" /* the byte-width wrappers */
 
-static fkc_context *ctx; /* shared by the tests of the group */
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    fkc_context_destroy(ctx);
-    return 0;
-}
-
-/* After each test: a validation message received during it fails that test. (A failure inside
- * a group teardown is printed but leaves cmocka's exit status 0, so the check cannot live there.) */
-static int no_validation(void **state)
-{
-    (void)state;
-    rt_no_new_validation(ctx);
-    return 0;
-}
+RT_SHARED_CONTEXT(ctx) /* shared by the tests of the group */
 
 static void test_devices(void **state)
 {

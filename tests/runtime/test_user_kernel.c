@@ -63,28 +63,7 @@ typedef struct axpy_push {
     uint32_t n, mul, add, pad;
 } axpy_push;
 
-static fkc_context *ctx; /* shared by the tests of the group */
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    fkc_context_destroy(ctx);
-    return 0;
-}
-
-static int no_validation(void **state)
-{
-    (void)state;
-    rt_no_new_validation(ctx);
-    return 0;
-}
+RT_SHARED_CONTEXT(ctx) /* shared by the tests of the group */
 
 #define REFUSED(call, status, text)                                                           \
     do {                                                                                      \
