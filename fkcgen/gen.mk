@@ -78,7 +78,7 @@ $(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c $(GEN_TDIR)/fkc_binding
 	$* $(GEN_TEST_CFLAGS) -I$(GEN_DIR) tests/gen/test_generated.c \
 	    $(GEN_TDIR)/fkc_bindings.$*.o -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(RT_LIBS)
 
-$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h | $(GEN_TDIR)
+$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
 	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
@@ -88,7 +88,7 @@ GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c fkcgen/em
                      $(GEN_BACK_SRCS)
 
 $(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/emit.h fkcgen/emit_rust.h \
-                            tests/gen/seed_table.h tests/gen/injection_strings.h | $(GEN_TDIR)
+                            tests/gen/seed_table.h tests/gen/golden.h tests/gen/injection_strings.h | $(GEN_TDIR)
 	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 

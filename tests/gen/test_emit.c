@@ -23,54 +23,10 @@
 #include "fkcgen.h"
 #include "injection_strings.h"
 #include "seed_table.h"
+#include "golden.h"
 
 static const char *test_dir = "tests/gen";
 static const char *locale_dir = "build/locale"; /* holds de_DE.UTF-8 (localedef; gen.mk) */
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)n + 1);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    if (p)
-        p[n] = '\0';
-    *len = (size_t)n;
-    return p;
-}
-
-/* Compares text with DIR/golden/name; prints a diff when it differs. */
-static void assert_golden(const char *name, const fkcg_buf *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/golden/%s", test_dir, name);
-    const char *update = getenv("FKCG_UPDATE_GOLDEN");
-    if (update && strcmp(update, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fwrite(text->data, 1, text->len, f);
-        fclose(f);
-    }
-    size_t n = 0;
-    char *want = read_all(path, &n);
-    assert_non_null(want);
-    fkcg_buf diff;
-    fkcg_buf_init(&diff);
-    fkcg_unified_diff(path, want, n, "emitted", text->data, text->len, &diff);
-    if (diff.len)
-        fprintf(stderr, "%s", diff.data);
-    assert_int_equal(diff.len, 0);
-    fkcg_buf_free(&diff);
-    free(want);
-}
 
 static void emit(const fkcg_table *t, fkcg_buf *h, fkcg_buf *c)
 {
@@ -85,8 +41,8 @@ static void test_seed_golden(void **state)
     fkcg_buf h, c;
     assert_int_equal(fkcg_emit_c_check(seed_table(), stderr), 0);
     emit(seed_table(), &h, &c);
-    assert_golden("seed_table.h", &h);
-    assert_golden("seed_table.c", &c);
+    assert_golden(test_dir, "seed_table.h", &h);
+    assert_golden(test_dir, "seed_table.c", &c);
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
 }

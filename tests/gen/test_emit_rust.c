@@ -21,29 +21,10 @@
 #include "internal.h"
 #include "injection_strings.h"
 #include "seed_table.h"
+#include "golden.h"
 
 static const char *test_dir = "tests/gen";
 static const char *locale_dir = "build/locale"; /* holds de_DE.UTF-8 */
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)n + 1);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    if (p)
-        p[n] = '\0';
-    *len = (size_t)n;
-    return p;
-}
 
 static void emit(const fkcg_table *t, fkcg_buf *out)
 {
@@ -54,30 +35,11 @@ static void emit(const fkcg_table *t, fkcg_buf *out)
 static void test_seed_golden(void **state)
 {
     (void)state;
-    char path[512];
-    snprintf(path, sizeof path, "%s/golden/seed_table.rs", test_dir);
     assert_int_equal(fkcg_emit_rust_check(seed_table(), stderr), 0);
     fkcg_buf b;
     emit(seed_table(), &b);
-    const char *update = getenv("FKCG_UPDATE_GOLDEN");
-    if (update && strcmp(update, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fwrite(b.data, 1, b.len, f);
-        fclose(f);
-    }
-    size_t n = 0;
-    char *want = read_all(path, &n);
-    assert_non_null(want);
-    fkcg_buf diff;
-    fkcg_buf_init(&diff);
-    fkcg_unified_diff(path, want, n, "emitted", b.data, b.len, &diff);
-    if (diff.len)
-        fprintf(stderr, "%s", diff.data);
-    assert_int_equal(diff.len, 0);
-    fkcg_buf_free(&diff);
+    assert_golden(test_dir, "seed_table.rs", &b);
     fkcg_buf_free(&b);
-    free(want);
 }
 
 static void test_same_bytes_every_run(void **state)
