@@ -48,6 +48,10 @@ void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source);
 /* `fkcgen gen ...`: argv[0] is "gen". Defined by the C back end (emit_main.c); main.c calls it.
  * Returns the process exit code. */
 int fkcg_cmd_gen(int argc, char **argv);
+/* `fkcgen diff ...`: argv[0] is "diff" (diff_main.c; docs/fkcgen.md, ## diff). Returns the
+ * process exit code: 0 no breaking change, 1 a breaking change not allowed (or an expired
+ * allow entry), 2 usage, I/O, git or contract errors on either side. */
+int fkcg_cmd_diff(int argc, char **argv);
 
 /* ---- opts.c: the option parser of every fkcgen subcommand ---- */
 typedef struct fkcg_option {
