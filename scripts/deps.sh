@@ -20,6 +20,7 @@ mesa-vulkan-drivers:dpkg:-
 vulkan-validationlayers:dpkg:-
 libclang-rt-14-dev:dpkg:-
 python3-numpy:dpkg:-
+git:cmd:git
 locales:dpkg:-
 man-db:cmd:man
 groff-base:cmd:nroff

@@ -2,7 +2,7 @@
 # check_man.sh FKCGEN FKC_RUN — the man pages docs/man/fkcgen.1 and docs/man/fkc-run.1 render
 # with `man -l` (every groff warning on: --warnings=w, at 80 and 60 columns) without a single
 # warning, and every option the programs' --help texts name (fkcgen --help, fkcgen gen --help,
-# fkc-run --help) appears in the rendered page. Run by `make check-man` (part of `make test`).
+# fkcgen diff --help, fkc-run --help) appears in the rendered page. Run by `make check-man` (part of `make test`).
 set -eu
 fkcgen=$1
 fkc_run=$2
@@ -35,11 +35,12 @@ check() {
 
 "$fkcgen" --help >"$tmp/fkcgen.help"
 "$fkcgen" gen --help >"$tmp/fkcgen-gen.help"
+"$fkcgen" diff --help >"$tmp/fkcgen-diff.help"
 "$fkc_run" --help >"$tmp/fkc-run.help"
 for h in "$tmp"/*.help; do
 	[ -s "$h" ] || { echo "check-man: empty $h"; fail=1; }
 done
-check docs/man/fkcgen.1 "$tmp/fkcgen.help" "$tmp/fkcgen-gen.help"
+check docs/man/fkcgen.1 "$tmp/fkcgen.help" "$tmp/fkcgen-gen.help" "$tmp/fkcgen-diff.help"
 check docs/man/fkc-run.1 "$tmp/fkc-run.help"
 [ $fail -eq 0 ] && echo "check-man: both pages render without warnings and cover every --help option"
 exit $fail
