@@ -5,9 +5,10 @@
 CLI_SRCS   := $(sort $(wildcard runtime/tools/*.c))
 CLI_OBJ    := $(BUILD)/tools
 CLI_OBJS   := $(patsubst runtime/tools/%.c,$(CLI_OBJ)/%.o,$(CLI_SRCS))
-CLI_HDRS   := $(wildcard runtime/tools/*.h runtime/include/fkc/*.h)
-CLI_CFLAGS  = $(CFLAGS_BASE) -Iruntime/include -Iruntime/tools
-CLI_LIBS    = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread -lm
+CLI_HDRS   := $(wildcard runtime/tools/*.h runtime/tools/shim/*.h runtime/include/fkc/*.h)
+CLI_CFLAGS  = $(CFLAGS_BASE) -Iruntime/include -Iruntime/tools \
+              $(shell $(PKG_CONFIG) --cflags json-c)
+CLI_LIBS    = $(shell $(PKG_CONFIG) --libs vulkan json-c) -ldl -lpthread -lm
 FKC_RUN    := $(BUILD)/fkc-run
 CLI_LIBFKC := $(BUILD)/libfkc.a
 
@@ -20,8 +21,24 @@ $(CLI_OBJ) $(BUILD)/tests/cli:
 $(CLI_OBJ)/%.o: runtime/tools/%.c $(CLI_HDRS) | $(CLI_OBJ)
 	$(CC) $(CLI_CFLAGS) -c $< -o $@
 
+# The whole of libfkc.a, its fkc_* symbols exported: the bindings `fkc-run conform` compiles
+# and dlopens call the runtime's wrappers (and a --wrappers file any public fkc_ function)
+# in fkc-run itself, so one runtime serves both.
 $(FKC_RUN): $(CLI_OBJS) $(CLI_LIBFKC)
-	$(CC) $(CLI_OBJS) $(CLI_LIBFKC) $(CLI_LIBS) -o $@
+	$(CC) $(CLI_OBJS) -Wl,--whole-archive $(CLI_LIBFKC) -Wl,--no-whole-archive \
+	    -Wl,--export-dynamic-symbol='fkc_*' $(CLI_LIBS) -o $@
+
+# conform's shim (runtime/tools/shim/: the one file naming generated symbols, compiled at run
+# time beside the generated bindings) embedded as two byte arrays; and where fkc's headers lie
+# relative to fkc-run: the build tree's runtime/include, the installed tree's include.
+CLI_SHIM := runtime/tools/shim/conform_shim.c runtime/tools/shim/conform_shim.h
+$(CLI_OBJ)/conform_shim.inc: $(CLI_SHIM) | $(CLI_OBJ)
+	@for f in $(CLI_SHIM); do echo "static const unsigned char $$(basename $$f | tr . _)[] = {"; \
+	  od -An -v -tx1 $$f | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo "};"; done > $@
+$(CLI_OBJ)/conform_build.o: $(CLI_OBJ)/conform_shim.inc
+$(CLI_OBJ)/conform_build.o: CLI_CFLAGS += -I$(CLI_OBJ) \
+    -DCLI_BUILD_INCLUDE='"$(shell realpath -m --relative-to=$(BUILD) runtime/include)"' \
+    -DCLI_INSTALL_INCLUDE='"../include"'
 
 # ---- the demo `make` runs: default device, or the CPU reference when there is no Vulkan device
 .PHONY: demo
@@ -74,3 +91,4 @@ check-cli-readme: $(FKC_RUN) | $(BUILD)/tests/cli
 	 grep -qx '  \[100 101 102 21 22 23\]' $(CLI_README).out || \
 	 { echo "check-cli-readme: unexpected output:"; cat $(CLI_README).out; exit 1; }
 	@echo "check-cli-readme: the README's fkc-run example runs and prints the expected rows"
+
