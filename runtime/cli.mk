@@ -13,7 +13,8 @@ FKC_RUN    := $(BUILD)/fkc-run
 CLI_LIBFKC := $(BUILD)/libfkc.a
 
 BUILD_TARGETS += $(FKC_RUN)
-TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme
+TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme \
+                 check-cli-conform check-cli-conform-doc
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -92,3 +93,51 @@ check-cli-readme: $(FKC_RUN) | $(BUILD)/tests/cli
 	 { echo "check-cli-readme: unexpected output:"; cat $(CLI_README).out; exit 1; }
 	@echo "check-cli-readme: the README's fkc-run example runs and prints the expected rows"
 
+# ---- fkc-run conform: test_conform (the seed on lavapipe and --cpu, omitted dtypes, wrong
+# wrappers, rules, errors, SIGKILL; unit tests of conform_cases.c), the shim compiled with the
+# strict flags by gcc and clang against generated/ (both op kinds, and one left out), and the
+# docs' example block run verbatim.
+CLI_CONFORM_UNIT := $(CLI_UNIT_OBJS) $(CLI_OBJ)/conform_cases.o
+$(BUILD)/tests/cli/test_conform: tests/cli/test_conform.c tests/cli/tmpdir.h $(CLI_CONFORM_UNIT) $(CLI_LIBFKC) $(CLI_HDRS) | $(BUILD)/tests/cli
+	$(CC) $(CLI_TEST_CFLAGS) $< $(CLI_CONFORM_UNIT) $(CLI_LIBFKC) -o $@ $(CLI_TEST_LIBS) $(CLI_LIBS)
+
+CLI_SHIM_DEFS = -DFKC_CONFORM_PREFIX=fkc -DFKC_CONFORM_PREFIX_UC=FKC \
+                '-DFKC_CONFORM_HEADER="fkc_bindings.h"' -DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=1
+$(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c generated/fkc_bindings.h | $(BUILD)/tests/cli
+	$* $(STRICT) -fPIC -shared -fvisibility=hidden -Iruntime/include -Iruntime/tools/shim \
+	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=1 $< generated/fkc_bindings.c -o $@
+	$* $(STRICT) -fPIC -shared -fvisibility=hidden -Iruntime/include -Iruntime/tools/shim \
+	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=0 $< generated/fkc_bindings.c -o $@.0.so
+CLI_SHIM_CHECK := $(BUILD)/tests/cli/conform_shim.gcc.so $(BUILD)/tests/cli/conform_shim.clang.so
+
+.PHONY: check-cli-conform check-cli-conform-doc
+check-cli-conform: $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(BUILD)/fkcgen $(CLI_SHIM_CHECK)
+	$(COUNT) cmocka cli/test_conform $(BUILD)/tests/cli/test_conform $(FKC_RUN)
+
+# docs/runtime.md's conform example (the block after its "fkc-run conform example" marker),
+# run verbatim with build/ read as $(BUILD); the man page's conform examples must be lines of
+# it. Then the same conform from an installed tree (make install into a scratch DESTDIR): it
+# finds fkcgen beside itself and the headers in ../include.
+CLI_CONFORM_DOC := $(BUILD)/tests/cli/conform_doc
+check-cli-conform-doc: $(FKC_RUN) $(BUILD)/fkcgen $(BUILD)/libfkc.a | $(BUILD)/tests/cli
+	@sed -n '/^<!-- fkc-run conform example/,/^```$$/p' docs/runtime.md | \
+	 sed -e '1,2d' -e '$$d' > $(CLI_CONFORM_DOC).block
+	@test -s $(CLI_CONFORM_DOC).block || { echo "check-cli-conform-doc: no example in docs/runtime.md"; exit 1; }
+	@sed -n '/^\.SH EXAMPLES/,/^\.SH SEE/p' docs/man/fkc-run.1 | grep 'conform' | sed 's/\\-/-/g' | \
+	 while read -r l; do grep -qxF "build/$$l" $(CLI_CONFORM_DOC).block || \
+	 { echo "check-cli-conform-doc: the man page's '$$l' is not in docs/runtime.md's example"; exit 1; }; done
+	@sed 's|build/|$(BUILD)/|g' $(CLI_CONFORM_DOC).block > $(CLI_CONFORM_DOC).sh
+	@sh -e $(CLI_CONFORM_DOC).sh > $(CLI_CONFORM_DOC).out 2>&1 || \
+	 { cat $(CLI_CONFORM_DOC).out; echo "check-cli-conform-doc: the example failed"; exit 1; }
+	@grep -q 'conform: 18 rows passed, 0 failed' $(CLI_CONFORM_DOC).out && \
+	 grep -q 'write_slice  *WriteSlice  *I8 .*FAIL: works but undeclared' $(CLI_CONFORM_DOC).out && \
+	 grep -q 'test_write_slice  *WriteSlice  *F32 .*FAIL' $(CLI_CONFORM_DOC).out || \
+	 { cat $(CLI_CONFORM_DOC).out; echo "check-cli-conform-doc: unexpected output"; exit 1; }
+	@rm -rf $(CLI_CONFORM_DOC).inst
+	@$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(CLI_CONFORM_DOC).inst > $(CLI_CONFORM_DOC).install.log 2>&1 || \
+	 { cat $(CLI_CONFORM_DOC).install.log; exit 1; }
+	@$(CLI_CONFORM_DOC).inst/usr/bin/fkc-run conform --cpu --cases 4 contracts/vulkan/write_slice.md \
+	    > $(CLI_CONFORM_DOC).inst.out 2>&1 && grep -q 'conform: 18 rows passed, 0 failed' $(CLI_CONFORM_DOC).inst.out || \
+	 { cat $(CLI_CONFORM_DOC).inst.out; echo "check-cli-conform-doc: the installed fkc-run's conform failed"; exit 1; }
+	@rm -rf $(CLI_CONFORM_DOC).inst
+	@echo "check-cli-conform-doc: docs/runtime.md's conform example runs and prints the expected rows; so does an installed fkc-run"
