@@ -337,18 +337,17 @@ static const struct option {
      "needed)"},
     {"--validate", NULL, 0, OPS | CONFORM, 0, set_validate, "",
      "the Khronos validation layer; any message fails the run"},
-    {"--cases", NULL, 1, CONFORM, 0, set_cases, "N", "seeded cases per binding (default 64; the "
-     "edge cases first)"},
+    {"--cases", NULL, 1, CONFORM, 0, set_cases, "N", "seeded cases per binding (default 64; edge "
+     "cases first)"},
     {"--seed", NULL, 1, CONFORM, 0, set_seed, "S", "the cases' seed (default 1): same seed, "
      "same cases"},
     {"--allow-undeclared", NULL, 0, CONFORM, 0, set_allow_undeclared, "",
      "a dtype the runtime runs but the contract omits is\nnot a failure"},
     {"--wrappers", NULL, 1, CONFORM, 0, set_wrappers, "FILE.c", "compiled with the bindings: "
-     "the byte-width wrappers of the\ncontracts' own kernels (repeatable)"},
+     "the byte-width wrappers\nof the contracts' own kernels (repeatable)"},
     {"--fkcgen", NULL, 1, CONFORM, 0, set_fkcgen, "PATH", "the fkcgen to run (default: $FKCGEN, "
      "else the one beside\nfkc-run)"},
-    {"--prefix", NULL, 1, CONFORM, 0, set_prefix, "NAME", "of the generated names, as fkcgen gen "
-     "--prefix (default fkc)"},
+    {"--prefix", NULL, 1, CONFORM, 0, set_prefix, "NAME", "the generated names' prefix (default fkc)"},
     {"--measure", NULL, 0, CONFORM, 0, set_measure, "", "also each binding's device time and "
      "the bandwidth its\nbytes_moved implies"},
     {"--sizes", NULL, 1, CONFORM, 0, set_sizes, "64K,1M,...", "--measure's source sizes "
@@ -604,7 +603,7 @@ const char *cli_usage(void)
            "\n"
            "options of conform (and --device, --cpu, --validate):\n"
            "  --cases N        seeded cases per binding (default 64)   --seed S  (default 1)\n"
-           "  --allow-undeclared  a dtype the runtime runs but the contract omits is no failure\n"
+           "  --allow-undeclared  an omitted dtype the runtime runs is no failure\n"
            "  --wrappers FILE.c   wrappers of the contracts' own kernels (repeatable)\n"
            "  --fkcgen PATH    (default: $FKCGEN, else beside fkc-run)  --prefix NAME (fkc)\n"
            "  --measure [--sizes 64K,1M,...]   device time and bandwidth of each binding\n"

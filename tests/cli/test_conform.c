@@ -464,6 +464,10 @@ static void test_bad_arguments(void **state)
 {
     (void)state;
     char args[1024], msg[1024];
+    assert_int_equal(run("conform --help", NULL), 0); /* the command's own usage */
+    assert_non_null(strstr(out_text, "usage: fkc-run conform CONTRACT.md... [OPTIONS]"));
+    assert_non_null(strstr(out_text, "--allow-undeclared"));
+    assert_null(strstr(out_text, "--offsets"));
     for (size_t i = 0; i < sizeof bad_args / sizeof bad_args[0]; i++) {
         expand(bad_args[i].args, args, sizeof args);
         expand(bad_args[i].message, msg, sizeof msg);
