@@ -10,6 +10,7 @@ libyaml-dev:pc:yaml-0.1
 libcmark-dev:pc:libcmark
 libcmocka-dev:pc:cmocka
 libxxhash-dev:pc:libxxhash
+libjson-c-dev:pc:json-c
 libvulkan-dev:pc:vulkan
 pkg-config:cmd:pkg-config
 glslc:cmd:glslc

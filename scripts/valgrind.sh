@@ -81,6 +81,9 @@ N=$dir/npy
 	echo "$run devices"
 	echo "$run write_slice --dst $N/dst.npy --offsets x -o $N/bad.npy"
 	echo "$run --help"
+	# conform: its whole path (fkcgen, cc, dlopen) on the CPU reference, and a failed load
+	echo "$run conform --cpu --cases 4 $root/contracts/vulkan/write_slice.md"
+	echo "$run conform --cpu --cases 4 $root/tests/cli/conform/own_kernels.md"
 } > "$dir/fkc-run.cmds"
 
 start=$(date +%s)
