@@ -21,7 +21,7 @@ $(CLI_OBJ)/%.o: runtime/tools/%.c $(CLI_HDRS) | $(CLI_OBJ)
 	$(CC) $(CLI_CFLAGS) -c $< -o $@
 
 $(FKC_RUN): $(CLI_OBJS) $(CLI_LIBFKC)
-	$(CC) $(CLI_OBJS) $(CLI_LIBFKC) $(CLI_LIBS) -o $@
+	$(CC) $(LDFLAGS) $(CLI_OBJS) $(CLI_LIBFKC) $(CLI_LIBS) -o $@
 
 # ---- the demo `make` runs: default device, or the CPU reference when there is no Vulkan device
 .PHONY: demo

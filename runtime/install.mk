@@ -70,3 +70,10 @@ $(INST_DIR):
 
 uninstall:
 	@$(INSTALL_ENV) sh scripts/install.sh uninstall
+
+# ---- make deb: the Debian packages (debian/; scripts/deb.sh builds a copy of the tree in
+# $(BUILD)/deb with dpkg-buildpackage -b -us -uc, runs lintian and tries the packages) --------
+.PHONY: deb
+deb:
+	@sh scripts/deps.sh deb
+	@sh scripts/deb.sh "$(CURDIR)" $(BUILD)/deb
