@@ -37,7 +37,9 @@ INSTALL_ENV = PREFIX='$(PREFIX)' BINDIR='$(BINDIR)' LIBDIR='$(LIBDIR)' \
               FKC_RUNTIME_ABI='$(FKC_RUNTIME_ABI)' \
               FKC_SIZEOF_VOID_P="$$(echo __SIZEOF_POINTER__ | $(CC) -E -P - | tail -n 1)"
 
-# One line per file: MODE SOURCE DEST (scripts/install.sh); the generated files come first.
+# One line per file: MODE SOURCE DEST (scripts/install.sh); the generated files come first. To
+# install more (the Rust crates' sources under datadir/cargo/registry/, say), add lines here, a
+# file written for the install going to $(INST_DIR) first: make uninstall then removes them too.
 define install_list
 $(foreach f,fkc.pc fkc-static.pc,644 $(INST_DIR)/$(f) pcdir/$(f)
 )$(foreach f,fkcConfig.cmake fkcConfigVersion.cmake,644 $(INST_DIR)/$(f) cmakedir/$(f)

@@ -11,7 +11,7 @@
 # relative to PREFIX; empty: none is written, as for the Debian package).
 # LIST has one line per file: MODE SOURCE DEST, MODE an octal mode or `link` (SOURCE is then the
 # link's target), DEST a path whose first component names one of the directories: bindir,
-# libdir, includedir, mandir, pcdir (LIBDIR/pkgconfig) or cmakedir (LIBDIR/cmake/fkc).
+# libdir, includedir, mandir, datadir, pcdir (LIBDIR/pkgconfig) or cmakedir (LIBDIR/cmake/fkc).
 # The manifest records every file and link install wrote ("f PATH") and every directory it
 # created ("d PATH"); uninstall removes those files, then those directories that are empty
 # (a directory that existed before install is never removed), then the manifest. Installing
@@ -149,6 +149,7 @@ install)
 		libdir/*) dest=$libdir/${dest#*/} ;;
 		includedir/*) dest=$includedir/${dest#*/} ;;
 		mandir/*) dest=$mandir/${dest#*/} ;;
+		datadir/*) dest=$datadir/${dest#*/} ;;
 		pcdir/*) dest=$pcdir/${dest#*/} ;;
 		cmakedir/*) dest=$cmakedir/${dest#*/} ;;
 		*) fail "$list: '$dest' names no install directory" ;;
