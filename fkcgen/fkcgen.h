@@ -8,8 +8,10 @@
 
 #include "buf.h"
 #include "model.h"
+#include "../runtime/include/fkc/fkc_version.h"
 
-#define FKCGEN_VERSION "0.1.0"
+/* fkcgen is released with the runtime, under its version (one number for both). */
+#define FKCGEN_VERSION FKC_VERSION_STRING
 
 typedef struct fkcg_run fkcg_run;
 

@@ -26,7 +26,7 @@ $(BUILD)/obj/fkcgen/schema_doc.o: $(BUILD)/obj/fkcgen/contract_format.inc
 $(BUILD)/obj/fkcgen/schema_doc.o: FKCGEN_CFLAGS += -I$(BUILD)/obj/fkcgen
 
 $(BUILD)/fkcgen: $(FKCGEN_OBJS)
-	$(CC) $(FKCGEN_CFLAGS) -o $@ $(FKCGEN_OBJS) $(FKCGEN_LIBS)
+	$(CC) $(FKCGEN_CFLAGS) $(LDFLAGS) -o $@ $(FKCGEN_OBJS) $(FKCGEN_LIBS)
 
 -include $(FKCGEN_OBJS:.o=.d)
 

@@ -26,7 +26,7 @@ $(CLI_OBJ)/%.o: runtime/tools/%.c $(CLI_HDRS) | $(CLI_OBJ)
 # and dlopens call the runtime's wrappers (and a --wrappers file any public fkc_ function)
 # in fkc-run itself, so one runtime serves both.
 $(FKC_RUN): $(CLI_OBJS) $(CLI_LIBFKC)
-	$(CC) $(CLI_OBJS) -Wl,--whole-archive $(CLI_LIBFKC) -Wl,--no-whole-archive \
+	$(CC) $(LDFLAGS) $(CLI_OBJS) -Wl,--whole-archive $(CLI_LIBFKC) -Wl,--no-whole-archive \
 	    -Wl,--export-dynamic-symbol='fkc_*' $(CLI_LIBS) -o $@
 
 # conform's shim (runtime/tools/shim/: the one file naming generated symbols, compiled at run

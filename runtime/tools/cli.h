@@ -10,7 +10,6 @@
 #include "fkc/fkc_types.h"
 #include "npy.h"
 
-#define CLI_VERSION "0.1.0"
 #define CLI_ERR_MAX NPY_ERR_MAX
 
 /* Exit codes (documented in docs/runtime.md and --help). */

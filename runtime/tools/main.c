@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "fkc/fkc_version.h"
 
 int main(int argc, char **argv)
 {
@@ -20,7 +21,7 @@ int main(int argc, char **argv)
     }
     switch (o.cmd) {
     case CLI_CMD_HELP: fputs(cli_command_usage(o.help_of), stdout); rc = CLI_EXIT_OK; break;
-    case CLI_CMD_VERSION: printf("fkc-run %s\n", CLI_VERSION); rc = CLI_EXIT_OK; break;
+    case CLI_CMD_VERSION: printf("fkc-run %s\n", fkc_version()); rc = CLI_EXIT_OK; break;
     case CLI_CMD_DEVICES: rc = cli_run_devices(&o, err); break;
     case CLI_CMD_IOTA: rc = cli_run_iota(&o, err); break;
     case CLI_CMD_SHOW: rc = cli_run_show(&o, err); break;
