@@ -774,6 +774,21 @@ static void window_cases(fkc_context *ctx, size_t L)
     t = ring_one(ctx, u8, 3, pd, ps, 4, 3, 0, 16, 16, 0, "ring on planes over the limit");
     EXPECT(t, K_RING_U128, 2, "ring on planes over the limit");
     assert_int_equal(t.rings[2], 2);
+    /* The same for the two pieces of a misaligned ring (ring_wide): piece B (after the wrap)
+     * is split along the rows like piece A, never along the ring, whose whole capacity its
+     * window spans. [4, 4, 16] from [3, 3, 8] (span 232: two rows, then one, for each piece);
+     * from [4, 3, 8] and, ring on rows, [4, 64] from [4, 60], piece B alone is over the limit
+     * (a regression: B was split along the ring and wrote nothing). */
+    const size_t pdm[3] = {4, 4, 16}, psm[3] = {3, 3, 8}, psm4[3] = {4, 3, 8};
+    const size_t rdm[2] = {4, 64}, rsm[2] = {4, 60};
+    t = ring_one(ctx, u8, 3, pdm, psm, 4, 2, 0, 16, 16, 0, "misaligned ring on planes, split");
+    EXPECT(t, K_RING_WIDE, 4, "misaligned ring on planes, split");
+    assert_int_equal(t.rings[2] + t.rings[6], 4);
+    t = ring_one(ctx, u8, 3, pdm, psm4, 4, 2, 0, 16, 16, 0, "piece B on planes over the limit");
+    EXPECT(t, K_RING_WIDE, 4, "piece B on planes over the limit");
+    t = ring_one(ctx, u8, 2, rdm, rsm, 4, (1ull << 32) + 2, 0, 16, 16, 0,
+                 "piece B on rows over the limit");
+    EXPECT(t, K_RING_WIDE, 4, "piece B on rows over the limit");
 }
 
 /* Storage ranges lowered so that the limit is 224 and 992 bytes (whatever the device's
