@@ -1226,9 +1226,9 @@ static void test_alignment_classes(void **state)
  * one read, a position written by fkc_stream_copy and by a write_slice and then read by a
  * device-position ring, for aligned kernels, the word-owning kernel and copy regions. The bytes
  * follow recording order, and the trace shows a barrier before each op that depends on the one
- * before it. The synchronization validation cannot be the only check: with the layer we test
- * with (Debian 12's 1.3.239, lavapipe) it reports a copy after an unsynchronized dispatch, but
- * not a dispatch after an unsynchronized copy or dispatch. */
+ * before it. The synchronization validation cannot be the only check: the layer we test with
+ * (Debian 12's 1.3.239, on lavapipe) reports read-after-write and write-after-read hazards but
+ * not two dispatches writing the same bytes unsynchronized (write after write). */
 static void dependent_ops(fkc_context *ctx, size_t mis, const char *what)
 {
     const fkc_dtype f32 = FKC_DTYPE_F32;
