@@ -94,6 +94,7 @@ $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k)))
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
             $(BUILD)/tests/runtime/test_faults $(BUILD)/tests/runtime/test_alloc
 RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel
+RT_TESTS += $(BUILD)/tests/runtime/test_edges
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
