@@ -51,6 +51,21 @@ fkcgen-test: $(FKCGEN_TESTS) $(BUILD)/fkcgen
 fkcgen-docs: $(BUILD)/fkcgen
 	$(BUILD)/fkcgen schema --markdown > docs/contract-format.md
 
-TEST_TARGETS += fkcgen-test
+# The runtime's families as fkcgen knows them (names.c, what `check` compares contracts with),
+# printed as a C check by tests/fkcgen/runtime_table.c and compiled against
+# runtime/include/fkc/fkc_kernels.h by gcc and clang: it fails when the two disagree.
+$(BUILD)/tests/fkcgen/runtime_table: tests/fkcgen/runtime_table.c $(FKCGEN_LIBOBJS) | $(BUILD)/tests/fkcgen/
+	$(CC) $(FKCGEN_CFLAGS) -Ifkcgen -o $@ $< $(FKCGEN_LIBOBJS) $(FKCGEN_LIBS)
+
+.PHONY: check-runtime-table
+check-runtime-table: $(BUILD)/tests/fkcgen/runtime_table
+	@$< > $(BUILD)/tests/fkcgen/runtime_table_check.c
+	@for cc in gcc clang; do \
+	  $$cc $(STRICT) -Iruntime/include -c $(BUILD)/tests/fkcgen/runtime_table_check.c \
+	    -o $(BUILD)/tests/fkcgen/runtime_table_check.o || { echo "check-runtime-table:" \
+	    "fkcgen/names.c (runtime_kernels) and fkc/fkc_kernels.h disagree ($$cc)"; exit 1; }; \
+	done; echo "check-runtime-table: fkcgen/names.c's runtime families match fkc/fkc_kernels.h"
+
+TEST_TARGETS += fkcgen-test check-runtime-table
 
 include fkcgen/gen.mk
