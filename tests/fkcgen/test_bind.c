@@ -4,7 +4,8 @@
  * shared with disjoint dtypes (legal) and with a dtype shared by sections that are not
  * neighbours, the table's order on names alike in their first 8 bytes (the sort keys), and
  * kernel revision hashes: the seed's values pinned, every datum of a section moving its hash,
- * formatting not moving it. Run from the repository root. */
+ * formatting not moving it. Every sort runs with a qsort that reverses ties (below). Run from
+ * the repository root. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,26 @@
 #include "internal.h"
 
 #define SEED "contracts/vulkan/write_slice.md"
+
+/* ---- a qsort that reverses ties ----
+ * This program's qsort, which the binder's calls reach (the fkcgen objects are linked in): a
+ * valid sort, but elements its comparator calls equal end in the reverse of their input order
+ * (glibc's merge sort keeps them in order, which would hide a comparator that lost a
+ * tie-break). Every order the binder gives must come from its comparators alone. */
+void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    char *b = base, *tmp = malloc(size ? size : 1);
+    assert_non_null(tmp);
+    for (size_t i = 1; i < n; i++) {
+        memcpy(tmp, b + i * size, size);
+        size_t j = i;
+        for (; j > 0 && cmp(b + (j - 1) * size, tmp) >= 0; j--)
+            memmove(b + j * size, b + (j - 1) * size, size);
+        memcpy(b + j * size, tmp, size);
+    }
+    free(tmp);
+}
 
 /* ---- contracts written for a test ---- */
 
@@ -253,6 +274,33 @@ static void dup_key_three_holders(void **state)
                                     "kernel 'd1' registers"));
     assert_null(strstr(f->diag, "'d2'"));
     assert_null(strstr(f->diag, "'d4'"));
+}
+
+/* A kernel defined twice in one file (and a third time in another): the later definitions are
+ * reported, each noted against the first in file and line order, whatever order a sort leaves
+ * equal names in. */
+static void dup_kernel_in_one_file(void **state)
+{
+    fixture *f = *state;
+    static const file files[] = {
+        {"a.md", "Vulkan", "s", {{"same", "CopyA", "e1", "F32"}, {"other", "CopyB", "e2", "F32"},
+                                 {"same", "CopyC", "e3", "U8"}}},
+        {"b.md", "Vulkan", "s", {{"same", "CopyD", "e4", "I8"}}},
+    };
+    assert_int_equal(load_files(f, files, 2), 1);
+    assert_string_equal(f->diag,
+        "a.md:83:9: error: duplicate kernel 'same'; kernel names are unique across all contracts\n"
+        "kernel: same\n"
+        "        ^\n"
+        "a.md:13:9: note: first defined here\n"
+        "kernel: same\n"
+        "        ^\n"
+        "b.md:13:9: error: duplicate kernel 'same'; kernel names are unique across all contracts\n"
+        "kernel: same\n"
+        "        ^\n"
+        "a.md:13:9: note: first defined here\n"
+        "kernel: same\n"
+        "        ^\n");
 }
 
 /* ---- op kinds whose C names clash ---- */
@@ -693,6 +741,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(dup_key_across_another_backend, setup, teardown),
         cmocka_unit_test_setup_teardown(dup_key_three_holders, setup, teardown),
+        cmocka_unit_test_setup_teardown(dup_kernel_in_one_file, setup, teardown),
         cmocka_unit_test_setup_teardown(op_kind_clash_not_neighbours, setup, teardown),
         cmocka_unit_test_setup_teardown(entry_point_disjoint_dtypes, setup, teardown),
         cmocka_unit_test_setup_teardown(table_order_past_the_key, setup, teardown),
