@@ -3,8 +3,9 @@
  * exit 1 on drift, never writes) or streamed to temporary files for the outputs that change,
  * renamed over them only once both are complete (and synced), under a lock on the output
  * directory. Nothing is written when any contract has an error; an interrupted run leaves no
- * temporary file. */
+ * temporary file, and one a killed run (SIGKILL) left is removed by the next run. */
 #define _GNU_SOURCE /* realpath, flock, O_DIRECTORY */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -415,6 +416,41 @@ static int write_if_changed(const char *path, const fkcg_buf *text, int slot)
         out_write(&o, text->data, text->len);
     int rc = out_complete(&o);
     return rc ? rc : out_commit(&o, 1);
+}
+
+/* ---- stale temporary files: what a killed run left ---- */
+
+/* Whether name is exactly a temporary file's name of the output called base:
+ * "<base>.tmp." and the six characters mkstemp writes ([A-Za-z0-9]). */
+static bool is_temp_of(const char *name, const char *base)
+{
+    size_t n = strlen(base), t = strlen(".tmp.");
+    if (strlen(name) != n + t + 6 || strncmp(name, base, n) != 0 ||
+        strncmp(name + n, ".tmp.", t) != 0)
+        return false;
+    for (const char *p = name + n + t; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
+}
+
+/* Removes from dir the temporary files of the output `base` that a killed run (SIGKILL, a
+ * crash, power loss) left: regular files of this user whose name is exactly the pattern.
+ * Called with the lock of dir held, so no other gen is writing there; best effort (one that
+ * cannot be removed stays, and is reported by nothing: it is not an output). */
+static void remove_stale_temps(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    int dfd = dirfd(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        struct stat st;
+        if (is_temp_of(e->d_name, base) && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            unlinkat(dfd, e->d_name, 0);
+    }
+    closedir(d);
 }
 
 /* ---- the lock: one gen at a time per output directory ---- */
@@ -851,6 +887,24 @@ static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
     return 0;
 }
 
+/* Before anything is written, under the lock of the output directory: the temporary files a
+ * killed gen left there, of this run's outputs, and of its depfile when it lies there too (a
+ * depfile elsewhere has no lock to say that no other gen writes it). */
+static void remove_stale(const gen_opts *o, char *const outs[], int n_outs)
+{
+    for (int k = 0; k < n_outs; k++)
+        remove_stale_temps(o->out_dir, strrchr(outs[k], '/') + 1); /* join_path put one there */
+    if (!o->depfile)
+        return;
+    char *dir = dir_of(o->depfile), *cdir = canon_dir(dir), *cout = canon_dir(o->out_dir);
+    const char *base = strrchr(o->depfile, '/') ? strrchr(o->depfile, '/') + 1 : o->depfile;
+    if (cdir && cout && !strcmp(cdir, cout))
+        remove_stale_temps(o->out_dir, base);
+    free(cdir);
+    free(cout);
+    free(dir);
+}
+
 /* Opens the outputs (not with --check), then checks the table and emits it into texts, which
  * stream to their files while they are emitted (75 MiB for 10,000 sections need not sit in
  * memory; --check keeps them whole for the diff). 0, or 1 when the back end's checks found
@@ -859,8 +913,10 @@ static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
 static int emit_outputs(const gen_opts *o, fkcg_run *run, char *const outs[],
                         fkcg_buf *const texts[], out_file files[], int n_outs, bool *failed)
 {
-    if (!o->check)
+    if (!o->check) {
         catch_signals();
+        remove_stale(o, outs, n_outs);
+    }
     for (int k = 0; k < n_outs && !o->check; k++) {
         out_open(&files[k], outs[k], k, failed);
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);

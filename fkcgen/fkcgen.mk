@@ -61,6 +61,21 @@ fkcgen-docs: $(BUILD)/fkcgen
 check-diff-docs: $(BUILD)/fkcgen
 	sh tests/fkcgen/diff_docs.sh $(BUILD)/fkcgen
 
-TEST_TARGETS += fkcgen-test check-diff-docs
+# The runtime's families as fkcgen knows them (names.c, what `check` compares contracts with),
+# printed as a C check by tests/fkcgen/runtime_table.c and compiled against
+# runtime/include/fkc/fkc_kernels.h by gcc and clang: it fails when the two disagree.
+$(BUILD)/tests/fkcgen/runtime_table: tests/fkcgen/runtime_table.c $(FKCGEN_LIBOBJS) | $(BUILD)/tests/fkcgen/
+	$(CC) $(FKCGEN_CFLAGS) -Ifkcgen -o $@ $< $(FKCGEN_LIBOBJS) $(FKCGEN_LIBS)
+
+.PHONY: check-runtime-table
+check-runtime-table: $(BUILD)/tests/fkcgen/runtime_table
+	@$< > $(BUILD)/tests/fkcgen/runtime_table_check.c
+	@for cc in gcc clang; do \
+	  $$cc $(STRICT) -Iruntime/include -c $(BUILD)/tests/fkcgen/runtime_table_check.c \
+	    -o $(BUILD)/tests/fkcgen/runtime_table_check.o || { echo "check-runtime-table:" \
+	    "fkcgen/names.c (runtime_kernels) and fkc/fkc_kernels.h disagree ($$cc)"; exit 1; }; \
+	done; echo "check-runtime-table: fkcgen/names.c's runtime families match fkc/fkc_kernels.h"
+
+TEST_TARGETS += fkcgen-test check-runtime-table check-diff-docs
 
 include fkcgen/gen.mk

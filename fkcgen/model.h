@@ -284,19 +284,52 @@ const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const
  * kind give differently, or NULL when they agree: one op kind has one C signature. */
 const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b);
 
+/* A field of a runtime family's params struct, in a contract's terms. */
+typedef struct fkcg_runtime_field {
+    const char *name;     /* "capacity" */
+    const char *kind;     /* "usize", "Vec<usize>": a value of the schema's field_kind */
+} fkcg_runtime_field;
+
 /* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
  * bindings point to its byte-width wrappers fkc_<kernel>_b<width> and take its params struct
- * fkc_<op snake>_params. A contract may bind such a kernel only to its op kind and backend. */
+ * fkc_<op snake>_params. A contract may bind such a kernel only to its op kind and backend,
+ * and a section of its op kind (whatever its kernel) states its params and tensors. */
 typedef struct fkcg_runtime_kernel {
     const char *kernel;   /* "write_slice" */
     const char *op_kind;  /* "WriteSlice" */
     const char *backend;  /* "Vulkan" */
+    const fkcg_runtime_field *fields; /* fkc_<op snake>_params, in order */
+    size_t n_fields;
+    size_t n_inputs;      /* tensors of fkc_<op snake>_kernel: const inputs, then outputs */
+    size_t n_outputs;
 } fkcg_runtime_kernel;
 
+/* The runtime's families (names.c's table), *n of them. */
+const fkcg_runtime_kernel *fkcg_runtime_kernels(size_t *n);
 /* The runtime's family of that kernel name, or NULL (also for NULL). */
 const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel);
+/* The runtime's family of that op kind, or NULL (also for NULL). */
+const fkcg_runtime_kernel *fkcg_runtime_op_find(const char *op_kind);
 /* Whether op_kind is the op kind of one of the runtime's families. */
 bool fkcg_runtime_op_kind(const char *op_kind);
+
+/* How a contract's op_params fields differ from a runtime family's, at the first place they
+ * differ (*at: the index of the contract's field there; n when they end first). */
+typedef enum fkcg_rt_diff {
+    FKCG_RT_SAME,         /* the runtime's fields, names and kinds, in its order */
+    FKCG_RT_NAME,         /* field at has another name, which the runtime has nowhere */
+    FKCG_RT_KIND,         /* field at has the runtime's name there, another kind */
+    FKCG_RT_ORDER,        /* field at is the runtime's, at another place */
+    FKCG_RT_EXTRA,        /* field at is none of the runtime's */
+    FKCG_RT_MISSING       /* the runtime's field there is not stated (at: the field after) */
+} fkcg_rt_diff;
+/* Compares fields[0..n) with rk's and, when they differ, appends to msg the message (one
+ * line: "field 'capacty' of WriteSliceRotating: the runtime has 'capacity' (usize) here"),
+ * the one text the front end reports and a back end's check may print. */
+fkcg_rt_diff fkcg_runtime_fields_diff(const fkcg_runtime_kernel *rk, const fkcg_field *fields,
+                                      size_t n, size_t *at, struct fkcg_buf *msg);
+/* "'dst_shape' (Vec<usize>) and 'capacity' (usize)": rk's fields, for messages. */
+void fkcg_runtime_fields_list(const fkcg_runtime_kernel *rk, struct fkcg_buf *out);
 
 /* The first 8 bytes of a name as a big-endian number: sorting by it, then by strcmp on ties,
  * gives strcmp order with most comparisons on one integer (bind and the back end sort

@@ -427,28 +427,155 @@ char *fkcg_snake_case(const char *camel)
     return out;
 }
 
-/* The families runtime/include/fkc/fkc_kernels.h declares. The generated code declares their
- * wrappers again through its own function types, so a mismatch with that header is a compile
- * error of the generated code, never a silent one. */
-static const fkcg_runtime_kernel runtime_kernels[] = {
-    {"write_slice", "WriteSlice", "Vulkan"},
-    {"write_slice_rotating", "WriteSliceRotating", "Vulkan"},
+/* The families runtime/include/fkc/fkc_kernels.h declares, with the fields of each params
+ * struct fkc_<op snake>_params in order (a Vec<T> field is `const T *x; size_t x_len;`) and
+ * the tensors of its kernel type fkc_<op snake>_kernel: the one table the front end checks
+ * contracts against (validate.c) and the back end writes its checks from. `make test`
+ * compiles a check of this table against that header (tests/fkcgen/runtime_table.c), so the
+ * two cannot disagree unnoticed. The generated code declares the wrappers again through its
+ * own function types, so a mismatch that got past the front end is still a compile error. */
+static const fkcg_runtime_field write_slice_fields[] = {
+    {"dst_shape", "Vec<usize>"},
+    {"offsets", "Vec<usize>"},
 };
+static const fkcg_runtime_field write_slice_rotating_fields[] = {
+    {"dst_shape", "Vec<usize>"},
+    {"capacity", "usize"},
+};
+#define FIELDS(f) f, sizeof f / sizeof f[0]
+static const fkcg_runtime_kernel runtime_kernels[] = {
+    {"write_slice", "WriteSlice", "Vulkan", FIELDS(write_slice_fields), 1, 1},
+    {"write_slice_rotating", "WriteSliceRotating", "Vulkan", FIELDS(write_slice_rotating_fields),
+     1, 1},
+};
+#undef FIELDS
+enum { N_RUNTIME_KERNELS = sizeof runtime_kernels / sizeof runtime_kernels[0] };
+
+const fkcg_runtime_kernel *fkcg_runtime_kernels(size_t *n)
+{
+    *n = N_RUNTIME_KERNELS;
+    return runtime_kernels;
+}
 
 const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel)
 {
-    for (size_t i = 0; kernel && i < sizeof runtime_kernels / sizeof runtime_kernels[0]; i++)
+    for (size_t i = 0; kernel && i < N_RUNTIME_KERNELS; i++)
         if (strcmp(kernel, runtime_kernels[i].kernel) == 0)
+            return &runtime_kernels[i];
+    return NULL;
+}
+
+const fkcg_runtime_kernel *fkcg_runtime_op_find(const char *op_kind)
+{
+    for (size_t i = 0; op_kind && i < N_RUNTIME_KERNELS; i++)
+        if (strcmp(op_kind, runtime_kernels[i].op_kind) == 0)
             return &runtime_kernels[i];
     return NULL;
 }
 
 bool fkcg_runtime_op_kind(const char *op_kind)
 {
-    for (size_t i = 0; op_kind && i < sizeof runtime_kernels / sizeof runtime_kernels[0]; i++)
-        if (strcmp(op_kind, runtime_kernels[i].op_kind) == 0)
+    return fkcg_runtime_op_find(op_kind) != NULL;
+}
+
+/* Index of the runtime's field called name, or -1. */
+static long runtime_field_index(const fkcg_runtime_kernel *rk, const char *name)
+{
+    for (size_t i = 0; i < rk->n_fields; i++)
+        if (!strcmp(rk->fields[i].name, name))
+            return (long)i;
+    return -1;
+}
+
+static bool stated(const fkcg_field *f, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (f[i].name && !strcmp(f[i].name, name))
             return true;
     return false;
+}
+
+/* "'capacity' (usize)" */
+static void put_runtime_field(fkcg_buf *b, const fkcg_runtime_field *r)
+{
+    fkcg_buf_printf(b, "'%s' (%s)", r->name, r->kind);
+}
+
+fkcg_rt_diff fkcg_runtime_fields_diff(const fkcg_runtime_kernel *rk, const fkcg_field *f,
+                                      size_t n, size_t *at, fkcg_buf *msg)
+{
+    size_t i = 0;
+    while (i < n && i < rk->n_fields && !strcmp(f[i].name, rk->fields[i].name) &&
+           !strcmp(f[i].kind, rk->fields[i].kind))
+        i++;
+    *at = i;
+    const fkcg_runtime_field *want = i < rk->n_fields ? &rk->fields[i] : NULL;
+    fkcg_rt_diff d;
+    if (i == n && !want)
+        return FKCG_RT_SAME;
+    if (i == n)
+        d = FKCG_RT_MISSING;
+    else if (!want || runtime_field_index(rk, f[i].name) < 0)
+        d = want && !stated(f, n, want->name) ? FKCG_RT_NAME : FKCG_RT_EXTRA;
+    else if (!strcmp(f[i].name, want->name))
+        d = FKCG_RT_KIND;
+    else
+        d = stated(f, n, want->name) ? FKCG_RT_ORDER : FKCG_RT_MISSING;
+    const char *op = rk->op_kind;
+    switch (d) {
+    case FKCG_RT_NAME:
+        fkcg_buf_printf(msg, "field '%s' of %s: the runtime has ", f[i].name, op);
+        put_runtime_field(msg, want);
+        fkcg_buf_puts(msg, " here");
+        break;
+    case FKCG_RT_KIND:
+        fkcg_buf_printf(msg, "field '%s' of %s is %s: the runtime has ", f[i].name, op,
+                        f[i].kind);
+        put_runtime_field(msg, want);
+        fkcg_buf_puts(msg, " here");
+        break;
+    case FKCG_RT_ORDER:
+        fkcg_buf_printf(msg, "field '%s' of %s is out of the runtime's order: the runtime has ",
+                        f[i].name, op);
+        put_runtime_field(msg, want);
+        fkcg_buf_printf(msg, " here, and '%s' as field %ld of %zu", f[i].name,
+                        runtime_field_index(rk, f[i].name) + 1, rk->n_fields);
+        break;
+    case FKCG_RT_EXTRA:
+        fkcg_buf_printf(msg, "field '%s' of %s is not one of the runtime's: ", f[i].name, op);
+        if (want) {
+            fkcg_buf_puts(msg, "the runtime has ");
+            put_runtime_field(msg, want);
+            fkcg_buf_puts(msg, " here");
+        } else if (i) {
+            fkcg_buf_printf(msg, "the runtime's params end after '%s'", rk->fields[i - 1].name);
+        } else {
+            fkcg_buf_puts(msg, "the runtime's params have no fields");
+        }
+        break;
+    default: /* FKCG_RT_MISSING */
+        fkcg_buf_printf(msg, "op_params of %s lack the runtime's field ", op);
+        put_runtime_field(msg, want);
+        if (i < n)
+            fkcg_buf_printf(msg, ": the runtime has it here, before '%s'", f[i].name);
+        else if (i > 0)
+            fkcg_buf_printf(msg, ": the runtime has it after '%s'", f[i - 1].name);
+        else
+            fkcg_buf_puts(msg, ": the runtime has it first");
+        break;
+    }
+    return d;
+}
+
+void fkcg_runtime_fields_list(const fkcg_runtime_kernel *rk, fkcg_buf *out)
+{
+    for (size_t i = 0; i < rk->n_fields; i++) {
+        if (i)
+            fkcg_buf_puts(out, i + 1 == rk->n_fields ? " and " : ", ");
+        put_runtime_field(out, &rk->fields[i]);
+    }
+    if (!rk->n_fields)
+        fkcg_buf_puts(out, "none");
 }
 
 const char *fkcg_op_kind_c_clash(const char *snake)

@@ -50,6 +50,21 @@ static void dtypes(fkcg_buf *out)
                         fkcg_dtypes[i].suffix, fkcg_dtypes[i].bytes, fkcg_dtypes[i].bytes);
 }
 
+/* The runtime's op kinds and what a section of each states (names.c: runtime_kernels). */
+static void runtime_ops(fkcg_buf *out)
+{
+    size_t n;
+    const fkcg_runtime_kernel *rk = fkcg_runtime_kernels(&n);
+    for (size_t i = 0; i < n; i++) {
+        fkcg_buf_printf(out, "%s`%s` takes %zu input%s, %zu output%s and the fields", i ? "; " : "",
+                        rk[i].op_kind, rk[i].n_inputs, rk[i].n_inputs == 1 ? "" : "s",
+                        rk[i].n_outputs, rk[i].n_outputs == 1 ? "" : "s");
+        for (size_t k = 0; k < rk[i].n_fields; k++)
+            fkcg_buf_printf(out, "%s `%s: %s`", k ? "," : "", rk[i].fields[k].name,
+                            rk[i].fields[k].kind);
+    }
+}
+
 /* The template's slots: a table printer, or a limit. */
 static const struct slot {
     const char *name;
@@ -59,6 +74,7 @@ static const struct slot {
     { "keys", keys, 0 },
     { "vocabularies", vocabularies, 0 },
     { "dtypes", dtypes, 0 },
+    { "runtime_ops", runtime_ops, 0 },
     { "max_file_bytes", NULL, FKCG_MAX_FILE_BYTES },
     { "max_depth", NULL, FKCG_MAX_DEPTH },
     { "max_errors", NULL, FKCG_MAX_ERRORS },

@@ -649,6 +649,67 @@ static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
     }
 }
 
+/* The n-th entry of a mapping. */
+static const ynode *nth_kid(const ynode *map, size_t n)
+{
+    const ynode *e = map->kids;
+    while (e && n--)
+        e = e->next;
+    return e;
+}
+
+/* "1 input", "2 outputs" */
+static const char *count_of(vctx *v, size_t n, const char *what)
+{
+    return fkcg_sprintf(v->a, "%zu %s%s", n, what, n == 1 ? "" : "s");
+}
+
+/* A section of an op kind the fkc runtime implements (names.c's runtime_kernels), whatever its
+ * kernel: the generated code takes the runtime's params struct and kernel type for that op
+ * kind, so the section states the runtime's tensors and exactly its op_params fields (names,
+ * kinds, order). The first difference is reported at the contract's field, with what the
+ * runtime has there, and a note at the op kind lists the runtime's fields. */
+static void check_runtime_op(vctx *v, const ynode *root, const fkcg_section *s, bool outputs)
+{
+    const fkcg_runtime_kernel *rk = fkcg_runtime_op_find(s->op_kind);
+    if (!rk)
+        return;
+    const fkcg_loc *op_loc = &fkcg_map_get(root, "op_kind")->loc;
+    const ynode *accept = fkcg_map_get(root, "accept"), *ret = fkcg_map_get(root, "return");
+    if (s->n_inputs != rk->n_inputs)
+        fail(v, s->n_inputs > rk->n_inputs ? &s->inputs[rk->n_inputs].loc
+                                           : &fkcg_map_get(accept, "inputs")->key->loc,
+            "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
+            "not %zu", s->op_kind, count_of(v, rk->n_inputs, "input"), s->n_inputs);
+    if (outputs && s->n_outputs != rk->n_outputs)
+        fail(v, s->n_outputs > rk->n_outputs ? &s->outputs[rk->n_outputs].loc
+                                             : &fkcg_map_get(ret, "outputs")->key->loc,
+            "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
+            "not %zu", s->op_kind, count_of(v, rk->n_outputs, "output"), s->n_outputs);
+    fkcg_buf msg, list;
+    fkcg_buf_init(&msg);
+    fkcg_buf_init(&list);
+    fkcg_runtime_fields_list(rk, &list);
+    size_t at;
+    const ynode *op = fkcg_map_get(accept, "op_params");
+    const ynode *fields = op ? fkcg_map_get(op, "fields") : NULL;
+    fkcg_rt_diff d = fkcg_runtime_fields_diff(rk, s->fields, s->n_fields, &at, &msg);
+    if (d != FKCG_RT_SAME && !fields) {
+        fail(v, op_loc, "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose params "
+            "are %s; state them as op_params fields", s->op_kind, list.data);
+    } else if (d != FKCG_RT_SAME) {
+        const ynode *entry = at < s->n_fields ? nth_kid(fields, at) : NULL;
+        const fkcg_loc *loc = !entry ? &fields->key->loc
+                              : d == FKCG_RT_KIND ? &fkcg_map_get(entry, "kind")->loc
+                                                  : &s->fields[at].loc;
+        fail(v, loc, "%s", msg.data);
+        fkcg_note(v->d, op_loc, "op kind %s is the fkc runtime's (fkc/fkc_kernels.h), whose "
+                  "params are %s", s->op_kind, list.data);
+    }
+    fkcg_buf_free(&msg);
+    fkcg_buf_free(&list);
+}
+
 /* Are the section's keys (a NULL-ended list) all present (when required) and well-typed? */
 static bool clean(const vctx *v, ...)
 {
@@ -719,6 +780,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     }
     if (accepted && clean(v, "return", NULL))
         build_outputs(v, fkcg_map_get(root, "return"), s);
+    if (accepted && clean(v, "op_kind", NULL))
+        check_runtime_op(v, root, s, clean(v, "return", NULL));
     if (clean(v, "caps", NULL))
         build_caps(v, fkcg_map_get(root, "caps"), s);
     if (accepted && clean(v, "cost", NULL))

@@ -146,13 +146,21 @@ grep -q "int added" "$T/sig/fkc/fkc_kernels.h" || fail "no wrapper type to chang
 gcc -std=c11 -I"$T/sig" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
     fail "bindings compiled against another wrapper signature"
 grep -q "conflicting types for 'fkc_write_slice_b1'" "$T/err" || { cat "$T/err"; fail "no signature message"; }
+# a contract disagreeing with the runtime's params: gen refuses it at the field (nothing written)
 sed 's/offsets: { kind: "Vec<usize>"/offsets: { kind: "Vec<i64>"/' contracts/write_slice.md > "$T/ws32.md"
 grep -q 'Vec<i64>' "$T/ws32.md" || fail "no field to change"
-"$(pkg-config --variable=fkcgen fkc)" gen --prefix cb --out-dir "$T/g32" "$T/ws32.md" 2> "$T/err" ||
-    { cat "$T/err"; fail "gen of the changed contract"; }
+"$(pkg-config --variable=fkcgen fkc)" gen --prefix cb --out-dir "$T/g32" "$T/ws32.md" 2> "$T/err" &&
+    fail "gen accepted a contract disagreeing with the runtime's params"
+grep -q "ws32.md:[0-9]*:[0-9]*: error: field 'offsets' of WriteSlice is Vec<i64>: the runtime has 'offsets' (Vec<usize>) here" "$T/err" ||
+    { cat "$T/err"; fail "no field message from gen"; }
+test ! -e "$T/g32/cb_bindings.c" || fail "gen wrote a refused contract's bindings"
+# runtime headers whose params have a field of another type than the generated code states
+mkdir "$T/f64" && cp -r "$INC/fkc" "$T/f64/"
+sed -i 's/^    const size_t \*offsets; /    const int64_t *offsets;/' "$T/f64/fkc/fkc_kernels.h"
+grep -q "const int64_t \*offsets;" "$T/f64/fkc/fkc_kernels.h" || fail "no header field to change"
 for cc in gcc clang; do
-    $cc -std=c11 $(pkg-config --cflags fkc) -c "$T/g32/cb_bindings.c" -o "$T/x.o" 2> "$T/err" &&
-        fail "$cc: a contract disagreeing with the runtime's params compiled"
+    $cc -std=c11 -I"$T/f64" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
+        fail "$cc: bindings compiled against runtime params of another field type"
     grep -q "_Generic" "$T/err" || { cat "$T/err"; fail "$cc: no field message"; }
 done
 echo "check-consumer: stale pairings refused: ABI 2 (gcc, clang), no ABI, link, wrapper signature, params field"

@@ -759,6 +759,68 @@ static void test_signal_removes_temp_files(void **state)
     interrupt_before_rename(SIGINT);
 }
 
+/* SIGKILL at the same point, which nothing can catch: both complete temporary files stay,
+ * the old pair is intact; the next gen into that directory removes them (and a stale
+ * temporary of its depfile there) before it writes, and nothing else: files of near names,
+ * of another prefix's outputs, a directory and a symlink of the pattern, and a depfile's
+ * temporary in a directory gen does not lock all stay. */
+static void test_sigkill_stale_temps_removed(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("rm -rf %s/k %s/k0 %s/kd && mkdir %s/kd && cd %s && %s gen --out-dir "
+                        "%s/k %s && cp -r %s/k %s/k0", tmp, tmp, tmp, tmp, repo, fkcgen, tmp,
+                        seed, tmp, tmp), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char out[256];
+        snprintf(out, sizeof out, "%s/k", tmp);
+        setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
+        if (chdir(repo) == 0)
+            execl(fkcgen, fkcgen, "gen", "--out-dir", out, "tests/gen/cases/split_a.md",
+                  "tests/gen/cases/split_b.md", (char *)NULL);
+        _exit(98);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+    assert_true(WIFSTOPPED(st));
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    assert_int_equal(sh("ls %s/k | grep -c '^fkc_bindings\\.[ch]\\.tmp\\.......$'", tmp), 0);
+    assert_string_equal(out_text, "2\n"); /* left: SIGKILL cannot be caught */
+    assert_int_equal(sh("ls %s/k | grep '\\.tmp\\.' | tr '\\n' ' '", tmp), 0);
+    char stale[256];
+    snprintf(stale, sizeof stale, "%s", out_text);
+    assert_int_equal(sh("diff -r %s/k0 %s/k | grep -v '^Only in %s/k: fkc_bindings'", tmp, tmp,
+                        tmp), 1); /* the pair is intact */
+    static const char *const decoys[] = {
+        "fkc_bindings.h.tmp.abc", "fkc_bindings.h.tmp.abcdefg", "fkc_bindings.c.tmp.abc-ef",
+        "xfkc_bindings.h.tmp.abcdef", "ab_bindings.h.tmp.abcdef", "fkc_bindings.h.tmp",
+        "fkc_bindings.rs.tmp.abcdef",
+    };
+    for (size_t i = 0; i < sizeof decoys / sizeof decoys[0]; i++)
+        assert_int_equal(sh("echo mine > %s/k/%s", tmp, decoys[i]), 0);
+    assert_int_equal(sh("mkdir %s/k/fkc_bindings.h.tmp.dirdir && ln -s fkc_bindings.h "
+                        "%s/k/fkc_bindings.c.tmp.lnklnk && echo old > %s/k/fkc.d.tmp.Stale1 && "
+                        "echo mine > %s/kd/fkc.d.tmp.Stale2", tmp, tmp, tmp, tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/k --depfile %s/k/fkc.d %s && "
+                        "echo mine > %s/k/fkc.d.tmp.Stale3 && "
+                        "%s gen --out-dir %s/k --depfile %s/kd/fkc.d %s", repo, fkcgen, tmp, tmp,
+                        split, tmp, fkcgen, tmp, tmp, split), 0);
+    /* the second run's depfile is kd/fkc.d: k/fkc.d's temporaries are not its own */
+    assert_int_equal(sh("grep -qx mine %s/k/fkc.d.tmp.Stale3", tmp), 0);
+    assert_int_equal(sh("cd %s/k && for f in %s; do test ! -e $f || exit 1; done", tmp, stale),
+                     0); /* the two stale temporaries are gone */
+    assert_false(exists("%s/%s", "k/fkc.d.tmp.Stale1"));
+    for (size_t i = 0; i < sizeof decoys / sizeof decoys[0]; i++)
+        assert_int_equal(sh("grep -qx mine %s/k/%s", tmp, decoys[i]), 0);
+    assert_true(exists("%s/%s", "k/fkc_bindings.h.tmp.dirdir"));
+    assert_int_equal(sh("test -L %s/k/fkc_bindings.c.tmp.lnklnk", tmp), 0);
+    assert_int_equal(sh("grep -qx mine %s/kd/fkc.d.tmp.Stale2", tmp), 0);
+    assert_true(pair_matches("k"));
+}
+
 /* A FIFO given as a contract is refused as not a regular file, at once (never opened
  * blocking), by every command that reads contracts. */
 static void test_fifo_contract_refused(void **state)
@@ -854,6 +916,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_write_failure_keeps_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replaced_outputs_keep_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_runs_keep_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigkill_stale_temps_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_removes_temp_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_contract_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
