@@ -59,9 +59,9 @@ GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
 GEN_XXH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags libxxhash)
 GEN_XXH_LIBS    = $(shell $(PKG_CONFIG) --libs libxxhash)
 # The emitter alone, on a hand-built table: no contract parsing involved.
-GEN_BACK_SRCS   = fkcgen/emit_c.c fkcgen/emit_plan.c fkcgen/emit_check.c fkcgen/emit_diff.c \
-                  fkcgen/arena.c fkcgen/buf.c fkcgen/diag.c fkcgen/expr.c fkcgen/schema.c \
-                  fkcgen/model.c fkcgen/names.c
+GEN_BACK_SRCS   = fkcgen/back/c.c fkcgen/back/plan.c fkcgen/back/check.c fkcgen/cli/udiff.c \
+                  fkcgen/core/arena.c fkcgen/core/buf.c fkcgen/core/diag.c fkcgen/core/expr.c \
+                  fkcgen/core/schema.c fkcgen/core/model.c fkcgen/core/names.c
 GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
 $(GEN_TDIR):
@@ -78,27 +78,27 @@ $(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c $(GEN_TDIR)/fkc_binding
 	$* $(GEN_TEST_CFLAGS) -I$(GEN_DIR) tests/gen/test_generated.c \
 	    $(GEN_TDIR)/fkc_bindings.$*.o -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(RT_LIBS)
 
-$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
-	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
+$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/back/emit.h tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 
 # The Rust back end on the same hand-built tables (golden tests/gen/golden/seed_table.rs).
-GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c fkcgen/emit_rust.c \
+GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c fkcgen/back/rust.c \
                      $(GEN_BACK_SRCS)
 
-$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/emit.h fkcgen/emit_rust.h \
+$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/back/emit.h fkcgen/back/emit_rust.h \
                             tests/gen/seed_table.h tests/gen/golden.h tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 # The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
 # every hostile string must read back byte for byte.
 GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
-$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/emit.h tests/gen/seed_table.h \
+$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/back/emit.h tests/gen/seed_table.h \
                           tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_FIX_SRCS) -o $@ \
+	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_FIX_SRCS) -o $@ \
 	    $(GEN_XXH_LIBS)
 
 $(GEN_TDIR)/inj/fkc_bindings.c: $(GEN_TDIR)/emit_fixture
