@@ -1,8 +1,10 @@
-/* emit_c.c — the C back end's printers: from the plan (emit_plan.c) one small emitter per
- * output section writes generated/fkc_bindings.{h,c}, in order (banner, types, tables,
- * registration, dispatch, link registry, cost). Every contract string reaches the output
- * through put_cstr (escaped) or put_comment (sanitised); every identifier through put_ident
- * (checked). See docs/generated-code.md. */
+/* c.c — the C back end: from the plan, NAME_bindings.h (the contracts' op kinds, params, kernel
+ * function types and refs, the wrappers, the tables' declarations) and NAME_bindings.c (the
+ * checks of the runtime's params, each section's data and cost functions, the tables, the
+ * dispatch switch, and one-line functions over the loops of fkc/fkc_tables.h), one small
+ * printer per part, in order. Its escape gate: every contract string reaches the output through
+ * put_cstr (escaped) or put_comment (sanitised), every identifier through put_ident (checked);
+ * the generated names' prefix through put_tpl alone. See docs/generated-code.md. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,11 +13,13 @@
 
 #include <xxhash.h>
 
-#include "emit.h"
+#include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
 
-/* ---- output primitives (buf.h) ------------------------------------------------------------ */
+/* ---- the escape gate ------------------------------------------------------------------------ */
+
+#define LIT(b, lit) fkcg_buf_put((b), "" lit, sizeof(lit) - 1) /* a literal, as it is */
 
 static inline void put_str(fkcg_buf *b, const char *s)
 {
@@ -27,72 +31,6 @@ static inline void put_ch(fkcg_buf *b, char c)
     fkcg_buf_putc(b, c);
 }
 
-/* The generated code's own names carry the prefix of `fkcgen gen --prefix` (default fkc).
- * The emitter's fixed texts write them as @_name and @@_NAME; put_tpl, the one place that
- * knows the prefix, writes "@" as the prefix and "@@" as the prefix in upper case (fkc_name,
- * FKC_NAME). The runtime's names (fkc_status, FKC_DTYPE_F32, fkc_write_slice_b4, ...) are
- * written as they are. Contract text never goes through put_tpl. */
-static struct {
-    char lower[FKCG_PREFIX_MAX + 1];
-    char upper[FKCG_PREFIX_MAX + 1];
-    size_t len;
-} prefix;
-
-static void set_prefix(const char *name)
-{
-    size_t n = strlen(name);
-    if (n > FKCG_PREFIX_MAX)
-        n = FKCG_PREFIX_MAX; /* checked before: fkcg_prefix_problem */
-    for (size_t i = 0; i < n; i++) {
-        prefix.lower[i] = name[i];
-        prefix.upper[i] = fkcg_upper_byte[(unsigned char)name[i]];
-    }
-    prefix.lower[n] = prefix.upper[n] = '\0';
-    prefix.len = n;
-}
-
-static void put_tpl(fkcg_buf *b, const char *s, size_t n)
-{
-    const char *end = s + n, *at;
-    while ((at = memchr(s, '@', (size_t)(end - s))) != NULL) {
-        fkcg_buf_put(b, s, (size_t)(at - s));
-        bool upper = at + 1 < end && at[1] == '@';
-        fkcg_buf_put(b, upper ? prefix.upper : prefix.lower, prefix.len);
-        s = at + (upper ? 2 : 1);
-    }
-    fkcg_buf_put(b, s, (size_t)(end - s));
-}
-
-static void put_tpl_str(fkcg_buf *b, const char *s)
-{
-    put_tpl(b, s, strlen(s));
-}
-
-/* The same expansion into dst (cap bytes, NUL-terminated, cut when too long), for the few
- * names that are measured or escaped before they are written. */
-static const char *tpl_to(char *dst, size_t cap, const char *tpl)
-{
-    fkcg_buf b;
-    fkcg_buf_init(&b);
-    put_tpl_str(&b, tpl);
-    snprintf(dst, cap, "%s", b.data ? b.data : "");
-    fkcg_buf_free(&b);
-    return dst;
-}
-
-/* A string literal, through put_tpl (the "" makes anything else a compile error). */
-#define PUT(b, lit) put_tpl((b), "" lit, sizeof(lit) - 1)
-
-
-/* A static of the generated source named after a section's index ("cost_3_flops"): such
- * names cannot collide with one another nor with a wrapper (those end in _b1.._b8). */
-static void put_sec_name(fkcg_buf *b, const char *prefix, size_t sec, const char *suffix)
-{
-    put_str(b, prefix);
-    fkcg_buf_put_u64(b, sec);
-    put_str(b, suffix);
-}
-
 /* An identifier built from contract names: written only if it is one (defence in depth:
  * fkcg_emit_c_check rejects such input first), otherwise an #error line breaks the build. */
 static void put_ident(fkcg_buf *b, const char *s)
@@ -101,7 +39,7 @@ static void put_ident(fkcg_buf *b, const char *s)
     if (n)
         fkcg_buf_put(b, s, n);
     else
-        PUT(b, "\n#error \"fkcgen: invalid identifier\"\n");
+        LIT(b, "\n#error \"fkcgen: invalid identifier\"\n");
 }
 
 /* A contract string as a C string literal: printable ASCII stays, except " \ and ? (so no
@@ -110,7 +48,7 @@ static void put_ident(fkcg_buf *b, const char *s)
 static void put_cstr(fkcg_buf *b, const char *s)
 {
     if (!s) {
-        PUT(b, "NULL");
+        LIT(b, "NULL");
         return;
     }
     put_ch(b, '"');
@@ -125,7 +63,7 @@ static void put_cstr(fkcg_buf *b, const char *s)
             char esc[2] = {'\\', (char)c};
             fkcg_buf_put(b, esc, 2);
         } else if (c == '\n') {
-            PUT(b, "\\n");
+            LIT(b, "\\n");
         } else {
             char esc[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
                            (char)('0' + (c & 7))};
@@ -167,11 +105,11 @@ static void put_double(fkcg_buf *b, double v)
 {
     char tmp[40];
     if (v == 0.0 && !signbit(v)) {
-        PUT(b, "0.0");
+        LIT(b, "0.0");
         return;
     }
     if (!isfinite(v)) {
-        PUT(b, "0.0 /* not finite */");
+        LIT(b, "0.0 /* not finite */");
         return;
     }
     for (int prec = 1; prec <= 17; prec++) {
@@ -184,10 +122,9 @@ static void put_double(fkcg_buf *b, double v)
             *p = '.';
     put_str(b, tmp);
     if (!strpbrk(tmp, ".eEn"))
-        PUT(b, ".0");
+        LIT(b, ".0");
 }
 
-/* ---- emitters: shared pieces --------------------------------------------------------- */
 
 /* s in upper case, every byte outside [A-Za-z0-9] as '_' (enumerator suffixes). */
 static void put_upper(fkcg_buf *b, const char *s)
@@ -205,605 +142,6 @@ static void put_upper(fkcg_buf *b, const char *s)
     fkcg_buf_put(b, tmp, k);
 }
 
-/* PREFIX + VALUE of a schema enum; PREFIX + UNKNOWN when value is NULL. */
-static void put_enum(fkcg_buf *b, int which, const char *value)
-{
-    put_tpl_str(b, fkcg_enum_specs[which].prefix);
-    put_upper(b, value ? value : "UNKNOWN");
-}
-
-static void put_dtype(fkcg_buf *b, int dtype)
-{
-    PUT(b, "FKC_DTYPE_");
-    put_upper(b, fkcg_dtypes[dtype].name);
-}
-
-static void put_backend(fkcg_buf *b, const char *backend)
-{
-    PUT(b, "FKC_BACKEND_");
-    put_upper(b, backend);
-}
-
-static const char *rel_file(const fkcg_section *s)
-{
-    if (s->provider && s->provider->rel_file)
-        return s->provider->rel_file;
-    return s->loc.file ? s->loc.file : "";
-}
-
-/* "(contracts/vulkan/write_slice.md:58)"; the header's comments leave the line out, so that
- * an edit of a contract's prose, which moves its sections, leaves the header as it is. */
-static void put_where(fkcg_buf *b, const fkcg_section *s, bool line)
-{
-    put_ch(b, '(');
-    put_comment(b, rel_file(s));
-    if (line) {
-        put_ch(b, ':');
-        fkcg_buf_put_u64(b, s->loc.line);
-    }
-    put_ch(b, ')');
-}
-
-/* Where a kernel's byte-width wrappers come from: the runtime (fkc_<kernel>_b<width>, declared
- * by fkc/fkc_kernels.h) or the code that links the bindings (<prefix>_<kernel>_b<width>). */
-static const char *wrapper_prefix(const fkcg_section *s)
-{
-    return fkcg_runtime_kernel_find(s->kernel) ? "fkc_" : "@_";
-}
-
-/* The C symbol of a binding's wrapper ("fkc_write_slice_b4"). */
-static void put_wrapper(fkcg_buf *b, const fkcg_binding *bd)
-{
-    put_tpl_str(b, wrapper_prefix(bd->section));
-    put_ident(b, bd->wrapper);
-}
-
-/* "[3] write_slice F16 -> write_slice_b2" */
-static void put_binding_label(fkcg_buf *b, const fkcg_binding *bd, size_t index)
-{
-    put_ch(b, '[');
-    fkcg_buf_put_u64(b, index);
-    PUT(b, "] ");
-    put_comment(b, bd->section->kernel);
-    put_ch(b, ' ');
-    put_comment(b, fkcg_dtypes[bd->dtype].name);
-    PUT(b, " -> ");
-    put_tpl_str(b, wrapper_prefix(bd->section));
-    put_comment(b, bd->wrapper);
-}
-
-/* The same as a C string literal. */
-static void put_wrapper_cstr(fkcg_buf *b, const fkcg_binding *bd)
-{
-    char pre[FKCG_PREFIX_MAX + 2], sym[FKCG_PREFIX_MAX + FKCG_C_IDENT_MAX + 8];
-    snprintf(sym, sizeof sym, "%s%s", tpl_to(pre, sizeof pre, wrapper_prefix(bd->section)),
-             fkcg_nz(bd->wrapper));
-    put_cstr(b, sym);
-}
-
-static void put_ref(fkcg_buf *b, const fkcg_op_info *op, const fkcg_binding *bd)
-{
-    PUT(b, "{.");
-    put_ident(b, op->snake);
-    PUT(b, " = ");
-    put_wrapper(b, bd);
-    put_ch(b, '}');
-}
-
-/* The banner. The source's names each contract's text hash (drift detection is exact through
- * it); the header's does not, so a prose-only edit of a contract changes the source alone. */
-static void emit_banner(fkcg_buf *b, const fkcg_table *t, const char *name, bool text_hashes)
-{
-    PUT(b, "/* ");
-    put_tpl_str(b, name);
-    PUT(b, " - generated by fkcgen " FKCGEN_VERSION " from:\n");
-    for (size_t i = 0; i < t->n_providers; i++) {
-        const fkcg_provider *pr = t->providers[i];
-        PUT(b, " *   ");
-        put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
-        if (text_hashes && pr->text_hash) {
-            PUT(b, " (text xxh3-128 ");
-            put_comment(b, pr->text_hash);
-            put_ch(b, ')');
-        }
-        put_ch(b, '\n');
-    }
-    PUT(b, " * Do not edit: change the contracts and run `make` (fkcgen gen).\n"
-                     " * The API is described in docs/generated-code.md. */\n");
-}
-
-#define WRAP_COLUMN 100 /* parameter lists wrap before this column */
-
-/* The column where b's last line ends. */
-static size_t column(const fkcg_buf *b)
-{
-    size_t i = b->len;
-    while (i > 0 && b->data[i - 1] != '\n')
-        i--;
-    return b->len - i;
-}
-
-/* One parameter of a list opened at column `open`: ", " then text, or ",\n" and the
- * alignment when text would cross WRAP_COLUMN. first: no separator. *col: the column b's
- * last line ends at, kept up to date (rather than found again by a scan per parameter). */
-static void put_param(fkcg_buf *b, size_t open, size_t *col, bool first, const char *a,
-                      const char *c, const char *d)
-{
-    size_t n = strlen(a) + strlen(c) + strlen(d);
-    if (!first) {
-        if (*col + 2 + n + 2 > WRAP_COLUMN) {
-            PUT(b, ",\n");
-            for (size_t k = 0; k < open; k++)
-                put_ch(b, ' ');
-            *col = open;
-        } else {
-            PUT(b, ", ");
-            *col += 2;
-        }
-    }
-    put_str(b, a);
-    put_str(b, c);
-    put_str(b, d);
-    *col += n;
-    if (strchr(a, '\n') || strchr(c, '\n') || strchr(d, '\n')) /* an #error line */
-        *col = column(b);
-}
-
-/* The C parameter list of an op kind's function type, wrapped under its '('. */
-static void put_params(fkcg_buf *b, const fkcg_op_info *op)
-{
-    const fkcg_section *s = op->sig;
-    put_ch(b, '(');
-    size_t open = column(b), col = open;
-    put_param(b, open, &col, true, "fkc_stream *stream", "", "");
-    for (size_t i = 0; i < s->n_inputs; i++)
-        put_param(b, open, &col, false, "const fkc_tensor *",
-                  fkcg_emit_is_ident(s->inputs[i].name) ? s->inputs[i].name
-                  : "\n#error \"fkcgen: invalid identifier\"\n", "");
-    for (size_t i = 0; i < s->n_outputs; i++)
-        put_param(b, open, &col, false, "fkc_tensor *",
-                  fkcg_emit_is_ident(s->outputs[i].name) ? s->outputs[i].name
-                  : "\n#error \"fkcgen: invalid identifier\"\n", "");
-    char lead[FKCG_PREFIX_MAX + 8];
-    tpl_to(lead, sizeof lead, "const @_");
-    if (s->variant || op->runtime)
-        put_param(b, open, &col, false, lead, op->snake, "_params *params");
-    else
-        put_param(b, open, &col, false, "const void *params", "", "");
-    put_param(b, open, &col, false, "const fkc_op_extra *extra", "", "");
-    put_ch(b, ')');
-}
-
-/* ---- the header ---------------------------------------------------------------------- */
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-/* The include guard, the headers, and the check of the runtime interface version: generated
- * for FKCG_RUNTIME_ABI, refused by the compiler against fkc headers of another. */
-static void emit_h_prologue(fkcg_buf *b)
-{
-    PUT(b, "#ifndef @@_BINDINGS_H\n#define @@_BINDINGS_H\n\n"
-           "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
-           "#include \"fkc/fkc_kernels.h\"\n\n"
-           "/* Generated for the fkc runtime interface " STR(FKCG_RUNTIME_ABI) " (FKC_RUNTIME_ABI): "
-           "another runtime's headers are\n * refused here, and its library at link time "
-           "(fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) "). */\n"
-           "#if !defined(FKC_RUNTIME_ABI)\n"
-           "#error \"@_bindings.h was generated for fkc runtime ABI " STR(FKCG_RUNTIME_ABI)
-           ", these fkc headers have none: regenerate it with the fkcgen of the fkc you build "
-           "with (make)\"\n"
-           "#elif FKC_RUNTIME_ABI != " STR(FKCG_RUNTIME_ABI) "\n"
-           "#define @@_BINDINGS_ABI_STR_(x) #x\n"
-           "#define @@_BINDINGS_ABI_STR(x) @@_BINDINGS_ABI_STR_(x)\n"
-           "_Static_assert(0, \"@_bindings.h was generated for fkc runtime ABI "
-           STR(FKCG_RUNTIME_ABI) ", this runtime is ABI \"\n"
-           "               @@_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) \": regenerate it with the "
-           "fkcgen of this runtime (make)\");\n"
-           "#endif\n\n"
-           "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-}
-
-static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
-{
-    PUT(b, "/* Op kinds named by the contracts, sorted by name. */\n"
-                     "typedef enum @_op_kind {\n");
-    for (size_t i = 0; i < p->n_ops; i++) {
-        PUT(b, "    @@_OP_");
-        put_ident(b, p->ops[i].upper);
-        PUT(b, " = ");
-        fkcg_buf_put_u64(b, i);
-        PUT(b, ", /* ");
-        put_comment(b, p->ops[i].name);
-        PUT(b, " */\n");
-    }
-    PUT(b, "    @@_OP_KIND_COUNT = ");
-    fkcg_buf_put_u64(b, p->n_ops);
-    PUT(b, "\n} @_op_kind;\n\n"
-                     "/* The contract name of an op kind (\"WriteSlice\"); NULL when unknown. */\n"
-                     "const char *@_op_kind_name(@_op_kind op);\n\n");
-}
-
-static void emit_h_enums(fkcg_buf *b)
-{
-    for (int w = 0; w < FKCG_EN_COUNT; w++) {
-        const fkcg_enum_spec *sp = &fkcg_enum_specs[w];
-        const fkcg_enum *e = fkcg_enum_find(sp->schema);
-        PUT(b, "/* The schema's ");
-        put_str(b, sp->schema);
-        put_str(b, sp->with_unknown ? " values; UNKNOWN: the contract states none. */\n"
-                                          : " values. */\n");
-        PUT(b, "typedef enum ");
-        put_tpl_str(b, sp->ctype);
-        PUT(b, " {\n");
-        unsigned v = 0;
-        if (sp->with_unknown) {
-            PUT(b, "    ");
-            put_enum(b, w, NULL);
-            PUT(b, " = 0,\n");
-            v++;
-        }
-        for (size_t i = 0; e && i < e->count; i++) {
-            PUT(b, "    ");
-            put_enum(b, w, e->values[i]);
-            PUT(b, " = ");
-            fkcg_buf_put_u64(b, v++);
-            PUT(b, ", /* ");
-            put_comment(b, e->values[i]);
-            PUT(b, " */\n");
-        }
-        PUT(b, "    ");
-        put_enum(b, w, "COUNT");
-        PUT(b, " = ");
-        fkcg_buf_put_u64(b, v);
-        PUT(b, "\n} ");
-        put_tpl_str(b, sp->ctype);
-        PUT(b, ";\n\n");
-    }
-}
-
-/* The members of an op's params struct, from its op_params fields in contract order. */
-static void put_fields(fkcg_buf *b, const fkcg_section *s)
-{
-    for (size_t k = 0; k < s->n_fields; k++) {
-        const fkcg_field *f = &s->fields[k];
-        bool vec;
-        const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
-        put_str(b, vec ? "    const " : "    ");
-        put_str(b, ks ? ks->ctype : "int");
-        put_str(b, vec ? " *" : " ");
-        put_ident(b, f->name);
-        PUT(b, "; /* ");
-        put_comment(b, f->kind);
-        if (f->note) {
-            PUT(b, ": ");
-            put_comment(b, f->note);
-        }
-        PUT(b, " */\n");
-        if (vec) {
-            PUT(b, "    size_t ");
-            put_ident(b, f->name);
-            PUT(b, "_len; /* number of elements of ");
-            put_comment(b, f->name);
-            PUT(b, " */\n");
-        }
-    }
-    if (s->n_fields == 0)
-        PUT(b, "    char unused; /* the variant has no fields */\n");
-}
-
-/* One params struct per op kind; an op kind the runtime implements takes the runtime's struct
- * (the generated source checks it against the contract's fields: emit_c_runtime_params). */
-static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
-{
-    for (size_t i = 0; i < p->n_ops; i++) {
-        const fkcg_op_info *op = &p->ops[i];
-        const fkcg_section *s = op->sig;
-        if (!s->variant && !op->runtime)
-            continue;
-        PUT(b, "/* OpParams::");
-        put_comment(b, s->variant);
-        PUT(b, ": the parameters of ");
-        put_comment(b, op->name);
-        put_ch(b, ' ');
-        put_where(b, s, false);
-        if (op->runtime) {
-            PUT(b, ",\n * the fkc runtime's (fkc/fkc_kernels.h); @_bindings.c checks them against "
-                   "the contract. */\ntypedef fkc_");
-            put_ident(b, op->snake);
-            PUT(b, "_params @_");
-            put_ident(b, op->snake);
-            PUT(b, "_params;\n\n");
-            continue;
-        }
-        PUT(b, " */\ntypedef struct @_");
-        put_ident(b, op->snake);
-        PUT(b, "_params {\n");
-        put_fields(b, s);
-        PUT(b, "} @_");
-        put_ident(b, op->snake);
-        PUT(b, "_params;\n\n");
-    }
-}
-
-static void emit_h_fn_types(fkcg_buf *b, const fkcg_plan *p)
-{
-    PUT(b, "/* One function type per op kind: the stream, the inputs (const), the outputs,\n"
-                     " * the op's params and the runtime's extras; @_<op>_fn points to one. */\n");
-    for (size_t i = 0; i < p->n_ops; i++) {
-        PUT(b, "typedef fkc_status @_");
-        put_ident(b, p->ops[i].snake);
-        PUT(b, "_kernel");
-        put_params(b, &p->ops[i]);
-        PUT(b, ";\ntypedef @_");
-        put_ident(b, p->ops[i].snake);
-        PUT(b, "_kernel *@_");
-        put_ident(b, p->ops[i].snake);
-        PUT(b, "_fn;\n");
-    }
-    PUT(b, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
-                     "typedef union @_kernel_ref {\n");
-    for (size_t i = 0; i < p->n_ops; i++) {
-        PUT(b, "    @_");
-        put_ident(b, p->ops[i].snake);
-        PUT(b, "_fn ");
-        put_ident(b, p->ops[i].snake);
-        PUT(b, "; /* ");
-        put_comment(b, p->ops[i].name);
-        PUT(b, " */\n");
-    }
-    PUT(b, "} @_kernel_ref;\n\n");
-}
-
-/* Bit set of the byte widths a section's bindings use (bit w for width w). */
-static unsigned section_widths(const fkcg_plan *p, size_t sec, const size_t *first, size_t count)
-{
-    unsigned mask = 0;
-    for (size_t k = first[sec]; k < count && p->bind_sec[k] == sec; k++)
-        mask |= 1u << p->t->bindings[k].byte_width;
-    return mask;
-}
-
-static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p, const size_t *first)
-{
-    PUT(b, "/* Byte-width wrappers, one per byte width a kernel's dtypes use, declared through\n"
-           " * the op's function type: fkc_<kernel>_b<width> for a kernel of the fkc runtime\n"
-           " * (declared by fkc/fkc_kernels.h too: a contract that disagrees with it does not\n"
-           " * compile), <prefix>_<kernel>_b<width> for the others (prefix: that of these\n"
-           " * bindings), defined by the code that links them. */\n");
-    for (size_t i = 0; i < p->t->n_sections; i++) {
-        const fkcg_section *s = p->t->sections[i];
-        const fkcg_op_info *op = &p->ops[p->sec_op[i]];
-        unsigned mask = section_widths(p, i, first, p->t->n_bindings);
-        PUT(b, "/* ");
-        put_comment(b, s->kernel);
-        put_ch(b, ' ');
-        put_where(b, s, false);
-        PUT(b, " */\n@_");
-        put_ident(b, op->snake);
-        PUT(b, "_kernel ");
-        size_t open = column(b), col = open;
-        bool lead = true;
-        char pre[FKCG_PREFIX_MAX + 2];
-        tpl_to(pre, sizeof pre, wrapper_prefix(s));
-        for (unsigned w = 1; w <= 8; w *= 2) {
-            if (!(mask & (1u << w)))
-                continue;
-            static const char *const suffix[9] = {"", "_b1", "_b2", "", "_b4", "", "", "", "_b8"};
-            put_param(b, open, &col, lead, pre,
-                      fkcg_emit_is_ident(s->kernel) ? s->kernel : "#error", suffix[w]);
-            lead = false;
-        }
-        PUT(b, ";\n");
-    }
-    put_ch(b, '\n');
-}
-
-static const char h_tables[] =
-    "/* A fast path a kernel takes, and the cost class it then has. */\n"
-    "typedef struct @_fast_path {\n"
-    "    const char *when;           /* \"all_inputs_contiguous\" */\n"
-    "    @_cost_class cost_class;\n"
-    "} @_fast_path;\n\n"
-    "typedef struct @_caps {\n"
-    "    @_layout_strategy awkward_layout_strategy;\n"
-    "    const @_fast_path *fast_paths; /* NULL when none */\n"
-    "    size_t n_fast_paths;\n"
-    "    bool in_place;\n"
-    "    uint32_t alignment_bytes;\n"
-    "    uint32_t access_granularity_bits;\n"
-    "} @_caps;\n\n"
-    "/* A cost function: n = element count of the first input, dtype_bytes its byte width,\n"
-    " * params the op's params struct (it may be NULL when the expression names no field;\n"
-    " * NAN when it does and params is NULL). */\n"
-    "typedef double (*@_cost_fn)(uint64_t n, uint64_t dtype_bytes, const void *params);\n\n"
-    "/* A cost. provenance UNKNOWN is the unknown-cost sentinel (docs/cost.md). */\n"
-    "typedef struct @_cost {\n"
-    "    @_cost_provenance provenance;\n"
-    "    @_cost_class cost_class;\n"
-    "    @_cost_fn flops;          /* NULL when not stated */\n"
-    "    @_cost_fn bytes_moved;    /* NULL when not stated */\n"
-    "} @_cost;\n\n"
-    "typedef struct @_precision {\n"
-    "    bool bit_stable_on_same_hardware;\n"
-    "    uint64_t max_ulp;\n"
-    "    double max_relative;\n"
-    "    double max_absolute;\n"
-    "    bool audited;\n"
-    "    const char *notes;          /* NULL when none */\n"
-    "} @_precision;\n\n"
-    "/* One kernel section of a contract: what its bindings share. */\n"
-    "typedef struct @_kernel_info {\n"
-    "    const char *kernel;         /* contract kernel name */\n"
-    "    @_op_kind op_kind;\n"
-    "    fkc_backend backend;\n"
-    "    const char *kernel_source;\n"
-    "    const char *blurb;\n"
-    "    const char *entry_point;    /* the base symbol, fanned over the dtypes */\n"
-    "    @_caps caps;\n"
-    "    @_precision precision;\n"
-    "    @_determinism determinism;\n"
-    "    const char *revision_hash;  /* 32 hex digits */\n"
-    "    const char *source_file;    /* repo-relative */\n"
-    "    uint32_t source_line;       /* first line of the fkc block */\n"
-    "} @_kernel_info;\n\n"
-    "/* One binding: key (op_kind, [in, out], backend) + kernel_source -> kernel. What the\n"
-    " * bindings of one section share (kernel_source, caps, precision, determinism, revision\n"
-    " * hash, source file and line) is in *info. */\n"
-    "typedef struct @_binding {\n"
-    "    @_op_kind op_kind;\n"
-    "    fkc_dtype dtypes[2];        /* [in, out] */\n"
-    "    fkc_backend backend;\n"
-    "    const @_kernel_info *info; /* its section, in @_kernels */\n"
-    "    const char *symbol;         /* <entry_point>_<dtype suffix> */\n"
-    "    const char *wrapper;        /* its C symbol, \"fkc_write_slice_b4\" */\n"
-    "    @_kernel_ref ref;\n"
-    "    uint32_t byte_width;\n"
-    "    const @_cost *cost;       /* never NULL; @_fill_unset_cost_for_backend upgrades it */\n"
-    "} @_binding;\n\n";
-
-static const char h_functions[] =
-    "/* The caller's registry: called once per binding, in table order; a non-zero return\n"
-    " * stops the registration. */\n"
-    "typedef int (*@_register_fn)(void *registry, @_op_kind op, const fkc_dtype key[2],\n"
-    "                               fkc_backend backend, const char *kernel_source,\n"
-    "                               const @_precision *precision, @_kernel_ref ref);\n"
-    "/* Registers every binding with one call each; returns 0, the first non-zero value\n"
-    " * register_with_precision returned, or FKC_ERR_INVALID_ARGUMENT when it is NULL. */\n"
-    "int @_register_bindings(void *registry, @_register_fn register_with_precision);\n\n"
-    "/* Dispatch: op + [in, out] dtypes + backend -> the byte-width wrapper. FKC_OK and *ref\n"
-    " * set; FKC_ERR_NO_KERNEL when no binding has that key; FKC_ERR_INVALID_ARGUMENT when\n"
-    " * ref is NULL. */\n"
-    "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
-    "                        @_kernel_ref *ref);\n\n"
-    "/* The link registry: every <entry_point>_<suffix> symbol -> its wrapper. */\n"
-    "typedef struct @_link_entry {\n"
-    "    const char *symbol;         /* \"fuel_vulkan_backend::fkc::write_slice_f32\" */\n"
-    "    uint32_t registry;          /* index in @_link_registry_names */\n"
-    "    const @_binding *binding; /* its row: op_kind, ref, wrapper, ... */\n"
-    "} @_link_entry;\n\n";
-
-static const char h_functions2[] =
-    "/* The link registry names (the providers' link_registry), sorted. */\n"
-    "extern const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT];\n"
-    "/* Sorted by symbol (strcmp order). */\n"
-    "extern const @_link_entry @_link_registry[@@_LINK_ENTRY_COUNT];\n"
-    "/* Binary search by symbol; NULL when unknown (or symbol is NULL). */\n"
-    "const @_link_entry *@_link_lookup(const char *symbol);\n\n"
-    "/* &fkc_runtime_abi_<N>: the reference that makes linking with a libfkc of another\n"
-    " * interface fail (fkc/fkc_kernels.h). */\n"
-    "extern const int *const @_runtime_abi;\n\n"
-    "/* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */\n"
-    "const @_cost *@_op_shared_cost(@_op_kind op);\n"
-    "/* Upgrades every binding of `backend` whose cost is the unknown sentinel to its op\n"
-    " * kind's shared cost, when the op kind has one. Works on a caller's mutable copy of\n"
-    " * the table; returns the number of bindings upgraded. */\n"
-    "size_t @_fill_unset_cost_for_backend(@_binding *bindings, size_t count,\n"
-    "                                       fkc_backend backend);\n\n";
-
-/* The pair hash (docs/generated-code.md): the source compares it with its own copy. */
-static const char h_pair_hash_comment[] =
-    "/* XXH3-64 of this header without the next line: @_bindings.c refuses to compile\n"
-    " * beside a header from another fkcgen run. */\n";
-
-static const char h_epilogue[] =
-    "\n#ifdef __cplusplus\n}\n#endif\n#endif /* @@_BINDINGS_H */\n";
-
-static void emit_h_facts(fkcg_buf *b, const fkcg_plan *p);
-
-static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
-{
-    put_tpl_str(b, h_tables);
-    PUT(b, "#define @@_KERNEL_COUNT ");
-    fkcg_buf_put_u64(b, p->t->n_sections);
-    PUT(b, "\nextern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; "
-                     "/* sorted by kernel */\n#define @@_BINDING_COUNT ");
-    fkcg_buf_put_u64(b, p->t->n_bindings);
-    PUT(b, "\nextern const @_binding @_bindings[@@_BINDING_COUNT]; "
-                     "/* by op kind, backend, kernel, dtype */\n\n");
-    put_tpl_str(b, h_functions);
-    PUT(b, "#define @@_LINK_REGISTRY_COUNT ");
-    fkcg_buf_put_u64(b, p->n_registries);
-    PUT(b, "\n#define @@_LINK_ENTRY_COUNT ");
-    fkcg_buf_put_u64(b, p->t->n_bindings);
-    put_ch(b, '\n');
-    put_tpl_str(b, h_functions2);
-    emit_h_facts(b, p);
-}
-
-/* ---- every contract fact: the contract tables (docs/generated-code.md) ---------------------- */
-
-#define C_LAYOUT_FIELD(e, key, doc, rust_doc) "    @_layout_rule " key ";\n"
-static const char h_facts[] =
-    "/* ---- The rest of each section's contract: every fact it states. ---- */\n\n"
-    "/* An input (accept.inputs): layout keys UNKNOWN when the contract does not state them. */\n"
-    "typedef struct @_input_info {\n"
-    "    const char *name;             /* \"src\" */\n"
-    "    const fkc_dtype *dtypes;      /* the accepted dtypes, in contract order */\n"
-    "    size_t n_dtypes;\n"
-    FKCG_LAYOUTS(C_LAYOUT_FIELD)
-    "    const char *rank;             /* \"any\" or a decimal number */\n"
-    "    const char *shape_constraint; /* NULL when none */\n"
-    "} @_input_info;\n\n"
-    "/* An output (return.outputs): the rules as written, and their argument. */\n"
-    "typedef struct @_output_info {\n"
-    "    const char *name;             /* \"out\" */\n"
-    "    const char *dtype_rule;       /* \"passthrough(src)\" */\n"
-    "    const char *dtype_rule_arg;   /* \"src\": an input */\n"
-    "    const char *shape_rule;       /* \"from_params(dst_shape)\" or \"same_as(src)\" */\n"
-    "    const char *shape_rule_arg;   /* \"dst_shape\": a field, or an input */\n"
-    "    @_layout_guarantee layout_guarantee;\n"
-    "    @_aliasing aliasing;\n"
-    "} @_output_info;\n\n"
-    "/* An op_params field, in contract (parameter) order. */\n"
-    "typedef struct @_field_info {\n"
-    "    const char *name;             /* \"dst_shape\" */\n"
-    "    const char *kind;             /* \"Vec<usize>\", \"usize\", ... */\n"
-    "    const char *note;             /* NULL when none */\n"
-    "} @_field_info;\n\n"
-    "/* A provider: the front matter of one contract file. */\n"
-    "typedef struct @_provider_info {\n"
-    "    const char *name;\n"
-    "    fkc_backend backend;\n"
-    "    const char *kernel_source;\n"
-    "    const char *link_registry;\n"
-    "    const char *revision_base;\n"
-    "    uint32_t fkc_version;\n"
-    "    const char *source_file;      /* repo-relative */\n"
-    "} @_provider_info;\n\n"
-    "/* What @_kernels[i] does not hold of section i's contract. */\n"
-    "typedef struct @_contract_info {\n"
-    "    const @_provider_info *provider; /* its file's provider */\n"
-    "    const @_input_info *inputs;\n"
-    "    size_t n_inputs;\n"
-    "    const @_output_info *outputs;  /* NULL when none */\n"
-    "    size_t n_outputs;\n"
-    "    const char *variant;          /* op_params.variant; NULL: the section has no op_params */\n"
-    "    const @_field_info *fields;    /* NULL when none */\n"
-    "    size_t n_fields;\n"
-    "    const @_cost *cost;         /* the section's own cost (the unknown sentinel: none) */\n"
-    "    const char *flops;            /* cost.flops as written; NULL when not stated */\n"
-    "    const char *bytes_moved;      /* cost.bytes_moved as written; NULL when not stated */\n"
-    "} @_contract_info;\n\n";
-
-static const char h_facts2[] =
-    "extern const @_provider_info @_providers[@@_PROVIDER_COUNT]; /* sorted by source file */\n"
-    "extern const @_contract_info @_contracts[@@_KERNEL_COUNT]; /* [i]: @_kernels[i]'s */\n\n"
-    "/* The binding of a key (op, [in, out], backend) + kernel_source, or NULL when none;\n"
-    " * kernel_source NULL matches any (the first in table order: the one @_dispatch picks). */\n"
-    "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
-    "                                      fkc_backend backend, const char *kernel_source);\n\n";
-
-static void emit_h_facts(fkcg_buf *b, const fkcg_plan *p)
-{
-    put_tpl_str(b, h_facts);
-    PUT(b, "#define @@_PROVIDER_COUNT ");
-    fkcg_buf_put_u64(b, p->t->n_providers);
-    put_ch(b, '\n');
-    put_tpl_str(b, h_facts2);
-}
-
-/* ---- the pair hash: XXH3-64 of the header's bytes, but for its own line ---------------- */
 
 /* The header is hashed as it is written: a draining buffer hands its lines to hash_drain
  * (which passes them on to the real sink); the rest is hashed when the header ends. */
@@ -838,12 +176,10 @@ static void hash_begin(pair_hasher *h, fkcg_buf *b)
     }
 }
 
-/* Ends the header: the hash line, then the epilogue (hashed before it is written). */
-static uint64_t hash_end(pair_hasher *h, fkcg_buf *b)
+/* The header's hash: its bytes so far, then the epilogue (hashed before it is written). */
+static uint64_t hash_end(pair_hasher *h, fkcg_buf *b, const char *epilogue)
 {
     XXH3_64bits_update(h->state, b->data + h->from, b->len - h->from);
-    char epilogue[sizeof h_epilogue + 2 * FKCG_PREFIX_MAX];
-    tpl_to(epilogue, sizeof epilogue, h_epilogue); /* as put_tpl_str will write it */
     XXH3_64bits_update(h->state, epilogue, strlen(epilogue));
     uint64_t hash = XXH3_64bits_digest(h->state);
     XXH3_freeState(h->state);
@@ -862,834 +198,884 @@ static void put_pair_hash(fkcg_buf *b, uint64_t hash)
     put_str(b, hex);
 }
 
-static void emit_h_pair_hash(fkcg_buf *b, pair_hasher *h, uint64_t *hash)
+
+/* The generated code's own names carry the prefix of `fkcgen gen --prefix` (default fkc). The
+ * fixed texts write them as @_name and @@_NAME; put_tpl, the one place that knows the prefix,
+ * writes "@" as the prefix and "@@" as the prefix in upper case (fkc_name, FKC_NAME). The
+ * runtime's names (fkc_status, FKC_DTYPE_F32, fkc_write_slice_b4, ...) are written as they
+ * are. Contract text never goes through put_tpl. */
+static void put_tpl(fkcg_buf *b, const fkcg_plan *p, const char *s)
 {
-    put_tpl_str(b, h_pair_hash_comment);
-    *hash = hash_end(h, b);
-    PUT(b, "#define " FKCG_PAIR_HASH_MACRO " ");
+    const char *at;
+    while ((at = strchr(s, '@')) != NULL) {
+        fkcg_buf_put(b, s, (size_t)(at - s));
+        bool upper = at[1] == '@';
+        put_str(b, upper ? p->prefix_upper : p->prefix);
+        s = at + (upper ? 2 : 1);
+    }
+    put_str(b, s);
+}
+
+#define TPL(b, p, lit) put_tpl((b), (p), "" lit) /* a literal, through put_tpl */
+
+/* The escape gate as the table walk uses it (render.c). */
+static void style_tpl(fkcg_render *r, fkcg_buf *out, const char *s)
+{
+    put_tpl(out, r->p, s);
+}
+
+static void style_ident(fkcg_buf *out, const char *s)
+{
+    put_ident(out, s);
+}
+
+/* A comment's text, gated, inside its delimiters. */
+static void style_comment(fkcg_buf *out, const char *text)
+{
+    LIT(out, "/* ");
+    put_comment(out, text);
+    LIT(out, " */");
+}
+
+/* PREFIX + VALUE of a vocabulary; PREFIX + UNKNOWN when value is NULL. */
+static void put_vocab(fkcg_buf *b, int which, const char *value)
+{
+    put_str(b, fkcg_vocabs[which].cprefix);
+    put_upper(b, value ? value : "UNKNOWN");
+}
+
+/* An op kind's enumerator, @@_OP_<UPPER_SNAKE>. */
+static void put_op(fkcg_render *r, fkcg_buf *out, size_t op)
+{
+    TPL(out, r->p, "@@_OP_");
+    put_ident(out, r->p->ops[op].upper);
+}
+
+/* The C symbol of a row's wrapper, fkc_ or <prefix>_ then <kernel>_b<width>. */
+static void put_wrapper_symbol(fkcg_buf *b, const fkcg_plan *p, size_t row)
+{
+    const fkcg_plan_row *w = &p->rows[row];
+    size_t n = fkcg_emit_ident_len(w->b->wrapper);
+    put_str(b, fkcg_plan_wrapper_prefix(p, w->sec));
+    put_ch(b, '_');
+    if (n)
+        fkcg_buf_put(b, w->b->wrapper, n);
+    else
+        put_ident(b, w->b->wrapper); /* its #error */
+}
+
+/* A row's wrapper as a kernel ref ({.write_slice = fkc_write_slice_b4}) or as its name. */
+static void put_wrapper(fkcg_render *r, fkcg_buf *out, size_t row, bool ref)
+{
+    if (!ref) {
+        fkcg_buf sym;
+        fkcg_buf_init(&sym);
+        put_wrapper_symbol(&sym, r->p, row);
+        put_cstr(out, fkcg_buf_str(&sym));
+        fkcg_buf_free(&sym);
+        return;
+    }
+    LIT(out, "{.");
+    put_ident(out, r->p->ops[r->p->rows[row].op].snake);
+    LIT(out, " = ");
+    put_wrapper_symbol(out, r->p, row);
+    put_ch(out, '}');
+}
+
+/* A table's declaration and its end: public tables have a length macro, section's tables are
+ * static (DTYPES and COST take their row on this line). */
+static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
+{
+    const fkcg_table_desc *d = &fkcg_tables[t];
+    bool pointers = d->ctype[strlen(d->ctype) - 1] == '*';
+    (void)n;
+    if (sec != FKCG_NONE || t >= FKCG_T_SHARED_COST)
+        LIT(r->b, "static ");
+    if (!pointers) /* "const char *" ends "const char *const name" */
+        LIT(r->b, "const ");
+    put_tpl(r->b, r->p, d->ctype);
+    put_str(r->b, pointers ? "const " : " ");
+    fkcg_render_name(r, r->b, t, sec, k);
+    if (t != FKCG_T_COST) {
+        put_ch(r->b, '[');
+        if (d->ccount)
+            put_tpl(r->b, r->p, d->ccount);
+        put_str(r->b, t == FKCG_T_OP_ROWS ? "][2]" : "]");
+    }
+    put_str(r->b, t == FKCG_T_DTYPES || t == FKCG_T_COST ? " = {" : " = {\n");
+}
+
+static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
+{
+    (void)n;
+    put_str(r->b, t <= FKCG_T_COST ? "};\n" : "};\n\n");
+}
+
+/* A templated section's row templates, as macros: @@_SYMBOL_<sec>(s), its symbols ("entry
+ * point_" #s), and @@_ROWS_<sec>(T, s, w), its rows for dtype FKC_DTYPE_##T, symbol suffix s and
+ * byte width w. */
+static void template_open(fkcg_render *r, size_t sec, bool symbol)
+{
+    put_tpl(r->b, r->p, symbol ? "#define @@_SYMBOL_" : "#define @@_ROWS_");
+    fkcg_buf_put_u64(r->b, sec);
+    put_str(r->b, symbol ? "(s) " : "(T, s, w) ");
+}
+
+static void template_close(fkcg_render *r, bool symbol)
+{
+    put_str(r->b, symbol ? " \"_\" #s\n" : "\n");
+}
+
+static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
+{
+    const fkcg_plan_row *row = &r->p->rows[c->u];
+    switch (c->kind) {
+    case FKCG_CELL_KEY:
+        LIT(out, "{FKC_DTYPE_##T, FKC_DTYPE_##T}");
+        break;
+    case FKCG_CELL_SYMBOL: /* as @@_SYMBOL_<sec>, but s stringified here: never expanded */
+        put_cstr(out, r->p->secs[row->sec].s->entry_point);
+        LIT(out, " \"_\" #s");
+        break;
+    case FKCG_CELL_KREF:
+        LIT(out, "{.");
+        put_ident(out, r->p->ops[row->op].snake);
+        LIT(out, " = ");
+        /* fall through */
+    case FKCG_CELL_WRAPPER: {
+        fkcg_buf w;
+        fkcg_buf_init(&w);
+        put_str(&w, fkcg_plan_wrapper_prefix(r->p, row->sec));
+        put_ch(&w, '_');
+        put_ident(&w, r->p->secs[row->sec].s->kernel);
+        LIT(&w, "_b");
+        if (c->kind == FKCG_CELL_KREF) {
+            put_str(out, fkcg_buf_str(&w));
+            LIT(out, "##w}");
+        } else {
+            put_cstr(out, fkcg_buf_str(&w));
+            LIT(out, " #w");
+        }
+        fkcg_buf_free(&w);
+        break;
+    }
+    default:
+        put_ch(out, 'w'); /* the byte width */
+        break;
+    }
+}
+
+/* @@_SYMBOL_<sec>(suffix) or @@_ROWS_<sec>(DTYPE, suffix, width) of row `row`. */
+static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol)
+{
+    const fkcg_plan_row *w = &r->p->rows[row];
+    const fkcg_dtype_info *d = &fkcg_dtypes[w->b->dtype];
+    put_tpl(out, r->p, symbol ? "@@_SYMBOL_" : "@@_ROWS_");
+    fkcg_buf_put_u64(out, w->sec);
+    if (symbol)
+        fkcg_buf_printf(out, "(%s)", d->suffix);
+    else
+        fkcg_buf_printf(out, "(%s, %s, %u)", d->name, d->suffix, (unsigned)w->b->byte_width);
+}
+
+static const fkcg_style c_style = {
+    .lang = FKCG_LANG_C, .str = put_cstr, .ident = style_ident, .comment = style_comment,
+    .tpl = style_tpl, .f64 = put_double, .vocab = put_vocab, .op = put_op,
+    .wrapper = put_wrapper, .open = table_open, .close = table_close,
+    .template_open = template_open, .template_close = template_close, .hole = put_hole,
+    .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
+    .none = "NULL", .some = "", .some_end = "", .row_open = "{", .row_end = "}",
+    .key_open = "{", .key_end = "}", .empty_slice = "NULL, 0", .slice_counted = true,
+    .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,
+};
+
+/* ---- shared pieces of the two files --------------------------------------------------------- */
+
+static const char *rel_file(const fkcg_section *s)
+{
+    if (s->provider && s->provider->rel_file)
+        return s->provider->rel_file;
+    return fkcg_nz(s->loc.file);
+}
+
+/* "(contracts/vulkan/write_slice.md:58)"; the header's comments leave the line out, so that
+ * an edit of a contract's prose, which moves its sections, leaves the header as it is. */
+static void put_where(fkcg_buf *b, const fkcg_section *s, bool line)
+{
+    put_ch(b, '(');
+    put_comment(b, rel_file(s));
+    if (line) {
+        put_ch(b, ':');
+        fkcg_buf_put_u64(b, s->loc.line);
+    }
+    put_ch(b, ')');
+}
+
+/* The banner. The source's names each contract's text hash (drift detection is exact through
+ * it); the header's does not, so a prose-only edit of a contract changes the source alone. */
+static void emit_banner(fkcg_buf *b, const fkcg_plan *p, const char *name, bool text_hashes)
+{
+    LIT(b, "/* ");
+    put_tpl(b, p, name);
+    LIT(b, " - generated by fkcgen " FKCGEN_VERSION " from:\n");
+    for (size_t i = 0; i < p->t->n_providers; i++) {
+        const fkcg_provider *pr = p->t->providers[i];
+        LIT(b, " *   ");
+        put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
+        if (text_hashes && pr->text_hash) {
+            LIT(b, " (text xxh3-128 ");
+            put_comment(b, pr->text_hash);
+            put_ch(b, ')');
+        }
+        put_ch(b, '\n');
+    }
+    LIT(b, " * Do not edit: change the contracts and run `make` (fkcgen gen).\n"
+           " * The API is described in docs/generated-code.md. */\n");
+}
+
+#define WRAP_COLUMN 100 /* parameter lists wrap before this column */
+
+/* The column where b's last line ends. */
+static size_t column(const fkcg_buf *b)
+{
+    size_t i = b->len;
+    while (i > 0 && b->data[i - 1] != '\n')
+        i--;
+    return b->len - i;
+}
+
+/* One parameter of a list opened at column `open`: ", " then text, or ",\n" and the
+ * alignment when text would cross WRAP_COLUMN. first: no separator. */
+static void put_param(fkcg_buf *b, size_t open, bool first, const char *text)
+{
+    size_t n = strlen(text);
+    if (!first && column(b) + 2 + n + 2 > WRAP_COLUMN) {
+        LIT(b, ",\n");
+        for (size_t k = 0; k < open; k++)
+            put_ch(b, ' ');
+    } else if (!first) {
+        LIT(b, ", ");
+    }
+    put_str(b, text);
+}
+
+/* The C parameter list of an op kind's function type, wrapped under its '(': the stream, the
+ * inputs (const), the outputs, the params and the side inputs (the runtime family's, or none). */
+static void put_params(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+{
+    const fkcg_section *s = p->t->sections[op->sig];
+    fkcg_buf t;
+    fkcg_buf_init(&t);
+    put_ch(b, '(');
+    size_t open = column(b);
+    put_param(b, open, true, "fkc_stream *stream");
+    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
+        bool in = i < s->n_inputs;
+        t.len = 0;
+        put_str(&t, in ? "const fkc_tensor *" : "fkc_tensor *");
+        put_ident(&t, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
+        put_param(b, open, false, fkcg_buf_str(&t));
+    }
+    t.len = 0;
+    if (s->variant || op->rt) {
+        TPL(&t, p, "const @_");
+        put_ident(&t, op->snake);
+        put_str(&t, "_params *params");
+    } else {
+        put_str(&t, "const void *params");
+    }
+    put_param(b, open, false, fkcg_buf_str(&t));
+    t.len = 0;
+    if (op->rt && op->rt->extra) {
+        put_str(&t, "const fkc_");
+        put_ident(&t, op->snake);
+        put_str(&t, "_extra *extra");
+    } else {
+        put_str(&t, "const void *extra");
+    }
+    put_param(b, open, false, fkcg_buf_str(&t));
+    put_ch(b, ')');
+    fkcg_buf_free(&t);
+}
+
+/* ---- the header ---------------------------------------------------------------------- */
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The include guard, the runtime's kernels, the check of the runtime interface version
+ * (generated for FKCG_RUNTIME_ABI, refused by the compiler against fkc headers of another),
+ * then the tables' shared part. */
+static void emit_h_prologue(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "#ifndef @@_BINDINGS_H\n#define @@_BINDINGS_H\n\n"
+              "#include \"fkc/fkc_kernels.h\"\n\n"
+              "/* Generated for the fkc runtime interface " STR(FKCG_RUNTIME_ABI)
+              " (FKC_RUNTIME_ABI): another runtime's headers are\n * refused here, and its "
+              "library at link time (fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) "). */\n"
+              "#if !defined(FKC_RUNTIME_ABI)\n"
+              "#error \"@_bindings.h was generated for fkc runtime ABI " STR(FKCG_RUNTIME_ABI)
+              ", these fkc headers have none: regenerate it with the fkcgen of the fkc you build "
+              "with (make)\"\n"
+              "#elif FKC_RUNTIME_ABI != " STR(FKCG_RUNTIME_ABI) "\n"
+              "#define @@_BINDINGS_ABI_STR_(x) #x\n"
+              "#define @@_BINDINGS_ABI_STR(x) @@_BINDINGS_ABI_STR_(x)\n"
+              "_Static_assert(0, \"@_bindings.h was generated for fkc runtime ABI "
+              STR(FKCG_RUNTIME_ABI) ", this runtime is ABI \"\n"
+              "               @@_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) \": regenerate it with the "
+              "fkcgen of this runtime (make)\");\n"
+              "#else\n#include \"fkc/fkc_tables.h\"\n#endif\n\n"
+              "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+}
+
+static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "/* Op kinds named by the contracts, sorted by name. */\ntypedef enum @_op_kind {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        TPL(b, p, "    @@_OP_");
+        put_ident(b, p->ops[i].upper);
+        LIT(b, " = ");
+        fkcg_buf_put_u64(b, i);
+        LIT(b, ", /* ");
+        put_comment(b, p->ops[i].name);
+        LIT(b, " */\n");
+    }
+    TPL(b, p, "    @@_OP_KIND_COUNT = ");
+    fkcg_buf_put_u64(b, p->n_ops);
+    TPL(b, p, "\n} @_op_kind;\n"
+              "const char *@_op_kind_name(@_op_kind op); /* \"WriteSlice\"; NULL when unknown */\n\n");
+}
+
+/* The members of an op's params struct, from its op_params fields in contract order. */
+static void put_fields(fkcg_buf *b, const fkcg_section *s)
+{
+    for (size_t k = 0; k < s->n_fields; k++) {
+        const fkcg_field *f = &s->fields[k];
+        bool vec;
+        const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
+        put_str(b, vec ? "    const " : "    ");
+        put_str(b, ks ? ks->ctype : "int");
+        put_str(b, vec ? " *" : " ");
+        put_ident(b, f->name);
+        LIT(b, "; /* ");
+        put_comment(b, f->kind);
+        if (f->note) {
+            LIT(b, ": ");
+            put_comment(b, f->note);
+        }
+        LIT(b, " */\n");
+        if (vec) {
+            LIT(b, "    size_t ");
+            put_ident(b, f->name);
+            LIT(b, "_len;\n");
+        }
+    }
+    if (s->n_fields == 0)
+        LIT(b, "    char unused; /* the variant has no fields */\n");
+}
+
+/* One params struct per op kind; an op kind the runtime implements takes the runtime's struct
+ * (the generated source checks it against the contract's fields: emit_c_runtime_params). */
+static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
+{
+    for (size_t i = 0; i < p->n_ops; i++) {
+        const fkcg_plan_op *op = &p->ops[i];
+        const fkcg_section *s = p->t->sections[op->sig];
+        if (!s->variant && !op->rt)
+            continue;
+        LIT(b, "/* ");
+        put_comment(b, op->name);
+        LIT(b, "'s params ");
+        put_where(b, s, false);
+        if (op->rt) {
+            TPL(b, p, ",\n * the fkc runtime's (fkc/fkc_kernels.h); @_bindings.c checks them. */\n"
+                      "typedef fkc_");
+            put_ident(b, op->snake);
+            TPL(b, p, "_params @_");
+            put_ident(b, op->snake);
+            LIT(b, "_params;\n");
+            continue;
+        }
+        TPL(b, p, " */\ntypedef struct @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params {\n");
+        put_fields(b, s);
+        TPL(b, p, "} @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params;\n");
+    }
+    put_ch(b, '\n');
+}
+
+static void emit_h_fn_types(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "/* One function type per op kind; @_<op>_fn points to one. */\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        TPL(b, p, "typedef fkc_status @_");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "_kernel");
+        put_params(b, p, &p->ops[i]);
+        TPL(b, p, ";\ntypedef @_");
+        put_ident(b, p->ops[i].snake);
+        TPL(b, p, "_kernel *@_");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "_fn;\n");
+    }
+    TPL(b, p, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
+              "typedef union @_kernel_ref {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        TPL(b, p, "    @_");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "_fn ");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "; /* ");
+        put_comment(b, p->ops[i].name);
+        LIT(b, " */\n");
+    }
+    TPL(b, p, "} @_kernel_ref;\n\n");
+}
+
+/* The byte-width wrappers each section binds, declared through its op's function type. */
+static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
+{
+    LIT(b, "/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which\n"
+           " * fkc/fkc_kernels.h declares too), <prefix>_<kernel>_b<width> for the others. */\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_plan_sec *ps = &p->secs[i];
+        LIT(b, "/* ");
+        put_comment(b, ps->s->kernel);
+        put_ch(b, ' ');
+        put_where(b, ps->s, false);
+        TPL(b, p, " */\n@_");
+        put_ident(b, p->ops[ps->op].snake);
+        LIT(b, "_kernel ");
+        size_t open = column(b);
+        bool first = true;
+        for (unsigned w = 1; w <= 8; w *= 2) {
+            if (!(ps->widths & (1u << w)))
+                continue;
+            fkcg_buf name;
+            fkcg_buf_init(&name);
+            put_str(&name, fkcg_plan_wrapper_prefix(p, i));
+            put_ch(&name, '_');
+            put_ident(&name, ps->s->kernel);
+            fkcg_buf_printf(&name, "_b%u", w);
+            put_param(b, open, first, fkcg_buf_str(&name));
+            fkcg_buf_free(&name);
+            first = false;
+        }
+        LIT(b, ";\n");
+    }
+    put_ch(b, '\n');
+}
+
+/* The row types of fkc/fkc_tables.h for these bindings, the tables, the functions. */
+static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "/* fkc/fkc_tables.h's rows and loops for these bindings: @_kernel_info, @_binding,\n"
+              " * @_link_entry, @_register_fn. */\n#define FKC_TABLES_PREFIX @\n"
+              "#include \"fkc/fkc_tables.h\"\n\n");
+    const size_t counts[] = { p->t->n_providers, p->t->n_sections, p->n_rows, p->n_registries,
+                              p->n_rows };
+    const char *const names[] = { "PROVIDER", "KERNEL", "BINDING", "LINK_REGISTRY",
+                                  "LINK_ENTRY" };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        TPL(b, p, "#define @@_");
+        put_str(b, names[i]);
+        LIT(b, "_COUNT ");
+        fkcg_buf_put_u64(b, counts[i]);
+        put_ch(b, '\n');
+    }
+    TPL(b, p,
+        "extern const fkc_provider_info @_providers[@@_PROVIDER_COUNT]; /* by source file */\n"
+        "extern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; /* one per section, by kernel */\n"
+        "extern const @_binding @_bindings[@@_BINDING_COUNT]; /* op kind, backend, kernel, dtype */\n"
+        "extern const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT]; /* sorted */\n"
+        "extern const @_link_entry @_link_registry[@@_LINK_ENTRY_COUNT]; /* by symbol (strcmp) */\n"
+        "/* &fkc_runtime_abi_<N>: linking with a libfkc of another interface fails on it. */\n"
+        "extern const int *const @_runtime_abi;\n\n"
+        "/* Calls register_with_precision once per binding, in table order: 0, the first non-zero\n"
+        " * value it returned (which stops it), or FKC_ERR_INVALID_ARGUMENT when it is NULL. */\n"
+        "int @_register_bindings(void *registry, @_register_fn register_with_precision);\n"
+        "/* The wrapper of op + [in, out] + backend (the first binding in table order): FKC_OK and\n"
+        " * *ref set; FKC_ERR_NO_KERNEL when none; FKC_ERR_INVALID_ARGUMENT when ref is NULL. */\n"
+        "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
+        "                        @_kernel_ref *ref);\n"
+        "/* The binding of a key + kernel_source (NULL: any, the first in table order), or NULL. */\n"
+        "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
+        "                                      fkc_backend backend, const char *kernel_source);\n"
+        "/* Binary search by symbol; NULL when unknown (or symbol is NULL). */\n"
+        "const @_link_entry *@_link_lookup(const char *symbol);\n"
+        "/* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */\n"
+        "const fkc_cost *@_op_shared_cost(@_op_kind op);\n"
+        "/* Gives every binding of `backend` in a caller's copy of the table whose cost is the\n"
+        " * unknown sentinel its op kind's shared cost, when it has one; returns how many. */\n"
+        "size_t @_fill_unset_cost_for_backend(@_binding *bindings, size_t count,\n"
+        "                                       fkc_backend backend);\n\n");
+}
+
+/* The pair hash (docs/generated-code.md): the source compares it with its own copy. */
+static const char h_pair_hash_comment[] =
+    "/* XXH3-64 of this header without the next line: @_bindings.c refuses to compile\n"
+    " * beside a header from another fkcgen run. */\n";
+
+static const char h_epilogue[] = "\n#ifdef __cplusplus\n}\n#endif\n#endif /* @@_BINDINGS_H */\n";
+
+static void emit_h_pair_hash(fkcg_buf *b, const fkcg_plan *p, pair_hasher *h, uint64_t *hash)
+{
+    put_tpl(b, p, h_pair_hash_comment);
+    fkcg_buf epilogue;
+    fkcg_buf_init(&epilogue);
+    put_tpl(&epilogue, p, h_epilogue); /* as it will be written */
+    *hash = hash_end(h, b, fkcg_buf_str(&epilogue));
+    TPL(b, p, "#define " FKCG_PAIR_HASH_MACRO " ");
     put_pair_hash(b, *hash);
     put_ch(b, '\n');
-    put_tpl_str(b, h_epilogue);
+    put_str(b, fkcg_buf_str(&epilogue));
+    fkcg_buf_free(&epilogue);
 }
 
 /* ---- the source ---------------------------------------------------------------------- */
 
-static void emit_c_names(fkcg_buf *b, const fkcg_plan *p, uint64_t pair_hash)
+static void emit_c_prologue(fkcg_buf *b, const fkcg_plan *p, uint64_t pair_hash)
 {
-    PUT(b, "#include \"@_bindings.h\"\n\n#if !defined(" FKCG_PAIR_HASH_MACRO ") || "
-           FKCG_PAIR_HASH_MACRO " != ");
+    TPL(b, p, "#include \"@_bindings.h\"\n\n#if !defined(" FKCG_PAIR_HASH_MACRO ") || "
+              FKCG_PAIR_HASH_MACRO " != ");
     put_pair_hash(b, pair_hash);
-    PUT(b, "\n#error \"@_bindings.c and @_bindings.h come from different fkcgen "
-           "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n"
-           "#include <math.h>\n#include <string.h>\n\n"
-           "const char *@_op_kind_name(@_op_kind op)\n{\n    switch (op) {\n");
-    for (size_t i = 0; i < p->n_ops; i++) {
-        PUT(b, "    case @@_OP_");
-        put_ident(b, p->ops[i].upper);
-        PUT(b, ":\n        return ");
-        put_cstr(b, p->ops[i].name);
-        PUT(b, ";\n");
-    }
-    PUT(b, "    default:\n        return NULL;\n    }\n}\n\n");
+    TPL(b, p, "\n#error \"@_bindings.c and @_bindings.h come from different fkcgen "
+              "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n#include <math.h>\n\n"
+              "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
+              "const int *const @_runtime_abi = &fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) ";\n\n");
 }
 
-/* The runtime link check (a stale libfkc lacks fkc_runtime_abi_<N>), and for each op kind
- * whose params are the runtime's, the contract's fields checked against them: each field
- * with its C type (a _Generic without a matching association does not compile) at the place
- * it has in the struct the contract states (restated here), and no other field. */
+/* The runtime's field name's C type ("const size_t *", its _len "size_t") is the contract's. */
+static const fkcg_field *stated_field(const fkcg_section *s, const char *name)
+{
+    for (size_t k = 0; k < s->n_fields; k++)
+        if (s->fields[k].name && strcmp(s->fields[k].name, name) == 0)
+            return &s->fields[k];
+    return NULL;
+}
+
+/* "WriteSlice: the params of the fkc runtime differ in field capacity; ..." as a
+ * _Static_assert's message, naming the runtime's fields (names.c) so the compiler shows what to
+ * write (no quote in it: compilers print quotes of the message escaped). */
+static void put_params_message(fkcg_buf *b, const fkcg_plan_op *op, const char *what,
+                               const char *field, const char *len)
+{
+    LIT(b, "\"");
+    put_comment(b, op->name);
+    put_str(b, what);
+    put_comment(b, field);
+    put_str(b, len);
+    LIT(b, "; the fkc runtime has");
+    for (size_t k = 0; k < op->rt->n_fields; k++) {
+        put_str(b, k ? ", " : " ");
+        put_comment(b, op->rt->fields[k].name);
+        LIT(b, ": ");
+        put_comment(b, op->rt->fields[k].kind);
+    }
+    LIT(b, "\"");
+}
+
+/* One field of the runtime's struct (and its _len for a Vec): its C type and place are the
+ * contract's. Written from names.c's list of the runtime's fields and the contract's, so that
+ * every assertion is well-formed C: a field the contract lacks or states with another kind is
+ * a plain false assertion with its message, never a `no member named` error. */
+static void put_params_field(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                             const fkcg_runtime_field *rf, const fkcg_field *f)
+{
+    bool vec = false;
+    const fkcg_kind_spec *ks = f ? fkcg_kind_lookup(f->kind, &vec) : NULL;
+    if (!f || !ks || strcmp(fkcg_nz(f->kind), rf->kind) != 0) {
+        LIT(b, "_Static_assert(0, ");
+        put_params_message(b, op, f ? ": the contract states another kind for field "
+                                    : ": the contract states no field ", rf->name, "");
+        LIT(b, ");\n");
+        return;
+    }
+    for (int len = 0; len <= (vec ? 1 : 0); len++) {
+        const char *suffix = len ? "_len" : "";
+        LIT(b, "_Static_assert(_Generic(((fkc_");
+        put_ident(b, op->snake);
+        LIT(b, "_params *)0)->");
+        put_ident(b, f->name);
+        put_str(b, suffix);
+        put_str(b, len ? ", size_t" : vec ? ", const " : ", ");
+        if (!len)
+            put_str(b, ks->ctype);
+        put_str(b, vec && !len ? " *: 1, default: 0) &&\n" : ": 1, default: 0) &&\n");
+        LIT(b, "               offsetof(fkc_");
+        put_ident(b, op->snake);
+        LIT(b, "_params, ");
+        put_ident(b, f->name);
+        put_str(b, suffix);
+        TPL(b, p, ") ==\n                   offsetof(struct @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params_stated, ");
+        put_ident(b, f->name);
+        put_str(b, suffix);
+        LIT(b, "),\n               ");
+        put_params_message(b, op, ": the params of the fkc runtime differ in field ", f->name, suffix);
+        LIT(b, ");\n");
+    }
+}
+
+/* For each op kind whose params are the runtime's, the contract's fields checked against them
+ * (docs/architecture.md, "The boundary"): the contract's struct restated, each runtime field
+ * (its C type by _Generic, its place by offsetof), a contract field the runtime lacks, and the
+ * sizes. A mismatch stops the build with these messages. */
 static void emit_c_runtime_params(fkcg_buf *b, const fkcg_plan *p)
 {
-    PUT(b, "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
-           "const int *const @_runtime_abi = &fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) ";\n\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        const fkcg_op_info *op = &p->ops[i];
-        const fkcg_section *s = op->sig;
-        if (!op->runtime)
+        const fkcg_plan_op *op = &p->ops[i];
+        const fkcg_section *s = p->t->sections[op->sig];
+        if (!op->rt)
             continue;
-        PUT(b, "/* ");
+        LIT(b, "/* ");
         put_comment(b, op->name);
-        PUT(b, ": the params as the contract states them ");
+        LIT(b, "'s params as the contract states them ");
         put_where(b, s, true);
-        PUT(b, ". A compile\n * error below: the fkc runtime's fkc_");
+        LIT(b, ",\n * checked against the fkc runtime's fkc_");
         put_ident(b, op->snake);
-        PUT(b, "_params (fkc/fkc_kernels.h) differ; fix the\n"
-               " * contract, or regenerate with the fkcgen of this runtime (make). */\n"
-               "struct @_");
+        TPL(b, p, "_params (fkc/fkc_kernels.h). */\nstruct @_");
         put_ident(b, op->snake);
-        PUT(b, "_params_stated {\n");
+        LIT(b, "_params_stated {\n");
         put_fields(b, s);
-        PUT(b, "};\n");
+        LIT(b, "};\n");
+        for (size_t k = 0; k < op->rt->n_fields; k++)
+            put_params_field(b, p, op, &op->rt->fields[k], stated_field(s, op->rt->fields[k].name));
         for (size_t k = 0; k < s->n_fields; k++) {
-            const fkcg_field *f = &s->fields[k];
-            bool vec;
-            const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
-            for (int len = 0; len <= (vec ? 1 : 0); len++) {
-                PUT(b, "_Static_assert(_Generic(((fkc_");
-                put_ident(b, op->snake);
-                PUT(b, "_params *)0)->");
-                put_ident(b, f->name);
-                put_str(b, len ? "_len, size_t: 1" : vec ? ", const " : ", ");
-                if (!len) {
-                    put_str(b, ks ? ks->ctype : "int");
-                    put_str(b, vec ? " *: 1" : ": 1");
-                }
-                PUT(b, ") &&\n               offsetof(fkc_");
-                put_ident(b, op->snake);
-                PUT(b, "_params, ");
-                put_ident(b, f->name);
-                put_str(b, len ? "_len" : "");
-                PUT(b, ") == offsetof(struct @_");
-                put_ident(b, op->snake);
-                PUT(b, "_params_stated, ");
-                put_ident(b, f->name);
-                put_str(b, len ? "_len" : "");
-                PUT(b, "),\n               \"");
-                put_comment(b, op->name);
-                PUT(b, ": the runtime's params differ in field ");
-                put_comment(b, f->name);
-                put_str(b, len ? "_len" : "");
-                PUT(b, "\");\n");
-            }
+            bool known = false;
+            for (size_t j = 0; j < op->rt->n_fields; j++)
+                known |= s->fields[k].name && !strcmp(s->fields[k].name, op->rt->fields[j].name);
+            if (known)
+                continue;
+            LIT(b, "_Static_assert(0, ");
+            put_params_message(b, op, ": the contract states a field the fkc runtime lacks, ",
+                               s->fields[k].name, "");
+            LIT(b, ");\n");
         }
-        PUT(b, "_Static_assert(sizeof(fkc_");
+        LIT(b, "_Static_assert(sizeof(fkc_");
         put_ident(b, op->snake);
-        PUT(b, "_params) == sizeof(struct @_");
+        TPL(b, p, "_params) == sizeof(struct @_");
         put_ident(b, op->snake);
-        PUT(b, "_params_stated),\n               \"");
-        put_comment(b, op->name);
-        PUT(b, ": the runtime's params have fields the contract does not state\");\n\n");
+        LIT(b, "_params_stated),\n               ");
+        put_params_message(b, op, ": the params of the fkc runtime have fields the contract does not state",
+                           "", "");
+        LIT(b, ");\n\n");
     }
 }
 
-static bool expr_uses_field(const fkcg_expr *e)
+static bool expr_uses(const fkcg_expr *e, fkcg_expr_kind kind)
 {
-    return e && (e->kind == FKCG_EXPR_FIELD || expr_uses_field(e->lhs) ||
-                 expr_uses_field(e->rhs));
+    return e && (e->kind == kind || expr_uses(e->lhs, kind) || expr_uses(e->rhs, kind));
 }
 
 static void put_field_double(fkcg_buf *b, const char *name, const void *ctx)
 {
     (void)ctx;
-    PUT(b, "(double)p->");
+    LIT(b, "(double)p->");
     put_ident(b, name);
 }
 
-/* The expression in double arithmetic, fully parenthesised. */
-static void put_expr(fkcg_buf *b, const fkcg_expr *e)
+/* One cost expression of section sec as a function, in double arithmetic. */
+static void emit_cost_fn(fkcg_buf *b, const fkcg_plan *p, size_t sec, const char *what,
+                         const fkcg_expr *e, const char *src)
 {
     static const fkcg_expr_style c_double = { ".0", "(double)n", "(double)dtype_bytes",
                                               put_field_double, NULL, false };
-    fkcg_expr_write(e, b, &c_double);
-}
-
-static void emit_cost_fn(fkcg_buf *b, const fkcg_op_info *op, const fkcg_section *s, size_t sec,
-                         const char *what, const fkcg_expr *e, const char *src)
-{
-    PUT(b, "/* ");
-    put_comment(b, s->kernel);
-    put_ch(b, ' ');
+    bool field = expr_uses(e, FKCG_EXPR_FIELD);
+    LIT(b, "/* ");
     put_str(b, what);
-    PUT(b, " = ");
+    LIT(b, " = ");
     put_comment(b, src);
-    PUT(b, " */\nstatic double ");
-    put_sec_name(b, "cost_", sec, "_");
-    put_str(b, what);
-    PUT(b, "(uint64_t n, uint64_t dtype_bytes, const void *params)\n{\n");
-    if (expr_uses_field(e)) {
-        PUT(b, "    const @_");
-        put_ident(b, op->snake);
-        PUT(b, "_params *p = params;\n    (void)n;\n    (void)dtype_bytes;\n"
-                         "    if (!p)\n        return (double)NAN;\n    return ");
-    } else {
-        PUT(b, "    (void)n;\n    (void)dtype_bytes;\n    (void)params;\n    return ");
+    fkcg_buf_printf(b, " */\nstatic double cost_%zu_%s(uint64_t n, uint64_t dtype_bytes, "
+                    "const void *params)\n{\n", sec, what);
+    if (field) {
+        TPL(b, p, "    const @_");
+        put_ident(b, p->ops[p->secs[sec].op].snake);
+        LIT(b, "_params *p = params;\n");
     }
-    put_expr(b, e);
-    PUT(b, ";\n}\n\n");
+    if (!expr_uses(e, FKCG_EXPR_N))
+        LIT(b, "    (void)n;\n");
+    if (!expr_uses(e, FKCG_EXPR_DTYPE_BYTES))
+        LIT(b, "    (void)dtype_bytes;\n");
+    put_str(b, field ? "    return p ? " : "    (void)params;\n    return ");
+    fkcg_expr_write(e, b, &c_double);
+    put_str(b, field ? " : (double)NAN;\n}\n" : ";\n}\n");
 }
 
-static void put_cost(fkcg_buf *b, const fkcg_section *s, size_t sec)
+static void emit_cost_fns(fkcg_render *r, size_t sec)
 {
-    if (!s || !s->cost.present) {
-        PUT(b, "{@@_COST_PROVENANCE_UNKNOWN, @@_COST_CLASS_UNKNOWN, NULL, NULL}");
-        return;
-    }
-    put_ch(b, '{');
-    put_enum(b, FKCG_EN_PROVENANCE, s->cost.provenance);
-    PUT(b, ", ");
-    put_enum(b, FKCG_EN_COST_CLASS, s->cost.cost_class);
-    PUT(b, ", ");
-    if (s->cost.flops) {
-        put_sec_name(b, "cost_", sec, "_flops, ");
-    } else {
-        PUT(b, "NULL, ");
-    }
-    if (s->cost.bytes_moved) {
-        put_sec_name(b, "cost_", sec, "_bytes_moved}");
-    } else {
-        PUT(b, "NULL}");
-    }
+    const fkcg_section *s = r->p->secs[sec].s;
+    if (s->cost.flops)
+        emit_cost_fn(r->b, r->p, sec, "flops", s->cost.flops, s->cost.flops_src);
+    if (s->cost.bytes_moved)
+        emit_cost_fn(r->b, r->p, sec, "bytes_moved", s->cost.bytes_moved,
+                     s->cost.bytes_moved_src);
 }
 
-static void emit_c_sections(fkcg_buf *b, const fkcg_plan *p)
+/* Each section's data, then the tables. The unknown-cost sentinel comes only when used (no
+ * unused static in the output). */
+static void emit_c_tables(fkcg_render *r)
 {
-    for (size_t i = 0; i < p->t->n_sections; i++) {
-        const fkcg_section *s = p->t->sections[i];
-        const fkcg_op_info *op = &p->ops[p->sec_op[i]];
-        if (s->caps.n_fast_paths) {
-            PUT(b, "/* ");
-            put_comment(b, s->kernel);
-            PUT(b, " */\nstatic const @_fast_path ");
-            put_sec_name(b, "fast_paths_", i, "[] = {\n");
-            for (size_t k = 0; k < s->caps.n_fast_paths; k++) {
-                PUT(b, "    {");
-                put_cstr(b, s->caps.fast_paths[k].when);
-                PUT(b, ", ");
-                put_enum(b, FKCG_EN_COST_CLASS, s->caps.fast_paths[k].cost_class);
-                PUT(b, "},\n");
-            }
-            PUT(b, "};\n\n");
-        }
-        if (!s->cost.present)
-            continue;
-        if (s->cost.flops)
-            emit_cost_fn(b, op, s, i, "flops", s->cost.flops, s->cost.flops_src);
-        if (s->cost.bytes_moved)
-            emit_cost_fn(b, op, s, i, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
-        PUT(b, "/* ");
-        put_comment(b, s->kernel);
-        PUT(b, " */\nstatic const @_cost ");
-        put_sec_name(b, "cost_", i, " = ");
-        put_cost(b, s, i);
-        PUT(b, ";\n\n");
-    }
-}
-
-static void put_caps(fkcg_buf *b, const fkcg_section *s, size_t sec)
-{
-    put_ch(b, '{');
-    put_enum(b, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy);
-    if (s->caps.n_fast_paths) {
-        put_sec_name(b, ", fast_paths_", sec, ", ");
-        fkcg_buf_put_u64(b, s->caps.n_fast_paths);
-    } else {
-        PUT(b, ", NULL, 0");
-    }
-    put_str(b, s->caps.in_place ? ", true, " : ", false, ");
-    fkcg_buf_put_u64(b, s->caps.alignment_bytes);
-    PUT(b, ", ");
-    fkcg_buf_put_u64(b, s->caps.access_granularity_bits);
-    put_ch(b, '}');
-}
-
-static void put_precision(fkcg_buf *b, const fkcg_section *s)
-{
-    put_str(b, s->precision.bit_stable_on_same_hardware ? "{true, " : "{false, ");
-    fkcg_buf_put_u64(b, s->precision.max_ulp);
-    PUT(b, ", ");
-    put_double(b, s->precision.max_relative);
-    PUT(b, ", ");
-    put_double(b, s->precision.max_absolute);
-    put_str(b, s->precision.audited ? ", true, " : ", false, ");
-    put_cstr(b, s->precision.notes);
-    put_ch(b, '}');
-}
-
-static void emit_c_kernels(fkcg_buf *b, const fkcg_plan *p)
-{
-    bool need_unknown = false; /* emitted only when used: no unused static in the output */
+    const fkcg_plan *p = r->p;
+    bool unknown = false;
     for (size_t i = 0; i < p->t->n_sections; i++)
-        need_unknown |= !p->t->sections[i]->cost.present;
+        unknown |= !p->t->sections[i]->cost.present;
     for (size_t i = 0; i < p->n_ops; i++)
-        need_unknown |= p->ops[i].cost == NULL;
-    if (need_unknown)
-        PUT(b, "/* The unknown-cost sentinel (docs/cost.md). */\n"
-                         "static const @_cost unknown_cost = "
-                         "{@@_COST_PROVENANCE_UNKNOWN, @@_COST_CLASS_UNKNOWN, NULL, NULL};\n\n");
-    PUT(b, "const @_kernel_info @_kernels[@@_KERNEL_COUNT] = {\n");
+        unknown |= p->ops[i].cost == FKCG_NONE;
+    if (unknown)
+        LIT(r->b, "/* The unknown-cost sentinel (docs/cost.md). */\n"
+                  "static const fkc_cost unknown_cost = {FKC_COST_PROVENANCE_UNKNOWN, "
+                  "FKC_COST_CLASS_UNKNOWN, NULL, NULL, NULL, NULL};\n\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
-        const fkcg_section *s = p->t->sections[i];
-        PUT(b, "    /* [");
-        fkcg_buf_put_u64(b, i);
-        PUT(b, "] ");
-        put_comment(b, s->kernel);
-        put_ch(b, ' ');
-        put_where(b, s, true);
-        PUT(b, " */\n    {");
-        put_cstr(b, s->kernel);
-        PUT(b, ", @@_OP_");
-        put_ident(b, p->ops[p->sec_op[i]].upper);
-        PUT(b, ", ");
-        put_backend(b, s->backend);
-        PUT(b, ", ");
-        put_cstr(b, s->kernel_source);
-        PUT(b, ",\n     ");
-        put_cstr(b, s->blurb);
-        PUT(b, ",\n     ");
-        put_cstr(b, s->entry_point);
-        PUT(b, ",\n     ");
-        put_caps(b, s, i);
-        PUT(b, ",\n     ");
-        put_precision(b, s);
-        PUT(b, ",\n     ");
-        put_enum(b, FKCG_EN_DETERMINISM, s->determinism);
-        PUT(b, ", ");
-        put_cstr(b, s->revision_hash);
-        PUT(b, ", ");
-        put_cstr(b, rel_file(s));
-        PUT(b, ", ");
-        fkcg_buf_put_u64(b, s->loc.line);
-        PUT(b, "},\n");
+        fkcg_render_section(r, i, emit_cost_fns);
+        put_ch(r->b, '\n');
     }
-    PUT(b, "};\n\n");
+    static const fkcg_table_id order[] = { FKCG_T_OP_NAMES, FKCG_T_PROVIDERS, FKCG_T_KERNELS,
+                                           FKCG_T_BINDINGS, FKCG_T_REGISTRIES, FKCG_T_LINKS,
+                                           FKCG_T_SHARED_COST, FKCG_T_OP_ROWS };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        fkcg_render_table(r, order[i], FKCG_NONE);
 }
 
-/* &cost_<section index>, or the unknown sentinel. */
-static void put_cost_ref(fkcg_buf *b, const fkcg_section *s, size_t sec)
+/* One `if (backend == ...) switch (in)` of the plan's dispatch group g: the dtypes bound to
+ * one wrapper are the cases of one assignment and return. */
+static void emit_dispatch_group(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_group *g)
 {
-    if (!s || !s->cost.present) {
-        PUT(b, "&unknown_cost");
-        return;
-    }
-    put_sec_name(b, "&cost_", sec, "");
-}
-
-static void put_binding_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
-{
-    const fkcg_binding *bd = &p->t->bindings[i];
-    const fkcg_section *s = bd->section;
-    const fkcg_op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
-    PUT(b, "    /* ");
-    put_binding_label(b, bd, i);
-    PUT(b, " */\n    {@@_OP_");
-    put_ident(b, op->upper);
-    PUT(b, ", {");
-    put_dtype(b, bd->dtype);
-    PUT(b, ", ");
-    put_dtype(b, bd->dtype);
-    PUT(b, "}, ");
-    put_backend(b, s->backend);
-    PUT(b, ", &@_kernels[");
-    fkcg_buf_put_u64(b, p->bind_sec[i]);
-    PUT(b, "],\n     ");
-    put_cstr(b, bd->symbol);
-    PUT(b, ", ");
-    put_wrapper_cstr(b, bd);
-    PUT(b, ", ");
-    put_ref(b, op, bd);
-    PUT(b, ", ");
-    fkcg_buf_put_u64(b, bd->byte_width);
-    PUT(b, ", ");
-    put_cost_ref(b, s, p->bind_sec[i]);
-    PUT(b, "},\n");
-}
-
-static void emit_c_bindings(fkcg_buf *b, const fkcg_plan *p)
-{
-    PUT(b, "const @_binding @_bindings[@@_BINDING_COUNT] = {\n");
-    for (size_t i = 0; i < p->t->n_bindings; i++)
-        put_binding_row(b, p, i);
-    PUT(b, "};\n\n");
-}
-
-static void put_key_name(fkcg_buf *b, int dtype)
-{
-    PUT(b, "key_");
-    put_str(b, fkcg_dtypes[dtype].suffix);
-}
-
-static void emit_c_register(fkcg_buf *b, const fkcg_plan *p)
-{
-    bool used[FKCG_NDTYPES] = {false};
-    for (size_t i = 0; i < p->t->n_bindings; i++)
-        used[p->t->bindings[i].dtype] = true;
-    PUT(b, "/* The [in, out] dtype keys of the registrations. */\n");
-    for (int d = 0; d < FKCG_NDTYPES; d++) {
-        if (!used[d])
-            continue;
-        PUT(b, "static const fkc_dtype ");
-        put_key_name(b, d);
-        PUT(b, "[2] = {");
-        put_dtype(b, d);
-        PUT(b, ", ");
-        put_dtype(b, d);
-        PUT(b, "};\n");
-    }
-    PUT(b, "\nint @_register_bindings(void *registry, "
-                     "@_register_fn register_with_precision)\n{\n    int rc;\n\n"
-                     "    if (!register_with_precision)\n"
-                     "        return (int)FKC_ERR_INVALID_ARGUMENT;\n");
-    for (size_t i = 0; i < p->t->n_bindings; i++) {
-        const fkcg_binding *bd = &p->t->bindings[i];
-        const fkcg_section *s = bd->section;
-        const fkcg_op_info *op = &p->ops[p->sec_op[p->bind_sec[i]]];
-        PUT(b, "    rc = register_with_precision(registry, @@_OP_");
-        put_ident(b, op->upper);
-        PUT(b, ", ");
-        put_key_name(b, bd->dtype);
-        PUT(b, ", ");
-        put_backend(b, s->backend);
-        PUT(b, ", ");
-        put_cstr(b, s->kernel_source);
-        PUT(b, ",\n        &@_kernels[");
-        fkcg_buf_put_u64(b, p->bind_sec[i]);
-        PUT(b, "].precision, (@_kernel_ref)");
-        put_ref(b, op, bd);
-        PUT(b, ");\n    if (rc != 0)\n        return rc;\n");
-    }
-    PUT(b, "    return 0;\n}\n\n");
-}
-
-/* Binding order for dispatch: by op kind, backend, dtype. */
-typedef struct disp_row {
-    size_t op;
-    const fkcg_binding *b;
-} disp_row;
-
-static int cmp_disp(const void *x, const void *y)
-{
-    const disp_row *a = x, *c = y;
-    if (a->op != c->op)
-        return a->op < c->op ? -1 : 1;
-    int r = strcmp(a->b->section->backend, c->b->section->backend);
-    if (r)
-        return r;
-    return (a->b->dtype > c->b->dtype) - (a->b->dtype < c->b->dtype);
-}
-
-/* One `if (backend == ...) switch (in)` of one op kind: rows[0..n) share op and backend.
- * The dtypes bound to one wrapper are the cases of one assignment and return. */
-static void emit_dispatch_backend(fkcg_buf *b, const fkcg_op_info *op, const disp_row *rows, size_t n)
-{
-    PUT(b, "        if (backend == ");
-    put_backend(b, rows[0].b->section->backend);
-    PUT(b, ") {\n            switch (in) {\n");
-    bool done[FKCG_NDTYPES] = {false};
-    for (size_t i = 0; i < n; i++) {
-        if (done[rows[i].b->dtype])
-            continue;
-        const fkcg_binding *wb = rows[i].b;
-        const char *w = wb->wrapper;
-        for (size_t k = i; k < n; k++) {
-            if (done[rows[k].b->dtype] || strcmp(rows[k].b->wrapper, w) != 0)
-                continue;
-            done[rows[k].b->dtype] = true;
-            PUT(b, "            case ");
-            put_dtype(b, rows[k].b->dtype);
-            PUT(b, ":\n");
-        }
-        PUT(b, "                ref->");
+    const fkcg_plan_op *op = &p->ops[g->op];
+    LIT(b, "        if (backend == ");
+    put_vocab(b, FKCG_EN_BACKEND, g->backend);
+    LIT(b, ") {\n            switch (in) {\n");
+    for (size_t i = 0; i < g->n; i++) {
+        const fkcg_plan_case *c = &p->cases[g->first + i];
+        LIT(b, "            case ");
+        put_vocab(b, FKCG_EN_DTYPE, fkcg_dtypes[c->dtype].name);
+        LIT(b, ":\n");
+        const fkcg_plan_row *row = &p->rows[c->row];
+        const fkcg_plan_row *next = i + 1 < g->n ? &p->rows[p->cases[g->first + i + 1].row] : NULL;
+        if (next && next->sec == row->sec && next->b->byte_width == row->b->byte_width)
+            continue; /* the next dtype shares this wrapper */
+        LIT(b, "                ref->");
         put_ident(b, op->snake);
-        PUT(b, " = ");
-        put_wrapper(b, wb);
-        PUT(b, ";\n                return FKC_OK;\n");
+        LIT(b, " = ");
+        put_wrapper_symbol(b, p, c->row);
+        LIT(b, ";\n                return FKC_OK;\n");
     }
-    PUT(b, "            default:\n                break;\n            }\n        }\n");
+    LIT(b, "            default:\n                break;\n            }\n        }\n");
 }
 
 static void emit_c_dispatch(fkcg_buf *b, const fkcg_plan *p)
 {
-    size_t n = p->t->n_bindings;
-    disp_row *rows = fkcg_xcalloc(n, sizeof *rows);
-    for (size_t i = 0; i < n; i++) {
-        rows[i].op = p->sec_op[p->bind_sec[i]];
-        rows[i].b = &p->t->bindings[i];
+    TPL(b, p, "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, "
+              "fkc_backend backend,\n                        @_kernel_ref *ref)\n{\n"
+              "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+              "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
+              "/* every contract key is [T, T] */\n    switch (op) {\n");
+    for (size_t i = 0; i < p->n_groups;) {
+        size_t op = p->groups[i].op;
+        TPL(b, p, "    case @@_OP_");
+        put_ident(b, p->ops[op].upper);
+        LIT(b, ":\n");
+        for (; i < p->n_groups && p->groups[i].op == op; i++)
+            emit_dispatch_group(b, p, &p->groups[i]);
+        LIT(b, "        break;\n");
     }
-    fkcg_sort_rows(rows, n, sizeof *rows, cmp_disp);
-    PUT(b, "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, "
-                     "fkc_backend backend,\n                        @_kernel_ref *ref)\n{\n"
-                     "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
-                     "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
-                     "/* every contract key is [T, T] */\n    switch (op) {\n");
-    for (size_t i = 0; i < n;) {
-        const fkcg_op_info *op = &p->ops[rows[i].op];
-        PUT(b, "    case @@_OP_");
-        put_ident(b, op->upper);
-        PUT(b, ":\n");
-        while (i < n && &p->ops[rows[i].op] == op) {
-            size_t j = i;
-            while (j < n && rows[j].op == rows[i].op &&
-                   strcmp(rows[j].b->section->backend, rows[i].b->section->backend) == 0)
-                j++;
-            emit_dispatch_backend(b, op, rows + i, j - i);
-            i = j;
-        }
-        PUT(b, "        break;\n");
-    }
-    PUT(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
-    free(rows);
+    LIT(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
 }
 
-static void emit_c_link(fkcg_buf *b, const fkcg_plan *p)
-{
-    PUT(b, "const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT] = {\n");
-    for (size_t i = 0; i < p->n_registries; i++) {
-        PUT(b, "    ");
-        put_cstr(b, p->registries[i]);
-        PUT(b, ",\n");
-    }
-    PUT(b, "};\n\nconst @_link_entry @_link_registry[@@_LINK_ENTRY_COUNT] = {\n");
-    for (size_t i = 0; i < p->t->n_bindings; i++) {
-        const fkcg_link_row *l = &p->links[i];
-        const fkcg_section *s = l->b->section;
-        const char *reg = s->provider && s->provider->link_registry ? s->provider->link_registry : "";
-        PUT(b, "    {");
-        put_cstr(b, l->b->symbol);
-        PUT(b, ", ");
-        fkcg_buf_put_u64(b, fkcg_plan_registry(p, reg));
-        PUT(b, ", &@_bindings[");
-        fkcg_buf_put_u64(b, l->index);
-        PUT(b, "]}, /* -> ");
-        put_tpl_str(b, wrapper_prefix(l->b->section));
-        put_comment(b, l->b->wrapper);
-        PUT(b, " */\n");
-    }
-    PUT(b,
-        "};\n\n"
-        "const @_link_entry *@_link_lookup(const char *symbol)\n{\n"
-        "    size_t lo = 0, hi = @@_LINK_ENTRY_COUNT;\n\n"
-        "    if (!symbol)\n        return NULL;\n"
-        "    while (lo < hi) {\n"
-        "        size_t mid = lo + (hi - lo) / 2;\n"
-        "        int c = strcmp(symbol, @_link_registry[mid].symbol);\n\n"
-        "        if (c == 0)\n            return &@_link_registry[mid];\n"
-        "        if (c < 0)\n            hi = mid;\n        else\n            lo = mid + 1;\n"
-        "    }\n    return NULL;\n}\n\n");
-}
-
-static void emit_c_cost(fkcg_buf *b, const fkcg_plan *p)
-{
-    PUT(b, "/* The shared cost of each op kind: the cost of its first section (by kernel\n"
-                     " * name) that states one with a known provenance (docs/cost.md). */\n"
-                     "static const @_cost *const shared_cost[@@_OP_KIND_COUNT] = {\n");
-    for (size_t i = 0; i < p->n_ops; i++) {
-        PUT(b, "    ");
-        put_cost_ref(b, p->ops[i].cost, p->ops[i].cost_sec);
-        PUT(b, ", /* ");
-        put_comment(b, p->ops[i].name);
-        PUT(b, " */\n");
-    }
-    PUT(b,
-        "};\n\n"
-        "const @_cost *@_op_shared_cost(@_op_kind op)\n{\n"
-        "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT ||\n"
-        "        shared_cost[op]->provenance == @@_COST_PROVENANCE_UNKNOWN)\n"
-        "        return NULL;\n"
-        "    return shared_cost[op];\n}\n\n"
-        "size_t @_fill_unset_cost_for_backend(@_binding *bindings, size_t count,\n"
-        "                                       fkc_backend backend)\n{\n"
-        "    size_t filled = 0;\n\n"
-        "    if (!bindings)\n        return 0;\n"
-        "    for (size_t i = 0; i < count; i++) {\n"
-        "        @_binding *b = &bindings[i];\n"
-        "        const @_cost *shared;\n\n"
-        "        if (b->backend != backend ||\n"
-        "            (b->cost && b->cost->provenance != @@_COST_PROVENANCE_UNKNOWN))\n"
-        "            continue;\n"
-        "        shared = @_op_shared_cost(b->op_kind);\n"
-        "        if (!shared)\n            continue;\n"
-        "        b->cost = shared;\n"
-        "        filled++;\n"
-        "    }\n    return filled;\n}\n");
-}
-
-static void put_input(fkcg_buf *b, const fkcg_input *in, size_t sec, size_t k)
-{
-    PUT(b, "    {");
-    put_cstr(b, in->name);
-    put_sec_name(b, ", dtypes_", sec, "_");
-    fkcg_buf_put_u64(b, k);
-    PUT(b, ", ");
-    fkcg_buf_put_u64(b, in->n_dtypes);
-    PUT(b, ",\n     ");
-    size_t col = 5;
-    for (int l = 0; l < FKCG_NLAYOUT; l++) {
-        char v[64];
-        fkcg_buf e; /* the enumerator, to wrap the list under WRAP_COLUMN */
-        fkcg_buf_init(&e);
-        put_enum(&e, FKCG_EN_LAYOUT_RULE, in->layout[l]);
-        snprintf(v, sizeof v, "%s", e.data);
-        fkcg_buf_free(&e);
-        put_param(b, 5, &col, l == 0, v, "", "");
-    }
-    PUT(b, ",\n     ");
-    put_cstr(b, in->rank);
-    PUT(b, ", ");
-    put_cstr(b, in->shape_constraint);
-    PUT(b, "},\n");
-}
-
-static void put_output(fkcg_buf *b, const fkcg_output *o)
-{
-    PUT(b, "    {");
-    put_cstr(b, o->name);
-    PUT(b, ", ");
-    put_cstr(b, o->dtype_rule);
-    PUT(b, ", ");
-    put_cstr(b, o->dtype_rule_arg);
-    PUT(b, ", ");
-    put_cstr(b, o->shape_rule);
-    PUT(b, ", ");
-    put_cstr(b, o->shape_rule_arg);
-    PUT(b, ",\n     ");
-    put_enum(b, FKCG_EN_GUARANTEE, o->layout_guarantee);
-    PUT(b, ", ");
-    put_enum(b, FKCG_EN_ALIASING, o->aliasing);
-    PUT(b, "},\n");
-}
-
-/* Section i's inputs (with their dtype lists), outputs and op_params fields. */
-static void emit_c_section_facts(fkcg_buf *b, const fkcg_section *s, size_t i)
-{
-    for (size_t k = 0; k < s->n_inputs; k++) {
-        const fkcg_input *in = &s->inputs[k];
-        PUT(b, "/* ");
-        put_comment(b, s->kernel);
-        PUT(b, ": the dtypes of input ");
-        put_comment(b, in->name);
-        PUT(b, " */\nstatic const fkc_dtype ");
-        put_sec_name(b, "dtypes_", i, "_");
-        fkcg_buf_put_u64(b, k);
-        PUT(b, "[] = {");
-        size_t open = column(b), col = open;
-        for (size_t d = 0; d < in->n_dtypes; d++)
-            put_param(b, open, &col, d == 0, "FKC_DTYPE_", fkcg_dtypes[in->dtypes[d]].name, "");
-        PUT(b, "};\n");
-    }
-    PUT(b, "static const ");
-    PUT(b, "@_input_info ");
-    put_sec_name(b, "inputs_", i, "[] = {\n");
-    for (size_t k = 0; k < s->n_inputs; k++)
-        put_input(b, &s->inputs[k], i, k);
-    PUT(b, "};\n");
-    if (s->n_outputs) {
-        PUT(b, "static const ");
-        PUT(b, "@_output_info ");
-        put_sec_name(b, "outputs_", i, "[] = {\n");
-        for (size_t k = 0; k < s->n_outputs; k++)
-            put_output(b, &s->outputs[k]);
-        PUT(b, "};\n");
-    }
-    if (s->n_fields) {
-        PUT(b, "static const ");
-        PUT(b, "@_field_info ");
-        put_sec_name(b, "fields_", i, "[] = {\n");
-        for (size_t k = 0; k < s->n_fields; k++) {
-            PUT(b, "    {");
-            put_cstr(b, s->fields[k].name);
-            PUT(b, ", ");
-            put_cstr(b, s->fields[k].kind);
-            PUT(b, ", ");
-            put_cstr(b, s->fields[k].note);
-            PUT(b, "},\n");
-        }
-        PUT(b, "};\n");
-    }
-    put_ch(b, '\n');
-}
-
-static void put_provider_row(fkcg_buf *b, const fkcg_provider *pr, size_t i)
-{
-    PUT(b, "    /* [");
-    fkcg_buf_put_u64(b, i);
-    PUT(b, "] ");
-    put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
-    PUT(b, " */\n    {");
-    put_cstr(b, pr->name);
-    PUT(b, ", ");
-    put_backend(b, pr->backend ? pr->backend : "");
-    PUT(b, ", ");
-    put_cstr(b, pr->kernel_source);
-    PUT(b, ",\n     ");
-    put_cstr(b, pr->link_registry);
-    PUT(b, ", ");
-    put_cstr(b, pr->revision_base);
-    PUT(b, ", ");
-    fkcg_buf_put_u64(b, pr->fkc_version);
-    PUT(b, ", ");
-    put_cstr(b, pr->rel_file ? pr->rel_file : pr->loc.file);
-    PUT(b, "},\n");
-}
-
-static void put_contract_row(fkcg_buf *b, const fkcg_plan *p, size_t i)
-{
-    const fkcg_section *s = p->t->sections[i];
-    long pv = fkcg_provider_index(p->t, s->provider);
-    PUT(b, "    /* [");
-    fkcg_buf_put_u64(b, i);
-    PUT(b, "] ");
-    put_comment(b, s->kernel);
-    PUT(b, " */\n    {");
-    if (pv >= 0) {
-        PUT(b, "&@_providers[");
-        fkcg_buf_put_u64(b, (uint64_t)pv);
-        PUT(b, "], ");
-    } else {
-        PUT(b, "NULL, ");
-    }
-    put_sec_name(b, "inputs_", i, ", ");
-    fkcg_buf_put_u64(b, s->n_inputs);
-    if (s->n_outputs)
-        put_sec_name(b, ", outputs_", i, ", ");
-    else
-        PUT(b, ", NULL, ");
-    fkcg_buf_put_u64(b, s->n_outputs);
-    PUT(b, ", ");
-    put_cstr(b, s->variant);
-    if (s->n_fields)
-        put_sec_name(b, ", fields_", i, ", ");
-    else
-        PUT(b, ", NULL, ");
-    fkcg_buf_put_u64(b, s->n_fields);
-    PUT(b, ",\n     ");
-    put_cost_ref(b, s, i);
-    PUT(b, ", ");
-    put_cstr(b, s->cost.present ? s->cost.flops_src : NULL);
-    PUT(b, ", ");
-    put_cstr(b, s->cost.present ? s->cost.bytes_moved_src : NULL);
-    PUT(b, "},\n");
-}
-
-/* The first and one-past-last binding index of each op kind (the table is sorted by op kind;
- * the range is checked row by row anyway). */
-static void emit_c_op_ranges(fkcg_buf *b, const fkcg_plan *p)
-{
-    size_t *lo = fkcg_xcalloc(p->n_ops + 1, sizeof *lo), *hi = fkcg_xcalloc(p->n_ops + 1, sizeof *hi);
-    for (size_t i = 0; i < p->n_ops; i++)
-        lo[i] = p->t->n_bindings;
-    for (size_t i = 0; i < p->t->n_bindings; i++) {
-        size_t op = p->sec_op[p->bind_sec[i]];
-        lo[op] = i < lo[op] ? i : lo[op];
-        hi[op] = i + 1 > hi[op] ? i + 1 : hi[op];
-    }
-    PUT(b, "/* The bindings of each op kind lie in [first, end) of ");
-    PUT(b, "@_bindings. */\nstatic const size_t op_bindings[@@_OP_KIND_COUNT][2] = {\n");
-    for (size_t i = 0; i < p->n_ops; i++) {
-        PUT(b, "    {");
-        fkcg_buf_put_u64(b, lo[i] < hi[i] ? lo[i] : 0);
-        PUT(b, ", ");
-        fkcg_buf_put_u64(b, hi[i]);
-        PUT(b, "}, /* ");
-        put_comment(b, p->ops[i].name);
-        PUT(b, " */\n");
-    }
-    PUT(b, "};\n\n");
-    free(lo);
-    free(hi);
-}
-
-static const char c_lookup[] =
+/* The header's functions over the tables: one line each over fkc/fkc_tables.h's loops. */
+static const char c_functions[] =
+    "const char *@_op_kind_name(@_op_kind op)\n{\n"
+    "    return fkc_tables_name(op_names, @@_OP_KIND_COUNT, (size_t)op);\n}\n\n"
+    "int @_register_bindings(void *registry, @_register_fn register_with_precision)\n{\n"
+    "    return @_tables_register(@_bindings, @@_BINDING_COUNT, registry, "
+    "register_with_precision);\n}\n\n"
     "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
     "                                      fkc_backend backend, const char *kernel_source)\n{\n"
-    "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT || in != out)\n"
-    "        return NULL;\n"
-    "    for (size_t i = op_bindings[op][0]; i < op_bindings[op][1]; i++) {\n"
-    "        const @_binding *b = &@_bindings[i];\n\n"
-    "        if (b->op_kind == op && b->dtypes[0] == in && b->backend == backend &&\n"
-    "            (!kernel_source || strcmp(b->info->kernel_source, kernel_source) == 0))\n"
-    "            return b;\n"
-    "    }\n    return NULL;\n}\n";
+    "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return NULL;\n"
+    "    return @_tables_find(@_bindings, op_rows[op][0], op_rows[op][1], op, in, out, "
+    "backend,\n                         kernel_source);\n}\n\n"
+    "const @_link_entry *@_link_lookup(const char *symbol)\n{\n"
+    "    return @_tables_link(@_link_registry, @@_LINK_ENTRY_COUNT, symbol);\n}\n\n"
+    "const fkc_cost *@_op_shared_cost(@_op_kind op)\n{\n"
+    "    return fkc_tables_shared_cost(shared_cost, @@_OP_KIND_COUNT, (size_t)op);\n}\n\n"
+    "size_t @_fill_unset_cost_for_backend(@_binding *bindings, size_t count,\n"
+    "                                       fkc_backend backend)\n{\n"
+    "    return @_tables_fill_cost(bindings, count, backend, shared_cost, @@_OP_KIND_COUNT);\n}\n";
 
-static void emit_c_facts(fkcg_buf *b, const fkcg_plan *p)
+/* The two files, part by part, in order. */
+static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
 {
-    PUT(b, "\n/* ---- The rest of each section's contract (");
-    PUT(b, "@_contracts, @_providers). ---- */\n\n");
-    for (size_t i = 0; i < p->t->n_sections; i++)
-        emit_c_section_facts(b, p->t->sections[i], i);
-    PUT(b, "const ");
-    PUT(b, "@_provider_info @_providers[@@_PROVIDER_COUNT] = {\n");
-    for (size_t i = 0; i < p->t->n_providers; i++)
-        put_provider_row(b, p->t->providers[i], i);
-    PUT(b, "};\n\nconst ");
-    PUT(b, "@_contract_info @_contracts[@@_KERNEL_COUNT] = {\n");
-    for (size_t i = 0; i < p->t->n_sections; i++)
-        put_contract_row(b, p, i);
-    PUT(b, "};\n\n");
-    emit_c_op_ranges(b, p);
-    put_tpl_str(b, c_lookup);
-}
-
-/* First binding index of each section (bindings of one section are contiguous). */
-static size_t *section_first(const fkcg_plan *p)
-{
-    size_t *first = fkcg_xcalloc(p->t->n_sections, sizeof *first);
-    for (size_t i = 0; i < p->t->n_sections; i++)
-        first[i] = p->t->n_bindings;
-    for (size_t i = p->t->n_bindings; i-- > 0;)
-        first[p->bind_sec[i]] = i;
-    return first;
-}
-
-/* The two files, section by section, in order. */
-static void emit_plan(const fkcg_plan *pp, fkcg_buf *header, fkcg_buf *source)
-{
-    const fkcg_plan p = *pp;
-    const fkcg_table *table = p.t;
-    size_t *first = section_first(&p);
-    set_prefix(p.prefix);
+    fkcg_buf *h = outs[0], *c = outs[1];
     pair_hasher ph;
     uint64_t pair_hash;
-    hash_begin(&ph, header);
-    emit_banner(header, table, "@_bindings.h", false);
-    emit_h_prologue(header);
-    emit_h_op_kinds(header, &p);
-    emit_h_enums(header);
-    emit_h_params(header, &p);
-    emit_h_fn_types(header, &p);
-    emit_h_wrappers(header, &p, first);
-    emit_h_tables(header, &p);
-    emit_h_pair_hash(header, &ph, &pair_hash);
+    hash_begin(&ph, h);
+    emit_banner(h, p, "@_bindings.h", false);
+    emit_h_prologue(h, p);
+    emit_h_op_kinds(h, p);
+    emit_h_params(h, p);
+    emit_h_fn_types(h, p);
+    emit_h_wrappers(h, p);
+    emit_h_tables(h, p);
+    emit_h_pair_hash(h, p, &ph, &pair_hash);
 
-    emit_banner(source, table, "@_bindings.c", true);
-    emit_c_names(source, &p, pair_hash);
-    emit_c_runtime_params(source, &p);
-    emit_c_sections(source, &p);
-    emit_c_kernels(source, &p);
-    emit_c_bindings(source, &p);
-    emit_c_register(source, &p);
-    emit_c_dispatch(source, &p);
-    emit_c_link(source, &p);
-    emit_c_cost(source, &p);
-    emit_c_facts(source, &p);
-    free(first);
+    fkcg_render r;
+    fkcg_render_init(&r, c, p, &c_style, NULL);
+    emit_banner(c, p, "@_bindings.c", true);
+    emit_c_prologue(c, p, pair_hash);
+    emit_c_runtime_params(c, p);
+    emit_c_tables(&r);
+    emit_c_dispatch(c, p);
+    put_tpl(c, p, c_functions);
+    fkcg_render_free(&r);
 }
+
+const fkcg_backend fkcg_backend_c = {
+    .name = "c",
+    .outputs = { "@_bindings.h", "@_bindings.c" },
+    .check = fkcg_plan_check,
+    .emit = emit_c,
+};
+
+/* ---- gen --emit-stubs -------------------------------------------------------------------- */
 
 /* One wrapper's skeleton: the signature of the op's function type, each parameter used, a
  * TODO and FKC_ERR_UNSUPPORTED. */
-static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned width,
-                      const char *dtypes)
+static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned width)
 {
-    const fkcg_section *s = p->t->sections[sec];
-    const fkcg_op_info *op = &p->ops[p->sec_op[sec]];
-    const fkcg_section *sig = op->sig;
-    PUT(b, "/* ");
-    put_comment(b, s->kernel);
+    const fkcg_plan_sec *ps = &p->secs[sec];
+    const fkcg_plan_op *op = &p->ops[ps->op];
+    const fkcg_section *sig = p->t->sections[op->sig];
+    LIT(b, "/* ");
+    put_comment(b, ps->s->kernel);
     put_ch(b, ' ');
-    put_where(b, s, true);
-    PUT(b, ": ");
+    put_where(b, ps->s, true);
+    LIT(b, ": ");
     put_comment(b, op->name);
-    PUT(b, " on ");
-    put_str(b, dtypes);
-    PUT(b, " */\nfkc_status ");
-    put_tpl_str(b, wrapper_prefix(s));
-    put_ident(b, s->kernel);
-    PUT(b, "_b");
-    fkcg_buf_put_u64(b, width);
-    put_params(b, op);
-    PUT(b, "\n{\n    (void)stream;\n");
-    for (size_t i = 0; i < sig->n_inputs; i++) {
-        PUT(b, "    (void)");
-        put_ident(b, sig->inputs[i].name);
-        PUT(b, ";\n");
+    LIT(b, " on [");
+    for (size_t k = ps->first, n = 0; k < ps->end; k++)
+        if (p->rows[k].b->byte_width == width)
+            fkcg_buf_printf(b, "%s%s", n++ ? ", " : "", fkcg_dtypes[p->rows[k].b->dtype].name);
+    LIT(b, "] */\nfkc_status ");
+    put_str(b, fkcg_plan_wrapper_prefix(p, sec));
+    put_ch(b, '_');
+    put_ident(b, ps->s->kernel);
+    fkcg_buf_printf(b, "_b%u", width);
+    put_params(b, p, op);
+    LIT(b, "\n{\n    (void)stream;\n");
+    for (size_t i = 0; i < sig->n_inputs + sig->n_outputs; i++) {
+        LIT(b, "    (void)");
+        put_ident(b, i < sig->n_inputs ? sig->inputs[i].name
+                                       : sig->outputs[i - sig->n_inputs].name);
+        LIT(b, ";\n");
     }
-    for (size_t i = 0; i < sig->n_outputs; i++) {
-        PUT(b, "    (void)");
-        put_ident(b, sig->outputs[i].name);
-        PUT(b, ";\n");
-    }
-    PUT(b, "    (void)params;\n    (void)extra;\n"
+    LIT(b, "    (void)params;\n    (void)extra;\n"
            "    /* TODO: check the call, then record the kernel on stream for ");
     fkcg_buf_put_u64(b, width);
-    PUT(b, "-byte elements\n     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) "
+    LIT(b, "-byte elements\n     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) "
            "and return FKC_OK;\n     * refuse with fkc_set_error(status, ...). */\n"
            "    return FKC_ERR_UNSUPPORTED;\n}\n\n");
 }
@@ -1698,65 +1084,24 @@ void fkcg_emit_stubs(const fkcg_table *t, const char *prefix, fkcg_buf *b)
 {
     fkcg_plan p;
     fkcg_plan_init(&p, t, prefix);
-    set_prefix(p.prefix);
-    size_t *first = section_first(&p);
-    PUT(b, "/* Wrapper skeletons - written once by fkcgen " FKCGEN_VERSION " (gen --emit-stubs) "
+    LIT(b, "/* Wrapper skeletons - written once by fkcgen " FKCGEN_VERSION " (gen --emit-stubs) "
            "from:\n");
     for (size_t i = 0; i < t->n_providers; i++) {
-        PUT(b, " *   ");
+        LIT(b, " *   ");
         put_comment(b, t->providers[i]->rel_file ? t->providers[i]->rel_file
                                                  : t->providers[i]->loc.file);
         put_ch(b, '\n');
     }
-    PUT(b, " * Yours to edit (fkcgen never overwrites it): each function is a byte-width wrapper\n"
-           " * <prefix>_<kernel>_b<width> that @_bindings.h declares; until its TODO is done it "
-           "refuses\n * with FKC_ERR_UNSUPPORTED. The fkc runtime's own kernels need none. */\n"
-           "#include \"@_bindings.h\"\n\n");
+    TPL(b, &p, " * Yours to edit (fkcgen never overwrites it): each function is a byte-width "
+               "wrapper\n * <prefix>_<kernel>_b<width> that @_bindings.h declares; until its TODO "
+               "is done it refuses\n * with FKC_ERR_UNSUPPORTED. The fkc runtime's own kernels "
+               "need none. */\n#include \"@_bindings.h\"\n\n");
     for (size_t i = 0; i < t->n_sections; i++) {
-        if (fkcg_runtime_kernel_find(t->sections[i]->kernel))
+        if (p.secs[i].runtime)
             continue; /* fkc_<kernel>_b<width> are the runtime's */
-        unsigned mask = section_widths(&p, i, first, t->n_bindings);
-        for (unsigned w = 1; w <= 8; w *= 2) {
-            if (!(mask & (1u << w)))
-                continue;
-            char dtypes[64] = "[";
-            for (size_t k = first[i]; k < t->n_bindings && p.bind_sec[k] == i; k++)
-                if (t->bindings[k].byte_width == w)
-                    snprintf(dtypes + strlen(dtypes), sizeof dtypes - strlen(dtypes), "%s%s",
-                             dtypes[1] ? ", " : "", fkcg_dtypes[t->bindings[k].dtype].name);
-            strcat(dtypes, "]");
-            emit_stub(b, &p, i, w, dtypes);
-        }
+        for (unsigned w = 1; w <= 8; w *= 2)
+            if (p.secs[i].widths & (1u << w))
+                emit_stub(b, &p, i, w);
     }
-    free(first);
     fkcg_plan_free(&p);
-}
-
-void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source)
-{
-    fkcg_emit_c_prefixed(table, NULL, header, source);
-}
-
-void fkcg_emit_c_prefixed(const fkcg_table *table, const char *name, fkcg_buf *header,
-                          fkcg_buf *source)
-{
-    fkcg_plan p;
-    fkcg_plan_init(&p, table, name);
-    emit_plan(&p, header, source);
-    fkcg_plan_free(&p);
-}
-
-size_t fkcg_emit_c_checked(const fkcg_table *table, const char *name, fkcg_diag *d,
-                           fkcg_buf *header, fkcg_buf *source)
-{
-    size_t errors = 1;
-    if (!fkcg_emit_empty(table, d)) {
-        fkcg_plan p;
-        fkcg_plan_init(&p, table, name);
-        errors = fkcg_plan_check(&p, d);
-        if (errors == 0 && header && source)
-            emit_plan(&p, header, source);
-        fkcg_plan_free(&p);
-    }
-    return errors;
 }

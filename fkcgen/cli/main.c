@@ -1,9 +1,11 @@
 /* main.c — the fkcgen command line: parses options, then calls the library (fkcgen.h).
- * check and dump run the front-end passes; schema prints the docs page; gen is the emitter's
- * (emit_main.c). Exit codes: 0 clean, 1 contract errors, 2 usage or I/O errors. */
+ * check and dump run the front-end passes (dump then the JSON back end); schema prints the docs
+ * page; gen is its own command (cli/gen.c). Exit codes: 0 clean, 1 contract errors, 2 usage or
+ * I/O errors. */
 #include <stdio.h>
 #include <string.h>
 
+#include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
 
@@ -12,7 +14,7 @@ static const char usage[] =
     "       fkcgen dump --json [--root DIR] FILE... print the binding table as JSON\n"
     "       fkcgen schema --markdown                print the contract format (docs page)\n"
     "       fkcgen gen --out-dir DIR FILE...        emit the C bindings (--help: options)\n"
-    "       fkcgen gen --lang rust --out-dir DIR FILE...  emit them as one Rust module\n"
+    "       fkcgen gen --lang rust|json --out-dir DIR FILE...  as a Rust module, or JSON\n"
     "       fkcgen --help | --version | COMMAND --help\n"
     "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n"
     "--root DIR: contract paths in the output are made relative to DIR (default: .).\n";
@@ -78,7 +80,9 @@ static int cmd_read(int argc, char **argv, bool dump)
     if (rc == 0 && dump) {
         fkcg_buf out;
         fkcg_buf_init(&out);
-        fkcg_dump_json(fkcg_run_table(run), &out);
+        fkcg_buf *const outs[] = { &out };
+        fkcg_backend_run(fkcg_backend_find("json"), fkcg_run_table(run), NULL,
+                         fkcg_run_diag(run), outs);
         fwrite(out.data, 1, out.len, stdout);
         fkcg_buf_free(&out);
     }

@@ -283,15 +283,28 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b);
 
 /* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
  * bindings point to its byte-width wrappers fkc_<kernel>_b<width> and take its params struct
- * fkc_<op snake>_params. A contract may bind such a kernel only to its op kind and backend. */
+ * fkc_<op snake>_params, whose fields (name, kind, in order) are listed here, and its side
+ * inputs fkc_<op snake>_extra when it has some. A contract may bind such a kernel only to its
+ * op kind and backend. The one description of the runtime's families in fkcgen: the front end
+ * compares a contract's op_params with it, the C back end writes its checks from it. */
+typedef struct fkcg_runtime_field {
+    const char *name;     /* "capacity" */
+    const char *kind;     /* "usize": a field kind of the schema (model.h FKCG_FIELD_KINDS) */
+} fkcg_runtime_field;
+
 typedef struct fkcg_runtime_kernel {
     const char *kernel;   /* "write_slice" */
     const char *op_kind;  /* "WriteSlice" */
     const char *backend;  /* "Vulkan" */
+    const fkcg_runtime_field *fields; /* fkc_<op snake>_params, in order */
+    size_t n_fields;
+    bool extra;           /* side inputs fkc_<op snake>_extra; else `const void *extra` */
 } fkcg_runtime_kernel;
 
 /* The runtime's family of that kernel name, or NULL (also for NULL). */
 const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel);
+/* The runtime's family of that op kind, or NULL (also for NULL). */
+const fkcg_runtime_kernel *fkcg_runtime_family(const char *op_kind);
 /* Whether op_kind is the op kind of one of the runtime's families. */
 bool fkcg_runtime_op_kind(const char *op_kind);
 

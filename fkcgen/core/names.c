@@ -430,10 +430,19 @@ char *fkcg_snake_case(const char *camel)
 /* The families runtime/include/fkc/fkc_kernels.h declares. The generated code declares their
  * wrappers again through its own function types, so a mismatch with that header is a compile
  * error of the generated code, never a silent one. */
-static const fkcg_runtime_kernel runtime_kernels[] = {
-    {"write_slice", "WriteSlice", "Vulkan"},
-    {"write_slice_rotating", "WriteSliceRotating", "Vulkan"},
+static const fkcg_runtime_field write_slice_fields[] = {
+    {"dst_shape", "Vec<usize>"}, {"offsets", "Vec<usize>"},
 };
+static const fkcg_runtime_field write_slice_rotating_fields[] = {
+    {"dst_shape", "Vec<usize>"}, {"capacity", "usize"},
+};
+#define FIELDS(f) f, sizeof f / sizeof f[0]
+static const fkcg_runtime_kernel runtime_kernels[] = {
+    {"write_slice", "WriteSlice", "Vulkan", FIELDS(write_slice_fields), false},
+    {"write_slice_rotating", "WriteSliceRotating", "Vulkan", FIELDS(write_slice_rotating_fields),
+     true},
+};
+#undef FIELDS
 
 const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel)
 {
@@ -443,12 +452,17 @@ const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel)
     return NULL;
 }
 
-bool fkcg_runtime_op_kind(const char *op_kind)
+const fkcg_runtime_kernel *fkcg_runtime_family(const char *op_kind)
 {
     for (size_t i = 0; op_kind && i < sizeof runtime_kernels / sizeof runtime_kernels[0]; i++)
         if (strcmp(op_kind, runtime_kernels[i].op_kind) == 0)
-            return true;
-    return false;
+            return &runtime_kernels[i];
+    return NULL;
+}
+
+bool fkcg_runtime_op_kind(const char *op_kind)
+{
+    return fkcg_runtime_family(op_kind) != NULL;
 }
 
 const char *fkcg_op_kind_c_clash(const char *snake)
