@@ -14,7 +14,7 @@
 /* b's own family: wrappers b_fill_b<width> (these only mark that they were called). */
 #define MARK(W)                                                                               \
     fkc_status b_fill_b##W(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,         \
-                           const b_fill_params *params, const fkc_op_extra *extra)            \
+                           const b_fill_params *params, const void *extra)                    \
     {                                                                                         \
         (void)stream, (void)in, (void)out, (void)params, (void)extra;                          \
         return (fkc_status)(100 + W);                                                         \
@@ -81,7 +81,7 @@ int main(void)
     const size_t off[1] = {1};
     a_write_slice_params wp = {out.shape, 1, off, 1};
     b_write_slice_rotating_params rp = {out.shape, 1, 8};
-    fkc_op_extra x = {pos, 0, -1};
+    fkc_write_slice_rotating_extra x = {pos, 0, -1};
     fkc_tensor in2 = {s, 2, FKC_DTYPE_U8, 1, {2}};
     CHECK(a_dispatch(A_OP_WRITE_SLICE, FKC_DTYPE_U8, FKC_DTYPE_U8, FKC_BACKEND_VULKAN, &ra) ==
           FKC_OK && ra.write_slice(st, &in, &out, &wp, NULL) == FKC_OK);
