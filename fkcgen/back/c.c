@@ -311,19 +311,20 @@ static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
     put_str(r->b, t <= FKCG_T_COST ? "};\n" : "};\n\n");
 }
 
-/* A templated section's row templates, as macros: @@_SYMBOL_<sec>(s), its symbols ("entry
- * point_" #s), and @@_ROWS_<sec>(T, s, w), its rows for dtype FKC_DTYPE_##T, symbol suffix s and
- * byte width w. */
+/* A templated section's row templates, as macros: @@_SYMBOL_<sec>(_s), its symbols ("entry
+ * point_" #_s), and @@_ROWS_<sec>(_t, _s, _w), its rows for dtype FKC_DTYPE_##_t, symbol suffix _s
+ * and byte width _w. The parameters start with '_', which no name of a contract may: a
+ * contract's name in the row (the op kind's union member) is never replaced by one. */
 static void template_open(fkcg_render *r, size_t sec, bool symbol)
 {
     put_tpl(r->b, r->p, symbol ? "#define @@_SYMBOL_" : "#define @@_ROWS_");
     fkcg_buf_put_u64(r->b, sec);
-    put_str(r->b, symbol ? "(s) " : "(T, s, w) ");
+    put_str(r->b, symbol ? "(_s) " : "(_t, _s, _w) ");
 }
 
 static void template_close(fkcg_render *r, bool symbol)
 {
-    put_str(r->b, symbol ? " \"_\" #s\n" : "\n");
+    put_str(r->b, symbol ? " \"_\" #_s\n" : "\n");
 }
 
 static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
@@ -331,11 +332,11 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     const fkcg_plan_row *row = &r->p->rows[c->u];
     switch (c->kind) {
     case FKCG_CELL_KEY:
-        LIT(out, "{FKC_DTYPE_##T, FKC_DTYPE_##T}");
+        LIT(out, "{FKC_DTYPE_##_t, FKC_DTYPE_##_t}");
         break;
-    case FKCG_CELL_SYMBOL: /* as @@_SYMBOL_<sec>, but s stringified here: never expanded */
+    case FKCG_CELL_SYMBOL: /* as @@_SYMBOL_<sec>, but _s stringified here: never expanded */
         put_cstr(out, r->p->secs[row->sec].s->entry_point);
-        LIT(out, " \"_\" #s");
+        LIT(out, " \"_\" #_s");
         break;
     case FKCG_CELL_KREF:
         LIT(out, "{.");
@@ -351,16 +352,16 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         LIT(&w, "_b");
         if (c->kind == FKCG_CELL_KREF) {
             put_str(out, fkcg_buf_str(&w));
-            LIT(out, "##w}");
+            LIT(out, "##_w}");
         } else {
             put_cstr(out, fkcg_buf_str(&w));
-            LIT(out, " #w");
+            LIT(out, " #_w");
         }
         fkcg_buf_free(&w);
         break;
     }
     default:
-        put_ch(out, 'w'); /* the byte width */
+        LIT(out, "_w"); /* the byte width */
         break;
     }
 }

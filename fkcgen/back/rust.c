@@ -474,6 +474,12 @@ static void emit_prologue(fkcg_buf *b)
         }
         PUT(b, "]), \"rt::tables is of another fkcgen\");\n");
     }
+    PUT(b, "const _: () = assert!(rt::tables::same_names(Layout::KEYS, &[");
+    for (int l = 0; l < FKCG_NLAYOUT; l++) {
+        put_str(b, l ? ", " : "");
+        put_rstr(b, fkcg_layout_keys[l]);
+    }
+    PUT(b, "]), \"rt::tables is of another fkcgen\");\n");
     PUT(b, "const _: () = assert!(rt::tables::same_sizes(DType::SIZES, &[");
     for (int d = 0; d < FKCG_NDTYPES; d++)
         fkcg_buf_printf(b, "%s%u", d ? ", " : "", fkcg_dtypes[d].bytes);

@@ -70,9 +70,10 @@ typedef struct fkcg_expr_style {
 void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_style *st);
 
 /* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated),
- * written once: the schema's layout mapping (schema.c), the model, the JSON dump, the C
- * back end's @_input_info fields and the Rust back end's Layout struct read this list.
- * Per key: its enumerator, name, the schema's doc line, the Rust field's doc comment. */
+ * written once: the schema's layout mapping (schema.c), the model, the JSON dump and the back
+ * ends read this list; the runtime's fkc_layout (fkc/fkc_tables.h, tests/gen/test_vocab.c) and
+ * the crate's Layout (rust/fkc/src/tables.rs, checked by the generated module) restate it.
+ * Per key: its enumerator, name, the schema's doc line, a doc line of its own. */
 #define FKCG_LAYOUTS(X)                                                                     \
     X(CONTIGUOUS, "contiguous", "dense row-major input", "Dense row-major.")                 \
     X(STRIDED, "strided", "arbitrary positive strides", "Any strides.")                      \

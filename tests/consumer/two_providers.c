@@ -43,9 +43,9 @@ int main(void)
     /* each table: one binding per dtype of each kernel's first input, as its contracts say */
     size_t na = 0, nb = 0;
     for (size_t k = 0; k < A_KERNEL_COUNT; k++)
-        na += a_contracts[k].n_inputs ? a_contracts[k].inputs[0].n_dtypes : 0;
+        na += a_kernels[k].n_inputs ? a_kernels[k].inputs[0].n_dtypes : 0;
     for (size_t k = 0; k < B_KERNEL_COUNT; k++)
-        nb += b_contracts[k].n_inputs ? b_contracts[k].inputs[0].n_dtypes : 0;
+        nb += b_kernels[k].n_inputs ? b_kernels[k].inputs[0].n_dtypes : 0;
     CHECK(na > 0 && A_BINDING_COUNT == na && nb > 0 && B_BINDING_COUNT == nb);
     CHECK(strcmp(a_op_kind_name(A_OP_WRITE_SLICE), "WriteSlice") == 0);
     CHECK(strcmp(b_op_kind_name(B_OP_FILL), "Fill") == 0);

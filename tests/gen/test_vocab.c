@@ -1,7 +1,8 @@
 /* test_vocab.c — the vocabularies the runtime's headers restate from fkcgen's schema
  * (fkcgen/core/schema.c) agree with it: each X-map of fkc/fkc_tables.h (enumerator, value,
- * spelling, in order, UNKNOWN first where fkcgen's back ends expect it, and the count), and the
- * dtypes and backends of fkc_types.h (names and byte widths, as libfkc reports them). The C back
+ * spelling, in order, UNKNOWN first where fkcgen's back ends expect it, and the count), the
+ * layout keys of fkc_layout, and the dtypes and backends of fkc_types.h (names and byte widths,
+ * as libfkc reports them). The C back
  * end writes enumerators from the schema (back/plan.c, fkcg_vocabs): a disagreement would break
  * or, worse, silently renumber the generated tables. */
 #include <setjmp.h>
@@ -99,11 +100,28 @@ static void test_types_h_dtypes_and_backends_are_the_schemas(void **state)
     assert_string_equal(fkcg_vocabs[FKCG_EN_BACKEND].cprefix, "FKC_BACKEND_");
 }
 
+/* fkc_layout's fields are the schema's layout keys, in order (the rows give them by place). */
+static void test_layout_keys_are_the_schemas(void **state)
+{
+    (void)state;
+#define KEY(k) #k,
+    static const char *const keys[] = {FKC_LAYOUT_KEYS(KEY)};
+#define PLACE(k) offsetof(fkc_layout, k),
+    static const size_t places[] = {FKC_LAYOUT_KEYS(PLACE)};
+    assert_int_equal(sizeof keys / sizeof keys[0], FKCG_NLAYOUT);
+    assert_int_equal(sizeof(fkc_layout), FKCG_NLAYOUT * sizeof(fkc_layout_rule));
+    for (int i = 0; i < FKCG_NLAYOUT; i++) {
+        assert_string_equal(keys[i], fkcg_layout_keys[i]);
+        assert_int_equal(places[i], (size_t)i * sizeof(fkc_layout_rule));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_h_vocabularies_are_the_schemas),
         cmocka_unit_test(test_types_h_dtypes_and_backends_are_the_schemas),
+        cmocka_unit_test(test_layout_keys_are_the_schemas),
     };
     return cmocka_run_group_tests_name("vocabularies", tests, NULL, NULL);
 }

@@ -132,13 +132,13 @@ typedef struct fkc_cost {
     fkc_cost_fn bytes_moved;
 } fkc_cost;
 
-/* An input's layout keys (accept.inputs[].layout); UNKNOWN when the contract does not state one. */
+/* An input's layout keys (accept.inputs[].layout), in the schema's order (tests/gen/test_vocab.c
+ * compares them); each UNKNOWN when the contract does not state it. */
+#define FKC_LAYOUT_KEYS(X) X(contiguous) X(strided) X(broadcast_stride0) X(start_offset) \
+    X(reverse_strides)
+#define FKC_X_LAYOUT_FIELD(key) fkc_layout_rule key;
 typedef struct fkc_layout {
-    fkc_layout_rule contiguous;
-    fkc_layout_rule strided;
-    fkc_layout_rule broadcast_stride0;
-    fkc_layout_rule start_offset;
-    fkc_layout_rule reverse_strides;
+    FKC_LAYOUT_KEYS(FKC_X_LAYOUT_FIELD)
 } fkc_layout;
 
 /* An input (accept.inputs). */

@@ -292,6 +292,10 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The layout keys, in field order (the schema's: the generated module checks them).
+    pub const KEYS: &'static [&'static str] =
+        &["contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides"];
+
     /// A row, its fields in order.
     pub const fn new(contiguous: LayoutRule, strided: LayoutRule, broadcast_stride0: LayoutRule,
                      start_offset: LayoutRule, reverse_strides: LayoutRule) -> Self {

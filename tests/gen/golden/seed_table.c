@@ -24,21 +24,21 @@ struct fkc_write_slice_params_stated {
 _Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape, const size_t *: 1, default: 0) &&
                offsetof(fkc_write_slice_params, dst_shape) ==
                    offsetof(struct fkc_write_slice_params_stated, dst_shape),
-               "WriteSlice: the params of the fkc runtime differ in field dst_shape; the params of the fkc runtime are dst_shape: Vec<usize>, offsets: Vec<usize>");
+               "WriteSlice: the params of the fkc runtime differ in field dst_shape; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
 _Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape_len, size_t: 1, default: 0) &&
                offsetof(fkc_write_slice_params, dst_shape_len) ==
                    offsetof(struct fkc_write_slice_params_stated, dst_shape_len),
-               "WriteSlice: the params of the fkc runtime differ in field dst_shape_len; the params of the fkc runtime are dst_shape: Vec<usize>, offsets: Vec<usize>");
+               "WriteSlice: the params of the fkc runtime differ in field dst_shape_len; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
 _Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets, const size_t *: 1, default: 0) &&
                offsetof(fkc_write_slice_params, offsets) ==
                    offsetof(struct fkc_write_slice_params_stated, offsets),
-               "WriteSlice: the params of the fkc runtime differ in field offsets; the params of the fkc runtime are dst_shape: Vec<usize>, offsets: Vec<usize>");
+               "WriteSlice: the params of the fkc runtime differ in field offsets; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
 _Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets_len, size_t: 1, default: 0) &&
                offsetof(fkc_write_slice_params, offsets_len) ==
                    offsetof(struct fkc_write_slice_params_stated, offsets_len),
-               "WriteSlice: the params of the fkc runtime differ in field offsets_len; the params of the fkc runtime are dst_shape: Vec<usize>, offsets: Vec<usize>");
+               "WriteSlice: the params of the fkc runtime differ in field offsets_len; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
 _Static_assert(sizeof(fkc_write_slice_params) == sizeof(struct fkc_write_slice_params_stated),
-               "WriteSlice: the params of the fkc runtime have fields the contract does not state; the params of the fkc runtime are dst_shape: Vec<usize>, offsets: Vec<usize>");
+               "WriteSlice: the params of the fkc runtime have fields the contract does not state; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
 
 /* WriteSliceRotating's params as the contract states them (contracts/vulkan/write_slice.md:109),
  * checked against the fkc runtime's fkc_write_slice_rotating_params (fkc/fkc_kernels.h). */
@@ -50,17 +50,17 @@ struct fkc_write_slice_rotating_params_stated {
 _Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape, const size_t *: 1, default: 0) &&
                offsetof(fkc_write_slice_rotating_params, dst_shape) ==
                    offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape),
-               "WriteSliceRotating: the params of the fkc runtime differ in field dst_shape; the params of the fkc runtime are dst_shape: Vec<usize>, capacity: usize");
+               "WriteSliceRotating: the params of the fkc runtime differ in field dst_shape; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
 _Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape_len, size_t: 1, default: 0) &&
                offsetof(fkc_write_slice_rotating_params, dst_shape_len) ==
                    offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape_len),
-               "WriteSliceRotating: the params of the fkc runtime differ in field dst_shape_len; the params of the fkc runtime are dst_shape: Vec<usize>, capacity: usize");
+               "WriteSliceRotating: the params of the fkc runtime differ in field dst_shape_len; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
 _Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->capacity, size_t: 1, default: 0) &&
                offsetof(fkc_write_slice_rotating_params, capacity) ==
                    offsetof(struct fkc_write_slice_rotating_params_stated, capacity),
-               "WriteSliceRotating: the params of the fkc runtime differ in field capacity; the params of the fkc runtime are dst_shape: Vec<usize>, capacity: usize");
+               "WriteSliceRotating: the params of the fkc runtime differ in field capacity; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
 _Static_assert(sizeof(fkc_write_slice_rotating_params) == sizeof(struct fkc_write_slice_rotating_params_stated),
-               "WriteSliceRotating: the params of the fkc runtime have fields the contract does not state; the params of the fkc runtime are dst_shape: Vec<usize>, capacity: usize");
+               "WriteSliceRotating: the params of the fkc runtime have fields the contract does not state; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
 
 /* [0] write_slice (contracts/vulkan/write_slice.md:53) */
 static const fkc_fast_path fast_paths_0[] = {
@@ -156,10 +156,10 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
      "WriteSliceRotating", fields_1, 2, &cost_1},
 };
 
-#define FKC_SYMBOL_0(s) "fuel_vulkan_backend::fkc::write_slice" "_" #s
-#define FKC_ROWS_0(T, s, w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##T, FKC_DTYPE_##T}, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #s, "fkc_write_slice_b" #w, {.write_slice = fkc_write_slice_b##w}, w, &cost_0}
-#define FKC_SYMBOL_1(s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #s
-#define FKC_ROWS_1(T, s, w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##T, FKC_DTYPE_##T}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #s, "fkc_write_slice_rotating_b" #w, {.write_slice_rotating = fkc_write_slice_rotating_b##w}, w, &cost_1}
+#define FKC_SYMBOL_0(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
+#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w, &cost_0}
+#define FKC_SYMBOL_1(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
+#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w, &cost_1}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     FKC_ROWS_0(F32, f32, 4), /* [0] */
     FKC_ROWS_0(I32, i32, 4), /* [1] */
