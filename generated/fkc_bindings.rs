@@ -22,6 +22,7 @@ const _: () = assert!(rt::tables::same_names(LayoutGuarantee::NAMES, &["contiguo
 const _: () = assert!(rt::tables::same_names(Aliasing::NAMES, &["none", "may_alias_input", "in_place"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(DType::NAMES, &["F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Backend::NAMES, &["Cpu", "Vulkan", "Cuda", "Metal", "Wgpu"]), "rt::tables is of another fkcgen");
+const _: () = assert!(rt::tables::same_names(Layout::KEYS, &["contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_sizes(DType::SIZES, &[4, 4, 4, 2, 2, 8, 8, 1, 1]), "rt::tables is of another fkcgen");
 
 /// This module's contract set: the types its rows of rt::tables hold.
