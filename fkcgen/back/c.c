@@ -379,6 +379,8 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
         fkcg_buf_printf(out, "(%s, %s, %u)", d->name, d->suffix, (unsigned)w->b->byte_width);
 }
 
+/* The escape gate, a few fields a line. */
+/* clang-format off */
 static const fkcg_style c_style = {
     .lang = FKCG_LANG_C, .str = put_cstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_double, .vocab = put_vocab, .op = put_op,
@@ -389,6 +391,7 @@ static const fkcg_style c_style = {
     .key_open = "{", .key_end = "}", .empty_slice = "NULL, 0", .slice_counted = true,
     .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,
 };
+/* clang-format on */
 
 /* ---- shared pieces of the two files --------------------------------------------------------- */
 

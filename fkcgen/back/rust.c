@@ -411,6 +411,8 @@ static void style_ident(fkcg_buf *out, const char *s)
     put_rident(out, s);
 }
 
+/* The escape gate, a few fields a line. */
+/* clang-format off */
 static const fkcg_style rust_style = {
     .lang = FKCG_LANG_RUST, .str = put_rstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
@@ -422,6 +424,7 @@ static const fkcg_style rust_style = {
     .key_open = "[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };
+/* clang-format on */
 
 /* ---- the module's own items --------------------------------------------------------------- */
 
