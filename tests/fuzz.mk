@@ -28,7 +28,8 @@ FUZZ_SEED_CONTRACTS := $(CONTRACTS) $(wildcard tests/fkcgen/cases/*.md tests/fkc
                          tests/fkcgen/seed/*.md \
                          tests/gen/cases/*.md tests/fkcgen/fuzz_accepted/*.md)
 
-FUZZ_FRONT_SRCS := $(filter-out fkcgen/cli/% fkcgen/back/%,$(FKCGEN_SRCS)) fkcgen/back/json.c
+FUZZ_FRONT_SRCS := $(filter-out fkcgen/cli/% fkcgen/back/%,$(FKCGEN_SRCS)) fkcgen/back/json.c \
+                   fkcgen/back/plan.c
 FUZZ_EMIT_SRCS  := $(filter-out fkcgen/cli/main.c fkcgen/back/schema_doc.c,$(FKCGEN_SRCS))
 FUZZ_NPY_SRCS   := runtime/tools/npy.c runtime/src/reference.c runtime/src/error.c \
                    runtime/src/types.c

@@ -111,9 +111,3 @@ void fkcg_emit_c(const fkcg_table *t, fkcg_buf *header, fkcg_buf *source)
 {
     fkcg_emit_c_prefixed(t, NULL, header, source);
 }
-
-void fkcg_dump_json(const fkcg_table *t, fkcg_buf *out)
-{
-    fkcg_buf *const outs[] = { out };
-    emit_unchecked(&fkcg_backend_json, t, NULL, outs);
-}
