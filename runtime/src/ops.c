@@ -136,8 +136,11 @@ static fkc_status slice_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
     return record(s, src, out, &box, 1, width);
 }
 
-/* The position's buffer: given, of this context, 8 bytes inside it. */
-static fkc_status check_position(const fkc_stream *s, const fkc_write_slice_rotating_extra *x)
+/* The position's buffer: given, of this context, 8 bytes inside it, none of them in out (the
+ * device path reads the position while the op writes out: each invocation would read it before
+ * or after the write; out is already checked). */
+static fkc_status check_position(const fkc_stream *s, const fkc_write_slice_rotating_extra *x,
+                                 const fkc_tensor *out)
 {
     if (!x || !x->position)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: no position buffer");
@@ -148,6 +151,12 @@ static fkc_status check_position(const fkc_stream *s, const fkc_write_slice_rota
     if (at > size || size - at < 8)
         return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "write_slice_rotating: the position's 8 bytes at "
                         "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", at, size);
+    uint64_t bytes;
+    if (x->position == out->buffer && tensor_bytes(out, "out", &bytes) == FKC_OK && bytes &&
+        at < out->offset + bytes && out->offset < at + 8)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: the position's 8 bytes "
+                        "at offset %" PRIu64 " overlap out (bytes %" PRIu64 "..%" PRIu64 " of "
+                        "the same buffer)", at, out->offset, out->offset + bytes - 1);
     return FKC_OK;
 }
 
@@ -238,7 +247,7 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: params is NULL");
     fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width,
                                "write_slice_rotating");
-    if (st != FKC_OK || (st = check_position(s, x)) != FKC_OK)
+    if (st != FKC_OK || (st = check_position(s, x, out)) != FKC_OK)
         return st;
     if (p->capacity == 0)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: capacity is 0");

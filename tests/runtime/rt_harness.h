@@ -134,6 +134,23 @@ static inline void rt_no_new_validation(const fkc_context *ctx)
         return 0;                                                                             \
     }
 
+/* The runtime's test accessors (the limits it works to, the commands a stream recorded), used
+ * through these three only: they are test hooks, not API, and may move to a private header. */
+static inline uint64_t rt_storage_range(const fkc_context *ctx)
+{
+    return fkc_context_storage_range(ctx);
+}
+
+static inline uint32_t rt_group_limit(const fkc_context *ctx)
+{
+    return fkc_context_work_group_count(ctx);
+}
+
+static inline uint32_t rt_command_count(const fkc_stream *s)
+{
+    return fkc_stream_command_count(s);
+}
+
 #define RT_OK(call)                                                                           \
     do {                                                                                      \
         fkc_status st_ = (call);                                                              \

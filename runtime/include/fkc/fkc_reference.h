@@ -9,6 +9,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
+#endif
 
 /* The reference ops on host memory: dst is updated in place (out = dst with the slab written).
  * A refusal returns the plan's status and sets fkc_last_error() (fkc_runtime.h), naming the
@@ -21,6 +24,9 @@ fkc_status fkc_ref_write_slice_rotating(void *dst, const size_t *dst_shape, uint
                                         size_t capacity, uint64_t position, int32_t axis,
                                         size_t elem_size);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
+#endif
 
 #define FKC_MAX_RANK 8 /* ranks 1..8 are supported by every op */
 
@@ -85,6 +88,9 @@ typedef struct fkc_tensor {
     size_t shape[FKC_MAX_RANK];  /* extents, outermost first */
 } fkc_tensor;
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
