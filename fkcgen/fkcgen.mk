@@ -8,7 +8,7 @@
 
 FKCGEN_PKGS    := yaml-0.1 libcmark libxxhash
 # The folders that hold headers: the library API (fkcgen.h), the core's and the back ends'.
-FKCGEN_INC     := -Ifkcgen -Ifkcgen/core -Ifkcgen/back
+FKCGEN_INC     := -Ifkcgen -Ifkcgen/core -Ifkcgen/back -Ifkcgen/diff
 FKCGEN_CFLAGS   = $(CFLAGS_BASE) -MMD -MP $(FKCGEN_INC) $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS))
 FKCGEN_LIBS     = $(shell $(PKG_CONFIG) --libs $(FKCGEN_PKGS))
 FKCGEN_SRCS    := $(sort $(wildcard fkcgen/*.c fkcgen/*/*.c))
