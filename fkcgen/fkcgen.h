@@ -53,7 +53,7 @@ void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source);
 /* `fkcgen gen ...`: argv[0] is "gen". Defined by the gen command (cli/gen.c); cli/main.c calls
  * it. Returns the process exit code. */
 int fkcg_cmd_gen(int argc, char **argv);
-/* `fkcgen diff ...`: argv[0] is "diff" (diff_main.c; docs/fkcgen.md, ## diff). Returns the
+/* `fkcgen diff ...`: argv[0] is "diff" (cli/diff.c; docs/fkcgen.md, ## diff). Returns the
  * process exit code: 0 no breaking change, 1 a breaking change not allowed (or an expired
  * allow entry), 2 usage, I/O, git or contract errors on either side. */
 int fkcg_cmd_diff(int argc, char **argv);

@@ -1,6 +1,6 @@
 /* main.c — the fkcgen command line: parses options, then calls the library (fkcgen.h).
  * check and dump run the front-end passes (dump then the JSON back end); schema prints the docs
- * page; gen is its own command (cli/gen.c), diff compares two revisions (diff_main.c). Exit
+ * page; gen is its own command (cli/gen.c), diff compares two revisions (cli/diff.c). Exit
  * codes: 0 clean, 1 contract errors, 2 usage or I/O errors. */
 #include <stdio.h>
 #include <string.h>
@@ -141,9 +141,9 @@ int main(int argc, char **argv)
         return cmd_read(argc, argv, true);
     if (!strcmp(cmd, "schema"))
         return cmd_schema(argc, argv);
-    if (!strcmp(cmd, "gen")) /* the C back end's command line: emit_main.c */
+    if (!strcmp(cmd, "gen")) /* the back ends' command line: cli/gen.c */
         return fkcg_cmd_gen(argc - 1, argv + 1);
-    if (!strcmp(cmd, "diff")) /* two revisions compared: diff_main.c */
+    if (!strcmp(cmd, "diff")) /* two revisions compared: cli/diff.c */
         return fkcg_cmd_diff(argc - 1, argv + 1);
     static const char *const commands[] = { "check", "dump", "schema", "gen", "diff" };
     const char *hint = fkcg_suggest(commands, 5, cmd);
