@@ -30,24 +30,25 @@ FUZZ_SEED_CONTRACTS := $(CONTRACTS) $(wildcard tests/fkcgen/cases/*.md tests/fkc
                          tests/fkcgen/seed/*.md \
                          tests/gen/cases/*.md tests/fkcgen/fuzz_accepted/*.md)
 
-FUZZ_FRONT_SRCS := $(filter-out fkcgen/main.c fkcgen/emit% fkcgen/schema_doc.c,$(FKCGEN_SRCS))
-FUZZ_EMIT_SRCS  := $(filter-out fkcgen/main.c fkcgen/schema_doc.c,$(FKCGEN_SRCS))
+FUZZ_FRONT_SRCS := $(filter-out fkcgen/cli/% fkcgen/back/%,$(FKCGEN_SRCS)) fkcgen/back/json.c \
+                   fkcgen/back/plan.c
+FUZZ_EMIT_SRCS  := $(filter-out fkcgen/cli/main.c fkcgen/back/schema_doc.c,$(FKCGEN_SRCS))
 FUZZ_NPY_SRCS   := runtime/tools/npy.c runtime/src/reference.c runtime/src/error.c \
                    runtime/src/types.c
 
-$(FUZZ_DIR)/fuzz_load: tests/fkcgen/fuzz_load.c $(FUZZ_FRONT_SRCS) $(wildcard fkcgen/*.h)
+$(FUZZ_DIR)/fuzz_load: tests/fkcgen/fuzz_load.c $(FUZZ_FRONT_SRCS) $(wildcard fkcgen/*.h fkcgen/*/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ifkcgen $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FKCGEN_INC) $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
 	    -o $@ $(filter %.c,$^) $(FKCGEN_LIBS)
 
-$(FUZZ_DIR)/fuzz_emit: tests/fkcgen/fuzz_emit.c $(FUZZ_EMIT_SRCS) $(wildcard fkcgen/*.h)
+$(FUZZ_DIR)/fuzz_emit: tests/fkcgen/fuzz_emit.c $(FUZZ_EMIT_SRCS) $(wildcard fkcgen/*.h fkcgen/*/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ifkcgen $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FKCGEN_INC) $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
 	    -DFUZZ_STRICT='"$(STRICT)"' -DFUZZ_INCLUDE='"$(abspath runtime/include)"' \
 	    -o $@ $(filter %.c,$^) $(FKCGEN_LIBS)
 
 $(FUZZ_DIR)/fuzz_npy: tests/cli/fuzz_npy.c $(FUZZ_NPY_SRCS) $(wildcard runtime/tools/npy.h \
-                      runtime/include/fkc/*.h runtime/src/internal.h)
+                      runtime/include/fkc/*.h runtime/src/internal.h runtime/src/plan.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iruntime/include -Iruntime/tools -Iruntime/src \
 	    -o $@ $(filter %.c,$^)
@@ -55,7 +56,7 @@ $(FUZZ_DIR)/fuzz_npy: tests/cli/fuzz_npy.c $(FUZZ_NPY_SRCS) $(wildcard runtime/t
 # The dictionary, printed from the schema table by a plain build of tests/fkcgen/fuzz_dict.c.
 $(FUZZ_DIR)/fuzz_dict: tests/fkcgen/fuzz_dict.c $(FKCGEN_LIBOBJS)
 	@mkdir -p $(@D)
-	$(CC) $(FKCGEN_CFLAGS) -Ifkcgen -o $@ $< $(FKCGEN_LIBOBJS) $(FKCGEN_LIBS)
+	$(CC) $(FKCGEN_CFLAGS) -o $@ $< $(FKCGEN_LIBOBJS) $(FKCGEN_LIBS)
 
 $(FUZZ_DIR)/contract.dict: $(FUZZ_DIR)/fuzz_dict
 	$(FUZZ_DIR)/fuzz_dict > $@.tmp && mv $@.tmp $@

@@ -7,6 +7,7 @@
 
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
+#include "plan.h"
 
 /* ---- limits and defaults (one place) ---- */
 #define FKC_STAGING_BYTES (8u << 20)   /* host staging chunk for uploads and downloads */

@@ -211,11 +211,14 @@ static void sort_sections(const fkcg_section **v, size_t n, bool op_first)
     free(k);
 }
 
+/* By repo-relative path, then by the path as given: a total order (two files a run keeps are
+ * never one path). */
 static int by_file(const void *x, const void *y)
 {
     const fkcg_provider *a = *(const fkcg_provider *const *)x;
     const fkcg_provider *b = *(const fkcg_provider *const *)y;
-    return strcmp(a->rel_file, b->rel_file);
+    int c = strcmp(a->rel_file, b->rel_file);
+    return c ? c : strcmp(a->loc.file, b->loc.file);
 }
 
 /* Do two sections register keys of the same (op_kind, backend) + kernel_source? (Siblings

@@ -1,13 +1,14 @@
-/* emit_check.c — the C back end's own checks (defence in depth: the front end validated
- * already): every contract string that becomes a C identifier, field kinds, the signature an op
- * kind's sections share, schema enum values, and the uniqueness of generated names. Problems
- * are reported as file:line:col: error: ..., and then nothing is emitted. */
+/* check.c — the checks every language back end shares, on the plan (defence in depth: the
+ * front end validated already): every contract string that becomes an identifier, field
+ * kinds, the signature an op kind's sections share, schema enum values, and the uniqueness of
+ * generated names. Problems are reported as file:line:col: error: ..., and then nothing is
+ * emitted. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
-#include "emit.h"
+#include "back.h"
 #include "internal.h"
 
 typedef struct checker {
@@ -105,21 +106,22 @@ static void check_expr(checker *ck, const fkcg_section *s, const fkcg_expr *e, u
 
 static void check_enum(checker *ck, fkcg_loc loc, int which, const char *value, bool optional)
 {
-    const fkcg_enum *e = fkcg_enum_find(fkcg_enum_specs[which].schema);
+    const fkcg_enum *e = fkcg_enum_find(fkcg_vocabs[which].schema);
     if (!e) {
-        report(ck, loc, "schema enum", fkcg_enum_specs[which].schema, "is missing (internal error)");
+        report(ck, loc, "schema enum", fkcg_vocabs[which].schema, "is missing (internal error)");
         return;
     }
     if (!value && optional)
         return;
     if (!value || fkcg_enum_index(e, value) < 0)
-        report(ck, loc, fkcg_enum_specs[which].schema, value, "is not a value of the schema");
+        report(ck, loc, fkcg_vocabs[which].schema, value, "is not a value of the schema");
 }
 
 static void check_section(checker *ck, const fkcg_plan *p, size_t i)
 {
     const fkcg_section *s = p->t->sections[i];
-    const fkcg_op_info *op = &p->ops[p->sec_op[i]];
+    const fkcg_plan_op *op = &p->ops[p->secs[i].op];
+    const fkcg_section *sig = p->t->sections[op->sig];
     if (!s->kernel || !fkcg_is_c_ident(s->kernel))
         report(ck, s->loc, "kernel", s->kernel, IDENT_WHY);
     if (!fkcg_is_op_kind(s->op_kind))
@@ -142,11 +144,11 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
     if (s->variant && !fkcg_is_c_ident(s->variant))
         report(ck, s->loc, "op_params variant", s->variant, IDENT_WHY);
     check_signature(ck, s);
-    if (op->sig != s && fkcg_signature_diff(op->sig, s)) {
+    if (sig != s && fkcg_signature_diff(sig, s)) {
         report(ck, s->loc, "op_kind", s->op_kind,
                "is also bound by another section with other inputs, outputs or op_params; "
                "the sections of one op kind must share one C signature");
-        fkcg_emit_note(ck->d, op->sig->loc, "the op kind's signature is defined here");
+        fkcg_emit_note(ck->d, sig->loc, "the op kind's signature is defined here");
     }
     check_enum(ck, s->loc, FKCG_EN_DETERMINISM, s->determinism, false);
     for (size_t k = 0; k < s->n_inputs; k++)
@@ -157,7 +159,7 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
                    false);
         check_enum(ck, s->outputs[k].loc, FKCG_EN_ALIASING, s->outputs[k].aliasing, false);
     }
-    check_enum(ck, s->loc, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy, true);
+    check_enum(ck, s->loc, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy, false);
     for (size_t k = 0; k < s->caps.n_fast_paths; k++)
         check_enum(ck, s->loc, FKCG_EN_COST_CLASS, s->caps.fast_paths[k].cost_class, true);
     if (s->cost.present) {
@@ -170,47 +172,50 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
         report(ck, s->loc, "precision", "max_relative/max_absolute", "must be finite");
 }
 
-/* Generated names that must stay distinct: op kinds by their snake form, symbols. */
+/* Generated names that must stay distinct: op kinds by their snake form (then by name, a
+ * total order: the one reported is the later by name), symbols. */
 static int cmp_op_snake(const void *a, const void *b)
 {
-    return strcmp((*(const fkcg_op_info *const *)a)->snake, (*(const fkcg_op_info *const *)b)->snake);
+    const fkcg_plan_op *x = *(const fkcg_plan_op *const *)a, *y = *(const fkcg_plan_op *const *)b;
+    int c = strcmp(x->snake, y->snake);
+    return c ? c : strcmp(x->name, y->name);
 }
 
 static void check_unique(checker *ck, const fkcg_plan *p)
 {
-    const fkcg_op_info **by_snake = fkcg_xcalloc(p->n_ops, sizeof *by_snake);
+    const fkcg_table *t = p->t;
+    const fkcg_plan_op **by_snake = fkcg_xcalloc(p->n_ops, sizeof *by_snake);
     for (size_t i = 0; i < p->n_ops; i++)
         by_snake[i] = &p->ops[i];
     qsort(by_snake, p->n_ops, sizeof *by_snake, cmp_op_snake);
     for (size_t i = 1; i < p->n_ops; i++)
         if (strcmp(by_snake[i]->snake, by_snake[i - 1]->snake) == 0) {
-            report(ck, by_snake[i]->sig->loc, "op_kind", by_snake[i]->name,
+            report(ck, t->sections[by_snake[i]->sig]->loc, "op_kind", by_snake[i]->name,
                    "gives the same C name as another op kind");
-            fkcg_emit_note(ck->d, by_snake[i - 1]->sig->loc, "the other op kind is defined here");
+            fkcg_emit_note(ck->d, t->sections[by_snake[i - 1]->sig]->loc,
+                           "the other op kind is defined here");
         }
     free(by_snake);
-    for (size_t i = 1; i < p->t->n_bindings; i++)
-        if (strcmp(p->links[i].symbol, p->links[i - 1].symbol) == 0) {
-            report(ck, p->links[i].b->section->loc, "symbol", p->links[i].b->symbol,
+    for (size_t i = 1; i < p->n_rows; i++) {
+        const fkcg_binding *b = p->rows[p->links[i]].b, *a = p->rows[p->links[i - 1]].b;
+        if (strcmp(fkcg_nz(b->symbol), fkcg_nz(a->symbol)) == 0) {
+            report(ck, b->section->loc, "symbol", b->symbol,
                    "is bound twice in the link registry");
-            fkcg_emit_note(ck->d, p->links[i - 1].b->section->loc, "first bound here");
+            fkcg_emit_note(ck->d, a->section->loc, "first bound here");
         }
+    }
 }
 
-/* An empty table: reported, as there is nothing to generate (and C has no empty arrays). */
-bool fkcg_emit_empty(const fkcg_table *t, fkcg_diag *d)
-{
-    if (t->n_sections != 0 && t->n_bindings != 0)
-        return false;
-    fkcg_error(d, NULL, "the contracts bind no kernel; nothing to generate");
-    return true;
-}
-
-/* Every check, on a plan; returns the number of errors reported. */
+/* Every check, on a plan; returns the number of errors reported. An empty table is one: there
+ * is nothing to generate (and C has no empty arrays). */
 size_t fkcg_plan_check(const fkcg_plan *p, fkcg_diag *d)
 {
     const fkcg_table *t = p->t;
     size_t before = fkcg_diag_errors(d);
+    if (t->n_sections == 0 || t->n_bindings == 0) {
+        fkcg_error(d, NULL, "the contracts bind no kernel; nothing to generate");
+        return fkcg_diag_errors(d) - before;
+    }
     checker ck = {d};
     for (size_t i = 0; i < t->n_sections; i++)
         check_section(&ck, p, i);
@@ -227,18 +232,3 @@ size_t fkcg_plan_check(const fkcg_plan *p, fkcg_diag *d)
         check_unique(&ck, p);
     return fkcg_diag_errors(d) - before;
 }
-
-size_t fkcg_emit_c_check(const fkcg_table *t, FILE *diag)
-{
-    return fkcg_emit_c_check_prefixed(t, NULL, diag);
-}
-
-/* A sink of its own over diag: no contract text, so no quoted line. */
-size_t fkcg_emit_c_check_prefixed(const fkcg_table *t, const char *prefix, FILE *diag)
-{
-    fkcg_diag *d = fkcg_diag_new(diag);
-    size_t errors = fkcg_emit_c_checked(t, prefix, d, NULL, NULL);
-    fkcg_diag_free(d);
-    return errors;
-}
-

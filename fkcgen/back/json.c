@@ -1,7 +1,9 @@
-/* dump.c — the JSON back end (`fkcgen dump --json`): the binding table with its providers and
- * sections, in table order, 2-space indented. The format is documented in docs/fkcgen.md. */
+/* json.c — the JSON back end (`fkcgen dump --json`, `gen --lang json`): the plan's rows (the
+ * binding table) with their providers and sections, in table order, 2-space indented. Its
+ * escape gate is json_str. The format is documented in docs/fkcgen.md. */
 #include <string.h>
 
+#include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
 
@@ -270,17 +272,38 @@ static void provider(fkcg_buf *out, const fkcg_provider *p)
     fkcg_buf_puts(out, "\n    }");
 }
 
-void fkcg_dump_json(const fkcg_table *t, fkcg_buf *out)
+static void emit_json(const fkcg_plan *p, fkcg_buf *const outs[])
 {
+    const fkcg_table *t = p->t;
+    fkcg_buf *out = outs[0];
     fkcg_buf_puts(out, "{\n  \"fkcgen_version\": \"" FKCGEN_VERSION "\",\n  \"providers\": [");
     for (size_t i = 0; i < t->n_providers; i++) {
         fkcg_buf_puts(out, i ? ",\n" : "\n");
         provider(out, t->providers[i]);
     }
     fkcg_buf_puts(out, t->n_providers ? "\n  ],\n  \"bindings\": [" : "],\n  \"bindings\": [");
-    for (size_t i = 0; i < t->n_bindings; i++) {
+    for (size_t i = 0; i < p->n_rows; i++) {
         fkcg_buf_puts(out, i ? ",\n" : "\n");
-        binding(out, t, &t->bindings[i]);
+        binding(out, t, p->rows[i].b);
     }
-    fkcg_buf_puts(out, t->n_bindings ? "\n  ]\n}\n" : "]\n}\n");
+    fkcg_buf_puts(out, p->n_rows ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+/* No checks: JSON can carry any text. */
+const fkcg_backend fkcg_backend_json = {
+    .name = "json",
+    .outputs = { "@_bindings.json" },
+    .check = NULL,
+    .emit = emit_json,
+};
+
+/* dump --json (fkcgen.h); here, not in backends.c, so that the front end's fuzz target links
+ * the JSON back end and the plan alone. JSON has no checks to pass. */
+void fkcg_dump_json(const fkcg_table *t, fkcg_buf *out)
+{
+    fkcg_plan p;
+    fkcg_buf *const outs[] = { out };
+    fkcg_plan_init(&p, t, NULL);
+    emit_json(&p, outs);
+    fkcg_plan_free(&p);
 }

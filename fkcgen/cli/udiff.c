@@ -1,4 +1,4 @@
-/* emit_diff.c — the unified diff `fkcgen gen --check` prints when generated/ drifted.
+/* udiff.c — the unified diff `fkcgen gen --check` prints when generated/ drifted.
  * Lines common to both ends are trimmed first (a one-character change costs nothing);
  * the rest is aligned by a longest-common-subsequence table while it stays small, and
  * printed as a plain delete-then-insert beyond that. Output is `diff -u` compatible. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "back.h"
 
 #define DIFF_CONTEXT 3
 #define DIFF_LCS_CELLS ((size_t)4 << 20) /* largest LCS table; beyond it no alignment */

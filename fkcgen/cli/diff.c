@@ -1,5 +1,5 @@
-/* diff_main.c — `fkcgen diff`: reads both revisions through the front end (two runs that keep
- * their sources), compares their binding tables (diff.c), applies the allow file and prints
+/* diff.c — `fkcgen diff`: reads both revisions through the front end (two runs that keep
+ * their sources), compares their binding tables (diff/compare.c), applies the allow file and prints
  * the report: GNU-format diagnostics through a sink that holds both revisions' texts, or JSON.
  * docs/fkcgen.md (## diff) describes it. */
 #include <stdio.h>

@@ -70,9 +70,10 @@ typedef struct fkcg_expr_style {
 void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_style *st);
 
 /* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated),
- * written once: the schema's layout mapping (schema.c), the model, the JSON dump, the C
- * back end's @_input_info fields and the Rust back end's Layout struct read this list.
- * Per key: its enumerator, name, the schema's doc line, the Rust field's doc comment. */
+ * written once: the schema's layout mapping (schema.c), the model, the JSON dump and the back
+ * ends read this list; the runtime's fkc_layout (fkc/fkc_tables.h, tests/gen/test_vocab.c) and
+ * the crate's Layout (rust/fkc/src/tables.rs, checked by the generated module) restate it.
+ * Per key: its enumerator, name, the schema's doc line, a doc line of its own. */
 #define FKCG_LAYOUTS(X)                                                                     \
     X(CONTIGUOUS, "contiguous", "dense row-major input", "Dense row-major.")                 \
     X(STRIDED, "strided", "arbitrary positive strides", "Any strides.")                      \
@@ -292,8 +293,11 @@ typedef struct fkcg_runtime_field {
 
 /* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
  * bindings point to its byte-width wrappers fkc_<kernel>_b<width> and take its params struct
- * fkc_<op snake>_params. A contract may bind such a kernel only to its op kind and backend,
- * and a section of its op kind (whatever its kernel) states its params and tensors. */
+ * fkc_<op snake>_params, whose fields (name, kind, in order) are listed here, and its side
+ * inputs fkc_<op snake>_extra when it has some. A contract may bind such a kernel only to its
+ * op kind and backend, and a section of its op kind (whatever its kernel) states its params and
+ * tensors. The one description of the runtime's families in fkcgen: the front end compares a
+ * contract's op_params with it, the C back end writes its checks from it. */
 typedef struct fkcg_runtime_kernel {
     const char *kernel;   /* "write_slice" */
     const char *op_kind;  /* "WriteSlice" */
@@ -302,6 +306,7 @@ typedef struct fkcg_runtime_kernel {
     size_t n_fields;
     size_t n_inputs;      /* tensors of fkc_<op snake>_kernel: const inputs, then outputs */
     size_t n_outputs;
+    bool extra;           /* side inputs fkc_<op snake>_extra; else `const void *extra` */
 } fkcg_runtime_kernel;
 
 /* The runtime's families (names.c's table), *n of them. */

@@ -1,9 +1,11 @@
 /* main.c — the fkcgen command line: parses options, then calls the library (fkcgen.h).
- * check and dump run the front-end passes; schema prints the docs page; gen is the emitter's
- * (emit_main.c), diff compares two revisions (diff_main.c). Exit codes: 0 clean, 1 contract errors, 2 usage or I/O errors. */
+ * check and dump run the front-end passes (dump then the JSON back end); schema prints the docs
+ * page; gen is its own command (cli/gen.c), diff compares two revisions (cli/diff.c). Exit
+ * codes: 0 clean, 1 contract errors, 2 usage or I/O errors. */
 #include <stdio.h>
 #include <string.h>
 
+#include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
 
@@ -12,7 +14,7 @@ static const char usage[] =
     "       fkcgen dump --json [--root DIR] FILE... print the binding table as JSON\n"
     "       fkcgen schema --markdown                print the contract format (docs page)\n"
     "       fkcgen gen --out-dir DIR FILE...        emit the C bindings (--help: options)\n"
-    "       fkcgen gen --lang rust --out-dir DIR FILE...  emit them as one Rust module\n"
+    "       fkcgen gen --lang rust|json --out-dir DIR FILE...  as a Rust module, or JSON\n"
     "       fkcgen diff OLD NEW | --against-git REV [PATH...]  report changes by rule\n"
     "       fkcgen --help | --version | COMMAND --help\n"
     "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n"
@@ -79,7 +81,9 @@ static int cmd_read(int argc, char **argv, bool dump)
     if (rc == 0 && dump) {
         fkcg_buf out;
         fkcg_buf_init(&out);
-        fkcg_dump_json(fkcg_run_table(run), &out);
+        fkcg_buf *const outs[] = { &out };
+        fkcg_backend_run(fkcg_backend_find("json"), fkcg_run_table(run), NULL,
+                         fkcg_run_diag(run), outs);
         fwrite(out.data, 1, out.len, stdout);
         fkcg_buf_free(&out);
     }
@@ -137,9 +141,9 @@ int main(int argc, char **argv)
         return cmd_read(argc, argv, true);
     if (!strcmp(cmd, "schema"))
         return cmd_schema(argc, argv);
-    if (!strcmp(cmd, "gen")) /* the C back end's command line: emit_main.c */
+    if (!strcmp(cmd, "gen")) /* the back ends' command line: cli/gen.c */
         return fkcg_cmd_gen(argc - 1, argv + 1);
-    if (!strcmp(cmd, "diff")) /* two revisions compared: diff_main.c */
+    if (!strcmp(cmd, "diff")) /* two revisions compared: cli/diff.c */
         return fkcg_cmd_diff(argc - 1, argv + 1);
     static const char *const commands[] = { "check", "dump", "schema", "gen", "diff" };
     const char *hint = fkcg_suggest(commands, 5, cmd);

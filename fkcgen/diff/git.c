@@ -1,4 +1,4 @@
-/* diff_git.c — the files `fkcgen diff` compares: an operand's contracts (a file, or the *.md
+/* git.c — the files `fkcgen diff` compares: an operand's contracts (a file, or the *.md
  * files below a directory), and for --against-git a revision's, listed with `git ls-tree` and
  * read with `git show REV:path`. git runs as a child process from an argument vector (never
  * a shell), its stdout and stderr read through pipes. */

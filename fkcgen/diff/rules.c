@@ -1,4 +1,4 @@
-/* diff_rules.c — `fkcgen diff`'s rule table (FKCG_DIFF_RULES in diff.h) as data: the rows the
+/* rules.c — `fkcgen diff`'s rule table (FKCG_DIFF_RULES in diff.h) as data: the rows the
  * checks report by, the IDs the allow file names, and the Markdown table of docs/fkcgen.md
  * (`fkcgen diff --rules`). */
 #include <string.h>

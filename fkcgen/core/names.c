@@ -444,9 +444,9 @@ static const fkcg_runtime_field write_slice_rotating_fields[] = {
 };
 #define FIELDS(f) f, sizeof f / sizeof f[0]
 static const fkcg_runtime_kernel runtime_kernels[] = {
-    {"write_slice", "WriteSlice", "Vulkan", FIELDS(write_slice_fields), 1, 1},
+    {"write_slice", "WriteSlice", "Vulkan", FIELDS(write_slice_fields), 1, 1, false},
     {"write_slice_rotating", "WriteSliceRotating", "Vulkan", FIELDS(write_slice_rotating_fields),
-     1, 1},
+     1, 1, true},
 };
 #undef FIELDS
 enum { N_RUNTIME_KERNELS = sizeof runtime_kernels / sizeof runtime_kernels[0] };

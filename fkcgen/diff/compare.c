@@ -1,4 +1,4 @@
-/* diff.c — compares two revisions' binding tables (fkcgen diff). Bindings are matched by key
+/* compare.c — compares two revisions' binding tables (fkcgen diff). Bindings are matched by key
  * (op_kind, [T, T], backend) + kernel_source; a key on one side only is a dtype, kernel,
  * binding or backend removed or added; the sections of each matched pair are compared datum
  * by datum (the list of fkcg_section_canonical), once per pair of sections, and each change

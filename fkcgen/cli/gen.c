@@ -1,5 +1,6 @@
-/* emit_main.c — the `gen` subcommand: load and validate the contracts, then emit the C
- * sources (or, with --lang rust, the Rust module) either in memory to compare them with the output directory (--check: a unified diff,
+/* gen.c — the `gen` subcommand: load and validate the contracts, then run the back end that
+ * --lang names (back/backends.c: the C sources by default, the Rust module, the JSON) either in
+ * memory to compare its outputs with the output directory (--check: a unified diff,
  * exit 1 on drift, never writes) or streamed to temporary files for the outputs that change,
  * renamed over them only once both are complete (and synced), under a lock on the output
  * directory. Nothing is written when any contract has an error; an interrupted run leaves no
@@ -16,8 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emit.h"
-#include "emit_rust.h"
+#include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
 
@@ -28,21 +28,20 @@ typedef struct gen_opts {
     const char *depfile;  /* --depfile, or NULL */
     const char *root;     /* --root, or NULL (the current directory) */
     const char *prefix;   /* --prefix, FKCG_EMIT_PREFIX by default */
-    char header[FKCG_PREFIX_MAX + 16]; /* <prefix>_bindings.h (.rs with --lang rust) */
-    char source[FKCG_PREFIX_MAX + 16]; /* <prefix>_bindings.c */
     bool check;           /* --check */
     const char *stubs;    /* --emit-stubs FILE, or NULL */
-    bool rust;            /* --lang rust: one Rust module instead of the C sources */
+    const fkcg_backend *be; /* --lang: the back end (C by default) */
     char **files;         /* the contracts */
     size_t n_files;
 } gen_opts;
 
 static const char usage[] =
-    "usage: fkcgen gen --out-dir DIR [--prefix NAME] [--lang c|rust] [--check] [--depfile FILE]\n"
-    "                  [--root DIR] [--emit-stubs FILE] FILE...\n"
+    "usage: fkcgen gen --out-dir DIR [--prefix NAME] [--lang c|rust|json] [--check]\n"
+    "                  [--depfile FILE] [--root DIR] [--emit-stubs FILE] FILE...\n"
     "  Emits DIR/NAME_bindings.h and DIR/NAME_bindings.c from the contracts.\n"
     "  --prefix NAME   of every generated name and of the files (default " FKCG_EMIT_PREFIX ")\n"
-    "  --lang rust     emit DIR/NAME_bindings.rs, one Rust module, instead (default: c)\n"
+    "  --lang rust     emit DIR/NAME_bindings.rs, one Rust module, instead (default: c);\n"
+    "  --lang json     DIR/NAME_bindings.json, the binding table (as dump --json)\n"
     "  --check         compare with DIR instead: print a unified diff, exit 1 on drift\n"
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
@@ -74,12 +73,11 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
         case PREFIX: o->prefix = v; break;
         case CHECK: o->check = true; break;
         case LANG:
-            if (strcmp(v, "c") && strcmp(v, "rust")) {
-                fkcg_cli_error("fkcgen gen", usage, "--lang '%s': the languages are c and rust",
-                               v);
+            if (!(o->be = fkcg_backend_find(v))) {
+                fkcg_cli_error("fkcgen gen", usage, "--lang '%s': the languages are %s", v,
+                               fkcg_backend_names());
                 return 2;
             }
-            o->rust = !strcmp(v, "rust");
             break;
         }
     }
@@ -87,6 +85,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     o->n_files = (size_t)(argc - i);
     if (!o->prefix)
         o->prefix = FKCG_EMIT_PREFIX;
+    if (!o->be)
+        o->be = &fkcg_backend_c;
     if (!o->out_dir || o->n_files == 0) {
         fkcg_cli_error("fkcgen gen", usage, "%s",
                        o->out_dir ? "no contract given" : "--out-dir is required");
@@ -102,9 +102,9 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
                        o->depfile ? "--depfile" : "--emit-stubs");
         return 2;
     }
-    if (o->rust && o->stubs) {
+    if (o->be != &fkcg_backend_c && o->stubs) {
         fkcg_cli_error("fkcgen gen", usage,
-                       "--emit-stubs writes C wrappers; it takes no --lang rust");
+                       "--emit-stubs writes C wrappers; it takes no --lang %s", o->be->name);
         return 2;
     }
     return 0;
@@ -123,6 +123,20 @@ static char *join_path(const char *dir, const char *name)
     p[n] = '/';
     memcpy(p + n + 1, name, m + 1);
     return p;
+}
+
+/* out_dir/<the back end's output name>, whose '@' is the prefix (malloc'd). */
+static char *output_path(const char *out_dir, const char *tpl, const char *prefix)
+{
+    char name[2 * FKCG_PREFIX_MAX + 32];
+    size_t n = 0;
+    for (const char *c = tpl; *c && n + FKCG_PREFIX_MAX + 1 < sizeof name; c++)
+        if (*c == '@')
+            n += (size_t)snprintf(name + n, sizeof name - n, "%s", prefix);
+        else
+            name[n++] = *c;
+    name[n] = '\0';
+    return join_path(out_dir, name);
 }
 
 /* Opens an existing output for reading (fkcg_open_regular). 0 (*f set), ENOENT when missing,
@@ -170,7 +184,7 @@ static int read_file(const char *path, fkcg_buf *b)
 
 /* The temporary files of a run, in static buffers so that the signal handler can unlink them
  * (async-signal-safe: unlink and _exit only). A slot is live while its file exists. */
-enum { MAX_OUTS = 2 }; /* the C header and source; the Rust module alone */
+enum { MAX_OUTS = FKCG_MAX_OUTPUTS }; /* a back end's outputs: the C header and source */
 enum { TMP_SLOTS = 3, TMP_NAME_MAX = PATH_MAX + 16 }; /* the header, the source, the depfile */
 static char tmp_names[TMP_SLOTS][TMP_NAME_MAX];
 static volatile sig_atomic_t tmp_live[TMP_SLOTS];
@@ -397,13 +411,16 @@ static int out_commit(out_file *outs, int n)
     return rc;
 }
 
-/* A test hook (docs/fkcgen.md): with FKCGEN_TEST_STOP_BEFORE_RENAME set, gen stops itself
- * (SIGSTOP) once the temporary files are complete, before the first rename, so that a test
- * can signal it at that exact point. */
+/* A test hook, compiled into test builds alone (-DFKCG_TEST_HOOKS: build/tests/gen/fkcgen-hooks,
+ * docs/generated-code.md): with FKCGEN_TEST_STOP_BEFORE_RENAME set, gen stops itself (SIGSTOP)
+ * once the temporary files are complete, before the first rename, so that a test can signal
+ * it at that exact point. The fkcgen `make` builds and installs reads no such variable. */
 static void test_stop_before_rename(void)
 {
+#ifdef FKCG_TEST_HOOKS
     if (getenv("FKCGEN_TEST_STOP_BEFORE_RENAME"))
         raise(SIGSTOP);
+#endif
 }
 
 /* Writes text to path (through out_file), unless path already holds exactly text. */
@@ -873,15 +890,13 @@ static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
         fkcg_cli_error("fkcgen gen", usage, "--prefix '%s' %s", o->prefix, bad);
         return 2;
     }
-    snprintf(o->header, sizeof o->header, "%s_bindings.%s", o->prefix, o->rust ? "rs" : "h");
-    snprintf(o->source, sizeof o->source, "%s_bindings.c", o->prefix);
-    *n_outs = o->rust ? 1 : 2;
-    outs[0] = join_path(o->out_dir, o->header);
-    outs[1] = o->rust ? NULL : join_path(o->out_dir, o->source);
+    *n_outs = (int)fkcg_backend_count(o->be);
+    for (int k = 0; k < MAX_OUTS; k++)
+        outs[k] = k < *n_outs ? output_path(o->out_dir, o->be->outputs[k], o->prefix) : NULL;
     if (check_paths(o, outs, *n_outs) != 0) {
         fkcg_cli_error("fkcgen gen", NULL, "nothing written");
-        free(outs[0]);
-        free(outs[1]);
+        for (int k = 0; k < MAX_OUTS; k++)
+            free(outs[k]);
         return 2;
     }
     return 0;
@@ -922,10 +937,8 @@ static int emit_outputs(const gen_opts *o, fkcg_run *run, char *const outs[],
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
     }
     /* the run's sink: the checks' messages quote the contract's line, as the front end's */
-    const fkcg_table *t = fkcg_run_table(run);
-    fkcg_diag *d = fkcg_run_diag(run);
-    size_t errors = o->rust ? fkcg_emit_rust_checked(t, d, texts[0])
-                            : fkcg_emit_c_checked(t, o->prefix, d, texts[0], texts[1]);
+    size_t errors = fkcg_backend_run(o->be, fkcg_run_table(run), o->prefix, fkcg_run_diag(run),
+                                     texts);
     if (errors == 0)
         return 0;
     *failed = true; /* nothing was emitted, so nothing was written: close the outputs */
@@ -977,8 +990,8 @@ int fkcg_cmd_gen(int argc, char **argv)
         remove_made(o.out_dir, created); /* made for this run, which wrote nothing in it */
     if (dir_fd >= 0)
         close(dir_fd); /* the lock goes with it */
-    free(outs[0]);
-    free(outs[1]);
+    for (int k = 0; k < MAX_OUTS; k++)
+        free(outs[k]);
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
     fkcg_run_free(run);

@@ -1,4 +1,4 @@
-/* diff_allow.c — `fkcgen diff --allow FILE`: breaking changes a reviewer accepted, each until
+/* allow.c — `fkcgen diff --allow FILE`: breaking changes a reviewer accepted, each until
  * a date. One entry a line (blank lines and lines starting with # are skipped):
  *     RULE_ID BINDING EXPIRES REASON
  *     DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 moves to ...

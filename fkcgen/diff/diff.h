@@ -1,7 +1,7 @@
 /* diff.h — what `fkcgen diff`'s files share (private): the rule table, written once, and the
- * changes found between two revisions of a set of contracts. diff.c compares two binding
- * tables, diff_allow.c reads an allow file and applies it, diff_git.c reads a revision through
- * git, diff_main.c is the command line and the report (text and JSON). */
+ * changes found between two revisions of a set of contracts. compare.c compares two binding
+ * tables, allow.c reads an allow file and applies it, git.c reads a revision through
+ * git, cli/diff.c is the command line and the report (text and JSON). */
 #ifndef FKCG_DIFF_H
 #define FKCG_DIFF_H
 
@@ -127,7 +127,7 @@ typedef struct fkcg_diff_rule {
     const char *doc;             /* why it has its class */
 } fkcg_diff_rule;
 
-/* ---- diff_rules.c ---- */
+/* ---- rules.c ---- */
 extern const fkcg_diff_rule fkcg_diff_rules[FKCG_DIFF_NRULES];
 const char *fkcg_diff_class_name(fkcg_diff_class c); /* "breaking", ... */
 /* The rule of that ID, or -1; *hint: the closest ID when there is none (or NULL). */
@@ -184,7 +184,7 @@ void fkcg_change_push(fkcg_arena *a, fkcg_changes *l, const fkcg_change *c);
 void fkcg_dkeys_put(fkcg_buf *out, const fkcg_dkey *keys, size_t n);
 void fkcg_dkey_put_source(fkcg_buf *out, const char *kernel_source);
 
-/* ---- diff_allow.c: the allow file ---- */
+/* ---- allow.c: the allow file ---- */
 typedef struct fkcg_allow_entry {
     fkcg_diff_rule_id rule;
     fkcg_dkey key;               /* dtype -1: `[*, *]`, every dtype */
@@ -210,7 +210,7 @@ void fkcg_allow_apply(fkcg_arena *a, fkcg_allow *allow, const char *today, fkcg_
 /* Whether s is a date YYYY-MM-DD of the Gregorian calendar (for --today and the allow file). */
 bool fkcg_is_date(const char *s, size_t len);
 
-/* ---- diff_git.c: a revision from git, and the files of a directory ---- */
+/* ---- git.c: a revision from git, and the files of a directory ---- */
 typedef struct fkcg_file_list {
     const char **paths;          /* what a run reads (the path, or for git "REV:path") */
     const char **names;          /* the name within the revision (fkcg_diff_side.names) */
