@@ -81,7 +81,10 @@ static void put_family(const fkcg_runtime_kernel *rk, size_t k)
         printf(", const fkc_tensor *");
     for (size_t i = 0; i < rk->n_outputs; i++)
         printf(", fkc_tensor *");
-    printf(", const fkc_%s_params *, const fkc_op_extra *);\n", snake);
+    if (rk->extra) /* side inputs of its own, else none */
+        printf(", const fkc_%s_params *, const fkc_%s_extra *);\n", snake, snake);
+    else
+        printf(", const fkc_%s_params *, const void *);\n", snake);
     static const char *const widths[] = { "b1", "b2", "b4", "b8" };
     for (size_t w = 0; w < 4; w++)
         printf("_Static_assert(_Generic(&fkc_%s_%s, stated_kernel_%zu *: 1, default: 0),\n"

@@ -802,8 +802,8 @@ static void test_sigkill_stale_temps_removed(void **state)
         snprintf(out, sizeof out, "%s/k", tmp);
         setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
         if (chdir(repo) == 0)
-            execl(fkcgen, fkcgen, "gen", "--out-dir", out, "tests/gen/cases/split_a.md",
-                  "tests/gen/cases/split_b.md", (char *)NULL);
+            execl(fkcgen_hooks, fkcgen_hooks, "gen", "--out-dir", out,
+                  "tests/gen/cases/split_a.md", "tests/gen/cases/split_b.md", (char *)NULL);
         _exit(98);
     }
     int st;
