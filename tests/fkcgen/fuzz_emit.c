@@ -22,7 +22,7 @@
 
 #include <xxhash.h>
 
-#include "emit.h"
+#include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
 
@@ -233,8 +233,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fkcg_buf_init(&c1);
         fkcg_buf_init(&h2);
         fkcg_buf_init(&c2);
-        size_t e1 = fkcg_emit_c_checked(t, NULL, fkcg_run_diag(run), &h1, &c1);
-        size_t e2 = fkcg_emit_c_checked(t, NULL, fkcg_run_diag(run), &h2, &c2);
+        fkcg_buf *const o1[] = { &h1, &c1 }, *const o2[] = { &h2, &c2 };
+        size_t e1 = fkcg_backend_run(&fkcg_backend_c, t, NULL, fkcg_run_diag(run), o1);
+        size_t e2 = fkcg_backend_run(&fkcg_backend_c, t, NULL, fkcg_run_diag(run), o2);
         if (e1 || e2) {
             fputs("fuzz_emit: the front end accepted a contract that gen's checks refuse\n",
                   stderr);
