@@ -27,6 +27,11 @@ RT_KERNELS := copy_u128:-DWIDE=0 copy_wide:-DWIDE=1 copy_wide_in:-DWIDE=1,-DPART
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 LIBFKC := $(BUILD)/libfkc.a
+# The test build of the library: the same sources with -DFKC_TEST_HOOKS, which adds the hooks of
+# runtime/src/fkc_test.h (a smaller device, block size, no push descriptors, counters). Only the
+# tests link it; the shipped libfkc.a, fkc-run and fkc-bench have none of it.
+RT_TOBJ      := $(BUILD)/runtime/obj-test
+LIBFKC_TEST  := $(BUILD)/libfkc-test.a
 BUILD_TARGETS += $(LIBFKC) $(BUILD)/fkc-bench
 TEST_TARGETS  += check-runtime check-bench-short
 BENCH_TARGETS += bench-runtime
@@ -40,7 +45,16 @@ $(RT_OBJ)/%.o: runtime/src/%.c $(RT_HDRS) | $(RT_OBJ)
 
 $(RT_OBJ)/pipeline.o: $(RT_INCS)
 
-$(RT_OBJ) $(RT_SPV) $(BUILD)/tests/runtime:
+$(LIBFKC_TEST): $(patsubst $(RT_OBJ)/%,$(RT_TOBJ)/%,$(RT_OBJS))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RT_TOBJ)/%.o: runtime/src/%.c $(RT_HDRS) | $(RT_TOBJ)
+	$(CC) $(RT_CFLAGS) -DFKC_TEST_HOOKS $(RT_WARN) -c $< -o $@
+
+$(RT_TOBJ)/pipeline.o: $(RT_INCS)
+
+$(RT_OBJ) $(RT_TOBJ) $(RT_SPV) $(BUILD)/tests/runtime:
 	@mkdir -p $@
 
 # Each variant: compile to .spv, validate it, then emit the same compilation as a C array.
@@ -56,11 +70,12 @@ $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k)))
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
             $(BUILD)/tests/runtime/test_faults $(BUILD)/tests/runtime/test_alloc
 RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel
-RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka)
+RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
-$(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h $(LIBFKC) | $(BUILD)/tests/runtime
-	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_TEST_LIBS)
+$(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h tests/runtime/rt_vk_hooks.h \
+                          $(LIBFKC_TEST) | $(BUILD)/tests/runtime
+	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC_TEST) $(RT_TEST_LIBS)
 
 # The user-kernel test's shaders (tests/runtime/shaders/), compiled, validated and embedded.
 $(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/runtime
