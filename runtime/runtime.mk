@@ -69,11 +69,12 @@ $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k)))
 # ---- tests (cmocka, lavapipe, validation layer on) ----
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
             $(BUILD)/tests/runtime/test_faults $(BUILD)/tests/runtime/test_alloc
-RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel
+RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_vulkan \
+            $(BUILD)/tests/runtime/test_async $(BUILD)/tests/runtime/test_memory
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
-$(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h tests/runtime/rt_vk_hooks.h \
+$(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h tests/runtime/rt_vk_hooks.h tests/runtime/rt_host.h \
                           $(LIBFKC_TEST) | $(BUILD)/tests/runtime
 	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC_TEST) $(RT_TEST_LIBS)
 
@@ -84,6 +85,8 @@ $(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/
 	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
 $(BUILD)/tests/runtime/test_user_kernel: $(BUILD)/tests/runtime/axpy.spv.inc
 $(BUILD)/tests/runtime/test_user_kernel: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
+$(BUILD)/tests/runtime/test_memory: $(BUILD)/tests/runtime/axpy.spv.inc
+$(BUILD)/tests/runtime/test_memory: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
 
 .PHONY: check-runtime bench-runtime
 # Each binary under a time limit: a test that corrupts the heap can leave cmocka's signal
