@@ -64,6 +64,7 @@ include rust/rust.mk
 include tests/consumer/consumer.mk
 include tests/fuzz.mk
 include tests/sanitize.mk
+include tests/tsan.mk
 
 
 build: $(BUILD_TARGETS)

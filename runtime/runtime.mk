@@ -70,7 +70,8 @@ $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k)))
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
             $(BUILD)/tests/runtime/test_faults $(BUILD)/tests/runtime/test_alloc
 RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_vulkan \
-            $(BUILD)/tests/runtime/test_async $(BUILD)/tests/runtime/test_memory
+            $(BUILD)/tests/runtime/test_async $(BUILD)/tests/runtime/test_memory \
+            $(BUILD)/tests/runtime/test_threads
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
@@ -85,8 +86,10 @@ $(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/
 	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
 $(BUILD)/tests/runtime/test_user_kernel: $(BUILD)/tests/runtime/axpy.spv.inc
 $(BUILD)/tests/runtime/test_user_kernel: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
-$(BUILD)/tests/runtime/test_memory: $(BUILD)/tests/runtime/axpy.spv.inc
-$(BUILD)/tests/runtime/test_memory: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
+$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads: \
+    $(BUILD)/tests/runtime/axpy.spv.inc
+$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads: \
+    RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
 
 .PHONY: check-runtime bench-runtime
 # Each binary under a time limit: a test that corrupts the heap can leave cmocka's signal
