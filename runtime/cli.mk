@@ -53,10 +53,21 @@ check-cli-npy: $(BUILD)/tests/cli/test_npy
 check-cli-errors: $(BUILD)/tests/cli/test_errors $(FKC_RUN)
 	$(COUNT) cmocka cli/test_errors $(BUILD)/tests/cli/test_errors $(FKC_RUN)
 
+# fkc-run with its test hooks (FKC_RUN_TEST_PAUSE_WRITE), for test_paths only: the shipped
+# fkc-run is built without them (checked below: it does not even hold the variable's name).
+FKC_RUN_HOOKS := $(BUILD)/tests/cli/fkc-run-hooks
+$(CLI_OBJ)/npy-hooks.o: runtime/tools/npy.c $(CLI_HDRS) | $(CLI_OBJ)
+	$(CC) $(CLI_CFLAGS) -DFKC_RUN_TEST_HOOKS -c $< -o $@
+$(FKC_RUN_HOOKS): $(filter-out $(CLI_OBJ)/npy.o,$(CLI_OBJS)) $(CLI_OBJ)/npy-hooks.o $(CLI_LIBFKC) | $(BUILD)/tests/cli
+	$(CC) $(filter-out $(CLI_LIBFKC),$^) $(CLI_LIBFKC) $(CLI_LIBS) -o $@
+
 # Outputs and inputs that are not regular files, symlinks, modes, fsync, SIGINT/SIGTERM.
-check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so $(FKC_RUN)
+check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so $(FKC_RUN) \
+                 $(FKC_RUN_HOOKS)
+	@! grep -q FKC_RUN_TEST_ $(FKC_RUN) || \
+	  { echo "check-cli-paths: $(FKC_RUN) reads a test-only environment hook"; exit 1; }
 	$(COUNT) cmocka cli/test_paths $(BUILD)/tests/cli/test_paths $(FKC_RUN) \
-	  $(BUILD)/tests/cli/fail_fsync.so
+	  $(BUILD)/tests/cli/fail_fsync.so $(FKC_RUN_HOOKS)
 
 check-cli-numpy: $(FKC_RUN)
 	$(COUNT) py cli/numpy_agree.py $(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
