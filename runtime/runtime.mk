@@ -127,7 +127,8 @@ check-bench-short: $(BUILD)/fkc-bench
 	@for s in '### Bandwidth' 'plain compute copy (reference)' 'vkCmdCopyBuffer (reference)' \
 	          '| b1    | unaligned' '| b8    | aligned' '4-D, 12-byte runs' '### KV decode' \
 	          'rotating, device position' 'rotating, readback' '### One-shot calls' \
-	          'fkc_write_slice_sync'; do \
+	          'fkc_write_slice_sync' '### Host command buffers' 'the host'"'"'s command buffer |' \
+	          'fkc_stream_submit_async, one op'; do \
 	    grep -qF -- "$$s" $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; \
 	    echo "check-bench-short: no '$$s' in the output"; exit 1; }; done
 	@echo "check-bench-short: fkc-bench --short ran and printed every section"
