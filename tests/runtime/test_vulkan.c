@@ -247,6 +247,8 @@ static void test_refusals(void **state)
     assert_null(c);
     REFUSED(fkc_context_create_with_loader(NULL, NULL, &c), FKC_ERR_INVALID_ARGUMENT,
             "get_instance_proc_addr is NULL");
+    RT_OK(fkc_context_create_with_loader(NULL, vkGetInstanceProcAddr, &c)); /* owned, our loader */
+    fkc_context_destroy(c);
     rt_host_quiet(&h, "refused contexts");
 
     RT_OK(fkc_context_create_vulkan(&d, NULL, &c));
