@@ -14,7 +14,9 @@
  * when it runs; ops of different streams that touch the same bytes are ordered only by the
  * order of their submissions, see fkc_stream_submit_async); destroying one must not race with
  * any other use of it. fkc_last_error() is per thread. Submissions to the context's queue are
- * serialised inside fkc (for a queue the host lent, fkc/fkc_vulkan.h says the host's rule). */
+ * serialised inside fkc (for a queue the host lent, fkc/fkc_vulkan.h says the host's rule).
+ * In Rust's terms: contexts, buffers and kernels are Send and Sync, streams Send only; and
+ * every buffer, stream and kernel keeps its context alive (fkc_context_destroy). */
 #ifndef FKC_RUNTIME_H
 #define FKC_RUNTIME_H
 
