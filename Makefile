@@ -6,7 +6,8 @@
 # make bench (runtime figures, build/fkc-bench), make bench-gen (fkcgen on 1,000 and 10,000
 # sections), make fuzz [FUZZ_SECONDS=N] (libFuzzer: three targets, tests/fuzz.mk),
 # make sanitize (the whole suite under ASan + UBSan) and make valgrind (tests/sanitize.mk),
-# make install PREFIX=... DESTDIR=... (docs/consumers.md), make clean.
+# make install PREFIX=... LIBDIR=... DESTDIR=... and make uninstall (docs/consumers.md), make deb
+# (the Debian packages: debian/, runtime/install.mk), make clean.
 # Each component adds its rules in its own fragment: fkcgen/fkcgen.mk (+ gen.mk),
 # runtime/runtime.mk (+ cli.mk, install.mk), rust/rust.mk (the Rust crate's cargo test),
 # tests/examples/examples.mk, tests/man/man.mk, tests/consumer/consumer.mk, tests/fuzz.mk and

@@ -384,6 +384,14 @@ void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
     va_end(ap);
 }
 
+void fkcg_diag_print(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, loc, kind, fmt, ap);
+    va_end(ap);
+}
+
 void fkcg_cli_error(const char *cmd, const char *tail, const char *fmt, ...)
 {
     char small[512], *msg = small;

@@ -31,6 +31,11 @@ static void json_str(fkcg_buf *out, const char *s)
     }
 }
 
+void fkcg_json_str(fkcg_buf *out, const char *s)
+{
+    json_str(out, s);
+}
+
 /* "key": with a leading separator and indentation. */
 static void field(fkcg_buf *out, int indent, bool *first, const char *key)
 {

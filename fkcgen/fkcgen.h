@@ -8,8 +8,10 @@
 
 #include "buf.h"
 #include "model.h"
+#include "../runtime/include/fkc/fkc_version.h"
 
-#define FKCGEN_VERSION "0.1.0"
+/* fkcgen is released with the runtime, under its version (one number for both). */
+#define FKCGEN_VERSION FKC_VERSION_STRING
 
 typedef struct fkcg_run fkcg_run;
 
@@ -28,6 +30,14 @@ int fkcg_root_check(const char *root);
 int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths);
 /* The same for one contract held in memory (tests, fuzzing); name is used in messages. */
 int fkcg_run_load_buffer(fkcg_run *run, const char *name, const char *data, size_t len);
+/* The same for n contracts held in memory, read in one run: names[i] (used in messages, and
+ * unique) holds the lens[i] bytes at data[i] (never NULL). fkcgen diff reads a git revision so. */
+int fkcg_run_load_buffers(fkcg_run *run, const char *const *names, const char *const *data,
+                          const size_t *lens, size_t n);
+/* Asks a new run, before it loads, to keep every file's text and the place of every key of
+ * every valid section and front matter (model.h's `where`), so that a report can quote any
+ * line of any file the run read, a git revision's included (fkcgen diff). Costs memory. */
+void fkcg_run_keep_sources(fkcg_run *run);
 const fkcg_table *fkcg_run_table(const fkcg_run *run);
 /* Number of errors reported so far. */
 size_t fkcg_run_errors(const fkcg_run *run);
@@ -40,6 +50,10 @@ void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source);
 /* `fkcgen gen ...`: argv[0] is "gen". Defined by the C back end (emit_main.c); main.c calls it.
  * Returns the process exit code. */
 int fkcg_cmd_gen(int argc, char **argv);
+/* `fkcgen diff ...`: argv[0] is "diff" (diff_main.c; docs/fkcgen.md, ## diff). Returns the
+ * process exit code: 0 no breaking change, 1 a breaking change not allowed (or an expired
+ * allow entry), 2 usage, I/O, git or contract errors on either side. */
+int fkcg_cmd_diff(int argc, char **argv);
 
 /* ---- opts.c: the option parser of every fkcgen subcommand ---- */
 typedef struct fkcg_option {

@@ -2,7 +2,9 @@
 # Generation rules and the drift check live in fkcgen/gen.mk.
 #   make build/fkcgen      the compiler (every fkcgen/*.c, the emitter's emit*.c included)
 #   make fkcgen-test       unit tests + the golden corpus of malformed contracts (cmocka)
-#   make fkcgen-docs       regenerates docs/contract-format.md from the schema
+#   make fkcgen-docs       regenerates docs/contract-format.md from the schema, and the table
+#                          of `fkcgen diff`'s rules in docs/fkcgen.md
+#   make check-diff-docs   runs docs/fkcgen.md's diff example and CI block verbatim
 
 FKCGEN_PKGS    := yaml-0.1 libcmark libxxhash
 FKCGEN_CFLAGS   = $(CFLAGS_BASE) -MMD -MP $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS))
@@ -24,7 +26,7 @@ $(BUILD)/obj/fkcgen/schema_doc.o: $(BUILD)/obj/fkcgen/contract_format.inc
 $(BUILD)/obj/fkcgen/schema_doc.o: FKCGEN_CFLAGS += -I$(BUILD)/obj/fkcgen
 
 $(BUILD)/fkcgen: $(FKCGEN_OBJS)
-	$(CC) $(FKCGEN_CFLAGS) -o $@ $(FKCGEN_OBJS) $(FKCGEN_LIBS)
+	$(CC) $(FKCGEN_CFLAGS) $(LDFLAGS) -o $@ $(FKCGEN_OBJS) $(FKCGEN_LIBS)
 
 -include $(FKCGEN_OBJS:.o=.d)
 
@@ -50,7 +52,15 @@ fkcgen-test: $(FKCGEN_TESTS) $(BUILD)/fkcgen
 
 fkcgen-docs: $(BUILD)/fkcgen
 	$(BUILD)/fkcgen schema --markdown > docs/contract-format.md
+	$(BUILD)/fkcgen diff --rules > $(BUILD)/diff-rules.md
+	awk -v t=$(BUILD)/diff-rules.md '/^<!-- diff rules: end/ { while ((getline l < t) > 0) \
+	  print l; skip = 0 } !skip { print } /^<!-- diff rules: begin/ { skip = 1 }' \
+	  docs/fkcgen.md > $(BUILD)/fkcgen.md.new && mv $(BUILD)/fkcgen.md.new docs/fkcgen.md
 
-TEST_TARGETS += fkcgen-test
+.PHONY: check-diff-docs
+check-diff-docs: $(BUILD)/fkcgen
+	sh tests/fkcgen/diff_docs.sh $(BUILD)/fkcgen
+
+TEST_TARGETS += fkcgen-test check-diff-docs
 
 include fkcgen/gen.mk

@@ -57,6 +57,10 @@ void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap)
 /* A second location for the error just reported ("first defined here"). */
 void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
 size_t fkcg_diag_errors(const fkcg_diag *d);
+/* A message of another kind ("warning", or a report's own "error" and "note" lines: fkcgen
+ * diff), in the same form, quote included; neither counted as an error nor capped. */
+void fkcg_diag_print(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt, ...)
+    FKCG_PRINTF(4, 5);
 /* The sink of a run (run.c): it holds the contracts' lines, so the back ends' checks report
  * through it with the quoted line and caret, under the run's cap, like the front end. */
 struct fkcg_run;
@@ -65,6 +69,15 @@ fkcg_diag *fkcg_run_diag(struct fkcg_run *run);
  * with control characters escaped as in every message (a path or argument cannot carry them),
  * a newline, then tail (a usage text, or NULL) as it is; built in memory, one write. */
 void fkcg_cli_error(const char *cmd, const char *tail, const char *fmt, ...) FKCG_PRINTF(3, 4);
+
+/* The texts a run kept (fkcg_run_keep_sources), in the order it read them: a report quotes
+ * their lines through a sink of its own (fkcgen diff quotes two runs' files). */
+typedef struct fkcg_source {
+    const char *file;            /* the path (or name) the run read it under */
+    const char *text;            /* normalised, as load.c left it; in the run's arena */
+    size_t len;
+} fkcg_source;
+size_t fkcg_run_kept(const struct fkcg_run *run, const fkcg_source **out);
 
 /* ---- load.c: raw byte checks, front matter, cmark, ```fkc blocks ---- */
 typedef struct fkcg_chunk {     /* one YAML region of a .md file */
@@ -188,6 +201,15 @@ size_t fkcg_schema_all(const fkcg_schema **out, size_t cap);
  * keys. owner: the location to report missing keys of the root at. */
 ynode *fkcg_shape(fkcg_arena *a, fkcg_diag *d, const ynode *root, const fkcg_schema *s);
 
+/* ---- where.c: the place of every key of a shaped tree (for runs that keep their sources) ---- */
+/* Paths name keys as the canonical nested form does: "precision.max_ulp",
+ * "accept.inputs[0].dtypes[2]", "accept.op_params.fields.len.kind". A scalar's place is its
+ * value's, a flow mapping's or list's its opening bracket, a block one's its key. */
+typedef struct fkcg_where fkcg_where;
+const fkcg_where *fkcg_where_record(fkcg_arena *a, const ynode *root);
+/* The place of path, or NULL when the tree has no such key (w may be NULL). */
+const fkcg_loc *fkcg_where_find(const fkcg_where *w, const char *path);
+
 /* ---- expr.c: cost expressions ---- */
 /* Parses src (a scalar at loc, whose text starts val_col columns after loc.col, -1 unknown).
  * fields: op_params field names usable as variables (n_fields of them); NULL after an error. */
@@ -196,6 +218,10 @@ fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_lo
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out); /* canonical, fully parenthesised */
 /* n and dtype_bytes: a cost expression's own variables, names no op_params field may take. */
 bool fkcg_expr_is_variable(const char *name);
+
+/* ---- dump.c ---- */
+/* s as a JSON string ("null" for NULL): the JSON printers' one escape gate. */
+void fkcg_json_str(fkcg_buf *out, const char *s);
 
 /* ---- validate.c: shaped tree → model ---- */
 /* NULL when the front matter has errors (reported). */

@@ -1,6 +1,6 @@
 /* main.c — the fkcgen command line: parses options, then calls the library (fkcgen.h).
  * check and dump run the front-end passes; schema prints the docs page; gen is the emitter's
- * (emit_main.c). Exit codes: 0 clean, 1 contract errors, 2 usage or I/O errors. */
+ * (emit_main.c), diff compares two revisions (diff_main.c). Exit codes: 0 clean, 1 contract errors, 2 usage or I/O errors. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +13,7 @@ static const char usage[] =
     "       fkcgen schema --markdown                print the contract format (docs page)\n"
     "       fkcgen gen --out-dir DIR FILE...        emit the C bindings (--help: options)\n"
     "       fkcgen gen --lang rust --out-dir DIR FILE...  emit them as one Rust module\n"
+    "       fkcgen diff OLD NEW | --against-git REV [PATH...]  report changes by rule\n"
     "       fkcgen --help | --version | COMMAND --help\n"
     "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n"
     "--root DIR: contract paths in the output are made relative to DIR (default: .).\n";
@@ -138,8 +139,10 @@ int main(int argc, char **argv)
         return cmd_schema(argc, argv);
     if (!strcmp(cmd, "gen")) /* the C back end's command line: emit_main.c */
         return fkcg_cmd_gen(argc - 1, argv + 1);
-    static const char *const commands[] = { "check", "dump", "schema", "gen" };
-    const char *hint = fkcg_suggest(commands, 4, cmd);
+    if (!strcmp(cmd, "diff")) /* two revisions compared: diff_main.c */
+        return fkcg_cmd_diff(argc - 1, argv + 1);
+    static const char *const commands[] = { "check", "dump", "schema", "gen", "diff" };
+    const char *hint = fkcg_suggest(commands, 5, cmd);
     if (hint) {
         fkcg_cli_error("fkcgen: error", usage, "unknown command '%s'; did you mean '%s'?", cmd,
                        hint);

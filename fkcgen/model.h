@@ -181,6 +181,8 @@ typedef struct fkcg_provider {    /* the front matter of one file */
     fkcg_loc loc;
     fkcg_loc backend_loc;         /* where backend and kernel_source are set (for messages) */
     fkcg_loc kernel_source_loc;
+    const struct fkcg_where *where; /* every key's place, or NULL: only a run asked to keep its
+                                     * sources records it (fkcg_run_keep_sources; fkcgen diff) */
 } fkcg_provider;
 
 typedef struct fkcg_section {     /* one ```fkc block: one kernel */
@@ -210,6 +212,7 @@ typedef struct fkcg_section {     /* one ```fkc block: one kernel */
     fkcg_loc kernel_loc;          /* the kernel name's value (for duplicate messages) */
     fkcg_loc op_kind_loc;         /* the op_kind's and entry_point's values (bind's messages) */
     fkcg_loc entry_point_loc;
+    const struct fkcg_where *where; /* every key's place, or NULL (as the provider's) */
 } fkcg_section;
 
 /* One binding per (section × accepted dtype of its first input). */

@@ -20,6 +20,9 @@ struct fkcg_run {
     fkcg_buf canon;              /* the canonical form of one section, for its revision hash */
     char *root;                  /* realpath of the root, or NULL */
     fkcg_table table;
+    bool keep;                   /* keep every file's text and every key's place */
+    fkcg_source *kept;           /* those texts, in reading order (in the arena) */
+    size_t n_kept, cap_kept;
 };
 
 fkcg_run *fkcg_run_new(const char *root, FILE *diag)
@@ -62,6 +65,35 @@ const fkcg_table *fkcg_run_table(const fkcg_run *run)
 fkcg_diag *fkcg_run_diag(fkcg_run *run)
 {
     return run->diag;
+}
+
+void fkcg_run_keep_sources(fkcg_run *run)
+{
+    run->keep = true;
+}
+
+size_t fkcg_run_kept(const fkcg_run *run, const fkcg_source **out)
+{
+    *out = run->kept;
+    return run->n_kept;
+}
+
+/* Keeps the file's normalised text in the run's arena, registered with the sink in place of
+ * the per-file copy load.c registered (dropped here), so any line stays quotable. */
+static void keep_text(fkcg_run *run, const fkcg_doc *doc)
+{
+    char *copy = fkcg_strndup(&run->arena, doc->text, doc->len);
+    fkcg_diag_drop_source(run->diag, doc->file);
+    fkcg_diag_source(run->diag, doc->file, copy, doc->len);
+    if (run->n_kept == run->cap_kept) {
+        size_t cap = run->cap_kept ? 2 * run->cap_kept : 16;
+        fkcg_source *more = fkcg_alloc(&run->arena, cap * sizeof *more);
+        if (run->n_kept)
+            memcpy(more, run->kept, run->n_kept * sizeof *more);
+        run->kept = more;
+        run->cap_kept = cap;
+    }
+    run->kept[run->n_kept++] = (fkcg_source){ doc->file, copy, doc->len };
 }
 
 size_t fkcg_run_errors(const fkcg_run *run)
@@ -119,14 +151,19 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
                              &doc);
     else
         rc = fkcg_load(a, &run->file, d, path, &doc);
+    if (run->keep && doc.text)
+        keep_text(run, &doc);
     if (rc == 2 || (rc == 1 && !doc.front.text))
         return rc;
     fkcg_arena *t = &run->scratch; /* the trees; validate copies what the model keeps */
     fkcg_provider *p = NULL;
-    ynode *front = fkcg_yaml_parse(t, d, &doc.front);
-    if (front)
-        p = fkcg_validate_provider(a, d, fkcg_shape(t, d, front, &fkcg_schema_front),
-                                   &doc.front);
+    ynode *front = fkcg_yaml_parse(t, d, &doc.front), *shaped = NULL;
+    if (front) {
+        shaped = fkcg_shape(t, d, front, &fkcg_schema_front);
+        p = fkcg_validate_provider(a, d, shaped, &doc.front);
+    }
+    if (p && run->keep)
+        p->where = fkcg_where_record(a, shaped);
     fkcg_arena_reset(t);
     if (p) {
         p->rel_file = rel_path(run, path);
@@ -136,9 +173,12 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     for (size_t i = 0; i < doc.n_blocks; i++) {
         ynode *tree = fkcg_yaml_parse(t, d, &doc.blocks[i]);
         fkcg_section *s = NULL;
-        if (tree)
-            s = fkcg_validate_section(a, d, fkcg_shape(t, d, tree, &fkcg_schema_section),
-                                      &doc.blocks[i], p);
+        if (tree) {
+            shaped = fkcg_shape(t, d, tree, &fkcg_schema_section);
+            s = fkcg_validate_section(a, d, shaped, &doc.blocks[i], p);
+        }
+        if (s && run->keep)
+            s->where = fkcg_where_record(a, shaped);
         if (s) {
             fkcg_resolve_revision(a, s, &run->canon);
             push(a, sections, s);
@@ -184,9 +224,10 @@ static void find_repeats(const char *const *paths, size_t n, size_t *first)
     free(v);
 }
 
-/* Reads the files (or, for n_paths == 1 with data, the bytes) and binds them together. */
-static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const char *data,
-                size_t len)
+/* Reads the files (or, with data, file i's bytes data[i], lens[i] long) and binds them
+ * together. */
+static int load(fkcg_run *run, const char *const *paths, size_t n_paths,
+                const char *const *data, const size_t *lens)
 {
     list providers = { 0 }, sections = { 0 };
     bool io = false;
@@ -200,8 +241,10 @@ static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const c
             io = true;
             continue;
         }
-        io |= read_one(run, paths[i], data, len, &providers, &sections) == 2;
-        fkcg_diag_drop_source(run->diag, paths[i]);
+        io |= read_one(run, paths[i], data ? data[i] : NULL, data ? lens[i] : 0, &providers,
+                       &sections) == 2;
+        if (!run->keep)
+            fkcg_diag_drop_source(run->diag, paths[i]);
         fkcg_arena_reset(&run->file);
     }
     /* The valid sections are bound even when others have errors: duplicates are reported in
@@ -219,10 +262,17 @@ static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const c
 
 int fkcg_run_load(fkcg_run *run, const char *const *paths, size_t n_paths)
 {
-    return load(run, paths, n_paths, NULL, 0);
+    return load(run, paths, n_paths, NULL, NULL);
 }
 
 int fkcg_run_load_buffer(fkcg_run *run, const char *name, const char *data, size_t len)
 {
-    return load(run, &name, 1, data ? data : "", len);
+    const char *bytes = data ? data : "";
+    return load(run, &name, 1, &bytes, &len);
+}
+
+int fkcg_run_load_buffers(fkcg_run *run, const char *const *names, const char *const *data,
+                          const size_t *lens, size_t n)
+{
+    return load(run, names, n, data, lens);
 }

@@ -5,14 +5,16 @@
 CLI_SRCS   := $(sort $(wildcard runtime/tools/*.c))
 CLI_OBJ    := $(BUILD)/tools
 CLI_OBJS   := $(patsubst runtime/tools/%.c,$(CLI_OBJ)/%.o,$(CLI_SRCS))
-CLI_HDRS   := $(wildcard runtime/tools/*.h runtime/include/fkc/*.h)
-CLI_CFLAGS  = $(CFLAGS_BASE) -Iruntime/include -Iruntime/tools
-CLI_LIBS    = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread -lm
+CLI_HDRS   := $(wildcard runtime/tools/*.h runtime/tools/shim/*.h runtime/include/fkc/*.h)
+CLI_CFLAGS  = $(CFLAGS_BASE) -Iruntime/include -Iruntime/tools \
+              $(shell $(PKG_CONFIG) --cflags json-c)
+CLI_LIBS    = $(shell $(PKG_CONFIG) --libs vulkan json-c) -ldl -lpthread -lm
 FKC_RUN    := $(BUILD)/fkc-run
 CLI_LIBFKC := $(BUILD)/libfkc.a
 
 BUILD_TARGETS += $(FKC_RUN)
-TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme
+TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme \
+                 check-cli-conform check-cli-conform-doc
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -20,8 +22,24 @@ $(CLI_OBJ) $(BUILD)/tests/cli:
 $(CLI_OBJ)/%.o: runtime/tools/%.c $(CLI_HDRS) | $(CLI_OBJ)
 	$(CC) $(CLI_CFLAGS) -c $< -o $@
 
+# The whole of libfkc.a, its fkc_* symbols exported: the bindings `fkc-run conform` compiles
+# and dlopens call the runtime's wrappers (and a --wrappers file any public fkc_ function)
+# in fkc-run itself, so one runtime serves both.
 $(FKC_RUN): $(CLI_OBJS) $(CLI_LIBFKC)
-	$(CC) $(CLI_OBJS) $(CLI_LIBFKC) $(CLI_LIBS) -o $@
+	$(CC) $(LDFLAGS) $(CLI_OBJS) -Wl,--whole-archive $(CLI_LIBFKC) -Wl,--no-whole-archive \
+	    -Wl,--export-dynamic-symbol='fkc_*' $(CLI_LIBS) -o $@
+
+# conform's shim (runtime/tools/shim/: the one file naming generated symbols, compiled at run
+# time beside the generated bindings) embedded as two byte arrays; and where fkc's headers lie
+# relative to fkc-run: the build tree's runtime/include, the installed tree's include.
+CLI_SHIM := runtime/tools/shim/conform_shim.c runtime/tools/shim/conform_shim.h
+$(CLI_OBJ)/conform_shim.inc: $(CLI_SHIM) | $(CLI_OBJ)
+	@for f in $(CLI_SHIM); do echo "static const unsigned char $$(basename $$f | tr . _)[] = {"; \
+	  od -An -v -tx1 $$f | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo "};"; done > $@
+$(CLI_OBJ)/conform_build.o: $(CLI_OBJ)/conform_shim.inc
+$(CLI_OBJ)/conform_build.o: CLI_CFLAGS += -I$(CLI_OBJ) \
+    -DCLI_BUILD_INCLUDE='"$(shell realpath -m --relative-to=$(BUILD) runtime/include)"' \
+    -DCLI_INSTALL_INCLUDE='"../include"'
 
 # ---- the demo `make` runs: default device, or the CPU reference when there is no Vulkan device
 .PHONY: demo
@@ -85,3 +103,52 @@ check-cli-readme: $(FKC_RUN) | $(BUILD)/tests/cli
 	 grep -qx '  \[100 101 102 21 22 23\]' $(CLI_README).out || \
 	 { echo "check-cli-readme: unexpected output:"; cat $(CLI_README).out; exit 1; }
 	@echo "check-cli-readme: the README's fkc-run example runs and prints the expected rows"
+
+# ---- fkc-run conform: test_conform (the seed on lavapipe and --cpu, omitted dtypes, wrong
+# wrappers, rules, errors, SIGKILL; unit tests of conform_cases.c), the shim compiled with the
+# strict flags by gcc and clang against generated/ (both op kinds, and one left out), and the
+# docs' example block run verbatim.
+CLI_CONFORM_UNIT := $(CLI_UNIT_OBJS) $(CLI_OBJ)/conform_cases.o
+$(BUILD)/tests/cli/test_conform: tests/cli/test_conform.c tests/cli/tmpdir.h $(CLI_CONFORM_UNIT) $(CLI_LIBFKC) $(CLI_HDRS) | $(BUILD)/tests/cli
+	$(CC) $(CLI_TEST_CFLAGS) $< $(CLI_CONFORM_UNIT) $(CLI_LIBFKC) -o $@ $(CLI_TEST_LIBS) $(CLI_LIBS)
+
+CLI_SHIM_DEFS = -DFKC_CONFORM_PREFIX=fkc -DFKC_CONFORM_PREFIX_UC=FKC \
+                '-DFKC_CONFORM_HEADER="fkc_bindings.h"' -DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=1
+$(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c generated/fkc_bindings.h | $(BUILD)/tests/cli
+	$* $(STRICT) -fPIC -shared -fvisibility=hidden -Iruntime/include -Iruntime/tools/shim \
+	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=1 $< generated/fkc_bindings.c -o $@
+	$* $(STRICT) -fPIC -shared -fvisibility=hidden -Iruntime/include -Iruntime/tools/shim \
+	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=0 $< generated/fkc_bindings.c -o $@.0.so
+CLI_SHIM_CHECK := $(BUILD)/tests/cli/conform_shim.gcc.so $(BUILD)/tests/cli/conform_shim.clang.so
+
+.PHONY: check-cli-conform check-cli-conform-doc
+check-cli-conform: $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(BUILD)/fkcgen $(CLI_SHIM_CHECK)
+	$(COUNT) cmocka cli/test_conform $(BUILD)/tests/cli/test_conform $(FKC_RUN)
+
+# docs/runtime.md's conform example (the block after its "fkc-run conform example" marker),
+# run verbatim with build/ read as $(BUILD); the man page's conform examples must be lines of
+# it. Then the same conform from an installed tree (make install into a scratch DESTDIR): it
+# finds fkcgen beside itself and the headers in ../include.
+CLI_CONFORM_DOC := $(BUILD)/tests/cli/conform_doc
+check-cli-conform-doc: $(FKC_RUN) $(BUILD)/fkcgen $(BUILD)/libfkc.a | $(BUILD)/tests/cli
+	@sed -n '/^<!-- fkc-run conform example/,/^```$$/p' docs/runtime.md | \
+	 sed -e '1,2d' -e '$$d' > $(CLI_CONFORM_DOC).block
+	@test -s $(CLI_CONFORM_DOC).block || { echo "check-cli-conform-doc: no example in docs/runtime.md"; exit 1; }
+	@sed -n '/^\.SH EXAMPLES/,/^\.SH SEE/p' docs/man/fkc-run.1 | grep 'conform' | sed 's/\\-/-/g' | \
+	 while read -r l; do grep -qxF "build/$$l" $(CLI_CONFORM_DOC).block || \
+	 { echo "check-cli-conform-doc: the man page's '$$l' is not in docs/runtime.md's example"; exit 1; }; done
+	@sed 's|build/|$(BUILD)/|g' $(CLI_CONFORM_DOC).block > $(CLI_CONFORM_DOC).sh
+	@sh -e $(CLI_CONFORM_DOC).sh > $(CLI_CONFORM_DOC).out 2>&1 || \
+	 { cat $(CLI_CONFORM_DOC).out; echo "check-cli-conform-doc: the example failed"; exit 1; }
+	@grep -q 'conform: 18 rows passed, 0 failed' $(CLI_CONFORM_DOC).out && \
+	 grep -q 'write_slice  *WriteSlice  *I8 .*FAIL: works but undeclared' $(CLI_CONFORM_DOC).out && \
+	 grep -q 'test_write_slice  *WriteSlice  *F32 .*FAIL' $(CLI_CONFORM_DOC).out || \
+	 { cat $(CLI_CONFORM_DOC).out; echo "check-cli-conform-doc: unexpected output"; exit 1; }
+	@rm -rf $(CLI_CONFORM_DOC).inst
+	@$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(CLI_CONFORM_DOC).inst > $(CLI_CONFORM_DOC).install.log 2>&1 || \
+	 { cat $(CLI_CONFORM_DOC).install.log; exit 1; }
+	@$(CLI_CONFORM_DOC).inst/usr/bin/fkc-run conform --cpu --cases 4 contracts/vulkan/write_slice.md \
+	    > $(CLI_CONFORM_DOC).inst.out 2>&1 && grep -q 'conform: 18 rows passed, 0 failed' $(CLI_CONFORM_DOC).inst.out || \
+	 { cat $(CLI_CONFORM_DOC).inst.out; echo "check-cli-conform-doc: the installed fkc-run's conform failed"; exit 1; }
+	@rm -rf $(CLI_CONFORM_DOC).inst
+	@echo "check-cli-conform-doc: docs/runtime.md's conform example runs and prints the expected rows; so does an installed fkc-run"

@@ -1,26 +1,81 @@
-# runtime/install.mk — `make install PREFIX=... DESTDIR=...` (fragment of ../Makefile): fkcgen,
-# fkc-run, libfkc.a, the runtime's public headers (include/fkc/), lib/pkgconfig/fkc.pc and the
-# man pages of docs/man/ when there are any. A C project then finds fkc through pkg-config
-# (docs/consumers.md); nothing is installed by `make` or `make test` outside build/.
+# runtime/install.mk — `make install` and `make uninstall` (fragment of ../Makefile;
+# docs/consumers.md). Nothing is installed by `make` or `make test` outside build/.
+#   make install [PREFIX=/usr/local] [BINDIR=bin] [LIBDIR=lib] [INCLUDEDIR=include]
+#                [MANDIR=share/man] [DATADIR=share] [DESTDIR=STAGE] [RELOCATABLE=1]
+# Each directory is absolute, or relative to PREFIX (LIBDIR=lib/x86_64-linux-gnu for Debian's
+# multiarch layout). It writes: BINDIR/fkcgen and fkc-run; LIBDIR/libfkc.so.N, the libfkc.so
+# link and libfkc.a; LIBDIR/pkgconfig/fkc.pc and fkc-static.pc; LIBDIR/cmake/fkc/ (the CMake
+# package: fkcConfig.cmake, fkcConfigVersion.cmake, fkcGenerate.cmake, fkcGenerateRun.cmake);
+# INCLUDEDIR/fkc/*.h (every public header); MANDIR/man1/*.1 and MANDIR/man3/*.3 (docs/man/);
+# and DATADIR/fkc/install-manifest, the list `make uninstall` removes (INSTALL_MANIFEST= writes
+# none; the Debian package does so). scripts/install.sh does the work; the files whose contents
+# name the directories (.pc, CMake) are written into $(BUILD)/install/ first.
+#   make installable   builds everything `make install` copies, and nothing else (debian/rules)
 
-PREFIX  ?= /usr/local
-DESTDIR ?=
-INSTALL ?= install
-FKC_VERSION := $(shell sed -n 's/^\#define FKCGEN_VERSION "\(.*\)"/\1/p' fkcgen/fkcgen.h)
-FKC_ABI     := $(shell sed -n 's/^\#define FKC_RUNTIME_ABI \([0-9]*\)$$/\1/p' \
-                 runtime/include/fkc/fkc_kernels.h)
-FKC_HEADERS := $(sort $(wildcard runtime/include/fkc/*.h))
-FKC_MANS    := $(sort $(wildcard docs/man/*.1))
-INST        = $(DESTDIR)$(PREFIX)
+PREFIX     ?= /usr/local
+BINDIR     ?= bin
+LIBDIR     ?= lib
+INCLUDEDIR ?= include
+MANDIR     ?= share/man
+DATADIR    ?= share
+DESTDIR    ?=
+RELOCATABLE ?=
+INSTALL_MANIFEST ?= $(DATADIR)/fkc/install-manifest
 
-.PHONY: install
-install: $(BUILD)/fkcgen $(BUILD)/fkc-run $(BUILD)/libfkc.a
-	@case '$(PREFIX)' in /*) ;; *) echo "install: PREFIX must be an absolute path, not '$(PREFIX)'"; exit 2;; esac
-	$(INSTALL) -d '$(INST)/bin' '$(INST)/lib/pkgconfig' '$(INST)/include/fkc'
-	$(INSTALL) -m 755 $(BUILD)/fkcgen $(BUILD)/fkc-run '$(INST)/bin/'
-	$(INSTALL) -m 644 $(BUILD)/libfkc.a '$(INST)/lib/'
-	$(INSTALL) -m 644 $(FKC_HEADERS) '$(INST)/include/fkc/'
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(FKC_VERSION)|' -e 's|@ABI@|$(FKC_ABI)|' \
-	    runtime/fkc.pc.in > '$(INST)/lib/pkgconfig/fkc.pc'
-	$(if $(FKC_MANS),$(INSTALL) -d '$(INST)/share/man/man1' && \
-	    $(INSTALL) -m 644 $(FKC_MANS) '$(INST)/share/man/man1/')
+FKC_RUNTIME_ABI := $(shell sed -n 's/^\#define FKC_RUNTIME_ABI \([0-9]*\)$$/\1/p' \
+                     runtime/include/fkc/fkc_kernels.h)
+FKC_HEADERS   = $(sort $(wildcard runtime/include/fkc/*.h))
+FKC_MANS      = $(sort $(wildcard docs/man/*.1 docs/man/*.3))
+FKC_CMAKE     = cmake/fkcGenerate.cmake cmake/fkcGenerateRun.cmake
+INST_DIR      = $(BUILD)/install
+INSTALLABLE   = $(BUILD)/fkcgen $(FKC_RUN) $(LIBFKC) $(LIBFKC_SO)
+
+INSTALL_ENV = PREFIX='$(PREFIX)' BINDIR='$(BINDIR)' LIBDIR='$(LIBDIR)' \
+              INCLUDEDIR='$(INCLUDEDIR)' MANDIR='$(MANDIR)' DATADIR='$(DATADIR)' \
+              DESTDIR='$(DESTDIR)' RELOCATABLE='$(RELOCATABLE)' MANIFEST='$(INSTALL_MANIFEST)' \
+              FKC_VERSION='$(FKC_VERSION)' FKC_SOVERSION='$(FKC_SOVERSION)' \
+              FKC_RUNTIME_ABI='$(FKC_RUNTIME_ABI)' \
+              FKC_SIZEOF_VOID_P="$$(echo __SIZEOF_POINTER__ | $(CC) -E -P - | tail -n 1)"
+
+# One line per file: MODE SOURCE DEST (scripts/install.sh); the generated files come first. To
+# install more (the Rust crates' sources under datadir/cargo/registry/, say), add lines here, a
+# file written for the install going to $(INST_DIR) first: make uninstall then removes them too.
+define install_list
+$(foreach f,fkc.pc fkc-static.pc,644 $(INST_DIR)/$(f) pcdir/$(f)
+)$(foreach f,fkcConfig.cmake fkcConfigVersion.cmake,644 $(INST_DIR)/$(f) cmakedir/$(f)
+)$(foreach f,$(FKC_CMAKE),644 $(f) cmakedir/$(notdir $(f))
+)755 $(BUILD)/fkcgen bindir/fkcgen
+755 $(FKC_RUN) bindir/fkc-run
+644 $(LIBFKC_SO) libdir/$(notdir $(LIBFKC_SO))
+link $(notdir $(LIBFKC_SO)) libdir/libfkc.so
+644 $(LIBFKC) libdir/libfkc.a
+$(foreach h,$(FKC_HEADERS),644 $(h) includedir/fkc/$(notdir $(h))
+)$(foreach m,$(FKC_MANS),644 $(m) mandir/man$(subst .,,$(suffix $(m)))/$(notdir $(m))
+)
+endef
+
+.PHONY: install uninstall installable
+installable: $(INSTALLABLE)
+
+install: $(INSTALLABLE) | $(INST_DIR)
+	@$(INSTALL_ENV) sh scripts/install.sh configure runtime/fkc.pc.in $(INST_DIR)/fkc.pc
+	@$(INSTALL_ENV) sh scripts/install.sh configure runtime/fkc-static.pc.in $(INST_DIR)/fkc-static.pc
+	@$(INSTALL_ENV) sh scripts/install.sh configure cmake/fkcConfig.cmake.in $(INST_DIR)/fkcConfig.cmake
+	@$(INSTALL_ENV) sh scripts/install.sh configure cmake/fkcConfigVersion.cmake.in \
+	    $(INST_DIR)/fkcConfigVersion.cmake
+	$(file >$(INST_DIR)/list,$(install_list))
+	@echo "install: fkc $(FKC_VERSION) into $(DESTDIR)$(PREFIX):"
+	@$(INSTALL_ENV) sh scripts/install.sh install $(INST_DIR)/list
+
+$(INST_DIR):
+	@mkdir -p $@
+
+uninstall:
+	@$(INSTALL_ENV) sh scripts/install.sh uninstall
+
+# ---- make deb: the Debian packages (debian/; scripts/deb.sh builds a copy of the tree in
+# $(BUILD)/deb with dpkg-buildpackage -b -us -uc, runs lintian and tries the packages) --------
+.PHONY: deb
+deb:
+	@sh scripts/deps.sh deb
+	@sh scripts/deb.sh "$(CURDIR)" $(BUILD)/deb

@@ -1,7 +1,18 @@
-# runtime/runtime.mk — builds build/libfkc.a (fragment of ../Makefile): runtime/src/*.c and the
-# SPIR-V kernels, compiled from runtime/shaders/ by glslc per unit width, checked by spirv-val
-# and embedded as C arrays. No generated code: generated bindings are compiled by whoever
-# generates them (tests/gen here, a consumer's own build elsewhere) and link against libfkc.a.
+# runtime/runtime.mk — builds libfkc (fragment of ../Makefile): runtime/src/*.c and the SPIR-V
+# kernels, compiled from runtime/shaders/ by glslc per unit width, checked by spirv-val and
+# embedded as C arrays. No generated code: generated bindings are compiled by whoever generates
+# them (tests/gen here, a consumer's own build elsewhere) and link against libfkc.
+# One set of objects, compiled once with -fPIC, makes both libraries: build/libfkc.a (for
+# plugins, Python extensions and Rust cdylibs too, which need PIC code) and
+# build/libfkc.so.N (SONAME libfkc.so.N, N = FKC_SOVERSION of fkc/fkc_version.h) with the
+# build/libfkc.so link. PIC costs x86-64 code nothing measurable, and one compile keeps the
+# two libraries identical. Only the public API is exported: every object is compiled with
+# -fvisibility=hidden, each public header declares its functions under
+# `#pragma GCC visibility push(default)`, and runtime/libfkc.map lets nothing but fkc_* names
+# out; make check-exports proves that the exports are exactly what the headers declare.
+# fkc-bench and fkc-run link libfkc.a, the tests libfkc-test.a (below): the sanitizer builds need
+# no library path, and fkc-run runs from build/ and from a package without an rpath. Programs of
+# consumers link either (docs/consumers.md).
 # Also the runtime tests (check-runtime) and the benchmark binary build/fkc-bench (bench-runtime).
 # The CLI and demo live in runtime/cli.mk.
 
@@ -14,7 +25,7 @@ RT_HDRS    := $(wildcard runtime/include/fkc/*.h runtime/src/*.h)
 # The runtime's own sources also take the strict warning set (not -Werror: a newer compiler's new
 # warning must not break a build); generated code is held to STRICT by the generator's tests.
 RT_WARN    := -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes
-RT_CFLAGS   = $(CFLAGS_BASE) -Iruntime/include -I$(RT_SPV) $(RT_SAN)
+RT_CFLAGS   = $(CFLAGS_BASE) -fPIC -fvisibility=hidden -Iruntime/include -I$(RT_SPV) $(RT_SAN)
 RT_LIBS     = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread
 GLSLC      ?= glslc
 SPIRV_VAL  ?= spirv-val
@@ -26,21 +37,48 @@ RT_KERNELS := copy_u128:-DWIDE=0 copy_wide:-DWIDE=1 copy_wide_in:-DWIDE=1,-DPART
               ring_wide:-DWIDE=1,-DRING=1
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
-LIBFKC := $(BUILD)/libfkc.a
+# The version (FKC_VERSION_MAJOR.MINOR.PATCH) and the library's ABI number, from the one header.
+FKC_VERSION_H := runtime/include/fkc/fkc_version.h
+fkc_version_field = $(shell sed -n 's/^\#define FKC_$(1) \([0-9][0-9]*\)$$/\1/p' $(FKC_VERSION_H))
+FKC_VERSION   := $(call fkc_version_field,VERSION_MAJOR).$(call fkc_version_field,VERSION_MINOR).$(call fkc_version_field,VERSION_PATCH)
+FKC_SOVERSION := $(call fkc_version_field,SOVERSION)
+
+LIBFKC      := $(BUILD)/libfkc.a
+LIBFKC_SO   := $(BUILD)/libfkc.so.$(FKC_SOVERSION)
+LIBFKC_LINK := $(BUILD)/libfkc.so
 # The test build of the library: the same sources with -DFKC_TEST_HOOKS, which adds the hooks of
 # runtime/src/fkc_test.h (a smaller device, block size, no push descriptors, counters). Only the
-# tests link it; the shipped libfkc.a, fkc-run and fkc-bench have none of it.
+# tests link it; the shipped libfkc.so, libfkc.a, fkc-run and fkc-bench have none of it.
 RT_TOBJ      := $(BUILD)/runtime/obj-test
 LIBFKC_TEST  := $(BUILD)/libfkc-test.a
-BUILD_TARGETS += $(LIBFKC) $(BUILD)/fkc-bench
+BUILD_TARGETS += $(LIBFKC) $(LIBFKC_SO) $(LIBFKC_LINK) $(BUILD)/fkc-bench
 TEST_TARGETS  += check-runtime check-bench-short
 BENCH_TARGETS += bench-runtime
 
-$(LIBFKC): $(RT_OBJS)
-	@rm -f $@
-	ar rcs $@ $^
+# The object list, rewritten only when it changes: a source removed makes both libraries again.
+RT_OBJ_LIST = $(RT_OBJ)/objects
+$(RT_OBJ_LIST): rt-objects-force | $(RT_OBJ)
+	@echo '$(RT_OBJS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+.PHONY: rt-objects-force
+rt-objects-force:
 
-$(RT_OBJ)/%.o: runtime/src/%.c $(RT_HDRS) | $(RT_OBJ)
+$(LIBFKC): $(RT_OBJS) $(RT_OBJ_LIST)
+	@rm -f $@
+	ar rcs $@ $(RT_OBJS)
+
+# -z defs: every symbol the library uses is defined by it or the libraries it names (Vulkan;
+# pthread, which --as-needed drops where libc has it). LDFLAGS: the packager's (debian/rules).
+$(LIBFKC_SO): $(RT_OBJS) $(RT_OBJ_LIST) runtime/libfkc.map
+	$(CC) -shared -Wl,-soname,$(notdir $@) -Wl,--version-script=runtime/libfkc.map -Wl,-z,defs \
+	    -Wl,--as-needed $(LDFLAGS) $(RT_OBJS) -o $@ $(RT_LIBS)
+
+$(LIBFKC_LINK): $(LIBFKC_SO)
+	ln -sf $(notdir $<) $@
+
+# (runtime.mk too: objects of another flag set, such as the non-PIC objects of an older tree,
+# are compiled again)
+$(RT_OBJ)/%.o: runtime/src/%.c $(RT_HDRS) runtime/runtime.mk | $(RT_OBJ)
 	$(CC) $(RT_CFLAGS) $(RT_WARN) -c $< -o $@
 
 $(RT_OBJ)/pipeline.o: $(RT_INCS)

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Installs the Debian 12 packages fkc needs, and only those that are missing.
 # Run by `make` and `make test`; does nothing (and needs no network) when all are present.
+#   deps.sh       what `make` and `make test` need
+#   deps.sh deb   that, and what `make deb` needs besides (debhelper, lintian, ...): kept apart
+#                 so that a newcomer's first `make` does not install a packaging tool chain
 set -eu
 
 # package:kind:probe — kind pc (a pkg-config module), cmd (a command), dpkg (the package itself)
@@ -10,6 +13,7 @@ libyaml-dev:pc:yaml-0.1
 libcmark-dev:pc:libcmark
 libcmocka-dev:pc:cmocka
 libxxhash-dev:pc:libxxhash
+libjson-c-dev:pc:json-c
 libvulkan-dev:pc:vulkan
 pkg-config:cmd:pkg-config
 glslc:cmd:glslc
@@ -21,12 +25,24 @@ vulkan-validationlayers:dpkg:-
 libclang-rt-14-dev:dpkg:-
 libtsan2:dpkg:-
 python3-numpy:dpkg:-
+git:cmd:git
 locales:dpkg:-
 man-db:cmd:man
 groff-base:cmd:nroff
 bsdextrautils:cmd:col
 cargo:cargo:-
+cmake:cmd:cmake
+ninja-build:cmd:ninja
 "
+# make deb: dpkg-buildpackage (dpkg-dev), dh (debhelper), fakeroot, lintian
+if [ "${1:-}" = deb ]; then
+	PKGS="$PKGS
+dpkg-dev:cmd:dpkg-buildpackage
+debhelper:cmd:dh
+fakeroot:cmd:fakeroot
+lintian:cmd:lintian
+"
+fi
 
 missing=""
 for entry in $PKGS; do

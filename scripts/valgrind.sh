@@ -1,7 +1,8 @@
 #!/bin/sh
 # valgrind.sh FKCGEN FKC_RUN DIR — `make valgrind` (tests/sanitize.mk): fkc's programs under
 # memcheck. fkcgen check, dump --json and gen over every contract and every corpus case (the
-# malformed ones included: their error paths are what a fuzzer finds least); fkc-run's commands
+# malformed ones included: their error paths are what a fuzzer finds least), fkcgen diff over
+# its corpus; fkc-run's commands
 # on the CPU reference (--cpu) and on the default Vulkan device (lavapipe here), its error paths
 # too. Any memcheck error or definite/indirect leak fails the run (exit 99 from valgrind);
 # tests/valgrind.supp holds the only suppressions, each justified. Runs two at a time.
@@ -51,6 +52,12 @@ n=0
 		echo "$fkcgen check $*"
 		echo "$fkcgen gen --out-dir $dir/gen/$(basename "$d") $*"
 	done
+	# fkcgen diff over its corpus: two revisions, options from the case's args line
+	for d in "$root"/tests/fkcgen/diff/*/; do
+		args=$(sed "s|allow.txt|${d}allow.txt|" "${d}args" 2>/dev/null || true)
+		if [ -d "${d}old" ]; then o=${d}old n=${d}new; else o=${d}old.md n=${d}new.md; fi
+		echo "$fkcgen diff $args $o $n"
+	done
 } > "$dir/fkcgen.cmds"
 
 # fkc-run: inputs first (plain runs), then each command under memcheck.
@@ -74,6 +81,9 @@ N=$dir/npy
 	echo "$run devices"
 	echo "$run write_slice --dst $N/dst.npy --offsets x -o $N/bad.npy"
 	echo "$run --help"
+	# conform: its whole path (fkcgen, cc, dlopen) on the CPU reference, and a failed load
+	echo "$run conform --cpu --cases 4 $root/contracts/vulkan/write_slice.md"
+	echo "$run conform --cpu --cases 4 $root/tests/cli/conform/own_kernels.md"
 } > "$dir/fkc-run.cmds"
 
 start=$(date +%s)

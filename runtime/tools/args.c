@@ -10,6 +10,7 @@
 
 #define BIT(c) (1u << (c))
 #define OPS (BIT(CLI_CMD_WRITE_SLICE) | BIT(CLI_CMD_ROTATING))
+#define CONFORM BIT(CLI_CMD_CONFORM)
 
 static const struct {
     const char *name;
@@ -17,8 +18,8 @@ static const struct {
 } commands[] = {
     {"write_slice", CLI_CMD_WRITE_SLICE}, {"write_slice_rotating", CLI_CMD_ROTATING},
     {"devices", CLI_CMD_DEVICES},         {"iota", CLI_CMD_IOTA},
-    {"show", CLI_CMD_SHOW},               {"help", CLI_CMD_HELP},
-    {"version", CLI_CMD_VERSION},
+    {"show", CLI_CMD_SHOW},               {"conform", CLI_CMD_CONFORM},
+    {"help", CLI_CMD_HELP},               {"version", CLI_CMD_VERSION},
 };
 
 static const char *command_name(cli_cmd c)
@@ -205,6 +206,100 @@ static int set_validate(cli_opts *o, const char *opt, const char *v, char *err)
     return 0;
 }
 
+/* ---- conform's options ---- */
+
+static int set_cases(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    uint64_t n;
+    if (parse_u64(v, 100000, &n) < 0 || n == 0) {
+        cli_errf(err, "%s: '%s' is not a case count 1..100000", opt, v);
+        return -1;
+    }
+    o->cases = (size_t)n;
+    return 0;
+}
+
+static int set_seed(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    if (parse_u64(v, UINT64_MAX, &o->seed) < 0) {
+        cli_errf(err, "%s: '%s' is not a non-negative integer below 2^64", opt, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_wrappers(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    if (o->n_wrappers == CLI_MAX_WRAPPERS) {
+        cli_errf(err, "%s: more than %d files", opt, CLI_MAX_WRAPPERS);
+        return -1;
+    }
+    return set_path(&o->wrappers[o->n_wrappers++], opt, v, err);
+}
+
+static int set_fkcgen(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    return set_path(&o->fkcgen, opt, v, err);
+}
+
+/* A C identifier: the generated names start with it (fkcgen gen --prefix). */
+static int set_prefix(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (!*v || v[n] || (*v >= '0' && *v <= '9') || n > 40) {
+        cli_errf(err, "%s: '%s' is not a C identifier of at most 40 characters", opt, v);
+        return -1;
+    }
+    o->prefix = v;
+    return 0;
+}
+
+static int set_allow_undeclared(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    (void)opt, (void)v, (void)err;
+    o->allow_undeclared = 1;
+    return 0;
+}
+
+static int set_measure(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    (void)opt, (void)v, (void)err;
+    o->measure = 1;
+    return 0;
+}
+
+/* "64K,1M,16M": byte sizes, with an optional K, M or G (powers of 1024). */
+static int set_sizes(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    o->n_sizes = 0;
+    for (const char *p = v;;) {
+        char item[32];
+        size_t len = strcspn(p, ","), shift = 0;
+        uint64_t n;
+        if (o->n_sizes == CLI_MAX_SIZES || len == 0 || len >= sizeof item) {
+            cli_errf(err, "%s: '%s' is not a list of at most %d sizes (64K,1M,16M)", opt, v,
+                     CLI_MAX_SIZES);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        const char *u = strchr("KMG", item[len - 1]);
+        if (u && item[len - 1]) {
+            shift = 10 * (size_t)(u - "KMG" + 1);
+            item[len - 1] = '\0';
+        }
+        if (parse_u64(item, (1ull << 40) >> shift, &n) < 0 || n == 0) {
+            cli_errf(err, "%s: '%.*s' is not a size of 1 byte to 1T (64K, 1M, ...)", opt,
+                     (int)len, p);
+            return -1;
+        }
+        o->sizes[o->n_sizes++] = n << shift;
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}
+
 typedef int (*setter)(cli_opts *o, const char *opt, const char *v, char *err);
 
 /* The options: name, short alias, whether a value follows, the commands taking it, setter,
@@ -236,11 +331,27 @@ static const struct option {
     {"--dtype", NULL, 1, OPS | BIT(CLI_CMD_IOTA) | BIT(CLI_CMD_SHOW), BIT(CLI_CMD_IOTA),
      set_dtype, "T", "f32 i32 u32 f16 bf16 f64 i64 u8 i8; bf16 is stored as '<u2', so\n"
      "bf16 files need --dtype bf16 (else the dtype is the files' descr)"},
-    {"--device", NULL, 1, OPS, 0, set_device, "N|NAME", "the Vulkan device (index, or name "
-     "substring); default:\nFKC_DEVICE, else the first GPU, else a CPU device (lavapipe)"},
-    {"--cpu", NULL, 0, OPS, 0, set_cpu, "", "the plain-C reference path (no Vulkan needed)"},
-    {"--validate", NULL, 0, OPS, 0, set_validate, "",
+    {"--device", NULL, 1, OPS | CONFORM, 0, set_device, "N|NAME", "the Vulkan device (index, "
+     "or name substring); default:\nFKC_DEVICE, else the first GPU, else a CPU device (lavapipe)"},
+    {"--cpu", NULL, 0, OPS | CONFORM, 0, set_cpu, "", "the plain-C reference path (no Vulkan "
+     "needed)"},
+    {"--validate", NULL, 0, OPS | CONFORM, 0, set_validate, "",
      "the Khronos validation layer; any message fails the run"},
+    {"--cases", NULL, 1, CONFORM, 0, set_cases, "N", "seeded cases per binding (default 64; edge "
+     "cases first)"},
+    {"--seed", NULL, 1, CONFORM, 0, set_seed, "S", "the cases' seed (default 1): same seed, "
+     "same cases"},
+    {"--allow-undeclared", NULL, 0, CONFORM, 0, set_allow_undeclared, "",
+     "a dtype the runtime runs but the contract omits is\nnot a failure"},
+    {"--wrappers", NULL, 1, CONFORM, 0, set_wrappers, "FILE.c", "compiled with the bindings: "
+     "the byte-width wrappers\nof the contracts' own kernels (repeatable)"},
+    {"--fkcgen", NULL, 1, CONFORM, 0, set_fkcgen, "PATH", "the fkcgen to run (default: $FKCGEN, "
+     "else the one beside\nfkc-run)"},
+    {"--prefix", NULL, 1, CONFORM, 0, set_prefix, "NAME", "the generated names' prefix (default fkc)"},
+    {"--measure", NULL, 0, CONFORM, 0, set_measure, "", "also each binding's device time and "
+     "the bandwidth its\nbytes_moved implies"},
+    {"--sizes", NULL, 1, CONFORM, 0, set_sizes, "64K,1M,...", "--measure's source sizes "
+     "(default 64K,1M,16M)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -358,7 +469,7 @@ static int parse_option(int argc, char **argv, int *i, unsigned *seen, cli_opts 
         return -1;
     }
     unsigned bit = 1u << (opt - options);
-    if (*seen & bit) {
+    if ((*seen & bit) && opt->set != set_wrappers) { /* --wrappers: one file each */
         cli_errf(err, "%s given twice", opt->name);
         return -1;
     }
@@ -387,20 +498,36 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
     o->help_of = CLI_CMD_HELP;
     o->axis = -1;
     o->dtype = FKC_DTYPE_COUNT;
+    o->cases = 64;
+    o->seed = 1;
+    o->prefix = "fkc";
     if (argc < 2) {
         cli_errf(err, "missing command (see fkc-run --help)");
         return -1;
     }
     if (parse_command(argv[1], o, err) < 0)
         return -1;
-    for (int i = 2; i < argc; i++) {
+    for (int i = 2, dashes = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (!dashes && strcmp(a, "--") == 0) { /* the rest are files */
+            dashes = 1;
+            continue;
+        }
+        if (o->cmd == CLI_CMD_CONFORM && (dashes || a[0] != '-' || !a[1])) {
+            if (o->n_contracts == CLI_MAX_CONTRACTS) {
+                cli_errf(err, "conform: more than %d contracts", CLI_MAX_CONTRACTS);
+                return -1;
+            }
+            if (set_path(&o->contracts[o->n_contracts++], "conform", a, err) < 0)
+                return -1;
+            continue;
+        }
+        if (!dashes && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
             o->help_of = o->cmd; /* that command's help, not the global one */
             o->cmd = CLI_CMD_HELP;
             return 0;
         }
-        if (a[0] == '-' && a[1]) {
+        if (!dashes && a[0] == '-' && a[1]) {
             if (parse_option(argc, argv, &i, &seen, o, err) < 0)
                 return -1;
         } else if (o->cmd == CLI_CMD_SHOW && !o->file) {
@@ -421,9 +548,24 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
         cli_errf(err, "show: missing the .npy file to print");
         return -1;
     }
-    if (o->cpu && (o->device || o->validate)) {
-        cli_errf(err, "--cpu and %s exclude each other", o->device ? "--device" : "--validate");
+    if (o->cpu && (o->device || o->validate || o->measure)) {
+        cli_errf(err, "--cpu and %s exclude each other", o->device     ? "--device"
+                                                       : o->validate ? "--validate"
+                                                                     : "--measure (a device time)");
         return -1;
+    }
+    if (o->cmd == CLI_CMD_CONFORM && o->n_contracts == 0) {
+        cli_errf(err, "conform: missing the contracts (CONTRACT.md...)");
+        return -1;
+    }
+    if (o->n_sizes && !o->measure) {
+        cli_errf(err, "--sizes: only with --measure");
+        return -1;
+    }
+    if (o->measure && !o->n_sizes) {
+        static const uint64_t sizes[] = {64u << 10, 1u << 20, 16u << 20};
+        memcpy(o->sizes, sizes, sizeof sizes);
+        o->n_sizes = 3;
     }
     return 0;
 }
@@ -445,6 +587,9 @@ const char *cli_usage(void)
            "  iota --shape N0,N1,... --dtype T [--start S] -o OUT.npy\n"
            "      write S, S+1, ... (integers wrap, floats round) in dtype T\n"
            "  show FILE.npy [--dtype bf16]   print an array\n"
+           "  conform CONTRACT.md... [--cases N] [--seed S] [--wrappers FILE.c]...\n"
+           "      check that the kernels the contracts bind keep their claims: seeded cases\n"
+           "      through the generated dispatch against the CPU reference (docs/runtime.md)\n"
            "  help, --help, -h   this text; COMMAND --help: that command's usage and options\n"
            "  version, --version\n"
            "\n"
@@ -455,6 +600,13 @@ const char *cli_usage(void)
            "                   else the first GPU, else a CPU device such as lavapipe\n"
            "  --cpu            the plain-C reference path (no Vulkan needed)\n"
            "  --validate       enable the Khronos validation layer; any message fails the run\n"
+           "\n"
+           "options of conform (and --device, --cpu, --validate):\n"
+           "  --cases N        seeded cases per binding (default 64)   --seed S  (default 1)\n"
+           "  --allow-undeclared  an omitted dtype the runtime runs is no failure\n"
+           "  --wrappers FILE.c   wrappers of the contracts' own kernels (repeatable)\n"
+           "  --fkcgen PATH    (default: $FKCGEN, else beside fkc-run)  --prefix NAME (fkc)\n"
+           "  --measure [--sizes 64K,1M,...]   device time and bandwidth of each binding\n"
            "\n"
            ".npy files: versions 1.0/2.0/3.0, C order, little-endian <f4 <i4 <u4 <f2 <f8 <i8 |u1\n"
            "|i1, and <u2 with --dtype bf16. The output is written to a temporary file beside it,\n"
@@ -483,12 +635,20 @@ static const struct {
     {CLI_CMD_SHOW, "show FILE.npy [--dtype bf16]\n"
                    "  Prints an array: its dtype and shape, then its rows (rank 3 and more\n"
                    "  nested like NumPy's, a blank line between planes); long ones elided.\n"},
+    {CLI_CMD_CONFORM, "conform CONTRACT.md... [OPTIONS]\n"
+                      "  Generates and compiles the contracts' bindings (fkcgen, $CC), then checks\n"
+                      "  every binding of WriteSlice and WriteSliceRotating: seeded cases through\n"
+                      "  the generated dispatch against the CPU reference as the precision block\n"
+                      "  says, determinism, shape_rule and dtype_rule, untouched inputs and guard\n"
+                      "  bytes, refused invalid calls and undeclared keys. One row per binding;\n"
+                      "  a dtype the runtime runs but the contract omits fails (works but\n"
+                      "  undeclared). Exit 1 on any failure.\n"},
     {CLI_CMD_VERSION, "version\n  Prints fkc-run's version.\n"},
 };
 
 const char *cli_command_usage(cli_cmd cmd)
 {
-    static char text[4096];
+    static char text[8192];
     size_t n = 0;
     if (cmd == CLI_CMD_HELP)
         return cli_usage();

@@ -10,7 +10,6 @@
 #include "fkc/fkc_types.h"
 #include "npy.h"
 
-#define CLI_VERSION "0.1.0"
 #define CLI_ERR_MAX NPY_ERR_MAX
 
 /* Exit codes (documented in docs/runtime.md and --help). */
@@ -29,8 +28,13 @@ typedef enum cli_cmd {
     CLI_CMD_ROTATING,
     CLI_CMD_IOTA,   /* writes start, start+1, ... in a dtype (the demo's inputs) */
     CLI_CMD_SHOW,   /* prints an array */
+    CLI_CMD_CONFORM, /* checks contracts' claims against the kernels (conform.c) */
     CLI_CMD_COUNT
 } cli_cmd;
+
+#define CLI_MAX_CONTRACTS 256 /* conform's CONTRACT... */
+#define CLI_MAX_WRAPPERS 16   /* conform's --wrappers, each given once */
+#define CLI_MAX_SIZES 8       /* conform's --sizes */
 
 /* The parsed command line. Pointers point into argv. */
 typedef struct cli_opts {
@@ -53,6 +57,19 @@ typedef struct cli_opts {
     int cpu;                         /* --cpu: the host reference, no Vulkan */
     int validate;                    /* --validate: Khronos validation layer; a message fails */
     cli_cmd help_of;                 /* CLI_CMD_HELP: whose --help (CLI_CMD_HELP: the global) */
+    /* conform */
+    const char *contracts[CLI_MAX_CONTRACTS]; /* the positional CONTRACT files */
+    uint32_t n_contracts;
+    const char *wrappers[CLI_MAX_WRAPPERS];   /* --wrappers FILE.c (repeatable) */
+    uint32_t n_wrappers;
+    size_t cases;                    /* --cases N (default 64) */
+    uint64_t seed;                   /* --seed S (default 1) */
+    const char *fkcgen;              /* --fkcgen PATH, NULL when absent */
+    const char *prefix;              /* --prefix NAME (default "fkc") */
+    int allow_undeclared;            /* --allow-undeclared */
+    int measure;                     /* --measure */
+    uint64_t sizes[CLI_MAX_SIZES];   /* --sizes (default 64K,1M,16M) */
+    uint32_t n_sizes;
 } cli_opts;
 
 /* Parses argv (argv[0] is the program). 0, or -1 with a message naming the argument in err. */
@@ -89,5 +106,11 @@ int cli_run_op(const cli_opts *o, char err[CLI_ERR_MAX]);
 int cli_run_devices(const cli_opts *o, char err[CLI_ERR_MAX]);
 int cli_run_iota(const cli_opts *o, char err[CLI_ERR_MAX]);
 int cli_run_show(const cli_opts *o, char err[CLI_ERR_MAX]);
+int cli_run_conform(const cli_opts *o, char err[CLI_ERR_MAX]);
+
+struct fkc_context;
+/* Creates the context --device (or the default) names, with the validation layer under
+ * --validate. A CLI_EXIT_* code (CLI_EXIT_NO_DEVICE without a device), a message in err. */
+int cli_open_device(const cli_opts *o, struct fkc_context **ctx, char err[CLI_ERR_MAX]);
 
 #endif /* FKC_CLI_H */

@@ -148,8 +148,7 @@ static int run_cpu(const cli_opts *o, npy_array *dst, const npy_array *src,
     return CLI_EXIT_OK;
 }
 
-/* Creates the context --device (or the default) names. */
-static int open_device(const cli_opts *o, fkc_context **ctx, char err[CLI_ERR_MAX])
+int cli_open_device(const cli_opts *o, fkc_context **ctx, char err[CLI_ERR_MAX])
 {
     fkc_context_options co;
     fkc_context_options_init(&co);
@@ -227,7 +226,7 @@ static int run_gpu(const cli_opts *o, npy_array *dst, fkc_dtype dt, const npy_ar
                    char err[CLI_ERR_MAX])
 {
     fkc_context *ctx = NULL;
-    int rc = open_device(o, &ctx, err);
+    int rc = cli_open_device(o, &ctx, err);
     if (rc != CLI_EXIT_OK)
         return rc;
     fkc_status st = gpu_op(ctx, o, dst, dt, src);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/consumer/check.sh REPO — fkc used as an installed package, as a C project would
 # (make check-consumer): every command of docs/consumers.md, run in order with HOME in a
-# temporary directory; then a DESTDIR install, moved elsewhere, used through pkg-config by a copy
+# temporary directory; then a DESTDIR install (RELOCATABLE=1), moved elsewhere, used through pkg-config by a copy
 # of examples/c-backend: it builds and runs (nine dtypes bit-exact), a second make does nothing,
 # a contract edit recompiles exactly what includes a changed generated file; a stale
 # generated/runtime pairing fails to build with its message (other ABI in the headers, a library
@@ -18,20 +18,44 @@ unset MAKEFLAGS MFLAGS MAKELEVEL PKG_CONFIG_PATH 2>/dev/null || true
 export BUILD="${BUILD:-build}" # fkc's build directory, for its `make install`
 
 # ---- 1. docs/consumers.md, every marked block, in one shell, as a new user runs them ------
+# (a line calling cc calls make's $CC when it has one: make sanitize's carries the sanitizers
+# its instrumented libfkc needs)
 sed -n '/^<!-- consumers-test -->$/,/^```$/p' "$REPO/docs/consumers.md" |
-    grep -v '^<!-- consumers-test -->$' | grep -v '^```' > "$T/doc.sh"
-[ "$(grep -c . "$T/doc.sh")" -ge 10 ] || fail "docs/consumers.md: its marked blocks are missing"
+    grep -v '^<!-- consumers-test -->$' | grep -v '^```' |
+    sed 's/^cc /${CC:-cc} /' > "$T/doc.sh"
+[ "$(grep -c . "$T/doc.sh")" -ge 40 ] || fail "docs/consumers.md: its marked blocks are missing"
 mkdir "$T/home"
 (cd "$REPO" && HOME="$T/home" sh -ex "$T/doc.sh") > "$T/doc.out" 2>&1 ||
     { cat "$T/doc.out"; fail "a command of docs/consumers.md failed"; }
-grep -q "all bit-exact" "$T/doc.out" || { cat "$T/doc.out"; fail "the doc's example did not run"; }
+V=$(for f in MAJOR MINOR PATCH; do
+    sed -n "s/^#define FKC_VERSION_$f \([0-9]*\)\$/\1/p" "$REPO/runtime/include/fkc/fkc_version.h"; done | paste -sd.)
+expect() { grep -q "$1" "$T/doc.out" || { cat "$T/doc.out"; fail "the doc's run printed no '$1' ($2)"; }; }
+grep -qx "$V" "$T/doc.out" || fail "pkg-config --modversion fkc: not $V"
+expect "^-L$T/home/.local/lib -lfkc *\$" "pkg-config --libs fkc"
+expect "^$T/home/.local/lib/libfkc.a -lpthread -lvulkan *\$" "pkg-config --libs fkc-static"
+[ "$(grep -c "^hello: libfkc $V, headers $V: [1-9][0-9]* Vulkan device(s) (ok)$" "$T/doc.out")" -eq 3 ] ||
+    { cat "$T/doc.out"; fail "hello, hello-rpath and hello-static did not all run"; }
+expect "NEEDED.*\[libfkc.so.1\]" "readelf -d hello-rpath"
+expect "RUNPATH.*\[$T/home/.local/lib\]" "readelf -d hello-rpath"
+expect "^[0-9a-f]* T plugin_runtime_version$" "nm -D plugin.so"
+if grep -q "^[0-9a-f]* [A-Za-z] fkc_" "$T/doc.out"; then fail "plugin.so exports fkc_ names"; fi
+expect "^host: the plugin carries fkc $V$" "./host ./plugin.so"
+grep -q "9 dtypes through cb_dispatch: all bit-exact" "$T/doc.out" || { cat "$T/doc.out"; fail "the doc's make example did not run"; }
 [ "$(grep -c "^make: Nothing to be done for 'all'.$" "$T/doc.out")" -eq 2 ] ||
     { cat "$T/doc.out"; fail "the doc's second makes were not no-ops"; }
-grep -qx "0.1.0" "$T/doc.out" || fail "pkg-config --modversion fkc: no version"
+expect "Reverse, WriteSlice on 9 dtypes through cm_dispatch: all bit-exact" "./build/cmake-backend"
+[ "$(grep -c "^ninja: no work to do.$" "$T/doc.out")" -eq 2 ] ||
+    { cat "$T/doc.out"; fail "the doc's second cmake builds were not no-ops"; }
+# the prose edit: fkcgen, then cm_bindings.c alone recompiled, and the link
+sed -n '/^+ echo A note on this family/,/^ninja: no work to do.$/p' "$T/doc.out" |
+    grep -o 'Building C object [^ ]*\|fkcgen: cm bindings\|Linking C executable [^ ]*' | tr '\n' ' ' > "$T/prose"
+[ "$(cat "$T/prose")" = "fkcgen: cm bindings Building C object CMakeFiles/cmake-backend.dir/fkc_generated/cmake-backend/cm_bindings.c.o Linking C executable cmake-backend " ] ||
+    { cat "$T/doc.out"; fail "the doc's prose edit built '$(cat "$T/prose")'"; }
+[ ! -e "$T/home/.local" ] || { find "$T/home/.local"; fail "make uninstall left the above"; }
 echo "check-consumer: docs/consumers.md: $(grep -c . "$T/doc.sh") commands run"
 
-# ---- 2. a DESTDIR install, moved: found through pkg-config where it lies; libfkc's symbols --
-make -s -C "$REPO" install PREFIX=/opt/fkc DESTDIR="$T/stage" >/dev/null
+# ---- 2. a DESTDIR install (RELOCATABLE=1), moved: found through pkg-config where it lies -----
+make -s -C "$REPO" install PREFIX=/opt/fkc DESTDIR="$T/stage" RELOCATABLE=1 >/dev/null
 for m in "$REPO"/docs/man/*.1; do # the man pages, when the checkout has them
     [ -f "$m" ] || continue
     cmp -s "$m" "$T/stage/opt/fkc/share/man/man1/${m##*/}" || fail "${m##*/} not installed"
@@ -145,6 +169,6 @@ done
 # linked by make's $CC when it has one: make sanitize's carries the sanitizers, which its
 # instrumented libfkc needs at link time
 ${CC:-gcc} $STRICT $(pkg-config --cflags fkc) -I"$T/two" "$REPO/tests/consumer/two_providers.c" \
-    "$T/two/a.o" "$T/two/b.o" -o "$T/two/tp" $LIBS
+    "$T/two/a.o" "$T/two/b.o" -o "$T/two/tp" $(pkg-config --libs fkc-static)
 "$T/two/tp"
 echo "check-consumer: ok"

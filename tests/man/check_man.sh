@@ -1,8 +1,11 @@
 #!/bin/sh
-# check_man.sh FKCGEN FKC_RUN — the man pages docs/man/fkcgen.1 and docs/man/fkc-run.1 render
-# with `man -l` (every groff warning on: --warnings=w, at 80 and 60 columns) without a single
-# warning, and every option the programs' --help texts name (fkcgen --help, fkcgen gen --help,
-# fkc-run --help) appears in the rendered page. Run by `make check-man` (part of `make test`).
+# check_man.sh FKCGEN FKC_RUN — the man pages docs/man/fkcgen.1, docs/man/fkc-run.1 and
+# docs/man/fkc.3 (the C API) render with `man -l` (every groff warning on: --warnings=w, at 80
+# and 60 columns) without a single warning; every option the programs' --help texts name
+# (fkcgen --help, fkcgen gen --help, fkcgen diff --help, fkc-run --help) appears in its rendered
+# page, and every function and variable the runtime's public headers declare
+# (scripts/public_api.py, with clang) in fkc.3 (fkc_runtime_abi_<N> as fkc_runtime_abi_N). Run
+# by `make check-man` (part of `make test`).
 set -eu
 fkcgen=$1
 fkc_run=$2
@@ -35,11 +38,18 @@ check() {
 
 "$fkcgen" --help >"$tmp/fkcgen.help"
 "$fkcgen" gen --help >"$tmp/fkcgen-gen.help"
+"$fkcgen" diff --help >"$tmp/fkcgen-diff.help"
 "$fkc_run" --help >"$tmp/fkc-run.help"
 for h in "$tmp"/*.help; do
 	[ -s "$h" ] || { echo "check-man: empty $h"; fail=1; }
 done
-check docs/man/fkcgen.1 "$tmp/fkcgen.help" "$tmp/fkcgen-gen.help"
+check docs/man/fkcgen.1 "$tmp/fkcgen.help" "$tmp/fkcgen-gen.help" "$tmp/fkcgen-diff.help"
 check docs/man/fkc-run.1 "$tmp/fkc-run.help"
-[ $fail -eq 0 ] && echo "check-man: both pages render without warnings and cover every --help option"
+check docs/man/fkc.3
+python3 scripts/public_api.py clang runtime/include > "$tmp/api"
+for name in $(sed 's/^fkc_runtime_abi_[0-9][0-9]*$/fkc_runtime_abi_N/' "$tmp/api"); do
+	grep -qE -- "(^|[^a-z0-9_])$name([^a-z0-9_]|\$)" "$tmp/page" || {
+		echo "check-man: docs/man/fkc.3 lacks $name (declared in runtime/include/fkc/)"; fail=1; }
+done
+[ $fail -eq 0 ] && echo "check-man: the three pages render without warnings; fkcgen.1 and fkc-run.1 cover every --help option, fkc.3 the $(wc -l < "$tmp/api") functions and variables of the public headers"
 exit $fail

@@ -15,6 +15,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
+#endif
 
 /* The interface between generated bindings and this runtime: these headers' types and the
  * wrappers' signatures. Raised whenever either changes; generated headers refuse to compile
@@ -61,6 +64,9 @@ typedef fkc_status fkc_write_slice_rotating_kernel(fkc_stream *stream, const fkc
 fkc_write_slice_rotating_kernel fkc_write_slice_rotating_b1, fkc_write_slice_rotating_b2,
                                 fkc_write_slice_rotating_b4, fkc_write_slice_rotating_b8;
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
+#endif
 
 /* A box copy: the extent-sized block at src_origin in src lands at dst_origin in dst.
  * Both arrays are contiguous row-major of the same rank. */
@@ -53,6 +56,9 @@ fkc_status fkc_ref_write_slice_rotating(void *dst, const size_t *dst_shape, uint
                                         size_t capacity, uint64_t position, int32_t axis,
                                         size_t elem_size);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

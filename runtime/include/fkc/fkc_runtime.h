@@ -25,9 +25,13 @@
 #include <stdint.h>
 
 #include "fkc/fkc_types.h"
+#include "fkc/fkc_version.h"
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
 #endif
 
 typedef struct fkc_context fkc_context; /* one Vulkan device + compute queue (owned or borrowed) */
@@ -317,6 +321,9 @@ fkc_status fkc_stream_dispatch(fkc_stream *stream, const fkc_kernel *kernel,
                                const void *push, uint32_t push_size, uint32_t groups_x,
                                uint32_t groups_y, uint32_t groups_z);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

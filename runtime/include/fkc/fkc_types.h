@@ -10,6 +10,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
+#endif
 
 #define FKC_MAX_RANK 8 /* ranks 1..8 are supported by every op */
 
@@ -92,6 +95,9 @@ typedef struct fkc_op_extra {
     int32_t axis;                /* WriteSliceRotating: the rotating axis, or -1 to infer it */
 } fkc_op_extra;
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

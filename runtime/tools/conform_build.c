@@ -1,0 +1,402 @@
+/* conform_build.c — how `fkc-run conform` turns contracts into code it can call: a private
+ * temp directory, `fkcgen dump --json` (the claims) and `fkcgen gen` (the bindings) run there,
+ * the C compiler building one shared object of the bindings, the shim (conform_shim.c, embedded)
+ * and the --wrappers files, then dlopen. fkcgen is found beside fkc-run (or --fkcgen, $FKCGEN),
+ * fkc's headers relative to fkc-run (build tree or installed tree), the compiler in $CC (else
+ * cc). The directory is removed on every exit: by conform_build_end, and otherwise (a signal,
+ * SIGKILL included) by a cleaner process that waits until every process holding its pipe
+ * (fkc-run, fkcgen, the compiler and its children) is gone. */
+#include "conform.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "conform_shim.inc" /* conform_shim_c[], conform_shim_h[]: runtime/tools/shim/ */
+
+extern char **environ;
+
+/* Where fkc's headers lie relative to fkc-run's directory (runtime/cli.mk sets both). */
+#ifndef CLI_BUILD_INCLUDE
+#define CLI_BUILD_INCLUDE "../runtime/include"
+#endif
+#ifndef CLI_INSTALL_INCLUDE
+#define CLI_INSTALL_INCLUDE "../include"
+#endif
+
+#define MAX_ARGS (80 + 2 * CLI_MAX_WRAPPERS)
+
+/* ---- the directory and its cleaner --------------------------------------------------------- */
+
+/* Removes path and, when it is a directory, everything under it (depth-first). */
+static void remove_tree(const char *path, int depth)
+{
+    DIR *d = depth < 8 ? opendir(path) : NULL;
+    struct dirent *e;
+    char sub[PATH_MAX];
+    if (!d) {
+        unlink(path);
+        return;
+    }
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) < (int)sizeof sub)
+            remove_tree(sub, depth + 1);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+/* The cleaner: a child made before any thread exists. It holds the read end of a pipe whose
+ * write end fkc-run and every process it starts inherit; once they are all gone (normal exit,
+ * a signal, SIGKILL) read() returns 0 and it removes the directory. It ignores the signals a
+ * terminal or a script sends to the whole process group, so that it outlives them. */
+static void run_cleaner(int fd, const char *dir)
+{
+    char buf[64];
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    for (;;) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r == 0 || (r < 0 && errno != EINTR))
+            break;
+    }
+    remove_tree(dir, 0);
+    _exit(0);
+}
+
+int conform_build_begin(conform_build *b, char err[CLI_ERR_MAX])
+{
+    const char *tmp = getenv("TMPDIR");
+    int fds[2];
+    memset(b, 0, sizeof *b);
+    b->keep_fd = -1;
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (snprintf(b->dir, sizeof b->dir, "%s/fkc-conform.XXXXXX", tmp) >= (int)sizeof b->dir) {
+        b->dir[0] = '\0';
+        cli_errf(err, "conform: TMPDIR '%s' is too long", tmp);
+        return CLI_EXIT_FAIL;
+    }
+    if (!mkdtemp(b->dir)) {
+        cli_errf(err, "conform: cannot make a temporary directory in %s: %s", tmp,
+                 strerror(errno));
+        b->dir[0] = '\0';
+        return CLI_EXIT_FAIL;
+    }
+    snprintf(b->json, sizeof b->json, "%s/claims.json", b->dir);
+    fflush(NULL); /* nothing buffered is written twice */
+    if (pipe(fds) < 0 || (b->cleaner = fork()) < 0) {
+        cli_errf(err, "conform: cannot start the process that removes %s: %s", b->dir,
+                 strerror(errno));
+        remove_tree(b->dir, 0);
+        b->dir[0] = '\0';
+        b->cleaner = 0;
+        return CLI_EXIT_FAIL;
+    }
+    if (b->cleaner == 0) {
+        close(fds[1]);
+        run_cleaner(fds[0], b->dir);
+    }
+    close(fds[0]);
+    b->keep_fd = fds[1]; /* inherited by fkcgen and the compiler, on purpose */
+    return CLI_EXIT_OK;
+}
+
+void conform_build_end(conform_build *b)
+{
+    if (b->dl)
+        dlclose(b->dl);
+    b->dl = NULL;
+    b->shim = NULL;
+    if (b->dir[0])
+        remove_tree(b->dir, 0);
+    b->dir[0] = '\0';
+    if (b->keep_fd >= 0)
+        close(b->keep_fd);
+    b->keep_fd = -1;
+    while (b->cleaner > 0 && waitpid(b->cleaner, NULL, 0) < 0 && errno == EINTR)
+        ;
+    b->cleaner = 0;
+}
+
+/* ---- finding the tools ---------------------------------------------------------------------- */
+
+/* fkc-run's own directory ("/usr/local/bin"). */
+static int self_dir(char *out, size_t cap, char err[CLI_ERR_MAX])
+{
+    ssize_t n = readlink("/proc/self/exe", out, cap - 1);
+    if (n <= 0 || (size_t)n >= cap - 1) {
+        cli_errf(err, "conform: cannot find fkc-run's own path (/proc/self/exe): %s",
+                 n < 0 ? strerror(errno) : "too long");
+        return -1;
+    }
+    out[n] = '\0';
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = '\0';
+    return 0;
+}
+
+/* fkcgen: --fkcgen, else $FKCGEN, else beside fkc-run. */
+static int find_fkcgen(const cli_opts *o, const char *self, char *out, size_t cap,
+                       char err[CLI_ERR_MAX])
+{
+    const char *env = getenv("FKCGEN");
+    const char *how = o->fkcgen ? "--fkcgen" : env && *env ? "FKCGEN" : NULL;
+    if (how)
+        snprintf(out, cap, "%s", o->fkcgen ? o->fkcgen : env);
+    else
+        snprintf(out, cap, "%s/fkcgen", self);
+    if (strchr(out, '/') && access(out, X_OK) != 0) {
+        cli_errf(err, "conform: %s%s%s: no fkcgen there (%s); pass --fkcgen PATH or set FKCGEN",
+                 how ? how : "", how ? " " : "beside fkc-run, ", out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* fkc's headers: the build tree's runtime/include, else the installed tree's include. */
+static int find_headers(const char *self, char *out, size_t cap, char err[CLI_ERR_MAX])
+{
+    static const char *const rel[] = {CLI_BUILD_INCLUDE, CLI_INSTALL_INCLUDE};
+    char probe[PATH_MAX + 32];
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        int n = snprintf(out, cap, "%s/%s", self, rel[i]);
+        int m = snprintf(probe, sizeof probe, "%s/fkc/fkc_kernels.h", out);
+        if (n > 0 && (size_t)n < cap && m > 0 && (size_t)m < sizeof probe &&
+            access(probe, R_OK) == 0)
+            return 0;
+    }
+    cli_errf(err, "conform: cannot find fkc's headers (fkc/fkc_kernels.h) in %s/%s or %s/%s",
+             self, rel[0], self, rel[1]);
+    return -1;
+}
+
+/* ---- running a program ------------------------------------------------------------------ */
+
+/* Runs argv (searched in PATH when argv[0] has no '/'), stdout to out_path when not NULL, with
+ * TMPDIR pointing into the build's directory (a compiler killed mid-run leaves its temporaries
+ * there). Its exit status; -1 with errno when it could not start; 256 + N when signal N ended
+ * it. */
+static int run_program(const conform_build *b, char *const argv[], const char *out_path)
+{
+    static char tmpdir_env[PATH_MAX + 8];
+    char *envp[1024];
+    size_t n = 0;
+    snprintf(tmpdir_env, sizeof tmpdir_env, "TMPDIR=%s", b->dir);
+    envp[n++] = tmpdir_env;
+    for (char **e = environ; *e && n < sizeof envp / sizeof envp[0] - 1; e++)
+        if (strncmp(*e, "TMPDIR=", 7) != 0)
+            envp[n++] = *e;
+    envp[n] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (out_path)
+        posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp), status;
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 256 + WTERMSIG(status);
+}
+
+/* A program's end as a message: "exit 2", "signal 9". */
+static const char *ended(int rc, char *buf, size_t cap)
+{
+    snprintf(buf, cap, rc >= 256 ? "killed by signal %d" : "exit status %d",
+             rc >= 256 ? rc - 256 : rc);
+    return buf;
+}
+
+/* `fkcgen COMMAND ARGS... -- CONTRACTS...` (stdout to out_path when not NULL). */
+static int run_fkcgen(const conform_build *b, const cli_opts *o, const char *fkcgen,
+                      const char *const *args, size_t n_args, const char *out_path,
+                      char err[CLI_ERR_MAX])
+{
+    char *argv[MAX_ARGS + CLI_MAX_CONTRACTS];
+    char why[64];
+    size_t n = 0;
+    argv[n++] = (char *)fkcgen;
+    for (size_t i = 0; i < n_args; i++)
+        argv[n++] = (char *)args[i];
+    argv[n++] = "--";
+    for (uint32_t i = 0; i < o->n_contracts; i++)
+        argv[n++] = (char *)o->contracts[i];
+    argv[n] = NULL;
+    int rc = run_program(b, argv, out_path);
+    if (rc == 0)
+        return CLI_EXIT_OK;
+    if (rc < 0)
+        cli_errf(err, "conform: cannot run fkcgen (%s): %s", fkcgen, strerror(errno));
+    else if (rc == 1 || rc == 2)
+        cli_errf(err, "conform: fkcgen %s refused the contracts (its messages are above)",
+                 args[0]);
+    else
+        cli_errf(err, "conform: fkcgen %s failed: %s", args[0], ended(rc, why, sizeof why));
+    return CLI_EXIT_FAIL;
+}
+
+int conform_build_dump(conform_build *b, const cli_opts *o, char err[CLI_ERR_MAX])
+{
+    char self[PATH_MAX], fkcgen[2 * PATH_MAX];
+    static const char *const args[] = {"dump", "--json"};
+    if (self_dir(self, sizeof self, err) < 0 ||
+        find_fkcgen(o, self, fkcgen, sizeof fkcgen, err) < 0)
+        return CLI_EXIT_FAIL;
+    return run_fkcgen(b, o, fkcgen, args, 2, b->json, err);
+}
+
+/* ---- compiling and loading ------------------------------------------------------------------ */
+
+static int write_file(const char *path, const unsigned char *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(bytes, 1, n, f);
+    return fclose(f) == 0 && w == n ? 0 : -1;
+}
+
+/* The environment variable var split at blanks (as make passes CC="cc -fsanitize=address"),
+ * else dflt (NULL: nothing), into argv; the number of words. */
+static size_t env_words(const char *var, const char *dflt, char *buf, size_t cap, char **argv,
+                        size_t max)
+{
+    const char *v = getenv(var);
+    size_t n = 0;
+    if (!v || strspn(v, " \t") == strlen(v))
+        v = dflt;
+    if (!v)
+        return 0;
+    snprintf(buf, cap, "%s", v);
+    for (char *t = strtok(buf, " \t"); t && n < max; t = strtok(NULL, " \t"))
+        argv[n++] = t;
+    return n;
+}
+
+/* Compiles the shim, the generated source and the wrappers into dir/conform.so. */
+static int compile(const conform_build *b, const cli_opts *o, const char *include,
+                   const bool has[CONFORM_OP_COUNT], char err[CLI_ERR_MAX])
+{
+    char ccbuf[1024], flagbuf[2048], defs[7][PATH_MAX + 64], why[64];
+    char *argv[MAX_ARGS];
+    char prefix_uc[64];
+    size_t n = env_words("CC", "cc", ccbuf, sizeof ccbuf, argv, 16);
+    for (size_t i = 0; o->prefix[i] && i + 1 < sizeof prefix_uc; i++)
+        prefix_uc[i] = (char)toupper((unsigned char)o->prefix[i]), prefix_uc[i + 1] = '\0';
+    if (snprintf(defs[0], sizeof defs[0], "-I%s", include) >= (int)sizeof defs[0]) {
+        cli_errf(err, "conform: the path of fkc's headers is too long: %s", include);
+        return CLI_EXIT_FAIL;
+    }
+    snprintf(defs[1], sizeof defs[1], "-I%s", b->dir);
+    snprintf(defs[2], sizeof defs[2], "-DFKC_CONFORM_PREFIX=%s", o->prefix);
+    snprintf(defs[3], sizeof defs[3], "-DFKC_CONFORM_PREFIX_UC=%s", prefix_uc);
+    snprintf(defs[4], sizeof defs[4], "-DFKC_CONFORM_HEADER=\"%s_bindings.h\"", o->prefix);
+    snprintf(defs[5], sizeof defs[5], "-DFKC_CONFORM_HAS_WRITE_SLICE=%d",
+             has[CONFORM_WRITE_SLICE]);
+    snprintf(defs[6], sizeof defs[6], "-DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=%d",
+             has[CONFORM_ROTATING]);
+    static char src_shim[PATH_MAX + 32], src_gen[PATH_MAX + 80], so[PATH_MAX + 32];
+    snprintf(src_shim, sizeof src_shim, "%s/conform_shim.c", b->dir);
+    snprintf(src_gen, sizeof src_gen, "%s/%s_bindings.c", b->dir, o->prefix);
+    snprintf(so, sizeof so, "%s/conform.so", b->dir);
+    static const char *const flags[] = {"-std=c11", "-O1", "-fPIC", "-shared",
+                                        "-fvisibility=hidden"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        argv[n++] = (char *)flags[i];
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        argv[n++] = defs[i];
+    n += env_words("CFLAGS", NULL, flagbuf, sizeof flagbuf, argv + n, 24); /* -I for wrappers */
+    argv[n++] = src_shim;
+    argv[n++] = src_gen;
+    for (uint32_t i = 0; i < o->n_wrappers; i++)
+        argv[n++] = (char *)o->wrappers[i];
+    argv[n++] = "-o";
+    argv[n++] = so;
+    argv[n++] = "-lm";
+    argv[n] = NULL;
+    int rc = run_program(b, argv, NULL);
+    if (rc == 0)
+        return CLI_EXIT_OK;
+    if (rc < 0)
+        cli_errf(err, "conform: cannot run the C compiler '%s': %s (set CC to one)", argv[0],
+                 strerror(errno));
+    else
+        cli_errf(err, "conform: the C compiler '%s' failed (%s) on the bindings%s (its "
+                 "messages are above)", argv[0], ended(rc, why, sizeof why),
+                 o->n_wrappers ? " and the --wrappers files" : "");
+    return CLI_EXIT_FAIL;
+}
+
+/* dlopen + the table, checked against this fkc-run. */
+static int load(conform_build *b, char err[CLI_ERR_MAX])
+{
+    char so[PATH_MAX + 32];
+    snprintf(so, sizeof so, "%s/conform.so", b->dir);
+    b->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!b->dl) {
+        const char *why = dlerror();
+        cli_errf(err, "conform: cannot load the compiled bindings: %s%s", why ? why : "?",
+                 why && strstr(why, "undefined symbol")
+                     ? " (the byte-width wrappers of the contracts' own kernels are defined "
+                       "by the --wrappers files)"
+                     : "");
+        return CLI_EXIT_FAIL;
+    }
+    const fkc_conform_shim *s = dlsym(b->dl, FKC_CONFORM_SHIM_SYMBOL);
+    if (!s || s->version != FKC_CONFORM_SHIM_VERSION || s->size != sizeof *s ||
+        s->runtime_abi != FKC_RUNTIME_ABI) {
+        cli_errf(err, "conform: the compiled bindings' table %s is %s (this fkc-run: version "
+                 "%d, runtime interface %d)", FKC_CONFORM_SHIM_SYMBOL,
+                 s ? "of another version or runtime interface" : "missing",
+                 FKC_CONFORM_SHIM_VERSION, FKC_RUNTIME_ABI);
+        return CLI_EXIT_FAIL;
+    }
+    b->shim = s;
+    return CLI_EXIT_OK;
+}
+
+int conform_build_compile(conform_build *b, const cli_opts *o, const bool has[CONFORM_OP_COUNT],
+                          char err[CLI_ERR_MAX])
+{
+    char self[PATH_MAX], fkcgen[2 * PATH_MAX], include[PATH_MAX], path[PATH_MAX + 32];
+    const char *args[] = {"gen", "--out-dir", b->dir, "--prefix", o->prefix};
+    int rc;
+    if (self_dir(self, sizeof self, err) < 0 ||
+        find_fkcgen(o, self, fkcgen, sizeof fkcgen, err) < 0 ||
+        find_headers(self, include, sizeof include, err) < 0)
+        return CLI_EXIT_FAIL;
+    if ((rc = run_fkcgen(b, o, fkcgen, args, 5, NULL, err)) != CLI_EXIT_OK)
+        return rc;
+    snprintf(path, sizeof path, "%s/conform_shim.c", b->dir);
+    int w = write_file(path, conform_shim_c, sizeof conform_shim_c);
+    snprintf(path, sizeof path, "%s/conform_shim.h", b->dir);
+    if (w < 0 || write_file(path, conform_shim_h, sizeof conform_shim_h) < 0) {
+        cli_errf(err, "conform: cannot write %s: %s", path, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    if ((rc = compile(b, o, include, has, err)) != CLI_EXIT_OK)
+        return rc;
+    return load(b, err);
+}

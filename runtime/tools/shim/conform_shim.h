@@ -1,0 +1,40 @@
+/* conform_shim.h — the one interface between `fkc-run conform` and the bindings it generates
+ * and compiles at run time: a versioned table of functions. conform_shim.c fills it (the only
+ * file that names generated symbols); fkc-run finds it with dlsym and reads nothing else of the
+ * compiled bindings. Both files are embedded in fkc-run and written beside the bindings.
+ * When the generated C surface changes, conform_shim.c is the file to adapt; a change to this
+ * table raises FKC_CONFORM_SHIM_VERSION (and the symbol's name with it). */
+#ifndef FKC_CONFORM_SHIM_H
+#define FKC_CONFORM_SHIM_H
+
+#include <stdint.h>
+
+#include "fkc/fkc_kernels.h"
+
+#define FKC_CONFORM_SHIM_VERSION 1
+#define FKC_CONFORM_SHIM_SYMBOL "fkc_conform_shim_v1"
+
+typedef struct fkc_conform_shim {
+    uint32_t version;     /* FKC_CONFORM_SHIM_VERSION */
+    uint32_t size;        /* sizeof (fkc_conform_shim) */
+    uint32_t runtime_abi; /* FKC_RUNTIME_ABI of the headers the bindings were compiled with */
+    /* The kernel bound to (WriteSlice, [in, out], backend): with kernel_source NULL, what the
+     * generated dispatch returns; otherwise the generated binding of that kernel source. FKC_OK
+     * and *fn set, or the generated code's status (FKC_ERR_NO_KERNEL) and *fn NULL. Contracts
+     * that bind no WriteSlice give FKC_ERR_NO_KERNEL for every key. */
+    fkc_status (*write_slice)(fkc_dtype in, fkc_dtype out, fkc_backend backend,
+                              const char *kernel_source, fkc_write_slice_kernel **fn);
+    /* The same for WriteSliceRotating. */
+    fkc_status (*write_slice_rotating)(fkc_dtype in, fkc_dtype out, fkc_backend backend,
+                                       const char *kernel_source,
+                                       fkc_write_slice_rotating_kernel **fn);
+    /* The binding's bytes_moved by its generated cost function: op_kind "WriteSlice" or
+     * "WriteSliceRotating", key [dtype, dtype] on backend from kernel_source; n, dtype_bytes
+     * and params (the op's params struct) as the cost functions take them. NAN when there is
+     * no such binding or its contract states no bytes_moved. */
+    double (*bytes_moved)(const char *op_kind, fkc_dtype dtype, fkc_backend backend,
+                          const char *kernel_source, uint64_t n, uint64_t dtype_bytes,
+                          const void *params);
+} fkc_conform_shim;
+
+#endif /* FKC_CONFORM_SHIM_H */

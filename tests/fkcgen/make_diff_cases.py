@@ -1,0 +1,331 @@
+#!/usr/bin/python3
+"""make_diff_cases.py — writes the `fkcgen diff` corpus (tests/fkcgen/diff/NAME/): each case is
+an old and a new revision (old.md and new.md, or directories old/ and new/) made from the small
+contract of make_cases.py with a few edits, an optional `args` line (options before the two
+revisions) and an optional allow file. Run it once when adding a case, then draft the expected
+reports with `make_diff_cases.py --expect` (which runs build/fkcgen from each case's directory)
+and read every `expected` file before committing it: test_diff.c compares them byte for byte."""
+import os, shutil, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from make_cases import BASE, SECOND  # noqa: E402
+
+DIFF = os.path.join(HERE, "diff")
+HEADER = BASE[:BASE.index("## copy")]
+# A second kernel beside copy: its own op kind and symbols.
+K2 = SECOND.replace("op_kind: Copy", "op_kind: Copy2").replace("demo::fkc::copy", "demo::fkc::copy2")
+
+
+def sub(text, *pairs):
+    """text with each (old, new) replaced once; each old must be there."""
+    for old, new in pairs:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+def base(*pairs):
+    return sub(BASE, *pairs)
+
+
+# The kernel with a second input (idx), written nested inside the flattened contract.
+TWO = base(("""inputs:
+- name: src
+dtypes: [F32, U8]
+layout: { contiguous: required, strided: rejected }
+rank: any
+""", """inputs:
+  - name: src
+    dtypes: [F32, U8]
+    layout: { contiguous: required, strided: rejected }
+    rank: any
+  - name: idx
+    dtypes: [U32, I32, I64]
+    layout: { contiguous: required, strided: rejected }
+    rank: 1
+"""))
+
+# Two outputs (count added), nested as TWO's inputs.
+TWO_OUT = """outputs:
+  - name: out
+    dtype_rule: passthrough(src)
+    shape_rule: from_params(dst)
+    layout_guarantee: contiguous
+    aliasing: none
+  - name: count
+    dtype_rule: passthrough(src)
+    shape_rule: same_as(src)
+    layout_guarantee: contiguous
+    aliasing: none
+"""
+
+# Not exact: precision may move both ways (bitwise demands all zero).
+LOOSE = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 4"),
+             ("max_relative: 0.0", "max_relative: 1e-6"), ("audited: true", "audited: false"))
+
+NINE = base(("dtypes: [F32, U8]", "dtypes: [F32, I32, U32, F16, BF16, F64, I64, U8, I8]"))
+
+CASES = {
+    # ---- bindings and keys ----
+    "backend_removed": {  # the only file moves from Vulkan to Cuda: one backend gone, one new
+        "old": BASE,
+        "new": base(("backend: Vulkan", "backend: Cuda"), ("backend: Vulkan", "backend: Cuda"))},
+    "kernel_removed": {"old": BASE + K2, "new": BASE},
+    "kernel_added": {"old": BASE, "new": BASE + K2},
+    # a dtype removed in the middle of nine: its binding alone, the caret on it
+    "dtype_removed_middle": {
+        "old": NINE, "new": sub(NINE, ("F16, BF16, F64", "F16, F64"))},
+    "dtype_added": {"old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32, I8, U8]"))},
+    "dtype_removed_second_input": {  # not the bindings' input: every binding refuses it
+        "old": TWO, "new": sub(TWO, ("dtypes: [U32, I32, I64]", "dtypes: [U32, I64]"))},
+    "dtype_added_second_input": {
+        "old": TWO, "new": sub(TWO, ("dtypes: [U32, I32, I64]", "dtypes: [U32, I32, I64, U8]"))},
+    "dtypes_reordered": {"old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [U8, F32]"))},
+    "op_kind_changed": {  # same kernel, another key: its old keys removed, new ones added
+        "old": BASE, "new": base(("op_kind: Copy", "op_kind: CopyAll"),
+                                 ("variant: Copy", "variant: CopyAll"))},
+    "kernel_source_changed": {  # one file of two changes kernel_source: Vulkan still has keys
+        "old": {"a.md": BASE, "b.md": HEADER + K2},
+        "new": {"a.md": base(('kernel_source: "vulkan-slang"', 'kernel_source: "vulkan glsl"'),
+                             ('kernel_source: "vulkan-slang"', 'kernel_source: "vulkan glsl"')),
+                "b.md": HEADER + K2}},
+    # a kernel moved to another file with the same keys, symbols and registry: informational
+    "kernel_moved": {
+        "old": {"a.md": BASE + K2},
+        "new": {"a.md": BASE,
+                "more/b.md": HEADER + K2}},
+    # one binding (U8) moved to a new kernel in another file: its wrapper, symbol and file
+    "binding_moved_to_other_kernel": {
+        "old": {"a.md": BASE},
+        "new": {"a.md": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+                "u8.md": base(("dtypes: [F32, U8]", "dtypes: [U8]"), ("kernel: copy", "kernel: copy_u8"),
+                              ("demo::fkc::copy", "demo::fkc::copy_u8"))}},
+    # ---- names ----
+    "wrapper_renamed": {"old": BASE, "new": base(("kernel: copy", "kernel: copy_v2"))},
+    "entry_point_renamed": {"old": BASE, "new": base(("demo::fkc::copy", "demo::kernels::copy"))},
+    "link_registry_renamed": {"old": BASE + K2, "new": sub(BASE + K2,
+                              ("demo::fkc::ENTRY_POINTS", "demo::fkc::REGISTRY"))},
+    # the input renamed with the rules that name it: one rename, no rule change
+    "input_renamed": {"old": BASE, "new": base(("name: src", "name: source"),
+                                               ("passthrough(src)", "passthrough(source)"))},
+    "output_renamed": {"old": BASE, "new": base(("name: out", "name: result"))},
+    # ---- the signature ----
+    "input_added": {"old": BASE, "new": TWO},
+    "input_removed": {"old": TWO, "new": BASE},
+    "output_added": {"old": BASE, "new": base(("""outputs:\n- name: out\ndtype_rule: passthrough(src)\nshape_rule: from_params(dst)\nlayout_guarantee: contiguous\naliasing: none\n""", TWO_OUT))},
+    "output_removed": {"old": base(("""outputs:\n- name: out\ndtype_rule: passthrough(src)\nshape_rule: from_params(dst)\nlayout_guarantee: contiguous\naliasing: none\n""", TWO_OUT)), "new": BASE},
+    "op_params_variant_changed": {"old": BASE, "new": base(("variant: Copy", "variant: CopyV2"))},
+    # op_params removed whole: the variant and both fields; the shape rule no longer names a field
+    "op_params_removed": {"old": BASE, "new": base(("""op_params:
+variant: Copy
+fields:
+len: { kind: usize, note: "elements to copy" }
+dst: { kind: "Vec<usize>", note: "destination extents" }
+""", ""), ("from_params(dst)", "same_as(src)"), (" + len", ""))},
+    "op_param_added": {"old": BASE, "new": base(("""dst: { kind: "Vec<usize>", note: "destination extents" }
+""", """dst: { kind: "Vec<usize>", note: "destination extents" }
+stride: { kind: usize }
+"""))},
+    "op_param_removed": {"old": BASE, "new": base(('len: { kind: usize, note: "elements to copy" }\n', ""),
+                                                  (" + len", ""))},
+    "op_param_kind_changed": {"old": BASE, "new": base(("len: { kind: usize", "len: { kind: u32"))},
+    "op_params_reordered": {"old": BASE, "new": base(
+        ('len: { kind: usize, note: "elements to copy" }\ndst: { kind: "Vec<usize>", note: '
+         '"destination extents" }', 'dst: { kind: "Vec<usize>", note: "destination extents" }\n'
+         'len: { kind: usize, note: "elements to copy" }'))},
+    # ---- inputs ----
+    "layout_tightened": {  # accepted → rejected, and a stated key dropped
+        "old": base(("strided: rejected }", "strided: rejected, broadcast_stride0: accepted, "
+                     "start_offset: accepted }")),
+        "new": base(("strided: rejected }", "strided: rejected, broadcast_stride0: rejected }"))},
+    "layout_relaxed": {  # required → accepted, and a key stated that was not
+        "old": BASE,
+        "new": base(("contiguous: required, strided: rejected }",
+                     "contiguous: accepted, strided: rejected, reverse_strides: rejected }"))},
+    "rank_narrowed": {"old": BASE, "new": base(("rank: any", "rank: 2"))},
+    "rank_changed": {"old": base(("rank: any", "rank: 2")), "new": base(("rank: any", "rank: 3"))},
+    "rank_widened": {"old": base(("rank: any", "rank: 2")), "new": BASE},
+    "shape_constraint_changed": {
+        "old": base(("rank: any\n", "rank: any\nshape_constraint: \"len <= n\"\n")),
+        "new": base(("rank: any\n", "rank: any\nshape_constraint: \"len < n\"\n"))},
+    # ---- outputs ----
+    "output_dtype_rule_changed": {"old": TWO, "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"))},
+    "output_shape_rule_changed": {"old": BASE, "new": base(("from_params(dst)", "same_as(src)"))},
+    "output_layout_changed": {"old": BASE, "new": base(("layout_guarantee: contiguous",
+                                                        "layout_guarantee: same_as_input"))},
+    "output_aliasing_changed": {"old": BASE, "new": base(("aliasing: none", "aliasing: may_alias_input"))},
+    "output_aliasing_narrowed": {"old": base(("aliasing: none", "aliasing: may_alias_input")),
+                                 "new": BASE},
+    # ---- caps ----
+    "caps_narrowed": {"old": base(("in_place: false", "in_place: true")),
+                      "new": base(("alignment_bytes: 16", "alignment_bytes: 64"),
+                                  ("access_granularity_bits: 32", "access_granularity_bits: 128"))},
+    "caps_widened": {"old": BASE,
+                     "new": base(("awkward_layout_strategy: requires_contiguous",
+                                  "awkward_layout_strategy: native_strided"),
+                                 ("in_place: false", "in_place: true"),
+                                 ("alignment_bytes: 16", "alignment_bytes: 4"))},
+    "caps_changed": {  # fast paths are hints: one added, one of another class, one removed
+        "old": base(("in_place: false", "fast_paths:\n- { when: aligned, class: elementwise }\n"
+                     "- { when: single_element, class: cheap_elementwise }\nin_place: false")),
+        "new": base(("in_place: false", "fast_paths:\n- { when: aligned, class: memory_bound }\n"
+                     "- { when: all_inputs_contiguous, class: cheap_elementwise }\nin_place: false"))},
+    # ---- precision, determinism, cost ----
+    # several changes in one binding pair: each its own line, in file order
+    "precision_loosened": {"old": BASE, "new": base(
+        ("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 2"),
+        ("bit_stable_on_same_hardware: true", "bit_stable_on_same_hardware: false"),
+        ("max_relative: 0.0", "max_relative: 0.5"))},
+    "precision_tightened": {"old": LOOSE, "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 1"),
+                                                     ("audited: false", "audited: true"))},
+    "determinism_weakened": {"old": LOOSE, "new": sub(LOOSE, ("determinism: deterministic",
+                                                              "determinism: nondeterministic"))},
+    "determinism_strengthened": {"old": sub(LOOSE, ("determinism: deterministic",
+                                                    "determinism: nondeterministic")), "new": LOOSE},
+    "cost_changed": {"old": BASE, "new": base(('bytes_moved: "2 * n * dtype_bytes + len"',
+                                               'bytes_moved: "2 * n * dtype_bytes + 2 * len"'),
+                                              ("provenance: analytic", "provenance: judge_measured"))},
+    "cost_removed": {"old": BASE, "new": base(("""cost:
+provenance: analytic
+class: cheap_elementwise
+flops: "0"
+bytes_moved: "2 * n * dtype_bytes + len"
+""", ""))},
+    # ---- metadata ----
+    "revision_hash_changed": {
+        "old": base(("kernel_revision_hash: auto", "kernel_revision_hash: " + "1" * 32)),
+        "new": base(("kernel_revision_hash: auto", "kernel_revision_hash: " + "2" * 32))},
+    "revision_base_changed": {"old": BASE, "new": base(('revision_base: "git:0000"',
+                                                        'revision_base: "git:0001"'))},
+    "provider_renamed": {"old": BASE, "new": base(("name: demo-kernels", "name: demo-kernels-2"))},
+    "doc_changed": {"old": BASE, "new": base(('blurb: "copy a tensor"', 'blurb: "copy one tensor"'),
+                                             ('note: "elements to copy"', 'note: "how many to copy"'))},
+    # ---- no change ----
+    # the same data written otherwise: nested, other key order, quotes, comments, spacing
+    "no_change_rewritten": {"old": BASE, "new": base(
+        ("kernel: copy\nop_kind: Copy", "op_kind: Copy # the op\nkernel: 'copy'"),
+        ('bytes_moved: "2 * n * dtype_bytes + len"', 'bytes_moved: "(2*n)*dtype_bytes + (len)"'),
+        ("max_relative: 0.0", "max_relative: 0"),
+        ("""caps:
+awkward_layout_strategy: requires_contiguous
+in_place: false
+alignment_bytes: 16
+access_granularity_bits: 32
+""", """caps:
+  in_place: false
+  access_granularity_bits: 32
+  awkward_layout_strategy: "requires_contiguous"
+  alignment_bytes: 16
+"""))},
+    # ---- two kernels, one report, in file order ----
+    "two_kernels": {"old": BASE + K2,
+                    "new": base(('blurb: "copy a tensor"', 'blurb: "copy the tensor"')) + K2.replace(
+                        "rank: any", "rank: 4").replace("dtypes: [F32, U8]", "dtypes: [F32]")},
+    # ---- bad input ----
+    "invalid_new_side": {"old": BASE, "new": base(("max_ulp: 0", "max_ulp: -1"))},
+    # ---- JSON ----
+    "json_dtype_removed": {"old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+                           "args": "--json"},
+    "json_no_change": {"old": BASE, "new": BASE, "args": "--json"},
+    # ---- the allow file ----
+    # each of two breaking changes allowed (a wildcard entry and an exact one): exit 0
+    "allow_match": {
+        "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]"),
+                                 ("demo::fkc::copy", "demo::fkc::copy2")),
+        "allow": "# accepted breaks of this change\n"
+                 "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 moves to "
+                 "the byte kernels\n\n"
+                 "ENTRY_POINT_RENAMED (Copy, [*, *], Vulkan) + vulkan-slang 2027-01-31 "
+                 "symbols renamed with the library\n",
+        "args": "--allow allow.txt --today 2027-01-31"},
+    # an entry for one dtype of a change of two: the change splits, the rest still breaks
+    "allow_partial": {
+        "old": BASE, "new": base(("max_ulp: 0", "max_ulp: 1"), ("determinism: bitwise",
+                                                                  "determinism: deterministic")),
+        "allow": "PRECISION_LOOSENED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 "
+                 "callers tolerate 1 ulp\n",
+        "args": "--allow allow.txt --today 2026-12-01"},
+    "allow_expired": {
+        "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+        "allow": "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 moves\n",
+        "args": "--allow allow.txt --today 2027-02-01"},
+    "allow_unmatched": {
+        "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+        "allow": "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 moves\n"
+                 "DTYPE_REMOVED (Copy, [I8, I8], Vulkan) + vulkan-slang 2027-01-31 no such binding\n"
+                 "KERNEL_REMOVED (Copy, [*, *], Vulkan) + vulkan-slang 2027-01-31 wrong rule\n",
+        "args": "--allow allow.txt --today 2027-01-01"},
+    # every malformation at its line:col; a repeat two lines apart; nothing compared (exit 2)
+    "allow_malformed": {
+        "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+        "allow": "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 fine\n"
+                 "DTYPE_REMOVD (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 typo\n"
+                 "DTYPE_ADDED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 not breaking\n"
+                 "DTYPE_REMOVED (Copy, [U8, F32], Vulkan) + vulkan-slang 2027-01-31 two dtypes\n"
+                 "DTYPE_REMOVED (Copy, [u8, u8], Vulkan) + vulkan-slang 2027-01-31 case\n"
+                 "DTYPE_REMOVED (Copy, [U8, U8], Vulcan) + vulkan-slang 2027-01-31 backend\n"
+                 "DTYPE_REMOVED (Copy, [U8, U8] Vulkan) + vulkan-slang 2027-01-31 comma\n"
+                 "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-02-30 no such day\n"
+                 "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31\n"
+                 "  DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-03-01 repeat\n"
+                 "dtype_removed (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 lower case\n",
+        "args": "--allow allow.txt --today 2027-01-01"},
+    "json_allow": {
+        "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+        "allow": "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 moves\n"
+                 "DTYPE_REMOVED (Copy, [I8, I8], Vulkan) + vulkan-slang 2027-01-31 stale\n",
+        "args": "--json --allow allow.txt --today 2027-01-31"},
+}
+
+
+def put(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def write():
+    for name, case in CASES.items():
+        d = os.path.join(DIFF, name)
+        for side in ("old", "new"):
+            for stale in (side + ".md", side):
+                p = os.path.join(d, stale)
+                if os.path.isdir(p):
+                    shutil.rmtree(p)
+                elif os.path.exists(p):
+                    os.remove(p)
+            if isinstance(case[side], dict):
+                for fn, text in case[side].items():
+                    put(os.path.join(d, side, fn), text)
+            else:
+                put(os.path.join(d, side + ".md"), case[side])
+        for extra in ("args", "allow"):
+            p = os.path.join(d, "args" if extra == "args" else "allow.txt")
+            if extra in case:
+                put(p, case[extra] + ("\n" if extra == "args" else ""))
+            elif os.path.exists(p):
+                os.remove(p)
+
+
+def operands(d):
+    return [s if os.path.isdir(os.path.join(d, s)) else s + ".md" for s in ("old", "new")]
+
+
+def expect():
+    root = os.path.dirname(os.path.dirname(HERE))
+    fkcgen = os.path.join(root, "build/fkcgen")
+    for name in sorted(os.listdir(DIFF)):
+        d = os.path.join(DIFF, name)
+        if not os.path.isdir(d):
+            continue
+        args = []
+        if os.path.exists(os.path.join(d, "args")):
+            args = open(os.path.join(d, "args")).read().split()
+        r = subprocess.run([fkcgen, "diff"] + args + operands(d), cwd=d, capture_output=True)
+        with open(os.path.join(d, "expected"), "wb") as f:
+            f.write(b"exit: %d\n--- stdout\n%s--- stderr\n%s" % (r.returncode, r.stdout, r.stderr))
+
+
+if __name__ == "__main__":
+    write() if "--expect" not in sys.argv else expect()
