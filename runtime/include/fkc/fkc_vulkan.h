@@ -24,6 +24,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
+#endif
 
 /* ---- Contexts ------------------------------------------------------------------------ */
 
@@ -194,6 +197,9 @@ void fkc_vulkan_submit_init(fkc_vulkan_submit *submit);
  * rules and the ordering of fkc_stream_submit_async apply. */
 fkc_status fkc_stream_submit_vulkan(fkc_stream *stream, const fkc_vulkan_submit *submit);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
