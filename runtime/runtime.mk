@@ -87,7 +87,7 @@ $(LIBFKC_TEST): $(patsubst $(RT_OBJ)/%,$(RT_TOBJ)/%,$(RT_OBJS))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(RT_TOBJ)/%.o: runtime/src/%.c $(RT_HDRS) | $(RT_TOBJ)
+$(RT_TOBJ)/%.o: runtime/src/%.c $(RT_HDRS) runtime/runtime.mk | $(RT_TOBJ)
 	$(CC) $(RT_CFLAGS) -DFKC_TEST_HOOKS $(RT_WARN) -c $< -o $@
 
 $(RT_TOBJ)/pipeline.o: $(RT_INCS)
