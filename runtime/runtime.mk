@@ -110,6 +110,7 @@ RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
 RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_vulkan \
             $(BUILD)/tests/runtime/test_async $(BUILD)/tests/runtime/test_memory \
             $(BUILD)/tests/runtime/test_threads
+RT_TESTS += $(BUILD)/tests/runtime/test_edges
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 

@@ -138,8 +138,11 @@ static fkc_status slice_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
     return record(s, src, out, &box, 1, width);
 }
 
-/* The position's buffer: given, of this context, 8 bytes inside it. */
-static fkc_status check_position(const fkc_stream *s, const fkc_op_extra *x)
+/* The position's buffer: given, of this context, 8 bytes inside it, none of them in out (the
+ * device path reads the position while the op writes out: each invocation would read it before
+ * or after the write; out is already checked). */
+static fkc_status check_position(const fkc_stream *s, const fkc_op_extra *x,
+                                 const fkc_tensor *out)
 {
     if (!x || !x->position)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: no position buffer");
@@ -150,6 +153,20 @@ static fkc_status check_position(const fkc_stream *s, const fkc_op_extra *x)
     if (at > size || size - at < 8)
         return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "write_slice_rotating: the position's 8 bytes at "
                         "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", at, size);
+    uint64_t bytes;
+    /* in the VkBuffer (two fkc buffers may be ranges of one: the host's, or a memory block) */
+    uint64_t pa = x->position->base + at, oa = out->buffer->base + out->offset;
+    if (x->position->buffer == out->buffer->buffer && tensor_bytes(out, "out", &bytes) == FKC_OK &&
+        bytes && pa < oa + bytes && oa < pa + 8) {
+        if (x->position == out->buffer)
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: the position's 8 "
+                            "bytes at offset %" PRIu64 " overlap out (bytes %" PRIu64 "..%" PRIu64
+                            " of the same buffer)", at, out->offset, out->offset + bytes - 1);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: the position's 8 bytes "
+                        "overlap out in the VkBuffer both are ranges of (its bytes %" PRIu64
+                        "..%" PRIu64 ", out's %" PRIu64 "..%" PRIu64 ")", pa, pa + 7, oa,
+                        oa + bytes - 1);
+    }
     return FKC_OK;
 }
 
@@ -240,7 +257,7 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: params is NULL");
     fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width,
                                "write_slice_rotating");
-    if (st != FKC_OK || (st = check_position(s, x)) != FKC_OK)
+    if (st != FKC_OK || (st = check_position(s, x, out)) != FKC_OK)
         return st;
     if (p->capacity == 0)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: capacity is 0");

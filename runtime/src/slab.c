@@ -26,7 +26,7 @@ typedef struct piece {
     uint64_t src, dst, row;             /* src, dst: offsets in the VkBuffers (bases added) */
     uint64_t rows, s_row, d_row;
     uint64_t planes, s_plane, d_plane;
-    uint32_t ring;                      /* 0; 1: ring along rows; 2: along planes */
+    uint32_t ring;                      /* 0; 1: ring along rows; 2: along planes; | 4: B */
     uint64_t cap, skip;                 /* ring capacity, skipped source rows mod cap */
     const fkc_buffer *pos;              /* ring position buffer and the position's offset in */
     uint64_t pos_off;                   /* its VkBuffer (the base added) */
@@ -96,10 +96,11 @@ static uint64_t span_src(const piece *p)
 }
 
 /* The destination span; a ring dim spans its whole capacity (the start is known on the
- * device only). */
+ * device only), for piece B (ring | 4) as for piece A. */
 static uint64_t span_dst(const piece *p)
 {
-    uint64_t rows = p->ring == 1 ? p->cap : p->rows, planes = p->ring == 2 ? p->cap : p->planes;
+    uint64_t rows = (p->ring & 3) == 1 ? p->cap : p->rows;
+    uint64_t planes = (p->ring & 3) == 2 ? p->cap : p->planes;
     return (planes - 1) * p->d_plane + (rows - 1) * p->d_row + p->row;
 }
 
@@ -297,8 +298,8 @@ static fkc_status fit(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *t
         return dispatch(s, from, to, p, k);
     piece q = *p;
     fkc_status st = FKC_OK;
-    bool split_planes = p->planes > 1 && p->ring != 2;
-    bool split_rows = p->rows > 1 && p->ring != 1;
+    bool split_planes = p->planes > 1 && (p->ring & 3) != 2;
+    bool split_rows = p->rows > 1 && (p->ring & 3) != 1;
     if (split_planes || split_rows) {
         bool by_plane = split_planes;
         uint64_t n = by_plane ? p->planes : p->rows;

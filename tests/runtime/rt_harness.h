@@ -143,6 +143,23 @@ static inline void rt_no_new_validation(const fkc_context *ctx)
         return 0;                                                                             \
     }
 
+/* The runtime's test accessors (the limits it works to, the commands a stream recorded), from
+ * the test build's fkc_test.h. */
+static inline uint64_t rt_storage_range(const fkc_context *ctx)
+{
+    return fkc_test_storage_range(ctx);
+}
+
+static inline uint32_t rt_group_limit(const fkc_context *ctx)
+{
+    return fkc_test_work_group_count(ctx);
+}
+
+static inline uint32_t rt_command_count(const fkc_stream *s)
+{
+    return fkc_test_command_count(s);
+}
+
 #define RT_OK(call)                                                                           \
     do {                                                                                      \
         fkc_status st_ = (call);                                                              \

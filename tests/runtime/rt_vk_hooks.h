@@ -23,9 +23,17 @@ static PFN_vkVoidFunction rt_hooked(const char *name)
     return NULL;
 }
 
+/* A test may define RT_HOOK_SEEN(name, real) to keep the real entry point of a replaced name
+ * (one the loader does not export, such as vkCmdPushDescriptorSetKHR). */
+#ifndef RT_HOOK_SEEN
+#define RT_HOOK_SEEN(name, real) ((void)(name), (void)(real))
+#endif
+
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL rt_gdpa(VkDevice device, const char *name)
 {
     PFN_vkVoidFunction f = rt_real_gdpa(device, name), h = rt_hooked(name);
+    if (f && h)
+        RT_HOOK_SEEN(name, f);
     return f && h ? h : f;
 }
 
