@@ -286,6 +286,20 @@ static void test_refusals(void **state)
     REFUSED(fkc_stream_vulkan_barrier_in(s, 0, 0), FKC_ERR_INVALID_ARGUMENT, "no source stages");
     RT_OK(fkc_stream_create(c, &own));
     REFUSED(fkc_stream_begin_vulkan(own, h.cmd), FKC_ERR_STATE, "use fkc_stream_begin");
+    /* two fkc buffers over overlapping ranges of one VkBuffer: overlaps are found there */
+    fkc_buffer *b2;
+    RT_OK(fkc_buffer_wrap_vulkan(c, H.buffer, 0, 512, FKC_VULKAN_BUFFER_USAGE, &b2));
+    const size_t ring[2] = {4, 16}, tok[2] = {1, 16};
+    fkc_tensor ro = rt_tensor(b, 96, FKC_DTYPE_U8, 2, ring);     /* VkBuffer bytes 96..159 */
+    fkc_tensor rs = rt_tensor(b2, 300, FKC_DTYPE_U8, 2, tok);    /* bytes 300..315 */
+    REFUSED(fkc_write_slice_rotating(own, &rs, &ro, 4, b2, 100, 0), FKC_ERR_INVALID_ARGUMENT,
+            "overlap out in the VkBuffer both are ranges of (its bytes 100..107, out's 96..159)");
+    RT_OK(fkc_write_slice_rotating(own, &rs, &ro, 4, b2, 160, 0)); /* adjacent: fine */
+    fkc_tensor ov = rt_tensor(b2, 150, FKC_DTYPE_U8, 2, tok);    /* bytes 150..165 */
+    REFUSED(fkc_write_slice_rotating(own, &ov, &ro, 4, b2, 200, 0), FKC_ERR_INVALID_ARGUMENT,
+            "src and out overlap in one buffer");
+    RT_OK(fkc_stream_submit(own));
+    fkc_buffer_destroy(b2);
     fkc_vulkan_submit x;
     fkc_vulkan_submit_init(&x);
     VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
