@@ -1,6 +1,7 @@
-/* fkcgen.h — fkcgen's library API: the one header main.c and the tests include.
- * A run reads contracts into a validated model and a binding table (model.h);
- * the back ends turn that table into JSON (dump) or C sources (gen). */
+/* fkcgen.h — fkcgen's library API: the one header cli/main.c and the tests include.
+ * A run reads contracts into a validated model and a binding table (model.h, the front end:
+ * front/); the back ends (back/, one table of them in back/backends.c) turn that table into C
+ * sources, a Rust module or JSON; the commands (cli/) drive both. */
 #ifndef FKCGEN_H
 #define FKCGEN_H
 
@@ -42,15 +43,17 @@ const fkcg_table *fkcg_run_table(const fkcg_run *run);
 /* Number of errors reported so far. */
 size_t fkcg_run_errors(const fkcg_run *run);
 
-/* Back ends. Each appends to out; none writes files. */
+/* Back ends, on a table the front end accepted. Each appends to its buffers; none writes files.
+ * The JSON of `fkcgen dump --json` (docs/fkcgen.md). */
 void fkcg_dump_json(const fkcg_table *table, fkcg_buf *out);
-/* The generated header and source (base name `fkc_bindings`): see docs/generated-code.md. */
+/* The C header and source (default prefix; see docs/generated-code.md), without the back end's
+ * checks (back/back.h has the rest of the back ends' interface). */
 void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source);
 
-/* `fkcgen gen ...`: argv[0] is "gen". Defined by the C back end (emit_main.c); main.c calls it.
- * Returns the process exit code. */
+/* `fkcgen gen ...`: argv[0] is "gen". Defined by the gen command (cli/gen.c); cli/main.c calls
+ * it. Returns the process exit code. */
 int fkcg_cmd_gen(int argc, char **argv);
-/* `fkcgen diff ...`: argv[0] is "diff" (diff_main.c; docs/fkcgen.md, ## diff). Returns the
+/* `fkcgen diff ...`: argv[0] is "diff" (cli/diff.c; docs/fkcgen.md, ## diff). Returns the
  * process exit code: 0 no breaking change, 1 a breaking change not allowed (or an expired
  * allow entry), 2 usage, I/O, git or contract errors on either side. */
 int fkcg_cmd_diff(int argc, char **argv);

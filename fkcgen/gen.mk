@@ -59,9 +59,10 @@ GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
 GEN_XXH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags libxxhash)
 GEN_XXH_LIBS    = $(shell $(PKG_CONFIG) --libs libxxhash)
 # The emitter alone, on a hand-built table: no contract parsing involved.
-GEN_BACK_SRCS   = fkcgen/emit_c.c fkcgen/emit_plan.c fkcgen/emit_check.c fkcgen/emit_diff.c \
-                  fkcgen/arena.c fkcgen/buf.c fkcgen/diag.c fkcgen/expr.c fkcgen/schema.c \
-                  fkcgen/model.c fkcgen/names.c
+GEN_BACK_SRCS   = fkcgen/back/c.c fkcgen/back/rust.c fkcgen/back/json.c fkcgen/back/plan.c \
+                  fkcgen/back/check.c fkcgen/back/render.c fkcgen/back/backends.c fkcgen/cli/udiff.c \
+                  fkcgen/core/arena.c fkcgen/core/buf.c fkcgen/core/diag.c fkcgen/core/expr.c \
+                  fkcgen/core/schema.c fkcgen/core/model.c fkcgen/core/names.c
 GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
 $(GEN_TDIR):
@@ -78,27 +79,33 @@ $(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c $(GEN_TDIR)/fkc_binding
 	$* $(GEN_TEST_CFLAGS) -I$(GEN_DIR) tests/gen/test_generated.c \
 	    $(GEN_TDIR)/fkc_bindings.$*.o -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(RT_LIBS)
 
-$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/emit.h tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
-	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
+$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/back/back.h tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 
-# The Rust back end on the same hand-built tables (golden tests/gen/golden/seed_table.rs).
-GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c fkcgen/emit_rust.c \
-                     $(GEN_BACK_SRCS)
+# The schema's vocabularies as the runtime's headers restate them (tests/gen/test_vocab.c),
+# against fkcgen's schema and libfkc's names.
+$(GEN_TDIR)/test_vocab: tests/gen/test_vocab.c $(GEN_BACK_SRCS) fkcgen/back/back.h \
+                        runtime/include/fkc/fkc_tables.h $(BUILD)/libfkc.a | $(GEN_TDIR)
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) tests/gen/test_vocab.c \
+	    $(GEN_BACK_SRCS) -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(GEN_XXH_LIBS) $(RT_LIBS)
 
-$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/emit.h fkcgen/emit_rust.h \
+# The Rust back end on the same hand-built tables (golden tests/gen/golden/seed_table.rs).
+GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
+
+$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/back/back.h \
                             tests/gen/seed_table.h tests/gen/golden.h tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 # The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
 # every hostile string must read back byte for byte.
 GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
-$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/emit.h tests/gen/seed_table.h \
+$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/back/back.h tests/gen/seed_table.h \
                           tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) -Ifkcgen -Itests/gen $(GEN_FIX_SRCS) -o $@ \
+	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_FIX_SRCS) -o $@ \
 	    $(GEN_XXH_LIBS)
 
 $(GEN_TDIR)/inj/fkc_bindings.c: $(GEN_TDIR)/emit_fixture
@@ -138,9 +145,24 @@ $(GEN_TDIR)/test_siblings_%: tests/gen/test_siblings.c $(GEN_TDIR)/sib/fkc_bindi
 $(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
 	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
 
-GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
+# A qsort that orders ties the other way (tests/gen/qsort_reverse.c), preloaded by test_cli into
+# gen, whose output must not change; and a program that shows the preload takes effect.
+$(GEN_TDIR)/qsort_reverse.so: tests/gen/qsort_reverse.c | $(GEN_TDIR)
+	$(CC) -shared -fPIC -O2 -o $@ $<
+$(GEN_TDIR)/qsort_probe: tests/gen/qsort_probe.c | $(GEN_TDIR)
+	$(CC) $(CFLAGS_BASE) -o $@ $<
+
+# fkcgen with its test hook (cli/gen.c, FKCG_TEST_HOOKS), for test_cli alone: the fkcgen that
+# `make` builds and installs has none.
+$(GEN_TDIR)/gen-hooks.o: fkcgen/cli/gen.c | $(GEN_TDIR)
+	$(CC) $(FKCGEN_CFLAGS) -DFKCG_TEST_HOOKS -c $< -o $@
+$(GEN_TDIR)/fkcgen-hooks: $(GEN_TDIR)/gen-hooks.o $(filter-out %/cli/gen.o,$(FKCGEN_OBJS))
+	$(CC) $(FKCGEN_CFLAGS) -o $@ $^ $(FKCGEN_LIBS)
+
+GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_vocab $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
             $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \
             $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli \
+            $(GEN_TDIR)/fkcgen-hooks $(GEN_TDIR)/qsort_reverse.so $(GEN_TDIR)/qsort_probe \
             $(GEN_TDIR)/test_siblings_gcc $(GEN_TDIR)/test_siblings_clang
 
 # A locale whose decimal point is ',' (test_emit emits in it): compiled from the locales
@@ -154,6 +176,7 @@ $(GEN_LOCALE):
 test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_emit $(GEN_TDIR)/test_emit tests/gen $(BUILD)/locale
 	$(COUNT) cmocka gen/test_emit_rust $(GEN_TDIR)/test_emit_rust tests/gen $(BUILD)/locale
+	$(COUNT) cmocka gen/test_vocab $(GEN_TDIR)/test_vocab
 	$(COUNT) cmocka gen/test_generated_gcc $(GEN_TDIR)/test_generated_gcc
 	$(COUNT) cmocka gen/test_generated_clang $(GEN_TDIR)/test_generated_clang
 	$(COUNT) cmocka gen/test_injection_gcc $(GEN_TDIR)/test_injection_gcc
@@ -162,7 +185,8 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_injc_clang $(GEN_TDIR)/test_injc_clang
 	$(COUNT) cmocka gen/test_siblings_gcc $(GEN_TDIR)/test_siblings_gcc
 	$(COUNT) cmocka gen/test_siblings_clang $(GEN_TDIR)/test_siblings_clang
-	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN)
+	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN) \
+	    $(CURDIR)/$(GEN_TDIR)/fkcgen-hooks $(CURDIR)/$(GEN_TDIR)
 	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
 
 TEST_TARGETS += test-gen

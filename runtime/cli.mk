@@ -64,6 +64,10 @@ $(BUILD)/tests/cli/test_paths: tests/cli/test_paths.c tests/cli/tmpdir.h | $(BUI
 $(BUILD)/tests/cli/fail_fsync.so: tests/cli/fail_fsync.c | $(BUILD)/tests/cli
 	$(CC) -std=c11 -Wall -Wextra -O2 -fPIC -shared $< -o $@
 
+# An LD_PRELOAD shim of a file system without O_TMPFILE or linkat (test_paths: the fallbacks).
+$(BUILD)/tests/cli/fs_shim.so: tests/cli/fs_shim.c | $(BUILD)/tests/cli
+	$(CC) -std=c11 -Wall -Wextra -O2 -fPIC -shared $< -o $@ -ldl
+
 .PHONY: check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme
 check-cli-npy: $(BUILD)/tests/cli/test_npy
 	$(COUNT) cmocka cli/test_npy $(BUILD)/tests/cli/test_npy
@@ -86,12 +90,12 @@ $(FKC_RUN_HOOKS): $(CLI_HOOK_OBJS) $(CLI_LIBFKC)
 	    -Wl,--export-dynamic-symbol='fkc_*' $(CLI_LIBS) -o $@
 
 # Outputs and inputs that are not regular files, symlinks, modes, fsync, SIGINT/SIGTERM.
-check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so $(FKC_RUN) \
-                 $(FKC_RUN_HOOKS)
+check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so \
+                 $(BUILD)/tests/cli/fs_shim.so $(FKC_RUN) $(FKC_RUN_HOOKS)
 	@! grep -q FKC_RUN_TEST_ $(FKC_RUN) || \
 	  { echo "check-cli-paths: $(FKC_RUN) reads a test-only environment hook"; exit 1; }
 	$(COUNT) cmocka cli/test_paths $(BUILD)/tests/cli/test_paths $(FKC_RUN) \
-	  $(BUILD)/tests/cli/fail_fsync.so $(FKC_RUN_HOOKS)
+	  $(BUILD)/tests/cli/fail_fsync.so $(BUILD)/tests/cli/fs_shim.so $(FKC_RUN_HOOKS)
 
 check-cli-numpy: $(FKC_RUN)
 	$(COUNT) py cli/numpy_agree.py $(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)

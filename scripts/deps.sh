@@ -19,6 +19,7 @@ pkg-config:cmd:pkg-config
 glslc:cmd:glslc
 spirv-tools:cmd:spirv-val
 clang:cmd:clang
+clang-format:cmd:clang-format
 valgrind:cmd:valgrind
 mesa-vulkan-drivers:dpkg:-
 vulkan-validationlayers:dpkg:-

@@ -44,6 +44,7 @@ n=0
 		echo "$fkcgen check $f"
 		echo "$fkcgen dump --json $f"
 		echo "$fkcgen gen --out-dir $dir/gen/$(basename "$f" .md) $f"
+		echo "$fkcgen gen --lang rust --out-dir $dir/gen/$(basename "$f" .md) $f"
 	done
 	# contracts read together: the split pair, and the corpus cases that are directories
 	echo "$fkcgen gen --out-dir $dir/gen/split $root/tests/gen/cases/split_a.md $root/tests/gen/cases/split_b.md"

@@ -2,9 +2,11 @@
 # ../Makefile). `make fuzz FUZZ_SECONDS=N` runs each target N seconds (default 60), one after the
 # other, with its corpus in $(BUILD)/fuzz/corpus/<target> (kept between runs, never committed):
 #   load  tests/fkcgen/fuzz_load.c  fkcgen's front end: load → yaml → shape → validate → bind, dump
-#   emit  tests/fkcgen/fuzz_emit.c  the front end + the C back end (two emissions must agree); then
-#                                   a sample of the accepted inputs of its corpus is generated and
-#                                   compiled with $(STRICT) by gcc and clang (scripts/fuzz-compile.sh)
+#   emit  tests/fkcgen/fuzz_emit.c  the front end + the C back end as gen runs it (two emissions
+#                                   must agree, gen's checks must accept what check accepts), and
+#                                   the first FUZZ_COMPILE_MAX distinct outputs it accepts compiled
+#                                   with $(STRICT) by gcc and clang: any that does not compile is a
+#                                   crash (accepted means it compiles)
 #   npy   tests/cli/fuzz_npy.c      fkc-run's .npy reader and the CPU reference ops
 # The contract targets start from contracts/, the corpora of tests/fkcgen and tests/gen, and read
 # a dictionary printed from fkcgen's schema table (tests/fkcgen/fuzz_dict.c); the .npy target's
@@ -28,23 +30,25 @@ FUZZ_SEED_CONTRACTS := $(CONTRACTS) $(wildcard tests/fkcgen/cases/*.md tests/fkc
                          tests/fkcgen/seed/*.md \
                          tests/gen/cases/*.md tests/fkcgen/fuzz_accepted/*.md)
 
-FUZZ_FRONT_SRCS := $(filter-out fkcgen/main.c fkcgen/emit% fkcgen/schema_doc.c,$(FKCGEN_SRCS))
-FUZZ_EMIT_SRCS  := $(filter-out fkcgen/main.c fkcgen/schema_doc.c,$(FKCGEN_SRCS))
+FUZZ_FRONT_SRCS := $(filter-out fkcgen/cli/% fkcgen/back/%,$(FKCGEN_SRCS)) fkcgen/back/json.c \
+                   fkcgen/back/plan.c
+FUZZ_EMIT_SRCS  := $(filter-out fkcgen/cli/main.c fkcgen/back/schema_doc.c,$(FKCGEN_SRCS))
 FUZZ_NPY_SRCS   := runtime/tools/npy.c runtime/src/reference.c runtime/src/error.c \
                    runtime/src/types.c
 
-$(FUZZ_DIR)/fuzz_load: tests/fkcgen/fuzz_load.c $(FUZZ_FRONT_SRCS) $(wildcard fkcgen/*.h)
+$(FUZZ_DIR)/fuzz_load: tests/fkcgen/fuzz_load.c $(FUZZ_FRONT_SRCS) $(wildcard fkcgen/*.h fkcgen/*/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ifkcgen $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FKCGEN_INC) $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
 	    -o $@ $(filter %.c,$^) $(FKCGEN_LIBS)
 
-$(FUZZ_DIR)/fuzz_emit: tests/fkcgen/fuzz_emit.c $(FUZZ_EMIT_SRCS) $(wildcard fkcgen/*.h)
+$(FUZZ_DIR)/fuzz_emit: tests/fkcgen/fuzz_emit.c $(FUZZ_EMIT_SRCS) $(wildcard fkcgen/*.h fkcgen/*/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ifkcgen $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FKCGEN_INC) $(shell $(PKG_CONFIG) --cflags $(FKCGEN_PKGS)) \
+	    -DFUZZ_STRICT='"$(STRICT)"' -DFUZZ_INCLUDE='"$(abspath runtime/include)"' \
 	    -o $@ $(filter %.c,$^) $(FKCGEN_LIBS)
 
 $(FUZZ_DIR)/fuzz_npy: tests/cli/fuzz_npy.c $(FUZZ_NPY_SRCS) $(wildcard runtime/tools/npy.h \
-                      runtime/include/fkc/*.h runtime/src/internal.h)
+                      runtime/include/fkc/*.h runtime/src/internal.h runtime/src/plan.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iruntime/include -Iruntime/tools -Iruntime/src \
 	    -o $@ $(filter %.c,$^)
@@ -52,7 +56,7 @@ $(FUZZ_DIR)/fuzz_npy: tests/cli/fuzz_npy.c $(FUZZ_NPY_SRCS) $(wildcard runtime/t
 # The dictionary, printed from the schema table by a plain build of tests/fkcgen/fuzz_dict.c.
 $(FUZZ_DIR)/fuzz_dict: tests/fkcgen/fuzz_dict.c $(FKCGEN_LIBOBJS)
 	@mkdir -p $(@D)
-	$(CC) $(FKCGEN_CFLAGS) -Ifkcgen -o $@ $< $(FKCGEN_LIBOBJS) $(FKCGEN_LIBS)
+	$(CC) $(FKCGEN_CFLAGS) -o $@ $< $(FKCGEN_LIBOBJS) $(FKCGEN_LIBS)
 
 $(FUZZ_DIR)/contract.dict: $(FUZZ_DIR)/fuzz_dict
 	$(FUZZ_DIR)/fuzz_dict > $@.tmp && mv $@.tmp $@
@@ -78,21 +82,19 @@ fuzz: $(FUZZ_TARGETS:%=fuzz-%)
 $(FUZZ_TARGETS:%=fuzz-%): fuzz-%: $(FUZZ_DIR)/fuzz_% $(FUZZ_DIR)/contract.dict $(FUZZ_DIR)/seed/contracts \
                                   $(FUZZ_DIR)/seed/npy $(FKCGEN_BIN)
 	@mkdir -p $(FUZZ_DIR)/corpus/$*
-	$(FUZZ_DIR)/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAXLEN_$*) -timeout=10 \
+	$(FUZZ_ENV_$*) $(FUZZ_DIR)/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAXLEN_$*) -timeout=10 \
 	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/crash-$*- \
 	    $(if $(FUZZ_DICT_$*),-dict=$(FUZZ_DICT_$*)) $(FUZZ_FLAGS) \
 	    $(FUZZ_DIR)/corpus/$* $(FUZZ_SEED_$*) > $(FUZZ_DIR)/$*.log 2>&1 || \
 	    { tail -60 $(FUZZ_DIR)/$*.log; exit 1; }
-	@grep -E 'DONE|stat::number_of_executed_units|stat::peak_rss' $(FUZZ_DIR)/$*.log \
-	    | sed 's/^/fuzz-$*: /'
+	@grep -E 'DONE|stat::number_of_executed_units|stat::peak_rss|^fuzz_emit: compiled' \
+	    $(FUZZ_DIR)/$*.log | sed 's/^/fuzz-$*: /'
 	@echo "fuzz-$*: corpus $$(ls $(FUZZ_DIR)/corpus/$* | wc -l) files"
-	$(FUZZ_AFTER_$*)
 
-# After the emitter's run: a sample of its corpus's accepted inputs must compile strictly (the
-# seeds come after the corpus: a short run may have found no accepted input yet).
-FUZZ_COMPILE_SAMPLE ?= 25
-FUZZ_AFTER_emit = @STRICT='$(STRICT)' sh scripts/fuzz-compile.sh --sample $(FUZZ_COMPILE_SAMPLE) \
-                   $(FKCGEN_BIN) $(FUZZ_DIR)/corpus/emit $(FUZZ_DIR)/seed/contracts
+# The emitter compiles the first FUZZ_COMPILE_MAX distinct outputs it accepts (seeds and
+# mutations alike, in the order it runs them), within its FUZZ_SECONDS; the count is in its log.
+FUZZ_COMPILE_MAX ?= 100
+FUZZ_ENV_emit = FUZZ_COMPILE_MAX=$(FUZZ_COMPILE_MAX)
 
 # In `make check`: the checked-in accepted inputs (fuzz-found and hand-picked) and the real
 # contracts, generated one by one and compiled under the strict flags by gcc and clang.

@@ -107,7 +107,7 @@ static void rotating(fkc_context *ctx, fkc_dtype dt)
           "%s: set-up failed", fkc_dtype_name(dt));
     fkc_tensor ring = {R, 0, dt, 2, {5, 3}}, src = {S, 0, dt, 2, {3, 3}};
     fkc_write_slice_rotating_params rp = {ring.shape, 2, 5};
-    fkc_op_extra x = {P, 0, -1};
+    fkc_write_slice_rotating_extra x = {P, 0, -1};
     CHECK(cb_dispatch(CB_OP_WRITE_SLICE_ROTATING, dt, dt, FKC_BACKEND_VULKAN, &ref) == FKC_OK,
           "%s: no binding", fkc_dtype_name(dt));
     CHECK(ref.write_slice_rotating(s, &src, &ring, &rp, &x) == FKC_OK &&

@@ -12,6 +12,7 @@
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
 #include "fkc/fkc_vulkan.h"
+#include "plan.h"
 
 /* ---- limits and defaults (one place) ---- */
 #define FKC_STAGING_BYTES (8u << 20)   /* synchronous copies move at most this much per submit */

@@ -11,7 +11,7 @@
 #include "fkc/fkc_kernels.h"
 
 /* The interface version generated code links against (fkc_kernels.h). */
-const int fkc_runtime_abi_1 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;
 
 /* Byte size of a tensor; `name` prefixes the message of a refusal. */
 static fkc_status tensor_bytes(const fkc_tensor *t, const char *name, uint64_t *bytes)
@@ -141,7 +141,7 @@ static fkc_status slice_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
 /* The position's buffer: given, of this context, 8 bytes inside it, none of them in out (the
  * device path reads the position while the op writes out: each invocation would read it before
  * or after the write; out is already checked). */
-static fkc_status check_position(const fkc_stream *s, const fkc_op_extra *x,
+static fkc_status check_position(const fkc_stream *s, const fkc_write_slice_rotating_extra *x,
                                  const fkc_tensor *out)
 {
     if (!x || !x->position)
@@ -172,7 +172,7 @@ static fkc_status check_position(const fkc_stream *s, const fkc_op_extra *x,
 
 /* Reads the little-endian u64 ring position from its device buffer (the contract's D2H): the
  * readback path, a hidden submit + wait when the op is recorded. */
-static fkc_status read_position(const fkc_op_extra *x, uint64_t *pos)
+static fkc_status read_position(const fkc_write_slice_rotating_extra *x, uint64_t *pos)
 {
     unsigned char b[8];
     fkc_status st = fkc_buffer_download(x->position, x->position_offset, b, 8);
@@ -222,8 +222,8 @@ static fkc_status rotating_fail(fkc_status st, uint32_t rank, const size_t *dst,
  * at the ring end itself. Refuses (FKC_ERR_UNSUPPORTED, nothing recorded) what it cannot take. */
 static fkc_status rotating_device(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                                   const fkc_write_slice_rotating_params *p,
-                                  const fkc_op_extra *x, const fkc_box *boxes, uint32_t n,
-                                  uint32_t axis, size_t width)
+                                  const fkc_write_slice_rotating_extra *x, const fkc_box *boxes,
+                                  uint32_t n, uint32_t axis, size_t width)
 {
     fkc_box whole = boxes[0];
     if (n == 0)
@@ -247,8 +247,8 @@ static fkc_status rotating_device(fkc_stream *s, const fkc_tensor *src, const fk
 }
 
 static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
-                             const fkc_write_slice_rotating_params *p, const fkc_op_extra *x,
-                             size_t width)
+                             const fkc_write_slice_rotating_params *p,
+                             const fkc_write_slice_rotating_extra *x, size_t width)
 {
     fkc_box boxes[2];
     uint32_t n = 0, axis = 0;
@@ -282,7 +282,7 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
 #define WRAPPERS(W)                                                                           \
     fkc_status fkc_write_slice_b##W(fkc_stream *stream, const fkc_tensor *src,                \
                                     fkc_tensor *out, const fkc_write_slice_params *params,    \
-                                    const fkc_op_extra *extra)                                \
+                                    const void *extra)                                        \
     {                                                                                         \
         (void)extra;                                                                          \
         return slice_w(stream, src, out, params, W);                                          \
@@ -290,7 +290,7 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
     fkc_status fkc_write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,       \
                                              fkc_tensor *out,                                 \
                                              const fkc_write_slice_rotating_params *params,   \
-                                             const fkc_op_extra *extra)                       \
+                                             const fkc_write_slice_rotating_extra *extra)     \
     {                                                                                         \
         return rotating_w(stream, src, out, params, extra, W);                                \
     }
@@ -325,8 +325,7 @@ fkc_status fkc_write_slice(fkc_stream *stream, const fkc_tensor *src, fkc_tensor
     if (st != FKC_OK)
         return st;
     fkc_write_slice_params p = {out->shape, out->rank, offsets, out->rank};
-    fkc_op_extra x = {NULL, 0, -1};
-    return by_width[w](stream, src, out, &p, &x);
+    return by_width[w](stream, src, out, &p, NULL);
 }
 
 fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
@@ -341,7 +340,7 @@ fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, f
     if (st != FKC_OK)
         return st;
     fkc_write_slice_rotating_params p = {out->shape, out->rank, capacity};
-    fkc_op_extra x = {position, position_offset, axis};
+    fkc_write_slice_rotating_extra x = {position, position_offset, axis};
     return by_width[w](stream, src, out, &p, &x);
 }
 

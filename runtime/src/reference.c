@@ -1,4 +1,4 @@
-/* reference.c — shape checks, slab plans and the plain-C reference ops (fkc_reference.h).
+/* reference.c — shape checks, slab plans (plan.h) and the plain-C reference ops (fkc_reference.h).
  * Everything is overflow-checked before any byte moves; nothing here allocates. The plans only
  * return a status (the device ops word their own messages); the reference ops set
  * fkc_last_error() too. */

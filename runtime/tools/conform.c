@@ -319,7 +319,7 @@ typedef struct call {
     fkc_tensor in, out;
     fkc_write_slice_params ws;
     fkc_write_slice_rotating_params rot;
-    fkc_op_extra x;
+    fkc_write_slice_rotating_extra x; /* the rotating op's side inputs */
 } call;
 
 static void make_call(const batch *b, size_t i, fkc_buffer *db, fkc_buffer *sb, fkc_buffer *pb,
@@ -333,12 +333,12 @@ static void make_call(const batch *b, size_t i, fkc_buffer *db, fkc_buffer *sb, 
     memcpy(c->out.shape, k->dst, sizeof k->dst);
     c->ws = (fkc_write_slice_params){k->dst, k->rank, k->offsets, k->rank};
     c->rot = (fkc_write_slice_rotating_params){k->dst, k->rank, k->capacity};
-    c->x = (fkc_op_extra){pb, 8 * i, k->axis};
+    c->x = (fkc_write_slice_rotating_extra){pb, 8 * i, k->axis};
 }
 
 static fkc_status call_kernel(conform_op op, kfn k, fkc_stream *s, call *c)
 {
-    return op == CONFORM_WRITE_SLICE ? k.ws(s, &c->in, &c->out, &c->ws, &c->x)
+    return op == CONFORM_WRITE_SLICE ? k.ws(s, &c->in, &c->out, &c->ws, NULL)
                                      : k.rot(s, &c->in, &c->out, &c->rot, &c->x);
 }
 

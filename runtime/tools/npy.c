@@ -2,9 +2,10 @@
  * parser over exactly the grammar NumPy writes (a Python dict literal with three keys); anything
  * else is refused with the column where it went wrong. Sizes are overflow-checked and must match
  * the file exactly before a byte of data is allocated. */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _GNU_SOURCE /* realpath; O_TMPFILE, linkat AT_EMPTY_PATH, flock, getrandom, mkostemp */
 #include "npy.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -655,12 +658,23 @@ int npy_check_output(const char *path, char err[NPY_ERR_MAX])
 
 /* ---- the temp file and signals ------------------------------------------------------------- */
 
-/* The one temp file being written, for the signal handler. Its name changes only in state
- * BUSY, while the writing thread blocks the signals below; a handler running meanwhile on
- * another thread waits the few instructions until the state is LIVE (remove the file) or
- * IDLE (nothing to remove). */
+/* An output's temporary file is "<dir>/.<name>.fkc-run.XXXXXX" (six of [A-Za-z0-9]) beside the
+ * file it replaces. Where the file system can, it is written unnamed (O_TMPFILE) and has that
+ * name only between its link and its rename, with the signals below held; elsewhere it is named
+ * from its creation. Its writer holds an flock on it from before it has a name until the name is
+ * gone (renamed or unlinked), so a file of that pattern that no process holds locked is stale:
+ * its writer was killed (SIGKILL, a crash, power loss). npy_write removes those of its output
+ * (remove_stale_temps) before it writes, and nothing else. */
+#define TEMP_TAG ".fkc-run."
+#define TEMP_RAND 6
+static const char temp_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/* The one temp file name being used, for the signal handler. It changes only in state BUSY,
+ * while the writing thread blocks the signals below; a handler running meanwhile on another
+ * thread waits the few instructions until the state is LIVE (remove the file) or IDLE (nothing
+ * to remove; an unnamed file goes with the process). */
 enum { TEMP_IDLE, TEMP_BUSY, TEMP_LIVE };
-static char temp_path[PATH_MAX + 16];
+static char temp_path[PATH_MAX + 32];
 static _Atomic int temp_state = TEMP_IDLE;
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_CLEANUP_SIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
@@ -705,41 +719,195 @@ int npy_cleanup_on_signals(void)
     return 0;
 }
 
-/* Creates "<dir>/.<base>.XXXXXX" beside target (mode 0600) and records it; an fd or -1. */
-static int create_temp(const char *target)
+int npy_is_temp_name(const char *name, const char *base)
+{
+    size_t nb = strlen(base), nt = strlen(TEMP_TAG);
+    if (strlen(name) != 1 + nb + nt + TEMP_RAND || name[0] != '.' ||
+        strncmp(name + 1, base, nb) != 0 || strncmp(name + 1 + nb, TEMP_TAG, nt) != 0)
+        return 0;
+    for (const char *p = name + 1 + nb + nt; *p; p++)
+        if (!strchr(temp_chars, *p))
+            return 0;
+    return 1;
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Removes the stale temporaries of the output `base` in dir: regular files of this user whose
+ * name is exactly the pattern and which no process holds locked; each is checked to be the same
+ * file once locked, just before the unlink, so a live writer's temporary is never removed. Best
+ * effort: one that cannot be opened, locked or removed stays (and costs nothing but space). */
+static void remove_stale_temps(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    int dfd = dirfd(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        struct stat st, now;
+        if (!npy_is_temp_name(e->d_name, base) ||
+            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        int fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (fstat(fd, &now) == 0 && same_file(&now, &st) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+            fstatat(dfd, e->d_name, &now, AT_SYMLINK_NOFOLLOW) == 0 && same_file(&now, &st))
+            unlinkat(dfd, e->d_name, 0);
+        close(fd);
+    }
+    closedir(d);
+}
+
+/* temp_path = "<dir of target>/.<base>.fkc-run." + TEMP_RAND random characters (or, with
+ * template set, "XXXXXX" for mkostemp). 0, or -1 (ENAMETOOLONG). */
+static int make_temp_name(const char *target, int template)
 {
     const char *slash = strrchr(target, '/');
     int dirlen = slash ? (int)(slash - target) + 1 : 0;
-    sigset_t old;
-    int fd = -1, e = ENAMETOOLONG;
-    block_signals(&old);
-    atomic_store(&temp_state, TEMP_BUSY);
-    int n = snprintf(temp_path, sizeof temp_path, "%.*s.%s.XXXXXX", dirlen, target,
-                     target + dirlen);
-    if (n > 0 && (size_t)n < sizeof temp_path) {
-        fd = mkstemp(temp_path);
-        e = errno;
+    char tail[TEMP_RAND + 1] = "XXXXXX";
+    if (!template) {
+        unsigned char r[TEMP_RAND];
+        static unsigned counter;
+        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+            for (size_t i = 0; i < sizeof r; i++)
+                r[i] = (unsigned char)((unsigned)getpid() * 2654435761u + counter++ * 40503u +
+                                       (unsigned)time(NULL) + i * 977u);
+        for (size_t i = 0; i < sizeof r; i++)
+            tail[i] = temp_chars[r[i] % (sizeof temp_chars - 1)];
     }
-    atomic_store(&temp_state, fd >= 0 ? TEMP_LIVE : TEMP_IDLE);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    errno = e;
-    return fd;
+    int n = snprintf(temp_path, sizeof temp_path, "%.*s.%s" TEMP_TAG "%s", dirlen, target,
+                     target + dirlen, tail);
+    if (n < 0 || (size_t)n >= sizeof temp_path || strlen(target + dirlen) + 16 > NAME_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
 }
 
-/* Ends the temp file: renamed over target, or (target NULL, or the rename failing) removed.
- * 0, or -1 with errno from the rename. */
-static int end_temp(const char *target)
+/* An unnamed file in dir, locked; -1 where the file system or the kernel lacks O_TMPFILE (or on
+ * any error: the named file tried next reports its own). */
+static int open_unnamed(const char *dir)
+{
+#ifdef O_TMPFILE
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        flock(fd, LOCK_EX); /* unnamed: no other process can hold it */
+    return fd;
+#else
+    (void)dir;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
+/* The named temp file beside target, created (mode 0600) and locked, its name recorded for the
+ * handler: an fd, or -1. A stale-temp removal by another run may take the name between the
+ * creation and the lock: then the name is no longer this file's, and another is made. Where
+ * flock is not supported it is skipped (and no run can lock, so none removes the file). */
+static int create_named(const char *target)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        sigset_t old;
+        int fd = -1, e;
+        struct stat mine, now;
+        block_signals(&old);
+        atomic_store(&temp_state, TEMP_BUSY);
+        if (make_temp_name(target, 1) == 0)
+            fd = mkostemp(temp_path, O_CLOEXEC);
+        e = errno;
+        if (fd >= 0) {
+            flock(fd, LOCK_EX);
+            if (fstat(fd, &mine) != 0 || stat(temp_path, &now) != 0 || !same_file(&mine, &now)) {
+                close(fd); /* the name is another file's now, or nobody's: not ours to unlink */
+                fd = -2;
+            }
+        }
+        atomic_store(&temp_state, fd >= 0 ? TEMP_LIVE : TEMP_IDLE);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (fd >= 0)
+            return fd;
+        if (fd == -1) {
+            errno = e;
+            return -1;
+        }
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Links the unnamed file fd at path: 0, or -1 with errno (EEXIST when path exists). Without
+ * CAP_DAC_READ_SEARCH, AT_EMPTY_PATH is refused; /proc/self/fd then names the file. */
+static int link_unnamed(int fd, const char *path)
+{
+    if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0)
+        return 0;
+    if (errno == EEXIST)
+        return -1;
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+/* Puts the complete file fd in place of target, with the signals held: an unnamed file is
+ * linked at target directly when target is absent, else linked at a temp name and renamed
+ * over target; a named one is renamed. On failure the temp name is removed. 0, or -1 with
+ * errno (*relink set when the unnamed file could not be linked at all: /proc missing). */
+static int publish(int fd, int unnamed, const char *target, int exists, int *relink)
 {
     sigset_t old;
+    int rc = 0, e = 0;
+    *relink = 0;
     block_signals(&old);
+    if (unnamed && !exists) {
+        rc = link_unnamed(fd, target);
+        e = errno;
+        if (rc == 0 || e != EEXIST) {
+            *relink = rc != 0;
+            goto out;
+        }
+    }
+    for (int tries = 0; unnamed && tries < 64; tries++) {
+        atomic_store(&temp_state, TEMP_BUSY);
+        rc = make_temp_name(target, 0) == 0 ? link_unnamed(fd, temp_path) : -1;
+        e = errno;
+        atomic_store(&temp_state, rc == 0 ? TEMP_LIVE : TEMP_IDLE);
+        if (rc == 0 || e != EEXIST)
+            break;
+    }
+    if (rc != 0) {
+        *relink = e != ENAMETOOLONG;
+        goto out;
+    }
     atomic_store(&temp_state, TEMP_BUSY);
-    int rc = target ? rename(temp_path, target) : -1, e = errno;
+    rc = rename(temp_path, target);
+    e = errno;
     if (rc < 0)
         unlink(temp_path);
     atomic_store(&temp_state, TEMP_IDLE);
+out:
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return rc;
+}
+
+/* Drops an unfinished temp file: a named one is unlinked (before the close: it stays locked
+ * while it has its name), an unnamed one goes with its descriptor. */
+static void discard(int fd, int unnamed)
+{
+    sigset_t old;
+    if (!unnamed) {
+        block_signals(&old);
+        atomic_store(&temp_state, TEMP_BUSY);
+        unlink(temp_path);
+        atomic_store(&temp_state, TEMP_IDLE);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    close(fd);
 }
 
 /* Test hook (docs/runtime.md), compiled only into the tests' build of fkc-run
@@ -756,20 +924,70 @@ static void test_pause(void)
 #endif
 }
 
+/* The directory part of path ("." when none) into dir (PATH_MAX bytes). */
+static void dir_of(const char *path, char dir[PATH_MAX])
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    memcpy(dir, n ? path : ".", n ? n : 1);
+    dir[n ? n : 1] = '\0';
+}
+
 /* Syncs the directory holding path (the rename's entry); best effort: the output is already
  * complete and in place, so a failure here is not reported. */
 static void sync_dir(const char *path)
 {
     char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
-    memcpy(dir, n ? path : ".", n ? n : 1);
-    dir[n ? n : 1] = '\0';
+    dir_of(path, dir);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
         close(fd);
     }
+}
+
+/* One attempt of npy_write: the temp file (unnamed unless named is set) written, synced and put
+ * in place. 0; -1 with err set; 1 when an unnamed file could not be linked (write it named). */
+static int write_through_temp(const char *path, const out_target *t, const unsigned char *hdr,
+                              size_t hn, const npy_array *a, int named, char err[NPY_ERR_MAX])
+{
+    char dir[PATH_MAX];
+    dir_of(t->path, dir);
+    int unnamed = !named, fd = unnamed ? open_unnamed(dir) : -1;
+    if (fd < 0) {
+        unnamed = 0;
+        fd = create_named(t->path);
+    }
+    if (fd < 0) {
+        setf(err, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        return -1;
+    }
+    mode_t mode = t->mode;
+    if (!t->exists) {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    int ok = write_full(fd, hdr, hn) == 0;
+    if (ok)
+        test_pause();
+    ok = ok && write_full(fd, a->data, a->nbytes) == 0 && fchmod(fd, mode) == 0 && fsync(fd) == 0;
+    if (!ok) {
+        setf(err, "%s: write failed: %s", path, strerror(errno));
+        discard(fd, unnamed);
+        return -1;
+    }
+    int relink;
+    if (publish(fd, unnamed, t->path, t->exists, &relink) < 0) {
+        int e = errno;
+        close(fd);
+        if (relink)
+            return 1;
+        setf(err, "%s: cannot write: %s", path, strerror(e));
+        return -1;
+    }
+    close(fd); /* after the rename: the lock covers the temp name while it exists */
+    return 0;
 }
 
 int npy_write(const char *path, const npy_array *a, char err[NPY_ERR_MAX])
@@ -783,32 +1001,14 @@ int npy_write(const char *path, const npy_array *a, char err[NPY_ERR_MAX])
     }
     if (resolve_output(path, &t, err) < 0)
         return -1;
-    int fd = create_temp(t.path);
-    if (fd < 0) {
-        setf(err, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-        return -1;
-    }
-    mode_t mode = t.mode;
-    if (!t.exists) {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    int ok = fchmod(fd, mode) == 0 && write_full(fd, hdr, hn) == 0;
-    if (ok)
-        test_pause();
-    ok = ok && write_full(fd, a->data, a->nbytes) == 0 && fsync(fd) == 0;
-    if (!ok || close(fd) < 0) {
-        setf(err, "%s: write failed: %s", path, strerror(errno));
-        if (!ok)
-            close(fd);
-        end_temp(NULL);
-        return -1;
-    }
-    if (end_temp(t.path) < 0) {
-        setf(err, "%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
-    sync_dir(t.path);
-    return 0;
+    char dir[PATH_MAX];
+    dir_of(t.path, dir);
+    const char *slash = strrchr(t.path, '/');
+    remove_stale_temps(dir, slash ? slash + 1 : t.path);
+    int rc = write_through_temp(path, &t, hdr, hn, a, 0, err);
+    if (rc == 1)
+        rc = write_through_temp(path, &t, hdr, hn, a, 1, err);
+    if (rc == 0)
+        sync_dir(t.path);
+    return rc;
 }

@@ -53,14 +53,22 @@ int npy_read(const char *path, npy_array *out, char err[NPY_ERR_MAX]);
  * total byte count (magic included) written into buf (of cap bytes), or 0 when it does not fit. */
 size_t npy_format_header(const npy_array *a, unsigned char *buf, size_t cap);
 
-/* Writes a to path atomically: a temp file ".NAME.XXXXXX" beside it, written, fsync'ed and
- * renamed over path only when every byte is on disk (then the directory is synced, best effort).
+/* Writes a to path atomically: a temp file beside it, written, fsync'ed and put in place only
+ * when every byte is on disk (then the directory is synced, best effort). The temp file is
+ * unnamed (O_TMPFILE) while it is written, linked at path when path is absent, else named
+ * ".NAME.fkc-run.XXXXXX" only to be renamed over path; where the file system lacks O_TMPFILE it
+ * has that name from its creation. Its writer locks it (flock) while it has a name, and npy_write
+ * first removes the temp files of path's pattern that nobody locks (left by a killed run).
  * path must be absent, a regular file (whose permission bits the new file keeps; a new file gets
  * 0666 minus the umask), or a symlink to an existing regular file, which is written through: the
  * target is replaced, the link kept. Returns 0, or -1 with a message in err naming the file; on
  * failure nothing is left at path that was not there before. One write at a time (the temp
  * file's name is kept for npy_cleanup_on_signals' handler). */
 int npy_write(const char *path, const npy_array *a, char err[NPY_ERR_MAX]);
+
+/* Whether name is exactly the name of a temp file of npy_write for an output named base:
+ * "." base ".fkc-run." and six of [A-Za-z0-9]; only such files are ever removed as stale. */
+int npy_is_temp_name(const char *name, const char *base);
 
 /* Checks that npy_write could replace path (the rules above), writing nothing. Returns 0, or
  * -1 with a message in err naming path ("PATH: not a regular file (a FIFO); ..."). */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fkc/fkc_reference.h"
+#include "plan.h" /* the runtime's private plans (-Iruntime/src) */
 #include "npy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

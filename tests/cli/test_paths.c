@@ -1,10 +1,10 @@
-/* test_paths.c — runs the real build/fkc-run (argv[1]; argv[3], its build with the test hooks, for
+/* test_paths.c — runs the real build/fkc-run (argv[1]; argv[4], its build with the test hooks, for
  * the runs that set FKC_RUN_TEST_PAUSE_WRITE) on the paths people and scripts hand it:
  * outputs that are FIFOs, sockets, character devices, directories or symlinks; existing outputs
  * whose mode must survive; an fsync that fails (argv[2], an LD_PRELOAD shim); SIGINT/TERM/HUP in
  * the middle of a write; and inputs that are FIFOs, which must fail at once, not block. Every
  * run has a deadline, so a regression that hangs fails the test instead of the suite. */
-#define _XOPEN_SOURCE 700 /* mknod */
+#define _GNU_SOURCE /* mknod, O_TMPFILE, flock */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -31,6 +32,7 @@ extern char **environ;
 static const char *fkc_run;   /* the binary under test */
 static const char *fkc_run_hooks; /* the same built with its test hooks (FKC_RUN_TEST_*) */
 static const char *fail_fsync; /* the shim whose fsync fails with EIO */
+static const char *fs_shim;    /* the shim of a file system without O_TMPFILE or linkat */
 #define TMPDIR_TEMPLATE "/tmp/fkc-paths-test-XXXXXX"
 #include "tmpdir.h"
 
@@ -440,24 +442,102 @@ static void test_output_fsync_failure(void **state)
     remove_entry("keep.npy");
 }
 
-/* ---- SIGINT / SIGTERM in the middle of a write -------------------------------------------- */
+/* ---- SIGINT / SIGTERM / SIGKILL in the middle of a write ----------------------------------- */
 
-/* The name of fkc-run's temp file for big.npy in tmpdir, or "" when there is none. */
+/* The name of fkc-run's named temp file for big.npy in tmpdir (".big.npy.fkc-run.XXXXXX"), or
+ * none (0). */
 static int find_temp(char *name, size_t cap)
 {
     DIR *d = opendir(tmpdir);
     struct dirent *e;
     int found = 0;
     while (d && (e = readdir(d)))
-        if (strncmp(e->d_name, ".big.npy.", 9) == 0 && !found++)
+        if (strncmp(e->d_name, ".big.npy.fkc-run.", 17) == 0 && strlen(e->d_name) == 23 &&
+            !found++)
             snprintf(name, cap, "%s", e->d_name);
     if (d)
         closedir(d);
     return found;
 }
 
-/* fkc-run writing a 4 MiB array, paused by the test hook after its header: the signal removes
- * the temp file, exits 128 + signal, and leaves the existing big.npy as it was. */
+/* Whether process pid has a file of tmpdir open for writing that has no name there (an
+ * O_TMPFILE file: /proc shows "<tmpdir>/#<inode> (deleted)"), or one named like its temp file:
+ * 1 for unnamed, 2 for named, 0 for neither (it is not writing yet). */
+static int writing(pid_t pid)
+{
+    char fds[64], link[384], target[1024];
+    snprintf(fds, sizeof fds, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(fds);
+    struct dirent *e;
+    int found = 0;
+    size_t n = strlen(tmpdir);
+    while (d && (e = readdir(d)) && !found) {
+        snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+        ssize_t m = readlink(link, target, sizeof target - 1);
+        if (m <= 0)
+            continue;
+        target[m] = '\0';
+        if (strncmp(target, tmpdir, n) != 0 || target[n] != '/')
+            continue;
+        if (target[n + 1] == '#' && strstr(target, " (deleted)"))
+            found = 1;
+        else if (strncmp(target + n + 1, ".big.npy.fkc-run.", 17) == 0)
+            found = 2;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Whether the file system of tmpdir has O_TMPFILE (ext4, tmpfs, xfs, btrfs do). */
+static int tmpfile_supported(void)
+{
+    int fd = open(tmpdir, O_TMPFILE | O_WRONLY, 0600);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+
+/* Waits until pid writes its temp file (kills it and fails after the deadline); returns
+ * writing()'s answer. */
+static int wait_writing(pid_t pid)
+{
+    double end = now_s() + DEADLINE_S;
+    int w;
+    while (!(w = writing(pid)) && now_s() < end)
+        sleep_ms(5);
+    if (!w) {
+        char *err;
+        kill(pid, SIGKILL);
+        finish(pid, &err);
+        fail_msg("fkc-run wrote no temp file in %d s (stderr '%s')", DEADLINE_S, err);
+    }
+    return w;
+}
+
+/* An environment entry that preloads the file-system shim in mode m, and ASan's option for it
+ * (under ASan the shim comes before the ASan runtime, which must not refuse to start then). */
+static char *const *shim_env(const char *m, const char *pause)
+{
+    static char pre[600], mode[64], asan[1200], pause_env[64];
+    static char *env[5];
+    snprintf(pre, sizeof pre, "LD_PRELOAD=%s", fs_shim);
+    snprintf(mode, sizeof mode, "FS_SHIM=%s", m);
+    const char *opts = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sverify_asan_link_order=0", opts ? opts : "",
+             opts && *opts ? ":" : "");
+    snprintf(pause_env, sizeof pause_env, "FKC_RUN_TEST_PAUSE_WRITE=%s", pause);
+    env[0] = pre;
+    env[1] = mode;
+    env[2] = asan;
+    env[3] = pause ? pause_env : NULL;
+    env[4] = NULL;
+    return env;
+}
+
+/* fkc-run writing a 4 MiB array, paused by the test hook after its header: where O_TMPFILE
+ * works its temp file has no name while it is written; the signal exits 128 + signal, leaves
+ * no temp file and the existing big.npy as it was. */
 static void interrupt_write(int sig)
 {
     static char *const env[] = {"FKC_RUN_TEST_PAUSE_WRITE=30", NULL};
@@ -465,14 +545,9 @@ static void interrupt_write(int sig)
     put_text("big.npy", "previous", 0644);
     int before = dir_entries();
     pid_t pid = start("iota --shape 1024,1024 --dtype f32 -o @big.npy", env);
-    double end = now_s() + DEADLINE_S;
-    while (!find_temp(name, sizeof name) && now_s() < end)
-        sleep_ms(5);
-    if (!find_temp(name, sizeof name)) {
-        kill(pid, SIGKILL);
-        finish(pid, &err);
-        fail_msg("no temp file .big.npy.XXXXXX appeared (stderr '%s')", err);
-    }
+    int w = wait_writing(pid);
+    if (tmpfile_supported() && (w != 1 || find_temp(name, sizeof name)))
+        fail_msg("the temp file has a name while it is written (%s)", w == 2 ? "open" : name);
     assert_int_equal(kill(pid, sig), 0);
     int status = finish(pid, &err);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 128 + sig)
@@ -503,6 +578,193 @@ static void test_sighup_removes_temp(void **state)
     interrupt_write(SIGHUP);
 }
 
+/* The same signals where the file system lacks O_TMPFILE (the shim): the named temp file is
+ * removed by the handler. */
+static void test_signals_remove_named_temp(void **state)
+{
+    static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+    char name[256], *err;
+    (void)state;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        put_text("big.npy", "previous", 0644);
+        int before = dir_entries();
+        pid_t pid = start("iota --shape 1024,1024 --dtype f32 -o @big.npy",
+                          shim_env("no_tmpfile", "30"));
+        assert_int_equal(wait_writing(pid), 2);
+        assert_int_equal(find_temp(name, sizeof name), 1);
+        assert_int_equal(kill(pid, sigs[i]), 0);
+        int status = finish(pid, &err);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sigs[i]);
+        assert_int_equal(find_temp(name, sizeof name), 0);
+        assert_string_equal(text_of("big.npy"), "previous");
+        assert_int_equal(dir_entries(), before);
+    }
+    remove_entry("big.npy");
+}
+
+/* SIGKILL, which nothing can catch, at the pause: with O_TMPFILE nothing is left (the unnamed
+ * file goes with the process); big.npy is intact either way. */
+static void test_sigkill_leaves_nothing(void **state)
+{
+    static char *const env[] = {"FKC_RUN_TEST_PAUSE_WRITE=30", NULL};
+    char *err;
+    (void)state;
+    if (!tmpfile_supported()) {
+        print_message("%s has no O_TMPFILE: skipped (test_sigkill_stale_temp_removed covers "
+                      "the named temp file)\n", tmpdir);
+        skip();
+    }
+    put_text("big.npy", "previous", 0644);
+    int before = dir_entries();
+    pid_t pid = start("iota --shape 1024,1024 --dtype f32 -o @big.npy", env);
+    assert_int_equal(wait_writing(pid), 1);
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    int status = finish(pid, &err);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    assert_int_equal(dir_entries(), before);
+    assert_string_equal(text_of("big.npy"), "previous");
+    remove_entry("big.npy");
+}
+
+/* Files only a person or another tool would have: fkc-run must never remove them. */
+static const char *const decoys[] = {
+    ".big.npy.fkc-run.abc",       /* too short */
+    ".big.npy.fkc-run.abcdefg",   /* too long */
+    ".big.npy.fkc-run.abc-ef",    /* a character mkstemp never writes */
+    ".big.npy.backup",            /* the name of an older fkc-run's temp file, and a user's */
+    "big.npy.fkc-run.abcdef",     /* no leading dot */
+    ".other.npy.fkc-run.abcdef",  /* the temp file of another output */
+    ".big.npy.fkc-run.dirdir",    /* a directory */
+    ".big.npy.fkc-run.lnklnk",    /* a symlink (to a file of the pattern) */
+    ".big.npy.fkc-run.fifofi",    /* a FIFO */
+};
+
+static void put_decoys(void)
+{
+    char p[512], q[512];
+    for (size_t i = 0; i < 6; i++)
+        put_text(decoys[i], "mine", 0644);
+    path_of(decoys[6], p, sizeof p);
+    assert_int_equal(mkdir(p, 0755), 0);
+    path_of(decoys[7], p, sizeof p);
+    path_of(".big.npy.fkc-run.target", q, sizeof q);
+    assert_int_equal(symlink(q, p), 0);
+    path_of(decoys[8], p, sizeof p);
+    assert_int_equal(mkfifo(p, 0644), 0);
+}
+
+static void check_and_remove_decoys(void)
+{
+    char p[512];
+    struct stat st;
+    for (size_t i = 0; i < sizeof decoys / sizeof decoys[0]; i++) {
+        path_of(decoys[i], p, sizeof p);
+        if (lstat(p, &st) != 0)
+            fail_msg("fkc-run removed %s, which is not its temp file", decoys[i]);
+        if (i < 6)
+            assert_string_equal(text_of(decoys[i]), "mine");
+        remove_entry(decoys[i]);
+    }
+}
+
+/* SIGKILL where the file system lacks O_TMPFILE leaves the named temp file (nothing can catch
+ * SIGKILL) and big.npy intact; the next run writing big.npy removes it, and only it: files of
+ * near names, of other outputs, a directory, a symlink, a FIFO and a temp file that a live
+ * process holds locked all stay. */
+static void test_sigkill_stale_temp_removed(void **state)
+{
+    char name[256], p[512], *err;
+    (void)state;
+    put_text("big.npy", "previous", 0644);
+    int before = dir_entries();
+    pid_t pid = start("iota --shape 1024,1024 --dtype f32 -o @big.npy",
+                      shim_env("no_tmpfile", "30"));
+    assert_int_equal(wait_writing(pid), 2);
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    finish(pid, &err);
+    assert_int_equal(find_temp(name, sizeof name), 1); /* left: SIGKILL cannot be caught */
+    assert_string_equal(text_of("big.npy"), "previous");
+    assert_int_equal(dir_entries(), before + 1);
+    put_decoys();
+    put_text(".big.npy.fkc-run.lockdd", "live", 0600); /* a live writer's: locked */
+    path_of(".big.npy.fkc-run.lockdd", p, sizeof p);
+    int lock = open(p, O_RDONLY);
+    assert_true(lock >= 0);
+    assert_int_equal(flock(lock, LOCK_EX), 0);
+    assert_int_equal(run("iota --shape 2,3 --dtype f32 -o @big.npy", NULL, &err), 0);
+    char stale[512];
+    path_of(name, stale, sizeof stale);
+    if (access(stale, F_OK) == 0)
+        fail_msg("the next run left the stale %s", name);
+    assert_string_equal(text_of(".big.npy.fkc-run.lockdd"), "live");
+    close(lock);
+    unlink(p);
+    check_and_remove_decoys();
+    struct stat st;
+    path_of("big.npy", p, sizeof p);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_size, 128 + 6 * 4);
+    assert_int_equal(dir_entries(), before);
+    remove_entry("big.npy");
+}
+
+/* Two runs writing big.npy at once, the first paused with a named temp file (no O_TMPFILE):
+ * the second completes without touching the first's temp file (it is locked), then the first
+ * completes too; big.npy is the whole output of the one that renamed last. */
+static void test_concurrent_writers(void **state)
+{
+    char name[256], p[512], *err;
+    struct stat st;
+    (void)state;
+    int before = dir_entries();
+    pid_t a = start("iota --shape 1024,1024 --dtype f32 -o @big.npy", shim_env("no_tmpfile", "2"));
+    assert_int_equal(wait_writing(a), 2);
+    assert_int_equal(find_temp(name, sizeof name), 1);
+    assert_int_equal(run("iota --shape 2,3 --dtype f32 -o @big.npy", NULL, &err), 0);
+    path_of("big.npy", p, sizeof p);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_size, 128 + 6 * 4);
+    if (find_temp(name, sizeof name) != 1)
+        fail_msg("the second run removed the first's live temp file");
+    int status = finish(a, &err);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the first run failed: status 0x%x, stderr '%s'", status, err);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_size, 128 + 1024 * 1024 * 4);
+    assert_int_equal(find_temp(name, sizeof name), 0);
+    assert_int_equal(dir_entries(), before + 1);
+    remove_entry("big.npy");
+}
+
+/* Where the unnamed file cannot be linked by AT_EMPTY_PATH (an unprivileged process), it is
+ * linked through /proc/self/fd; where it cannot be linked at all, the output is written again
+ * through a named temp file. Either way: the output, its mode, no temp file. */
+static void test_link_fallbacks(void **state)
+{
+    static const char *const modes[] = {"no_empty_path", "no_link", "no_tmpfile"};
+    char p[512], *err;
+    struct stat st;
+    (void)state;
+    int before = dir_entries();
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        for (int existing = 0; existing < 2; existing++) {
+            if (existing)
+                put_text("big.npy", "old", 0640);
+            int rc = run("iota --shape 2,3 --dtype f32 -o @big.npy", shim_env(modes[i], NULL),
+                         &err);
+            if (rc != 0)
+                fail_msg("%s: exit %d, stderr '%s'", modes[i], rc, err);
+            path_of("big.npy", p, sizeof p);
+            assert_int_equal(stat(p, &st), 0);
+            assert_int_equal(st.st_size, 128 + 6 * 4);
+            if (existing)
+                assert_int_equal(st.st_mode & 07777, 0640);
+            assert_int_equal(dir_entries(), before + 1);
+            remove_entry("big.npy");
+        }
+    }
+}
+
 /* Started ignoring SIGHUP (as under nohup), fkc-run keeps ignoring it: the write completes. */
 static void test_ignored_sighup_stays_ignored(void **state)
 {
@@ -516,9 +778,7 @@ static void test_ignored_sighup_stays_ignored(void **state)
     pid_t pid = start("iota --shape 4,4 --dtype f32 -o @big.npy", env);
     inherit_sighup = 0;
     sigaction(SIGHUP, &old, NULL);
-    double end = now_s() + DEADLINE_S;
-    while (!find_temp(name, sizeof name) && now_s() < end)
-        sleep_ms(5);
+    wait_writing(pid);
     assert_int_equal(kill(pid, SIGHUP), 0);
     int status = finish(pid, &err);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -578,14 +838,15 @@ static void test_input_not_regular(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fail_fsync.so PATH/TO/fkc-run-hooks\n",
-                argv[0]);
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fail_fsync.so PATH/TO/fs_shim.so "
+                "PATH/TO/fkc-run-hooks\n", argv[0]);
         return 2;
     }
     fkc_run = argv[1];
     fail_fsync = argv[2];
-    fkc_run_hooks = argv[3];
+    fs_shim = argv[3];
+    fkc_run_hooks = argv[4];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_fifo_refused),
         cmocka_unit_test(test_output_socket_refused),
@@ -599,6 +860,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sigint_removes_temp),
         cmocka_unit_test(test_sighup_removes_temp),
         cmocka_unit_test(test_ignored_sighup_stays_ignored),
+        cmocka_unit_test(test_signals_remove_named_temp),
+        cmocka_unit_test(test_sigkill_leaves_nothing),
+        cmocka_unit_test(test_sigkill_stale_temp_removed),
+        cmocka_unit_test(test_concurrent_writers),
+        cmocka_unit_test(test_link_fallbacks),
         cmocka_unit_test(test_input_not_regular),
     };
     return cmocka_run_group_tests_name("cli-paths", tests, setup, teardown);

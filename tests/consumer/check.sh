@@ -5,7 +5,7 @@
 # of examples/c-backend: it builds and runs (nine dtypes bit-exact), a second make does nothing,
 # a contract edit recompiles exactly what includes a changed generated file; a stale
 # generated/runtime pairing fails to build with its message (other ABI in the headers, a library
-# without fkc_runtime_abi_1, a wrapper of another signature, a contract disagreeing with the
+# without fkc_runtime_abi_2, a wrapper of another signature, a contract disagreeing with the
 # runtime's params); two providers (--prefix a and b) link into one program.
 set -eu
 REPO=$1
@@ -121,41 +121,50 @@ make >/dev/null 2>&1 && ./build/c-backend >/dev/null || fail "the restored examp
 # ---- 3. a stale generated/runtime pairing fails to build, saying what to regenerate -------
 INC="$T/moved/opt/fkc/include"
 LIBS=$(pkg-config --static --libs fkc)
-mkdir "$T/abi2" && cp -r "$INC/fkc" "$T/abi2/"
-sed -i 's/^#define FKC_RUNTIME_ABI 1$/#define FKC_RUNTIME_ABI 2/' "$T/abi2/fkc/fkc_kernels.h"
-grep -q "FKC_RUNTIME_ABI 2" "$T/abi2/fkc/fkc_kernels.h" || fail "no ABI define to change"
+mkdir "$T/abi3" && cp -r "$INC/fkc" "$T/abi3/"
+sed -i 's/^#define FKC_RUNTIME_ABI 2$/#define FKC_RUNTIME_ABI 3/' "$T/abi3/fkc/fkc_kernels.h"
+grep -q "FKC_RUNTIME_ABI 3" "$T/abi3/fkc/fkc_kernels.h" || fail "no ABI define to change"
 for cc in gcc clang; do
-    $cc -std=c11 -I"$T/abi2" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
-        fail "$cc: bindings compiled against ABI 2 headers"
-    grep -q "cb_bindings.h was generated for fkc runtime ABI 1, this runtime is ABI 2: regenerate it with the fkcgen of this runtime (make)" "$T/err" ||
+    $cc -std=c11 -I"$T/abi3" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
+        fail "$cc: bindings compiled against ABI 3 headers"
+    grep -q "cb_bindings.h was generated for fkc runtime ABI 2, this runtime is ABI 3: regenerate it with the fkcgen of this runtime (make)" "$T/err" ||
         { cat "$T/err"; fail "$cc: no ABI message"; }
 done
-sed -i '/^#define FKC_RUNTIME_ABI 2$/d' "$T/abi2/fkc/fkc_kernels.h" # headers older than the ABI
-gcc -std=c11 -I"$T/abi2" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
+sed -i '/^#define FKC_RUNTIME_ABI 3$/d' "$T/abi3/fkc/fkc_kernels.h" # headers older than the ABI
+gcc -std=c11 -I"$T/abi3" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
     fail "bindings compiled against headers without FKC_RUNTIME_ABI"
-grep -q "cb_bindings.h was generated for fkc runtime ABI 1, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)" "$T/err" ||
+grep -q "cb_bindings.h was generated for fkc runtime ABI 2, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)" "$T/err" ||
     { cat "$T/err"; fail "no message for headers without an ABI"; }
 mkdir "$T/oldlib" && cp "$T/moved/opt/fkc/lib/libfkc.a" "$T/oldlib/"
-objcopy --redefine-sym fkc_runtime_abi_1=fkc_runtime_abi_0 "$T/oldlib/libfkc.a"
+objcopy --redefine-sym fkc_runtime_abi_2=fkc_runtime_abi_0 "$T/oldlib/libfkc.a"
 cc build/main.o build/fill.o build/cb_bindings.o -o "$T/stale" -L"$T/oldlib" $LIBS 2> "$T/err" &&
-    fail "linked against a library without fkc_runtime_abi_1"
-grep -q "undefined reference to \`fkc_runtime_abi_1'" "$T/err" || { cat "$T/err"; fail "no link message"; }
+    fail "linked against a library without fkc_runtime_abi_2"
+grep -q "undefined reference to \`fkc_runtime_abi_2'" "$T/err" || { cat "$T/err"; fail "no link message"; }
 mkdir "$T/sig" && cp -r "$INC/fkc" "$T/sig/"
 sed -i 's/^typedef fkc_status fkc_write_slice_kernel(fkc_stream \*stream, const fkc_tensor \*src,$/typedef fkc_status fkc_write_slice_kernel(fkc_stream *stream, const fkc_tensor *src, int added,/' "$T/sig/fkc/fkc_kernels.h"
 grep -q "int added" "$T/sig/fkc/fkc_kernels.h" || fail "no wrapper type to change"
 gcc -std=c11 -I"$T/sig" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
     fail "bindings compiled against another wrapper signature"
 grep -q "conflicting types for 'fkc_write_slice_b1'" "$T/err" || { cat "$T/err"; fail "no signature message"; }
+# a contract disagreeing with the runtime's params: gen refuses it at the field (nothing written)
 sed 's/offsets: { kind: "Vec<usize>"/offsets: { kind: "Vec<i64>"/' contracts/write_slice.md > "$T/ws32.md"
 grep -q 'Vec<i64>' "$T/ws32.md" || fail "no field to change"
-"$(pkg-config --variable=fkcgen fkc)" gen --prefix cb --out-dir "$T/g32" "$T/ws32.md" 2> "$T/err" ||
-    { cat "$T/err"; fail "gen of the changed contract"; }
+"$(pkg-config --variable=fkcgen fkc)" gen --prefix cb --out-dir "$T/g32" "$T/ws32.md" 2> "$T/err" &&
+    fail "gen accepted a contract disagreeing with the runtime's params"
+grep -q "ws32.md:[0-9]*:[0-9]*: error: field 'offsets' of WriteSlice is Vec<i64>: the runtime has 'offsets' (Vec<usize>) here" "$T/err" ||
+    { cat "$T/err"; fail "no field message from gen"; }
+test ! -e "$T/g32/cb_bindings.c" || fail "gen wrote a refused contract's bindings"
+# runtime headers whose params have a field of another type than the generated code states
+mkdir "$T/f64" && cp -r "$INC/fkc" "$T/f64/"
+sed -i 's/^    const size_t \*offsets; /    const int64_t *offsets;/' "$T/f64/fkc/fkc_kernels.h"
+grep -q "const int64_t \*offsets;" "$T/f64/fkc/fkc_kernels.h" || fail "no header field to change"
 for cc in gcc clang; do
-    $cc -std=c11 $(pkg-config --cflags fkc) -c "$T/g32/cb_bindings.c" -o "$T/x.o" 2> "$T/err" &&
-        fail "$cc: a contract disagreeing with the runtime's params compiled"
-    grep -q "_Generic" "$T/err" || { cat "$T/err"; fail "$cc: no field message"; }
+    $cc -std=c11 -I"$T/f64" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
+        fail "$cc: bindings compiled against runtime params of another field type"
+    grep -q "WriteSlice: the params of the fkc runtime differ in field offsets; the fkc runtime has" "$T/err" ||
+        { cat "$T/err"; fail "$cc: no field message"; }
 done
-echo "check-consumer: stale pairings refused: ABI 2 (gcc, clang), no ABI, link, wrapper signature, params field"
+echo "check-consumer: stale pairings refused: ABI 3 (gcc, clang), no ABI, link, wrapper signature, params fields"
 
 # ---- 4. two providers, --prefix a and --prefix b, in one program --------------------------
 FKCGEN=$(pkg-config --variable=fkcgen fkc)

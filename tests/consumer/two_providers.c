@@ -14,7 +14,7 @@
 /* b's own family: wrappers b_fill_b<width> (these only mark that they were called). */
 #define MARK(W)                                                                               \
     fkc_status b_fill_b##W(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,         \
-                           const b_fill_params *params, const fkc_op_extra *extra)            \
+                           const b_fill_params *params, const void *extra)                    \
     {                                                                                         \
         (void)stream, (void)in, (void)out, (void)params, (void)extra;                          \
         return (fkc_status)(100 + W);                                                         \
@@ -43,9 +43,9 @@ int main(void)
     /* each table: one binding per dtype of each kernel's first input, as its contracts say */
     size_t na = 0, nb = 0;
     for (size_t k = 0; k < A_KERNEL_COUNT; k++)
-        na += a_contracts[k].n_inputs ? a_contracts[k].inputs[0].n_dtypes : 0;
+        na += a_kernels[k].n_inputs ? a_kernels[k].inputs[0].n_dtypes : 0;
     for (size_t k = 0; k < B_KERNEL_COUNT; k++)
-        nb += b_contracts[k].n_inputs ? b_contracts[k].inputs[0].n_dtypes : 0;
+        nb += b_kernels[k].n_inputs ? b_kernels[k].inputs[0].n_dtypes : 0;
     CHECK(na > 0 && A_BINDING_COUNT == na && nb > 0 && B_BINDING_COUNT == nb);
     CHECK(strcmp(a_op_kind_name(A_OP_WRITE_SLICE), "WriteSlice") == 0);
     CHECK(strcmp(b_op_kind_name(B_OP_FILL), "Fill") == 0);
@@ -81,7 +81,7 @@ int main(void)
     const size_t off[1] = {1};
     a_write_slice_params wp = {out.shape, 1, off, 1};
     b_write_slice_rotating_params rp = {out.shape, 1, 8};
-    fkc_op_extra x = {pos, 0, -1};
+    fkc_write_slice_rotating_extra x = {pos, 0, -1};
     fkc_tensor in2 = {s, 2, FKC_DTYPE_U8, 1, {2}};
     CHECK(a_dispatch(A_OP_WRITE_SLICE, FKC_DTYPE_U8, FKC_DTYPE_U8, FKC_BACKEND_VULKAN, &ra) ==
           FKC_OK && ra.write_slice(st, &in, &out, &wp, NULL) == FKC_OK);

@@ -278,6 +278,55 @@ CASES_TEXT = {
                            "".join("bogus_%02d: 1\n" % i for i in range(55))),
 }
 
+# A section of an op kind the fkc runtime implements (fkc/fkc_kernels.h), here bound to the
+# contract's own kernel: the generated code takes the runtime's params struct and kernel type
+# for it, so its op_params are the runtime's, field for field (names.c: runtime_kernels).
+RUNTIME_OP = sub("op_kind: Copy", "op_kind: WriteSliceRotating").replace(
+    "variant: Copy", "variant: WriteSliceRotating").replace(
+    'len: { kind: usize, note: "elements to copy" }\ndst: { kind: "Vec<usize>", note: '
+    '"destination extents" }', 'dst_shape: { kind: "Vec<usize>" }\ncapacity: { kind: usize }'
+    ).replace("from_params(dst)", "from_params(dst_shape)").replace(" + len", " + capacity")
+assert RUNTIME_OP.count("capacity") == 2
+
+
+def rt_sub(old, new):
+    assert RUNTIME_OP.count(old) == 1, old
+    return RUNTIME_OP.replace(old, new)
+
+
+RUNTIME_CASES = {
+    # each way the fields can differ from the runtime's, reported at the contract's field with
+    # what the runtime has there (the C would otherwise fail inside fkc_bindings.c)
+    "runtime_field_renamed": rt_sub("capacity: { kind: usize }", "capacty: { kind: usize }"
+                                    ).replace(" + capacity", " + capacty"),
+    "runtime_field_kind": rt_sub("capacity: { kind: usize }", "capacity: { kind: u32 }"),
+    "runtime_field_vec_kind": rt_sub('dst_shape: { kind: "Vec<usize>" }',
+                                     'dst_shape: { kind: "Vec<i64>" }'),
+    "runtime_field_order": rt_sub('dst_shape: { kind: "Vec<usize>" }\ncapacity: { kind: usize }',
+                                  'capacity: { kind: usize }\ndst_shape: { kind: "Vec<usize>" }'),
+    "runtime_field_missing": rt_sub("capacity: { kind: usize }\n", "").replace(" + capacity", ""),
+    "runtime_field_missing_first": rt_sub('dst_shape: { kind: "Vec<usize>" }\n', "").replace(
+        "from_params(dst_shape)", "from_params(capacity)"),
+    "runtime_field_extra": rt_sub("capacity: { kind: usize }",
+                                  "capacity: { kind: usize }\nstride: { kind: usize }"),
+    "runtime_field_extra_between": rt_sub("capacity: { kind: usize }",
+                                          "stride: { kind: usize }\ncapacity: { kind: usize }"),
+    "runtime_no_op_params": rt_sub('op_params:\nvariant: WriteSliceRotating\nfields:\n'
+                                   'dst_shape: { kind: "Vec<usize>" }\ncapacity: { kind: usize }\n',
+                                   "").replace("from_params(dst_shape)", "same_as(src)").replace(
+                                       " + capacity", ""),
+    # the runtime's kernel type takes one input and one output
+    # (a list's items but the last are flow mappings: the flattened form closes a block item)
+    "runtime_op_two_inputs": rt_sub("- name: src\n", "- { name: pos, dtypes: [U8], layout: "
+                                    "{ contiguous: required, strided: rejected }, rank: any }\n"
+                                    "- name: src\n"),
+    "runtime_op_two_outputs": rt_sub("- name: out\n", "- { name: out2, dtype_rule: "
+                                     "passthrough(src), shape_rule: same_as(src), "
+                                     "layout_guarantee: contiguous, aliasing: none }\n"
+                                     "- name: out\n"),
+}
+CASES_TEXT.update(RUNTIME_CASES)
+
 # Multi-file cases: a directory whose *.md files are read in one run.
 DIR_CASES = {
     "duplicate_kernel_across_files": {"a.md": BASE, "b.md": BASE.replace(

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit.h"
+#include "back.h"
 #include "fkcgen.h"
 #include "seed_table.h"
 

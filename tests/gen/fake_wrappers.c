@@ -6,9 +6,9 @@
  * ships this file. */
 #include "fkc_bindings.h"
 
-#define FAKE(name, params_t)                                                                \
+#define FAKE(name, params_t, extra_t)                                                       \
     fkc_status name(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,             \
-                    const params_t *params, const fkc_op_extra *extra)                      \
+                    const params_t *params, const extra_t *extra)                           \
     {                                                                                       \
         (void)stream;                                                                       \
         (void)src;                                                                          \
@@ -18,14 +18,14 @@
         return FKC_ERR_UNSUPPORTED;                                                         \
     }
 
-FAKE(fkc_write_slice_b1, fkc_write_slice_params)
-FAKE(fkc_write_slice_b2, fkc_write_slice_params)
-FAKE(fkc_write_slice_b4, fkc_write_slice_params)
-FAKE(fkc_write_slice_b8, fkc_write_slice_params)
-FAKE(fkc_write_slice_rotating_b1, fkc_write_slice_rotating_params)
-FAKE(fkc_write_slice_rotating_b2, fkc_write_slice_rotating_params)
-FAKE(fkc_write_slice_rotating_b4, fkc_write_slice_rotating_params)
-FAKE(fkc_write_slice_rotating_b8, fkc_write_slice_rotating_params)
+FAKE(fkc_write_slice_b1, fkc_write_slice_params, void)
+FAKE(fkc_write_slice_b2, fkc_write_slice_params, void)
+FAKE(fkc_write_slice_b4, fkc_write_slice_params, void)
+FAKE(fkc_write_slice_b8, fkc_write_slice_params, void)
+FAKE(fkc_write_slice_rotating_b1, fkc_write_slice_rotating_params, fkc_write_slice_rotating_extra)
+FAKE(fkc_write_slice_rotating_b2, fkc_write_slice_rotating_params, fkc_write_slice_rotating_extra)
+FAKE(fkc_write_slice_rotating_b4, fkc_write_slice_rotating_params, fkc_write_slice_rotating_extra)
+FAKE(fkc_write_slice_rotating_b8, fkc_write_slice_rotating_params, fkc_write_slice_rotating_extra)
 
 /* The runtime interface symbol the generated source references (libfkc defines it). */
-const int fkc_runtime_abi_1 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;

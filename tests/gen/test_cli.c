@@ -22,7 +22,8 @@
 
 #include <cmocka.h>
 
-static const char *repo, *fkcgen;
+static const char *repo, *fkcgen, *fkcgen_hooks; /* the last: with the test hook */
+static const char *tdir; /* build/tests/gen: qsort_reverse.so, qsort_probe */
 static char tmp[64];
 static char out_text[1 << 16], err_text[1 << 16];
 static void load_outputs(void);
@@ -175,7 +176,7 @@ static void test_check_prints_diff_on_drift(void **state)
                         "%s/c/contracts/vulkan/write_slice.md", tmp), 0);
     assert_int_equal(sh(check, tmp, fkcgen), 1);
     assert_non_null(strstr(out_text, "--- generated/fkc_bindings.c\n+++ generated/fkc_bindings.c\n@@ -"));
-    assert_non_null(strstr(out_text, "\n-/* write_slice flops = 0 */\n+/* write_slice flops = 8 */\n"));
+    assert_non_null(strstr(out_text, "\n-/* flops = 0 */\n+/* flops = 8 */\n"));
     assert_non_null(strstr(out_text, "\n-    return 0.0;\n+    return 8.0;\n"));
     assert_non_null(strstr(err_text, "out of date"));
     /* --check wrote nothing */
@@ -280,7 +281,7 @@ static void test_rust_module_stable(void **state)
     assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
     assert_int_equal(sh("cd %s && %s gen --lang go --out-dir %s/r contracts/vulkan/write_slice.md",
                         repo, fkcgen, tmp), 2);
-    assert_non_null(strstr(err_text, "the languages are c and rust"));
+    assert_non_null(strstr(err_text, "the languages are c, rust or json"));
 }
 
 static void test_contract_error_writes_nothing(void **state)
@@ -355,7 +356,8 @@ static void test_backend_errors_quoted(void **state)
         "^\n"
         "b.md:1:1: error: link_registry 'fuel_vulkan_backend::fkc::BINDINGS' must end in the "
         "name of a Rust static: UPPER_SNAKE_CASE and none of the module's own (BINDINGS, "
-        "KERNELS, LINK_REGISTRIES, PROVIDERS, SHARED_COST, UNKNOWN_COST)\n"
+        "KERNELS, LINK_REGISTRIES, OP_NAMES, OP_ROWS, PROVIDERS, RUNTIME_ABI, SHARED_COST, "
+        "UNKNOWN_COST)\n"
         "---\n"
         "^\n"
         "fkcgen gen: nothing written (contract errors)\n";
@@ -375,7 +377,7 @@ static void test_cli_messages_escaped(void **state)
 {
     (void)state;
     static const char lang[] = "fkcgen gen: --lang 'c\\x1b[31m\\u009bx\\x0ay': the languages "
-                               "are c and rust\nusage: fkcgen gen --out-dir";
+                               "are c, rust or json\nusage: fkcgen gen --out-dir";
     static const char cmd[] = "fkcgen: error: unknown command 'z\\x1bz'\nusage: fkcgen check";
     static const char opt[] = "fkcgen check: unknown option '--zz\\x07'\nusage: fkcgen check";
     assert_int_equal(sh("%s gen --lang \"$(printf 'c\\033[31m\\302\\233x\\ny')\" --out-dir %s/u "
@@ -448,7 +450,7 @@ static void test_emit_stubs(void **state)
     char *text = slurp(path, &n);
     assert_non_null(text);
     for (int w = 1; w <= 8; w *= 2) {
-        char fn[64];
+        char fn[96];
         snprintf(fn, sizeof fn,
                  "fkc_status fkc_fill_b%d(fkc_stream *stream, const fkc_tensor *in,", w);
         assert_non_null(strstr(text, fn));
@@ -458,7 +460,7 @@ static void test_emit_stubs(void **state)
         /* the stubs and the generated code, strictly, in one program that calls a stub (and
          * defines the interface symbol libfkc would) */
         assert_int_equal(sh("cd %s && printf '%%s\n' '#include \"fkc_bindings.h\"' "
-                            "'const int fkc_runtime_abi_1 = FKC_RUNTIME_ABI;' "
+                            "'const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;' "
                             "'int main(void) { fkc_fill_params p = {0};' "
                             "'return fkc_fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
                             "? 0 : 1; }' > main.c && %s -std=c11 -Wall -Wextra -Wpedantic -Wshadow "
@@ -721,8 +723,9 @@ static void test_concurrent_runs_keep_pair(void **state)
     }
 }
 
-/* gen with the test hook FKCGEN_TEST_STOP_BEFORE_RENAME stops itself once both temporary
- * files are complete; sig then removes them, and gen exits 128 + sig; the old pair stays. */
+/* gen with the test hook FKCGEN_TEST_STOP_BEFORE_RENAME (a test build's: fkcgen_hooks) stops
+ * itself once both temporary files are complete; sig then removes them, and gen exits
+ * 128 + sig; the old pair stays. */
 static void interrupt_before_rename(int sig)
 {
     assert_int_equal(sh("rm -rf %s/s %s/s0 && cd %s && %s gen --out-dir %s/s %s && "
@@ -734,8 +737,8 @@ static void interrupt_before_rename(int sig)
         snprintf(out, sizeof out, "%s/s", tmp);
         setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
         if (chdir(repo) == 0)
-            execl(fkcgen, fkcgen, "gen", "--out-dir", out, "tests/gen/cases/split_a.md",
-                  "tests/gen/cases/split_b.md", (char *)NULL);
+            execl(fkcgen_hooks, fkcgen_hooks, "gen", "--out-dir", out,
+                  "tests/gen/cases/split_a.md", "tests/gen/cases/split_b.md", (char *)NULL);
         _exit(98);
     }
     int st;
@@ -757,6 +760,90 @@ static void test_signal_removes_temp_files(void **state)
     (void)state;
     interrupt_before_rename(SIGTERM);
     interrupt_before_rename(SIGINT);
+    /* the shipped fkcgen has no test hook: with the variable set it runs to its end, where the
+     * test build stops (which waitpid would see, and this test then kills) */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char out[256];
+        snprintf(out, sizeof out, "%s/h", tmp);
+        setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
+        if (chdir(repo) == 0)
+            execl(fkcgen, fkcgen, "gen", "--out-dir", out, "contracts/vulkan/write_slice.md",
+                  (char *)NULL);
+        _exit(98);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+    if (WIFSTOPPED(st)) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        fail_msg("the shipped fkcgen stopped at the test hook");
+    }
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* SIGKILL at the same point, which nothing can catch: both complete temporary files stay,
+ * the old pair is intact; the next gen into that directory removes them (and a stale
+ * temporary of its depfile there) before it writes, and nothing else: files of near names,
+ * of another prefix's outputs, a directory and a symlink of the pattern, and a depfile's
+ * temporary in a directory gen does not lock all stay. */
+static void test_sigkill_stale_temps_removed(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("rm -rf %s/k %s/k0 %s/kd && mkdir %s/kd && cd %s && %s gen --out-dir "
+                        "%s/k %s && cp -r %s/k %s/k0", tmp, tmp, tmp, tmp, repo, fkcgen, tmp,
+                        seed, tmp, tmp), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char out[256];
+        snprintf(out, sizeof out, "%s/k", tmp);
+        setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
+        if (chdir(repo) == 0)
+            execl(fkcgen_hooks, fkcgen_hooks, "gen", "--out-dir", out,
+                  "tests/gen/cases/split_a.md", "tests/gen/cases/split_b.md", (char *)NULL);
+        _exit(98);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+    assert_true(WIFSTOPPED(st));
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    assert_int_equal(sh("ls %s/k | grep -c '^fkc_bindings\\.[ch]\\.tmp\\.......$'", tmp), 0);
+    assert_string_equal(out_text, "2\n"); /* left: SIGKILL cannot be caught */
+    assert_int_equal(sh("ls %s/k | grep '\\.tmp\\.' | tr '\\n' ' '", tmp), 0);
+    char stale[256];
+    snprintf(stale, sizeof stale, "%s", out_text);
+    assert_int_equal(sh("diff -r %s/k0 %s/k | grep -v '^Only in %s/k: fkc_bindings'", tmp, tmp,
+                        tmp), 1); /* the pair is intact */
+    static const char *const decoys[] = {
+        "fkc_bindings.h.tmp.abc", "fkc_bindings.h.tmp.abcdefg", "fkc_bindings.c.tmp.abc-ef",
+        "xfkc_bindings.h.tmp.abcdef", "ab_bindings.h.tmp.abcdef", "fkc_bindings.h.tmp",
+        "fkc_bindings.rs.tmp.abcdef",
+    };
+    for (size_t i = 0; i < sizeof decoys / sizeof decoys[0]; i++)
+        assert_int_equal(sh("echo mine > %s/k/%s", tmp, decoys[i]), 0);
+    assert_int_equal(sh("mkdir %s/k/fkc_bindings.h.tmp.dirdir && ln -s fkc_bindings.h "
+                        "%s/k/fkc_bindings.c.tmp.lnklnk && echo old > %s/k/fkc.d.tmp.Stale1 && "
+                        "echo mine > %s/kd/fkc.d.tmp.Stale2", tmp, tmp, tmp, tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/k --depfile %s/k/fkc.d %s && "
+                        "echo mine > %s/k/fkc.d.tmp.Stale3 && "
+                        "%s gen --out-dir %s/k --depfile %s/kd/fkc.d %s", repo, fkcgen, tmp, tmp,
+                        split, tmp, fkcgen, tmp, tmp, split), 0);
+    /* the second run's depfile is kd/fkc.d: k/fkc.d's temporaries are not its own */
+    assert_int_equal(sh("grep -qx mine %s/k/fkc.d.tmp.Stale3", tmp), 0);
+    assert_int_equal(sh("cd %s/k && for f in %s; do test ! -e $f || exit 1; done", tmp, stale),
+                     0); /* the two stale temporaries are gone */
+    assert_false(exists("%s/%s", "k/fkc.d.tmp.Stale1"));
+    for (size_t i = 0; i < sizeof decoys / sizeof decoys[0]; i++)
+        assert_int_equal(sh("grep -qx mine %s/k/%s", tmp, decoys[i]), 0);
+    assert_true(exists("%s/%s", "k/fkc_bindings.h.tmp.dirdir"));
+    assert_int_equal(sh("test -L %s/k/fkc_bindings.c.tmp.lnklnk", tmp), 0);
+    assert_int_equal(sh("grep -qx mine %s/kd/fkc.d.tmp.Stale2", tmp), 0);
+    assert_true(pair_matches("k"));
 }
 
 /* A FIFO given as a contract is refused as not a regular file, at once (never opened
@@ -801,17 +888,19 @@ static void test_prefix(void **state)
     assert_string_equal(out_text, "ab_bindings.c\nab_bindings.h\n");
     assert_int_equal(sh("grep -c 'ab_dispatch\\|AB_OP_WRITE_SLICE\\|ab_fill_unset_cost_for_backend' "
                         "%s/p/ab_bindings.h", tmp), 0);
-    assert_string_equal(out_text, "6\n"); /* two op kinds, two comments, two declarations */
-    /* no name of the default prefix is left, but the runtime's own (fkc_status, ...) and
-     * fkc_kernels.h, fkc_<kernel>_b<width>, fkc_runtime_abi_<N> in comments */
+    assert_string_equal(out_text, "4\n"); /* two op kinds, two declarations */
+    /* no name of the default prefix is left, but the runtime's own: every fkc_ or FKC_ name
+     * its public headers declare (preprocessed, so comments are left out and enumerators made
+     * by X-macros are in), their files' names, and FKC_TABLES_PREFIX, which fkc_tables.h reads */
+    assert_int_equal(sh("cd %s && for h in runtime/include/fkc/*.h; do echo \"#include <$h>\"; "
+                        "done | cpp -I. -Iruntime/include -dD -P | grep -o '\\bfkc_[a-z0-9_]*\\|\\bFKC_[A-Z0-9_]*' "
+                        "| sort -u > %s/runtime.names && ls runtime/include/fkc | sed 's/\\.h$//' "
+                        ">> %s/runtime.names", repo, tmp, tmp), 0);
     assert_int_equal(sh("grep -o '\\bfkc_[a-z0-9_]*\\|\\bFKC_[A-Z0-9_]*' %s/p/ab_bindings.h "
-                        "%s/p/ab_bindings.c | sed 's/^[^:]*://' | sort -u | grep -v "
-                        "'^fkc_write_slice\\(_rotating\\)\\?_\\(b[1248]\\|params\\|kernel\\)$' | "
-                        "grep -v '^\\(fkc_status\\|fkc_stream\\|fkc_tensor\\|fkc_op_extra\\|"
-                        "fkc_dtype\\|fkc_backend\\|fkc_runtime_abi_1\\|FKC_OK\\|FKC_ERR_[A-Z_]*\\|"
-                        "FKC_DTYPE_[A-Z0-9]*\\|FKC_BACKEND_[A-Z]*\\|FKC_RUNTIME_ABI\\|"
-                        "fkc_\\|fkc_kernels\\|fkc_runtime_abi_\\|fkc_version\\)$'", tmp, tmp),
-                     1);
+                        "%s/p/ab_bindings.c | sed 's/^[^:]*://' | sort -u | grep -vxF -f "
+                        "%s/runtime.names | grep -vx 'fkc_\\|fkc_runtime_abi_\\|fkc_version\\|"
+                        "FKC_TABLES_PREFIX\\|FKC_DTYPE_\\|fkc_write_slice\\(_rotating\\)\\?_b'",
+                        tmp, tmp, tmp), 1); /* the last two: pasted by the row templates */
     assert_string_equal(out_text, "");
     static const char *const bad[] = {"Ab", "1a", "a-b", "fkc_x", "a__b", "a_", "str", "strip",
                                       "int", "atomic", "", "abcdefghijklmnopqrstuvwxyz0123456"};
@@ -828,14 +917,47 @@ static void test_prefix(void **state)
     assert_non_null(strstr(err_text, "fkcgen gen: --prefix 'str' is reserved by the C library"));
 }
 
+/* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
+ * (tests/gen/qsort_reverse.so, preloaded: the order musl, the BSDs or macOS may give), gen's
+ * outputs are the same bytes, C, Rust and JSON, for the seed, two providers split across files,
+ * two kernel sources binding one key (the dispatch picks the first in table order) and a
+ * synthetic corpus of 60 sections in 3 files (symbols that tie in their first 8 bytes). */
+static void test_total_order_under_reversed_qsort(void **state)
+{
+    (void)state;
+    /* the preload takes effect: glibc's qsort keeps the two equal elements in order here */
+    assert_int_equal(sh("%s/qsort_probe && LD_PRELOAD=%s/qsort_reverse.so %s/qsort_probe", tdir,
+                        tdir, tdir), 0);
+    assert_string_equal(out_text, "a b\nb a\n");
+    assert_int_equal(sh("cd %s && %s scripts/bench-gen-corpus.py contracts/vulkan/write_slice.md "
+                        "60 %s/corpus 20 > /dev/null", repo, "python3", tmp), 0);
+    const char *sets[] = { "contracts/vulkan/write_slice.md",
+                           "tests/gen/cases/split_b.md tests/gen/cases/split_a.md",
+                           "tests/gen/cases/siblings/*.md", NULL };
+    char corpus[512];
+    snprintf(corpus, sizeof corpus, "%s/corpus/*.md", tmp);
+    sets[3] = corpus;
+    for (size_t i = 0; i < 4; i++)
+        for (const char *lang = "c"; lang; lang = !strcmp(lang, "c") ? "rust"
+                                               : !strcmp(lang, "rust") ? "json" : NULL) {
+            assert_int_equal(sh("cd %s && rm -rf %s/t1 %s/t2 && %s gen --lang %s --out-dir %s/t1 %s "
+                                "&& LD_PRELOAD=%s/qsort_reverse.so %s gen --lang %s --out-dir "
+                                "%s/t2 %s && diff -r %s/t1 %s/t2", repo, tmp, tmp, fkcgen, lang,
+                                tmp, sets[i], tdir, fkcgen, lang, tmp, sets[i], tmp, tmp), 0);
+            assert_string_equal(out_text, "");
+        }
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fputs("usage: test_cli REPO FKCGEN\n", stderr);
+    if (argc != 5) {
+        fputs("usage: test_cli REPO FKCGEN FKCGEN_WITH_TEST_HOOKS BUILD/tests/gen\n", stderr);
         return 2;
     }
     repo = argv[1];
     fkcgen = argv[2];
+    fkcgen_hooks = argv[3];
+    tdir = argv[4];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_same_bytes_any_order_locale_cwd, setup, teardown),
         cmocka_unit_test_setup_teardown(test_check_prints_diff_on_drift, setup, teardown),
@@ -854,7 +976,9 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_write_failure_keeps_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replaced_outputs_keep_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_runs_keep_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigkill_stale_temps_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_removes_temp_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_total_order_under_reversed_qsort, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_contract_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emit_stubs, setup, teardown),

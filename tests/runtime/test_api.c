@@ -157,7 +157,7 @@ static void test_wrapper_widths(void **state)
     RT_OK(fkc_stream_create(ctx, &s));
     REFUSED(fkc_write_slice_b4(s, &st, &ot, &p, NULL), FKC_ERR_DTYPE, "4-byte kernel");
     fkc_write_slice_rotating_params rp = {shape, 1, 8};
-    fkc_op_extra x = {S.dev, 0, -1};
+    fkc_write_slice_rotating_extra x = {S.dev, 0, -1};
     REFUSED(fkc_write_slice_rotating_b2(s, &st, &ot, &rp, &x), FKC_ERR_DTYPE, "2-byte kernel");
     REFUSED(fkc_write_slice_b1(s, &st, &ot, NULL, NULL), FKC_ERR_INVALID_ARGUMENT, "params");
     RT_OK(fkc_stream_submit(s));

@@ -1085,7 +1085,7 @@ static void test_wrapper_arguments(void **state)
         fkc_tensor ot = rt_tensor(D.dev, 0, widths[w], 2, dst);
         fkc_write_slice_params p = {dst, 2, off, 2};
         fkc_write_slice_rotating_params rp = {dst, 2, 4};
-        fkc_op_extra x = {S.dev, 128, -1};
+        fkc_write_slice_rotating_extra x = {S.dev, 128, -1};
         REFUSED(ws[w](NULL, &st, &ot, &p, NULL), FKC_ERR_INVALID_ARGUMENT, "NULL stream");
         REFUSED(wr[w](NULL, &st, &ot, &rp, &x), FKC_ERR_INVALID_ARGUMENT, "NULL stream");
         REFUSED(ws[w](s, NULL, &ot, &p, NULL), FKC_ERR_INVALID_ARGUMENT, "NULL");

@@ -115,28 +115,28 @@ static fkc_status fill_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out,
 }
 
 fkc_status cb_fill_b1(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const fkc_op_extra *extra)
+                   const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 1);
 }
 
 fkc_status cb_fill_b2(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const fkc_op_extra *extra)
+                   const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 2);
 }
 
 fkc_status cb_fill_b4(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const fkc_op_extra *extra)
+                   const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 4);
 }
 
 fkc_status cb_fill_b8(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const fkc_op_extra *extra)
+                   const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 8);

@@ -132,28 +132,28 @@ static fkc_status reverse_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out
 }
 
 fkc_status cm_reverse_b1(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                         const void *params, const fkc_op_extra *extra)
+                         const void *params, const void *extra)
 {
     (void)params, (void)extra;
     return reverse_w(stream, in, out, 1);
 }
 
 fkc_status cm_reverse_b2(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                         const void *params, const fkc_op_extra *extra)
+                         const void *params, const void *extra)
 {
     (void)params, (void)extra;
     return reverse_w(stream, in, out, 2);
 }
 
 fkc_status cm_reverse_b4(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                         const void *params, const fkc_op_extra *extra)
+                         const void *params, const void *extra)
 {
     (void)params, (void)extra;
     return reverse_w(stream, in, out, 4);
 }
 
 fkc_status cm_reverse_b8(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                         const void *params, const fkc_op_extra *extra)
+                         const void *params, const void *extra)
 {
     (void)params, (void)extra;
     return reverse_w(stream, in, out, 8);

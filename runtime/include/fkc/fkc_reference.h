@@ -1,6 +1,6 @@
-/* fkc_reference.h — shape checks, slab planning and the plain-C reference of the write-slice
- * family. The reference is the tests' oracle and the CPU path (fkc-run --cpu); the Vulkan
- * path uses the same checks and plans, so both accept and refuse exactly the same calls. */
+/* fkc_reference.h — the plain-C reference of the write-slice family, on host memory. It is the
+ * tests' oracle and the CPU path (fkc-run --cpu); the Vulkan path runs the same shape checks
+ * and slab plans (private to the runtime), so both accept and refuse exactly the same calls. */
 #ifndef FKC_REFERENCE_H
 #define FKC_REFERENCE_H
 
@@ -13,41 +13,9 @@ extern "C" {
 #pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
 #endif
 
-/* A box copy: the extent-sized block at src_origin in src lands at dst_origin in dst.
- * Both arrays are contiguous row-major of the same rank. */
-typedef struct fkc_box {
-    uint32_t rank;
-    size_t extent[FKC_MAX_RANK];
-    size_t src_origin[FKC_MAX_RANK];
-    size_t dst_origin[FKC_MAX_RANK];
-} fkc_box;
-
-/* Element count of shape, or FKC_ERR_OVERFLOW when count * elem_size does not fit in 63 bits. */
-fkc_status fkc_shape_elements(uint32_t rank, const size_t *shape, size_t elem_size,
-                              uint64_t *count);
-
-/* Checks write_slice: rank 1..FKC_MAX_RANK, elem_size 1/2/4/8, sizes overflow-safe, and
- * offsets[i] + src_shape[i] <= dst_shape[i] on every axis. On FKC_OK, *box (if not NULL) is
- * the one box copy the op performs. */
-fkc_status fkc_plan_write_slice(uint32_t rank, const size_t *dst_shape, const size_t *src_shape,
-                                const size_t *offsets, size_t elem_size, fkc_box *box);
-
-/* Plans write_slice_rotating: the rotating axis is `axis` (>= 0) or, with axis == -1, the one
- * axis whose extent equals capacity (FKC_ERR_INVALID_ARGUMENT when several do). On every other
- * axis src starts at 0 and must fit. Source element i along the axis lands at
- * (position + i) mod capacity, the last write winning; a write crossing the ring end becomes
- * two boxes. On FKC_OK: *n_boxes is 0, 1 or 2 and *axis_out the resolved axis. */
-fkc_status fkc_plan_rotating(uint32_t rank, const size_t *dst_shape, const size_t *src_shape,
-                             size_t capacity, uint64_t position, int32_t axis, size_t elem_size,
-                             fkc_box boxes[2], uint32_t *n_boxes, uint32_t *axis_out);
-
-/* Copies one planned box on the host. */
-void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src,
-                      const size_t *src_shape, const fkc_box *box, size_t elem_size);
-
 /* The reference ops on host memory: dst is updated in place (out = dst with the slab written).
- * A refusal returns the plan's status and sets fkc_last_error() (fkc_runtime.h), naming the axis
- * at fault where there is one; the plan functions above only return the status. */
+ * A refusal returns the plan's status and sets fkc_last_error() (fkc_runtime.h), naming the
+ * axis at fault where there is one. */
 fkc_status fkc_ref_write_slice(void *dst, const size_t *dst_shape, uint32_t rank,
                                const void *src, const size_t *src_shape, const size_t *offsets,
                                size_t elem_size);

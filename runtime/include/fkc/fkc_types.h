@@ -1,5 +1,6 @@
 /* fkc_types.h — the vocabulary shared by the runtime and the code fkcgen generates:
- * status codes, element dtypes, backends, tensors. Plain C11; knows nothing of Vulkan,
+ * status codes, element dtypes, backends, tensors. An op's own side inputs are in
+ * fkc/fkc_kernels.h, with its params. Plain C11; knows nothing of Vulkan,
  * YAML or Markdown. Generated bindings include it through fkc/fkc_kernels.h. */
 #ifndef FKC_TYPES_H
 #define FKC_TYPES_H
@@ -87,13 +88,6 @@ typedef struct fkc_tensor {
     uint32_t rank;               /* 1..FKC_MAX_RANK */
     size_t shape[FKC_MAX_RANK];  /* extents, outermost first */
 } fkc_tensor;
-
-/* Per-call inputs of the runtime that a contract does not model as tensors or op params. */
-typedef struct fkc_op_extra {
-    const fkc_buffer *position;  /* WriteSliceRotating: the ring position (a little-endian u64) */
-    uint64_t position_offset;    /* byte offset of that u64 in position */
-    int32_t axis;                /* WriteSliceRotating: the rotating axis, or -1 to infer it */
-} fkc_op_extra;
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

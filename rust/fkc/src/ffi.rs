@@ -3,16 +3,20 @@
 //! the runtime's byte-width wrappers. The generated module names all of it `rt::...`: its
 //! kernel references are `rt::<kernel>_b<width>`, the names the contracts give, so a contract
 //! binding a kernel this list lacks fails to compile. The crate calls the wrappers only
-//! through the generated link registry.
+//! through the generated link registry. It also names `tables`, the crate's module of what every
+//! generated module shares (`crate::tables`), so that the one name `rt` a generated module is
+//! given reaches both.
 #![allow(non_camel_case_types)]
 
 use std::os::raw::{c_char, c_int, c_void};
+
+pub use crate::tables;
 
 /// `fkc_status`: 0 is FKC_OK; fkc_status_name() gives the text of the others.
 pub type fkc_status = u32;
 /// The runtime interface this module declares (`FKC_RUNTIME_ABI` of fkc/fkc_kernels.h); the
 /// generated module refuses to compile beside another (`RUNTIME_ABI`).
-pub const FKC_RUNTIME_ABI: i32 = 1;
+pub const FKC_RUNTIME_ABI: i32 = 2;
 pub const FKC_OK: fkc_status = 0;
 pub const FKC_ERR_INVALID_ARGUMENT: fkc_status = 1;
 pub const FKC_ERR_RANK: fkc_status = 2;
@@ -49,10 +53,11 @@ pub struct fkc_tensor {
     pub shape: [usize; FKC_MAX_RANK],
 }
 
-/// `fkc_op_extra`: the per-call inputs a contract does not model (the rotating op's position).
+/// `fkc_write_slice_rotating_extra`: the rotating op's side inputs, which a contract does not
+/// model (the ring position on the device, the rotating axis or -1).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct fkc_op_extra {
+pub struct fkc_write_slice_rotating_extra {
     pub position: *const fkc_buffer,
     pub position_offset: u64,
     pub axis: i32,
@@ -74,14 +79,15 @@ pub struct fkc_context_options {
 
 /// Declares the runtime's byte-width wrappers: Rust name = the contracts' `<kernel>_b<width>`,
 /// link name = the C symbol the runtime defines. One signature, the generated `Kernel` type of
-/// every op kind: `params` points to that op's generated `Params` struct.
+/// every op kind: `params` points to that op's generated `Params` struct, `extra` to its side
+/// inputs (`fkc_write_slice_rotating_extra`) or is null.
 macro_rules! wrappers {
     ($($name:ident = $symbol:literal,)*) => {
         extern "C" {
             $(
                 #[link_name = $symbol]
                 pub fn $name(stream: *mut fkc_stream, src: *const fkc_tensor, out: *mut fkc_tensor,
-                             params: *const c_void, extra: *const fkc_op_extra) -> fkc_status;
+                             params: *const c_void, extra: *const c_void) -> fkc_status;
             )*
         }
     };
@@ -99,8 +105,8 @@ wrappers! {
 }
 
 extern "C" {
-    /// Defined only by a libfkc of interface 1: a library of another fails to link on it.
-    pub static fkc_runtime_abi_1: c_int;
+    /// Defined only by a libfkc of interface 2: a library of another fails to link on it.
+    pub static fkc_runtime_abi_2: c_int;
     pub fn fkc_last_error() -> *const c_char;
     pub fn fkc_status_name(status: fkc_status) -> *const c_char;
     pub fn fkc_dtype_name(dtype: u32) -> *const c_char;

@@ -21,9 +21,11 @@ use std::ptr;
 
 #[allow(missing_docs)]
 pub mod ffi;
+pub mod tables;
 
 /// The bindings fkcgen generated from the crate's contracts (OUT_DIR/fkc_bindings.rs):
-/// op kinds, dtypes, backends, op params, the binding table, `ENTRY_POINTS`, `register_all`.
+/// op kinds, op params, kernel refs, the binding table, `ENTRY_POINTS`, `register_all`, over
+/// the types of [`tables`].
 #[allow(missing_docs)]
 pub mod bindings {
     use crate::ffi as rt;
@@ -121,7 +123,7 @@ impl Context {
         // SAFETY: a constant the library defines. Reading it makes the link need the symbol of
         // the interface the crate was written for: a libfkc of another fails to link.
         // (The generated module checks its own interface against ffi's at compile time.)
-        let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_1) };
+        let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_2) };
         let mut o = std::mem::MaybeUninit::<ffi::fkc_context_options>::uninit();
         let mut raw = ptr::null_mut();
         // SAFETY: options_init fills the whole struct; create reads it and sets raw.
@@ -374,16 +376,17 @@ fn entry_point(op: OpKind, dtype: DType) -> Result<&'static bindings::LinkEntry>
 impl<'r> Stream<'r> {
     /// Records op through its generated link-registry entry and calls the wrapper.
     fn record<T: Element>(&mut self, op: OpKind, src: &Tensor<'_, T>, out: &Tensor<'_, T>,
-                          params: OpParams, extra: ffi::fkc_op_extra) -> Result<()> {
+                          params: OpParams, extra: *const c_void) -> Result<()> {
         let entry = entry_point(op, T::DTYPE)?;
         let src_raw = src.raw;
         let mut out_raw = out.raw;
         // SAFETY: the stream, the tensors' buffers and the position buffer are live and
-        // borrowed for 'r; the descriptors live across the call.
+        // borrowed for 'r; the descriptors, and the op's side inputs `extra` points to (or
+        // null for an op without any), live across the call.
         let status = unsafe {
             entry.binding.kernel.call(self.raw, &[&src_raw as *const ffi::fkc_tensor],
                                       &[&mut out_raw as *mut ffi::fkc_tensor], Some(&params),
-                                      &extra)
+                                      extra)
         };
         match status {
             Some(s) => check(s),
@@ -397,8 +400,7 @@ impl<'r> Stream<'r> {
     pub fn write_slice<T: Element>(&mut self, src: &'r Tensor<'_, T>, out: &'r Tensor<'_, T>,
                                    offsets: &[usize]) -> Result<()> {
         let params = OpParams::WriteSlice { dst_shape: out.shape.clone(), offsets: offsets.to_vec() };
-        let extra = ffi::fkc_op_extra { position: ptr::null(), position_offset: 0, axis: -1 };
-        self.record(OpKind::WriteSlice, src, out, params, extra)
+        self.record(OpKind::WriteSlice, src, out, params, ptr::null())
     }
 
     /// write_slice_rotating: `out` is a ring of `capacity` along `axis` (None: the one axis
@@ -415,8 +417,10 @@ impl<'r> Stream<'r> {
             Some(a) => i32::try_from(a).unwrap_or(i32::MAX),
             None => -1,
         };
-        let extra = ffi::fkc_op_extra { position: position.raw, position_offset, axis };
-        self.record(OpKind::WriteSliceRotating, src, out, params, extra)
+        let extra = ffi::fkc_write_slice_rotating_extra { position: position.raw, position_offset,
+                                                          axis };
+        self.record(OpKind::WriteSliceRotating, src, out, params,
+                    &extra as *const ffi::fkc_write_slice_rotating_extra as *const c_void)
     }
 
     /// Ops recorded since the last submit.
@@ -485,7 +489,7 @@ impl KernelRegistry {
     }
 }
 
-impl bindings::Registry for KernelRegistry {
+impl tables::Registry<bindings::Set> for KernelRegistry {
     type Error = Error;
 
     fn register_with_precision(&mut self, op: OpKind, key: &[DType; 2], backend: Backend,

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::ffi::CStr;
 use std::process::Command;
 
-use fkc::bindings::{self, KernelRef, ENTRY_POINTS};
+use fkc::bindings::{self, Aliasing, KernelRef, LayoutRule, ENTRY_POINTS};
 use fkc::{ffi, Backend, DType, KernelRegistry, OpKind, OpParams};
 
 /// The string values of every `"key": "..."` of a JSON text (fkcgen's dump, one key a line);
@@ -104,7 +104,7 @@ fn register_all_fills_the_registry_once_per_binding() {
     assert_eq!(r.entries().len(), bindings::BINDINGS.len());
     for (e, b) in r.entries().iter().zip(bindings::BINDINGS.iter()) {
         assert_eq!((e.op, e.key, e.backend, e.kernel_source),
-                   (b.op_kind, b.dtypes, b.backend, b.kernel_source));
+                   (b.op_kind, b.dtypes, b.backend, b.kernel_source()));
         assert_eq!(e.kernel.op_kind(), b.op_kind);
         assert!(std::ptr::eq(e.precision, &b.info.precision));
         assert_eq!(e.precision.max_ulp, 0);
@@ -146,10 +146,12 @@ fn tables_carry_every_contract_field() {
     assert_eq!(k.fields[1].note, Some("ring window capacity along the rotating axis"));
     assert_eq!(k.inputs[0].name, "src");
     assert_eq!(k.inputs[0].dtypes.len(), 9);
-    assert_eq!(k.inputs[0].layout.contiguous, Some("required"));
+    assert_eq!(k.inputs[0].layout.contiguous, LayoutRule::Required);
+    assert_eq!(k.inputs[0].layout.strided.as_str(), "rejected");
     assert_eq!(k.inputs[0].rank, Some("any"));
     assert_eq!(k.outputs[0].shape_rule, Some("from_params(dst_shape)"));
-    assert_eq!(k.outputs[0].aliasing, Some("none"));
+    assert_eq!(k.outputs[0].aliasing, Aliasing::None);
+    assert_eq!(k.outputs[0].dtype_rule_arg, Some("src"));
     assert_eq!(k.caps.alignment_bytes, 16);
     assert_eq!(k.caps.fast_paths[0].when, "all_inputs_contiguous");
     assert_eq!(k.provider.name, "fuel-vulkan-kernels");
@@ -176,19 +178,22 @@ fn cost_functions_and_fill_unset_cost() {
 }
 
 /// The committed generated/fkc_bindings.rs (from the repo's contracts/) compiles with
-/// `-D warnings` against the crate's own ffi.rs, as the crate's OUT_DIR copy does in the crate.
+/// `-D warnings` against the crate's own ffi.rs and tables.rs, as the crate's OUT_DIR copy does
+/// in the crate.
 #[test]
 fn committed_module_compiles_strictly() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let module = repo.join("generated/fkc_bindings.rs").canonicalize().unwrap();
-    let ffi = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ffi.rs");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("committed");
     std::fs::create_dir_all(&dir).unwrap();
     let lib = dir.join("lib.rs");
     std::fs::write(&lib, format!(
         "#![deny(warnings)]\n#[allow(dead_code)]\n#[path = {:?}]\npub mod rt;\n\
+         #[path = {:?}]\npub mod tables;\n\
          pub mod bindings {{\n    use super::rt;\n    include!({:?});\n}}\n",
-        ffi.display().to_string(), module.display().to_string())).unwrap();
+        src.join("ffi.rs").display().to_string(), src.join("tables.rs").display().to_string(),
+        module.display().to_string())).unwrap();
     let out = Command::new(env!("FKC_RUSTC"))
         .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "-D", "warnings",
                "--out-dir"])
@@ -205,19 +210,19 @@ fn committed_module_compiles_strictly() {
 fn module_of_another_interface_fails_to_compile() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let module = repo.join("generated/fkc_bindings.rs").canonicalize().unwrap();
-    let ffi = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ffi.rs")).unwrap();
-    let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 1;",
-                            "pub const FKC_RUNTIME_ABI: i32 = 2;");
-    assert_ne!(stale, ffi, "ffi.rs no longer states FKC_RUNTIME_ABI = 1");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let ffi = std::fs::read_to_string(src.join("ffi.rs")).unwrap();
+    let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 2;",
+                            "pub const FKC_RUNTIME_ABI: i32 = 3;");
+    assert_ne!(stale, ffi, "ffi.rs no longer states FKC_RUNTIME_ABI = 2");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("stale");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("rt.rs"), stale).unwrap();
     let lib = dir.join("lib.rs");
     std::fs::write(&lib, format!(
-        "#[allow(dead_code)]\n#[path = \"rt.rs\"]\npub mod rt;\n\
+        "#[allow(dead_code)]\n#[path = \"rt.rs\"]\npub mod rt;\n#[path = {:?}]\npub mod tables;\n\
          pub mod bindings {{\n    use super::rt;\n    include!({:?});\n}}\n",
-        module.display().to_string())).unwrap();
+        src.join("tables.rs").display().to_string(), module.display().to_string())).unwrap();
     let out = Command::new(env!("FKC_RUSTC"))
         .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "--out-dir"])
         .arg(&dir)

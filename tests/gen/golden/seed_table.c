@@ -4,78 +4,85 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
-#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xdc4101e2a77be838u
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0x1778b94c9f2ae429u
 #error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
 #endif
 
 #include <math.h>
-#include <string.h>
-
-const char *fkc_op_kind_name(fkc_op_kind op)
-{
-    switch (op) {
-    case FKC_OP_WRITE_SLICE:
-        return "WriteSlice";
-    case FKC_OP_WRITE_SLICE_ROTATING:
-        return "WriteSliceRotating";
-    default:
-        return NULL;
-    }
-}
 
 /* Links only with an fkc runtime of the interface this file was generated for. */
-const int *const fkc_runtime_abi = &fkc_runtime_abi_1;
+const int *const fkc_runtime_abi = &fkc_runtime_abi_2;
 
-/* WriteSlice: the params as the contract states them (contracts/vulkan/write_slice.md:53). A compile
- * error below: the fkc runtime's fkc_write_slice_params (fkc/fkc_kernels.h) differ; fix the
- * contract, or regenerate with the fkcgen of this runtime (make). */
+/* WriteSlice's params as the contract states them (contracts/vulkan/write_slice.md:53),
+ * checked against the fkc runtime's fkc_write_slice_params (fkc/fkc_kernels.h). */
 struct fkc_write_slice_params_stated {
     const size_t *dst_shape; /* Vec<usize>: the larger destination extents */
-    size_t dst_shape_len; /* number of elements of dst_shape */
+    size_t dst_shape_len;
     const size_t *offsets; /* Vec<usize>: per-axis slab start offset in dst */
-    size_t offsets_len; /* number of elements of offsets */
+    size_t offsets_len;
 };
-_Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape, const size_t *: 1) &&
-               offsetof(fkc_write_slice_params, dst_shape) == offsetof(struct fkc_write_slice_params_stated, dst_shape),
-               "WriteSlice: the runtime's params differ in field dst_shape");
-_Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape_len, size_t: 1) &&
-               offsetof(fkc_write_slice_params, dst_shape_len) == offsetof(struct fkc_write_slice_params_stated, dst_shape_len),
-               "WriteSlice: the runtime's params differ in field dst_shape_len");
-_Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets, const size_t *: 1) &&
-               offsetof(fkc_write_slice_params, offsets) == offsetof(struct fkc_write_slice_params_stated, offsets),
-               "WriteSlice: the runtime's params differ in field offsets");
-_Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets_len, size_t: 1) &&
-               offsetof(fkc_write_slice_params, offsets_len) == offsetof(struct fkc_write_slice_params_stated, offsets_len),
-               "WriteSlice: the runtime's params differ in field offsets_len");
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape, const size_t *: 1, default: 0) &&
+               offsetof(fkc_write_slice_params, dst_shape) ==
+                   offsetof(struct fkc_write_slice_params_stated, dst_shape),
+               "WriteSlice: the params of the fkc runtime differ in field dst_shape; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->dst_shape_len, size_t: 1, default: 0) &&
+               offsetof(fkc_write_slice_params, dst_shape_len) ==
+                   offsetof(struct fkc_write_slice_params_stated, dst_shape_len),
+               "WriteSlice: the params of the fkc runtime differ in field dst_shape_len; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets, const size_t *: 1, default: 0) &&
+               offsetof(fkc_write_slice_params, offsets) ==
+                   offsetof(struct fkc_write_slice_params_stated, offsets),
+               "WriteSlice: the params of the fkc runtime differ in field offsets; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
+_Static_assert(_Generic(((fkc_write_slice_params *)0)->offsets_len, size_t: 1, default: 0) &&
+               offsetof(fkc_write_slice_params, offsets_len) ==
+                   offsetof(struct fkc_write_slice_params_stated, offsets_len),
+               "WriteSlice: the params of the fkc runtime differ in field offsets_len; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
 _Static_assert(sizeof(fkc_write_slice_params) == sizeof(struct fkc_write_slice_params_stated),
-               "WriteSlice: the runtime's params have fields the contract does not state");
+               "WriteSlice: the params of the fkc runtime have fields the contract does not state; the fkc runtime has dst_shape: Vec<usize>, offsets: Vec<usize>");
 
-/* WriteSliceRotating: the params as the contract states them (contracts/vulkan/write_slice.md:109). A compile
- * error below: the fkc runtime's fkc_write_slice_rotating_params (fkc/fkc_kernels.h) differ; fix the
- * contract, or regenerate with the fkcgen of this runtime (make). */
+/* WriteSliceRotating's params as the contract states them (contracts/vulkan/write_slice.md:109),
+ * checked against the fkc runtime's fkc_write_slice_rotating_params (fkc/fkc_kernels.h). */
 struct fkc_write_slice_rotating_params_stated {
     const size_t *dst_shape; /* Vec<usize>: the ring-buffer destination extents */
-    size_t dst_shape_len; /* number of elements of dst_shape */
+    size_t dst_shape_len;
     size_t capacity; /* usize: ring window capacity along the rotating axis */
 };
-_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape, const size_t *: 1) &&
-               offsetof(fkc_write_slice_rotating_params, dst_shape) == offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape),
-               "WriteSliceRotating: the runtime's params differ in field dst_shape");
-_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape_len, size_t: 1) &&
-               offsetof(fkc_write_slice_rotating_params, dst_shape_len) == offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape_len),
-               "WriteSliceRotating: the runtime's params differ in field dst_shape_len");
-_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->capacity, size_t: 1) &&
-               offsetof(fkc_write_slice_rotating_params, capacity) == offsetof(struct fkc_write_slice_rotating_params_stated, capacity),
-               "WriteSliceRotating: the runtime's params differ in field capacity");
+_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape, const size_t *: 1, default: 0) &&
+               offsetof(fkc_write_slice_rotating_params, dst_shape) ==
+                   offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape),
+               "WriteSliceRotating: the params of the fkc runtime differ in field dst_shape; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
+_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->dst_shape_len, size_t: 1, default: 0) &&
+               offsetof(fkc_write_slice_rotating_params, dst_shape_len) ==
+                   offsetof(struct fkc_write_slice_rotating_params_stated, dst_shape_len),
+               "WriteSliceRotating: the params of the fkc runtime differ in field dst_shape_len; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
+_Static_assert(_Generic(((fkc_write_slice_rotating_params *)0)->capacity, size_t: 1, default: 0) &&
+               offsetof(fkc_write_slice_rotating_params, capacity) ==
+                   offsetof(struct fkc_write_slice_rotating_params_stated, capacity),
+               "WriteSliceRotating: the params of the fkc runtime differ in field capacity; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
 _Static_assert(sizeof(fkc_write_slice_rotating_params) == sizeof(struct fkc_write_slice_rotating_params_stated),
-               "WriteSliceRotating: the runtime's params have fields the contract does not state");
+               "WriteSliceRotating: the params of the fkc runtime have fields the contract does not state; the fkc runtime has dst_shape: Vec<usize>, capacity: usize");
 
-/* write_slice */
+/* [0] write_slice (contracts/vulkan/write_slice.md:53) */
 static const fkc_fast_path fast_paths_0[] = {
     {"all_inputs_contiguous", FKC_COST_CLASS_CHEAP_ELEMENTWISE},
 };
-
-/* write_slice flops = 0 */
+static const fkc_dtype dtypes_0_0[] = {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_U32, FKC_DTYPE_F16,
+                                       FKC_DTYPE_BF16, FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_U8,
+                                       FKC_DTYPE_I8};
+static const fkc_input_info inputs_0[] = {
+    {"src", dtypes_0_0, 9,
+     {FKC_LAYOUT_RULE_REQUIRED, FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED},
+     "any", NULL},
+};
+static const fkc_output_info outputs_0[] = {
+    {"out", "passthrough(src)", "src", "from_params(dst_shape)", "dst_shape",
+     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE},
+};
+static const fkc_field_info fields_0[] = {
+    {"dst_shape", "Vec<usize>", "the larger destination extents"},
+    {"offsets", "Vec<usize>", "per-axis slab start offset in dst"},
+};
+/* flops = 0 */
 static double cost_0_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
     (void)n;
@@ -83,25 +90,22 @@ static double cost_0_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
     (void)params;
     return 0.0;
 }
-
-/* write_slice bytes_moved = 2 * n * dtype_bytes */
+/* bytes_moved = 2 * n * dtype_bytes */
 static double cost_0_bytes_moved(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
-    (void)n;
-    (void)dtype_bytes;
     (void)params;
     return ((2.0 * (double)n) * (double)dtype_bytes);
 }
+static const fkc_cost cost_0 = {FKC_COST_PROVENANCE_JUDGE_MEASURED,
+                                FKC_COST_CLASS_CHEAP_ELEMENTWISE, "0", "2 * n * dtype_bytes",
+                                cost_0_flops, cost_0_bytes_moved};
 
-/* write_slice */
-static const fkc_cost cost_0 = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_0_flops, cost_0_bytes_moved};
-
-/* write_slice_rotating */
-static const fkc_fast_path fast_paths_1[] = {
-    {"all_inputs_contiguous", FKC_COST_CLASS_CHEAP_ELEMENTWISE},
+/* [1] write_slice_rotating (contracts/vulkan/write_slice.md:109) */
+static const fkc_field_info fields_1[] = {
+    {"dst_shape", "Vec<usize>", "the ring-buffer destination extents"},
+    {"capacity", "usize", "ring window capacity along the rotating axis"},
 };
-
-/* write_slice_rotating flops = 0 */
+/* flops = 0 */
 static double cost_1_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
     (void)n;
@@ -109,18 +113,27 @@ static double cost_1_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
     (void)params;
     return 0.0;
 }
-
-/* write_slice_rotating bytes_moved = 2 * n * dtype_bytes */
+/* bytes_moved = 2 * n * dtype_bytes */
 static double cost_1_bytes_moved(uint64_t n, uint64_t dtype_bytes, const void *params)
 {
-    (void)n;
-    (void)dtype_bytes;
     (void)params;
     return ((2.0 * (double)n) * (double)dtype_bytes);
 }
+static const fkc_cost cost_1 = {FKC_COST_PROVENANCE_JUDGE_MEASURED,
+                                FKC_COST_CLASS_CHEAP_ELEMENTWISE, "0", "2 * n * dtype_bytes",
+                                cost_1_flops, cost_1_bytes_moved};
 
-/* write_slice_rotating */
-static const fkc_cost cost_1 = {FKC_COST_PROVENANCE_JUDGE_MEASURED, FKC_COST_CLASS_CHEAP_ELEMENTWISE, cost_1_flops, cost_1_bytes_moved};
+static const char *const op_names[FKC_OP_KIND_COUNT] = {
+    "WriteSlice",
+    "WriteSliceRotating",
+};
+
+const fkc_provider_info fkc_providers[FKC_PROVIDER_COUNT] = {
+    /* [0] contracts/vulkan/write_slice.md */
+    {"fuel-vulkan-kernels", FKC_BACKEND_VULKAN, "vulkan-slang",
+     "fuel_vulkan_backend::fkc::ENTRY_POINTS", "git:f41137b4", 1,
+     "contracts/vulkan/write_slice.md", NULL},
+};
 
 const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
     /* [0] write_slice (contracts/vulkan/write_slice.md:53) */
@@ -129,164 +142,79 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
      "fuel_vulkan_backend::fkc::write_slice",
      {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_0, 1, false, 16, 32},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001", "contracts/vulkan/write_slice.md", 53},
+     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000001",
+     "contracts/vulkan/write_slice.md", 53, &fkc_providers[0], inputs_0, 1, outputs_0, 1,
+     "WriteSlice", fields_0, 2, &cost_0},
     /* [1] write_slice_rotating (contracts/vulkan/write_slice.md:109) */
     {"write_slice_rotating", FKC_OP_WRITE_SLICE_ROTATING, FKC_BACKEND_VULKAN, "vulkan-slang",
      "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.",
      "fuel_vulkan_backend::fkc::write_slice_rotating",
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_1, 1, false, 16, 32},
+     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_0, 1, false, 16, 32},
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
-     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002", "contracts/vulkan/write_slice.md", 109},
+     FKC_DETERMINISM_BITWISE, "00000000000000000000000000000002",
+     "contracts/vulkan/write_slice.md", 109, &fkc_providers[0], inputs_0, 1, outputs_0, 1,
+     "WriteSliceRotating", fields_1, 2, &cost_1},
 };
 
+#define FKC_SYMBOL_0(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
+#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w, &cost_0}
+#define FKC_SYMBOL_1(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
+#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w, &cost_1}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
-    /* [0] write_slice F32 -> fkc_write_slice_b4 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f32", "fkc_write_slice_b4", {.write_slice = fkc_write_slice_b4}, 4, &cost_0},
-    /* [1] write_slice I32 -> fkc_write_slice_b4 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i32", "fkc_write_slice_b4", {.write_slice = fkc_write_slice_b4}, 4, &cost_0},
-    /* [2] write_slice U32 -> fkc_write_slice_b4 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_u32", "fkc_write_slice_b4", {.write_slice = fkc_write_slice_b4}, 4, &cost_0},
-    /* [3] write_slice F16 -> fkc_write_slice_b2 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f16", "fkc_write_slice_b2", {.write_slice = fkc_write_slice_b2}, 2, &cost_0},
-    /* [4] write_slice BF16 -> fkc_write_slice_b2 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_bf16", "fkc_write_slice_b2", {.write_slice = fkc_write_slice_b2}, 2, &cost_0},
-    /* [5] write_slice F64 -> fkc_write_slice_b8 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_f64", "fkc_write_slice_b8", {.write_slice = fkc_write_slice_b8}, 8, &cost_0},
-    /* [6] write_slice I64 -> fkc_write_slice_b8 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i64", "fkc_write_slice_b8", {.write_slice = fkc_write_slice_b8}, 8, &cost_0},
-    /* [7] write_slice U8 -> fkc_write_slice_b1 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_u8", "fkc_write_slice_b1", {.write_slice = fkc_write_slice_b1}, 1, &cost_0},
-    /* [8] write_slice I8 -> fkc_write_slice_b1 */
-    {FKC_OP_WRITE_SLICE, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[0],
-     "fuel_vulkan_backend::fkc::write_slice_i8", "fkc_write_slice_b1", {.write_slice = fkc_write_slice_b1}, 1, &cost_0},
-    /* [9] write_slice_rotating F32 -> fkc_write_slice_rotating_b4 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F32, FKC_DTYPE_F32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f32", "fkc_write_slice_rotating_b4", {.write_slice_rotating = fkc_write_slice_rotating_b4}, 4, &cost_1},
-    /* [10] write_slice_rotating I32 -> fkc_write_slice_rotating_b4 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I32, FKC_DTYPE_I32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i32", "fkc_write_slice_rotating_b4", {.write_slice_rotating = fkc_write_slice_rotating_b4}, 4, &cost_1},
-    /* [11] write_slice_rotating U32 -> fkc_write_slice_rotating_b4 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U32, FKC_DTYPE_U32}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u32", "fkc_write_slice_rotating_b4", {.write_slice_rotating = fkc_write_slice_rotating_b4}, 4, &cost_1},
-    /* [12] write_slice_rotating F16 -> fkc_write_slice_rotating_b2 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F16, FKC_DTYPE_F16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f16", "fkc_write_slice_rotating_b2", {.write_slice_rotating = fkc_write_slice_rotating_b2}, 2, &cost_1},
-    /* [13] write_slice_rotating BF16 -> fkc_write_slice_rotating_b2 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_BF16, FKC_DTYPE_BF16}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_bf16", "fkc_write_slice_rotating_b2", {.write_slice_rotating = fkc_write_slice_rotating_b2}, 2, &cost_1},
-    /* [14] write_slice_rotating F64 -> fkc_write_slice_rotating_b8 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_F64, FKC_DTYPE_F64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_f64", "fkc_write_slice_rotating_b8", {.write_slice_rotating = fkc_write_slice_rotating_b8}, 8, &cost_1},
-    /* [15] write_slice_rotating I64 -> fkc_write_slice_rotating_b8 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I64, FKC_DTYPE_I64}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i64", "fkc_write_slice_rotating_b8", {.write_slice_rotating = fkc_write_slice_rotating_b8}, 8, &cost_1},
-    /* [16] write_slice_rotating U8 -> fkc_write_slice_rotating_b1 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_U8, FKC_DTYPE_U8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_u8", "fkc_write_slice_rotating_b1", {.write_slice_rotating = fkc_write_slice_rotating_b1}, 1, &cost_1},
-    /* [17] write_slice_rotating I8 -> fkc_write_slice_rotating_b1 */
-    {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_I8, FKC_DTYPE_I8}, FKC_BACKEND_VULKAN, &fkc_kernels[1],
-     "fuel_vulkan_backend::fkc::write_slice_rotating_i8", "fkc_write_slice_rotating_b1", {.write_slice_rotating = fkc_write_slice_rotating_b1}, 1, &cost_1},
+    FKC_ROWS_0(F32, f32, 4), /* [0] */
+    FKC_ROWS_0(I32, i32, 4), /* [1] */
+    FKC_ROWS_0(U32, u32, 4), /* [2] */
+    FKC_ROWS_0(F16, f16, 2), /* [3] */
+    FKC_ROWS_0(BF16, bf16, 2), /* [4] */
+    FKC_ROWS_0(F64, f64, 8), /* [5] */
+    FKC_ROWS_0(I64, i64, 8), /* [6] */
+    FKC_ROWS_0(U8, u8, 1), /* [7] */
+    FKC_ROWS_0(I8, i8, 1), /* [8] */
+    FKC_ROWS_1(F32, f32, 4), /* [9] */
+    FKC_ROWS_1(I32, i32, 4), /* [10] */
+    FKC_ROWS_1(U32, u32, 4), /* [11] */
+    FKC_ROWS_1(F16, f16, 2), /* [12] */
+    FKC_ROWS_1(BF16, bf16, 2), /* [13] */
+    FKC_ROWS_1(F64, f64, 8), /* [14] */
+    FKC_ROWS_1(I64, i64, 8), /* [15] */
+    FKC_ROWS_1(U8, u8, 1), /* [16] */
+    FKC_ROWS_1(I8, i8, 1), /* [17] */
 };
 
-/* The [in, out] dtype keys of the registrations. */
-static const fkc_dtype key_f32[2] = {FKC_DTYPE_F32, FKC_DTYPE_F32};
-static const fkc_dtype key_i32[2] = {FKC_DTYPE_I32, FKC_DTYPE_I32};
-static const fkc_dtype key_u32[2] = {FKC_DTYPE_U32, FKC_DTYPE_U32};
-static const fkc_dtype key_f16[2] = {FKC_DTYPE_F16, FKC_DTYPE_F16};
-static const fkc_dtype key_bf16[2] = {FKC_DTYPE_BF16, FKC_DTYPE_BF16};
-static const fkc_dtype key_f64[2] = {FKC_DTYPE_F64, FKC_DTYPE_F64};
-static const fkc_dtype key_i64[2] = {FKC_DTYPE_I64, FKC_DTYPE_I64};
-static const fkc_dtype key_u8[2] = {FKC_DTYPE_U8, FKC_DTYPE_U8};
-static const fkc_dtype key_i8[2] = {FKC_DTYPE_I8, FKC_DTYPE_I8};
+const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {
+    "fuel_vulkan_backend::fkc::ENTRY_POINTS",
+};
 
-int fkc_register_bindings(void *registry, fkc_register_fn register_with_precision)
-{
-    int rc;
+const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {
+    {FKC_SYMBOL_0(bf16), 0, &fkc_bindings[4]},
+    {FKC_SYMBOL_0(f16), 0, &fkc_bindings[3]},
+    {FKC_SYMBOL_0(f32), 0, &fkc_bindings[0]},
+    {FKC_SYMBOL_0(f64), 0, &fkc_bindings[5]},
+    {FKC_SYMBOL_0(i32), 0, &fkc_bindings[1]},
+    {FKC_SYMBOL_0(i64), 0, &fkc_bindings[6]},
+    {FKC_SYMBOL_0(i8), 0, &fkc_bindings[8]},
+    {FKC_SYMBOL_1(bf16), 0, &fkc_bindings[13]},
+    {FKC_SYMBOL_1(f16), 0, &fkc_bindings[12]},
+    {FKC_SYMBOL_1(f32), 0, &fkc_bindings[9]},
+    {FKC_SYMBOL_1(f64), 0, &fkc_bindings[14]},
+    {FKC_SYMBOL_1(i32), 0, &fkc_bindings[10]},
+    {FKC_SYMBOL_1(i64), 0, &fkc_bindings[15]},
+    {FKC_SYMBOL_1(i8), 0, &fkc_bindings[17]},
+    {FKC_SYMBOL_1(u32), 0, &fkc_bindings[11]},
+    {FKC_SYMBOL_1(u8), 0, &fkc_bindings[16]},
+    {FKC_SYMBOL_0(u32), 0, &fkc_bindings[2]},
+    {FKC_SYMBOL_0(u8), 0, &fkc_bindings[7]},
+};
 
-    if (!register_with_precision)
-        return (int)FKC_ERR_INVALID_ARGUMENT;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b4});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b4});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_u32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b4});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b2});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_bf16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b2});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_f64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b8});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b8});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_u8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b1});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE, key_i8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[0].precision, (fkc_kernel_ref){.write_slice = fkc_write_slice_b1});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b4});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b4});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_u32, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b4});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b2});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_bf16, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b2});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_f64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b8});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i64, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b8});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_u8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b1});
-    if (rc != 0)
-        return rc;
-    rc = register_with_precision(registry, FKC_OP_WRITE_SLICE_ROTATING, key_i8, FKC_BACKEND_VULKAN, "vulkan-slang",
-        &fkc_kernels[1].precision, (fkc_kernel_ref){.write_slice_rotating = fkc_write_slice_rotating_b1});
-    if (rc != 0)
-        return rc;
-    return 0;
-}
+static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {
+    &cost_0, /* WriteSlice */
+    &cost_1, /* WriteSliceRotating */
+};
+
+static const size_t op_rows[FKC_OP_KIND_COUNT][2] = {
+    {0, 9}, /* WriteSlice */
+    {9, 18}, /* WriteSliceRotating */
+};
 
 fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,
                         fkc_kernel_ref *ref)
@@ -352,161 +280,37 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
     return FKC_ERR_NO_KERNEL;
 }
 
-const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT] = {
-    "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-};
+const char *fkc_op_kind_name(fkc_op_kind op)
+{
+    return fkc_tables_name(op_names, FKC_OP_KIND_COUNT, (size_t)op);
+}
 
-const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {
-    {"fuel_vulkan_backend::fkc::write_slice_bf16", 0, &fkc_bindings[4]}, /* -> fkc_write_slice_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_f16", 0, &fkc_bindings[3]}, /* -> fkc_write_slice_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_f32", 0, &fkc_bindings[0]}, /* -> fkc_write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_f64", 0, &fkc_bindings[5]}, /* -> fkc_write_slice_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_i32", 0, &fkc_bindings[1]}, /* -> fkc_write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_i64", 0, &fkc_bindings[6]}, /* -> fkc_write_slice_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_i8", 0, &fkc_bindings[8]}, /* -> fkc_write_slice_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_bf16", 0, &fkc_bindings[13]}, /* -> fkc_write_slice_rotating_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f16", 0, &fkc_bindings[12]}, /* -> fkc_write_slice_rotating_b2 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f32", 0, &fkc_bindings[9]}, /* -> fkc_write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_f64", 0, &fkc_bindings[14]}, /* -> fkc_write_slice_rotating_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i32", 0, &fkc_bindings[10]}, /* -> fkc_write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i64", 0, &fkc_bindings[15]}, /* -> fkc_write_slice_rotating_b8 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_i8", 0, &fkc_bindings[17]}, /* -> fkc_write_slice_rotating_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_u32", 0, &fkc_bindings[11]}, /* -> fkc_write_slice_rotating_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_rotating_u8", 0, &fkc_bindings[16]}, /* -> fkc_write_slice_rotating_b1 */
-    {"fuel_vulkan_backend::fkc::write_slice_u32", 0, &fkc_bindings[2]}, /* -> fkc_write_slice_b4 */
-    {"fuel_vulkan_backend::fkc::write_slice_u8", 0, &fkc_bindings[7]}, /* -> fkc_write_slice_b1 */
-};
+int fkc_register_bindings(void *registry, fkc_register_fn register_with_precision)
+{
+    return fkc_tables_register(fkc_bindings, FKC_BINDING_COUNT, registry, register_with_precision);
+}
+
+const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,
+                                      fkc_backend backend, const char *kernel_source)
+{
+    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT)
+        return NULL;
+    return fkc_tables_find(fkc_bindings, op_rows[op][0], op_rows[op][1], op, in, out, backend,
+                         kernel_source);
+}
 
 const fkc_link_entry *fkc_link_lookup(const char *symbol)
 {
-    size_t lo = 0, hi = FKC_LINK_ENTRY_COUNT;
-
-    if (!symbol)
-        return NULL;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(symbol, fkc_link_registry[mid].symbol);
-
-        if (c == 0)
-            return &fkc_link_registry[mid];
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return NULL;
+    return fkc_tables_link(fkc_link_registry, FKC_LINK_ENTRY_COUNT, symbol);
 }
-
-/* The shared cost of each op kind: the cost of its first section (by kernel
- * name) that states one with a known provenance (docs/cost.md). */
-static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {
-    &cost_0, /* WriteSlice */
-    &cost_1, /* WriteSliceRotating */
-};
 
 const fkc_cost *fkc_op_shared_cost(fkc_op_kind op)
 {
-    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT ||
-        shared_cost[op]->provenance == FKC_COST_PROVENANCE_UNKNOWN)
-        return NULL;
-    return shared_cost[op];
+    return fkc_tables_shared_cost(shared_cost, FKC_OP_KIND_COUNT, (size_t)op);
 }
 
 size_t fkc_fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
                                        fkc_backend backend)
 {
-    size_t filled = 0;
-
-    if (!bindings)
-        return 0;
-    for (size_t i = 0; i < count; i++) {
-        fkc_binding *b = &bindings[i];
-        const fkc_cost *shared;
-
-        if (b->backend != backend ||
-            (b->cost && b->cost->provenance != FKC_COST_PROVENANCE_UNKNOWN))
-            continue;
-        shared = fkc_op_shared_cost(b->op_kind);
-        if (!shared)
-            continue;
-        b->cost = shared;
-        filled++;
-    }
-    return filled;
-}
-
-/* ---- The rest of each section's contract (fkc_contracts, fkc_providers). ---- */
-
-/* write_slice: the dtypes of input src */
-static const fkc_dtype dtypes_0_0[] = {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_U32, FKC_DTYPE_F16,
-                                       FKC_DTYPE_BF16, FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_U8,
-                                       FKC_DTYPE_I8};
-static const fkc_input_info inputs_0[] = {
-    {"src", dtypes_0_0, 9,
-     FKC_LAYOUT_RULE_REQUIRED, FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
-     FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
-     "any", NULL},
-};
-static const fkc_output_info outputs_0[] = {
-    {"out", "passthrough(src)", "src", "from_params(dst_shape)", "dst_shape",
-     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE},
-};
-static const fkc_field_info fields_0[] = {
-    {"dst_shape", "Vec<usize>", "the larger destination extents"},
-    {"offsets", "Vec<usize>", "per-axis slab start offset in dst"},
-};
-
-/* write_slice_rotating: the dtypes of input src */
-static const fkc_dtype dtypes_1_0[] = {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_U32, FKC_DTYPE_F16,
-                                       FKC_DTYPE_BF16, FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_U8,
-                                       FKC_DTYPE_I8};
-static const fkc_input_info inputs_1[] = {
-    {"src", dtypes_1_0, 9,
-     FKC_LAYOUT_RULE_REQUIRED, FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
-     FKC_LAYOUT_RULE_REJECTED, FKC_LAYOUT_RULE_REJECTED,
-     "any", NULL},
-};
-static const fkc_output_info outputs_1[] = {
-    {"out", "passthrough(src)", "src", "from_params(dst_shape)", "dst_shape",
-     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE},
-};
-static const fkc_field_info fields_1[] = {
-    {"dst_shape", "Vec<usize>", "the ring-buffer destination extents"},
-    {"capacity", "usize", "ring window capacity along the rotating axis"},
-};
-
-const fkc_provider_info fkc_providers[FKC_PROVIDER_COUNT] = {
-    /* [0] contracts/vulkan/write_slice.md */
-    {"fuel-vulkan-kernels", FKC_BACKEND_VULKAN, "vulkan-slang",
-     "fuel_vulkan_backend::fkc::ENTRY_POINTS", "git:f41137b4", 1, "contracts/vulkan/write_slice.md"},
-};
-
-const fkc_contract_info fkc_contracts[FKC_KERNEL_COUNT] = {
-    /* [0] write_slice */
-    {&fkc_providers[0], inputs_0, 1, outputs_0, 1, "WriteSlice", fields_0, 2,
-     &cost_0, "0", "2 * n * dtype_bytes"},
-    /* [1] write_slice_rotating */
-    {&fkc_providers[0], inputs_1, 1, outputs_1, 1, "WriteSliceRotating", fields_1, 2,
-     &cost_1, "0", "2 * n * dtype_bytes"},
-};
-
-/* The bindings of each op kind lie in [first, end) of fkc_bindings. */
-static const size_t op_bindings[FKC_OP_KIND_COUNT][2] = {
-    {0, 9}, /* WriteSlice */
-    {9, 18}, /* WriteSliceRotating */
-};
-
-const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,
-                                      fkc_backend backend, const char *kernel_source)
-{
-    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT || in != out)
-        return NULL;
-    for (size_t i = op_bindings[op][0]; i < op_bindings[op][1]; i++) {
-        const fkc_binding *b = &fkc_bindings[i];
-
-        if (b->op_kind == op && b->dtypes[0] == in && b->backend == backend &&
-            (!kernel_source || strcmp(b->info->kernel_source, kernel_source) == 0))
-            return b;
-    }
-    return NULL;
+    return fkc_tables_fill_cost(bindings, count, backend, shared_cost, FKC_OP_KIND_COUNT);
 }

@@ -5,21 +5,19 @@
 #ifndef FKC_BINDINGS_H
 #define FKC_BINDINGS_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
 #include "fkc/fkc_kernels.h"
 
-/* Generated for the fkc runtime interface 1 (FKC_RUNTIME_ABI): another runtime's headers are
- * refused here, and its library at link time (fkc_runtime_abi_1). */
+/* Generated for the fkc runtime interface 2 (FKC_RUNTIME_ABI): another runtime's headers are
+ * refused here, and its library at link time (fkc_runtime_abi_2). */
 #if !defined(FKC_RUNTIME_ABI)
-#error "fkc_bindings.h was generated for fkc runtime ABI 1, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)"
-#elif FKC_RUNTIME_ABI != 1
+#error "fkc_bindings.h was generated for fkc runtime ABI 2, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)"
+#elif FKC_RUNTIME_ABI != 2
 #define FKC_BINDINGS_ABI_STR_(x) #x
 #define FKC_BINDINGS_ABI_STR(x) FKC_BINDINGS_ABI_STR_(x)
-_Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 1, this runtime is ABI "
+_Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 2, this runtime is ABI "
                FKC_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) ": regenerate it with the fkcgen of this runtime (make)");
+#else
+#include "fkc/fkc_tables.h"
 #endif
 
 #ifdef __cplusplus
@@ -32,88 +30,24 @@ typedef enum fkc_op_kind {
     FKC_OP_WRITE_SLICE_ROTATING = 1, /* WriteSliceRotating */
     FKC_OP_KIND_COUNT = 2
 } fkc_op_kind;
+const char *fkc_op_kind_name(fkc_op_kind op); /* "WriteSlice"; NULL when unknown */
 
-/* The contract name of an op kind ("WriteSlice"); NULL when unknown. */
-const char *fkc_op_kind_name(fkc_op_kind op);
-
-/* The schema's determinism values. */
-typedef enum fkc_determinism {
-    FKC_DETERMINISM_BITWISE = 0, /* bitwise */
-    FKC_DETERMINISM_DETERMINISTIC = 1, /* deterministic */
-    FKC_DETERMINISM_NONDETERMINISTIC = 2, /* nondeterministic */
-    FKC_DETERMINISM_COUNT = 3
-} fkc_determinism;
-
-/* The schema's cost_provenance values; UNKNOWN: the contract states none. */
-typedef enum fkc_cost_provenance {
-    FKC_COST_PROVENANCE_UNKNOWN = 0,
-    FKC_COST_PROVENANCE_JUDGE_MEASURED = 1, /* judge_measured */
-    FKC_COST_PROVENANCE_ANALYTIC = 2, /* analytic */
-    FKC_COST_PROVENANCE_ESTIMATED = 3, /* estimated */
-    FKC_COST_PROVENANCE_COUNT = 4
-} fkc_cost_provenance;
-
-/* The schema's cost_class values; UNKNOWN: the contract states none. */
-typedef enum fkc_cost_class {
-    FKC_COST_CLASS_UNKNOWN = 0,
-    FKC_COST_CLASS_CHEAP_ELEMENTWISE = 1, /* cheap_elementwise */
-    FKC_COST_CLASS_ELEMENTWISE = 2, /* elementwise */
-    FKC_COST_CLASS_REDUCTION = 3, /* reduction */
-    FKC_COST_CLASS_MATMUL = 4, /* matmul */
-    FKC_COST_CLASS_MEMORY_BOUND = 5, /* memory_bound */
-    FKC_COST_CLASS_COUNT = 6
-} fkc_cost_class;
-
-/* The schema's awkward_layout_strategy values. */
-typedef enum fkc_layout_strategy {
-    FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS = 0, /* requires_contiguous */
-    FKC_LAYOUT_STRATEGY_NATIVE_STRIDED = 1, /* native_strided */
-    FKC_LAYOUT_STRATEGY_CONTIGUIZE = 2, /* contiguize */
-    FKC_LAYOUT_STRATEGY_COUNT = 3
-} fkc_layout_strategy;
-
-/* The schema's layout_req values; UNKNOWN: the contract states none. */
-typedef enum fkc_layout_rule {
-    FKC_LAYOUT_RULE_UNKNOWN = 0,
-    FKC_LAYOUT_RULE_REQUIRED = 1, /* required */
-    FKC_LAYOUT_RULE_ACCEPTED = 2, /* accepted */
-    FKC_LAYOUT_RULE_REJECTED = 3, /* rejected */
-    FKC_LAYOUT_RULE_COUNT = 4
-} fkc_layout_rule;
-
-/* The schema's layout_guarantee values. */
-typedef enum fkc_layout_guarantee {
-    FKC_LAYOUT_GUARANTEE_CONTIGUOUS = 0, /* contiguous */
-    FKC_LAYOUT_GUARANTEE_SAME_AS_INPUT = 1, /* same_as_input */
-    FKC_LAYOUT_GUARANTEE_COUNT = 2
-} fkc_layout_guarantee;
-
-/* The schema's aliasing values. */
-typedef enum fkc_aliasing {
-    FKC_ALIASING_NONE = 0, /* none */
-    FKC_ALIASING_MAY_ALIAS_INPUT = 1, /* may_alias_input */
-    FKC_ALIASING_IN_PLACE = 2, /* in_place */
-    FKC_ALIASING_COUNT = 3
-} fkc_aliasing;
-
-/* OpParams::WriteSlice: the parameters of WriteSlice (contracts/vulkan/write_slice.md),
- * the fkc runtime's (fkc/fkc_kernels.h); fkc_bindings.c checks them against the contract. */
+/* WriteSlice's params (contracts/vulkan/write_slice.md),
+ * the fkc runtime's (fkc/fkc_kernels.h); fkc_bindings.c checks them. */
 typedef fkc_write_slice_params fkc_write_slice_params;
-
-/* OpParams::WriteSliceRotating: the parameters of WriteSliceRotating (contracts/vulkan/write_slice.md),
- * the fkc runtime's (fkc/fkc_kernels.h); fkc_bindings.c checks them against the contract. */
+/* WriteSliceRotating's params (contracts/vulkan/write_slice.md),
+ * the fkc runtime's (fkc/fkc_kernels.h); fkc_bindings.c checks them. */
 typedef fkc_write_slice_rotating_params fkc_write_slice_rotating_params;
 
-/* One function type per op kind: the stream, the inputs (const), the outputs,
- * the op's params and the runtime's extras; fkc_<op>_fn points to one. */
+/* One function type per op kind; fkc_<op>_fn points to one. */
 typedef fkc_status fkc_write_slice_kernel(fkc_stream *stream, const fkc_tensor *src,
                                           fkc_tensor *out, const fkc_write_slice_params *params,
-                                          const fkc_op_extra *extra);
+                                          const void *extra);
 typedef fkc_write_slice_kernel *fkc_write_slice_fn;
 typedef fkc_status fkc_write_slice_rotating_kernel(fkc_stream *stream, const fkc_tensor *src,
                                                    fkc_tensor *out,
                                                    const fkc_write_slice_rotating_params *params,
-                                                   const fkc_op_extra *extra);
+                                                   const fkc_write_slice_rotating_extra *extra);
 typedef fkc_write_slice_rotating_kernel *fkc_write_slice_rotating_fn;
 
 /* A kernel reference: the member named after the op kind is the one set. */
@@ -122,11 +56,8 @@ typedef union fkc_kernel_ref {
     fkc_write_slice_rotating_fn write_slice_rotating; /* WriteSliceRotating */
 } fkc_kernel_ref;
 
-/* Byte-width wrappers, one per byte width a kernel's dtypes use, declared through
- * the op's function type: fkc_<kernel>_b<width> for a kernel of the fkc runtime
- * (declared by fkc/fkc_kernels.h too: a contract that disagrees with it does not
- * compile), <prefix>_<kernel>_b<width> for the others (prefix: that of these
- * bindings), defined by the code that links them. */
+/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which
+ * fkc/fkc_kernels.h declares too), <prefix>_<kernel>_b<width> for the others. */
 /* write_slice (contracts/vulkan/write_slice.md) */
 fkc_write_slice_kernel fkc_write_slice_b1, fkc_write_slice_b2, fkc_write_slice_b4,
                        fkc_write_slice_b8;
@@ -134,194 +65,46 @@ fkc_write_slice_kernel fkc_write_slice_b1, fkc_write_slice_b2, fkc_write_slice_b
 fkc_write_slice_rotating_kernel fkc_write_slice_rotating_b1, fkc_write_slice_rotating_b2,
                                 fkc_write_slice_rotating_b4, fkc_write_slice_rotating_b8;
 
-/* A fast path a kernel takes, and the cost class it then has. */
-typedef struct fkc_fast_path {
-    const char *when;           /* "all_inputs_contiguous" */
-    fkc_cost_class cost_class;
-} fkc_fast_path;
+/* fkc/fkc_tables.h's rows and loops for these bindings: fkc_kernel_info, fkc_binding,
+ * fkc_link_entry, fkc_register_fn. */
+#define FKC_TABLES_PREFIX fkc
+#include "fkc/fkc_tables.h"
 
-typedef struct fkc_caps {
-    fkc_layout_strategy awkward_layout_strategy;
-    const fkc_fast_path *fast_paths; /* NULL when none */
-    size_t n_fast_paths;
-    bool in_place;
-    uint32_t alignment_bytes;
-    uint32_t access_granularity_bits;
-} fkc_caps;
-
-/* A cost function: n = element count of the first input, dtype_bytes its byte width,
- * params the op's params struct (it may be NULL when the expression names no field;
- * NAN when it does and params is NULL). */
-typedef double (*fkc_cost_fn)(uint64_t n, uint64_t dtype_bytes, const void *params);
-
-/* A cost. provenance UNKNOWN is the unknown-cost sentinel (docs/cost.md). */
-typedef struct fkc_cost {
-    fkc_cost_provenance provenance;
-    fkc_cost_class cost_class;
-    fkc_cost_fn flops;          /* NULL when not stated */
-    fkc_cost_fn bytes_moved;    /* NULL when not stated */
-} fkc_cost;
-
-typedef struct fkc_precision {
-    bool bit_stable_on_same_hardware;
-    uint64_t max_ulp;
-    double max_relative;
-    double max_absolute;
-    bool audited;
-    const char *notes;          /* NULL when none */
-} fkc_precision;
-
-/* One kernel section of a contract: what its bindings share. */
-typedef struct fkc_kernel_info {
-    const char *kernel;         /* contract kernel name */
-    fkc_op_kind op_kind;
-    fkc_backend backend;
-    const char *kernel_source;
-    const char *blurb;
-    const char *entry_point;    /* the base symbol, fanned over the dtypes */
-    fkc_caps caps;
-    fkc_precision precision;
-    fkc_determinism determinism;
-    const char *revision_hash;  /* 32 hex digits */
-    const char *source_file;    /* repo-relative */
-    uint32_t source_line;       /* first line of the fkc block */
-} fkc_kernel_info;
-
-/* One binding: key (op_kind, [in, out], backend) + kernel_source -> kernel. What the
- * bindings of one section share (kernel_source, caps, precision, determinism, revision
- * hash, source file and line) is in *info. */
-typedef struct fkc_binding {
-    fkc_op_kind op_kind;
-    fkc_dtype dtypes[2];        /* [in, out] */
-    fkc_backend backend;
-    const fkc_kernel_info *info; /* its section, in fkc_kernels */
-    const char *symbol;         /* <entry_point>_<dtype suffix> */
-    const char *wrapper;        /* its C symbol, "fkc_write_slice_b4" */
-    fkc_kernel_ref ref;
-    uint32_t byte_width;
-    const fkc_cost *cost;       /* never NULL; fkc_fill_unset_cost_for_backend upgrades it */
-} fkc_binding;
-
+#define FKC_PROVIDER_COUNT 1
 #define FKC_KERNEL_COUNT 2
-extern const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT]; /* sorted by kernel */
 #define FKC_BINDING_COUNT 18
-extern const fkc_binding fkc_bindings[FKC_BINDING_COUNT]; /* by op kind, backend, kernel, dtype */
-
-/* The caller's registry: called once per binding, in table order; a non-zero return
- * stops the registration. */
-typedef int (*fkc_register_fn)(void *registry, fkc_op_kind op, const fkc_dtype key[2],
-                               fkc_backend backend, const char *kernel_source,
-                               const fkc_precision *precision, fkc_kernel_ref ref);
-/* Registers every binding with one call each; returns 0, the first non-zero value
- * register_with_precision returned, or FKC_ERR_INVALID_ARGUMENT when it is NULL. */
-int fkc_register_bindings(void *registry, fkc_register_fn register_with_precision);
-
-/* Dispatch: op + [in, out] dtypes + backend -> the byte-width wrapper. FKC_OK and *ref
- * set; FKC_ERR_NO_KERNEL when no binding has that key; FKC_ERR_INVALID_ARGUMENT when
- * ref is NULL. */
-fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,
-                        fkc_kernel_ref *ref);
-
-/* The link registry: every <entry_point>_<suffix> symbol -> its wrapper. */
-typedef struct fkc_link_entry {
-    const char *symbol;         /* "fuel_vulkan_backend::fkc::write_slice_f32" */
-    uint32_t registry;          /* index in fkc_link_registry_names */
-    const fkc_binding *binding; /* its row: op_kind, ref, wrapper, ... */
-} fkc_link_entry;
-
 #define FKC_LINK_REGISTRY_COUNT 1
 #define FKC_LINK_ENTRY_COUNT 18
-/* The link registry names (the providers' link_registry), sorted. */
-extern const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT];
-/* Sorted by symbol (strcmp order). */
-extern const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT];
-/* Binary search by symbol; NULL when unknown (or symbol is NULL). */
-const fkc_link_entry *fkc_link_lookup(const char *symbol);
-
-/* &fkc_runtime_abi_<N>: the reference that makes linking with a libfkc of another
- * interface fail (fkc/fkc_kernels.h). */
+extern const fkc_provider_info fkc_providers[FKC_PROVIDER_COUNT]; /* by source file */
+extern const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT]; /* one per section, by kernel */
+extern const fkc_binding fkc_bindings[FKC_BINDING_COUNT]; /* op kind, backend, kernel, dtype */
+extern const char *const fkc_link_registry_names[FKC_LINK_REGISTRY_COUNT]; /* sorted */
+extern const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT]; /* by symbol (strcmp) */
+/* &fkc_runtime_abi_<N>: linking with a libfkc of another interface fails on it. */
 extern const int *const fkc_runtime_abi;
 
+/* Calls register_with_precision once per binding, in table order: 0, the first non-zero
+ * value it returned (which stops it), or FKC_ERR_INVALID_ARGUMENT when it is NULL. */
+int fkc_register_bindings(void *registry, fkc_register_fn register_with_precision);
+/* The wrapper of op + [in, out] + backend (the first binding in table order): FKC_OK and
+ * *ref set; FKC_ERR_NO_KERNEL when none; FKC_ERR_INVALID_ARGUMENT when ref is NULL. */
+fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,
+                        fkc_kernel_ref *ref);
+/* The binding of a key + kernel_source (NULL: any, the first in table order), or NULL. */
+const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,
+                                      fkc_backend backend, const char *kernel_source);
+/* Binary search by symbol; NULL when unknown (or symbol is NULL). */
+const fkc_link_entry *fkc_link_lookup(const char *symbol);
 /* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */
 const fkc_cost *fkc_op_shared_cost(fkc_op_kind op);
-/* Upgrades every binding of `backend` whose cost is the unknown sentinel to its op
- * kind's shared cost, when the op kind has one. Works on a caller's mutable copy of
- * the table; returns the number of bindings upgraded. */
+/* Gives every binding of `backend` in a caller's copy of the table whose cost is the
+ * unknown sentinel its op kind's shared cost, when it has one; returns how many. */
 size_t fkc_fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
                                        fkc_backend backend);
 
-/* ---- The rest of each section's contract: every fact it states. ---- */
-
-/* An input (accept.inputs): layout keys UNKNOWN when the contract does not state them. */
-typedef struct fkc_input_info {
-    const char *name;             /* "src" */
-    const fkc_dtype *dtypes;      /* the accepted dtypes, in contract order */
-    size_t n_dtypes;
-    fkc_layout_rule contiguous;
-    fkc_layout_rule strided;
-    fkc_layout_rule broadcast_stride0;
-    fkc_layout_rule start_offset;
-    fkc_layout_rule reverse_strides;
-    const char *rank;             /* "any" or a decimal number */
-    const char *shape_constraint; /* NULL when none */
-} fkc_input_info;
-
-/* An output (return.outputs): the rules as written, and their argument. */
-typedef struct fkc_output_info {
-    const char *name;             /* "out" */
-    const char *dtype_rule;       /* "passthrough(src)" */
-    const char *dtype_rule_arg;   /* "src": an input */
-    const char *shape_rule;       /* "from_params(dst_shape)" or "same_as(src)" */
-    const char *shape_rule_arg;   /* "dst_shape": a field, or an input */
-    fkc_layout_guarantee layout_guarantee;
-    fkc_aliasing aliasing;
-} fkc_output_info;
-
-/* An op_params field, in contract (parameter) order. */
-typedef struct fkc_field_info {
-    const char *name;             /* "dst_shape" */
-    const char *kind;             /* "Vec<usize>", "usize", ... */
-    const char *note;             /* NULL when none */
-} fkc_field_info;
-
-/* A provider: the front matter of one contract file. */
-typedef struct fkc_provider_info {
-    const char *name;
-    fkc_backend backend;
-    const char *kernel_source;
-    const char *link_registry;
-    const char *revision_base;
-    uint32_t fkc_version;
-    const char *source_file;      /* repo-relative */
-} fkc_provider_info;
-
-/* What fkc_kernels[i] does not hold of section i's contract. */
-typedef struct fkc_contract_info {
-    const fkc_provider_info *provider; /* its file's provider */
-    const fkc_input_info *inputs;
-    size_t n_inputs;
-    const fkc_output_info *outputs;  /* NULL when none */
-    size_t n_outputs;
-    const char *variant;          /* op_params.variant; NULL: the section has no op_params */
-    const fkc_field_info *fields;    /* NULL when none */
-    size_t n_fields;
-    const fkc_cost *cost;         /* the section's own cost (the unknown sentinel: none) */
-    const char *flops;            /* cost.flops as written; NULL when not stated */
-    const char *bytes_moved;      /* cost.bytes_moved as written; NULL when not stated */
-} fkc_contract_info;
-
-#define FKC_PROVIDER_COUNT 1
-extern const fkc_provider_info fkc_providers[FKC_PROVIDER_COUNT]; /* sorted by source file */
-extern const fkc_contract_info fkc_contracts[FKC_KERNEL_COUNT]; /* [i]: fkc_kernels[i]'s */
-
-/* The binding of a key (op, [in, out], backend) + kernel_source, or NULL when none;
- * kernel_source NULL matches any (the first in table order: the one fkc_dispatch picks). */
-const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,
-                                      fkc_backend backend, const char *kernel_source);
-
 /* XXH3-64 of this header without the next line: fkc_bindings.c refuses to compile
  * beside a header from another fkcgen run. */
-#define FKC_BINDINGS_PAIR_HASH 0xdc4101e2a77be838u
+#define FKC_BINDINGS_PAIR_HASH 0x1778b94c9f2ae429u
 
 #ifdef __cplusplus
 }

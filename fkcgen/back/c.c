@@ -1,0 +1,1111 @@
+/* c.c — the C back end: from the plan, NAME_bindings.h (the contracts' op kinds, params, kernel
+ * function types and refs, the wrappers, the tables' declarations) and NAME_bindings.c (the
+ * checks of the runtime's params, each section's data and cost functions, the tables, the
+ * dispatch switch, and one-line functions over the loops of fkc/fkc_tables.h), one small
+ * printer per part, in order. Its escape gate: every contract string reaches the output through
+ * put_cstr (escaped) or put_comment (sanitised), every identifier through put_ident (checked);
+ * the generated names' prefix through put_tpl alone. See docs/generated-code.md. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "back.h"
+#include "fkcgen.h"
+#include "internal.h"
+
+/* ---- the escape gate ------------------------------------------------------------------------ */
+
+#define LIT(b, lit) fkcg_buf_put((b), "" lit, sizeof(lit) - 1) /* a literal, as it is */
+
+static inline void put_str(fkcg_buf *b, const char *s)
+{
+    fkcg_buf_puts(b, s);
+}
+
+static inline void put_ch(fkcg_buf *b, char c)
+{
+    fkcg_buf_putc(b, c);
+}
+
+/* An identifier built from contract names: written only if it is one (defence in depth:
+ * fkcg_emit_c_check rejects such input first), otherwise an #error line breaks the build. */
+static void put_ident(fkcg_buf *b, const char *s)
+{
+    size_t n = fkcg_emit_ident_len(s);
+    if (n)
+        fkcg_buf_put(b, s, n);
+    else
+        LIT(b, "\n#error \"fkcgen: invalid identifier\"\n");
+}
+
+/* A contract string as a C string literal: printable ASCII stays, except " \ and ? (so no
+ * trigraph can form); everything else (newlines, controls, non-ASCII bytes) becomes a
+ * three-digit octal escape. NULL becomes the null pointer constant. */
+static void put_cstr(fkcg_buf *b, const char *s)
+{
+    if (!s) {
+        LIT(b, "NULL");
+        return;
+    }
+    put_ch(b, '"');
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (fkcg_byte_class[c] & FKCG_BC_CSTR)
+            continue;
+        fkcg_buf_put(b, run, (size_t)(s - run));
+        run = s + 1;
+        if (c == '"' || c == '\\' || c == '?') {
+            char esc[2] = {'\\', (char)c};
+            fkcg_buf_put(b, esc, 2);
+        } else if (c == '\n') {
+            LIT(b, "\\n");
+        } else {
+            char esc[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
+                           (char)('0' + (c & 7))};
+            fkcg_buf_put(b, esc, 4);
+        }
+    }
+    fkcg_buf_put(b, run, (size_t)(s - run));
+    put_ch(b, '"');
+}
+
+/* Contract text inside a comment: printable ASCII only (other bytes become '.'), no comment
+ * opener or closer, no "??" (trigraphs), no backslash (line splices), on one line. */
+static void put_comment(fkcg_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    const char *run = s;
+    for (char prev = 0; *s; prev = *s++) {
+        unsigned char c = (unsigned char)*s;
+        if (fkcg_byte_class[c] & FKCG_BC_COMMENT) /* the common case: nothing to look at */
+            continue;
+        bool plain = c >= 0x20 && c < 0x7f && c != '\\';
+        bool split = (prev == '*' && c == '/') || (prev == '/' && c == '*') ||
+                     (prev == '?' && c == '?');
+        if (plain && !split)
+            continue;
+        fkcg_buf_put(b, run, (size_t)(s - run));
+        run = s + 1;
+        if (split)
+            put_ch(b, ' ');
+        put_ch(b, plain ? (char)c : c == '\\' ? '|' : '.');
+    }
+    fkcg_buf_put(b, run, (size_t)(s - run));
+}
+
+/* A finite double as a C double literal, the shortest that reads back exactly. The
+ * decimal separator is forced to '.', whatever the locale. */
+static void put_double(fkcg_buf *b, double v)
+{
+    char tmp[40];
+    if (v == 0.0 && !signbit(v)) {
+        LIT(b, "0.0");
+        return;
+    }
+    if (!isfinite(v)) {
+        LIT(b, "0.0 /* not finite */");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v || prec == 17) /* read back in the locale it was printed */
+            break;
+    }
+    for (char *p = tmp; *p; p++)
+        if (*p == ',')
+            *p = '.';
+    put_str(b, tmp);
+    if (!strpbrk(tmp, ".eEn"))
+        LIT(b, ".0");
+}
+
+
+/* s in upper case, every byte outside [A-Za-z0-9] as '_' (enumerator suffixes). */
+static void put_upper(fkcg_buf *b, const char *s)
+{
+    char tmp[64];
+    size_t k = 0;
+    for (; *s; s++) {
+        int c = (unsigned char)*s;
+        tmp[k++] = fkcg_upper_byte[c];
+        if (k == sizeof tmp) {
+            fkcg_buf_put(b, tmp, k);
+            k = 0;
+        }
+    }
+    fkcg_buf_put(b, tmp, k);
+}
+
+
+/* The header is hashed as it is written: a draining buffer hands its lines to hash_drain
+ * (which passes them on to the real sink); the rest is hashed when the header ends. */
+typedef struct pair_hasher {
+    XXH3_state_t *state;
+    fkcg_drain_fn *fn;     /* the header's own sink, or NULL */
+    void *ctx;
+    size_t from;           /* first byte of the header in the buffer (not drained yet) */
+} pair_hasher;
+
+static void hash_drain(void *ctx, const char *p, size_t n)
+{
+    pair_hasher *h = ctx;
+    size_t skip = h->from < n ? h->from : n; /* bytes of b before the header began */
+    XXH3_64bits_update(h->state, p + skip, n - skip);
+    h->from -= skip;
+    h->fn(h->ctx, p, n);
+}
+
+static void hash_begin(pair_hasher *h, fkcg_buf *b)
+{
+    h->state = XXH3_createState();
+    if (!h->state)
+        fkcg_oom();
+    XXH3_64bits_reset(h->state);
+    h->fn = b->drain;
+    h->ctx = b->drain_ctx;
+    h->from = b->len;
+    if (b->drain) {
+        b->drain = hash_drain;
+        b->drain_ctx = h;
+    }
+}
+
+/* The header's hash: its bytes so far, then the epilogue (hashed before it is written). */
+static uint64_t hash_end(pair_hasher *h, fkcg_buf *b, const char *epilogue)
+{
+    XXH3_64bits_update(h->state, b->data + h->from, b->len - h->from);
+    XXH3_64bits_update(h->state, epilogue, strlen(epilogue));
+    uint64_t hash = XXH3_64bits_digest(h->state);
+    XXH3_freeState(h->state);
+    if (h->fn) {
+        b->drain = h->fn;
+        b->drain_ctx = h->ctx;
+    }
+    return hash;
+}
+
+/* "0x0123456789abcdefu": the value the header defines and the source checks. */
+static void put_pair_hash(fkcg_buf *b, uint64_t hash)
+{
+    char hex[24];
+    snprintf(hex, sizeof hex, "0x%016llxu", (unsigned long long)hash);
+    put_str(b, hex);
+}
+
+
+/* The generated code's own names carry the prefix of `fkcgen gen --prefix` (default fkc). The
+ * fixed texts write them as @_name and @@_NAME; put_tpl, the one place that knows the prefix,
+ * writes "@" as the prefix and "@@" as the prefix in upper case (fkc_name, FKC_NAME). The
+ * runtime's names (fkc_status, FKC_DTYPE_F32, fkc_write_slice_b4, ...) are written as they
+ * are. Contract text never goes through put_tpl. */
+static void put_tpl(fkcg_buf *b, const fkcg_plan *p, const char *s)
+{
+    const char *at;
+    while ((at = strchr(s, '@')) != NULL) {
+        fkcg_buf_put(b, s, (size_t)(at - s));
+        bool upper = at[1] == '@';
+        put_str(b, upper ? p->prefix_upper : p->prefix);
+        s = at + (upper ? 2 : 1);
+    }
+    put_str(b, s);
+}
+
+#define TPL(b, p, lit) put_tpl((b), (p), "" lit) /* a literal, through put_tpl */
+
+/* The escape gate as the table walk uses it (render.c). */
+static void style_tpl(fkcg_render *r, fkcg_buf *out, const char *s)
+{
+    put_tpl(out, r->p, s);
+}
+
+static void style_ident(fkcg_buf *out, const char *s)
+{
+    put_ident(out, s);
+}
+
+/* A comment's text, gated, inside its delimiters. */
+static void style_comment(fkcg_buf *out, const char *text)
+{
+    LIT(out, "/* ");
+    put_comment(out, text);
+    LIT(out, " */");
+}
+
+/* PREFIX + VALUE of a vocabulary; PREFIX + UNKNOWN when value is NULL. */
+static void put_vocab(fkcg_buf *b, int which, const char *value)
+{
+    put_str(b, fkcg_vocabs[which].cprefix);
+    put_upper(b, value ? value : "UNKNOWN");
+}
+
+/* An op kind's enumerator, @@_OP_<UPPER_SNAKE>. */
+static void put_op(fkcg_render *r, fkcg_buf *out, size_t op)
+{
+    TPL(out, r->p, "@@_OP_");
+    put_ident(out, r->p->ops[op].upper);
+}
+
+/* The C symbol of a row's wrapper, fkc_ or <prefix>_ then <kernel>_b<width>. */
+static void put_wrapper_symbol(fkcg_buf *b, const fkcg_plan *p, size_t row)
+{
+    const fkcg_plan_row *w = &p->rows[row];
+    size_t n = fkcg_emit_ident_len(w->b->wrapper);
+    put_str(b, fkcg_plan_wrapper_prefix(p, w->sec));
+    put_ch(b, '_');
+    if (n)
+        fkcg_buf_put(b, w->b->wrapper, n);
+    else
+        put_ident(b, w->b->wrapper); /* its #error */
+}
+
+/* A row's wrapper as a kernel ref ({.write_slice = fkc_write_slice_b4}) or as its name. */
+static void put_wrapper(fkcg_render *r, fkcg_buf *out, size_t row, bool ref)
+{
+    if (!ref) {
+        fkcg_buf sym;
+        fkcg_buf_init(&sym);
+        put_wrapper_symbol(&sym, r->p, row);
+        put_cstr(out, fkcg_buf_str(&sym));
+        fkcg_buf_free(&sym);
+        return;
+    }
+    LIT(out, "{.");
+    put_ident(out, r->p->ops[r->p->rows[row].op].snake);
+    LIT(out, " = ");
+    put_wrapper_symbol(out, r->p, row);
+    put_ch(out, '}');
+}
+
+/* A table's declaration and its end: public tables have a length macro, section's tables are
+ * static (DTYPES and COST take their row on this line). */
+static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
+{
+    const fkcg_table_desc *d = &fkcg_tables[t];
+    bool pointers = d->ctype[strlen(d->ctype) - 1] == '*';
+    (void)n;
+    if (sec != FKCG_NONE || t >= FKCG_T_SHARED_COST)
+        LIT(r->b, "static ");
+    if (!pointers) /* "const char *" ends "const char *const name" */
+        LIT(r->b, "const ");
+    put_tpl(r->b, r->p, d->ctype);
+    put_str(r->b, pointers ? "const " : " ");
+    fkcg_render_name(r, r->b, t, sec, k);
+    if (t != FKCG_T_COST) {
+        put_ch(r->b, '[');
+        if (d->ccount)
+            put_tpl(r->b, r->p, d->ccount);
+        put_str(r->b, t == FKCG_T_OP_ROWS ? "][2]" : "]");
+    }
+    put_str(r->b, t == FKCG_T_DTYPES || t == FKCG_T_COST ? " = {" : " = {\n");
+}
+
+static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
+{
+    (void)n;
+    put_str(r->b, t <= FKCG_T_COST ? "};\n" : "};\n\n");
+}
+
+/* A templated section's row templates, as macros: @@_SYMBOL_<sec>(_s), its symbols ("entry
+ * point_" #_s), and @@_ROWS_<sec>(_t, _s, _w), its rows for dtype FKC_DTYPE_##_t, symbol suffix _s
+ * and byte width _w. The parameters start with '_', which no name of a contract may: a
+ * contract's name in the row (the op kind's union member) is never replaced by one. */
+static void template_open(fkcg_render *r, size_t sec, bool symbol)
+{
+    put_tpl(r->b, r->p, symbol ? "#define @@_SYMBOL_" : "#define @@_ROWS_");
+    fkcg_buf_put_u64(r->b, sec);
+    put_str(r->b, symbol ? "(_s) " : "(_t, _s, _w) ");
+}
+
+static void template_close(fkcg_render *r, bool symbol)
+{
+    put_str(r->b, symbol ? " \"_\" #_s\n" : "\n");
+}
+
+static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
+{
+    const fkcg_plan_row *row = &r->p->rows[c->u];
+    switch (c->kind) {
+    case FKCG_CELL_KEY:
+        LIT(out, "{FKC_DTYPE_##_t, FKC_DTYPE_##_t}");
+        break;
+    case FKCG_CELL_SYMBOL: /* as @@_SYMBOL_<sec>, but _s stringified here: never expanded */
+        put_cstr(out, r->p->secs[row->sec].s->entry_point);
+        LIT(out, " \"_\" #_s");
+        break;
+    case FKCG_CELL_KREF:
+        LIT(out, "{.");
+        put_ident(out, r->p->ops[row->op].snake);
+        LIT(out, " = ");
+        /* fall through */
+    case FKCG_CELL_WRAPPER: {
+        fkcg_buf w;
+        fkcg_buf_init(&w);
+        put_str(&w, fkcg_plan_wrapper_prefix(r->p, row->sec));
+        put_ch(&w, '_');
+        put_ident(&w, r->p->secs[row->sec].s->kernel);
+        LIT(&w, "_b");
+        if (c->kind == FKCG_CELL_KREF) {
+            put_str(out, fkcg_buf_str(&w));
+            LIT(out, "##_w}");
+        } else {
+            put_cstr(out, fkcg_buf_str(&w));
+            LIT(out, " #_w");
+        }
+        fkcg_buf_free(&w);
+        break;
+    }
+    default:
+        LIT(out, "_w"); /* the byte width */
+        break;
+    }
+}
+
+/* @@_SYMBOL_<sec>(suffix) or @@_ROWS_<sec>(DTYPE, suffix, width) of row `row`. */
+static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol)
+{
+    const fkcg_plan_row *w = &r->p->rows[row];
+    const fkcg_dtype_info *d = &fkcg_dtypes[w->b->dtype];
+    put_tpl(out, r->p, symbol ? "@@_SYMBOL_" : "@@_ROWS_");
+    fkcg_buf_put_u64(out, w->sec);
+    if (symbol)
+        fkcg_buf_printf(out, "(%s)", d->suffix);
+    else
+        fkcg_buf_printf(out, "(%s, %s, %u)", d->name, d->suffix, (unsigned)w->b->byte_width);
+}
+
+/* The escape gate, a few fields a line. */
+/* clang-format off */
+static const fkcg_style c_style = {
+    .lang = FKCG_LANG_C, .str = put_cstr, .ident = style_ident, .comment = style_comment,
+    .tpl = style_tpl, .f64 = put_double, .vocab = put_vocab, .op = put_op,
+    .wrapper = put_wrapper, .open = table_open, .close = table_close,
+    .template_open = template_open, .template_close = template_close, .hole = put_hole,
+    .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
+    .none = "NULL", .some = "", .some_end = "", .row_open = "{", .row_end = "}",
+    .key_open = "{", .key_end = "}", .empty_slice = "NULL, 0", .slice_counted = true,
+    .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,
+};
+/* clang-format on */
+
+/* ---- shared pieces of the two files --------------------------------------------------------- */
+
+static const char *rel_file(const fkcg_section *s)
+{
+    if (s->provider && s->provider->rel_file)
+        return s->provider->rel_file;
+    return fkcg_nz(s->loc.file);
+}
+
+/* "(contracts/vulkan/write_slice.md:58)"; the header's comments leave the line out, so that
+ * an edit of a contract's prose, which moves its sections, leaves the header as it is. */
+static void put_where(fkcg_buf *b, const fkcg_section *s, bool line)
+{
+    put_ch(b, '(');
+    put_comment(b, rel_file(s));
+    if (line) {
+        put_ch(b, ':');
+        fkcg_buf_put_u64(b, s->loc.line);
+    }
+    put_ch(b, ')');
+}
+
+/* The banner. The source's names each contract's text hash (drift detection is exact through
+ * it); the header's does not, so a prose-only edit of a contract changes the source alone. */
+static void emit_banner(fkcg_buf *b, const fkcg_plan *p, const char *name, bool text_hashes)
+{
+    LIT(b, "/* ");
+    put_tpl(b, p, name);
+    LIT(b, " - generated by fkcgen " FKCGEN_VERSION " from:\n");
+    for (size_t i = 0; i < p->t->n_providers; i++) {
+        const fkcg_provider *pr = p->t->providers[i];
+        LIT(b, " *   ");
+        put_comment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
+        if (text_hashes && pr->text_hash) {
+            LIT(b, " (text xxh3-128 ");
+            put_comment(b, pr->text_hash);
+            put_ch(b, ')');
+        }
+        put_ch(b, '\n');
+    }
+    LIT(b, " * Do not edit: change the contracts and run `make` (fkcgen gen).\n"
+           " * The API is described in docs/generated-code.md. */\n");
+}
+
+#define WRAP_COLUMN 100 /* parameter lists wrap before this column */
+
+/* The column where b's last line ends. */
+static size_t column(const fkcg_buf *b)
+{
+    size_t i = b->len;
+    while (i > 0 && b->data[i - 1] != '\n')
+        i--;
+    return b->len - i;
+}
+
+/* One parameter of a list opened at column `open`: ", " then text, or ",\n" and the
+ * alignment when text would cross WRAP_COLUMN. first: no separator. */
+static void put_param(fkcg_buf *b, size_t open, bool first, const char *text)
+{
+    size_t n = strlen(text);
+    if (!first && column(b) + 2 + n + 2 > WRAP_COLUMN) {
+        LIT(b, ",\n");
+        for (size_t k = 0; k < open; k++)
+            put_ch(b, ' ');
+    } else if (!first) {
+        LIT(b, ", ");
+    }
+    put_str(b, text);
+}
+
+/* The C parameter list of an op kind's function type, wrapped under its '(': the stream, the
+ * inputs (const), the outputs, the params and the side inputs (the runtime family's, or none). */
+static void put_params(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+{
+    const fkcg_section *s = p->t->sections[op->sig];
+    fkcg_buf t;
+    fkcg_buf_init(&t);
+    put_ch(b, '(');
+    size_t open = column(b);
+    put_param(b, open, true, "fkc_stream *stream");
+    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
+        bool in = i < s->n_inputs;
+        t.len = 0;
+        put_str(&t, in ? "const fkc_tensor *" : "fkc_tensor *");
+        put_ident(&t, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
+        put_param(b, open, false, fkcg_buf_str(&t));
+    }
+    t.len = 0;
+    if (s->variant || op->rt) {
+        TPL(&t, p, "const @_");
+        put_ident(&t, op->snake);
+        put_str(&t, "_params *params");
+    } else {
+        put_str(&t, "const void *params");
+    }
+    put_param(b, open, false, fkcg_buf_str(&t));
+    t.len = 0;
+    if (op->rt && op->rt->extra) {
+        put_str(&t, "const fkc_");
+        put_ident(&t, op->snake);
+        put_str(&t, "_extra *extra");
+    } else {
+        put_str(&t, "const void *extra");
+    }
+    put_param(b, open, false, fkcg_buf_str(&t));
+    put_ch(b, ')');
+    fkcg_buf_free(&t);
+}
+
+/* ---- the header ---------------------------------------------------------------------- */
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The include guard, the runtime's kernels, the check of the runtime interface version
+ * (generated for FKCG_RUNTIME_ABI, refused by the compiler against fkc headers of another),
+ * then the tables' shared part. */
+static void emit_h_prologue(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "#ifndef @@_BINDINGS_H\n#define @@_BINDINGS_H\n\n"
+              "#include \"fkc/fkc_kernels.h\"\n\n"
+              "/* Generated for the fkc runtime interface " STR(FKCG_RUNTIME_ABI)
+              " (FKC_RUNTIME_ABI): another runtime's headers are\n * refused here, and its "
+              "library at link time (fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) "). */\n"
+              "#if !defined(FKC_RUNTIME_ABI)\n"
+              "#error \"@_bindings.h was generated for fkc runtime ABI " STR(FKCG_RUNTIME_ABI)
+              ", these fkc headers have none: regenerate it with the fkcgen of the fkc you build "
+              "with (make)\"\n"
+              "#elif FKC_RUNTIME_ABI != " STR(FKCG_RUNTIME_ABI) "\n"
+              "#define @@_BINDINGS_ABI_STR_(x) #x\n"
+              "#define @@_BINDINGS_ABI_STR(x) @@_BINDINGS_ABI_STR_(x)\n"
+              "_Static_assert(0, \"@_bindings.h was generated for fkc runtime ABI "
+              STR(FKCG_RUNTIME_ABI) ", this runtime is ABI \"\n"
+              "               @@_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) \": regenerate it with the "
+              "fkcgen of this runtime (make)\");\n"
+              "#else\n#include \"fkc/fkc_tables.h\"\n#endif\n\n"
+              "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+}
+
+static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "/* Op kinds named by the contracts, sorted by name. */\ntypedef enum @_op_kind {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        TPL(b, p, "    @@_OP_");
+        put_ident(b, p->ops[i].upper);
+        LIT(b, " = ");
+        fkcg_buf_put_u64(b, i);
+        LIT(b, ", /* ");
+        put_comment(b, p->ops[i].name);
+        LIT(b, " */\n");
+    }
+    TPL(b, p, "    @@_OP_KIND_COUNT = ");
+    fkcg_buf_put_u64(b, p->n_ops);
+    TPL(b, p, "\n} @_op_kind;\n"
+              "const char *@_op_kind_name(@_op_kind op); /* \"WriteSlice\"; NULL when unknown */\n\n");
+}
+
+/* The members of an op's params struct, from its op_params fields in contract order. */
+static void put_fields(fkcg_buf *b, const fkcg_section *s)
+{
+    for (size_t k = 0; k < s->n_fields; k++) {
+        const fkcg_field *f = &s->fields[k];
+        bool vec;
+        const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
+        put_str(b, vec ? "    const " : "    ");
+        put_str(b, ks ? ks->ctype : "int");
+        put_str(b, vec ? " *" : " ");
+        put_ident(b, f->name);
+        LIT(b, "; /* ");
+        put_comment(b, f->kind);
+        if (f->note) {
+            LIT(b, ": ");
+            put_comment(b, f->note);
+        }
+        LIT(b, " */\n");
+        if (vec) {
+            LIT(b, "    size_t ");
+            put_ident(b, f->name);
+            LIT(b, "_len;\n");
+        }
+    }
+    if (s->n_fields == 0)
+        LIT(b, "    char unused; /* the variant has no fields */\n");
+}
+
+/* One params struct per op kind; an op kind the runtime implements takes the runtime's struct
+ * (the generated source checks it against the contract's fields: emit_c_runtime_params). */
+static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
+{
+    for (size_t i = 0; i < p->n_ops; i++) {
+        const fkcg_plan_op *op = &p->ops[i];
+        const fkcg_section *s = p->t->sections[op->sig];
+        if (!s->variant && !op->rt)
+            continue;
+        LIT(b, "/* ");
+        put_comment(b, op->name);
+        LIT(b, "'s params ");
+        put_where(b, s, false);
+        if (op->rt) {
+            TPL(b, p, ",\n * the fkc runtime's (fkc/fkc_kernels.h); @_bindings.c checks them. */\n"
+                      "typedef fkc_");
+            put_ident(b, op->snake);
+            TPL(b, p, "_params @_");
+            put_ident(b, op->snake);
+            LIT(b, "_params;\n");
+            continue;
+        }
+        TPL(b, p, " */\ntypedef struct @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params {\n");
+        put_fields(b, s);
+        TPL(b, p, "} @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params;\n");
+    }
+    put_ch(b, '\n');
+}
+
+static void emit_h_fn_types(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "/* One function type per op kind; @_<op>_fn points to one. */\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        TPL(b, p, "typedef fkc_status @_");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "_kernel");
+        put_params(b, p, &p->ops[i]);
+        TPL(b, p, ";\ntypedef @_");
+        put_ident(b, p->ops[i].snake);
+        TPL(b, p, "_kernel *@_");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "_fn;\n");
+    }
+    TPL(b, p, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
+              "typedef union @_kernel_ref {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        TPL(b, p, "    @_");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "_fn ");
+        put_ident(b, p->ops[i].snake);
+        LIT(b, "; /* ");
+        put_comment(b, p->ops[i].name);
+        LIT(b, " */\n");
+    }
+    TPL(b, p, "} @_kernel_ref;\n\n");
+}
+
+/* The byte-width wrappers each section binds, declared through its op's function type. */
+static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
+{
+    LIT(b, "/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which\n"
+           " * fkc/fkc_kernels.h declares too), <prefix>_<kernel>_b<width> for the others. */\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_plan_sec *ps = &p->secs[i];
+        LIT(b, "/* ");
+        put_comment(b, ps->s->kernel);
+        put_ch(b, ' ');
+        put_where(b, ps->s, false);
+        TPL(b, p, " */\n@_");
+        put_ident(b, p->ops[ps->op].snake);
+        LIT(b, "_kernel ");
+        size_t open = column(b);
+        bool first = true;
+        for (unsigned w = 1; w <= 8; w *= 2) {
+            if (!(ps->widths & (1u << w)))
+                continue;
+            fkcg_buf name;
+            fkcg_buf_init(&name);
+            put_str(&name, fkcg_plan_wrapper_prefix(p, i));
+            put_ch(&name, '_');
+            put_ident(&name, ps->s->kernel);
+            fkcg_buf_printf(&name, "_b%u", w);
+            put_param(b, open, first, fkcg_buf_str(&name));
+            fkcg_buf_free(&name);
+            first = false;
+        }
+        LIT(b, ";\n");
+    }
+    put_ch(b, '\n');
+}
+
+/* The row types of fkc/fkc_tables.h for these bindings, the tables, the functions. */
+static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "/* fkc/fkc_tables.h's rows and loops for these bindings: @_kernel_info, @_binding,\n"
+              " * @_link_entry, @_register_fn. */\n#define FKC_TABLES_PREFIX @\n"
+              "#include \"fkc/fkc_tables.h\"\n\n");
+    const size_t counts[] = { p->t->n_providers, p->t->n_sections, p->n_rows, p->n_registries,
+                              p->n_rows };
+    const char *const names[] = { "PROVIDER", "KERNEL", "BINDING", "LINK_REGISTRY",
+                                  "LINK_ENTRY" };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        TPL(b, p, "#define @@_");
+        put_str(b, names[i]);
+        LIT(b, "_COUNT ");
+        fkcg_buf_put_u64(b, counts[i]);
+        put_ch(b, '\n');
+    }
+    TPL(b, p,
+        "extern const fkc_provider_info @_providers[@@_PROVIDER_COUNT]; /* by source file */\n"
+        "extern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; /* one per section, by kernel */\n"
+        "extern const @_binding @_bindings[@@_BINDING_COUNT]; /* op kind, backend, kernel, dtype */\n"
+        "extern const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT]; /* sorted */\n"
+        "extern const @_link_entry @_link_registry[@@_LINK_ENTRY_COUNT]; /* by symbol (strcmp) */\n"
+        "/* &fkc_runtime_abi_<N>: linking with a libfkc of another interface fails on it. */\n"
+        "extern const int *const @_runtime_abi;\n\n"
+        "/* Calls register_with_precision once per binding, in table order: 0, the first non-zero\n"
+        " * value it returned (which stops it), or FKC_ERR_INVALID_ARGUMENT when it is NULL. */\n"
+        "int @_register_bindings(void *registry, @_register_fn register_with_precision);\n"
+        "/* The wrapper of op + [in, out] + backend (the first binding in table order): FKC_OK and\n"
+        " * *ref set; FKC_ERR_NO_KERNEL when none; FKC_ERR_INVALID_ARGUMENT when ref is NULL. */\n"
+        "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
+        "                        @_kernel_ref *ref);\n"
+        "/* The binding of a key + kernel_source (NULL: any, the first in table order), or NULL. */\n"
+        "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
+        "                                      fkc_backend backend, const char *kernel_source);\n"
+        "/* Binary search by symbol; NULL when unknown (or symbol is NULL). */\n"
+        "const @_link_entry *@_link_lookup(const char *symbol);\n"
+        "/* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */\n"
+        "const fkc_cost *@_op_shared_cost(@_op_kind op);\n"
+        "/* Gives every binding of `backend` in a caller's copy of the table whose cost is the\n"
+        " * unknown sentinel its op kind's shared cost, when it has one; returns how many. */\n"
+        "size_t @_fill_unset_cost_for_backend(@_binding *bindings, size_t count,\n"
+        "                                       fkc_backend backend);\n\n");
+}
+
+/* The pair hash (docs/generated-code.md): the source compares it with its own copy. */
+static const char h_pair_hash_comment[] =
+    "/* XXH3-64 of this header without the next line: @_bindings.c refuses to compile\n"
+    " * beside a header from another fkcgen run. */\n";
+
+static const char h_epilogue[] = "\n#ifdef __cplusplus\n}\n#endif\n#endif /* @@_BINDINGS_H */\n";
+
+static void emit_h_pair_hash(fkcg_buf *b, const fkcg_plan *p, pair_hasher *h, uint64_t *hash)
+{
+    put_tpl(b, p, h_pair_hash_comment);
+    fkcg_buf epilogue;
+    fkcg_buf_init(&epilogue);
+    put_tpl(&epilogue, p, h_epilogue); /* as it will be written */
+    *hash = hash_end(h, b, fkcg_buf_str(&epilogue));
+    TPL(b, p, "#define " FKCG_PAIR_HASH_MACRO " ");
+    put_pair_hash(b, *hash);
+    put_ch(b, '\n');
+    put_str(b, fkcg_buf_str(&epilogue));
+    fkcg_buf_free(&epilogue);
+}
+
+/* ---- the source ---------------------------------------------------------------------- */
+
+static void emit_c_prologue(fkcg_buf *b, const fkcg_plan *p, uint64_t pair_hash)
+{
+    TPL(b, p, "#include \"@_bindings.h\"\n\n#if !defined(" FKCG_PAIR_HASH_MACRO ") || "
+              FKCG_PAIR_HASH_MACRO " != ");
+    put_pair_hash(b, pair_hash);
+    TPL(b, p, "\n#error \"@_bindings.c and @_bindings.h come from different fkcgen "
+              "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n#include <math.h>\n\n"
+              "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
+              "const int *const @_runtime_abi = &fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) ";\n\n");
+}
+
+/* The runtime's field name's C type ("const size_t *", its _len "size_t") is the contract's. */
+static const fkcg_field *stated_field(const fkcg_section *s, const char *name)
+{
+    for (size_t k = 0; k < s->n_fields; k++)
+        if (s->fields[k].name && strcmp(s->fields[k].name, name) == 0)
+            return &s->fields[k];
+    return NULL;
+}
+
+/* "WriteSlice: the params of the fkc runtime differ in field capacity; ..." as a
+ * _Static_assert's message, naming the runtime's fields (names.c) so the compiler shows what to
+ * write (no quote in it: compilers print quotes of the message escaped). */
+static void put_params_message(fkcg_buf *b, const fkcg_plan_op *op, const char *what,
+                               const char *field, const char *len)
+{
+    LIT(b, "\"");
+    put_comment(b, op->name);
+    put_str(b, what);
+    put_comment(b, field);
+    put_str(b, len);
+    LIT(b, "; the fkc runtime has");
+    for (size_t k = 0; k < op->rt->n_fields; k++) {
+        put_str(b, k ? ", " : " ");
+        put_comment(b, op->rt->fields[k].name);
+        LIT(b, ": ");
+        put_comment(b, op->rt->fields[k].kind);
+    }
+    LIT(b, "\"");
+}
+
+/* One field of the runtime's struct (and its _len for a Vec): its C type and place are the
+ * contract's. Written from names.c's list of the runtime's fields and the contract's, so that
+ * every assertion is well-formed C: a field the contract lacks or states with another kind is
+ * a plain false assertion with its message, never a `no member named` error. */
+static void put_params_field(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                             const fkcg_runtime_field *rf, const fkcg_field *f)
+{
+    bool vec = false;
+    const fkcg_kind_spec *ks = f ? fkcg_kind_lookup(f->kind, &vec) : NULL;
+    if (!f || !ks || strcmp(fkcg_nz(f->kind), rf->kind) != 0) {
+        LIT(b, "_Static_assert(0, ");
+        put_params_message(b, op, f ? ": the contract states another kind for field "
+                                    : ": the contract states no field ", rf->name, "");
+        LIT(b, ");\n");
+        return;
+    }
+    for (int len = 0; len <= (vec ? 1 : 0); len++) {
+        const char *suffix = len ? "_len" : "";
+        LIT(b, "_Static_assert(_Generic(((fkc_");
+        put_ident(b, op->snake);
+        LIT(b, "_params *)0)->");
+        put_ident(b, f->name);
+        put_str(b, suffix);
+        put_str(b, len ? ", size_t" : vec ? ", const " : ", ");
+        if (!len)
+            put_str(b, ks->ctype);
+        put_str(b, vec && !len ? " *: 1, default: 0) &&\n" : ": 1, default: 0) &&\n");
+        LIT(b, "               offsetof(fkc_");
+        put_ident(b, op->snake);
+        LIT(b, "_params, ");
+        put_ident(b, f->name);
+        put_str(b, suffix);
+        TPL(b, p, ") ==\n                   offsetof(struct @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params_stated, ");
+        put_ident(b, f->name);
+        put_str(b, suffix);
+        LIT(b, "),\n               ");
+        put_params_message(b, op, ": the params of the fkc runtime differ in field ", f->name, suffix);
+        LIT(b, ");\n");
+    }
+}
+
+/* For each op kind whose params are the runtime's, the contract's fields checked against them
+ * (docs/architecture.md, "The boundary"): the contract's struct restated, each runtime field
+ * (its C type by _Generic, its place by offsetof), a contract field the runtime lacks, and the
+ * sizes. A mismatch stops the build with these messages. */
+static void emit_c_runtime_params(fkcg_buf *b, const fkcg_plan *p)
+{
+    for (size_t i = 0; i < p->n_ops; i++) {
+        const fkcg_plan_op *op = &p->ops[i];
+        const fkcg_section *s = p->t->sections[op->sig];
+        if (!op->rt)
+            continue;
+        LIT(b, "/* ");
+        put_comment(b, op->name);
+        LIT(b, "'s params as the contract states them ");
+        put_where(b, s, true);
+        LIT(b, ",\n * checked against the fkc runtime's fkc_");
+        put_ident(b, op->snake);
+        TPL(b, p, "_params (fkc/fkc_kernels.h). */\nstruct @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params_stated {\n");
+        put_fields(b, s);
+        LIT(b, "};\n");
+        for (size_t k = 0; k < op->rt->n_fields; k++)
+            put_params_field(b, p, op, &op->rt->fields[k], stated_field(s, op->rt->fields[k].name));
+        for (size_t k = 0; k < s->n_fields; k++) {
+            bool known = false;
+            for (size_t j = 0; j < op->rt->n_fields; j++)
+                known |= s->fields[k].name && !strcmp(s->fields[k].name, op->rt->fields[j].name);
+            if (known)
+                continue;
+            LIT(b, "_Static_assert(0, ");
+            put_params_message(b, op, ": the contract states a field the fkc runtime lacks, ",
+                               s->fields[k].name, "");
+            LIT(b, ");\n");
+        }
+        LIT(b, "_Static_assert(sizeof(fkc_");
+        put_ident(b, op->snake);
+        TPL(b, p, "_params) == sizeof(struct @_");
+        put_ident(b, op->snake);
+        LIT(b, "_params_stated),\n               ");
+        put_params_message(b, op, ": the params of the fkc runtime have fields the contract does not state",
+                           "", "");
+        LIT(b, ");\n\n");
+    }
+}
+
+static bool expr_uses(const fkcg_expr *e, fkcg_expr_kind kind)
+{
+    return e && (e->kind == kind || expr_uses(e->lhs, kind) || expr_uses(e->rhs, kind));
+}
+
+static void put_field_double(fkcg_buf *b, const char *name, const void *ctx)
+{
+    (void)ctx;
+    LIT(b, "(double)p->");
+    put_ident(b, name);
+}
+
+/* One cost expression of section sec as a function, in double arithmetic. */
+static void emit_cost_fn(fkcg_buf *b, const fkcg_plan *p, size_t sec, const char *what,
+                         const fkcg_expr *e, const char *src)
+{
+    static const fkcg_expr_style c_double = { ".0", "(double)n", "(double)dtype_bytes",
+                                              put_field_double, NULL, false };
+    bool field = expr_uses(e, FKCG_EXPR_FIELD);
+    LIT(b, "/* ");
+    put_str(b, what);
+    LIT(b, " = ");
+    put_comment(b, src);
+    fkcg_buf_printf(b, " */\nstatic double cost_%zu_%s(uint64_t n, uint64_t dtype_bytes, "
+                    "const void *params)\n{\n", sec, what);
+    if (field) {
+        TPL(b, p, "    const @_");
+        put_ident(b, p->ops[p->secs[sec].op].snake);
+        LIT(b, "_params *p = params;\n");
+    }
+    if (!expr_uses(e, FKCG_EXPR_N))
+        LIT(b, "    (void)n;\n");
+    if (!expr_uses(e, FKCG_EXPR_DTYPE_BYTES))
+        LIT(b, "    (void)dtype_bytes;\n");
+    put_str(b, field ? "    return p ? " : "    (void)params;\n    return ");
+    fkcg_expr_write(e, b, &c_double);
+    put_str(b, field ? " : (double)NAN;\n}\n" : ";\n}\n");
+}
+
+static void emit_cost_fns(fkcg_render *r, size_t sec)
+{
+    const fkcg_section *s = r->p->secs[sec].s;
+    if (s->cost.flops)
+        emit_cost_fn(r->b, r->p, sec, "flops", s->cost.flops, s->cost.flops_src);
+    if (s->cost.bytes_moved)
+        emit_cost_fn(r->b, r->p, sec, "bytes_moved", s->cost.bytes_moved,
+                     s->cost.bytes_moved_src);
+}
+
+/* Each section's data, then the tables. The unknown-cost sentinel comes only when used (no
+ * unused static in the output). */
+static void emit_c_tables(fkcg_render *r)
+{
+    const fkcg_plan *p = r->p;
+    bool unknown = false;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        unknown |= !p->t->sections[i]->cost.present;
+    for (size_t i = 0; i < p->n_ops; i++)
+        unknown |= p->ops[i].cost == FKCG_NONE;
+    if (unknown)
+        LIT(r->b, "/* The unknown-cost sentinel (docs/cost.md). */\n"
+                  "static const fkc_cost unknown_cost = {FKC_COST_PROVENANCE_UNKNOWN, "
+                  "FKC_COST_CLASS_UNKNOWN, NULL, NULL, NULL, NULL};\n\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        fkcg_render_section(r, i, emit_cost_fns);
+        put_ch(r->b, '\n');
+    }
+    static const fkcg_table_id order[] = { FKCG_T_OP_NAMES, FKCG_T_PROVIDERS, FKCG_T_KERNELS,
+                                           FKCG_T_BINDINGS, FKCG_T_REGISTRIES, FKCG_T_LINKS,
+                                           FKCG_T_SHARED_COST, FKCG_T_OP_ROWS };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        fkcg_render_table(r, order[i], FKCG_NONE);
+}
+
+/* One `if (backend == ...) switch (in)` of the plan's dispatch group g: the dtypes bound to
+ * one wrapper are the cases of one assignment and return. */
+static void emit_dispatch_group(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_group *g)
+{
+    const fkcg_plan_op *op = &p->ops[g->op];
+    LIT(b, "        if (backend == ");
+    put_vocab(b, FKCG_EN_BACKEND, g->backend);
+    LIT(b, ") {\n            switch (in) {\n");
+    for (size_t i = 0; i < g->n; i++) {
+        const fkcg_plan_case *c = &p->cases[g->first + i];
+        LIT(b, "            case ");
+        put_vocab(b, FKCG_EN_DTYPE, fkcg_dtypes[c->dtype].name);
+        LIT(b, ":\n");
+        const fkcg_plan_row *row = &p->rows[c->row];
+        const fkcg_plan_row *next = i + 1 < g->n ? &p->rows[p->cases[g->first + i + 1].row] : NULL;
+        if (next && next->sec == row->sec && next->b->byte_width == row->b->byte_width)
+            continue; /* the next dtype shares this wrapper */
+        LIT(b, "                ref->");
+        put_ident(b, op->snake);
+        LIT(b, " = ");
+        put_wrapper_symbol(b, p, c->row);
+        LIT(b, ";\n                return FKC_OK;\n");
+    }
+    LIT(b, "            default:\n                break;\n            }\n        }\n");
+}
+
+static void emit_c_dispatch(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, "
+              "fkc_backend backend,\n                        @_kernel_ref *ref)\n{\n"
+              "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+              "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
+              "/* every contract key is [T, T] */\n    switch (op) {\n");
+    for (size_t i = 0; i < p->n_groups;) {
+        size_t op = p->groups[i].op;
+        TPL(b, p, "    case @@_OP_");
+        put_ident(b, p->ops[op].upper);
+        LIT(b, ":\n");
+        for (; i < p->n_groups && p->groups[i].op == op; i++)
+            emit_dispatch_group(b, p, &p->groups[i]);
+        LIT(b, "        break;\n");
+    }
+    LIT(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
+}
+
+/* The header's functions over the tables: one line each over fkc/fkc_tables.h's loops. */
+static const char c_functions[] =
+    "const char *@_op_kind_name(@_op_kind op)\n{\n"
+    "    return fkc_tables_name(op_names, @@_OP_KIND_COUNT, (size_t)op);\n}\n\n"
+    "int @_register_bindings(void *registry, @_register_fn register_with_precision)\n{\n"
+    "    return @_tables_register(@_bindings, @@_BINDING_COUNT, registry, "
+    "register_with_precision);\n}\n\n"
+    "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
+    "                                      fkc_backend backend, const char *kernel_source)\n{\n"
+    "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return NULL;\n"
+    "    return @_tables_find(@_bindings, op_rows[op][0], op_rows[op][1], op, in, out, "
+    "backend,\n                         kernel_source);\n}\n\n"
+    "const @_link_entry *@_link_lookup(const char *symbol)\n{\n"
+    "    return @_tables_link(@_link_registry, @@_LINK_ENTRY_COUNT, symbol);\n}\n\n"
+    "const fkc_cost *@_op_shared_cost(@_op_kind op)\n{\n"
+    "    return fkc_tables_shared_cost(shared_cost, @@_OP_KIND_COUNT, (size_t)op);\n}\n\n"
+    "size_t @_fill_unset_cost_for_backend(@_binding *bindings, size_t count,\n"
+    "                                       fkc_backend backend)\n{\n"
+    "    return @_tables_fill_cost(bindings, count, backend, shared_cost, @@_OP_KIND_COUNT);\n}\n";
+
+/* The two files, part by part, in order. */
+static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
+{
+    fkcg_buf *h = outs[0], *c = outs[1];
+    pair_hasher ph;
+    uint64_t pair_hash;
+    hash_begin(&ph, h);
+    emit_banner(h, p, "@_bindings.h", false);
+    emit_h_prologue(h, p);
+    emit_h_op_kinds(h, p);
+    emit_h_params(h, p);
+    emit_h_fn_types(h, p);
+    emit_h_wrappers(h, p);
+    emit_h_tables(h, p);
+    emit_h_pair_hash(h, p, &ph, &pair_hash);
+
+    fkcg_render r;
+    fkcg_render_init(&r, c, p, &c_style, NULL);
+    emit_banner(c, p, "@_bindings.c", true);
+    emit_c_prologue(c, p, pair_hash);
+    emit_c_runtime_params(c, p);
+    emit_c_tables(&r);
+    emit_c_dispatch(c, p);
+    put_tpl(c, p, c_functions);
+    fkcg_render_free(&r);
+}
+
+const fkcg_backend fkcg_backend_c = {
+    .name = "c",
+    .outputs = { "@_bindings.h", "@_bindings.c" },
+    .check = fkcg_plan_check,
+    .emit = emit_c,
+};
+
+/* ---- gen --emit-stubs -------------------------------------------------------------------- */
+
+/* One wrapper's skeleton: the signature of the op's function type, each parameter used, a
+ * TODO and FKC_ERR_UNSUPPORTED. */
+static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned width)
+{
+    const fkcg_plan_sec *ps = &p->secs[sec];
+    const fkcg_plan_op *op = &p->ops[ps->op];
+    const fkcg_section *sig = p->t->sections[op->sig];
+    LIT(b, "/* ");
+    put_comment(b, ps->s->kernel);
+    put_ch(b, ' ');
+    put_where(b, ps->s, true);
+    LIT(b, ": ");
+    put_comment(b, op->name);
+    LIT(b, " on [");
+    for (size_t k = ps->first, n = 0; k < ps->end; k++)
+        if (p->rows[k].b->byte_width == width)
+            fkcg_buf_printf(b, "%s%s", n++ ? ", " : "", fkcg_dtypes[p->rows[k].b->dtype].name);
+    LIT(b, "] */\nfkc_status ");
+    put_str(b, fkcg_plan_wrapper_prefix(p, sec));
+    put_ch(b, '_');
+    put_ident(b, ps->s->kernel);
+    fkcg_buf_printf(b, "_b%u", width);
+    put_params(b, p, op);
+    LIT(b, "\n{\n    (void)stream;\n");
+    for (size_t i = 0; i < sig->n_inputs + sig->n_outputs; i++) {
+        LIT(b, "    (void)");
+        put_ident(b, i < sig->n_inputs ? sig->inputs[i].name
+                                       : sig->outputs[i - sig->n_inputs].name);
+        LIT(b, ";\n");
+    }
+    LIT(b, "    (void)params;\n    (void)extra;\n"
+           "    /* TODO: check the call, then record the kernel on stream for ");
+    fkcg_buf_put_u64(b, width);
+    LIT(b, "-byte elements\n     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) "
+           "and return FKC_OK;\n     * refuse with fkc_set_error(status, ...). */\n"
+           "    return FKC_ERR_UNSUPPORTED;\n}\n\n");
+}
+
+void fkcg_emit_stubs(const fkcg_table *t, const char *prefix, fkcg_buf *b)
+{
+    fkcg_plan p;
+    fkcg_plan_init(&p, t, prefix);
+    LIT(b, "/* Wrapper skeletons - written once by fkcgen " FKCGEN_VERSION " (gen --emit-stubs) "
+           "from:\n");
+    for (size_t i = 0; i < t->n_providers; i++) {
+        LIT(b, " *   ");
+        put_comment(b, t->providers[i]->rel_file ? t->providers[i]->rel_file
+                                                 : t->providers[i]->loc.file);
+        put_ch(b, '\n');
+    }
+    TPL(b, &p, " * Yours to edit (fkcgen never overwrites it): each function is a byte-width "
+               "wrapper\n * <prefix>_<kernel>_b<width> that @_bindings.h declares; until its TODO "
+               "is done it refuses\n * with FKC_ERR_UNSUPPORTED. The fkc runtime's own kernels "
+               "need none. */\n#include \"@_bindings.h\"\n\n");
+    for (size_t i = 0; i < t->n_sections; i++) {
+        if (p.secs[i].runtime)
+            continue; /* fkc_<kernel>_b<width> are the runtime's */
+        for (unsigned w = 1; w <= 8; w *= 2)
+            if (p.secs[i].widths & (1u << w))
+                emit_stub(b, &p, i, w);
+    }
+    fkcg_plan_free(&p);
+}

@@ -1,0 +1,721 @@
+/* render.c — the tables of the plan, walked once for every back end (as cmark's render.c
+ * walks one tree for each of its formats): which tables there are and what each language calls
+ * them (fkcg_tables), the cells of each table's rows in order, and the walk that prints them:
+ * rows with their comments, wrapped under 100 columns. A back end gives the walk its style
+ * (back.h): its escape gate for the leaves and how a table opens and closes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "back.h"
+
+/* C names are templates ("@": the prefix, "@@": in upper case); '%' stands for the section's
+ * index (and a per-input suffix) in a per-section table's name. */
+const fkcg_table_desc fkcg_tables[FKCG_T_COUNT] = {
+    /*                      langs           C type                 C name              C count                   Rust type       Rust name */
+    [FKCG_T_FAST_PATHS]  = {FKCG_LANG_ALL,  "fkc_fast_path",       "fast_paths_%",     NULL,                     "FastPath",     "FAST_PATHS_%"},
+    [FKCG_T_DTYPES]      = {FKCG_LANG_ALL,  "fkc_dtype",           "dtypes_%",         NULL,                     "DType",        "DTYPES_%"},
+    [FKCG_T_INPUTS]      = {FKCG_LANG_ALL,  "fkc_input_info",      "inputs_%",         NULL,                     "Input",        "INPUTS_%"},
+    [FKCG_T_OUTPUTS]     = {FKCG_LANG_ALL,  "fkc_output_info",     "outputs_%",        NULL,                     "Output",       "OUTPUTS_%"},
+    [FKCG_T_FIELDS]      = {FKCG_LANG_ALL,  "fkc_field_info",      "fields_%",         NULL,                     "Field",        "FIELDS_%"},
+    [FKCG_T_COST]        = {FKCG_LANG_ALL,  "fkc_cost",            "cost_%",           NULL,                     "Cost",         "COST_%"},
+    [FKCG_T_PROVIDERS]   = {FKCG_LANG_ALL,  "fkc_provider_info",   "@_providers",      "@@_PROVIDER_COUNT",      "Provider",     "PROVIDERS"},
+    [FKCG_T_KERNELS]     = {FKCG_LANG_ALL,  "@_kernel_info",       "@_kernels",        "@@_KERNEL_COUNT",        "KernelInfo",   "KERNELS"},
+    [FKCG_T_BINDINGS]    = {FKCG_LANG_ALL,  "@_binding",           "@_bindings",       "@@_BINDING_COUNT",       "Binding",      "BINDINGS"},
+    [FKCG_T_LINKS]       = {FKCG_LANG_ALL,  "@_link_entry",        "@_link_registry",  "@@_LINK_ENTRY_COUNT",    "LinkEntry",    NULL},
+    [FKCG_T_REGISTRIES]  = {FKCG_LANG_C,    "const char *",        "@_link_registry_names", "@@_LINK_REGISTRY_COUNT", NULL,      NULL},
+    [FKCG_T_SHARED_COST] = {FKCG_LANG_ALL,  "const fkc_cost *",    "shared_cost",      "@@_OP_KIND_COUNT",       "&Cost",        "SHARED_COST"},
+    [FKCG_T_OP_NAMES]    = {FKCG_LANG_ALL,  "const char *",        "op_names",         "@@_OP_KIND_COUNT",       "&str",         "OP_NAMES"},
+    [FKCG_T_OP_ROWS]     = {FKCG_LANG_ALL,  "size_t",              "op_rows",          "@@_OP_KIND_COUNT",       "(usize, usize)", "OP_ROWS"},
+    [FKCG_T_CAPS]        = {FKCG_LANG_ALL,  "fkc_caps",            NULL,               NULL,                     "Caps",         NULL},
+    [FKCG_T_PRECISION]   = {FKCG_LANG_ALL,  "fkc_precision",       NULL,               NULL,                     "Precision",    NULL},
+    [FKCG_T_LAYOUT]      = {FKCG_LANG_ALL,  "fkc_layout",          NULL,               NULL,                     "Layout",       NULL},
+    [FKCG_T_SPAN]        = {FKCG_LANG_ALL,  "size_t",              NULL,               NULL,                     "(",            NULL},
+};
+
+#define WRAP_COLUMN 100 /* rows wrap before this column */
+enum { MAX_CELLS = 48 };
+
+const char *fkcg_buf_str(const fkcg_buf *b)
+{
+    return b->data ? b->data : "";
+}
+
+void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
+                      const void *ctx)
+{
+    *r = (fkcg_render){ b, p, st, ctx, false, { 0 } };
+    fkcg_buf_init(&r->scratch);
+}
+
+void fkcg_render_free(fkcg_render *r)
+{
+    fkcg_buf_free(&r->scratch);
+}
+
+/* ---- the cells of each table's rows, in the order of its row type's fields ---- */
+
+typedef struct cells {
+    fkcg_cell v[MAX_CELLS];
+    size_t n;
+} cells;
+
+static fkcg_cell *add(cells *c, fkcg_cell_kind kind)
+{
+    fkcg_cell *x = &c->v[c->n < MAX_CELLS ? c->n++ : MAX_CELLS - 1];
+    *x = (fkcg_cell){ .kind = kind, .langs = FKCG_LANG_ALL, .k = FKCG_NONE };
+    return x;
+}
+
+static void str(cells *c, const char *s) { add(c, FKCG_CELL_STR)->s = s; }
+static void ostr(cells *c, const char *s) { add(c, FKCG_CELL_OSTR)->s = s; }
+static void uint(cells *c, uint64_t u) { add(c, FKCG_CELL_UINT)->u = u; }
+static void boolean(cells *c, bool v) { add(c, FKCG_CELL_BOOL)->u = v; }
+
+static void f64(cells *c, double d)
+{
+    add(c, FKCG_CELL_F64)->d = d;
+}
+
+static void vocab(cells *c, int which, const char *value)
+{
+    fkcg_cell *x = add(c, FKCG_CELL_VOCAB);
+    x->which = which;
+    x->s = value;
+}
+
+static fkcg_cell *ref(cells *c, fkcg_cell_kind kind, int which, uint64_t u)
+{
+    fkcg_cell *x = add(c, kind);
+    x->which = which;
+    x->u = u;
+    return x;
+}
+
+static void slice(cells *c, fkcg_table_id t, size_t sec, size_t k, size_t n)
+{
+    fkcg_cell *x = add(c, FKCG_CELL_SLICE);
+    x->which = (int)t;
+    x->u = sec;
+    x->k = k;
+    x->n = n;
+}
+
+static void nest(cells *c, fkcg_table_id t, bool open)
+{
+    add(c, open ? FKCG_CELL_OPEN : FKCG_CELL_CLOSE)->which = (int)t;
+}
+
+static const char *rel_file(const fkcg_section *s)
+{
+    if (s->provider && s->provider->rel_file)
+        return s->provider->rel_file;
+    return fkcg_nz(s->loc.file);
+}
+
+static void provider_cells(cells *c, const fkcg_provider *pr)
+{
+    str(c, pr->name);
+    vocab(c, FKCG_EN_BACKEND, fkcg_nz(pr->backend));
+    str(c, pr->kernel_source);
+    str(c, pr->link_registry);
+    str(c, pr->revision_base);
+    uint(c, pr->fkc_version);
+    str(c, pr->rel_file ? pr->rel_file : pr->loc.file);
+    ostr(c, pr->text_hash);
+}
+
+static void caps_cells(cells *c, const fkcg_section *s, size_t sec)
+{
+    nest(c, FKCG_T_CAPS, true);
+    vocab(c, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy);
+    slice(c, FKCG_T_FAST_PATHS, sec, FKCG_NONE, s->caps.n_fast_paths);
+    boolean(c, s->caps.in_place);
+    uint(c, s->caps.alignment_bytes);
+    uint(c, s->caps.access_granularity_bits);
+    nest(c, FKCG_T_CAPS, false);
+}
+
+static void precision_cells(cells *c, const fkcg_precision *pr)
+{
+    nest(c, FKCG_T_PRECISION, true);
+    boolean(c, pr->bit_stable_on_same_hardware);
+    uint(c, pr->max_ulp);
+    f64(c, pr->max_relative);
+    f64(c, pr->max_absolute);
+    boolean(c, pr->audited);
+    ostr(c, pr->notes);
+    nest(c, FKCG_T_PRECISION, false);
+}
+
+static void kernel_cells(cells *c, const fkcg_plan *p, size_t i)
+{
+    const fkcg_plan_sec *ps = &p->secs[i];
+    const fkcg_section *s = ps->s;
+    str(c, s->kernel);
+    ref(c, FKCG_CELL_OP, 0, ps->op);
+    vocab(c, FKCG_EN_BACKEND, fkcg_nz(s->backend));
+    str(c, s->kernel_source);
+    str(c, s->blurb);
+    str(c, s->entry_point);
+    caps_cells(c, s, i);
+    precision_cells(c, &s->precision);
+    vocab(c, FKCG_EN_DETERMINISM, s->determinism);
+    str(c, s->revision_hash);
+    str(c, rel_file(s));
+    uint(c, s->loc.line);
+    ref(c, FKCG_CELL_ROW, FKCG_T_PROVIDERS, ps->provider);
+    slice(c, FKCG_T_INPUTS, i, FKCG_NONE, s->n_inputs);
+    slice(c, FKCG_T_OUTPUTS, i, FKCG_NONE, s->n_outputs);
+    ostr(c, s->variant);
+    slice(c, FKCG_T_FIELDS, i, FKCG_NONE, s->n_fields);
+    ref(c, FKCG_CELL_COST, 0, s->cost.present ? i : FKCG_NONE);
+    ostr(c, s->heading);
+    c->v[c->n - 1].langs = FKCG_LANG_RUST; /* the Markdown around the block: rustdoc's */
+    ostr(c, s->prose);
+    c->v[c->n - 1].langs = FKCG_LANG_RUST;
+}
+
+/* Row i's cells; template: as the row template of its section, whose parameters (the cells
+ * that differ from row to row) are holes. */
+static void binding_cells(cells *c, const fkcg_plan *p, size_t i, bool template)
+{
+    const fkcg_plan_row *row = &p->rows[i];
+    ref(c, FKCG_CELL_OP, 0, row->op);
+    ref(c, FKCG_CELL_KEY, 0, (uint64_t)row->b->dtype)->hole = template;
+    vocab(c, FKCG_EN_BACKEND, fkcg_nz(p->secs[row->sec].s->backend));
+    ref(c, FKCG_CELL_ROW, FKCG_T_KERNELS, row->sec);
+    ref(c, FKCG_CELL_SYMBOL, 0, i)->hole = template;
+    ref(c, FKCG_CELL_WRAPPER, 0, i)->hole = template;
+    ref(c, FKCG_CELL_KREF, 0, i)->hole = template;
+    uint(c, row->b->byte_width);
+    c->v[c->n - 1].hole = template;
+    ref(c, FKCG_CELL_COST, 0, p->secs[row->sec].s->cost.present ? row->sec : FKCG_NONE);
+}
+
+static void link_cells(cells *c, const fkcg_plan *p, size_t row)
+{
+    ref(c, FKCG_CELL_SYMBOL, 0, row);
+    ref(c, FKCG_CELL_REGISTRY, 0, p->secs[p->rows[row].sec].registry);
+    ref(c, FKCG_CELL_ROW, FKCG_T_BINDINGS, row);
+}
+
+static void input_cells(cells *c, const fkcg_input *in, size_t sec, size_t k)
+{
+    str(c, in->name);
+    slice(c, FKCG_T_DTYPES, sec, k, in->n_dtypes);
+    nest(c, FKCG_T_LAYOUT, true);
+    for (int l = 0; l < FKCG_NLAYOUT; l++)
+        vocab(c, FKCG_EN_LAYOUT_RULE, in->layout[l]);
+    nest(c, FKCG_T_LAYOUT, false);
+    ostr(c, in->rank);
+    ostr(c, in->shape_constraint);
+}
+
+static void output_cells(cells *c, const fkcg_output *o)
+{
+    str(c, o->name);
+    ostr(c, o->dtype_rule);
+    ostr(c, o->dtype_rule_arg);
+    ostr(c, o->shape_rule);
+    ostr(c, o->shape_rule_arg);
+    vocab(c, FKCG_EN_GUARANTEE, o->layout_guarantee);
+    vocab(c, FKCG_EN_ALIASING, o->aliasing);
+}
+
+static void cost_cells(cells *c, const fkcg_section *s, size_t sec)
+{
+    vocab(c, FKCG_EN_PROVENANCE, s->cost.provenance);
+    vocab(c, FKCG_EN_COST_CLASS, s->cost.cost_class);
+    ostr(c, s->cost.flops ? s->cost.flops_src : NULL);
+    ostr(c, s->cost.bytes_moved ? s->cost.bytes_moved_src : NULL);
+    ref(c, FKCG_CELL_COSTFN, 0, sec);
+    c->v[c->n - 1].n = s->cost.flops != NULL;
+    fkcg_cell *bm = add(c, FKCG_CELL_COSTFN);
+    bm->which = 1;
+    bm->u = sec;
+    bm->n = s->cost.bytes_moved != NULL;
+}
+
+/* ---- printing: cells through the style, rows wrapped under WRAP_COLUMN ---- */
+
+/* The column where b's last line ends. */
+static size_t column(const fkcg_buf *b)
+{
+    size_t i = b->len;
+    while (i > 0 && b->data[i - 1] != '\n')
+        i--;
+    return b->len - i;
+}
+
+void fkcg_render_name(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t sec, size_t k)
+{
+    const fkcg_table_desc *d = &fkcg_tables[t];
+    const char *name = fkcg_nz(r->st->lang == FKCG_LANG_C ? d->cname : d->rname);
+    const char *at = strchr(name, '%');
+    if (!at) {
+        r->st->tpl(r, out, name);
+        return;
+    }
+    if (!r->in_section)
+        fkcg_buf_puts(out, r->st->section_scope);
+    fkcg_buf_put(out, name, (size_t)(at - name));
+    fkcg_buf_put_u64(out, sec);
+    if (k != FKCG_NONE) {
+        fkcg_buf_putc(out, '_');
+        fkcg_buf_put_u64(out, k);
+    }
+    fkcg_buf_puts(out, at + 1);
+}
+
+/* "Some(" text ")" or "None" (Rust); the literal or NULL (C). */
+static void put_optional(fkcg_render *r, fkcg_buf *out, const char *s)
+{
+    if (!s) {
+        fkcg_buf_puts(out, r->st->none);
+        return;
+    }
+    fkcg_buf_puts(out, r->st->some);
+    r->st->str(out, s);
+    fkcg_buf_puts(out, r->st->some_end);
+}
+
+/* "&name[i]" of a row of table t. */
+static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t i)
+{
+    if (i == FKCG_NONE) {
+        fkcg_buf_puts(out, r->st->none);
+        return;
+    }
+    fkcg_buf_putc(out, '&');
+    fkcg_render_name(r, out, t, FKCG_NONE, FKCG_NONE);
+    fkcg_buf_putc(out, '[');
+    fkcg_buf_put_u64(out, i);
+    fkcg_buf_putc(out, ']');
+}
+
+/* Where section sec's table t (of input k, for DTYPES) is printed: at the first section with
+ * the same rows (plan.c); *sec and *k are moved there. Returns whether it is sec's own. */
+static bool same_table(const fkcg_plan *p, fkcg_table_id t, size_t *sec, size_t *k)
+{
+    size_t was = *sec;
+    const fkcg_plan_sec *ps = &p->secs[*sec];
+    switch (t) {
+    case FKCG_T_DTYPES: {
+        size_t kk = *k;
+        fkcg_plan_input(p, p->same_dtypes[ps->inputs + *k], sec, k);
+        return *sec == was && *k == kk;
+    }
+    case FKCG_T_FAST_PATHS: *sec = ps->same_fast_paths; break;
+    case FKCG_T_INPUTS: *sec = ps->same_inputs; break;
+    case FKCG_T_OUTPUTS: *sec = ps->same_outputs; break;
+    case FKCG_T_FIELDS: *sec = ps->same_fields; break;
+    default: break;
+    }
+    return *sec == was;
+}
+
+/* A section's table, referenced: "name, n" or "&name" (NULL, 0 or &[] when it has no rows). */
+static void put_slice(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
+{
+    if (c->n == 0) {
+        fkcg_buf_puts(out, r->st->empty_slice);
+        return;
+    }
+    size_t sec = c->u, k = c->k;
+    same_table(r->p, (fkcg_table_id)c->which, &sec, &k);
+    fkcg_buf_puts(out, r->st->slice_counted ? "" : "&");
+    fkcg_render_name(r, out, (fkcg_table_id)c->which, sec, k);
+    if (r->st->slice_counted) {
+        fkcg_buf_puts(out, ", ");
+        fkcg_buf_put_u64(out, c->n);
+    }
+}
+
+/* The opening or end of a row (or nested row) of table t. */
+static void put_row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
+{
+    const char *rtype = fkcg_tables[t].rtype;
+    if (!open)
+        fkcg_buf_puts(out, r->st->row_end);
+    else if (r->st->row_open || (rtype && rtype[0] == '('))
+        fkcg_buf_puts(out, r->st->row_open ? r->st->row_open : "(");
+    else
+        fkcg_buf_printf(out, "%s::new(", fkcg_nz(rtype));
+}
+
+/* A cost function of a section ("cost_3_flops"), or none. */
+static void put_cost_fn(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
+{
+    if (!c->n) {
+        fkcg_buf_puts(out, r->st->none);
+        return;
+    }
+    fkcg_buf_printf(out, "%scost_%llu_%s%s", r->st->some, (unsigned long long)c->u,
+                    c->which ? "bytes_moved" : "flops", r->st->some_end);
+}
+
+void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
+{
+    const fkcg_style *st = r->st;
+    if (c->hole) {
+        st->hole(r, out, c);
+        return;
+    }
+    switch (c->kind) {
+    case FKCG_CELL_STR: st->str(out, c->s); break;
+    case FKCG_CELL_OSTR: put_optional(r, out, c->s); break;
+    case FKCG_CELL_UINT: fkcg_buf_put_u64(out, c->u); break;
+    case FKCG_CELL_BOOL: fkcg_buf_puts(out, c->u ? "true" : "false"); break;
+    case FKCG_CELL_F64: st->f64(out, c->d); break;
+    case FKCG_CELL_VOCAB: st->vocab(out, c->which, c->s); break;
+    case FKCG_CELL_OP: st->op(r, out, c->u); break;
+    case FKCG_CELL_KEY:
+        fkcg_buf_puts(out, st->key_open);
+        st->vocab(out, FKCG_EN_DTYPE, fkcg_dtypes[c->u % FKCG_NDTYPES].name);
+        fkcg_buf_puts(out, ", ");
+        st->vocab(out, FKCG_EN_DTYPE, fkcg_dtypes[c->u % FKCG_NDTYPES].name);
+        fkcg_buf_puts(out, st->key_end);
+        break;
+    case FKCG_CELL_ROW: put_row_ref(r, out, (fkcg_table_id)c->which, c->u); break;
+    case FKCG_CELL_SLICE: put_slice(r, out, c); break;
+    case FKCG_CELL_SYMBOL: /* through its section's template when it has one */
+        if (r->p->secs[r->p->rows[c->u].sec].templated)
+            st->template_call(r, out, c->u, true);
+        else
+            st->str(out, r->p->rows[c->u].b->symbol);
+        break;
+    case FKCG_CELL_WRAPPER: st->wrapper(r, out, c->u, false); break;
+    case FKCG_CELL_KREF: st->wrapper(r, out, c->u, true); break;
+    case FKCG_CELL_COSTFN: put_cost_fn(r, out, c); break;
+    case FKCG_CELL_COST:
+        if (c->u == FKCG_NONE) {
+            fkcg_buf_puts(out, st->unknown_cost);
+            break;
+        }
+        fkcg_buf_putc(out, '&');
+        fkcg_render_name(r, out, FKCG_T_COST, c->u, FKCG_NONE);
+        break;
+    case FKCG_CELL_REGISTRY:
+        if (st->registry_path)
+            st->str(out, r->p->registries[c->u]);
+        else
+            fkcg_buf_put_u64(out, c->u);
+        break;
+    case FKCG_CELL_OPEN: put_row_edge(r, out, (fkcg_table_id)c->which, true); break;
+    case FKCG_CELL_CLOSE: put_row_edge(r, out, (fkcg_table_id)c->which, false); break;
+    }
+}
+
+/* cells v[*i] (one leaf, or a nested row to its CLOSE) into out; *i moves past it. */
+static void put_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *v, size_t n, size_t *i)
+{
+    if (v[*i].kind != FKCG_CELL_OPEN) {
+        fkcg_render_cell(r, out, &v[(*i)++]);
+        return;
+    }
+    fkcg_render_cell(r, out, &v[(*i)++]);
+    for (bool first = true; *i < n && v[*i].kind != FKCG_CELL_CLOSE;) {
+        if (!(v[*i].langs & r->st->lang)) {
+            (*i)++;
+            continue;
+        }
+        if (!first)
+            fkcg_buf_puts(out, ", ");
+        put_cell(r, out, v, n, i);
+        first = false;
+    }
+    if (*i < n)
+        fkcg_render_cell(r, out, &v[(*i)++]); /* CLOSE */
+}
+
+/* A row's cells after its opening: ", " between them, or ",\n" and the alignment `open`
+ * (a column) before one that would cross WRAP_COLUMN. */
+static void put_cells(fkcg_render *r, const cells *c, size_t open)
+{
+    size_t col = column(r->b);
+    bool first = true;
+    for (size_t i = 0; i < c->n;) {
+        if (!(c->v[i].langs & r->st->lang)) {
+            i++;
+            continue;
+        }
+        r->scratch.len = 0;
+        put_cell(r, &r->scratch, c->v, c->n, &i);
+        size_t len = r->scratch.len;
+        if (!first && col + 2 + len + 2 > WRAP_COLUMN && col > open) {
+            fkcg_buf_puts(r->b, ",\n");
+            for (size_t k = 0; k < open; k++)
+                fkcg_buf_putc(r->b, ' ');
+            col = open;
+        } else if (!first) {
+            fkcg_buf_puts(r->b, ", ");
+            col += 2;
+        }
+        fkcg_buf_put(r->b, r->scratch.data, len);
+        col = memchr(r->scratch.data, '\n', len) ? column(r->b) : col + len;
+        first = false;
+    }
+}
+
+/* One row at the style's indentation, with its comment (when given) on the line before or,
+ * trailing, after it. */
+static void put_row(fkcg_render *r, fkcg_table_id t, const cells *c, const char *comment,
+                    bool trailing)
+{
+    const char *indent = r->st->indent[r->in_section];
+    if (comment && !trailing) {
+        fkcg_buf_puts(r->b, indent);
+        r->st->comment(r->b, comment);
+        fkcg_buf_putc(r->b, '\n');
+    }
+    fkcg_buf_puts(r->b, indent);
+    put_row_edge(r, r->b, t, true);
+    put_cells(r, c, strlen(indent) + r->st->cont);
+    put_row_edge(r, r->b, t, false);
+    fkcg_buf_putc(r->b, ',');
+    if (comment && trailing) {
+        fkcg_buf_putc(r->b, ' ');
+        r->st->comment(r->b, comment);
+    }
+    fkcg_buf_putc(r->b, '\n');
+}
+
+/* One value a line, with a trailing comment (when given). */
+static void put_value(fkcg_render *r, const cells *c, const char *comment)
+{
+    fkcg_buf_puts(r->b, r->st->indent[r->in_section]);
+    put_cells(r, c, column(r->b));
+    fkcg_buf_putc(r->b, ',');
+    if (comment) {
+        fkcg_buf_putc(r->b, ' ');
+        r->st->comment(r->b, comment);
+    }
+    fkcg_buf_putc(r->b, '\n');
+}
+
+void fkcg_render_where(fkcg_buf *out, const fkcg_plan *p, size_t sec, bool line)
+{
+    const fkcg_section *s = p->secs[sec].s;
+    fkcg_buf_putc(out, '[');
+    fkcg_buf_put_u64(out, sec);
+    fkcg_buf_puts(out, "] ");
+    fkcg_buf_puts(out, fkcg_nz(s->kernel));
+    fkcg_buf_puts(out, " (");
+    fkcg_buf_puts(out, rel_file(s));
+    if (line) {
+        fkcg_buf_putc(out, ':');
+        fkcg_buf_put_u64(out, s->loc.line);
+    }
+    fkcg_buf_putc(out, ')');
+}
+
+size_t fkcg_render_links_of(const fkcg_plan *p, size_t reg)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_rows; i++)
+        n += reg == FKCG_NONE || p->secs[p->rows[p->links[i]].sec].registry == reg;
+    return n;
+}
+
+/* The comment of row i of table t: "[i] kernel ..." (built in a buffer of its own). */
+static const char *row_comment(fkcg_buf *cm, const fkcg_plan *p, fkcg_table_id t, size_t i)
+{
+    cm->len = 0;
+    if (t == FKCG_T_KERNELS) {
+        fkcg_render_where(cm, p, i, true);
+    } else if (t == FKCG_T_PROVIDERS) {
+        const fkcg_provider *pr = p->t->providers[i];
+        fkcg_buf_printf(cm, "[%zu] %s", i, fkcg_nz(pr->rel_file ? pr->rel_file : pr->loc.file));
+    } else {
+        const fkcg_plan_row *row = &p->rows[i];
+        if (t == FKCG_T_BINDINGS)
+            fkcg_buf_printf(cm, "[%zu] ", i);
+        fkcg_buf_puts(cm, fkcg_nz(p->secs[row->sec].s->kernel));
+        fkcg_buf_putc(cm, ' ');
+        fkcg_buf_puts(cm, fkcg_dtypes[row->b->dtype].name);
+        if (t == FKCG_T_LINKS)
+            fkcg_buf_printf(cm, " [%zu]", i);
+    }
+    return fkcg_buf_str(cm);
+}
+
+/* The row templates of the templated sections: the rows of a section differ only in their
+ * dtype, symbol suffix and wrapper width, so each row is a call of its section's template
+ * (a C macro, a Rust macro_rules!), and the link registry names its symbols the same way. */
+static void put_templates(fkcg_render *r)
+{
+    const fkcg_plan *p = r->p;
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_plan_sec *ps = &p->secs[i];
+        if (!ps->templated)
+            continue;
+        r->st->template_open(r, i, true);
+        r->st->str(r->b, ps->s->entry_point);
+        r->st->template_close(r, true);
+        cells c = { .n = 0 };
+        binding_cells(&c, p, ps->first, true);
+        r->st->template_open(r, i, false);
+        put_row_edge(r, r->b, FKCG_T_BINDINGS, true);
+        put_cells(r, &c, (size_t)-1); /* on one line */
+        put_row_edge(r, r->b, FKCG_T_BINDINGS, false);
+        r->st->template_close(r, false);
+    }
+}
+
+/* Row k of a templated section: a call of its template, with its index as the comment. */
+static void put_template_row(fkcg_render *r, size_t k)
+{
+    fkcg_buf_puts(r->b, r->st->indent[0]);
+    r->st->template_call(r, r->b, k, false);
+    fkcg_buf_puts(r->b, ", ");
+    char index[32];
+    snprintf(index, sizeof index, "[%zu]", k);
+    r->st->comment(r->b, index);
+    fkcg_buf_putc(r->b, '\n');
+}
+
+void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
+{
+    const fkcg_plan *p = r->p;
+    size_t n = t == FKCG_T_PROVIDERS ? p->t->n_providers
+             : t == FKCG_T_KERNELS ? p->t->n_sections
+             : t == FKCG_T_BINDINGS ? p->n_rows
+             : t == FKCG_T_LINKS ? fkcg_render_links_of(p, registry)
+             : t == FKCG_T_REGISTRIES ? p->n_registries : p->n_ops;
+    fkcg_buf cm;
+    fkcg_buf_init(&cm);
+    if (t == FKCG_T_BINDINGS)
+        put_templates(r);
+    r->st->open(r, t, FKCG_NONE, registry, n);
+    for (size_t k = 0; k < (t == FKCG_T_LINKS ? p->n_rows : n); k++) {
+        cells c = { .n = 0 };
+        size_t row = t == FKCG_T_LINKS ? p->links[k] : k;
+        switch (t) {
+        case FKCG_T_PROVIDERS: provider_cells(&c, p->t->providers[k]); break;
+        case FKCG_T_KERNELS: kernel_cells(&c, p, k); break;
+        case FKCG_T_BINDINGS:
+            if (p->secs[p->rows[k].sec].templated) {
+                put_template_row(r, k);
+                continue;
+            }
+            binding_cells(&c, p, k, false);
+            break;
+        case FKCG_T_LINKS:
+            if (registry != FKCG_NONE && p->secs[p->rows[row].sec].registry != registry)
+                continue;
+            link_cells(&c, p, row);
+            break;
+        case FKCG_T_REGISTRIES: str(&c, p->registries[k]); break;
+        case FKCG_T_SHARED_COST: ref(&c, FKCG_CELL_COST, 0, p->ops[k].cost); break;
+        case FKCG_T_OP_NAMES: str(&c, p->ops[k].name); break;
+        case FKCG_T_OP_ROWS:
+            nest(&c, FKCG_T_SPAN, true);
+            uint(&c, p->ops[k].first);
+            uint(&c, p->ops[k].end);
+            nest(&c, FKCG_T_SPAN, false);
+            break;
+        default: break;
+        }
+        if (t <= FKCG_T_LINKS)
+            put_row(r, t, &c, t == FKCG_T_LINKS ? NULL : row_comment(&cm, p, t, row), false);
+        else
+            put_value(r, &c, t == FKCG_T_SHARED_COST || t == FKCG_T_OP_ROWS ? p->ops[k].name
+                                                                            : NULL);
+    }
+    r->st->close(r, t, n);
+    fkcg_buf_free(&cm);
+}
+
+/* One per-section table of n rows (of input `input`, for DTYPES): fill(c, k) gives row k's
+ * cells. */
+static void section_table(fkcg_render *r, fkcg_table_id t, size_t sec, size_t input, size_t n,
+                          const void *items,
+                          void (*fill)(cells *c, const void *items, size_t k, size_t sec))
+{
+    size_t at = sec, k = input;
+    if (!same_table(r->p, t, &at, &k))
+        return; /* an earlier section's table has these rows: it is named instead */
+    r->st->open(r, t, sec, input, n);
+    if (t == FKCG_T_DTYPES || t == FKCG_T_COST) { /* a list of values / one struct: inline */
+        cells c = { .n = 0 };
+        for (size_t k = 0; k < n; k++)
+            fill(&c, items, k, sec);
+        put_cells(r, &c, column(r->b));
+    }
+    for (size_t k = 0; t != FKCG_T_DTYPES && t != FKCG_T_COST && k < n; k++) {
+        cells c = { .n = 0 };
+        fill(&c, items, k, sec);
+        put_row(r, t, &c, NULL, false);
+    }
+    r->st->close(r, t, n);
+}
+
+static void fill_fast_path(cells *c, const void *items, size_t k, size_t sec)
+{
+    const fkcg_fast_path *f = &((const fkcg_fast_path *)items)[k];
+    (void)sec;
+    str(c, f->when);
+    vocab(c, FKCG_EN_COST_CLASS, f->cost_class);
+}
+
+static void fill_dtype(cells *c, const void *items, size_t k, size_t sec)
+{
+    (void)sec;
+    vocab(c, FKCG_EN_DTYPE, fkcg_dtypes[((const int *)items)[k]].name);
+}
+
+static void fill_input(cells *c, const void *items, size_t k, size_t sec)
+{
+    input_cells(c, &((const fkcg_input *)items)[k], sec, k);
+}
+
+static void fill_output(cells *c, const void *items, size_t k, size_t sec)
+{
+    (void)sec;
+    output_cells(c, &((const fkcg_output *)items)[k]);
+}
+
+static void fill_field(cells *c, const void *items, size_t k, size_t sec)
+{
+    const fkcg_field *f = &((const fkcg_field *)items)[k];
+    (void)sec;
+    str(c, f->name);
+    str(c, f->kind);
+    ostr(c, f->note);
+}
+
+static void fill_cost(cells *c, const void *items, size_t k, size_t sec)
+{
+    (void)k;
+    cost_cells(c, items, sec);
+}
+
+void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_render *r, size_t sec))
+{
+    const fkcg_section *s = r->p->secs[sec].s;
+    r->in_section = true;
+    fkcg_buf cm;
+    fkcg_buf_init(&cm);
+    fkcg_buf_puts(r->b, r->st->section_lead);
+    fkcg_render_where(&cm, r->p, sec, true);
+    r->st->comment(r->b, fkcg_buf_str(&cm));
+    fkcg_buf_putc(r->b, '\n');
+    fkcg_buf_free(&cm);
+    if (s->caps.n_fast_paths)
+        section_table(r, FKCG_T_FAST_PATHS, sec, FKCG_NONE, s->caps.n_fast_paths,
+                      s->caps.fast_paths, fill_fast_path);
+    for (size_t k = 0; k < s->n_inputs; k++)
+        section_table(r, FKCG_T_DTYPES, sec, k, s->inputs[k].n_dtypes, s->inputs[k].dtypes,
+                      fill_dtype);
+    if (s->n_inputs)
+        section_table(r, FKCG_T_INPUTS, sec, FKCG_NONE, s->n_inputs, s->inputs, fill_input);
+    if (s->n_outputs)
+        section_table(r, FKCG_T_OUTPUTS, sec, FKCG_NONE, s->n_outputs, s->outputs, fill_output);
+    if (s->n_fields)
+        section_table(r, FKCG_T_FIELDS, sec, FKCG_NONE, s->n_fields, s->fields, fill_field);
+    if (cost_fns && s->cost.present)
+        cost_fns(r, sec);
+    if (s->cost.present)
+        section_table(r, FKCG_T_COST, sec, FKCG_NONE, 1, s, fill_cost);
+    r->in_section = false;
+}

@@ -1,0 +1,1097 @@
+/* rust.c — the Rust back end: from the plan, NAME_bindings.rs, one module of the contracts'
+ * own items (op kinds, op params, each op's C interface, kernel refs) and their tables, over
+ * the fkc crate's hand-written tables module (rust/fkc/src/tables.rs, named rt::tables), which
+ * holds every type and loop that is the same for all contracts. Its own escape gate: every
+ * contract string reaches the output through put_rstr (a Rust string literal), put_rcomment (a
+ * plain comment) or put_rdoc (doc text), every identifier through put_rident (checked; a
+ * keyword becomes r#name). Its own checks: the names Rust cannot take, one op_params variant
+ * per op kind, link registry statics. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "back.h"
+#include "config.h"
+#include "fkcgen.h"
+#include "internal.h"
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+static int cmp_name(const void *key, const void *entry)
+{
+    return strcmp(key, *(const char *const *)entry);
+}
+
+/* Rust's strict and reserved keywords (2015-2024 editions), sorted by strcmp. */
+static const char *const rust_keywords[] = {
+    "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+    "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv",
+    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+};
+
+bool fkcg_rust_keyword(const char *s)
+{
+    return bsearch(s, rust_keywords, sizeof rust_keywords / sizeof rust_keywords[0],
+                   sizeof rust_keywords[0], cmp_name) != NULL;
+}
+
+/* The names of the module's own items in the value namespace (statics and functions), which a
+ * link registry static may not take; sorted. */
+static const char *const own_values[] = {
+    "BINDINGS", "KERNELS", "LINK_REGISTRIES", "OP_NAMES", "OP_ROWS", "PROVIDERS", "RUNTIME_ABI",
+    "SHARED_COST", "UNKNOWN_COST",
+};
+#define OWN_VALUES "BINDINGS, KERNELS, LINK_REGISTRIES, OP_NAMES, OP_ROWS, PROVIDERS, " \
+                   "RUNTIME_ABI, SHARED_COST, UNKNOWN_COST"
+
+/* ---- the escape gate ------------------------------------------------------------------ */
+
+#define PUT(b, lit) fkcg_buf_put((b), "" lit, sizeof(lit) - 1)
+
+static void put_str(fkcg_buf *b, const char *s)
+{
+    fkcg_buf_puts(b, s);
+}
+
+/* What an invalid identifier or string becomes: it cannot compile, and says why. */
+#define BROKEN(what) "compile_error!(\"fkcgen: invalid " what "\")"
+
+/* A Rust identifier from a contract name: a C identifier (checked here again), never self,
+ * Self, super or crate; a keyword is written as a raw identifier. */
+static void put_rident(fkcg_buf *b, const char *s)
+{
+    size_t n = fkcg_emit_ident_len(s);
+    if (!n || fkcg_rust_name_refused(s)) {
+        PUT(b, BROKEN("identifier"));
+        return;
+    }
+    if (fkcg_rust_keyword(s))
+        PUT(b, "r#");
+    fkcg_buf_put(b, s, n);
+}
+
+/* put_rident's name followed by a suffix ("_len"): the two make one identifier, never a keyword,
+ * so no r# goes before it. */
+static void put_rident_suffixed(fkcg_buf *b, const char *s, const char *suffix)
+{
+    size_t n = fkcg_emit_ident_len(s);
+    if (!n || fkcg_rust_name_refused(s)) {
+        PUT(b, BROKEN("identifier"));
+        return;
+    }
+    fkcg_buf_put(b, s, n);
+    put_str(b, suffix);
+}
+
+/* The UTF-8 sequence at s: its code point and length, or 0 when malformed (overlong,
+ * surrogate, beyond U+10FFFF, truncated). */
+static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
+{
+    size_t n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 0;
+    if (n == 0 || s[0] > 0xF4)
+        return 0;
+    uint32_t c = s[0] & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (s[i] & 0x3F);
+    }
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < min[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+/* A contract string as a Rust string literal: printable ASCII stays but " and \ (escaped);
+ * newline, tab and CR as \n \t \r, every other byte or code point as \u{HEX}, so the source
+ * stays ASCII (no bidirectional control can hide in it). Malformed UTF-8 (the front end refuses
+ * it) becomes a compile_error!. */
+static void put_rstr(fkcg_buf *b, const char *s)
+{
+    if (!s)
+        s = "";
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p >= 0x80) {
+            uint32_t cp;
+            size_t n = utf8_decode(p, &cp);
+            if (!n) {
+                PUT(b, BROKEN("UTF-8 in a string"));
+                return;
+            }
+            p += n - 1;
+        }
+    fkcg_buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            fkcg_buf_putc(b, '\\');
+            fkcg_buf_putc(b, (char)c);
+        } else if (c >= 0x20 && c < 0x7F) {
+            fkcg_buf_putc(b, (char)c);
+        } else if (c == '\n') {
+            PUT(b, "\\n");
+        } else if (c == '\t') {
+            PUT(b, "\\t");
+        } else if (c == '\r') {
+            PUT(b, "\\r");
+        } else {
+            uint32_t cp = c;
+            if (c >= 0x80)
+                p += utf8_decode(p, &cp) - 1;
+            fkcg_buf_printf(b, "\\u{%X}", (unsigned)cp);
+        }
+    }
+    fkcg_buf_putc(b, '"');
+}
+
+/* Contract text in a plain `//` comment: printable ASCII only (one '.' per other code point or
+ * byte), on one line. Nothing but a newline ends a line comment. */
+static void put_rcomment(fkcg_buf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; s && *p; p++) {
+        if (*p >= 0x20 && *p < 0x7F)
+            fkcg_buf_putc(b, (char)*p);
+        else if (*p < 0x80 || *p >= 0xC0) /* not a UTF-8 continuation byte */
+            fkcg_buf_putc(b, '.');
+    }
+}
+
+/* Contract text in a `///` doc comment: as put_rcomment, and the Markdown that could make
+ * rustdoc do more than show text is backslash-escaped: ` (a code span or fence: a doctest
+ * runs code), < > & (HTML, entities, autolinks), [ ] (links), ~ and | (fences, tables) and \.
+ * The callers start every doc line with their own words, so no contract text begins a line
+ * (no heading, list, quote or indented code block can start). */
+static void put_rdoc(fkcg_buf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; s && *p; p++) {
+        if (*p >= 0x20 && *p < 0x7F) {
+            if (strchr("`<>&[]~|\\", *p))
+                fkcg_buf_putc(b, '\\');
+            fkcg_buf_putc(b, (char)*p);
+        } else if (*p < 0x80 || *p >= 0xC0) {
+            fkcg_buf_putc(b, '.');
+        }
+    }
+}
+
+/* A finite double as a Rust f64 literal, the shortest that reads back exactly ('.' whatever
+ * the locale). */
+static void put_f64(fkcg_buf *b, double v)
+{
+    char tmp[40];
+    if (!isfinite(v)) {
+        PUT(b, BROKEN("non-finite number"));
+        return;
+    }
+    if (v == 0.0) {
+        put_str(b, signbit(v) ? "-0.0" : "0.0");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v) /* read back in the locale it was printed in */
+            break;
+    }
+    for (char *p = tmp; *p; p++)
+        if (*p == ',')
+            *p = '.';
+    /* Rust wants digits before an exponent's sign to hold a '.', e.g. 1.0e-5, not 1e-5.0 */
+    char *e = strpbrk(tmp, "eE");
+    if (e) {
+        char mant[40];
+        size_t m = (size_t)(e - tmp);
+        memcpy(mant, tmp, m);
+        mant[m] = '\0';
+        fkcg_buf_put(b, mant, m);
+        if (!strchr(mant, '.'))
+            PUT(b, ".0");
+        put_str(b, e);
+    } else {
+        put_str(b, tmp);
+        if (!strchr(tmp, '.'))
+            PUT(b, ".0");
+    }
+}
+
+/* "judge_measured" -> "JudgeMeasured", "Cpu" -> "Cpu": enum variants of schema values. */
+static void put_camel(fkcg_buf *b, const char *s)
+{
+    bool up = true;
+    for (; *s; s++) {
+        char c = *s;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+            up = true;
+            continue;
+        }
+        if (up && c >= 'a' && c <= 'z')
+            c = (char)(c - 'a' + 'A');
+        fkcg_buf_putc(b, c);
+        up = false;
+    }
+}
+
+/* A doc line: `indent/// words text`. */
+static void put_doc_line(fkcg_buf *b, const char *indent, const char *words, const char *text)
+{
+    put_str(b, indent);
+    PUT(b, "/// ");
+    put_str(b, words);
+    put_rdoc(b, text);
+    fkcg_buf_putc(b, '\n');
+}
+
+
+/* ---- the style: how the table walk (render.c) writes Rust ---------------------------------- */
+
+#define SIG(p, op) ((p)->t->sections[(op)->sig]) /* an op kind's signature section */
+
+/* Type::Variant of a vocabulary; Type::Unknown for an unstated value where it has one. */
+static void put_vocab(fkcg_buf *b, int which, const char *value)
+{
+    const fkcg_vocab *v = &fkcg_vocabs[which];
+    if (!value && !v->with_unknown) {
+        PUT(b, BROKEN("missing value"));
+        return;
+    }
+    put_str(b, v->rtype);
+    PUT(b, "::");
+    if (which == FKCG_EN_DTYPE)
+        put_rident(b, value);
+    else
+        put_camel(b, value ? value : "unknown");
+}
+
+static void put_op(fkcg_render *r, fkcg_buf *out, size_t op)
+{
+    PUT(out, "OpKind::");
+    put_rident(out, r->p->ops[op].name);
+}
+
+/* A row's wrapper: KernelRef::Op(rt::<kernel>_b<width>), or its name as a string. */
+static void put_wrapper(fkcg_render *r, fkcg_buf *out, size_t row, bool ref)
+{
+    const fkcg_plan_row *w = &r->p->rows[row];
+    if (!ref) {
+        put_rstr(out, w->b->wrapper);
+        return;
+    }
+    PUT(out, "KernelRef::");
+    put_rident(out, r->p->ops[w->op].name);
+    if (fkcg_emit_ident_len(w->b->wrapper)) {
+        PUT(out, "(rt::");
+        put_str(out, w->b->wrapper);
+        fkcg_buf_putc(out, ')');
+    } else {
+        PUT(out, "(" BROKEN("wrapper") ")");
+    }
+}
+
+static void style_comment(fkcg_buf *out, const char *text)
+{
+    PUT(out, "// ");
+    put_rcomment(out, text);
+}
+
+static void style_tpl(fkcg_render *r, fkcg_buf *out, const char *s)
+{
+    (void)r;
+    put_str(out, s);
+}
+
+/* What each table is, for rustdoc. */
+static const char *const table_doc[FKCG_T_COUNT] = {
+    [FKCG_T_PROVIDERS] = "The contract files, sorted by path.",
+    [FKCG_T_KERNELS] = "One row per kernel section, sorted by kernel.",
+    [FKCG_T_BINDINGS] = "One row per (section x dtype), by op kind, backend, kernel, dtype.",
+    [FKCG_T_SHARED_COST] = "Each op kind's shared cost: its first section's (by kernel) that "
+                           "states a known one.",
+    [FKCG_T_OP_NAMES] = "Each op kind's contract name.",
+    [FKCG_T_OP_ROWS] = "Each op kind's rows of BINDINGS: [first, end).",
+};
+
+/* `pub static NAME: [Type; n] = [` (a section's: pub(super), in mod data; COST one struct). */
+static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
+{
+    const fkcg_table_desc *d = &fkcg_tables[t];
+    fkcg_buf *b = r->b;
+    if (sec != FKCG_NONE) {
+        PUT(b, "    pub(super) static ");
+        fkcg_render_name(r, b, t, sec, k);
+        if (t == FKCG_T_COST) {
+            PUT(b, ": Cost = Cost::new(");
+            return;
+        }
+        fkcg_buf_printf(b, ": [%s; %zu] = [%s", d->rtype, n, t == FKCG_T_DTYPES ? "" : "\n");
+        return;
+    }
+    if (t == FKCG_T_LINKS) {
+        const char *reg = r->p->registries[k];
+        const char *name = strrchr(reg, ':') ? strrchr(reg, ':') + 1 : reg;
+        PUT(b, "/// Link registry `");
+        put_rdoc(b, reg);
+        PUT(b, "`: every `<entry_point>_<suffix>` symbol -> its\n/// binding, sorted by symbol "
+               "(byte order).\npub static ");
+        put_rident(b, name);
+        fkcg_buf_printf(b, ": [LinkEntry; %zu] = [\n", n);
+        return;
+    }
+    fkcg_buf_printf(b, "/// %s\n%sstatic %s: [%s; %zu] = [\n", table_doc[t],
+                    t < FKCG_T_SHARED_COST ? "pub " : "", d->rname, d->rtype, n);
+}
+
+static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
+{
+    (void)n;
+    put_str(r->b, t == FKCG_T_COST ? ");\n" : t == FKCG_T_DTYPES ? "];\n"
+                : t < FKCG_T_COST ? "    ];\n" : "];\n\n");
+}
+
+/* A templated section's row templates, as macros: symbol_<sec>!(suffix), its symbols, and
+ * rows_<sec>!(DTYPE, suffix, wrapper, width), its rows. */
+static void template_open(fkcg_render *r, size_t sec, bool symbol)
+{
+    fkcg_buf_printf(r->b, "macro_rules! %s_%zu {\n    (%s) => {\n        %s", symbol ? "symbol" : "rows",
+                    sec, symbol ? "$s:literal" : "$t:ident, $s:literal, $w:ident, $bw:literal",
+                    symbol ? "concat!(" : "");
+}
+
+static void template_close(fkcg_render *r, bool symbol)
+{
+    put_str(r->b, symbol ? ", \"_\", $s)\n    };\n}\n" : "\n    };\n}\n");
+}
+
+static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
+{
+    const fkcg_plan_row *row = &r->p->rows[c->u];
+    switch (c->kind) {
+    case FKCG_CELL_KEY:
+        PUT(out, "[DType::$t, DType::$t]");
+        break;
+    case FKCG_CELL_SYMBOL:
+        fkcg_buf_printf(out, "symbol_%zu!($s)", row->sec);
+        break;
+    case FKCG_CELL_KREF:
+        PUT(out, "KernelRef::");
+        put_rident(out, r->p->ops[row->op].name);
+        PUT(out, "(rt::$w)");
+        break;
+    case FKCG_CELL_WRAPPER:
+        PUT(out, "stringify!($w)");
+        break;
+    default:
+        PUT(out, "$bw"); /* the byte width */
+        break;
+    }
+}
+
+/* symbol_<sec>!("suffix") or rows_<sec>!(DTYPE, "suffix", wrapper, width) of row `row`. */
+static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol)
+{
+    const fkcg_plan_row *w = &r->p->rows[row];
+    const fkcg_dtype_info *d = &fkcg_dtypes[w->b->dtype];
+    if (symbol) {
+        fkcg_buf_printf(out, "symbol_%zu!(\"%s\")", w->sec, d->suffix);
+        return;
+    }
+    fkcg_buf_printf(out, "rows_%zu!(%s, \"%s\", ", w->sec, d->name, d->suffix);
+    if (fkcg_emit_ident_len(w->b->wrapper))
+        put_str(out, w->b->wrapper);
+    else
+        PUT(out, BROKEN("wrapper"));
+    fkcg_buf_printf(out, ", %u)", (unsigned)w->b->byte_width);
+}
+
+static void style_ident(fkcg_buf *out, const char *s)
+{
+    put_rident(out, s);
+}
+
+/* The escape gate, a few fields a line. */
+/* clang-format off */
+static const fkcg_style rust_style = {
+    .lang = FKCG_LANG_RUST, .str = put_rstr, .ident = style_ident, .comment = style_comment,
+    .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
+    .wrapper = put_wrapper, .open = table_open, .close = table_close,
+    .template_open = template_open, .template_close = template_close, .hole = put_hole,
+    .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
+    .section_lead = "    ",
+    .none = "None", .some = "Some(", .some_end = ")", .row_open = NULL, .row_end = ")",
+    .key_open = "[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
+    .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
+};
+/* clang-format on */
+
+/* ---- the module's own items --------------------------------------------------------------- */
+
+static void emit_banner(fkcg_buf *b, const fkcg_plan *p)
+{
+    fkcg_buf_printf(b, "// %s_bindings.rs - generated by fkcgen " FKCGEN_VERSION " from:\n",
+                    p->prefix);
+    for (size_t i = 0; i < p->t->n_providers; i++) {
+        const fkcg_provider *pr = p->t->providers[i];
+        PUT(b, "//   ");
+        put_rcomment(b, pr->rel_file ? pr->rel_file : pr->loc.file);
+        if (pr->text_hash) {
+            PUT(b, " (text xxh3-128 ");
+            put_rcomment(b, pr->text_hash);
+            fkcg_buf_putc(b, ')');
+        }
+        fkcg_buf_putc(b, '\n');
+    }
+    PUT(b, "// Do not edit: change the contracts and run `make` (fkcgen gen --lang rust).\n"
+           "// Include it into a module where `rt` names the fkc crate's ffi module (the runtime's C\n"
+           "// types, and rt::tables, what every such module shares); see docs/generated-code.md.\n\n");
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The names this module takes from rt::tables, its interface version, and the checks that
+ * the crate it is included in is of that interface and has the schema's vocabularies. */
+static void emit_prologue(fkcg_buf *b)
+{
+    PUT(b, "pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, "
+           "Determinism,\n                     FastPath, Field, Input, Layout, LayoutGuarantee, "
+           "LayoutRule, LayoutStrategy,\n                     Output, Precision, Provider, "
+           "Registry};\n\n"
+           "/// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.\n"
+           "pub const RUNTIME_ABI: i32 = " STR(FKCG_RUNTIME_ABI) ";\n"
+           "const _: () = assert!(RUNTIME_ABI == rt::FKC_RUNTIME_ABI,\n"
+           "                      \"these bindings were generated for another fkc runtime "
+           "interface: regenerate them with the fkcgen of this runtime (make)\");\n"
+           "// The schema's vocabularies, which rt::tables must spell as the fkcgen that wrote "
+           "this.\n");
+    for (int w = 0; w < FKCG_EN_COUNT; w++) {
+        const fkcg_vocab *v = &fkcg_vocabs[w];
+        const fkcg_enum *e = fkcg_enum_find(v->schema);
+        fkcg_buf_printf(b, "const _: () = assert!(rt::tables::same_names(%s::NAMES, &[%s", v->rtype,
+                        v->with_unknown ? "\"\"" : "");
+        for (size_t i = 0; e && i < e->count; i++) {
+            put_str(b, i || v->with_unknown ? ", " : "");
+            put_rstr(b, e->values[i]);
+        }
+        PUT(b, "]), \"rt::tables is of another fkcgen\");\n");
+    }
+    PUT(b, "const _: () = assert!(rt::tables::same_names(Layout::KEYS, &[");
+    for (int l = 0; l < FKCG_NLAYOUT; l++) {
+        put_str(b, l ? ", " : "");
+        put_rstr(b, fkcg_layout_keys[l]);
+    }
+    PUT(b, "]), \"rt::tables is of another fkcgen\");\n");
+    PUT(b, "const _: () = assert!(rt::tables::same_sizes(DType::SIZES, &[");
+    for (int d = 0; d < FKCG_NDTYPES; d++)
+        fkcg_buf_printf(b, "%s%u", d ? ", " : "", fkcg_dtypes[d].bytes);
+    PUT(b, "]), \"rt::tables is of another fkcgen\");\n\n"
+           "/// This module's contract set: the types its rows of rt::tables hold.\n"
+           "pub enum Set {}\n\nimpl rt::tables::Contracts for Set {\n    type OpKind = OpKind;\n"
+           "    type OpParams = OpParams;\n    type KernelRef = KernelRef;\n"
+           "    fn op_index(op: OpKind) -> usize {\n        op as usize\n    }\n}\n\n"
+           "/// rt::tables' row types for this contract set.\npub type Cost = rt::tables::Cost<Set>;\n"
+           "/// A cost function of this set.\npub type CostFn = rt::tables::CostFn<Set>;\n"
+           "/// A kernel section of this set.\npub type KernelInfo = rt::tables::KernelInfo<Set>;\n"
+           "/// A binding of this set.\npub type Binding = rt::tables::Binding<Set>;\n"
+           "/// A link registry row of this set.\npub type LinkEntry = rt::tables::LinkEntry<Set>;\n\n");
+}
+
+static const char derive_enum[] =
+    "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n";
+
+static void emit_op_kinds(fkcg_buf *b, const fkcg_plan *p)
+{
+    PUT(b, "/// The op kinds the contracts name, sorted by name; each value is the C side's\n"
+           "/// `<PREFIX>_OP_*` enumerator.\n#[allow(non_camel_case_types)]\n");
+    put_str(b, derive_enum);
+    PUT(b, "#[repr(u32)]\npub enum OpKind {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        put_doc_line(b, "    ", "Contract op kind ", p->ops[i].name);
+        PUT(b, "    ");
+        put_rident(b, p->ops[i].name);
+        fkcg_buf_printf(b, " = %zu,\n", i);
+    }
+    fkcg_buf_printf(b, "}\n\nimpl OpKind {\n    /// Every op kind, in value order.\n"
+                    "    pub const ALL: [OpKind; %zu] = [", p->n_ops);
+    for (size_t i = 0; i < p->n_ops; i++) {
+        put_str(b, i ? ", OpKind::" : "OpKind::");
+        put_rident(b, p->ops[i].name);
+    }
+    PUT(b, "];\n\n    /// The contract name (\"WriteSlice\").\n"
+           "    pub fn name(self) -> &'static str {\n        OP_NAMES[self as usize]\n    }\n}\n\n");
+}
+
+/* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element. */
+static void put_kind(fkcg_buf *b, const fkcg_field *f, bool c_view)
+{
+    bool vec;
+    const fkcg_kind_spec *k = fkcg_kind_lookup(f->kind, &vec);
+    if (!k) {
+        PUT(b, BROKEN("field kind"));
+        return;
+    }
+    if (vec)
+        put_str(b, c_view ? "*const " : "Vec<");
+    put_str(b, k->kind); /* usize, i64, f32, bool, ...: the same names in Rust */
+    if (vec && !c_view)
+        fkcg_buf_putc(b, '>');
+}
+
+static bool op_has_params(const fkcg_plan *p, const fkcg_plan_op *op)
+{
+    return SIG(p, op)->variant != NULL;
+}
+
+static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
+{
+    PUT(b, "/// The op_params of every op kind that has some: one variant per contract\n"
+           "/// `op_params.variant`, its fields in contract order.\n"
+           "#[allow(non_camel_case_types, non_snake_case)]\n"
+           "#[derive(Clone, Debug, PartialEq)]\npub enum OpParams {\n");
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_ops; i++) {
+        const fkcg_section *s = SIG(p, &p->ops[i]);
+        if (!op_has_params(p, &p->ops[i]))
+            continue;
+        n++;
+        PUT(b, "    /// The parameters of ");
+        put_rdoc(b, p->ops[i].name);
+        PUT(b, ".\n    ");
+        put_rident(b, s->variant);
+        PUT(b, " {\n");
+        for (size_t k = 0; k < s->n_fields; k++) {
+            const fkcg_field *f = &s->fields[k];
+            put_doc_line(b, "        ", "Kind ", f->kind);
+            if (f->note)
+                put_doc_line(b, "        ", "Note: ", f->note);
+            PUT(b, "        ");
+            put_rident(b, f->name);
+            PUT(b, ": ");
+            put_kind(b, f, false);
+            PUT(b, ",\n");
+        }
+        PUT(b, "    },\n");
+    }
+    PUT(b, "}\n\nimpl OpParams {\n    /// The op kind these parameters belong to.\n"
+           "    pub fn op_kind(&self) -> OpKind {\n");
+    if (n == 0) {
+        PUT(b, "        match *self {}\n    }\n}\n\n");
+        return;
+    }
+    PUT(b, "        match self {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        if (!op_has_params(p, &p->ops[i]))
+            continue;
+        PUT(b, "            OpParams::");
+        put_rident(b, SIG(p, &p->ops[i])->variant);
+        PUT(b, " { .. } => OpKind::");
+        put_rident(b, p->ops[i].name);
+        PUT(b, ",\n");
+    }
+    PUT(b, "        }\n    }\n}\n\n");
+}
+
+/* `name: type` of each C parameter of an op's wrappers, as in the C function type. */
+static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, const char *indent)
+{
+    fkcg_buf_printf(b, "%sstream: *mut %sfkc_stream,\n", indent, rt);
+    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
+        bool in = i < s->n_inputs;
+        put_str(b, indent);
+        put_rident(b, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
+        fkcg_buf_printf(b, ": *%s %sfkc_tensor,\n", in ? "const" : "mut", rt);
+    }
+    fkcg_buf_printf(b, "%sparams: *const ::core::ffi::c_void,\n%sextra: *const ::core::ffi::c_void,\n",
+                    indent, indent);
+}
+
+
+/* One op kind's C interface: its params' C view (a Vec field as pointer + _len) and the
+ * wrappers' function type. */
+static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+{
+    const fkcg_section *s = SIG(p, op);
+    put_doc_line(b, "    ", "The C interface of op kind ", op->name);
+    PUT(b, "    #[allow(non_snake_case)]\n    pub mod ");
+    put_rident(b, op->snake);
+    PUT(b, " {\n");
+    if (s->variant) {
+        PUT(b, "        /// `fkc_");
+        put_rdoc(b, op->snake);
+        PUT(b, "_params`: the C view of `OpParams::");
+        put_rdoc(b, s->variant);
+        PUT(b, "` (pointers borrowed from it).\n"
+               "        #[repr(C)]\n        #[derive(Clone, Copy, Debug)]\n"
+               "        pub struct Params {\n");
+        for (size_t k = 0; k < s->n_fields; k++) {
+            bool vec;
+            fkcg_kind_lookup(s->fields[k].kind, &vec);
+            PUT(b, "            /// Contract field ");
+            put_rdoc(b, s->fields[k].name);
+            PUT(b, ".\n            pub ");
+            put_rident(b, s->fields[k].name);
+            PUT(b, ": ");
+            put_kind(b, &s->fields[k], true);
+            PUT(b, ",\n");
+            if (vec) {
+                PUT(b, "            /// Elements of the field above.\n            pub ");
+                put_rident_suffixed(b, s->fields[k].name, "_len: usize,\n");
+            }
+        }
+        if (s->n_fields == 0)
+            PUT(b, "            /// The variant has no fields (C's `char unused`).\n"
+                   "            pub unused: ::std::os::raw::c_char,\n");
+        PUT(b, "        }\n\n");
+    }
+    PUT(b, "        /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);\n"
+           "        /// `params` points to ");
+    put_str(b, s->variant ? "a `Params`" : "nothing (the op has no op_params)");
+    PUT(b, ", `extra` to the op's side inputs or is null.\n"
+           "        pub type Kernel = unsafe extern \"C\" fn(\n");
+    put_c_params(b, s, "super::super::rt::", "            ");
+    PUT(b, "        ) -> super::super::rt::fkc_status;\n    }\n");
+}
+
+static void emit_ops(fkcg_buf *b, const fkcg_plan *p)
+{
+    PUT(b, "/// The C interface of each op kind: its parameter struct and its function type; the\n"
+           "/// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).\n"
+           "pub mod ops {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        if (i)
+            fkcg_buf_putc(b, '\n');
+        emit_op_module(b, p, &p->ops[i]);
+    }
+    PUT(b, "}\n\n");
+}
+
+/* One arm of KernelRef::call. */
+static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+{
+    const fkcg_section *s = SIG(p, op);
+    PUT(b, "            (KernelRef::");
+    put_rident(b, op->name);
+    PUT(b, "(f), ");
+    if (s->variant) {
+        PUT(b, "Some(OpParams::");
+        put_rident(b, s->variant);
+        PUT(b, " {");
+        for (size_t k = 0; k < s->n_fields; k++) {
+            put_str(b, k ? ", " : " ");
+            put_rident(b, s->fields[k].name);
+            fkcg_buf_printf(b, ": p%zu", k);
+        }
+        PUT(b, " })");
+    } else {
+        fkcg_buf_putc(b, '_');
+    }
+    fkcg_buf_printf(b, ") => {\n                if inputs.len() != %zu || outputs.len() != %zu {\n"
+                    "                    return None;\n                }\n",
+                    s->n_inputs, s->n_outputs);
+    if (s->variant) {
+        PUT(b, "                let c = ops::");
+        put_rident(b, op->snake);
+        PUT(b, "::Params {");
+        for (size_t k = 0; k < s->n_fields; k++) {
+            bool vec;
+            fkcg_kind_lookup(s->fields[k].kind, &vec);
+            put_str(b, k ? ",\n                    " : "\n                    ");
+            put_rident(b, s->fields[k].name);
+            if (vec) {
+                fkcg_buf_printf(b, ": p%zu.as_ptr(),\n                    ", k);
+                put_rident_suffixed(b, s->fields[k].name, "_len");
+                fkcg_buf_printf(b, ": p%zu.len()", k);
+            } else {
+                fkcg_buf_printf(b, ": *p%zu", k);
+            }
+        }
+        put_str(b, s->n_fields ? ",\n                };\n" : " unused: 0 };\n");
+    }
+    PUT(b, "                Some(unsafe {\n                    f(\n                        stream,\n");
+    for (size_t i = 0; i < s->n_inputs; i++)
+        fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
+    for (size_t i = 0; i < s->n_outputs; i++)
+        fkcg_buf_printf(b, "                        outputs[%zu],\n", i);
+    put_str(b, s->variant ? "                        &c as *const _ as *const ::core::ffi::c_void,\n"
+                          : "                        ::core::ptr::null(),\n");
+    PUT(b, "                        extra,\n                    )\n                })\n"
+           "            }\n");
+}
+
+static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
+{
+    bool any_params = false;
+    PUT(b, "/// A kernel reference: a byte-width wrapper of the runtime, by op kind.\n"
+           "#[allow(non_camel_case_types)]\n#[derive(Clone, Copy)]\npub enum KernelRef {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        any_params |= op_has_params(p, &p->ops[i]);
+        put_doc_line(b, "    ", "A wrapper of op kind ", p->ops[i].name);
+        PUT(b, "    ");
+        put_rident(b, p->ops[i].name);
+        PUT(b, "(ops::");
+        put_rident(b, p->ops[i].snake);
+        PUT(b, "::Kernel),\n");
+    }
+    PUT(b, "}\n\nimpl KernelRef {\n    /// The op kind of the wrapper.\n"
+           "    pub fn op_kind(&self) -> OpKind {\n        match self {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        PUT(b, "            KernelRef::");
+        put_rident(b, p->ops[i].name);
+        PUT(b, "(_) => OpKind::");
+        put_rident(b, p->ops[i].name);
+        PUT(b, ",\n");
+    }
+    PUT(b, "        }\n    }\n\n"
+           "    /// Calls the wrapper: `params` is lent to it as the op's C params struct. None\n"
+           "    /// (and no call) when `params` is not this op kind's variant or the numbers of\n"
+           "    /// inputs and outputs differ from the contract's; else the wrapper's status.\n"
+           "    ///\n    /// # Safety\n"
+           "    /// `stream`, the tensors and `extra` must be what the C wrapper accepts: valid\n"
+           "    /// pointers to live runtime objects (see fkc_runtime.h); `extra` the op's side\n"
+           "    /// inputs (fkc_kernels.h: `fkc_<op>_extra`), or null for an op without any.\n"
+           "    #[allow(unused_unsafe)] // the inner block: needed from edition 2024, unused before\n"
+           "    pub unsafe fn call(\n        &self,\n        stream: *mut rt::fkc_stream,\n"
+           "        inputs: &[*const rt::fkc_tensor],\n        outputs: &[*mut rt::fkc_tensor],\n"
+           "        params: Option<&OpParams>,\n        extra: *const ::core::ffi::c_void,\n"
+           "    ) -> Option<rt::fkc_status> {\n        match (*self, params) {\n");
+    for (size_t i = 0; i < p->n_ops; i++)
+        emit_call_arm(b, p, &p->ops[i]);
+    if (any_params)
+        PUT(b, "            _ => None,\n");
+    PUT(b, "        }\n    }\n}\n\n"
+           "impl ::core::fmt::Debug for KernelRef {\n"
+           "    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n"
+           "        write!(f, \"KernelRef::{}\", self.op_kind().name())\n    }\n}\n\n");
+}
+
+static bool expr_uses(const fkcg_expr *e, fkcg_expr_kind kind)
+{
+    return e && (e->kind == kind || expr_uses(e->lhs, kind) || expr_uses(e->rhs, kind));
+}
+
+/* The index of field `name` in s, or s->n_fields. */
+static size_t field_index(const fkcg_section *s, const char *name)
+{
+    size_t k = 0;
+    while (k < s->n_fields && (!name || strcmp(s->fields[k].name, name) != 0))
+        k++;
+    return k;
+}
+
+/* A field as the match binding p<k> of its index in the section (ctx). */
+static void put_field_f64(fkcg_buf *b, const char *name, const void *ctx)
+{
+    fkcg_buf_printf(b, "*p%zu as f64", field_index(ctx, name));
+}
+
+/* The expression in f64 arithmetic, without parentheses around the whole (rustc's
+ * unused_parens). */
+static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e)
+{
+    const fkcg_expr_style rust_f64 = { ".0", "n as f64", "dtype_bytes as f64", put_field_f64,
+                                       s, true };
+    fkcg_expr_write(e, b, &rust_f64);
+}
+
+/* Whether e names field `name` (its depth is bounded by the checks). */
+static bool expr_names(const fkcg_expr *e, const char *name)
+{
+    return e && ((e->kind == FKCG_EXPR_FIELD && e->field && !strcmp(e->field, name)) ||
+                 expr_names(e->lhs, name) || expr_names(e->rhs, name));
+}
+
+/* The fields an expression names, bound as p<k> in the match pattern. */
+static void put_field_bindings(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e)
+{
+    bool first = true;
+    for (size_t k = 0; k < s->n_fields; k++) {
+        if (!expr_names(e, s->fields[k].name))
+            continue;
+        put_str(b, first ? " " : ", ");
+        put_rident(b, s->fields[k].name);
+        fkcg_buf_printf(b, ": p%zu", k);
+        first = false;
+    }
+    PUT(b, ", .. }");
+}
+
+static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const char *what,
+                         const fkcg_expr *e, const char *src)
+{
+    bool n = expr_uses(e, FKCG_EXPR_N), db = expr_uses(e, FKCG_EXPR_DTYPE_BYTES);
+    bool f = expr_uses(e, FKCG_EXPR_FIELD);
+    fkcg_buf_printf(b, "    // %s = ", what);
+    put_rcomment(b, src);
+    fkcg_buf_printf(b, "\n    fn cost_%zu_%s(%sn: u64, %sdtype_bytes: u64, "
+                    "%sparams: Option<&OpParams>) -> f64 {\n", sec, what, n ? "" : "_",
+                    db ? "" : "_", f ? "" : "_");
+    if (f) {
+        PUT(b, "        match params {\n            Some(OpParams::");
+        put_rident(b, s->variant);
+        PUT(b, " {");
+        put_field_bindings(b, s, e);
+        PUT(b, ") => ");
+        put_expr(b, s, e);
+        PUT(b, ",\n            _ => f64::NAN,\n        }\n");
+    } else {
+        PUT(b, "        ");
+        put_expr(b, s, e);
+        fkcg_buf_putc(b, '\n');
+    }
+    PUT(b, "    }\n");
+}
+
+static void emit_cost_fns(fkcg_render *r, size_t sec)
+{
+    const fkcg_section *s = r->p->secs[sec].s;
+    if (s->cost.flops)
+        emit_cost_fn(r->b, s, sec, "flops", s->cost.flops, s->cost.flops_src);
+    if (s->cost.bytes_moved)
+        emit_cost_fn(r->b, s, sec, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
+}
+
+
+/* The tables: each section's data in mod data, then the whole plan's. */
+static void emit_tables(fkcg_render *r)
+{
+    const fkcg_plan *p = r->p;
+    fkcg_buf *b = r->b;
+    PUT(b, "/// The tables' parts, one group per kernel section (by index in KERNELS).\n"
+           "mod data {\n    use super::*;\n\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        if (i)
+            fkcg_buf_putc(b, '\n');
+        fkcg_render_section(r, i, emit_cost_fns);
+    }
+    PUT(b, "}\n\n/// The unknown-cost sentinel (docs/cost.md).\n"
+           "pub static UNKNOWN_COST: Cost = Cost::UNKNOWN;\n\n");
+    fkcg_render_table(r, FKCG_T_PROVIDERS, FKCG_NONE);
+    fkcg_render_table(r, FKCG_T_KERNELS, FKCG_NONE);
+    fkcg_render_table(r, FKCG_T_BINDINGS, FKCG_NONE);
+    for (size_t k = 0; k < p->n_registries; k++)
+        fkcg_render_table(r, FKCG_T_LINKS, k);
+    fkcg_buf_printf(b, "/// Every link registry: its path and its rows, sorted by path.\n"
+                    "pub static LINK_REGISTRIES: [(&str, &[LinkEntry]); %zu] = [\n",
+                    p->n_registries);
+    for (size_t k = 0; k < p->n_registries; k++) {
+        const char *reg = p->registries[k];
+        PUT(b, "    (");
+        put_rstr(b, reg);
+        PUT(b, ", &");
+        put_rident(b, strrchr(reg, ':') ? strrchr(reg, ':') + 1 : reg);
+        PUT(b, "),\n");
+    }
+    PUT(b, "];\n\n");
+    fkcg_render_table(r, FKCG_T_SHARED_COST, FKCG_NONE);
+    fkcg_render_table(r, FKCG_T_OP_NAMES, FKCG_NONE);
+    fkcg_render_table(r, FKCG_T_OP_ROWS, FKCG_NONE);
+}
+
+/* The module's functions: one line each over rt::tables' loops. */
+static const char functions[] =
+    "/// Registers every binding with one call each, in table order; stops at the first\n"
+    "/// error and returns it.\n"
+    "pub fn register_all<R: Registry<Set>>(registry: &mut R) -> Result<(), R::Error> {\n"
+    "    rt::tables::register_all(&BINDINGS, registry)\n}\n\n"
+    "/// The binding of (op, [in, out], backend), the first in table order; None when no\n"
+    "/// binding has that key (every contract key is [T, T]).\n"
+    "pub fn dispatch(op: OpKind, input: DType, output: DType, backend: Backend)\n"
+    "    -> Option<&'static Binding> {\n"
+    "    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, [input, output], backend, None)\n"
+    "}\n\n"
+    "/// The binding of the full key (op, [in, out], backend) + kernel_source.\n"
+    "pub fn binding_lookup(op: OpKind, key: [DType; 2], backend: Backend, kernel_source: &str)\n"
+    "    -> Option<&'static Binding> {\n"
+    "    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, key, backend, Some(kernel_source))\n"
+    "}\n\n"
+    "/// Binary search of one link registry (sorted by symbol) for a symbol.\n"
+    "pub fn link_lookup_in(registry: &'static [LinkEntry], symbol: &str)\n"
+    "    -> Option<&'static LinkEntry> {\n"
+    "    rt::tables::link_lookup_in(registry, symbol)\n}\n\n"
+    "/// A symbol's row in any link registry; None when no registry holds it.\n"
+    "pub fn link_lookup(symbol: &str) -> Option<&'static LinkEntry> {\n"
+    "    LINK_REGISTRIES.iter().find_map(|r| link_lookup_in(r.1, symbol))\n}\n\n"
+    "/// The shared cost of an op kind (docs/cost.md); None when it has none.\n"
+    "pub fn op_shared_cost(op: OpKind) -> Option<&'static Cost> {\n"
+    "    rt::tables::shared_cost(&SHARED_COST, op)\n}\n\n"
+    "/// Upgrades every binding of `backend` whose cost is the unknown sentinel to its op\n"
+    "/// kind's shared cost, when it has one; works on a caller's copy of the table (e.g.\n"
+    "/// `BINDINGS.to_vec()`). Returns the number of bindings upgraded.\n"
+    "pub fn fill_unset_cost_for_backend(bindings: &mut [Binding], backend: Backend) -> usize {\n"
+    "    rt::tables::fill_cost(bindings, backend, &SHARED_COST)\n}\n";
+
+static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
+{
+    fkcg_buf *b = outs[0];
+    fkcg_render r;
+    fkcg_render_init(&r, b, p, &rust_style, NULL);
+    emit_banner(b, p);
+    emit_prologue(b);
+    emit_op_kinds(b, p);
+    emit_op_params(b, p);
+    emit_ops(b, p);
+    emit_kernel_ref(b, p);
+    emit_tables(&r);
+    put_str(b, functions);
+    fkcg_render_free(&r);
+}
+
+/* ---- checks ---------------------------------------------------------------------------- */
+
+typedef struct rchecker {
+    fkcg_diag *d;
+} rchecker;
+
+static void report(rchecker *ck, fkcg_loc loc, const char *what, const char *value,
+                   const char *why)
+{
+    fkcg_emit_report(ck->d, loc, what, value, why);
+}
+
+#define RUST_WHY "cannot be a Rust name (self, Self, super and crate cannot, even as r#name)"
+
+static void check_rname(rchecker *ck, fkcg_loc loc, const char *what, const char *s)
+{
+    if (s && fkcg_rust_name_refused(s))
+        report(ck, loc, what, s, RUST_WHY);
+}
+
+/* An UPPER_SNAKE name: [A-Z][A-Z0-9_]*. */
+static bool upper_snake(const char *s)
+{
+    if (!(*s >= 'A' && *s <= 'Z'))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* The static a registry path names: its last segment. */
+static const char *registry_static(const char *path)
+{
+    const char *last = strrchr(path, ':');
+    return last ? last + 1 : path;
+}
+
+/* A name and the index of what holds it, sorted by (name, index): names shared by two
+ * holders become adjacent, and the first holder comes first (a total order). */
+typedef struct held {
+    const char *name;
+    size_t index;
+} held;
+
+static int cmp_held(const void *a, const void *b)
+{
+    const held *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Each link_registry ends in an UPPER_SNAKE name, none of the module's own statics, and two
+ * registries do not end in the same one. */
+static void check_registries(rchecker *ck, const fkcg_plan *p)
+{
+    const fkcg_table *t = p->t;
+    held *h = fkcg_xcalloc(t->n_providers, sizeof *h);
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_providers; i++) {
+        const fkcg_provider *pr = t->providers[i];
+        const char *reg = pr->link_registry;
+        const char *name = reg ? registry_static(reg) : NULL;
+        if (!reg || !fkcg_is_c_path(reg) || !upper_snake(name) ||
+            bsearch(name, own_values, sizeof own_values / sizeof own_values[0],
+                    sizeof own_values[0], cmp_name)) {
+            report(ck, pr->loc, "link_registry", reg, "must end in the name of a Rust static: "
+                   "UPPER_SNAKE_CASE and none of the module's own (" OWN_VALUES ")");
+            continue;
+        }
+        h[n++] = (held){ name, i };
+    }
+    qsort(h, n, sizeof *h, cmp_held);
+    for (size_t i = 1, g = 0; i < n; i++) {
+        if (strcmp(h[i].name, h[g].name) != 0) {
+            g = i;
+            continue;
+        }
+        const fkcg_provider *a = t->providers[h[g].index], *pr = t->providers[h[i].index];
+        if (strcmp(a->link_registry, pr->link_registry) == 0)
+            continue; /* one registry, named by two files */
+        report(ck, pr->loc, "link_registry", pr->link_registry, "ends in the same Rust static "
+               "as another provider's link_registry; the statics would clash");
+        fkcg_emit_note(ck->d, a->loc, "the other provider is here");
+    }
+    free(h);
+}
+
+/* The names of one section that become Rust names; its variant is its op kind's. */
+static void check_section_names(rchecker *ck, const fkcg_plan *p, size_t i)
+{
+    const fkcg_section *s = p->t->sections[i];
+    const fkcg_plan_op *op = &p->ops[p->secs[i].op];
+    const fkcg_section *sig = SIG(p, op);
+    check_rname(ck, s->loc, "op_kind", s->op_kind);
+    if (op->snake && fkcg_rust_name_refused(op->snake))
+        report(ck, s->loc, "op_kind", s->op_kind, "has a snake_case form that " RUST_WHY);
+    check_rname(ck, s->loc, "op_params variant", s->variant);
+    for (size_t k = 0; k < s->n_inputs; k++)
+        check_rname(ck, s->inputs[k].loc, "tensor name", s->inputs[k].name);
+    for (size_t k = 0; k < s->n_outputs; k++)
+        check_rname(ck, s->outputs[k].loc, "tensor name", s->outputs[k].name);
+    for (size_t k = 0; k < s->n_fields; k++)
+        check_rname(ck, s->fields[k].loc, "op_params field", s->fields[k].name);
+    if (s->backend && fkcg_enum_index(fkcg_enum_find("backend"), s->backend) < 0)
+        report(ck, s->loc, "backend", s->backend, "has no value in the runtime's fkc_backend");
+    if (sig != s && s->variant && sig->variant && strcmp(s->variant, sig->variant)) {
+        report(ck, s->loc, "op_params variant", s->variant, "differs from the variant another "
+               "section of this op kind names; an op kind has one OpParams variant");
+        fkcg_emit_note(ck->d, sig->loc, "the op kind's variant is named here");
+    }
+}
+
+/* No two op kinds name one OpParams variant: sorted by (variant, op), so a clash is adjacent
+ * (linear, not one comparison per pair of op kinds). */
+static void check_variants(rchecker *ck, const fkcg_plan *p)
+{
+    held *h = fkcg_xcalloc(p->n_ops, sizeof *h);
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_ops; i++)
+        if (SIG(p, &p->ops[i])->variant)
+            h[n++] = (held){ SIG(p, &p->ops[i])->variant, i };
+    qsort(h, n, sizeof *h, cmp_held);
+    for (size_t i = 1, g = 0; i < n; i++) {
+        if (strcmp(h[i].name, h[g].name) != 0) {
+            g = i;
+            continue;
+        }
+        const fkcg_section *s = SIG(p, &p->ops[h[i].index]);
+        report(ck, s->loc, "op_params variant", s->variant, "is also the variant of "
+               "another op kind; each op kind needs its own OpParams variant");
+        fkcg_emit_note(ck->d, SIG(p, &p->ops[h[g].index])->loc, "the other op kind names it here");
+    }
+    free(h);
+}
+
+/* The shared checks, then Rust's own (when the shared ones found nothing to stop at). */
+static size_t check_rust(const fkcg_plan *p, fkcg_diag *d)
+{
+    size_t before = fkcg_diag_errors(d);
+    fkcg_plan_check(p, d);
+    if (p->t->n_sections == 0 || p->t->n_bindings == 0)
+        return fkcg_diag_errors(d) - before;
+    rchecker ck = {d};
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        check_section_names(&ck, p, i);
+    check_variants(&ck, p);
+    check_registries(&ck, p);
+    return fkcg_diag_errors(d) - before;
+}
+
+const fkcg_backend fkcg_backend_rust = {
+    .name = "rust",
+    .outputs = { "@_bindings.rs" },
+    .check = check_rust,
+    .emit = emit_rust,
+};

@@ -1,0 +1,353 @@
+/* model.h — the validated contract model and the binding table: what the front end
+ * (load → yaml → shape → validate → bind) produces and the back ends (dump, gen) read.
+ * Everything here lives in the run's arena and is read-only after fkcg_run_* returns. */
+#ifndef FKCG_MODEL_H
+#define FKCG_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FKCG_NDTYPES 9 /* F32 I32 U32 F16 BF16 F64 I64 U8 I8 */
+
+/* A place in a contract file: 1-based line and column in the .md file (bytes, after a BOM). */
+typedef struct fkcg_loc {
+    const char *file; /* the path as given on the command line */
+    uint32_t line;
+    uint32_t col;
+} fkcg_loc;
+
+/* The nine element dtypes, in contract order (schema.c holds the table). */
+typedef struct fkcg_dtype_info {
+    const char *name;   /* "F32" */
+    const char *suffix; /* "f32": symbol suffix */
+    uint32_t bytes;     /* 4 */
+} fkcg_dtype_info;
+extern const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES];
+
+/* A closed vocabulary of the schema (dtype, backend, determinism, cost_class, ...). */
+typedef struct fkcg_enum {
+    const char *name;           /* "cost_class" */
+    const char *const *values;  /* "cheap_elementwise", ... in schema order */
+    size_t count;
+} fkcg_enum;
+/* NULL when the schema has no enum of that name. */
+const fkcg_enum *fkcg_enum_find(const char *name);
+/* Index of value in e, or -1. */
+int fkcg_enum_index(const fkcg_enum *e, const char *value);
+
+/* Cost expression tree: integers, n, dtype_bytes, op_params fields, + - * / ( ). */
+typedef enum fkcg_expr_kind {
+    FKCG_EXPR_INT,         /* value */
+    FKCG_EXPR_N,           /* element count of the first input */
+    FKCG_EXPR_DTYPE_BYTES, /* its byte width */
+    FKCG_EXPR_FIELD,       /* an op_params field (a scalar field) */
+    FKCG_EXPR_ADD,
+    FKCG_EXPR_SUB,
+    FKCG_EXPR_MUL,
+    FKCG_EXPR_DIV
+} fkcg_expr_kind;
+
+typedef struct fkcg_expr {
+    fkcg_expr_kind kind;
+    uint64_t value;           /* FKCG_EXPR_INT */
+    const char *field;        /* FKCG_EXPR_FIELD: the field's name */
+    struct fkcg_expr *lhs;    /* binary operators */
+    struct fkcg_expr *rhs;
+} fkcg_expr;
+
+/* How a printer spells an expression's leaves (expr.c's fkcg_expr_write walks the tree for
+ * the canonical form, the C back end and the Rust back end). */
+struct fkcg_buf;
+typedef struct fkcg_expr_style {
+    const char *int_suffix;      /* after an integer ("" or ".0") */
+    const char *n, *dtype_bytes; /* the two variables */
+    void (*field)(struct fkcg_buf *out, const char *name, const void *ctx); /* a field */
+    const void *ctx;
+    bool bare_top;               /* no parentheses around the whole expression */
+} fkcg_expr_style;
+/* Appends e, each operation parenthesised ("(a + b)"), its leaves spelled by st. */
+void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_style *st);
+
+/* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated),
+ * written once: the schema's layout mapping (schema.c), the model, the JSON dump and the back
+ * ends read this list; the runtime's fkc_layout (fkc/fkc_tables.h, tests/gen/test_vocab.c) and
+ * the crate's Layout (rust/fkc/src/tables.rs, checked by the generated module) restate it.
+ * Per key: its enumerator, name, the schema's doc line, a doc line of its own. */
+#define FKCG_LAYOUTS(X)                                                                     \
+    X(CONTIGUOUS, "contiguous", "dense row-major input", "Dense row-major.")                 \
+    X(STRIDED, "strided", "arbitrary positive strides", "Any strides.")                      \
+    X(BROADCAST_STRIDE0, "broadcast_stride0", "zero strides (broadcast views)",              \
+      "Broadcast (stride 0) axes.")                                                          \
+    X(START_OFFSET, "start_offset", "a non-zero start offset", "A start offset.")           \
+    X(REVERSE_STRIDES, "reverse_strides", "negative strides", "Negative strides.")
+#define FKCG_LAYOUT_ENUM(e, key, doc, rust_doc) FKCG_LAYOUT_##e,
+enum { FKCG_LAYOUTS(FKCG_LAYOUT_ENUM) FKCG_NLAYOUT };
+extern const char *const fkcg_layout_keys[FKCG_NLAYOUT];
+
+typedef struct fkcg_input {
+    const char *name;                /* "src" */
+    int dtypes[FKCG_NDTYPES];        /* indexes into fkcg_dtypes, contract order */
+    size_t n_dtypes;
+    const char *layout[FKCG_NLAYOUT];
+    const char *rank;                /* "any" or a decimal number without leading zeros */
+    const char *shape_constraint;    /* free text or NULL */
+    fkcg_loc loc;
+} fkcg_input;
+
+typedef struct fkcg_output {
+    const char *name;             /* "out" */
+    const char *dtype_rule;       /* "passthrough(src)", as written */
+    const char *dtype_rule_arg;   /* "src" */
+    const char *shape_rule;       /* "from_params(dst_shape)", as written */
+    const char *shape_rule_arg;   /* "dst_shape" */
+    const char *layout_guarantee; /* "contiguous" */
+    const char *aliasing;         /* "none" */
+    fkcg_loc loc;
+} fkcg_output;
+
+/* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the
+ * cost parser (expr.c), the C plan and the Rust back end read this list. Per kind: its name
+ * (also its Rust type), its C type, whether a cost expression may use it. A Vec<T> of the
+ * kinds FKCG_VEC_KINDS lists is `const T *x; size_t x_len;` in C, Vec<T> in Rust. Order:
+ * the enum's (docs, "expected a, b or c"). */
+#define FKCG_FIELD_KINDS(X)                                                                 \
+    X("usize", "size_t", true) X("isize", "ptrdiff_t", true) X("u32", "uint32_t", true)       \
+    X("i32", "int32_t", true) X("u64", "uint64_t", true) X("i64", "int64_t", true)            \
+    X("f32", "float", false) X("f64", "double", false) X("bool", "bool", false)
+#define FKCG_VEC_KINDS(X) X("usize") X("isize") X("i64")
+
+typedef struct fkcg_kind_spec {
+    const char *kind;   /* "usize" */
+    const char *ctype;  /* "size_t" */
+    bool integer;       /* usable in a cost expression */
+} fkcg_kind_spec;
+
+/* The spec of a field kind (for Vec<T>, T's, with *vec set), or NULL when the schema knows
+ * no such kind. */
+const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
+
+typedef struct fkcg_field {       /* one op_params field */
+    const char *name;             /* "dst_shape" */
+    const char *kind;             /* "Vec<usize>", "usize", ... (schema's field_kind enum) */
+    const char *note;             /* free text or NULL */
+    fkcg_loc loc;
+} fkcg_field;
+
+typedef struct fkcg_fast_path {
+    const char *when;             /* "all_inputs_contiguous" */
+    const char *cost_class;       /* "cheap_elementwise" */
+} fkcg_fast_path;
+
+typedef struct fkcg_caps {
+    const char *awkward_layout_strategy;
+    fkcg_fast_path *fast_paths;
+    size_t n_fast_paths;
+    bool in_place;
+    uint32_t alignment_bytes;
+    uint32_t access_granularity_bits;
+} fkcg_caps;
+
+typedef struct fkcg_cost {
+    bool present;                 /* false: the section states no cost (the unknown sentinel) */
+    const char *provenance;       /* "judge_measured" */
+    const char *cost_class;       /* "cheap_elementwise" */
+    const char *flops_src;        /* the expression text, as written */
+    const char *bytes_moved_src;
+    fkcg_expr *flops;             /* parsed; NULL when not stated */
+    fkcg_expr *bytes_moved;
+    fkcg_loc loc;
+} fkcg_cost;
+
+typedef struct fkcg_precision {
+    bool bit_stable_on_same_hardware;
+    uint64_t max_ulp;
+    double max_relative;
+    double max_absolute;
+    bool audited;
+    const char *notes;            /* free text or NULL */
+} fkcg_precision;
+
+typedef struct fkcg_provider {    /* the front matter of one file */
+    uint64_t fkc_version;
+    const char *name;
+    const char *backend;          /* "Vulkan" */
+    const char *kernel_source;
+    const char *link_registry;    /* "fuel_vulkan_backend::fkc::ENTRY_POINTS" */
+    const char *revision_base;
+    const char *rel_file;         /* repo-relative path (for generated output) */
+    const char *text_hash;        /* XXH3-128 of the file's text (after BOM and CRLF removal),
+                                     32 hex digits: the generated banner names it, so any edit
+                                     of a contract shows as drift; NULL in hand-built tables */
+    fkcg_loc loc;
+    fkcg_loc backend_loc;         /* where backend and kernel_source are set (for messages) */
+    fkcg_loc kernel_source_loc;
+    const struct fkcg_where *where; /* every key's place, or NULL: only a run asked to keep its
+                                     * sources records it (fkcg_run_keep_sources; fkcgen diff) */
+} fkcg_provider;
+
+typedef struct fkcg_section {     /* one ```fkc block: one kernel */
+    const char *heading;          /* text of the heading that introduces it, or NULL */
+    const char *prose;            /* the top-level paragraphs between that heading (or the
+                                   * previous block) and the fence, one line each, or NULL */
+    const fkcg_provider *provider;
+    const char *kernel;           /* "write_slice": a C identifier */
+    const char *op_kind;          /* "WriteSlice" */
+    const char *blurb;
+    const char *backend;
+    const char *kernel_source;
+    const char *entry_point;      /* "fuel_vulkan_backend::fkc::write_slice" */
+    const char *revision_hash;    /* "auto" resolved: 32 lower-case hex digits */
+    fkcg_input *inputs;
+    size_t n_inputs;
+    fkcg_output *outputs;
+    size_t n_outputs;
+    const char *variant;          /* op_params.variant, or NULL when no op_params */
+    fkcg_field *fields;
+    size_t n_fields;
+    fkcg_caps caps;
+    fkcg_cost cost;
+    fkcg_precision precision;
+    const char *determinism;      /* "bitwise" */
+    fkcg_loc loc;                 /* the fence's first content line */
+    fkcg_loc kernel_loc;          /* the kernel name's value (for duplicate messages) */
+    fkcg_loc op_kind_loc;         /* the op_kind's and entry_point's values (bind's messages) */
+    fkcg_loc entry_point_loc;
+    const struct fkcg_where *where; /* every key's place, or NULL (as the provider's) */
+} fkcg_section;
+
+/* One binding per (section × accepted dtype of its first input). */
+typedef struct fkcg_binding {
+    const fkcg_section *section;
+    int dtype;                    /* index into fkcg_dtypes; key is [dtype, dtype] */
+    uint32_t byte_width;          /* 1, 2, 4, 8 */
+    const char *symbol;           /* "<entry_point>_<suffix>" */
+    const char *wrapper;          /* "<kernel>_b<width>" */
+} fkcg_binding;
+
+/* The result of a run over all files: sorted by (op_kind, backend, kernel_source, kernel, dtype
+ * order). */
+typedef struct fkcg_table {
+    const fkcg_provider *const *providers; /* one per file, sorted by rel_file */
+    size_t n_providers;
+    const fkcg_section *const *sections;   /* sorted by kernel name */
+    size_t n_sections;
+    const fkcg_binding *bindings;
+    size_t n_bindings;
+} fkcg_table;
+
+/* ---- model.c ---- */
+/* Index of a provider in t->providers (bind sorts them by rel_file), or -1: the dump and both
+ * back ends point to a section's provider by it. */
+long fkcg_provider_index(const fkcg_table *t, const fkcg_provider *pr);
+
+/* ---- names.c: the C names identifiers become (front end and C back end) ---- */
+/* A name a contract may not give (it would break or change the generated C, or a file that
+ * includes a C standard header before it): a C keyword (C11, C23), a name starting with '_',
+ * fkc_ or FKC_, a macro gcc or clang predefine in GNU mode (linux, unix), a macro or typedef of
+ * a C standard header (NULL, EOF, BUFSIZ, CHAR_BIT, I, complex, and, noreturn, size_t, ...) or
+ * of a family C reserves for them (E[0-9A-Z]..., SIG..., PRI..., INT*_MAX, ...). The one such
+ * table of fkcgen. */
+bool fkcg_c_name_reserved(const char *s);
+/* Why s is reserved ("a macro of <stdio.h>", "a C keyword", ...), or NULL when it is not. */
+const char *fkcg_c_name_why(const char *s);
+bool fkcg_c_names_sorted(void); /* for the tests: the table is sorted (binary search) */
+/* A name Rust cannot take even as a raw identifier (self, Self, super, crate: the table's
+ * Rust rows) or "_"; the Rust back end asserts it. Keywords r# makes usable are not refused. */
+bool fkcg_rust_name_refused(const char *s);
+/* "WriteSliceRotating" -> "write_slice_rotating", "GELUTanh" -> "gelu_tanh" (malloc'd). */
+char *fkcg_snake_case(const char *camel);
+/* Why an op kind of snake form `snake` cannot be emitted (its C names fkc_<snake>_fn,
+ * FKC_OP_<SNAKE>, the union member <snake> would clash), or NULL when it can. */
+const char *fkcg_op_kind_c_clash(const char *snake);
+
+/* The rules of a contract's names, for the front end (validate, bind), which reports a
+ * broken one with its location, and the back ends, which assert them before they print. */
+/* A name a contract may give: [A-Za-z][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
+ * (config.h), not reserved (fkcg_c_name_reserved). */
+bool fkcg_is_c_ident(const char *s);
+/* The same without the reserved names: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_IDENT_MAX bytes
+ * (a reserved name of that shape is reported with why it is reserved). */
+bool fkcg_is_c_ident_shape(const char *s);
+/* entry_point and link_registry: such names joined by "::" (a::b::c). */
+bool fkcg_is_c_path(const char *s);
+/* The first segment of path s that is no such name, or NULL when there is none; *len: its
+ * length; *why: why, when it is reserved (fkcg_c_name_why), else NULL. */
+const char *fkcg_c_path_bad_segment(const char *s, size_t *len, const char **why);
+/* An op kind: UpperCamelCase, [A-Z][A-Za-z0-9]*, at most FKCG_IDENT_MAX bytes. */
+bool fkcg_is_op_kind(const char *s);
+/* stream, params and extra: the other parameters of a kernel's C function, no tensor's name. */
+bool fkcg_is_reserved_param(const char *s);
+/* The Vec field g of fields[0..n) whose length member g_len is f's name, or NULL: a Vec field
+ * x becomes `const T *x; size_t x_len;` in C. */
+const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const fkcg_field *f);
+/* Which part of the C signature ("inputs", "outputs", "op_params") two sections of one op
+ * kind give differently, or NULL when they agree: one op kind has one C signature. */
+const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b);
+
+/* A field of a runtime family's params struct, in a contract's terms. */
+typedef struct fkcg_runtime_field {
+    const char *name;     /* "capacity" */
+    const char *kind;     /* "usize", "Vec<usize>": a value of the schema's field_kind */
+} fkcg_runtime_field;
+
+/* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
+ * bindings point to its byte-width wrappers fkc_<kernel>_b<width> and take its params struct
+ * fkc_<op snake>_params, whose fields (name, kind, in order) are listed here, and its side
+ * inputs fkc_<op snake>_extra when it has some. A contract may bind such a kernel only to its
+ * op kind and backend, and a section of its op kind (whatever its kernel) states its params and
+ * tensors. The one description of the runtime's families in fkcgen: the front end compares a
+ * contract's op_params with it, the C back end writes its checks from it. */
+typedef struct fkcg_runtime_kernel {
+    const char *kernel;   /* "write_slice" */
+    const char *op_kind;  /* "WriteSlice" */
+    const char *backend;  /* "Vulkan" */
+    const fkcg_runtime_field *fields; /* fkc_<op snake>_params, in order */
+    size_t n_fields;
+    size_t n_inputs;      /* tensors of fkc_<op snake>_kernel: const inputs, then outputs */
+    size_t n_outputs;
+    bool extra;           /* side inputs fkc_<op snake>_extra; else `const void *extra` */
+} fkcg_runtime_kernel;
+
+/* The runtime's families (names.c's table), *n of them. */
+const fkcg_runtime_kernel *fkcg_runtime_kernels(size_t *n);
+/* The runtime's family of that kernel name, or NULL (also for NULL). */
+const fkcg_runtime_kernel *fkcg_runtime_kernel_find(const char *kernel);
+/* The runtime's family of that op kind, or NULL (also for NULL). */
+const fkcg_runtime_kernel *fkcg_runtime_op_find(const char *op_kind);
+/* Whether op_kind is the op kind of one of the runtime's families. */
+bool fkcg_runtime_op_kind(const char *op_kind);
+
+/* How a contract's op_params fields differ from a runtime family's, at the first place they
+ * differ (*at: the index of the contract's field there; n when they end first). */
+typedef enum fkcg_rt_diff {
+    FKCG_RT_SAME,         /* the runtime's fields, names and kinds, in its order */
+    FKCG_RT_NAME,         /* field at has another name, which the runtime has nowhere */
+    FKCG_RT_KIND,         /* field at has the runtime's name there, another kind */
+    FKCG_RT_ORDER,        /* field at is the runtime's, at another place */
+    FKCG_RT_EXTRA,        /* field at is none of the runtime's */
+    FKCG_RT_MISSING       /* the runtime's field there is not stated (at: the field after) */
+} fkcg_rt_diff;
+/* Compares fields[0..n) with rk's and, when they differ, appends to msg the message (one
+ * line: "field 'capacty' of WriteSliceRotating: the runtime has 'capacity' (usize) here"),
+ * the one text the front end reports and a back end's check may print. */
+fkcg_rt_diff fkcg_runtime_fields_diff(const fkcg_runtime_kernel *rk, const fkcg_field *fields,
+                                      size_t n, size_t *at, struct fkcg_buf *msg);
+/* "'dst_shape' (Vec<usize>) and 'capacity' (usize)": rk's fields, for messages. */
+void fkcg_runtime_fields_list(const fkcg_runtime_kernel *rk, struct fkcg_buf *out);
+
+/* The first 8 bytes of a name as a big-endian number: sorting by it, then by strcmp on ties,
+ * gives strcmp order with most comparisons on one integer (bind and the back end sort
+ * tens of thousands of names). */
+static inline uint64_t fkcg_name_key(const char *name)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < 8; i++) {
+        k <<= 8;
+        if (*name)
+            k |= (unsigned char)*name++;
+    }
+    return k;
+}
+
+#endif /* FKCG_MODEL_H */

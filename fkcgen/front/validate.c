@@ -1,0 +1,821 @@
+/* validate.c — pass 4: checks a shaped tree against the schema (types, required keys, enums,
+ * did-you-mean), builds the model (model.h) and checks the rules the contracts state themselves
+ * (bitwise determinism, contiguous-only layouts, rule arguments, provider agreement, cost
+ * expressions). A section with a type error is not checked further, so errors do not cascade. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fkcgen.h"
+#include "internal.h"
+
+typedef struct vctx {
+    fkcg_arena *a;
+    fkcg_diag *d;
+    bool ok;
+    const ynode *root;  /* the section's mapping, whose keys are tracked in bad */
+    uint64_t bad;       /* root's schema keys missing or with an error, one bit each: the
+                         * rules that read them are skipped, the others still run */
+} vctx;
+
+/* Reports an error at loc through diag.c and marks the section invalid; returns false, so a
+ * failure is one `return fail(...)`. */
+static bool fail(vctx *v, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
+static bool fail(vctx *v, const fkcg_loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fkcg_verror(v->d, loc, fmt, ap);
+    va_end(ap);
+    v->ok = false;
+    return false;
+}
+
+static const char *key_of(const ynode *n)
+{
+    return n->key ? n->key->str : "value";
+}
+
+/* Where to point at a value: an empty value has no place of its own, so its key. */
+static const fkcg_loc *val_loc(const ynode *n)
+{
+    return n->is_null && n->key ? &n->key->loc : &n->loc;
+}
+
+static const char *describe(const ynode *n)
+{
+    if (n->kind == YN_MAP)
+        return "a mapping";
+    if (n->kind == YN_SEQ)
+        return "a list";
+    return n->is_null ? "an empty value" : "text";
+}
+
+static bool need_scalar(vctx *v, const ynode *n, const char *expect)
+{
+    if (n->kind == YN_SCALAR && !n->is_null)
+        return true;
+    return fail(v, val_loc(n), "'%s' must be %s, not %s", key_of(n), expect, describe(n));
+}
+
+static bool parse_uint(vctx *v, const ynode *n, uint64_t *out)
+{
+    if (!need_scalar(v, n, "an unsigned integer"))
+        return false;
+    const char *s = n->str;
+    if (s[0] == '-' && s[1])
+        return fail(v, &n->loc, "'%s' must not be negative", key_of(n));
+    uint64_t x = 0;
+    bool digits = *s != '\0';
+    for (const char *p = s; *p && digits; p++) {
+        if (*p < '0' || *p > '9')
+            digits = false;
+        else if (x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return fail(v, &n->loc, "'%s' is too large", key_of(n));
+        else
+            x = x * 10 + (uint64_t)(*p - '0');
+    }
+    if (!digits || !n->plain)
+        return fail(v, &n->loc, "'%s' must be an unsigned integer without quotes, not '%s'",
+                    key_of(n), s);
+    *out = x;
+    return true;
+}
+
+/* A well-formed identifier that is reserved (names.c): reported with the reason, true. */
+static bool reserved_name(vctx *v, const fkcg_loc *loc, const char *what, const char *name)
+{
+    const char *why = fkcg_c_name_why(name);
+    if (!why || !fkcg_is_c_ident_shape(name))
+        return false;
+    fail(v, loc, "%s '%s' is %s: the generated C, or a file that includes a C standard header "
+        "before it, would not compile; choose another name", what, name, why);
+    return true;
+}
+
+static bool parse_float(vctx *v, const ynode *n, double *out)
+{
+    if (!need_scalar(v, n, "a number"))
+        return false;
+    const char *s = n->str;
+    char *end;
+    double x = strtod(s, &end); /* errno is not read: ERANGE also means a subnormal */
+    bool number = n->plain && *s && *end == '\0' && strspn(s, "+-0123456789.eE") == strlen(s);
+    if (!number)
+        return fail(v, &n->loc, "'%s' must be a number without quotes, not '%s'", key_of(n), s);
+    if (!isfinite(x))
+        return fail(v, &n->loc, "'%s' is out of range: '%s' is larger than the largest double "
+                   "(about 1.8e308)", key_of(n), s);
+    if (x < 0 || s[0] == '-')
+        return fail(v, &n->loc, "'%s' must not be negative", key_of(n));
+    *out = x;
+    return true;
+}
+
+static bool parse_bool(vctx *v, const ynode *n, bool *out)
+{
+    if (!need_scalar(v, n, "true or false"))
+        return false;
+    if (n->plain && (!strcmp(n->str, "true") || !strcmp(n->str, "false"))) {
+        *out = n->str[0] == 't';
+        return true;
+    }
+    return fail(v, &n->loc, "'%s' must be true or false, not '%s'", key_of(n), n->str);
+}
+
+/* A value of enum `name`; reports with a suggestion or the list of values. */
+static int parse_enum(vctx *v, const ynode *n, const fkcg_enum *e, const char *what)
+{
+    if (!need_scalar(v, n, "a name"))
+        return -1;
+    int i = fkcg_enum_index(e, n->str);
+    if (i >= 0)
+        return i;
+    const char *hint = fkcg_enum_suggest(e, n->str);
+    if (hint && !strcasecmp(hint, n->str)) {
+        fail(v, &n->loc, "%s: unknown value '%s'; values are case-sensitive: write '%s'", what,
+            n->str, hint);
+        return -1;
+    }
+    if (hint) {
+        fail(v, &n->loc, "%s: unknown value '%s'; did you mean '%s'?", what, n->str, hint);
+        return -1;
+    }
+    fkcg_buf list;
+    fkcg_buf_init(&list);
+    for (size_t k = 0; k < e->count; k++)
+        fkcg_buf_put_listed(&list, k, e->count, e->values[k]);
+    fail(v, &n->loc, "%s: unknown value '%s'; expected %s", what, n->str, list.data);
+    fkcg_buf_free(&list);
+    return -1;
+}
+
+static bool check_path(vctx *v, const ynode *n)
+{
+    if (!need_scalar(v, n, "a path like a::b::c"))
+        return false;
+    size_t len;
+    const char *why;
+    const char *bad = fkcg_c_path_bad_segment(n->str, &len, &why);
+    if (!bad)
+        return true;
+    fkcg_loc at = n->loc;
+    if (n->val_col >= 0)
+        at.col += (uint32_t)n->val_col + (uint32_t)(bad - n->str);
+    return fail(v, &at, "'%s' must be a path of C identifiers like a::b::c; '%.*s' is %s",
+                key_of(n), (int)(len <= FKCG_IDENT_MAX ? len : FKCG_IDENT_MAX + 1), bad,
+                why ? why : "not a C identifier (" FKCG_IDENT_RULE ")");
+}
+
+/* fn(arg): fn one value of enum `name`, arg an identifier. */
+static bool parse_call(vctx *v, const ynode *n, const char *name, const char **arg)
+{
+    if (!need_scalar(v, n, "a rule like fn(arg)"))
+        return false;
+    const char *open = strchr(n->str, '('), *close = strrchr(n->str, ')');
+    if (!open || !close || close < open || close[1] != '\0')
+        return fail(v, &n->loc, "'%s' must look like %s(<name>), not '%s'", key_of(n),
+                   fkcg_enum_find(name)->values[0], n->str);
+    ynode fn = *n;
+    fn.str = fkcg_strndup(v->a, n->str, (size_t)(open - n->str));
+    if (parse_enum(v, &fn, fkcg_enum_find(name), key_of(n)) < 0)
+        return false;
+    char *a = fkcg_strndup(v->a, open + 1, (size_t)(close - open - 1));
+    /* A name; whether a valid one is for the key it names (else one bad name errs twice). */
+    size_t len = strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (!*a || a[len] || (*a >= '0' && *a <= '9'))
+        return fail(v, &n->loc, "the argument of '%s' must be a name, not '%s'", n->str, a);
+    *arg = a;
+    return true;
+}
+
+static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_loc *owner);
+
+/* A non-empty list of distinct values of the key's enum. */
+static void check_enum_list(vctx *v, const ynode *n, const fkcg_key *k)
+{
+    if (n->kind != YN_SEQ) {
+        fail(v, val_loc(n), "'%s' must be a list like [F32, I32], not %s", k->name, describe(n));
+        return;
+    }
+    if (n->n == 0)
+        fail(v, &n->loc, "'%s' is empty; list at least one", k->name);
+    const fkcg_enum *e = fkcg_enum_find(k->enum_name);
+    for (const ynode *item = n->kids; item; item = item->next) {
+        if (parse_enum(v, item, e, "dtype") < 0)
+            continue;
+        for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+            if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
+                fail(v, &item->loc, "%s '%s' is listed twice in '%s'", k->enum_name, item->str,
+                    k->name);
+                fkcg_note(v->d, &prev->loc, "first listed here");
+                break;
+            }
+    }
+}
+
+/* Checks one value against its key's type. */
+static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
+{
+    uint64_t u;
+    double f;
+    bool b;
+    const char *arg;
+    if (n->kind == YN_SCALAR && n->len > FKCG_MAX_TEXT_BYTES) {
+        fail(v, &n->loc, "'%s' is %zu bytes long; a value may have at most %u bytes (the "
+            "generated C holds it as a string literal)", key_of(n), n->len, FKCG_MAX_TEXT_BYTES);
+        return;
+    }
+    switch (k->type) {
+    case FT_STRING:
+    case FT_EXPR:
+        need_scalar(v, n, "text");
+        break;
+    case FT_IDENT:
+        if (!need_scalar(v, n, "an identifier") || fkcg_is_c_ident(n->str))
+            break;
+        if (reserved_name(v, &n->loc, key_of(n), n->str))
+            break;
+        fail(v, &n->loc, "'%s' must be a C identifier (" FKCG_IDENT_RULE ") that is not a C "
+                        "keyword nor a name the generated code uses (NULL, SIZE_MAX, fkc_...), "
+                        "not '%s'",
+            key_of(n), n->str);
+        break;
+    case FT_UINT: parse_uint(v, n, &u); break;
+    case FT_FLOAT: parse_float(v, n, &f); break;
+    case FT_BOOL: parse_bool(v, n, &b); break;
+    case FT_ENUM: parse_enum(v, n, fkcg_enum_find(k->enum_name), k->name); break;
+    case FT_PATH: check_path(v, n); break;
+    case FT_CALL: parse_call(v, n, k->enum_name, &arg); break;
+    case FT_RANK:
+        if (need_scalar(v, n, "any or a number") && strcmp(n->str, "any") != 0 &&
+            (!n->plain || strspn(n->str, "0123456789") != n->len || n->len > 2))
+            fail(v, &n->loc, "'rank' must be any or a number from 0 to 99, not '%s'", n->str);
+        break;
+    case FT_HASH:
+        if (need_scalar(v, n, "auto or 32 hex digits") && strcmp(n->str, "auto") != 0 &&
+            (strlen(n->str) != 32 || strspn(n->str, "0123456789abcdef") != 32))
+            fail(v, &n->loc, "'%s' must be auto or 32 lower-case hex digits, not '%s'",
+                k->name, n->str);
+        break;
+    case FT_ENUMSEQ: check_enum_list(v, n, k); break;
+    case FT_MAP:
+        if (n->kind != YN_MAP)
+            fail(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
+                k->child->path, describe(n));
+        else
+            check_map(v, n, k->child, n->key ? &n->key->loc : &n->loc);
+        break;
+    case FT_SEQMAP:
+        if (n->kind != YN_SEQ || n->n == 0) {
+            fail(v, val_loc(n), "'%s' must be a non-empty list of mappings (- key: value), "
+                               "not %s", k->name, n->kind == YN_SEQ ? "an empty list" :
+                               describe(n));
+            break;
+        }
+        for (const ynode *item = n->kids; item; item = item->next) {
+            if (item->kind != YN_MAP)
+                fail(v, val_loc(item), "each entry of '%s' must be a mapping, not %s", k->name,
+                    describe(item));
+            else
+                check_map(v, item, k->child, &item->loc);
+        }
+        break;
+    case FT_FREEMAP:
+        if (n->kind != YN_MAP) {
+            fail(v, val_loc(n), "'%s' must be a mapping of names, not %s", k->name, describe(n));
+            break;
+        }
+        for (const ynode *e = n->kids; e; e = e->next) {
+            if (!fkcg_is_c_ident(e->key->str) &&
+                !reserved_name(v, &e->key->loc, "field name", e->key->str))
+                fail(v, &e->key->loc, "field name '%s' must be a C identifier (" FKCG_IDENT_RULE
+                                     ") that is not a C keyword nor a name the generated code "
+                                     "uses (NULL, SIZE_MAX, fkc_...)", e->key->str);
+            else if (fkcg_expr_is_variable(e->key->str))
+                fail(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
+                                     "rename the field", e->key->str);
+            if (e->kind != YN_MAP)
+                fail(v, val_loc(e), "field '%s' must be a mapping like { kind: usize, note: "
+                                   "\"...\" }, not %s", e->key->str, describe(e));
+            else
+                check_map(v, e, k->child->entry, &e->key->loc);
+        }
+        break;
+    }
+}
+
+/* Which keys of s the mapping n holds, one bit per key (at most 64), when shape placed every
+ * value of n by its schema key; else 0 and false: the caller looks each key up by name. */
+static bool keys_present(const ynode *n, const fkcg_schema *s, uint64_t *bits)
+{
+    *bits = 0;
+    if (n->kind != YN_MAP || n->schema != s || s->freeform || s->n_keys > 64)
+        return false;
+    for (const ynode *e = n->kids; e; e = e->next) {
+        if (!e->skey)
+            return false;
+        *bits |= (uint64_t)1 << (e->skey - s->keys);
+    }
+    return true;
+}
+
+/* Checks the keys of a shaped mapping: missing required keys, then each value. */
+static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_loc *owner)
+{
+    bool was = v->ok;
+    v->ok = true;
+    const char *missing[32];
+    size_t n_missing = 0;
+    uint64_t present;
+    bool by_skey = keys_present(n, s, &present); /* no name look-up per required key */
+    for (size_t i = 0; i < s->n_keys && n_missing < 32; i++)
+        if (s->keys[i].required &&
+            !(by_skey ? present >> i & 1 : fkcg_map_get(n, s->keys[i].name) != NULL))
+            missing[n_missing++] = s->keys[i].name;
+    for (size_t i = 0; i < s->n_keys && n == v->root; i++)
+        for (size_t j = 0; j < n_missing; j++)
+            if (missing[j] == s->keys[i].name)
+                v->bad |= (uint64_t)1 << i;
+    if (n_missing == 1)
+        fail(v, owner, "missing required key '%s' in %s", missing[0], s->path);
+    if (n_missing > 1) {
+        fkcg_buf list;
+        fkcg_buf_init(&list);
+        for (size_t i = 0; i < n_missing; i++)
+            fkcg_buf_printf(&list, "%s'%s'", i == 0 ? "" : i + 1 == n_missing ? " and " : ", ",
+                            missing[i]);
+        fail(v, owner, "missing required keys %s in %s", list.data, s->path);
+        fkcg_buf_free(&list);
+    }
+    for (const ynode *e = n->kids; e; e = e->next) {
+        /* shape found the key in the map's schema already; look it up for another schema */
+        const fkcg_key *k = n->schema == s && e->skey ? e->skey : fkcg_schema_key(s, e->key->str);
+        bool before = v->ok;
+        v->ok = true;
+        if (k)
+            check_value(v, e, k);
+        if (k && !v->ok && n == v->root && k - s->keys < 64)
+            v->bad |= (uint64_t)1 << (k - s->keys);
+        v->ok = before && v->ok;
+    }
+    bool ok = v->ok;
+    v->ok = was && ok;
+    return ok;
+}
+
+/* ---- building the model from a checked tree ---- */
+/* A scalar's text, copied into the run's arena: the tree lives in a scratch arena. */
+static const char *str(vctx *v, const ynode *map, const char *key)
+{
+    const ynode *n = fkcg_map_get(map, key);
+    return n && n->kind == YN_SCALAR ? fkcg_strndup(v->a, n->str, n->len) : NULL;
+}
+
+static uint64_t uint_of(vctx *v, const ynode *map, const char *key)
+{
+    uint64_t x = 0;
+    const ynode *n = fkcg_map_get(map, key);
+    if (n)
+        parse_uint(v, n, &x);
+    return x;
+}
+
+static double float_of(vctx *v, const ynode *map, const char *key)
+{
+    double x = 0;
+    parse_float(v, fkcg_map_get(map, key), &x);
+    return x;
+}
+
+static bool bool_of(vctx *v, const ynode *map, const char *key)
+{
+    bool x = false;
+    const ynode *n = fkcg_map_get(map, key);
+    if (n)
+        parse_bool(v, n, &x);
+    return x;
+}
+
+/* The argument of a checked fn(arg) rule. */
+static const char *call_arg(vctx *v, const ynode *map, const char *key, const char *enum_name)
+{
+    const char *arg = NULL;
+    parse_call(v, fkcg_map_get(map, key), enum_name, &arg);
+    return arg;
+}
+
+/* stream, params and extra are the wrappers' other parameters. */
+static void check_tensor_name(vctx *v, const ynode *item, const char *what)
+{
+    const ynode *n = fkcg_map_get(item, "name");
+    if (fkcg_is_reserved_param(n->str))
+        fail(v, &n->loc, "%s name '%s' is taken: the kernel's C function has parameters "
+            "stream, params and extra; rename the %s", what, n->str, what);
+}
+
+static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
+{
+    const ynode *seq = fkcg_map_get(accept, "inputs");
+    s->inputs = fkcg_alloc(v->a, seq->n * sizeof *s->inputs);
+    for (const ynode *item = seq->kids; item; item = item->next) {
+        fkcg_input *in = &s->inputs[s->n_inputs++];
+        in->name = str(v, item, "name");
+        in->loc = item->loc;
+        const fkcg_enum *dtype = fkcg_enum_find("dtype");
+        for (const ynode *d = fkcg_map_get(item, "dtypes")->kids; d; d = d->next)
+            in->dtypes[in->n_dtypes++] = fkcg_enum_index(dtype, d->str);
+        const ynode *layout = fkcg_map_get(item, "layout");
+        for (int k = 0; k < FKCG_NLAYOUT; k++)
+            in->layout[k] = str(v, layout, fkcg_layout_keys[k]);
+        in->rank = str(v, item, "rank");
+        while (in->rank && in->rank[0] == '0' && in->rank[1] != '\0')
+            in->rank++; /* 01 and 1 are one rank: the hash follows the number, not its spelling */
+        in->shape_constraint = str(v, item, "shape_constraint");
+        check_tensor_name(v, item, "input");
+        for (size_t j = 0; j + 1 < s->n_inputs; j++)
+            if (!strcmp(s->inputs[j].name, in->name)) {
+                fail(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice",
+                    in->name);
+                fkcg_note(v->d, &s->inputs[j].loc, "first declared here");
+            }
+    }
+}
+
+static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
+{
+    const ynode *op = fkcg_map_get(accept, "op_params");
+    if (!op)
+        return;
+    s->variant = str(v, op, "variant");
+    const ynode *fields = fkcg_map_get(op, "fields");
+    s->fields = fkcg_alloc(v->a, (fields->n + 1) * sizeof *s->fields);
+    for (const ynode *e = fields->kids; e; e = e->next) {
+        fkcg_field *f = &s->fields[s->n_fields++];
+        f->name = fkcg_strndup(v->a, e->key->str, e->key->len);
+        f->kind = str(v, e, "kind");
+        f->note = str(v, e, "note");
+        f->loc = e->key->loc;
+    }
+    for (size_t i = 0; i < s->n_fields; i++) {
+        const fkcg_field *f = &s->fields[i];
+        const fkcg_field *g = fkcg_field_len_clash(s->fields, s->n_fields, f);
+        if (!g)
+            continue;
+        fail(v, &f->loc, "field name '%s' is taken: the Vec field '%s' has a length member "
+            "'%s' in C; rename the field", f->name, g->name, f->name);
+        fkcg_note(v->d, &g->loc, "the Vec field is declared here");
+    }
+}
+
+static bool is_input(const fkcg_section *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_inputs; i++)
+        if (!strcmp(s->inputs[i].name, name))
+            return true;
+    return false;
+}
+
+static bool is_field(const fkcg_section *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_fields; i++)
+        if (!strcmp(s->fields[i].name, name))
+            return true;
+    return false;
+}
+
+/* "a, b or c" of the inputs' or fields' names. */
+static const char *names(vctx *v, const fkcg_section *s, bool inputs)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    size_t n = inputs ? s->n_inputs : s->n_fields;
+    for (size_t i = 0; i < n; i++)
+        fkcg_buf_put_listed(&b, i, n, inputs ? s->inputs[i].name : s->fields[i].name);
+    const char *out = fkcg_strdup(v->a, b.data ? b.data : "none");
+    fkcg_buf_free(&b);
+    return out;
+}
+
+static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
+{
+    const ynode *seq = fkcg_map_get(ret, "outputs");
+    s->outputs = fkcg_alloc(v->a, seq->n * sizeof *s->outputs);
+    for (const ynode *item = seq->kids; item; item = item->next) {
+        fkcg_output *o = &s->outputs[s->n_outputs++];
+        o->name = str(v, item, "name");
+        o->loc = item->loc;
+        o->dtype_rule = str(v, item, "dtype_rule");
+        o->dtype_rule_arg = call_arg(v, item, "dtype_rule", "dtype_rule");
+        o->shape_rule = str(v, item, "shape_rule");
+        o->shape_rule_arg = call_arg(v, item, "shape_rule", "shape_rule");
+        o->layout_guarantee = str(v, item, "layout_guarantee");
+        o->aliasing = str(v, item, "aliasing");
+        check_tensor_name(v, item, "output");
+        for (size_t j = 0; j < s->n_inputs + s->n_outputs - 1; j++) {
+            bool in = j < s->n_inputs;
+            const char *other = in ? s->inputs[j].name : s->outputs[j - s->n_inputs].name;
+            if (strcmp(other, o->name) != 0)
+                continue;
+            fail(v, &fkcg_map_get(item, "name")->loc, "output '%s' has the name of %s; inputs "
+                "and outputs are parameters of one C function: name each differently", o->name,
+                in ? "an input" : "another output");
+            fkcg_note(v->d, in ? &s->inputs[j].loc : &s->outputs[j - s->n_inputs].loc,
+                      "first declared here");
+            break;
+        }
+        const ynode *dr = fkcg_map_get(item, "dtype_rule"), *sr = fkcg_map_get(item, "shape_rule");
+        if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
+            fail(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
+                o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
+        bool from_params = o->shape_rule && !strncmp(o->shape_rule, "from_params", 11);
+        if (o->shape_rule_arg && from_params && !is_field(s, o->shape_rule_arg))
+            fail(v, &sr->loc, "shape_rule '%s' names '%s', which is not an op_params field; name "
+                             "one of: %s", o->shape_rule, o->shape_rule_arg, names(v, s, false));
+        if (o->shape_rule_arg && !from_params && !is_input(s, o->shape_rule_arg))
+            fail(v, &sr->loc, "shape_rule '%s' names '%s', which is not an input; name one of: %s",
+                o->shape_rule, o->shape_rule_arg, names(v, s, true));
+    }
+}
+
+static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
+{
+    fkcg_caps *c = &s->caps;
+    c->awkward_layout_strategy = str(v, caps, "awkward_layout_strategy");
+    const ynode *fp = fkcg_map_get(caps, "fast_paths");
+    if (fp) {
+        c->fast_paths = fkcg_alloc(v->a, fp->n * sizeof *c->fast_paths);
+        for (const ynode *item = fp->kids; item; item = item->next) {
+            fkcg_fast_path *p = &c->fast_paths[c->n_fast_paths++];
+            p->when = str(v, item, "when");
+            p->cost_class = str(v, item, "class");
+        }
+    }
+    c->in_place = bool_of(v, caps, "in_place");
+    uint64_t align = uint_of(v, caps, "alignment_bytes");
+    uint64_t bits = uint_of(v, caps, "access_granularity_bits");
+    const ynode *an = fkcg_map_get(caps, "alignment_bytes");
+    const ynode *bn = fkcg_map_get(caps, "access_granularity_bits");
+    if (align == 0 || (align & (align - 1)) != 0 || align > 65536)
+        fail(v, &an->loc, "alignment_bytes must be a power of two from 1 to 65536, not %s",
+            an->str);
+    if (bits == 0 || bits % 8 != 0 || bits > 4096)
+        fail(v, &bn->loc, "access_granularity_bits must be a multiple of 8 from 8 to 4096, "
+                         "not %s", bn->str);
+    c->alignment_bytes = (uint32_t)align;
+    c->access_granularity_bits = (uint32_t)bits;
+    /* requires_contiguous means the binding never sees a strided input. */
+    if (c->awkward_layout_strategy && !strcmp(c->awkward_layout_strategy, "requires_contiguous"))
+        for (size_t i = 0; i < s->n_inputs; i++) {
+            const char *st = s->inputs[i].layout[FKCG_LAYOUT_STRIDED];
+            if (st && !strcmp(st, "rejected"))
+                continue;
+            fail(v, &s->inputs[i].loc, "input '%s' must state 'strided: rejected' in its layout: "
+                "the section's awkward_layout_strategy is requires_contiguous", s->inputs[i].name);
+            fkcg_note(v->d, &fkcg_map_get(caps, "awkward_layout_strategy")->loc,
+                      "awkward_layout_strategy is set here");
+        }
+}
+
+static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
+{
+    fkcg_cost *c = &s->cost;
+    if (!cost)
+        return;
+    c->present = true;
+    c->loc = cost->key ? cost->key->loc : cost->loc;
+    c->provenance = str(v, cost, "provenance");
+    c->cost_class = str(v, cost, "class");
+    const ynode *fl = fkcg_map_get(cost, "flops"), *bm = fkcg_map_get(cost, "bytes_moved");
+    if (fl) {
+        c->flops_src = fkcg_strndup(v->a, fl->str, fl->len);
+        c->flops = fkcg_expr_parse(v->a, v->d, fl->str, fl->loc, fl->val_col, s->fields,
+                                   s->n_fields);
+        v->ok = v->ok && c->flops;
+    }
+    if (bm) {
+        c->bytes_moved_src = fkcg_strndup(v->a, bm->str, bm->len);
+        c->bytes_moved = fkcg_expr_parse(v->a, v->d, bm->str, bm->loc, bm->val_col, s->fields,
+                                         s->n_fields);
+        v->ok = v->ok && c->bytes_moved;
+    }
+}
+
+/* determinism: bitwise promises exact results: the precision block must say so. */
+static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_section *s)
+{
+    fkcg_precision *p = &s->precision;
+    p->bit_stable_on_same_hardware = bool_of(v, prec, "bit_stable_on_same_hardware");
+    p->max_ulp = uint_of(v, prec, "max_ulp");
+    p->max_relative = float_of(v, prec, "max_relative");
+    p->max_absolute = float_of(v, prec, "max_absolute");
+    p->audited = bool_of(v, prec, "audited");
+    p->notes = str(v, prec, "notes");
+    if (strcmp(s->determinism, "bitwise") != 0)
+        return;
+    struct { const char *key; bool bad; const char *want; } rules[] = {
+        { "bit_stable_on_same_hardware", !p->bit_stable_on_same_hardware, "true" },
+        { "max_ulp", p->max_ulp != 0, "0" },
+        { "max_relative", p->max_relative != 0, "0" },
+        { "max_absolute", p->max_absolute != 0, "0" },
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        if (!rules[i].bad)
+            continue;
+        fail(v, &fkcg_map_get(prec, rules[i].key)->loc, "determinism: bitwise requires %s: %s",
+            rules[i].key, rules[i].want);
+        fkcg_note(v->d, &det->loc, "determinism is set here");
+    }
+}
+
+/* A section's backend and kernel_source must be its provider's. */
+static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
+                           const fkcg_provider *p)
+{
+    if (!p)
+        return;
+    if (strcmp(s->backend, p->backend) != 0) {
+        fail(v, &fkcg_map_get(root, "backend")->loc, "backend '%s' is not the provider's "
+            "backend '%s'; a file registers on its provider's backend", s->backend, p->backend);
+        fkcg_note(v->d, &p->backend_loc, "the provider's backend is set here");
+    }
+    if (strcmp(s->kernel_source, p->kernel_source) != 0) {
+        fail(v, &fkcg_map_get(root, "kernel_source")->loc, "kernel_source '%s' is not the "
+            "provider's kernel_source '%s'", s->kernel_source, p->kernel_source);
+        fkcg_note(v->d, &p->kernel_source_loc, "the provider's kernel_source is set here");
+    }
+}
+
+/* The n-th entry of a mapping. */
+static const ynode *nth_kid(const ynode *map, size_t n)
+{
+    const ynode *e = map->kids;
+    while (e && n--)
+        e = e->next;
+    return e;
+}
+
+/* "1 input", "2 outputs" */
+static const char *count_of(vctx *v, size_t n, const char *what)
+{
+    return fkcg_sprintf(v->a, "%zu %s%s", n, what, n == 1 ? "" : "s");
+}
+
+/* A section of an op kind the fkc runtime implements (names.c's runtime_kernels), whatever its
+ * kernel: the generated code takes the runtime's params struct and kernel type for that op
+ * kind, so the section states the runtime's tensors and exactly its op_params fields (names,
+ * kinds, order). The first difference is reported at the contract's field, with what the
+ * runtime has there, and a note at the op kind lists the runtime's fields. */
+static void check_runtime_op(vctx *v, const ynode *root, const fkcg_section *s, bool outputs)
+{
+    const fkcg_runtime_kernel *rk = fkcg_runtime_op_find(s->op_kind);
+    if (!rk)
+        return;
+    const fkcg_loc *op_loc = &fkcg_map_get(root, "op_kind")->loc;
+    const ynode *accept = fkcg_map_get(root, "accept"), *ret = fkcg_map_get(root, "return");
+    if (s->n_inputs != rk->n_inputs)
+        fail(v, s->n_inputs > rk->n_inputs ? &s->inputs[rk->n_inputs].loc
+                                           : &fkcg_map_get(accept, "inputs")->key->loc,
+            "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
+            "not %zu", s->op_kind, count_of(v, rk->n_inputs, "input"), s->n_inputs);
+    if (outputs && s->n_outputs != rk->n_outputs)
+        fail(v, s->n_outputs > rk->n_outputs ? &s->outputs[rk->n_outputs].loc
+                                             : &fkcg_map_get(ret, "outputs")->key->loc,
+            "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
+            "not %zu", s->op_kind, count_of(v, rk->n_outputs, "output"), s->n_outputs);
+    fkcg_buf msg, list;
+    fkcg_buf_init(&msg);
+    fkcg_buf_init(&list);
+    fkcg_runtime_fields_list(rk, &list);
+    size_t at;
+    const ynode *op = fkcg_map_get(accept, "op_params");
+    const ynode *fields = op ? fkcg_map_get(op, "fields") : NULL;
+    fkcg_rt_diff d = fkcg_runtime_fields_diff(rk, s->fields, s->n_fields, &at, &msg);
+    if (d != FKCG_RT_SAME && !fields) {
+        fail(v, op_loc, "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose params "
+            "are %s; state them as op_params fields", s->op_kind, list.data);
+    } else if (d != FKCG_RT_SAME) {
+        const ynode *entry = at < s->n_fields ? nth_kid(fields, at) : NULL;
+        const fkcg_loc *loc = !entry ? &fields->key->loc
+                              : d == FKCG_RT_KIND ? &fkcg_map_get(entry, "kind")->loc
+                                                  : &s->fields[at].loc;
+        fail(v, loc, "%s", msg.data);
+        fkcg_note(v->d, op_loc, "op kind %s is the fkc runtime's (fkc/fkc_kernels.h), whose "
+                  "params are %s", s->op_kind, list.data);
+    }
+    fkcg_buf_free(&msg);
+    fkcg_buf_free(&list);
+}
+
+/* Are the section's keys (a NULL-ended list) all present (when required) and well-typed? */
+static bool clean(const vctx *v, ...)
+{
+    va_list ap;
+    va_start(ap, v);
+    bool ok = true;
+    for (const char *key; ok && (key = va_arg(ap, const char *)) != NULL;) {
+        const fkcg_key *k = fkcg_schema_key(&fkcg_schema_section, key);
+        ok = !(v->bad >> (k - fkcg_schema_section.keys) & 1);
+    }
+    va_end(ap);
+    return ok;
+}
+
+/* The section's rules, each run when the keys it reads are clean: a mistake in one key never
+ * hides one in an independent key, and never cascades into a rule that reads it. */
+fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
+                                    const fkcg_chunk *c, const fkcg_provider *p)
+{
+    vctx ctx = { a, d, true, root, 0 }, *v = &ctx;
+    check_map(v, root, &fkcg_schema_section, &c->loc);
+    fkcg_section *s = fkcg_alloc(a, sizeof *s);
+    s->heading = c->heading;
+    s->prose = c->prose;
+    s->provider = p;
+    s->loc = c->loc;
+    s->kernel = str(v, root, "kernel");
+    if (clean(v, "kernel", NULL))
+        s->kernel_loc = fkcg_map_get(root, "kernel")->loc;
+    s->op_kind = str(v, root, "op_kind");
+    s->blurb = str(v, root, "blurb");
+    s->backend = str(v, root, "backend");
+    s->kernel_source = str(v, root, "kernel_source");
+    s->entry_point = str(v, root, "entry_point");
+    s->revision_hash = str(v, root, "kernel_revision_hash");
+    s->determinism = str(v, root, "determinism");
+    if (!clean(v, "op_kind", NULL))
+        ;
+    else if (!fkcg_is_op_kind(s->op_kind))
+        fail(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
+            "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
+    else {
+        char *snake = fkcg_snake_case(s->op_kind);
+        const char *why = fkcg_op_kind_c_clash(snake);
+        if (why)
+            fail(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' has the C name '%s', "
+                "which is %s; choose another name", s->op_kind, snake, why);
+        free(snake);
+    }
+    const fkcg_runtime_kernel *rk = clean(v, "kernel", "op_kind", "backend", NULL) ?
+                                    fkcg_runtime_kernel_find(s->kernel) : NULL;
+    if (rk && s->op_kind && s->backend &&
+        (strcmp(s->op_kind, rk->op_kind) != 0 || strcmp(s->backend, rk->backend) != 0))
+        fail(v, &s->kernel_loc, "kernel '%s' is a kernel of the fkc runtime (fkc/fkc_kernels.h), "
+            "which implements it as op_kind %s on %s; bind it as that, or name your own kernel",
+            s->kernel, rk->op_kind, rk->backend);
+    if (clean(v, "op_kind", NULL))
+        s->op_kind_loc = fkcg_map_get(root, "op_kind")->loc;
+    if (clean(v, "entry_point", NULL))
+        s->entry_point_loc = fkcg_map_get(root, "entry_point")->loc;
+    if (clean(v, "backend", "kernel_source", NULL))
+        check_provider(v, root, s, p);
+    const ynode *accept = fkcg_map_get(root, "accept");
+    bool accepted = clean(v, "accept", NULL); /* outputs, caps and cost name its inputs, fields */
+    if (accepted) {
+        build_inputs(v, accept, s);
+        build_op_params(v, accept, s);
+    }
+    if (accepted && clean(v, "return", NULL))
+        build_outputs(v, fkcg_map_get(root, "return"), s);
+    if (accepted && clean(v, "op_kind", NULL))
+        check_runtime_op(v, root, s, clean(v, "return", NULL));
+    if (clean(v, "caps", NULL))
+        build_caps(v, fkcg_map_get(root, "caps"), s);
+    if (accepted && clean(v, "cost", NULL))
+        build_cost(v, fkcg_map_get(root, "cost"), s);
+    if (clean(v, "precision", "determinism", NULL))
+        build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
+    return v->ok ? s : NULL;
+}
+
+fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
+                                      const fkcg_chunk *c)
+{
+    vctx ctx = { a, d, true, NULL, 0 }, *v = &ctx;
+    fkcg_loc top = { c->file, 1, 1 };
+    if (!check_map(v, front, &fkcg_schema_front, &top))
+        return NULL;
+    fkcg_provider *p = fkcg_alloc(a, sizeof *p);
+    const ynode *ver = fkcg_map_get(front, "fkc_version");
+    p->fkc_version = uint_of(v, front, "fkc_version");
+    static const unsigned known[] = FKCG_FKC_VERSIONS;
+    bool ok = false;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        ok = ok || p->fkc_version == known[i];
+    if (!ok)
+        fail(v, &ver->loc, "fkc_version %s is not one this fkcgen (%s) knows; it reads version 1",
+            ver->str, FKCGEN_VERSION);
+    const ynode *prov = fkcg_map_get(front, "provider");
+    p->name = str(v, prov, "name");
+    p->backend = str(v, prov, "backend");
+    p->kernel_source = str(v, prov, "kernel_source");
+    p->link_registry = str(v, prov, "link_registry");
+    p->revision_base = str(v, prov, "revision_base");
+    p->backend_loc = fkcg_map_get(prov, "backend")->loc;
+    p->kernel_source_loc = fkcg_map_get(prov, "kernel_source")->loc;
+    p->loc = top;
+    return v->ok ? p : NULL;
+}

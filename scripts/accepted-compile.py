@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""accepted-compile.py [FKCGEN] — a search for contracts `fkcgen check` accepts whose generated C
+does not compile: one-point mutations of small valid contracts (tests/fkcgen/make_cases.py's BASE,
+its runtime-op variant and the seed), each name slot given every identifier of their generated
+code and of the runtime's header plus a few hostile texts and numbers; every accepted mutation is
+generated (`fkcgen gen`) and compiled with gcc and clang under the strict flags. Prints each
+failure with its mutation and first compiler error, then a summary grouped by that error.
+Not part of `make test` (minutes); fuzz target emit (`make fuzz`) does the same on random inputs.
+Run from the repository root: scripts/accepted-compile.py [FKCGEN] [--max N] [--bases a,b]
+(bases: base, runtime_op, seed; --max: stop after N accepted mutations of a base)."""
+import os, re, subprocess, sys, tempfile
+
+sys.path.insert(0, "tests/fkcgen")
+import make_cases  # noqa: E402
+
+args = [a for i, a in enumerate(sys.argv[1:], 1)
+        if not a.startswith("--") and sys.argv[i - 1] not in ("--max", "--bases")]
+FKCGEN = args[0] if args else "build/fkcgen"
+MAX = int(sys.argv[sys.argv.index("--max") + 1]) if "--max" in sys.argv else 0
+BASES = sys.argv[sys.argv.index("--bases") + 1].split(",") if "--bases" in sys.argv else None
+STRICT = ("-std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes "
+          "-Wstrict-prototypes -Werror -Iruntime/include").split()
+IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9_]*\b")
+
+
+def camel(snake):
+    return "".join(p[:1].upper() + p[1:] for p in snake.split("_") if p)
+
+
+def harvest(texts):
+    """Identifiers of generated code and headers: the names a contract's names can meet."""
+    names = set()
+    with tempfile.TemporaryDirectory() as d:
+        for i, t in enumerate(texts):
+            p = os.path.join(d, "c%d.md" % i)
+            open(p, "w").write(t)
+            out = os.path.join(d, "o%d" % i)
+            subprocess.run([FKCGEN, "gen", "--out-dir", out, p], capture_output=True)
+            for f in ("fkc_bindings.h", "fkc_bindings.c"):
+                if os.path.exists(os.path.join(out, f)):
+                    names.update(IDENT.findall(code_of(open(os.path.join(out, f)).read())))
+    for h in os.listdir("runtime/include/fkc"):
+        names.update(IDENT.findall(code_of(open(os.path.join("runtime/include/fkc", h)).read())))
+    return sorted(names)
+
+
+def code_of(c):
+    """C text without its comments, string literals and preprocessor lines' words."""
+    c = re.sub(r"/\*.*?\*/", " ", c, flags=re.S)
+    c = re.sub(r'"(?:\\.|[^"\\])*"', " ", c)
+    return re.sub(r"(?m)^\s*#\s*(?:error|include).*$", " ", c)
+
+
+def mutations(base, names):
+    """(label, text) one-point mutations of base."""
+    lower = [n for n in names if re.fullmatch(r"[a-z][a-z0-9_]*", n)]
+    stripped = sorted({n[4:] for n in names if n.startswith("fkc_") and len(n) > 4})
+    lower = sorted(set(lower + stripped + ["main", "stream", "params", "extra", "p", "n",
+                                           "dtype_bytes", "op", "rc", "lo", "hi", "mid", "i",
+                                           "s", "b", "x", "kind_count", "register", "cost"]))
+    ops = sorted({camel(n) for n in lower if camel(n)})
+    slots = []  # (what, regex of the value, candidates)
+    for key, cands in (("kernel", lower), ("op_kind", ops), ("variant", ops + lower)):
+        slots.append((key, r"(?m)^(%s: )([A-Za-z_][A-Za-z0-9_]*)" % key, cands))
+    slots.append(("entry_point", r'(?m)^(entry_point: "?(?:[A-Za-z0-9_]+::)*)([A-Za-z0-9_]+)',
+                  lower))
+    slots.append(("input", r"(?m)^(- name: )(src)\b", lower))
+    slots.append(("output", r"(?m)^(- name: )(out)\b", lower))
+    slots.append(("field", r"(?m)^()([a-z_]+)(?=: \{ kind:)", lower))
+    out = []
+    for what, rx, cands in slots:
+        for m in re.finditer(rx, base):
+            old = m.group(2)
+            for c in cands:
+                if c == old:
+                    continue
+                if what in ("input", "field", "output"):  # its references follow it
+                    t = re.sub(r"\b%s\b" % re.escape(old), c, base)
+                else:
+                    t = base[:m.start(2)] + c + base[m.end(2):]
+                out.append(("%s %s -> %s" % (what, old, c), t))
+    for k in ("usize", "isize", "u32", "i32", "u64", "i64", "f32", "f64", "bool", "Vec<usize>",
+              "Vec<isize>", "Vec<i64>"):
+        for m in re.finditer(r"kind: \"?([A-Za-z0-9<>]+)\"?", base):
+            out.append(("kind %s -> %s" % (m.group(1), k),
+                        base[:m.start()] + 'kind: "%s"' % k + base[m.end():]))
+    texts = ['*/ #error x', '??=define', 'a\\\\b', '\\"', '%s%n', 'caf\u00e9 \u2603', "x" * 3000]
+    for key in ("blurb", "notes", "shape_constraint"):
+        for t in texts:
+            out.append(("%s text %r" % (key, t[:12]),
+                        re.sub(r'(?m)^(%s: ).*$' % key, lambda m: m.group(1) + '"%s"' % t, base)))
+    for key, vals in (("alignment_bytes", ["1", "65536"]), ("access_granularity_bits",
+                      ["0", "4294967295", "4294967296"]), ("max_ulp", ["18446744073709551615"]),
+                      ("max_relative", ["1e308", "0.1", "1e-320"]), ("rank", ["0", "4294967296",
+                      "18446744073709551615"])):
+        for v in vals:
+            out.append(("%s %s" % (key, v), re.sub(r"(?m)^(%s: ).*$" % key,
+                                                    lambda m: m.group(1) + v, base)))
+    for e in ("18446744073709551615", "18446744073709551615 * 18446744073709551615", "n / 0",
+              "0 - 1", "((((((((n))))))))", "n * n * n * n * n * n * n * n",
+              "9007199254740993", "1 / 3"):
+        for key in ("flops", "bytes_moved"):
+            out.append(("%s %s" % (key, e), re.sub(r'(?m)^(%s: ).*$' % key,
+                                                   lambda m: m.group(1) + '"%s"' % e, base)))
+    return out
+
+
+def compile_ok(text, tmp):
+    p = os.path.join(tmp, "c.md")
+    open(p, "w").write(text)
+    if subprocess.run([FKCGEN, "check", p], capture_output=True).returncode != 0:
+        return None
+    out = os.path.join(tmp, "out")
+    g = subprocess.run([FKCGEN, "gen", "--out-dir", out, p], capture_output=True, text=True)
+    if g.returncode != 0:
+        return "gen refuses what check accepts: " + g.stderr.splitlines()[0]
+    for cc in ("gcc", "clang"):
+        r = subprocess.run([cc] + STRICT + ["-I" + out, "-c", os.path.join(out, "fkc_bindings.c"),
+                            "-o", os.path.join(tmp, "b.o")], capture_output=True, text=True)
+        if r.returncode != 0:
+            err = [l for l in r.stderr.splitlines() if "error" in l]
+            return "%s: %s" % (cc, re.sub(r"^\S+:\d+:\d+: ", "", err[0] if err else r.stderr))
+    return ""
+
+
+def main():
+    bases = [("base", make_cases.BASE), ("runtime_op", make_cases.RUNTIME_OP),
+             ("seed", open("contracts/vulkan/write_slice.md").read())]
+    names = harvest([b for _, b in bases])
+    if BASES:
+        bases = [b for b in bases if b[0] in BASES]
+    accepted = failed = 0
+    groups = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for bname, base in bases:
+            for label, text in mutations(base, names):
+                r = compile_ok(text, tmp)
+                if r is None:
+                    continue
+                accepted += 1
+                if r:
+                    failed += 1
+                    key = re.sub(r"'[^']*'|‘[^’]*’", "'X'", r)[:160]
+                    groups.setdefault(key, []).append("%s: %s" % (bname, label))
+                    print("FAIL %s: %s\n     %s" % (bname, label, r), flush=True)
+                if MAX and accepted >= MAX:
+                    break
+            print("%s: %d accepted so far, %d do not compile" % (bname, accepted, failed),
+                  flush=True)
+    print("\n%d accepted mutations compiled, %d do not compile, in %d classes:" %
+          (accepted, failed, len(groups)))
+    for k, v in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        print("%4d  %s\n      e.g. %s" % (len(v), k, "; ".join(v[:3])))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
