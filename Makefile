@@ -64,8 +64,10 @@ include tests/examples/examples.mk
 include tests/man/man.mk
 include rust/rust.mk
 include tests/consumer/consumer.mk
+include tests/vulkan-host/vulkan_host.mk
 include tests/fuzz.mk
 include tests/sanitize.mk
+include tests/tsan.mk
 
 
 build: $(BUILD_TARGETS)

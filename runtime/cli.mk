@@ -75,11 +75,27 @@ check-cli-npy: $(BUILD)/tests/cli/test_npy
 check-cli-errors: $(BUILD)/tests/cli/test_errors $(FKC_RUN)
 	$(COUNT) cmocka cli/test_errors $(BUILD)/tests/cli/test_errors $(FKC_RUN)
 
+# fkc-run with its test hooks (FKC_RUN_TEST_PAUSE_WRITE, FKC_RUN_TEST_PAUSE_CONFORM), for
+# test_paths and test_conform only, linked as fkc-run is and beside it (conform finds fkcgen and
+# the headers from its own place): the shipped fkc-run is built without them (checked below: it
+# does not even hold the variables' names).
+FKC_RUN_HOOKS := $(BUILD)/fkc-run-hooks
+CLI_HOOKED    := npy conform
+$(CLI_OBJ)/%-hooks.o: runtime/tools/%.c $(CLI_HDRS) | $(CLI_OBJ)
+	$(CC) $(CLI_CFLAGS) -DFKC_RUN_TEST_HOOKS -c $< -o $@
+CLI_HOOK_OBJS = $(filter-out $(patsubst %,$(CLI_OBJ)/%.o,$(CLI_HOOKED)),$(CLI_OBJS)) \
+                $(patsubst %,$(CLI_OBJ)/%-hooks.o,$(CLI_HOOKED))
+$(FKC_RUN_HOOKS): $(CLI_HOOK_OBJS) $(CLI_LIBFKC)
+	$(CC) $(CLI_HOOK_OBJS) -Wl,--whole-archive $(CLI_LIBFKC) -Wl,--no-whole-archive \
+	    -Wl,--export-dynamic-symbol='fkc_*' $(CLI_LIBS) -o $@
+
 # Outputs and inputs that are not regular files, symlinks, modes, fsync, SIGINT/SIGTERM.
 check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so \
-                 $(BUILD)/tests/cli/fs_shim.so $(FKC_RUN)
+                 $(BUILD)/tests/cli/fs_shim.so $(FKC_RUN) $(FKC_RUN_HOOKS)
+	@! grep -q FKC_RUN_TEST_ $(FKC_RUN) || \
+	  { echo "check-cli-paths: $(FKC_RUN) reads a test-only environment hook"; exit 1; }
 	$(COUNT) cmocka cli/test_paths $(BUILD)/tests/cli/test_paths $(FKC_RUN) \
-	  $(BUILD)/tests/cli/fail_fsync.so $(BUILD)/tests/cli/fs_shim.so
+	  $(BUILD)/tests/cli/fail_fsync.so $(BUILD)/tests/cli/fs_shim.so $(FKC_RUN_HOOKS)
 
 check-cli-numpy: $(FKC_RUN)
 	$(COUNT) py cli/numpy_agree.py $(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
@@ -116,8 +132,9 @@ $(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c gener
 CLI_SHIM_CHECK := $(BUILD)/tests/cli/conform_shim.gcc.so $(BUILD)/tests/cli/conform_shim.clang.so
 
 .PHONY: check-cli-conform check-cli-conform-doc
-check-cli-conform: $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(BUILD)/fkcgen $(CLI_SHIM_CHECK)
-	$(COUNT) cmocka cli/test_conform $(BUILD)/tests/cli/test_conform $(FKC_RUN)
+check-cli-conform: $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS) $(BUILD)/fkcgen \
+                   $(CLI_SHIM_CHECK)
+	$(COUNT) cmocka cli/test_conform $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS)
 
 # docs/runtime.md's conform example (the block after its "fkc-run conform example" marker),
 # run verbatim with build/ read as $(BUILD); the man page's conform examples must be lines of

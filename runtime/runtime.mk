@@ -10,9 +10,9 @@
 # -fvisibility=hidden, each public header declares its functions under
 # `#pragma GCC visibility push(default)`, and runtime/libfkc.map lets nothing but fkc_* names
 # out; make check-exports proves that the exports are exactly what the headers declare.
-# The tests, fkc-bench and fkc-run link libfkc.a: the fault-injection test interposes Vulkan
-# calls at link time, the sanitizer builds need no library path, and fkc-run runs from build/
-# and from a package without an rpath. Programs of consumers link either (docs/consumers.md).
+# fkc-bench and fkc-run link libfkc.a, the tests libfkc-test.a (below): the sanitizer builds need
+# no library path, and fkc-run runs from build/ and from a package without an rpath. Programs of
+# consumers link either (docs/consumers.md).
 # Also the runtime tests (check-runtime) and the benchmark binary build/fkc-bench (bench-runtime).
 # The CLI and demo live in runtime/cli.mk.
 
@@ -46,6 +46,11 @@ FKC_SOVERSION := $(call fkc_version_field,SOVERSION)
 LIBFKC      := $(BUILD)/libfkc.a
 LIBFKC_SO   := $(BUILD)/libfkc.so.$(FKC_SOVERSION)
 LIBFKC_LINK := $(BUILD)/libfkc.so
+# The test build of the library: the same sources with -DFKC_TEST_HOOKS, which adds the hooks of
+# runtime/src/fkc_test.h (a smaller device, block size, no push descriptors, counters). Only the
+# tests link it; the shipped libfkc.so, libfkc.a, fkc-run and fkc-bench have none of it.
+RT_TOBJ      := $(BUILD)/runtime/obj-test
+LIBFKC_TEST  := $(BUILD)/libfkc-test.a
 BUILD_TARGETS += $(LIBFKC) $(LIBFKC_SO) $(LIBFKC_LINK) $(BUILD)/fkc-bench
 TEST_TARGETS  += check-runtime check-bench-short
 BENCH_TARGETS += bench-runtime
@@ -78,7 +83,16 @@ $(RT_OBJ)/%.o: runtime/src/%.c $(RT_HDRS) runtime/runtime.mk | $(RT_OBJ)
 
 $(RT_OBJ)/pipeline.o: $(RT_INCS)
 
-$(RT_OBJ) $(RT_SPV) $(BUILD)/tests/runtime:
+$(LIBFKC_TEST): $(patsubst $(RT_OBJ)/%,$(RT_TOBJ)/%,$(RT_OBJS))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RT_TOBJ)/%.o: runtime/src/%.c $(RT_HDRS) runtime/runtime.mk | $(RT_TOBJ)
+	$(CC) $(RT_CFLAGS) -DFKC_TEST_HOOKS $(RT_WARN) -c $< -o $@
+
+$(RT_TOBJ)/pipeline.o: $(RT_INCS)
+
+$(RT_OBJ) $(RT_TOBJ) $(RT_SPV) $(BUILD)/tests/runtime:
 	@mkdir -p $@
 
 # Each variant: compile to .spv, validate it, then emit the same compilation as a C array.
@@ -93,13 +107,16 @@ $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k)))
 # ---- tests (cmocka, lavapipe, validation layer on) ----
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
             $(BUILD)/tests/runtime/test_faults $(BUILD)/tests/runtime/test_alloc
-RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel
+RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_vulkan \
+            $(BUILD)/tests/runtime/test_async $(BUILD)/tests/runtime/test_memory \
+            $(BUILD)/tests/runtime/test_threads
 RT_TESTS += $(BUILD)/tests/runtime/test_edges
-RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka)
+RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
-$(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h $(LIBFKC) | $(BUILD)/tests/runtime
-	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC) $(RT_TEST_LIBS)
+$(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h tests/runtime/rt_vk_hooks.h tests/runtime/rt_host.h \
+                          $(LIBFKC_TEST) | $(BUILD)/tests/runtime
+	$(CC) $(RT_TEST_CFLAGS) $(RT_WARN) $< -o $@ $(LIBFKC_TEST) $(RT_TEST_LIBS)
 
 # The user-kernel test's shaders (tests/runtime/shaders/), compiled, validated and embedded.
 $(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/runtime
@@ -108,6 +125,10 @@ $(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/
 	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
 $(BUILD)/tests/runtime/test_user_kernel: $(BUILD)/tests/runtime/axpy.spv.inc
 $(BUILD)/tests/runtime/test_user_kernel: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
+$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads: \
+    $(BUILD)/tests/runtime/axpy.spv.inc
+$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads: \
+    RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
 
 .PHONY: check-runtime bench-runtime
 # Each binary under a time limit: a test that corrupts the heap can leave cmocka's signal
@@ -145,7 +166,8 @@ check-bench-short: $(BUILD)/fkc-bench
 	@for s in '### Bandwidth' 'plain compute copy (reference)' 'vkCmdCopyBuffer (reference)' \
 	          '| b1    | unaligned' '| b8    | aligned' '4-D, 12-byte runs' '### KV decode' \
 	          'rotating, device position' 'rotating, readback' '### One-shot calls' \
-	          'fkc_write_slice_sync'; do \
+	          'fkc_write_slice_sync' '### Host command buffers' 'the host'"'"'s command buffer |' \
+	          'fkc_stream_submit_async, one op'; do \
 	    grep -qF -- "$$s" $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; \
 	    echo "check-bench-short: no '$$s' in the output"; exit 1; }; done
 	@echo "check-bench-short: fkc-bench --short ran and printed every section"

@@ -24,6 +24,7 @@ valgrind:cmd:valgrind
 mesa-vulkan-drivers:dpkg:-
 vulkan-validationlayers:dpkg:-
 libclang-rt-14-dev:dpkg:-
+libtsan2:dpkg:-
 python3-numpy:dpkg:-
 git:cmd:git
 locales:dpkg:-

@@ -399,6 +399,16 @@ int bare_submit_wait(bare *b, uint64_t row, uint64_t rows, uint64_t s_row, uint6
     return 0;
 }
 
+void bare_vulkan(bare *b, VkInstance *instance, VkPhysicalDevice *physical, VkDevice *device,
+                 VkQueue *queue, uint32_t *family)
+{
+    *instance = b->inst;
+    *physical = b->pd;
+    *device = b->dev;
+    *queue = b->queue;
+    *family = b->family;
+}
+
 void bare_driver(bare *b, char *out, unsigned size)
 {
     VkPhysicalDeviceDriverProperties dp = {

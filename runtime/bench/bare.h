@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include <vulkan/vulkan.h>
+
 typedef struct bare bare;
 
 /* Opens the physical device named `name` (exactly); NULL when none or on any failure. */
@@ -32,6 +34,11 @@ int bare_submit_wait(bare *b, uint64_t row, uint64_t rows, uint64_t s_row, uint6
 double bench_now(void);
 
 
+
+/* The reference's own Vulkan objects (its instance is created for Vulkan 1.2, its device with
+ * VK_KHR_push_descriptor), for fkc-bench to lend to fkc as a host would. */
+void bare_vulkan(bare *b, VkInstance *instance, VkPhysicalDevice *physical, VkDevice *device,
+                 VkQueue *queue, uint32_t *family);
 
 /* "driverName driverInfo" of the device (Vulkan 1.2 driver properties), or "?". */
 void bare_driver(bare *b, char *out, unsigned size);

@@ -13,6 +13,7 @@
 
 #include "bare.h"
 #include "fkc/fkc_runtime.h"
+#include "fkc/fkc_vulkan.h"
 
 #define ROW_BYTES 16384u /* source row of the bandwidth slabs */
 #define KV_HEADS 32u
@@ -325,6 +326,192 @@ static int one_shot(bench *b)
     return rc;
 }
 
+/* The host's side of the recording comparison: a command buffer of its own pool on the device
+ * it lent to fkc. */
+typedef struct host_cmd {
+    VkDevice dev;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+} host_cmd;
+
+static int host_submit_wait(host_cmd *h, double *submit_s)
+{
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                       .commandBufferCount = 1,
+                       .pCommandBuffers = &h->cmd};
+    double t0 = bench_now();
+    if (vkQueueSubmit(h->queue, 1, &si, h->fence) != VK_SUCCESS)
+        return -1;
+    if (submit_s)
+        *submit_s = bench_now() - t0;
+    if (vkWaitForFences(h->dev, 1, &h->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS ||
+        vkResetFences(h->dev, 1, &h->fence) != VK_SUCCESS)
+        return -1;
+    return 0;
+}
+
+/* Host seconds per op to record `n` ops into fkc's own stream (host = false) or into the host's
+ * command buffer through a borrowed stream (host = true): the best pass after the first, each
+ * pass submitted and waited for outside the timing. */
+static fkc_status record_time(bench *b, fkc_context *ctx, host_cmd *h, bool host, op *o, int n,
+                              double *sec)
+{
+    fkc_stream *s = NULL;
+    fkc_status st = host ? fkc_stream_wrap_vulkan(ctx, h->cmd, &s) : fkc_stream_create(ctx, &s);
+    double until = bench_now() + b->o->warmup;
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    *sec = -1;
+    for (int pass = 0; st == FKC_OK && (pass < 3 || bench_now() < until); pass++) {
+        if (host) { /* the host begins its command buffer; fkc starts afresh on it */
+            if (vkResetCommandPool(h->dev, h->pool, 0) != VK_SUCCESS ||
+                vkBeginCommandBuffer(h->cmd, &bi) != VK_SUCCESS) {
+                st = fkc_set_error(FKC_ERR_VULKAN, "the host's command buffer");
+                break;
+            }
+            st = fkc_stream_begin_vulkan(s, h->cmd);
+        } else {
+            st = fkc_stream_begin(s);
+        }
+        double t0 = bench_now();
+        for (int k = 0; k < n && st == FKC_OK; k++)
+            st = record(s, o, k);
+        double t = (bench_now() - t0) / n;
+        if (st == FKC_OK && host)
+            st = vkEndCommandBuffer(h->cmd) == VK_SUCCESS && host_submit_wait(h, NULL) == 0
+                     ? FKC_OK : fkc_set_error(FKC_ERR_VULKAN, "the host's submit");
+        else if (st == FKC_OK)
+            st = fkc_stream_submit(s);
+        if (pass > 0 && (*sec < 0 || t < *sec))
+            *sec = t;
+    }
+    fkc_stream_destroy(s);
+    return st;
+}
+
+/* Host seconds of fkc_stream_submit_async on a stream holding one op, and of the host's own
+ * vkQueueSubmit of a command buffer holding the same op: the best of `shots` calls after as
+ * many to warm up (each waited for outside the timing). */
+static fkc_status submit_time(bench *b, fkc_context *ctx, host_cmd *h, op *o, double *fkc_s,
+                              double *vk_s)
+{
+    fkc_stream *s, *hs;
+    fkc_status st = fkc_stream_create(ctx, &s);
+    if (st == FKC_OK && (st = fkc_stream_wrap_vulkan(ctx, h->cmd, &hs)) != FKC_OK)
+        fkc_stream_destroy(s);
+    if (st != FKC_OK)
+        return st;
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    *fkc_s = *vk_s = -1;
+    for (int i = 0; i < 2 * b->o->shots && st == FKC_OK; i++) {
+        double t0, t, v = -1;
+        if ((st = record(s, o, 0)) != FKC_OK)
+            break;
+        t0 = bench_now();
+        st = fkc_stream_submit_async(s);
+        t = bench_now() - t0;
+        if (st == FKC_OK)
+            st = fkc_stream_wait(s, UINT64_MAX);
+        if (st == FKC_OK) {
+            bool ok = vkResetCommandPool(h->dev, h->pool, 0) == VK_SUCCESS &&
+                      vkBeginCommandBuffer(h->cmd, &bi) == VK_SUCCESS &&
+                      fkc_stream_begin_vulkan(hs, h->cmd) == FKC_OK && record(hs, o, 0) == FKC_OK &&
+                      vkEndCommandBuffer(h->cmd) == VK_SUCCESS && host_submit_wait(h, &v) == 0;
+            if (!ok)
+                st = fkc_set_error(FKC_ERR_VULKAN, "the host's submit");
+        }
+        if (i >= b->o->shots && (*fkc_s < 0 || t < *fkc_s))
+            *fkc_s = t;
+        if (i >= b->o->shots && v >= 0 && (*vk_s < 0 || v < *vk_s))
+            *vk_s = v;
+    }
+    fkc_stream_destroy(s);
+    fkc_stream_destroy(hs);
+    return st;
+}
+
+/* fkc as a guest on the reference's device: host µs to record one KV-token op into the host's
+ * command buffer and into fkc's own stream (side by side on the same borrowed context), and
+ * the host µs of an asynchronous submit. */
+static int host_recording(bench *b)
+{
+    VkInstance inst;
+    VkPhysicalDevice pd;
+    host_cmd h = {0};
+    uint32_t family;
+    bare_vulkan(b->ref, &inst, &pd, &h.dev, &h.queue, &family);
+    const char *ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    fkc_vulkan_device d;
+    fkc_vulkan_device_init(&d);
+    d.get_instance_proc_addr = vkGetInstanceProcAddr;
+    d.instance = inst;
+    d.instance_api_version = VK_API_VERSION_1_2;
+    d.physical_device = pd;
+    d.device = h.dev;
+    d.queue_family = family;
+    d.enabled_extensions = &ext;
+    d.enabled_extension_count = 1;
+    fkc_context *ctx = NULL;
+    fkc_status st = fkc_context_create_vulkan(&d, NULL, &ctx);
+    if (st != FKC_OK)
+        return die("borrowed context", st);
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .queueFamilyIndex = family};
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                      .commandBufferCount = 1};
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    int rc = 0;
+    if (vkCreateCommandPool(h.dev, &pi, NULL, &h.pool) != VK_SUCCESS ||
+        (ai.commandPool = h.pool, vkAllocateCommandBuffers(h.dev, &ai, &h.cmd)) != VK_SUCCESS ||
+        vkCreateFence(h.dev, &fi, NULL, &h.fence) != VK_SUCCESS)
+        rc = (fprintf(stderr, "fkc-bench: the host's command pool\n"), 1);
+    size_t rows = KV_HEADS, row = KV_DIM * 2;
+    fkc_buffer *src = NULL, *dst = NULL, *pos = NULL;
+    unsigned char p8[8] = {0xff, 0x0f};
+    if (!rc && ((st = fkc_buffer_create(ctx, rows * row, &src)) != FKC_OK ||
+                (st = fkc_buffer_create(ctx, (uint64_t)rows * KV_CAP * row, &dst)) != FKC_OK ||
+                (st = fkc_buffer_create(ctx, 8, &pos)) != FKC_OK ||
+                (st = fkc_buffer_upload(pos, 0, p8, 8)) != FKC_OK))
+        rc = die("host-recording buffers", st);
+    op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {1, KV_HEADS, 1, KV_DIM}},
+            .out = {dst, 0, FKC_DTYPE_F16, 4, {1, KV_HEADS, KV_CAP, KV_DIM}},
+            .step = true, .pos = pos, .cap = KV_CAP, .axis = 2};
+    static const char *names[2] = {"write_slice", "rotating, device position"};
+    for (int k = 0; k < 2 && !rc; k++) {
+        double own = 0, hosted = 0;
+        o.rotating = k > 0;
+        if ((st = record_time(b, ctx, &h, false, &o, b->o->kv_ops, &own)) != FKC_OK ||
+            (st = record_time(b, ctx, &h, true, &o, b->o->kv_ops, &hosted)) != FKC_OK) {
+            rc = die(names[k], st);
+            break;
+        }
+        printf("| record %s, fkc's own stream | %8.3f | %5.2f |\n", names[k], own * 1e6, 1.0);
+        printf("| record %s, the host's command buffer | %8.3f | %5.2f |\n", names[k],
+               hosted * 1e6, own > 0 ? hosted / own : 0);
+    }
+    double async_s = 0, vk_s = 0;
+    o.rotating = false;
+    if (!rc && (st = submit_time(b, ctx, &h, &o, &async_s, &vk_s)) != FKC_OK)
+        rc = die("asynchronous submit", st);
+    if (!rc) {
+        printf("| fkc_stream_submit_async, one op | %8.3f | - |\n", async_s * 1e6);
+        printf("| vkQueueSubmit of the host's command buffer, one op (reference) | %8.3f | - |\n",
+               vk_s * 1e6);
+    }
+    fkc_buffer_destroy(src);
+    fkc_buffer_destroy(dst);
+    fkc_buffer_destroy(pos);
+    fkc_context_destroy(ctx);
+    if (h.fence)
+        vkDestroyFence(h.dev, h.fence, NULL);
+    if (h.pool)
+        vkDestroyCommandPool(h.dev, h.pool, NULL);
+    return rc;
+}
+
 static int run_path(const opts *o, const char *path, bool first, FILE *csv)
 {
     fkc_status st;
@@ -368,6 +555,15 @@ static int run_path(const opts *o, const char *path, bool first, FILE *csv)
                    "after as many to warm up.\n\n| call | wall µs | × bare |\n|---|---:|---:|\n",
                    o->shots);
             rc = one_shot(&b);
+        }
+        if (!rc) {
+            printf("\n### Host command buffers\nfkc on a device the host lent it (the "
+                   "reference's): one token [1, 32, 1, 128] f16 into [1, 32, 4096, 128], host "
+                   "µs per op to record %d ops, into fkc's own stream and into the host's "
+                   "command buffer (a borrowed stream), best pass; × own: over the own "
+                   "stream's. Then host µs of one submit that does not wait, best of %d.\n\n"
+                   "| measure | host µs | × own |\n|---|---:|---:|\n", o->kv_ops, o->shots);
+            rc = host_recording(&b);
         }
     }
     bare_close(b.ref);

@@ -1,16 +1,25 @@
-/* internal.h — the runtime's private structures and helpers: the context, buffers, streams,
- * the error setter, pipelines and the slab recorder. Not installed; only runtime/src includes it. */
+/* internal.h — the runtime's private structures and helpers: the Vulkan dispatch table, the
+ * context, buffers and memory blocks, streams, the error setter, pipelines and the slab recorder.
+ * Not installed; only runtime/src includes it. */
 #ifndef FKC_INTERNAL_H
 #define FKC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include <vulkan/vulkan.h>
 
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
+#include "fkc/fkc_vulkan.h"
 #include "plan.h"
 
 /* ---- limits and defaults (one place) ---- */
-#define FKC_STAGING_BYTES (8u << 20)   /* host staging chunk for uploads and downloads */
+#define FKC_STAGING_BYTES (8u << 20)   /* synchronous copies move at most this much per submit */
+#define FKC_STAGING_CHUNK (1u << 20)   /* smallest staging chunk a stream allocates */
+#define FKC_BLOCK_BYTES (64ull << 20)  /* device-memory block that small buffers share */
+#define FKC_DEDICATED_BYTES (16ull << 20) /* buffers this big get an allocation of their own */
+#define FKC_DESCRIPTOR_SETS 128u       /* sets per descriptor pool (no push descriptors) */
 #define FKC_LOCAL_SIZE 256u            /* invocations per work group (matches the shaders) */
 #define FKC_WINDOW_ALIGN 16u           /* storage windows start at least this aligned */
 #define FKC_MAX_WINDOW (1ull << 31)    /* keeps every in-shader index below 2^32 */
@@ -21,6 +30,58 @@
 #define FKC_SPLIT_MIN_BYTES (4u << 20) /* misaligned long rows this big: edges and bulk apart
                                           (H200: single kernel faster at 1 MiB, split at 16) */
 
+/* ---- vk.c: every Vulkan function the runtime calls, loaded through vkGetInstanceProcAddr --
+ * (the host's or the loader's); the library calls no other Vulkan symbol. */
+#define FKC_VK_GLOBAL(X)                                                                       \
+    X(vkEnumerateInstanceLayerProperties) X(vkEnumerateInstanceExtensionProperties)            \
+    X(vkCreateInstance)
+#define FKC_VK_INSTANCE(X)                                                                     \
+    X(vkDestroyInstance) X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties)        \
+    X(vkGetPhysicalDeviceProperties2) X(vkGetPhysicalDeviceFeatures2)                          \
+    X(vkGetPhysicalDeviceMemoryProperties) X(vkGetPhysicalDeviceQueueFamilyProperties)         \
+    X(vkEnumerateDeviceExtensionProperties) X(vkCreateDevice) X(vkGetDeviceProcAddr)
+#define FKC_VK_DEVICE(X)                                                                       \
+    X(vkDestroyDevice) X(vkGetDeviceQueue) X(vkDeviceWaitIdle) X(vkQueueSubmit)                \
+    X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements) X(vkAllocateMemory)  \
+    X(vkFreeMemory) X(vkBindBufferMemory) X(vkMapMemory) X(vkInvalidateMappedMemoryRanges)     \
+    X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkResetCommandPool)                       \
+    X(vkAllocateCommandBuffers) X(vkFreeCommandBuffers) X(vkBeginCommandBuffer)                \
+    X(vkEndCommandBuffer) X(vkCreateFence) X(vkDestroyFence) X(vkWaitForFences)                \
+    X(vkResetFences) X(vkCreateQueryPool) X(vkDestroyQueryPool) X(vkGetQueryPoolResults)       \
+    X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp) X(vkCmdPipelineBarrier) X(vkCmdCopyBuffer)   \
+    X(vkCmdBindPipeline) X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdBindDescriptorSets)     \
+    X(vkCreateDescriptorSetLayout) X(vkDestroyDescriptorSetLayout) X(vkCreatePipelineLayout)   \
+    X(vkDestroyPipelineLayout) X(vkCreateShaderModule) X(vkDestroyShaderModule)                \
+    X(vkCreateComputePipelines) X(vkDestroyPipeline) X(vkCreateDescriptorPool)                 \
+    X(vkDestroyDescriptorPool) X(vkResetDescriptorPool) X(vkAllocateDescriptorSets)            \
+    X(vkUpdateDescriptorSets)
+
+typedef struct fkc_vk {
+    PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
+    PFN_vkEnumerateInstanceVersion vkEnumerateInstanceVersion;        /* NULL: a 1.0 loader */
+#define FKC_VK_FIELD(name) PFN_##name name;
+    FKC_VK_GLOBAL(FKC_VK_FIELD)
+    FKC_VK_INSTANCE(FKC_VK_FIELD)
+    FKC_VK_DEVICE(FKC_VK_FIELD)
+#undef FKC_VK_FIELD
+    PFN_vkCreateDebugUtilsMessengerEXT vkCreateDebugUtilsMessengerEXT;   /* optional */
+    PFN_vkDestroyDebugUtilsMessengerEXT vkDestroyDebugUtilsMessengerEXT; /* optional */
+    PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR; /* NULL: descriptor pools */
+} fkc_vk;
+
+/* Each loads one level of the table; a missing required function is FKC_ERR_VULKAN naming it. */
+fkc_status fkc_vk_load_global(fkc_vk *vk, PFN_vkGetInstanceProcAddr gipa);
+fkc_status fkc_vk_load_instance(fkc_vk *vk, VkInstance instance);
+fkc_status fkc_vk_load_device(fkc_vk *vk, VkDevice device, bool push_descriptors);
+
+/* Test-only knobs (test_hooks.h, compiled into the test library only): a smaller device. */
+typedef struct fkc_hooks {
+    uint64_t storage_buffer_range; /* bytes (0: the device's); at least FKC_MIN_TEST_RANGE */
+    uint32_t work_group_count;     /* groups per grid dimension (0: the device's) */
+    uint64_t block_bytes;          /* memory block size (0: FKC_BLOCK_BYTES) */
+    bool no_push_descriptors;      /* use descriptor pools even where push descriptors exist */
+} fkc_hooks;
+
 /* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
  * 16-byte aligned units; any alignment (word-granular): whole, its units inside rows, its edge
  * units; and aligned / any alignment with the device-resident ring position. */
@@ -29,63 +90,127 @@ typedef enum kernel_id {
     KERNEL_RING_WIDE, KERNEL_COUNT
 } kernel_id;
 
+/* ---- memory.c: device-memory blocks shared by small buffers ---- */
+typedef struct fkc_range {
+    uint64_t offset, size;
+} fkc_range;
+
+typedef struct fkc_block {
+    VkDeviceMemory memory;
+    VkBuffer buffer;             /* one VkBuffer over the whole block */
+    uint64_t size;
+    uint32_t type;               /* memory type index */
+    fkc_range *free;             /* free ranges, sorted by offset, never adjacent */
+    uint32_t n_free, cap_free;
+    struct fkc_block *next;
+} fkc_block;
+
+typedef struct fkc_memory {
+    pthread_mutex_t lock;
+    fkc_block *blocks;
+    uint64_t block_bytes;        /* size of a new block */
+    uint64_t dedicated_bytes;    /* buffers this big get their own allocation */
+    VkBufferUsageFlags usage;    /* of every device buffer */
+    uint32_t type_bits;          /* memoryTypeBits of such a buffer (probed once) */
+    uint64_t align;              /* sub-allocation alignment (storage windows) */
+} fkc_memory;
+
 struct fkc_context {
+    fkc_vk vk;                             /* every Vulkan call goes through it */
+    atomic_uint refs;                      /* the creator's + one per buffer, stream, kernel */
+    bool borrowed;                         /* instance, device and queue are the host's */
     VkInstance instance;
+    uint32_t instance_api;                 /* the instance's API version */
     VkDebugUtilsMessengerEXT messenger;
     VkPhysicalDevice physical;
     VkDevice device;
     VkQueue queue;
-    uint32_t queue_family;
+    uint32_t queue_family, queue_index;
+    fkc_vulkan_queue_lock_fn queue_lock;   /* borrowed queue: the host's lock, or NULL */
+    void *queue_lock_user;
+    pthread_mutex_t submit_lock;           /* serialises fkc's submissions without queue_lock */
     fkc_device_info info;                  /* what fkc_context_device returns */
     VkPhysicalDeviceMemoryProperties mem;  /* memory types for allocation */
     uint32_t flags;                        /* FKC_CONTEXT_* it was created with */
     fkc_copy_path copy_path;               /* resolved: never AUTO for "is CPU" decisions */
     bool prefer_transfer;                  /* AUTO chose copy regions for long rows */
-    uint64_t storage_range;                /* usable window bytes per binding (after the hook) */
-    uint32_t group_limit;                  /* groups per grid dimension (after the hook) */
+    bool timeline;                         /* timeline semaphores enabled on the device */
+    uint64_t storage_range;                /* usable window bytes per binding */
+    uint32_t group_limit;                  /* groups per grid dimension (the lowest) */
     uint64_t offset_align;                 /* window start alignment */
     uint64_t max_allocation;               /* maxMemoryAllocationSize (0: not reported) */
+    uint32_t max_push_buffers;             /* storage buffers one user kernel may bind */
     uint32_t timestamp_bits;               /* valid timestamp bits of the queue (0: none) */
     double timestamp_ns;                   /* nanoseconds per timestamp tick */
-    PFN_vkCmdPushDescriptorSetKHR push_descriptor;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
-    VkPipeline pipelines[KERNEL_COUNT];    /* VK_NULL_HANDLE when the device lacks it */
-    VkCommandPool pool;
-    VkCommandBuffer xfer_cmd;              /* for synchronous uploads/downloads */
-    VkFence xfer_fence;
-    fkc_stream *one_shot;                  /* the one-shot calls' stream (lazily created) */
-    VkBuffer stage_up, stage_down;         /* lazily created staging buffers */
-    VkDeviceMemory stage_up_mem, stage_down_mem;
-    void *stage_up_map, *stage_down_map;
-    bool stage_down_coherent;
+    VkPipeline pipelines[KERNEL_COUNT];
+    fkc_memory memory;                     /* blocks of the buffers (memory.c) */
+    pthread_mutex_t lock;                  /* the stream pool and the user-kernel cache */
+    fkc_stream *idle;                      /* pooled streams of one-shot calls and copies */
+    fkc_stream *pooled;                    /* every pooled stream (freed with the context) */
+    struct fkc_kernel *user_kernels;       /* fkc_kernel_cached's kernels (user_kernel.c) */
     fkc_message_fn on_validation;
     void *on_validation_user;
-    uint64_t validation_count;
+    atomic_uint_fast64_t validation_count;
+    pthread_mutex_t message_lock;          /* validation_last */
     char validation_last[1024];
-    struct fkc_kernel *user_kernels;       /* fkc_kernel_cached's kernels (user_kernel.c) */
 };
 
 struct fkc_buffer {
     fkc_context *ctx;
+    VkBuffer buffer;     /* the VkBuffer holding it: a block's, its own, or the host's */
+    uint64_t base;       /* offset of its byte 0 in `buffer`; every binding and copy adds it */
+    uint64_t size;       /* what the caller asked for */
+    uint64_t vk_size;    /* bytes from base fkc may touch: size rounded up to 16 */
+    fkc_block *block;    /* sub-allocated from this block, or NULL */
+    VkDeviceMemory memory; /* a dedicated allocation, or VK_NULL_HANDLE */
+    bool borrowed;       /* the host's VkBuffer range */
+};
+
+/* A host-visible staging chunk of a stream (persistently mapped). */
+typedef struct fkc_chunk {
     VkBuffer buffer;
     VkDeviceMemory memory;
-    uint64_t size;       /* what the caller asked for */
-    uint64_t vk_size;    /* allocated size, rounded up to 16 (word-owning kernels may touch it) */
-};
+    unsigned char *map;
+    uint64_t size, used;
+    bool coherent;
+} fkc_chunk;
+
+typedef struct fkc_staging {
+    fkc_chunk *chunks;
+    uint32_t n, cap;
+} fkc_staging;
+
+/* A recorded download: its bytes land in `dst` when the stream's work has completed. */
+typedef struct fkc_pending {
+    void *dst;
+    uint32_t chunk;      /* index in the stream's download chunks */
+    uint64_t at, size;   /* bytes [at, at + size) of the chunk */
+} fkc_pending;
 
 struct fkc_stream {
     fkc_context *ctx;
+    bool borrowed;       /* records into the host's command buffer (fkc_stream_wrap_vulkan) */
+    bool pooled;         /* one of the context's own (one-shot calls, synchronous copies) */
+    VkCommandPool pool;  /* owned streams: their own pool, so streams record in parallel */
     VkCommandBuffer cmd;
     VkFence fence;
-    bool recording;      /* begun and not yet submitted */
+    bool recording;      /* begun and not yet submitted (borrowed: always) */
+    bool in_flight;      /* submitted, not yet waited for */
     uint32_t ops;        /* ops recorded since begin */
     uint32_t commands;   /* dispatches and copy calls recorded since begin */
     bool dirty;          /* commands recorded since the last barrier */
     bool rmw_pending;    /* a unit-owning (wide) dispatch was recorded since the last barrier */
     bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
     VkQueryPool timer;   /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
-    double device_seconds; /* device time of the last submit, or -1 */
+    double device_seconds; /* device time of the last completed work, or -1 */
+    fkc_staging up, down;  /* staging of recorded uploads and downloads */
+    fkc_pending *pending;  /* recorded downloads waiting for completion */
+    uint32_t n_pending, cap_pending;
+    VkDescriptorPool *dpools; /* no push descriptors: the sets of the recorded ops */
+    uint32_t n_dpools, cur_dpool;
+    fkc_stream *next_idle, *next_pooled; /* the context's pool lists */
 };
 
 /* ---- error.c ---- */
@@ -93,39 +218,67 @@ struct fkc_stream {
 fkc_status fkc_fail(fkc_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Maps a VkResult to a status (out-of-memory results to FKC_ERR_OUT_OF_MEMORY) and sets the
- * message "<what>: <VkResult name>". */
+ * message "<what> failed: <VkResult name>". */
 fkc_status fkc_vk_fail(VkResult r, const char *what);
 const char *fkc_vk_result_name(VkResult r);
 
 /* ---- device.c ---- */
 /* Finds a memory type with all `want` flags among `bits`; -1 when none. */
 int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want);
+/* The context's life: every buffer, stream and kernel holds it; the last release frees it. */
+void fkc_context_retain(fkc_context *ctx);
+void fkc_context_release(fkc_context *ctx);
+/* vkQueueSubmit under the queue's lock (fkc's mutex, or the host's queue_lock). */
+fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence);
+/* Creates a context: owned (host NULL; gipa NULL: the loader's) or over the host's device. */
+fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan_device *host,
+                            PFN_vkGetInstanceProcAddr gipa, const fkc_hooks *hooks,
+                            fkc_context **out);
 
-/* ---- buffer.c ---- */
-void fkc_staging_destroy(fkc_context *ctx);
+/* ---- memory.c ---- */
+fkc_status fkc_memory_init(fkc_context *ctx, uint64_t block_bytes);
+void fkc_memory_destroy(fkc_context *ctx);
+/* A device-local range of `size` bytes (a multiple of 16) for b: a block's or dedicated. */
+fkc_status fkc_memory_alloc(fkc_context *ctx, uint64_t size, fkc_buffer *b);
+void fkc_memory_free(fkc_context *ctx, fkc_buffer *b);
+/* A VkBuffer with its own memory of the wanted properties (the first type offering `want`,
+ * else `fallback`); *coherent (may be NULL) says whether it is host-coherent. */
+fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFlags usage,
+                                VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback,
+                                VkBuffer *buf, VkDeviceMemory *mem, bool *coherent);
+/* Blocks (and their vkAllocateMemory calls) alive now, for the test hooks. */
+uint32_t fkc_memory_block_count(fkc_context *ctx);
 
 /* ---- pipeline.c ---- */
-fkc_status fkc_pipelines_init(fkc_context *ctx);   /* layouts and every supported pipeline */
+fkc_status fkc_pipelines_init(fkc_context *ctx);   /* layouts and every kernel's pipeline */
 void fkc_pipelines_destroy(fkc_context *ctx);
-fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out);
-/* The descriptor-set layout (n_buffers storage buffers at bindings 0..n-1 of set 0, pushed)
- * and pipeline layout (push_size bytes of push constants) of a compute kernel. */
-fkc_status fkc_compute_layout(VkDevice dev, uint32_t n_buffers, uint32_t push_size,
+VkPipeline fkc_pipeline_get(const fkc_context *ctx, kernel_id k);
+/* The descriptor-set layout (n_buffers storage buffers at bindings 0..n-1 of set 0, pushed
+ * when the context has push descriptors) and pipeline layout (push_size bytes of push
+ * constants) of a compute kernel. */
+fkc_status fkc_compute_layout(fkc_context *ctx, uint32_t n_buffers, uint32_t push_size,
                               const char *who, VkDescriptorSetLayout *set,
                               VkPipelineLayout *layout);
 /* A compute pipeline of `layout` from a SPIR-V module of `bytes` (entry point "main"; the
  * module is freed at once); *out is VK_NULL_HANDLE on failure, whose message starts with
  * `who` ("" or "fkc_kernel_create: "). The runtime's kernels and user kernels both use it. */
-fkc_status fkc_compute_pipeline(VkDevice dev, const uint32_t *code, size_t bytes,
+fkc_status fkc_compute_pipeline(fkc_context *ctx, const uint32_t *code, size_t bytes,
                                 VkPipelineLayout layout, const char *who, VkPipeline *out);
 
 /* ---- stream.c ---- */
-/* The context's stream for the one-shot calls, created on first use, destroyed with it. */
-fkc_status fkc_context_one_shot(fkc_context *ctx, fkc_stream **out);
-/* Begins the stream when idle; FKC_ERR_STATE never (it always can). */
+/* Takes an idle stream of the context's pool (made when none is idle) and gives it back. */
+fkc_status fkc_stream_take(fkc_context *ctx, fkc_stream **out);
+void fkc_stream_give(fkc_stream *s);
+void fkc_stream_free(fkc_stream *s); /* frees a stream's Vulkan objects and memory */
+/* Begins an owned stream when idle, or checks a borrowed one can take an op. */
 fkc_status fkc_stream_ensure(fkc_stream *s);
 /* A full compute/transfer memory barrier when anything was recorded since the last one. */
 void fkc_stream_barrier(fkc_stream *s);
+/* Binds a compute pipeline and its storage buffers (push descriptors, or a set of the
+ * stream's pools): what every dispatch, the runtime's and user kernels', goes through. */
+fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
+                           VkDescriptorSetLayout set_layout, uint32_t n,
+                           const VkDescriptorBufferInfo *buffers);
 
 /* ---- slab.c ---- */
 /* Records one planned box copy from src into out (shapes from the tensors). */

@@ -36,7 +36,8 @@ fkc_status fkc_tensor_bytes(const fkc_tensor *t, uint64_t *bytes)
     return tensor_bytes(t, "tensor", bytes);
 }
 
-/* A tensor must lie inside its buffer, on the stream's context; lo and hi get its byte range. */
+/* A tensor must lie inside its buffer, on the stream's context; lo and hi get its byte range
+ * in the VkBuffer (its buffer's base added: two fkc buffers may share a VkBuffer). */
 static fkc_status check_tensor(const fkc_stream *s, const fkc_tensor *t, const char *name,
                                uint64_t *lo, uint64_t *hi)
 {
@@ -53,8 +54,8 @@ static fkc_status check_tensor(const fkc_stream *s, const fkc_tensor *t, const c
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %" PRIu64 " bytes at offset %" PRIu64
                         " do not fit its %" PRIu64 "-byte buffer", name, bytes, t->offset,
                         t->buffer->size);
-    *lo = t->offset;
-    *hi = t->offset + bytes;
+    *lo = t->buffer->base + t->offset;
+    *hi = *lo + bytes;
     return FKC_OK;
 }
 
@@ -82,7 +83,8 @@ static fkc_status check_call(const fkc_stream *s, const fkc_tensor *src, const f
         if (dst_shape[i] != out->shape[i])
             return fkc_fail(FKC_ERR_SHAPE, "%s: dst_shape[%" PRIu32 "] = %zu but out has "
                             "extent %zu", op, i, dst_shape[i], out->shape[i]);
-    if (src->buffer == out->buffer && slo < dhi && dlo < shi && shi > slo && dhi > dlo)
+    if (src->buffer->buffer == out->buffer->buffer && slo < dhi && dlo < shi && shi > slo &&
+        dhi > dlo)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: src and out overlap in one buffer", op);
     return FKC_OK;
 }
@@ -152,11 +154,19 @@ static fkc_status check_position(const fkc_stream *s, const fkc_write_slice_rota
         return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "write_slice_rotating: the position's 8 bytes at "
                         "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", at, size);
     uint64_t bytes;
-    if (x->position == out->buffer && tensor_bytes(out, "out", &bytes) == FKC_OK && bytes &&
-        at < out->offset + bytes && out->offset < at + 8)
+    /* in the VkBuffer (two fkc buffers may be ranges of one: the host's, or a memory block) */
+    uint64_t pa = x->position->base + at, oa = out->buffer->base + out->offset;
+    if (x->position->buffer == out->buffer->buffer && tensor_bytes(out, "out", &bytes) == FKC_OK &&
+        bytes && pa < oa + bytes && oa < pa + 8) {
+        if (x->position == out->buffer)
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: the position's 8 "
+                            "bytes at offset %" PRIu64 " overlap out (bytes %" PRIu64 "..%" PRIu64
+                            " of the same buffer)", at, out->offset, out->offset + bytes - 1);
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: the position's 8 bytes "
-                        "at offset %" PRIu64 " overlap out (bytes %" PRIu64 "..%" PRIu64 " of "
-                        "the same buffer)", at, out->offset, out->offset + bytes - 1);
+                        "overlap out in the VkBuffer both are ranges of (its bytes %" PRIu64
+                        "..%" PRIu64 ", out's %" PRIu64 "..%" PRIu64 ")", pa, pa + 7, oa,
+                        oa + bytes - 1);
+    }
     return FKC_OK;
 }
 
@@ -334,18 +344,25 @@ fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, f
     return by_width[w](stream, src, out, &p, &x);
 }
 
-/* The one-shot calls run on the context's own stream (created once, reused: no command
- * buffer, fence or query pool is made per call), begun afresh for each call. */
+/* The one-shot calls run on a stream of the context's pool (made once, reused: no command
+ * buffer, fence or query pool is made per call; one per thread calling at once), begun afresh
+ * for each call and given back after it. */
 static fkc_status one_shot(fkc_context *ctx, fkc_stream **s)
 {
-    fkc_status st = fkc_context_one_shot(ctx, s);
-    return st != FKC_OK ? st : fkc_stream_begin(*s);
+    if (!ctx)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "one-shot call: context is NULL");
+    fkc_status st = fkc_stream_take(ctx, s);
+    if (st == FKC_OK && (st = fkc_stream_begin(*s)) != FKC_OK)
+        fkc_stream_give(*s);
+    return st;
 }
 
-/* Runs `rc` (the op's status after recording) to completion. */
+/* Runs `rc` (the op's status after recording) to completion and gives the stream back. */
 static fkc_status finish(fkc_stream *s, fkc_status rc)
 {
-    return rc == FKC_OK ? fkc_stream_submit(s) : rc;
+    fkc_status st = rc == FKC_OK ? fkc_stream_submit(s) : rc;
+    fkc_stream_give(s); /* a refused op's recording is dropped by the next call's begin */
+    return st;
 }
 
 fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,

@@ -1,6 +1,7 @@
 /* pipeline.c — the embedded SPIR-V kernels (compiled from runtime/shaders/ at build time) and
- * their pipelines: one descriptor-set layout (push descriptors) and one pipeline layout for all,
- * and one pipeline per kernel the device supports, created with the context and cached there. */
+ * their pipelines: one descriptor-set layout (pushed, or allocated from the streams' pools where
+ * the device has no push descriptors) and one pipeline layout for all, and one pipeline per
+ * kernel, all created with the context and read-only afterwards. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -40,7 +41,7 @@ static const struct {
 
 #define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
 
-fkc_status fkc_compute_layout(VkDevice dev, uint32_t n_buffers, uint32_t push_size,
+fkc_status fkc_compute_layout(fkc_context *ctx, uint32_t n_buffers, uint32_t push_size,
                               const char *who, VkDescriptorSetLayout *set,
                               VkPipelineLayout *layout)
 {
@@ -53,11 +54,13 @@ fkc_status fkc_compute_layout(VkDevice dev, uint32_t n_buffers, uint32_t push_si
                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .flags = ctx->vk.vkCmdPushDescriptorSetKHR
+                     ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0,
         .bindingCount = n_buffers,
         .pBindings = b};
-    VkResult r = vkCreateDescriptorSetLayout(dev, &li, NULL, set);
+    VkResult r = ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &li, NULL, set);
     if (r != VK_SUCCESS) {
+        *set = VK_NULL_HANDLE;
         snprintf(what, sizeof what, "%svkCreateDescriptorSetLayout", who);
         return fkc_vk_fail(r, what);
     }
@@ -67,8 +70,9 @@ fkc_status fkc_compute_layout(VkDevice dev, uint32_t n_buffers, uint32_t push_si
                                      .pSetLayouts = set,
                                      .pushConstantRangeCount = push_size ? 1u : 0u,
                                      .pPushConstantRanges = &pr};
-    r = vkCreatePipelineLayout(dev, &pi, NULL, layout);
+    r = ctx->vk.vkCreatePipelineLayout(ctx->device, &pi, NULL, layout);
     if (r != VK_SUCCESS) {
+        *layout = VK_NULL_HANDLE;
         snprintf(what, sizeof what, "%svkCreatePipelineLayout", who);
         return fkc_vk_fail(r, what);
     }
@@ -78,33 +82,28 @@ fkc_status fkc_compute_layout(VkDevice dev, uint32_t n_buffers, uint32_t push_si
 fkc_status fkc_pipelines_init(fkc_context *ctx)
 {
     /* bindings: source, destination, ring position */
-    fkc_status st = fkc_compute_layout(ctx->device, 3, PUSH_BYTES, "", &ctx->set_layout,
+    fkc_status st = fkc_compute_layout(ctx, 3, PUSH_BYTES, "", &ctx->set_layout,
                                        &ctx->pipeline_layout);
-    if (st != FKC_OK)
-        return st;
-    /* Every kernel the device can run is built now, so that recording an op never fails
-     * half-way (an op either records completely or not at all). */
-    for (int k = 0; k < KERNEL_COUNT; k++) {
-        VkPipeline unused;
-        st = fkc_pipeline_get(ctx, (kernel_id)k, &unused);
-        if (st != FKC_OK)
-            return st;
-    }
-    return FKC_OK;
+    /* Every kernel is built now, so that recording an op never fails half-way (an op either
+     * records completely or not at all), and the pipelines are read-only afterwards. */
+    for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++)
+        st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, ctx->pipeline_layout,
+                                  "", &ctx->pipelines[k]);
+    return st;
 }
 
 void fkc_pipelines_destroy(fkc_context *ctx)
 {
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (ctx->pipelines[k])
-            vkDestroyPipeline(ctx->device, ctx->pipelines[k], NULL);
+            ctx->vk.vkDestroyPipeline(ctx->device, ctx->pipelines[k], NULL);
     if (ctx->pipeline_layout)
-        vkDestroyPipelineLayout(ctx->device, ctx->pipeline_layout, NULL);
+        ctx->vk.vkDestroyPipelineLayout(ctx->device, ctx->pipeline_layout, NULL);
     if (ctx->set_layout)
-        vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, NULL);
+        ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, NULL);
 }
 
-fkc_status fkc_compute_pipeline(VkDevice dev, const uint32_t *code, size_t bytes,
+fkc_status fkc_compute_pipeline(fkc_context *ctx, const uint32_t *code, size_t bytes,
                                 VkPipelineLayout layout, const char *who, VkPipeline *out)
 {
     char what[64];
@@ -112,7 +111,8 @@ fkc_status fkc_compute_pipeline(VkDevice dev, const uint32_t *code, size_t bytes
                                    .codeSize = bytes,
                                    .pCode = code};
     VkShaderModule mod;
-    VkResult r = vkCreateShaderModule(dev, &mi, NULL, &mod);
+    *out = VK_NULL_HANDLE;
+    VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &mi, NULL, &mod);
     if (r != VK_SUCCESS) {
         snprintf(what, sizeof what, "%svkCreateShaderModule", who);
         return fkc_vk_fail(r, what);
@@ -124,8 +124,8 @@ fkc_status fkc_compute_pipeline(VkDevice dev, const uint32_t *code, size_t bytes
                   .module = mod,
                   .pName = "main"},
         .layout = layout};
-    r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, out);
-    vkDestroyShaderModule(dev, mod, NULL);
+    r = ctx->vk.vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    ctx->vk.vkDestroyShaderModule(ctx->device, mod, NULL);
     if (r != VK_SUCCESS) {
         *out = VK_NULL_HANDLE;
         snprintf(what, sizeof what, "%svkCreateComputePipelines", who);
@@ -134,12 +134,7 @@ fkc_status fkc_compute_pipeline(VkDevice dev, const uint32_t *code, size_t bytes
     return FKC_OK;
 }
 
-fkc_status fkc_pipeline_get(fkc_context *ctx, kernel_id k, VkPipeline *out)
+VkPipeline fkc_pipeline_get(const fkc_context *ctx, kernel_id k)
 {
-    fkc_status st = FKC_OK;
-    if (!ctx->pipelines[k])
-        st = fkc_compute_pipeline(ctx->device, kernels[k].code, kernels[k].bytes,
-                                  ctx->pipeline_layout, "", &ctx->pipelines[k]);
-    *out = ctx->pipelines[k];
-    return st;
+    return ctx->pipelines[k];
 }

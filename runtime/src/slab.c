@@ -12,7 +12,7 @@
 
 /* A box in bytes: a contiguous row, then up to FKC_MAX_RANK - 1 outer dims (innermost first). */
 typedef struct job {
-    uint64_t src, dst;                  /* byte offset of the first byte in each buffer */
+    uint64_t src, dst;                  /* byte offset of the first byte in each VkBuffer */
     uint64_t row;                       /* bytes per row, contiguous in both */
     uint32_t n;                         /* outer dims */
     uint64_t count[FKC_MAX_RANK];       /* extent of each outer dim */
@@ -23,13 +23,13 @@ typedef struct job {
 
 /* One piece the device copies in one go: planes x rows x row bytes. */
 typedef struct piece {
-    uint64_t src, dst, row;
+    uint64_t src, dst, row;             /* src, dst: offsets in the VkBuffers (bases added) */
     uint64_t rows, s_row, d_row;
     uint64_t planes, s_plane, d_plane;
     uint32_t ring;                      /* 0; 1: ring along rows; 2: along planes; | 4: B */
     uint64_t cap, skip;                 /* ring capacity, skipped source rows mod cap */
-    const fkc_buffer *pos;              /* ring position buffer and its byte offset */
-    uint64_t pos_off;
+    const fkc_buffer *pos;              /* ring position buffer and the position's offset in */
+    uint64_t pos_off;                   /* its VkBuffer (the base added) */
 } piece;
 
 /* Must match the Push block of runtime/shaders/copy*.comp. */
@@ -47,8 +47,8 @@ static bool coalesce(const fkc_tensor *src, const fkc_tensor *out, const fkc_box
     uint32_t r = box->rank;
     uint64_t ss = e, ds = e; /* byte strides of axis i, built innermost first */
     memset(j, 0, sizeof *j);
-    j->src = src->offset;
-    j->dst = out->offset;
+    j->src = src->buffer->base + src->offset; /* offsets in the VkBuffers from here on */
+    j->dst = out->buffer->base + out->offset;
     j->ring = -1;
     for (uint32_t i = 0; i < r; i++)
         if (box->extent[i] == 0)
@@ -135,14 +135,14 @@ static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piec
             regions[n].dstOffset = p->dst + pl * p->d_plane + r * p->d_row;
             regions[n].size = p->row;
             if (++n == FKC_REGION_BATCH) {
-                vkCmdCopyBuffer(s->cmd, from, to, n, regions);
+                s->ctx->vk.vkCmdCopyBuffer(s->cmd, from, to, n, regions);
                 s->commands++;
                 n = 0;
             }
         }
     }
     if (n) {
-        vkCmdCopyBuffer(s->cmd, from, to, n, regions);
+        s->ctx->vk.vkCmdCopyBuffer(s->cmd, from, to, n, regions);
         s->commands++;
     }
     s->dirty = true;
@@ -151,9 +151,9 @@ static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piec
 static void push_and_dispatch(fkc_stream *s, const struct push *pc, uint64_t gx, uint64_t gy,
                               uint64_t gz)
 {
-    vkCmdPushConstants(s->cmd, s->ctx->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                       sizeof *pc, pc);
-    vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)gy, (uint32_t)gz);
+    s->ctx->vk.vkCmdPushConstants(s->cmd, s->ctx->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT,
+                                  0, sizeof *pc, pc);
+    s->ctx->vk.vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)gy, (uint32_t)gz);
     s->commands++;
 }
 
@@ -196,13 +196,13 @@ static void grid_walk(fkc_stream *s, struct push *pc)
             }
 }
 
-/* Binds a kernel and pushes the piece's windows. Always binds: a stream does not know what
- * other code bound on it since (skipping a rebind would then run the wrong kernel). */
-static void bind(fkc_stream *s, VkPipeline pipe, uint32_t nb, const VkWriteDescriptorSet *w)
+/* Binds a kernel and the piece's windows. Always binds: a stream does not know what other
+ * code bound on it since (the host's commands, a user kernel), so skipping a rebind could run
+ * the wrong kernel. */
+static fkc_status bind(fkc_stream *s, VkPipeline pipe, uint32_t nb,
+                       const VkDescriptorBufferInfo *bi)
 {
-    vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    s->ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->ctx->pipeline_layout, 0,
-                            nb, w);
+    return fkc_stream_bind(s, pipe, s->ctx->pipeline_layout, s->ctx->set_layout, nb, bi);
 }
 
 /* Records the dispatches of one piece that fits the storage range: binds the windows (and the
@@ -211,10 +211,8 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
                            const piece *p, kernel_id k)
 {
     fkc_context *ctx = s->ctx;
-    VkPipeline pipe;
-    fkc_status st = fkc_pipeline_get(ctx, k, &pipe);
-    if (st != FKC_OK)
-        return st;
+    VkPipeline pipe = fkc_pipeline_get(ctx, k);
+    fkc_status st;
     bool wide = k == KERNEL_WIDE || k == KERNEL_RING_WIDE;
     uint32_t unit = wide ? 1 : 16;
     uint64_t a = ctx->offset_align;
@@ -242,22 +240,16 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         pc.slots = (uint32_t)((p->row + 15) / 16);
     if (p->ring) {
         uint64_t pb = p->pos_off / a * a;
+        uint64_t end = p->pos->base + p->pos->vk_size; /* the window stays inside the buffer */
         bi[2] = (VkDescriptorBufferInfo){p->pos->buffer, pb, (p->pos_off - pb + 8 + 7) & ~7ull};
-        if (bi[2].offset + bi[2].range > p->pos->vk_size)
-            bi[2].range = p->pos->vk_size - bi[2].offset;
+        if (bi[2].offset + bi[2].range > end)
+            bi[2].range = end - bi[2].offset;
         nb = 3;
         pc.ring = p->ring;
         pc.cap = (uint32_t)p->cap;
         pc.skip = (uint32_t)p->skip;
         pc.pos_off = (uint32_t)(p->pos_off - pb);
     }
-    VkWriteDescriptorSet w[3];
-    for (uint32_t i = 0; i < nb; i++)
-        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                      .dstBinding = i,
-                                      .descriptorCount = 1,
-                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      .pBufferInfo = &bi[i]};
     order_before(s, wide);
     if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS &&
         p->planes * p->rows * p->row >= FKC_SPLIT_MIN_BYTES) {
@@ -265,19 +257,20 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
          * rows with a kernel free of the edge code (its presence costs ~7% of the bandwidth,
          * the second dispatch ~1-2 µs: worth it from a few MiB). No barrier between: a unit is either inside one row or an
          * edge unit, so the two dispatches read and write disjoint units. */
-        VkPipeline in, edge;
-        if ((st = fkc_pipeline_get(ctx, KERNEL_WIDE_IN, &in)) != FKC_OK ||
-            (st = fkc_pipeline_get(ctx, KERNEL_WIDE_EDGE, &edge)) != FKC_OK)
-            return st;
+        VkPipeline in = fkc_pipeline_get(ctx, KERNEL_WIDE_IN);
+        VkPipeline edge = fkc_pipeline_get(ctx, KERNEL_WIDE_EDGE);
         struct push ep = pc; /* the edges first: their few latency-bound groups then overlap
                               * the bulk instead of trailing it */
         ep.slots = 2;
-        bind(s, edge, nb, w);
+        if ((st = bind(s, edge, nb, bi)) != FKC_OK)
+            return st;
         flat_walk(s, &ep, p->planes * p->rows * 2);
-        bind(s, in, nb, w);
+        if ((st = bind(s, in, nb, bi)) != FKC_OK)
+            return st;
         grid_walk(s, &pc);
     } else {
-        bind(s, pipe, nb, w);
+        if ((st = bind(s, pipe, nb, bi)) != FKC_OK)
+            return st;
         if (pc.slots >= FKC_GRID_MIN_UNITS)
             grid_walk(s, &pc);
         else
@@ -441,6 +434,6 @@ fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tenso
         return FKC_OK;
     if (!ring_fits(s, &j, cap))
         return FKC_ERR_UNSUPPORTED;
-    piece p = {.cap = cap, .skip = skip % cap, .pos = pos, .pos_off = pos_off};
+    piece p = {.cap = cap, .skip = skip % cap, .pos = pos, .pos_off = pos->base + pos_off};
     return record_job(s, src, out, &j, p);
 }

@@ -1,9 +1,59 @@
-/* stream.c — command streams: ops are recorded into one command buffer and submitted together
- * (one submit + one fence wait for many ops). Ops are ordered by full compute/transfer memory
- * barriers, recorded lazily only when something was written since the last one. */
+/* stream.c — command streams. An owned stream has its own command pool, command buffer and
+ * fence, so streams record and submit from several threads at once; ops are recorded into its
+ * command buffer and submitted together (asynchronously, with the host's semaphores or not) and
+ * waited for with a timeout. A borrowed stream appends to a command buffer of the host's and
+ * never begins, ends or submits it. Ops are ordered by full compute/transfer memory barriers,
+ * recorded lazily only when something was written since the last one. Recorded uploads and
+ * downloads go through the stream's own staging chunks; without push descriptors the stream
+ * also keeps the descriptor pools of its ops. */
 #include "internal.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* ---- life cycle ------------------------------------------------------------------------- */
+
+/* An owned stream: command pool, command buffer, fence, and (timed) a timestamp pool. */
+static fkc_status stream_new(fkc_context *ctx, bool timed, fkc_stream **out)
+{
+    const fkc_vk *vk = &ctx->vk;
+    fkc_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a stream");
+    s->ctx = ctx;
+    s->device_seconds = -1;
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .queueFamilyIndex = ctx->queue_family};
+    VkResult r = vk->vkCreateCommandPool(ctx->device, &pi, NULL, &s->pool);
+    fkc_status st = r == VK_SUCCESS ? FKC_OK : fkc_vk_fail(r, "vkCreateCommandPool");
+    if (st == FKC_OK) {
+        VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                          .commandPool = s->pool,
+                                          .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                          .commandBufferCount = 1};
+        if ((r = vk->vkAllocateCommandBuffers(ctx->device, &ai, &s->cmd)) != VK_SUCCESS)
+            st = fkc_vk_fail(r, "vkAllocateCommandBuffers");
+    }
+    if (st == FKC_OK) {
+        VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        if ((r = vk->vkCreateFence(ctx->device, &fi, NULL, &s->fence)) != VK_SUCCESS)
+            st = fkc_vk_fail(r, "vkCreateFence");
+    }
+    if (st != FKC_OK) {
+        fkc_stream_free(s);
+        return st;
+    }
+    if (timed && ctx->timestamp_bits) { /* timing is a bonus: without a pool it still works */
+        VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                    .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                    .queryCount = 2};
+        if (vk->vkCreateQueryPool(ctx->device, &qi, NULL, &s->timer) != VK_SUCCESS)
+            s->timer = VK_NULL_HANDLE;
+    }
+    *out = s;
+    return FKC_OK;
+}
 
 fkc_status fkc_stream_create(fkc_context *ctx, fkc_stream **out)
 {
@@ -12,100 +62,128 @@ fkc_status fkc_stream_create(fkc_context *ctx, fkc_stream **out)
     *out = NULL;
     if (!ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_create: context is NULL");
+    fkc_status st = stream_new(ctx, true, out);
+    if (st == FKC_OK)
+        fkc_context_retain(ctx);
+    return st;
+}
+
+fkc_status fkc_stream_wrap_vulkan(fkc_context *ctx, VkCommandBuffer cmd, fkc_stream **out)
+{
+    if (!out)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_wrap_vulkan: out is NULL");
+    *out = NULL;
+    if (!ctx || !cmd)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_wrap_vulkan: %s is NULL",
+                        ctx ? "the command buffer" : "the context");
     fkc_stream *s = calloc(1, sizeof *s);
     if (!s)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a stream");
     s->ctx = ctx;
-    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                      .commandPool = ctx->pool,
-                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                      .commandBufferCount = 1};
-    VkResult r = vkAllocateCommandBuffers(ctx->device, &ai, &s->cmd);
-    if (r != VK_SUCCESS) {
-        free(s);
-        return fkc_vk_fail(r, "vkAllocateCommandBuffers");
-    }
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if ((r = vkCreateFence(ctx->device, &fi, NULL, &s->fence)) != VK_SUCCESS) {
-        vkFreeCommandBuffers(ctx->device, ctx->pool, 1, &s->cmd);
-        free(s);
-        return fkc_vk_fail(r, "vkCreateFence");
-    }
+    s->borrowed = true;
+    s->cmd = cmd;
+    s->recording = true;
     s->device_seconds = -1;
-    if (ctx->timestamp_bits) { /* timing is a bonus: without a pool the stream still works */
-        VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-                                    .queryType = VK_QUERY_TYPE_TIMESTAMP,
-                                    .queryCount = 2};
-        if (vkCreateQueryPool(ctx->device, &qi, NULL, &s->timer) != VK_SUCCESS)
-            s->timer = VK_NULL_HANDLE;
+    fkc_context_retain(ctx);
+    *out = s;
+    return FKC_OK;
+}
+
+fkc_status fkc_stream_take(fkc_context *ctx, fkc_stream **out)
+{
+    pthread_mutex_lock(&ctx->lock);
+    fkc_stream *s = ctx->idle;
+    if (s)
+        ctx->idle = s->next_idle;
+    pthread_mutex_unlock(&ctx->lock);
+    if (!s) {
+        fkc_status st = stream_new(ctx, false, &s); /* nobody reads its time: no timestamps */
+        if (st != FKC_OK)
+            return st;
+        s->pooled = true;
+        pthread_mutex_lock(&ctx->lock);
+        s->next_pooled = ctx->pooled;
+        ctx->pooled = s;
+        pthread_mutex_unlock(&ctx->lock);
     }
     *out = s;
     return FKC_OK;
 }
 
-fkc_status fkc_context_one_shot(fkc_context *ctx, fkc_stream **out)
+void fkc_stream_give(fkc_stream *s)
 {
-    if (!ctx)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "one-shot call: context is NULL");
-    if (!ctx->one_shot) {
-        fkc_status st = fkc_stream_create(ctx, &ctx->one_shot);
-        if (st != FKC_OK)
-            return st;
-        if (ctx->one_shot->timer) { /* nobody reads its time: no timestamps to wait for */
-            vkDestroyQueryPool(ctx->device, ctx->one_shot->timer, NULL);
-            ctx->one_shot->timer = VK_NULL_HANDLE;
-        }
+    fkc_context *ctx = s->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    s->next_idle = ctx->idle;
+    ctx->idle = s;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+static void staging_free(fkc_context *ctx, fkc_staging *st)
+{
+    for (uint32_t i = 0; i < st->n; i++) {
+        ctx->vk.vkDestroyBuffer(ctx->device, st->chunks[i].buffer, NULL);
+        ctx->vk.vkFreeMemory(ctx->device, st->chunks[i].memory, NULL);
     }
-    *out = ctx->one_shot;
-    return FKC_OK;
+    free(st->chunks);
+}
+
+void fkc_stream_free(fkc_stream *s)
+{
+    fkc_context *ctx = s->ctx;
+    const fkc_vk *vk = &ctx->vk;
+    if (s->in_flight)
+        vk->vkWaitForFences(ctx->device, 1, &s->fence, VK_TRUE, UINT64_MAX);
+    staging_free(ctx, &s->up);
+    staging_free(ctx, &s->down);
+    for (uint32_t i = 0; i < s->n_dpools; i++)
+        vk->vkDestroyDescriptorPool(ctx->device, s->dpools[i], NULL);
+    free(s->dpools);
+    free(s->pending);
+    if (s->timer)
+        vk->vkDestroyQueryPool(ctx->device, s->timer, NULL);
+    if (s->fence)
+        vk->vkDestroyFence(ctx->device, s->fence, NULL);
+    if (s->pool) /* frees its command buffer too */
+        vk->vkDestroyCommandPool(ctx->device, s->pool, NULL);
+    free(s);
 }
 
 void fkc_stream_destroy(fkc_stream *s)
 {
-    if (!s)
+    if (!s || s->pooled)
         return;
-    if (s->recording)
-        vkEndCommandBuffer(s->cmd);
-    vkFreeCommandBuffers(s->ctx->device, s->ctx->pool, 1, &s->cmd);
-    vkDestroyFence(s->ctx->device, s->fence, NULL);
-    if (s->timer)
-        vkDestroyQueryPool(s->ctx->device, s->timer, NULL);
-    free(s);
+    fkc_context *ctx = s->ctx;
+    fkc_stream_free(s);
+    fkc_context_release(ctx);
 }
 
-/* A full memory barrier between everything recorded before and everything after. */
-static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access)
+/* ---- recording -------------------------------------------------------------------------- */
+
+/* A memory barrier from (src, src_access) to (dst, dst_access). */
+static void barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst, VkAccessFlags dst_access)
 {
     VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                           .srcAccessMask = src_access,
-                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                           VK_ACCESS_TRANSFER_READ_BIT |
-                                           VK_ACCESS_TRANSFER_WRITE_BIT};
-    vkCmdPipelineBarrier(cmd, src,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                         1, &mb, 0, NULL, 0, NULL);
+                          .dstAccessMask = dst_access};
+    s->ctx->vk.vkCmdPipelineBarrier(s->cmd, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-fkc_status fkc_stream_begin(fkc_stream *s)
+/* Forgets what was recorded: staging, pending downloads, descriptor sets, counters. */
+static fkc_status reset_recording(fkc_stream *s)
 {
-    if (!s)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin: stream is NULL");
-    VkResult r = vkResetCommandBuffer(s->cmd, 0);
-    if (r != VK_SUCCESS)
-        return fkc_vk_fail(r, "vkResetCommandBuffer");
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    if ((r = vkBeginCommandBuffer(s->cmd, &bi)) != VK_SUCCESS) {
-        s->recording = false;
-        return fkc_vk_fail(r, "vkBeginCommandBuffer");
+    for (uint32_t i = 0; i < s->up.n; i++)
+        s->up.chunks[i].used = 0;
+    for (uint32_t i = 0; i < s->down.n; i++)
+        s->down.chunks[i].used = 0;
+    s->n_pending = 0;
+    for (uint32_t i = 0; i < s->n_dpools; i++) {
+        VkResult r = s->ctx->vk.vkResetDescriptorPool(s->ctx->device, s->dpools[i], 0);
+        if (r != VK_SUCCESS)
+            return fkc_vk_fail(r, "vkResetDescriptorPool");
     }
-    /* Writes of earlier submissions (other streams, uploads) become visible to this one. */
-    barrier(s->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT);
-    if (s->timer) {
-        vkCmdResetQueryPool(s->cmd, s->timer, 0, 2);
-        vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->timer, 0);
-    }
-    s->recording = true;
+    s->cur_dpool = 0;
     s->ops = 0;
     s->commands = 0;
     s->dirty = false;
@@ -114,8 +192,56 @@ fkc_status fkc_stream_begin(fkc_stream *s)
     return FKC_OK;
 }
 
+fkc_status fkc_stream_begin(fkc_stream *s)
+{
+    if (!s)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin: stream is NULL");
+    if (s->borrowed)
+        return fkc_stream_begin_vulkan(s, s->cmd);
+    const fkc_vk *vk = &s->ctx->vk;
+    fkc_status st;
+    if (s->in_flight && (st = fkc_stream_wait(s, UINT64_MAX)) != FKC_OK)
+        return st;
+    s->recording = false;
+    VkResult r = vk->vkResetCommandPool(s->ctx->device, s->pool, 0);
+    if (r != VK_SUCCESS)
+        return fkc_vk_fail(r, "vkResetCommandPool");
+    if ((st = reset_recording(s)) != FKC_OK)
+        return st;
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    if ((r = vk->vkBeginCommandBuffer(s->cmd, &bi)) != VK_SUCCESS)
+        return fkc_vk_fail(r, "vkBeginCommandBuffer");
+    /* Writes of earlier submissions (other streams, copies, the host's) become visible. */
+    barrier(s, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, FKC_VULKAN_STAGES,
+            FKC_VULKAN_ACCESS_READ | FKC_VULKAN_ACCESS_WRITE);
+    if (s->timer) {
+        vk->vkCmdResetQueryPool(s->cmd, s->timer, 0, 2);
+        vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->timer, 0);
+    }
+    s->recording = true;
+    return FKC_OK;
+}
+
+fkc_status fkc_stream_begin_vulkan(fkc_stream *s, VkCommandBuffer cmd)
+{
+    if (!s || !cmd)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin_vulkan: %s is NULL",
+                        s ? "the command buffer" : "the stream");
+    if (!s->borrowed)
+        return fkc_fail(FKC_ERR_STATE, "fkc_stream_begin_vulkan: the stream records into its "
+                        "own command buffer (fkc_stream_create); use fkc_stream_begin");
+    s->cmd = cmd;
+    return reset_recording(s);
+}
+
 fkc_status fkc_stream_ensure(fkc_stream *s)
 {
+    if (s->borrowed)
+        return s->broken ? fkc_fail(FKC_ERR_STATE, "an op failed half-way while being recorded "
+                                    "into the host's command buffer; reset it and call "
+                                    "fkc_stream_begin_vulkan")
+                         : FKC_OK;
     return s->recording ? FKC_OK : fkc_stream_begin(s);
 }
 
@@ -123,72 +249,396 @@ void fkc_stream_barrier(fkc_stream *s)
 {
     if (!s->dirty)
         return;
-    barrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    barrier(s, FKC_VULKAN_STAGES, FKC_VULKAN_ACCESS_WRITE, FKC_VULKAN_STAGES,
+            FKC_VULKAN_ACCESS_READ | FKC_VULKAN_ACCESS_WRITE);
     s->dirty = false;
     s->rmw_pending = false;
 }
 
-/* Device time between the two timestamps of the last submit (wrap-around safe). */
+fkc_status fkc_stream_vulkan_barrier_in(fkc_stream *s, VkPipelineStageFlags src_stages,
+                                        VkAccessFlags src_access)
+{
+    if (!s || !src_stages)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_vulkan_barrier_in: %s",
+                        s ? "no source stages" : "stream is NULL");
+    fkc_status st = fkc_stream_ensure(s);
+    if (st == FKC_OK)
+        barrier(s, src_stages, src_access, FKC_VULKAN_STAGES,
+                FKC_VULKAN_ACCESS_READ | FKC_VULKAN_ACCESS_WRITE);
+    return st;
+}
+
+fkc_status fkc_stream_vulkan_barrier_out(fkc_stream *s, VkPipelineStageFlags dst_stages,
+                                         VkAccessFlags dst_access)
+{
+    if (!s || !dst_stages)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_vulkan_barrier_out: %s",
+                        s ? "no destination stages" : "stream is NULL");
+    fkc_status st = fkc_stream_ensure(s);
+    if (st == FKC_OK)
+        barrier(s, FKC_VULKAN_STAGES, FKC_VULKAN_ACCESS_WRITE, dst_stages, dst_access);
+    return st;
+}
+
+/* A descriptor set of the stream's pools (a new pool when the current ones are full). */
+static fkc_status alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set)
+{
+    const fkc_vk *vk = &s->ctx->vk;
+    VkDevice dev = s->ctx->device;
+    for (;;) {
+        if (s->cur_dpool == s->n_dpools) {
+            VkDescriptorPool *p = realloc(s->dpools, (s->n_dpools + 1) * sizeof *p);
+            if (!p)
+                return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a descriptor pool list");
+            s->dpools = p;
+            VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                         4 * FKC_DESCRIPTOR_SETS};
+            VkDescriptorPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                             .maxSets = FKC_DESCRIPTOR_SETS,
+                                             .poolSizeCount = 1,
+                                             .pPoolSizes = &size};
+            VkResult r = vk->vkCreateDescriptorPool(dev, &ci, NULL, &s->dpools[s->n_dpools]);
+            if (r != VK_SUCCESS)
+                return fkc_vk_fail(r, "vkCreateDescriptorPool");
+            s->n_dpools++;
+        }
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = s->dpools[s->cur_dpool],
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &layout};
+        VkResult r = vk->vkAllocateDescriptorSets(dev, &ai, set);
+        if (r == VK_SUCCESS)
+            return FKC_OK;
+        if (r != VK_ERROR_OUT_OF_POOL_MEMORY && r != VK_ERROR_FRAGMENTED_POOL)
+            return fkc_vk_fail(r, "vkAllocateDescriptorSets");
+        s->cur_dpool++; /* this pool is full: the next one */
+    }
+}
+
+fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
+                           VkDescriptorSetLayout set_layout, uint32_t n,
+                           const VkDescriptorBufferInfo *buffers)
+{
+    const fkc_vk *vk = &s->ctx->vk;
+    VkWriteDescriptorSet w[FKC_KERNEL_MAX_BUFFERS];
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (n && !vk->vkCmdPushDescriptorSetKHR) {
+        fkc_status st = alloc_set(s, set_layout, &set);
+        if (st != FKC_OK)
+            return st;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = set,
+                                      .dstBinding = i,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &buffers[i]};
+    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    if (n && vk->vkCmdPushDescriptorSetKHR) {
+        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, n, w);
+    } else if (n) {
+        vk->vkUpdateDescriptorSets(s->ctx->device, n, w, 0, NULL);
+        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set,
+                                    0, NULL);
+    }
+    return FKC_OK;
+}
+
+/* ---- submitting and waiting ------------------------------------------------------------- */
+
+/* Device time between the two timestamps of the last completed work (wrap-around safe). */
 static void read_timer(fkc_stream *s)
 {
     uint64_t t[2];
-    if (!s->timer || vkGetQueryPoolResults(s->ctx->device, s->timer, 0, 2, sizeof t, t,
-                                           sizeof t[0], VK_QUERY_RESULT_64_BIT |
-                                               VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+    if (!s->timer || s->ctx->vk.vkGetQueryPoolResults(s->ctx->device, s->timer, 0, 2, sizeof t,
+                                                      t, sizeof t[0],
+                                                      VK_QUERY_RESULT_64_BIT |
+                                                          VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
         return;
     uint32_t bits = s->ctx->timestamp_bits;
     uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
     s->device_seconds = (double)((t[1] - t[0]) & mask) * s->ctx->timestamp_ns * 1e-9;
 }
 
-fkc_status fkc_stream_submit(fkc_stream *s)
+/* Copies the recorded downloads' bytes to their host memory (after the work completed). */
+static fkc_status deliver(fkc_stream *s)
 {
-    if (!s)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_submit: stream is NULL");
-    if (!s->recording)
-        return FKC_OK;
-    s->recording = false;
-    s->device_seconds = -1;
-    if (s->timer)
-        vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timer, 1);
-    VkResult r = vkEndCommandBuffer(s->cmd);
-    if (s->broken)
-        return fkc_fail(FKC_ERR_STATE, "fkc_stream_submit: an op failed half-way while being "
-                        "recorded; nothing was submitted (begin the stream again)");
-    if (r != VK_SUCCESS)
-        return fkc_vk_fail(r, "vkEndCommandBuffer");
-    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                       .commandBufferCount = 1,
-                       .pCommandBuffers = &s->cmd};
-    if ((r = vkQueueSubmit(s->ctx->queue, 1, &si, s->fence)) != VK_SUCCESS)
-        return fkc_vk_fail(r, "vkQueueSubmit");
-    r = vkWaitForFences(s->ctx->device, 1, &s->fence, VK_TRUE, UINT64_MAX);
-    vkResetFences(s->ctx->device, 1, &s->fence);
-    if (r != VK_SUCCESS)
-        return fkc_vk_fail(r, "vkWaitForFences");
-    read_timer(s);
+    for (uint32_t i = 0; i < s->down.n; i++) {
+        const fkc_chunk *c = &s->down.chunks[i];
+        if (c->coherent || !c->used)
+            continue;
+        VkMappedMemoryRange mr = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+                                  .memory = c->memory,
+                                  .size = VK_WHOLE_SIZE};
+        VkResult r = s->ctx->vk.vkInvalidateMappedMemoryRanges(s->ctx->device, 1, &mr);
+        if (r != VK_SUCCESS)
+            return fkc_vk_fail(r, "vkInvalidateMappedMemoryRanges");
+    }
+    for (uint32_t i = 0; i < s->n_pending; i++) {
+        const fkc_pending *p = &s->pending[i];
+        memcpy(p->dst, s->down.chunks[p->chunk].map + p->at, p->size);
+    }
+    s->n_pending = 0;
     return FKC_OK;
 }
 
-double fkc_stream_device_seconds(const fkc_stream *s)
+fkc_status fkc_stream_wait(fkc_stream *s, uint64_t timeout_ns)
 {
-    return s ? s->device_seconds : -1;
+    if (!s)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_wait: stream is NULL");
+    if (s->borrowed)
+        return fkc_fail(FKC_ERR_STATE, "fkc_stream_wait: the stream records into the host's "
+                        "command buffer; the host waits for its own submission");
+    if (!s->in_flight)
+        return FKC_OK;
+    const fkc_vk *vk = &s->ctx->vk;
+    VkResult r = vk->vkWaitForFences(s->ctx->device, 1, &s->fence, VK_TRUE, timeout_ns);
+    if (r == VK_TIMEOUT)
+        return fkc_fail(FKC_ERR_TIMEOUT, "fkc_stream_wait: the stream's work is still running "
+                        "after %" PRIu64 " ns", timeout_ns);
+    s->in_flight = false;
+    VkResult rr = vk->vkResetFences(s->ctx->device, 1, &s->fence);
+    if (r != VK_SUCCESS) {
+        s->n_pending = 0;
+        return fkc_vk_fail(r, "vkWaitForFences");
+    }
+    if (rr != VK_SUCCESS)
+        return fkc_vk_fail(rr, "vkResetFences");
+    read_timer(s);
+    return deliver(s);
 }
 
-uint32_t fkc_stream_op_count(const fkc_stream *s)
+/* Ends the recording (if any) and submits it with the semaphores, fenced. */
+static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *what)
 {
-    return s ? s->ops : 0;
+    if (!s)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: stream is NULL", what);
+    if (s->borrowed)
+        return fkc_fail(FKC_ERR_STATE, "%s: the stream records into the host's command buffer; "
+                        "the host submits it", what);
+    fkc_context *ctx = s->ctx;
+    uint32_t nw = x ? x->wait_count : 0, ns = x ? x->signal_count : 0;
+    if ((nw && !x->wait) || (ns && !x->signal))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: a semaphore count without its array",
+                        what);
+    for (uint32_t i = 0; i < nw + ns; i++) {
+        const fkc_vulkan_semaphore *m = i < nw ? &x->wait[i] : &x->signal[i - nw];
+        if (!m->semaphore)
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %s semaphore %u is NULL", what,
+                            i < nw ? "wait" : "signal", i < nw ? i : i - nw);
+        if (m->value && !ctx->timeline)
+            return fkc_fail(FKC_ERR_UNSUPPORTED, "%s: semaphore value %" PRIu64 ": the device "
+                            "has no timeline semaphores enabled (binary semaphores take 0)",
+                            what, m->value);
+    }
+    if (!s->recording && nw + ns == 0)
+        return FKC_OK; /* nothing recorded, nothing to signal */
+    if (s->in_flight) { /* an empty batch on a stream still running: wait for it first */
+        fkc_status st = fkc_stream_wait(s, UINT64_MAX);
+        if (st != FKC_OK)
+            return st;
+    }
+    bool recorded = s->recording;
+    s->recording = false;
+    s->device_seconds = -1;
+    if (recorded) {
+        if (s->timer)
+            ctx->vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timer,
+                                        1);
+        VkResult r = ctx->vk.vkEndCommandBuffer(s->cmd);
+        if (s->broken)
+            return fkc_fail(FKC_ERR_STATE, "%s: an op failed half-way while being recorded; "
+                            "nothing was submitted (begin the stream again)", what);
+        if (r != VK_SUCCESS)
+            return fkc_vk_fail(r, "vkEndCommandBuffer");
+    }
+    VkSemaphore sem[2 * 32];
+    uint64_t val[2 * 32];
+    VkPipelineStageFlags stages[32];
+    if (nw > 32 || ns > 32)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: more than 32 wait or signal semaphores",
+                        what);
+    for (uint32_t i = 0; i < nw; i++) {
+        sem[i] = x->wait[i].semaphore;
+        val[i] = x->wait[i].value;
+        stages[i] = x->wait[i].stages ? x->wait[i].stages : FKC_VULKAN_STAGES;
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        sem[32 + i] = x->signal[i].semaphore;
+        val[32 + i] = x->signal[i].value;
+    }
+    VkTimelineSemaphoreSubmitInfo ti = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                        .waitSemaphoreValueCount = nw,
+                                        .pWaitSemaphoreValues = val,
+                                        .signalSemaphoreValueCount = ns,
+                                        .pSignalSemaphoreValues = val + 32};
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                       .pNext = ctx->timeline && nw + ns ? &ti : NULL,
+                       .waitSemaphoreCount = nw,
+                       .pWaitSemaphores = sem,
+                       .pWaitDstStageMask = stages,
+                       .commandBufferCount = recorded ? 1 : 0,
+                       .pCommandBuffers = &s->cmd,
+                       .signalSemaphoreCount = ns,
+                       .pSignalSemaphores = sem + 32};
+    fkc_status st = fkc_queue_submit(ctx, &si, s->fence);
+    if (st != FKC_OK) {
+        s->n_pending = 0; /* nothing ran: the downloads never land */
+        return st;
+    }
+    s->in_flight = true;
+    return FKC_OK;
 }
 
-uint32_t fkc_stream_command_count(const fkc_stream *s)
+fkc_status fkc_stream_submit_async(fkc_stream *s)
 {
-    return s ? s->commands : 0;
+    return submit(s, NULL, "fkc_stream_submit_async");
 }
 
-fkc_context *fkc_stream_context(const fkc_stream *s)
+fkc_status fkc_stream_submit(fkc_stream *s)
 {
-    return s ? s->ctx : NULL;
+    fkc_status st = submit(s, NULL, "fkc_stream_submit");
+    return st == FKC_OK ? fkc_stream_wait(s, UINT64_MAX) : st;
+}
+
+void fkc_vulkan_submit_init(fkc_vulkan_submit *x)
+{
+    memset(x, 0, sizeof *x);
+    x->size = sizeof *x;
+}
+
+fkc_status fkc_stream_submit_vulkan(fkc_stream *s, const fkc_vulkan_submit *x)
+{
+    if (x && x->size != sizeof *x)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_submit_vulkan: "
+                        "fkc_vulkan_submit.size is %zu, not %zu: set it up with "
+                        "fkc_vulkan_submit_init (headers of another fkc?)", x->size, sizeof *x);
+    return submit(s, x, "fkc_stream_submit_vulkan");
+}
+
+/* ---- copies ----------------------------------------------------------------------------- */
+
+/* `size` bytes of the stream's staging (uploads or downloads), 16-byte aligned in a chunk. */
+static fkc_status staging_alloc(fkc_stream *s, bool down, uint64_t size, uint32_t *chunk,
+                                uint64_t *at)
+{
+    fkc_staging *st = down ? &s->down : &s->up;
+    for (uint32_t i = 0; i < st->n; i++) {
+        fkc_chunk *c = &st->chunks[i];
+        uint64_t u = (c->used + 15) & ~(uint64_t)15;
+        if (u <= c->size && size <= c->size - u) {
+            *chunk = i;
+            *at = u;
+            c->used = u + size;
+            return FKC_OK;
+        }
+    }
+    if (st->n == st->cap) {
+        uint32_t cap = st->cap ? 2 * st->cap : 2;
+        fkc_chunk *c = realloc(st->chunks, cap * sizeof *c);
+        if (!c)
+            return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating staging bookkeeping");
+        st->chunks = c;
+        st->cap = cap;
+    }
+    fkc_context *ctx = s->ctx;
+    fkc_chunk c = {.size = size < FKC_STAGING_CHUNK ? FKC_STAGING_CHUNK
+                                                    : (size + 0xfffff) & ~(uint64_t)0xfffff};
+    VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+    fkc_status rc = fkc_memory_dedicated(
+        ctx, c.size, down ? VK_BUFFER_USAGE_TRANSFER_DST_BIT : VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+        host | (down ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
+        host | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &c.buffer, &c.memory, &c.coherent);
+    if (rc != FKC_OK)
+        return rc;
+    void *map = NULL;
+    VkResult r = ctx->vk.vkMapMemory(ctx->device, c.memory, 0, VK_WHOLE_SIZE, 0, &map);
+    if (r != VK_SUCCESS) { /* undone: the next copy tries again */
+        ctx->vk.vkDestroyBuffer(ctx->device, c.buffer, NULL);
+        ctx->vk.vkFreeMemory(ctx->device, c.memory, NULL);
+        return fkc_vk_fail(r, "vkMapMemory");
+    }
+    c.map = map;
+    c.used = size;
+    *chunk = st->n;
+    *at = 0;
+    st->chunks[st->n++] = c;
+    return FKC_OK;
+}
+
+/* A buffer range of a copy: on the stream's context and inside the buffer. */
+static fkc_status check_copy(const fkc_stream *s, const fkc_buffer *b, uint64_t offset,
+                             const void *data, uint64_t size, const char *what)
+{
+    if (!s || !b)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: NULL stream or buffer", what);
+    if (b->ctx != s->ctx)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: buffer of another context", what);
+    if (size && !data)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: data is NULL", what);
+    if (offset > b->size || size > b->size - offset)
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "%s: bytes [%" PRIu64 ", +%" PRIu64 ") are "
+                        "outside the %" PRIu64 "-byte buffer", what, offset, size, b->size);
+    if (s->borrowed)
+        return fkc_fail(FKC_ERR_STATE, "%s: the stream records into the host's command buffer, "
+                        "whose completion only the host knows; record a copy into a buffer of "
+                        "your own instead", what);
+    return FKC_OK;
+}
+
+fkc_status fkc_stream_upload(fkc_stream *s, fkc_buffer *b, uint64_t offset, const void *data,
+                             uint64_t size)
+{
+    uint32_t chunk;
+    uint64_t at;
+    fkc_status st = check_copy(s, b, offset, data, size, "fkc_stream_upload");
+    if (st != FKC_OK || (st = fkc_stream_ensure(s)) != FKC_OK)
+        return st;
+    if (size && (st = staging_alloc(s, false, size, &chunk, &at)) != FKC_OK)
+        return st;
+    fkc_stream_barrier(s);
+    s->ops++;
+    if (size == 0)
+        return FKC_OK;
+    memcpy(s->up.chunks[chunk].map + at, data, size);
+    VkBufferCopy region = {.srcOffset = at, .dstOffset = b->base + offset, .size = size};
+    s->ctx->vk.vkCmdCopyBuffer(s->cmd, s->up.chunks[chunk].buffer, b->buffer, 1, &region);
+    s->commands++;
+    s->dirty = true;
+    return FKC_OK;
+}
+
+fkc_status fkc_stream_download(fkc_stream *s, const fkc_buffer *b, uint64_t offset, void *data,
+                               uint64_t size)
+{
+    uint32_t chunk;
+    uint64_t at;
+    fkc_status st = check_copy(s, b, offset, data, size, "fkc_stream_download");
+    if (st != FKC_OK || (st = fkc_stream_ensure(s)) != FKC_OK)
+        return st;
+    if (size && s->n_pending == s->cap_pending) {
+        uint32_t cap = s->cap_pending ? 2 * s->cap_pending : 4;
+        fkc_pending *p = realloc(s->pending, cap * sizeof *p);
+        if (!p)
+            return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a download record");
+        s->pending = p;
+        s->cap_pending = cap;
+    }
+    if (size && (st = staging_alloc(s, true, size, &chunk, &at)) != FKC_OK)
+        return st;
+    fkc_stream_barrier(s);
+    s->ops++;
+    if (size == 0)
+        return FKC_OK;
+    VkBufferCopy region = {.srcOffset = b->base + offset, .dstOffset = at, .size = size};
+    s->ctx->vk.vkCmdCopyBuffer(s->cmd, b->buffer, s->down.chunks[chunk].buffer, 1, &region);
+    barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT); /* visible to the host */
+    s->pending[s->n_pending++] = (fkc_pending){data, chunk, at, size};
+    s->commands++;
+    s->dirty = true;
+    return FKC_OK;
 }
 
 fkc_status fkc_stream_copy(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
@@ -202,7 +652,9 @@ fkc_status fkc_stream_copy(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
         size > dst->size - dst_offset)
         return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "fkc_stream_copy: %llu bytes do not fit",
                         (unsigned long long)size);
-    if (src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size)
+    /* Overlap in memory: the same VkBuffer (a block's or the host's) at overlapping bytes. */
+    uint64_t sa = src->base + src_offset, da = dst->base + dst_offset;
+    if (src->buffer == dst->buffer && sa < da + size && da < sa + size)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_copy: ranges overlap");
     fkc_status st = fkc_stream_ensure(s);
     if (st != FKC_OK)
@@ -211,9 +663,26 @@ fkc_status fkc_stream_copy(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
     s->ops++;
     if (size == 0)
         return FKC_OK;
-    VkBufferCopy region = {.srcOffset = src_offset, .dstOffset = dst_offset, .size = size};
-    vkCmdCopyBuffer(s->cmd, src->buffer, dst->buffer, 1, &region);
+    VkBufferCopy region = {.srcOffset = sa, .dstOffset = da, .size = size};
+    s->ctx->vk.vkCmdCopyBuffer(s->cmd, src->buffer, dst->buffer, 1, &region);
     s->commands++;
     s->dirty = true;
     return FKC_OK;
+}
+
+/* ---- accessors -------------------------------------------------------------------------- */
+
+double fkc_stream_device_seconds(const fkc_stream *s)
+{
+    return s ? s->device_seconds : -1;
+}
+
+uint32_t fkc_stream_op_count(const fkc_stream *s)
+{
+    return s ? s->ops : 0;
+}
+
+fkc_context *fkc_stream_context(const fkc_stream *s)
+{
+    return s ? s->ctx : NULL;
 }

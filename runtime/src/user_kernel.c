@@ -238,31 +238,22 @@ static fkc_status read_module(const fkc_context *ctx, const uint32_t *w, size_t 
 /* ---- creating and destroying ------------------------------------------------------------- */
 
 /* The most storage buffers a kernel may bind: the device's push-descriptor and per-stage limits,
- * at most FKC_KERNEL_MAX_BUFFERS. */
+ * at most FKC_KERNEL_MAX_BUFFERS (read with the context). */
 static uint32_t max_buffers(const fkc_context *ctx)
 {
-    VkPhysicalDevicePushDescriptorPropertiesKHR pd = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
-    VkPhysicalDeviceProperties2 p = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                     .pNext = &pd};
-    vkGetPhysicalDeviceProperties2(ctx->physical, &p);
-    uint32_t m = FKC_KERNEL_MAX_BUFFERS;
-    if (pd.maxPushDescriptors < m)
-        m = pd.maxPushDescriptors;
-    if (p.properties.limits.maxPerStageDescriptorStorageBuffers < m)
-        m = p.properties.limits.maxPerStageDescriptorStorageBuffers;
-    return m;
+    return ctx->max_push_buffers;
 }
 
 static void kernel_free(fkc_kernel *k)
 {
     VkDevice dev = k->ctx->device;
+    const fkc_vk *vk = &k->ctx->vk;
     if (k->pipeline)
-        vkDestroyPipeline(dev, k->pipeline, NULL);
+        vk->vkDestroyPipeline(dev, k->pipeline, NULL);
     if (k->layout)
-        vkDestroyPipelineLayout(dev, k->layout, NULL);
+        vk->vkDestroyPipelineLayout(dev, k->layout, NULL);
     if (k->set_layout)
-        vkDestroyDescriptorSetLayout(dev, k->set_layout, NULL);
+        vk->vkDestroyDescriptorSetLayout(dev, k->set_layout, NULL);
     free(k->words);
     free(k);
 }
@@ -270,12 +261,11 @@ static void kernel_free(fkc_kernel *k)
 /* The Vulkan objects of a kernel: set layout, pipeline layout, pipeline. */
 static fkc_status build(fkc_kernel *k, const uint32_t *words, size_t n_words)
 {
-    VkDevice dev = k->ctx->device;
-    fkc_status st = fkc_compute_layout(dev, k->n_buffers, k->push_size, "fkc_kernel_create: ",
-                                       &k->set_layout, &k->layout);
+    fkc_status st = fkc_compute_layout(k->ctx, k->n_buffers, k->push_size,
+                                       "fkc_kernel_create: ", &k->set_layout, &k->layout);
     if (st != FKC_OK)
         return st;
-    return fkc_compute_pipeline(dev, words, n_words * 4, k->layout, "fkc_kernel_create: ",
+    return fkc_compute_pipeline(k->ctx, words, n_words * 4, k->layout, "fkc_kernel_create: ",
                                 &k->pipeline);
 }
 
@@ -322,7 +312,21 @@ fkc_status fkc_kernel_create(fkc_context *ctx, const uint32_t *words, size_t n_w
     if (!out)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: out is NULL");
     *out = NULL;
-    return kernel_new(ctx, words, n_words, n_buffers, push_size, out);
+    fkc_status st = kernel_new(ctx, words, n_words, n_buffers, push_size, out);
+    if (st == FKC_OK)
+        fkc_context_retain(ctx); /* a kernel of its own holds the context */
+    return st;
+}
+
+/* The cached kernel of these words, buffer count and push size, or NULL (under ctx->lock). */
+static fkc_kernel *cache_find(fkc_context *ctx, const uint32_t *words, size_t n_words,
+                              uint32_t n_buffers, uint32_t push_size)
+{
+    for (fkc_kernel *k = ctx->user_kernels; k; k = k->next)
+        if (k->n_words == n_words && k->n_buffers == n_buffers && k->push_size == push_size &&
+            memcmp(k->words, words, n_words * 4) == 0)
+            return k;
+    return NULL;
 }
 
 fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_words,
@@ -333,12 +337,15 @@ fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_w
     *out = NULL;
     if (!ctx || !words)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_cached: NULL context or module");
-    for (fkc_kernel *k = ctx->user_kernels; k; k = k->next)
-        if (k->n_words == n_words && k->n_buffers == n_buffers && k->push_size == push_size &&
-            memcmp(k->words, words, n_words * 4) == 0) {
-            *out = k;
-            return FKC_OK;
-        }
+    pthread_mutex_lock(&ctx->lock);
+    fkc_kernel *found = cache_find(ctx, words, n_words, n_buffers, push_size);
+    pthread_mutex_unlock(&ctx->lock);
+    if (found) {
+        *out = found;
+        return FKC_OK;
+    }
+    /* Made outside the lock (building a pipeline is slow); a thread that made the same kernel
+     * meanwhile wins, and this one is freed. */
     uint32_t *copy = malloc(n_words ? n_words * 4 : 1);
     if (!copy)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a kernel");
@@ -352,9 +359,16 @@ fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_w
     k->cached = true;
     k->words = copy;
     k->n_words = n_words;
-    k->next = ctx->user_kernels;
-    ctx->user_kernels = k;
-    *out = k;
+    pthread_mutex_lock(&ctx->lock);
+    found = cache_find(ctx, words, n_words, n_buffers, push_size);
+    if (!found) {
+        k->next = ctx->user_kernels;
+        ctx->user_kernels = k;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (found)
+        kernel_free(k);
+    *out = found ? found : k;
     return FKC_OK;
 }
 
@@ -362,7 +376,9 @@ void fkc_kernel_destroy(fkc_kernel *k)
 {
     if (!k || k->cached)
         return;
+    fkc_context *ctx = k->ctx;
     kernel_free(k);
+    fkc_context_release(ctx);
 }
 
 void fkc_user_kernels_destroy(fkc_context *ctx)
@@ -410,12 +426,10 @@ static fkc_status check_range(const fkc_stream *s, const fkc_buffer_range *r, ui
     return FKC_OK;
 }
 
-/* The grid limit of dimension d: the device's, or the test hook's when it is lower. */
+/* The grid limit of dimension d (a test build's smaller device lowers it). */
 static uint32_t grid_limit(const fkc_context *ctx, int d)
 {
-    const uint32_t *m = ctx->info.max_compute_work_group_count;
-    uint32_t dev_min = m[0] < m[1] ? (m[0] < m[2] ? m[0] : m[2]) : (m[1] < m[2] ? m[1] : m[2]);
-    return ctx->group_limit < dev_min ? ctx->group_limit : m[d];
+    return ctx->info.max_compute_work_group_count[d];
 }
 
 static fkc_status check_dispatch(const fkc_stream *s, const fkc_kernel *k,
@@ -461,23 +475,19 @@ fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buf
     if (!groups_x || !groups_y || !groups_z)
         return FKC_OK; /* an empty grid runs nothing */
     VkDescriptorBufferInfo bi[FKC_KERNEL_MAX_BUFFERS];
-    VkWriteDescriptorSet w[FKC_KERNEL_MAX_BUFFERS];
-    for (uint32_t i = 0; i < n_buffers; i++) {
-        bi[i] = (VkDescriptorBufferInfo){buffers[i].buffer->buffer, buffers[i].offset,
+    for (uint32_t i = 0; i < n_buffers; i++) /* offsets in the VkBuffer: the base added */
+        bi[i] = (VkDescriptorBufferInfo){buffers[i].buffer->buffer,
+                                         buffers[i].buffer->base + buffers[i].offset,
                                          buffers[i].range};
-        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                      .dstBinding = i,
-                                      .descriptorCount = 1,
-                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      .pBufferInfo = &bi[i]};
+    st = fkc_stream_bind(s, k->pipeline, k->layout, k->set_layout, n_buffers, bi);
+    if (st != FKC_OK) { /* no descriptor set: nothing was recorded */
+        s->ops--;
+        return st;
     }
-    vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-    if (n_buffers)
-        s->ctx->push_descriptor(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, n_buffers,
-                                w);
     if (push_size)
-        vkCmdPushConstants(s->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
-    vkCmdDispatch(s->cmd, groups_x, groups_y, groups_z);
+        s->ctx->vk.vkCmdPushConstants(s->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                      push_size, push);
+    s->ctx->vk.vkCmdDispatch(s->cmd, groups_x, groups_y, groups_z);
     s->commands++;
     s->dirty = true; /* the next op waits for what this one wrote */
     return FKC_OK;

@@ -1041,10 +1041,15 @@ static void measure(run *R)
 
 /* ---- the command ---------------------------------------------------------------------------- */
 
-/* Test hook (docs/runtime.md): FKC_RUN_TEST_PAUSE_CONFORM=S sleeps S seconds once the bindings
- * are compiled, after a line on stderr, so a test can signal a run that holds its temp dir. */
+/* Test hook (docs/runtime.md), compiled only into the tests' build of fkc-run
+ * (-DFKC_RUN_TEST_HOOKS, runtime/cli.mk): FKC_RUN_TEST_PAUSE_CONFORM=S sleeps S seconds once the
+ * bindings are compiled, after a line on stderr, so a test can signal a run that holds its temp
+ * dir. The shipped fkc-run reads no such variable. */
 static void test_pause(const conform_build *b)
 {
+#ifndef FKC_RUN_TEST_HOOKS
+    (void)b;
+#else
     const char *v = getenv("FKC_RUN_TEST_PAUSE_CONFORM");
     struct timespec ts = {v ? strtol(v, NULL, 10) : 0, 0};
     if (ts.tv_sec <= 0)
@@ -1052,6 +1057,7 @@ static void test_pause(const conform_build *b)
     fprintf(stderr, "fkc-run: conform: test pause in %s\n", b->dir);
     while (nanosleep(&ts, &ts) < 0)
         ;
+#endif
 }
 
 /* What the contracts bind that conform can check; an error when nothing. */

@@ -910,14 +910,18 @@ static void discard(int fd, int unnamed)
     close(fd);
 }
 
-/* Test hook (docs/runtime.md): FKC_RUN_TEST_PAUSE_WRITE=S sleeps S seconds with the temp file
- * holding only the header, so a test can signal a run mid-write without racing it. */
+/* Test hook (docs/runtime.md), compiled only into the tests' build of fkc-run
+ * (-DFKC_RUN_TEST_HOOKS, runtime/cli.mk): FKC_RUN_TEST_PAUSE_WRITE=S sleeps S seconds with the
+ * temp file holding only the header, so a test can signal a run mid-write without racing it.
+ * The shipped fkc-run reads no such variable. */
 static void test_pause(void)
 {
+#ifdef FKC_RUN_TEST_HOOKS
     const char *v = getenv("FKC_RUN_TEST_PAUSE_WRITE");
     struct timespec ts = {v ? strtol(v, NULL, 10) : 0, 0};
     while (ts.tv_sec > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
+#endif
 }
 
 /* The directory part of path ("." when none) into dir (PATH_MAX bytes). */

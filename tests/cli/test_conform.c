@@ -1,4 +1,5 @@
-/* test_conform.c — `fkc-run conform` (path in argv[1], run from the repository root): over the
+/* test_conform.c — `fkc-run conform` (path in argv[1], its build with the test hooks in argv[2],
+ * run from the repository root): over the
  * seed it passes on the default Vulkan device (lavapipe, validation layer on) and on --cpu; it
  * fails, on the row of the kernel and dtype at fault, on a copy of the seed that omits dtypes
  * the runtime runs, on copies whose rules the kernels do not keep, and on a contract of its
@@ -31,6 +32,7 @@
 extern char **environ;
 
 static const char *fkc_run;                 /* the binary under test */
+static const char *fkc_run_hooks;           /* its build with the test hooks (FKC_RUN_TEST_*) */
 #define TMPDIR_TEMPLATE "/tmp/fkc-conform-test-XXXXXX"
 #include "tmpdir.h"
 
@@ -573,7 +575,8 @@ static int killed_run(int sig)
     posix_spawn_file_actions_addclose(&fa, out[0]);
     posix_spawn_file_actions_addclose(&fa, err[0]);
     pid_t pid;
-    assert_int_equal(posix_spawn(&pid, fkc_run, &fa, NULL, argv, envp), 0);
+    argv[0] = (char *)fkc_run_hooks; /* the shipped fkc-run has no pause hook */
+    assert_int_equal(posix_spawn(&pid, fkc_run_hooks, &fa, NULL, argv, envp), 0);
     posix_spawn_file_actions_destroy(&fa);
     close(out[1]);
     close(err[1]);
@@ -747,11 +750,13 @@ static int teardown(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s PATH/TO/fkc-run (from the repository root)\n", argv[0]);
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fkc-run-hooks (from the repository "
+                "root)\n", argv[0]);
         return 2;
     }
     fkc_run = argv[1];
+    fkc_run_hooks = argv[2];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ulp_distance),
         cmocka_unit_test(test_element_ok),

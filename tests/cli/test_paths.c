@@ -1,4 +1,5 @@
-/* test_paths.c — runs the real build/fkc-run (argv[1]) on the paths people and scripts hand it:
+/* test_paths.c — runs the real build/fkc-run (argv[1]; argv[4], its build with the test hooks, for
+ * the runs that set FKC_RUN_TEST_PAUSE_WRITE) on the paths people and scripts hand it:
  * outputs that are FIFOs, sockets, character devices, directories or symlinks; existing outputs
  * whose mode must survive; an fsync that fails (argv[2], an LD_PRELOAD shim); SIGINT/TERM/HUP in
  * the middle of a write; and inputs that are FIFOs, which must fail at once, not block. Every
@@ -29,6 +30,7 @@
 extern char **environ;
 
 static const char *fkc_run;   /* the binary under test */
+static const char *fkc_run_hooks; /* the same built with its test hooks (FKC_RUN_TEST_*) */
 static const char *fail_fsync; /* the shim whose fsync fails with EIO */
 static const char *fs_shim;    /* the shim of a file system without O_TMPFILE or linkat */
 #define TMPDIR_TEMPLATE "/tmp/fkc-paths-test-XXXXXX"
@@ -65,7 +67,11 @@ static pid_t start(const char *args, char *const *env_extra)
         n += *p == '@' ? (size_t)snprintf(line + n, sizeof line - n, "%s/", tmpdir)
                        : (size_t)(line[n] = *p, 1);
     line[n] = '\0';
-    argv[argc++] = (char *)fkc_run;
+    const char *bin = fkc_run;
+    for (char *const *e = env_extra; e && *e; e++)
+        if (strncmp(*e, "FKC_RUN_TEST_", 13) == 0)
+            bin = fkc_run_hooks;
+    argv[argc++] = (char *)bin;
     for (char *t = strtok(line, " "); t && argc < 39; t = strtok(NULL, " "))
         argv[argc++] = t;
     argv[argc] = NULL;
@@ -104,7 +110,7 @@ static pid_t start(const char *args, char *const *env_extra)
     posix_spawn_file_actions_addopen(&fa, 1, outpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
-    assert_int_equal(posix_spawn(&pid, fkc_run, &fa, &at, argv, envp), 0);
+    assert_int_equal(posix_spawn(&pid, bin, &fa, &at, argv, envp), 0);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     return pid;
@@ -832,14 +838,15 @@ static void test_input_not_regular(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fail_fsync.so PATH/TO/fs_shim.so\n",
-                argv[0]);
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fail_fsync.so PATH/TO/fs_shim.so "
+                "PATH/TO/fkc-run-hooks\n", argv[0]);
         return 2;
     }
     fkc_run = argv[1];
     fail_fsync = argv[2];
     fs_shim = argv[3];
+    fkc_run_hooks = argv[4];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_fifo_refused),
         cmocka_unit_test(test_output_socket_refused),

@@ -23,11 +23,12 @@ EX_FILL_INC = -Iruntime/include -I$(EX_FILL_GEN) -I$(EX_DIR)/fill
 
 $(EX_DIR)/test_fill_%: tests/examples/test_fill.c $(EX_FILL)/fill.c $(EX_FILL_GEN)/cb_bindings.c \
                        $(EX_FILL_GEN)/cb_bindings.h $(EX_DIR)/fill/fill.spv.inc \
-                       tests/runtime/rt_harness.h $(LIBFKC)
+                       tests/runtime/rt_harness.h $(LIBFKC_TEST)
 	$* $(STRICT) $(EX_FILL_INC) -c $(EX_FILL_GEN)/cb_bindings.c -o $@.gen.o
 	$* $(STRICT) $(EX_FILL_INC) -c $(EX_FILL)/fill.c -o $@.fill.o
-	$* $(CFLAGS_BASE) $(EX_FILL_INC) -Itests/runtime $(shell $(PKG_CONFIG) --cflags cmocka) \
-	    tests/examples/test_fill.c $@.gen.o $@.fill.o -o $@ $(LIBFKC) \
+	$* $(CFLAGS_BASE) $(EX_FILL_INC) -Itests/runtime -Iruntime/src \
+	    $(shell $(PKG_CONFIG) --cflags cmocka) \
+	    tests/examples/test_fill.c $@.gen.o $@.fill.o -o $@ $(LIBFKC_TEST) \
 	    $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
 EX_TESTS = $(EX_DIR)/test_fill_gcc $(EX_DIR)/test_fill_clang

@@ -16,6 +16,7 @@
 
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
+#include "fkc_test.h" /* the test build's hooks (runtime/src/fkc_test.h) */
 
 /* xorshift64*: deterministic across machines. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -67,21 +68,29 @@ typedef struct rt_env {
     const char *label; /* which configuration, for failure messages */
 } rt_env;
 
-/* Creates a context with the validation layer on; flags/copy path/limits as given. */
-static inline fkc_context *rt_context(uint32_t flags, fkc_copy_path path, uint64_t range,
-                                      uint32_t groups)
+/* Creates a context with the validation layer on: flags, copy path and the test hooks as
+ * given (hooks NULL: none; gipa NULL: the loader's vkGetInstanceProcAddr). */
+static inline fkc_context *rt_context_hooks(uint32_t flags, fkc_copy_path path,
+                                            const fkc_test_hooks *hooks,
+                                            PFN_vkGetInstanceProcAddr gipa)
 {
     fkc_context_options o;
     fkc_context *ctx = NULL;
     fkc_context_options_init(&o);
     o.flags = flags | FKC_CONTEXT_VALIDATION;
     o.copy_path = path;
-    o.limit_storage_buffer_range = range;
-    o.limit_work_group_count = groups;
-    fkc_status st = fkc_context_create(&o, &ctx);
+    fkc_status st = fkc_test_context_create(&o, hooks, gipa, &ctx);
     if (st != FKC_OK)
         fail_msg("fkc_context_create: %s", fkc_last_error());
     return ctx;
+}
+
+/* The same with a smaller device: storage range and grid limit (0: the device's). */
+static inline fkc_context *rt_context(uint32_t flags, fkc_copy_path path, uint64_t range,
+                                      uint32_t groups)
+{
+    fkc_test_hooks h = {.storage_buffer_range = range, .work_group_count = groups};
+    return rt_context_hooks(flags, path, &h, NULL);
 }
 
 /* Fails the test when the validation layer said anything. */
@@ -134,21 +143,21 @@ static inline void rt_no_new_validation(const fkc_context *ctx)
         return 0;                                                                             \
     }
 
-/* The runtime's test accessors (the limits it works to, the commands a stream recorded), used
- * through these three only: they are test hooks, not API, and may move to a private header. */
+/* The runtime's test accessors (the limits it works to, the commands a stream recorded), from
+ * the test build's fkc_test.h. */
 static inline uint64_t rt_storage_range(const fkc_context *ctx)
 {
-    return fkc_context_storage_range(ctx);
+    return fkc_test_storage_range(ctx);
 }
 
 static inline uint32_t rt_group_limit(const fkc_context *ctx)
 {
-    return fkc_context_work_group_count(ctx);
+    return fkc_test_work_group_count(ctx);
 }
 
 static inline uint32_t rt_command_count(const fkc_stream *s)
 {
-    return fkc_stream_command_count(s);
+    return fkc_test_command_count(s);
 }
 
 #define RT_OK(call)                                                                           \

@@ -2,12 +2,10 @@
  * steady state, and the one-shot calls create no command buffer, fence or query pool per call.
  * This binary defines malloc/calloc/realloc (counting the calls made from its own code, which
  * holds the statically linked libfkc.a; the driver's and the layer's allocations come from
- * their shared objects and are not counted) and the three Vulkan creation calls, passing all
- * through. Validation layer on. Under AddressSanitizer (which owns malloc) the counting is off
+ * their shared objects and are not counted) and, through a wrapping vkGetInstanceProcAddr
+ * (rt_vk_hooks.h), the Vulkan creation calls (fence, command buffer, query pool, memory), passing
+ * all through. Validation layer on. Under AddressSanitizer (which owns malloc) the counting is off
  * and both tests report themselves skipped. */
-#define _GNU_SOURCE /* RTLD_NEXT */
-#include <dlfcn.h>
-
 #include <vulkan/vulkan.h>
 
 #include "rt_harness.h"
@@ -27,7 +25,7 @@ void *__libc_realloc(void *p, size_t n);
 
 static int counting;            /* count only inside the measured window */
 static unsigned long own_allocs; /* allocations called from this binary's code */
-static unsigned long creations;  /* vkCreateFence / vkAllocateCommandBuffers / vkCreateQueryPool */
+static unsigned long creations;  /* fences, command buffers, query pools, memory */
 
 #ifndef NO_MALLOC_HOOK
 static void note(const void *caller)
@@ -55,43 +53,44 @@ void *realloc(void *p, size_t n)
 }
 #endif
 
-static void next_symbol(const char *name, void *fn)
+/* The creation calls, counted (through rt_gipa: the runtime loads them from it). */
+static VKAPI_ATTR VkResult VKAPI_CALL create_fence(VkDevice device, const VkFenceCreateInfo *info,
+                                                   const VkAllocationCallbacks *cb,
+                                                   VkFence *fence)
 {
-    void *f = dlsym(RTLD_NEXT, name);
-    if (!f)
-        fail_msg("dlsym(RTLD_NEXT, %s) found nothing", name);
-    memcpy(fn, &f, sizeof f);
+    creations += counting != 0;
+    return vkCreateFence(device, info, cb, fence);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL vkCreateFence(VkDevice device, const VkFenceCreateInfo *info,
-                                             const VkAllocationCallbacks *cb, VkFence *fence)
+static VKAPI_ATTR VkResult VKAPI_CALL allocate_command_buffers(
+    VkDevice device, const VkCommandBufferAllocateInfo *info, VkCommandBuffer *cmd)
 {
-    PFN_vkCreateFence next;
     creations += counting != 0;
-    next_symbol("vkCreateFence", &next);
-    return next(device, info, cb, fence);
+    return vkAllocateCommandBuffers(device, info, cmd);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL vkAllocateCommandBuffers(VkDevice device,
-                                                        const VkCommandBufferAllocateInfo *info,
-                                                        VkCommandBuffer *cmd)
+static VKAPI_ATTR VkResult VKAPI_CALL create_query_pool(VkDevice device,
+                                                        const VkQueryPoolCreateInfo *info,
+                                                        const VkAllocationCallbacks *cb,
+                                                        VkQueryPool *pool)
 {
-    PFN_vkAllocateCommandBuffers next;
     creations += counting != 0;
-    next_symbol("vkAllocateCommandBuffers", &next);
-    return next(device, info, cmd);
+    return vkCreateQueryPool(device, info, cb, pool);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL vkCreateQueryPool(VkDevice device,
-                                                 const VkQueryPoolCreateInfo *info,
-                                                 const VkAllocationCallbacks *cb,
-                                                 VkQueryPool *pool)
+static VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device,
+                                                      const VkMemoryAllocateInfo *info,
+                                                      const VkAllocationCallbacks *cb,
+                                                      VkDeviceMemory *memory)
 {
-    PFN_vkCreateQueryPool next;
     creations += counting != 0;
-    next_symbol("vkCreateQueryPool", &next);
-    return next(device, info, cb, pool);
+    return vkAllocateMemory(device, info, cb, memory);
 }
+
+#define RT_HOOKS(X) X(vkCreateFence, create_fence)                                             \
+    X(vkAllocateCommandBuffers, allocate_command_buffers) X(vkCreateQueryPool, create_query_pool) \
+    X(vkAllocateMemory, allocate_memory)
+#include "rt_vk_hooks.h"
 
 typedef struct fixture {
     fkc_context *ctx;
@@ -120,7 +119,7 @@ static void test_recording_allocates_nothing(void **state)
 #endif
     fixture f;
     memset(&f, 0, sizeof f);
-    f.ctx = rt_context(0, FKC_COPY_COMPUTE, 0, 0);
+    f.ctx = rt_context_hooks(0, FKC_COPY_COMPUTE, NULL, rt_gipa);
     rt_buf_make(f.ctx, &f.D, 4 * 16 * 32 * 8 + 64);
     rt_buf_make(f.ctx, &f.S, 4 * 32 * 8 + 8);
     rt_buf_make(f.ctx, &f.P, 8);
@@ -151,7 +150,7 @@ static void test_one_shot_reuses(void **state)
 #endif
     fixture f;
     memset(&f, 0, sizeof f);
-    f.ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
+    f.ctx = rt_context_hooks(0, FKC_COPY_AUTO, NULL, rt_gipa);
     rt_buf_make(f.ctx, &f.D, 256);
     rt_buf_make(f.ctx, &f.S, 64);
     rt_buf_make(f.ctx, &f.P, 8);

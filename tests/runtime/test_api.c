@@ -39,7 +39,7 @@ static void test_devices(void **state)
     assert_true(d->max_compute_work_group_count[0] >= 65535);
     assert_true(d->has_compute_queue);
     assert_string_equal(fkc_device_type_name(FKC_DEVICE_CPU), "cpu");
-    assert_true(fkc_context_storage_range(ctx) > 0 && fkc_context_work_group_count(ctx) > 0);
+    assert_true(fkc_test_storage_range(ctx) > 0 && fkc_test_work_group_count(ctx) > 0);
 }
 
 static void test_select(void **state)

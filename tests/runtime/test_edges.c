@@ -6,15 +6,12 @@
  * against the CPU reference, both buffers compared whole (guard bytes included) after it runs;
  * validation layer and synchronization validation on, any message fails.
  *
- * The binary defines the Vulkan recording calls itself (vkCmdDispatch, vkCmdBindPipeline, ...:
- * the static libfkc.a links to these definitions, which pass through to the loader), so each
- * op's recording is traced: the kernel of each dispatch (its shader module's code compared
+ * The contexts get a wrapping vkGetInstanceProcAddr (rt_vk_hooks.h) that hands the runtime this
+ * binary's Vulkan recording calls (vkCmdDispatch, vkCmdBindPipeline, ..., which pass through to
+ * the loader), so each op's recording is traced: the kernel of each dispatch (its shader module's code compared
  * with the kernels the build embeds), work-group counts, push constants, descriptor windows,
  * copy regions and barriers. Every traced dispatch must keep its windows within the (lowered)
  * storage range and its group counts within the (lowered) work-group limit. */
-#define _GNU_SOURCE /* RTLD_NEXT */
-#include <dlfcn.h>
-
 #include <vulkan/vulkan.h>
 
 #include "rt_harness.h"
@@ -125,23 +122,6 @@ static int kernel_of(uint64_t handle, bool pipeline)
     return K_NONE;
 }
 
-/* Stores the loader's definition of name into *fn (copied: ISO C has no conversion from
- * dlsym's object pointer to a function pointer). */
-static void next_symbol(const char *name, void *fn)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (!f) {
-        fprintf(stderr, "dlsym(RTLD_NEXT, %s) found nothing\n", name);
-        abort();
-    }
-    memcpy(fn, &f, sizeof f);
-}
-
-#define NEXT(type, name)                                                                      \
-    static type next_;                                                                        \
-    if (!next_)                                                                               \
-        next_symbol(#name, &next_)
-
 static bool traced(VkCommandBuffer cmd)
 {
     return tr.cmd != VK_NULL_HANDLE && cmd == tr.cmd;
@@ -159,13 +139,12 @@ static event *add_event(ev_kind kind)
     return e;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL vkCreateShaderModule(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL trace_create_shader_module(VkDevice device,
                                                     const VkShaderModuleCreateInfo *info,
                                                     const VkAllocationCallbacks *alloc,
                                                     VkShaderModule *module)
 {
-    NEXT(PFN_vkCreateShaderModule, vkCreateShaderModule);
-    VkResult r = next_(device, info, alloc, module);
+    VkResult r = vkCreateShaderModule(device, info, alloc, module);
     if (r == VK_SUCCESS) {
         int k = K_NONE;
         for (int i = 0; i < K_COUNT && k == K_NONE; i++)
@@ -177,14 +156,13 @@ VKAPI_ATTR VkResult VKAPI_CALL vkCreateShaderModule(VkDevice device,
     return r;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL vkCreateComputePipelines(VkDevice device, VkPipelineCache cache,
+static VKAPI_ATTR VkResult VKAPI_CALL trace_create_compute_pipelines(VkDevice device, VkPipelineCache cache,
                                                         uint32_t count,
                                                         const VkComputePipelineCreateInfo *infos,
                                                         const VkAllocationCallbacks *alloc,
                                                         VkPipeline *pipes)
 {
-    NEXT(PFN_vkCreateComputePipelines, vkCreateComputePipelines);
-    VkResult r = next_(device, cache, count, infos, alloc, pipes);
+    VkResult r = vkCreateComputePipelines(device, cache, count, infos, alloc, pipes);
     if (r == VK_SUCCESS)
         for (uint32_t i = 0; i < count; i++)
             remember((uint64_t)(uintptr_t)pipes[i],
@@ -192,34 +170,31 @@ VKAPI_ATTR VkResult VKAPI_CALL vkCreateComputePipelines(VkDevice device, VkPipel
     return r;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL vkBeginCommandBuffer(VkCommandBuffer cmd,
+static VKAPI_ATTR VkResult VKAPI_CALL trace_begin_command_buffer(VkCommandBuffer cmd,
                                                     const VkCommandBufferBeginInfo *info)
 {
-    NEXT(PFN_vkBeginCommandBuffer, vkBeginCommandBuffer);
     if (tr.arm) {
         tr.cmd = cmd;
         tr.arm = false;
     }
-    return next_(cmd, info);
+    return vkBeginCommandBuffer(cmd, info);
 }
 
-VKAPI_ATTR void VKAPI_CALL vkCmdBindPipeline(VkCommandBuffer cmd, VkPipelineBindPoint point,
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_bind_pipeline(VkCommandBuffer cmd, VkPipelineBindPoint point,
                                              VkPipeline pipe)
 {
-    NEXT(PFN_vkCmdBindPipeline, vkCmdBindPipeline);
     if (traced(cmd) && point == VK_PIPELINE_BIND_POINT_COMPUTE)
         tr.kernel = kernel_of((uint64_t)(uintptr_t)pipe, true);
-    next_(cmd, point, pipe);
+    vkCmdBindPipeline(cmd, point, pipe);
 }
 
-VKAPI_ATTR void VKAPI_CALL vkCmdPushConstants(VkCommandBuffer cmd, VkPipelineLayout layout,
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_push_constants(VkCommandBuffer cmd, VkPipelineLayout layout,
                                               VkShaderStageFlags stages, uint32_t offset,
                                               uint32_t size, const void *values)
 {
-    NEXT(PFN_vkCmdPushConstants, vkCmdPushConstants);
     if (traced(cmd) && offset <= sizeof tr.pc && size <= sizeof tr.pc - offset)
         memcpy((unsigned char *)&tr.pc + offset, values, size);
-    next_(cmd, layout, stages, offset, size, values);
+    vkCmdPushConstants(cmd, layout, stages, offset, size, values);
 }
 
 static VKAPI_ATTR void VKAPI_CALL trace_push_descriptor(VkCommandBuffer cmd,
@@ -242,24 +217,8 @@ static VKAPI_ATTR void VKAPI_CALL trace_push_descriptor(VkCommandBuffer cmd,
     real_push_descriptor(cmd, point, layout, set, count, writes);
 }
 
-/* The runtime takes vkCmdPushDescriptorSetKHR from here: it gets the tracing one. */
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z)
 {
-    NEXT(PFN_vkGetDeviceProcAddr, vkGetDeviceProcAddr);
-    PFN_vkVoidFunction f = next_(device, name);
-    if (f && strcmp(name, "vkCmdPushDescriptorSetKHR") == 0) {
-        PFN_vkCmdPushDescriptorSetKHR real = (PFN_vkCmdPushDescriptorSetKHR)f;
-        if (real_push_descriptor && real_push_descriptor != real)
-            tr.push_fn_differs = true;
-        real_push_descriptor = real;
-        return (PFN_vkVoidFunction)trace_push_descriptor;
-    }
-    return f;
-}
-
-VKAPI_ATTR void VKAPI_CALL vkCmdDispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z)
-{
-    NEXT(PFN_vkCmdDispatch, vkCmdDispatch);
     event *e;
     if (traced(cmd) && (e = add_event(EV_DISPATCH))) {
         e->kernel = tr.kernel;
@@ -269,28 +228,58 @@ VKAPI_ATTR void VKAPI_CALL vkCmdDispatch(VkCommandBuffer cmd, uint32_t x, uint32
         memcpy(e->win_off, tr.win_off, sizeof e->win_off);
         memcpy(e->win_range, tr.win_range, sizeof e->win_range);
     }
-    next_(cmd, x, y, z);
+    vkCmdDispatch(cmd, x, y, z);
 }
 
-VKAPI_ATTR void VKAPI_CALL vkCmdCopyBuffer(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst,
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_copy_buffer(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst,
                                            uint32_t count, const VkBufferCopy *regions)
 {
-    NEXT(PFN_vkCmdCopyBuffer, vkCmdCopyBuffer);
     event *e;
     if (traced(cmd) && (e = add_event(EV_COPY)))
         e->regions = count;
-    next_(cmd, src, dst, count, regions);
+    vkCmdCopyBuffer(cmd, src, dst, count, regions);
 }
 
-VKAPI_ATTR void VKAPI_CALL vkCmdPipelineBarrier(
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_pipeline_barrier(
     VkCommandBuffer cmd, VkPipelineStageFlags src, VkPipelineStageFlags dst,
     VkDependencyFlags flags, uint32_t n_mem, const VkMemoryBarrier *mem, uint32_t n_buf,
     const VkBufferMemoryBarrier *buf, uint32_t n_img, const VkImageMemoryBarrier *img)
 {
-    NEXT(PFN_vkCmdPipelineBarrier, vkCmdPipelineBarrier);
     if (traced(cmd))
         add_event(EV_BARRIER);
-    next_(cmd, src, dst, flags, n_mem, mem, n_buf, buf, n_img, img);
+    vkCmdPipelineBarrier(cmd, src, dst, flags, n_mem, mem, n_buf, buf, n_img, img);
+}
+
+/* The runtime's vkCmdPushDescriptorSetKHR: the device's, kept when rt_gdpa hands out the
+ * tracing one. */
+static void seen(const char *name, PFN_vkVoidFunction f)
+{
+    if (strcmp(name, "vkCmdPushDescriptorSetKHR") != 0)
+        return;
+    PFN_vkCmdPushDescriptorSetKHR real = (PFN_vkCmdPushDescriptorSetKHR)f;
+    if (real_push_descriptor && real_push_descriptor != real)
+        tr.push_fn_differs = true;
+    real_push_descriptor = real;
+}
+
+#define RT_HOOK_SEEN(name, real) seen(name, real)
+#define RT_HOOKS(X)                                                                           \
+    X(vkCreateShaderModule, trace_create_shader_module)                                       \
+    X(vkCreateComputePipelines, trace_create_compute_pipelines)                               \
+    X(vkBeginCommandBuffer, trace_begin_command_buffer)                                       \
+    X(vkCmdBindPipeline, trace_cmd_bind_pipeline)                                             \
+    X(vkCmdPushConstants, trace_cmd_push_constants)                                           \
+    X(vkCmdPushDescriptorSetKHR, trace_push_descriptor)                                       \
+    X(vkCmdDispatch, trace_cmd_dispatch) X(vkCmdCopyBuffer, trace_cmd_copy_buffer)            \
+    X(vkCmdPipelineBarrier, trace_cmd_pipeline_barrier)
+#include "rt_vk_hooks.h"
+
+/* A context of the test: rt_context's, through the tracing vkGetInstanceProcAddr. */
+static fkc_context *edge_context(uint32_t flags, fkc_copy_path path, uint64_t range,
+                                 uint32_t groups)
+{
+    fkc_test_hooks h = {.storage_buffer_range = range, .work_group_count = groups};
+    return rt_context_hooks(flags, path, &h, rt_gipa);
 }
 
 /* Begins the stream with its command buffer traced; the events start after the begin. */
@@ -469,7 +458,7 @@ static fkc_context *compute_ctx; /* FKC_COPY_COMPUTE, the device's own limits */
 static int setup(void **state)
 {
     (void)state;
-    compute_ctx = rt_context(0, FKC_COPY_COMPUTE, 0, 0);
+    compute_ctx = edge_context(0, FKC_COPY_COMPUTE, 0, 0);
     return compute_ctx ? 0 : -1;
 }
 
@@ -800,7 +789,7 @@ static void test_window_limit(void **state)
     rng_seed(0x11A1);
     for (int i = 0; i < 2; i++) {
         uint64_t a = window_align(compute_ctx);
-        fkc_context *ctx = rt_context(0, FKC_COPY_COMPUTE, limits[i] + a + 16 + 8, 0);
+        fkc_context *ctx = edge_context(0, FKC_COPY_COMPUTE, limits[i] + a + 16 + 8, 0);
         assert_int_equal(rt_storage_range(ctx), limits[i] + a + 16);
         assert_int_equal(window_limit(ctx), limits[i]);
         window_cases(ctx, limits[i]);
@@ -825,7 +814,7 @@ static void test_group_splits(void **state)
     const fkc_dtype u8 = FKC_DTYPE_U8;
     rng_seed(0x6A0);
     for (uint32_t lim = 1; lim <= 3; lim++) {
-        fkc_context *ctx = rt_context(0, FKC_COPY_COMPUTE, 0, lim);
+        fkc_context *ctx = edge_context(0, FKC_COPY_COMPUTE, 0, lim);
         assert_int_equal(rt_group_limit(ctx), lim);
         uint64_t per = (uint64_t)lim * lim * 256; /* slots of one flat dispatch */
         trace_sum t;
@@ -906,8 +895,8 @@ static void test_kernel_choice(void **state)
 static void test_copy_paths(void **state)
 {
     (void)state;
-    fkc_context *ctxs[3] = {rt_context(0, FKC_COPY_AUTO, 0, 0), compute_ctx,
-                            rt_context(0, FKC_COPY_TRANSFER, 0, 0)};
+    fkc_context *ctxs[3] = {edge_context(0, FKC_COPY_AUTO, 0, 0), compute_ctx,
+                            edge_context(0, FKC_COPY_TRANSFER, 0, 0)};
     bool cpu = fkc_context_device(ctxs[0])->type == FKC_DEVICE_CPU;
     const fkc_dtype u8 = FKC_DTYPE_U8;
     for (int c = 0; c < 3; c++) {
@@ -1034,7 +1023,7 @@ static void test_position_overlap(void **state)
 {
     (void)state;
     for (int path = 0; path < 2; path++) {
-        fkc_context *ctx = path ? rt_context(FKC_CONTEXT_RING_READBACK, FKC_COPY_COMPUTE, 0, 0)
+        fkc_context *ctx = path ? edge_context(FKC_CONTEXT_RING_READBACK, FKC_COPY_COMPUTE, 0, 0)
                                 : compute_ctx;
         rng_seed(0x905);
         rt_buf B;
@@ -1309,7 +1298,7 @@ static void test_dependent_ops(void **state)
     rng_seed(0xDE9);
     dependent_ops(compute_ctx, 0, "dependent ops, aligned kernels");
     dependent_ops(compute_ctx, 4, "dependent ops, word-owning kernel");
-    fkc_context *ctx = rt_context(0, FKC_COPY_TRANSFER, 0, 0);
+    fkc_context *ctx = edge_context(0, FKC_COPY_TRANSFER, 0, 0);
     dependent_ops(ctx, 4, "dependent ops, copy regions");
     fkc_context_destroy(ctx);
 }

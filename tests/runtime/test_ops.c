@@ -2,8 +2,11 @@
  * reference: all 9 dtypes x ranks 1-5 (and a few of 6-8) x seeded random shapes and offsets
  * (zero extents, full overwrites, unaligned sub-word offsets, NaN payloads, -0.0), guard bytes
  * around every slab,
- * under every copy path (auto, compute, word-owning without 8/16-bit storage, copy regions) and
- * with lowered limits so the storage-range and grid splits run. Validation layer on throughout. */
+ * under every copy path (auto, compute, copy regions), with descriptor pools instead of push
+ * descriptors, and with lowered limits so the storage-range and grid splits run. Validation
+ * layer on throughout. */
+#include "fkc/fkc_vulkan.h"
+
 #include "rt_harness.h"
 
 #define CASES_PER_RANK 8 /* random write_slice cases per (dtype, rank) */
@@ -14,14 +17,24 @@ typedef struct config {
     fkc_copy_path path;
     uint64_t range;   /* storage-range test hook (0: device limit) */
     uint32_t groups;  /* work-group-count test hook (0: device limit) */
+    bool no_push;     /* descriptor sets from the streams' pools, not push descriptors */
 } config;
 
 static const config configs[] = {
-    {"auto", 0, FKC_COPY_AUTO, 0, 0},
-    {"compute", 0, FKC_COPY_COMPUTE, 0, 0},
-    {"word-owning", FKC_CONTEXT_NO_SMALL_STORAGE, FKC_COPY_COMPUTE, 0, 0},
-    {"transfer", 0, FKC_COPY_TRANSFER, 0, 0},
+    {"auto", 0, FKC_COPY_AUTO, 0, 0, false},
+    {"compute", 0, FKC_COPY_COMPUTE, 0, 0, false},
+    {"transfer", 0, FKC_COPY_TRANSFER, 0, 0, false},
+    {"descriptor pools", 0, FKC_COPY_COMPUTE, 0, 0, true},
 };
+
+static fkc_context *config_context(const config *cf, uint32_t flags)
+{
+    fkc_test_hooks h = {.storage_buffer_range = cf->range, .work_group_count = cf->groups,
+                        .no_push_descriptors = cf->no_push};
+    fkc_context *ctx = rt_context_hooks(cf->flags | flags, cf->path, &h, NULL);
+    assert_int_equal(fkc_context_vulkan_push_descriptors(ctx), !cf->no_push);
+    return ctx;
+}
 
 /* One random write_slice shape: dst, src, offsets of a rank; kind picks special cases. */
 static void gen_slice(uint32_t rank, size_t elem, size_t *dst, size_t *src, size_t *off)
@@ -237,10 +250,9 @@ static void rotating_random(fkc_context *ctx, fkc_dtype dt, int n)
 
 static void run_config(const config *cf)
 {
-    fkc_context *ctx = rt_context(cf->flags, cf->path, cf->range, cf->groups);
+    fkc_context *ctx = config_context(cf, 0);
     ring_ctx[0] = ctx;
-    ring_ctx[1] = rt_context(cf->flags | FKC_CONTEXT_RING_READBACK, cf->path, cf->range,
-                             cf->groups);
+    ring_ctx[1] = config_context(cf, FKC_CONTEXT_RING_READBACK);
     rng_seed(0xF00D + (uint64_t)(cf - configs));
     for (int d = 0; d < FKC_DTYPE_COUNT; d++)
         slice_batch(ctx, (fkc_dtype)d, cf->label);
@@ -263,8 +275,8 @@ static void run_config(const config *cf)
 
 static void test_auto(void **state) { (void)state; run_config(&configs[0]); }
 static void test_compute(void **state) { (void)state; run_config(&configs[1]); }
-static void test_word_owning(void **state) { (void)state; run_config(&configs[2]); }
-static void test_transfer(void **state) { (void)state; run_config(&configs[3]); }
+static void test_transfer(void **state) { (void)state; run_config(&configs[2]); }
+static void test_descriptor_pools(void **state) { (void)state; run_config(&configs[3]); }
 
 /* One write_slice with its own buffers; returns the number of device commands it took. */
 static uint32_t big_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
@@ -281,7 +293,7 @@ static uint32_t big_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const si
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
     RT_OK(fkc_write_slice(s, &st, &ot, off));
-    uint32_t cmds = fkc_stream_command_count(s);
+    uint32_t cmds = fkc_test_command_count(s);
     RT_OK(fkc_stream_submit(s));
     assert_int_equal(fkc_ref_write_slice(D.host + dst_at, dst, rank, S.host + src_at, src, off,
                                          e), FKC_OK);
@@ -295,10 +307,17 @@ static uint32_t big_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const si
 
 /* Large-work paths on lavapipe: a 256-byte storage range forces row, plane and long-row
  * splits; a 2-group grid limit forces the grid walk. Each must take several commands. */
-static void split_paths(uint32_t flags)
+static fkc_context *split_context(bool no_push, uint64_t range, uint32_t groups)
 {
-    fkc_context *ctx = rt_context(flags, FKC_COPY_COMPUTE, 256, 0);
-    assert_int_equal(fkc_context_storage_range(ctx), 256);
+    fkc_test_hooks h = {.storage_buffer_range = range, .work_group_count = groups,
+                        .no_push_descriptors = no_push};
+    return rt_context_hooks(0, FKC_COPY_COMPUTE, &h, NULL);
+}
+
+static void split_paths(bool no_push)
+{
+    fkc_context *ctx = split_context(no_push, 256, 0);
+    assert_int_equal(fkc_test_storage_range(ctx), 256);
     const size_t d1[2] = {3, 700}, s1[2] = {3, 650}, o1[2] = {0, 37};   /* long rows (u8) */
     assert_true(big_case(ctx, FKC_DTYPE_U8, 2, d1, s1, o1, 5, 3) > 3);
     const size_t d2[2] = {40, 33}, s2[2] = {37, 30}, o2[2] = {2, 1};    /* many rows (f16) */
@@ -309,8 +328,8 @@ static void split_paths(uint32_t flags)
     assert_true(big_case(ctx, FKC_DTYPE_F64, 1, d4, s4, o4, 8, 0) > 1);
     fkc_context_destroy(ctx);
 
-    ctx = rt_context(flags, FKC_COPY_COMPUTE, 0, 2);
-    assert_int_equal(fkc_context_work_group_count(ctx), 2);
+    ctx = split_context(no_push, 0, 2);
+    assert_int_equal(fkc_test_work_group_count(ctx), 2);
     const size_t d5[1] = {9000}, s5[1] = {8999}, o5[1] = {1};          /* grid walk (u8) */
     assert_true(big_case(ctx, FKC_DTYPE_U8, 1, d5, s5, o5, 3, 1) > 1);
     const size_t d6[2] = {60, 200}, s6[2] = {59, 196}, o6[2] = {1, 4};  /* 2-D grid walk */
@@ -320,7 +339,7 @@ static void split_paths(uint32_t flags)
     assert_true(big_case(ctx, FKC_DTYPE_U8, 3, d8, s8, o8, 3, 1) > 1);
     fkc_context_destroy(ctx);
 
-    ctx = rt_context(flags, FKC_COPY_COMPUTE, 300, 1); /* both at once */
+    ctx = split_context(no_push, 300, 1); /* both at once */
     const size_t d7[3] = {3, 9, 130}, s7[3] = {3, 7, 129}, o7[3] = {0, 2, 1};
     assert_true(big_case(ctx, FKC_DTYPE_U8, 3, d7, s7, o7, 1, 2) > 1);
     fkc_context_destroy(ctx);
@@ -329,14 +348,44 @@ static void split_paths(uint32_t flags)
 static void test_splits(void **state)
 {
     (void)state;
-    split_paths(0);
+    split_paths(false);
+    split_paths(true); /* many binds in one op: descriptor sets from the stream's pools */
 }
 
-static void test_splits_word_owning(void **state)
+/* Without push descriptors a stream allocates a descriptor set per bound kernel: 600 ops in
+ * one stream outgrow a pool (128 sets) several times, and a second round on the same stream
+ * reuses the pools; every byte equals the reference. */
+static void test_descriptor_pool_growth(void **state)
 {
     (void)state;
-    split_paths(FKC_CONTEXT_NO_SMALL_STORAGE);
+    fkc_context *ctx = split_context(true, 0, 0);
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, 4096);
+    rt_buf_make(ctx, &S, 4096);
+    const size_t dst[1] = {4000}, src[1] = {37};
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    rng_seed(0xD5);
+    for (int round = 0; round < 2; round++) {
+        for (int k = 0; k < 600; k++) {
+            size_t off[1] = {rng_below(4000 - 37)};
+            uint64_t at = rng_below(3000);
+            fkc_tensor st = rt_tensor(S.dev, at, FKC_DTYPE_U8, 1, src);
+            fkc_tensor ot = rt_tensor(D.dev, 3, FKC_DTYPE_U8, 1, dst);
+            RT_OK(fkc_write_slice(s, &st, &ot, off));
+            fkc_ref_write_slice(D.host + 3, dst, 1, S.host + at, src, off, 1);
+        }
+        assert_true(fkc_test_command_count(s) >= 600); /* a dispatch (and a set) per op */
+        RT_OK(fkc_stream_submit(s));
+        rt_buf_check(&D, "600 ops with descriptor sets of the stream's pools");
+    }
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+    fkc_context_destroy(ctx);
 }
+
 
 
 /* Every (source, destination) alignment pair mod 16 at each width: a [2, L] slab written into
@@ -497,10 +546,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_auto),
         cmocka_unit_test(test_compute),
-        cmocka_unit_test(test_word_owning),
         cmocka_unit_test(test_transfer),
+        cmocka_unit_test(test_descriptor_pools),
         cmocka_unit_test(test_splits),
-        cmocka_unit_test(test_splits_word_owning),
+        cmocka_unit_test(test_descriptor_pool_growth),
         cmocka_unit_test(test_alignment_pairs),
         cmocka_unit_test(test_ring_stream_order),
         cmocka_unit_test(test_ring_splits),

@@ -4,41 +4,29 @@
  * built-in ops in one stream run in recording order; every refusal gives its status and a
  * message and records nothing; the driver's refusals (through interposed Vulkan calls) leave
  * nothing behind. The shader is tests/runtime/shaders/axpy.comp. */
-#define _GNU_SOURCE /* RTLD_NEXT */
-#include <dlfcn.h>
-
 #include <vulkan/vulkan.h>
 
 #include "rt_harness.h"
 
-/* This binary defines vkCreateShaderModule and vkCreateComputePipelines itself (the static
- * libfkc.a links to them): they pass through to the loader unless told to fail the next N calls,
- * so a driver's refusal of a module runs on lavapipe. */
+/* The context is made with a wrapping vkGetInstanceProcAddr (rt_vk_hooks.h): the runtime's
+ * vkCreateShaderModule and vkCreateComputePipelines are this binary's, which pass through to
+ * the loader unless told to fail the next N calls, so a driver's refusal of a module runs on
+ * lavapipe. */
 static int fail_module, fail_pipeline;
 
-static void next_symbol(const char *name, void *fn)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (!f)
-        fail_msg("dlsym(RTLD_NEXT, %s) found nothing", name);
-    memcpy(fn, &f, sizeof f);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL vkCreateShaderModule(VkDevice device,
-                                                    const VkShaderModuleCreateInfo *info,
-                                                    const VkAllocationCallbacks *callbacks,
-                                                    VkShaderModule *module)
+static VKAPI_ATTR VkResult VKAPI_CALL create_shader_module(VkDevice device,
+                                                           const VkShaderModuleCreateInfo *info,
+                                                           const VkAllocationCallbacks *callbacks,
+                                                           VkShaderModule *module)
 {
     if (fail_module > 0) {
         fail_module--;
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     }
-    PFN_vkCreateShaderModule next;
-    next_symbol("vkCreateShaderModule", &next);
-    return next(device, info, callbacks, module);
+    return vkCreateShaderModule(device, info, callbacks, module);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL vkCreateComputePipelines(
+static VKAPI_ATTR VkResult VKAPI_CALL create_compute_pipelines(
     VkDevice device, VkPipelineCache cache, uint32_t count,
     const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *callbacks,
     VkPipeline *pipelines)
@@ -49,10 +37,12 @@ VKAPI_ATTR VkResult VKAPI_CALL vkCreateComputePipelines(
             pipelines[i] = VK_NULL_HANDLE;
         return VK_ERROR_INITIALIZATION_FAILED; /* not a return the spec lists: any failure */
     }
-    PFN_vkCreateComputePipelines next;
-    next_symbol("vkCreateComputePipelines", &next);
-    return next(device, cache, count, infos, callbacks, pipelines);
+    return vkCreateComputePipelines(device, cache, count, infos, callbacks, pipelines);
 }
+
+#define RT_HOOKS(X) X(vkCreateShaderModule, create_shader_module)                               \
+    X(vkCreateComputePipelines, create_compute_pipelines)
+#include "rt_vk_hooks.h"
 
 static const uint32_t axpy_spv[] =
 #include "axpy.spv.inc"
@@ -63,7 +53,29 @@ typedef struct axpy_push {
     uint32_t n, mul, add, pad;
 } axpy_push;
 
-RT_SHARED_CONTEXT(ctx) /* shared by the tests of the group */
+/* shared by the tests of the group; made through rt_gipa */
+static fkc_context *ctx;
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = rt_context_hooks(0, FKC_COPY_AUTO, NULL, rt_gipa);
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    fkc_context_destroy(ctx);
+    return 0;
+}
+
+static int no_validation(void **state)
+{
+    (void)state;
+    rt_no_new_validation(ctx);
+    return 0;
+}
 
 #define REFUSED(call, status, text)                                                           \
     do {                                                                                      \
@@ -115,7 +127,7 @@ static void test_dispatch(void **state)
     axpy_host(&D, 0, &S, 0, &q);
     RT_OK(fkc_stream_dispatch(s, k, r2, 2, &q, sizeof q, 0, 1, 1)); /* empty: runs nothing */
     assert_int_equal(fkc_stream_op_count(s), 3);
-    assert_int_equal(fkc_stream_command_count(s), 2);
+    assert_int_equal(fkc_test_command_count(s), 2);
     RT_OK(fkc_stream_submit(s));
     rt_buf_check(&D, "axpy");
     rt_buf_check(&S, "axpy source untouched");

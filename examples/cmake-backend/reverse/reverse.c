@@ -66,12 +66,26 @@ static fkc_status check(fkc_stream *s, const fkc_tensor *in, const fkc_tensor *o
     return FKC_OK;
 }
 
-/* The largest chunk one dispatch reverses: each of its two windows within the storage range,
- * its words within a 2-D grid of the work-group limit; a multiple of 8 bytes, so that every
- * chunk holds whole elements. 0 when the limits leave no room. */
+/* The lowest grid limit of the device's three dimensions. */
+static uint32_t group_limit(const fkc_device_info *d)
+{
+    uint32_t g = d->max_compute_work_group_count[0];
+    for (int i = 1; i < 3; i++)
+        if (d->max_compute_work_group_count[i] < g)
+            g = d->max_compute_work_group_count[i];
+    return g;
+}
+
+/* The largest chunk one dispatch reverses: each of its two windows within the device's storage
+ * range (at most 2 GiB, so the shader's 32-bit word indices stay in range), its words within a
+ * 2-D grid of the work-group limit; a multiple of 8 bytes, so that every chunk holds whole
+ * elements. 0 when the limits leave no room. */
 static uint64_t chunk_bytes(const fkc_context *ctx, uint64_t align)
 {
-    uint64_t range = fkc_context_storage_range(ctx), g = fkc_context_work_group_count(ctx);
+    const fkc_device_info *d = fkc_context_device(ctx);
+    uint64_t range = d->max_storage_buffer_range, g = group_limit(d);
+    if (range > (1ull << 31))
+        range = 1ull << 31;
     uint64_t by_range = range > align + 16 ? range - align - 16 : 0;
     uint64_t by_grid = g * g * REVERSE_LOCAL * 4 - 8;
     uint64_t c = by_range < by_grid ? by_range : by_grid;
@@ -95,7 +109,7 @@ static fkc_status reverse_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out
     if (align < 4)
         align = 4; /* windows start on a word: the shader's words are the window's */
     uint64_t chunk = chunk_bytes(ctx, align);
-    uint32_t lim = fkc_context_work_group_count(ctx);
+    uint32_t lim = group_limit(fkc_context_device(ctx));
     if (chunk == 0)
         return fkc_set_error(FKC_ERR_UNSUPPORTED, "reverse: the device's limits leave no room");
     for (uint64_t done = 0; done < bytes && st == FKC_OK; done += chunk) {

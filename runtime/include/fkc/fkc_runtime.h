@@ -1,7 +1,22 @@
-/* fkc_runtime.h — the public API of the fkc Vulkan runtime (build/libfkc.a): contexts and
- * device selection, device buffers, command streams, and the write-slice ops. The library
- * never prints or exits: every call returns an fkc_status, and fkc_last_error() says why.
- * Plain C11; Vulkan types never appear here. */
+/* fkc_runtime.h — the public API of the fkc Vulkan runtime (libfkc): contexts and device
+ * selection, device buffers, command streams, and the write-slice ops. The library never
+ * prints or exits: every call returns an fkc_status, and fkc_last_error() says why.
+ * Plain C11; Vulkan types never appear here (fkc/fkc_vulkan.h has the calls that take the
+ * host's own Vulkan objects).
+ *
+ * Threads. A context may be used from several threads at once: every call that takes an
+ * fkc_context (creating and destroying buffers, streams and kernels, fkc_kernel_cached, the
+ * one-shot *_sync calls) and the synchronous fkc_buffer_upload / fkc_buffer_download are safe to
+ * call concurrently, on the same context or on several. A stream is used by one thread at a
+ * time (recording, submitting, waiting, destroying): streams of one context may be recorded and
+ * submitted from different threads at once, each stream by its own thread. A buffer or kernel
+ * may be used by several streams and threads at once (an op reads or writes the device memory
+ * when it runs; ops of different streams that touch the same bytes are ordered only by the
+ * order of their submissions, see fkc_stream_submit_async); destroying one must not race with
+ * any other use of it. fkc_last_error() is per thread. Submissions to the context's queue are
+ * serialised inside fkc (for a queue the host lent, fkc/fkc_vulkan.h says the host's rule).
+ * In Rust's terms: contexts, buffers and kernels are Send and Sync, streams Send only; and
+ * every buffer, stream and kernel keeps its context alive (fkc_context_destroy). */
 #ifndef FKC_RUNTIME_H
 #define FKC_RUNTIME_H
 
@@ -19,7 +34,7 @@ extern "C" {
 #pragma GCC visibility push(default) /* libfkc.so exports what its public headers declare */
 #endif
 
-typedef struct fkc_context fkc_context; /* one Vulkan instance + device + compute queue */
+typedef struct fkc_context fkc_context; /* one Vulkan device + compute queue (owned or borrowed) */
 
 /* ---- Errors -------------------------------------------------------------------------- */
 
@@ -90,37 +105,41 @@ typedef void (*fkc_message_fn)(void *user, const char *message);
 enum {
     FKC_CONTEXT_VALIDATION = 1u << 0, /* enable VK_LAYER_KHRONOS_validation + a messenger */
     FKC_CONTEXT_IGNORE_ENV = 1u << 1, /* do not read FKC_DEVICE */
-    FKC_CONTEXT_NO_SMALL_STORAGE = 1u << 2, /* kept for compatibility: the kernels never use
-                                               8/16-bit storage, so it changes nothing */
-    FKC_CONTEXT_RING_READBACK = 1u << 3 /* write_slice_rotating reads the position back when
-                                           recorded (a submit + wait) instead of on the device */
+    /* 1u << 2 was FKC_CONTEXT_NO_SMALL_STORAGE, which did nothing; it is refused now */
+    FKC_CONTEXT_RING_READBACK = 1u << 3 /* write_slice_rotating reads the position back to the
+                                           host when the op is recorded (a submit + wait)
+                                           instead of on the device when it runs */
 };
 
-/* Options of fkc_context_create; fkc_context_options_init sets the defaults. Device choice,
- * first match wins: device_index >= 0; device_name != NULL (exact name, else a case-insensitive
- * substring; "" is refused); the FKC_DEVICE environment variable (an index or a name, same rules); else the
- * first discrete or integrated GPU, else the first CPU device (lavapipe), else any device. */
+/* Options of fkc_context_create; fkc_context_options_init sets the defaults, `size` among
+ * them. Device choice, first match wins: device_index >= 0; device_name != NULL (exact name,
+ * else a case-insensitive substring; "" is refused); the FKC_DEVICE environment variable (an
+ * index or a name, same rules); else the first discrete or integrated GPU, else the first CPU
+ * device (lavapipe), else any device. The struct can grow: later versions of fkc append fields
+ * and accept this version's size, so always start from fkc_context_options_init. */
 typedef struct fkc_context_options {
+    size_t size;                   /* sizeof(fkc_context_options), set by _init; checked */
     int32_t device_index;          /* -1: not chosen by index */
     const char *device_name;       /* NULL: not chosen by name */
     uint32_t flags;                /* FKC_CONTEXT_* */
     fkc_copy_path copy_path;       /* FKC_COPY_AUTO by default */
     fkc_message_fn on_validation;  /* optional; see fkc_context_validation_count too */
     void *on_validation_user;      /* passed to on_validation */
-    /* Test hooks: when non-zero, the runtime uses min(device limit, value), so small devices
-     * exercise the paths that split large work (storage-buffer range, work-group count). */
-    uint64_t limit_storage_buffer_range; /* bytes; rounded down to a multiple of 16 */
-    uint32_t limit_work_group_count;     /* groups per grid dimension */
 } fkc_context_options;
 
 void fkc_context_options_init(fkc_context_options *options);
 
-/* Creates a context on the chosen device (options may be NULL: defaults). *out is NULL on
- * failure: FKC_ERR_NO_DEVICE (no Vulkan / no device), FKC_ERR_DEVICE_NOT_FOUND (the index or
- * name matches nothing), FKC_ERR_VULKAN, FKC_ERR_OUT_OF_MEMORY. */
+/* Creates a context on the chosen device: fkc creates and owns its Vulkan instance, device and
+ * one compute queue (options may be NULL: defaults). *out is NULL on failure:
+ * FKC_ERR_NO_DEVICE (no Vulkan / no device), FKC_ERR_DEVICE_NOT_FOUND (the index or name
+ * matches nothing), FKC_ERR_INVALID_ARGUMENT (options not from fkc_context_options_init, an
+ * unknown flag or copy path), FKC_ERR_UNSUPPORTED, FKC_ERR_VULKAN, FKC_ERR_OUT_OF_MEMORY. */
 fkc_status fkc_context_create(const fkc_context_options *options, fkc_context **out);
-/* Waits for the device to be idle and frees everything the context owns; NULL is a no-op.
- * Buffers and streams must be destroyed first. */
+/* Releases the caller's hold on the context; NULL is a no-op. Every buffer, stream and kernel
+ * holds the context too: the context, and its device when fkc owns it, are freed when the last
+ * of them is destroyed (after waiting for the device; what fkc borrowed is never destroyed).
+ * So destroying a context before its objects is safe: they keep working until destroyed. Do
+ * not pass ctx itself to any call after this one. */
 void fkc_context_destroy(fkc_context *ctx);
 /* The device the context runs on. */
 const fkc_device_info *fkc_context_device(const fkc_context *ctx);
@@ -128,20 +147,24 @@ const fkc_device_info *fkc_context_device(const fkc_context *ctx);
 uint64_t fkc_context_validation_count(const fkc_context *ctx);
 /* The last validation message, or "" when none. */
 const char *fkc_context_validation_last(const fkc_context *ctx);
-/* The limits the runtime works to (device limits, lowered by the test hooks). */
-uint64_t fkc_context_storage_range(const fkc_context *ctx);
-uint32_t fkc_context_work_group_count(const fkc_context *ctx);
 
 /* ---- Buffers ------------------------------------------------------------------------- */
 
-/* A device-local buffer of `size` bytes (size > 0), contents undefined. */
+/* A device-local buffer of `size` bytes (size > 0), contents undefined, owned by fkc. Small
+ * buffers share large device-memory blocks (one vkAllocateMemory serves many buffers, and
+ * destroying a buffer returns its space); large ones get an allocation of their own. */
 fkc_status fkc_buffer_create(fkc_context *ctx, uint64_t size, fkc_buffer **out);
-/* Frees the buffer; NULL is a no-op. Work recorded on it must have been submitted. */
+/* Destroys the buffer handle; NULL is a no-op. Memory fkc owns is returned; a borrowed buffer's
+ * memory (fkc_buffer_wrap_vulkan) is left to the host. Work using it must have completed
+ * (fkc_stream_submit, or fkc_stream_wait after fkc_stream_submit_async). */
 void fkc_buffer_destroy(fkc_buffer *buffer);
 uint64_t fkc_buffer_size(const fkc_buffer *buffer);
 fkc_context *fkc_buffer_context(const fkc_buffer *buffer);
+/* Whether the buffer is the host's (fkc_buffer_wrap_vulkan) rather than fkc's. */
+bool fkc_buffer_borrowed(const fkc_buffer *buffer);
 /* Synchronous copies between host memory and [offset, offset + size) of the buffer, through
  * host-visible staging (uploads) and host-cached memory (downloads); they wait for completion.
+ * They run after everything submitted before them on the context's queue.
  * FKC_ERR_OUT_OF_BOUNDS when the range is not inside the buffer. */
 fkc_status fkc_buffer_upload(fkc_buffer *buffer, uint64_t offset, const void *data,
                              uint64_t size);
@@ -150,28 +173,53 @@ fkc_status fkc_buffer_download(const fkc_buffer *buffer, uint64_t offset, void *
 
 /* ---- Streams ------------------------------------------------------------------------- */
 
-/* A stream records ops into a command buffer; fkc_stream_submit runs them all with one submit
- * and waits. Ops recorded in one stream run in recording order (a barrier separates them). */
+/* A stream records ops into a command buffer and submits them together. Ops recorded in one
+ * stream run in recording order (a barrier separates them). A stream fkc_stream_create makes
+ * owns its command pool, command buffer and fence; fkc/fkc_vulkan.h also has streams over a
+ * command buffer of the host's, which the host submits. */
 fkc_status fkc_stream_create(fkc_context *ctx, fkc_stream **out);
-/* Frees the stream (waiting for its work if submitted); NULL is a no-op. */
+/* Frees the stream, first waiting for its submitted work; NULL is a no-op. */
 void fkc_stream_destroy(fkc_stream *stream);
-/* Starts recording, discarding anything recorded and not submitted. Optional: recording an op
- * on an idle stream begins it. */
+/* Starts recording, discarding anything recorded and not submitted (recorded downloads
+ * included: their host memory is not written). Optional: recording an op on an idle stream
+ * begins it. A stream whose submitted work has not completed first waits for it: a stream has
+ * one command buffer (use a second stream to record while the first runs). */
 fkc_status fkc_stream_begin(fkc_stream *stream);
-/* Submits what was recorded and waits for it; the stream is then idle and reusable.
- * Submitting an idle stream (nothing recorded) is FKC_OK and does nothing. A refused op records
- * nothing; should an op fail after part of it was recorded (a Vulkan failure), submit runs
- * nothing and returns FKC_ERR_STATE, and the stream is idle again. */
+/* Submits what was recorded and waits for it (fkc_stream_submit_async, then fkc_stream_wait
+ * without a timeout); the stream is then idle and reusable. Submitting an idle stream
+ * (nothing recorded) is FKC_OK and does nothing. A refused op records nothing; should an op
+ * fail after part of it was recorded (a Vulkan failure), submit runs nothing and returns
+ * FKC_ERR_STATE, and the stream is idle again. */
 fkc_status fkc_stream_submit(fkc_stream *stream);
-/* Device time, in seconds, between the start and the end of the last submitted work, from
+/* Submits what was recorded and returns without waiting. Work submitted on a context's queue
+ * runs after everything submitted there before it (each stream's work starts behind a barrier
+ * covering all earlier submissions), whichever stream or thread submitted it. Until the work
+ * has completed (fkc_stream_wait), the buffers it uses must stay alive and recorded uploads'
+ * host memory is already copied (recording copies it), recorded downloads' is not yet written.
+ * Same refusals as fkc_stream_submit. */
+fkc_status fkc_stream_submit_async(fkc_stream *stream);
+/* Waits at most timeout_ns nanoseconds (UINT64_MAX: no limit; 0: only looks) for the stream's
+ * submitted work: FKC_OK once it has completed (then recorded downloads have written their host
+ * memory, and fkc_stream_device_seconds is set), FKC_ERR_TIMEOUT when it is still running (the
+ * stream stays in flight: wait again), FKC_OK at once on a stream with nothing in flight. */
+fkc_status fkc_stream_wait(fkc_stream *stream, uint64_t timeout_ns);
+/* Recorded copies between host memory and [offset, offset + size) of a buffer, in stream
+ * order with the ops (FKC_ERR_OUT_OF_BOUNDS outside the buffer). The upload copies `data`
+ * into the stream's staging memory now (the caller may reuse it at once); the download writes
+ * `data` when the stream's work completes (fkc_stream_submit, or fkc_stream_wait returning
+ * FKC_OK), so `data` must stay valid until then. Streams over a host's command buffer refuse
+ * both (FKC_ERR_STATE): the host knows when its work completes, fkc does not. */
+fkc_status fkc_stream_upload(fkc_stream *stream, fkc_buffer *buffer, uint64_t offset,
+                             const void *data, uint64_t size);
+fkc_status fkc_stream_download(fkc_stream *stream, const fkc_buffer *buffer, uint64_t offset,
+                               void *data, uint64_t size);
+/* Device time, in seconds, between the start and the end of the last completed work, from
  * Vulkan timestamps (excludes the submit and the wait); negative when the queue has no
- * timestamps or nothing was submitted yet. For benchmarks. */
+ * timestamps, nothing completed yet, or the stream records into a host's command buffer.
+ * For benchmarks. */
 double fkc_stream_device_seconds(const fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
-/* Device commands (dispatches and copy calls) recorded since the last begin: large work split
- * into several dispatches shows here (tests use it to see that a split path ran). */
-uint32_t fkc_stream_command_count(const fkc_stream *stream);
 fkc_context *fkc_stream_context(const fkc_stream *stream);
 /* Records a plain vkCmdCopyBuffer of `size` bytes (the benchmark's baseline; also handy). */
 fkc_status fkc_stream_copy(fkc_stream *stream, fkc_buffer *dst, uint64_t dst_offset,
@@ -193,16 +241,22 @@ fkc_status fkc_write_slice(fkc_stream *stream, const fkc_tensor *src, fkc_tensor
                            const size_t *offsets);
 
 /* write_slice_rotating: out->shape is the ring (one axis of extent `capacity`); the ring
- * position is the little-endian u64 at `position_offset` in `position`, read back to the host
- * when the op is recorded (the contract's D2H: ops still unsubmitted in this stream are not
- * seen). Source element i along the rotating axis lands at (position + i) mod capacity, the
- * last write winning; a write crossing the ring end is split in two. axis: the rotating axis,
- * or -1 to infer it (the single axis of extent capacity). Checks as fkc_plan_rotating. */
+ * position is the little-endian u64 at `position_offset` in `position` (any fkc buffer, a
+ * host's borrowed one too). By default the kernel reads it on the device when the op runs, so
+ * a position written earlier in the same stream is seen and recording waits for nothing. With
+ * FKC_CONTEXT_RING_READBACK, and for rings the device kernels cannot take (a capacity of 2^31
+ * or more, a ring whose one 16-byte column exceeds a storage window), it is read back to the
+ * host when the op is recorded instead (the contract's D2H: a submit + wait; ops still
+ * unsubmitted in this stream are not seen). Source element i along the rotating axis lands at
+ * (position + i) mod capacity, the last write winning; a write crossing the ring end is split
+ * in two. axis: the rotating axis, or -1 to infer it (the single axis of extent capacity).
+ * Checks as fkc_plan_rotating. */
 fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,
                                     size_t capacity, const fkc_buffer *position,
                                     uint64_t position_offset, int32_t axis);
 
-/* One-shot conveniences: record the op in a private stream, submit and wait. */
+/* One-shot conveniences: record the op in a stream of the context's own, submit and wait
+ * (safe from several threads at once: each call takes a stream of its own from a pool). */
 fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
                                 const size_t *offsets);
 fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src,
@@ -243,11 +297,12 @@ fkc_status fkc_kernel_create(fkc_context *ctx, const uint32_t *words, size_t n_w
                              uint32_t n_buffers, uint32_t push_size, fkc_kernel **out);
 /* The same, owned by the context: the first call creates the kernel, later calls with the same
  * module words, n_buffers and push_size return it (a per-context cache, freed with the
- * context). For wrappers that only see a stream: fkc_stream_context gives its context. */
+ * context; safe from several threads at once). For wrappers that only see a stream:
+ * fkc_stream_context gives its context. */
 fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_words,
                              uint32_t n_buffers, uint32_t push_size, fkc_kernel **out);
-/* Frees a kernel of fkc_kernel_create (work recorded with it must have been submitted); NULL
- * and kernels of fkc_kernel_cached are ignored. */
+/* Frees a kernel of fkc_kernel_create (work recorded with it must have completed); NULL and
+ * kernels of fkc_kernel_cached are ignored. */
 void fkc_kernel_destroy(fkc_kernel *kernel);
 /* The module's work-group size (LocalSize; 1, 1, 1 when it states none). */
 void fkc_kernel_local_size(const fkc_kernel *kernel, uint32_t size[3]);

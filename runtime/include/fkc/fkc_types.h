@@ -32,7 +32,8 @@ extern "C" {
     X(ERR_VULKAN, "a Vulkan call failed")                                          \
     X(ERR_OUT_OF_MEMORY, "out of memory")                                          \
     X(ERR_UNSUPPORTED, "the device lacks a feature this op needs")                 \
-    X(ERR_STATE, "call made in the wrong state")
+    X(ERR_STATE, "call made in the wrong state")                                   \
+    X(ERR_TIMEOUT, "the work did not complete within the timeout")
 
 typedef enum fkc_status {
 #define FKC_X_ENUM(name, text) FKC_##name,

@@ -68,14 +68,13 @@ pub type fkc_message_fn = Option<unsafe extern "C" fn(user: *mut c_void, message
 /// `fkc_context_options`; fkc_context_options_init sets the defaults.
 #[repr(C)]
 pub struct fkc_context_options {
+    pub size: usize, // sizeof(fkc_context_options), set by fkc_context_options_init
     pub device_index: i32,
     pub device_name: *const c_char,
     pub flags: u32,
     pub copy_path: u32, // fkc_copy_path
     pub on_validation: fkc_message_fn,
     pub on_validation_user: *mut c_void,
-    pub limit_storage_buffer_range: u64,
-    pub limit_work_group_count: u32,
 }
 
 /// Declares the runtime's byte-width wrappers: Rust name = the contracts' `<kernel>_b<width>`,

@@ -405,8 +405,9 @@ impl<'r> Stream<'r> {
 
     /// write_slice_rotating: `out` is a ring of `capacity` along `axis` (None: the one axis
     /// of that extent); source element i along it lands at (position + i) mod capacity, where
-    /// position is the little-endian u64 at `position_offset` in `position`, read when the
-    /// op is recorded.
+    /// position is the little-endian u64 at `position_offset` in `position`, read on the
+    /// device when the op runs (so a position written earlier in this stream is seen; see
+    /// `fkc_write_slice_rotating` in fkc_runtime.h for when it is read back instead).
     pub fn write_slice_rotating<T: Element>(&mut self, src: &'r Tensor<'_, T>,
                                             out: &'r Tensor<'_, T>, capacity: usize,
                                             position: &'r Buffer<'_>, position_offset: u64,

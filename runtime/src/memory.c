@@ -1,0 +1,273 @@
+/* memory.c — device memory for fkc's own buffers. Small buffers are ranges of large blocks (one
+ * vkAllocateMemory and one VkBuffer per block; Vulkan guarantees only 4,096 live allocations),
+ * each range aligned for storage windows (max(16, minStorageBufferOffsetAlignment)); a block
+ * keeps its free ranges sorted and coalesced, and an empty block is released unless it is the
+ * last one. Large buffers get an allocation of their own. Thread-safe (one mutex). */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFlags usage,
+                                VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback,
+                                VkBuffer *buf, VkDeviceMemory *mem, bool *coherent)
+{
+    const fkc_vk *vk = &ctx->vk;
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                             .size = size,
+                             .usage = usage,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    *mem = VK_NULL_HANDLE;
+    VkResult r = vk->vkCreateBuffer(ctx->device, &bi, NULL, buf);
+    if (r != VK_SUCCESS) {
+        *buf = VK_NULL_HANDLE;
+        return fkc_vk_fail(r, "vkCreateBuffer");
+    }
+    VkMemoryRequirements req;
+    vk->vkGetBufferMemoryRequirements(ctx->device, *buf, &req);
+    int type = fkc_memory_type(ctx, req.memoryTypeBits, want);
+    if (type < 0)
+        type = fkc_memory_type(ctx, req.memoryTypeBits, fallback);
+    if (type < 0) {
+        vk->vkDestroyBuffer(ctx->device, *buf, NULL);
+        *buf = VK_NULL_HANDLE;
+        return fkc_fail(FKC_ERR_UNSUPPORTED, "no suitable Vulkan memory type");
+    }
+    if (coherent)
+        *coherent = ctx->mem.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                               .allocationSize = req.size,
+                               .memoryTypeIndex = (uint32_t)type};
+    if ((r = vk->vkAllocateMemory(ctx->device, &ai, NULL, mem)) == VK_SUCCESS &&
+        (r = vk->vkBindBufferMemory(ctx->device, *buf, *mem, 0)) == VK_SUCCESS)
+        return FKC_OK;
+    if (*mem)
+        vk->vkFreeMemory(ctx->device, *mem, NULL);
+    vk->vkDestroyBuffer(ctx->device, *buf, NULL);
+    *buf = VK_NULL_HANDLE;
+    *mem = VK_NULL_HANDLE;
+    return fkc_vk_fail(r, "allocating buffer memory");
+}
+
+fkc_status fkc_memory_init(fkc_context *ctx, uint64_t block_bytes)
+{
+    fkc_memory *m = &ctx->memory;
+    pthread_mutex_init(&m->lock, NULL);
+    m->usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    m->align = ctx->offset_align;
+    /* memoryTypeBits is the same for every buffer of one usage: probe it once */
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                             .size = 16,
+                             .usage = m->usage,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkBuffer probe;
+    VkResult r = ctx->vk.vkCreateBuffer(ctx->device, &bi, NULL, &probe);
+    if (r != VK_SUCCESS)
+        return fkc_vk_fail(r, "vkCreateBuffer");
+    VkMemoryRequirements req;
+    ctx->vk.vkGetBufferMemoryRequirements(ctx->device, probe, &req);
+    ctx->vk.vkDestroyBuffer(ctx->device, probe, NULL);
+    m->type_bits = req.memoryTypeBits;
+    /* Blocks: FKC_BLOCK_BYTES, at most an eighth of the heap and the largest allocation. */
+    uint64_t block = block_bytes ? block_bytes : FKC_BLOCK_BYTES;
+    int type = fkc_memory_type(ctx, m->type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type < 0)
+        type = fkc_memory_type(ctx, m->type_bits, 0);
+    if (type >= 0 && !block_bytes) {
+        uint64_t heap = ctx->mem.memoryHeaps[ctx->mem.memoryTypes[type].heapIndex].size;
+        while (block > (1u << 20) && block > heap / 8)
+            block /= 2;
+    }
+    if (ctx->max_allocation && block > ctx->max_allocation)
+        block = ctx->max_allocation & ~(uint64_t)15;
+    m->block_bytes = block;
+    m->dedicated_bytes = block / 4 < FKC_DEDICATED_BYTES ? block / 4 : FKC_DEDICATED_BYTES;
+    return FKC_OK;
+}
+
+static void block_free(fkc_context *ctx, fkc_block *b)
+{
+    ctx->vk.vkDestroyBuffer(ctx->device, b->buffer, NULL);
+    ctx->vk.vkFreeMemory(ctx->device, b->memory, NULL);
+    free(b->free);
+    free(b);
+}
+
+void fkc_memory_destroy(fkc_context *ctx)
+{
+    fkc_memory *m = &ctx->memory;
+    if (!m->usage) /* never initialised */
+        return;
+    while (m->blocks) {
+        fkc_block *b = m->blocks;
+        m->blocks = b->next;
+        block_free(ctx, b);
+    }
+    pthread_mutex_destroy(&m->lock);
+}
+
+/* A new block of `size` bytes with one free range over all of it. */
+static fkc_status block_new(fkc_context *ctx, uint64_t size, fkc_block **out)
+{
+    fkc_block *b = calloc(1, sizeof *b);
+    if (!b || !(b->free = malloc(4 * sizeof *b->free))) {
+        free(b);
+        return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a memory block's bookkeeping");
+    }
+    fkc_status st = fkc_memory_dedicated(ctx, size, ctx->memory.usage,
+                                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, &b->buffer,
+                                         &b->memory, NULL);
+    if (st != FKC_OK) {
+        free(b->free);
+        free(b);
+        return st;
+    }
+    b->size = size;
+    b->cap_free = 4;
+    b->n_free = 1;
+    b->free[0] = (fkc_range){0, size};
+    *out = b;
+    return FKC_OK;
+}
+
+/* Room for one more free range. */
+static bool grow(fkc_block *b)
+{
+    if (b->n_free < b->cap_free)
+        return true;
+    fkc_range *f = realloc(b->free, 2 * b->cap_free * sizeof *f);
+    if (!f)
+        return false;
+    b->free = f;
+    b->cap_free *= 2;
+    return true;
+}
+
+/* First fit: carves an aligned range of `size` bytes out of a free range; false when none
+ * fits (or the bookkeeping cannot grow). */
+static bool carve(fkc_block *b, uint64_t size, uint64_t align, uint64_t *offset)
+{
+    for (uint32_t i = 0; i < b->n_free; i++) {
+        fkc_range r = b->free[i];
+        uint64_t at = (r.offset + align - 1) & ~(align - 1);
+        if (at < r.offset || at - r.offset > r.size || size > r.size - (at - r.offset))
+            continue;
+        uint64_t head = at - r.offset, tail = r.size - head - size;
+        if (head && tail) { /* one range becomes two */
+            if (!grow(b))
+                return false;
+            memmove(&b->free[i + 2], &b->free[i + 1], (b->n_free - i - 1) * sizeof *b->free);
+            b->n_free++;
+            b->free[i] = (fkc_range){r.offset, head};
+            b->free[i + 1] = (fkc_range){at + size, tail};
+        } else if (head || tail) {
+            b->free[i] = head ? (fkc_range){r.offset, head} : (fkc_range){at + size, tail};
+        } else {
+            memmove(&b->free[i], &b->free[i + 1], (b->n_free - i - 1) * sizeof *b->free);
+            b->n_free--;
+        }
+        *offset = at;
+        return true;
+    }
+    return false;
+}
+
+/* Returns [offset, offset + size) to the block, merging it with its free neighbours; false
+ * when the bookkeeping cannot grow (the range is then lost until the block is freed). */
+static bool give_back(fkc_block *b, uint64_t offset, uint64_t size)
+{
+    uint32_t lo = 0, hi = b->n_free; /* the first free range after offset */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (b->free[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bool join_prev = lo > 0 && b->free[lo - 1].offset + b->free[lo - 1].size == offset;
+    bool join_next = lo < b->n_free && offset + size == b->free[lo].offset;
+    if (join_prev && join_next) {
+        b->free[lo - 1].size += size + b->free[lo].size;
+        memmove(&b->free[lo], &b->free[lo + 1], (b->n_free - lo - 1) * sizeof *b->free);
+        b->n_free--;
+    } else if (join_prev) {
+        b->free[lo - 1].size += size;
+    } else if (join_next) {
+        b->free[lo].offset = offset;
+        b->free[lo].size += size;
+    } else {
+        if (!grow(b))
+            return false;
+        memmove(&b->free[lo + 1], &b->free[lo], (b->n_free - lo) * sizeof *b->free);
+        b->free[lo] = (fkc_range){offset, size};
+        b->n_free++;
+    }
+    return true;
+}
+
+fkc_status fkc_memory_alloc(fkc_context *ctx, uint64_t size, fkc_buffer *b)
+{
+    fkc_memory *m = &ctx->memory;
+    if (size >= m->dedicated_bytes)
+        return fkc_memory_dedicated(ctx, size, m->usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                                    &b->buffer, &b->memory, NULL);
+    fkc_status st = FKC_OK;
+    uint64_t at = 0;
+    pthread_mutex_lock(&m->lock);
+    fkc_block *blk = m->blocks;
+    while (blk && !carve(blk, size, m->align, &at))
+        blk = blk->next;
+    if (!blk && (st = block_new(ctx, m->block_bytes, &blk)) == FKC_OK) {
+        blk->next = m->blocks;
+        m->blocks = blk;
+        if (!carve(blk, size, m->align, &at)) /* cannot happen: size < block / 4 */
+            st = fkc_fail(FKC_ERR_OUT_OF_MEMORY, "a %llu-byte buffer does not fit a new block",
+                          (unsigned long long)size);
+    }
+    if (st == FKC_OK) {
+        b->block = blk;
+        b->buffer = blk->buffer;
+        b->base = at;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return st;
+}
+
+void fkc_memory_free(fkc_context *ctx, fkc_buffer *b)
+{
+    fkc_memory *m = &ctx->memory;
+    if (!b->block) {
+        if (b->buffer)
+            ctx->vk.vkDestroyBuffer(ctx->device, b->buffer, NULL);
+        if (b->memory)
+            ctx->vk.vkFreeMemory(ctx->device, b->memory, NULL);
+        return;
+    }
+    fkc_block *blk = b->block, *dead = NULL;
+    pthread_mutex_lock(&m->lock);
+    give_back(blk, b->base, b->vk_size);
+    bool empty = blk->n_free == 1 && blk->free[0].size == blk->size;
+    if (empty && (m->blocks != blk || blk->next)) { /* keep the last block for the next buffer */
+        fkc_block **p = &m->blocks;
+        while (*p != blk)
+            p = &(*p)->next;
+        *p = blk->next;
+        dead = blk;
+    }
+    pthread_mutex_unlock(&m->lock);
+    if (dead)
+        block_free(ctx, dead);
+}
+
+#ifdef FKC_TEST_HOOKS
+uint32_t fkc_memory_block_count(fkc_context *ctx)
+{
+    uint32_t n = 0;
+    pthread_mutex_lock(&ctx->memory.lock);
+    for (const fkc_block *b = ctx->memory.blocks; b; b = b->next)
+        n++;
+    pthread_mutex_unlock(&ctx->memory.lock);
+    return n;
+}
+#endif
