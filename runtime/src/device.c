@@ -12,6 +12,14 @@
 #include <string.h>
 #include <strings.h>
 
+/* Contexts fkc creates itself are made and torn down one at a time in the process. Vulkan
+ * allows creating and destroying distinct instances and devices from several threads at once,
+ * but on the H200 with NVIDIA's 580.159.04 driver four threads doing so (test_threads'
+ * own-contexts case) hung or crashed in 5 of 20 runs; serialised, 30 of 30 rounds of the same
+ * passed (docs/benchmarks.md). Contexts are made rarely, so the lock costs nothing that matters;
+ * borrowed contexts never take it (the host's device is the host's). */
+static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
+
 #define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 #define MAX_DEVICES 16u
 #define KNOWN_FLAGS (FKC_CONTEXT_VALIDATION | FKC_CONTEXT_IGNORE_ENV | FKC_CONTEXT_RING_READBACK)
@@ -281,6 +289,7 @@ fkc_status fkc_enumerate_devices(fkc_device_info *infos, uint32_t capacity, uint
     if (!count || (capacity && !infos))
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_enumerate_devices: NULL output");
     *count = 0;
+    pthread_mutex_lock(&owned_lock);
     fkc_status st = fkc_vk_load_global(&vk, vkGetInstanceProcAddr);
     if (st == FKC_OK)
         st = create_instance(&vk, NULL, 0, &inst);
@@ -291,6 +300,7 @@ fkc_status fkc_enumerate_devices(fkc_device_info *infos, uint32_t capacity, uint
     }
     if (inst)
         vk.vkDestroyInstance(inst, NULL);
+    pthread_mutex_unlock(&owned_lock);
     return st;
 }
 
@@ -525,8 +535,20 @@ static void read_properties(fkc_context *ctx)
 }
 
 /* An owned context: instance, device choice, logical device. */
+static fkc_status open_owned_locked(fkc_context *ctx, const fkc_context_options *o,
+                                    PFN_vkGetInstanceProcAddr gipa, const fkc_hooks *hooks);
+
 static fkc_status open_owned(fkc_context *ctx, const fkc_context_options *o,
                              PFN_vkGetInstanceProcAddr gipa, const fkc_hooks *hooks)
+{
+    pthread_mutex_lock(&owned_lock);
+    fkc_status st = open_owned_locked(ctx, o, gipa, hooks);
+    pthread_mutex_unlock(&owned_lock);
+    return st;
+}
+
+static fkc_status open_owned_locked(fkc_context *ctx, const fkc_context_options *o,
+                                    PFN_vkGetInstanceProcAddr gipa, const fkc_hooks *hooks)
 {
     VkPhysicalDevice pd[MAX_DEVICES];
     fkc_device_info info[MAX_DEVICES];
@@ -672,6 +694,8 @@ static fkc_status open_borrowed(fkc_context *ctx, const fkc_vulkan_device *h,
  * context that failed half-way through creation. */
 static void teardown(fkc_context *ctx)
 {
+    if (!ctx->borrowed)
+        pthread_mutex_lock(&owned_lock);
     if (ctx->device) {
         if (!ctx->borrowed) /* the host's queues are the host's: fkc's work is all waited for */
             ctx->vk.vkDeviceWaitIdle(ctx->device);
@@ -691,6 +715,8 @@ static void teardown(fkc_context *ctx)
             ctx->vk.vkDestroyDebugUtilsMessengerEXT(ctx->instance, ctx->messenger, NULL);
         ctx->vk.vkDestroyInstance(ctx->instance, NULL);
     }
+    if (!ctx->borrowed)
+        pthread_mutex_unlock(&owned_lock);
     pthread_mutex_destroy(&ctx->lock);
     pthread_mutex_destroy(&ctx->submit_lock);
     pthread_mutex_destroy(&ctx->message_lock);
