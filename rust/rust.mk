@@ -1,6 +1,7 @@
-# rust/rust.mk — the Rust crate rust/fkc (fragment of ../Makefile). `make check-rust` (part of
-# `make test`) runs the crate's `cargo test --offline` against this build's build/libfkc.a and
-# build/fkcgen, then rust/test_rerun.sh: on a copy of the crate, a contract change reruns its
+# rust/rust.mk — the Rust crates rust/fkc-sys (the C API, the link), rust/fkc (the safe API)
+# and rust/fkc-build (fkcgen from a build script) (fragment of ../Makefile). `make check-rust`
+# (part of `make test`) runs `cargo test --offline` of fkc and fkc-build against this build's
+# build/libfkc.a and build/fkcgen, then rust/test_rerun.sh: on a copy of the crate, a contract change reruns its
 # build.rs and nothing else does, and regenerating changes no byte. Cargo's target dirs live
 # under build/. Cargo: `cargo` on PATH, else ~/.cargo/bin/cargo (rustup), else Debian's
 # (scripts/deps.sh installs it); CARGO=... overrides.
@@ -16,6 +17,7 @@ check-rust: $(LIBFKC) $(FKCGEN_BIN)
 	@test -n "$(CARGO)" || { echo "check-rust: no cargo found (scripts/deps.sh installs Debian's)"; exit 1; }
 	$(RUST_ENV) $(COUNT) cargo rust/cargo-test \
 	  $(CARGO) test --offline --manifest-path rust/fkc/Cargo.toml -- --test-threads=1
+	$(RUST_ENV) $(CARGO) test --offline --quiet --manifest-path rust/fkc-build/Cargo.toml
 	sh rust/test_rerun.sh $(CARGO) $(BUILD)
 
 # Not under `make sanitize` (SANITIZE=1): stable rustc cannot instrument Rust code, and a Rust

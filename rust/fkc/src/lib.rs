@@ -19,6 +19,9 @@ use std::marker::PhantomData;
 use std::os::raw::{c_char, c_void};
 use std::ptr;
 
+/// fkc-sys, the C API, which `ffi` re-exports (a module path the test harness can mirror).
+use fkc_sys as sys;
+
 #[allow(missing_docs)]
 pub mod ffi;
 pub mod tables;
