@@ -264,6 +264,14 @@ extern "C" {
                            src: *const fkc_buffer, src_offset: u64, size: u64) -> fkc_status;
 
     pub fn fkc_tensor_bytes(t: *const fkc_tensor, bytes: *mut u64) -> fkc_status;
+    pub fn fkc_write_slice(stream: *mut fkc_stream, src: *const fkc_tensor, out: *mut fkc_tensor,
+                           offsets: *const usize) -> fkc_status;
+    pub fn fkc_write_slice_rotating(stream: *mut fkc_stream, src: *const fkc_tensor,
+                                    out: *mut fkc_tensor, capacity: usize,
+                                    position: *const fkc_buffer, position_offset: u64,
+                                    axis: i32) -> fkc_status;
+    pub fn fkc_write_slice_sync(ctx: *mut fkc_context, src: *const fkc_tensor,
+                                out: *mut fkc_tensor, offsets: *const usize) -> fkc_status;
 
     pub fn fkc_kernel_create(ctx: *mut fkc_context, words: *const u32, n_words: usize,
                              n_buffers: u32, push_size: u32, out: *mut *mut fkc_kernel)
