@@ -24,8 +24,17 @@ check-rust: $(LIBFKC) $(FKCGEN_BIN)
 # test program linked with the ASan-built libfkc would need the ASan runtime loaded before
 # everything else; the C the crate calls runs under the sanitizers in the C suites.
 ifeq ($(SANITIZE),)
-TEST_TARGETS += check-rust check-rust-doc
+TEST_TARGETS += check-rust check-rust-doc check-rust-backend
 endif
+
+# The crates installed (a Cargo directory source) and examples/rust-backend built offline
+# against a moved DESTDIR install: tests/rust/backend.sh. Its cargo target dirs are fresh ones
+# in a temporary directory: a registry crate's fingerprint is its name and version, so a
+# reused one would keep crates built from an older install of the same version.
+.PHONY: check-rust-backend
+check-rust-backend: installable
+	@test -n "$(CARGO)" || { echo "check-rust-backend: no cargo found"; exit 1; }
+	@sh tests/rust/backend.sh "$(CURDIR)" "$(CARGO)"
 
 # docs/consumers.md's example, run as written from a fresh temporary directory (cargo's
 # target dir kept under build/); its stdout must be exactly the block under "It prints:" (cargo's
