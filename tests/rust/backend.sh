@@ -91,4 +91,10 @@ sed -i "s|^prefix=.*|prefix=$T/moved/opt/fkc|" "$T/pc/fkc.pc"
 if PKG_CONFIG_PATH="$T/pc" build; then fail "an installed fkc 9.9.9 was accepted by the $V crates"; fi
 grep -q "fkc-sys: pkg-config's fkc .* is fkc 9.9.9, this crate is for fkc $V" "$log" ||
     { cat "$log"; fail "no message for an fkc of another version"; }
+# the crates' versions are fkc_version.h's: rust/cargo_source.sh (make install) refuses others
+if (cd "$REPO" && sh rust/cargo_source.sh "$T/vcheck" fkc 9.9.9 src/lib.rs) 2> "$T/v.err"; then
+    fail "cargo_source.sh installed fkc $V's crate as 9.9.9"
+fi
+grep -q "rust/fkc: Cargo.toml's version is '$V', fkc_version.h's 9.9.9" "$T/v.err" || { cat "$T/v.err"; fail "no message for a crate of another version"; }
+[ ! -e "$T/vcheck/fkc-9.9.9/Cargo.toml" ] || fail "a refused crate was written"
 echo "check-rust-backend: the $V crates install as a directory source; examples/rust-backend builds offline against it and runs bit-exact; rebuilds and refusals as they should be"

@@ -274,7 +274,9 @@ impl Context {
     /// host keeps every buffer that an op recorded here names alive until the command
     /// buffer's work has completed (a Rust borrow ends with the stream, the GPU work later),
     /// and does not submit a command buffer an op failed half-way into (the stream then
-    /// refuses further ops with FKC_ERR_STATE).
+    /// refuses further ops with FKC_ERR_STATE). The stream is dropped only once that work has
+    /// completed or the command buffer was reset or freed: on a device without push
+    /// descriptors it holds the descriptor sets the recorded ops use.
     pub unsafe fn stream_over_vulkan(&self, cmd: ffi::VkCommandBuffer) -> Result<Stream<'_>> {
         let mut raw = ptr::null_mut();
         check(ffi::fkc_stream_wrap_vulkan(self.raw, cmd, &mut raw))?;

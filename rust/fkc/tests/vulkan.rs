@@ -5,7 +5,7 @@
 //! and seen by the host; the device outlives the guest's objects, a forgotten one included;
 //! refusals carry the runtime's messages; the validation layer (on the host's instance, which
 //! sees the guest's commands) stays silent.
-use fkc::{ffi, Buffer, Context, ContextOptions, Tensor, VulkanDevice};
+use fkc::{ffi, Buffer, Context, ContextOptions, Tensor, VulkanDevice, F16};
 use std::os::raw::c_char;
 
 extern "C" {
@@ -117,4 +117,117 @@ fn a_borrowed_device_is_checked() {
     let e = unsafe { Context::from_vulkan(&d) }.err().unwrap();
     assert_eq!(e.status(), ffi::FKC_ERR_INVALID_ARGUMENT, "{}", e);
     assert_eq!(host.validation_count(), 0, "{}", host.validation_last());
+}
+
+// ---- recording into the host's command buffer: raw Vulkan, the loader's exports ----------
+
+#[repr(C)]
+struct CommandPoolCreateInfo {
+    s_type: u32, // VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+    p_next: *const std::os::raw::c_void,
+    flags: u32,
+    queue_family_index: u32,
+}
+#[repr(C)]
+struct CommandBufferAllocateInfo {
+    s_type: u32, // VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+    p_next: *const std::os::raw::c_void,
+    command_pool: u64,
+    level: u32, // VK_COMMAND_BUFFER_LEVEL_PRIMARY
+    count: u32,
+}
+#[repr(C)]
+struct CommandBufferBeginInfo {
+    s_type: u32, // VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+    p_next: *const std::os::raw::c_void,
+    flags: u32,
+    p_inheritance_info: *const std::os::raw::c_void,
+}
+#[repr(C)]
+struct SubmitInfo {
+    s_type: u32, // VK_STRUCTURE_TYPE_SUBMIT_INFO
+    p_next: *const std::os::raw::c_void,
+    wait_count: u32,
+    p_wait: *const u64,
+    p_wait_stages: *const u32,
+    command_buffer_count: u32,
+    p_command_buffers: *const ffi::VkCommandBuffer,
+    signal_count: u32,
+    p_signal: *const u64,
+}
+
+extern "C" {
+    fn vkCreateCommandPool(device: ffi::VkDevice, info: *const CommandPoolCreateInfo,
+                           allocator: *const std::os::raw::c_void, pool: *mut u64) -> i32;
+    fn vkDestroyCommandPool(device: ffi::VkDevice, pool: u64, allocator: *const std::os::raw::c_void);
+    fn vkAllocateCommandBuffers(device: ffi::VkDevice, info: *const CommandBufferAllocateInfo,
+                                out: *mut ffi::VkCommandBuffer) -> i32;
+    fn vkBeginCommandBuffer(cmd: ffi::VkCommandBuffer, info: *const CommandBufferBeginInfo) -> i32;
+    fn vkEndCommandBuffer(cmd: ffi::VkCommandBuffer) -> i32;
+    fn vkQueueSubmit(queue: ffi::VkQueue, count: u32, submits: *const SubmitInfo, fence: u64) -> i32;
+    fn vkQueueWaitIdle(queue: ffi::VkQueue) -> i32;
+}
+
+const STAGE_TRANSFER: u32 = 0x1000;
+const ACCESS_TRANSFER_READ: u32 = 0x800;
+const ACCESS_TRANSFER_WRITE: u32 = 0x1000;
+
+/// write_slice and the device-resident rotating write appended to a command buffer the test
+/// (the host) allocated and began, between the host's own entry and exit barriers; the host
+/// ends and submits it itself; fkc refuses to submit such a stream; every byte checked.
+#[test]
+fn ops_recorded_into_the_hosts_command_buffer() {
+    let host = host();
+    let h = host.vulkan().unwrap();
+    // SAFETY: as in ops_on_a_borrowed_device_and_buffer; `host` is leaked at the end.
+    let guest = unsafe { Context::from_vulkan(&device_of(&host)) }.unwrap();
+    let dst = Tensor::from_slice(&guest, &[4, 4], &[F16(0); 16]).unwrap();
+    let src = Tensor::from_slice(&guest, &[2, 2], &[1u16, 2, 3, 4].map(F16)).unwrap();
+    let ring = Tensor::from_slice(&guest, &[3, 2], &[0i64; 6]).unwrap();
+    let rows = Tensor::from_slice(&guest, &[2, 2], &[-1i64, -2, -3, -4]).unwrap();
+    let position = guest.buffer(16).unwrap();
+    position.upload(0, &2u64.to_le_bytes()).unwrap();
+    // SAFETY (the raw calls): valid create infos on the host's live device; this test is the
+    // only user of the queue while it submits (one thread, no fkc call in flight).
+    unsafe {
+        let mut pool = 0u64;
+        let info = CommandPoolCreateInfo { s_type: 39, p_next: std::ptr::null(), flags: 0,
+                                           queue_family_index: h.queue_family };
+        assert_eq!(vkCreateCommandPool(h.device, &info, std::ptr::null(), &mut pool), 0);
+        let mut cmd: ffi::VkCommandBuffer = std::ptr::null_mut();
+        let alloc = CommandBufferAllocateInfo { s_type: 40, p_next: std::ptr::null(),
+                                                command_pool: pool, level: 0, count: 1 };
+        assert_eq!(vkAllocateCommandBuffers(h.device, &alloc, &mut cmd), 0);
+        let begin = CommandBufferBeginInfo { s_type: 42, p_next: std::ptr::null(), flags: 1,
+                                             p_inheritance_info: std::ptr::null() };
+        assert_eq!(vkBeginCommandBuffer(cmd, &begin), 0);
+        {
+            // SAFETY: cmd is recording, of the guest's device, from a compute family's pool;
+            // the tensors and the stream outlive the submission below (waited for).
+            let mut s = guest.stream_over_vulkan(cmd).unwrap();
+            s.vulkan_barrier_in(STAGE_TRANSFER, ACCESS_TRANSFER_WRITE).unwrap();
+            s.write_slice(&src, &dst, &[2, 1]).unwrap();
+            s.write_slice_rotating(&rows, &ring, 3, &position, 0, None).unwrap();
+            s.vulkan_barrier_out(STAGE_TRANSFER, ACCESS_TRANSFER_READ).unwrap();
+            assert_eq!(s.op_count(), 2);
+            assert_eq!(vkEndCommandBuffer(cmd), 0);
+            let submit = SubmitInfo { s_type: 4, p_next: std::ptr::null(), wait_count: 0,
+                                      p_wait: std::ptr::null(), p_wait_stages: std::ptr::null(),
+                                      command_buffer_count: 1, p_command_buffers: &cmd,
+                                      signal_count: 0, p_signal: std::ptr::null() };
+            assert_eq!(vkQueueSubmit(h.queue, 1, &submit, 0), 0);
+            assert_eq!(vkQueueWaitIdle(h.queue), 0);
+            // the command buffer is the host's to submit: fkc refuses
+            let e = s.submit().err().unwrap();
+            assert_eq!(e.status(), ffi::FKC_ERR_STATE, "{}", e);
+        }
+        vkDestroyCommandPool(h.device, pool, std::ptr::null());
+    }
+    let want: Vec<u16> = vec![0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0];
+    assert_eq!(dst.to_vec().unwrap().iter().map(|v| v.0).collect::<Vec<_>>(), want);
+    assert_eq!(ring.to_vec().unwrap(), vec![-3, -4, 0, 0, -1, -2]);
+    drop((dst, src, ring, rows, position));
+    drop(guest);
+    assert_eq!(host.validation_count(), 0, "{}", host.validation_last());
+    std::mem::forget(host);
 }
