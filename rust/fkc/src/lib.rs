@@ -309,6 +309,20 @@ impl Context {
         Ok(Buffer { raw, _ctx: PhantomData })
     }
 
+    /// A compute kernel of the caller's (fkc_kernel_create) from a SPIR-V module: entry point
+    /// "main", storage buffers only, at bindings 0..n_buffers-1 of set 0, at most `push_size`
+    /// bytes of push constants (a multiple of 4). Recorded with [`Stream::dispatch`], ordered
+    /// with the built-in ops. Refusals name what is wrong with the module.
+    pub fn kernel(&self, spirv: &[u32], n_buffers: u32, push_size: u32) -> Result<Kernel<'_>> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: raw is a live context; the words are read during the call only.
+        check(unsafe {
+            ffi::fkc_kernel_create(self.raw, spirv.as_ptr(), spirv.len(), n_buffers, push_size,
+                                   &mut raw)
+        })?;
+        Ok(Kernel { raw, push_size, _ctx: PhantomData })
+    }
+
     /// A stream that records ops and runs them on `submit`.
     pub fn stream(&self) -> Result<Stream<'_>> {
         let mut raw = ptr::null_mut();
@@ -429,6 +443,52 @@ impl Drop for Buffer<'_> {
         // dropped.
         unsafe { ffi::fkc_buffer_destroy(self.raw) }
     }
+}
+
+/// A compute kernel of the caller's on a context ([`Context::kernel`]).
+pub struct Kernel<'c> {
+    raw: *mut ffi::fkc_kernel,
+    push_size: u32,
+    _ctx: PhantomData<&'c Context>,
+}
+
+// SAFETY: fkc_runtime.h: a kernel may be used by several streams and threads at once;
+// destroying it (Drop) cannot race with a use, which borrows it.
+unsafe impl Send for Kernel<'_> {}
+unsafe impl Sync for Kernel<'_> {}
+
+impl Kernel<'_> {
+    /// The module's work-group size.
+    pub fn local_size(&self) -> [u32; 3] {
+        let mut size = [0u32; 3];
+        // SAFETY: raw is a live kernel; size holds three words.
+        unsafe { ffi::fkc_kernel_local_size(self.raw, size.as_mut_ptr()) };
+        size
+    }
+
+    /// The bytes of push constants each dispatch passes.
+    pub fn push_size(&self) -> u32 {
+        self.push_size
+    }
+}
+
+impl Drop for Kernel<'_> {
+    fn drop(&mut self) {
+        // SAFETY: streams that recorded it borrow it, so their work was submitted (and waited
+        // for) or dropped.
+        unsafe { ffi::fkc_kernel_destroy(self.raw) }
+    }
+}
+
+/// One storage-buffer binding of a dispatch: `range` bytes at `offset` of `buffer`.
+#[derive(Clone, Copy)]
+pub struct BufferRange<'b, 'c> {
+    /// The buffer.
+    pub buffer: &'b Buffer<'c>,
+    /// Bytes from its start (a multiple of the device's min_storage_buffer_offset_alignment).
+    pub offset: u64,
+    /// Bytes bound (> 0).
+    pub range: u64,
 }
 
 mod sealed {
@@ -689,6 +749,27 @@ impl<'r> Stream<'r> {
         }
     }
 
+    /// Records one dispatch of a kernel of the caller's (fkc_stream_dispatch): `buffers` bound
+    /// to bindings 0..n-1 (exactly the kernel's count), `push` its push constants (exactly
+    /// its push_size bytes), a grid of `groups` work groups. It runs after every op recorded
+    /// before it on the stream and before every op after it. The kernel and buffers are
+    /// borrowed for the stream's life.
+    pub fn dispatch(&mut self, kernel: &'r Kernel<'_>, buffers: &[BufferRange<'r, '_>], push: &[u8],
+                    groups: [u32; 3]) -> Result<()> {
+        let ranges: Vec<ffi::fkc_buffer_range> = buffers
+            .iter()
+            .map(|b| ffi::fkc_buffer_range { buffer: b.buffer.raw, offset: b.offset, range: b.range })
+            .collect();
+        let push_size = u32::try_from(push.len()).unwrap_or(u32::MAX);
+        // SAFETY: the stream, kernel and buffers are live and borrowed for 'r; the ranges and
+        // push bytes are read during the call (the runtime checks counts and sizes).
+        check(unsafe {
+            ffi::fkc_stream_dispatch(self.raw, kernel.raw, ranges.as_ptr(), ranges.len() as u32,
+                                     push.as_ptr() as *const c_void, push_size, groups[0],
+                                     groups[1], groups[2])
+        })
+    }
+
     /// The entry barrier of a borrowed command buffer (fkc_stream_vulkan_barrier_in): from
     /// the host's stages and accesses to fkc's.
     pub fn vulkan_barrier_in(&mut self, src_stages: u32, src_access: u32) -> Result<()> {
@@ -808,6 +889,7 @@ mod thread_model {
         send_sync::<Tensor<'static, f32>>();
         send_sync::<Tensor<'static, BF16>>();
         send_sync::<Error>();
+        send_sync::<Kernel<'static>>();
         send::<Stream<'static>>();
     };
 
