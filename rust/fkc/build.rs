@@ -3,7 +3,8 @@
 //! includes), `cargo:rerun-if-changed` for each contract and fkcgen (from its depfile) and for
 //! the contracts directory (a contract added or removed): only those rerun this script, not an
 //! edit of the crate's sources. fkcgen is the one fkc-build finds (FKCGEN, FKC_BUILD_DIR, or
-//! an installed fkc's through pkg-config); fkc-sys links the runtime library.
+//! an installed fkc's through pkg-config), else build/fkcgen of the fkc checkout the crate sits
+//! in; fkc-sys links the runtime library.
 use std::env;
 use std::fs;
 use std::path::Path;
@@ -12,7 +13,15 @@ fn main() {
     let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let contracts = contracts(Path::new(&manifest));
     println!("cargo:rerun-if-changed=contracts");
-    let fkcgen = fkc_build::find_fkcgen().unwrap_or_else(|e| panic!("{}", e));
+    // fkc-build's order (FKCGEN, FKC_BUILD_DIR, pkg-config), then the build/ of the fkc
+    // checkout this crate sits in, as fkc-sys finds libfkc.
+    let checkout = Path::new(&manifest).join("../../build/fkcgen");
+    let fkcgen = match fkc_build::find_fkcgen() {
+        Ok(f) => f,
+        Err(_) if env::var_os("FKC_BUILD_DIR").is_none() && env::var_os("FKCGEN").is_none()
+                  && checkout.is_file() => checkout,
+        Err(e) => panic!("{}", e),
+    };
     if let Err(e) = fkc_build::Config::new().fkcgen(&fkcgen).compile(&contracts) {
         panic!("{}", e);
     }

@@ -53,6 +53,10 @@ fn a_kernel_of_the_callers_between_built_in_ops() {
         })
         .collect();
     assert_eq!(d.to_vec().unwrap(), want);
+    // Tensor::write: the same tensor overwritten from the host, at its own offset
+    d.write(&vec![9u32; n as usize]).unwrap();
+    assert_eq!(d.to_vec().unwrap(), vec![9u32; n as usize]);
+    assert!(d.write(&[1u32]).is_err());
 
     let mut st = ctx.stream().unwrap();
     let e = st.dispatch(&k, &b[..1], &push(n, 1, 0), [1, 1, 1]).err().unwrap();
