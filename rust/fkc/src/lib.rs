@@ -271,8 +271,8 @@ impl Context {
     /// `cmd` is a live command buffer of this context's device in the recording state, from a
     /// pool of a queue family with compute, recorded only through this stream while the stream
     /// records (and not while another thread records into a command buffer of its pool). The
-    /// host keeps every buffer that an op recorded here names alive until the command
-    /// buffer's work has completed (a Rust borrow ends with the stream, the GPU work later),
+    /// host keeps every buffer and kernel that an op recorded here names alive until the
+    /// command buffer's work has completed (a Rust borrow ends with the stream, the GPU work later),
     /// and does not submit a command buffer an op failed half-way into (the stream then
     /// refuses further ops with FKC_ERR_STATE). The stream is dropped only once that work has
     /// completed or the command buffer was reset or freed: on a device without push
@@ -657,9 +657,8 @@ pub struct Stream<'r> {
     _borrows: PhantomData<&'r Context>,
 }
 
-// SAFETY: fkc_runtime.h: a stream is used by one thread at a time, any thread (so Send; not
-// Sync: every method that touches it takes &mut self or self, except op_count, and a shared
-// &Stream on two threads is not allowed by the model, so it is not Sync).
+// SAFETY: fkc_runtime.h: a stream may be used from any thread, by one thread at a time: so
+// Send, and not Sync (two threads holding a &Stream could call it at once).
 unsafe impl Send for Stream<'_> {}
 
 /// The link registry entry of (op, dtype) on Vulkan: the contract's entry_point for the op,
