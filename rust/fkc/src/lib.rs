@@ -794,9 +794,32 @@ impl<'r> Stream<'r> {
         unsafe { ffi::fkc_stream_op_count(self.raw) }
     }
 
+    /// Submits what was recorded and returns without waiting (fkc_stream_submit_async); the
+    /// stream is then in flight until [`Stream::wait`] returns true (or the stream is dropped,
+    /// which waits). Work submitted on the context's queue runs after everything submitted
+    /// there before it.
+    ///
+    /// # Safety
+    /// The stream must not be `mem::forget`ten (or leaked) while its work may still run: the
+    /// borrows of the buffers and kernels that work uses end with the stream, and the runtime
+    /// does not keep them alive for the device. (The safe `submit` waits before it returns.)
+    pub unsafe fn submit_async(&mut self) -> Result<()> {
+        check(ffi::fkc_stream_submit_async(self.raw))
+    }
+
+    /// Waits at most `timeout` (None: without a limit) for the stream's submitted work: true
+    /// once it has completed (also when nothing is in flight), false when it is still running.
+    pub fn wait(&mut self, timeout: Option<std::time::Duration>) -> Result<bool> {
+        let ns = timeout.map_or(u64::MAX, |t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX - 1));
+        // SAFETY: raw is a live stream.
+        match unsafe { ffi::fkc_stream_wait(self.raw, ns) } {
+            ffi::FKC_ERR_TIMEOUT => Ok(false),
+            st => check(st).map(|()| true),
+        }
+    }
+
     /// Runs everything recorded and waits for it (a stream over the host's command buffer
-    /// refuses: FKC_ERR_STATE). There is no asynchronous submit in the safe API: a stream
-    /// forgotten while its work runs would end the borrows of the buffers that work uses.
+    /// refuses: FKC_ERR_STATE).
     pub fn submit(self) -> Result<()> {
         // SAFETY: raw is a live stream; Drop destroys it afterwards.
         check(unsafe { ffi::fkc_stream_submit(self.raw) })

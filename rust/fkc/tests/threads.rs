@@ -1,7 +1,8 @@
 //! fkc_runtime.h's thread model from Rust: one Context shared by several threads (Sync), each
 //! recording and submitting its own streams on its own tensors; a stream and tensors made on
 //! the main thread and moved into another (Send); a tensor read from several threads at once
-//! (Sync). Every result bit-exact, the validation layer silent. (The compile-time half, which
+//! (Sync); streams of several threads submitted asynchronously and waited for. Every result
+//! bit-exact, the validation layer silent. (The compile-time half, which
 //! types are Send and Sync, is src/lib.rs's thread_model module.)
 use fkc::{Context, ContextOptions, Tensor};
 use std::thread;
@@ -87,5 +88,36 @@ fn streams_and_tensors_move_between_threads() {
     .join()
     .unwrap();
     assert_eq!(got, vec![5, -5]);
+    assert_eq!(ctx.validation_count(), 0, "{}", ctx.validation_last());
+}
+
+#[test]
+fn asynchronous_submits_from_several_threads() {
+    let ctx = context();
+    thread::scope(|scope| {
+        for t in 0..THREADS {
+            let ctx = &ctx;
+            scope.spawn(move || {
+                let base: Vec<i32> = (0..64).map(|i| -(i + 64 * t as i32)).collect();
+                let dst = Tensor::from_slice(ctx, &[8, 8], &base).unwrap();
+                let rows = Tensor::from_slice(ctx, &[1, 8], &[t as i32; 8]).unwrap();
+                let mut s = ctx.stream().unwrap();
+                for r in 0..8 {
+                    if r % 2 == 0 {
+                        s.write_slice(&rows, &dst, &[r, 0]).unwrap();
+                    }
+                }
+                // SAFETY: `s` is waited for below and never forgotten.
+                unsafe { s.submit_async() }.unwrap();
+                assert!(s.wait(None).unwrap());
+                assert!(s.wait(Some(std::time::Duration::from_nanos(0))).unwrap()); // idle
+                let mut want = base;
+                for r in (0..8).step_by(2) {
+                    want[r * 8..r * 8 + 8].copy_from_slice(&[t as i32; 8]);
+                }
+                assert_eq!(dst.to_vec().unwrap(), want, "thread {}", t);
+            });
+        }
+    });
     assert_eq!(ctx.validation_count(), 0, "{}", ctx.validation_last());
 }
