@@ -161,6 +161,12 @@ pub struct VulkanDevice<'a> {
     pub enabled_extensions: &'a [&'a CStr],
     /// The pNext chain of feature structs the device was created with, or null.
     pub enabled_features: *const c_void,
+    /// Called by fkc around each of its submits to the queue (lock true before, false after),
+    /// so that the host's own submits from other threads can take the same lock; None: the
+    /// host does not use the queue while fkc may submit (see `from_vulkan`).
+    pub queue_lock: ffi::fkc_vulkan_queue_lock_fn,
+    /// Passed to `queue_lock`.
+    pub queue_lock_user: *mut c_void,
 }
 
 /// The Vulkan objects of a context ([`Context::vulkan`]).
@@ -219,8 +225,10 @@ impl Context {
     /// and `enabled_features` as it was created with), and the host keeps the device alive
     /// until this context and every buffer, tensor and stream made from it are gone (each
     /// keeps the context alive: a `mem::forget`ten one keeps it forever, so the device must
-    /// then never be destroyed). The host does not use the queue from another thread while fkc
-    /// submits to it (uploads, downloads, `submit`, the one-shot ops): fkc_vulkan.h's rule.
+    /// then never be destroyed). Without a `queue_lock`, the host does not use the queue from
+    /// another thread while fkc submits to it (uploads, downloads, `submit`, the one-shot ops):
+    /// fkc_vulkan.h's rule; with one, `queue_lock` may be called from any thread, with
+    /// `queue_lock_user`, for as long as the context lives.
     pub unsafe fn from_vulkan(host: &VulkanDevice<'_>) -> Result<Context> {
         let names: Vec<*const c_char> = host.enabled_extensions.iter().map(|e| e.as_ptr()).collect();
         let mut d = std::mem::MaybeUninit::<ffi::fkc_vulkan_device>::uninit();
@@ -236,6 +244,8 @@ impl Context {
         d.enabled_extensions = if names.is_empty() { ptr::null() } else { names.as_ptr() };
         d.enabled_extension_count = names.len() as u32;
         d.enabled_features = host.enabled_features;
+        d.queue_lock = host.queue_lock;
+        d.queue_lock_user = host.queue_lock_user;
         let mut raw = ptr::null_mut();
         check(ffi::fkc_context_create_vulkan(&d, ptr::null(), &mut raw))?;
         Ok(Context { raw })

@@ -33,7 +33,53 @@ fn device_of(host: &Context) -> VulkanDevice<'static> {
         queue_index: 0,
         enabled_extensions: &[],
         enabled_features: std::ptr::null(),
+        queue_lock: None,
+        queue_lock_user: std::ptr::null_mut(),
     }
+}
+
+/// The host's queue lock: a count of fkc's submits, checked to pair lock and unlock calls on
+/// the host's queue.
+struct QueueLock {
+    queue: ffi::VkQueue,
+    held: std::sync::atomic::AtomicBool,
+    submits: std::sync::atomic::AtomicUsize,
+    misuse: std::sync::atomic::AtomicUsize,
+}
+
+unsafe extern "C" fn queue_lock(user: *mut std::os::raw::c_void, queue: ffi::VkQueue, lock: bool) {
+    use std::sync::atomic::Ordering::SeqCst;
+    let l = &*(user as *const QueueLock);
+    if queue != l.queue || l.held.swap(lock, SeqCst) == lock {
+        l.misuse.fetch_add(1, SeqCst);
+    }
+    if lock {
+        l.submits.fetch_add(1, SeqCst);
+    }
+}
+
+#[test]
+fn a_borrowed_queue_takes_the_hosts_lock() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let host = host();
+    let lock = QueueLock { queue: host.vulkan().unwrap().queue, held: false.into(),
+                           submits: 0.into(), misuse: 0.into() };
+    let mut d = device_of(&host);
+    d.queue_lock = Some(queue_lock);
+    d.queue_lock_user = &lock as *const QueueLock as *mut std::os::raw::c_void;
+    // SAFETY: as above; `lock` outlives the guest (dropped after it, below).
+    let guest = unsafe { Context::from_vulkan(&d) }.unwrap();
+    let before = lock.submits.load(SeqCst);
+    let dst = Tensor::from_slice(&guest, &[2, 2], &[0u8; 4]).unwrap(); // an upload: one submit
+    let src = Tensor::from_slice(&guest, &[1, 2], &[5u8, 6]).unwrap();
+    guest.write_slice(&src, &dst, &[1, 0]).unwrap();
+    assert_eq!(dst.to_vec().unwrap(), vec![0, 0, 5, 6]);
+    drop((dst, src));
+    drop(guest);
+    assert!(lock.submits.load(SeqCst) >= before + 4, "{} submits", lock.submits.load(SeqCst));
+    assert_eq!(lock.misuse.load(SeqCst), 0);
+    assert!(!lock.held.load(SeqCst));
+    assert_eq!(host.validation_count(), 0, "{}", host.validation_last());
 }
 
 #[test]
