@@ -10,7 +10,7 @@
 # DATADIR/cargo/registry/CRATE-VERSION/ (the Rust crates fkc-sys, fkc and fkc-build, a Cargo
 # directory source: docs/consumers.md, "## 11"); and DATADIR/fkc/install-manifest, the list `make uninstall` removes (INSTALL_MANIFEST= writes
 # none; the Debian package does so). scripts/install.sh does the work; the files whose contents
-# name the directories (.pc, CMake) are written into $(BUILD)/install/ first.
+# name the directories (.pc, CMake) are written into $(BUILD)/install/KEY/ first.
 #   make installable   builds everything `make install` copies, and nothing else (debian/rules)
 
 PREFIX     ?= /usr/local
@@ -28,7 +28,11 @@ FKC_RUNTIME_ABI := $(shell sed -n 's/^\#define FKC_RUNTIME_ABI \([0-9]*\)$$/\1/p
 FKC_HEADERS   = $(sort $(wildcard runtime/include/fkc/*.h))
 FKC_MANS      = $(sort $(wildcard docs/man/*.1 docs/man/*.3))
 FKC_CMAKE     = cmake/fkcGenerate.cmake cmake/fkcGenerateRun.cmake
-INST_DIR      = $(BUILD)/install
+# The files written for one install, in a directory of its own per set of install variables,
+# so that installs of different prefixes or DESTDIRs running at once (make test -j) never
+# write each other's .pc, CMake or list files.
+INST_KEY     := $(shell printf '%s\n' '$(PREFIX)|$(BINDIR)|$(LIBDIR)|$(INCLUDEDIR)|$(MANDIR)|$(DATADIR)|$(DESTDIR)|$(RELOCATABLE)|$(INSTALL_MANIFEST)' | cksum | cut -d' ' -f1)
+INST_DIR      = $(BUILD)/install/$(INST_KEY)
 # The Rust crates, installed as a Cargo directory source: DATADIR/cargo/registry/CRATE-VERSION/
 # holds each crate's sources (paths relative to rust/CRATE), a Cargo.toml without path
 # dependencies and a .cargo-checksum.json, both written by rust/cargo_source.sh.
@@ -77,6 +81,7 @@ install: $(INSTALLABLE) | $(INST_DIR)
 	$(file >$(INST_DIR)/list,$(install_list))
 	@echo "install: fkc $(FKC_VERSION) into $(DESTDIR)$(PREFIX):"
 	@$(INSTALL_ENV) sh scripts/install.sh install $(INST_DIR)/list
+	@rm -rf $(INST_DIR)
 
 $(INST_DIR):
 	@mkdir -p $@

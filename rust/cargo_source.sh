@@ -20,19 +20,24 @@ if grep -n '^fkc[a-z-]* = {.*version = "' "$src/Cargo.toml" | grep -v "version =
 	fail "the fkc crates it depends on above are not pinned to =$version"
 fi
 dir=$out/$crate-$version
-rm -rf "$dir"
 mkdir -p "$dir"
-sed 's/, *path = "[^"]*"//' "$src/Cargo.toml" > "$dir/Cargo.toml"
-if grep -n 'path = ' "$dir/Cargo.toml" >&2; then fail "a path dependency is left in Cargo.toml"; fi
+# Each file is written beside its place and renamed into it: an install reading it at the same
+# time sees the old or the new one whole (their bytes do not depend on the install's variables).
+tmp=$dir/.tmp.$$
+trap 'rm -f "$tmp.toml" "$tmp.json"' EXIT
+sed 's/, *path = "[^"]*"//' "$src/Cargo.toml" > "$tmp.toml"
+if grep -n 'path = ' "$tmp.toml" >&2; then fail "a path dependency is left in Cargo.toml"; fi
 {
 	printf '{"files":{'
 	sep=
 	for f in Cargo.toml "$@"; do
-		case $f in Cargo.toml) p=$dir/Cargo.toml ;; *) p=$src/$f ;; esac
+		case $f in Cargo.toml) p=$tmp.toml ;; *) p=$src/$f ;; esac
 		[ -f "$p" ] || fail "$f: no such file"
 		case $f in *[\"\\]*) fail "$f: a name JSON would need to escape" ;; esac
 		printf '%s"%s":"%s"' "$sep" "$f" "$(sha256sum "$p" | cut -d' ' -f1)"
 		sep=,
 	done
 	printf '},"package":null}\n'
-} > "$dir/.cargo-checksum.json"
+} > "$tmp.json"
+mv -f "$tmp.toml" "$dir/Cargo.toml"
+mv -f "$tmp.json" "$dir/.cargo-checksum.json"
