@@ -1,6 +1,6 @@
 #!/bin/sh
-# rust/test_rerun.sh CARGO BUILD — what reruns the crate's build.rs, on a copy of rust/fkc in
-# BUILD/rust-rerun (the tree is not touched): the first build runs it; a build with nothing
+# rust/test_rerun.sh CARGO BUILD — what reruns the fkc crate's build.rs, on a copy of rust/fkc
+# (and its fkc-sys and fkc-build beside it) in BUILD/rust-rerun (the tree is not touched): the first build runs it; a build with nothing
 # changed and an edit of the crate's Rust sources do not; touching a contract reruns it and
 # regenerates the same bytes; changing a contract reruns it and changes the module; without
 # the fkc build (FKC_BUILD_DIR elsewhere) it stops with a message saying to run make.
@@ -11,8 +11,10 @@ build=$(cd "$2" && pwd)
 work=$build/rust-rerun
 rm -rf "$work"
 mkdir -p "$work"
-cp -R rust/fkc "$work/fkc"
-rm -rf "$work/fkc/Cargo.lock" "$work/fkc/target"
+for c in fkc fkc-sys fkc-build; do
+	cp -R "rust/$c" "$work/$c"
+	rm -rf "$work/$c/Cargo.lock" "$work/$c/target"
+done
 export FKC_BUILD_DIR="$build" CARGO_TARGET_DIR="$work/target"
 n=0
 
@@ -27,7 +29,7 @@ build() {
 	log=$work/build$n.log
 	"$cargo" build --offline -v --manifest-path "$work/fkc/Cargo.toml" >"$log" 2>&1 ||
 		fail "cargo build failed"
-	if grep -q 'Running `[^`]*build-script-build' "$log"; then ran=yes; else ran=no; fi
+	if grep -q 'Running `[^`]*/build/fkc-[0-9a-f]*/build-script-build' "$log"; then ran=yes; else ran=no; fi
 }
 
 module() {
@@ -40,13 +42,13 @@ cp "$(module)" "$work/first.rs"
 
 build
 [ "$ran" = no ] || fail "a build with nothing changed reran build.rs"
-grep -q 'Fresh fkc' "$log" || fail "a build with nothing changed rebuilt the crate"
+grep -q 'Fresh fkc v' "$log" || fail "a build with nothing changed rebuilt the crate"
 
 sleep 1 # coarse file systems: let the next mtime differ
 touch "$work/fkc/src/lib.rs"
 build
 [ "$ran" = no ] || fail "an edit of src/lib.rs reran build.rs"
-grep -q 'Compiling fkc' "$log" || fail "an edit of src/lib.rs did not recompile the crate"
+grep -q 'Compiling fkc v' "$log" || fail "an edit of src/lib.rs did not recompile the crate"
 
 touch "$work/fkc/contracts/write_slice.md"
 build
@@ -65,7 +67,7 @@ if FKC_BUILD_DIR="$work/no-build" "$cargo" build --offline --manifest-path "$wor
 	>"$log" 2>&1; then
 	fail "a build without libfkc.a and fkcgen succeeded"
 fi
-grep -q 'fkc: fkcgen not found at .*no-build/fkcgen: run `make`' "$log" ||
+grep -q 'fkc[a-z-]*: fkcgen not found at .*no-build/fkcgen.*: run `make`' "$log" ||
 	fail "a build without fkcgen did not say to run make"
 
 echo "test_rerun: build.rs reruns on a contract change only; same contract, same bytes;" \

@@ -38,6 +38,12 @@ inst install PREFIX=/usr LIBDIR="lib/$MA" DESTDIR="$S" || fail "make install fai
         echo "usr/lib/$MA/$f"
     done
     for m in "$REPO"/docs/man/*.[0-9]; do echo "usr/share/man/man${m##*.}/${m##*/}"; done
+    # the Rust crates' directory source: each crate's sources, Cargo.toml and checksums
+    for c in fkc-sys fkc fkc-build; do
+        for f in Cargo.toml .cargo-checksum.json; do echo "usr/share/cargo/registry/$c-$V/$f"; done
+        (cd "$REPO/rust/$c" && ls build.rs src/*.rs contracts/*.md 2>/dev/null) |
+            sed "s|^|usr/share/cargo/registry/$c-$V/|"
+    done
     echo usr/share/fkc/install-manifest
 } | sort > "$T/want"
 (cd "$S" && find . ! -type d | sed 's|^\./||' | sort) > "$T/got"

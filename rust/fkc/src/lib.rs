@@ -11,6 +11,22 @@
 //! ctx.write_slice(&src, &dst, &[1, 1]).unwrap();
 //! assert_eq!(dst.to_vec().unwrap(), vec![0, 0, 0, 0, 7, 8]);
 //! ```
+//!
+//! **Lifetimes.** Every buffer, tensor and stream keeps its context alive in the runtime
+//! (fkc_context_destroy releases the caller's hold; the device is freed with the last object),
+//! so no safe program, `mem::forget` included, can destroy a device under live objects: a
+//! forgotten tensor leaks its buffer and the context it holds, nothing more. The Rust lifetimes
+//! (`Buffer<'c>` borrows its `Context`) say the same for the common case.
+//!
+//! **Threads** (fkc_runtime.h's model): `Context`, `Buffer`, `Tensor` and `Kernel` are `Send`
+//! and `Sync` (any call on them may run on several threads at once); a `Stream` is `Send` but
+//! not `Sync` (used by one thread at a time; streams of one context may be recorded and
+//! submitted from different threads at once, each by its own thread).
+//!
+//! **Borrowed Vulkan objects** (fkc/fkc_vulkan.h): [`Context::from_vulkan`] over the host's
+//! instance, device and queue, [`Buffer::from_vulkan`] over a range of the host's VkBuffer and
+//! [`Context::stream_over_vulkan`] recording into the host's command buffer are `unsafe`: their
+//! docs state what the host must keep true.
 #![deny(missing_docs)]
 
 use std::ffi::CStr;
@@ -18,6 +34,9 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::os::raw::{c_char, c_void};
 use std::ptr;
+
+/// fkc-sys, the C API, which `ffi` re-exports (a module path the test harness can mirror).
+use fkc_sys as sys;
 
 #[allow(missing_docs)]
 pub mod ffi;
@@ -107,9 +126,62 @@ pub struct ContextOptions {
     pub device_index: Option<u32>,
 }
 
-/// A Vulkan device opened by the runtime. Buffers, streams and tensors borrow it.
+/// A Vulkan device opened by the runtime, or the host's (`from_vulkan`). Buffers, streams and
+/// tensors borrow it, and each keeps it alive in the runtime.
 pub struct Context {
     raw: *mut ffi::fkc_context,
+}
+
+// SAFETY: fkc_runtime.h's thread model: every call that takes a context is safe from several
+// threads at once; nothing of it is bound to the thread that created it.
+unsafe impl Send for Context {}
+unsafe impl Sync for Context {}
+
+/// The host's Vulkan objects for [`Context::from_vulkan`], as raw handles (a Vulkan crate's
+/// handles convert to them: dispatchable ones are pointers, `as_raw()` of ash's and the like).
+#[derive(Clone, Copy, Debug)]
+pub struct VulkanDevice<'a> {
+    /// The host's `vkGetInstanceProcAddr` (its loader's, volk's, ...).
+    pub get_instance_proc_addr: unsafe extern "C" fn(ffi::VkInstance, *const c_char)
+                                                     -> ffi::PFN_vkVoidFunction,
+    /// VkInstance.
+    pub instance: ffi::VkInstance,
+    /// The apiVersion the instance was created with (at least Vulkan 1.1).
+    pub instance_api_version: u32,
+    /// VkPhysicalDevice.
+    pub physical_device: ffi::VkPhysicalDevice,
+    /// VkDevice.
+    pub device: ffi::VkDevice,
+    /// A queue family with VK_QUEUE_COMPUTE_BIT.
+    pub queue_family: u32,
+    /// The queue within the family.
+    pub queue_index: u32,
+    /// The device extensions the host enabled (fkc uses push descriptors and timeline
+    /// semaphores when listed here).
+    pub enabled_extensions: &'a [&'a CStr],
+    /// The pNext chain of feature structs the device was created with, or null.
+    pub enabled_features: *const c_void,
+    /// Called by fkc around each of its submits to the queue (lock true before, false after),
+    /// so that the host's own submits from other threads can take the same lock; None: the
+    /// host does not use the queue while fkc may submit (see `from_vulkan`).
+    pub queue_lock: ffi::fkc_vulkan_queue_lock_fn,
+    /// Passed to `queue_lock`.
+    pub queue_lock_user: *mut c_void,
+}
+
+/// The Vulkan objects of a context ([`Context::vulkan`]).
+#[derive(Clone, Copy, Debug)]
+pub struct VulkanHandles {
+    /// VkInstance.
+    pub instance: ffi::VkInstance,
+    /// VkPhysicalDevice.
+    pub physical_device: ffi::VkPhysicalDevice,
+    /// VkDevice.
+    pub device: ffi::VkDevice,
+    /// VkQueue (an owned context's is fkc's: submit to it only through fkc).
+    pub queue: ffi::VkQueue,
+    /// The queue's family.
+    pub queue_family: u32,
 }
 
 impl Context {
@@ -142,6 +214,91 @@ impl Context {
         Ok(Context { raw })
     }
 
+    /// A context over the host's Vulkan device (fkc_context_create_vulkan): fkc creates only its
+    /// own pipelines, pools, fences and memory on it and never destroys what it borrowed.
+    /// Refused with FKC_ERR_UNSUPPORTED (naming what the device lacks) or
+    /// FKC_ERR_INVALID_ARGUMENT (a null handle).
+    ///
+    /// # Safety
+    /// The handles are live objects of one instance (the device created from the physical
+    /// device, with `queue_family` and `queue_index` among its queues, `enabled_extensions`
+    /// and `enabled_features` as it was created with), and the host keeps the device alive
+    /// until this context and every buffer, tensor and stream made from it are gone (each
+    /// keeps the context alive: a `mem::forget`ten one keeps it forever, so the device must
+    /// then never be destroyed). Without a `queue_lock`, the host does not use the queue from
+    /// another thread while fkc submits to it (uploads, downloads, `submit`, the one-shot ops):
+    /// fkc_vulkan.h's rule; with one, `queue_lock` may be called from any thread, with
+    /// `queue_lock_user`, for as long as the context lives.
+    pub unsafe fn from_vulkan(host: &VulkanDevice<'_>) -> Result<Context> {
+        let names: Vec<*const c_char> = host.enabled_extensions.iter().map(|e| e.as_ptr()).collect();
+        let mut d = std::mem::MaybeUninit::<ffi::fkc_vulkan_device>::uninit();
+        ffi::fkc_vulkan_device_init(d.as_mut_ptr());
+        let mut d = d.assume_init();
+        d.get_instance_proc_addr = Some(host.get_instance_proc_addr);
+        d.instance = host.instance;
+        d.instance_api_version = host.instance_api_version;
+        d.physical_device = host.physical_device;
+        d.device = host.device;
+        d.queue_family = host.queue_family;
+        d.queue_index = host.queue_index;
+        d.enabled_extensions = if names.is_empty() { ptr::null() } else { names.as_ptr() };
+        d.enabled_extension_count = names.len() as u32;
+        d.enabled_features = host.enabled_features;
+        d.queue_lock = host.queue_lock;
+        d.queue_lock_user = host.queue_lock_user;
+        let mut raw = ptr::null_mut();
+        check(ffi::fkc_context_create_vulkan(&d, ptr::null(), &mut raw))?;
+        Ok(Context { raw })
+    }
+
+    /// The context's Vulkan objects (owned or borrowed): to create semaphores on its device,
+    /// or use its buffers in the host's own commands.
+    pub fn vulkan(&self) -> Result<VulkanHandles> {
+        let mut h = VulkanHandles { instance: ptr::null_mut(), physical_device: ptr::null_mut(),
+                                    device: ptr::null_mut(), queue: ptr::null_mut(),
+                                    queue_family: 0 };
+        // SAFETY: raw is a live context; the pointers are to locals.
+        check(unsafe {
+            ffi::fkc_context_vulkan(self.raw, &mut h.instance, &mut h.physical_device,
+                                    &mut h.device, &mut h.queue, &mut h.queue_family)
+        })?;
+        Ok(h)
+    }
+
+    /// The offset alignment of a borrowed buffer range ([`Buffer::from_vulkan`]).
+    pub fn vulkan_buffer_alignment(&self) -> u64 {
+        // SAFETY: raw is a live context.
+        unsafe { ffi::fkc_vulkan_buffer_alignment(self.raw) }
+    }
+
+    /// A stream over a command buffer of this context's device that the host has begun
+    /// (fkc_stream_wrap_vulkan): ops are appended to it; fkc never begins, ends, submits,
+    /// waits for or resets it, and the stream's `submit` is refused (FKC_ERR_STATE): the host
+    /// submits the command buffer. The barriers the host owns: [`Stream::vulkan_barrier_in`],
+    /// [`Stream::vulkan_barrier_out`] and docs/runtime.md.
+    ///
+    /// # Safety
+    /// `cmd` is a live command buffer of this context's device in the recording state, from a
+    /// pool of a queue family with compute, recorded only through this stream while the stream
+    /// records (and not while another thread records into a command buffer of its pool). The
+    /// host keeps every buffer and kernel that an op recorded here names alive until the
+    /// command buffer's work has completed (a Rust borrow ends with the stream, the GPU work later),
+    /// and does not submit a command buffer an op failed half-way into (the stream then
+    /// refuses further ops with FKC_ERR_STATE). The stream is dropped only once that work has
+    /// completed or the command buffer was reset or freed: on a device without push
+    /// descriptors it holds the descriptor sets the recorded ops use.
+    pub unsafe fn stream_over_vulkan(&self, cmd: ffi::VkCommandBuffer) -> Result<Stream<'_>> {
+        let mut raw = ptr::null_mut();
+        check(ffi::fkc_stream_wrap_vulkan(self.raw, cmd, &mut raw))?;
+        Ok(Stream { raw, _borrows: PhantomData })
+    }
+
+    /// The runtime's handle, for calls of `ffi` the safe API does not cover (the context
+    /// stays the caller's: never pass it to fkc_context_destroy).
+    pub fn as_raw(&self) -> *mut ffi::fkc_context {
+        self.raw
+    }
+
     /// Validation-layer messages received so far (with `validation`).
     pub fn validation_count(&self) -> u64 {
         // SAFETY: raw is a live context.
@@ -160,6 +317,20 @@ impl Context {
         // SAFETY: raw is a live context; create sets raw or leaves it NULL.
         check(unsafe { ffi::fkc_buffer_create(self.raw, size, &mut raw) })?;
         Ok(Buffer { raw, _ctx: PhantomData })
+    }
+
+    /// A compute kernel of the caller's (fkc_kernel_create) from a SPIR-V module: entry point
+    /// "main", storage buffers only, at bindings 0..n_buffers-1 of set 0, at most `push_size`
+    /// bytes of push constants (a multiple of 4). Recorded with [`Stream::dispatch`], ordered
+    /// with the built-in ops. Refusals name what is wrong with the module.
+    pub fn kernel(&self, spirv: &[u32], n_buffers: u32, push_size: u32) -> Result<Kernel<'_>> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: raw is a live context; the words are read during the call only.
+        check(unsafe {
+            ffi::fkc_kernel_create(self.raw, spirv.as_ptr(), spirv.len(), n_buffers, push_size,
+                                   &mut raw)
+        })?;
+        Ok(Kernel { raw, push_size, _ctx: PhantomData })
     }
 
     /// A stream that records ops and runs them on `submit`.
@@ -191,15 +362,63 @@ impl Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
-        // SAFETY: buffers and streams borrow the context, so they are gone.
+        // SAFETY: raw is the caller's hold on a live context; releasing it frees the context
+        // (and an owned device) only once every buffer, stream and kernel of it is destroyed,
+        // so a forgotten one keeps the device alive.
         unsafe { ffi::fkc_context_destroy(self.raw) }
     }
 }
 
-/// Device memory of a context.
+/// Device memory of a context (fkc's, or a range of the host's VkBuffer).
 pub struct Buffer<'c> {
     raw: *mut ffi::fkc_buffer,
     _ctx: PhantomData<&'c Context>,
+}
+
+// SAFETY: fkc_runtime.h: a buffer may be used by several threads at once (its synchronous
+// uploads and downloads too); destroying it (Drop, which takes it by value) cannot race.
+unsafe impl Send for Buffer<'_> {}
+unsafe impl Sync for Buffer<'_> {}
+
+impl<'c> Buffer<'c> {
+    /// An fkc buffer over [offset, offset + size) of the host's VkBuffer
+    /// (fkc_buffer_wrap_vulkan): the memory stays the host's; dropping it frees only the
+    /// handle. `usage` is what the VkBuffer was created with; it must include
+    /// [`ffi::FKC_VULKAN_BUFFER_USAGE`] (else FKC_ERR_UNSUPPORTED); `offset` a multiple of
+    /// [`Context::vulkan_buffer_alignment`] and `size` a non-zero multiple of 16 (else
+    /// FKC_ERR_INVALID_ARGUMENT).
+    ///
+    /// # Safety
+    /// `buffer` is a live VkBuffer of the context's device, bound to memory, of at least
+    /// offset + size bytes, created with `usage`; the host keeps it and its memory alive while
+    /// this buffer (and any work recorded with it) lives, and orders its own accesses to the
+    /// range with fkc's (docs/runtime.md, "Using fkc inside your own Vulkan device").
+    pub unsafe fn from_vulkan(ctx: &'c Context, buffer: ffi::VkBuffer, offset: u64, size: u64,
+                              usage: u32) -> Result<Buffer<'c>> {
+        let mut raw = ptr::null_mut();
+        check(ffi::fkc_buffer_wrap_vulkan(ctx.raw, buffer, offset, size, usage, &mut raw))?;
+        Ok(Buffer { raw, _ctx: PhantomData })
+    }
+
+    /// Where it lives: its VkBuffer, the offset of its byte 0 there and its size (an owned
+    /// buffer may share its VkBuffer with others: use exactly that range).
+    pub fn vulkan(&self) -> Result<(ffi::VkBuffer, u64, u64)> {
+        let (mut b, mut o, mut n) = (0, 0, 0);
+        // SAFETY: raw is a live buffer; the pointers are to locals.
+        check(unsafe { ffi::fkc_buffer_vulkan(self.raw, &mut b, &mut o, &mut n) })?;
+        Ok((b, o, n))
+    }
+
+    /// Whether its memory is the host's (`from_vulkan`).
+    pub fn borrowed(&self) -> bool {
+        // SAFETY: raw is a live buffer.
+        unsafe { ffi::fkc_buffer_borrowed(self.raw) }
+    }
+
+    /// The runtime's handle (the buffer stays this value's: never destroy it).
+    pub fn as_raw(&self) -> *mut ffi::fkc_buffer {
+        self.raw
+    }
 }
 
 impl Buffer<'_> {
@@ -234,6 +453,52 @@ impl Drop for Buffer<'_> {
         // dropped.
         unsafe { ffi::fkc_buffer_destroy(self.raw) }
     }
+}
+
+/// A compute kernel of the caller's on a context ([`Context::kernel`]).
+pub struct Kernel<'c> {
+    raw: *mut ffi::fkc_kernel,
+    push_size: u32,
+    _ctx: PhantomData<&'c Context>,
+}
+
+// SAFETY: fkc_runtime.h: a kernel may be used by several streams and threads at once;
+// destroying it (Drop) cannot race with a use, which borrows it.
+unsafe impl Send for Kernel<'_> {}
+unsafe impl Sync for Kernel<'_> {}
+
+impl Kernel<'_> {
+    /// The module's work-group size.
+    pub fn local_size(&self) -> [u32; 3] {
+        let mut size = [0u32; 3];
+        // SAFETY: raw is a live kernel; size holds three words.
+        unsafe { ffi::fkc_kernel_local_size(self.raw, size.as_mut_ptr()) };
+        size
+    }
+
+    /// The bytes of push constants each dispatch passes.
+    pub fn push_size(&self) -> u32 {
+        self.push_size
+    }
+}
+
+impl Drop for Kernel<'_> {
+    fn drop(&mut self) {
+        // SAFETY: streams that recorded it borrow it, so their work was submitted (and waited
+        // for) or dropped.
+        unsafe { ffi::fkc_kernel_destroy(self.raw) }
+    }
+}
+
+/// One storage-buffer binding of a dispatch: `range` bytes at `offset` of `buffer`.
+#[derive(Clone, Copy)]
+pub struct BufferRange<'b, 'c> {
+    /// The buffer.
+    pub buffer: &'b Buffer<'c>,
+    /// Bytes from its start (a multiple of the device's min_storage_buffer_offset_alignment).
+    pub offset: u64,
+    /// Bytes bound (> 0).
+    pub range: u64,
 }
 
 mod sealed {
@@ -296,23 +561,60 @@ pub struct Tensor<'c, T: Element> {
     _t: PhantomData<T>,
 }
 
+// SAFETY: a tensor is a buffer (Send + Sync) and its descriptor, whose raw pointer is that
+// buffer's; T is one of the nine plain element types.
+unsafe impl<T: Element> Send for Tensor<'_, T> {}
+unsafe impl<T: Element> Sync for Tensor<'_, T> {}
+
+/// The element count and byte size of a shape (rank 1..8), checked.
+fn shape_bytes(shape: &[usize], size: usize) -> Result<(usize, usize)> {
+    if shape.is_empty() || shape.len() > ffi::FKC_MAX_RANK {
+        return Err(Error::new(ffi::FKC_ERR_RANK,
+                              format!("tensor: rank {} is outside 1..8", shape.len())));
+    }
+    let count = shape.iter().try_fold(1usize, |n, &e| n.checked_mul(e));
+    match count.and_then(|n| n.checked_mul(size).map(|b| (n, b))) {
+        Some(nb) => Ok(nb),
+        None => Err(Error::new(ffi::FKC_ERR_OVERFLOW, "tensor: byte size overflows")),
+    }
+}
+
 impl<'c, T: Element> Tensor<'c, T> {
+    /// A tensor of `shape` over `buffer` (any fkc buffer, a borrowed one too) from byte
+    /// `offset`; the buffer's contents are not touched. FKC_ERR_INVALID_ARGUMENT when it does
+    /// not fit in the buffer.
+    pub fn from_buffer(buffer: Buffer<'c>, offset: u64, shape: &[usize]) -> Result<Tensor<'c, T>> {
+        let (_, bytes) = shape_bytes(shape, T::DTYPE.size())?;
+        let size = buffer.size();
+        if offset > size || bytes as u64 > size - offset {
+            return Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
+                                  format!("tensor: {} bytes at offset {} do not fit the {}-byte \
+                                           buffer", bytes, offset, size)));
+        }
+        let mut dims = [0usize; ffi::FKC_MAX_RANK];
+        dims[..shape.len()].copy_from_slice(shape);
+        let raw = ffi::fkc_tensor { buffer: buffer.raw, offset, dtype: T::DTYPE as u32,
+                                    rank: shape.len() as u32, shape: dims };
+        Ok(Tensor { buffer, raw, shape: shape.to_vec(), _t: PhantomData })
+    }
+
+    /// Its buffer.
+    pub fn buffer(&self) -> &Buffer<'c> {
+        &self.buffer
+    }
+
+    /// The runtime's descriptor (its buffer stays this tensor's: never destroy it).
+    pub fn as_raw(&self) -> ffi::fkc_tensor {
+        self.raw
+    }
+
     /// A tensor of `shape` (rank 1..8) holding `data` (row-major, as many elements).
     pub fn from_slice(ctx: &'c Context, shape: &[usize], data: &[T]) -> Result<Tensor<'c, T>> {
-        if shape.is_empty() || shape.len() > ffi::FKC_MAX_RANK {
-            return Err(Error::new(ffi::FKC_ERR_RANK,
-                                  format!("tensor: rank {} is outside 1..8", shape.len())));
-        }
-        let count = shape.iter().try_fold(1usize, |n, &e| n.checked_mul(e));
-        let bytes = count.and_then(|n| n.checked_mul(T::DTYPE.size()));
-        let bytes = match bytes {
-            Some(b) => b,
-            None => return Err(Error::new(ffi::FKC_ERR_OVERFLOW, "tensor: byte size overflows")),
-        };
-        if count != Some(data.len()) {
+        let (count, bytes) = shape_bytes(shape, T::DTYPE.size())?;
+        if count != data.len() {
             return Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
                                   format!("tensor: shape {:?} holds {} elements, data has {}",
-                                          shape, count.unwrap_or(0), data.len())));
+                                          shape, count, data.len())));
         }
         let mut le = Vec::with_capacity(bytes);
         for &v in data {
@@ -320,16 +622,22 @@ impl<'c, T: Element> Tensor<'c, T> {
         }
         let buffer = ctx.buffer(bytes.max(1) as u64)?;
         buffer.upload(0, &le)?;
-        let mut dims = [0usize; ffi::FKC_MAX_RANK];
-        dims[..shape.len()].copy_from_slice(shape);
-        let raw = ffi::fkc_tensor {
-            buffer: buffer.raw,
-            offset: 0,
-            dtype: T::DTYPE as u32,
-            rank: shape.len() as u32,
-            shape: dims,
-        };
-        Ok(Tensor { buffer, raw, shape: shape.to_vec(), _t: PhantomData })
+        Tensor::from_buffer(buffer, 0, shape)
+    }
+
+    /// Overwrites its elements with `data` (as many; synchronous).
+    pub fn write(&self, data: &[T]) -> Result<()> {
+        let count = self.shape.iter().product::<usize>();
+        if count != data.len() {
+            return Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
+                                  format!("tensor: it holds {} elements, data has {}", count,
+                                          data.len())));
+        }
+        let mut le = Vec::with_capacity(count * T::DTYPE.size());
+        for &v in data {
+            v.put_le(&mut le);
+        }
+        self.buffer.upload(self.raw.offset, &le)
     }
 
     /// Its extents, outermost first.
@@ -341,7 +649,7 @@ impl<'c, T: Element> Tensor<'c, T> {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let n = self.shape.iter().product::<usize>() * T::DTYPE.size();
         let mut bytes = vec![0u8; n];
-        self.buffer.download(0, &mut bytes)?;
+        self.buffer.download(self.raw.offset, &mut bytes)?;
         Ok(bytes)
     }
 
@@ -358,6 +666,10 @@ pub struct Stream<'r> {
     raw: *mut ffi::fkc_stream,
     _borrows: PhantomData<&'r Context>,
 }
+
+// SAFETY: fkc_runtime.h: a stream may be used from any thread, by one thread at a time: so
+// Send, and not Sync (two threads holding a &Stream could call it at once).
+unsafe impl Send for Stream<'_> {}
 
 /// The link registry entry of (op, dtype) on Vulkan: the contract's entry_point for the op,
 /// `_<dtype suffix>`, looked up in the generated `ENTRY_POINTS`.
@@ -423,13 +735,101 @@ impl<'r> Stream<'r> {
                     &extra as *const ffi::fkc_write_slice_rotating_extra as *const c_void)
     }
 
+    /// Records an op of any contract set (a family of the caller's, through its own generated
+    /// module): `f` gets the stream and the tensors' descriptors and calls a kernel reference
+    /// (`KernelRef::call` of that module) or a wrapper; its status becomes the result (None:
+    /// the kernel takes other params or tensors). The tensors are borrowed for the stream's
+    /// life, as by the built-in ops.
+    pub fn record_with<T, F>(&mut self, inputs: &[&'r Tensor<'_, T>], outputs: &[&'r Tensor<'_, T>],
+                             f: F) -> Result<()>
+    where
+        T: Element,
+        F: FnOnce(*mut ffi::fkc_stream, &[*const ffi::fkc_tensor], &[*mut ffi::fkc_tensor])
+                  -> Option<ffi::fkc_status>,
+    {
+        let ins: Vec<ffi::fkc_tensor> = inputs.iter().map(|t| t.raw).collect();
+        let mut outs: Vec<ffi::fkc_tensor> = outputs.iter().map(|t| t.raw).collect();
+        let in_ptrs: Vec<*const ffi::fkc_tensor> = ins.iter().map(|t| t as *const _).collect();
+        let out_ptrs: Vec<*mut ffi::fkc_tensor> = outs.iter_mut().map(|t| t as *mut _).collect();
+        match f(self.raw, &in_ptrs, &out_ptrs) {
+            Some(s) => check(s),
+            None => Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
+                                   "record_with: the kernel takes other params or tensors")),
+        }
+    }
+
+    /// Records one dispatch of a kernel of the caller's (fkc_stream_dispatch): `buffers` bound
+    /// to bindings 0..n-1 (exactly the kernel's count), `push` its push constants (exactly
+    /// its push_size bytes), a grid of `groups` work groups. It runs after every op recorded
+    /// before it on the stream and before every op after it. The kernel and buffers are
+    /// borrowed for the stream's life.
+    pub fn dispatch(&mut self, kernel: &'r Kernel<'_>, buffers: &[BufferRange<'r, '_>], push: &[u8],
+                    groups: [u32; 3]) -> Result<()> {
+        let ranges: Vec<ffi::fkc_buffer_range> = buffers
+            .iter()
+            .map(|b| ffi::fkc_buffer_range { buffer: b.buffer.raw, offset: b.offset, range: b.range })
+            .collect();
+        let push_size = u32::try_from(push.len()).unwrap_or(u32::MAX);
+        // SAFETY: the stream, kernel and buffers are live and borrowed for 'r; the ranges and
+        // push bytes are read during the call (the runtime checks counts and sizes).
+        check(unsafe {
+            ffi::fkc_stream_dispatch(self.raw, kernel.raw, ranges.as_ptr(), ranges.len() as u32,
+                                     push.as_ptr() as *const c_void, push_size, groups[0],
+                                     groups[1], groups[2])
+        })
+    }
+
+    /// The entry barrier of a borrowed command buffer (fkc_stream_vulkan_barrier_in): from
+    /// the host's stages and accesses to fkc's.
+    pub fn vulkan_barrier_in(&mut self, src_stages: u32, src_access: u32) -> Result<()> {
+        // SAFETY: raw is a live stream.
+        check(unsafe { ffi::fkc_stream_vulkan_barrier_in(self.raw, src_stages, src_access) })
+    }
+
+    /// The exit barrier (fkc_stream_vulkan_barrier_out): from fkc's writes to the host's
+    /// stages and accesses.
+    pub fn vulkan_barrier_out(&mut self, dst_stages: u32, dst_access: u32) -> Result<()> {
+        // SAFETY: raw is a live stream.
+        check(unsafe { ffi::fkc_stream_vulkan_barrier_out(self.raw, dst_stages, dst_access) })
+    }
+
+    /// The runtime's handle (the stream stays this value's: never destroy it).
+    pub fn as_raw(&mut self) -> *mut ffi::fkc_stream {
+        self.raw
+    }
+
     /// Ops recorded since the last submit.
     pub fn op_count(&self) -> u32 {
         // SAFETY: raw is a live stream.
         unsafe { ffi::fkc_stream_op_count(self.raw) }
     }
 
-    /// Runs everything recorded and waits for it.
+    /// Submits what was recorded and returns without waiting (fkc_stream_submit_async); the
+    /// stream is then in flight until [`Stream::wait`] returns true (or the stream is dropped,
+    /// which waits). Work submitted on the context's queue runs after everything submitted
+    /// there before it.
+    ///
+    /// # Safety
+    /// The stream must not be `mem::forget`ten (or leaked) while its work may still run: the
+    /// borrows of the buffers and kernels that work uses end with the stream, and the runtime
+    /// does not keep them alive for the device. (The safe `submit` waits before it returns.)
+    pub unsafe fn submit_async(&mut self) -> Result<()> {
+        check(ffi::fkc_stream_submit_async(self.raw))
+    }
+
+    /// Waits at most `timeout` (None: without a limit) for the stream's submitted work: true
+    /// once it has completed (also when nothing is in flight), false when it is still running.
+    pub fn wait(&mut self, timeout: Option<std::time::Duration>) -> Result<bool> {
+        let ns = timeout.map_or(u64::MAX, |t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX - 1));
+        // SAFETY: raw is a live stream.
+        match unsafe { ffi::fkc_stream_wait(self.raw, ns) } {
+            ffi::FKC_ERR_TIMEOUT => Ok(false),
+            st => check(st).map(|()| true),
+        }
+    }
+
+    /// Runs everything recorded and waits for it (a stream over the host's command buffer
+    /// refuses: FKC_ERR_STATE).
     pub fn submit(self) -> Result<()> {
         // SAFETY: raw is a live stream; Drop destroys it afterwards.
         check(unsafe { ffi::fkc_stream_submit(self.raw) })
@@ -505,4 +905,35 @@ impl tables::Registry<bindings::Set> for KernelRegistry {
         self.entries.push(RegistryEntry { op, key: *key, backend, kernel_source, precision, kernel });
         Ok(())
     }
+}
+
+/// Compile-time checks of the thread model: Context, Buffer, Tensor (and Error) are Send and
+/// Sync, Stream is Send and not Sync. A change that breaks one fails to compile the crate.
+#[allow(dead_code)]
+mod thread_model {
+    use super::*;
+
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    const _: fn() = || {
+        send_sync::<Context>();
+        send_sync::<Buffer<'static>>();
+        send_sync::<Tensor<'static, f32>>();
+        send_sync::<Tensor<'static, BF16>>();
+        send_sync::<Error>();
+        send_sync::<Kernel<'static>>();
+        send::<Stream<'static>>();
+    };
+
+    // Stream is not Sync: `_` below has one candidate impl unless Stream is Sync, when it has
+    // two and the call is ambiguous (a compile error). (static_assertions' assert_not_impl_any.)
+    trait AmbiguousIfSync<A> {
+        fn some_item() {}
+    }
+    impl<T: ?Sized> AmbiguousIfSync<()> for T {}
+    struct Invalid;
+    impl<T: ?Sized + Sync> AmbiguousIfSync<Invalid> for T {}
+    const _: fn() = || {
+        let _ = <Stream<'static> as AmbiguousIfSync<_>>::some_item;
+    };
 }

@@ -178,8 +178,8 @@ fn cost_functions_and_fill_unset_cost() {
 }
 
 /// The committed generated/fkc_bindings.rs (from the repo's contracts/) compiles with
-/// `-D warnings` against the crate's own ffi.rs and tables.rs, as the crate's OUT_DIR copy does
-/// in the crate.
+/// `-D warnings` against the crate's own ffi.rs (over fkc-sys) and tables.rs, as the crate's
+/// OUT_DIR copy does in the crate.
 #[test]
 fn committed_module_compiles_strictly() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -188,12 +188,14 @@ fn committed_module_compiles_strictly() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("committed");
     std::fs::create_dir_all(&dir).unwrap();
     let lib = dir.join("lib.rs");
+    let sys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fkc-sys/src/lib.rs");
     std::fs::write(&lib, format!(
-        "#![deny(warnings)]\n#[allow(dead_code)]\n#[path = {:?}]\npub mod rt;\n\
+        "#![deny(warnings)]\n#[allow(dead_code)]\n#[path = {:?}]\npub mod sys;\n\
+         #[allow(dead_code)]\n#[path = {:?}]\npub mod rt;\n\
          #[path = {:?}]\npub mod tables;\n\
          pub mod bindings {{\n    use super::rt;\n    include!({:?});\n}}\n",
-        src.join("ffi.rs").display().to_string(), src.join("tables.rs").display().to_string(),
-        module.display().to_string())).unwrap();
+        sys.display().to_string(), src.join("ffi.rs").display().to_string(),
+        src.join("tables.rs").display().to_string(), module.display().to_string())).unwrap();
     let out = Command::new(env!("FKC_RUSTC"))
         .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "-D", "warnings",
                "--out-dir"])
@@ -211,18 +213,21 @@ fn module_of_another_interface_fails_to_compile() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let module = repo.join("generated/fkc_bindings.rs").canonicalize().unwrap();
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let ffi = std::fs::read_to_string(src.join("ffi.rs")).unwrap();
+    let sys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fkc-sys/src/lib.rs");
+    let ffi = std::fs::read_to_string(sys).unwrap();
     let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 2;",
                             "pub const FKC_RUNTIME_ABI: i32 = 3;");
-    assert_ne!(stale, ffi, "ffi.rs no longer states FKC_RUNTIME_ABI = 2");
+    assert_ne!(stale, ffi, "fkc-sys no longer states FKC_RUNTIME_ABI = 2");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("stale");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("rt.rs"), stale).unwrap();
+    std::fs::write(dir.join("sys.rs"), stale).unwrap();
     let lib = dir.join("lib.rs");
     std::fs::write(&lib, format!(
-        "#[allow(dead_code)]\n#[path = \"rt.rs\"]\npub mod rt;\n#[path = {:?}]\npub mod tables;\n\
+        "#[allow(dead_code)]\n#[path = \"sys.rs\"]\npub mod sys;\n\
+         #[allow(dead_code)]\n#[path = {:?}]\npub mod rt;\n#[path = {:?}]\npub mod tables;\n\
          pub mod bindings {{\n    use super::rt;\n    include!({:?});\n}}\n",
-        src.join("tables.rs").display().to_string(), module.display().to_string())).unwrap();
+        src.join("ffi.rs").display().to_string(), src.join("tables.rs").display().to_string(),
+        module.display().to_string())).unwrap();
     let out = Command::new(env!("FKC_RUSTC"))
         .args(["--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "--out-dir"])
         .arg(&dir)
