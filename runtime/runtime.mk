@@ -36,6 +36,9 @@ RT_KERNELS := copy_u128:-DWIDE=0 copy_wide:-DWIDE=1 copy_wide_in:-DWIDE=1,-DPART
               copy_wide_edge:-DWIDE=1,-DPART=2 ring_u128:-DWIDE=0,-DRING=1 \
               ring_wide:-DWIDE=1,-DRING=1
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
+# Kernels of their own file: the fused small writes and the device position advance.
+RT_SHADERS := fused advance
+RT_INCS    += $(foreach k,$(RT_SHADERS),$(RT_SPV)/$(k).spv.inc)
 
 # The version (FKC_VERSION_MAJOR.MINOR.PATCH) and the library's ABI number, from the one header.
 FKC_VERSION_H := runtime/include/fkc/fkc_version.h
@@ -103,6 +106,11 @@ $(RT_SPV)/$(1).spv.inc: runtime/shaders/copy.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
 endef
 $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
+
+$(RT_SPV)/%.spv.inc: runtime/shaders/%.comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/$*.spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$*.spv
+	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
 
 # ---- tests (cmocka, lavapipe, validation layer on) ----
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \

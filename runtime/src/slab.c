@@ -115,20 +115,13 @@ static uint32_t alignment(const piece *p)
     return (uint32_t)(bits & (~bits + 1));
 }
 
-/* Barriers around unit-owning (wide) dispatches: they read and rewrite the 16-byte units at
- * their edges, so every command touching neighbouring bytes must be finished before and after
- * them (two pieces of one op may share an edge unit, each owning its own bytes of it). */
-static void order_before(fkc_stream *s, bool rmw)
-{
-    if (rmw || s->rmw_pending)
-        fkc_stream_barrier(s);
-}
-
 static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piece *p)
 {
     VkBufferCopy regions[FKC_REGION_BATCH];
     uint32_t n = 0;
-    order_before(s, false);
+    fkc_access a[2] = {{from, p->src, p->src + span_src(p), false, false},
+                       {to, p->dst, p->dst + span_dst(p), true, false}};
+    fkc_stream_touch(s, 2, a);
     for (uint64_t pl = 0; pl < p->planes; pl++) {
         for (uint64_t r = 0; r < p->rows; r++) {
             regions[n].srcOffset = p->src + pl * p->s_plane + r * p->s_row;
@@ -145,7 +138,7 @@ static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piec
         s->ctx->vk.vkCmdCopyBuffer(s->cmd, from, to, n, regions);
         s->commands++;
     }
-    s->dirty = true;
+    s->items++;
 }
 
 static void push_and_dispatch(fkc_stream *s, const struct push *pc, uint64_t gx, uint64_t gy,
@@ -155,6 +148,7 @@ static void push_and_dispatch(fkc_stream *s, const struct push *pc, uint64_t gx,
                                   0, sizeof *pc, pc);
     s->ctx->vk.vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)gy, (uint32_t)gz);
     s->commands++;
+    s->items++;
 }
 
 /* Flat mode: one index over the whole piece, in 2-D grids of at most limit x limit groups. */
@@ -250,7 +244,23 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         pc.skip = (uint32_t)p->skip;
         pc.pos_off = (uint32_t)(p->pos_off - pb);
     }
-    order_before(s, wide);
+    if (!wide) { /* 16-byte units: a small one joins the stream's fused dispatch */
+        fkc_fused w = {.src = p->src, .dst = p->dst, .pos = p->pos_off,
+                       .row_units = pc.row_units, .rows = pc.rows, .planes = pc.planes,
+                       .s_row = pc.s_row, .d_row = pc.d_row, .s_plane = pc.s_plane,
+                       .d_plane = pc.d_plane, .ring = p->ring, .cap = pc.cap, .skip = pc.skip};
+        if (fkc_stream_fuse(s, &w, from, to, p->ring ? p->pos : NULL, &st))
+            return FKC_OK;
+        if (st != FKC_OK)
+            return st;
+    }
+    /* What the dispatch binds is what it touches (the validation layer sees the windows);
+     * a unit-owning (wide) kernel also reads and rewrites the destination's edge units. */
+    fkc_access acc[3] = {{from->buffer, sb, sb + ssz, false, false},
+                         {to->buffer, db, db + dsz, true, false},
+                         {p->ring ? bi[2].buffer : VK_NULL_HANDLE, bi[2].offset,
+                          bi[2].offset + bi[2].range, false, false}};
+    fkc_stream_touch(s, nb, acc);
     if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS &&
         p->planes * p->rows * p->row >= FKC_SPLIT_MIN_BYTES) {
         /* Big pieces of long rows: the edge units (two slots per row), then the units inside
@@ -276,8 +286,6 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         else
             flat_walk(s, &pc, p->planes * p->rows * pc.slots);
     }
-    s->dirty = true;
-    s->rmw_pending = s->rmw_pending || wide;
     return FKC_OK;
 }
 

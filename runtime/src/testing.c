@@ -28,7 +28,18 @@ uint32_t fkc_test_work_group_count(const fkc_context *ctx)
 
 uint32_t fkc_test_command_count(const fkc_stream *s)
 {
-    return s ? s->commands : 0;
+    return !s ? 0 : s->commands + (s->batch && s->batch->n ? 2 : 0);
+}
+
+uint32_t fkc_test_barrier_count(const fkc_stream *s)
+{
+    return s ? s->barriers : 0;
+}
+
+void fkc_test_set_fusion(fkc_stream *s, bool on)
+{
+    if (s)
+        s->no_fusion = !on;
 }
 
 uint32_t fkc_test_block_count(fkc_context *ctx)
