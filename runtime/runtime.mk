@@ -119,6 +119,7 @@ RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_
             $(BUILD)/tests/runtime/test_async $(BUILD)/tests/runtime/test_memory \
             $(BUILD)/tests/runtime/test_threads
 RT_TESTS += $(BUILD)/tests/runtime/test_edges
+RT_TESTS += $(BUILD)/tests/runtime/test_fused
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 

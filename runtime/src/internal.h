@@ -342,6 +342,8 @@ void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a);
  * dispatches it), or on failure with *st set. */
 bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
                      const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st);
+/* Whether the stream fuses an aligned write of this many 16-byte units. */
+bool fkc_stream_fusing(const fkc_stream *s, uint64_t units);
 /* Records the pending fused writes, if any, as one dispatch. */
 void fkc_stream_flush(fkc_stream *s);
 /* Binds a compute pipeline and its storage buffers (push descriptors, or a set of the

@@ -359,8 +359,11 @@ static fkc_status record_piece(fkc_stream *s, const fkc_buffer *from, const fkc_
         fkc_status st = fit(s, from, to, p, KERNEL_RING_WIDE);
         return st != FKC_OK ? st : fit(s, from, to, &b, KERNEL_RING_WIDE);
     }
+    /* AUTO's copy regions for long rows (CPU devices), but not for a small aligned write the
+     * stream fuses: one dispatch for many writes beats a copy call each */
+    bool fused = aligned && fkc_stream_fusing(s, p->planes * p->rows * p->row / 16);
     if (ctx->copy_path == FKC_COPY_TRANSFER ||
-        (ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW)) {
+        (ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW && !fused)) {
         record_regions(s, from->buffer, to->buffer, p);
         return FKC_OK;
     }

@@ -439,12 +439,17 @@ static bool batch_place(fkc_stream *s, fkc_batch *b, const fkc_fused *w, VkBuffe
     return true;
 }
 
+bool fkc_stream_fusing(const fkc_stream *s, uint64_t units)
+{
+    return !s->borrowed && !s->no_fusion && s->ctx->fusion && units <= FKC_FUSE_MAX_UNITS;
+}
+
 bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
                      const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st)
 {
     *st = FKC_OK;
     uint64_t units = (uint64_t)w->row_units * w->rows * w->planes;
-    if (s->borrowed || s->no_fusion || !s->ctx->fusion || units > FKC_FUSE_MAX_UNITS)
+    if (!fkc_stream_fusing(s, units))
         return false;
     /* the kernel reads the position as a whole 16-byte unit: it must lie in the buffer */
     if (w->ring && ((w->pos + 8 + 15) & ~(uint64_t)15) > pos->base + pos->vk_size)
