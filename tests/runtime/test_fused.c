@@ -262,7 +262,7 @@ static void test_random_both_ways(void **state)
 
 #define L 8     /* layers: K and V each */
 #define HEADS 4
-#define CAP 16
+#define CAP 12 /* not a power of two: 2^32 mod CAP != 0 */
 #define DIM 32  /* f16: 64-byte rows */
 
 typedef struct step {
@@ -394,6 +394,45 @@ static void test_step_replay(void **state)
         }
 }
 
+/* A chunk of tokens into a ring (rotating rows wrap at the ring end inside one write), at
+ * positions where the high word matters: on rows (axis 2), on planes (axis 1 outside a dim
+ * that does not merge), and a chunk longer than the ring (its first rows skipped). */
+static void test_ring_chunks(void **state)
+{
+    (void)state;
+    static const uint64_t starts[3] = {10, 0xffffffffull - 2, UINT64_MAX - 1};
+    for (int fuse = 0; fuse < 2; fuse++)
+        for (int k = 0; k < 3; k++)
+            for (int v = 0; v < 3; v++) {
+                int32_t axis = v == 1 ? 1 : 2;
+                size_t c[4] = {2, axis == 1 ? CAP : 3, axis == 2 ? CAP : 3, 8};
+                size_t x[4] = {2, v == 1 ? 5 : 3, v == 0 ? 5 : v == 2 ? CAP + 2 : 3, v == 1 ? 4 : 8};
+                rt_buf D, S, P;
+                rt_buf_make(ctx, &D, rt_elems(4, c) * 4 + 64);
+                rt_buf_make(ctx, &S, rt_elems(4, x) * 4);
+                rt_buf_make(ctx, &P, 16);
+                put_u64(P.host, starts[k]);
+                RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 16));
+                fkc_tensor st = rt_tensor(S.dev, 0, FKC_DTYPE_F32, 4, x);
+                fkc_tensor ot = rt_tensor(D.dev, 32, FKC_DTYPE_F32, 4, c);
+                fkc_stream *s = stream(fuse != 0);
+                RT_OK(fkc_write_slice_rotating(s, &st, &ot, CAP, P.dev, 0, axis));
+                if (fuse && fkc_test_command_count(s) != 2)
+                    fail_msg("ring chunk: %u commands, want the fused 2",
+                             fkc_test_command_count(s));
+                RT_OK(fkc_stream_submit(s));
+                assert_int_equal(fkc_ref_write_slice_rotating(D.host + 32, c, 4, S.host, x, CAP,
+                                                              starts[k], axis, 4),
+                                 FKC_OK);
+                rt_buf_check(&D, "ring chunk");
+                fkc_stream_destroy(s);
+                rt_buf_free(&D);
+                rt_buf_free(&S);
+                rt_buf_free(&P);
+                rt_no_validation(ctx);
+            }
+}
+
 /* A replay sees device inputs afresh and runs its recorded copies again: a recorded upload
  * restores the bytes it had, a recorded download delivers again. */
 static void test_replay_copies(void **state)
@@ -500,6 +539,7 @@ int main(void)
         cmocka_unit_test_teardown(test_random_both_ways, no_validation),
         cmocka_unit_test_teardown(test_step_write_slice, no_validation),
         cmocka_unit_test_teardown(test_step_replay, no_validation),
+        cmocka_unit_test_teardown(test_ring_chunks, no_validation),
         cmocka_unit_test_teardown(test_replay_copies, no_validation),
         cmocka_unit_test_teardown(test_refusals, no_validation),
         cmocka_unit_test_teardown(test_many_writes, no_validation),
