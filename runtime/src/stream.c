@@ -1102,6 +1102,16 @@ uint32_t fkc_stream_op_count(const fkc_stream *s)
     return s ? s->ops : 0;
 }
 
+uint32_t fkc_stream_command_count(const fkc_stream *s)
+{
+    return !s ? 0 : s->commands + (s->batch && s->batch->n ? 2 : 0);
+}
+
+uint32_t fkc_stream_barrier_count(const fkc_stream *s)
+{
+    return s ? s->barriers : 0;
+}
+
 fkc_context *fkc_stream_context(const fkc_stream *s)
 {
     return s ? s->ctx : NULL;

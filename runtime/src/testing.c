@@ -28,12 +28,12 @@ uint32_t fkc_test_work_group_count(const fkc_context *ctx)
 
 uint32_t fkc_test_command_count(const fkc_stream *s)
 {
-    return !s ? 0 : s->commands + (s->batch && s->batch->n ? 2 : 0);
+    return fkc_stream_command_count(s);
 }
 
 uint32_t fkc_test_barrier_count(const fkc_stream *s)
 {
-    return s ? s->barriers : 0;
+    return fkc_stream_barrier_count(s);
 }
 
 void fkc_test_set_fusion(fkc_stream *s, bool on)

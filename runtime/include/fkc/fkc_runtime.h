@@ -237,6 +237,13 @@ fkc_status fkc_stream_advance(fkc_stream *stream, fkc_buffer *position, uint64_t
 double fkc_stream_device_seconds(const fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
+/* Device commands recorded since the last begin: dispatches, copy calls and the table updates
+ * of fused dispatches, the pending fused dispatch counted (its update and dispatch); and the
+ * barriers recorded between them (one only where a command touches bytes an earlier one since
+ * the last barrier wrote, or writes bytes one read; not the barrier that begins an owned
+ * stream, nor fkc_stream_vulkan_barrier_in/out). For benchmarks: what a step costs. */
+uint32_t fkc_stream_command_count(const fkc_stream *stream);
+uint32_t fkc_stream_barrier_count(const fkc_stream *stream);
 fkc_context *fkc_stream_context(const fkc_stream *stream);
 /* Records a plain vkCmdCopyBuffer of `size` bytes (the benchmark's baseline; also handy). */
 fkc_status fkc_stream_copy(fkc_stream *stream, fkc_buffer *dst, uint64_t dst_offset,
