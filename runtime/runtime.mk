@@ -186,6 +186,20 @@ check-bench-short: $(BUILD)/fkc-bench
 	    exit bad }' $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; exit 1; }
 	@echo "check-bench-short: fkc-bench --short ran and printed every section; a 64-write decode step records at most 4 commands"
 
+# runtime/bench/torch_decode.py (the decode step in PyTorch, run where PyTorch is: the H200)
+# compiles, answers --help without PyTorch, and has the shapes of fkc-bench's decode step.
+TEST_TARGETS += check-bench-torch
+.PHONY: check-bench-torch
+check-bench-torch:
+	@PYTHONPYCACHEPREFIX=$(BUILD)/pycache python3 -m py_compile runtime/bench/torch_decode.py
+	@PYTHONPYCACHEPREFIX=$(BUILD)/pycache python3 runtime/bench/torch_decode.py --help > /dev/null
+	@for k in CACHES HEADS SEQ DIM; do \
+	  c=$$(sed -n "s/^#define DECODE_$$k \([0-9]*\)u$$/\1/p" runtime/bench/fkc_bench.c); \
+	  p=$$(sed -n "s/^\(HEAD_\)\{0,1\}$$k = \([0-9]*\).*/\2/p" runtime/bench/torch_decode.py); \
+	  [ -n "$$c" ] && [ "$$c" = "$$p" ] || { echo "check-bench-torch: $$k is '$$c' in" \
+	    "fkc_bench.c, '$$p' in torch_decode.py"; exit 1; }; done
+	@echo "check-bench-torch: torch_decode.py compiles and has fkc-bench's decode-step shapes"
+
 # PNG plots of bandwidth against size from `fkc-bench --csv` files (needs gnuplot:
 # apt-get install gnuplot-nox). BENCH_CSV: the CSV; BENCH_PNG: the image.
 BENCH_CSV ?= $(BUILD)/bench.csv

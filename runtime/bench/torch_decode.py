@@ -94,8 +94,11 @@ def run_batch(torch, b, steps, warmup):
     pos = torch.zeros(1, dtype=torch.int64, device=dev)
     eager, index_copy, pos_host = variants(torch, cache, toks, pos)
 
-    def advance(i):  # the step's position, host side (eager) and device side (index_copy)
+    def advance_host(i):  # eager: the step's position is a Python int
         pos_host[0] = (i * 7) % SEQ
+
+    def advance(i):  # index_copy_: the position also lives on the device (one fill_ a step)
+        advance_host(i)
         pos.fill_(pos_host[0])
 
     # The CUDA graph of the 64 copies at a fixed position (a graph bakes its slices in).
@@ -125,7 +128,7 @@ def run_batch(torch, b, steps, warmup):
             sys.exit("torch_decode: %s differs from eager at B = %d" % (name, b))
 
     rows = []
-    for name, fn, adv in (("eager (64 x copy_)", eager, advance),
+    for name, fn, adv in (("eager (64 x copy_)", eager, advance_host),
                           ("cuda-graph (64 copies, replayed)", graph.replay, lambda i: None),
                           ("index_copy_ (one launch)", index_copy, advance)):
         time_steps(torch, fn, max(warmup, 1), adv)
