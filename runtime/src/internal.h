@@ -209,6 +209,7 @@ typedef struct fkc_fused {
     uint32_t slot[3];        /* slot of src (read), dst (written) and the position (read) */
     uint32_t row_units, rows, planes, s_row, d_row, s_plane, d_plane; /* 16-byte units */
     uint32_t ring, cap, skip;
+    const struct fkc_buffer *bsrc, *bdst, *bpos; /* the buffers (a lone write is dispatched) */
 } fkc_fused;
 
 /* A buffer window a fused dispatch binds. */
@@ -365,6 +366,10 @@ fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor
 fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                            const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
                            uint64_t skip, const fkc_buffer *pos, uint64_t pos_off);
+
+/* Records one queued fused write as its own copy_u128 / ring_u128 dispatch (a batch of one:
+ * no table to update). */
+void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w);
 
 /* ---- user_kernel.c ---- */
 void fkc_user_kernels_destroy(fkc_context *ctx); /* the context's cached kernels */

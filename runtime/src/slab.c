@@ -248,7 +248,8 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         fkc_fused w = {.src = p->src, .dst = p->dst, .pos = p->pos_off,
                        .row_units = pc.row_units, .rows = pc.rows, .planes = pc.planes,
                        .s_row = pc.s_row, .d_row = pc.d_row, .s_plane = pc.s_plane,
-                       .d_plane = pc.d_plane, .ring = p->ring, .cap = pc.cap, .skip = pc.skip};
+                       .d_plane = pc.d_plane, .ring = p->ring, .cap = pc.cap, .skip = pc.skip,
+                       .bsrc = from, .bdst = to, .bpos = p->ring ? p->pos : NULL};
         if (fkc_stream_fuse(s, &w, from, to, p->ring ? p->pos : NULL, &st))
             return FKC_OK;
         if (st != FKC_OK)
@@ -447,4 +448,22 @@ fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tenso
         return FKC_ERR_UNSUPPORTED;
     piece p = {.cap = cap, .skip = skip % cap, .pos = pos, .pos_off = pos->base + pos_off};
     return record_job(s, src, out, &j, p);
+}
+
+void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w)
+{
+    piece p = {.src = w->src, .dst = w->dst, .row = (uint64_t)w->row_units * 16,
+               .rows = w->rows, .s_row = (uint64_t)w->s_row * 16, .d_row = (uint64_t)w->d_row * 16,
+               .planes = w->planes, .s_plane = (uint64_t)w->s_plane * 16,
+               .d_plane = (uint64_t)w->d_plane * 16, .ring = w->ring, .cap = w->cap,
+               .skip = w->skip, .pos = w->bpos, .pos_off = w->pos};
+    if (!w->ring && s->ctx->prefer_transfer && p.row >= FKC_TRANSFER_MIN_ROW) {
+        record_regions(s, w->bsrc->buffer, w->bdst->buffer, &p); /* AUTO's choice when alone */
+        return;
+    }
+    bool fuse = s->no_fusion;
+    s->no_fusion = true; /* (it was queued: the dispatch must not queue it again) */
+    if (dispatch(s, w->bsrc, w->bdst, &p, w->ring ? KERNEL_RING_U128 : KERNEL_U128) != FKC_OK)
+        s->broken = true; /* (no descriptor set: a write is missing, so nothing may run) */
+    s->no_fusion = fuse;
 }

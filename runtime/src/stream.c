@@ -504,6 +504,17 @@ static void flush_batch(fkc_stream *s, bool keep)
         return;
     fkc_context *ctx = s->ctx;
     const fkc_vk *vk = &ctx->vk;
+    uint32_t kept = 0; /* the pending writes' exact ranges go; the windows stay (keep) */
+    for (uint32_t i = 0; i < s->n_track; i++)
+        if (!s->track[i].pending)
+            s->track[kept++] = s->track[i];
+    s->n_track = kept;
+    if (b->n == 1) { /* one write: its own kernel, without the table and its update */
+        b->n = 0;
+        b->groups = 0;
+        fkc_record_fused_alone(s, &b->w[0]); /* tracks its windows itself */
+        return;
+    }
     uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
     uint32_t group = 0;
     for (uint32_t i = 0; i < b->n; i++) {
@@ -566,11 +577,6 @@ static void flush_batch(fkc_stream *s, bool keep)
     s->commands += 2;
     b->n = 0;
     b->groups = 0;
-    uint32_t kept = 0; /* the pending writes' exact ranges go; the windows stay (keep) */
-    for (uint32_t i = 0; i < s->n_track; i++)
-        if (!s->track[i].pending)
-            s->track[kept++] = s->track[i];
-    s->n_track = kept;
     for (uint32_t i = 0; keep && i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
         bool write = i >= FKC_FUSE_READ;
         if ((write ? i - FKC_FUSE_READ : i) < (write ? b->n_write : b->n_read)) {
