@@ -19,6 +19,7 @@ typedef struct fkc_test_hooks {
     uint32_t work_group_count;     /* 0: the device's; else min(device, this) per dimension */
     uint64_t block_bytes;          /* 0: the default memory block size */
     bool no_push_descriptors;      /* descriptor pools even where push descriptors exist */
+    bool no_host_tables;           /* fused writes' tables by vkCmdUpdateBuffer, never mapped */
 } fkc_test_hooks;
 
 /* fkc_context_create with hooks (NULL: none) and a vkGetInstanceProcAddr (NULL: the loader's).

@@ -35,7 +35,7 @@
 #define FKC_FUSE_WRITE 8u              /* and written ones (fused.comp: bindings 1..14) */
 #define FKC_FUSE_MAX_UNITS (1u << 16)  /* 16-byte units a write may have to be fused */
 #define FKC_FUSE_WORDS 16u             /* 32-bit words of one write's entry (fused.comp) */
-#define FKC_TABLE_BYTES (64u << 10)    /* device buffer of a stream's fused-write tables */
+#define FKC_TABLE_BYTES (64u << 10)    /* buffer of a stream's fused-write tables */
 
 /* ---- vk.c: every Vulkan function the runtime calls, loaded through vkGetInstanceProcAddr --
  * (the host's or the loader's); the library calls no other Vulkan symbol. */
@@ -87,6 +87,7 @@ typedef struct fkc_hooks {
     uint32_t work_group_count;     /* groups per grid dimension (0: the device's) */
     uint64_t block_bytes;          /* memory block size (0: FKC_BLOCK_BYTES) */
     bool no_push_descriptors;      /* use descriptor pools even where push descriptors exist */
+    bool no_host_tables;           /* fused-write tables through vkCmdUpdateBuffer always */
 } fkc_hooks;
 
 /* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
@@ -157,6 +158,7 @@ struct fkc_context {
     VkDescriptorSetLayout advance_set_layout; /* advance.comp: one buffer */
     VkPipelineLayout advance_layout;
     bool fusion;                           /* the device binds enough buffers to fuse writes */
+    bool no_host_tables;                   /* test hook: never host-visible fused tables */
     fkc_memory memory;                     /* blocks of the buffers (memory.c) */
     pthread_mutex_t lock;                  /* the stream pool and the user-kernel cache */
     fkc_stream *idle;                      /* pooled streams of one-shot calls and copies */
@@ -212,6 +214,14 @@ typedef struct fkc_fused {
     const struct fkc_buffer *bsrc, *bdst, *bpos; /* the buffers (a lone write is dispatched) */
 } fkc_fused;
 
+/* A buffer of fused-write tables: host-visible device memory the host writes when it records
+ * the dispatch (map), else device-local memory written by vkCmdUpdateBuffer (map NULL). */
+typedef struct fkc_table {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    unsigned char *map;
+} fkc_table;
+
 /* A buffer window a fused dispatch binds. */
 typedef struct fkc_slot {
     VkBuffer buffer;
@@ -227,7 +237,7 @@ typedef struct fkc_batch {
     uint64_t groups;          /* work groups of its writes */
     fkc_slot slot[FKC_FUSE_READ + FKC_FUSE_WRITE]; /* read ones first, then written ones */
     uint32_t n_read, n_write;
-    struct fkc_buffer *table; /* where its table goes: `table` at byte `at` */
+    struct fkc_table *table;  /* where its table goes: `table` at byte `at` */
     uint64_t at;
     VkDescriptorSet set;
 } fkc_batch;
@@ -257,7 +267,7 @@ struct fkc_stream {
     uint32_t n_track;
     bool no_fusion;      /* test hook: every write its own dispatch */
     fkc_batch *batch;    /* pending fused writes (owned streams; allocated once) */
-    struct fkc_buffer **tables; /* device buffers of the fused writes' tables */
+    fkc_table *tables;   /* buffers of the fused writes' tables */
     uint32_t n_tables, cur_table;
     uint64_t table_used;  /* bytes used in tables[cur_table] */
     bool replayable;     /* ended, complete and not begun again: fkc_stream_replay may run it */

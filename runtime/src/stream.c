@@ -139,8 +139,10 @@ void fkc_stream_free(fkc_stream *s)
     for (uint32_t i = 0; i < s->n_dpools; i++)
         vk->vkDestroyDescriptorPool(ctx->device, s->dpools[i], NULL);
     free(s->dpools);
-    for (uint32_t i = 0; i < s->n_tables; i++)
-        fkc_buffer_destroy(s->tables[i]);
+    for (uint32_t i = 0; i < s->n_tables; i++) { /* (unmapped with their memory) */
+        vk->vkDestroyBuffer(ctx->device, s->tables[i].buffer, NULL);
+        vk->vkFreeMemory(ctx->device, s->tables[i].memory, NULL);
+    }
     free(s->tables);
     free(s->batch);
     free(s->pending);
@@ -339,8 +341,30 @@ void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a)
 
 /* ---- fused small writes ----------------------------------------------------------------- */
 
+/* A table buffer: host-visible device-local memory where there is some (written by the host,
+ * read by the dispatch: no command), else device-local (written by vkCmdUpdateBuffer). */
+static fkc_status table_new(fkc_stream *s, fkc_table *t)
+{
+    fkc_context *ctx = s->ctx;
+    VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    VkMemoryPropertyFlags mapped = local | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    bool coherent = false;
+    fkc_status st = fkc_memory_dedicated(
+        ctx, FKC_TABLE_BYTES, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        ctx->no_host_tables ? local : mapped, local, &t->buffer, &t->memory, &coherent);
+    if (st != FKC_OK)
+        return st;
+    void *map = NULL;
+    t->map = NULL;
+    if (coherent && !ctx->no_host_tables && /* (coherent memory is host-visible) */
+        ctx->vk.vkMapMemory(ctx->device, t->memory, 0, VK_WHOLE_SIZE, 0, &map) == VK_SUCCESS)
+        t->map = map; /* (a map failure leaves the update path) */
+    return FKC_OK;
+}
+
 /* Table space for one batch (FKC_FUSE_MAX entries) in the stream's table buffers. */
-static fkc_status table_reserve(fkc_stream *s, fkc_buffer **buf, uint64_t *at)
+static fkc_status table_reserve(fkc_stream *s, fkc_table **tab, uint64_t *at)
 {
     uint64_t need = FKC_FUSE_MAX * FKC_FUSE_WORDS * 4;
     uint64_t a = s->ctx->offset_align;
@@ -348,7 +372,7 @@ static fkc_status table_reserve(fkc_stream *s, fkc_buffer **buf, uint64_t *at)
         if (s->cur_table < s->n_tables) {
             uint64_t u = (s->table_used + a - 1) / a * a;
             if (u + need <= FKC_TABLE_BYTES) {
-                *buf = s->tables[s->cur_table];
+                *tab = &s->tables[s->cur_table];
                 *at = u;
                 s->table_used = u + need;
                 return FKC_OK;
@@ -357,11 +381,11 @@ static fkc_status table_reserve(fkc_stream *s, fkc_buffer **buf, uint64_t *at)
             s->table_used = 0;
             continue;
         }
-        fkc_buffer **t = realloc(s->tables, (s->n_tables + 1) * sizeof *t);
+        fkc_table *t = realloc(s->tables, (s->n_tables + 1) * sizeof *t);
         if (!t)
             return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a fused-write table list");
         s->tables = t;
-        fkc_status st = fkc_buffer_create(s->ctx, FKC_TABLE_BYTES, &s->tables[s->n_tables]);
+        fkc_status st = table_new(s, &s->tables[s->n_tables]);
         if (st != FKC_OK)
             return st;
         s->n_tables++;
@@ -535,12 +559,17 @@ static void flush_batch(fkc_stream *s, bool keep)
     }
     uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
     VkBuffer tb = b->table->buffer;
-    uint64_t toff = b->table->base + b->at;
-    vk->vkCmdUpdateBuffer(s->cmd, tb, toff, bytes, t);
-    /* the table's bytes are this batch's alone: only the update must finish before the
-     * dispatch reads it (earlier work keeps running) */
-    barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    uint64_t toff = b->at;
+    if (b->table->map) { /* host-visible: written now, seen by the submit that runs it */
+        memcpy(b->table->map + toff, t, bytes);
+    } else {
+        vk->vkCmdUpdateBuffer(s->cmd, tb, toff, bytes, t);
+        s->commands++;
+        /* the table's bytes are this batch's alone: only the update must finish before the
+         * dispatch reads it (earlier work keeps running) */
+        barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    }
     enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE };
     VkDescriptorBufferInfo bi[NB];
     bi[0] = (VkDescriptorBufferInfo){tb, toff, bytes};
@@ -574,7 +603,7 @@ static void flush_batch(fkc_stream *s, bool keep)
     vk->vkCmdPushConstants(s->cmd, ctx->fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &n);
     uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
     vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
-    s->commands += 2;
+    s->commands++;
     b->n = 0;
     b->groups = 0;
     for (uint32_t i = 0; keep && i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
@@ -1110,7 +1139,10 @@ uint32_t fkc_stream_op_count(const fkc_stream *s)
 
 uint32_t fkc_stream_command_count(const fkc_stream *s)
 {
-    return !s ? 0 : s->commands + (s->batch && s->batch->n ? 2 : 0);
+    if (!s)
+        return 0;
+    const fkc_batch *b = s->batch; /* a pending batch: its dispatch (and table update) */
+    return s->commands + (!b || !b->n ? 0 : b->n == 1 || b->table->map ? 1 : 2);
 }
 
 uint32_t fkc_stream_barrier_count(const fkc_stream *s)

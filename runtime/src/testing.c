@@ -12,7 +12,7 @@ fkc_status fkc_test_context_create(const fkc_context_options *options,
     fkc_hooks h = {0};
     if (hooks)
         h = (fkc_hooks){hooks->storage_buffer_range, hooks->work_group_count,
-                        hooks->block_bytes, hooks->no_push_descriptors};
+                        hooks->block_bytes, hooks->no_push_descriptors, hooks->no_host_tables};
     return fkc_context_open(options, NULL, gipa, &h, out);
 }
 
