@@ -92,8 +92,14 @@ void main()
     if (g < t[e] || i >= t[e + 1u])
         return;
     uint slots = t[e + 2u], ks = slots & 15u, kd = (slots >> 4u) & 15u, kp = slots >> 8u;
-    uint col = i % row_units, r = i / row_units;
-    uint row = r % rows, plane = r / rows;
+    uint sh = t[e + 15u]; // log2(row_units) + 1 when a power of two: no division
+    uint r = sh != 0u ? i >> (sh - 1u) : i / row_units;
+    uint col = i - r * row_units;
+    uint row = r, plane = 0u; // one plane (a token's rows): no division either
+    if (r >= rows) {
+        plane = r / rows;
+        row = r - plane * rows;
+    }
     uint drow = row, dplane = plane;
     uint ring = t[e + 11u];
     if (ring != 0u) {

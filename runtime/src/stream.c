@@ -555,6 +555,8 @@ static void flush_batch(fkc_stream *s, bool keep)
         e[7] = w->s_row, e[8] = w->d_row, e[9] = w->s_plane, e[10] = w->d_plane;
         e[11] = w->ring, e[12] = w->cap, e[13] = w->skip;
         e[14] = w->ring ? (uint32_t)(w->pos - b->slot[w->slot[2]].lo) : 0;
+        if ((w->row_units & (w->row_units - 1)) == 0) /* a power of two: the shader shifts */
+            e[15] = 1 + (uint32_t)__builtin_ctz(w->row_units);
         group += (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
     }
     uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
