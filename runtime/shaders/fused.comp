@@ -1,7 +1,8 @@
 // fused.comp — many small 16-byte-aligned box writes in one dispatch (issue 15): binding 0
 // holds a table of writes, FKC_FUSE_WORDS (16) words each; bindings 1..6 are windows the writes
-// read (sources, ring positions), 7..14 windows they write. Each work group belongs to one write (the table's first
-// word is its first group), so the slot a group uses is the same for all its invocations.
+// read (sources, ring positions), 7..14 windows they write. Each work group belongs to one
+// write (the table's first word is its first group), so the window a group uses is the same
+// for all its invocations.
 // A write is the copy_u128 box (planes x rows x row_units 16-byte units), optionally a ring
 // with the device-resident position (ring_u128: row or plane i lands at (start + i) mod cap).
 // Must match struct fkc_fused and the table built in runtime/src/stream.c.
