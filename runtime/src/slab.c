@@ -5,7 +5,9 @@
  * 16-byte destination units (any alignment, no 8/16-bit storage). Pieces wider than the storage
  * range are split, grids beyond the work-group limit are walked: large work is never refused.
  * A ring write with its position on the device (fkc_record_ring) keeps the rotating axis as its
- * own dimension; the kernel reads the position and splits the write itself. */
+ * own dimension; the kernel reads the position and splits the write itself. Each command
+ * declares the windows it binds (fkc_stream_touch), which decides the barriers; a small aligned
+ * piece joins the stream's fused dispatch instead (fkc_stream_fuse). */
 #include "internal.h"
 
 #include <string.h>

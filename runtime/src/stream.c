@@ -2,10 +2,12 @@
  * fence, so streams record and submit from several threads at once; ops are recorded into its
  * command buffer and submitted together (asynchronously, with the host's semaphores or not) and
  * waited for with a timeout. A borrowed stream appends to a command buffer of the host's and
- * never begins, ends or submits it. Ops are ordered by full compute/transfer memory barriers,
- * recorded lazily only when something was written since the last one. Recorded uploads and
- * downloads go through the stream's own staging chunks; without push descriptors the stream
- * also keeps the descriptor pools of its ops. */
+ * never begins, ends or submits it. Commands are ordered by full compute/transfer memory
+ * barriers, recorded only where one touches bytes (per VkBuffer) that an earlier one since the
+ * last barrier wrote, or writes bytes one read. Small aligned writes of an owned stream are
+ * queued and recorded as one fused dispatch over a table (fused.comp); a submitted recording
+ * can be replayed as it is. Recorded uploads and downloads go through the stream's own staging
+ * chunks; without push descriptors the stream also keeps the descriptor pools of its ops. */
 #include "internal.h"
 
 #include <inttypes.h>
