@@ -284,6 +284,10 @@ MUTANTS = [
      "uint start = plo % cap + t[e + 13u];", "fused ring ignores the position's high word"),
     ("F03", FUSED, "    if (r >= rows) {", "    if (r > rows) {",
      "fused writes: the plane shortcut one row too far"),
+    ("F04", FUSED, "dplane = plane + start >= cap ? plane + start - cap : plane + start;",
+     "dplane = plane + start;", "fused ring planes never wrap"),
+    ("F05", FUSED, "mod64(plo, phi, cap)) + t[e + 13u];", "mod64(plo, phi, cap));",
+     "fused ring ignores the skipped rows of a chunk longer than the ring"),
 ]
 
 

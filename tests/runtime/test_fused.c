@@ -445,22 +445,25 @@ static void test_ring_chunks(void **state)
                 int32_t axis = v == 1 ? 1 : 2;
                 size_t c[4] = {2, axis == 1 ? CAP : 3, axis == 2 ? CAP : 3, 8};
                 size_t x[4] = {2, v == 1 ? 5 : 3, v == 0 ? 5 : v == 2 ? CAP + 2 : 3, v == 1 ? 4 : 8};
-                rt_buf D, S, P;
-                rt_buf_make(ctx, &D, rt_elems(4, c) * 4 + 64);
+                rt_buf D, S, P; /* two rings in D (two writes: one fused dispatch) */
+                size_t rb = rt_elems(4, c) * 4, at[2] = {32, 32 + rb + 32};
+                rt_buf_make(ctx, &D, 2 * rb + 96);
                 rt_buf_make(ctx, &S, rt_elems(4, x) * 4);
                 rt_buf_make(ctx, &P, 16);
                 put_u64(P.host, starts[k]);
                 RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 16));
                 fkc_tensor st = rt_tensor(S.dev, 0, FKC_DTYPE_F32, 4, x);
-                fkc_tensor ot = rt_tensor(D.dev, 32, FKC_DTYPE_F32, 4, c);
                 fkc_stream *s = stream(fuse != 0);
-                RT_OK(fkc_write_slice_rotating(s, &st, &ot, CAP, P.dev, 0, axis));
-                if (fuse && fkc_test_command_count(s) != 1) /* its pieces: one dispatch */
-                    fail_msg("ring chunk: %u commands, want 1", fkc_test_command_count(s));
+                for (int r = 0; r < 2; r++) {
+                    fkc_tensor ot = rt_tensor(D.dev, at[r], FKC_DTYPE_F32, 4, c);
+                    RT_OK(fkc_write_slice_rotating(s, &st, &ot, CAP, P.dev, 0, axis));
+                    assert_int_equal(fkc_ref_write_slice_rotating(D.host + at[r], c, 4, S.host,
+                                                                  x, CAP, starts[k], axis, 4),
+                                     FKC_OK);
+                }
+                if (fuse && fkc_test_command_count(s) != 1) /* their pieces: one dispatch */
+                    fail_msg("ring chunks: %u commands, want 1", fkc_test_command_count(s));
                 RT_OK(fkc_stream_submit(s));
-                assert_int_equal(fkc_ref_write_slice_rotating(D.host + 32, c, 4, S.host, x, CAP,
-                                                              starts[k], axis, 4),
-                                 FKC_OK);
                 rt_buf_check(&D, "ring chunk");
                 fkc_stream_destroy(s);
                 rt_buf_free(&D);
