@@ -266,7 +266,7 @@ MUTANTS = [
      "return (t->write || write) && t->buffer == buf && lo <= t->hi && t->lo < hi;",
      "adjacent ranges taken as overlapping"),
     ("R03", STREAM, "bool wait = s->n_track + n > FKC_TRACK_MAX;", "bool wait = false;",
-     "recorded commands never wait for earlier ones"),
+     "no barrier when the tracked ranges overflow (the table overruns)"),
     ("R04", STREAM, "        wait = hazard(s, ex[i].buffer, ex[i].lo, ex[i].hi, ex[i].write, true) ||",
      "        wait = false && hazard(s, ex[i].buffer, ex[i].lo, ex[i].hi, ex[i].write, true) ||",
      "a fused write never waits for one of its batch"),
