@@ -36,6 +36,9 @@ RT_KERNELS := copy_u128:-DWIDE=0 copy_wide:-DWIDE=1 copy_wide_in:-DWIDE=1,-DPART
               copy_wide_edge:-DWIDE=1,-DPART=2 ring_u128:-DWIDE=0,-DRING=1 \
               ring_wide:-DWIDE=1,-DRING=1
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
+# Kernels of their own file: the fused small writes and the device position advance.
+RT_SHADERS := fused advance
+RT_INCS    += $(foreach k,$(RT_SHADERS),$(RT_SPV)/$(k).spv.inc)
 
 # The version (FKC_VERSION_MAJOR.MINOR.PATCH) and the library's ABI number, from the one header.
 FKC_VERSION_H := runtime/include/fkc/fkc_version.h
@@ -104,6 +107,11 @@ $(RT_SPV)/$(1).spv.inc: runtime/shaders/copy.comp | $(RT_SPV)
 endef
 $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
 
+$(RT_SPV)/%.spv.inc: runtime/shaders/%.comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/$*.spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$*.spv
+	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
+
 # ---- tests (cmocka, lavapipe, validation layer on) ----
 RT_TESTS := $(BUILD)/tests/runtime/test_api $(BUILD)/tests/runtime/test_ops \
             $(BUILD)/tests/runtime/test_faults $(BUILD)/tests/runtime/test_alloc
@@ -111,6 +119,7 @@ RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_
             $(BUILD)/tests/runtime/test_async $(BUILD)/tests/runtime/test_memory \
             $(BUILD)/tests/runtime/test_threads
 RT_TESTS += $(BUILD)/tests/runtime/test_edges
+RT_TESTS += $(BUILD)/tests/runtime/test_fused
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
@@ -167,10 +176,29 @@ check-bench-short: $(BUILD)/fkc-bench
 	          '| b1    | unaligned' '| b8    | aligned' '4-D, 12-byte runs' '### KV decode' \
 	          'rotating, device position' 'rotating, readback' '### One-shot calls' \
 	          'fkc_write_slice_sync' '### Host command buffers' 'the host'"'"'s command buffer |' \
-	          'fkc_stream_submit_async, one op'; do \
+	          'fkc_stream_submit_async, one op' '### Decode step' '64 x write_slice |' \
+	          '64 x rotating + advance, replayed |'; do \
 	    grep -qF -- "$$s" $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; \
 	    echo "check-bench-short: no '$$s' in the output"; exit 1; }; done
-	@echo "check-bench-short: fkc-bench --short ran and printed every section"
+	@awk -F'|' '/^\| 64 x / { n++; if ($$6 + 0 > 4 || $$6 + 0 < 1) { print "check-bench-short: " \
+	    "a 64-write decode step records " $$6 + 0 " commands (at most 4):"; print; bad = 1 } } \
+	    END { if (n != 6) { print "check-bench-short: " n + 0 " decode-step rows, not 6"; bad = 1 } \
+	    exit bad }' $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; exit 1; }
+	@echo "check-bench-short: fkc-bench --short ran and printed every section; a 64-write decode step records at most 4 commands"
+
+# runtime/bench/torch_decode.py (the decode step in PyTorch, run where PyTorch is: the H200)
+# compiles, answers --help without PyTorch, and has the shapes of fkc-bench's decode step.
+TEST_TARGETS += check-bench-torch
+.PHONY: check-bench-torch
+check-bench-torch:
+	@PYTHONPYCACHEPREFIX=$(BUILD)/pycache python3 -m py_compile runtime/bench/torch_decode.py
+	@PYTHONPYCACHEPREFIX=$(BUILD)/pycache python3 runtime/bench/torch_decode.py --help > /dev/null
+	@for k in CACHES HEADS SEQ DIM; do \
+	  c=$$(sed -n "s/^#define DECODE_$$k \([0-9]*\)u$$/\1/p" runtime/bench/fkc_bench.c); \
+	  p=$$(sed -n "s/^\(HEAD_\)\{0,1\}$$k = \([0-9]*\).*/\2/p" runtime/bench/torch_decode.py); \
+	  [ -n "$$c" ] && [ "$$c" = "$$p" ] || { echo "check-bench-torch: $$k is '$$c' in" \
+	    "fkc_bench.c, '$$p' in torch_decode.py"; exit 1; }; done
+	@echo "check-bench-torch: torch_decode.py compiles and has fkc-bench's decode-step shapes"
 
 # PNG plots of bandwidth against size from `fkc-bench --csv` files (needs gnuplot:
 # apt-get install gnuplot-nox). BENCH_CSV: the CSV; BENCH_PNG: the image.

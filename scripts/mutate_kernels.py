@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """mutate_kernels.py — a mutation sample over the kernels (runtime/src/slab.c, ops.c and
-runtime/shaders/copy.comp): each mutant is one deliberate one-line fault; the script applies
+runtime/shaders/copy.comp; since issue 15 also stream.c's range barriers and fused writes and
+runtime/shaders/fused.comp): each mutant is one deliberate one-line fault; the script applies
 them one at a time to a scratch copy of the tree, rebuilds libfkc, runs the runtime tests
 (`make check-runtime`) and records which mutants survive (every test still passes).
 
@@ -28,6 +29,8 @@ import time
 SLAB = "runtime/src/slab.c"
 OPS = "runtime/src/ops.c"
 COMP = "runtime/shaders/copy.comp"
+STREAM = "runtime/src/stream.c"   # issue 15: the range barriers and the fused writes
+FUSED = "runtime/shaders/fused.comp"
 
 # (id, file, text to find, replacement, what the fault is). The text must occur exactly once;
 # a list gives alternatives (the first one the tree has is used, with the replacement at the
@@ -52,10 +55,13 @@ MUTANTS = [
     ("S06", SLAB, "if (p->planes > 1 || p->ring == 2)\n        bits |= p->s_plane | p->d_plane;",
      "if (p->planes > 1)\n        bits |= p->s_plane | p->d_plane;",
      "alignment ignores a one-plane ring's plane stride"),
-    ("S07", SLAB, "if (rmw || s->rmw_pending)", "if (s->rmw_pending)",
-     "no barrier before a unit-owning dispatch"),
-    ("S08", SLAB, "if (rmw || s->rmw_pending)", "if (rmw)",
-     "no barrier after a unit-owning dispatch"),
+    # (since issue 15 the barriers follow the ranges each command touches: the alternatives)
+    ("S07", SLAB, ["if (rmw || s->rmw_pending)", "{to->buffer, db, db + dsz, true, false},"],
+     ["if (s->rmw_pending)", "{to->buffer, p->dst, p->dst + span_dst(p), true, false},"],
+     "no barrier before a unit-owning dispatch (its edge units not tracked)"),
+    ("S08", SLAB, ["if (rmw || s->rmw_pending)", "    fkc_stream_touch(s, nb, acc);"],
+     ["if (rmw)", "    fkc_stream_touch(s, 0, acc);"],
+     "no barrier after a unit-owning dispatch (a dispatch tracks nothing)"),
     ("S09", SLAB, "regions[n].dstOffset = p->dst + pl * p->d_plane + r * p->d_row;",
      "regions[n].dstOffset = p->dst + pl * p->d_row + r * p->d_plane;",
      "copy regions: plane and row strides swapped"),
@@ -106,8 +112,10 @@ MUTANTS = [
      "split step: the larger of the two fits"),
     ("S28", SLAB, "uint64_t chunk = (lim - (over - 16)) & ~(uint64_t)15;",
      "uint64_t chunk = (lim - over) & ~(uint64_t)15;", "long-row chunk 16 bytes short"),
-    ("S29", SLAB, "(ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW))",
-     "(ctx->prefer_transfer && p->row > FKC_TRANSFER_MIN_ROW))",
+    ("S29", SLAB, ["(ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW))",
+                   "(ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW && !fused))"],
+     ["(ctx->prefer_transfer && p->row > FKC_TRANSFER_MIN_ROW))",
+      "(ctx->prefer_transfer && p->row > FKC_TRANSFER_MIN_ROW && !fused))"],
      "AUTO transfer threshold off by one"),
     ("S30", SLAB, "return fit(s, from, to, p, aligned ? KERNEL_U128 : KERNEL_WIDE);",
      "return fit(s, from, to, p, KERNEL_WIDE);", "the aligned kernel never chosen"),
@@ -251,6 +259,35 @@ MUTANTS = [
      "grid mode: plane base ignored"),
     ("C24", COMP, "if (x0 >= a && x0 + 16u <= e) {", "if (x0 >= a && x0 + 16u < e) {",
      "a row's last whole unit taken as an edge (equivalent: the edge path writes it right)"),
+    # ---- stream.c and fused.comp (issue 15): range barriers, fused writes, replay ----
+    ("R01", STREAM, "return (t->write || write) && t->buffer == buf", "return t->buffer == buf",
+     "two reads of one range taken as a hazard"),
+    ("R02", STREAM, "return (t->write || write) && t->buffer == buf && lo < t->hi && t->lo < hi;",
+     "return (t->write || write) && t->buffer == buf && lo <= t->hi && t->lo < hi;",
+     "adjacent ranges taken as overlapping"),
+    ("R03", STREAM, "bool wait = s->n_track + n > FKC_TRACK_MAX;", "bool wait = false;",
+     "no barrier when the tracked ranges overflow (the table overruns)"),
+    ("R04", STREAM, "        wait = hazard(s, ex[i].buffer, ex[i].lo, ex[i].hi, ex[i].write, true) ||",
+     "        wait = false && hazard(s, ex[i].buffer, ex[i].lo, ex[i].hi, ex[i].write, true) ||",
+     "a fused write never waits for one of its batch"),
+    ("R05", STREAM, "if (t->buffer == buf && h - l <= lim && !hazard(s, buf, l, h, write, false)) {",
+     "if (t->buffer == buf && h - l <= lim) {",
+     "a fused window widened over bytes a recorded command touches"),
+    ("R06", STREAM, "e[4] = (uint32_t)((w->dst - b->slot[FKC_FUSE_READ + w->slot[1]].lo) / 16);",
+     "e[4] = (uint32_t)((w->dst - b->slot[FKC_FUSE_READ].lo) / 16);",
+     "a fused write's destination offset from the wrong window"),
+    ("R07", STREAM, "(uint32_t)delta, (uint32_t)(delta >> 32), 0};",
+     "(uint32_t)delta + 1, (uint32_t)(delta >> 32), 0};", "the device advance off by one"),
+    ("F01", FUSED, "drow = row + start >= cap ? row + start - cap : row + start;",
+     "drow = row + start;", "fused ring rows never wrap"),
+    ("F02", FUSED, "uint start = (phi == 0u ? plo % cap : mod64(plo, phi, cap)) + t[e + 13u];",
+     "uint start = plo % cap + t[e + 13u];", "fused ring ignores the position's high word"),
+    ("F03", FUSED, "    if (r >= rows) {", "    if (r > rows) {",
+     "fused writes: the plane shortcut one row too far"),
+    ("F04", FUSED, "dplane = plane + start >= cap ? plane + start - cap : plane + start;",
+     "dplane = plane + start;", "fused ring planes never wrap"),
+    ("F05", FUSED, "mod64(plo, phi, cap)) + t[e + 13u];", "mod64(plo, phi, cap));",
+     "fused ring ignores the skipped rows of a chunk longer than the ring"),
 ]
 
 

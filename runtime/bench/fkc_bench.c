@@ -19,10 +19,17 @@
 #define KV_HEADS 32u
 #define KV_CAP 4096u
 #define KV_DIM 128u
+/* The decode step (issue 15; runtime/bench/torch_decode.py has the same shapes): 2 x 32 caches
+ * [B, 32, DECODE_SEQ, 128] f16 in one buffer, one token [B, 32, 1, 128] f16 each, from one. */
+#define DECODE_CACHES 64u
+#define DECODE_HEADS 32u
+#define DECODE_SEQ 2048u
+#define DECODE_DIM 128u
 
 typedef struct opts {
     size_t sizes[16];
-    int n_sizes, iters, kv_ops, shots;
+    int n_sizes, iters, kv_ops, shots, steps;
+    size_t seq; /* the decode step's cache length (short mode: fewer) */
     double warmup;
     const char *device, *paths, *csv;
     bool kv;
@@ -512,6 +519,134 @@ static int host_recording(bench *b)
     return rc;
 }
 
+/* ---- the decode step ---------------------------------------------------------------- */
+
+typedef struct decode {
+    fkc_buffer *cache, *tok, *pos;
+    fkc_tensor src[DECODE_CACHES], out[DECODE_CACHES];
+    size_t seq;
+} decode;
+
+/* One step: 64 write_slice at position p, or 64 rotating writes at the device position and
+ * (advance) the position moved on by one on the device. */
+static fkc_status decode_step(fkc_stream *s, decode *d, bool rotating, bool advance, size_t p)
+{
+    size_t off[4] = {0, 0, p % d->seq, 0};
+    fkc_status st = FKC_OK;
+    for (uint32_t c = 0; c < DECODE_CACHES && st == FKC_OK; c++)
+        st = rotating ? fkc_write_slice_rotating(s, &d->src[c], &d->out[c], d->seq, d->pos, 0, 2)
+                      : fkc_write_slice(s, &d->src[c], &d->out[c], off);
+    if (st == FKC_OK && advance)
+        st = fkc_stream_advance(s, d->pos, 0, 1);
+    return st;
+}
+
+/* A measured way of running the step: device and host µs per step, commands and barriers per
+ * step, wall µs per token (submit + wait per step). */
+typedef struct step_fig {
+    double dev, host, wall;
+    uint32_t commands, barriers;
+} step_fig;
+
+static void keep_min(double *best, double v)
+{
+    if (v >= 0 && (*best < 0 || v < *best))
+        *best = v;
+}
+
+/* The step recorded afresh each time (replay = false) or recorded once and replayed: `steps`
+ * steps, each submitted and waited for; the best step after the first few. */
+static fkc_status decode_measure(bench *b, decode *d, bool rotating, bool replay, step_fig *f)
+{
+    fkc_stream *s;
+    fkc_status st = fkc_stream_create(b->ctx, &s);
+    f->dev = f->host = f->wall = -1;
+    int n = b->o->steps;
+    for (int i = 0; st == FKC_OK && i < n + 3; i++) {
+        double t0 = bench_now(), h = -1;
+        if (!replay || i == 0) {
+            if ((st = fkc_stream_begin(s)) != FKC_OK)
+                break;
+            t0 = bench_now();
+            st = decode_step(s, d, rotating, rotating, (size_t)i);
+            h = bench_now() - t0;
+            f->commands = fkc_stream_command_count(s);
+            f->barriers = fkc_stream_barrier_count(s);
+            if (st == FKC_OK)
+                st = fkc_stream_submit(s);
+        } else {
+            st = fkc_stream_replay(s);
+        }
+        double w = bench_now() - t0;
+        if (i < 3) /* warm-up */
+            continue;
+        keep_min(&f->dev, fkc_stream_device_seconds(s));
+        keep_min(&f->host, h);
+        keep_min(&f->wall, w);
+    }
+    fkc_stream_destroy(s);
+    return st;
+}
+
+/* The decode-step rows of one batch size. */
+static int decode_batch(bench *b, size_t batch)
+{
+    size_t row = DECODE_DIM * 2, rows = DECODE_CACHES * batch * DECODE_HEADS, seq = b->o->seq;
+    uint64_t cache_bytes = (uint64_t)batch * DECODE_HEADS * seq * row;
+    double pdev = 0, phost = 0, bare_wall = 0;
+    /* the references: one plain dispatch of the same rows (token rows land seq rows apart),
+     * one command buffer per step; and a bare submit + wait of it */
+    if (bare_buffers(b->ref, rows * row, cache_bytes * DECODE_CACHES) ||
+        bare_measure(b->ref, 1, row, rows, row, seq * row, 1, b->o->warmup, &pdev, &phost) ||
+        bare_submit_wait(b->ref, row, rows, row, seq * row, b->o->shots, &bare_wall)) {
+        fprintf(stderr, "fkc-bench: the bare decode reference failed\n");
+        return 1;
+    }
+    bare_buffers(b->ref, 16, 16);
+    decode d = {.seq = seq};
+    fkc_status st;
+    unsigned char p8[8] = {0};
+    if ((st = fkc_buffer_create(b->ctx, cache_bytes * DECODE_CACHES, &d.cache)) != FKC_OK ||
+        (st = fkc_buffer_create(b->ctx, rows * row, &d.tok)) != FKC_OK ||
+        (st = fkc_buffer_create(b->ctx, 16, &d.pos)) != FKC_OK ||
+        (st = fkc_buffer_upload(d.pos, 0, p8, 8)) != FKC_OK) {
+        fkc_buffer_destroy(d.cache);
+        fkc_buffer_destroy(d.tok);
+        fkc_buffer_destroy(d.pos);
+        return die("decode buffers", st);
+    }
+    for (uint32_t c = 0; c < DECODE_CACHES; c++) {
+        d.src[c] = (fkc_tensor){d.tok, c * batch * DECODE_HEADS * row, FKC_DTYPE_F16, 4,
+                                {batch, DECODE_HEADS, 1, DECODE_DIM}};
+        d.out[c] = (fkc_tensor){d.cache, c * cache_bytes, FKC_DTYPE_F16, 4,
+                                {batch, DECODE_HEADS, seq, DECODE_DIM}};
+    }
+    static const char *names[3] = {"64 x write_slice", "64 x rotating + advance",
+                                   "64 x rotating + advance, replayed"};
+    step_fig f[3];
+    int rc = 0;
+    for (int k = 0; k < 3 && !rc; k++)
+        if ((st = decode_measure(b, &d, k > 0, k == 2, &f[k])) != FKC_OK)
+            rc = die(names[k], st);
+    if (!rc) {
+        printf("| plain dispatch, same rows (reference) | %zu | %8.2f | %8.2f | 1 | 0 | %5.2f | "
+               "%8.2f | %5.2f |\n", batch, pdev * 1e6, phost * 1e6, 1.0, bare_wall * 1e6, 1.0);
+        for (int k = 0; k < 3; k++) {
+            char host[32] = "-";
+            if (f[k].host >= 0)
+                snprintf(host, sizeof host, "%8.2f", f[k].host * 1e6);
+            printf("| %s | %zu | %8.2f | %s | %u | %u | %5.2f | %8.2f | %5.2f |\n", names[k],
+                   batch, f[k].dev * 1e6, host, f[k].commands, f[k].barriers,
+                   pdev > 0 && f[k].dev >= 0 ? f[k].dev / pdev : 0, f[k].wall * 1e6,
+                   bare_wall > 0 ? f[k].wall / bare_wall : 0);
+        }
+    }
+    fkc_buffer_destroy(d.cache);
+    fkc_buffer_destroy(d.tok);
+    fkc_buffer_destroy(d.pos);
+    return rc;
+}
+
 static int run_path(const opts *o, const char *path, bool first, FILE *csv)
 {
     fkc_status st;
@@ -565,6 +700,22 @@ static int run_path(const opts *o, const char *path, bool first, FILE *csv)
                    "| measure | host µs | × own |\n|---|---:|---:|\n", o->kv_ops, o->shots);
             rc = host_recording(&b);
         }
+        if (!rc) {
+            printf("\n### Decode step\n2 x 32 caches [B, 32, %zu, 128] f16 in one buffer, one "
+                   "token [B, 32, 1, 128] f16 into each (sources in one buffer; "
+                   "runtime/bench/torch_decode.py runs the same shapes in PyTorch). Each step "
+                   "its own submission, best of %d: device µs from timestamps (the step's "
+                   "command buffer, entry barrier included), host µs to record it, the "
+                   "commands and barriers it records, × plain: over one plain dispatch of the "
+                   "same rows; wall µs per token: submit + wait of the step (recorded afresh, "
+                   "or replayed with fkc_stream_replay: the position advanced on the device), "
+                   "× bare: over a bare submit + wait of the plain dispatch.\n\n"
+                   "| step | B | device µs | host µs | commands | barriers | × plain | "
+                   "wall µs / token | × bare |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", o->seq, o->steps);
+            for (size_t batch = 1; batch <= 8 && !rc; batch += 7)
+                rc = decode_batch(&b, batch);
+        }
     }
     bare_close(b.ref);
     fkc_context_destroy(b.ctx);
@@ -582,13 +733,15 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     opts o = {.sizes = {64 << 10, 1 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30},
-              .n_sizes = 6, .iters = 20, .kv_ops = 200, .shots = 200, .warmup = 1.0,
+              .n_sizes = 6, .iters = 20, .kv_ops = 200, .shots = 200, .steps = 50,
+              .seq = DECODE_SEQ, .warmup = 1.0,
               .paths = "auto", .kv = true};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--short") == 0) { /* CI: small sizes, little warm-up */
             o.sizes[0] = 64 << 10, o.sizes[1] = 1 << 20, o.n_sizes = 2;
             o.iters = 3, o.warmup = 0.02, o.kv_ops = 20, o.shots = 10;
+            o.steps = 5, o.seq = 16; /* the decode step: short caches */
         } else if (strcmp(a, "--no-kv") == 0) {
             o.kv = false;
         } else if (strcmp(a, "--sizes") == 0 && v) {

@@ -488,6 +488,7 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o, const fkc
     for (int i = 0; i < 3 && hooks && hooks->work_group_count; i++)
         if (hooks->work_group_count < in->max_compute_work_group_count[i])
             in->max_compute_work_group_count[i] = hooks->work_group_count;
+    ctx->no_host_tables = hooks && hooks->no_host_tables;
 #else
     (void)hooks;
 #endif

@@ -19,6 +19,7 @@ typedef struct fkc_test_hooks {
     uint32_t work_group_count;     /* 0: the device's; else min(device, this) per dimension */
     uint64_t block_bytes;          /* 0: the default memory block size */
     bool no_push_descriptors;      /* descriptor pools even where push descriptors exist */
+    bool no_host_tables;           /* fused writes' tables by vkCmdUpdateBuffer, never mapped */
 } fkc_test_hooks;
 
 /* fkc_context_create with hooks (NULL: none) and a vkGetInstanceProcAddr (NULL: the loader's).
@@ -29,9 +30,17 @@ fkc_status fkc_test_context_create(const fkc_context_options *options,
 /* The storage window and grid limit the runtime works to. */
 uint64_t fkc_test_storage_range(const fkc_context *ctx);
 uint32_t fkc_test_work_group_count(const fkc_context *ctx);
-/* Device commands (dispatches and copy calls) recorded since the stream's last begin: large
- * work split into several dispatches shows here. */
+/* Device commands (dispatches, copy calls, the fused dispatches' table updates) recorded since
+ * the stream's last begin, the pending fused dispatch counted (its update and dispatch): large
+ * work split into several dispatches shows here, fused writes as one. */
 uint32_t fkc_test_command_count(const fkc_stream *stream);
+/* Barriers between ops recorded since the stream's last begin (not the entry barrier of an
+ * owned stream, nor the host's entry and exit barriers): one is recorded only where an op
+ * touches bytes an earlier op since the last barrier wrote, or writes bytes one read. */
+uint32_t fkc_test_barrier_count(const fkc_stream *stream);
+/* Whether the stream records small aligned writes into one fused dispatch (the default where
+ * the device allows; false: each write its own dispatch, as before issue 15). */
+void fkc_test_set_fusion(fkc_stream *stream, bool on);
 /* Memory blocks alive now, and the size of a new one. */
 uint32_t fkc_test_block_count(fkc_context *ctx);
 uint64_t fkc_test_block_bytes(const fkc_context *ctx);

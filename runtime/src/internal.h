@@ -29,6 +29,13 @@
 #define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
 #define FKC_SPLIT_MIN_BYTES (4u << 20) /* misaligned long rows this big: edges and bulk apart
                                           (H200: single kernel faster at 1 MiB, split at 16) */
+#define FKC_TRACK_MAX 256u             /* ranges a stream tracks between barriers (then: one) */
+#define FKC_FUSE_MAX 256u              /* writes one fused dispatch takes */
+#define FKC_FUSE_READ 6u               /* read-only buffer windows one fused dispatch binds */
+#define FKC_FUSE_WRITE 8u              /* and written ones (fused.comp: bindings 1..14) */
+#define FKC_FUSE_MAX_UNITS (1u << 16)  /* 16-byte units a write may have to be fused */
+#define FKC_FUSE_WORDS 16u             /* 32-bit words of one write's entry (fused.comp) */
+#define FKC_TABLE_BYTES (64u << 10)    /* buffer of a stream's fused-write tables */
 
 /* ---- vk.c: every Vulkan function the runtime calls, loaded through vkGetInstanceProcAddr --
  * (the host's or the loader's); the library calls no other Vulkan symbol. */
@@ -54,7 +61,7 @@
     X(vkDestroyPipelineLayout) X(vkCreateShaderModule) X(vkDestroyShaderModule)                \
     X(vkCreateComputePipelines) X(vkDestroyPipeline) X(vkCreateDescriptorPool)                 \
     X(vkDestroyDescriptorPool) X(vkResetDescriptorPool) X(vkAllocateDescriptorSets)            \
-    X(vkUpdateDescriptorSets)
+    X(vkUpdateDescriptorSets) X(vkCmdUpdateBuffer)
 
 typedef struct fkc_vk {
     PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
@@ -80,6 +87,7 @@ typedef struct fkc_hooks {
     uint32_t work_group_count;     /* groups per grid dimension (0: the device's) */
     uint64_t block_bytes;          /* memory block size (0: FKC_BLOCK_BYTES) */
     bool no_push_descriptors;      /* use descriptor pools even where push descriptors exist */
+    bool no_host_tables;           /* fused-write tables through vkCmdUpdateBuffer always */
 } fkc_hooks;
 
 /* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
@@ -87,7 +95,7 @@ typedef struct fkc_hooks {
  * units; and aligned / any alignment with the device-resident ring position. */
 typedef enum kernel_id {
     KERNEL_U128, KERNEL_WIDE, KERNEL_WIDE_IN, KERNEL_WIDE_EDGE, KERNEL_RING_U128,
-    KERNEL_RING_WIDE, KERNEL_COUNT
+    KERNEL_RING_WIDE, KERNEL_FUSED, KERNEL_ADVANCE, KERNEL_COUNT
 } kernel_id;
 
 /* ---- memory.c: device-memory blocks shared by small buffers ---- */
@@ -145,6 +153,12 @@ struct fkc_context {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
     VkPipeline pipelines[KERNEL_COUNT];
+    VkDescriptorSetLayout fused_set_layout;   /* fused.comp: the table and its windows */
+    VkPipelineLayout fused_layout;
+    VkDescriptorSetLayout advance_set_layout; /* advance.comp: one buffer */
+    VkPipelineLayout advance_layout;
+    bool fusion;                           /* the device binds enough buffers to fuse writes */
+    bool no_host_tables;                   /* test hook: never host-visible fused tables */
     fkc_memory memory;                     /* blocks of the buffers (memory.c) */
     pthread_mutex_t lock;                  /* the stream pool and the user-kernel cache */
     fkc_stream *idle;                      /* pooled streams of one-shot calls and copies */
@@ -182,6 +196,52 @@ typedef struct fkc_staging {
     uint32_t n, cap;
 } fkc_staging;
 
+/* A byte range [lo, hi) of a VkBuffer that a recorded command reads or writes. */
+typedef struct fkc_access {
+    VkBuffer buffer;
+    uint64_t lo, hi;
+    bool write;
+    bool pending;        /* tracked: a write of the pending fused dispatch (its exact bytes) */
+} fkc_access;
+
+/* One write of a pending fused dispatch (fused.comp): a 16-byte-aligned box, offsets in the
+ * VkBuffers (made relative to the slot windows when the dispatch is recorded). */
+typedef struct fkc_fused {
+    uint64_t src, dst, pos;  /* byte offsets in the VkBuffers */
+    uint32_t slot[3];        /* slot of src (read), dst (written) and the position (read) */
+    uint32_t row_units, rows, planes, s_row, d_row, s_plane, d_plane; /* 16-byte units */
+    uint32_t ring, cap, skip;
+    const struct fkc_buffer *bsrc, *bdst, *bpos; /* the buffers (a lone write is dispatched) */
+} fkc_fused;
+
+/* A buffer of fused-write tables: host-visible device memory the host writes when it records
+ * the dispatch (map), else device-local memory written by vkCmdUpdateBuffer (map NULL). */
+typedef struct fkc_table {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    unsigned char *map;
+} fkc_table;
+
+/* A buffer window a fused dispatch binds. */
+typedef struct fkc_slot {
+    VkBuffer buffer;
+    uint64_t lo, hi;         /* lo aligned to the storage offset alignment */
+} fkc_slot;
+
+/* The writes waiting to be recorded as one dispatch, with the table space and (without push
+ * descriptors) the descriptor set reserved when the first one came, so recording it cannot
+ * fail. */
+typedef struct fkc_batch {
+    fkc_fused w[FKC_FUSE_MAX];
+    uint32_t n;
+    uint64_t groups;          /* work groups of its writes */
+    fkc_slot slot[FKC_FUSE_READ + FKC_FUSE_WRITE]; /* read ones first, then written ones */
+    uint32_t n_read, n_write;
+    struct fkc_table *table;  /* where its table goes: `table` at byte `at` */
+    uint64_t at;
+    VkDescriptorSet set;
+} fkc_batch;
+
 /* A recorded download: its bytes land in `dst` when the stream's work has completed. */
 typedef struct fkc_pending {
     void *dst;
@@ -200,8 +260,17 @@ struct fkc_stream {
     bool in_flight;      /* submitted, not yet waited for */
     uint32_t ops;        /* ops recorded since begin */
     uint32_t commands;   /* dispatches and copy calls recorded since begin */
-    bool dirty;          /* commands recorded since the last barrier */
-    bool rmw_pending;    /* a unit-owning (wide) dispatch was recorded since the last barrier */
+    uint64_t items;      /* commands and fused writes recorded since begin (never reset
+                            inside a recording: tells whether an op recorded something) */
+    uint32_t barriers;   /* barriers between ops recorded since begin */
+    fkc_access track[FKC_TRACK_MAX]; /* ranges touched since the last barrier */
+    uint32_t n_track;
+    bool no_fusion;      /* test hook: every write its own dispatch */
+    fkc_batch *batch;    /* pending fused writes (owned streams; allocated once) */
+    fkc_table *tables;   /* buffers of the fused writes' tables */
+    uint32_t n_tables, cur_table;
+    uint64_t table_used;  /* bytes used in tables[cur_table] */
+    bool replayable;     /* ended, complete and not begun again: fkc_stream_replay may run it */
     bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
     VkQueryPool timer;   /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
     double device_seconds; /* device time of the last completed work, or -1 */
@@ -272,8 +341,22 @@ void fkc_stream_give(fkc_stream *s);
 void fkc_stream_free(fkc_stream *s); /* frees a stream's Vulkan objects and memory */
 /* Begins an owned stream when idle, or checks a borrowed one can take an op. */
 fkc_status fkc_stream_ensure(fkc_stream *s);
-/* A full compute/transfer memory barrier when anything was recorded since the last one. */
+/* A full compute/transfer memory barrier when anything was recorded since the last one
+ * (pending fused writes are recorded first). */
 void fkc_stream_barrier(fkc_stream *s);
+/* Declares the ranges the next command reads and writes: records a barrier first when one of
+ * them overlaps a range an earlier command since the last barrier wrote (or, for a write, read
+ * or wrote), then tracks them. */
+void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a);
+/* Queues one aligned box write into the stream's pending fused dispatch (its ranges already
+ * touched); false when the stream does not fuse or the box cannot be fused (then the caller
+ * dispatches it), or on failure with *st set. */
+bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
+                     const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st);
+/* Whether the stream fuses an aligned write of this many 16-byte units. */
+bool fkc_stream_fusing(const fkc_stream *s, uint64_t units);
+/* Records the pending fused writes, if any, as one dispatch. */
+void fkc_stream_flush(fkc_stream *s);
 /* Binds a compute pipeline and its storage buffers (push descriptors, or a set of the
  * stream's pools): what every dispatch, the runtime's and user kernels', goes through. */
 fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
@@ -293,6 +376,10 @@ fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor
 fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                            const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
                            uint64_t skip, const fkc_buffer *pos, uint64_t pos_off);
+
+/* Records one queued fused write as its own copy_u128 / ring_u128 dispatch (a batch of one:
+ * no table to update). */
+void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w);
 
 /* ---- user_kernel.c ---- */
 void fkc_user_kernels_destroy(fkc_context *ctx); /* the context's cached kernels */

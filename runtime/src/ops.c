@@ -102,18 +102,18 @@ static fkc_status plan_fail(fkc_status st, const char *op, uint32_t rank, const 
     return fkc_fail(st, "%s: refused by the shape checks", op);
 }
 
-/* Records the boxes of one op after a barrier that orders it after earlier ops. */
+/* Records the boxes of one op (each command after a barrier when it touches what an earlier
+ * one since the last barrier wrote, or writes what one read). */
 static fkc_status record(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                          const fkc_box *boxes, uint32_t n, size_t width)
 {
     fkc_status st = fkc_stream_ensure(s);
     if (st != FKC_OK)
         return st;
-    fkc_stream_barrier(s);
-    uint32_t before = s->commands;
+    uint64_t before = s->items;
     for (uint32_t k = 0; k < n && st == FKC_OK; k++)
         st = fkc_record_box(s, src, out, &boxes[k], width);
-    if (st != FKC_OK && s->commands != before)
+    if (st != FKC_OK && s->items != before)
         s->broken = true; /* part of the op is recorded: the stream must not run */
     s->ops++;
     return st;
@@ -234,13 +234,12 @@ static fkc_status rotating_device(fkc_stream *s, const fkc_tensor *src, const fk
     fkc_status st = fkc_stream_ensure(s);
     if (st != FKC_OK)
         return st;
-    fkc_stream_barrier(s);
-    uint32_t before = s->commands;
+    uint64_t before = s->items;
     st = fkc_record_ring(s, src, out, &whole, width, axis, p->capacity, whole.src_origin[axis],
                          x->position, x->position_offset);
-    if (st == FKC_ERR_UNSUPPORTED && s->commands == before)
+    if (st == FKC_ERR_UNSUPPORTED && s->items == before)
         return st; /* nothing recorded: the caller reads the position back instead */
-    if (st != FKC_OK && s->commands != before)
+    if (st != FKC_OK && s->items != before)
         s->broken = true;
     s->ops++;
     return st;

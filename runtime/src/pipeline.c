@@ -25,6 +25,12 @@ static const uint32_t spv_ring_u128[] =
 static const uint32_t spv_ring_wide[] =
 #include "ring_wide.spv.inc"
     ;
+static const uint32_t spv_fused[] =
+#include "fused.spv.inc"
+    ;
+static const uint32_t spv_advance[] =
+#include "advance.spv.inc"
+    ;
 
 static const struct {
     const uint32_t *code;
@@ -37,6 +43,8 @@ static const struct {
     [KERNEL_WIDE_EDGE] = {spv_wide_edge, sizeof spv_wide_edge, "copy_wide_edge"},
     [KERNEL_RING_U128] = {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
     [KERNEL_RING_WIDE] = {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
+    [KERNEL_FUSED] = {spv_fused, sizeof spv_fused, "fused"},
+    [KERNEL_ADVANCE] = {spv_advance, sizeof spv_advance, "advance"},
 };
 
 #define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
@@ -84,11 +92,26 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
     /* bindings: source, destination, ring position */
     fkc_status st = fkc_compute_layout(ctx, 3, PUSH_BYTES, "", &ctx->set_layout,
                                        &ctx->pipeline_layout);
+    /* fused.comp binds its table and FKC_FUSE_READ + FKC_FUSE_WRITE windows: devices binding fewer storage
+     * buffers per stage record every write as its own dispatch. */
+    ctx->fusion = ctx->max_push_buffers >= 1 + FKC_FUSE_READ + FKC_FUSE_WRITE;
+    if (st == FKC_OK && ctx->fusion)
+        st = fkc_compute_layout(ctx, 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, 4, "", &ctx->fused_set_layout,
+                                &ctx->fused_layout);
+    if (st == FKC_OK)
+        st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout,
+                                &ctx->advance_layout);
     /* Every kernel is built now, so that recording an op never fails half-way (an op either
      * records completely or not at all), and the pipelines are read-only afterwards. */
-    for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++)
-        st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, ctx->pipeline_layout,
-                                  "", &ctx->pipelines[k]);
+    for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++) {
+        VkPipelineLayout layout = k == KERNEL_FUSED     ? ctx->fused_layout
+                                  : k == KERNEL_ADVANCE ? ctx->advance_layout
+                                                        : ctx->pipeline_layout;
+        if (k == KERNEL_FUSED && !ctx->fusion)
+            continue;
+        st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, layout, "",
+                                  &ctx->pipelines[k]);
+    }
     return st;
 }
 
@@ -97,8 +120,14 @@ void fkc_pipelines_destroy(fkc_context *ctx)
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (ctx->pipelines[k])
             ctx->vk.vkDestroyPipeline(ctx->device, ctx->pipelines[k], NULL);
-    if (ctx->pipeline_layout)
-        ctx->vk.vkDestroyPipelineLayout(ctx->device, ctx->pipeline_layout, NULL);
+    VkPipelineLayout layouts[3] = {ctx->pipeline_layout, ctx->fused_layout, ctx->advance_layout};
+    VkDescriptorSetLayout sets[2] = {ctx->fused_set_layout, ctx->advance_set_layout};
+    for (int i = 0; i < 3; i++)
+        if (layouts[i])
+            ctx->vk.vkDestroyPipelineLayout(ctx->device, layouts[i], NULL);
+    for (int i = 0; i < 2; i++)
+        if (sets[i])
+            ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, sets[i], NULL);
     if (ctx->set_layout)
         ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, NULL);
 }

@@ -5,7 +5,9 @@
  * 16-byte destination units (any alignment, no 8/16-bit storage). Pieces wider than the storage
  * range are split, grids beyond the work-group limit are walked: large work is never refused.
  * A ring write with its position on the device (fkc_record_ring) keeps the rotating axis as its
- * own dimension; the kernel reads the position and splits the write itself. */
+ * own dimension; the kernel reads the position and splits the write itself. Each command
+ * declares the windows it binds (fkc_stream_touch), which decides the barriers; a small aligned
+ * piece joins the stream's fused dispatch instead (fkc_stream_fuse). */
 #include "internal.h"
 
 #include <string.h>
@@ -115,20 +117,13 @@ static uint32_t alignment(const piece *p)
     return (uint32_t)(bits & (~bits + 1));
 }
 
-/* Barriers around unit-owning (wide) dispatches: they read and rewrite the 16-byte units at
- * their edges, so every command touching neighbouring bytes must be finished before and after
- * them (two pieces of one op may share an edge unit, each owning its own bytes of it). */
-static void order_before(fkc_stream *s, bool rmw)
-{
-    if (rmw || s->rmw_pending)
-        fkc_stream_barrier(s);
-}
-
 static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piece *p)
 {
     VkBufferCopy regions[FKC_REGION_BATCH];
     uint32_t n = 0;
-    order_before(s, false);
+    fkc_access a[2] = {{from, p->src, p->src + span_src(p), false, false},
+                       {to, p->dst, p->dst + span_dst(p), true, false}};
+    fkc_stream_touch(s, 2, a);
     for (uint64_t pl = 0; pl < p->planes; pl++) {
         for (uint64_t r = 0; r < p->rows; r++) {
             regions[n].srcOffset = p->src + pl * p->s_plane + r * p->s_row;
@@ -145,7 +140,7 @@ static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piec
         s->ctx->vk.vkCmdCopyBuffer(s->cmd, from, to, n, regions);
         s->commands++;
     }
-    s->dirty = true;
+    s->items++;
 }
 
 static void push_and_dispatch(fkc_stream *s, const struct push *pc, uint64_t gx, uint64_t gy,
@@ -155,6 +150,7 @@ static void push_and_dispatch(fkc_stream *s, const struct push *pc, uint64_t gx,
                                   0, sizeof *pc, pc);
     s->ctx->vk.vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)gy, (uint32_t)gz);
     s->commands++;
+    s->items++;
 }
 
 /* Flat mode: one index over the whole piece, in 2-D grids of at most limit x limit groups. */
@@ -250,7 +246,24 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         pc.skip = (uint32_t)p->skip;
         pc.pos_off = (uint32_t)(p->pos_off - pb);
     }
-    order_before(s, wide);
+    if (!wide) { /* 16-byte units: a small one joins the stream's fused dispatch */
+        fkc_fused w = {.src = p->src, .dst = p->dst, .pos = p->pos_off,
+                       .row_units = pc.row_units, .rows = pc.rows, .planes = pc.planes,
+                       .s_row = pc.s_row, .d_row = pc.d_row, .s_plane = pc.s_plane,
+                       .d_plane = pc.d_plane, .ring = p->ring, .cap = pc.cap, .skip = pc.skip,
+                       .bsrc = from, .bdst = to, .bpos = p->ring ? p->pos : NULL};
+        if (fkc_stream_fuse(s, &w, from, to, p->ring ? p->pos : NULL, &st))
+            return FKC_OK;
+        if (st != FKC_OK)
+            return st;
+    }
+    /* What the dispatch binds is what it touches (the validation layer sees the windows);
+     * a unit-owning (wide) kernel also reads and rewrites the destination's edge units. */
+    fkc_access acc[3] = {{from->buffer, sb, sb + ssz, false, false},
+                         {to->buffer, db, db + dsz, true, false},
+                         {p->ring ? bi[2].buffer : VK_NULL_HANDLE, bi[2].offset,
+                          bi[2].offset + bi[2].range, false, false}};
+    fkc_stream_touch(s, nb, acc);
     if (k == KERNEL_WIDE && pc.slots >= FKC_GRID_MIN_UNITS &&
         p->planes * p->rows * p->row >= FKC_SPLIT_MIN_BYTES) {
         /* Big pieces of long rows: the edge units (two slots per row), then the units inside
@@ -276,8 +289,6 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         else
             flat_walk(s, &pc, p->planes * p->rows * pc.slots);
     }
-    s->dirty = true;
-    s->rmw_pending = s->rmw_pending || wide;
     return FKC_OK;
 }
 
@@ -351,8 +362,11 @@ static fkc_status record_piece(fkc_stream *s, const fkc_buffer *from, const fkc_
         fkc_status st = fit(s, from, to, p, KERNEL_RING_WIDE);
         return st != FKC_OK ? st : fit(s, from, to, &b, KERNEL_RING_WIDE);
     }
+    /* AUTO's copy regions for long rows (CPU devices), but not for a small aligned write the
+     * stream fuses: one dispatch for many writes beats a copy call each */
+    bool fused = aligned && fkc_stream_fusing(s, p->planes * p->rows * p->row / 16);
     if (ctx->copy_path == FKC_COPY_TRANSFER ||
-        (ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW)) {
+        (ctx->prefer_transfer && p->row >= FKC_TRANSFER_MIN_ROW && !fused)) {
         record_regions(s, from->buffer, to->buffer, p);
         return FKC_OK;
     }
@@ -436,4 +450,22 @@ fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tenso
         return FKC_ERR_UNSUPPORTED;
     piece p = {.cap = cap, .skip = skip % cap, .pos = pos, .pos_off = pos->base + pos_off};
     return record_job(s, src, out, &j, p);
+}
+
+void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w)
+{
+    piece p = {.src = w->src, .dst = w->dst, .row = (uint64_t)w->row_units * 16,
+               .rows = w->rows, .s_row = (uint64_t)w->s_row * 16, .d_row = (uint64_t)w->d_row * 16,
+               .planes = w->planes, .s_plane = (uint64_t)w->s_plane * 16,
+               .d_plane = (uint64_t)w->d_plane * 16, .ring = w->ring, .cap = w->cap,
+               .skip = w->skip, .pos = w->bpos, .pos_off = w->pos};
+    if (!w->ring && s->ctx->prefer_transfer && p.row >= FKC_TRANSFER_MIN_ROW) {
+        record_regions(s, w->bsrc->buffer, w->bdst->buffer, &p); /* AUTO's choice when alone */
+        return;
+    }
+    bool fuse = s->no_fusion;
+    s->no_fusion = true; /* (it was queued: the dispatch must not queue it again) */
+    if (dispatch(s, w->bsrc, w->bdst, &p, w->ring ? KERNEL_RING_U128 : KERNEL_U128) != FKC_OK)
+        s->broken = true; /* (no descriptor set: a write is missing, so nothing may run) */
+    s->no_fusion = fuse;
 }

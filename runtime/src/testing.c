@@ -12,7 +12,7 @@ fkc_status fkc_test_context_create(const fkc_context_options *options,
     fkc_hooks h = {0};
     if (hooks)
         h = (fkc_hooks){hooks->storage_buffer_range, hooks->work_group_count,
-                        hooks->block_bytes, hooks->no_push_descriptors};
+                        hooks->block_bytes, hooks->no_push_descriptors, hooks->no_host_tables};
     return fkc_context_open(options, NULL, gipa, &h, out);
 }
 
@@ -28,7 +28,18 @@ uint32_t fkc_test_work_group_count(const fkc_context *ctx)
 
 uint32_t fkc_test_command_count(const fkc_stream *s)
 {
-    return s ? s->commands : 0;
+    return fkc_stream_command_count(s);
+}
+
+uint32_t fkc_test_barrier_count(const fkc_stream *s)
+{
+    return fkc_stream_barrier_count(s);
+}
+
+void fkc_test_set_fusion(fkc_stream *s, bool on)
+{
+    if (s)
+        s->no_fusion = !on;
 }
 
 uint32_t fkc_test_block_count(fkc_context *ctx)

@@ -470,15 +470,21 @@ fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buf
     fkc_status st = check_dispatch(s, k, buffers, n_buffers, push, push_size, g);
     if (st != FKC_OK || (st = fkc_stream_ensure(s)) != FKC_OK)
         return st;
-    fkc_stream_barrier(s); /* ordered after the ops recorded before, as they are */
     s->ops++;
     if (!groups_x || !groups_y || !groups_z)
         return FKC_OK; /* an empty grid runs nothing */
     VkDescriptorBufferInfo bi[FKC_KERNEL_MAX_BUFFERS];
-    for (uint32_t i = 0; i < n_buffers; i++) /* offsets in the VkBuffer: the base added */
+    fkc_access acc[FKC_KERNEL_MAX_BUFFERS];
+    for (uint32_t i = 0; i < n_buffers; i++) { /* offsets in the VkBuffer: the base added */
         bi[i] = (VkDescriptorBufferInfo){buffers[i].buffer->buffer,
                                          buffers[i].buffer->base + buffers[i].offset,
                                          buffers[i].range};
+        /* a user kernel is taken to read and write every range it binds */
+        acc[i] = (fkc_access){bi[i].buffer, bi[i].offset, bi[i].offset + bi[i].range, true,
+                              false};
+    }
+    /* ordered after the ops recorded before that touch its ranges */
+    fkc_stream_touch(s, n_buffers, acc);
     st = fkc_stream_bind(s, k->pipeline, k->layout, k->set_layout, n_buffers, bi);
     if (st != FKC_OK) { /* no descriptor set: nothing was recorded */
         s->ops--;
@@ -489,6 +495,6 @@ fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buf
                                       push_size, push);
     s->ctx->vk.vkCmdDispatch(s->cmd, groups_x, groups_y, groups_z);
     s->commands++;
-    s->dirty = true; /* the next op waits for what this one wrote */
+    s->items++;
     return FKC_OK;
 }

@@ -11,7 +11,9 @@
  * the loader), so each op's recording is traced: the kernel of each dispatch (its shader module's code compared
  * with the kernels the build embeds), work-group counts, push constants, descriptor windows,
  * copy regions and barriers. Every traced dispatch must keep its windows within the (lowered)
- * storage range and its group counts within the (lowered) work-group limit. */
+ * storage range and its group counts within the (lowered) work-group limit. The streams record
+ * each write as its own dispatch (fkc_test_set_fusion off): the fused dispatch of small aligned
+ * writes has its own tests (test_fused.c). */
 #include <vulkan/vulkan.h>
 
 #include "rt_harness.h"
@@ -398,6 +400,7 @@ static trace_sum slice_one(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const 
     fkc_tensor ot = rt_tensor(D.dev, dst_at, dt, rank, dst);
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
     trace_begin(s);
     RT_OK(fkc_write_slice(s, &st, &ot, off));
     trace_sum t = trace_end(ctx, s, what);
@@ -431,6 +434,7 @@ static trace_sum ring_one(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const s
     fkc_tensor ot = rt_tensor(D.dev, dst_at, dt, rank, dst);
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
     trace_begin(s);
     RT_OK(fkc_write_slice_rotating(s, &st, &ot, cap, P.dev, pos_at, axis));
     trace_sum t = trace_end(ctx, s, what);
@@ -635,6 +639,7 @@ static void positions_of(fkc_context *ctx, fkc_dtype dt, size_t cap, size_t row,
     RT_OK(fkc_buffer_upload(P.dev, 0, P.host, P.size));
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
     trace_begin(s);
     for (size_t k = 0; k < n_ops; k++) {
         const size_t dst[2] = {cap, drow}, src[2] = {lens[k], row};
@@ -963,6 +968,7 @@ static void test_overlap(void **state)
     fkc_tensor out = rt_tensor(B.dev, 128, FKC_DTYPE_U8, 2, od);
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
     static const uint64_t bad[] = {113, 120, 128, 140, 176, 180, 191};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         fkc_tensor src = rt_tensor(B.dev, bad[i], FKC_DTYPE_U8, 2, sd);
@@ -1033,6 +1039,7 @@ static void test_position_overlap(void **state)
         fkc_tensor src = rt_tensor(B.dev, 300, FKC_DTYPE_U8, 2, tok);  /* bytes 300..331 */
         fkc_stream *s;
         RT_OK(fkc_stream_create(ctx, &s));
+        fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
         static const uint64_t bad[] = {121, 128, 150, 184, 191};
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
             REFUSED(fkc_write_slice_rotating(s, &src, &out, 4, B.dev, bad[i], 0),
@@ -1080,6 +1087,7 @@ static void test_wrapper_arguments(void **state)
     const size_t dst[2] = {4, 4}, src[2] = {2, 4}, off[3] = {1, 0, 0}, dst3[3] = {4, 4, 1};
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
     for (int w = 0; w < 4; w++) {
         fkc_tensor st = rt_tensor(S.dev, 0, widths[w], 2, src);
         fkc_tensor ot = rt_tensor(D.dev, 0, widths[w], 2, dst);
@@ -1155,6 +1163,7 @@ static void short_rows(fkc_dtype dt)
     RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
     fkc_stream *s;
     RT_OK(fkc_stream_create(compute_ctx, &s));
+    fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
     trace_begin(s);
     for (int k = 0; k < N; k++) {
         fkc_tensor st = rt_tensor(S.dev, c[k].s_at, dt, c[k].rank, c[k].src);
@@ -1241,6 +1250,7 @@ static void dependent_ops(fkc_context *ctx, size_t mis, const char *what)
     fkc_tensor p_dst = rt_tensor(P.dev, 48, FKC_DTYPE_U8, 1, p8);
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, false); /* the kernels of one op each (test_fused: fused) */
     trace_begin(s);
     uint32_t at[10]; /* events before each op */
     at[0] = tr.n;

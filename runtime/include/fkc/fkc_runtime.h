@@ -213,6 +213,23 @@ fkc_status fkc_stream_upload(fkc_stream *stream, fkc_buffer *buffer, uint64_t of
                              const void *data, uint64_t size);
 fkc_status fkc_stream_download(fkc_stream *stream, const fkc_buffer *buffer, uint64_t offset,
                                void *data, uint64_t size);
+/* Submits the stream's last submitted recording again, as it was recorded: no recording, no
+ * allocation and no descriptor update (fkc_stream_replay waits for it, as fkc_stream_submit
+ * does; fkc_stream_replay_async does not). Its ops read their device inputs afresh (a ring
+ * position a recorded fkc_stream_advance moved on), recorded uploads copy the bytes they
+ * copied when recorded, and recorded downloads write their host memory again when the replay
+ * completes. A stream in flight is first waited for. FKC_ERR_STATE when the stream is
+ * recording (submit first), has nothing submitted since its last begin, or records into a
+ * host's command buffer (the host resubmits its own). */
+fkc_status fkc_stream_replay(fkc_stream *stream);
+fkc_status fkc_stream_replay_async(fkc_stream *stream);
+/* Records a small op adding `delta` (mod 2^64) to the little-endian u64 at `offset` of
+ * `position` on the device, in stream order: after the ops recorded before it that read those
+ * bytes, before the ops recorded after it. With fkc_stream_replay, a decode step's rotating
+ * writes then land at successive ring positions with no host upload. offset: a multiple of 8
+ * (FKC_ERR_INVALID_ARGUMENT otherwise); FKC_ERR_OUT_OF_BOUNDS outside the buffer. */
+fkc_status fkc_stream_advance(fkc_stream *stream, fkc_buffer *position, uint64_t offset,
+                              uint64_t delta);
 /* Device time, in seconds, between the start and the end of the last completed work, from
  * Vulkan timestamps (excludes the submit and the wait); negative when the queue has no
  * timestamps, nothing completed yet, or the stream records into a host's command buffer.
@@ -220,6 +237,13 @@ fkc_status fkc_stream_download(fkc_stream *stream, const fkc_buffer *buffer, uin
 double fkc_stream_device_seconds(const fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
+/* Device commands recorded since the last begin: dispatches, copy calls and the table updates
+ * of fused dispatches, the pending fused dispatch counted (its update and dispatch); and the
+ * barriers recorded between them (one only where a command touches bytes an earlier one since
+ * the last barrier wrote, or writes bytes one read; not the barrier that begins an owned
+ * stream, nor fkc_stream_vulkan_barrier_in/out). For benchmarks: what a step costs. */
+uint32_t fkc_stream_command_count(const fkc_stream *stream);
+uint32_t fkc_stream_barrier_count(const fkc_stream *stream);
 fkc_context *fkc_stream_context(const fkc_stream *stream);
 /* Records a plain vkCmdCopyBuffer of `size` bytes (the benchmark's baseline; also handy). */
 fkc_status fkc_stream_copy(fkc_stream *stream, fkc_buffer *dst, uint64_t dst_offset,

@@ -1,0 +1,118 @@
+// fused.comp — many small 16-byte-aligned box writes in one dispatch (issue 15): binding 0
+// holds a table of writes, FKC_FUSE_WORDS (16) words each; bindings 1..6 are windows the writes
+// read (sources, ring positions), 7..14 windows they write. Each work group belongs to one
+// write (the table's first word is its first group), so the window a group uses is the same
+// for all its invocations.
+// A write is the copy_u128 box (planes x rows x row_units 16-byte units), optionally a ring
+// with the device-resident position (ring_u128: row or plane i lands at (start + i) mod cap).
+// Must match struct fkc_fused and the table built in runtime/src/stream.c.
+#version 450
+
+layout(local_size_x = 256) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer Table { uint t[]; };
+layout(std430, set = 0, binding = 1) readonly buffer R1 { uvec4 r1[]; };
+layout(std430, set = 0, binding = 2) readonly buffer R2 { uvec4 r2[]; };
+layout(std430, set = 0, binding = 3) readonly buffer R3 { uvec4 r3[]; };
+layout(std430, set = 0, binding = 4) readonly buffer R4 { uvec4 r4[]; };
+layout(std430, set = 0, binding = 5) readonly buffer R5 { uvec4 r5[]; };
+layout(std430, set = 0, binding = 6) readonly buffer R6 { uvec4 r6[]; };
+layout(std430, set = 0, binding = 7) writeonly buffer W1 { uvec4 w1[]; };
+layout(std430, set = 0, binding = 8) writeonly buffer W2 { uvec4 w2[]; };
+layout(std430, set = 0, binding = 9) writeonly buffer W3 { uvec4 w3[]; };
+layout(std430, set = 0, binding = 10) writeonly buffer W4 { uvec4 w4[]; };
+layout(std430, set = 0, binding = 11) writeonly buffer W5 { uvec4 w5[]; };
+layout(std430, set = 0, binding = 12) writeonly buffer W6 { uvec4 w6[]; };
+layout(std430, set = 0, binding = 13) writeonly buffer W7 { uvec4 w7[]; };
+layout(std430, set = 0, binding = 14) writeonly buffer W8 { uvec4 w8[]; };
+
+layout(push_constant) uniform Push {
+    uint n; // writes in the table
+} pc;
+
+uvec4 ld(uint k, uint i) // read window k
+{
+    switch (k) {
+    case 0u: return r1[i];
+    case 1u: return r2[i];
+    case 2u: return r3[i];
+    case 3u: return r4[i];
+    case 4u: return r5[i];
+    default: return r6[i];
+    }
+}
+
+void st(uint k, uint i, uvec4 v) // written window k
+{
+    switch (k) {
+    case 0u: w1[i] = v; break;
+    case 1u: w2[i] = v; break;
+    case 2u: w3[i] = v; break;
+    case 3u: w4[i] = v; break;
+    case 4u: w5[i] = v; break;
+    case 5u: w6[i] = v; break;
+    case 6u: w7[i] = v; break;
+    default: w8[i] = v; break;
+    }
+}
+
+uint pword(uint k, uint w) { return ld(k, w >> 2u)[w & 3u]; }
+
+uint word_at(uint k, uint b) // 32 bits at byte b of slot k
+{
+    uint w = b >> 2u, sh = (b & 3u) * 8u;
+    return sh == 0u ? pword(k, w) : (pword(k, w) >> sh) | (pword(k, w + 1u) << (32u - sh));
+}
+
+// (hi * 2^32 + lo) mod cap in 32-bit arithmetic (cap <= 2^31), as copy.comp.
+uint mod64(uint lo, uint hi, uint cap)
+{
+    uint r = hi % cap;
+    for (int i = 31; i >= 0; i--) {
+        r = (r << 1u) | ((lo >> uint(i)) & 1u);
+        if (r >= cap)
+            r -= cap;
+    }
+    return r;
+}
+
+void main()
+{
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    uint lo = 0u, hi = pc.n; // the last write whose first group is <= g
+    while (hi - lo > 1u) {
+        uint mid = (lo + hi) >> 1u;
+        if (t[mid * 16u] <= g)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    uint e = lo * 16u;
+    uint i = (g - t[e]) * 256u + gl_LocalInvocationID.x;
+    uint row_units = t[e + 5u], rows = t[e + 6u];
+    if (g < t[e] || i >= t[e + 1u])
+        return;
+    uint slots = t[e + 2u], ks = slots & 15u, kd = (slots >> 4u) & 15u, kp = slots >> 8u;
+    uint sh = t[e + 15u]; // log2(row_units) + 1 when a power of two: no division
+    uint r = sh != 0u ? i >> (sh - 1u) : i / row_units;
+    uint col = i - r * row_units;
+    uint row = r, plane = 0u; // one plane (a token's rows): no division either
+    if (r >= rows) {
+        plane = r / rows;
+        row = r - plane * rows;
+    }
+    uint drow = row, dplane = plane;
+    uint ring = t[e + 11u];
+    if (ring != 0u) {
+        uint cap = t[e + 12u], po = t[e + 14u];
+        uint plo = word_at(kp, po), phi = word_at(kp, po + 4u);
+        uint start = (phi == 0u ? plo % cap : mod64(plo, phi, cap)) + t[e + 13u];
+        start = start >= cap ? start - cap : start;
+        if (ring == 1u)
+            drow = row + start >= cap ? row + start - cap : row + start;
+        else
+            dplane = plane + start >= cap ? plane + start - cap : plane + start;
+    }
+    uvec4 v = ld(ks, t[e + 3u] + plane * t[e + 9u] + row * t[e + 7u] + col);
+    st(kd, t[e + 4u] + dplane * t[e + 10u] + drow * t[e + 8u] + col, v);
+}
