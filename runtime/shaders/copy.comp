@@ -7,7 +7,9 @@
 // row touching it, which rebuilds it byte by byte, keeping bytes outside the box. So exactly one
 // invocation writes each unit. Long rows go in two dispatches (PART=1: the units inside rows,
 // a kernel free of the edge code, which costs the single kernel ~7% of its bandwidth on the
-// H200; PART=2: the edge units, two slots per row). RING=1 adds the device-resident ring position (binding 2): the
+// H200; PART=2: the edge units, two slots per row). PART=3: rows of at most 16 bytes, one
+// invocation per row, which writes the one or two units it touches in one store each (RING=0
+// only). RING=1 adds the device-resident ring position (binding 2): the
 // shader reads it and splits the write at the ring end itself (WIDE=0: in one dispatch, each
 // ring row wrapped; WIDE=1: piece A or B of the split, one dispatch each).
 #version 450
@@ -15,7 +17,7 @@
 #error WIDE must be 0 or 1
 #endif
 #ifndef PART
-#define PART 0 // WIDE=1: 0 every unit; 1 only units inside rows; 2 only edge units
+#define PART 0 // WIDE=1: 0 every unit; 1 only units inside rows; 2 only edge units; 3 short rows
 #endif
 
 layout(local_size_x = 256) in;
@@ -113,14 +115,9 @@ void ring_piece(uint start)
 uint dstart(uint row, uint plane) { return dst0 + plane * p.d_plane + row * p.d_row; }
 uint sstart(uint row, uint plane) { return src0 + plane * p.s_plane + row * p.s_row; }
 
-// 16 source bytes from byte b: one aligned load, or two and a funnel shift.
-uvec4 load16(uint b)
+// Bytes k..k+15 (k < 16) of the 32 bytes lo|hi: a funnel shift.
+uvec4 shift16(uvec4 lo, uvec4 hi, uint k)
 {
-    uint q = b >> 4u, k = b & 15u;
-    uvec4 lo = s[q];
-    if (k == 0u)
-        return lo;
-    uvec4 hi = s[q + 1u];
     uint kw = k >> 2u, kb = (k & 3u) * 8u;
     uvec4 a, c;
     if (kw == 0u) {
@@ -137,6 +134,16 @@ uvec4 load16(uint b)
         c = hi;
     }
     return kb == 0u ? a : (a >> kb) | (c << (32u - kb));
+}
+
+// 16 source bytes from byte b: one aligned load, or two and a funnel shift.
+uvec4 load16(uint b)
+{
+    uint q = b >> 4u, k = b & 15u;
+    uvec4 lo = s[q];
+    if (k == 0u)
+        return lo;
+    return shift16(lo, s[q + 1u], k);
 }
 
 uint sword(uint i) { return s[i >> 2u][i & 3u]; } // source word i
@@ -209,6 +216,71 @@ void unit(uint u, uint a, uint e, uint row, uint plane)
     }
     d[u] = edge_unit(u, row, plane);
 }
+
+#if PART == 3
+// Whether the row at [a, a + len) (row, plane) is the only row of the box touching the unit
+// at byte x0 (rows lie in address order: only the neighbours can reach into it).
+bool alone(uint x0, uint row, uint plane)
+{
+    if (row > 0u || plane > 0u) {
+        uint prev = row > 0u ? dstart(row - 1u, plane) : dstart(rows_n - 1u, plane - 1u);
+        if (prev + p.row_units > x0)
+            return false;
+    }
+    if (row + 1u < rows_n)
+        return dstart(row + 1u, plane) >= x0 + 16u;
+    if (plane + 1u < planes_n)
+        return dstart(0u, plane + 1u) >= x0 + 16u;
+    return true;
+}
+
+// The bytes [lo, hi) of a word, both clamped to 0..4, as a mask.
+uint byte_mask(int lo, int hi)
+{
+    uint l = uint(clamp(lo, 0, 4)) * 8u, h = uint(clamp(hi, 0, 4)) * 8u;
+    return (h == 32u ? ~0u : (1u << h) - 1u) & ~(l == 32u ? ~0u : (1u << l) - 1u);
+}
+
+// Unit u, touched by this row alone: the row's bytes in it from the source units lo|hi (the
+// row starts at byte sa & 15 of lo), the other bytes kept (one read of the unit only then).
+void short_unit(uint u, uint a, uint sa, uvec4 lo, uvec4 hi)
+{
+    int j0 = int(u * 16u) - int(a);  // the row's byte at the unit's first byte
+    int k = int(sa & 15u) + j0;      // where that byte lies in lo|hi (-15..30)
+    // Bytes of the row sit at k + t in 0..31; k < 0 reaches lo only, k >= 16 hi only.
+    uvec4 v = k < 0 ? shift16(lo, lo, uint(k + 16)) : k < 16 ? shift16(lo, hi, uint(k))
+                                                             : shift16(hi, hi, uint(k - 16));
+    int t0 = -j0, t1 = int(p.row_units) - j0; // the unit's bytes [t0, t1) are the row's
+    uvec4 m = uvec4(byte_mask(t0, t1), byte_mask(t0 - 4, t1 - 4), byte_mask(t0 - 8, t1 - 8),
+                    byte_mask(t0 - 12, t1 - 12));
+    if (all(equal(m, uvec4(~0u))))
+        d[u] = v;
+    else
+        d[u] = (d[u] & ~m) | (v & m);
+}
+
+// One row of at most 16 bytes (it touches one or two units): the source read as one or two
+// aligned units up front; each unit it alone touches written in one store, a unit shared
+// with a neighbouring row through unit() (the first row touching it owns it, as in PART=0).
+void short_row(uint row, uint plane)
+{
+    uint a = dstart(row, plane), len = p.row_units, e = a + len, sa = sstart(row, plane);
+    uint q = sa >> 4u;
+    uvec4 lo = s[q];
+    uvec4 hi = (sa + len - 1u) >> 4u != q ? s[q + 1u] : lo;
+    uint u0 = a >> 4u, u1 = (e - 1u) >> 4u;
+    if (alone(u0 * 16u, row, plane))
+        short_unit(u0, a, sa, lo, hi);
+    else
+        unit(u0, a, e, row, plane);
+    if (u1 != u0) {
+        if (alone(u1 * 16u, row, plane))
+            short_unit(u1, a, sa, lo, hi);
+        else
+            unit(u1, a, e, row, plane);
+    }
+}
+#endif
 #endif
 
 void main()
@@ -222,6 +294,19 @@ void main()
 #if WIDE
     ring_piece(start);
 #endif
+#endif
+#if PART == 3 // short rows: one invocation per row, one flat index
+    uint r = p.base + (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u +
+             gl_LocalInvocationID.x;
+    if (r - p.base >= p.count)
+        return;
+    if (p.planes == 1u) {
+        if (r < rows_n)
+            short_row(r, 0u);
+    } else if (r / p.rows < planes_n) {
+        short_row(r % p.rows, r / p.rows);
+    }
+    return;
 #endif
     uint col, row, plane;
     if (p.grid != 0u) { // long rows: no division at all

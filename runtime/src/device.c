@@ -22,7 +22,8 @@ static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 #define MAX_DEVICES 16u
-#define KNOWN_FLAGS (FKC_CONTEXT_VALIDATION | FKC_CONTEXT_IGNORE_ENV | FKC_CONTEXT_RING_READBACK)
+#define KNOWN_FLAGS (FKC_CONTEXT_VALIDATION | FKC_CONTEXT_IGNORE_ENV | FKC_CONTEXT_RING_READBACK | \
+                     FKC_CONTEXT_NO_SHORT_RUNS)
 
 const char *fkc_device_type_name(fkc_device_type type)
 {

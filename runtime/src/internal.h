@@ -27,6 +27,7 @@
 #define FKC_TRANSFER_MIN_ROW 64u       /* AUTO: rows at least this long go through copy regions */
 #define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
 #define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
+#define FKC_SHORT_MAX_ROW 16u          /* misaligned rows this short: one invocation per row */
 #define FKC_SPLIT_MIN_BYTES (4u << 20) /* misaligned long rows this big: edges and bulk apart
                                           (H200: single kernel faster at 1 MiB, split at 16) */
 #define FKC_TRACK_MAX 256u             /* ranges a stream tracks between barriers (then: one) */
@@ -92,9 +93,10 @@ typedef struct fkc_hooks {
 
 /* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
  * 16-byte aligned units; any alignment (word-granular): whole, its units inside rows, its edge
- * units; and aligned / any alignment with the device-resident ring position. */
+ * units, rows of at most 16 bytes; and aligned / any alignment with the device-resident ring
+ * position. */
 typedef enum kernel_id {
-    KERNEL_U128, KERNEL_WIDE, KERNEL_WIDE_IN, KERNEL_WIDE_EDGE, KERNEL_RING_U128,
+    KERNEL_U128, KERNEL_WIDE, KERNEL_WIDE_IN, KERNEL_WIDE_EDGE, KERNEL_WIDE_SHORT, KERNEL_RING_U128,
     KERNEL_RING_WIDE, KERNEL_FUSED, KERNEL_ADVANCE, KERNEL_COUNT
 } kernel_id;
 

@@ -19,6 +19,9 @@ static const uint32_t spv_wide_in[] =
 static const uint32_t spv_wide_edge[] =
 #include "copy_wide_edge.spv.inc"
     ;
+static const uint32_t spv_wide_short[] =
+#include "copy_wide_short.spv.inc"
+    ;
 static const uint32_t spv_ring_u128[] =
 #include "ring_u128.spv.inc"
     ;
@@ -41,6 +44,7 @@ static const struct {
     [KERNEL_WIDE] = {spv_wide, sizeof spv_wide, "copy_wide"},
     [KERNEL_WIDE_IN] = {spv_wide_in, sizeof spv_wide_in, "copy_wide_in"},
     [KERNEL_WIDE_EDGE] = {spv_wide_edge, sizeof spv_wide_edge, "copy_wide_edge"},
+    [KERNEL_WIDE_SHORT] = {spv_wide_short, sizeof spv_wide_short, "copy_wide_short"},
     [KERNEL_RING_U128] = {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
     [KERNEL_RING_WIDE] = {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
     [KERNEL_FUSED] = {spv_fused, sizeof spv_fused, "fused"},

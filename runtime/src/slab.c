@@ -209,7 +209,7 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
     fkc_context *ctx = s->ctx;
     VkPipeline pipe = fkc_pipeline_get(ctx, k);
     fkc_status st;
-    bool wide = k == KERNEL_WIDE || k == KERNEL_RING_WIDE;
+    bool wide = k == KERNEL_WIDE || k == KERNEL_WIDE_SHORT || k == KERNEL_RING_WIDE;
     uint32_t unit = wide ? 1 : 16;
     uint64_t a = ctx->offset_align;
     uint64_t sb = p->src / a * a, db = p->dst / a * a;
@@ -234,6 +234,8 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
     pc.slots = wide ? (uint32_t)((p->row + 30) / 16) : pc.row_units;
     if (wide && pc.slots < FKC_GRID_MIN_UNITS)
         pc.slots = (uint32_t)((p->row + 15) / 16);
+    if (k == KERNEL_WIDE_SHORT)
+        pc.slots = 1; /* one invocation per row */
     if (p->ring) {
         uint64_t pb = p->pos_off / a * a;
         uint64_t end = p->pos->base + p->pos->vk_size; /* the window stays inside the buffer */
@@ -370,7 +372,10 @@ static fkc_status record_piece(fkc_stream *s, const fkc_buffer *from, const fkc_
         record_regions(s, from->buffer, to->buffer, p);
         return FKC_OK;
     }
-    return fit(s, from, to, p, aligned ? KERNEL_U128 : KERNEL_WIDE);
+    /* misaligned short rows: one invocation per row (FKC_CONTEXT_NO_SHORT_RUNS: the general
+     * kernel, to measure it beside) */
+    bool short_rows = p->row <= FKC_SHORT_MAX_ROW && !(ctx->flags & FKC_CONTEXT_NO_SHORT_RUNS);
+    return fit(s, from, to, p, aligned ? KERNEL_U128 : short_rows ? KERNEL_WIDE_SHORT : KERNEL_WIDE);
 }
 
 /* Records every piece of a coalesced job: the piece takes dims 0 and 1 (the ring's dim

@@ -34,6 +34,9 @@ static const uint32_t spv_wide_in[] =
 static const uint32_t spv_wide_edge[] =
 #include "copy_wide_edge.spv.inc"
     ;
+static const uint32_t spv_wide_short[] =
+#include "copy_wide_short.spv.inc"
+    ;
 static const uint32_t spv_ring_u128[] =
 #include "ring_u128.spv.inc"
     ;
@@ -41,7 +44,7 @@ static const uint32_t spv_ring_wide[] =
 #include "ring_wide.spv.inc"
     ;
 
-enum { K_U128, K_WIDE, K_WIDE_IN, K_WIDE_EDGE, K_RING_U128, K_RING_WIDE, K_COUNT };
+enum { K_U128, K_WIDE, K_WIDE_IN, K_WIDE_EDGE, K_WIDE_SHORT, K_RING_U128, K_RING_WIDE, K_COUNT };
 #define K_NONE K_COUNT /* a pipeline that is none of the runtime's kernels */
 
 static const struct {
@@ -53,6 +56,7 @@ static const struct {
     {spv_wide, sizeof spv_wide, "copy_wide"},
     {spv_wide_in, sizeof spv_wide_in, "copy_wide_in"},
     {spv_wide_edge, sizeof spv_wide_edge, "copy_wide_edge"},
+    {spv_wide_short, sizeof spv_wide_short, "copy_wide_short"},
     {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
     {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
 };
@@ -1179,7 +1183,9 @@ static void short_rows(fkc_dtype dt)
     snprintf(what, sizeof what, "short rows of %s", fkc_dtype_name(dt));
     rt_buf_check(&D, what);
     rt_buf_check(&S, what);
-    assert_true(t.by_kernel[K_WIDE] >= N / 2); /* rows under 16 bytes: the word-owning kernel */
+    /* rows under 16 bytes (misaligned: at least half): the short-row kernel; gapless ones
+     * merge into long rows */
+    assert_true(t.by_kernel[K_WIDE_SHORT] >= N / 2);
     fkc_stream_destroy(s);
     rt_buf_free(&D);
     rt_buf_free(&S);
@@ -1193,6 +1199,151 @@ static void test_short_rows(void **state)
         rng_seed(0x5407 + (uint64_t)w);
         short_rows(widths[w]);
     }
+}
+
+/* ---- short runs: one invocation per row (copy_wide_short) ---- */
+
+/* One write_slice case: src [rank] into dst [rank] at off, the tensors at byte d_at / s_at of
+ * their buffers. */
+typedef struct run_case {
+    uint32_t rank;
+    size_t dst[4], src[4], off[4], d_at, s_at;
+} run_case;
+
+/* The cases in one stream (placed one after another in two buffers, or where d_at / s_at say
+ * when `placed`), submitted once, each bit-exact against the CPU reference, both buffers
+ * compared whole; `want` must take every dispatch. The buffers end where the last case's
+ * tensors end (the last element is the buffer's last byte), or GUARD bytes after. */
+static trace_sum run_cases(fkc_context *ctx, fkc_dtype dt, run_case *c, int n, bool placed,
+                           bool guard, int want, const char *what)
+{
+    size_t e = fkc_dtype_size(dt), dcur = 0, scur = 0;
+    for (int k = 0; k < n; k++) {
+        if (!placed) {
+            c[k].d_at += (dcur + 15) & ~(size_t)15;
+            c[k].s_at += (scur + 15) & ~(size_t)15;
+        }
+        size_t de = c[k].d_at + rt_elems(c[k].rank, c[k].dst) * e;
+        size_t se = c[k].s_at + rt_elems(c[k].rank, c[k].src) * e;
+        dcur = de > dcur ? de : dcur;
+        scur = se > scur ? se : scur;
+    }
+    rt_buf D, S;
+    rt_buf_make(ctx, &D, dcur + (guard ? GUARD : 0));
+    rt_buf_make(ctx, &S, scur + (guard ? GUARD : 0));
+    fill_tricky(S.host, S.size, e);
+    RT_OK(fkc_buffer_upload(S.dev, 0, S.host, S.size));
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, false);
+    trace_begin(s);
+    for (int k = 0; k < n; k++) {
+        fkc_tensor st = rt_tensor(S.dev, c[k].s_at, dt, c[k].rank, c[k].src);
+        fkc_tensor ot = rt_tensor(D.dev, c[k].d_at, dt, c[k].rank, c[k].dst);
+        RT_OK(fkc_write_slice(s, &st, &ot, c[k].off));
+        assert_int_equal(fkc_ref_write_slice(D.host + c[k].d_at, c[k].dst, c[k].rank,
+                                             S.host + c[k].s_at, c[k].src, c[k].off, e),
+                         FKC_OK);
+    }
+    trace_sum t = trace_end(ctx, s, what);
+    RT_OK(fkc_stream_submit(s));
+    rt_buf_check(&D, what);
+    rt_buf_check(&S, what);
+    if (t.copies != 0 || t.by_kernel[want] != t.dispatches)
+        fail_msg("%s: %u of %u dispatches took %s (%u copies)", what, t.by_kernel[want],
+                 t.dispatches, kernels[want].name, t.copies);
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+    return t;
+}
+
+/* Runs of 1..15 bytes (whole elements) of one width at every destination offset mod 16 (the
+ * source's offset varies too): rows 16 bytes apart (each unit one run's: the single store),
+ * one element more than the run apart (units shared by neighbouring rows: the first owns),
+ * and a unit and a bit apart (two units per run); [3, 4, n] into [3, 5, p] (three planes) and
+ * into [3, 4, p] (rows and planes merged: one plane). */
+static void short_runs(fkc_context *ctx, fkc_dtype dt, int want, const char *what)
+{
+    size_t e = fkc_dtype_size(dt);
+    int n_cases = (int)(15 / e) * 16 * 3, k = 0;
+    run_case *c = calloc((size_t)n_cases, sizeof *c);
+    assert_non_null(c);
+    for (size_t n = 1; n * e <= 15; n++)
+        for (size_t o = 0; o < 16; o++)
+            for (int pk = 0; pk < 3; pk++, k++) {
+                size_t pitch = pk == 0 ? 16 / e : pk == 1 ? n + 1 : n + 16 / e + 1;
+                bool planes = (o + (size_t)pk) % 2 == 0;
+                c[k] = (run_case){.rank = 3, .src = {3, 4, n}, .dst = {3, planes ? 5 : 4, pitch},
+                                  .off = {0, planes ? 1 : 0, pitch - n}, .d_at = o,
+                                  .s_at = (o * 7 + n) % 16};
+                /* every offset mod 16: the run starts at d_at + (pitch - n) * e of each row */
+                c[k].d_at = (o + 32 - ((pitch - n) * e) % 16) % 16;
+            }
+    run_cases(ctx, dt, c, n_cases, false, true, want, what);
+    free(c);
+}
+
+static void test_short_runs(void **state)
+{
+    (void)state;
+    for (int w = 0; w < 4; w++)
+        short_runs(compute_ctx, widths[w], K_WIDE_SHORT, "short runs");
+    /* FKC_CONTEXT_NO_SHORT_RUNS: the same runs through the general kernel (the bench's old
+     * row) */
+    fkc_context *old = edge_context(FKC_CONTEXT_NO_SHORT_RUNS, FKC_COPY_COMPUTE, 0, 0);
+    assert_non_null(old);
+    short_runs(old, FKC_DTYPE_F16, K_WIDE, "short runs, general kernel");
+    fkc_context_destroy(old);
+}
+
+/* Short runs at the edges: the last element of both buffers (the run's last unit partly past
+ * the buffer's end, the source's last unit too); three merged outer axes (the bench's slab
+ * [k, 16, 64, 6] f16 into [k, 16, 64, 8] at [0, 0, 0, 1], small) and three that do not
+ * merge; a lowered storage window that splits the rows (a window edge inside the box), and a
+ * lowered work-group limit (flat walks from a base past 0). */
+static void test_short_run_edges(void **state)
+{
+    (void)state;
+    const fkc_dtype f16 = FKC_DTYPE_F16;
+    for (int w = 0; w < 4; w++) {
+        size_t e = fkc_dtype_size(widths[w]);
+        for (size_t n = 1; n * e <= 15; n++) {
+            /* [5, n] into [5, n + 1] at [0, 1]: the last row's last element is the buffer's
+             * last byte; destination and source at odd offsets */
+            run_case c = {.rank = 2, .src = {5, n}, .dst = {5, n + 1}, .off = {0, 1},
+                          .d_at = 16 + n % 16, .s_at = 32 + (3 * n) % 16};
+            run_cases(compute_ctx, widths[w], &c, 1, true, false, K_WIDE_SHORT, "last element");
+        }
+    }
+    run_case m[2] = {{.rank = 4, .src = {3, 16, 8, 6}, .dst = {3, 16, 8, 8}, .off = {0, 0, 0, 1}},
+                     {.rank = 4, .src = {2, 3, 4, 5}, .dst = {3, 4, 5, 8}, .off = {1, 1, 1, 2},
+                      .d_at = 6, .s_at = 10}};
+    trace_sum t = run_cases(compute_ctx, f16, m, 2, false, true, K_WIDE_SHORT, "merged axes");
+    assert_int_equal(t.dispatches, 1 + 2); /* the merged slab one; the other a plane each */
+    fkc_context *win = edge_context(0, FKC_COPY_COMPUTE, 256, 0);
+    fkc_context *few = edge_context(0, FKC_COPY_COMPUTE, 0, 1);
+    assert_non_null(win);
+    assert_non_null(few);
+    for (int w = 0; w < 4; w++) {
+        size_t e = fkc_dtype_size(widths[w]);
+        /* [40, 12 / e] into [40, 16 / e] and [2, 20, 12 / e] into [2, 21, 16 / e]: 640 bytes
+         * through windows of 256 */
+        run_case c[2] = {{.rank = 2, .src = {40, 12 / e}, .dst = {40, 16 / e},
+                          .off = {0, 4 / e}, .d_at = 2, .s_at = 5},
+                         {.rank = 3, .src = {2, 20, 12 / e}, .dst = {2, 21, 16 / e},
+                          .off = {0, 1, 2 / e}, .d_at = 2, .s_at = 9}};
+        t = run_cases(win, widths[w], c, 2, false, true, K_WIDE_SHORT, "short runs, windows");
+        assert_true(t.dispatches >= 2 * 3);
+        /* 700 rows through dispatches of one work group (256 invocations) */
+        run_case g = {.rank = 2, .src = {700, 12 / e}, .dst = {700, 16 / e}, .off = {0, 2 / e},
+                      .d_at = 3, .s_at = 1};
+        t = run_cases(few, widths[w], &g, 1, false, true, K_WIDE_SHORT, "short runs, groups");
+        assert_int_equal(t.dispatches, 3);
+    }
+    fkc_context_destroy(win);
+    fkc_context_destroy(few);
 }
 
 /* Each width, 16- and 48-byte rows: the source's offset, the destination's offset and the
@@ -1212,7 +1363,7 @@ static void test_alignment_classes(void **state)
             trace_sum t = slice_one(compute_ctx, widths[w], 2, dst, src, off, 16 + (dm ? e : 0),
                                     16 + (sm ? e : 0), "alignment class");
             bool aligned = !sm && !dm && !stride_m;
-            EXPECT(t, aligned ? K_U128 : K_WIDE, 1, "alignment class");
+            EXPECT(t, aligned ? K_U128 : row == 16 ? K_WIDE_SHORT : K_WIDE, 1, "alignment class");
         }
     }
 }
@@ -1328,6 +1479,8 @@ int main(void)
         cmocka_unit_test(test_position_overlap),
         cmocka_unit_test(test_wrapper_arguments),
         cmocka_unit_test(test_short_rows),
+        cmocka_unit_test(test_short_runs),
+        cmocka_unit_test(test_short_run_edges),
         cmocka_unit_test(test_alignment_classes),
         cmocka_unit_test(test_dependent_ops),
     };

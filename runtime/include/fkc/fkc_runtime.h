@@ -106,9 +106,12 @@ enum {
     FKC_CONTEXT_VALIDATION = 1u << 0, /* enable VK_LAYER_KHRONOS_validation + a messenger */
     FKC_CONTEXT_IGNORE_ENV = 1u << 1, /* do not read FKC_DEVICE */
     /* 1u << 2 was FKC_CONTEXT_NO_SMALL_STORAGE, which did nothing; it is refused now */
-    FKC_CONTEXT_RING_READBACK = 1u << 3 /* write_slice_rotating reads the position back to the
+    FKC_CONTEXT_RING_READBACK = 1u << 3, /* write_slice_rotating reads the position back to the
                                            host when the op is recorded (a submit + wait)
                                            instead of on the device when it runs */
+    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4 /* misaligned runs of at most 16 bytes take the general
+                                           unit-owning kernel, not the short-run one (to
+                                           measure one beside the other; same results) */
 };
 
 /* Options of fkc_context_create; fkc_context_options_init sets the defaults, `size` among
