@@ -278,7 +278,7 @@ MUTANTS = [
     ("C36", COMP, "if (prev + p.row_units > x0)\n            return false;",
      "if (prev + p.row_units > x0 + 1u)\n            return false;",
      "short runs: a previous row ending in the unit's first byte not seen"),
-    ("S30", SLAB, "bool short_rows = p->row <= FKC_SHORT_MAX_ROW",
+    ("S44", SLAB, "bool short_rows = p->row <= FKC_SHORT_MAX_ROW",
      "bool short_rows = p->row < FKC_SHORT_MAX_ROW", "16-byte misaligned rows: the general kernel"),
     # ---- stream.c and fused.comp (issue 15): range barriers, fused writes, replay ----
     ("R01", STREAM, "return (t->write || write) && t->buffer == buf", "return t->buffer == buf",
