@@ -37,6 +37,7 @@ typedef struct opts {
 
 typedef struct bench {
     fkc_context *ctx;
+    fkc_context *general; /* FKC_CONTEXT_NO_SHORT_RUNS: the 4-D slab's general-kernel row */
     bare *ref;
     const opts *o;
     const char *path;
@@ -134,7 +135,8 @@ static const struct {
               {FKC_DTYPE_F64, "b8"}};
 
 /* The bandwidth rows of one size: the two references, write_slice at each width aligned and
- * not, whole rows, and a 4-D slab with 12-byte innermost runs. */
+ * not, whole rows, and a 4-D slab with 12-byte innermost runs (by default the short-run kernel;
+ * then again through the general kernel, FKC_CONTEXT_NO_SHORT_RUNS, side by side). */
 static int bandwidth(bench *b, size_t bytes, bool refs)
 {
     size_t rows = bytes / ROW_BYTES;
@@ -197,6 +199,29 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
     }
     fkc_buffer_destroy(src);
     fkc_buffer_destroy(dst);
+    if (!rc && outer && b->general) { /* the same slab through the general unit-owning kernel
+                                       * (FKC_CONTEXT_NO_SHORT_RUNS), in that context's buffers */
+        fkc_context *own = b->ctx;
+        src = dst = NULL;
+        if ((st = fkc_buffer_create(b->general, outer * 16 * 64 * 12, &src)) != FKC_OK ||
+            (st = fkc_buffer_create(b->general, outer * 16 * 64 * 16, &dst)) != FKC_OK) {
+            rc = die("buffers", st);
+        } else {
+            op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 6}},
+                    .out = {dst, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 8}},
+                    .off = {0, 0, 0, 1}};
+            b->ctx = b->general;
+            st = measure(b, &o, b->o->iters, &dev, &host);
+            b->ctx = own;
+            if (st != FKC_OK)
+                rc = die("write_slice 4-D, general kernel", st);
+            else
+                table_row(b, "4-D 12-byte runs, general", "4d_short_runs_general", "b2",
+                          "unaligned", outer * 16 * 64 * 12, dev, plain, copy);
+        }
+        fkc_buffer_destroy(src);
+        fkc_buffer_destroy(dst);
+    }
     return rc;
 }
 
@@ -653,8 +678,13 @@ static int run_path(const opts *o, const char *path, bool first, FILE *csv)
     bench b = {.o = o, .path = path, .csv = csv};
     if (!(b.ctx = context(o, path, 0, &st)))
         return die("context", st);
+    if (!(b.general = context(o, path, FKC_CONTEXT_NO_SHORT_RUNS, &st))) {
+        fkc_context_destroy(b.ctx);
+        return die("context", st);
+    }
     const fkc_device_info *info = fkc_context_device(b.ctx);
     if (!(b.ref = bare_open(info->name))) {
+        fkc_context_destroy(b.general);
         fkc_context_destroy(b.ctx);
         fprintf(stderr, "fkc-bench: the bare reference could not open '%s'\n", info->name);
         return 1;
@@ -718,6 +748,7 @@ static int run_path(const opts *o, const char *path, bool first, FILE *csv)
         }
     }
     bare_close(b.ref);
+    fkc_context_destroy(b.general);
     fkc_context_destroy(b.ctx);
     return rc;
 }

@@ -223,8 +223,8 @@ void unit(uint u, uint a, uint e, uint row, uint plane)
 bool alone(uint x0, uint row, uint plane)
 {
     if (row > 0u || plane > 0u) {
-        uint prev = row > 0u ? dstart(row - 1u, plane) : dstart(rows_n - 1u, plane - 1u);
-        if (prev + p.row_units > x0)
+        uint before = row > 0u ? dstart(row - 1u, plane) : dstart(rows_n - 1u, plane - 1u);
+        if (before + p.row_units > x0)
             return false;
     }
     if (row + 1u < rows_n)
