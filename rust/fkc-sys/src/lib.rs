@@ -41,6 +41,8 @@ pub const FKC_CONTEXT_VALIDATION: u32 = 1;
 pub const FKC_CONTEXT_IGNORE_ENV: u32 = 1 << 1;
 /// FKC_CONTEXT_RING_READBACK: write_slice_rotating reads its position back when recorded.
 pub const FKC_CONTEXT_RING_READBACK: u32 = 1 << 3;
+/// FKC_CONTEXT_NO_SHORT_RUNS: misaligned runs of at most 16 bytes take the general kernel.
+pub const FKC_CONTEXT_NO_SHORT_RUNS: u32 = 1 << 4;
 /// FKC_KERNEL_MAX_BUFFERS: storage buffers one user kernel may bind.
 pub const FKC_KERNEL_MAX_BUFFERS: u32 = 16;
 
