@@ -234,6 +234,16 @@ bool alone(uint x0, uint row, uint plane)
     return true;
 }
 
+// shift16 without branches (selects: lanes of one subgroup take different shifts here).
+uvec4 shift16_sel(uvec4 lo, uvec4 hi, uint k)
+{
+    uint kw = k >> 2u, kb = (k & 3u) * 8u;
+    uvec4 w1 = uvec4(lo.yzw, hi.x), w2 = uvec4(lo.zw, hi.xy), w3 = uvec4(lo.w, hi.xyz);
+    uvec4 a = mix(mix(lo, w1, bvec4(kw == 1u)), mix(w2, w3, bvec4(kw == 3u)), bvec4(kw >= 2u));
+    uvec4 c = mix(mix(w1, w2, bvec4(kw == 1u)), mix(w3, hi, bvec4(kw == 3u)), bvec4(kw >= 2u));
+    return mix((a >> kb) | (c << ((32u - kb) & 31u)), a, bvec4(kb == 0u));
+}
+
 // The bytes [lo, hi) of a word, both clamped to 0..4, as a mask.
 uint byte_mask(int lo, int hi)
 {
@@ -247,9 +257,9 @@ void short_unit(uint u, uint a, uint sa, uvec4 lo, uvec4 hi)
 {
     int j0 = int(u * 16u) - int(a);  // the row's byte at the unit's first byte
     int k = int(sa & 15u) + j0;      // where that byte lies in lo|hi (-15..30)
-    // Bytes of the row sit at k + t in 0..31; k < 0 reaches lo only, k >= 16 hi only.
-    uvec4 v = k < 0 ? shift16(lo, lo, uint(k + 16)) : k < 16 ? shift16(lo, hi, uint(k))
-                                                             : shift16(hi, hi, uint(k - 16));
+    // The row's bytes sit at k + t in 0..31; k < 0 reaches lo only (then the pair is (any,
+    // lo) from k + 16), k >= 16 hi only (the pair (hi, any) from k - 16): k & 15 either way.
+    uvec4 v = shift16_sel(k < 16 ? lo : hi, k < 0 ? lo : hi, uint(k) & 15u);
     int t0 = -j0, t1 = int(p.row_units) - j0; // the unit's bytes [t0, t1) are the row's
     uvec4 m = uvec4(byte_mask(t0, t1), byte_mask(t0 - 4, t1 - 4), byte_mask(t0 - 8, t1 - 8),
                     byte_mask(t0 - 12, t1 - 12));
