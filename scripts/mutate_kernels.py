@@ -282,7 +282,7 @@ MUTANTS = [
      "short runs: a run's second unit dropped"),
     ("C36", COMP, "if (before + p.row_units > x0)", "if (before + p.row_units > x0 + 1u)",
      "short runs: a previous row ending in the unit's first byte not seen (survives: a race "
-     "whose two writers write the same bytes; lavapipe cannot show it)"),
+     "that lavapipe's lane order never loses a byte in)"),
     ("S44", SLAB, "bool short_rows = p->row <= FKC_SHORT_MAX_ROW",
      "bool short_rows = p->row < FKC_SHORT_MAX_ROW", "16-byte misaligned rows: the general kernel"),
     # ---- stream.c and fused.comp (issue 15): range barriers, fused writes, replay ----
