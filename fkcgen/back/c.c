@@ -1037,10 +1037,49 @@ static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
     fkcg_render_free(&r);
 }
 
+/* The C back end's own check, after the shared ones: an op kind's function type names its
+ * tensors as parameters before its params type (`const fkc_tensor *src, ..., const
+ * <prefix>_<op>_params *params`), so a tensor called <prefix>_<op>_params hides that type
+ * for the rest of the list and the header does not compile. The front end cannot see it
+ * (it knows no prefix; the default's fkc_ names it refuses already). One name per op kind
+ * that has a params type, built once, against its signature section's tensors. */
+static size_t check_c(const fkcg_plan *p, fkcg_diag *d)
+{
+    size_t before = fkcg_diag_errors(d);
+    size_t errors = fkcg_plan_check(p, d);
+    fkcg_buf name;
+    fkcg_buf_init(&name);
+    for (size_t i = 0; errors == 0 && i < p->n_ops; i++) {
+        const fkcg_section *s = p->t->sections[p->ops[i].sig];
+        if (!s->variant && !p->ops[i].rt)
+            continue; /* no params type: its params are `const void *params` */
+        name.len = 0;
+        fkcg_buf_printf(&name, "%s_%s_params", p->prefix, p->ops[i].snake);
+        for (size_t k = 0; k < s->n_inputs + s->n_outputs; k++) {
+            bool in = k < s->n_inputs;
+            const char *tensor = in ? s->inputs[k].name : s->outputs[k - s->n_inputs].name;
+            fkcg_loc loc = in ? s->inputs[k].loc : s->outputs[k - s->n_inputs].loc;
+            if (strcmp(tensor, fkcg_buf_str(&name)) != 0)
+                continue;
+            fkcg_buf why;
+            fkcg_buf_init(&why);
+            fkcg_buf_printf(&why, "is the C name of the params type of op kind %s under "
+                            "--prefix %s, which the tensors precede in its function type: the "
+                            "generated C would not compile; choose another tensor name",
+                            p->ops[i].name, p->prefix);
+            fkcg_emit_report(d, loc, in ? "input name" : "output name", tensor,
+                             fkcg_buf_str(&why));
+            fkcg_buf_free(&why);
+        }
+    }
+    fkcg_buf_free(&name);
+    return fkcg_diag_errors(d) - before;
+}
+
 const fkcg_backend fkcg_backend_c = {
     .name = "c",
     .outputs = { "@_bindings.h", "@_bindings.c" },
-    .check = fkcg_plan_check,
+    .check = check_c,
     .emit = emit_c,
 };
 

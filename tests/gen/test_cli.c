@@ -917,6 +917,36 @@ static void test_prefix(void **state)
     assert_non_null(strstr(err_text, "fkcgen gen: --prefix 'str' is reserved by the C library"));
 }
 
+/* A tensor named <prefix>_<op>_params hides the op's params type in its function type, so the
+ * header would not compile: `check` (no prefix) accepts the contract, `gen --prefix zz` refuses
+ * it at each tensor's file:line:col, an input and an output, and writes nothing; under another
+ * prefix the same contract generates C that compiles with gcc and clang. */
+static void test_prefix_params_clash(void **state)
+{
+    (void)state;
+    const char *c = "tests/gen/cases/prefix_clash.md";
+    assert_int_equal(sh("cd %s && %s check %s", repo, fkcgen, c), 0);
+    assert_int_equal(sh("cd %s && %s gen --prefix zz --out-dir %s/z %s", repo, fkcgen, tmp, c), 1);
+    static const char *const want[] = {
+        "tests/gen/cases/prefix_clash.md:25:3: error: input name 'zz_copy_params' is the C name "
+        "of the params type of op kind Copy under --prefix zz, which the tensors precede in its "
+        "function type: the generated C would not compile; choose another tensor name\n"
+        "- name: zz_copy_params\n  ^\n",
+        "tests/gen/cases/prefix_clash.md:81:3: error: output name 'zz_move_params' is the C name "
+        "of the params type of op kind Move under --prefix zz",
+        "fkcgen gen: nothing written (contract errors)\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(err_text, want[i]))
+            fail_msg("missing:\n%s\nin:\n%s", want[i], err_text);
+    assert_false(exists("%s/%s", "z"));
+    assert_int_equal(sh("cd %s && %s gen --prefix yy --out-dir %s/y %s", repo, fkcgen, tmp, c), 0);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(sh("cd %s && %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror "
+                            "-Iruntime/include -c %s/y/yy_bindings.c -o %s/y.o", repo,
+                            k ? "clang" : "gcc", tmp, tmp), 0);
+}
+
 /* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
  * (tests/gen/qsort_reverse.so, preloaded: the order musl, the BSDs or macOS may give), gen's
  * outputs are the same bytes, C, Rust and JSON, for the seed, two providers split across files,
@@ -983,6 +1013,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emit_stubs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefix_params_clash, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }
