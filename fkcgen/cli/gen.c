@@ -30,6 +30,7 @@ typedef struct gen_opts {
     const char *prefix;   /* --prefix, FKCG_EMIT_PREFIX by default */
     bool check;           /* --check */
     const char *stubs;    /* --emit-stubs FILE, or NULL */
+    const char *select;   /* --select FILE, or NULL (every binding) */
     const fkcg_backend *be; /* --lang: the back end (C by default) */
     char **files;         /* the contracts */
     size_t n_files;
@@ -37,7 +38,8 @@ typedef struct gen_opts {
 
 static const char usage[] =
     "usage: fkcgen gen --out-dir DIR [--prefix NAME] [--lang c|rust|json] [--check]\n"
-    "                  [--depfile FILE] [--root DIR] [--emit-stubs FILE] FILE...\n"
+    "                  [--depfile FILE] [--root DIR] [--emit-stubs FILE] [--select FILE]\n"
+    "                  FILE...\n"
     "  Emits DIR/NAME_bindings.h and DIR/NAME_bindings.c from the contracts.\n"
     "  --prefix NAME   of every generated name and of the files (default " FKCG_EMIT_PREFIX ")\n"
     "  --lang rust     emit DIR/NAME_bindings.rs, one Rust module, instead (default: c);\n"
@@ -46,17 +48,20 @@ static const char usage[] =
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
     "  --emit-stubs FILE  also write FILE, a C skeleton of the byte-width wrappers the\n"
-    "                  contracts need (never overwrites: FILE must not exist)\n";
+    "                  contracts need (never overwrites: FILE must not exist)\n"
+    "  --select FILE   emit only the bindings FILE names: one `OpKind` (all its dtypes) or\n"
+    "                  `OpKind: DTYPE, DTYPE...` a line; the dispatch refuses the others\n"
+    "                  with FKC_ERR_NO_KERNEL\n";
 
 /* Parses argv (argv[0] is "gen"). 0 when fine, 2 on a usage error (reported), -1 for --help. */
 static int parse_opts(int argc, char **argv, gen_opts *o)
 {
-    enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK };
+    enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK, SELECT };
     static const fkcg_option opts[] = {
         [OUT_DIR] = { "--out-dir", true }, [DEPFILE] = { "--depfile", true },
         [ROOT] = { "--root", true },       [STUBS] = { "--emit-stubs", true },
         [PREFIX] = { "--prefix", true },   [LANG] = { "--lang", true },
-        [CHECK] = { "--check", false },
+        [CHECK] = { "--check", false },    [SELECT] = { "--select", true },
     };
     memset(o, 0, sizeof *o);
     int i = 1, k;
@@ -72,6 +77,7 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
         case STUBS: o->stubs = v; break;
         case PREFIX: o->prefix = v; break;
         case CHECK: o->check = true; break;
+        case SELECT: o->select = v; break;
         case LANG:
             if (!(o->be = fkcg_backend_find(v))) {
                 fkcg_cli_error("fkcgen gen", usage, "--lang '%s': the languages are %s", v,
@@ -592,6 +598,10 @@ static void make_depfile(const gen_opts *o, char *const outs[], int n_outs, fkcg
         fkcg_buf_puts(b, " \\\n  ");
         put_make_path(b, o->files[i]);
     }
+    if (o->select) {
+        fkcg_buf_puts(b, " \\\n  ");
+        put_make_path(b, o->select);
+    }
     if (self) {
         fkcg_buf_puts(b, " \\\n  ");
         put_make_path(b, self);
@@ -600,6 +610,11 @@ static void make_depfile(const gen_opts *o, char *const outs[], int n_outs, fkcg
     for (size_t i = 0; i < o->n_files; i++) {
         fkcg_buf_putc(b, '\n');
         put_make_path(b, o->files[i]);
+        fkcg_buf_puts(b, ":\n");
+    }
+    if (o->select) {
+        fkcg_buf_putc(b, '\n');
+        put_make_path(b, o->select);
         fkcg_buf_puts(b, ":\n");
     }
     free(self);
@@ -796,6 +811,8 @@ static int check_paths(const gen_opts *o, char *const outs[], int n_outs)
         rc = check_chars("output", outs[k], make);
     for (size_t i = 0; i < o->n_files && !rc; i++)
         rc = check_chars("contract", o->files[i], make);
+    if (!rc && o->select)
+        rc = check_chars("--select", o->select, make);
     if (!rc && make)
         rc = check_chars("--depfile", o->depfile, false);
     char *self = make && !rc ? self_path() : NULL;
@@ -925,8 +942,9 @@ static void remove_stale(const gen_opts *o, char *const outs[], int n_outs)
  * memory; --check keeps them whole for the diff). 0, or 1 when the back end's checks found
  * errors: then nothing was emitted, *failed is set and the outputs are closed. failed: the
  * flag the outputs' writers share (it outlives this call). */
-static int emit_outputs(const gen_opts *o, fkcg_run *run, char *const outs[],
-                        fkcg_buf *const texts[], out_file files[], int n_outs, bool *failed)
+static int emit_outputs(const gen_opts *o, fkcg_run *run, const fkcg_table *t,
+                        char *const outs[], fkcg_buf *const texts[], out_file files[],
+                        int n_outs, bool *failed)
 {
     if (!o->check) {
         catch_signals();
@@ -937,8 +955,7 @@ static int emit_outputs(const gen_opts *o, fkcg_run *run, char *const outs[],
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
     }
     /* the run's sink: the checks' messages quote the contract's line, as the front end's */
-    size_t errors = fkcg_backend_run(o->be, fkcg_run_table(run), o->prefix, fkcg_run_diag(run),
-                                     texts);
+    size_t errors = fkcg_backend_run(o->be, t, o->prefix, fkcg_run_diag(run), texts);
     if (errors == 0)
         return 0;
     *failed = true; /* nothing was emitted, so nothing was written: close the outputs */
@@ -975,8 +992,15 @@ int fkcg_cmd_gen(int argc, char **argv)
     int dir_fd = rc == 0 ? lock_out_dir(o.out_dir, !o.check, &created) : -1;
     if (dir_fd == -2)
         rc = 2;
+    /* --select: the table cut down to the bindings the file names (errors: contract errors) */
+    fkcg_table selected = {0};
+    const fkcg_table *t = fkcg_run_table(run);
+    if (rc == 0 && o.select) {
+        rc = fkcg_select(t, o.select, fkcg_run_diag(run), &selected);
+        t = &selected;
+    }
     if (rc == 0)
-        rc = emit_outputs(&o, run, outs, texts, files, n_outs, &failed);
+        rc = emit_outputs(&o, run, t, outs, texts, files, n_outs, &failed);
     if (rc != 0)
         fkcg_cli_error("fkcgen gen", NULL, "nothing written%s",
                        rc == 1 ? " (contract errors)" : "");
@@ -985,7 +1009,7 @@ int fkcg_cmd_gen(int argc, char **argv)
     else
         rc = write_outputs(&o, outs, texts, files, n_outs, dir_fd);
     if (rc == 0 && o.stubs)
-        rc = write_stubs(o.stubs, o.prefix, fkcg_run_table(run));
+        rc = write_stubs(o.stubs, o.prefix, t);
     if (rc != 0 && created)
         remove_made(o.out_dir, created); /* made for this run, which wrote nothing in it */
     if (dir_fd >= 0)
@@ -994,6 +1018,7 @@ int fkcg_cmd_gen(int argc, char **argv)
         free(outs[k]);
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
+    fkcg_select_free(&selected);
     fkcg_run_free(run);
     return rc;
 }

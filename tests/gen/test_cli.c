@@ -947,6 +947,55 @@ static void test_prefix_params_clash(void **state)
                             k ? "clang" : "gcc", tmp, tmp), 0);
 }
 
+/* gen --select FILE: every name must match (an op kind no contract binds, a word that is no
+ * dtype, a dtype the op kind is not bound for, a malformed line: each at the file's line:col,
+ * with did-you-mean where one is close, all in one run), a file that selects nothing is an
+ * error, an unreadable one exits 2, and each writes nothing; lines of one op kind add up; the
+ * selection is a prerequisite in the depfile. (tests/gen/test_select.c runs a selected build.) */
+static void test_select(void **state)
+{
+    (void)state;
+    const char *in = "contracts/vulkan/write_slice.md tests/gen/cases/prefix_clash.md";
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/bad.txt --out-dir %s/s %s",
+                        repo, fkcgen, tmp, in), 1);
+    assert_string_equal(err_text,
+        "tests/gen/cases/select/bad.txt:2:1: error: op kind 'WriteSlise' is bound by no contract; did you mean 'WriteSlice'?\n"
+        "WriteSlise\n"
+        "^\n"
+        "tests/gen/cases/select/bad.txt:3:18: error: unknown dtype 'F33'; did you mean 'F32'?\n"
+        "WriteSlice: F32, F33\n"
+        "                 ^\n"
+        "tests/gen/cases/select/bad.txt:5:11: error: op kind Copy is bound for no dtype I8 (the contracts bind it for F32 or U8)\n"
+        "Copy: U8, I8\n"
+        "          ^\n"
+        "tests/gen/cases/select/bad.txt:6:25: error: expected ',' or the end of the line after a dtype\n"
+        "WriteSliceRotating: F32 I8\n"
+        "                        ^\n"
+        "tests/gen/cases/select/bad.txt:7:20: error: expected ':' and dtypes, or the end of the line, after the op kind\n"
+        "WriteSliceRotating F32\n"
+        "                   ^\n"
+        "tests/gen/cases/select/bad.txt:8:1: error: expected an op kind, as `OpKind` or `OpKind: DTYPE, ...`\n"
+        ": F32\n"
+        "^\n"
+        "fkcgen gen: nothing written (contract errors)\n");
+    assert_false(exists("%s/%s", "s"));
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/empty.txt --out-dir %s/s %s",
+                        repo, fkcgen, tmp, in), 1);
+    assert_string_equal(err_text, "tests/gen/cases/select/empty.txt: error: --select: the file "
+                                  "selects no binding\nfkcgen gen: nothing written (contract errors)\n");
+    assert_int_equal(sh("cd %s && %s gen --select %s/none.txt --out-dir %s/s %s", repo, fkcgen,
+                        tmp, tmp, in), 2);
+    assert_non_null(strstr(err_text, "none.txt: error: --select: No such file or directory\n"));
+    assert_false(exists("%s/%s", "s"));
+    /* Copy: F32, then U8 on a later line; Move whole: 4 of the 20 bindings */
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/union.txt --out-dir %s/s "
+                        "--depfile %s/s.d %s && grep -c 'FKC_BINDING_COUNT 4$\\|FKC_OP_KIND_COUNT = 2$\\|"
+                        "FKC_OP_COPY = 0, \\|FKC_OP_MOVE = 1, ' %s/s/fkc_bindings.h && grep -c "
+                        "'^  tests/gen/cases/select/union.txt\\|^tests/gen/cases/select/union.txt:$' %s/s.d",
+                        repo, fkcgen, tmp, tmp, in, tmp, tmp), 0);
+    assert_string_equal(out_text, "4\n2\n");
+}
+
 /* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
  * (tests/gen/qsort_reverse.so, preloaded: the order musl, the BSDs or macOS may give), gen's
  * outputs are the same bytes, C, Rust and JSON, for the seed, two providers split across files,
@@ -1014,6 +1063,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_emit_stubs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix_params_clash, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_select, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }
