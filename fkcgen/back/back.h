@@ -146,6 +146,8 @@ typedef struct fkcg_plan {
     size_t *links;             /* row indices by symbol (strcmp), then row index */
     const char **registries;   /* the distinct link_registry names, sorted */
     size_t n_registries;
+    size_t *reg_links;         /* the links grouped by registry, each group in links' order */
+    size_t *reg_first;         /* registry k's group: reg_links[reg_first[k] .. reg_first[k+1]) */
     fkcg_plan_group *groups;
     size_t n_groups;
     fkcg_plan_case *cases;

@@ -400,6 +400,24 @@ static void plan_registries(fkcg_plan *p)
     }
 }
 
+/* The links of each registry, in symbol order: one counting pass over the links (a back end
+ * that prints a table per registry walks only its rows, so many providers cost no more). */
+static void plan_registry_links(fkcg_plan *p)
+{
+    /* + 2: a hand-built table may have rows and no registry (each section's is then 0) */
+    p->reg_first = fkcg_xcalloc(p->n_registries + 2, sizeof *p->reg_first);
+    p->reg_links = fkcg_xcalloc(p->n_rows, sizeof *p->reg_links);
+    for (size_t i = 0; i < p->n_rows; i++)
+        p->reg_first[p->secs[p->rows[i].sec].registry + 1]++;
+    for (size_t k = 0; k <= p->n_registries; k++)
+        p->reg_first[k + 1] += p->reg_first[k];
+    size_t *at = fkcg_xcalloc(p->n_registries + 2, sizeof *at);
+    memcpy(at, p->reg_first, (p->n_registries + 2) * sizeof *at);
+    for (size_t i = 0; i < p->n_rows; i++)
+        p->reg_links[at[p->secs[p->rows[p->links[i]].sec].registry]++] = p->links[i];
+    free(at);
+}
+
 /* ---- dispatch: per (op, backend), per dtype, the first row in table order ---- */
 
 typedef struct disp_key {
@@ -631,6 +649,7 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
     plan_rows(p);
     plan_links(p);
     plan_registries(p);
+    plan_registry_links(p);
     plan_dispatch(p);
     plan_same(p);
 }
@@ -646,6 +665,8 @@ void fkcg_plan_free(fkcg_plan *p)
     free(p->rows);
     free(p->links);
     free(p->registries);
+    free(p->reg_links);
+    free(p->reg_first);
     free(p->groups);
     free(p->cases);
     free(p->input_sec);

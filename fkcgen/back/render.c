@@ -511,10 +511,7 @@ void fkcg_render_where(fkcg_buf *out, const fkcg_plan *p, size_t sec, bool line)
 
 size_t fkcg_render_links_of(const fkcg_plan *p, size_t reg)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < p->n_rows; i++)
-        n += reg == FKCG_NONE || p->secs[p->rows[p->links[i]].sec].registry == reg;
-    return n;
+    return reg == FKCG_NONE ? p->n_rows : p->reg_first[reg + 1] - p->reg_first[reg];
 }
 
 /* The comment of row i of table t: "[i] kernel ..." (built in a buffer of its own). */
@@ -587,9 +584,12 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
     if (t == FKCG_T_BINDINGS)
         put_templates(r);
     r->st->open(r, t, FKCG_NONE, registry, n);
-    for (size_t k = 0; k < (t == FKCG_T_LINKS ? p->n_rows : n); k++) {
+    /* one registry's links: its group of reg_links; every link: links */
+    const size_t *links = t != FKCG_T_LINKS ? NULL
+                        : registry == FKCG_NONE ? p->links : p->reg_links + p->reg_first[registry];
+    for (size_t k = 0; k < n; k++) {
         cells c = { .n = 0 };
-        size_t row = t == FKCG_T_LINKS ? p->links[k] : k;
+        size_t row = links ? links[k] : k;
         switch (t) {
         case FKCG_T_PROVIDERS: provider_cells(&c, p->t->providers[k]); break;
         case FKCG_T_KERNELS: kernel_cells(&c, p, k); break;
@@ -601,8 +601,6 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
             binding_cells(&c, p, k, false);
             break;
         case FKCG_T_LINKS:
-            if (registry != FKCG_NONE && p->secs[p->rows[row].sec].registry != registry)
-                continue;
             link_cells(&c, p, row);
             break;
         case FKCG_T_REGISTRIES: str(&c, p->registries[k]); break;
