@@ -110,8 +110,10 @@ typedef struct fkcg_plan_sec {  /* one section (kernel), in table order (by kern
                                   back ends print them through one row template */
     size_t inputs;             /* its first input in the plan's input list */
     /* The first section (in table order) whose table of that kind holds the same rows as
-     * this one's: a table is printed once, at its first section, and named from there. */
-    size_t same_fast_paths, same_inputs, same_outputs, same_fields;
+     * this one's: a table is printed once, at its first section, and named from there.
+     * same_cost: the first with the same cost (provenance, class, expressions' text and, when
+     * an expression reads a field, op kind): its cost and cost functions serve both. */
+    size_t same_fast_paths, same_inputs, same_outputs, same_fields, same_cost;
 } fkcg_plan_sec;
 
 typedef struct fkcg_plan_row {  /* one binding, in table order */

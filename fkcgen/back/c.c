@@ -945,49 +945,57 @@ static void emit_c_tables(fkcg_render *r)
         fkcg_render_table(r, order[i], FKCG_NONE);
 }
 
-/* One `if (backend == ...) switch (in)` of the plan's dispatch group g: the dtypes bound to
- * one wrapper are the cases of one assignment and return. */
-static void emit_dispatch_group(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_group *g)
-{
-    const fkcg_plan_op *op = &p->ops[g->op];
-    LIT(b, "        if (backend == ");
-    put_vocab(b, FKCG_EN_BACKEND, g->backend);
-    LIT(b, ") {\n            switch (in) {\n");
-    for (size_t i = 0; i < g->n; i++) {
-        const fkcg_plan_case *c = &p->cases[g->first + i];
-        LIT(b, "            case ");
-        put_vocab(b, FKCG_EN_DTYPE, fkcg_dtypes[c->dtype].name);
-        LIT(b, ":\n");
-        const fkcg_plan_row *row = &p->rows[c->row];
-        const fkcg_plan_row *next = i + 1 < g->n ? &p->rows[p->cases[g->first + i + 1].row] : NULL;
-        if (next && next->sec == row->sec && next->b->byte_width == row->b->byte_width)
-            continue; /* the next dtype shares this wrapper */
-        LIT(b, "                ref->");
-        put_ident(b, op->snake);
-        LIT(b, " = ");
-        put_wrapper_symbol(b, p, c->row);
-        LIT(b, ";\n                return FKC_OK;\n");
-    }
-    LIT(b, "            default:\n                break;\n            }\n        }\n");
-}
-
+/* The dispatch as data: per (op kind, backend) group of the plan, the row each dtype
+ * dispatches to (the first in table order), as row + 1 (0: none), and each op kind's groups;
+ * @_dispatch reads them (a loop over the op's backends). A switch of one case per op kind and
+ * dtype was most of the compiler's time at 1,000 op kinds (docs/benchmarks.md). */
 static void emit_c_dispatch(fkcg_buf *b, const fkcg_plan *p)
 {
-    TPL(b, p, "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, "
+    TPL(b, p, "/* The dispatch: per (op kind, backend), the row + 1 of each dtype (the first binding "
+              "in\n * table order; 0: none), and each op kind's groups. */\n"
+              "static const struct {\n    fkc_backend backend;\n"
+              "    uint32_t row[FKC_DTYPE_COUNT];\n} dispatch_groups[");
+    fkcg_buf_put_u64(b, p->n_groups);
+    LIT(b, "] = {\n");
+    for (size_t i = 0; i < p->n_groups; i++) {
+        const fkcg_plan_group *g = &p->groups[i];
+        LIT(b, "    {");
+        put_vocab(b, FKCG_EN_BACKEND, g->backend);
+        LIT(b, ", {");
+        for (size_t k = 0; k < g->n; k++) {
+            const fkcg_plan_case *c = &p->cases[g->first + k];
+            put_str(b, k ? ", [" : "[");
+            put_vocab(b, FKCG_EN_DTYPE, fkcg_dtypes[c->dtype].name);
+            LIT(b, "] = ");
+            fkcg_buf_put_u64(b, c->row + 1);
+        }
+        LIT(b, "}}, /* ");
+        put_comment(b, p->ops[g->op].name);
+        LIT(b, " */\n");
+    }
+    TPL(b, p, "};\n\nstatic const size_t op_groups[@@_OP_KIND_COUNT][2] = {\n");
+    for (size_t i = 0, op = 0; op < p->n_ops; op++) {
+        size_t first = i;
+        while (i < p->n_groups && p->groups[i].op == op)
+            i++;
+        fkcg_buf_printf(b, "    {%zu, %zu}, /* ", first, i);
+        put_comment(b, p->ops[op].name);
+        LIT(b, " */\n");
+    }
+    TPL(b, p, "};\n\n"
+              "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, "
               "fkc_backend backend,\n                        @_kernel_ref *ref)\n{\n"
               "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
-              "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
-              "/* every contract key is [T, T] */\n    switch (op) {\n");
-    for (size_t i = 0; i < p->n_groups;) {
-        size_t op = p->groups[i].op;
-        TPL(b, p, "    case @@_OP_");
-        put_ident(b, p->ops[op].upper);
-        LIT(b, ":\n");
-        for (; i < p->n_groups && p->groups[i].op == op; i++)
-            emit_dispatch_group(b, p, &p->groups[i]);
-        LIT(b, "        break;\n");
-    }
-    LIT(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
+              "    /* every contract key is [T, T] */\n"
+              "    if (in != out || (size_t)op >= (size_t)@@_OP_KIND_COUNT ||\n"
+              "        (size_t)in >= (size_t)FKC_DTYPE_COUNT)\n"
+              "        return FKC_ERR_NO_KERNEL;\n"
+              "    for (size_t g = op_groups[op][0]; g < op_groups[op][1]; g++) {\n"
+              "        uint32_t row = dispatch_groups[g].row[in];\n"
+              "        if (dispatch_groups[g].backend == backend && row) {\n"
+              "            *ref = @_bindings[row - 1].ref;\n"
+              "            return FKC_OK;\n        }\n    }\n"
+              "    return FKC_ERR_NO_KERNEL;\n}\n\n");
 }
 
 /* The header's functions over the tables: one line each over fkc/fkc_tables.h's loops. */

@@ -583,6 +583,26 @@ static void key_fields(const fkcg_plan *p, size_t sec, fkcg_buf *out)
     }
 }
 
+static bool uses_field(const fkcg_expr *e)
+{
+    return e && (e->kind == FKCG_EXPR_FIELD || uses_field(e->lhs) || uses_field(e->rhs));
+}
+
+/* A cost's printed form: a section without one has a key of its own (its index), a cost that
+ * reads a field names its op kind (the function casts params to that op's type). */
+static void key_cost(const fkcg_plan *p, size_t sec, fkcg_buf *out)
+{
+    const fkcg_cost *c = &p->t->sections[sec]->cost;
+    bool field = uses_field(c->flops) || uses_field(c->bytes_moved);
+    fkcg_buf_putc(out, !c->present ? 'n' : field ? 'f' : 'c');
+    if (!c->present || field)
+        key_num(out, c->present ? p->secs[sec].op : sec);
+    const char *v[] = { c->provenance, c->cost_class, c->flops ? c->flops_src : NULL,
+                        c->bytes_moved ? c->bytes_moved_src : NULL };
+    for (size_t j = 0; c->present && j < sizeof v / sizeof v[0]; j++)
+        key_str(out, v[j]);
+}
+
 /* same[i]: the first of items 0..n whose key equals item i's (by sorting the keys with the
  * item's index as the tie-break: a total order, and the first of a run is the smallest). */
 static void find_same(const fkcg_plan *p, size_t n, key_fn *key, size_t *same, size_t stride)
@@ -634,6 +654,7 @@ static void plan_same(fkcg_plan *p)
     find_same(p, n, key_inputs, &p->secs[0].same_inputs, stride);
     find_same(p, n, key_outputs, &p->secs[0].same_outputs, stride);
     find_same(p, n, key_fields, &p->secs[0].same_fields, stride);
+    find_same(p, n, key_cost, &p->secs[0].same_cost, stride);
 }
 
 void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)

@@ -309,6 +309,7 @@ static bool same_table(const fkcg_plan *p, fkcg_table_id t, size_t *sec, size_t 
     case FKCG_T_INPUTS: *sec = ps->same_inputs; break;
     case FKCG_T_OUTPUTS: *sec = ps->same_outputs; break;
     case FKCG_T_FIELDS: *sec = ps->same_fields; break;
+    case FKCG_T_COST: *sec = ps->same_cost; break;
     default: break;
     }
     return *sec == was;
@@ -350,7 +351,8 @@ static void put_cost_fn(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         fkcg_buf_puts(out, r->st->none);
         return;
     }
-    fkcg_buf_printf(out, "%scost_%llu_%s%s", r->st->some, (unsigned long long)c->u,
+    fkcg_buf_printf(out, "%scost_%llu_%s%s", r->st->some,
+                    (unsigned long long)r->p->secs[c->u].same_cost,
                     c->which ? "bytes_moved" : "flops", r->st->some_end);
 }
 
@@ -393,7 +395,7 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
             break;
         }
         fkcg_buf_putc(out, '&');
-        fkcg_render_name(r, out, FKCG_T_COST, c->u, FKCG_NONE);
+        fkcg_render_name(r, out, FKCG_T_COST, r->p->secs[c->u].same_cost, FKCG_NONE);
         break;
     case FKCG_CELL_REGISTRY:
         if (st->registry_path)
@@ -711,8 +713,8 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
         section_table(r, FKCG_T_OUTPUTS, sec, FKCG_NONE, s->n_outputs, s->outputs, fill_output);
     if (s->n_fields)
         section_table(r, FKCG_T_FIELDS, sec, FKCG_NONE, s->n_fields, s->fields, fill_field);
-    if (cost_fns && s->cost.present)
-        cost_fns(r, sec);
+    if (cost_fns && s->cost.present && r->p->secs[sec].same_cost == sec)
+        cost_fns(r, sec); /* else an earlier section's are the same functions */
     if (s->cost.present)
         section_table(r, FKCG_T_COST, sec, FKCG_NONE, 1, s, fill_cost);
     r->in_section = false;
