@@ -996,6 +996,43 @@ static void test_select(void **state)
     assert_string_equal(out_text, "4\n2\n");
 }
 
+/* gen --shards N: N from 1 to 64 and the C back end only, else a usage error that writes
+ * nothing; N sources and one header, all in the depfile; --check of them up to date, then
+ * drift when one shard is gone; the same header and sources for the same N every run.
+ * (tests/gen/test_shards.c checks what sharded code does.) */
+static void test_shards_cli(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    static const char *const bad[] = {"0", "65", "x", "", "-1", "3x", "08"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sh("cd %s && %s gen --shards '%s' --out-dir %s/q %s", repo, fkcgen,
+                            bad[i], tmp, seed), 2);
+        if (!strstr(err_text, "--shards") || (bad[i][0] && !strstr(err_text, "from 1 to 64")))
+            fail_msg("--shards '%s': %s", bad[i], err_text);
+    }
+    assert_int_equal(sh("cd %s && %s gen --shards 2 --lang rust --out-dir %s/q %s", repo, fkcgen,
+                        tmp, seed), 2);
+    assert_non_null(strstr(err_text, "--shards splits the C sources; it takes no --lang rust"));
+    assert_false(exists("%s/%s", "q"));
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s --depfile %s/s.d %s && ls %s/s "
+                        "&& head -1 %s/s.d", repo, fkcgen, tmp, tmp, seed, tmp, tmp), 0);
+    char want[512];
+    snprintf(want, sizeof want, "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_1.c\n"
+             "fkc_bindings_2.c\n%s/s/fkc_bindings.h %s/s/fkc_bindings.c %s/s/fkc_bindings_1.c "
+             "%s/s/fkc_bindings_2.c: \\\n", tmp, tmp, tmp, tmp);
+    assert_string_equal(out_text, want);
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --check --out-dir %s/s %s", repo, fkcgen, tmp,
+                        seed), 0);
+    assert_int_equal(sh("rm %s/s/fkc_bindings_2.c && cd %s && %s gen --shards 3 --check "
+                        "--out-dir %s/s %s", tmp, repo, fkcgen, tmp, seed), 1);
+    assert_non_null(strstr(err_text, "fkc_bindings_2.c is missing"));
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/t %s && diff -r %s/s %s/t", repo,
+                        fkcgen, tmp, seed, tmp, tmp), 1); /* _2.c only in t */
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s %s && diff -r %s/s %s/t", repo,
+                        fkcgen, tmp, seed, tmp, tmp), 0);
+}
+
 /* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
  * (tests/gen/qsort_reverse.so, preloaded: the order musl, the BSDs or macOS may give), gen's
  * outputs are the same bytes, C, Rust and JSON, for the seed, two providers split across files,
@@ -1064,6 +1101,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_prefix, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix_params_clash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_select, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shards_cli, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }

@@ -32,6 +32,7 @@ SHAPES = (("unique", ["100"]), ("providers", ["10", "--providers"]),
           ("shared", ["10", "--providers", "--ops", "10"]))
 COMMANDS = (("check", ["check"]), ("gen c", ["gen", "--out-dir", "@c"]),
             ("gen rust", ["gen", "--lang", "rust", "--out-dir", "@r"]),
+            ("gen --shards 4", ["gen", "--shards", "4", "--out-dir", "@s"]),
             ("dump --json", ["dump", "--json"]))
 
 
