@@ -214,7 +214,7 @@ static const struct {
     {FKC_BACKEND_VULKAN, {[FKC_DTYPE_F32] = 10, [FKC_DTYPE_I32] = 11, [FKC_DTYPE_U32] = 12, [FKC_DTYPE_F16] = 13, [FKC_DTYPE_BF16] = 14, [FKC_DTYPE_F64] = 15, [FKC_DTYPE_I64] = 16, [FKC_DTYPE_U8] = 17, [FKC_DTYPE_I8] = 18}}, /* WriteSliceRotating */
 };
 
-static const size_t op_groups[FKC_OP_KIND_COUNT][2] = {
+static const size_t op_groups[2][2] = {
     {0, 1}, /* WriteSlice */
     {1, 2}, /* WriteSliceRotating */
 };
@@ -228,7 +228,7 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
     if (in != out || (size_t)op >= (size_t)FKC_OP_KIND_COUNT ||
         (size_t)in >= (size_t)FKC_DTYPE_COUNT)
         return FKC_ERR_NO_KERNEL;
-    for (size_t g = op_groups[op][0]; g < op_groups[op][1]; g++) {
+    for (size_t g = op_groups[(size_t)op][0]; g < op_groups[(size_t)op][1]; g++) {
         uint32_t row = dispatch_groups[g].row[in];
         if (dispatch_groups[g].backend == backend && row) {
             *ref = fkc_bindings[row - 1].ref;
