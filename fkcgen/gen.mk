@@ -141,6 +141,42 @@ $(GEN_TDIR)/test_siblings_%: tests/gen/test_siblings.c $(GEN_TDIR)/sib/fkc_bindi
 	$* $(GEN_TEST_CFLAGS) -I$(GEN_TDIR)/sib tests/gen/test_siblings.c $@.gen.o -o $@ \
 	    $(CMOCKA_LIBS)
 
+# A selected build (gen --select, tests/gen/cases/select/one.txt: WriteSlice on F32), compiled
+# strictly and linked with the runtime's wrappers: one binding, the others refused.
+GEN_SEL_CASE = tests/gen/cases/select/one.txt
+$(GEN_TDIR)/sel/fkc_bindings.c: $(GEN_SEL_CASE) contracts/vulkan/write_slice.md $(FKCGEN_BIN)
+	@mkdir -p $(@D)
+	$(FKCGEN_BIN) gen --select $(GEN_SEL_CASE) --out-dir $(@D) contracts/vulkan/write_slice.md
+
+$(GEN_TDIR)/test_select_%: tests/gen/test_select.c $(GEN_TDIR)/sel/fkc_bindings.c $(BUILD)/libfkc.a
+	$* $(STRICT) -Iruntime/include -c $(GEN_TDIR)/sel/fkc_bindings.c -o $@.gen.o
+	$* $(GEN_TEST_CFLAGS) -I$(GEN_TDIR)/sel tests/gen/test_select.c $@.gen.o -o $@ \
+	    $(LIBFKC) $(CMOCKA_LIBS) $(RT_LIBS)
+
+# gen --shards (tests/gen/test_shards.c): a corpus of 60 sections, 10 op kinds bound by 6 kernel
+# sources each, generated as one source (prefix a), 4 shards (b) and 16 shards (c, six empty),
+# every source and the --emit-stubs wrappers compiled strictly, linked into one test.
+GEN_SH = $(GEN_TDIR)/shards
+$(GEN_SH)/stamp: scripts/bench-gen-corpus.py contracts/vulkan/write_slice.md $(FKCGEN_BIN)
+	rm -rf $(GEN_SH) && mkdir -p $(GEN_SH)
+	$(PYTHON) scripts/bench-gen-corpus.py contracts/vulkan/write_slice.md 60 $(GEN_SH)/corpus 10 \
+	    --providers --ops 10 > $(GEN_SH)/files
+	$(FKCGEN_BIN) gen --prefix a --out-dir $(GEN_SH)/a --emit-stubs $(GEN_SH)/a_stubs.c \
+	    $$(cat $(GEN_SH)/files)
+	$(FKCGEN_BIN) gen --prefix b --shards 4 --out-dir $(GEN_SH)/b --emit-stubs $(GEN_SH)/b_stubs.c \
+	    $$(cat $(GEN_SH)/files)
+	$(FKCGEN_BIN) gen --prefix c --shards 16 --out-dir $(GEN_SH)/c --emit-stubs $(GEN_SH)/c_stubs.c \
+	    $$(cat $(GEN_SH)/files)
+	touch $@
+
+$(GEN_TDIR)/test_shards_%: tests/gen/test_shards.c $(GEN_SH)/stamp
+	rm -rf $@.o && mkdir -p $@.o
+	for s in a b c; do for f in $(GEN_SH)/$$s/*.c $(GEN_SH)/$${s}_stubs.c; do \
+	    $* $(STRICT) -Iruntime/include -I$(GEN_SH)/$$s -c $$f -o $@.o/$$s-$$(basename $$f .c).o || exit 1; \
+	done; done
+	$* $(GEN_TEST_CFLAGS) -I$(GEN_SH)/a -I$(GEN_SH)/b -I$(GEN_SH)/c tests/gen/test_shards.c \
+	    $@.o/*.o -o $@ $(CMOCKA_LIBS)
+
 # fkcgen gen as a program (order, locale, cwd, --check, make check-generated, mtimes, errors).
 $(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
 	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
@@ -163,7 +199,9 @@ GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_vo
             $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \
             $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli \
             $(GEN_TDIR)/fkcgen-hooks $(GEN_TDIR)/qsort_reverse.so $(GEN_TDIR)/qsort_probe \
-            $(GEN_TDIR)/test_siblings_gcc $(GEN_TDIR)/test_siblings_clang
+            $(GEN_TDIR)/test_siblings_gcc $(GEN_TDIR)/test_siblings_clang \
+            $(GEN_TDIR)/test_select_gcc $(GEN_TDIR)/test_select_clang \
+            $(GEN_TDIR)/test_shards_gcc $(GEN_TDIR)/test_shards_clang
 
 # A locale whose decimal point is ',' (test_emit emits in it): compiled from the locales
 # package's sources into build/, no root needed.
@@ -185,9 +223,14 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_injc_clang $(GEN_TDIR)/test_injc_clang
 	$(COUNT) cmocka gen/test_siblings_gcc $(GEN_TDIR)/test_siblings_gcc
 	$(COUNT) cmocka gen/test_siblings_clang $(GEN_TDIR)/test_siblings_clang
+	$(COUNT) cmocka gen/test_select_gcc $(GEN_TDIR)/test_select_gcc
+	$(COUNT) cmocka gen/test_select_clang $(GEN_TDIR)/test_select_clang
+	$(COUNT) cmocka gen/test_shards_gcc $(GEN_TDIR)/test_shards_gcc
+	$(COUNT) cmocka gen/test_shards_clang $(GEN_TDIR)/test_shards_clang
 	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN) \
 	    $(CURDIR)/$(GEN_TDIR)/fkcgen-hooks $(CURDIR)/$(GEN_TDIR)
 	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
+	$(COUNT) py gen/test_growth.py $(PYTHON) tests/gen/test_growth.py $(FKCGEN_BIN)
 
 TEST_TARGETS += test-gen
 

@@ -110,23 +110,6 @@ static const fkc_field_info fields_1[] = {
     {"dst_shape", "Vec<usize>", "the ring-buffer destination extents"},
     {"capacity", "usize", "ring window capacity along the rotating axis"},
 };
-/* flops = 0 */
-static double cost_1_flops(uint64_t n, uint64_t dtype_bytes, const void *params)
-{
-    (void)n;
-    (void)dtype_bytes;
-    (void)params;
-    return 0.0;
-}
-/* bytes_moved = 2 * n * dtype_bytes */
-static double cost_1_bytes_moved(uint64_t n, uint64_t dtype_bytes, const void *params)
-{
-    (void)params;
-    return ((2.0 * (double)n) * (double)dtype_bytes);
-}
-static const fkc_cost cost_1 = {FKC_COST_PROVENANCE_JUDGE_MEASURED,
-                                FKC_COST_CLASS_CHEAP_ELEMENTWISE, "0", "2 * n * dtype_bytes",
-                                cost_1_flops, cost_1_bytes_moved};
 
 static const char *const op_names[FKC_OP_KIND_COUNT] = {
     "WriteSlice",
@@ -158,13 +141,13 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
      {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
      FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9",
      "contracts/vulkan/write_slice.md", 109, &fkc_providers[0], inputs_1, 1, outputs_0, 1,
-     "WriteSliceRotating", fields_1, 2, &cost_1},
+     "WriteSliceRotating", fields_1, 2, &cost_0},
 };
 
 #define FKC_SYMBOL_0(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
 #define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w, &cost_0}
 #define FKC_SYMBOL_1(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
-#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w, &cost_1}
+#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w, &cost_0}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     FKC_ROWS_0(F32, f32, 4), /* [0] */
     FKC_ROWS_0(I32, i32, 4), /* [1] */
@@ -213,7 +196,7 @@ const fkc_link_entry fkc_link_registry[FKC_LINK_ENTRY_COUNT] = {
 
 static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {
     &cost_0, /* WriteSlice */
-    &cost_1, /* WriteSliceRotating */
+    &cost_0, /* WriteSliceRotating */
 };
 
 static const size_t op_rows[FKC_OP_KIND_COUNT][2] = {
@@ -221,66 +204,36 @@ static const size_t op_rows[FKC_OP_KIND_COUNT][2] = {
     {9, 18}, /* WriteSliceRotating */
 };
 
+/* The dispatch: per (op kind, backend), the row + 1 of each dtype (the first binding in
+ * table order; 0: none), and each op kind's groups. */
+static const struct {
+    fkc_backend backend;
+    uint32_t row[FKC_DTYPE_COUNT];
+} dispatch_groups[2] = {
+    {FKC_BACKEND_VULKAN, {[FKC_DTYPE_F32] = 1, [FKC_DTYPE_I32] = 2, [FKC_DTYPE_U32] = 3, [FKC_DTYPE_F16] = 4, [FKC_DTYPE_BF16] = 5, [FKC_DTYPE_F64] = 6, [FKC_DTYPE_I64] = 7, [FKC_DTYPE_U8] = 8, [FKC_DTYPE_I8] = 9}}, /* WriteSlice */
+    {FKC_BACKEND_VULKAN, {[FKC_DTYPE_F32] = 10, [FKC_DTYPE_I32] = 11, [FKC_DTYPE_U32] = 12, [FKC_DTYPE_F16] = 13, [FKC_DTYPE_BF16] = 14, [FKC_DTYPE_F64] = 15, [FKC_DTYPE_I64] = 16, [FKC_DTYPE_U8] = 17, [FKC_DTYPE_I8] = 18}}, /* WriteSliceRotating */
+};
+
+static const size_t op_groups[2][2] = {
+    {0, 1}, /* WriteSlice */
+    {1, 2}, /* WriteSliceRotating */
+};
+
 fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,
                         fkc_kernel_ref *ref)
 {
     if (!ref)
         return FKC_ERR_INVALID_ARGUMENT;
-    if (in != out)
-        return FKC_ERR_NO_KERNEL; /* every contract key is [T, T] */
-    switch (op) {
-    case FKC_OP_WRITE_SLICE:
-        if (backend == FKC_BACKEND_VULKAN) {
-            switch (in) {
-            case FKC_DTYPE_F32:
-            case FKC_DTYPE_I32:
-            case FKC_DTYPE_U32:
-                ref->write_slice = fkc_write_slice_b4;
-                return FKC_OK;
-            case FKC_DTYPE_F16:
-            case FKC_DTYPE_BF16:
-                ref->write_slice = fkc_write_slice_b2;
-                return FKC_OK;
-            case FKC_DTYPE_F64:
-            case FKC_DTYPE_I64:
-                ref->write_slice = fkc_write_slice_b8;
-                return FKC_OK;
-            case FKC_DTYPE_U8:
-            case FKC_DTYPE_I8:
-                ref->write_slice = fkc_write_slice_b1;
-                return FKC_OK;
-            default:
-                break;
-            }
+    /* every contract key is [T, T] */
+    if (in != out || (size_t)op >= (size_t)FKC_OP_KIND_COUNT ||
+        (size_t)in >= (size_t)FKC_DTYPE_COUNT)
+        return FKC_ERR_NO_KERNEL;
+    for (size_t g = op_groups[(size_t)op][0]; g < op_groups[(size_t)op][1]; g++) {
+        uint32_t row = dispatch_groups[g].row[in];
+        if (dispatch_groups[g].backend == backend && row) {
+            *ref = fkc_bindings[row - 1].ref;
+            return FKC_OK;
         }
-        break;
-    case FKC_OP_WRITE_SLICE_ROTATING:
-        if (backend == FKC_BACKEND_VULKAN) {
-            switch (in) {
-            case FKC_DTYPE_F32:
-            case FKC_DTYPE_I32:
-            case FKC_DTYPE_U32:
-                ref->write_slice_rotating = fkc_write_slice_rotating_b4;
-                return FKC_OK;
-            case FKC_DTYPE_F16:
-            case FKC_DTYPE_BF16:
-                ref->write_slice_rotating = fkc_write_slice_rotating_b2;
-                return FKC_OK;
-            case FKC_DTYPE_F64:
-            case FKC_DTYPE_I64:
-                ref->write_slice_rotating = fkc_write_slice_rotating_b8;
-                return FKC_OK;
-            case FKC_DTYPE_U8:
-            case FKC_DTYPE_I8:
-                ref->write_slice_rotating = fkc_write_slice_rotating_b1;
-                return FKC_OK;
-            default:
-                break;
-            }
-        }
-        break;
-    default:
-        break;
     }
     return FKC_ERR_NO_KERNEL;
 }

@@ -298,18 +298,6 @@ mod data {
         Field::new("dst_shape", "Vec<usize>", Some("the ring-buffer destination extents")),
         Field::new("capacity", "usize", Some("ring window capacity along the rotating axis")),
     ];
-    // flops = 0
-    fn cost_1_flops(_n: u64, _dtype_bytes: u64, _params: Option<&OpParams>) -> f64 {
-        0.0
-    }
-    // bytes_moved = 2 * n * dtype_bytes
-    fn cost_1_bytes_moved(n: u64, dtype_bytes: u64, _params: Option<&OpParams>) -> f64 {
-        (2.0 * n as f64) * dtype_bytes as f64
-    }
-    pub(super) static COST_1: Cost = Cost::new(CostProvenance::JudgeMeasured,
-                                               CostClass::CheapElementwise, Some("0"),
-                                               Some("2 * n * dtype_bytes"), Some(cost_1_flops),
-                                               Some(cost_1_bytes_moved));
 }
 
 /// The unknown-cost sentinel (docs/cost.md).
@@ -345,7 +333,7 @@ pub static KERNELS: [KernelInfo; 2] = [
         Precision::new(true, 0, 0.0, 0.0, true, Some("exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware.")),
         Determinism::Bitwise, "5fa826ccf857ac0610f5e0bff58ec8e9",
         "contracts/vulkan/write_slice.md", 109, &PROVIDERS[0], &data::INPUTS_1, &data::OUTPUTS_0,
-        Some("WriteSliceRotating"), &data::FIELDS_1, &data::COST_1,
+        Some("WriteSliceRotating"), &data::FIELDS_1, &data::COST_0,
         Some("write_slice_rotating (sliding-window KV slab write; 9 dtypes; byte-width-keyed)"),
         Some("The sliding-window (rotating KV-cache) variant of write_slice: the wrapper handles the position D2H readback + ring-boundary split, then delegates to the byte-width slab-write path (a pure byte/word data move). BYTE-WIDTH-keyed: the 9 element dtypes map to 4 wrappers (write_slice_rotating::write_slice_rotating_{b1,b2,b4,b8}). This section fans the BASE entry_point over [F32, I32, U32, F16, BF16, F64, I64, U8, I8]. Contiguous-only binding. Dispatch key (WriteSliceRotating, [T, T], Vulkan).")),
 ];
@@ -367,7 +355,7 @@ macro_rules! symbol_1 {
 }
 macro_rules! rows_1 {
     ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSliceRotating, [DType::$t, DType::$t], Backend::Vulkan, &KERNELS[1], symbol_1!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_1)
+        Binding::new(OpKind::WriteSliceRotating, [DType::$t, DType::$t], Backend::Vulkan, &KERNELS[1], symbol_1!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_0)
     };
 }
 /// One row per (section x dtype), by op kind, backend, kernel, dtype.
@@ -423,7 +411,7 @@ pub static LINK_REGISTRIES: [(&str, &[LinkEntry]); 1] = [
 /// Each op kind's shared cost: its first section's (by kernel) that states a known one.
 static SHARED_COST: [&Cost; 2] = [
     &data::COST_0, // WriteSlice
-    &data::COST_1, // WriteSliceRotating
+    &data::COST_0, // WriteSliceRotating
 ];
 
 /// Each op kind's contract name.

@@ -110,8 +110,10 @@ typedef struct fkcg_plan_sec {  /* one section (kernel), in table order (by kern
                                   back ends print them through one row template */
     size_t inputs;             /* its first input in the plan's input list */
     /* The first section (in table order) whose table of that kind holds the same rows as
-     * this one's: a table is printed once, at its first section, and named from there. */
-    size_t same_fast_paths, same_inputs, same_outputs, same_fields;
+     * this one's: a table is printed once, at its first section, and named from there.
+     * same_cost: the first with the same cost (provenance, class, expressions' text and, when
+     * an expression reads a field, op kind): its cost and cost functions serve both. */
+    size_t same_fast_paths, same_inputs, same_outputs, same_fields, same_cost;
 } fkcg_plan_sec;
 
 typedef struct fkcg_plan_row {  /* one binding, in table order */
@@ -136,6 +138,7 @@ typedef struct fkcg_plan_group {
 
 typedef struct fkcg_plan {
     const fkcg_table *t;
+    size_t n_shards;           /* the C back end's sources (gen --shards N): 1 by default */
     char prefix[FKCG_PREFIX_MAX + 1];       /* of the generated names, "fkc" by default */
     char prefix_upper[FKCG_PREFIX_MAX + 1]; /* "FKC" */
     fkcg_plan_op *ops;
@@ -146,6 +149,8 @@ typedef struct fkcg_plan {
     size_t *links;             /* row indices by symbol (strcmp), then row index */
     const char **registries;   /* the distinct link_registry names, sorted */
     size_t n_registries;
+    size_t *reg_links;         /* the links grouped by registry, each group in links' order */
+    size_t *reg_first;         /* registry k's group: reg_links[reg_first[k] .. reg_first[k+1]) */
     fkcg_plan_group *groups;
     size_t n_groups;
     fkcg_plan_case *cases;
@@ -280,9 +285,28 @@ typedef struct fkcg_style {
     bool registry_path;                   /* a link registry by its path (Rust), not by index */
 } fkcg_style;
 
+/* One source of the C back end's `gen --shards N` output: the op kinds [op_lo, op_hi) and so
+ * the rows [row_lo, row_hi) (rows are sorted by op kind) and the sections of those op kinds.
+ * render.c prints only its rows of the kernels, bindings, link registry and shared costs, names
+ * those tables <name>_<k>, indexes them from 0, and shares a section's table with an earlier
+ * section only within the shard. */
+typedef struct fkcg_shard {
+    size_t k;                  /* its index, 0 .. n_shards - 1 */
+    size_t op_lo, op_hi, row_lo, row_hi;
+    const size_t *sec_shard;   /* every section's shard */
+    const size_t *sec_local;   /* every section's index among its shard's sections */
+    size_t n_secs;             /* the sections of this shard */
+    size_t n_links;            /* its link rows (= its rows) */
+    /* For the per-section tables FAST_PATHS .. COST: each section's (DTYPES: each input's,
+     * by the plan's flat input index) first alike in its own shard, as secs[].same_* is in the
+     * whole plan: a table is printed at that one, and named from there. */
+    const size_t *same[FKCG_T_COST + 1];
+} fkcg_shard;
+
 struct fkcg_render {
     fkcg_buf *b;
     const fkcg_plan *p;
+    const fkcg_shard *shard;   /* NULL: the whole plan (every back end but sharded C) */
     const fkcg_style *st;
     const void *ctx;           /* the back end's own */
     bool in_section;           /* printing a section's tables (render_section) */
@@ -302,6 +326,8 @@ void fkcg_render_section(fkcg_render *r, size_t sec,
                          void (*cost_fns)(fkcg_render *r, size_t sec));
 /* The number of rows of registry reg (FKCG_NONE: all) in the link table. */
 size_t fkcg_render_links_of(const fkcg_plan *p, size_t reg);
+/* Whether a whole-plan table is split over the shards (kernels, bindings, links, shared cost). */
+bool fkcg_render_sharded(fkcg_table_id t);
 /* A table's name as the style's language writes it (a section's: '%' is sec, or sec_k for an
  * input's dtypes; from outside the section with the style's section_scope first). */
 void fkcg_render_name(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t sec, size_t k);
@@ -334,6 +360,11 @@ const char *fkcg_backend_names(void);
 size_t fkcg_backend_count(const fkcg_backend *be); /* its outputs */
 /* One run of a back end on a table: the plan, its checks, then (when they found nothing and
  * outs is not NULL) its outputs. Returns the number of errors reported through d. */
+/* gen --shards N: the C back end's sources (at most FKCG_MAX_SHARDS); its outputs are then
+ * @_bindings.h, @_bindings.c and @_bindings_<k>.c for k = 1 .. N - 1. */
+enum { FKCG_MAX_SHARDS = 64 };
+size_t fkcg_backend_run_shards(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
+                               size_t shards, struct fkcg_diag *d, fkcg_buf *const outs[]);
 size_t fkcg_backend_run(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
                         struct fkcg_diag *d, fkcg_buf *const outs[]);
 

@@ -47,8 +47,15 @@ size_t fkcg_backend_count(const fkcg_backend *be)
 size_t fkcg_backend_run(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
                         fkcg_diag *d, fkcg_buf *const outs[])
 {
+    return fkcg_backend_run_shards(be, t, prefix, 1, d, outs);
+}
+
+size_t fkcg_backend_run_shards(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
+                               size_t shards, fkcg_diag *d, fkcg_buf *const outs[])
+{
     fkcg_plan p;
     fkcg_plan_init(&p, t, prefix);
+    p.n_shards = shards ? shards : 1;
     size_t errors = be->check ? be->check(&p, d) : 0;
     if (errors == 0 && outs)
         be->emit(&p, outs);

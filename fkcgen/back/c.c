@@ -288,8 +288,8 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 {
     const fkcg_table_desc *d = &fkcg_tables[t];
     bool pointers = d->ctype[strlen(d->ctype) - 1] == '*';
-    (void)n;
-    if (sec != FKCG_NONE || t >= FKCG_T_SHARED_COST)
+    bool sharded = r->shard && fkcg_render_sharded(t); /* shard k's part: exported, sized */
+    if (sec != FKCG_NONE || (t >= FKCG_T_SHARED_COST && !sharded))
         LIT(r->b, "static ");
     if (!pointers) /* "const char *" ends "const char *const name" */
         LIT(r->b, "const ");
@@ -298,7 +298,9 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
     fkcg_render_name(r, r->b, t, sec, k);
     if (t != FKCG_T_COST) {
         put_ch(r->b, '[');
-        if (d->ccount)
+        if (sharded)
+            fkcg_buf_put_u64(r->b, n);
+        else if (d->ccount)
             put_tpl(r->b, r->p, d->ccount);
         put_str(r->b, t == FKCG_T_OP_ROWS ? "][2]" : "]");
     }
@@ -674,7 +676,133 @@ static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 }
 
 /* The row types of fkc/fkc_tables.h for these bindings, the tables, the functions. */
-static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
+/* ---- gen --shards N: the rows over N sources, by op kind ---- */
+
+typedef struct shard_plan {
+    fkcg_shard *w;             /* n_shards of them */
+    size_t *sec_shard, *sec_local;
+    size_t *same[FKCG_T_COST + 1]; /* each shard's same[t] (one array for all shards) */
+} shard_plan;
+
+/* same[i] (a section's, or for DTYPES an input's, first alike in the plan) made the first
+ * alike in i's shard: the items bucketed by shard (a counting sort, table order kept), then
+ * each shard's in order, keeping the first of each group (stamp: the shard that saw it last).
+ * A table is then printed at the first item of its group in the shard, as in the whole plan,
+ * so the dtypes a printed input table names are printed too. */
+static size_t *same_in_shards(const fkcg_plan *p, const shard_plan *sp, size_t n,
+                              const size_t *same, size_t stride, bool inputs)
+{
+    size_t ns = p->n_shards;
+    size_t *local = fkcg_xcalloc(n, sizeof *local), *first = fkcg_xcalloc(n, sizeof *first);
+    size_t *stamp = fkcg_xcalloc(n, sizeof *stamp), *order = fkcg_xcalloc(n, sizeof *order);
+    size_t *at = fkcg_xcalloc(ns + 1, sizeof *at);
+    for (size_t i = 0; i < n; i++)
+        at[sp->sec_shard[inputs ? p->input_sec[i] : i] + 1]++;
+    for (size_t k = 0; k < ns; k++)
+        at[k + 1] += at[k];
+    for (size_t i = 0; i < n; i++)
+        order[at[sp->sec_shard[inputs ? p->input_sec[i] : i]]++] = i;
+    for (size_t j = 0; j < n; j++) {
+        size_t i = order[j], g = *(const size_t *)(const void *)((const char *)same + i * stride);
+        size_t k = sp->sec_shard[inputs ? p->input_sec[i] : i] + 1;
+        if (stamp[g] != k) {
+            stamp[g] = k;
+            first[g] = i;
+        }
+        local[i] = first[g];
+    }
+    free(at);
+    free(order);
+    free(first);
+    free(stamp);
+    return local;
+}
+
+/* Op kinds in order, each shard up to its share of the rows (an op kind starting before the
+ * share's end joins it; the last takes the rest): shards may be empty when op kinds are fewer,
+ * or one op kind holds most rows. */
+static void shard_plan_init(shard_plan *sp, const fkcg_plan *p)
+{
+    size_t n = p->n_shards;
+    sp->w = fkcg_xcalloc(n, sizeof *sp->w);
+    sp->sec_shard = fkcg_xcalloc(p->t->n_sections, sizeof *sp->sec_shard);
+    sp->sec_local = fkcg_xcalloc(p->t->n_sections, sizeof *sp->sec_local);
+    size_t *op_shard = fkcg_xcalloc(p->n_ops, sizeof *op_shard);
+    size_t op = 0, row = 0;
+    for (size_t k = 0; k < n; k++) {
+        fkcg_shard *w = &sp->w[k];
+        size_t goal = p->n_rows / n * (k + 1) + p->n_rows % n * (k + 1) / n;
+        w->k = k;
+        w->sec_shard = sp->sec_shard;
+        w->sec_local = sp->sec_local;
+        w->op_lo = op;
+        w->row_lo = row;
+        while (op < p->n_ops && (k + 1 == n || p->ops[op].first < goal)) {
+            op_shard[op] = k;
+            row = p->ops[op++].end;
+        }
+        w->op_hi = op;
+        w->row_hi = row;
+        w->n_links = w->row_hi - w->row_lo;
+    }
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        fkcg_shard *w = &sp->w[op_shard[p->secs[i].op]];
+        sp->sec_shard[i] = w->k;
+        sp->sec_local[i] = w->n_secs++;
+    }
+    free(op_shard);
+    size_t stride = sizeof *p->secs;
+    n = p->t->n_sections;
+    sp->same[FKCG_T_FAST_PATHS] = same_in_shards(p, sp, n, &p->secs[0].same_fast_paths, stride, false);
+    sp->same[FKCG_T_DTYPES] = same_in_shards(p, sp, p->n_inputs, p->same_dtypes, sizeof(size_t), true);
+    sp->same[FKCG_T_INPUTS] = same_in_shards(p, sp, n, &p->secs[0].same_inputs, stride, false);
+    sp->same[FKCG_T_OUTPUTS] = same_in_shards(p, sp, n, &p->secs[0].same_outputs, stride, false);
+    sp->same[FKCG_T_FIELDS] = same_in_shards(p, sp, n, &p->secs[0].same_fields, stride, false);
+    sp->same[FKCG_T_COST] = same_in_shards(p, sp, n, &p->secs[0].same_cost, stride, false);
+    for (size_t k = 0; k < p->n_shards; k++)
+        for (int t = 0; t <= FKCG_T_COST; t++)
+            sp->w[k].same[t] = sp->same[t];
+}
+
+static void shard_plan_free(shard_plan *sp)
+{
+    free(sp->w);
+    free(sp->sec_shard);
+    free(sp->sec_local);
+    for (int t = 0; t <= FKCG_T_COST; t++)
+        free(sp->same[t]);
+}
+
+/* The header's declarations of each shard's tables and dispatch (what the first source's
+ * functions read; a shard without rows has none). */
+static void emit_h_shards(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sp)
+{
+    fkcg_buf_printf(b, "\n/* gen --shards %zu: the kernels, bindings, link registry rows and "
+                    "shared costs of the op\n * kinds of shard k, in ", p->n_shards);
+    TPL(b, p, "@_bindings.c (k = 0) or @_bindings_<k>.c; the functions below\n"
+              " * read them all. */\n#define @@_SHARD_COUNT ");
+    fkcg_buf_put_u64(b, p->n_shards);
+    put_ch(b, '\n');
+    for (size_t k = 0; k < p->n_shards; k++) {
+        const fkcg_shard *w = &sp->w[k];
+        if (w->row_lo == w->row_hi)
+            continue;
+        fkcg_buf_printf(b, "/* shard %zu: op kinds %zu to %zu */\n", k, w->op_lo, w->op_hi - 1);
+        TPL(b, p, "extern const @_kernel_info @_kernels_");
+        fkcg_buf_printf(b, "%zu[%zu];\n", k, w->n_secs);
+        TPL(b, p, "extern const @_binding @_bindings_");
+        fkcg_buf_printf(b, "%zu[%zu];\n", k, w->row_hi - w->row_lo);
+        TPL(b, p, "extern const @_link_entry @_link_registry_");
+        fkcg_buf_printf(b, "%zu[%zu];\n", k, w->n_links);
+        TPL(b, p, "extern const fkc_cost *const @_shared_cost_");
+        fkcg_buf_printf(b, "%zu[%zu];\n", k, w->op_hi - w->op_lo);
+        TPL(b, p, "fkc_status @_dispatch_");
+        fkcg_buf_printf(b, "%zu", k);
+        TPL(b, p, "(@_op_kind op, fkc_dtype in, fkc_backend backend, @_kernel_ref *ref);\n");
+    }
+}
+
+static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p, const shard_plan *shards)
 {
     TPL(b, p, "/* fkc/fkc_tables.h's rows and loops for these bindings: @_kernel_info, @_binding,\n"
               " * @_link_entry, @_register_fn. */\n#define FKC_TABLES_PREFIX @\n"
@@ -690,12 +818,18 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p)
         fkcg_buf_put_u64(b, counts[i]);
         put_ch(b, '\n');
     }
+    TPL(b, p, "extern const fkc_provider_info @_providers[@@_PROVIDER_COUNT]; /* by source file */\n");
+    if (!shards)
+        TPL(b, p,
+            "extern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; /* one per section, by kernel */\n"
+            "extern const @_binding @_bindings[@@_BINDING_COUNT]; /* op kind, backend, kernel, dtype */\n");
+    TPL(b, p, "extern const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT]; /* sorted */\n");
+    if (!shards)
+        TPL(b, p,
+            "extern const @_link_entry @_link_registry[@@_LINK_ENTRY_COUNT]; /* by symbol (strcmp) */\n");
+    else
+        emit_h_shards(b, p, shards);
     TPL(b, p,
-        "extern const fkc_provider_info @_providers[@@_PROVIDER_COUNT]; /* by source file */\n"
-        "extern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; /* one per section, by kernel */\n"
-        "extern const @_binding @_bindings[@@_BINDING_COUNT]; /* op kind, backend, kernel, dtype */\n"
-        "extern const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT]; /* sorted */\n"
-        "extern const @_link_entry @_link_registry[@@_LINK_ENTRY_COUNT]; /* by symbol (strcmp) */\n"
         "/* &fkc_runtime_abi_<N>: linking with a libfkc of another interface fails on it. */\n"
         "extern const int *const @_runtime_abi;\n\n"
         "/* Calls register_with_precision once per binding, in table order: 0, the first non-zero\n"
@@ -747,8 +881,12 @@ static void emit_c_prologue(fkcg_buf *b, const fkcg_plan *p, uint64_t pair_hash)
               FKCG_PAIR_HASH_MACRO " != ");
     put_pair_hash(b, pair_hash);
     TPL(b, p, "\n#error \"@_bindings.c and @_bindings.h come from different fkcgen "
-              "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n#include <math.h>\n\n"
-              "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
+              "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n#include <math.h>\n\n");
+}
+
+static void emit_c_abi(fkcg_buf *b, const fkcg_plan *p)
+{
+    TPL(b, p, "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
               "const int *const @_runtime_abi = &fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) ";\n\n");
 }
 
@@ -925,69 +1063,118 @@ static void emit_cost_fns(fkcg_render *r, size_t sec)
 static void emit_c_tables(fkcg_render *r)
 {
     const fkcg_plan *p = r->p;
+    const fkcg_shard *w = r->shard; /* NULL: one source holds everything */
+    size_t op_lo = w ? w->op_lo : 0, op_hi = w ? w->op_hi : p->n_ops;
     bool unknown = false;
     for (size_t i = 0; i < p->t->n_sections; i++)
-        unknown |= !p->t->sections[i]->cost.present;
-    for (size_t i = 0; i < p->n_ops; i++)
+        if (!w || w->sec_shard[i] == w->k)
+            unknown |= !p->t->sections[i]->cost.present;
+    for (size_t i = op_lo; i < op_hi; i++)
         unknown |= p->ops[i].cost == FKCG_NONE;
     if (unknown)
         LIT(r->b, "/* The unknown-cost sentinel (docs/cost.md). */\n"
                   "static const fkc_cost unknown_cost = {FKC_COST_PROVENANCE_UNKNOWN, "
                   "FKC_COST_CLASS_UNKNOWN, NULL, NULL, NULL, NULL};\n\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
+        if (w && w->sec_shard[i] != w->k)
+            continue;
         fkcg_render_section(r, i, emit_cost_fns);
         put_ch(r->b, '\n');
     }
     static const fkcg_table_id order[] = { FKCG_T_OP_NAMES, FKCG_T_PROVIDERS, FKCG_T_KERNELS,
                                            FKCG_T_BINDINGS, FKCG_T_REGISTRIES, FKCG_T_LINKS,
                                            FKCG_T_SHARED_COST, FKCG_T_OP_ROWS };
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        bool part = fkcg_render_sharded(order[i]);
+        /* sharded: the first source holds the whole-plan tables (its own op_rows, below),
+         * each source its part of the others, when it has rows */
+        if (w && ((part && w->row_lo == w->row_hi) || (!part && w->k != 0) ||
+                  order[i] == FKCG_T_OP_ROWS))
+            continue;
         fkcg_render_table(r, order[i], FKCG_NONE);
+    }
 }
 
-/* One `if (backend == ...) switch (in)` of the plan's dispatch group g: the dtypes bound to
- * one wrapper are the cases of one assignment and return. */
-static void emit_dispatch_group(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_group *g)
+/* The dispatch as data: per (op kind, backend) group of the plan, the row each dtype
+ * dispatches to (the first in table order), as row + 1 (0: none), and each op kind's groups;
+ * @_dispatch reads them (a loop over the op's backends). A switch of one case per op kind and
+ * dtype was most of the compiler's time at 1,000 op kinds (docs/benchmarks.md). */
+static void emit_dispatch_data(fkcg_buf *b, const fkcg_plan *p, size_t op_lo, size_t op_hi,
+                               size_t row_lo)
 {
-    const fkcg_plan_op *op = &p->ops[g->op];
-    LIT(b, "        if (backend == ");
-    put_vocab(b, FKCG_EN_BACKEND, g->backend);
-    LIT(b, ") {\n            switch (in) {\n");
-    for (size_t i = 0; i < g->n; i++) {
-        const fkcg_plan_case *c = &p->cases[g->first + i];
-        LIT(b, "            case ");
-        put_vocab(b, FKCG_EN_DTYPE, fkcg_dtypes[c->dtype].name);
-        LIT(b, ":\n");
-        const fkcg_plan_row *row = &p->rows[c->row];
-        const fkcg_plan_row *next = i + 1 < g->n ? &p->rows[p->cases[g->first + i + 1].row] : NULL;
-        if (next && next->sec == row->sec && next->b->byte_width == row->b->byte_width)
-            continue; /* the next dtype shares this wrapper */
-        LIT(b, "                ref->");
-        put_ident(b, op->snake);
-        LIT(b, " = ");
-        put_wrapper_symbol(b, p, c->row);
-        LIT(b, ";\n                return FKC_OK;\n");
+    size_t g_lo = 0, g_hi = 0, n;
+    while (g_lo < p->n_groups && p->groups[g_lo].op < op_lo)
+        g_lo++;
+    for (g_hi = g_lo; g_hi < p->n_groups && p->groups[g_hi].op < op_hi;)
+        g_hi++;
+    TPL(b, p, "/* The dispatch: per (op kind, backend), the row + 1 of each dtype (the first binding "
+              "in\n * table order; 0: none), and each op kind's groups. */\n"
+              "static const struct {\n    fkc_backend backend;\n"
+              "    uint32_t row[FKC_DTYPE_COUNT];\n} dispatch_groups[");
+    fkcg_buf_put_u64(b, g_hi - g_lo);
+    LIT(b, "] = {\n");
+    for (size_t i = g_lo; i < g_hi; i++) {
+        const fkcg_plan_group *g = &p->groups[i];
+        LIT(b, "    {");
+        put_vocab(b, FKCG_EN_BACKEND, g->backend);
+        LIT(b, ", {");
+        for (size_t k = 0; k < g->n; k++) {
+            const fkcg_plan_case *c = &p->cases[g->first + k];
+            put_str(b, k ? ", [" : "[");
+            put_vocab(b, FKCG_EN_DTYPE, fkcg_dtypes[c->dtype].name);
+            LIT(b, "] = ");
+            fkcg_buf_put_u64(b, c->row - row_lo + 1);
+        }
+        LIT(b, "}}, /* ");
+        put_comment(b, p->ops[g->op].name);
+        LIT(b, " */\n");
     }
-    LIT(b, "            default:\n                break;\n            }\n        }\n");
+    LIT(b, "};\n\nstatic const size_t op_groups[");
+    fkcg_buf_put_u64(b, op_hi - op_lo);
+    LIT(b, "][2] = {\n");
+    n = g_lo;
+    for (size_t op = op_lo; op < op_hi; op++) {
+        size_t first = n;
+        while (n < g_hi && p->groups[n].op == op)
+            n++;
+        fkcg_buf_printf(b, "    {%zu, %zu}, /* ", first - g_lo, n - g_lo);
+        put_comment(b, p->ops[op].name);
+        LIT(b, " */\n");
+    }
+    LIT(b, "};\n\n");
 }
+
+/* The loop over op's groups (op_groups indexed by op - op_lo), dispatching from rows. */
+static void emit_dispatch_loop(fkcg_buf *b, const fkcg_plan *p, size_t op_lo, const char *rows)
+{
+    LIT(b, "    for (size_t g = op_groups[(size_t)op");
+    if (op_lo)
+        fkcg_buf_printf(b, " - %zu", op_lo);
+    LIT(b, "][0]; g < op_groups[(size_t)op");
+    if (op_lo)
+        fkcg_buf_printf(b, " - %zu", op_lo);
+    LIT(b, "][1]; g++) {\n"
+           "        uint32_t row = dispatch_groups[g].row[in];\n"
+           "        if (dispatch_groups[g].backend == backend && row) {\n            *ref = ");
+    put_tpl(b, p, rows);
+    LIT(b, "[row - 1].ref;\n            return FKC_OK;\n        }\n    }\n"
+           "    return FKC_ERR_NO_KERNEL;\n}\n\n");
+}
+
+static const char dispatch_head[] =
+    "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
+    "                        @_kernel_ref *ref)\n{\n"
+    "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+    "    /* every contract key is [T, T] */\n"
+    "    if (in != out || (size_t)op >= (size_t)@@_OP_KIND_COUNT ||\n"
+    "        (size_t)in >= (size_t)FKC_DTYPE_COUNT)\n"
+    "        return FKC_ERR_NO_KERNEL;\n";
 
 static void emit_c_dispatch(fkcg_buf *b, const fkcg_plan *p)
 {
-    TPL(b, p, "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, "
-              "fkc_backend backend,\n                        @_kernel_ref *ref)\n{\n"
-              "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
-              "    if (in != out)\n        return FKC_ERR_NO_KERNEL; "
-              "/* every contract key is [T, T] */\n    switch (op) {\n");
-    for (size_t i = 0; i < p->n_groups;) {
-        size_t op = p->groups[i].op;
-        TPL(b, p, "    case @@_OP_");
-        put_ident(b, p->ops[op].upper);
-        LIT(b, ":\n");
-        for (; i < p->n_groups && p->groups[i].op == op; i++)
-            emit_dispatch_group(b, p, &p->groups[i]);
-        LIT(b, "        break;\n");
-    }
-    LIT(b, "    default:\n        break;\n    }\n    return FKC_ERR_NO_KERNEL;\n}\n\n");
+    emit_dispatch_data(b, p, 0, p->n_ops, 0);
+    put_tpl(b, p, dispatch_head);
+    emit_dispatch_loop(b, p, 0, "@_bindings");
 }
 
 /* The header's functions over the tables: one line each over fkc/fkc_tables.h's loops. */
@@ -1010,10 +1197,141 @@ static const char c_functions[] =
     "                                       fkc_backend backend)\n{\n"
     "    return @_tables_fill_cost(bindings, count, backend, shared_cost, @@_OP_KIND_COUNT);\n}\n";
 
-/* The two files, part by part, in order. */
+/* The first source's functions under --shards: each over the shards' tables (op_shard,
+ * op_rows (rows within the op's shard) and shards, above). */
+static const char sharded_functions[] =
+    "const char *@_op_kind_name(@_op_kind op)\n{\n"
+    "    return fkc_tables_name(op_names, @@_OP_KIND_COUNT, (size_t)op);\n}\n\n"
+    "int @_register_bindings(void *registry, @_register_fn register_with_precision)\n{\n"
+    "    if (!register_with_precision)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+    "    for (size_t k = 0; k < @@_SHARD_COUNT; k++) {\n"
+    "        int rc = @_tables_register(shards[k].rows, shards[k].n_rows, registry,\n"
+    "                                   register_with_precision);\n"
+    "        if (rc)\n            return rc;\n    }\n    return 0;\n}\n\n"
+    "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
+    "                        @_kernel_ref *ref)\n{\n"
+    "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+    "    /* every contract key is [T, T] */\n"
+    "    if (in != out || (size_t)op >= (size_t)@@_OP_KIND_COUNT ||\n"
+    "        (size_t)in >= (size_t)FKC_DTYPE_COUNT)\n"
+    "        return FKC_ERR_NO_KERNEL;\n"
+    "    return shards[op_shard[op]].dispatch(op, in, backend, ref);\n}\n\n"
+    "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
+    "                                      fkc_backend backend, const char *kernel_source)\n{\n"
+    "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return NULL;\n"
+    "    return @_tables_find(shards[op_shard[op]].rows, op_rows[op][0], op_rows[op][1], op, in,\n"
+    "                         out, backend, kernel_source);\n}\n\n"
+    "const @_link_entry *@_link_lookup(const char *symbol)\n{\n"
+    "    for (size_t k = 0; k < @@_SHARD_COUNT; k++) {\n"
+    "        const @_link_entry *e = @_tables_link(shards[k].links, shards[k].n_rows, symbol);\n"
+    "        if (e)\n            return e;\n    }\n    return NULL;\n}\n\n"
+    "const fkc_cost *@_op_shared_cost(@_op_kind op)\n{\n"
+    "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return NULL;\n"
+    "    size_t k = op_shard[op];\n"
+    "    return fkc_tables_shared_cost(shards[k].shared_cost, shards[k].n_ops,\n"
+    "                                  (size_t)op - shards[k].op_lo);\n}\n\n"
+    "/* fkc_tables_fill_cost's loop, over the shards' shared costs. */\n"
+    "size_t @_fill_unset_cost_for_backend(@_binding *bindings, size_t count,\n"
+    "                                       fkc_backend backend)\n{\n"
+    "    size_t filled = 0;\n"
+    "    for (size_t i = 0; bindings && i < count; i++) {\n"
+    "        const fkc_cost *c = @_op_shared_cost(bindings[i].op_kind);\n"
+    "        if (bindings[i].backend != backend || !c ||\n"
+    "            (bindings[i].cost && bindings[i].cost->provenance != FKC_COST_PROVENANCE_UNKNOWN))\n"
+    "            continue;\n"
+    "        bindings[i].cost = c;\n        filled++;\n    }\n    return filled;\n}\n";
+
+/* The first source's tables of the shards: each op kind's shard and rows there, and each
+ * shard's tables (NULL for an empty one). */
+static void emit_c_shard_index(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sp)
+{
+    TPL(b, p, "/* Each op kind's shard and its rows there. */\n"
+              "static const unsigned char op_shard[@@_OP_KIND_COUNT] = {");
+    for (size_t i = 0; i < p->n_ops; i++)
+        fkcg_buf_printf(b, "%s%zu", i ? ", " : "", sp->w[sp->sec_shard[p->ops[i].sig]].k);
+    TPL(b, p, "};\nstatic const size_t op_rows[@@_OP_KIND_COUNT][2] = {\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        const fkcg_shard *w = &sp->w[sp->sec_shard[p->ops[i].sig]];
+        fkcg_buf_printf(b, "    {%zu, %zu}, /* ", p->ops[i].first - w->row_lo,
+                        p->ops[i].end - w->row_lo);
+        put_comment(b, p->ops[i].name);
+        LIT(b, " */\n");
+    }
+    TPL(b, p, "};\n\n/* Each shard's tables. */\nstatic const struct {\n"
+              "    const @_binding *rows;\n    size_t n_rows;\n    const @_link_entry *links;\n"
+              "    const fkc_cost *const *shared_cost;\n    size_t op_lo, n_ops;\n"
+              "    fkc_status (*dispatch)(@_op_kind op, fkc_dtype in, fkc_backend backend,\n"
+              "                           @_kernel_ref *ref);\n} shards[@@_SHARD_COUNT] = {\n");
+    for (size_t k = 0; k < p->n_shards; k++) {
+        const fkcg_shard *w = &sp->w[k];
+        if (w->row_lo == w->row_hi) {
+            LIT(b, "    {NULL, 0, NULL, NULL, 0, 0, NULL},\n");
+            continue;
+        }
+        TPL(b, p, "    {@_bindings_");
+        fkcg_buf_printf(b, "%zu, %zu, ", k, w->row_hi - w->row_lo);
+        TPL(b, p, "@_link_registry_");
+        fkcg_buf_printf(b, "%zu, ", k);
+        TPL(b, p, "@_shared_cost_");
+        fkcg_buf_printf(b, "%zu, %zu, %zu, ", k, w->op_lo, w->op_hi - w->op_lo);
+        TPL(b, p, "@_dispatch_");
+        fkcg_buf_printf(b, "%zu},\n", k);
+    }
+    LIT(b, "};\n\n");
+}
+
+/* Source k of --shards: its sections' data, its part of the tables and of the dispatch; the
+ * first one also the runtime interface, the params checks, the whole-plan tables and the
+ * functions. */
+static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uint64_t pair_hash,
+                         fkcg_buf *c)
+{
+    const fkcg_shard *w = &sp->w[k];
+    fkcg_render r;
+    fkcg_render_init(&r, c, p, &c_style, NULL);
+    r.shard = w;
+    fkcg_buf name;
+    fkcg_buf_init(&name);
+    if (k)
+        fkcg_buf_printf(&name, "@_bindings_%zu.c", k);
+    else
+        fkcg_buf_puts(&name, "@_bindings.c");
+    emit_banner(c, p, fkcg_buf_str(&name), true);
+    fkcg_buf_free(&name);
+    emit_c_prologue(c, p, pair_hash);
+    if (k == 0) {
+        emit_c_abi(c, p);
+        emit_c_runtime_params(c, p);
+    }
+    emit_c_tables(&r);
+    if (w->row_lo < w->row_hi) {
+        emit_dispatch_data(c, p, w->op_lo, w->op_hi, w->row_lo);
+        TPL(c, p, "fkc_status @_dispatch_");
+        fkcg_buf_printf(c, "%zu", k);
+        TPL(c, p, "(@_op_kind op, fkc_dtype in, fkc_backend backend, @_kernel_ref *ref)\n{\n");
+        fkcg_buf name_rows;
+        fkcg_buf_init(&name_rows);
+        fkcg_buf_printf(&name_rows, "@_bindings_%zu", k);
+        emit_dispatch_loop(c, p, w->op_lo, fkcg_buf_str(&name_rows));
+        fkcg_buf_free(&name_rows);
+    } else {
+        fkcg_buf_printf(c, "/* shard %zu holds no op kind */\n", k);
+    }
+    if (k == 0) {
+        emit_c_shard_index(c, p, sp);
+        put_tpl(c, p, sharded_functions);
+    }
+    fkcg_render_free(&r);
+}
+
+/* The header and the source(s), part by part, in order: outs[0] the header, outs[1 + k] source
+ * k (one unless --shards). */
 static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
 {
     fkcg_buf *h = outs[0], *c = outs[1];
+    shard_plan sp = { NULL, NULL, NULL, { NULL } };
+    if (p->n_shards > 1)
+        shard_plan_init(&sp, p);
     pair_hasher ph;
     uint64_t pair_hash;
     hash_begin(&ph, h);
@@ -1023,13 +1341,20 @@ static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_h_params(h, p);
     emit_h_fn_types(h, p);
     emit_h_wrappers(h, p);
-    emit_h_tables(h, p);
+    emit_h_tables(h, p, p->n_shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
 
+    if (p->n_shards > 1) {
+        for (size_t k = 0; k < p->n_shards; k++)
+            emit_c_shard(p, &sp, k, pair_hash, outs[1 + k]);
+        shard_plan_free(&sp);
+        return;
+    }
     fkcg_render r;
     fkcg_render_init(&r, c, p, &c_style, NULL);
     emit_banner(c, p, "@_bindings.c", true);
     emit_c_prologue(c, p, pair_hash);
+    emit_c_abi(c, p);
     emit_c_runtime_params(c, p);
     emit_c_tables(&r);
     emit_c_dispatch(c, p);
@@ -1037,10 +1362,49 @@ static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
     fkcg_render_free(&r);
 }
 
+/* The C back end's own check, after the shared ones: an op kind's function type names its
+ * tensors as parameters before its params type (`const fkc_tensor *src, ..., const
+ * <prefix>_<op>_params *params`), so a tensor called <prefix>_<op>_params hides that type
+ * for the rest of the list and the header does not compile. The front end cannot see it
+ * (it knows no prefix; the default's fkc_ names it refuses already). One name per op kind
+ * that has a params type, built once, against its signature section's tensors. */
+static size_t check_c(const fkcg_plan *p, fkcg_diag *d)
+{
+    size_t before = fkcg_diag_errors(d);
+    size_t errors = fkcg_plan_check(p, d);
+    fkcg_buf name;
+    fkcg_buf_init(&name);
+    for (size_t i = 0; errors == 0 && i < p->n_ops; i++) {
+        const fkcg_section *s = p->t->sections[p->ops[i].sig];
+        if (!s->variant && !p->ops[i].rt)
+            continue; /* no params type: its params are `const void *params` */
+        name.len = 0;
+        fkcg_buf_printf(&name, "%s_%s_params", p->prefix, p->ops[i].snake);
+        for (size_t k = 0; k < s->n_inputs + s->n_outputs; k++) {
+            bool in = k < s->n_inputs;
+            const char *tensor = in ? s->inputs[k].name : s->outputs[k - s->n_inputs].name;
+            fkcg_loc loc = in ? s->inputs[k].loc : s->outputs[k - s->n_inputs].loc;
+            if (strcmp(tensor, fkcg_buf_str(&name)) != 0)
+                continue;
+            fkcg_buf why;
+            fkcg_buf_init(&why);
+            fkcg_buf_printf(&why, "is the C name of the params type of op kind %s under "
+                            "--prefix %s, which the tensors precede in its function type: the "
+                            "generated C would not compile; choose another tensor name",
+                            p->ops[i].name, p->prefix);
+            fkcg_emit_report(d, loc, in ? "input name" : "output name", tensor,
+                             fkcg_buf_str(&why));
+            fkcg_buf_free(&why);
+        }
+    }
+    fkcg_buf_free(&name);
+    return fkcg_diag_errors(d) - before;
+}
+
 const fkcg_backend fkcg_backend_c = {
     .name = "c",
     .outputs = { "@_bindings.h", "@_bindings.c" },
-    .check = fkcg_plan_check,
+    .check = check_c,
     .emit = emit_c,
 };
 

@@ -400,6 +400,24 @@ static void plan_registries(fkcg_plan *p)
     }
 }
 
+/* The links of each registry, in symbol order: one counting pass over the links (a back end
+ * that prints a table per registry walks only its rows, so many providers cost no more). */
+static void plan_registry_links(fkcg_plan *p)
+{
+    /* + 2: a hand-built table may have rows and no registry (each section's is then 0) */
+    p->reg_first = fkcg_xcalloc(p->n_registries + 2, sizeof *p->reg_first);
+    p->reg_links = fkcg_xcalloc(p->n_rows, sizeof *p->reg_links);
+    for (size_t i = 0; i < p->n_rows; i++)
+        p->reg_first[p->secs[p->rows[i].sec].registry + 1]++;
+    for (size_t k = 0; k <= p->n_registries; k++)
+        p->reg_first[k + 1] += p->reg_first[k];
+    size_t *at = fkcg_xcalloc(p->n_registries + 2, sizeof *at);
+    memcpy(at, p->reg_first, (p->n_registries + 2) * sizeof *at);
+    for (size_t i = 0; i < p->n_rows; i++)
+        p->reg_links[at[p->secs[p->rows[p->links[i]].sec].registry]++] = p->links[i];
+    free(at);
+}
+
 /* ---- dispatch: per (op, backend), per dtype, the first row in table order ---- */
 
 typedef struct disp_key {
@@ -565,6 +583,26 @@ static void key_fields(const fkcg_plan *p, size_t sec, fkcg_buf *out)
     }
 }
 
+static bool uses_field(const fkcg_expr *e)
+{
+    return e && (e->kind == FKCG_EXPR_FIELD || uses_field(e->lhs) || uses_field(e->rhs));
+}
+
+/* A cost's printed form: a section without one has a key of its own (its index), a cost that
+ * reads a field names its op kind (the function casts params to that op's type). */
+static void key_cost(const fkcg_plan *p, size_t sec, fkcg_buf *out)
+{
+    const fkcg_cost *c = &p->t->sections[sec]->cost;
+    bool field = uses_field(c->flops) || uses_field(c->bytes_moved);
+    fkcg_buf_putc(out, !c->present ? 'n' : field ? 'f' : 'c');
+    if (!c->present || field)
+        key_num(out, c->present ? p->secs[sec].op : sec);
+    const char *v[] = { c->provenance, c->cost_class, c->flops ? c->flops_src : NULL,
+                        c->bytes_moved ? c->bytes_moved_src : NULL };
+    for (size_t j = 0; c->present && j < sizeof v / sizeof v[0]; j++)
+        key_str(out, v[j]);
+}
+
 /* same[i]: the first of items 0..n whose key equals item i's (by sorting the keys with the
  * item's index as the tie-break: a total order, and the first of a run is the smallest). */
 static void find_same(const fkcg_plan *p, size_t n, key_fn *key, size_t *same, size_t stride)
@@ -616,12 +654,14 @@ static void plan_same(fkcg_plan *p)
     find_same(p, n, key_inputs, &p->secs[0].same_inputs, stride);
     find_same(p, n, key_outputs, &p->secs[0].same_outputs, stride);
     find_same(p, n, key_fields, &p->secs[0].same_fields, stride);
+    find_same(p, n, key_cost, &p->secs[0].same_cost, stride);
 }
 
 void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
 {
     memset(p, 0, sizeof *p);
     p->t = t;
+    p->n_shards = 1;
     snprintf(p->prefix, sizeof p->prefix, "%s", prefix ? prefix : FKCG_EMIT_PREFIX);
     for (size_t i = 0; p->prefix[i]; i++)
         p->prefix_upper[i] = fkcg_upper_byte[(unsigned char)p->prefix[i]];
@@ -631,6 +671,7 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
     plan_rows(p);
     plan_links(p);
     plan_registries(p);
+    plan_registry_links(p);
     plan_dispatch(p);
     plan_same(p);
 }
@@ -646,6 +687,8 @@ void fkcg_plan_free(fkcg_plan *p)
     free(p->rows);
     free(p->links);
     free(p->registries);
+    free(p->reg_links);
+    free(p->reg_first);
     free(p->groups);
     free(p->cases);
     free(p->input_sec);

@@ -43,7 +43,7 @@ const char *fkcg_buf_str(const fkcg_buf *b)
 void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
                       const void *ctx)
 {
-    *r = (fkcg_render){ b, p, st, ctx, false, { 0 } };
+    *r = (fkcg_render){ .b = b, .p = p, .shard = NULL, .st = st, .ctx = ctx };
     fkcg_buf_init(&r->scratch);
 }
 
@@ -253,7 +253,12 @@ void fkcg_render_name(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t sec
     const char *name = fkcg_nz(r->st->lang == FKCG_LANG_C ? d->cname : d->rname);
     const char *at = strchr(name, '%');
     if (!at) {
-        r->st->tpl(r, out, name);
+        bool sharded = r->shard && fkcg_render_sharded(t);
+        r->st->tpl(r, out, sharded && t == FKCG_T_SHARED_COST ? "@_shared_cost" : name);
+        if (sharded) { /* shard k's part: <name>_<k> */
+            fkcg_buf_putc(out, '_');
+            fkcg_buf_put_u64(out, r->shard->k);
+        }
         return;
     }
     if (!r->in_section)
@@ -286,6 +291,10 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
         fkcg_buf_puts(out, r->st->none);
         return;
     }
+    if (r->shard && t == FKCG_T_KERNELS)
+        i = r->shard->sec_local[i]; /* a row's section is in the row's shard */
+    else if (r->shard && t == FKCG_T_BINDINGS)
+        i -= r->shard->row_lo;
     fkcg_buf_putc(out, '&');
     fkcg_render_name(r, out, t, FKCG_NONE, FKCG_NONE);
     fkcg_buf_putc(out, '[');
@@ -293,24 +302,42 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
     fkcg_buf_putc(out, ']');
 }
 
+bool fkcg_render_sharded(fkcg_table_id t)
+{
+    return t == FKCG_T_KERNELS || t == FKCG_T_BINDINGS || t == FKCG_T_LINKS ||
+           t == FKCG_T_SHARED_COST;
+}
+
+/* The section whose cost section sec names: same (the first section with that cost), or,
+ * when a shard is printed, the first in that shard (an earlier one's is static in its own). */
+static size_t in_shard(const fkcg_render *r, size_t sec, size_t same)
+{
+    return r->shard ? r->shard->same[FKCG_T_COST][sec] : same;
+}
+
 /* Where section sec's table t (of input k, for DTYPES) is printed: at the first section with
  * the same rows (plan.c); *sec and *k are moved there. Returns whether it is sec's own. */
-static bool same_table(const fkcg_plan *p, fkcg_table_id t, size_t *sec, size_t *k)
+static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_t *k)
 {
+    const fkcg_plan *p = r->p;
     size_t was = *sec;
     const fkcg_plan_sec *ps = &p->secs[*sec];
     switch (t) {
     case FKCG_T_DTYPES: {
         size_t kk = *k;
-        fkcg_plan_input(p, p->same_dtypes[ps->inputs + *k], sec, k);
+        fkcg_plan_input(p, r->shard ? r->shard->same[FKCG_T_DTYPES][ps->inputs + *k]
+                                    : p->same_dtypes[ps->inputs + *k], sec, k);
         return *sec == was && *k == kk;
     }
     case FKCG_T_FAST_PATHS: *sec = ps->same_fast_paths; break;
     case FKCG_T_INPUTS: *sec = ps->same_inputs; break;
     case FKCG_T_OUTPUTS: *sec = ps->same_outputs; break;
     case FKCG_T_FIELDS: *sec = ps->same_fields; break;
+    case FKCG_T_COST: *sec = ps->same_cost; break;
     default: break;
     }
+    if (r->shard && t <= FKCG_T_COST)
+        *sec = r->shard->same[t][was];
     return *sec == was;
 }
 
@@ -322,7 +349,7 @@ static void put_slice(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         return;
     }
     size_t sec = c->u, k = c->k;
-    same_table(r->p, (fkcg_table_id)c->which, &sec, &k);
+    same_table(r, (fkcg_table_id)c->which, &sec, &k);
     fkcg_buf_puts(out, r->st->slice_counted ? "" : "&");
     fkcg_render_name(r, out, (fkcg_table_id)c->which, sec, k);
     if (r->st->slice_counted) {
@@ -350,7 +377,8 @@ static void put_cost_fn(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         fkcg_buf_puts(out, r->st->none);
         return;
     }
-    fkcg_buf_printf(out, "%scost_%llu_%s%s", r->st->some, (unsigned long long)c->u,
+    fkcg_buf_printf(out, "%scost_%llu_%s%s", r->st->some,
+                    (unsigned long long)in_shard(r, c->u, r->p->secs[c->u].same_cost),
                     c->which ? "bytes_moved" : "flops", r->st->some_end);
 }
 
@@ -393,7 +421,8 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
             break;
         }
         fkcg_buf_putc(out, '&');
-        fkcg_render_name(r, out, FKCG_T_COST, c->u, FKCG_NONE);
+        fkcg_render_name(r, out, FKCG_T_COST, in_shard(r, c->u, r->p->secs[c->u].same_cost),
+                         FKCG_NONE);
         break;
     case FKCG_CELL_REGISTRY:
         if (st->registry_path)
@@ -511,10 +540,7 @@ void fkcg_render_where(fkcg_buf *out, const fkcg_plan *p, size_t sec, bool line)
 
 size_t fkcg_render_links_of(const fkcg_plan *p, size_t reg)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < p->n_rows; i++)
-        n += reg == FKCG_NONE || p->secs[p->rows[p->links[i]].sec].registry == reg;
-    return n;
+    return reg == FKCG_NONE ? p->n_rows : p->reg_first[reg + 1] - p->reg_first[reg];
 }
 
 /* The comment of row i of table t: "[i] kernel ..." (built in a buffer of its own). */
@@ -547,7 +573,7 @@ static void put_templates(fkcg_render *r)
     const fkcg_plan *p = r->p;
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_plan_sec *ps = &p->secs[i];
-        if (!ps->templated)
+        if (!ps->templated || (r->shard && r->shard->sec_shard[i] != r->shard->k))
             continue;
         r->st->template_open(r, i, true);
         r->st->str(r->b, ps->s->entry_point);
@@ -577,19 +603,38 @@ static void put_template_row(fkcg_render *r, size_t k)
 void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
 {
     const fkcg_plan *p = r->p;
+    const fkcg_shard *w = fkcg_render_sharded(t) ? r->shard : NULL;
     size_t n = t == FKCG_T_PROVIDERS ? p->t->n_providers
-             : t == FKCG_T_KERNELS ? p->t->n_sections
-             : t == FKCG_T_BINDINGS ? p->n_rows
-             : t == FKCG_T_LINKS ? fkcg_render_links_of(p, registry)
-             : t == FKCG_T_REGISTRIES ? p->n_registries : p->n_ops;
+             : t == FKCG_T_KERNELS ? (w ? w->n_secs : p->t->n_sections)
+             : t == FKCG_T_BINDINGS ? (w ? w->row_hi - w->row_lo : p->n_rows)
+             : t == FKCG_T_LINKS ? (w ? w->n_links : fkcg_render_links_of(p, registry))
+             : t == FKCG_T_REGISTRIES ? p->n_registries
+             : t == FKCG_T_SHARED_COST && w ? w->op_hi - w->op_lo : p->n_ops;
+    /* a shard's rows: [lo, hi) of the whole table's (its links and kernels by a filter) */
+    size_t lo = 0, hi = n;
+    if (w && t == FKCG_T_BINDINGS)
+        lo = w->row_lo, hi = w->row_hi;
+    else if (w && t == FKCG_T_SHARED_COST)
+        lo = w->op_lo, hi = w->op_hi;
+    else if (w && t == FKCG_T_LINKS)
+        hi = p->n_rows;
+    else if (w && t == FKCG_T_KERNELS)
+        hi = p->t->n_sections;
     fkcg_buf cm;
     fkcg_buf_init(&cm);
     if (t == FKCG_T_BINDINGS)
         put_templates(r);
     r->st->open(r, t, FKCG_NONE, registry, n);
-    for (size_t k = 0; k < (t == FKCG_T_LINKS ? p->n_rows : n); k++) {
+    /* one registry's links: its group of reg_links; every link: links */
+    const size_t *links = t != FKCG_T_LINKS ? NULL
+                        : registry == FKCG_NONE ? p->links : p->reg_links + p->reg_first[registry];
+    for (size_t k = lo; k < hi; k++) {
         cells c = { .n = 0 };
-        size_t row = t == FKCG_T_LINKS ? p->links[k] : k;
+        size_t row = links ? links[k] : k;
+        if (w && t == FKCG_T_LINKS && (row < w->row_lo || row >= w->row_hi))
+            continue;
+        if (w && t == FKCG_T_KERNELS && w->sec_shard[k] != w->k)
+            continue;
         switch (t) {
         case FKCG_T_PROVIDERS: provider_cells(&c, p->t->providers[k]); break;
         case FKCG_T_KERNELS: kernel_cells(&c, p, k); break;
@@ -601,8 +646,6 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
             binding_cells(&c, p, k, false);
             break;
         case FKCG_T_LINKS:
-            if (registry != FKCG_NONE && p->secs[p->rows[row].sec].registry != registry)
-                continue;
             link_cells(&c, p, row);
             break;
         case FKCG_T_REGISTRIES: str(&c, p->registries[k]); break;
@@ -633,7 +676,7 @@ static void section_table(fkcg_render *r, fkcg_table_id t, size_t sec, size_t in
                           void (*fill)(cells *c, const void *items, size_t k, size_t sec))
 {
     size_t at = sec, k = input;
-    if (!same_table(r->p, t, &at, &k))
+    if (!same_table(r, t, &at, &k))
         return; /* an earlier section's table has these rows: it is named instead */
     r->st->open(r, t, sec, input, n);
     if (t == FKCG_T_DTYPES || t == FKCG_T_COST) { /* a list of values / one struct: inline */
@@ -713,8 +756,8 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
         section_table(r, FKCG_T_OUTPUTS, sec, FKCG_NONE, s->n_outputs, s->outputs, fill_output);
     if (s->n_fields)
         section_table(r, FKCG_T_FIELDS, sec, FKCG_NONE, s->n_fields, s->fields, fill_field);
-    if (cost_fns && s->cost.present)
-        cost_fns(r, sec);
+    if (cost_fns && s->cost.present && in_shard(r, sec, r->p->secs[sec].same_cost) == sec)
+        cost_fns(r, sec); /* else an earlier section's are the same functions */
     if (s->cost.present)
         section_table(r, FKCG_T_COST, sec, FKCG_NONE, 1, s, fill_cost);
     r->in_section = false;

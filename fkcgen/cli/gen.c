@@ -30,6 +30,8 @@ typedef struct gen_opts {
     const char *prefix;   /* --prefix, FKCG_EMIT_PREFIX by default */
     bool check;           /* --check */
     const char *stubs;    /* --emit-stubs FILE, or NULL */
+    const char *select;   /* --select FILE, or NULL (every binding) */
+    size_t shards;        /* --shards N: the C sources (1 by default) */
     const fkcg_backend *be; /* --lang: the back end (C by default) */
     char **files;         /* the contracts */
     size_t n_files;
@@ -37,7 +39,8 @@ typedef struct gen_opts {
 
 static const char usage[] =
     "usage: fkcgen gen --out-dir DIR [--prefix NAME] [--lang c|rust|json] [--check]\n"
-    "                  [--depfile FILE] [--root DIR] [--emit-stubs FILE] FILE...\n"
+    "                  [--depfile FILE] [--root DIR] [--emit-stubs FILE] [--select FILE]\n"
+    "                  [--shards N] FILE...\n"
     "  Emits DIR/NAME_bindings.h and DIR/NAME_bindings.c from the contracts.\n"
     "  --prefix NAME   of every generated name and of the files (default " FKCG_EMIT_PREFIX ")\n"
     "  --lang rust     emit DIR/NAME_bindings.rs, one Rust module, instead (default: c);\n"
@@ -46,17 +49,23 @@ static const char usage[] =
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
     "  --emit-stubs FILE  also write FILE, a C skeleton of the byte-width wrappers the\n"
-    "                  contracts need (never overwrites: FILE must not exist)\n";
+    "                  contracts need (never overwrites: FILE must not exist)\n"
+    "  --shards N      split the C rows and dispatch by op kind over N sources (1 to 64):\n"
+    "                  DIR/NAME_bindings.c and DIR/NAME_bindings_1.c .. _<N-1>.c, one header\n"
+    "  --select FILE   emit only the bindings FILE names: one `OpKind` (all its dtypes) or\n"
+    "                  `OpKind: DTYPE, DTYPE...` a line; the dispatch refuses the others\n"
+    "                  with FKC_ERR_NO_KERNEL\n";
 
 /* Parses argv (argv[0] is "gen"). 0 when fine, 2 on a usage error (reported), -1 for --help. */
 static int parse_opts(int argc, char **argv, gen_opts *o)
 {
-    enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK };
+    enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK, SELECT, SHARDS };
     static const fkcg_option opts[] = {
         [OUT_DIR] = { "--out-dir", true }, [DEPFILE] = { "--depfile", true },
         [ROOT] = { "--root", true },       [STUBS] = { "--emit-stubs", true },
         [PREFIX] = { "--prefix", true },   [LANG] = { "--lang", true },
-        [CHECK] = { "--check", false },
+        [CHECK] = { "--check", false },    [SELECT] = { "--select", true },
+        [SHARDS] = { "--shards", true },
     };
     memset(o, 0, sizeof *o);
     int i = 1, k;
@@ -72,6 +81,19 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
         case STUBS: o->stubs = v; break;
         case PREFIX: o->prefix = v; break;
         case CHECK: o->check = true; break;
+        case SELECT: o->select = v; break;
+        case SHARDS: {
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(v, &end, 10);
+            if (!*v || *end || errno || *v < '1' || *v > '9' || n > FKCG_MAX_SHARDS) {
+                fkcg_cli_error("fkcgen gen", usage, "--shards '%s': give a number from 1 to %d",
+                               v, FKCG_MAX_SHARDS);
+                return 2;
+            }
+            o->shards = n;
+            break;
+        }
         case LANG:
             if (!(o->be = fkcg_backend_find(v))) {
                 fkcg_cli_error("fkcgen gen", usage, "--lang '%s': the languages are %s", v,
@@ -87,6 +109,13 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
         o->prefix = FKCG_EMIT_PREFIX;
     if (!o->be)
         o->be = &fkcg_backend_c;
+    if (!o->shards)
+        o->shards = 1;
+    if (o->shards > 1 && o->be != &fkcg_backend_c) {
+        fkcg_cli_error("fkcgen gen", usage, "--shards splits the C sources; it takes no --lang %s",
+                       o->be->name);
+        return 2;
+    }
     if (!o->out_dir || o->n_files == 0) {
         fkcg_cli_error("fkcgen gen", usage, "%s",
                        o->out_dir ? "no contract given" : "--out-dir is required");
@@ -184,8 +213,9 @@ static int read_file(const char *path, fkcg_buf *b)
 
 /* The temporary files of a run, in static buffers so that the signal handler can unlink them
  * (async-signal-safe: unlink and _exit only). A slot is live while its file exists. */
-enum { MAX_OUTS = FKCG_MAX_OUTPUTS }; /* a back end's outputs: the C header and source */
-enum { TMP_SLOTS = 3, TMP_NAME_MAX = PATH_MAX + 16 }; /* the header, the source, the depfile */
+/* a back end's outputs: the C header and source, or its sources with --shards */
+enum { MAX_OUTS = FKCG_MAX_OUTPUTS + FKCG_MAX_SHARDS - 1 };
+enum { TMP_SLOTS = MAX_OUTS + 1, TMP_NAME_MAX = PATH_MAX + 16 }; /* the outputs, the depfile */
 static char tmp_names[TMP_SLOTS][TMP_NAME_MAX];
 static volatile sig_atomic_t tmp_live[TMP_SLOTS];
 
@@ -592,6 +622,10 @@ static void make_depfile(const gen_opts *o, char *const outs[], int n_outs, fkcg
         fkcg_buf_puts(b, " \\\n  ");
         put_make_path(b, o->files[i]);
     }
+    if (o->select) {
+        fkcg_buf_puts(b, " \\\n  ");
+        put_make_path(b, o->select);
+    }
     if (self) {
         fkcg_buf_puts(b, " \\\n  ");
         put_make_path(b, self);
@@ -600,6 +634,11 @@ static void make_depfile(const gen_opts *o, char *const outs[], int n_outs, fkcg
     for (size_t i = 0; i < o->n_files; i++) {
         fkcg_buf_putc(b, '\n');
         put_make_path(b, o->files[i]);
+        fkcg_buf_puts(b, ":\n");
+    }
+    if (o->select) {
+        fkcg_buf_putc(b, '\n');
+        put_make_path(b, o->select);
         fkcg_buf_puts(b, ":\n");
     }
     free(self);
@@ -796,6 +835,8 @@ static int check_paths(const gen_opts *o, char *const outs[], int n_outs)
         rc = check_chars("output", outs[k], make);
     for (size_t i = 0; i < o->n_files && !rc; i++)
         rc = check_chars("contract", o->files[i], make);
+    if (!rc && o->select)
+        rc = check_chars("--select", o->select, make);
     if (!rc && make)
         rc = check_chars("--depfile", o->depfile, false);
     char *self = make && !rc ? self_path() : NULL;
@@ -876,7 +917,7 @@ static int write_outputs(const gen_opts *o, char *const outs[], fkcg_buf *const 
     fkcg_buf dep;
     fkcg_buf_init(&dep);
     make_depfile(o, outs, n_outs, &dep);
-    rc = write_if_changed(o->depfile, &dep, 2);
+    rc = write_if_changed(o->depfile, &dep, MAX_OUTS);
     fkcg_buf_free(&dep);
     return rc;
 }
@@ -893,6 +934,11 @@ static int name_outputs(gen_opts *o, char *outs[MAX_OUTS], int *n_outs)
     *n_outs = (int)fkcg_backend_count(o->be);
     for (int k = 0; k < MAX_OUTS; k++)
         outs[k] = k < *n_outs ? output_path(o->out_dir, o->be->outputs[k], o->prefix) : NULL;
+    for (size_t k = 1; k < o->shards; k++) { /* --shards: @_bindings_<k>.c after the source */
+        char tpl[32];
+        snprintf(tpl, sizeof tpl, "@_bindings_%zu.c", k);
+        outs[(*n_outs)++] = output_path(o->out_dir, tpl, o->prefix);
+    }
     if (check_paths(o, outs, *n_outs) != 0) {
         fkcg_cli_error("fkcgen gen", NULL, "nothing written");
         for (int k = 0; k < MAX_OUTS; k++)
@@ -925,8 +971,9 @@ static void remove_stale(const gen_opts *o, char *const outs[], int n_outs)
  * memory; --check keeps them whole for the diff). 0, or 1 when the back end's checks found
  * errors: then nothing was emitted, *failed is set and the outputs are closed. failed: the
  * flag the outputs' writers share (it outlives this call). */
-static int emit_outputs(const gen_opts *o, fkcg_run *run, char *const outs[],
-                        fkcg_buf *const texts[], out_file files[], int n_outs, bool *failed)
+static int emit_outputs(const gen_opts *o, fkcg_run *run, const fkcg_table *t,
+                        char *const outs[], fkcg_buf *const texts[], out_file files[],
+                        int n_outs, bool *failed)
 {
     if (!o->check) {
         catch_signals();
@@ -937,8 +984,8 @@ static int emit_outputs(const gen_opts *o, fkcg_run *run, char *const outs[],
         fkcg_buf_drain_to(texts[k], out_write, &files[k], OUT_DRAIN_AT);
     }
     /* the run's sink: the checks' messages quote the contract's line, as the front end's */
-    size_t errors = fkcg_backend_run(o->be, fkcg_run_table(run), o->prefix, fkcg_run_diag(run),
-                                     texts);
+    size_t errors = fkcg_backend_run_shards(o->be, t, o->prefix, o->shards, fkcg_run_diag(run),
+                                            texts);
     if (errors == 0)
         return 0;
     *failed = true; /* nothing was emitted, so nothing was written: close the outputs */
@@ -964,10 +1011,12 @@ int fkcg_cmd_gen(int argc, char **argv)
         return 2;
     fkcg_run *run = fkcg_run_new(o.root, stderr);
     rc = fkcg_run_load(run, (const char *const *)o.files, o.n_files);
-    fkcg_buf h, c;
-    fkcg_buf_init(&h);
-    fkcg_buf_init(&c);
-    fkcg_buf *texts[MAX_OUTS] = {&h, &c};
+    fkcg_buf bufs[MAX_OUTS];
+    fkcg_buf *texts[MAX_OUTS];
+    for (int k = 0; k < MAX_OUTS; k++) {
+        fkcg_buf_init(&bufs[k]);
+        texts[k] = &bufs[k];
+    }
     out_file files[MAX_OUTS];
     bool failed = false;
     size_t created = 0; /* levels of the output directory this run made */
@@ -975,8 +1024,15 @@ int fkcg_cmd_gen(int argc, char **argv)
     int dir_fd = rc == 0 ? lock_out_dir(o.out_dir, !o.check, &created) : -1;
     if (dir_fd == -2)
         rc = 2;
+    /* --select: the table cut down to the bindings the file names (errors: contract errors) */
+    fkcg_table selected = {0};
+    const fkcg_table *t = fkcg_run_table(run);
+    if (rc == 0 && o.select) {
+        rc = fkcg_select(t, o.select, fkcg_run_diag(run), &selected);
+        t = &selected;
+    }
     if (rc == 0)
-        rc = emit_outputs(&o, run, outs, texts, files, n_outs, &failed);
+        rc = emit_outputs(&o, run, t, outs, texts, files, n_outs, &failed);
     if (rc != 0)
         fkcg_cli_error("fkcgen gen", NULL, "nothing written%s",
                        rc == 1 ? " (contract errors)" : "");
@@ -985,15 +1041,16 @@ int fkcg_cmd_gen(int argc, char **argv)
     else
         rc = write_outputs(&o, outs, texts, files, n_outs, dir_fd);
     if (rc == 0 && o.stubs)
-        rc = write_stubs(o.stubs, o.prefix, fkcg_run_table(run));
+        rc = write_stubs(o.stubs, o.prefix, t);
     if (rc != 0 && created)
         remove_made(o.out_dir, created); /* made for this run, which wrote nothing in it */
     if (dir_fd >= 0)
         close(dir_fd); /* the lock goes with it */
     for (int k = 0; k < MAX_OUTS; k++)
         free(outs[k]);
-    fkcg_buf_free(&h);
-    fkcg_buf_free(&c);
+    for (int k = 0; k < MAX_OUTS; k++)
+        fkcg_buf_free(&bufs[k]);
+    fkcg_select_free(&selected);
     fkcg_run_free(run);
     return rc;
 }

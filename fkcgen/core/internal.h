@@ -70,6 +70,14 @@ fkcg_diag *fkcg_run_diag(struct fkcg_run *run);
  * a newline, then tail (a usage text, or NULL) as it is; built in memory, one write. */
 void fkcg_cli_error(const char *cmd, const char *tail, const char *fmt, ...) FKCG_PRINTF(3, 4);
 
+/* ---- front/select.c: `gen --select FILE` ---- */
+/* Reads the selection at path (`OpKind` or `OpKind: DTYPE, ...` a line) and, when every name in
+ * it matches, fills *out with t cut down to the bindings it selects and the sections that hold
+ * one (arrays of its own: fkcg_select_free). Returns 0, 1 after errors reported through d at
+ * the file's line:col, 2 when the file cannot be read (reported); then *out is empty. */
+int fkcg_select(const fkcg_table *t, const char *path, fkcg_diag *d, fkcg_table *out);
+void fkcg_select_free(fkcg_table *out);
+
 /* The texts a run kept (fkcg_run_keep_sources), in the order it read them: a report quotes
  * their lines through a sink of its own (fkcgen diff quotes two runs' files). */
 typedef struct fkcg_source {

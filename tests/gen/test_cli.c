@@ -917,6 +917,122 @@ static void test_prefix(void **state)
     assert_non_null(strstr(err_text, "fkcgen gen: --prefix 'str' is reserved by the C library"));
 }
 
+/* A tensor named <prefix>_<op>_params hides the op's params type in its function type, so the
+ * header would not compile: `check` (no prefix) accepts the contract, `gen --prefix zz` refuses
+ * it at each tensor's file:line:col, an input and an output, and writes nothing; under another
+ * prefix the same contract generates C that compiles with gcc and clang. */
+static void test_prefix_params_clash(void **state)
+{
+    (void)state;
+    const char *c = "tests/gen/cases/prefix_clash.md";
+    assert_int_equal(sh("cd %s && %s check %s", repo, fkcgen, c), 0);
+    assert_int_equal(sh("cd %s && %s gen --prefix zz --out-dir %s/z %s", repo, fkcgen, tmp, c), 1);
+    static const char *const want[] = {
+        "tests/gen/cases/prefix_clash.md:25:3: error: input name 'zz_copy_params' is the C name "
+        "of the params type of op kind Copy under --prefix zz, which the tensors precede in its "
+        "function type: the generated C would not compile; choose another tensor name\n"
+        "- name: zz_copy_params\n  ^\n",
+        "tests/gen/cases/prefix_clash.md:81:3: error: output name 'zz_move_params' is the C name "
+        "of the params type of op kind Move under --prefix zz",
+        "fkcgen gen: nothing written (contract errors)\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(err_text, want[i]))
+            fail_msg("missing:\n%s\nin:\n%s", want[i], err_text);
+    assert_false(exists("%s/%s", "z"));
+    assert_int_equal(sh("cd %s && %s gen --prefix yy --out-dir %s/y %s", repo, fkcgen, tmp, c), 0);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(sh("cd %s && %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror "
+                            "-Iruntime/include -c %s/y/yy_bindings.c -o %s/y.o", repo,
+                            k ? "clang" : "gcc", tmp, tmp), 0);
+}
+
+/* gen --select FILE: every name must match (an op kind no contract binds, a word that is no
+ * dtype, a dtype the op kind is not bound for, a malformed line: each at the file's line:col,
+ * with did-you-mean where one is close, all in one run), a file that selects nothing is an
+ * error, an unreadable one exits 2, and each writes nothing; lines of one op kind add up; the
+ * selection is a prerequisite in the depfile. (tests/gen/test_select.c runs a selected build.) */
+static void test_select(void **state)
+{
+    (void)state;
+    const char *in = "contracts/vulkan/write_slice.md tests/gen/cases/prefix_clash.md";
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/bad.txt --out-dir %s/s %s",
+                        repo, fkcgen, tmp, in), 1);
+    assert_string_equal(err_text,
+        "tests/gen/cases/select/bad.txt:2:1: error: op kind 'WriteSlise' is bound by no contract; did you mean 'WriteSlice'?\n"
+        "WriteSlise\n"
+        "^\n"
+        "tests/gen/cases/select/bad.txt:3:18: error: unknown dtype 'F33'; did you mean 'F32'?\n"
+        "WriteSlice: F32, F33\n"
+        "                 ^\n"
+        "tests/gen/cases/select/bad.txt:5:11: error: op kind Copy is bound for no dtype I8 (the contracts bind it for F32 or U8)\n"
+        "Copy: U8, I8\n"
+        "          ^\n"
+        "tests/gen/cases/select/bad.txt:6:25: error: expected ',' or the end of the line after a dtype\n"
+        "WriteSliceRotating: F32 I8\n"
+        "                        ^\n"
+        "tests/gen/cases/select/bad.txt:7:20: error: expected ':' and dtypes, or the end of the line, after the op kind\n"
+        "WriteSliceRotating F32\n"
+        "                   ^\n"
+        "tests/gen/cases/select/bad.txt:8:1: error: expected an op kind, as `OpKind` or `OpKind: DTYPE, ...`\n"
+        ": F32\n"
+        "^\n"
+        "fkcgen gen: nothing written (contract errors)\n");
+    assert_false(exists("%s/%s", "s"));
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/empty.txt --out-dir %s/s %s",
+                        repo, fkcgen, tmp, in), 1);
+    assert_string_equal(err_text, "tests/gen/cases/select/empty.txt: error: --select: the file "
+                                  "selects no binding\nfkcgen gen: nothing written (contract errors)\n");
+    assert_int_equal(sh("cd %s && %s gen --select %s/none.txt --out-dir %s/s %s", repo, fkcgen,
+                        tmp, tmp, in), 2);
+    assert_non_null(strstr(err_text, "none.txt: error: --select: No such file or directory\n"));
+    assert_false(exists("%s/%s", "s"));
+    /* Copy: F32, then U8 on a later line; Move whole: 4 of the 20 bindings */
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/union.txt --out-dir %s/s "
+                        "--depfile %s/s.d %s && grep -c 'FKC_BINDING_COUNT 4$\\|FKC_OP_KIND_COUNT = 2$\\|"
+                        "FKC_OP_COPY = 0, \\|FKC_OP_MOVE = 1, ' %s/s/fkc_bindings.h && grep -c "
+                        "'^  tests/gen/cases/select/union.txt\\|^tests/gen/cases/select/union.txt:$' %s/s.d",
+                        repo, fkcgen, tmp, tmp, in, tmp, tmp), 0);
+    assert_string_equal(out_text, "4\n2\n");
+}
+
+/* gen --shards N: N from 1 to 64 and the C back end only, else a usage error that writes
+ * nothing; N sources and one header, all in the depfile; --check of them up to date, then
+ * drift when one shard is gone; the same header and sources for the same N every run.
+ * (tests/gen/test_shards.c checks what sharded code does.) */
+static void test_shards_cli(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    static const char *const bad[] = {"0", "65", "x", "", "-1", "3x", "08"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sh("cd %s && %s gen --shards '%s' --out-dir %s/q %s", repo, fkcgen,
+                            bad[i], tmp, seed), 2);
+        if (!strstr(err_text, "--shards") || (bad[i][0] && !strstr(err_text, "from 1 to 64")))
+            fail_msg("--shards '%s': %s", bad[i], err_text);
+    }
+    assert_int_equal(sh("cd %s && %s gen --shards 2 --lang rust --out-dir %s/q %s", repo, fkcgen,
+                        tmp, seed), 2);
+    assert_non_null(strstr(err_text, "--shards splits the C sources; it takes no --lang rust"));
+    assert_false(exists("%s/%s", "q"));
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s --depfile %s/s.d %s && ls %s/s "
+                        "&& head -1 %s/s.d", repo, fkcgen, tmp, tmp, seed, tmp, tmp), 0);
+    char want[512];
+    snprintf(want, sizeof want, "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_1.c\n"
+             "fkc_bindings_2.c\n%s/s/fkc_bindings.h %s/s/fkc_bindings.c %s/s/fkc_bindings_1.c "
+             "%s/s/fkc_bindings_2.c: \\\n", tmp, tmp, tmp, tmp);
+    assert_string_equal(out_text, want);
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --check --out-dir %s/s %s", repo, fkcgen, tmp,
+                        seed), 0);
+    assert_int_equal(sh("rm %s/s/fkc_bindings_2.c && cd %s && %s gen --shards 3 --check "
+                        "--out-dir %s/s %s", tmp, repo, fkcgen, tmp, seed), 1);
+    assert_non_null(strstr(err_text, "fkc_bindings_2.c is missing"));
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/t %s && diff -r %s/s %s/t", repo,
+                        fkcgen, tmp, seed, tmp, tmp), 1); /* _2.c only in t */
+    assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s %s && diff -r %s/s %s/t", repo,
+                        fkcgen, tmp, seed, tmp, tmp), 0);
+}
+
 /* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
  * (tests/gen/qsort_reverse.so, preloaded: the order musl, the BSDs or macOS may give), gen's
  * outputs are the same bytes, C, Rust and JSON, for the seed, two providers split across files,
@@ -983,6 +1099,9 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_subnormal_doubles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emit_stubs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefix_params_clash, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_select, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shards_cli, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }

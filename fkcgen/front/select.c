@@ -1,0 +1,294 @@
+/* select.c — `fkcgen gen --select FILE`, a selective build: the file names the op kinds and
+ * dtypes to keep, one `OpKind` (all its dtypes) or `OpKind: DTYPE, DTYPE...` a line (blank
+ * lines and `#` comments aside), and the bound table is cut down to those bindings and the
+ * sections that still hold one. Every name must match: an op kind no contract binds, a word
+ * that is no dtype, a dtype the op kind is not bound for are errors at the file's line:col,
+ * with did-you-mean. Linear in the table (one sorted list of op kinds, a bsearch per line and
+ * per binding). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fkcgen.h"
+#include "internal.h"
+
+enum { ALL_DTYPES = (1u << FKCG_NDTYPES) - 1, SELECT_MAX_BYTES = 1u << 20 };
+
+typedef struct sel_op {
+    const char *name; /* an op kind of the table */
+    unsigned bound;   /* bit d: the table binds it for dtype d */
+    unsigned keep;    /* bit d: the selection keeps it */
+} sel_op;
+
+typedef struct selector {
+    fkcg_diag *d;
+    const char *path;
+    sel_op *ops;      /* the table's op kinds, sorted by name */
+    size_t n_ops;
+    const char **names; /* their names, for did-you-mean */
+} selector;
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *q = calloc(n ? n : 1, size);
+    if (!q)
+        fkcg_oom();
+    return q;
+}
+
+static int cmp_sel_op(const void *a, const void *b)
+{
+    return strcmp(((const sel_op *)a)->name, ((const sel_op *)b)->name);
+}
+
+static sel_op *find_op(const selector *s, const char *name)
+{
+    sel_op key = { name, 0, 0 };
+    return bsearch(&key, s->ops, s->n_ops, sizeof *s->ops, cmp_sel_op);
+}
+
+/* The distinct op kinds of t with the dtypes they are bound for. */
+static void collect_ops(selector *s, const fkcg_table *t)
+{
+    s->ops = xcalloc(t->n_sections, sizeof *s->ops);
+    for (size_t i = 0; i < t->n_sections; i++)
+        s->ops[i].name = t->sections[i]->op_kind ? t->sections[i]->op_kind : "";
+    qsort(s->ops, t->n_sections, sizeof *s->ops, cmp_sel_op);
+    for (size_t i = 0; i < t->n_sections; i++)
+        if (s->n_ops == 0 || strcmp(s->ops[i].name, s->ops[s->n_ops - 1].name) != 0)
+            s->ops[s->n_ops++] = s->ops[i];
+    s->names = xcalloc(s->n_ops, sizeof *s->names);
+    for (size_t i = 0; i < s->n_ops; i++)
+        s->names[i] = s->ops[i].name;
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        sel_op *op = find_op(s, t->bindings[i].section->op_kind ? t->bindings[i].section->op_kind
+                                                                 : "");
+        if (op && t->bindings[i].dtype >= 0 && t->bindings[i].dtype < FKCG_NDTYPES)
+            op->bound |= 1u << t->bindings[i].dtype;
+    }
+}
+
+static size_t fail(selector *s, uint32_t line, size_t col, const char *fmt, ...)
+    FKCG_PRINTF(4, 5);
+static size_t fail(selector *s, uint32_t line, size_t col, const char *fmt, ...)
+{
+    fkcg_loc loc = { s->path, line, (uint32_t)col };
+    va_list ap;
+    va_start(ap, fmt);
+    fkcg_verror(s->d, &loc, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static bool is_space(char c) { return c == ' ' || c == '\t'; }
+static bool is_word(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* "F32, I8" of op at line: each a dtype the op is bound for. */
+static size_t select_dtypes(selector *s, sel_op *op, const char *text, const char *p,
+                            uint32_t line)
+{
+    size_t errors = 0, n = 0;
+    for (;;) {
+        while (is_space(*p))
+            p++;
+        const char *w = p;
+        while (is_word(*p))
+            p++;
+        size_t col = (size_t)(w - text) + 1;
+        if (p == w)
+            return errors + fail(s, line, col, "expected a dtype (%s)",
+                                 "F32, I32, U32, F16, BF16, F64, I64, U8 or I8");
+        char word[32];
+        snprintf(word, sizeof word, "%.*s", (int)(p - w), w);
+        int dt = -1;
+        const char *names[FKCG_NDTYPES];
+        for (int k = 0; k < FKCG_NDTYPES; k++) {
+            names[k] = fkcg_dtypes[k].name;
+            if ((size_t)(p - w) < sizeof word && strcmp(word, names[k]) == 0)
+                dt = k;
+        }
+        if (dt < 0) {
+            const char *hint = fkcg_suggest(names, FKCG_NDTYPES, word);
+            errors += hint ? fail(s, line, col, "unknown dtype '%s'; did you mean '%s'?", word, hint)
+                           : fail(s, line, col, "unknown dtype '%s'", word);
+        } else if (!(op->bound & (1u << dt))) {
+            fkcg_buf have;
+            fkcg_buf_init(&have);
+            size_t m = (size_t)__builtin_popcount(op->bound), j = 0;
+            for (int k = 0; k < FKCG_NDTYPES; k++)
+                if (op->bound & (1u << k))
+                    fkcg_buf_put_listed(&have, j++, m, fkcg_dtypes[k].name);
+            fkcg_buf_putc(&have, '\0');
+            errors += fail(s, line, col, "op kind %s is bound for no dtype %s (the contracts "
+                           "bind it for %s)", op->name, word, have.data);
+            fkcg_buf_free(&have);
+        } else {
+            op->keep |= 1u << dt;
+        }
+        n++;
+        while (is_space(*p))
+            p++;
+        if (*p == '\0' || *p == '#')
+            return errors;
+        if (*p != ',')
+            return errors + fail(s, line, (size_t)(p - text) + 1,
+                                 "expected ',' or the end of the line after a dtype");
+        p++;
+    }
+}
+
+/* One line of the file (NUL-terminated, no newline). */
+static size_t select_line(selector *s, const char *text, uint32_t line)
+{
+    const char *p = text;
+    while (is_space(*p))
+        p++;
+    if (*p == '\0' || *p == '#')
+        return 0;
+    const char *w = p;
+    while (is_word(*p))
+        p++;
+    size_t col = (size_t)(w - text) + 1;
+    if (p == w)
+        return fail(s, line, col, "expected an op kind, as `OpKind` or `OpKind: DTYPE, ...`");
+    char name[FKCG_IDENT_MAX + 2];
+    snprintf(name, sizeof name, "%.*s", (int)(p - w), w);
+    sel_op *op = (size_t)(p - w) <= FKCG_IDENT_MAX ? find_op(s, name) : NULL;
+    while (is_space(*p))
+        p++;
+    if (!op) {
+        const char *hint = fkcg_suggest(s->names, s->n_ops, name);
+        return hint ? fail(s, line, col, "op kind '%s' is bound by no contract; did you mean "
+                           "'%s'?", name, hint)
+                    : fail(s, line, col, "op kind '%s' is bound by no contract", name);
+    }
+    if (*p == '\0' || *p == '#') {
+        op->keep = op->bound;
+        return 0;
+    }
+    if (*p != ':')
+        return fail(s, line, (size_t)(p - text) + 1,
+                    "expected ':' and dtypes, or the end of the line, after the op kind");
+    return select_dtypes(s, op, text, p + 1, line);
+}
+
+/* Reads path whole (a regular file of at most SELECT_MAX_BYTES), NUL-terminated; NULL after
+ * reporting. */
+static char *read_select(fkcg_diag *d, const char *path, size_t *len)
+{
+    fkcg_loc where = { path, 0, 0 };
+    int fd;
+    struct stat st;
+    int err = fkcg_open_regular(path, &fd, &st);
+    if (err) {
+        fkcg_error(d, &where, "--select: %s", err == EISDIR ? "is a directory"
+                   : err == FKCG_NOT_REGULAR ? "not a regular file" : strerror(err));
+        return NULL;
+    }
+    char *buf = NULL;
+    if ((uintmax_t)st.st_size > SELECT_MAX_BYTES) {
+        fkcg_error(d, &where, "--select: the file is larger than %u bytes", SELECT_MAX_BYTES);
+        goto done;
+    }
+    buf = malloc((size_t)st.st_size + 2);
+    if (!buf)
+        fkcg_oom();
+    size_t n = 0;
+    for (;;) {
+        ssize_t got = read(fd, buf + n, (size_t)st.st_size + 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || (n += (size_t)got) > (size_t)st.st_size)
+            break;
+    }
+    if (n != (size_t)st.st_size || memchr(buf, '\0', n)) {
+        fkcg_error(d, &where, "--select: %s", n != (size_t)st.st_size
+                   ? "the file changed while it was read" : "the file holds a NUL byte");
+        free(buf);
+        buf = NULL;
+        goto done;
+    }
+    buf[n] = '\0';
+    *len = n;
+done:
+    close(fd);
+    return buf;
+}
+
+/* The bindings of t that the selection keeps, and the sections that hold one, in t's order. */
+static void apply(const selector *s, const fkcg_table *t, fkcg_table *out)
+{
+    fkcg_binding *rows = xcalloc(t->n_bindings, sizeof *rows);
+    const fkcg_section **secs = xcalloc(t->n_sections, sizeof *secs);
+    size_t n = 0, m = 0;
+    for (size_t i = 0; i < t->n_bindings; i++) {
+        const fkcg_binding *b = &t->bindings[i];
+        const sel_op *op = find_op(s, b->section->op_kind ? b->section->op_kind : "");
+        if (op && b->dtype >= 0 && (op->keep & (1u << b->dtype)))
+            rows[n++] = *b;
+    }
+    /* a section holds a kept binding when the selection keeps one of its first input's
+     * dtypes (bind.c makes one binding per such dtype) */
+    for (size_t i = 0; i < t->n_sections; i++) {
+        const fkcg_section *sec = t->sections[i];
+        const sel_op *op = find_op(s, sec->op_kind ? sec->op_kind : "");
+        unsigned mask = 0;
+        for (size_t j = 0; sec->n_inputs && j < sec->inputs[0].n_dtypes; j++)
+            mask |= 1u << sec->inputs[0].dtypes[j];
+        if (op && (op->keep & mask))
+            secs[m++] = sec;
+    }
+    *out = *t;
+    out->bindings = rows;
+    out->n_bindings = n;
+    out->sections = secs;
+    out->n_sections = m;
+}
+
+int fkcg_select(const fkcg_table *t, const char *path, fkcg_diag *d, fkcg_table *out)
+{
+    size_t len = 0;
+    memset(out, 0, sizeof *out);
+    char *text = read_select(d, path, &len);
+    if (!text)
+        return 2;
+    fkcg_diag_source(d, path, text, len);
+    selector s = { d, path, NULL, 0, NULL };
+    collect_ops(&s, t);
+    size_t errors = 0;
+    uint32_t line = 1;
+    for (const char *p = text; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char *one = xcalloc(n + 1, 1); /* the line alone, NUL-terminated */
+        memcpy(one, p, n);
+        errors += select_line(&s, one, line);
+        free(one);
+        p += n + (nl != NULL);
+    }
+    bool any = false;
+    for (size_t i = 0; i < s.n_ops; i++)
+        any = any || s.ops[i].keep;
+    if (!errors && !any)
+        errors += fail(&s, 0, 0, "--select: the file selects no binding");
+    if (!errors)
+        apply(&s, t, out);
+    fkcg_diag_drop_source(d, path);
+    free(s.ops);
+    free(s.names);
+    free(text);
+    return errors ? 1 : 0;
+}
+
+void fkcg_select_free(fkcg_table *t)
+{
+    free((void *)t->bindings);
+    free((void *)t->sections);
+    memset(t, 0, sizeof *t);
+}
