@@ -20,7 +20,7 @@
 #define KV_CAP 4096u
 #define KV_DIM 128u
 /* The decode step (issue 15; runtime/bench/torch_decode.py has the same shapes): 2 x 32 caches
- * [B, 32, DECODE_SEQ, 128] f16 in one buffer, one token [B, 32, 1, 128] f16 each, from one. */
+ * [B, 32, DECODE_SEQ, 128] f16 (a buffer per 1 GiB of them), one token [B, 32, 1, 128] f16 each, from one. */
 #define DECODE_CACHES 64u
 #define DECODE_HEADS 32u
 #define DECODE_SEQ 2048u
@@ -546,8 +546,15 @@ static int host_recording(bench *b)
 
 /* ---- the decode step ---------------------------------------------------------------- */
 
+/* The caches go in buffers of at most DECODE_BUFFER_MAX bytes, as many whole caches a buffer:
+ * Vulkan guarantees a 1 GiB allocation, no more (the H200's driver refuses 8 GiB in one). */
+#ifndef DECODE_BUFFER_MAX
+#define DECODE_BUFFER_MAX (1ull << 30)
+#endif
+
 typedef struct decode {
-    fkc_buffer *cache, *tok, *pos;
+    fkc_buffer *cache[DECODE_CACHES], *tok, *pos;
+    uint32_t n_cache;
     fkc_tensor src[DECODE_CACHES], out[DECODE_CACHES];
     size_t seq;
 } decode;
@@ -629,13 +636,19 @@ static int decode_batch(bench *b, size_t batch)
     }
     bare_buffers(b->ref, 16, 16);
     decode d = {.seq = seq};
-    fkc_status st;
+    fkc_status st = FKC_OK;
     unsigned char p8[8] = {0};
-    if ((st = fkc_buffer_create(b->ctx, cache_bytes * DECODE_CACHES, &d.cache)) != FKC_OK ||
-        (st = fkc_buffer_create(b->ctx, rows * row, &d.tok)) != FKC_OK ||
+    uint64_t per = cache_bytes >= DECODE_BUFFER_MAX ? 1 : DECODE_BUFFER_MAX / cache_bytes;
+    d.n_cache = (uint32_t)((DECODE_CACHES + per - 1) / per);
+    for (uint32_t i = 0; i < d.n_cache && st == FKC_OK; i++) {
+        uint64_t n = i + 1 < d.n_cache ? per : DECODE_CACHES - per * i;
+        st = fkc_buffer_create(b->ctx, cache_bytes * n, &d.cache[i]);
+    }
+    if (st != FKC_OK || (st = fkc_buffer_create(b->ctx, rows * row, &d.tok)) != FKC_OK ||
         (st = fkc_buffer_create(b->ctx, 16, &d.pos)) != FKC_OK ||
         (st = fkc_buffer_upload(d.pos, 0, p8, 8)) != FKC_OK) {
-        fkc_buffer_destroy(d.cache);
+        for (uint32_t i = 0; i < d.n_cache; i++)
+            fkc_buffer_destroy(d.cache[i]);
         fkc_buffer_destroy(d.tok);
         fkc_buffer_destroy(d.pos);
         return die("decode buffers", st);
@@ -643,7 +656,7 @@ static int decode_batch(bench *b, size_t batch)
     for (uint32_t c = 0; c < DECODE_CACHES; c++) {
         d.src[c] = (fkc_tensor){d.tok, c * batch * DECODE_HEADS * row, FKC_DTYPE_F16, 4,
                                 {batch, DECODE_HEADS, 1, DECODE_DIM}};
-        d.out[c] = (fkc_tensor){d.cache, c * cache_bytes, FKC_DTYPE_F16, 4,
+        d.out[c] = (fkc_tensor){d.cache[c / per], (c % per) * cache_bytes, FKC_DTYPE_F16, 4,
                                 {batch, DECODE_HEADS, seq, DECODE_DIM}};
     }
     static const char *names[3] = {"64 x write_slice", "64 x rotating + advance",
@@ -666,7 +679,8 @@ static int decode_batch(bench *b, size_t batch)
                    bare_wall > 0 ? f[k].wall / bare_wall : 0);
         }
     }
-    fkc_buffer_destroy(d.cache);
+    for (uint32_t i = 0; i < d.n_cache; i++)
+        fkc_buffer_destroy(d.cache[i]);
     fkc_buffer_destroy(d.tok);
     fkc_buffer_destroy(d.pos);
     return rc;
@@ -731,7 +745,7 @@ static int run_path(const opts *o, const char *path, bool first, FILE *csv)
             rc = host_recording(&b);
         }
         if (!rc) {
-            printf("\n### Decode step\n2 x 32 caches [B, 32, %zu, 128] f16 in one buffer, one "
+            printf("\n### Decode step\n2 x 32 caches [B, 32, %zu, 128] f16 (a buffer per 1 GiB of them), one "
                    "token [B, 32, 1, 128] f16 into each (sources in one buffer; "
                    "runtime/bench/torch_decode.py runs the same shapes in PyTorch). Each step "
                    "its own submission, best of %d: device µs from timestamps (the step's "
