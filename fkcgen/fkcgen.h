@@ -60,8 +60,8 @@ int fkcg_cmd_diff(int argc, char **argv);
 
 /* ---- opts.c: the option parser of every fkcgen subcommand ---- */
 typedef struct fkcg_option {
-    const char *name;           /* "--out-dir" */
-    bool value;                 /* takes a value: `--out-dir DIR` or `--out-dir=DIR` */
+    const char *name; /* "--out-dir" */
+    bool value;       /* takes a value: `--out-dir DIR` or `--out-dir=DIR` */
 } fkcg_option;
 enum { FKCG_OPT_END = -1, FKCG_OPT_HELP = -2, FKCG_OPT_ERROR = -3 };
 /* Reads the option at argv[*i] and moves *i past it (and its value): the index of the option
@@ -69,8 +69,8 @@ enum { FKCG_OPT_END = -1, FKCG_OPT_HELP = -2, FKCG_OPT_ERROR = -3 };
  * FKCG_OPT_END at the first operand or after `--`, or FKCG_OPT_ERROR after reporting an
  * unknown option (with a did-you-mean), a missing value or a value given to a flag on stderr
  * as "prog: ...", followed by usage, in one message (diag.c's fkcg_cli_error). */
-int fkcg_opt_next(const char *prog, const char *usage, const fkcg_option *opts, size_t n,
-                  int argc, char **argv, int *i, const char **value);
+int fkcg_opt_next(const char *prog, const char *usage, const fkcg_option *opts, size_t n, int argc,
+                  char **argv, int *i, const char **value);
 
 
 #endif /* FKCGEN_H */

@@ -29,14 +29,14 @@ static unsigned char rnd(void)
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            fprintf(stderr, "c-backend: " __VA_ARGS__);                                       \
-            fprintf(stderr, " (%s)\n", fkc_last_error());                                     \
-            failures++;                                                                       \
-            return;                                                                           \
-        }                                                                                     \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "c-backend: " __VA_ARGS__);                                            \
+            fprintf(stderr, " (%s)\n", fkc_last_error());                                          \
+            failures++;                                                                            \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
 /* A device buffer of `bytes` random bytes, and the same bytes on the host. */
@@ -72,7 +72,7 @@ static void fill_then_slice(fkc_context *ctx, fkc_dtype dt)
     const size_t offsets[2] = {1, 2};
     fkc_write_slice_params wp = {out.shape, 2, offsets, 2};
     CHECK(cb_dispatch(CB_OP_FILL, dt, dt, FKC_BACKEND_VULKAN, &fill) == FKC_OK &&
-          cb_dispatch(CB_OP_WRITE_SLICE, dt, dt, FKC_BACKEND_VULKAN, &slice) == FKC_OK,
+              cb_dispatch(CB_OP_WRITE_SLICE, dt, dt, FKC_BACKEND_VULKAN, &slice) == FKC_OK,
           "%s: no binding", fkc_dtype_name(dt));
     CHECK(fill.fill(s, &out, &out, &fp, NULL) == FKC_OK, "%s: fill refused", fkc_dtype_name(dt));
     CHECK(slice.write_slice(s, &src, &out, &wp, NULL) == FKC_OK, "%s: write_slice refused",
@@ -103,7 +103,7 @@ static void rotating(fkc_context *ctx, fkc_dtype dt)
     fkc_stream *s = NULL;
     cb_kernel_ref ref;
     CHECK(R && S && fkc_buffer_create(ctx, 8, &P) == FKC_OK &&
-          fkc_buffer_upload(P, 0, pos, 8) == FKC_OK && fkc_stream_create(ctx, &s) == FKC_OK,
+              fkc_buffer_upload(P, 0, pos, 8) == FKC_OK && fkc_stream_create(ctx, &s) == FKC_OK,
           "%s: set-up failed", fkc_dtype_name(dt));
     fkc_tensor ring = {R, 0, dt, 2, {5, 3}}, src = {S, 0, dt, 2, {3, 3}};
     fkc_write_slice_rotating_params rp = {ring.shape, 2, 5};
@@ -111,7 +111,8 @@ static void rotating(fkc_context *ctx, fkc_dtype dt)
     CHECK(cb_dispatch(CB_OP_WRITE_SLICE_ROTATING, dt, dt, FKC_BACKEND_VULKAN, &ref) == FKC_OK,
           "%s: no binding", fkc_dtype_name(dt));
     CHECK(ref.write_slice_rotating(s, &src, &ring, &rp, &x) == FKC_OK &&
-          fkc_stream_submit(s) == FKC_OK, "%s: write_slice_rotating failed", fkc_dtype_name(dt));
+              fkc_stream_submit(s) == FKC_OK,
+          "%s: write_slice_rotating failed", fkc_dtype_name(dt));
     CHECK(fkc_buffer_download(R, 0, got, rbytes) == FKC_OK, "download failed");
     memcpy(want, rh, rbytes);
     for (size_t i = 0; i < 3; i++)
@@ -136,7 +137,8 @@ int main(void)
         rotating(ctx, (fkc_dtype)d);
     }
     printf("c-backend: %s: Fill, WriteSlice, WriteSliceRotating on %d dtypes through cb_dispatch: "
-           "%s\n", fkc_context_device(ctx)->name, (int)FKC_DTYPE_COUNT,
+           "%s\n",
+           fkc_context_device(ctx)->name, (int)FKC_DTYPE_COUNT,
            failures ? "FAILED" : "all bit-exact");
     fkc_context_destroy(ctx);
     return failures ? 1 : 0;

@@ -27,14 +27,14 @@ static unsigned char rnd(void)
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            fprintf(stderr, "cmake-backend: " __VA_ARGS__);                                   \
-            fprintf(stderr, " (%s)\n", fkc_last_error());                                     \
-            failures++;                                                                       \
-            goto done;                                                                        \
-        }                                                                                     \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "cmake-backend: " __VA_ARGS__);                                        \
+            fprintf(stderr, " (%s)\n", fkc_last_error());                                          \
+            failures++;                                                                            \
+            goto done;                                                                             \
+        }                                                                                          \
     } while (0)
 
 /* A device buffer of `bytes` random bytes, and the same bytes on the host. */
@@ -72,7 +72,7 @@ static void reverse_then_slice(fkc_context *ctx, fkc_dtype dt)
     const size_t offsets[2] = {1, 3};
     fkc_write_slice_params wp = {out.shape, 2, offsets, 2};
     CHECK(cm_dispatch(CM_OP_REVERSE, dt, dt, FKC_BACKEND_VULKAN, &rev) == FKC_OK &&
-          cm_dispatch(CM_OP_WRITE_SLICE, dt, dt, FKC_BACKEND_VULKAN, &slice) == FKC_OK,
+              cm_dispatch(CM_OP_WRITE_SLICE, dt, dt, FKC_BACKEND_VULKAN, &slice) == FKC_OK,
           "%s: no binding", fkc_dtype_name(dt));
     CHECK(rev.reverse(s, &in, &out, NULL, NULL) == FKC_OK, "%s: reverse refused",
           fkc_dtype_name(dt));
@@ -90,7 +90,7 @@ static void reverse_then_slice(fkc_context *ctx, fkc_dtype dt)
     fkc_tensor head = {I, IN_PAD, dt, 1, {4}}, shifted = {I, IN_PAD + e, dt, 1, {4}};
     uint32_t ops = fkc_stream_op_count(s);
     CHECK(rev.reverse(s, &head, &shifted, NULL, NULL) == FKC_ERR_INVALID_ARGUMENT &&
-          strstr(fkc_last_error(), "overlaps") && fkc_stream_op_count(s) == ops,
+              strstr(fkc_last_error(), "overlaps") && fkc_stream_op_count(s) == ops,
           "%s: an overlapping out was not refused", fkc_dtype_name(dt));
 done:
     fkc_stream_destroy(s);
@@ -115,7 +115,8 @@ int main(void)
     for (int d = 0; d < FKC_DTYPE_COUNT; d++)
         reverse_then_slice(ctx, (fkc_dtype)d);
     printf("cmake-backend: fkc %s, %s: Reverse, WriteSlice on %d dtypes through cm_dispatch: "
-           "%s\n", fkc_version(), fkc_context_device(ctx)->name, (int)FKC_DTYPE_COUNT,
+           "%s\n",
+           fkc_version(), fkc_context_device(ctx)->name, (int)FKC_DTYPE_COUNT,
            failures ? "FAILED" : "all bit-exact");
     fkc_context_destroy(ctx);
     return failures ? 1 : 0;

@@ -18,10 +18,10 @@
 #include "fkc/fkc_vulkan.h"
 
 #define HEADS 4
-#define CAP 16      /* ring capacity (tokens) */
-#define DIM 24      /* f16 values per token and head: 48-byte rows */
-#define PROMPT 5    /* prompt tokens, written at ring rows 0..4 */
-#define STEPS 20    /* decode steps: the ring wraps */
+#define CAP 16   /* ring capacity (tokens) */
+#define DIM 24   /* f16 values per token and head: 48-byte rows */
+#define PROMPT 5 /* prompt tokens, written at ring rows 0..4 */
+#define STEPS 20 /* decode steps: the ring wraps */
 #define ROW (DIM * 2)
 #define RING_BYTES (HEADS * CAP * ROW)
 #define TOKENS_BYTES (HEADS * (PROMPT + STEPS) * ROW)
@@ -70,10 +70,10 @@ static int fail(const char *what)
     return 1;
 }
 
-#define VK_TRY(call)                                                                          \
-    do {                                                                                      \
-        if ((call) != VK_SUCCESS)                                                             \
-            return fail(#call);                                                               \
+#define VK_TRY(call)                                                                               \
+    do {                                                                                           \
+        if ((call) != VK_SUCCESS)                                                                  \
+            return fail(#call);                                                                    \
     } while (0)
 
 /* Instance with validation + synchronization validation and our messenger; the first GPU,
@@ -261,8 +261,8 @@ static int run(host *h)
     if (fkc_context_create_vulkan(&dev, NULL, &ctx) != FKC_OK)
         return fail(fkc_last_error());
     fkc_buffer *f_ring, *f_tokens, *f_pos;
-    if (fkc_buffer_wrap_vulkan(ctx, ring.buffer, 0, RING_BYTES, FKC_VULKAN_BUFFER_USAGE,
-                               &f_ring) != FKC_OK ||
+    if (fkc_buffer_wrap_vulkan(ctx, ring.buffer, 0, RING_BYTES, FKC_VULKAN_BUFFER_USAGE, &f_ring) !=
+            FKC_OK ||
         fkc_buffer_wrap_vulkan(ctx, tokens.buffer, 0, TOKENS_BYTES, FKC_VULKAN_BUFFER_USAGE,
                                &f_tokens) != FKC_OK ||
         fkc_buffer_wrap_vulkan(ctx, pos.buffer, 0, 16, FKC_VULKAN_BUFFER_USAGE, &f_pos) != FKC_OK)
@@ -302,8 +302,8 @@ static int run(host *h)
         vkCmdUpdateBuffer(h->cmd, pos.buffer, 0, 16, p64);
         fkc_stream_vulkan_barrier_in(s, VK_PIPELINE_STAGE_TRANSFER_BIT,
                                      VK_ACCESS_TRANSFER_WRITE_BIT);
-        fkc_tensor token = {f_tokens, token_at(0, PROMPT + step), FKC_DTYPE_F16, 3,
-                            {HEADS, 1, DIM}};
+        fkc_tensor token = {
+            f_tokens, token_at(0, PROMPT + step), FKC_DTYPE_F16, 3, {HEADS, 1, DIM}};
         if (fkc_write_slice_rotating(s, &token, &kv, CAP, f_pos, 0, 1) != FKC_OK)
             return fail(fkc_last_error());
     }
@@ -314,8 +314,8 @@ static int run(host *h)
     VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                                .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(h->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                         1, &to_host, 0, NULL, 0, NULL);
+    vkCmdPipelineBarrier(h->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                         &to_host, 0, NULL, 0, NULL);
     VK_TRY(vkEndCommandBuffer(h->cmd));
 
     /* 3. the program submits and waits itself */
@@ -347,8 +347,8 @@ static int run(host *h)
     if (bad)
         return fprintf(stderr, "vulkan-host: %zu of %d ring bytes differ\n", bad, RING_BYTES), 1;
     printf("vulkan-host: %d ring bytes bit-exact after a prompt and %d rotating steps in one "
-           "command buffer (%s)\n", RING_BYTES, STEPS,
-           h->n_extensions ? "push descriptors" : "descriptor pools");
+           "command buffer (%s)\n",
+           RING_BYTES, STEPS, h->n_extensions ? "push descriptors" : "descriptor pools");
     return 0;
 }
 

@@ -15,8 +15,8 @@
 
 struct fkcg_diag; /* diag.c's sink (internal.h): the checks report through it */
 
-#define FKCG_EMIT_PREFIX "fkc"     /* the default prefix of the generated names */
-#define FKCG_PREFIX_MAX 32         /* longest prefix */
+#define FKCG_EMIT_PREFIX "fkc" /* the default prefix of the generated names */
+#define FKCG_PREFIX_MAX 32     /* longest prefix */
 /* The fkc runtime interface (FKC_RUNTIME_ABI of runtime/include/fkc/fkc_kernels.h) the
  * generated code is written for: it refuses to compile against another. */
 #define FKCG_RUNTIME_ABI 2
@@ -33,11 +33,11 @@ struct fkcg_diag; /* diag.c's sink (internal.h): the checks report through it */
  * 10,000 sections are 75 MiB of output, nearly every byte of it tested). ASCII only, so the
  * locale never changes the output. */
 enum {
-    FKCG_BC_ALNUM = 1,        /* [A-Za-z0-9] */
-    FKCG_BC_IDENT = 2,        /* [A-Za-z0-9_]: inside a C identifier */
-    FKCG_BC_IDENT_START = 4,  /* [A-Za-z_]: first byte of a C identifier */
-    FKCG_BC_CSTR = 8,         /* printable ASCII but " \ ?: as is in a C string literal */
-    FKCG_BC_COMMENT = 16,     /* printable ASCII but \ / * ?: as is in a comment */
+    FKCG_BC_ALNUM = 1,       /* [A-Za-z0-9] */
+    FKCG_BC_IDENT = 2,       /* [A-Za-z0-9_]: inside a C identifier */
+    FKCG_BC_IDENT_START = 4, /* [A-Za-z_]: first byte of a C identifier */
+    FKCG_BC_CSTR = 8,        /* printable ASCII but " \ ?: as is in a C string literal */
+    FKCG_BC_COMMENT = 16,    /* printable ASCII but \ / * ?: as is in a comment */
 };
 extern const unsigned char fkcg_byte_class[256];
 /* The enumerator form of each byte: letters in upper case, digits, everything else '_'. */
@@ -68,47 +68,56 @@ void *fkcg_xcalloc(size_t n, size_t size);
  * those of rust/fkc/src/tables.rs; tests/gen/test_vocab.c and the generated Rust's own const
  * check compare both with the schema. UNKNOWN (0) comes first where a contract may be silent. */
 typedef struct fkcg_vocab {
-    const char *schema;   /* the schema's enum name ("cost_class") */
-    const char *ctype;    /* its C type ("fkc_cost_class") */
-    const char *cprefix;  /* its C enumerators' prefix ("FKC_COST_CLASS_"; + upper-case value) */
-    const char *rtype;    /* its Rust type ("CostClass"; variants: the value in CamelCase) */
-    bool with_unknown;    /* UNKNOWN = 0 first (C ..._UNKNOWN, Rust Unknown) */
+    const char *schema;  /* the schema's enum name ("cost_class") */
+    const char *ctype;   /* its C type ("fkc_cost_class") */
+    const char *cprefix; /* its C enumerators' prefix ("FKC_COST_CLASS_"; + upper-case value) */
+    const char *rtype;   /* its Rust type ("CostClass"; variants: the value in CamelCase) */
+    bool with_unknown;   /* UNKNOWN = 0 first (C ..._UNKNOWN, Rust Unknown) */
 } fkcg_vocab;
 
-enum { FKCG_EN_DETERMINISM, FKCG_EN_PROVENANCE, FKCG_EN_COST_CLASS, FKCG_EN_STRATEGY,
-       FKCG_EN_LAYOUT_RULE, FKCG_EN_GUARANTEE, FKCG_EN_ALIASING, FKCG_EN_DTYPE, FKCG_EN_BACKEND,
-       FKCG_EN_COUNT };
+enum {
+    FKCG_EN_DETERMINISM,
+    FKCG_EN_PROVENANCE,
+    FKCG_EN_COST_CLASS,
+    FKCG_EN_STRATEGY,
+    FKCG_EN_LAYOUT_RULE,
+    FKCG_EN_GUARANTEE,
+    FKCG_EN_ALIASING,
+    FKCG_EN_DTYPE,
+    FKCG_EN_BACKEND,
+    FKCG_EN_COUNT
+};
 extern const fkcg_vocab fkcg_vocabs[FKCG_EN_COUNT];
 
 /* ---- the plan: every row the back ends print, resolved once (plan.c) ---- */
 
 #define FKCG_NONE ((size_t)-1)
 
-typedef struct fkcg_plan_op {   /* one op kind; the ops are sorted by name (strcmp) */
-    const char *name;          /* "WriteSlice" */
-    char *snake;               /* "write_slice" */
-    char *upper;               /* "WRITE_SLICE" */
-    size_t sig;                /* its first section: its signature (sections of one op agree) */
-    size_t cost;               /* its first section stating a known cost (the shared cost), or
+typedef struct fkcg_plan_op {      /* one op kind; the ops are sorted by name (strcmp) */
+    const char *name;              /* "WriteSlice" */
+    char *snake;                   /* "write_slice" */
+    char *upper;                   /* "WRITE_SLICE" */
+    size_t sig;                    /* its first section: its signature (sections of one op agree) */
+    size_t cost;                   /* its first section stating a known cost (the shared cost), or
                                   FKCG_NONE */
     const fkcg_runtime_kernel *rt; /* the runtime family whose params and side inputs it takes
                                   (a section binds a runtime kernel or, under the default prefix,
                                   the op kind is the runtime's), or NULL */
-    size_t first, end;         /* its rows [first, end) */
+    size_t first, end;             /* its rows [first, end) */
 } fkcg_plan_op;
 
-typedef struct fkcg_plan_sec {  /* one section (kernel), in table order (by kernel name) */
+typedef struct fkcg_plan_sec { /* one section (kernel), in table order (by kernel name) */
     const fkcg_section *s;
-    size_t op;                 /* index in ops */
-    size_t provider;           /* index in t->providers, or FKCG_NONE */
-    size_t registry;           /* its provider's link registry: index in registries */
-    size_t first, end;         /* its rows [first, end) (a section's rows are contiguous) */
-    unsigned widths;           /* bit w set: a row of byte width w */
-    bool runtime;              /* its kernel is the runtime's: wrappers fkc_<kernel>_b<width> */
-    bool templated;            /* its rows follow the binder's rule (symbol <entry_point>_<dtype
+    size_t op;         /* index in ops */
+    size_t provider;   /* index in t->providers, or FKCG_NONE */
+    size_t registry;   /* its provider's link registry: index in registries */
+    size_t first, end; /* its rows [first, end) (a section's rows are contiguous) */
+    unsigned widths;   /* bit w set: a row of byte width w */
+    bool runtime;      /* its kernel is the runtime's: wrappers fkc_<kernel>_b<width> */
+    bool templated;    /* its rows follow the binder's rule (symbol <entry_point>_<dtype
                                   suffix>, wrapper <kernel>_b<width>, width the dtype's): the
                                   back ends print them through one row template */
-    size_t inputs;             /* its first input in the plan's input list */
+    size_t inputs;     /* its first input in the plan's input list */
     /* The first section (in table order) whose table of that kind holds the same rows as
      * this one's: a table is printed once, at its first section, and named from there.
      * same_cost: the first with the same cost (provenance, class, expressions' text and, when
@@ -116,7 +125,7 @@ typedef struct fkcg_plan_sec {  /* one section (kernel), in table order (by kern
     size_t same_fast_paths, same_inputs, same_outputs, same_fields, same_cost;
 } fkcg_plan_sec;
 
-typedef struct fkcg_plan_row {  /* one binding, in table order */
+typedef struct fkcg_plan_row { /* one binding, in table order */
     const fkcg_binding *b;     /* dtype, byte width, symbol, wrapper (<kernel>_b<width>) */
     size_t sec;
     size_t op;
@@ -133,31 +142,31 @@ typedef struct fkcg_plan_case {
 typedef struct fkcg_plan_group {
     size_t op;
     const char *backend;
-    size_t first, n;           /* cases[first .. first + n) */
+    size_t first, n; /* cases[first .. first + n) */
 } fkcg_plan_group;
 
 typedef struct fkcg_plan {
     const fkcg_table *t;
-    size_t n_shards;           /* the C back end's sources (gen --shards N): 1 by default */
-    char prefix[FKCG_PREFIX_MAX + 1];       /* of the generated names, "fkc" by default */
+    size_t n_shards;                  /* the C back end's sources (gen --shards N): 1 by default */
+    char prefix[FKCG_PREFIX_MAX + 1]; /* of the generated names, "fkc" by default */
     char prefix_upper[FKCG_PREFIX_MAX + 1]; /* "FKC" */
     fkcg_plan_op *ops;
     size_t n_ops;
-    fkcg_plan_sec *secs;       /* t->n_sections */
+    fkcg_plan_sec *secs; /* t->n_sections */
     fkcg_plan_row *rows;
     size_t n_rows;
-    size_t *links;             /* row indices by symbol (strcmp), then row index */
-    const char **registries;   /* the distinct link_registry names, sorted */
+    size_t *links;           /* row indices by symbol (strcmp), then row index */
+    const char **registries; /* the distinct link_registry names, sorted */
     size_t n_registries;
-    size_t *reg_links;         /* the links grouped by registry, each group in links' order */
-    size_t *reg_first;         /* registry k's group: reg_links[reg_first[k] .. reg_first[k+1]) */
+    size_t *reg_links; /* the links grouped by registry, each group in links' order */
+    size_t *reg_first; /* registry k's group: reg_links[reg_first[k] .. reg_first[k+1]) */
     fkcg_plan_group *groups;
     size_t n_groups;
     fkcg_plan_case *cases;
     size_t n_cases;
-    size_t *same_dtypes;       /* each input (secs[i].inputs + k): the first input with the same
+    size_t *same_dtypes; /* each input (secs[i].inputs + k): the first input with the same
                                   dtype list */
-    size_t *input_sec;         /* each input: its section */
+    size_t *input_sec;   /* each input: its section */
     size_t n_inputs;
 } fkcg_plan;
 
@@ -188,10 +197,24 @@ void fkcg_emit_note(struct fkcg_diag *d, fkcg_loc loc, const char *what);
  * FIELDS, COST. Whole plan: PROVIDERS, KERNELS, BINDINGS, LINKS, REGISTRIES, SHARED_COST,
  * OP_NAMES, OP_ROWS. CAPS, PRECISION, LAYOUT, SPAN: the nested rows. */
 typedef enum fkcg_table_id {
-    FKCG_T_FAST_PATHS, FKCG_T_DTYPES, FKCG_T_INPUTS, FKCG_T_OUTPUTS, FKCG_T_FIELDS, FKCG_T_COST,
-    FKCG_T_PROVIDERS, FKCG_T_KERNELS, FKCG_T_BINDINGS, FKCG_T_LINKS, FKCG_T_REGISTRIES,
-    FKCG_T_SHARED_COST, FKCG_T_OP_NAMES, FKCG_T_OP_ROWS,
-    FKCG_T_CAPS, FKCG_T_PRECISION, FKCG_T_LAYOUT, FKCG_T_SPAN,
+    FKCG_T_FAST_PATHS,
+    FKCG_T_DTYPES,
+    FKCG_T_INPUTS,
+    FKCG_T_OUTPUTS,
+    FKCG_T_FIELDS,
+    FKCG_T_COST,
+    FKCG_T_PROVIDERS,
+    FKCG_T_KERNELS,
+    FKCG_T_BINDINGS,
+    FKCG_T_LINKS,
+    FKCG_T_REGISTRIES,
+    FKCG_T_SHARED_COST,
+    FKCG_T_OP_NAMES,
+    FKCG_T_OP_ROWS,
+    FKCG_T_CAPS,
+    FKCG_T_PRECISION,
+    FKCG_T_LAYOUT,
+    FKCG_T_SPAN,
     FKCG_T_COUNT
 } fkcg_table_id;
 
@@ -201,12 +224,12 @@ enum { FKCG_LANG_C = 1, FKCG_LANG_RUST = 2, FKCG_LANG_ALL = 3 };
  * back end ("@_bindings": the prefix; "@@_": in upper case) or, for a per-section table, carry
  * the section's suffix where '%' stands. */
 typedef struct fkcg_table_desc {
-    unsigned langs;            /* the languages that print it */
-    const char *ctype;         /* "@_binding" */
-    const char *cname;         /* "@_bindings"; NULL: a nested row's type */
-    const char *ccount;        /* its C length macro ("@@_BINDING_COUNT"), or NULL */
-    const char *rtype;         /* "Binding"; a nested row's constructor: "Caps::new(" */
-    const char *rname;         /* "BINDINGS" */
+    unsigned langs;     /* the languages that print it */
+    const char *ctype;  /* "@_binding" */
+    const char *cname;  /* "@_bindings"; NULL: a nested row's type */
+    const char *ccount; /* its C length macro ("@@_BINDING_COUNT"), or NULL */
+    const char *rtype;  /* "Binding"; a nested row's constructor: "Caps::new(" */
+    const char *rname;  /* "BINDINGS" */
 } fkcg_table_desc;
 extern const fkcg_table_desc fkcg_tables[FKCG_T_COUNT];
 
@@ -234,13 +257,13 @@ typedef enum fkcg_cell_kind {
 
 typedef struct fkcg_cell {
     fkcg_cell_kind kind;
-    unsigned langs;            /* who prints it (FKCG_LANG_*) */
+    unsigned langs; /* who prints it (FKCG_LANG_*) */
     int which;
     const char *s;
     uint64_t u;
     size_t n;
-    size_t k;                  /* SLICE of DTYPES: the input; else FKCG_NONE */
-    bool hole;                 /* a row template's parameter (KEY, SYMBOL, WRAPPER, KREF, the
+    size_t k;  /* SLICE of DTYPES: the input; else FKCG_NONE */
+    bool hole; /* a row template's parameter (KEY, SYMBOL, WRAPPER, KREF, the
                                   byte width) */
     double d;
 } fkcg_cell;
@@ -251,14 +274,14 @@ typedef struct fkcg_cell {
  * (render.c) composes everything else. */
 typedef struct fkcg_render fkcg_render;
 typedef struct fkcg_style {
-    unsigned lang;                                        /* FKCG_LANG_C or FKCG_LANG_RUST */
-    void (*str)(fkcg_buf *out, const char *s);            /* a string literal (s NULL: C NULL) */
-    void (*ident)(fkcg_buf *out, const char *s);          /* an identifier from a contract */
-    void (*comment)(fkcg_buf *out, const char *text);     /* a comment: the delimiters, text */
-    void (*tpl)(fkcg_render *r, fkcg_buf *out, const char *s); /* fixed text (C: @ = prefix) */
-    void (*f64)(fkcg_buf *out, double d);                 /* a double literal */
+    unsigned lang;                                    /* FKCG_LANG_C or FKCG_LANG_RUST */
+    void (*str)(fkcg_buf *out, const char *s);        /* a string literal (s NULL: C NULL) */
+    void (*ident)(fkcg_buf *out, const char *s);      /* an identifier from a contract */
+    void (*comment)(fkcg_buf *out, const char *text); /* a comment: the delimiters, text */
+    void (*tpl)(fkcg_render *r, fkcg_buf *out, const char *s);  /* fixed text (C: @ = prefix) */
+    void (*f64)(fkcg_buf *out, double d);                       /* a double literal */
     void (*vocab)(fkcg_buf *out, int which, const char *value); /* value of fkcg_vocabs[which] */
-    void (*op)(fkcg_render *r, fkcg_buf *out, size_t op); /* an op kind's enumerator */
+    void (*op)(fkcg_render *r, fkcg_buf *out, size_t op);       /* an op kind's enumerator */
     void (*wrapper)(fkcg_render *r, fkcg_buf *out, size_t row, bool ref); /* a row's wrapper:
                                                              its kernel ref, or its name */
     /* a table of n rows: sec (FKCG_NONE: not a section's) and k (its input, for DTYPES) name a
@@ -272,17 +295,17 @@ typedef struct fkcg_style {
     void (*template_close)(fkcg_render *r, bool symbol);
     void (*hole)(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c);
     void (*template_call)(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol);
-    const char *indent[2];     /* of a row: of a whole-plan table, of a section's table */
-    size_t cont;               /* a wrapped row's next lines: this many columns past its indent */
-    const char *section_lead;  /* before a section's tables' comment line */
-    const char *none, *some, *some_end;   /* an absent value; around a present optional one */
-    const char *row_open, *row_end;       /* around a row; row_open NULL: "<Rust type>::new(" */
-    const char *key_open, *key_end;       /* around a key [T, T] */
-    const char *empty_slice;              /* a slice of no rows */
-    bool slice_counted;                   /* a slice is "name, n" (C), else "&name" (Rust) */
-    const char *section_scope;            /* before a section's table named from outside it */
-    const char *unknown_cost;             /* the unknown-cost sentinel, referenced */
-    bool registry_path;                   /* a link registry by its path (Rust), not by index */
+    const char *indent[2];    /* of a row: of a whole-plan table, of a section's table */
+    size_t cont;              /* a wrapped row's next lines: this many columns past its indent */
+    const char *section_lead; /* before a section's tables' comment line */
+    const char *none, *some, *some_end; /* an absent value; around a present optional one */
+    const char *row_open, *row_end;     /* around a row; row_open NULL: "<Rust type>::new(" */
+    const char *key_open, *key_end;     /* around a key [T, T] */
+    const char *empty_slice;            /* a slice of no rows */
+    bool slice_counted;                 /* a slice is "name, n" (C), else "&name" (Rust) */
+    const char *section_scope;          /* before a section's table named from outside it */
+    const char *unknown_cost;           /* the unknown-cost sentinel, referenced */
+    bool registry_path;                 /* a link registry by its path (Rust), not by index */
 } fkcg_style;
 
 /* One source of the C back end's `gen --shards N` output: the op kinds [op_lo, op_hi) and so
@@ -291,12 +314,12 @@ typedef struct fkcg_style {
  * those tables <name>_<k>, indexes them from 0, and shares a section's table with an earlier
  * section only within the shard. */
 typedef struct fkcg_shard {
-    size_t k;                  /* its index, 0 .. n_shards - 1 */
+    size_t k; /* its index, 0 .. n_shards - 1 */
     size_t op_lo, op_hi, row_lo, row_hi;
-    const size_t *sec_shard;   /* every section's shard */
-    const size_t *sec_local;   /* every section's index among its shard's sections */
-    size_t n_secs;             /* the sections of this shard */
-    size_t n_links;            /* its link rows (= its rows) */
+    const size_t *sec_shard; /* every section's shard */
+    const size_t *sec_local; /* every section's index among its shard's sections */
+    size_t n_secs;           /* the sections of this shard */
+    size_t n_links;          /* its link rows (= its rows) */
     /* For the per-section tables FAST_PATHS .. COST: each section's (DTYPES: each input's,
      * by the plan's flat input index) first alike in its own shard, as secs[].same_* is in the
      * whole plan: a table is printed at that one, and named from there. */
@@ -306,11 +329,11 @@ typedef struct fkcg_shard {
 struct fkcg_render {
     fkcg_buf *b;
     const fkcg_plan *p;
-    const fkcg_shard *shard;   /* NULL: the whole plan (every back end but sharded C) */
+    const fkcg_shard *shard; /* NULL: the whole plan (every back end but sharded C) */
     const fkcg_style *st;
-    const void *ctx;           /* the back end's own */
-    bool in_section;           /* printing a section's tables (render_section) */
-    fkcg_buf scratch;          /* one cell rendered before it is placed (line wrapping) */
+    const void *ctx;  /* the back end's own */
+    bool in_section;  /* printing a section's tables (render_section) */
+    fkcg_buf scratch; /* one cell rendered before it is placed (line wrapping) */
 };
 
 void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
@@ -322,8 +345,7 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry);
 /* Prints section sec's tables (FAST_PATHS .. COST) that have rows, in that order; empty: the
  * style's choice (C prints none, so its cells name NULL). cost_fns: called between the FIELDS
  * and the COST table (the back end's cost functions), may be NULL. */
-void fkcg_render_section(fkcg_render *r, size_t sec,
-                         void (*cost_fns)(fkcg_render *r, size_t sec));
+void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_render *r, size_t sec));
 /* The number of rows of registry reg (FKCG_NONE: all) in the link table. */
 size_t fkcg_render_links_of(const fkcg_plan *p, size_t reg);
 /* Whether a whole-plan table is split over the shards (kernels, bindings, links, shared cost). */
@@ -347,8 +369,8 @@ const char *fkcg_buf_str(const fkcg_buf *b);
  * file back/NAME.c defining `const fkcg_backend fkcg_backend_NAME`, and its row below. */
 enum { FKCG_MAX_OUTPUTS = 2 };
 typedef struct fkcg_backend {
-    const char *name;                                   /* "c" */
-    const char *outputs[FKCG_MAX_OUTPUTS];              /* NULL after the last */
+    const char *name;                      /* "c" */
+    const char *outputs[FKCG_MAX_OUTPUTS]; /* NULL after the last */
     size_t (*check)(const fkcg_plan *p, struct fkcg_diag *d);
     void (*emit)(const fkcg_plan *p, fkcg_buf *const outs[]);
 } fkcg_backend;

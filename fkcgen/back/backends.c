@@ -66,8 +66,8 @@ size_t fkcg_backend_run_shards(const fkcg_backend *be, const fkcg_table *t, cons
 /* ---- the library API (fkcgen.h) and the tests' entry points (back.h) ---- */
 
 /* A run with a sink of its own over diag: no contract text, so no quoted line. */
-static size_t run_quoting_nothing(const fkcg_backend *be, const fkcg_table *t,
-                                  const char *prefix, FILE *diag, fkcg_buf *const outs[])
+static size_t run_quoting_nothing(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
+                                  FILE *diag, fkcg_buf *const outs[])
 {
     fkcg_diag *d = fkcg_diag_new(diag);
     size_t errors = fkcg_backend_run(be, t, prefix, d, outs);
@@ -87,7 +87,7 @@ size_t fkcg_emit_rust_check(const fkcg_table *t, FILE *diag)
 
 size_t fkcg_emit_rust_checked(const fkcg_table *t, fkcg_diag *d, fkcg_buf *out)
 {
-    fkcg_buf *const outs[] = { out };
+    fkcg_buf *const outs[] = {out};
     return fkcg_backend_run(&fkcg_backend_rust, t, NULL, d, outs);
 }
 
@@ -103,14 +103,14 @@ static void emit_unchecked(const fkcg_backend *be, const fkcg_table *t, const ch
 
 void fkcg_emit_rust(const fkcg_table *t, fkcg_buf *out)
 {
-    fkcg_buf *const outs[] = { out };
+    fkcg_buf *const outs[] = {out};
     emit_unchecked(&fkcg_backend_rust, t, NULL, outs);
 }
 
 void fkcg_emit_c_prefixed(const fkcg_table *t, const char *prefix, fkcg_buf *header,
                           fkcg_buf *source)
 {
-    fkcg_buf *const outs[] = { header, source };
+    fkcg_buf *const outs[] = {header, source};
     emit_unchecked(&fkcg_backend_c, t, prefix, outs);
 }
 

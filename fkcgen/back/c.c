@@ -147,9 +147,9 @@ static void put_upper(fkcg_buf *b, const char *s)
  * (which passes them on to the real sink); the rest is hashed when the header ends. */
 typedef struct pair_hasher {
     XXH3_state_t *state;
-    fkcg_drain_fn *fn;     /* the header's own sink, or NULL */
+    fkcg_drain_fn *fn; /* the header's own sink, or NULL */
     void *ctx;
-    size_t from;           /* first byte of the header in the buffer (not drained yet) */
+    size_t from; /* first byte of the header in the buffer (not drained yet) */
 } pair_hasher;
 
 static void hash_drain(void *ctx, const char *p, size_t n)
@@ -333,9 +333,7 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
 {
     const fkcg_plan_row *row = &r->p->rows[c->u];
     switch (c->kind) {
-    case FKCG_CELL_KEY:
-        LIT(out, "{FKC_DTYPE_##_t, FKC_DTYPE_##_t}");
-        break;
+    case FKCG_CELL_KEY: LIT(out, "{FKC_DTYPE_##_t, FKC_DTYPE_##_t}"); break;
     case FKCG_CELL_SYMBOL: /* as @@_SYMBOL_<sec>, but _s stringified here: never expanded */
         put_cstr(out, r->p->secs[row->sec].s->entry_point);
         LIT(out, " \"_\" #_s");
@@ -514,24 +512,27 @@ static void put_params(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
  * then the tables' shared part. */
 static void emit_h_prologue(fkcg_buf *b, const fkcg_plan *p)
 {
-    TPL(b, p, "#ifndef @@_BINDINGS_H\n#define @@_BINDINGS_H\n\n"
-              "#include \"fkc/fkc_kernels.h\"\n\n"
-              "/* Generated for the fkc runtime interface " STR(FKCG_RUNTIME_ABI)
-              " (FKC_RUNTIME_ABI): another runtime's headers are\n * refused here, and its "
-              "library at link time (fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) "). */\n"
-              "#if !defined(FKC_RUNTIME_ABI)\n"
-              "#error \"@_bindings.h was generated for fkc runtime ABI " STR(FKCG_RUNTIME_ABI)
-              ", these fkc headers have none: regenerate it with the fkcgen of the fkc you build "
-              "with (make)\"\n"
-              "#elif FKC_RUNTIME_ABI != " STR(FKCG_RUNTIME_ABI) "\n"
-              "#define @@_BINDINGS_ABI_STR_(x) #x\n"
-              "#define @@_BINDINGS_ABI_STR(x) @@_BINDINGS_ABI_STR_(x)\n"
-              "_Static_assert(0, \"@_bindings.h was generated for fkc runtime ABI "
-              STR(FKCG_RUNTIME_ABI) ", this runtime is ABI \"\n"
-              "               @@_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) \": regenerate it with the "
-              "fkcgen of this runtime (make)\");\n"
-              "#else\n#include \"fkc/fkc_tables.h\"\n#endif\n\n"
-              "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    TPL(b, p,
+        "#ifndef @@_BINDINGS_H\n#define @@_BINDINGS_H\n\n"
+        "#include \"fkc/fkc_kernels.h\"\n\n"
+        "/* Generated for the fkc runtime interface " STR(
+            FKCG_RUNTIME_ABI) " (FKC_RUNTIME_ABI): another runtime's headers are\n * refused here, and its "
+                              "library at link time (fkc_runtime_abi_" STR(
+                                  FKCG_RUNTIME_ABI) "). */\n"
+                                                    "#if !defined(FKC_RUNTIME_ABI)\n"
+                                                    "#error \"@_bindings.h was generated for fkc runtime ABI " STR(
+                                                        FKCG_RUNTIME_ABI) ", these fkc headers have none: regenerate it with the fkcgen of the fkc you build "
+                                                                          "with (make)\"\n"
+                                                                          "#elif FKC_RUNTIME_ABI != " STR(
+                                                                              FKCG_RUNTIME_ABI) "\n"
+                                                                                                "#define @@_BINDINGS_ABI_STR_(x) #x\n"
+                                                                                                "#define @@_BINDINGS_ABI_STR(x) @@_BINDINGS_ABI_STR_(x)\n"
+                                                                                                "_Static_assert(0, \"@_bindings.h was generated for fkc runtime ABI " STR(
+                                                                                                    FKCG_RUNTIME_ABI) ", this runtime is ABI \"\n"
+                                                                                                                      "               @@_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) \": regenerate it with the "
+                                                                                                                      "fkcgen of this runtime (make)\");\n"
+                                                                                                                      "#else\n#include \"fkc/fkc_tables.h\"\n#endif\n\n"
+                                                                                                                      "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 }
 
 static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
@@ -548,8 +549,9 @@ static void emit_h_op_kinds(fkcg_buf *b, const fkcg_plan *p)
     }
     TPL(b, p, "    @@_OP_KIND_COUNT = ");
     fkcg_buf_put_u64(b, p->n_ops);
-    TPL(b, p, "\n} @_op_kind;\n"
-              "const char *@_op_kind_name(@_op_kind op); /* \"WriteSlice\"; NULL when unknown */\n\n");
+    TPL(b, p,
+        "\n} @_op_kind;\n"
+        "const char *@_op_kind_name(@_op_kind op); /* \"WriteSlice\"; NULL when unknown */\n\n");
 }
 
 /* The members of an op's params struct, from its op_params fields in contract order. */
@@ -594,8 +596,9 @@ static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
         LIT(b, "'s params ");
         put_where(b, s, false);
         if (op->rt) {
-            TPL(b, p, ",\n * the fkc runtime's (fkc/fkc_kernels.h); @_bindings.c checks them. */\n"
-                      "typedef fkc_");
+            TPL(b, p,
+                ",\n * the fkc runtime's (fkc/fkc_kernels.h); @_bindings.c checks them. */\n"
+                "typedef fkc_");
             put_ident(b, op->snake);
             TPL(b, p, "_params @_");
             put_ident(b, op->snake);
@@ -627,8 +630,9 @@ static void emit_h_fn_types(fkcg_buf *b, const fkcg_plan *p)
         put_ident(b, p->ops[i].snake);
         LIT(b, "_fn;\n");
     }
-    TPL(b, p, "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
-              "typedef union @_kernel_ref {\n");
+    TPL(b, p,
+        "\n/* A kernel reference: the member named after the op kind is the one set. */\n"
+        "typedef union @_kernel_ref {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         TPL(b, p, "    @_");
         put_ident(b, p->ops[i].snake);
@@ -679,7 +683,7 @@ static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 /* ---- gen --shards N: the rows over N sources, by op kind ---- */
 
 typedef struct shard_plan {
-    fkcg_shard *w;             /* n_shards of them */
+    fkcg_shard *w; /* n_shards of them */
     size_t *sec_shard, *sec_local;
     size_t *same[FKCG_T_COST + 1]; /* each shard's same[t] (one array for all shards) */
 } shard_plan;
@@ -753,8 +757,10 @@ static void shard_plan_init(shard_plan *sp, const fkcg_plan *p)
     free(op_shard);
     size_t stride = sizeof *p->secs;
     n = p->t->n_sections;
-    sp->same[FKCG_T_FAST_PATHS] = same_in_shards(p, sp, n, &p->secs[0].same_fast_paths, stride, false);
-    sp->same[FKCG_T_DTYPES] = same_in_shards(p, sp, p->n_inputs, p->same_dtypes, sizeof(size_t), true);
+    sp->same[FKCG_T_FAST_PATHS] = same_in_shards(p, sp, n, &p->secs[0].same_fast_paths, stride,
+                                                 false);
+    sp->same[FKCG_T_DTYPES] = same_in_shards(p, sp, p->n_inputs, p->same_dtypes, sizeof(size_t),
+                                             true);
     sp->same[FKCG_T_INPUTS] = same_in_shards(p, sp, n, &p->secs[0].same_inputs, stride, false);
     sp->same[FKCG_T_OUTPUTS] = same_in_shards(p, sp, n, &p->secs[0].same_outputs, stride, false);
     sp->same[FKCG_T_FIELDS] = same_in_shards(p, sp, n, &p->secs[0].same_fields, stride, false);
@@ -777,10 +783,13 @@ static void shard_plan_free(shard_plan *sp)
  * functions read; a shard without rows has none). */
 static void emit_h_shards(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sp)
 {
-    fkcg_buf_printf(b, "\n/* gen --shards %zu: the kernels, bindings, link registry rows and "
-                    "shared costs of the op\n * kinds of shard k, in ", p->n_shards);
-    TPL(b, p, "@_bindings.c (k = 0) or @_bindings_<k>.c; the functions below\n"
-              " * read them all. */\n#define @@_SHARD_COUNT ");
+    fkcg_buf_printf(b,
+                    "\n/* gen --shards %zu: the kernels, bindings, link registry rows and "
+                    "shared costs of the op\n * kinds of shard k, in ",
+                    p->n_shards);
+    TPL(b, p,
+        "@_bindings.c (k = 0) or @_bindings_<k>.c; the functions below\n"
+        " * read them all. */\n#define @@_SHARD_COUNT ");
     fkcg_buf_put_u64(b, p->n_shards);
     put_ch(b, '\n');
     for (size_t k = 0; k < p->n_shards; k++) {
@@ -804,13 +813,13 @@ static void emit_h_shards(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sp)
 
 static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p, const shard_plan *shards)
 {
-    TPL(b, p, "/* fkc/fkc_tables.h's rows and loops for these bindings: @_kernel_info, @_binding,\n"
-              " * @_link_entry, @_register_fn. */\n#define FKC_TABLES_PREFIX @\n"
-              "#include \"fkc/fkc_tables.h\"\n\n");
-    const size_t counts[] = { p->t->n_providers, p->t->n_sections, p->n_rows, p->n_registries,
-                              p->n_rows };
-    const char *const names[] = { "PROVIDER", "KERNEL", "BINDING", "LINK_REGISTRY",
-                                  "LINK_ENTRY" };
+    TPL(b, p,
+        "/* fkc/fkc_tables.h's rows and loops for these bindings: @_kernel_info, @_binding,\n"
+        " * @_link_entry, @_register_fn. */\n#define FKC_TABLES_PREFIX @\n"
+        "#include \"fkc/fkc_tables.h\"\n\n");
+    const size_t counts[] = {p->t->n_providers, p->t->n_sections, p->n_rows, p->n_registries,
+                             p->n_rows};
+    const char *const names[] = {"PROVIDER", "KERNEL", "BINDING", "LINK_REGISTRY", "LINK_ENTRY"};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         TPL(b, p, "#define @@_");
         put_str(b, names[i]);
@@ -818,12 +827,14 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sha
         fkcg_buf_put_u64(b, counts[i]);
         put_ch(b, '\n');
     }
-    TPL(b, p, "extern const fkc_provider_info @_providers[@@_PROVIDER_COUNT]; /* by source file */\n");
+    TPL(b, p,
+        "extern const fkc_provider_info @_providers[@@_PROVIDER_COUNT]; /* by source file */\n");
     if (!shards)
         TPL(b, p,
             "extern const @_kernel_info @_kernels[@@_KERNEL_COUNT]; /* one per section, by kernel */\n"
             "extern const @_binding @_bindings[@@_BINDING_COUNT]; /* op kind, backend, kernel, dtype */\n");
-    TPL(b, p, "extern const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT]; /* sorted */\n");
+    TPL(b, p,
+        "extern const char *const @_link_registry_names[@@_LINK_REGISTRY_COUNT]; /* sorted */\n");
     if (!shards)
         TPL(b, p,
             "extern const @_link_entry @_link_registry[@@_LINK_ENTRY_COUNT]; /* by symbol (strcmp) */\n");
@@ -877,17 +888,20 @@ static void emit_h_pair_hash(fkcg_buf *b, const fkcg_plan *p, pair_hasher *h, ui
 
 static void emit_c_prologue(fkcg_buf *b, const fkcg_plan *p, uint64_t pair_hash)
 {
-    TPL(b, p, "#include \"@_bindings.h\"\n\n#if !defined(" FKCG_PAIR_HASH_MACRO ") || "
-              FKCG_PAIR_HASH_MACRO " != ");
+    TPL(b, p,
+        "#include \"@_bindings.h\"\n\n#if !defined(" FKCG_PAIR_HASH_MACRO
+        ") || " FKCG_PAIR_HASH_MACRO " != ");
     put_pair_hash(b, pair_hash);
-    TPL(b, p, "\n#error \"@_bindings.c and @_bindings.h come from different fkcgen "
-              "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n#include <math.h>\n\n");
+    TPL(b, p,
+        "\n#error \"@_bindings.c and @_bindings.h come from different fkcgen "
+        "runs: regenerate both (make, or fkcgen gen)\"\n#endif\n\n#include <math.h>\n\n");
 }
 
 static void emit_c_abi(fkcg_buf *b, const fkcg_plan *p)
 {
-    TPL(b, p, "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
-              "const int *const @_runtime_abi = &fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) ";\n\n");
+    TPL(b, p,
+        "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
+        "const int *const @_runtime_abi = &fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) ";\n\n");
 }
 
 /* The runtime's field name's C type ("const size_t *", its _len "size_t") is the contract's. */
@@ -931,8 +945,10 @@ static void put_params_field(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
     const fkcg_kind_spec *ks = f ? fkcg_kind_lookup(f->kind, &vec) : NULL;
     if (!f || !ks || strcmp(fkcg_nz(f->kind), rf->kind) != 0) {
         LIT(b, "_Static_assert(0, ");
-        put_params_message(b, op, f ? ": the contract states another kind for field "
-                                    : ": the contract states no field ", rf->name, "");
+        put_params_message(b, op,
+                           f ? ": the contract states another kind for field "
+                             : ": the contract states no field ",
+                           rf->name, "");
         LIT(b, ");\n");
         return;
     }
@@ -958,7 +974,8 @@ static void put_params_field(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
         put_ident(b, f->name);
         put_str(b, suffix);
         LIT(b, "),\n               ");
-        put_params_message(b, op, ": the params of the fkc runtime differ in field ", f->name, suffix);
+        put_params_message(b, op, ": the params of the fkc runtime differ in field ", f->name,
+                           suffix);
         LIT(b, ");\n");
     }
 }
@@ -1003,8 +1020,9 @@ static void emit_c_runtime_params(fkcg_buf *b, const fkcg_plan *p)
         TPL(b, p, "_params) == sizeof(struct @_");
         put_ident(b, op->snake);
         LIT(b, "_params_stated),\n               ");
-        put_params_message(b, op, ": the params of the fkc runtime have fields the contract does not state",
-                           "", "");
+        put_params_message(
+            b, op, ": the params of the fkc runtime have fields the contract does not state", "",
+            "");
         LIT(b, ");\n\n");
     }
 }
@@ -1025,15 +1043,17 @@ static void put_field_double(fkcg_buf *b, const char *name, const void *ctx)
 static void emit_cost_fn(fkcg_buf *b, const fkcg_plan *p, size_t sec, const char *what,
                          const fkcg_expr *e, const char *src)
 {
-    static const fkcg_expr_style c_double = { ".0", "(double)n", "(double)dtype_bytes",
-                                              put_field_double, NULL, false };
+    static const fkcg_expr_style c_double = {
+        ".0", "(double)n", "(double)dtype_bytes", put_field_double, NULL, false};
     bool field = expr_uses(e, FKCG_EXPR_FIELD);
     LIT(b, "/* ");
     put_str(b, what);
     LIT(b, " = ");
     put_comment(b, src);
-    fkcg_buf_printf(b, " */\nstatic double cost_%zu_%s(uint64_t n, uint64_t dtype_bytes, "
-                    "const void *params)\n{\n", sec, what);
+    fkcg_buf_printf(b,
+                    " */\nstatic double cost_%zu_%s(uint64_t n, uint64_t dtype_bytes, "
+                    "const void *params)\n{\n",
+                    sec, what);
     if (field) {
         TPL(b, p, "    const @_");
         put_ident(b, p->ops[p->secs[sec].op].snake);
@@ -1054,8 +1074,7 @@ static void emit_cost_fns(fkcg_render *r, size_t sec)
     if (s->cost.flops)
         emit_cost_fn(r->b, r->p, sec, "flops", s->cost.flops, s->cost.flops_src);
     if (s->cost.bytes_moved)
-        emit_cost_fn(r->b, r->p, sec, "bytes_moved", s->cost.bytes_moved,
-                     s->cost.bytes_moved_src);
+        emit_cost_fn(r->b, r->p, sec, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
 }
 
 /* Each section's data, then the tables. The unknown-cost sentinel comes only when used (no
@@ -1081,9 +1100,9 @@ static void emit_c_tables(fkcg_render *r)
         fkcg_render_section(r, i, emit_cost_fns);
         put_ch(r->b, '\n');
     }
-    static const fkcg_table_id order[] = { FKCG_T_OP_NAMES, FKCG_T_PROVIDERS, FKCG_T_KERNELS,
-                                           FKCG_T_BINDINGS, FKCG_T_REGISTRIES, FKCG_T_LINKS,
-                                           FKCG_T_SHARED_COST, FKCG_T_OP_ROWS };
+    static const fkcg_table_id order[] = {FKCG_T_OP_NAMES,    FKCG_T_PROVIDERS,  FKCG_T_KERNELS,
+                                          FKCG_T_BINDINGS,    FKCG_T_REGISTRIES, FKCG_T_LINKS,
+                                          FKCG_T_SHARED_COST, FKCG_T_OP_ROWS};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         bool part = fkcg_render_sharded(order[i]);
         /* sharded: the first source holds the whole-plan tables (its own op_rows, below),
@@ -1107,10 +1126,11 @@ static void emit_dispatch_data(fkcg_buf *b, const fkcg_plan *p, size_t op_lo, si
         g_lo++;
     for (g_hi = g_lo; g_hi < p->n_groups && p->groups[g_hi].op < op_hi;)
         g_hi++;
-    TPL(b, p, "/* The dispatch: per (op kind, backend), the row + 1 of each dtype (the first binding "
-              "in\n * table order; 0: none), and each op kind's groups. */\n"
-              "static const struct {\n    fkc_backend backend;\n"
-              "    uint32_t row[FKC_DTYPE_COUNT];\n} dispatch_groups[");
+    TPL(b, p,
+        "/* The dispatch: per (op kind, backend), the row + 1 of each dtype (the first binding "
+        "in\n * table order; 0: none), and each op kind's groups. */\n"
+        "static const struct {\n    fkc_backend backend;\n"
+        "    uint32_t row[FKC_DTYPE_COUNT];\n} dispatch_groups[");
     fkcg_buf_put_u64(b, g_hi - g_lo);
     LIT(b, "] = {\n");
     for (size_t i = g_lo; i < g_hi; i++) {
@@ -1245,8 +1265,9 @@ static const char sharded_functions[] =
  * shard's tables (NULL for an empty one). */
 static void emit_c_shard_index(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sp)
 {
-    TPL(b, p, "/* Each op kind's shard and its rows there. */\n"
-              "static const unsigned char op_shard[@@_OP_KIND_COUNT] = {");
+    TPL(b, p,
+        "/* Each op kind's shard and its rows there. */\n"
+        "static const unsigned char op_shard[@@_OP_KIND_COUNT] = {");
     for (size_t i = 0; i < p->n_ops; i++)
         fkcg_buf_printf(b, "%s%zu", i ? ", " : "", sp->w[sp->sec_shard[p->ops[i].sig]].k);
     TPL(b, p, "};\nstatic const size_t op_rows[@@_OP_KIND_COUNT][2] = {\n");
@@ -1257,11 +1278,12 @@ static void emit_c_shard_index(fkcg_buf *b, const fkcg_plan *p, const shard_plan
         put_comment(b, p->ops[i].name);
         LIT(b, " */\n");
     }
-    TPL(b, p, "};\n\n/* Each shard's tables. */\nstatic const struct {\n"
-              "    const @_binding *rows;\n    size_t n_rows;\n    const @_link_entry *links;\n"
-              "    const fkc_cost *const *shared_cost;\n    size_t op_lo, n_ops;\n"
-              "    fkc_status (*dispatch)(@_op_kind op, fkc_dtype in, fkc_backend backend,\n"
-              "                           @_kernel_ref *ref);\n} shards[@@_SHARD_COUNT] = {\n");
+    TPL(b, p,
+        "};\n\n/* Each shard's tables. */\nstatic const struct {\n"
+        "    const @_binding *rows;\n    size_t n_rows;\n    const @_link_entry *links;\n"
+        "    const fkc_cost *const *shared_cost;\n    size_t op_lo, n_ops;\n"
+        "    fkc_status (*dispatch)(@_op_kind op, fkc_dtype in, fkc_backend backend,\n"
+        "                           @_kernel_ref *ref);\n} shards[@@_SHARD_COUNT] = {\n");
     for (size_t k = 0; k < p->n_shards; k++) {
         const fkcg_shard *w = &sp->w[k];
         if (w->row_lo == w->row_hi) {
@@ -1329,7 +1351,7 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
 static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
 {
     fkcg_buf *h = outs[0], *c = outs[1];
-    shard_plan sp = { NULL, NULL, NULL, { NULL } };
+    shard_plan sp = {NULL, NULL, NULL, {NULL}};
     if (p->n_shards > 1)
         shard_plan_init(&sp, p);
     pair_hasher ph;
@@ -1388,12 +1410,12 @@ static size_t check_c(const fkcg_plan *p, fkcg_diag *d)
                 continue;
             fkcg_buf why;
             fkcg_buf_init(&why);
-            fkcg_buf_printf(&why, "is the C name of the params type of op kind %s under "
+            fkcg_buf_printf(&why,
+                            "is the C name of the params type of op kind %s under "
                             "--prefix %s, which the tensors precede in its function type: the "
                             "generated C would not compile; choose another tensor name",
                             p->ops[i].name, p->prefix);
-            fkcg_emit_report(d, loc, in ? "input name" : "output name", tensor,
-                             fkcg_buf_str(&why));
+            fkcg_emit_report(d, loc, in ? "input name" : "output name", tensor, fkcg_buf_str(&why));
             fkcg_buf_free(&why);
         }
     }
@@ -1403,7 +1425,7 @@ static size_t check_c(const fkcg_plan *p, fkcg_diag *d)
 
 const fkcg_backend fkcg_backend_c = {
     .name = "c",
-    .outputs = { "@_bindings.h", "@_bindings.c" },
+    .outputs = {"@_bindings.h", "@_bindings.c"},
     .check = check_c,
     .emit = emit_c,
 };
@@ -1436,8 +1458,8 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
     LIT(b, "\n{\n    (void)stream;\n");
     for (size_t i = 0; i < sig->n_inputs + sig->n_outputs; i++) {
         LIT(b, "    (void)");
-        put_ident(b, i < sig->n_inputs ? sig->inputs[i].name
-                                       : sig->outputs[i - sig->n_inputs].name);
+        put_ident(b,
+                  i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
         LIT(b, ";\n");
     }
     LIT(b, "    (void)params;\n    (void)extra;\n"
@@ -1460,10 +1482,11 @@ void fkcg_emit_stubs(const fkcg_table *t, const char *prefix, fkcg_buf *b)
                                                  : t->providers[i]->loc.file);
         put_ch(b, '\n');
     }
-    TPL(b, &p, " * Yours to edit (fkcgen never overwrites it): each function is a byte-width "
-               "wrapper\n * <prefix>_<kernel>_b<width> that @_bindings.h declares; until its TODO "
-               "is done it refuses\n * with FKC_ERR_UNSUPPORTED. The fkc runtime's own kernels "
-               "need none. */\n#include \"@_bindings.h\"\n\n");
+    TPL(b, &p,
+        " * Yours to edit (fkcgen never overwrites it): each function is a byte-width "
+        "wrapper\n * <prefix>_<kernel>_b<width> that @_bindings.h declares; until its TODO "
+        "is done it refuses\n * with FKC_ERR_UNSUPPORTED. The fkc runtime's own kernels "
+        "need none. */\n#include \"@_bindings.h\"\n\n");
     for (size_t i = 0; i < t->n_sections; i++) {
         if (p.secs[i].runtime)
             continue; /* fkc_<kernel>_b<width> are the runtime's */

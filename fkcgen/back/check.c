@@ -30,14 +30,14 @@ void fkcg_emit_note(fkcg_diag *d, fkcg_loc loc, const char *what)
     fkcg_note(d, &loc, "%s", what);
 }
 
-static void report(checker *ck, fkcg_loc loc, const char *what, const char *value,
-                   const char *why)
+static void report(checker *ck, fkcg_loc loc, const char *what, const char *value, const char *why)
 {
     fkcg_emit_report(ck->d, loc, what, value, why);
 }
 
-#define IDENT_WHY "is not usable as a C name (" FKCG_IDENT_RULE ", no C keyword nor name " \
-                  "the generated code or its headers use)"
+#define IDENT_WHY                                                                                  \
+    "is not usable as a C name (" FKCG_IDENT_RULE ", no C keyword nor name "                       \
+    "the generated code or its headers use)"
 
 /* Inputs, outputs and fields of one section: names and kinds. */
 static void check_signature(checker *ck, const fkcg_section *s)
@@ -53,8 +53,8 @@ static void check_signature(checker *ck, const fkcg_section *s)
                                                 : s->outputs[j - s->n_inputs].name;
             if (other && strcmp(name, other) == 0) {
                 report(ck, loc, "tensor name", name, "is used twice in this section");
-                fkcg_emit_note(ck->d, j < s->n_inputs ? s->inputs[j].loc
-                                                      : s->outputs[j - s->n_inputs].loc,
+                fkcg_emit_note(ck->d,
+                               j < s->n_inputs ? s->inputs[j].loc : s->outputs[j - s->n_inputs].loc,
                                "first used here");
             }
         }
@@ -125,17 +125,20 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
     if (!s->kernel || !fkcg_is_c_ident(s->kernel))
         report(ck, s->loc, "kernel", s->kernel, IDENT_WHY);
     if (!fkcg_is_op_kind(s->op_kind))
-        report(ck, s->loc, "op_kind", s->op_kind, "is not an op kind name (UpperCamelCase: "
-               "letters and digits, starting with a capital, at most "
-               FKCG_STR(FKCG_IDENT_MAX) " bytes)");
+        report(ck, s->loc, "op_kind", s->op_kind,
+               "is not an op kind name (UpperCamelCase: "
+               "letters and digits, starting with a capital, at most " FKCG_STR(
+                   FKCG_IDENT_MAX) " bytes)");
     const char *clash = op->snake ? fkcg_op_kind_c_clash(op->snake) : NULL;
     if (clash)
-        report(ck, s->loc, "op_kind", s->op_kind, "has a C name that is a C keyword, a name "
+        report(ck, s->loc, "op_kind", s->op_kind,
+               "has a C name that is a C keyword, a name "
                "of the included headers or one of the generated code's own");
     const fkcg_runtime_kernel *rk = fkcg_runtime_kernel_find(s->kernel);
     if (rk && (!s->op_kind || strcmp(s->op_kind, rk->op_kind) != 0 || !s->backend ||
                strcmp(s->backend, rk->backend) != 0))
-        report(ck, s->loc, "kernel", s->kernel, "is a kernel of the fkc runtime, which "
+        report(ck, s->loc, "kernel", s->kernel,
+               "is a kernel of the fkc runtime, which "
                "implements it for another op kind or backend (fkc/fkc_kernels.h); name your own "
                "kernel otherwise");
     if (!fkcg_is_c_path(s->entry_point))
@@ -155,8 +158,7 @@ static void check_section(checker *ck, const fkcg_plan *p, size_t i)
         for (int l = 0; l < FKCG_NLAYOUT; l++)
             check_enum(ck, s->inputs[k].loc, FKCG_EN_LAYOUT_RULE, s->inputs[k].layout[l], true);
     for (size_t k = 0; k < s->n_outputs; k++) {
-        check_enum(ck, s->outputs[k].loc, FKCG_EN_GUARANTEE, s->outputs[k].layout_guarantee,
-                   false);
+        check_enum(ck, s->outputs[k].loc, FKCG_EN_GUARANTEE, s->outputs[k].layout_guarantee, false);
         check_enum(ck, s->outputs[k].loc, FKCG_EN_ALIASING, s->outputs[k].aliasing, false);
     }
     check_enum(ck, s->loc, FKCG_EN_STRATEGY, s->caps.awkward_layout_strategy, false);
@@ -199,8 +201,7 @@ static void check_unique(checker *ck, const fkcg_plan *p)
     for (size_t i = 1; i < p->n_rows; i++) {
         const fkcg_binding *b = p->rows[p->links[i]].b, *a = p->rows[p->links[i - 1]].b;
         if (strcmp(fkcg_nz(b->symbol), fkcg_nz(a->symbol)) == 0) {
-            report(ck, b->section->loc, "symbol", b->symbol,
-                   "is bound twice in the link registry");
+            report(ck, b->section->loc, "symbol", b->symbol, "is bound twice in the link registry");
             fkcg_emit_note(ck->d, a->section->loc, "first bound here");
         }
     }

@@ -292,7 +292,7 @@ static void emit_json(const fkcg_plan *p, fkcg_buf *const outs[])
 /* No checks: JSON can carry any text. */
 const fkcg_backend fkcg_backend_json = {
     .name = "json",
-    .outputs = { "@_bindings.json" },
+    .outputs = {"@_bindings.json"},
     .check = NULL,
     .emit = emit_json,
 };
@@ -302,7 +302,7 @@ const fkcg_backend fkcg_backend_json = {
 void fkcg_dump_json(const fkcg_table *t, fkcg_buf *out)
 {
     fkcg_plan p;
-    fkcg_buf *const outs[] = { out };
+    fkcg_buf *const outs[] = {out};
     fkcg_plan_init(&p, t, NULL);
     emit_json(&p, outs);
     fkcg_plan_free(&p);

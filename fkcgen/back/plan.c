@@ -13,26 +13,38 @@
 
 /* ---- names -------------------------------------------------------------------- */
 
-static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-static bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
-static int to_upper(int c) { return is_lower(c) ? c - 'a' + 'A' : c; }
+static bool is_alpha(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static bool is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+static bool is_lower(int c)
+{
+    return c >= 'a' && c <= 'z';
+}
+static int to_upper(int c)
+{
+    return is_lower(c) ? c - 'a' + 'A' : c;
+}
 
 /* The classes of byte c, computed by the compiler for the table below. */
 #define BC_ALPHA(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z'))
 #define BC_DIGIT(c) ((c) >= '0' && (c) <= '9')
 #define BC_PRINT(c) ((c) >= 0x20 && (c) < 0x7f)
-#define BC(c)                                                                                  \
-    ((BC_ALPHA(c) || BC_DIGIT(c) ? FKCG_BC_ALNUM : 0) |                                        \
-     (BC_ALPHA(c) || BC_DIGIT(c) || (c) == '_' ? FKCG_BC_IDENT : 0) |                          \
-     (BC_ALPHA(c) || (c) == '_' ? FKCG_BC_IDENT_START : 0) |                                   \
-     (BC_PRINT(c) && (c) != '"' && (c) != '\\' && (c) != '?' ? FKCG_BC_CSTR : 0) |             \
+#define BC(c)                                                                                      \
+    ((BC_ALPHA(c) || BC_DIGIT(c) ? FKCG_BC_ALNUM : 0) |                                            \
+     (BC_ALPHA(c) || BC_DIGIT(c) || (c) == '_' ? FKCG_BC_IDENT : 0) |                              \
+     (BC_ALPHA(c) || (c) == '_' ? FKCG_BC_IDENT_START : 0) |                                       \
+     (BC_PRINT(c) && (c) != '"' && (c) != '\\' && (c) != '?' ? FKCG_BC_CSTR : 0) |                 \
      (BC_PRINT(c) && (c) != '\\' && (c) != '/' && (c) != '*' && (c) != '?' ? FKCG_BC_COMMENT : 0))
 #define BC4(c) BC(c), BC((c) + 1), BC((c) + 2), BC((c) + 3)
 #define BC16(c) BC4(c), BC4((c) + 4), BC4((c) + 8), BC4((c) + 12)
 #define BC64(c) BC16(c), BC16((c) + 16), BC16((c) + 32), BC16((c) + 48)
 
-const unsigned char fkcg_byte_class[256] = { BC64(0), BC64(64), BC64(128), BC64(192) };
+const unsigned char fkcg_byte_class[256] = {BC64(0), BC64(64), BC64(128), BC64(192)};
 
 /* Enumerator bytes: letters in upper case, digits, everything else '_'. */
 #define UP(c) ((c) >= 'a' && (c) <= 'z' ? (c) - 'a' + 'A' : BC_ALPHA(c) || BC_DIGIT(c) ? (c) : '_')
@@ -40,7 +52,7 @@ const unsigned char fkcg_byte_class[256] = { BC64(0), BC64(64), BC64(128), BC64(
 #define UP16(c) UP4(c), UP4((c) + 4), UP4((c) + 8), UP4((c) + 12)
 #define UP64(c) UP16(c), UP16((c) + 16), UP16((c) + 32), UP16((c) + 48)
 
-const char fkcg_upper_byte[256] = { UP64(0), UP64(64), UP64(128), UP64(192) };
+const char fkcg_upper_byte[256] = {UP64(0), UP64(64), UP64(128), UP64(192)};
 
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*, at most FKCG_C_IDENT_MAX bytes. */
 size_t fkcg_emit_ident_len(const char *s)
@@ -104,8 +116,8 @@ const char *fkcg_prefix_problem(const char *name)
      * by a lower-case letter, or (atomic, memory, cnd, ...) by '_'; sig/lc/fe/pri/scn/time:
      * the upper-case macros NAME_X would be the library's. */
     static const char *const lib_lower[] = {"is", "mem", "str", "to", "wcs"};
-    static const char *const lib_word[] = {"atomic", "cnd", "fe", "lc", "memory", "mtx", "pri",
-                                           "scn", "sig", "thrd", "time", "tss"};
+    static const char *const lib_word[] = {"atomic", "cnd", "fe",  "lc",   "memory", "mtx",
+                                           "pri",    "scn", "sig", "thrd", "time",   "tss"};
     size_t n = name ? strlen(name) : 0;
     if (n == 0 || n > FKCG_PREFIX_MAX)
         return "must be 1 to 32 bytes long";
@@ -191,7 +203,7 @@ static void sort_rows(void *rows, size_t n, size_t size, int (*cmp)(const void *
 typedef struct op_name {
     uint64_t key;
     const char *name;
-    size_t sec;                /* the section's index */
+    size_t sec; /* the section's index */
 } op_name;
 
 static int cmp_op_name(const void *a, const void *b)
@@ -210,14 +222,14 @@ static void plan_ops(fkcg_plan *p)
     op_name *names = fkcg_xcalloc(t->n_sections, sizeof *names);
     for (size_t i = 0; i < t->n_sections; i++) {
         const char *name = fkcg_nz(t->sections[i]->op_kind);
-        names[i] = (op_name){ fkcg_name_key(name), name, i };
+        names[i] = (op_name){fkcg_name_key(name), name, i};
     }
     qsort(names, t->n_sections, sizeof *names, cmp_op_name);
     p->ops = fkcg_xcalloc(t->n_sections, sizeof *p->ops);
     for (size_t i = 0; i < t->n_sections; i++) {
         if (p->n_ops == 0 || strcmp(names[i].name, p->ops[p->n_ops - 1].name) != 0)
-            p->ops[p->n_ops++] = (fkcg_plan_op){ .name = names[i].name, .sig = FKCG_NONE,
-                                                 .cost = FKCG_NONE, .first = FKCG_NONE };
+            p->ops[p->n_ops++] = (fkcg_plan_op){
+                .name = names[i].name, .sig = FKCG_NONE, .cost = FKCG_NONE, .first = FKCG_NONE};
         p->secs[names[i].sec].op = p->n_ops - 1;
     }
     free(names);
@@ -284,8 +296,9 @@ static bool follows_rule(const fkcg_plan *p, size_t sec)
         return false;
     for (size_t i = p->secs[sec].first; i < p->secs[sec].end; i++) {
         const fkcg_binding *b = p->rows[i].b;
-        char width[4] = { 'b', (char)('0' + (b->byte_width % 10)), '\0', '\0' };
-        if (b->dtype < 0 || b->dtype >= FKCG_NDTYPES || b->byte_width != fkcg_dtypes[b->dtype].bytes ||
+        char width[4] = {'b', (char)('0' + (b->byte_width % 10)), '\0', '\0'};
+        if (b->dtype < 0 || b->dtype >= FKCG_NDTYPES ||
+            b->byte_width != fkcg_dtypes[b->dtype].bytes ||
             !is_joined(b->symbol, s->entry_point, "_", fkcg_dtypes[b->dtype].suffix) ||
             !is_joined(b->wrapper, s->kernel, "_", width))
             return false;
@@ -304,7 +317,7 @@ static void plan_rows(fkcg_plan *p)
         sec = section_of(t, t->bindings[i].section, sec);
         fkcg_plan_sec *ps = &p->secs[sec];
         fkcg_plan_op *op = &p->ops[ps->op];
-        p->rows[i] = (fkcg_plan_row){ &t->bindings[i], sec, ps->op };
+        p->rows[i] = (fkcg_plan_row){&t->bindings[i], sec, ps->op};
         if (ps->first == FKCG_NONE)
             ps->first = i;
         ps->end = i + 1;
@@ -344,7 +357,7 @@ static void plan_links(fkcg_plan *p)
 {
     link_key *l = fkcg_xcalloc(p->n_rows, sizeof *l);
     for (size_t i = 0; i < p->n_rows; i++) {
-        link_key row = { fkcg_nz(p->rows[i].b->symbol), i };
+        link_key row = {fkcg_nz(p->rows[i].b->symbol), i};
         size_t j = i;
         while (j > 0 && p->rows[l[j - 1].row].sec == p->rows[i].sec &&
                cmp_link(&l[j - 1], &row) > 0) {
@@ -447,7 +460,7 @@ static int cmp_disp(const void *x, const void *y)
 static void group_by_wrapper(const fkcg_plan *p, fkcg_plan_case *cases, size_t n)
 {
     fkcg_plan_case tmp[FKCG_NDTYPES];
-    bool done[FKCG_NDTYPES] = { false };
+    bool done[FKCG_NDTYPES] = {false};
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (done[i])
@@ -469,8 +482,8 @@ static void plan_dispatch(fkcg_plan *p)
     size_t n = p->n_rows;
     disp_key *k = fkcg_xcalloc(n, sizeof *k);
     for (size_t i = 0; i < n; i++)
-        k[i] = (disp_key){ p->rows[i].op, fkcg_nz(p->secs[p->rows[i].sec].s->backend),
-                           p->rows[i].b->dtype, i };
+        k[i] = (disp_key){p->rows[i].op, fkcg_nz(p->secs[p->rows[i].sec].s->backend),
+                          p->rows[i].b->dtype, i};
     sort_rows(k, n, sizeof *k, cmp_disp);
     p->groups = fkcg_xcalloc(n, sizeof *p->groups);
     p->cases = fkcg_xcalloc(n, sizeof *p->cases);
@@ -478,13 +491,13 @@ static void plan_dispatch(fkcg_plan *p)
         fkcg_plan_group *g = p->n_groups ? &p->groups[p->n_groups - 1] : NULL;
         if (!g || g->op != k[i].op || strcmp(g->backend, k[i].backend) != 0) {
             g = &p->groups[p->n_groups++];
-            *g = (fkcg_plan_group){ k[i].op, k[i].backend, p->n_cases, 0 };
+            *g = (fkcg_plan_group){k[i].op, k[i].backend, p->n_cases, 0};
         }
         if (g->n && p->cases[p->n_cases - 1].dtype == k[i].dtype)
             continue; /* a later row of a key already bound: the first one wins */
         if (k[i].dtype < 0 || k[i].dtype >= FKCG_NDTYPES || g->n == FKCG_NDTYPES)
             continue; /* malformed (the checks report it) */
-        p->cases[p->n_cases++] = (fkcg_plan_case){ k[i].dtype, k[i].row };
+        p->cases[p->n_cases++] = (fkcg_plan_case){k[i].dtype, k[i].row};
         g->n++;
     }
     for (size_t i = 0; i < p->n_groups; i++)
@@ -566,8 +579,8 @@ static void key_outputs(const fkcg_plan *p, size_t sec, fkcg_buf *out)
     const fkcg_section *s = p->t->sections[sec];
     for (size_t k = 0; k < s->n_outputs; k++) {
         const fkcg_output *o = &s->outputs[k];
-        const char *v[] = { o->name, o->dtype_rule, o->dtype_rule_arg, o->shape_rule,
-                            o->shape_rule_arg, o->layout_guarantee, o->aliasing };
+        const char *v[] = {o->name,           o->dtype_rule,       o->dtype_rule_arg, o->shape_rule,
+                           o->shape_rule_arg, o->layout_guarantee, o->aliasing};
         for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
             key_str(out, v[j]);
     }
@@ -597,8 +610,8 @@ static void key_cost(const fkcg_plan *p, size_t sec, fkcg_buf *out)
     fkcg_buf_putc(out, !c->present ? 'n' : field ? 'f' : 'c');
     if (!c->present || field)
         key_num(out, c->present ? p->secs[sec].op : sec);
-    const char *v[] = { c->provenance, c->cost_class, c->flops ? c->flops_src : NULL,
-                        c->bytes_moved ? c->bytes_moved_src : NULL };
+    const char *v[] = {c->provenance, c->cost_class, c->flops ? c->flops_src : NULL,
+                       c->bytes_moved ? c->bytes_moved_src : NULL};
     for (size_t j = 0; c->present && j < sizeof v / sizeof v[0]; j++)
         key_str(out, v[j]);
 }
@@ -617,10 +630,10 @@ static void find_same(const fkcg_plan *p, size_t n, key_fn *key, size_t *same, s
     at[n] = keys.len;
     same_key *k = fkcg_xcalloc(n, sizeof *k);
     for (size_t i = 0; i < n; i++)
-        k[i] = (same_key){ keys.data ? keys.data + at[i] : "", at[i + 1] - at[i], i };
+        k[i] = (same_key){keys.data ? keys.data + at[i] : "", at[i + 1] - at[i], i};
     sort_rows(k, n, sizeof *k, cmp_same);
     for (size_t i = 0, g = 0; i < n; i++) {
-        if (cmp_same(&(same_key){ k[g].key, k[g].len, k[i].item }, &k[i]) != 0)
+        if (cmp_same(&(same_key){k[g].key, k[g].len, k[i].item}, &k[i]) != 0)
             g = i;
         *(size_t *)((char *)same + k[i].item * stride) = k[g].item;
     }

@@ -12,24 +12,33 @@
  * index (and a per-input suffix) in a per-section table's name. */
 const fkcg_table_desc fkcg_tables[FKCG_T_COUNT] = {
     /*                      langs           C type                 C name              C count                   Rust type       Rust name */
-    [FKCG_T_FAST_PATHS]  = {FKCG_LANG_ALL,  "fkc_fast_path",       "fast_paths_%",     NULL,                     "FastPath",     "FAST_PATHS_%"},
-    [FKCG_T_DTYPES]      = {FKCG_LANG_ALL,  "fkc_dtype",           "dtypes_%",         NULL,                     "DType",        "DTYPES_%"},
-    [FKCG_T_INPUTS]      = {FKCG_LANG_ALL,  "fkc_input_info",      "inputs_%",         NULL,                     "Input",        "INPUTS_%"},
-    [FKCG_T_OUTPUTS]     = {FKCG_LANG_ALL,  "fkc_output_info",     "outputs_%",        NULL,                     "Output",       "OUTPUTS_%"},
-    [FKCG_T_FIELDS]      = {FKCG_LANG_ALL,  "fkc_field_info",      "fields_%",         NULL,                     "Field",        "FIELDS_%"},
-    [FKCG_T_COST]        = {FKCG_LANG_ALL,  "fkc_cost",            "cost_%",           NULL,                     "Cost",         "COST_%"},
-    [FKCG_T_PROVIDERS]   = {FKCG_LANG_ALL,  "fkc_provider_info",   "@_providers",      "@@_PROVIDER_COUNT",      "Provider",     "PROVIDERS"},
-    [FKCG_T_KERNELS]     = {FKCG_LANG_ALL,  "@_kernel_info",       "@_kernels",        "@@_KERNEL_COUNT",        "KernelInfo",   "KERNELS"},
-    [FKCG_T_BINDINGS]    = {FKCG_LANG_ALL,  "@_binding",           "@_bindings",       "@@_BINDING_COUNT",       "Binding",      "BINDINGS"},
-    [FKCG_T_LINKS]       = {FKCG_LANG_ALL,  "@_link_entry",        "@_link_registry",  "@@_LINK_ENTRY_COUNT",    "LinkEntry",    NULL},
-    [FKCG_T_REGISTRIES]  = {FKCG_LANG_C,    "const char *",        "@_link_registry_names", "@@_LINK_REGISTRY_COUNT", NULL,      NULL},
-    [FKCG_T_SHARED_COST] = {FKCG_LANG_ALL,  "const fkc_cost *",    "shared_cost",      "@@_OP_KIND_COUNT",       "&Cost",        "SHARED_COST"},
-    [FKCG_T_OP_NAMES]    = {FKCG_LANG_ALL,  "const char *",        "op_names",         "@@_OP_KIND_COUNT",       "&str",         "OP_NAMES"},
-    [FKCG_T_OP_ROWS]     = {FKCG_LANG_ALL,  "size_t",              "op_rows",          "@@_OP_KIND_COUNT",       "(usize, usize)", "OP_ROWS"},
-    [FKCG_T_CAPS]        = {FKCG_LANG_ALL,  "fkc_caps",            NULL,               NULL,                     "Caps",         NULL},
-    [FKCG_T_PRECISION]   = {FKCG_LANG_ALL,  "fkc_precision",       NULL,               NULL,                     "Precision",    NULL},
-    [FKCG_T_LAYOUT]      = {FKCG_LANG_ALL,  "fkc_layout",          NULL,               NULL,                     "Layout",       NULL},
-    [FKCG_T_SPAN]        = {FKCG_LANG_ALL,  "size_t",              NULL,               NULL,                     "(",            NULL},
+    [FKCG_T_FAST_PATHS] = {FKCG_LANG_ALL, "fkc_fast_path", "fast_paths_%", NULL, "FastPath",
+                           "FAST_PATHS_%"},
+    [FKCG_T_DTYPES] = {FKCG_LANG_ALL, "fkc_dtype", "dtypes_%", NULL, "DType", "DTYPES_%"},
+    [FKCG_T_INPUTS] = {FKCG_LANG_ALL, "fkc_input_info", "inputs_%", NULL, "Input", "INPUTS_%"},
+    [FKCG_T_OUTPUTS] = {FKCG_LANG_ALL, "fkc_output_info", "outputs_%", NULL, "Output", "OUTPUTS_%"},
+    [FKCG_T_FIELDS] = {FKCG_LANG_ALL, "fkc_field_info", "fields_%", NULL, "Field", "FIELDS_%"},
+    [FKCG_T_COST] = {FKCG_LANG_ALL, "fkc_cost", "cost_%", NULL, "Cost", "COST_%"},
+    [FKCG_T_PROVIDERS] = {FKCG_LANG_ALL, "fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT",
+                          "Provider", "PROVIDERS"},
+    [FKCG_T_KERNELS] = {FKCG_LANG_ALL, "@_kernel_info", "@_kernels", "@@_KERNEL_COUNT",
+                        "KernelInfo", "KERNELS"},
+    [FKCG_T_BINDINGS] = {FKCG_LANG_ALL, "@_binding", "@_bindings", "@@_BINDING_COUNT", "Binding",
+                         "BINDINGS"},
+    [FKCG_T_LINKS] = {FKCG_LANG_ALL, "@_link_entry", "@_link_registry", "@@_LINK_ENTRY_COUNT",
+                      "LinkEntry", NULL},
+    [FKCG_T_REGISTRIES] = {FKCG_LANG_C, "const char *", "@_link_registry_names",
+                           "@@_LINK_REGISTRY_COUNT", NULL, NULL},
+    [FKCG_T_SHARED_COST] = {FKCG_LANG_ALL, "const fkc_cost *", "shared_cost", "@@_OP_KIND_COUNT",
+                            "&Cost", "SHARED_COST"},
+    [FKCG_T_OP_NAMES] = {FKCG_LANG_ALL, "const char *", "op_names", "@@_OP_KIND_COUNT", "&str",
+                         "OP_NAMES"},
+    [FKCG_T_OP_ROWS] = {FKCG_LANG_ALL, "size_t", "op_rows", "@@_OP_KIND_COUNT", "(usize, usize)",
+                        "OP_ROWS"},
+    [FKCG_T_CAPS] = {FKCG_LANG_ALL, "fkc_caps", NULL, NULL, "Caps", NULL},
+    [FKCG_T_PRECISION] = {FKCG_LANG_ALL, "fkc_precision", NULL, NULL, "Precision", NULL},
+    [FKCG_T_LAYOUT] = {FKCG_LANG_ALL, "fkc_layout", NULL, NULL, "Layout", NULL},
+    [FKCG_T_SPAN] = {FKCG_LANG_ALL, "size_t", NULL, NULL, "(", NULL},
 };
 
 #define WRAP_COLUMN 100 /* rows wrap before this column */
@@ -43,7 +52,7 @@ const char *fkcg_buf_str(const fkcg_buf *b)
 void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
                       const void *ctx)
 {
-    *r = (fkcg_render){ .b = b, .p = p, .shard = NULL, .st = st, .ctx = ctx };
+    *r = (fkcg_render){.b = b, .p = p, .shard = NULL, .st = st, .ctx = ctx};
     fkcg_buf_init(&r->scratch);
 }
 
@@ -62,14 +71,26 @@ typedef struct cells {
 static fkcg_cell *add(cells *c, fkcg_cell_kind kind)
 {
     fkcg_cell *x = &c->v[c->n < MAX_CELLS ? c->n++ : MAX_CELLS - 1];
-    *x = (fkcg_cell){ .kind = kind, .langs = FKCG_LANG_ALL, .k = FKCG_NONE };
+    *x = (fkcg_cell){.kind = kind, .langs = FKCG_LANG_ALL, .k = FKCG_NONE};
     return x;
 }
 
-static void str(cells *c, const char *s) { add(c, FKCG_CELL_STR)->s = s; }
-static void ostr(cells *c, const char *s) { add(c, FKCG_CELL_OSTR)->s = s; }
-static void uint(cells *c, uint64_t u) { add(c, FKCG_CELL_UINT)->u = u; }
-static void boolean(cells *c, bool v) { add(c, FKCG_CELL_BOOL)->u = v; }
+static void str(cells *c, const char *s)
+{
+    add(c, FKCG_CELL_STR)->s = s;
+}
+static void ostr(cells *c, const char *s)
+{
+    add(c, FKCG_CELL_OSTR)->s = s;
+}
+static void uint(cells *c, uint64_t u)
+{
+    add(c, FKCG_CELL_UINT)->u = u;
+}
+static void boolean(cells *c, bool v)
+{
+    add(c, FKCG_CELL_BOOL)->u = v;
+}
 
 static void f64(cells *c, double d)
 {
@@ -325,8 +346,10 @@ static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_
     switch (t) {
     case FKCG_T_DTYPES: {
         size_t kk = *k;
-        fkcg_plan_input(p, r->shard ? r->shard->same[FKCG_T_DTYPES][ps->inputs + *k]
-                                    : p->same_dtypes[ps->inputs + *k], sec, k);
+        fkcg_plan_input(p,
+                        r->shard ? r->shard->same[FKCG_T_DTYPES][ps->inputs + *k]
+                                 : p->same_dtypes[ps->inputs + *k],
+                        sec, k);
         return *sec == was && *k == kk;
     }
     case FKCG_T_FAST_PATHS: *sec = ps->same_fast_paths; break;
@@ -578,7 +601,7 @@ static void put_templates(fkcg_render *r)
         r->st->template_open(r, i, true);
         r->st->str(r->b, ps->s->entry_point);
         r->st->template_close(r, true);
-        cells c = { .n = 0 };
+        cells c = {.n = 0};
         binding_cells(&c, p, ps->first, true);
         r->st->template_open(r, i, false);
         put_row_edge(r, r->b, FKCG_T_BINDINGS, true);
@@ -604,12 +627,13 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
 {
     const fkcg_plan *p = r->p;
     const fkcg_shard *w = fkcg_render_sharded(t) ? r->shard : NULL;
-    size_t n = t == FKCG_T_PROVIDERS ? p->t->n_providers
-             : t == FKCG_T_KERNELS ? (w ? w->n_secs : p->t->n_sections)
-             : t == FKCG_T_BINDINGS ? (w ? w->row_hi - w->row_lo : p->n_rows)
-             : t == FKCG_T_LINKS ? (w ? w->n_links : fkcg_render_links_of(p, registry))
-             : t == FKCG_T_REGISTRIES ? p->n_registries
-             : t == FKCG_T_SHARED_COST && w ? w->op_hi - w->op_lo : p->n_ops;
+    size_t n = t == FKCG_T_PROVIDERS          ? p->t->n_providers
+               : t == FKCG_T_KERNELS          ? (w ? w->n_secs : p->t->n_sections)
+               : t == FKCG_T_BINDINGS         ? (w ? w->row_hi - w->row_lo : p->n_rows)
+               : t == FKCG_T_LINKS            ? (w ? w->n_links : fkcg_render_links_of(p, registry))
+               : t == FKCG_T_REGISTRIES       ? p->n_registries
+               : t == FKCG_T_SHARED_COST && w ? w->op_hi - w->op_lo
+                                              : p->n_ops;
     /* a shard's rows: [lo, hi) of the whole table's (its links and kernels by a filter) */
     size_t lo = 0, hi = n;
     if (w && t == FKCG_T_BINDINGS)
@@ -626,10 +650,11 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
         put_templates(r);
     r->st->open(r, t, FKCG_NONE, registry, n);
     /* one registry's links: its group of reg_links; every link: links */
-    const size_t *links = t != FKCG_T_LINKS ? NULL
-                        : registry == FKCG_NONE ? p->links : p->reg_links + p->reg_first[registry];
+    const size_t *links = t != FKCG_T_LINKS       ? NULL
+                          : registry == FKCG_NONE ? p->links
+                                                  : p->reg_links + p->reg_first[registry];
     for (size_t k = lo; k < hi; k++) {
-        cells c = { .n = 0 };
+        cells c = {.n = 0};
         size_t row = links ? links[k] : k;
         if (w && t == FKCG_T_LINKS && (row < w->row_lo || row >= w->row_hi))
             continue;
@@ -645,9 +670,7 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
             }
             binding_cells(&c, p, k, false);
             break;
-        case FKCG_T_LINKS:
-            link_cells(&c, p, row);
-            break;
+        case FKCG_T_LINKS: link_cells(&c, p, row); break;
         case FKCG_T_REGISTRIES: str(&c, p->registries[k]); break;
         case FKCG_T_SHARED_COST: ref(&c, FKCG_CELL_COST, 0, p->ops[k].cost); break;
         case FKCG_T_OP_NAMES: str(&c, p->ops[k].name); break;
@@ -662,8 +685,8 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
         if (t <= FKCG_T_LINKS)
             put_row(r, t, &c, t == FKCG_T_LINKS ? NULL : row_comment(&cm, p, t, row), false);
         else
-            put_value(r, &c, t == FKCG_T_SHARED_COST || t == FKCG_T_OP_ROWS ? p->ops[k].name
-                                                                            : NULL);
+            put_value(r, &c,
+                      t == FKCG_T_SHARED_COST || t == FKCG_T_OP_ROWS ? p->ops[k].name : NULL);
     }
     r->st->close(r, t, n);
     fkcg_buf_free(&cm);
@@ -680,13 +703,13 @@ static void section_table(fkcg_render *r, fkcg_table_id t, size_t sec, size_t in
         return; /* an earlier section's table has these rows: it is named instead */
     r->st->open(r, t, sec, input, n);
     if (t == FKCG_T_DTYPES || t == FKCG_T_COST) { /* a list of values / one struct: inline */
-        cells c = { .n = 0 };
+        cells c = {.n = 0};
         for (size_t k = 0; k < n; k++)
             fill(&c, items, k, sec);
         put_cells(r, &c, column(r->b));
     }
     for (size_t k = 0; t != FKCG_T_DTYPES && t != FKCG_T_COST && k < n; k++) {
-        cells c = { .n = 0 };
+        cells c = {.n = 0};
         fill(&c, items, k, sec);
         put_row(r, t, &c, NULL, false);
     }

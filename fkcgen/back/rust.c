@@ -26,11 +26,12 @@ static int cmp_name(const void *key, const void *entry)
 
 /* Rust's strict and reserved keywords (2015-2024 editions), sorted by strcmp. */
 static const char *const rust_keywords[] = {
-    "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
-    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
-    "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv",
-    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "try", "type",
-    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    "Self",     "abstract", "as",     "async",   "await",    "become", "box",    "break", "const",
+    "continue", "crate",    "do",     "dyn",     "else",     "enum",   "extern", "false", "final",
+    "fn",       "for",      "gen",    "if",      "impl",     "in",     "let",    "loop",  "macro",
+    "match",    "mod",      "move",   "mut",     "override", "priv",   "pub",    "ref",   "return",
+    "self",     "static",   "struct", "super",   "trait",    "true",   "try",    "type",  "typeof",
+    "unsafe",   "unsized",  "use",    "virtual", "where",    "while",  "yield",
 };
 
 bool fkcg_rust_keyword(const char *s)
@@ -42,11 +43,12 @@ bool fkcg_rust_keyword(const char *s)
 /* The names of the module's own items in the value namespace (statics and functions), which a
  * link registry static may not take; sorted. */
 static const char *const own_values[] = {
-    "BINDINGS", "KERNELS", "LINK_REGISTRIES", "OP_NAMES", "OP_ROWS", "PROVIDERS", "RUNTIME_ABI",
-    "SHARED_COST", "UNKNOWN_COST",
+    "BINDINGS",  "KERNELS",     "LINK_REGISTRIES", "OP_NAMES",     "OP_ROWS",
+    "PROVIDERS", "RUNTIME_ABI", "SHARED_COST",     "UNKNOWN_COST",
 };
-#define OWN_VALUES "BINDINGS, KERNELS, LINK_REGISTRIES, OP_NAMES, OP_ROWS, PROVIDERS, " \
-                   "RUNTIME_ABI, SHARED_COST, UNKNOWN_COST"
+#define OWN_VALUES                                                                                 \
+    "BINDINGS, KERNELS, LINK_REGISTRIES, OP_NAMES, OP_ROWS, PROVIDERS, "                           \
+    "RUNTIME_ABI, SHARED_COST, UNKNOWN_COST"
 
 /* ---- the escape gate ------------------------------------------------------------------ */
 
@@ -347,16 +349,19 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t == FKCG_T_COST ? ");\n" : t == FKCG_T_DTYPES ? "];\n"
-                : t < FKCG_T_COST ? "    ];\n" : "];\n\n");
+    put_str(r->b, t == FKCG_T_COST     ? ");\n"
+                  : t == FKCG_T_DTYPES ? "];\n"
+                  : t < FKCG_T_COST    ? "    ];\n"
+                                       : "];\n\n");
 }
 
 /* A templated section's row templates, as macros: symbol_<sec>!(suffix), its symbols, and
  * rows_<sec>!(DTYPE, suffix, wrapper, width), its rows. */
 static void template_open(fkcg_render *r, size_t sec, bool symbol)
 {
-    fkcg_buf_printf(r->b, "macro_rules! %s_%zu {\n    (%s) => {\n        %s", symbol ? "symbol" : "rows",
-                    sec, symbol ? "$s:literal" : "$t:ident, $s:literal, $w:ident, $bw:literal",
+    fkcg_buf_printf(r->b, "macro_rules! %s_%zu {\n    (%s) => {\n        %s",
+                    symbol ? "symbol" : "rows", sec,
+                    symbol ? "$s:literal" : "$t:ident, $s:literal, $w:ident, $bw:literal",
                     symbol ? "concat!(" : "");
 }
 
@@ -369,20 +374,14 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
 {
     const fkcg_plan_row *row = &r->p->rows[c->u];
     switch (c->kind) {
-    case FKCG_CELL_KEY:
-        PUT(out, "[DType::$t, DType::$t]");
-        break;
-    case FKCG_CELL_SYMBOL:
-        fkcg_buf_printf(out, "symbol_%zu!($s)", row->sec);
-        break;
+    case FKCG_CELL_KEY: PUT(out, "[DType::$t, DType::$t]"); break;
+    case FKCG_CELL_SYMBOL: fkcg_buf_printf(out, "symbol_%zu!($s)", row->sec); break;
     case FKCG_CELL_KREF:
         PUT(out, "KernelRef::");
         put_rident(out, r->p->ops[row->op].name);
         PUT(out, "(rt::$w)");
         break;
-    case FKCG_CELL_WRAPPER:
-        PUT(out, "stringify!($w)");
-        break;
+    case FKCG_CELL_WRAPPER: PUT(out, "stringify!($w)"); break;
     default:
         PUT(out, "$bw"); /* the byte width */
         break;
@@ -443,9 +442,10 @@ static void emit_banner(fkcg_buf *b, const fkcg_plan *p)
         }
         fkcg_buf_putc(b, '\n');
     }
-    PUT(b, "// Do not edit: change the contracts and run `make` (fkcgen gen --lang rust).\n"
-           "// Include it into a module where `rt` names the fkc crate's ffi module (the runtime's C\n"
-           "// types, and rt::tables, what every such module shares); see docs/generated-code.md.\n\n");
+    PUT(b,
+        "// Do not edit: change the contracts and run `make` (fkcgen gen --lang rust).\n"
+        "// Include it into a module where `rt` names the fkc crate's ffi module (the runtime's C\n"
+        "// types, and rt::tables, what every such module shares); see docs/generated-code.md.\n\n");
 }
 
 #define STR_(x) #x
@@ -455,17 +455,19 @@ static void emit_banner(fkcg_buf *b, const fkcg_plan *p)
  * the crate it is included in is of that interface and has the schema's vocabularies. */
 static void emit_prologue(fkcg_buf *b)
 {
-    PUT(b, "pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, "
-           "Determinism,\n                     FastPath, Field, Input, Layout, LayoutGuarantee, "
-           "LayoutRule, LayoutStrategy,\n                     Output, Precision, Provider, "
-           "Registry};\n\n"
-           "/// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.\n"
-           "pub const RUNTIME_ABI: i32 = " STR(FKCG_RUNTIME_ABI) ";\n"
-           "const _: () = assert!(RUNTIME_ABI == rt::FKC_RUNTIME_ABI,\n"
-           "                      \"these bindings were generated for another fkc runtime "
-           "interface: regenerate them with the fkcgen of this runtime (make)\");\n"
-           "// The schema's vocabularies, which rt::tables must spell as the fkcgen that wrote "
-           "this.\n");
+    PUT(b,
+        "pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, "
+        "Determinism,\n                     FastPath, Field, Input, Layout, LayoutGuarantee, "
+        "LayoutRule, LayoutStrategy,\n                     Output, Precision, Provider, "
+        "Registry};\n\n"
+        "/// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.\n"
+        "pub const RUNTIME_ABI: i32 = " STR(
+            FKCG_RUNTIME_ABI) ";\n"
+                              "const _: () = assert!(RUNTIME_ABI == rt::FKC_RUNTIME_ABI,\n"
+                              "                      \"these bindings were generated for another fkc runtime "
+                              "interface: regenerate them with the fkcgen of this runtime (make)\");\n"
+                              "// The schema's vocabularies, which rt::tables must spell as the fkcgen that wrote "
+                              "this.\n");
     for (int w = 0; w < FKCG_EN_COUNT; w++) {
         const fkcg_vocab *v = &fkcg_vocabs[w];
         const fkcg_enum *e = fkcg_enum_find(v->schema);
@@ -486,16 +488,17 @@ static void emit_prologue(fkcg_buf *b)
     PUT(b, "const _: () = assert!(rt::tables::same_sizes(DType::SIZES, &[");
     for (int d = 0; d < FKCG_NDTYPES; d++)
         fkcg_buf_printf(b, "%s%u", d ? ", " : "", fkcg_dtypes[d].bytes);
-    PUT(b, "]), \"rt::tables is of another fkcgen\");\n\n"
-           "/// This module's contract set: the types its rows of rt::tables hold.\n"
-           "pub enum Set {}\n\nimpl rt::tables::Contracts for Set {\n    type OpKind = OpKind;\n"
-           "    type OpParams = OpParams;\n    type KernelRef = KernelRef;\n"
-           "    fn op_index(op: OpKind) -> usize {\n        op as usize\n    }\n}\n\n"
-           "/// rt::tables' row types for this contract set.\npub type Cost = rt::tables::Cost<Set>;\n"
-           "/// A cost function of this set.\npub type CostFn = rt::tables::CostFn<Set>;\n"
-           "/// A kernel section of this set.\npub type KernelInfo = rt::tables::KernelInfo<Set>;\n"
-           "/// A binding of this set.\npub type Binding = rt::tables::Binding<Set>;\n"
-           "/// A link registry row of this set.\npub type LinkEntry = rt::tables::LinkEntry<Set>;\n\n");
+    PUT(b,
+        "]), \"rt::tables is of another fkcgen\");\n\n"
+        "/// This module's contract set: the types its rows of rt::tables hold.\n"
+        "pub enum Set {}\n\nimpl rt::tables::Contracts for Set {\n    type OpKind = OpKind;\n"
+        "    type OpParams = OpParams;\n    type KernelRef = KernelRef;\n"
+        "    fn op_index(op: OpKind) -> usize {\n        op as usize\n    }\n}\n\n"
+        "/// rt::tables' row types for this contract set.\npub type Cost = rt::tables::Cost<Set>;\n"
+        "/// A cost function of this set.\npub type CostFn = rt::tables::CostFn<Set>;\n"
+        "/// A kernel section of this set.\npub type KernelInfo = rt::tables::KernelInfo<Set>;\n"
+        "/// A binding of this set.\npub type Binding = rt::tables::Binding<Set>;\n"
+        "/// A link registry row of this set.\npub type LinkEntry = rt::tables::LinkEntry<Set>;\n\n");
 }
 
 static const char derive_enum[] =
@@ -513,14 +516,17 @@ static void emit_op_kinds(fkcg_buf *b, const fkcg_plan *p)
         put_rident(b, p->ops[i].name);
         fkcg_buf_printf(b, " = %zu,\n", i);
     }
-    fkcg_buf_printf(b, "}\n\nimpl OpKind {\n    /// Every op kind, in value order.\n"
-                    "    pub const ALL: [OpKind; %zu] = [", p->n_ops);
+    fkcg_buf_printf(b,
+                    "}\n\nimpl OpKind {\n    /// Every op kind, in value order.\n"
+                    "    pub const ALL: [OpKind; %zu] = [",
+                    p->n_ops);
     for (size_t i = 0; i < p->n_ops; i++) {
         put_str(b, i ? ", OpKind::" : "OpKind::");
         put_rident(b, p->ops[i].name);
     }
-    PUT(b, "];\n\n    /// The contract name (\"WriteSlice\").\n"
-           "    pub fn name(self) -> &'static str {\n        OP_NAMES[self as usize]\n    }\n}\n\n");
+    PUT(b,
+        "];\n\n    /// The contract name (\"WriteSlice\").\n"
+        "    pub fn name(self) -> &'static str {\n        OP_NAMES[self as usize]\n    }\n}\n\n");
 }
 
 /* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element. */
@@ -603,7 +609,8 @@ static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, con
         put_rident(b, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
         fkcg_buf_printf(b, ": *%s %sfkc_tensor,\n", in ? "const" : "mut", rt);
     }
-    fkcg_buf_printf(b, "%sparams: *const ::core::ffi::c_void,\n%sextra: *const ::core::ffi::c_void,\n",
+    fkcg_buf_printf(b,
+                    "%sparams: *const ::core::ffi::c_void,\n%sextra: *const ::core::ffi::c_void,\n",
                     indent, indent);
 }
 
@@ -645,8 +652,9 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
                    "            pub unused: ::std::os::raw::c_char,\n");
         PUT(b, "        }\n\n");
     }
-    PUT(b, "        /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);\n"
-           "        /// `params` points to ");
+    PUT(b,
+        "        /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);\n"
+        "        /// `params` points to ");
     put_str(b, s->variant ? "a `Params`" : "nothing (the op has no op_params)");
     PUT(b, ", `extra` to the op's side inputs or is null.\n"
            "        pub type Kernel = unsafe extern \"C\" fn(\n");
@@ -687,7 +695,8 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
     } else {
         fkcg_buf_putc(b, '_');
     }
-    fkcg_buf_printf(b, ") => {\n                if inputs.len() != %zu || outputs.len() != %zu {\n"
+    fkcg_buf_printf(b,
+                    ") => {\n                if inputs.len() != %zu || outputs.len() != %zu {\n"
                     "                    return None;\n                }\n",
                     s->n_inputs, s->n_outputs);
     if (s->variant) {
@@ -709,13 +718,15 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
         }
         put_str(b, s->n_fields ? ",\n                };\n" : " unused: 0 };\n");
     }
-    PUT(b, "                Some(unsafe {\n                    f(\n                        stream,\n");
+    PUT(b,
+        "                Some(unsafe {\n                    f(\n                        stream,\n");
     for (size_t i = 0; i < s->n_inputs; i++)
         fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
     for (size_t i = 0; i < s->n_outputs; i++)
         fkcg_buf_printf(b, "                        outputs[%zu],\n", i);
-    put_str(b, s->variant ? "                        &c as *const _ as *const ::core::ffi::c_void,\n"
-                          : "                        ::core::ptr::null(),\n");
+    put_str(b, s->variant
+                   ? "                        &c as *const _ as *const ::core::ffi::c_void,\n"
+                   : "                        ::core::ptr::null(),\n");
     PUT(b, "                        extra,\n                    )\n                })\n"
            "            }\n");
 }
@@ -743,19 +754,20 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
         put_rident(b, p->ops[i].name);
         PUT(b, ",\n");
     }
-    PUT(b, "        }\n    }\n\n"
-           "    /// Calls the wrapper: `params` is lent to it as the op's C params struct. None\n"
-           "    /// (and no call) when `params` is not this op kind's variant or the numbers of\n"
-           "    /// inputs and outputs differ from the contract's; else the wrapper's status.\n"
-           "    ///\n    /// # Safety\n"
-           "    /// `stream`, the tensors and `extra` must be what the C wrapper accepts: valid\n"
-           "    /// pointers to live runtime objects (see fkc_runtime.h); `extra` the op's side\n"
-           "    /// inputs (fkc_kernels.h: `fkc_<op>_extra`), or null for an op without any.\n"
-           "    #[allow(unused_unsafe)] // the inner block: needed from edition 2024, unused before\n"
-           "    pub unsafe fn call(\n        &self,\n        stream: *mut rt::fkc_stream,\n"
-           "        inputs: &[*const rt::fkc_tensor],\n        outputs: &[*mut rt::fkc_tensor],\n"
-           "        params: Option<&OpParams>,\n        extra: *const ::core::ffi::c_void,\n"
-           "    ) -> Option<rt::fkc_status> {\n        match (*self, params) {\n");
+    PUT(b,
+        "        }\n    }\n\n"
+        "    /// Calls the wrapper: `params` is lent to it as the op's C params struct. None\n"
+        "    /// (and no call) when `params` is not this op kind's variant or the numbers of\n"
+        "    /// inputs and outputs differ from the contract's; else the wrapper's status.\n"
+        "    ///\n    /// # Safety\n"
+        "    /// `stream`, the tensors and `extra` must be what the C wrapper accepts: valid\n"
+        "    /// pointers to live runtime objects (see fkc_runtime.h); `extra` the op's side\n"
+        "    /// inputs (fkc_kernels.h: `fkc_<op>_extra`), or null for an op without any.\n"
+        "    #[allow(unused_unsafe)] // the inner block: needed from edition 2024, unused before\n"
+        "    pub unsafe fn call(\n        &self,\n        stream: *mut rt::fkc_stream,\n"
+        "        inputs: &[*const rt::fkc_tensor],\n        outputs: &[*mut rt::fkc_tensor],\n"
+        "        params: Option<&OpParams>,\n        extra: *const ::core::ffi::c_void,\n"
+        "    ) -> Option<rt::fkc_status> {\n        match (*self, params) {\n");
     for (size_t i = 0; i < p->n_ops; i++)
         emit_call_arm(b, p, &p->ops[i]);
     if (any_params)
@@ -790,8 +802,8 @@ static void put_field_f64(fkcg_buf *b, const char *name, const void *ctx)
  * unused_parens). */
 static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e)
 {
-    const fkcg_expr_style rust_f64 = { ".0", "n as f64", "dtype_bytes as f64", put_field_f64,
-                                       s, true };
+    const fkcg_expr_style rust_f64 = {".0",          "n as f64", "dtype_bytes as f64",
+                                      put_field_f64, s,          true};
     fkcg_expr_write(e, b, &rust_f64);
 }
 
@@ -824,9 +836,10 @@ static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const c
     bool f = expr_uses(e, FKCG_EXPR_FIELD);
     fkcg_buf_printf(b, "    // %s = ", what);
     put_rcomment(b, src);
-    fkcg_buf_printf(b, "\n    fn cost_%zu_%s(%sn: u64, %sdtype_bytes: u64, "
-                    "%sparams: Option<&OpParams>) -> f64 {\n", sec, what, n ? "" : "_",
-                    db ? "" : "_", f ? "" : "_");
+    fkcg_buf_printf(b,
+                    "\n    fn cost_%zu_%s(%sn: u64, %sdtype_bytes: u64, "
+                    "%sparams: Option<&OpParams>) -> f64 {\n",
+                    sec, what, n ? "" : "_", db ? "" : "_", f ? "" : "_");
     if (f) {
         PUT(b, "        match params {\n            Some(OpParams::");
         put_rident(b, s->variant);
@@ -872,7 +885,8 @@ static void emit_tables(fkcg_render *r)
     fkcg_render_table(r, FKCG_T_BINDINGS, FKCG_NONE);
     for (size_t k = 0; k < p->n_registries; k++)
         fkcg_render_table(r, FKCG_T_LINKS, k);
-    fkcg_buf_printf(b, "/// Every link registry: its path and its rows, sorted by path.\n"
+    fkcg_buf_printf(b,
+                    "/// Every link registry: its path and its rows, sorted by path.\n"
                     "pub static LINK_REGISTRIES: [(&str, &[LinkEntry]); %zu] = [\n",
                     p->n_registries);
     for (size_t k = 0; k < p->n_registries; k++) {
@@ -944,8 +958,7 @@ typedef struct rchecker {
     fkcg_diag *d;
 } rchecker;
 
-static void report(rchecker *ck, fkcg_loc loc, const char *what, const char *value,
-                   const char *why)
+static void report(rchecker *ck, fkcg_loc loc, const char *what, const char *value, const char *why)
 {
     fkcg_emit_report(ck->d, loc, what, value, why);
 }
@@ -1004,11 +1017,12 @@ static void check_registries(rchecker *ck, const fkcg_plan *p)
         if (!reg || !fkcg_is_c_path(reg) || !upper_snake(name) ||
             bsearch(name, own_values, sizeof own_values / sizeof own_values[0],
                     sizeof own_values[0], cmp_name)) {
-            report(ck, pr->loc, "link_registry", reg, "must end in the name of a Rust static: "
+            report(ck, pr->loc, "link_registry", reg,
+                   "must end in the name of a Rust static: "
                    "UPPER_SNAKE_CASE and none of the module's own (" OWN_VALUES ")");
             continue;
         }
-        h[n++] = (held){ name, i };
+        h[n++] = (held){name, i};
     }
     qsort(h, n, sizeof *h, cmp_held);
     for (size_t i = 1, g = 0; i < n; i++) {
@@ -1019,7 +1033,8 @@ static void check_registries(rchecker *ck, const fkcg_plan *p)
         const fkcg_provider *a = t->providers[h[g].index], *pr = t->providers[h[i].index];
         if (strcmp(a->link_registry, pr->link_registry) == 0)
             continue; /* one registry, named by two files */
-        report(ck, pr->loc, "link_registry", pr->link_registry, "ends in the same Rust static "
+        report(ck, pr->loc, "link_registry", pr->link_registry,
+               "ends in the same Rust static "
                "as another provider's link_registry; the statics would clash");
         fkcg_emit_note(ck->d, a->loc, "the other provider is here");
     }
@@ -1045,7 +1060,8 @@ static void check_section_names(rchecker *ck, const fkcg_plan *p, size_t i)
     if (s->backend && fkcg_enum_index(fkcg_enum_find("backend"), s->backend) < 0)
         report(ck, s->loc, "backend", s->backend, "has no value in the runtime's fkc_backend");
     if (sig != s && s->variant && sig->variant && strcmp(s->variant, sig->variant)) {
-        report(ck, s->loc, "op_params variant", s->variant, "differs from the variant another "
+        report(ck, s->loc, "op_params variant", s->variant,
+               "differs from the variant another "
                "section of this op kind names; an op kind has one OpParams variant");
         fkcg_emit_note(ck->d, sig->loc, "the op kind's variant is named here");
     }
@@ -1059,7 +1075,7 @@ static void check_variants(rchecker *ck, const fkcg_plan *p)
     size_t n = 0;
     for (size_t i = 0; i < p->n_ops; i++)
         if (SIG(p, &p->ops[i])->variant)
-            h[n++] = (held){ SIG(p, &p->ops[i])->variant, i };
+            h[n++] = (held){SIG(p, &p->ops[i])->variant, i};
     qsort(h, n, sizeof *h, cmp_held);
     for (size_t i = 1, g = 0; i < n; i++) {
         if (strcmp(h[i].name, h[g].name) != 0) {
@@ -1067,7 +1083,8 @@ static void check_variants(rchecker *ck, const fkcg_plan *p)
             continue;
         }
         const fkcg_section *s = SIG(p, &p->ops[h[i].index]);
-        report(ck, s->loc, "op_params variant", s->variant, "is also the variant of "
+        report(ck, s->loc, "op_params variant", s->variant,
+               "is also the variant of "
                "another op kind; each op kind needs its own OpParams variant");
         fkcg_emit_note(ck->d, SIG(p, &p->ops[h[g].index])->loc, "the other op kind names it here");
     }
@@ -1091,7 +1108,7 @@ static size_t check_rust(const fkcg_plan *p, fkcg_diag *d)
 
 const fkcg_backend fkcg_backend_rust = {
     .name = "rust",
-    .outputs = { "@_bindings.rs" },
+    .outputs = {"@_bindings.rs"},
     .check = check_rust,
     .emit = emit_rust,
 };

@@ -71,17 +71,17 @@ static const struct slot {
     void (*fill)(fkcg_buf *out);
     unsigned value;
 } slots[] = {
-    { "keys", keys, 0 },
-    { "vocabularies", vocabularies, 0 },
-    { "dtypes", dtypes, 0 },
-    { "runtime_ops", runtime_ops, 0 },
-    { "max_file_bytes", NULL, FKCG_MAX_FILE_BYTES },
-    { "max_depth", NULL, FKCG_MAX_DEPTH },
-    { "max_errors", NULL, FKCG_MAX_ERRORS },
-    { "ident_max", NULL, FKCG_IDENT_MAX },
-    { "max_expr_ops", NULL, FKCG_MAX_EXPR_OPS },
-    { "max_expr_depth", NULL, FKCG_MAX_EXPR_DEPTH },
-    { "max_text_bytes", NULL, FKCG_MAX_TEXT_BYTES },
+    {"keys", keys, 0},
+    {"vocabularies", vocabularies, 0},
+    {"dtypes", dtypes, 0},
+    {"runtime_ops", runtime_ops, 0},
+    {"max_file_bytes", NULL, FKCG_MAX_FILE_BYTES},
+    {"max_depth", NULL, FKCG_MAX_DEPTH},
+    {"max_errors", NULL, FKCG_MAX_ERRORS},
+    {"ident_max", NULL, FKCG_IDENT_MAX},
+    {"max_expr_ops", NULL, FKCG_MAX_EXPR_OPS},
+    {"max_expr_depth", NULL, FKCG_MAX_EXPR_DEPTH},
+    {"max_text_bytes", NULL, FKCG_MAX_TEXT_BYTES},
 };
 
 /* Fills slot name (len bytes); an unknown slot stays as written, so the stale-docs test fails. */

@@ -31,14 +31,16 @@ static const char usage[] =
 typedef struct opts {
     bool json, rules;
     const char *allow, *today, *rev;
-    int first;                   /* argv index of the first operand */
+    int first; /* argv index of the first operand */
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
 {
-    static const fkcg_option table[] = { { "--json", false }, { "--allow", true },
-                                         { "--today", true }, { "--against-git", true },
-                                         { "--rules", false } };
+    static const fkcg_option table[] = {{"--json", false},
+                                        {"--allow", true},
+                                        {"--today", true},
+                                        {"--against-git", true},
+                                        {"--rules", false}};
     const char *v;
     int i = 1, k;
     while ((k = fkcg_opt_next(CMD, usage, table, 5, argc, argv, &i, &v)) != FKCG_OPT_END) {
@@ -129,7 +131,7 @@ typedef struct counts {
 
 static counts count(const fkcg_changes *ch)
 {
-    counts n = { 0 };
+    counts n = {0};
     for (size_t i = 0; i < ch->n; i++) {
         fkcg_diff_class c = fkcg_diff_rules[ch->v[i].rule].cls;
         if (c == FKCG_DIFF_BREAKING && ch->v[i].allowed)
@@ -170,13 +172,16 @@ static void json_key(fkcg_buf *b, const fkcg_dkey *k)
 static void json_change(fkcg_buf *b, const fkcg_change *c)
 {
     const fkcg_diff_rule *r = &fkcg_diff_rules[c->rule];
-    fkcg_buf_printf(b, "    {\n      \"rule\": \"%s\",\n      \"class\": \"%s\",\n"
-                    "      \"allowed\": ", r->id, fkcg_diff_class_name(r->cls));
+    fkcg_buf_printf(b,
+                    "    {\n      \"rule\": \"%s\",\n      \"class\": \"%s\",\n"
+                    "      \"allowed\": ",
+                    r->id, fkcg_diff_class_name(r->cls));
     if (c->allowed) {
         fkcg_buf_puts(b, "{\"file\": ");
         fkcg_json_str(b, c->allowed->loc.file);
-        fkcg_buf_printf(b, ", \"line\": %u, \"expires\": \"%s\", \"reason\": ",
-                        c->allowed->loc.line, c->allowed->expires);
+        fkcg_buf_printf(b,
+                        ", \"line\": %u, \"expires\": \"%s\", \"reason\": ", c->allowed->loc.line,
+                        c->allowed->expires);
         fkcg_json_str(b, c->allowed->reason);
         fkcg_buf_putc(b, '}');
     } else {
@@ -223,12 +228,15 @@ static void print_json(const fkcg_changes *ch, const fkcg_allow *allow, const ch
                         fkcg_diff_rules[e->rule].id);
         json_key(&b, &e->key);
         fkcg_buf_printf(&b, ", \"expires\": \"%s\", \"status\": \"%s\"}", e->expires,
-                        e->expired ? "expired" : e->used ? "used" : "unused");
+                        e->expired ? "expired"
+                        : e->used  ? "used"
+                                   : "unused");
     }
     counts n = count(ch);
-    fkcg_buf_printf(&b, "%s],\n  \"summary\": {\"breaking\": %zu, \"allowed\": %zu, "
-                    "\"compatible\": %zu, \"informational\": %zu}\n}\n", allow->n ? "\n  " : "",
-                    n.breaking, n.allowed, n.compatible, n.informational);
+    fkcg_buf_printf(&b,
+                    "%s],\n  \"summary\": {\"breaking\": %zu, \"allowed\": %zu, "
+                    "\"compatible\": %zu, \"informational\": %zu}\n}\n",
+                    allow->n ? "\n  " : "", n.breaking, n.allowed, n.compatible, n.informational);
     fwrite(b.data, 1, b.len, stdout);
     fkcg_buf_free(&b);
 }
@@ -243,14 +251,17 @@ static size_t report_allow(fkcg_diag *d, const fkcg_allow *allow, const char *to
         fkcg_buf_init(&key);
         fkcg_dkeys_put(&key, &e->key, 1);
         if (e->expired) {
-            fkcg_error(d, &e->date_loc, "allow entry for %s %s expired on %s (today is %s): "
+            fkcg_error(d, &e->date_loc,
+                       "allow entry for %s %s expired on %s (today is %s): "
                        "its change is breaking again; fix it, or renew the entry with a new "
-                       "date and reason", fkcg_diff_rules[e->rule].id, key.data, e->expires,
-                       today);
+                       "date and reason",
+                       fkcg_diff_rules[e->rule].id, key.data, e->expires, today);
             errors++;
         } else if (!e->used) {
-            fkcg_diag_print(d, &e->loc, "warning", "allow entry for %s %s matches no breaking "
-                            "change; remove it", fkcg_diff_rules[e->rule].id, key.data);
+            fkcg_diag_print(d, &e->loc, "warning",
+                            "allow entry for %s %s matches no breaking "
+                            "change; remove it",
+                            fkcg_diff_rules[e->rule].id, key.data);
         }
         fkcg_buf_free(&key);
     }
@@ -273,7 +284,7 @@ static int list_sides(fkcg_arena *a, const opts *o, int argc, char **argv, sides
     if (!o->rev)
         return fkcg_list_operand(a, CMD ": error", argv[o->first], &s->old) |
                fkcg_list_operand(a, CMD ": error", argv[o->first + 1], &s->new_);
-    static const char *const here[] = { "." };
+    static const char *const here[] = {"."};
     const char *const *paths = o->first < argc ? (const char *const *)argv + o->first : here;
     size_t n = o->first < argc ? (size_t)(argc - o->first) : 1;
     return fkcg_git_sides(a, CMD ": error", o->rev, paths, n, &s->old, &s->new_);
@@ -281,7 +292,7 @@ static int list_sides(fkcg_arena *a, const opts *o, int argc, char **argv, sides
 
 static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
 {
-    sides s = { 0 };
+    sides s = {0};
     char today_buf[16];
     const char *today = o->today ? o->today : utc_today(today_buf, sizeof today_buf);
     if (list_sides(a, o, argc, argv, &s) != 0)
@@ -291,7 +302,7 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
         return 2;
     }
     fkcg_diag *ad = fkcg_diag_new(stderr);
-    fkcg_allow allow = { 0 };
+    fkcg_allow allow = {0};
     int rc = o->allow ? fkcg_allow_read(a, ad, o->allow, &allow) : 0;
     s.run_old = fkcg_run_new(NULL, stderr);
     s.run_new = fkcg_run_new(NULL, stderr);
@@ -299,10 +310,10 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
         rc = 2;
     if (load_side(s.run_new, &s.new_) != 0)
         rc = 2;
-    fkcg_changes ch = { 0 };
+    fkcg_changes ch = {0};
     if (rc == 0) {
-        fkcg_diff_side so = { fkcg_run_table(s.run_old), s.old.paths, s.old.names, s.old.n };
-        fkcg_diff_side sn = { fkcg_run_table(s.run_new), s.new_.paths, s.new_.names, s.new_.n };
+        fkcg_diff_side so = {fkcg_run_table(s.run_old), s.old.paths, s.old.names, s.old.n};
+        fkcg_diff_side sn = {fkcg_run_table(s.run_new), s.new_.paths, s.new_.names, s.new_.n};
         rc = fkcg_diff_tables(a, &so, &sn, &ch);
     }
     if (rc == 0) {
@@ -313,7 +324,7 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
         } else {
             fkcg_diag *rep = fkcg_diag_new(stdout);
             const fkcg_source *src;
-            fkcg_run *runs[] = { s.run_old, s.run_new };
+            fkcg_run *runs[] = {s.run_old, s.run_new};
             for (int r = 0; r < 2; r++)
                 for (size_t i = 0, n = fkcg_run_kept(runs[r], &src); i < n; i++)
                     fkcg_diag_source(rep, src[i].file, src[i].text, src[i].len);
@@ -322,8 +333,9 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
             counts n = count(&ch);
             if (ch.n)
                 printf("fkcgen diff: %zu change%s: %zu breaking, %zu allowed, %zu compatible, "
-                       "%zu informational\n", ch.n, ch.n == 1 ? "" : "s", n.breaking, n.allowed,
-                       n.compatible, n.informational);
+                       "%zu informational\n",
+                       ch.n, ch.n == 1 ? "" : "s", n.breaking, n.allowed, n.compatible,
+                       n.informational);
             else
                 puts("fkcgen diff: no change");
         }
@@ -339,7 +351,7 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
 
 int fkcg_cmd_diff(int argc, char **argv)
 {
-    opts o = { 0 };
+    opts o = {0};
     int rc = parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
@@ -359,8 +371,9 @@ int fkcg_cmd_diff(int argc, char **argv)
         return usage_error("--against-git '%s' is not a revision", o.rev);
     if (!o.rev && argc - o.first != 2)
         return usage_error("%s", argc - o.first < 2 ? "give two revisions: OLD NEW (files or "
-                           "directories), or --against-git REV" : "give two revisions: OLD NEW");
-    fkcg_arena a = { 0 };
+                                                      "directories), or --against-git REV"
+                                                    : "give two revisions: OLD NEW");
+    fkcg_arena a = {0};
     rc = run_diff(&a, &o, argc, argv);
     fkcg_arena_free(&a);
     if (ferror(stdout)) {

@@ -24,16 +24,16 @@
 int fkcg_cmd_gen(int argc, char **argv);
 
 typedef struct gen_opts {
-    const char *out_dir;  /* --out-dir */
-    const char *depfile;  /* --depfile, or NULL */
-    const char *root;     /* --root, or NULL (the current directory) */
-    const char *prefix;   /* --prefix, FKCG_EMIT_PREFIX by default */
-    bool check;           /* --check */
-    const char *stubs;    /* --emit-stubs FILE, or NULL */
-    const char *select;   /* --select FILE, or NULL (every binding) */
-    size_t shards;        /* --shards N: the C sources (1 by default) */
+    const char *out_dir;    /* --out-dir */
+    const char *depfile;    /* --depfile, or NULL */
+    const char *root;       /* --root, or NULL (the current directory) */
+    const char *prefix;     /* --prefix, FKCG_EMIT_PREFIX by default */
+    bool check;             /* --check */
+    const char *stubs;      /* --emit-stubs FILE, or NULL */
+    const char *select;     /* --select FILE, or NULL (every binding) */
+    size_t shards;          /* --shards N: the C sources (1 by default) */
     const fkcg_backend *be; /* --lang: the back end (C by default) */
-    char **files;         /* the contracts */
+    char **files;           /* the contracts */
     size_t n_files;
 } gen_opts;
 
@@ -61,17 +61,17 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
 {
     enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK, SELECT, SHARDS };
     static const fkcg_option opts[] = {
-        [OUT_DIR] = { "--out-dir", true }, [DEPFILE] = { "--depfile", true },
-        [ROOT] = { "--root", true },       [STUBS] = { "--emit-stubs", true },
-        [PREFIX] = { "--prefix", true },   [LANG] = { "--lang", true },
-        [CHECK] = { "--check", false },    [SELECT] = { "--select", true },
-        [SHARDS] = { "--shards", true },
+        [OUT_DIR] = {"--out-dir", true}, [DEPFILE] = {"--depfile", true},
+        [ROOT] = {"--root", true},       [STUBS] = {"--emit-stubs", true},
+        [PREFIX] = {"--prefix", true},   [LANG] = {"--lang", true},
+        [CHECK] = {"--check", false},    [SELECT] = {"--select", true},
+        [SHARDS] = {"--shards", true},
     };
     memset(o, 0, sizeof *o);
     int i = 1, k;
     const char *v;
-    while ((k = fkcg_opt_next("fkcgen gen", usage, opts, sizeof opts / sizeof opts[0], argc,
-                              argv, &i, &v)) != FKCG_OPT_END) {
+    while ((k = fkcg_opt_next("fkcgen gen", usage, opts, sizeof opts / sizeof opts[0], argc, argv,
+                              &i, &v)) != FKCG_OPT_END) {
         switch (k) {
         case FKCG_OPT_HELP: return -1;
         case FKCG_OPT_ERROR: return 2; /* reported with the usage */
@@ -87,8 +87,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
             errno = 0;
             unsigned long n = strtoul(v, &end, 10);
             if (!*v || *end || errno || *v < '1' || *v > '9' || n > FKCG_MAX_SHARDS) {
-                fkcg_cli_error("fkcgen gen", usage, "--shards '%s': give a number from 1 to %d",
-                               v, FKCG_MAX_SHARDS);
+                fkcg_cli_error("fkcgen gen", usage, "--shards '%s': give a number from 1 to %d", v,
+                               FKCG_MAX_SHARDS);
                 return 2;
             }
             o->shards = n;
@@ -132,8 +132,8 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
         return 2;
     }
     if (o->be != &fkcg_backend_c && o->stubs) {
-        fkcg_cli_error("fkcgen gen", usage,
-                       "--emit-stubs writes C wrappers; it takes no --lang %s", o->be->name);
+        fkcg_cli_error("fkcgen gen", usage, "--emit-stubs writes C wrappers; it takes no --lang %s",
+                       o->be->name);
         return 2;
     }
     return 0;
@@ -237,7 +237,7 @@ static void on_signal(int sig)
     _exit(128 + sig);
 }
 
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 
 static void catch_signals(void)
 {
@@ -270,13 +270,13 @@ static void hold_signals(bool hold, sigset_t *old)
  * whose content does not change is not touched (its mtime stays, so make rebuilds nothing). */
 typedef struct out_file {
     const char *path;
-    FILE *old;           /* the current file while it matches; NULL when missing or different */
-    mode_t mode;         /* the current file's permissions, kept by the new one */
-    bool had_old;        /* the file existed (its mode is known) */
-    size_t same;         /* bytes of it matched so far */
-    int fd;              /* the temporary file; -1 until the first difference */
-    int slot;            /* its name: tmp_names[slot] */
-    bool *failed;        /* shared by the outputs of one run: after an error nothing more is
+    FILE *old;    /* the current file while it matches; NULL when missing or different */
+    mode_t mode;  /* the current file's permissions, kept by the new one */
+    bool had_old; /* the file existed (its mode is known) */
+    size_t same;  /* bytes of it matched so far */
+    int fd;       /* the temporary file; -1 until the first difference */
+    int slot;     /* its name: tmp_names[slot] */
+    bool *failed; /* shared by the outputs of one run: after an error nothing more is
                           * written (reported once) */
 } out_file;
 
@@ -328,8 +328,7 @@ static bool write_all(int fd, const char *p, size_t n)
 /* Reports an error writing o (errno err); from then on nothing more is written. */
 static void out_fail(out_file *o, int err)
 {
-    fkcg_cli_error("fkcgen gen", NULL, "cannot write %s: %s", o->path,
-                   strerror(err ? err : EIO));
+    fkcg_cli_error("fkcgen gen", NULL, "cannot write %s: %s", o->path, strerror(err ? err : EIO));
     *o->failed = true;
 }
 
@@ -671,8 +670,10 @@ static int check_chars(const char *what, const char *path, bool for_make)
         }
         if (for_make && !make_safe(c)) {
             char why[160];
-            snprintf(why, sizeof why, "holds '%c', which a make depfile cannot carry; with "
-                     "--depfile, paths use letters, digits, UTF-8 and ._-+,@/ #$ only", c);
+            snprintf(why, sizeof why,
+                     "holds '%c', which a make depfile cannot carry; with "
+                     "--depfile, paths use letters, digits, UTF-8 and ._-+,@/ #$ only",
+                     c);
             path_error(what, path, why);
             return 2;
         }
@@ -692,9 +693,11 @@ static int check_output(const char *what, const char *path, struct stat *st, boo
         return 2;
     }
     if (!S_ISREG(st->st_mode)) {
-        path_error(what, path, S_ISDIR(st->st_mode) ? "is a directory; it must be a regular "
-                   "file or absent" : "is not a regular file (a FIFO, socket or device); it "
-                   "must be a regular file or absent");
+        path_error(what, path,
+                   S_ISDIR(st->st_mode) ? "is a directory; it must be a regular "
+                                          "file or absent"
+                                        : "is not a regular file (a FIFO, socket or device); it "
+                                          "must be a regular file or absent");
         return 2;
     }
     *exists = true;
@@ -761,8 +764,11 @@ static int check_depfile(const gen_opts *o, char *const outs[], int n_outs,
     if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
         path_error("--depfile", dep, "names a directory; give a file");
     else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        rc = in_out_dir ? 0 : (path_error("--depfile", dep, "is in a directory that does not "
-                                          "exist"), 2);
+        rc = in_out_dir ? 0
+                        : (path_error("--depfile", dep,
+                                      "is in a directory that does not "
+                                      "exist"),
+                           2);
     else if (access(dir, W_OK | X_OK) != 0)
         path_error("--depfile", dep, "is in a directory this user cannot write");
     else if (check_output("--depfile", dep, &st, &exists) == 0)
@@ -794,7 +800,8 @@ static int check_stubs(const char *path)
     struct stat st;
     int rc = check_chars("--emit-stubs", path, false);
     if (!rc && lstat(path, &st) == 0) {
-        path_error("--emit-stubs", path, "exists; fkcgen never overwrites a stubs file (it is "
+        path_error("--emit-stubs", path,
+                   "exists; fkcgen never overwrites a stubs file (it is "
                    "yours to edit): remove it or name another");
         rc = 2;
     }
@@ -971,9 +978,8 @@ static void remove_stale(const gen_opts *o, char *const outs[], int n_outs)
  * memory; --check keeps them whole for the diff). 0, or 1 when the back end's checks found
  * errors: then nothing was emitted, *failed is set and the outputs are closed. failed: the
  * flag the outputs' writers share (it outlives this call). */
-static int emit_outputs(const gen_opts *o, fkcg_run *run, const fkcg_table *t,
-                        char *const outs[], fkcg_buf *const texts[], out_file files[],
-                        int n_outs, bool *failed)
+static int emit_outputs(const gen_opts *o, fkcg_run *run, const fkcg_table *t, char *const outs[],
+                        fkcg_buf *const texts[], out_file files[], int n_outs, bool *failed)
 {
     if (!o->check) {
         catch_signals();

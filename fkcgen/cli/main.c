@@ -49,13 +49,13 @@ static int sub_error(const char *what, const char *usage_text)
 /* check and dump: [--json] [--root DIR] FILE... */
 static int cmd_read(int argc, char **argv, bool dump)
 {
-    static const fkcg_option opts[] = { { "--root", true }, { "--json", false } };
+    static const fkcg_option opts[] = {{"--root", true}, {"--json", false}};
     const char *root = NULL, *v;
     bool json = false;
     int i = 2, k;
     /* check has no --json: offered to dump only */
-    while ((k = fkcg_opt_next(dump ? "fkcgen dump" : "fkcgen check", usage_read, opts,
-                              dump ? 2 : 1, argc, argv, &i, &v)) != FKCG_OPT_END) {
+    while ((k = fkcg_opt_next(dump ? "fkcgen dump" : "fkcgen check", usage_read, opts, dump ? 2 : 1,
+                              argc, argv, &i, &v)) != FKCG_OPT_END) {
         if (k == FKCG_OPT_HELP) {
             fputs(usage_read, stdout);
             return fflush(stdout) == 0 ? 0 : 2;
@@ -81,9 +81,9 @@ static int cmd_read(int argc, char **argv, bool dump)
     if (rc == 0 && dump) {
         fkcg_buf out;
         fkcg_buf_init(&out);
-        fkcg_buf *const outs[] = { &out };
-        fkcg_backend_run(fkcg_backend_find("json"), fkcg_run_table(run), NULL,
-                         fkcg_run_diag(run), outs);
+        fkcg_buf *const outs[] = {&out};
+        fkcg_backend_run(fkcg_backend_find("json"), fkcg_run_table(run), NULL, fkcg_run_diag(run),
+                         outs);
         fwrite(out.data, 1, out.len, stdout);
         fkcg_buf_free(&out);
     }
@@ -97,7 +97,7 @@ static int cmd_read(int argc, char **argv, bool dump)
 
 static int cmd_schema(int argc, char **argv)
 {
-    static const fkcg_option opts[] = { { "--markdown", false } };
+    static const fkcg_option opts[] = {{"--markdown", false}};
     const char *v;
     bool markdown = false;
     int i = 2, k;
@@ -112,8 +112,10 @@ static int cmd_schema(int argc, char **argv)
         markdown = true;
     }
     if (!markdown || i != argc)
-        return sub_error(markdown ? "schema takes no files" : "schema needs --markdown (the one "
-                         "format it writes)", usage_schema);
+        return sub_error(markdown ? "schema takes no files"
+                                  : "schema needs --markdown (the one "
+                                    "format it writes)",
+                         usage_schema);
     fkcg_buf out;
     fkcg_buf_init(&out);
     fkcg_schema_markdown(&out);
@@ -145,7 +147,7 @@ int main(int argc, char **argv)
         return fkcg_cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "diff")) /* two revisions compared: cli/diff.c */
         return fkcg_cmd_diff(argc - 1, argv + 1);
-    static const char *const commands[] = { "check", "dump", "schema", "gen", "diff" };
+    static const char *const commands[] = {"check", "dump", "schema", "gen", "diff"};
     const char *hint = fkcg_suggest(commands, 5, cmd);
     if (hint) {
         fkcg_cli_error("fkcgen: error", usage, "unknown command '%s'; did you mean '%s'?", cmd,

@@ -7,8 +7,8 @@
 #include "fkcgen.h"
 #include "internal.h"
 
-int fkcg_opt_next(const char *prog, const char *usage, const fkcg_option *opts, size_t n,
-                  int argc, char **argv, int *i, const char **value)
+int fkcg_opt_next(const char *prog, const char *usage, const fkcg_option *opts, size_t n, int argc,
+                  char **argv, int *i, const char **value)
 {
     *value = NULL;
     if (*i >= argc || argv[*i][0] != '-' || argv[*i][1] == '\0')

@@ -13,12 +13,12 @@
 
 typedef struct line {
     const char *s;
-    size_t n;       /* bytes, with the '\n' when there is one */
+    size_t n; /* bytes, with the '\n' when there is one */
 } line;
 
 typedef struct edit {
-    char op;        /* ' ', '-' or '+' */
-    size_t a, b;    /* line index in old (for ' ' and '-') and new (for ' ' and '+') */
+    char op;     /* ' ', '-' or '+' */
+    size_t a, b; /* line index in old (for ' ' and '-') and new (for ' ' and '+') */
 } edit;
 
 static line *split_lines(const char *s, size_t len, size_t *count)
@@ -49,8 +49,8 @@ static bool same(const line *x, const line *y)
 }
 
 /* Edits for the middle parts a[0..na) and b[0..nb) (offsets oa, ob), appended to e. */
-static size_t diff_middle(const line *a, size_t na, const line *b, size_t nb, size_t oa,
-                          size_t ob, edit *e, size_t k)
+static size_t diff_middle(const line *a, size_t na, const line *b, size_t nb, size_t oa, size_t ob,
+                          edit *e, size_t k)
 {
     if (na == 0 || nb == 0 || na > DIFF_LCS_CELLS / nb) {
         for (size_t i = 0; i < na; i++)
@@ -66,9 +66,9 @@ static size_t diff_middle(const line *a, size_t na, const line *b, size_t nb, si
         fkcg_oom();
     for (size_t i = na; i-- > 0;)
         for (size_t j = nb; j-- > 0;)
-            L[i * w + j] = same(&a[i], &b[j]) ? L[(i + 1) * w + j + 1] + 1
+            L[i * w + j] = same(&a[i], &b[j])                       ? L[(i + 1) * w + j + 1] + 1
                            : L[(i + 1) * w + j] >= L[i * w + j + 1] ? L[(i + 1) * w + j]
-                                                                     : L[i * w + j + 1];
+                                                                    : L[i * w + j + 1];
     size_t i = 0, j = 0;
     while (i < na || j < nb) {
         if (i < na && j < nb && same(&a[i], &b[j])) {

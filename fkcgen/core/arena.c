@@ -9,8 +9,8 @@
 
 struct arena_chunk {
     struct arena_chunk *next;
-    size_t used;           /* bytes handed out from data */
-    size_t cap;            /* bytes in data */
+    size_t used; /* bytes handed out from data */
+    size_t cap;  /* bytes in data */
     max_align_t data[];
 };
 

@@ -149,8 +149,10 @@ int fkcg_open_regular(const char *path, int *fd, struct stat *st)
     *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (*fd < 0)
         return errno ? errno : EIO;
-    int err = fstat(*fd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR
-                                   : !S_ISREG(st->st_mode) ? FKCG_NOT_REGULAR : 0;
+    int err = fstat(*fd, st) != 0     ? errno
+              : S_ISDIR(st->st_mode)  ? EISDIR
+              : !S_ISREG(st->st_mode) ? FKCG_NOT_REGULAR
+                                      : 0;
     if (err) {
         close(*fd);
         *fd = -1;

@@ -17,7 +17,7 @@ typedef struct fkcg_buf {
     size_t cap;
     fkcg_drain_fn *drain; /* NULL: the buffer only grows */
     void *drain_ctx;
-    size_t drain_at;      /* drain rather than grow past this many bytes */
+    size_t drain_at; /* drain rather than grow past this many bytes */
 } fkcg_buf;
 
 void fkcg_buf_init(fkcg_buf *b);

@@ -11,30 +11,30 @@
 
 #include "internal.h"
 
-typedef struct kept_line {   /* a line kept after its file's text was dropped */
+typedef struct kept_line { /* a line kept after its file's text was dropped */
     uint32_t line;
-    size_t off, len;         /* in the source's kept buffer */
+    size_t off, len; /* in the source's kept buffer */
 } kept_line;
 
 typedef struct src {
     struct src *next;
     const char *file;
-    const char *text;    /* NULL once dropped: then only the kept lines can be quoted */
+    const char *text; /* NULL once dropped: then only the kept lines can be quoted */
     size_t len;
     const size_t *line_off; /* start of each line (0-based), n_lines + 1 entries; or NULL */
     size_t n_lines;
-    uint32_t at_line;    /* without line_off, a cursor: messages mostly come in line order */
-    const char *at;      /* start of line at_line */
-    fkcg_buf kept_text;  /* the kept lines, one after another */
-    fkcg_buf reread;     /* a line read again from the file (neither kept nor in text) */
+    uint32_t at_line;   /* without line_off, a cursor: messages mostly come in line order */
+    const char *at;     /* start of line at_line */
+    fkcg_buf kept_text; /* the kept lines, one after another */
+    fkcg_buf reread;    /* a line read again from the file (neither kept nor in text) */
     kept_line *kept;
     size_t n_kept, cap_kept;
 } src;
 
 struct fkcg_diag {
     FILE *out;
-    size_t errors;       /* errors reported, printed or not */
-    bool muted;          /* the last error was over the cap: mute its notes too */
+    size_t errors; /* errors reported, printed or not */
+    bool muted;    /* the last error was over the cap: mute its notes too */
     src *srcs;
 };
 
@@ -186,12 +186,11 @@ void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc)
         if (!s->kept)
             fkcg_oom();
     }
-    s->kept[s->n_kept++] = (kept_line){ loc->line, s->kept_text.len, n };
+    s->kept[s->n_kept++] = (kept_line){loc->line, s->kept_text.len, n};
     fkcg_buf_put(&s->kept_text, line, n);
 }
 
-void fkcg_diag_source_lines(fkcg_diag *d, const char *file, const size_t *line_off,
-                            size_t n_lines)
+void fkcg_diag_source_lines(fkcg_diag *d, const char *file, const size_t *line_off, size_t n_lines)
 {
     src *s = find_src(d, file);
     if (s && s->text) {
@@ -251,7 +250,9 @@ static size_t char_width(const char *line, size_t i, size_t n)
 static size_t next_char(const char *line, size_t i, size_t n)
 {
     i += ((unsigned char)line[i] == 0xC2 && i + 1 < n &&
-          escape_width((const unsigned char *)line + i, n - i, true)) ? 2 : 1;
+          escape_width((const unsigned char *)line + i, n - i, true))
+             ? 2
+             : 1;
     while (i < n && ((unsigned char)line[i] & 0xC0) == 0x80)
         i++;
     return i;
@@ -321,8 +322,7 @@ static void quote_source(const fkcg_diag *d, const fkcg_loc *loc, fkcg_buf *out)
 /* One message: the location, the kind, the text (contract values in it escaped), the quote;
  * built in memory and written with one fwrite (stderr is unbuffered: byte by byte, a long
  * quoted line was a million writes). */
-static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt,
-                   va_list ap)
+static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt, va_list ap)
 {
     char small[512], *msg = small;
     va_list again;

@@ -10,13 +10,13 @@ typedef struct parser {
     fkcg_arena *a;
     fkcg_diag *d;
     const char *src;
-    const char *p;            /* next character */
-    fkcg_loc loc;             /* the scalar */
-    int val_col;              /* columns from loc to src[0]; -1: unknown */
+    const char *p; /* next character */
+    fkcg_loc loc;  /* the scalar */
+    int val_col;   /* columns from loc to src[0]; -1: unknown */
     const fkcg_field *fields;
     size_t n_fields;
-    unsigned depth;           /* open parentheses */
-    unsigned ops;             /* operators read so far (at most FKCG_MAX_EXPR_OPS) */
+    unsigned depth; /* open parentheses */
+    unsigned ops;   /* operators read so far (at most FKCG_MAX_EXPR_OPS) */
     bool failed;
 } parser;
 
@@ -56,8 +56,12 @@ static fkcg_expr *sum(parser *ps);
 
 /* The variables a cost expression knows besides the op_params fields, which no field may be
  * named after. */
-static const struct { const char *name; fkcg_expr_kind kind; } variables[] = {
-    { "n", FKCG_EXPR_N }, { "dtype_bytes", FKCG_EXPR_DTYPE_BYTES },
+static const struct {
+    const char *name;
+    fkcg_expr_kind kind;
+} variables[] = {
+    {"n", FKCG_EXPR_N},
+    {"dtype_bytes", FKCG_EXPR_DTYPE_BYTES},
 };
 
 bool fkcg_expr_is_variable(const char *name)
@@ -90,11 +94,15 @@ static fkcg_expr *name(parser *ps)
             e->field = ps->fields[i].name;
             return e;
         }
-        return fail(ps, start, "op_params field '%s' is not an integer; a cost expression can "
-                               "use only integer fields", id);
+        return fail(ps, start,
+                    "op_params field '%s' is not an integer; a cost expression can "
+                    "use only integer fields",
+                    id);
     }
-    return fail(ps, start, "unknown name '%s' in cost expression; use n, dtype_bytes or an "
-                           "integer op_params field", id);
+    return fail(ps, start,
+                "unknown name '%s' in cost expression; use n, dtype_bytes or an "
+                "integer op_params field",
+                id);
 }
 
 static fkcg_expr *factor(parser *ps)
@@ -129,10 +137,13 @@ static fkcg_expr *factor(parser *ps)
         return e;
     }
     if (*ps->p == '\0')
-        return fail(ps, start, "cost expression ends too early; expected a number, a name or "
-                               "'('");
-    return fail(ps, start, "unexpected '%.1s' in cost expression; expected a number, a name or "
-                           "'('", start);
+        return fail(ps, start,
+                    "cost expression ends too early; expected a number, a name or "
+                    "'('");
+    return fail(ps, start,
+                "unexpected '%.1s' in cost expression; expected a number, a name or "
+                "'('",
+                start);
 }
 
 /* Left-associative chain of operators ops over operands next. */
@@ -147,15 +158,19 @@ static fkcg_expr *chain(parser *ps, fkcg_expr *(*next)(parser *), const char *op
         if (!op || !strchr(ops, op))
             return lhs;
         if (++ps->ops > FKCG_MAX_EXPR_OPS) { /* the tree's depth, which printers recurse */
-            return fail(ps, ps->p, "cost expression too long: at most %u operators (+ - * /); "
-                                   "simplify it", FKCG_MAX_EXPR_OPS);
+            return fail(ps, ps->p,
+                        "cost expression too long: at most %u operators (+ - * /); "
+                        "simplify it",
+                        FKCG_MAX_EXPR_OPS);
         }
         ps->p++;
         fkcg_expr *rhs = next(ps);
         if (!rhs)
             return NULL;
-        fkcg_expr *e = node(ps, op == '+' ? FKCG_EXPR_ADD : op == '-' ? FKCG_EXPR_SUB :
-                                op == '*' ? FKCG_EXPR_MUL : FKCG_EXPR_DIV);
+        fkcg_expr *e = node(ps, op == '+'   ? FKCG_EXPR_ADD
+                                : op == '-' ? FKCG_EXPR_SUB
+                                : op == '*' ? FKCG_EXPR_MUL
+                                            : FKCG_EXPR_DIV);
         e->lhs = lhs;
         e->rhs = rhs;
         lhs = e;
@@ -175,15 +190,17 @@ static fkcg_expr *sum(parser *ps)
 fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
                            const fkcg_field *fields, size_t n_fields)
 {
-    parser ps = { a, d, src, src, loc, val_col, fields, n_fields, 0, 0, false };
+    parser ps = {a, d, src, src, loc, val_col, fields, n_fields, 0, 0, false};
     fkcg_expr *e = sum(&ps);
     skip_space(&ps);
     if (e && *ps.p) {
         if (*ps.p == ')')
             fail(&ps, ps.p, "unmatched ')' in cost expression");
         else
-            fail(&ps, ps.p, "unexpected '%.1s' in cost expression; expected an operator "
-                            "(+ - * /)", ps.p);
+            fail(&ps, ps.p,
+                 "unexpected '%.1s' in cost expression; expected an operator "
+                 "(+ - * /)",
+                 ps.p);
     }
     return ps.failed ? NULL : e;
 }
@@ -205,7 +222,7 @@ static void write_node(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style 
     if (!top)
         fkcg_buf_putc(out, '(');
     write_node(e->lhs, out, st, false);
-    char op[3] = { ' ', ops[e->kind - FKCG_EXPR_ADD], ' ' };
+    char op[3] = {' ', ops[e->kind - FKCG_EXPR_ADD], ' '};
     fkcg_buf_put(out, op, 3);
     write_node(e->rhs, out, st, false);
     if (!top)
@@ -225,6 +242,6 @@ static void put_name(fkcg_buf *out, const char *name, const void *ctx)
 
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out)
 {
-    static const fkcg_expr_style canonical = { "", "n", "dtype_bytes", put_name, NULL, false };
+    static const fkcg_expr_style canonical = {"", "n", "dtype_bytes", put_name, NULL, false};
     fkcg_expr_write(e, out, &canonical);
 }

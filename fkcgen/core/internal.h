@@ -24,9 +24,9 @@
 typedef struct fkcg_arena {
     struct arena_chunk *head;
 } fkcg_arena;
-void *fkcg_alloc(fkcg_arena *a, size_t n);              /* zeroed; exits on OOM */
-void *fkcg_alloc_raw(fkcg_arena *a, size_t n);          /* not zeroed: for bytes overwritten */
-char *fkcg_alloc_chars(fkcg_arena *a, size_t n);        /* n bytes for text: packed, unaligned */
+void *fkcg_alloc(fkcg_arena *a, size_t n);       /* zeroed; exits on OOM */
+void *fkcg_alloc_raw(fkcg_arena *a, size_t n);   /* not zeroed: for bytes overwritten */
+char *fkcg_alloc_chars(fkcg_arena *a, size_t n); /* n bytes for text: packed, unaligned */
 char *fkcg_strndup(fkcg_arena *a, const char *s, size_t n);
 char *fkcg_strdup(fkcg_arena *a, const char *s);
 char *fkcg_sprintf(fkcg_arena *a, const char *fmt, ...) FKCG_PRINTF(2, 3);
@@ -42,8 +42,7 @@ void fkcg_diag_free(fkcg_diag *d);
 void fkcg_diag_source(fkcg_diag *d, const char *file, const char *text, size_t len);
 /* Gives the text registered last for file its line index (line_off[i]: start of line i,
  * 0-based; line_off[n_lines]: one past the end + 1), so quoting a line needs no scan. */
-void fkcg_diag_source_lines(fkcg_diag *d, const char *file, const size_t *line_off,
-                            size_t n_lines);
+void fkcg_diag_source_lines(fkcg_diag *d, const char *file, const size_t *line_off, size_t n_lines);
 /* Keeps a copy of the line at loc of its file's registered text, to quote once it is dropped. */
 void fkcg_diag_keep_line(fkcg_diag *d, const fkcg_loc *loc);
 /* Forgets the text of the file registered last (it is about to be freed): from then on only
@@ -52,8 +51,7 @@ void fkcg_diag_drop_source(fkcg_diag *d, const char *file);
 /* loc NULL: "fkcgen: error: ..."; loc->line 0: "file: error: ...". */
 void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
 /* fkcg_error with a va_list: for each pass's variadic `fail` helper. */
-void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap)
-    FKCG_PRINTF(3, 0);
+void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap) FKCG_PRINTF(3, 0);
 /* A second location for the error just reported ("first defined here"). */
 void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...) FKCG_PRINTF(3, 4);
 size_t fkcg_diag_errors(const fkcg_diag *d);
@@ -81,35 +79,35 @@ void fkcg_select_free(fkcg_table *out);
 /* The texts a run kept (fkcg_run_keep_sources), in the order it read them: a report quotes
  * their lines through a sink of its own (fkcgen diff quotes two runs' files). */
 typedef struct fkcg_source {
-    const char *file;            /* the path (or name) the run read it under */
-    const char *text;            /* normalised, as load.c left it; in the run's arena */
+    const char *file; /* the path (or name) the run read it under */
+    const char *text; /* normalised, as load.c left it; in the run's arena */
     size_t len;
 } fkcg_source;
 size_t fkcg_run_kept(const struct fkcg_run *run, const fkcg_source **out);
 
 /* ---- load.c: raw byte checks, front matter, cmark, ```fkc blocks ---- */
-typedef struct fkcg_chunk {     /* one YAML region of a .md file */
-    const char *text;           /* the YAML text (fence indentation stripped): len bytes, not
+typedef struct fkcg_chunk { /* one YAML region of a .md file */
+    const char *text;       /* the YAML text (fence indentation stripped): len bytes, not
                                  * NUL-terminated (without indentation, the file's own bytes) */
     size_t len;
-    const size_t *line_off;     /* start of each line in text */
-    const uint32_t *strip;      /* bytes stripped from each line (fence indentation) */
-    const uint32_t *ascii_len;  /* bytes of line i before its first non-ASCII one: character
+    const size_t *line_off;    /* start of each line in text */
+    const uint32_t *strip;     /* bytes stripped from each line (fence indentation) */
+    const uint32_t *ascii_len; /* bytes of line i before its first non-ASCII one: character
                                  * columns are byte columns up to there */
     size_t n_lines;
-    uint32_t first_line;        /* .md line of text's line 0 */
+    uint32_t first_line; /* .md line of text's line 0 */
     const char *file;
-    const char *heading;        /* the heading that introduces the block, or NULL */
-    const char *prose;          /* its paragraphs' text (one line each), or NULL */
-    fkcg_loc loc;               /* first content line */
+    const char *heading; /* the heading that introduces the block, or NULL */
+    const char *prose;   /* its paragraphs' text (one line each), or NULL */
+    fkcg_loc loc;        /* first content line */
 } fkcg_chunk;
 
 typedef struct fkcg_doc {
-    const char *file;           /* as given */
-    const char *text;           /* normalised text */
+    const char *file; /* as given */
+    const char *text; /* normalised text */
     size_t len;
-    fkcg_chunk front;           /* the front matter */
-    fkcg_chunk *blocks;         /* the ```fkc blocks, in file order */
+    fkcg_chunk front;   /* the front matter */
+    fkcg_chunk *blocks; /* the ```fkc blocks, in file order */
     size_t n_blocks;
 } fkcg_doc;
 
@@ -128,19 +126,19 @@ fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col);
 typedef enum { YN_SCALAR, YN_MAP, YN_SEQ } yn_kind;
 typedef struct ynode {
     yn_kind kind;
-    fkcg_loc loc;               /* start of the node (for a map value: of the value) */
-    const char *str;            /* scalar value, NUL-terminated */
+    fkcg_loc loc;    /* start of the node (for a map value: of the value) */
+    const char *str; /* scalar value, NUL-terminated */
     size_t len;
-    bool plain;                 /* scalar written without quotes */
-    bool is_null;               /* plain empty, ~ or null */
-    int val_col;                /* columns from loc to the value's first byte; -1: not exact */
-    bool flow;                  /* {..} or [..] */
-    struct ynode *key;          /* map entries: the key scalar */
-    struct ynode *kids, *last;  /* map values (with .key) or sequence items */
+    bool plain;                /* scalar written without quotes */
+    bool is_null;              /* plain empty, ~ or null */
+    int val_col;               /* columns from loc to the value's first byte; -1: not exact */
+    bool flow;                 /* {..} or [..] */
+    struct ynode *key;         /* map entries: the key scalar */
+    struct ynode *kids, *last; /* map values (with .key) or sequence items */
     struct ynode *next;
     size_t n;
     const struct fkcg_schema *schema; /* set by shape for maps */
-    const struct fkcg_key *skey; /* set by shape: this value's key in its map's schema */
+    const struct fkcg_key *skey;      /* set by shape: this value's key in its map's schema */
 } ynode;
 /* Parses one chunk; NULL after reporting an error. The root is a mapping. */
 ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c);
@@ -150,38 +148,38 @@ ynode *fkcg_map_get(const ynode *map, const char *key);
 
 /* ---- schema.c: the contract schema, written once ---- */
 typedef enum fkcg_type {
-    FT_STRING,   /* any scalar text */
-    FT_IDENT,    /* a C identifier */
-    FT_UINT,     /* unsigned decimal integer */
-    FT_FLOAT,    /* non-negative decimal number */
-    FT_BOOL,     /* true / false */
-    FT_ENUM,     /* one value of .enum_name */
-    FT_ENUMSEQ,  /* non-empty sequence of distinct .enum_name values */
-    FT_RANK,     /* "any" or an unsigned integer */
-    FT_CALL,     /* fn(arg): fn one value of .enum_name, arg an identifier */
-    FT_EXPR,     /* a cost expression */
-    FT_HASH,     /* "auto" or 32 lower-case hex digits */
-    FT_PATH,     /* a::b::c, each segment a C identifier */
-    FT_MAP,      /* a mapping of .child */
-    FT_SEQMAP,   /* a non-empty sequence of mappings of .child */
-    FT_FREEMAP   /* a mapping from identifiers to mappings of .child */
+    FT_STRING,  /* any scalar text */
+    FT_IDENT,   /* a C identifier */
+    FT_UINT,    /* unsigned decimal integer */
+    FT_FLOAT,   /* non-negative decimal number */
+    FT_BOOL,    /* true / false */
+    FT_ENUM,    /* one value of .enum_name */
+    FT_ENUMSEQ, /* non-empty sequence of distinct .enum_name values */
+    FT_RANK,    /* "any" or an unsigned integer */
+    FT_CALL,    /* fn(arg): fn one value of .enum_name, arg an identifier */
+    FT_EXPR,    /* a cost expression */
+    FT_HASH,    /* "auto" or 32 lower-case hex digits */
+    FT_PATH,    /* a::b::c, each segment a C identifier */
+    FT_MAP,     /* a mapping of .child */
+    FT_SEQMAP,  /* a non-empty sequence of mappings of .child */
+    FT_FREEMAP  /* a mapping from identifiers to mappings of .child */
 } fkcg_type;
 
 typedef struct fkcg_key {
     const char *name;
     fkcg_type type;
     bool required;
-    const char *enum_name;              /* FT_ENUM, FT_ENUMSEQ, FT_CALL */
-    const struct fkcg_schema *child;    /* FT_MAP, FT_SEQMAP, FT_FREEMAP (the entry) */
-    const char *doc;                    /* one line for docs/contract-format.md */
+    const char *enum_name;           /* FT_ENUM, FT_ENUMSEQ, FT_CALL */
+    const struct fkcg_schema *child; /* FT_MAP, FT_SEQMAP, FT_FREEMAP (the entry) */
+    const char *doc;                 /* one line for docs/contract-format.md */
 } fkcg_key;
 
 typedef struct fkcg_schema {
-    const char *path;                   /* "accept.inputs[]" — used in messages */
+    const char *path; /* "accept.inputs[]" — used in messages */
     const fkcg_key *keys;
     size_t n_keys;
-    bool freeform;                      /* keys are names chosen by the contract (FT_FREEMAP) */
-    const struct fkcg_schema *entry;    /* freeform: the schema of every entry */
+    bool freeform;                   /* keys are names chosen by the contract (FT_FREEMAP) */
+    const struct fkcg_schema *entry; /* freeform: the schema of every entry */
 } fkcg_schema;
 
 extern const fkcg_schema fkcg_schema_front;   /* the front matter */

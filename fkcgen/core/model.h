@@ -27,8 +27,8 @@ extern const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES];
 
 /* A closed vocabulary of the schema (dtype, backend, determinism, cost_class, ...). */
 typedef struct fkcg_enum {
-    const char *name;           /* "cost_class" */
-    const char *const *values;  /* "cheap_elementwise", ... in schema order */
+    const char *name;          /* "cost_class" */
+    const char *const *values; /* "cheap_elementwise", ... in schema order */
     size_t count;
 } fkcg_enum;
 /* NULL when the schema has no enum of that name. */
@@ -50,9 +50,9 @@ typedef enum fkcg_expr_kind {
 
 typedef struct fkcg_expr {
     fkcg_expr_kind kind;
-    uint64_t value;           /* FKCG_EXPR_INT */
-    const char *field;        /* FKCG_EXPR_FIELD: the field's name */
-    struct fkcg_expr *lhs;    /* binary operators */
+    uint64_t value;        /* FKCG_EXPR_INT */
+    const char *field;     /* FKCG_EXPR_FIELD: the field's name */
+    struct fkcg_expr *lhs; /* binary operators */
     struct fkcg_expr *rhs;
 } fkcg_expr;
 
@@ -64,7 +64,7 @@ typedef struct fkcg_expr_style {
     const char *n, *dtype_bytes; /* the two variables */
     void (*field)(struct fkcg_buf *out, const char *name, const void *ctx); /* a field */
     const void *ctx;
-    bool bare_top;               /* no parentheses around the whole expression */
+    bool bare_top; /* no parentheses around the whole expression */
 } fkcg_expr_style;
 /* Appends e, each operation parenthesised ("(a + b)"), its leaves spelled by st. */
 void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_style *st);
@@ -74,6 +74,7 @@ void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_s
  * ends read this list; the runtime's fkc_layout (fkc/fkc_tables.h, tests/gen/test_vocab.c) and
  * the crate's Layout (rust/fkc/src/tables.rs, checked by the generated module) restate it.
  * Per key: its enumerator, name, the schema's doc line, a doc line of its own. */
+/* clang-format off */
 #define FKCG_LAYOUTS(X)                                                                     \
     X(CONTIGUOUS, "contiguous", "dense row-major input", "Dense row-major.")                 \
     X(STRIDED, "strided", "arbitrary positive strides", "Any strides.")                      \
@@ -81,17 +82,18 @@ void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_s
       "Broadcast (stride 0) axes.")                                                          \
     X(START_OFFSET, "start_offset", "a non-zero start offset", "A start offset.")           \
     X(REVERSE_STRIDES, "reverse_strides", "negative strides", "Negative strides.")
+/* clang-format on */
 #define FKCG_LAYOUT_ENUM(e, key, doc, rust_doc) FKCG_LAYOUT_##e,
 enum { FKCG_LAYOUTS(FKCG_LAYOUT_ENUM) FKCG_NLAYOUT };
 extern const char *const fkcg_layout_keys[FKCG_NLAYOUT];
 
 typedef struct fkcg_input {
-    const char *name;                /* "src" */
-    int dtypes[FKCG_NDTYPES];        /* indexes into fkcg_dtypes, contract order */
+    const char *name;         /* "src" */
+    int dtypes[FKCG_NDTYPES]; /* indexes into fkcg_dtypes, contract order */
     size_t n_dtypes;
     const char *layout[FKCG_NLAYOUT];
-    const char *rank;                /* "any" or a decimal number without leading zeros */
-    const char *shape_constraint;    /* free text or NULL */
+    const char *rank;             /* "any" or a decimal number without leading zeros */
+    const char *shape_constraint; /* free text or NULL */
     fkcg_loc loc;
 } fkcg_input;
 
@@ -111,32 +113,34 @@ typedef struct fkcg_output {
  * (also its Rust type), its C type, whether a cost expression may use it. A Vec<T> of the
  * kinds FKCG_VEC_KINDS lists is `const T *x; size_t x_len;` in C, Vec<T> in Rust. Order:
  * the enum's (docs, "expected a, b or c"). */
+/* clang-format off */
 #define FKCG_FIELD_KINDS(X)                                                                 \
     X("usize", "size_t", true) X("isize", "ptrdiff_t", true) X("u32", "uint32_t", true)       \
     X("i32", "int32_t", true) X("u64", "uint64_t", true) X("i64", "int64_t", true)            \
     X("f32", "float", false) X("f64", "double", false) X("bool", "bool", false)
+/* clang-format on */
 #define FKCG_VEC_KINDS(X) X("usize") X("isize") X("i64")
 
 typedef struct fkcg_kind_spec {
-    const char *kind;   /* "usize" */
-    const char *ctype;  /* "size_t" */
-    bool integer;       /* usable in a cost expression */
+    const char *kind;  /* "usize" */
+    const char *ctype; /* "size_t" */
+    bool integer;      /* usable in a cost expression */
 } fkcg_kind_spec;
 
 /* The spec of a field kind (for Vec<T>, T's, with *vec set), or NULL when the schema knows
  * no such kind. */
 const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec);
 
-typedef struct fkcg_field {       /* one op_params field */
-    const char *name;             /* "dst_shape" */
-    const char *kind;             /* "Vec<usize>", "usize", ... (schema's field_kind enum) */
-    const char *note;             /* free text or NULL */
+typedef struct fkcg_field { /* one op_params field */
+    const char *name;       /* "dst_shape" */
+    const char *kind;       /* "Vec<usize>", "usize", ... (schema's field_kind enum) */
+    const char *note;       /* free text or NULL */
     fkcg_loc loc;
 } fkcg_field;
 
 typedef struct fkcg_fast_path {
-    const char *when;             /* "all_inputs_contiguous" */
-    const char *cost_class;       /* "cheap_elementwise" */
+    const char *when;       /* "all_inputs_contiguous" */
+    const char *cost_class; /* "cheap_elementwise" */
 } fkcg_fast_path;
 
 typedef struct fkcg_caps {
@@ -149,12 +153,12 @@ typedef struct fkcg_caps {
 } fkcg_caps;
 
 typedef struct fkcg_cost {
-    bool present;                 /* false: the section states no cost (the unknown sentinel) */
-    const char *provenance;       /* "judge_measured" */
-    const char *cost_class;       /* "cheap_elementwise" */
-    const char *flops_src;        /* the expression text, as written */
+    bool present;           /* false: the section states no cost (the unknown sentinel) */
+    const char *provenance; /* "judge_measured" */
+    const char *cost_class; /* "cheap_elementwise" */
+    const char *flops_src;  /* the expression text, as written */
     const char *bytes_moved_src;
-    fkcg_expr *flops;             /* parsed; NULL when not stated */
+    fkcg_expr *flops; /* parsed; NULL when not stated */
     fkcg_expr *bytes_moved;
     fkcg_loc loc;
 } fkcg_cost;
@@ -165,53 +169,53 @@ typedef struct fkcg_precision {
     double max_relative;
     double max_absolute;
     bool audited;
-    const char *notes;            /* free text or NULL */
+    const char *notes; /* free text or NULL */
 } fkcg_precision;
 
-typedef struct fkcg_provider {    /* the front matter of one file */
+typedef struct fkcg_provider { /* the front matter of one file */
     uint64_t fkc_version;
     const char *name;
-    const char *backend;          /* "Vulkan" */
+    const char *backend; /* "Vulkan" */
     const char *kernel_source;
-    const char *link_registry;    /* "fuel_vulkan_backend::fkc::ENTRY_POINTS" */
+    const char *link_registry; /* "fuel_vulkan_backend::fkc::ENTRY_POINTS" */
     const char *revision_base;
-    const char *rel_file;         /* repo-relative path (for generated output) */
-    const char *text_hash;        /* XXH3-128 of the file's text (after BOM and CRLF removal),
+    const char *rel_file;  /* repo-relative path (for generated output) */
+    const char *text_hash; /* XXH3-128 of the file's text (after BOM and CRLF removal),
                                      32 hex digits: the generated banner names it, so any edit
                                      of a contract shows as drift; NULL in hand-built tables */
     fkcg_loc loc;
-    fkcg_loc backend_loc;         /* where backend and kernel_source are set (for messages) */
+    fkcg_loc backend_loc; /* where backend and kernel_source are set (for messages) */
     fkcg_loc kernel_source_loc;
     const struct fkcg_where *where; /* every key's place, or NULL: only a run asked to keep its
                                      * sources records it (fkcg_run_keep_sources; fkcgen diff) */
 } fkcg_provider;
 
-typedef struct fkcg_section {     /* one ```fkc block: one kernel */
-    const char *heading;          /* text of the heading that introduces it, or NULL */
-    const char *prose;            /* the top-level paragraphs between that heading (or the
+typedef struct fkcg_section { /* one ```fkc block: one kernel */
+    const char *heading;      /* text of the heading that introduces it, or NULL */
+    const char *prose;        /* the top-level paragraphs between that heading (or the
                                    * previous block) and the fence, one line each, or NULL */
     const fkcg_provider *provider;
-    const char *kernel;           /* "write_slice": a C identifier */
-    const char *op_kind;          /* "WriteSlice" */
+    const char *kernel;  /* "write_slice": a C identifier */
+    const char *op_kind; /* "WriteSlice" */
     const char *blurb;
     const char *backend;
     const char *kernel_source;
-    const char *entry_point;      /* "fuel_vulkan_backend::fkc::write_slice" */
-    const char *revision_hash;    /* "auto" resolved: 32 lower-case hex digits */
+    const char *entry_point;   /* "fuel_vulkan_backend::fkc::write_slice" */
+    const char *revision_hash; /* "auto" resolved: 32 lower-case hex digits */
     fkcg_input *inputs;
     size_t n_inputs;
     fkcg_output *outputs;
     size_t n_outputs;
-    const char *variant;          /* op_params.variant, or NULL when no op_params */
+    const char *variant; /* op_params.variant, or NULL when no op_params */
     fkcg_field *fields;
     size_t n_fields;
     fkcg_caps caps;
     fkcg_cost cost;
     fkcg_precision precision;
-    const char *determinism;      /* "bitwise" */
-    fkcg_loc loc;                 /* the fence's first content line */
-    fkcg_loc kernel_loc;          /* the kernel name's value (for duplicate messages) */
-    fkcg_loc op_kind_loc;         /* the op_kind's and entry_point's values (bind's messages) */
+    const char *determinism; /* "bitwise" */
+    fkcg_loc loc;            /* the fence's first content line */
+    fkcg_loc kernel_loc;     /* the kernel name's value (for duplicate messages) */
+    fkcg_loc op_kind_loc;    /* the op_kind's and entry_point's values (bind's messages) */
     fkcg_loc entry_point_loc;
     const struct fkcg_where *where; /* every key's place, or NULL (as the provider's) */
 } fkcg_section;
@@ -219,10 +223,10 @@ typedef struct fkcg_section {     /* one ```fkc block: one kernel */
 /* One binding per (section × accepted dtype of its first input). */
 typedef struct fkcg_binding {
     const fkcg_section *section;
-    int dtype;                    /* index into fkcg_dtypes; key is [dtype, dtype] */
-    uint32_t byte_width;          /* 1, 2, 4, 8 */
-    const char *symbol;           /* "<entry_point>_<suffix>" */
-    const char *wrapper;          /* "<kernel>_b<width>" */
+    int dtype;           /* index into fkcg_dtypes; key is [dtype, dtype] */
+    uint32_t byte_width; /* 1, 2, 4, 8 */
+    const char *symbol;  /* "<entry_point>_<suffix>" */
+    const char *wrapper; /* "<kernel>_b<width>" */
 } fkcg_binding;
 
 /* The result of a run over all files: sorted by (op_kind, backend, kernel_source, kernel, dtype
@@ -230,7 +234,7 @@ typedef struct fkcg_binding {
 typedef struct fkcg_table {
     const fkcg_provider *const *providers; /* one per file, sorted by rel_file */
     size_t n_providers;
-    const fkcg_section *const *sections;   /* sorted by kernel name */
+    const fkcg_section *const *sections; /* sorted by kernel name */
     size_t n_sections;
     const fkcg_binding *bindings;
     size_t n_bindings;
@@ -287,8 +291,8 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b);
 
 /* A field of a runtime family's params struct, in a contract's terms. */
 typedef struct fkcg_runtime_field {
-    const char *name;     /* "capacity" */
-    const char *kind;     /* "usize", "Vec<usize>": a value of the schema's field_kind */
+    const char *name; /* "capacity" */
+    const char *kind; /* "usize", "Vec<usize>": a value of the schema's field_kind */
 } fkcg_runtime_field;
 
 /* A kernel family the fkc runtime implements (runtime/include/fkc/fkc_kernels.h): generated
@@ -299,14 +303,14 @@ typedef struct fkcg_runtime_field {
  * tensors. The one description of the runtime's families in fkcgen: the front end compares a
  * contract's op_params with it, the C back end writes its checks from it. */
 typedef struct fkcg_runtime_kernel {
-    const char *kernel;   /* "write_slice" */
-    const char *op_kind;  /* "WriteSlice" */
-    const char *backend;  /* "Vulkan" */
+    const char *kernel;               /* "write_slice" */
+    const char *op_kind;              /* "WriteSlice" */
+    const char *backend;              /* "Vulkan" */
     const fkcg_runtime_field *fields; /* fkc_<op snake>_params, in order */
     size_t n_fields;
-    size_t n_inputs;      /* tensors of fkc_<op snake>_kernel: const inputs, then outputs */
+    size_t n_inputs; /* tensors of fkc_<op snake>_kernel: const inputs, then outputs */
     size_t n_outputs;
-    bool extra;           /* side inputs fkc_<op snake>_extra; else `const void *extra` */
+    bool extra; /* side inputs fkc_<op snake>_extra; else `const void *extra` */
 } fkcg_runtime_kernel;
 
 /* The runtime's families (names.c's table), *n of them. */
@@ -321,12 +325,12 @@ bool fkcg_runtime_op_kind(const char *op_kind);
 /* How a contract's op_params fields differ from a runtime family's, at the first place they
  * differ (*at: the index of the contract's field there; n when they end first). */
 typedef enum fkcg_rt_diff {
-    FKCG_RT_SAME,         /* the runtime's fields, names and kinds, in its order */
-    FKCG_RT_NAME,         /* field at has another name, which the runtime has nowhere */
-    FKCG_RT_KIND,         /* field at has the runtime's name there, another kind */
-    FKCG_RT_ORDER,        /* field at is the runtime's, at another place */
-    FKCG_RT_EXTRA,        /* field at is none of the runtime's */
-    FKCG_RT_MISSING       /* the runtime's field there is not stated (at: the field after) */
+    FKCG_RT_SAME,   /* the runtime's fields, names and kinds, in its order */
+    FKCG_RT_NAME,   /* field at has another name, which the runtime has nowhere */
+    FKCG_RT_KIND,   /* field at has the runtime's name there, another kind */
+    FKCG_RT_ORDER,  /* field at is the runtime's, at another place */
+    FKCG_RT_EXTRA,  /* field at is none of the runtime's */
+    FKCG_RT_MISSING /* the runtime's field there is not stated (at: the field after) */
 } fkcg_rt_diff;
 /* Compares fields[0..n) with rk's and, when they differ, appends to msg the message (one
  * line: "field 'capacty' of WriteSliceRotating: the runtime has 'capacity' (usize) here"),

@@ -11,6 +11,7 @@
 
 /* Where a reserved name comes from: the message says it. */
 enum { KEY, GNU, GEN, MAC, TYP, RST };
+/* clang-format off */
 #define STD_HEADERS(X) \
     X(ASSERT, "assert.h") X(COMPLEX, "complex.h") X(CTYPE, "ctype.h") X(ERRNO, "errno.h") \
     X(FENV, "fenv.h") X(FLOAT, "float.h") X(INTTYPES, "inttypes.h") X(ISO646, "iso646.h") \
@@ -21,12 +22,13 @@ enum { KEY, GNU, GEN, MAC, TYP, RST };
     X(STDNORETURN, "stdnoreturn.h") X(STRING, "string.h") X(TGMATH, "tgmath.h") \
     X(THREADS, "threads.h") X(TIME, "time.h") X(UCHAR, "uchar.h") X(WCHAR, "wchar.h") \
     X(WCTYPE, "wctype.h")
+/* clang-format on */
 #define AS_ENUM(e, h) H_##e,
 enum { H_NONE, STD_HEADERS(AS_ENUM) };
 #define AS_MACRO(e, h) "a macro of <" h ">",
 #define AS_TYPE(e, h) "a type of <" h ">",
-static const char *const macro_of[] = { NULL, STD_HEADERS(AS_MACRO) };
-static const char *const type_of[] = { NULL, STD_HEADERS(AS_TYPE) };
+static const char *const macro_of[] = {NULL, STD_HEADERS(AS_MACRO)};
+static const char *const type_of[] = {NULL, STD_HEADERS(AS_TYPE)};
 
 typedef struct reserved_name {
     const char *name;
@@ -43,6 +45,7 @@ typedef struct reserved_name {
  * (gcc/clang -dM -E and clang's AST, 2026-11-30), with the header that defines it first in
  * the standard's sense. A file that includes any of those headers before the generated one
  * must compile. Names the patterns of c_name_family cover are left out. */
+/* clang-format off */ /* a packed table, sorted by name */
 static const reserved_name reserved[] = {
     {"AIO_PRIO_DELTA_MAX", MAC, H_LIMITS}, {"BC_BASE_MAX", MAC, H_LIMITS},
     {"BC_DIM_MAX", MAC, H_LIMITS}, {"BC_SCALE_MAX", MAC, H_LIMITS},
@@ -291,6 +294,7 @@ static const reserved_name reserved[] = {
     {"wctype_t", TYP, H_WCTYPE}, {"while", KEY, H_NONE}, {"wint_t", TYP, H_WCHAR},
     {"xor", MAC, H_ISO646}, {"xor_eq", MAC, H_ISO646},
 };
+/* clang-format on */
 
 static int cmp_name(const void *key, const void *entry)
 {
@@ -326,8 +330,8 @@ static bool stdint_name(const char *s)
 {
     if ((has_prefix(s, "int") || has_prefix(s, "uint")) && has_suffix(s, "_t"))
         return true;
-    static const char *const pre[] = { "INT", "UINT", "SIZE", "PTRDIFF", "SIG_ATOMIC", "WCHAR",
-                                       "WINT" };
+    static const char *const pre[] = {"INT",        "UINT",  "SIZE", "PTRDIFF",
+                                      "SIG_ATOMIC", "WCHAR", "WINT"};
     if (!has_suffix(s, "_MAX") && !has_suffix(s, "_MIN") && !has_suffix(s, "_C"))
         return false;
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
@@ -378,7 +382,8 @@ const char *fkcg_c_name_why(const char *s)
     case KEY: return "a C keyword";
     case GNU: return "a macro gcc and clang predefine in GNU mode (-std=gnu11, their default)";
     case GEN: return "a function of the generated header";
-    case RST: return "a name the Rust back end cannot write, even as r#name (Self, self, super, crate)";
+    case RST:
+        return "a name the Rust back end cannot write, even as r#name (Self, self, super, crate)";
     case MAC: return macro_of[r->header];
     default: return type_of[r->header];
     }
@@ -404,9 +409,18 @@ bool fkcg_c_names_sorted(void)
     return true;
 }
 
-static bool is_upper(int c) { return c >= 'A' && c <= 'Z'; }
-static bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_upper(int c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+static bool is_lower(int c)
+{
+    return c >= 'a' && c <= 'z';
+}
+static bool is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
 
 char *fkcg_snake_case(const char *camel)
 {
@@ -445,8 +459,8 @@ static const fkcg_runtime_field write_slice_rotating_fields[] = {
 #define FIELDS(f) f, sizeof f / sizeof f[0]
 static const fkcg_runtime_kernel runtime_kernels[] = {
     {"write_slice", "WriteSlice", "Vulkan", FIELDS(write_slice_fields), 1, 1, false},
-    {"write_slice_rotating", "WriteSliceRotating", "Vulkan", FIELDS(write_slice_rotating_fields),
-     1, 1, true},
+    {"write_slice_rotating", "WriteSliceRotating", "Vulkan", FIELDS(write_slice_rotating_fields), 1,
+     1, true},
 };
 #undef FIELDS
 enum { N_RUNTIME_KERNELS = sizeof runtime_kernels / sizeof runtime_kernels[0] };
@@ -501,8 +515,8 @@ static void put_runtime_field(fkcg_buf *b, const fkcg_runtime_field *r)
     fkcg_buf_printf(b, "'%s' (%s)", r->name, r->kind);
 }
 
-fkcg_rt_diff fkcg_runtime_fields_diff(const fkcg_runtime_kernel *rk, const fkcg_field *f,
-                                      size_t n, size_t *at, fkcg_buf *msg)
+fkcg_rt_diff fkcg_runtime_fields_diff(const fkcg_runtime_kernel *rk, const fkcg_field *f, size_t n,
+                                      size_t *at, fkcg_buf *msg)
 {
     size_t i = 0;
     while (i < n && i < rk->n_fields && !strcmp(f[i].name, rk->fields[i].name) &&
@@ -529,8 +543,7 @@ fkcg_rt_diff fkcg_runtime_fields_diff(const fkcg_runtime_kernel *rk, const fkcg_
         fkcg_buf_puts(msg, " here");
         break;
     case FKCG_RT_KIND:
-        fkcg_buf_printf(msg, "field '%s' of %s is %s: the runtime has ", f[i].name, op,
-                        f[i].kind);
+        fkcg_buf_printf(msg, "field '%s' of %s is %s: the runtime has ", f[i].name, op, f[i].kind);
         put_runtime_field(msg, want);
         fkcg_buf_puts(msg, " here");
         break;
@@ -593,7 +606,10 @@ const char *fkcg_op_kind_c_clash(const char *snake)
 /* ---- the rules of a contract's names: the front end checks them, the back ends assert them
  * through the same predicates ---- */
 
-static bool is_alnum(int c) { return is_upper(c) || is_lower(c) || is_digit(c); }
+static bool is_alnum(int c)
+{
+    return is_upper(c) || is_lower(c) || is_digit(c);
+}
 
 bool fkcg_is_c_ident_shape(const char *s)
 {

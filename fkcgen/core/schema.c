@@ -9,21 +9,20 @@
 
 /* ---- the dtypes ---- */
 const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES] = {
-    { "F32", "f32", 4 },  { "I32", "i32", 4 }, { "U32", "u32", 4 },
-    { "F16", "f16", 2 },  { "BF16", "bf16", 2 }, { "F64", "f64", 8 },
-    { "I64", "i64", 8 },  { "U8", "u8", 1 },   { "I8", "i8", 1 },
+    {"F32", "f32", 4}, {"I32", "i32", 4}, {"U32", "u32", 4}, {"F16", "f16", 2}, {"BF16", "bf16", 2},
+    {"F64", "f64", 8}, {"I64", "i64", 8}, {"U8", "u8", 1},   {"I8", "i8", 1},
 };
 
 #define LAYOUT_NAME(e, key, doc, rust_doc) key,
-const char *const fkcg_layout_keys[FKCG_NLAYOUT] = { FKCG_LAYOUTS(LAYOUT_NAME) };
+const char *const fkcg_layout_keys[FKCG_NLAYOUT] = {FKCG_LAYOUTS(LAYOUT_NAME)};
 
 /* ---- the field kinds (model.h's FKCG_FIELD_KINDS) ---- */
 #define KIND_NAME(kind, ctype, integer) kind,
 #define VEC_KIND_NAME(kind) "Vec<" kind ">",
-#define KIND_SPEC(kind, ctype, integer) { kind, ctype, integer },
+#define KIND_SPEC(kind, ctype, integer) {kind, ctype, integer},
 #define VEC_KIND(kind) kind,
-static const fkcg_kind_spec kinds[] = { FKCG_FIELD_KINDS(KIND_SPEC) };
-static const char *const vec_kinds[] = { FKCG_VEC_KINDS(VEC_KIND) };
+static const fkcg_kind_spec kinds[] = {FKCG_FIELD_KINDS(KIND_SPEC)};
+static const char *const vec_kinds[] = {FKCG_VEC_KINDS(VEC_KIND)};
 
 static const fkcg_kind_spec *scalar_kind(const char *kind, size_t len)
 {
@@ -53,6 +52,7 @@ const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
  * dtype and backend are in the runtime's order (fkc_dtype, fkc_backend in
  * runtime/include/fkc/fkc_types.h): the Rust back end numbers its enums by it, and the crate's
  * tests compare those numbers with the runtime's. */
+/* clang-format off */
 #define FKCG_ENUMS(X)                                                                          \
     X(dtype, "F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8")                     \
     X(backend, "Cpu", "Vulkan", "Cuda", "Metal", "Wgpu")                                        \
@@ -67,11 +67,12 @@ const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
     X(field_kind, FKCG_FIELD_KINDS(KIND_NAME) FKCG_VEC_KINDS(VEC_KIND_NAME))                   \
     X(dtype_rule, "passthrough")                                                                \
     X(shape_rule, "from_params", "same_as")
+/* clang-format on */
 
-#define ENUM_VALUES(name, ...) static const char *const enum_##name[] = { __VA_ARGS__ };
+#define ENUM_VALUES(name, ...) static const char *const enum_##name[] = {__VA_ARGS__};
 FKCG_ENUMS(ENUM_VALUES)
-#define ENUM_ROW(name, ...) { #name, enum_##name, sizeof enum_##name / sizeof enum_##name[0] },
-static const fkcg_enum enums[] = { FKCG_ENUMS(ENUM_ROW) };
+#define ENUM_ROW(name, ...) {#name, enum_##name, sizeof enum_##name / sizeof enum_##name[0]},
+static const fkcg_enum enums[] = {FKCG_ENUMS(ENUM_ROW)};
 
 const fkcg_enum *fkcg_enum_find(const char *name)
 {
@@ -92,132 +93,136 @@ int fkcg_enum_index(const fkcg_enum *e, const char *value)
 /* ---- key tables: name, type, required, enum, child, doc ---- */
 #define REQ true
 #define OPT false
-#define SCHEMA(var, path_, rows, free_)                                                        \
-    const fkcg_schema var = { path_, rows, sizeof rows / sizeof rows[0], free_, NULL }
+#define SCHEMA(var, path_, rows, free_)                                                            \
+    const fkcg_schema var = {path_, rows, sizeof rows / sizeof rows[0], free_, NULL}
 
 static const fkcg_key provider_keys[] = {
-    { "name", FT_STRING, REQ, NULL, NULL, "the provider (kernel package) name" },
-    { "backend", FT_ENUM, REQ, "backend", NULL, "the backend every section registers on" },
-    { "kernel_source", FT_STRING, REQ, NULL, NULL, "the BindingEntry.kernel_source tag" },
-    { "link_registry", FT_PATH, REQ, NULL, NULL, "symbol → kernel map the backend links, a::b::C" },
-    { "revision_base", FT_STRING, REQ, NULL, NULL, "provider build id, folded into `auto` hashes" },
+    {"name", FT_STRING, REQ, NULL, NULL, "the provider (kernel package) name"},
+    {"backend", FT_ENUM, REQ, "backend", NULL, "the backend every section registers on"},
+    {"kernel_source", FT_STRING, REQ, NULL, NULL, "the BindingEntry.kernel_source tag"},
+    {"link_registry", FT_PATH, REQ, NULL, NULL, "symbol → kernel map the backend links, a::b::C"},
+    {"revision_base", FT_STRING, REQ, NULL, NULL, "provider build id, folded into `auto` hashes"},
 };
 static SCHEMA(schema_provider, "provider", provider_keys, false);
 
 static const fkcg_key front_keys[] = {
-    { "fkc_version", FT_UINT, REQ, NULL, NULL, "contract format version (this fkcgen knows 1)" },
-    { "provider", FT_MAP, REQ, NULL, &schema_provider, "who provides the kernels of this file" },
+    {"fkc_version", FT_UINT, REQ, NULL, NULL, "contract format version (this fkcgen knows 1)"},
+    {"provider", FT_MAP, REQ, NULL, &schema_provider, "who provides the kernels of this file"},
 };
 SCHEMA(fkcg_schema_front, "front matter", front_keys, false);
 
-#define LAYOUT_KEY(e, key, doc, rust_doc) { key, FT_ENUM, OPT, "layout_req", NULL, doc },
-static const fkcg_key layout_keys[] = { FKCG_LAYOUTS(LAYOUT_KEY) };
+#define LAYOUT_KEY(e, key, doc, rust_doc) {key, FT_ENUM, OPT, "layout_req", NULL, doc},
+static const fkcg_key layout_keys[] = {FKCG_LAYOUTS(LAYOUT_KEY)};
 static SCHEMA(schema_layout, "accept.inputs[].layout", layout_keys, false);
 
 static const fkcg_key input_keys[] = {
-    { "name", FT_IDENT, REQ, NULL, NULL, "the input's name" },
-    { "dtypes", FT_ENUMSEQ, REQ, "dtype", NULL, "accepted element dtypes (one binding each)" },
-    { "layout", FT_MAP, REQ, NULL, &schema_layout, "what each layout key is" },
-    { "rank", FT_RANK, REQ, NULL, NULL, "`any` or a fixed rank" },
-    { "shape_constraint", FT_STRING, OPT, NULL, NULL, "free text" },
+    {"name", FT_IDENT, REQ, NULL, NULL, "the input's name"},
+    {"dtypes", FT_ENUMSEQ, REQ, "dtype", NULL, "accepted element dtypes (one binding each)"},
+    {"layout", FT_MAP, REQ, NULL, &schema_layout, "what each layout key is"},
+    {"rank", FT_RANK, REQ, NULL, NULL, "`any` or a fixed rank"},
+    {"shape_constraint", FT_STRING, OPT, NULL, NULL, "free text"},
 };
 static SCHEMA(schema_input, "accept.inputs[]", input_keys, false);
 
 static const fkcg_key field_keys[] = {
-    { "kind", FT_ENUM, REQ, "field_kind", NULL, "the parameter's type" },
-    { "note", FT_STRING, OPT, NULL, NULL, "free text" },
+    {"kind", FT_ENUM, REQ, "field_kind", NULL, "the parameter's type"},
+    {"note", FT_STRING, OPT, NULL, NULL, "free text"},
 };
 static SCHEMA(schema_field, "accept.op_params.fields.<name>", field_keys, false);
-static const fkcg_schema schema_fields = { "accept.op_params.fields", field_keys, 0, true,
-                                           &schema_field };
+static const fkcg_schema schema_fields = {"accept.op_params.fields", field_keys, 0, true,
+                                          &schema_field};
 
 static const fkcg_key op_params_keys[] = {
-    { "variant", FT_IDENT, REQ, NULL, NULL, "the OpParams variant" },
-    { "fields", FT_FREEMAP, REQ, NULL, &schema_fields,
-      "the op's parameters: `<name>: { kind, note }` (names are C identifiers)" },
+    {"variant", FT_IDENT, REQ, NULL, NULL, "the OpParams variant"},
+    {"fields", FT_FREEMAP, REQ, NULL, &schema_fields,
+     "the op's parameters: `<name>: { kind, note }` (names are C identifiers)"},
 };
 static SCHEMA(schema_op_params, "accept.op_params", op_params_keys, false);
 
 static const fkcg_key accept_keys[] = {
-    { "inputs", FT_SEQMAP, REQ, NULL, &schema_input, "the inputs, in order" },
-    { "op_params", FT_MAP, OPT, NULL, &schema_op_params, "the op's parameters" },
+    {"inputs", FT_SEQMAP, REQ, NULL, &schema_input, "the inputs, in order"},
+    {"op_params", FT_MAP, OPT, NULL, &schema_op_params, "the op's parameters"},
 };
 static SCHEMA(schema_accept, "accept", accept_keys, false);
 
 static const fkcg_key output_keys[] = {
-    { "name", FT_IDENT, REQ, NULL, NULL, "the output's name" },
-    { "dtype_rule", FT_CALL, REQ, "dtype_rule", NULL, "`passthrough(<input>)`" },
-    { "shape_rule", FT_CALL, REQ, "shape_rule",
-      NULL, "`from_params(<field>)` or `same_as(<input>)`" },
-    { "layout_guarantee", FT_ENUM, REQ, "layout_guarantee", NULL, "the output's layout" },
-    { "aliasing", FT_ENUM, REQ, "aliasing", NULL, "may the output alias an input" },
+    {"name", FT_IDENT, REQ, NULL, NULL, "the output's name"},
+    {"dtype_rule", FT_CALL, REQ, "dtype_rule", NULL, "`passthrough(<input>)`"},
+    {"shape_rule", FT_CALL, REQ, "shape_rule", NULL,
+     "`from_params(<field>)` or `same_as(<input>)`"},
+    {"layout_guarantee", FT_ENUM, REQ, "layout_guarantee", NULL, "the output's layout"},
+    {"aliasing", FT_ENUM, REQ, "aliasing", NULL, "may the output alias an input"},
 };
 static SCHEMA(schema_output, "return.outputs[]", output_keys, false);
 
 static const fkcg_key return_keys[] = {
-    { "outputs", FT_SEQMAP, REQ, NULL, &schema_output, "the outputs, in order" },
+    {"outputs", FT_SEQMAP, REQ, NULL, &schema_output, "the outputs, in order"},
 };
 static SCHEMA(schema_return, "return", return_keys, false);
 
 static const fkcg_key fast_path_keys[] = {
-    { "when", FT_ENUM, REQ, "fast_path_when", NULL, "the condition" },
-    { "class", FT_ENUM, REQ, "cost_class", NULL, "the cost class on that path" },
+    {"when", FT_ENUM, REQ, "fast_path_when", NULL, "the condition"},
+    {"class", FT_ENUM, REQ, "cost_class", NULL, "the cost class on that path"},
 };
 static SCHEMA(schema_fast_path, "caps.fast_paths[]", fast_path_keys, false);
 
 static const fkcg_key caps_keys[] = {
-    { "awkward_layout_strategy", FT_ENUM, REQ, "awkward_layout_strategy", NULL,
-      "what happens to inputs the kernel cannot read" },
-    { "fast_paths", FT_SEQMAP, OPT, NULL, &schema_fast_path, "special-cased conditions" },
-    { "in_place", FT_BOOL, REQ, NULL, NULL, "may write its output over an input" },
-    { "alignment_bytes", FT_UINT, REQ, NULL, NULL, "buffer alignment, a power of two" },
-    { "access_granularity_bits", FT_UINT, REQ, NULL, NULL, "memory access width, a multiple of 8" },
+    {"awkward_layout_strategy", FT_ENUM, REQ, "awkward_layout_strategy", NULL,
+     "what happens to inputs the kernel cannot read"},
+    {"fast_paths", FT_SEQMAP, OPT, NULL, &schema_fast_path, "special-cased conditions"},
+    {"in_place", FT_BOOL, REQ, NULL, NULL, "may write its output over an input"},
+    {"alignment_bytes", FT_UINT, REQ, NULL, NULL, "buffer alignment, a power of two"},
+    {"access_granularity_bits", FT_UINT, REQ, NULL, NULL, "memory access width, a multiple of 8"},
 };
 static SCHEMA(schema_caps, "caps", caps_keys, false);
 
 static const fkcg_key cost_keys[] = {
-    { "provenance", FT_ENUM, REQ, "cost_provenance", NULL, "where the figures come from" },
-    { "class", FT_ENUM, REQ, "cost_class", NULL, "the cost class" },
-    { "flops", FT_EXPR, OPT, NULL, NULL, "cost expression: integers, + - * / ( ), n, "
-                                         "dtype_bytes and scalar op_params fields" },
-    { "bytes_moved", FT_EXPR, OPT, NULL, NULL, "cost expression, as flops" },
+    {"provenance", FT_ENUM, REQ, "cost_provenance", NULL, "where the figures come from"},
+    {"class", FT_ENUM, REQ, "cost_class", NULL, "the cost class"},
+    {"flops", FT_EXPR, OPT, NULL, NULL,
+     "cost expression: integers, + - * / ( ), n, "
+     "dtype_bytes and scalar op_params fields"},
+    {"bytes_moved", FT_EXPR, OPT, NULL, NULL, "cost expression, as flops"},
 };
 static SCHEMA(schema_cost, "cost", cost_keys, false);
 
 static const fkcg_key precision_keys[] = {
-    { "bit_stable_on_same_hardware", FT_BOOL, REQ, NULL, NULL, "same bits on every run" },
-    { "max_ulp", FT_UINT, REQ, NULL, NULL, "largest error in units in the last place" },
-    { "max_relative", FT_FLOAT, REQ, NULL, NULL, "largest relative error, ≥ 0" },
-    { "max_absolute", FT_FLOAT, REQ, NULL, NULL, "largest absolute error, ≥ 0" },
-    { "audited", FT_BOOL, REQ, NULL, NULL, "the figures were checked" },
-    { "notes", FT_STRING, OPT, NULL, NULL, "free text" },
+    {"bit_stable_on_same_hardware", FT_BOOL, REQ, NULL, NULL, "same bits on every run"},
+    {"max_ulp", FT_UINT, REQ, NULL, NULL, "largest error in units in the last place"},
+    {"max_relative", FT_FLOAT, REQ, NULL, NULL, "largest relative error, ≥ 0"},
+    {"max_absolute", FT_FLOAT, REQ, NULL, NULL, "largest absolute error, ≥ 0"},
+    {"audited", FT_BOOL, REQ, NULL, NULL, "the figures were checked"},
+    {"notes", FT_STRING, OPT, NULL, NULL, "free text"},
 };
 static SCHEMA(schema_precision, "precision", precision_keys, false);
 
 static const fkcg_key section_keys[] = {
-    { "kernel", FT_IDENT, REQ, NULL, NULL, "the kernel's name, unique across files; names the "
-                                          "wrappers `<kernel>_b<width>`" },
-    { "op_kind", FT_IDENT, REQ, NULL, NULL, "the OpKind, UpperCamelCase" },
-    { "blurb", FT_STRING, REQ, NULL, NULL, "one line on what the kernel does" },
-    { "backend", FT_ENUM, REQ, "backend", NULL, "must be the provider's backend" },
-    { "kernel_source", FT_STRING, REQ, NULL, NULL, "must be the provider's kernel_source" },
-    { "entry_point", FT_PATH, REQ, NULL, NULL, "BASE symbol path a::b::c; bindings are "
-                                               "`<last segment>_<dtype suffix>`" },
-    { "kernel_revision_hash", FT_HASH, REQ, NULL, NULL, "`auto` (XXH3-128 of the section's "
-                                                         "data and revision_base) or 32 hex digits" },
-    { "accept", FT_MAP, REQ, NULL, &schema_accept, "what the kernel accepts" },
-    { "return", FT_MAP, REQ, NULL, &schema_return, "what it returns" },
-    { "caps", FT_MAP, REQ, NULL, &schema_caps, "capabilities" },
-    { "cost", FT_MAP, OPT, NULL, &schema_cost, "cost hints; absent: the unknown-cost sentinel" },
-    { "precision", FT_MAP, REQ, NULL, &schema_precision, "numerical precision" },
-    { "determinism", FT_ENUM, REQ, "determinism", NULL, "`bitwise` requires exact precision" },
+    {"kernel", FT_IDENT, REQ, NULL, NULL,
+     "the kernel's name, unique across files; names the "
+     "wrappers `<kernel>_b<width>`"},
+    {"op_kind", FT_IDENT, REQ, NULL, NULL, "the OpKind, UpperCamelCase"},
+    {"blurb", FT_STRING, REQ, NULL, NULL, "one line on what the kernel does"},
+    {"backend", FT_ENUM, REQ, "backend", NULL, "must be the provider's backend"},
+    {"kernel_source", FT_STRING, REQ, NULL, NULL, "must be the provider's kernel_source"},
+    {"entry_point", FT_PATH, REQ, NULL, NULL,
+     "BASE symbol path a::b::c; bindings are "
+     "`<last segment>_<dtype suffix>`"},
+    {"kernel_revision_hash", FT_HASH, REQ, NULL, NULL,
+     "`auto` (XXH3-128 of the section's "
+     "data and revision_base) or 32 hex digits"},
+    {"accept", FT_MAP, REQ, NULL, &schema_accept, "what the kernel accepts"},
+    {"return", FT_MAP, REQ, NULL, &schema_return, "what it returns"},
+    {"caps", FT_MAP, REQ, NULL, &schema_caps, "capabilities"},
+    {"cost", FT_MAP, OPT, NULL, &schema_cost, "cost hints; absent: the unknown-cost sentinel"},
+    {"precision", FT_MAP, REQ, NULL, &schema_precision, "numerical precision"},
+    {"determinism", FT_ENUM, REQ, "determinism", NULL, "`bitwise` requires exact precision"},
 };
 SCHEMA(fkcg_schema_section, "section", section_keys, false);
 
 static const fkcg_schema *const all_schemas[] = {
-    &fkcg_schema_front, &schema_provider, &fkcg_schema_section, &schema_accept, &schema_input,
-    &schema_layout, &schema_op_params, &schema_fields, &schema_field, &schema_return,
-    &schema_output, &schema_caps, &schema_fast_path, &schema_cost, &schema_precision,
+    &fkcg_schema_front, &schema_provider,  &fkcg_schema_section, &schema_accept, &schema_input,
+    &schema_layout,     &schema_op_params, &schema_fields,       &schema_field,  &schema_return,
+    &schema_output,     &schema_caps,      &schema_fast_path,    &schema_cost,   &schema_precision,
 };
 
 size_t fkcg_schema_all(const fkcg_schema **out, size_t cap)

@@ -17,15 +17,15 @@ typedef struct parser {
     fkcg_diag *d;
     const char *file;
     uint32_t line;
-    const char *start;           /* the line's first byte */
-    const char *p;               /* the cursor */
-    const char *end;             /* the line's end ('\n' or the text's end) */
-    bool ok;                     /* no error in this entry yet */
+    const char *start; /* the line's first byte */
+    const char *p;     /* the cursor */
+    const char *end;   /* the line's end ('\n' or the text's end) */
+    bool ok;           /* no error in this entry yet */
 } parser;
 
 static fkcg_loc here(const parser *ps, const char *at)
 {
-    return (fkcg_loc){ ps->file, ps->line, (uint32_t)(at - ps->start) + 1 };
+    return (fkcg_loc){ps->file, ps->line, (uint32_t)(at - ps->start) + 1};
 }
 
 static bool fail(parser *ps, const char *at, const char *fmt, ...) FKCG_PRINTF(3, 4);
@@ -55,8 +55,10 @@ static bool expect(parser *ps, const char *lit, const char *what)
         ps->p += n;
         return true;
     }
-    return fail(ps, ps->p, "expected %s in the binding, written as the report prints it: "
-                "(OpKind, [T, T], Backend) + kernel_source", what);
+    return fail(ps, ps->p,
+                "expected %s in the binding, written as the report prints it: "
+                "(OpKind, [T, T], Backend) + kernel_source",
+                what);
 }
 
 /* A word of letters, digits, '_' and '*', copied. */
@@ -64,8 +66,9 @@ static const char *word(parser *ps)
 {
     blanks(ps);
     const char *s = ps->p;
-    while (ps->p < ps->end && (*ps->p == '_' || *ps->p == '*' || (*ps->p >= 'a' && *ps->p <= 'z') ||
-                               (*ps->p >= 'A' && *ps->p <= 'Z') || (*ps->p >= '0' && *ps->p <= '9')))
+    while (ps->p < ps->end &&
+           (*ps->p == '_' || *ps->p == '*' || (*ps->p >= 'a' && *ps->p <= 'z') ||
+            (*ps->p >= 'A' && *ps->p <= 'Z') || (*ps->p >= '0' && *ps->p <= '9')))
         ps->p++;
     return fkcg_strndup(ps->a, s, (size_t)(ps->p - s));
 }
@@ -86,8 +89,10 @@ static int dtype_value(parser *ps, bool *ok)
     if (hint)
         fail(ps, at, "unknown dtype '%s' in the binding; did you mean '%s'?", w, hint);
     else
-        fail(ps, at, "unknown dtype '%s' in the binding; write a dtype (F32, ..., I8) or * "
-             "for every dtype", w);
+        fail(ps, at,
+             "unknown dtype '%s' in the binding; write a dtype (F32, ..., I8) or * "
+             "for every dtype",
+             w);
     return -1;
 }
 
@@ -131,8 +136,10 @@ static bool binding(parser *ps, fkcg_dkey *k)
     const char *at = (blanks(ps), ps->p);
     k->op_kind = word(ps);
     if (!fkcg_is_op_kind(k->op_kind))
-        return fail(ps, at, "expected an op_kind (UpperCamelCase, like WriteSlice) in the "
-                    "binding, not '%.*s'", (int)(ps->p > at ? ps->p - at : 1), at);
+        return fail(ps, at,
+                    "expected an op_kind (UpperCamelCase, like WriteSlice) in the "
+                    "binding, not '%.*s'",
+                    (int)(ps->p > at ? ps->p - at : 1), at);
     bool ok1, ok2;
     if (!expect(ps, ",", "',' after the op_kind") || !expect(ps, "[", "'[' before the dtypes"))
         return false;
@@ -172,7 +179,7 @@ bool fkcg_is_date(const char *s, size_t len)
         if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
             return false;
     int y = atoi(s), m = (s[5] - '0') * 10 + (s[6] - '0'), d = (s[8] - '0') * 10 + (s[9] - '0');
-    static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (m < 1 || m > 12 || d < 1)
         return false;
     bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
@@ -189,13 +196,14 @@ static bool same_key(const fkcg_dkey *a, const fkcg_dkey *b)
 static void entry(parser *ps, fkcg_allow_entry *e)
 {
     const char *s = ps->p;
-    while (ps->p < ps->end && ((*ps->p >= 'A' && *ps->p <= 'Z') || *ps->p == '_' ||
-                               (*ps->p >= '0' && *ps->p <= '9')))
+    while (ps->p < ps->end &&
+           ((*ps->p >= 'A' && *ps->p <= 'Z') || *ps->p == '_' || (*ps->p >= '0' && *ps->p <= '9')))
         ps->p++;
     e->loc = here(ps, s);
     const char *id = fkcg_strndup(ps->a, s, (size_t)(ps->p - s));
     if (!*id || (ps->p < ps->end && *ps->p != ' ' && *ps->p != '\t')) {
-        fail(ps, s, "expected a rule ID (like DTYPE_REMOVED) at the start of an allow entry: "
+        fail(ps, s,
+             "expected a rule ID (like DTYPE_REMOVED) at the start of an allow entry: "
              "RULE BINDING YYYY-MM-DD REASON");
         return;
     }
@@ -224,8 +232,9 @@ static void entry(parser *ps, fkcg_allow_entry *e)
         ps->p++;
     e->date_loc = here(ps, date);
     if (!fkcg_is_date(date, (size_t)(ps->p - date))) {
-        fail(ps, date, ps->p == date ? "expected the expiry date YYYY-MM-DD after the binding"
-             : "expected the expiry date YYYY-MM-DD after the binding, not '%.*s'",
+        fail(ps, date,
+             ps->p == date ? "expected the expiry date YYYY-MM-DD after the binding"
+                           : "expected the expiry date YYYY-MM-DD after the binding, not '%.*s'",
              (int)(ps->p - date), date);
         return;
     }
@@ -245,13 +254,13 @@ static void entry(parser *ps, fkcg_allow_entry *e)
  * NULL after reporting why not. */
 static char *read_text(fkcg_arena *a, fkcg_diag *d, const char *path, size_t *len)
 {
-    fkcg_loc where = { path, 0, 0 };
+    fkcg_loc where = {path, 0, 0};
     int fd;
     struct stat st;
     int err = fkcg_open_regular(path, &fd, &st);
     if (err) {
-        fkcg_error(d, &where, "cannot read the allow file: %s", err == FKCG_NOT_REGULAR ?
-                   "not a regular file" : strerror(err));
+        fkcg_error(d, &where, "cannot read the allow file: %s",
+                   err == FKCG_NOT_REGULAR ? "not a regular file" : strerror(err));
         return NULL;
     }
     char *buf = NULL;
@@ -289,8 +298,11 @@ done:
 /* Length of the valid UTF-8 sequence at p (n bytes left), 0 when invalid. */
 static size_t utf8_ok(const unsigned char *p, size_t n)
 {
-    size_t k = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3
-             : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+    size_t k = p[0] < 0x80             ? 1
+               : (p[0] & 0xE0) == 0xC0 ? 2
+               : (p[0] & 0xF0) == 0xE0 ? 3
+               : (p[0] & 0xF8) == 0xF0 ? 4
+                                       : 0;
     if (!k || k > n || (k == 2 && p[0] < 0xC2) || (k == 4 && p[0] > 0xF4))
         return 0;
     for (size_t i = 1; i < k; i++)
@@ -309,8 +321,11 @@ static bool text_line(parser *ps)
         unsigned char c = (unsigned char)*q;
         size_t k = utf8_ok((const unsigned char *)q, (size_t)(ps->end - q));
         if (!k || (c < 0x20 && c != '\t') || c == 0x7f)
-            return fail(ps, q, k ? "control character in the allow file; only text and tabs "
-                        "may appear" : "invalid UTF-8 in the allow file (byte 0x%02X)", c);
+            return fail(ps, q,
+                        k ? "control character in the allow file; only text and tabs "
+                            "may appear"
+                          : "invalid UTF-8 in the allow file (byte 0x%02X)",
+                        c);
         q += k;
     }
     return true;
@@ -328,7 +343,7 @@ int fkcg_allow_read(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_allow *o
     for (size_t i = 0; i < len; i++)
         cap += text[i] == '\n';
     out->v = fkcg_alloc(a, cap * sizeof *out->v);
-    parser ps = { .a = a, .d = d, .file = path };
+    parser ps = {.a = a, .d = d, .file = path};
     bool bad = false;
     for (const char *s = text, *nl; s < text + len; s = nl + 1) {
         nl = memchr(s, '\n', (size_t)(text + len - s));
@@ -346,7 +361,8 @@ int fkcg_allow_read(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_allow *o
                 entry(&ps, e);
                 for (size_t i = 0; ps.ok && i < out->n; i++)
                     if (out->v[i].rule == e->rule && same_key(&out->v[i].key, &e->key)) {
-                        fail(&ps, ps.start + (e->loc.col - 1), "this rule and binding are listed "
+                        fail(&ps, ps.start + (e->loc.col - 1),
+                             "this rule and binding are listed "
                              "twice; keep one entry");
                         fkcg_note(d, &out->v[i].loc, "first listed here");
                         break;
@@ -363,8 +379,7 @@ int fkcg_allow_read(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_allow *o
 static bool key_matches(const fkcg_dkey *entry, const fkcg_dkey *k)
 {
     return (entry->dtype < 0 || entry->dtype == k->dtype) && !strcmp(entry->op_kind, k->op_kind) &&
-           !strcmp(entry->backend, k->backend) &&
-           !strcmp(entry->kernel_source, k->kernel_source);
+           !strcmp(entry->backend, k->backend) && !strcmp(entry->kernel_source, k->kernel_source);
 }
 
 /* The first unexpired entry that allows rule for key k, or -1. */
@@ -380,7 +395,7 @@ void fkcg_allow_apply(fkcg_arena *a, fkcg_allow *allow, const char *today, fkcg_
 {
     for (size_t i = 0; i < allow->n; i++)
         allow->v[i].expired = strcmp(today, allow->v[i].expires) > 0;
-    fkcg_changes out = { 0 };
+    fkcg_changes out = {0};
     for (size_t i = 0; i < ch->n; i++) {
         const fkcg_change *c = &ch->v[i];
         if (fkcg_diff_rules[c->rule].cls != FKCG_DIFF_BREAKING || !c->n_keys) {

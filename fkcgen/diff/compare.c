@@ -75,7 +75,7 @@ static fkcg_loc pat(const fkcg_provider *p, const char *key)
     return where_up(p->where, path, p->loc);
 }
 
-static const fkcg_loc no_loc = { NULL, 0, 0 };
+static const fkcg_loc no_loc = {NULL, 0, 0};
 
 /* ---- building changes ---- */
 
@@ -88,10 +88,15 @@ static void vchange(dctx *c, fkcg_diff_rule_id rule, const spair *p, fkcg_loc ol
     char *what = fkcg_alloc_chars(c->a, (size_t)(n < 0 ? 0 : n) + 1);
     vsnprintf(what, (size_t)(n < 0 ? 0 : n) + 1, fmt, again);
     va_end(again);
-    fkcg_change ch = { .rule = rule, .what = what, .was = was, .old_loc = old_loc,
-                       .new_loc = new_loc, .old_kernel = p->so ? p->so->kernel : NULL,
-                       .new_kernel = p->sn ? p->sn->kernel : NULL, .keys = p->keys,
-                       .n_keys = p->n_keys };
+    fkcg_change ch = {.rule = rule,
+                      .what = what,
+                      .was = was,
+                      .old_loc = old_loc,
+                      .new_loc = new_loc,
+                      .old_kernel = p->so ? p->so->kernel : NULL,
+                      .new_kernel = p->sn ? p->sn->kernel : NULL,
+                      .keys = p->keys,
+                      .n_keys = p->n_keys};
     fkcg_change_push(c->a, c->out, &ch);
 }
 
@@ -139,7 +144,7 @@ static const char *was_str(dctx *c, const char *s)
 static fkcg_dkey key_of(const fkcg_binding *b)
 {
     const fkcg_section *s = b->section;
-    return (fkcg_dkey){ s->op_kind, b->dtype, s->backend, s->kernel_source };
+    return (fkcg_dkey){s->op_kind, b->dtype, s->backend, s->kernel_source};
 }
 
 static int key_cmp(const fkcg_binding *x, const fkcg_binding *y)
@@ -173,8 +178,7 @@ static size_t *key_order(fkcg_arena *a, const fkcg_table *t)
 
 /* Matches the bindings of two tables by key: mo[i] the new binding of old binding i, mn[j]
  * the old one of new binding j, NONE when the other side has no binding of that key. */
-static void match(fkcg_arena *a, const fkcg_table *o, const fkcg_table *n, size_t *mo,
-                  size_t *mn)
+static void match(fkcg_arena *a, const fkcg_table *o, const fkcg_table *n, size_t *mo, size_t *mn)
 {
     size_t *ko = key_order(a, o), *kn = key_order(a, n);
     for (size_t i = 0; i < o->n_bindings; i++)
@@ -215,9 +219,10 @@ static const char *dtype_name(int d)
 void fkcg_dkeys_put(fkcg_buf *out, const fkcg_dkey *k, size_t n)
 {
     for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && same(k[j].op_kind, k[i].op_kind) &&
-                        same(k[j].backend, k[i].backend) &&
-                        same(k[j].kernel_source, k[i].kernel_source); j++) {
+        for (j = i + 1;
+             j < n && same(k[j].op_kind, k[i].op_kind) && same(k[j].backend, k[i].backend) &&
+             same(k[j].kernel_source, k[i].kernel_source);
+             j++) {
         }
         if (i)
             fkcg_buf_puts(out, "; ");
@@ -298,16 +303,16 @@ static void cmp_names(dctx *c, const spair *p)
                 seen |= bytes;
             }
         }
-        change(c, FKCG_R_WRAPPER_RENAMED, p, so->kernel_loc, sn->kernel_loc,
-               was_str(c, so->kernel), "kernel '%s' renamed to '%s': its wrappers %s", so->kernel,
-               sn->kernel, w.data);
+        change(c, FKCG_R_WRAPPER_RENAMED, p, so->kernel_loc, sn->kernel_loc, was_str(c, so->kernel),
+               "kernel '%s' renamed to '%s': its wrappers %s", so->kernel, sn->kernel, w.data);
         fkcg_buf_free(&w);
     }
     if (strcmp(so->entry_point, sn->entry_point) != 0)
         change(c, FKCG_R_ENTRY_POINT_RENAMED, p, so->entry_point_loc, sn->entry_point_loc,
-               was_str(c, so->entry_point), "entry_point of kernel '%s' renamed from '%s' to "
-               "'%s': its symbols %s_<suffix> are now %s_<suffix>", sn->kernel, so->entry_point,
-               sn->entry_point, so->entry_point, sn->entry_point);
+               was_str(c, so->entry_point),
+               "entry_point of kernel '%s' renamed from '%s' to "
+               "'%s': its symbols %s_<suffix> are now %s_<suffix>",
+               sn->kernel, so->entry_point, sn->entry_point, so->entry_point, sn->entry_point);
 }
 
 static void cmp_file(dctx *c, const spair *p)
@@ -351,8 +356,8 @@ static void cmp_dtypes(dctx *c, const spair *p, size_t i)
         if (!has_dtype(io, in->dtypes[k]))
             change(c, FKCG_R_DTYPE_ADDED, p, at(p->so, "accept.inputs[%zu].dtypes", i),
                    at(p->sn, "accept.inputs[%zu].dtypes[%zu]", i, k), "was not listed",
-                   "dtype %s added to input '%s' of kernel '%s'",
-                   fkcg_dtypes[in->dtypes[k]].name, in->name, p->sn->kernel);
+                   "dtype %s added to input '%s' of kernel '%s'", fkcg_dtypes[in->dtypes[k]].name,
+                   in->name, p->sn->kernel);
     /* the dtypes both list, in each side's order */
     int co[FKCG_NDTYPES], cn[FKCG_NDTYPES];
     size_t no = 0, nn = 0;
@@ -376,7 +381,7 @@ static bool layout_tightened(const char *o, const char *n)
     if (!n)
         return true; /* a statement withdrawn */
     if (!o)
-        return false; /* a statement added */
+        return false;                  /* a statement added */
     return strcmp(n, "accepted") != 0; /* accepted → required/rejected, required ↔ rejected */
 }
 
@@ -392,8 +397,7 @@ static void cmp_layout(dctx *c, const spair *p, size_t i)
                at(p->so, "accept.inputs[%zu].layout.%s", i, fkcg_layout_keys[k]),
                at(p->sn, "accept.inputs[%zu].layout.%s", i, fkcg_layout_keys[k]), was_str(c, o),
                "layout %s of input '%s' of kernel '%s' %s from %s to %s", fkcg_layout_keys[k],
-               in->name, p->sn->kernel, tight ? "tightened" : "relaxed", or_unset(o),
-               or_unset(n));
+               in->name, p->sn->kernel, tight ? "tightened" : "relaxed", or_unset(o), or_unset(n));
     }
 }
 
@@ -412,9 +416,12 @@ static void cmp_input(dctx *c, const spair *p, size_t i)
         bool wide = !strcmp(in->rank, "any");
         change(c, wide ? FKCG_R_RANK_WIDENED : FKCG_R_RANK_NARROWED, p,
                at(so, "accept.inputs[%zu].rank", i), at(sn, "accept.inputs[%zu].rank", i),
-               was_str(c, io->rank), "rank of input '%s' of kernel '%s' %s from %s to %s",
-               in->name, sn->kernel, wide ? "widened" : strcmp(io->rank, "any") ? "changed" :
-               "narrowed", io->rank, in->rank);
+               was_str(c, io->rank), "rank of input '%s' of kernel '%s' %s from %s to %s", in->name,
+               sn->kernel,
+               wide                      ? "widened"
+               : strcmp(io->rank, "any") ? "changed"
+                                         : "narrowed",
+               io->rank, in->rank);
     }
     if (!same(io->shape_constraint, in->shape_constraint))
         change(c, FKCG_R_SHAPE_CONSTRAINT_CHANGED, p,
@@ -422,7 +429,9 @@ static void cmp_input(dctx *c, const spair *p, size_t i)
                at(sn, "accept.inputs[%zu].shape_constraint", i),
                io->shape_constraint ? "was this" : "was not stated",
                "shape_constraint of input '%s' of kernel '%s' %s", in->name, sn->kernel,
-               !in->shape_constraint ? "removed" : io->shape_constraint ? "changed" : "stated");
+               !in->shape_constraint  ? "removed"
+               : io->shape_constraint ? "changed"
+                                      : "stated");
 }
 
 static void cmp_inputs(dctx *c, const spair *p)
@@ -432,8 +441,8 @@ static void cmp_inputs(dctx *c, const spair *p)
     for (size_t i = 0; i < n; i++)
         cmp_input(c, p, i);
     for (size_t i = n; i < so->n_inputs; i++)
-        change(c, FKCG_R_INPUT_REMOVED, p, at(so, "accept.inputs[%zu]", i),
-               at(sn, "accept.inputs"), "was declared here",
+        change(c, FKCG_R_INPUT_REMOVED, p, at(so, "accept.inputs[%zu]", i), at(sn, "accept.inputs"),
+               "was declared here",
                "input '%s' removed from kernel '%s': its function takes %zu input%s, not %zu",
                so->inputs[i].name, sn->kernel, sn->n_inputs, sn->n_inputs == 1 ? "" : "s",
                so->n_inputs);
@@ -481,8 +490,7 @@ static void cmp_field_order(dctx *c, const spair *p)
         fkcg_buf_printf(&w, "%s%s", i ? ", " : "", nv[i]);
     }
     change(c, FKCG_R_OP_PARAMS_REORDERED, p, field_named(so, nv[first], NULL)->loc,
-           field_named(sn, nv[first], NULL)->loc,
-           fkcg_sprintf(c->a, "was in the order %s", o.data),
+           field_named(sn, nv[first], NULL)->loc, fkcg_sprintf(c->a, "was in the order %s", o.data),
            "op_params fields of kernel '%s' reordered: (%s) are now (%s)", sn->kernel, o.data,
            w.data);
     fkcg_buf_free(&o);
@@ -502,16 +510,16 @@ static void cmp_op_params(dctx *c, const spair *p)
             change(c, FKCG_R_OP_PARAMS_VARIANT_CHANGED, p, lo, ln,
                    so->variant ? fkcg_sprintf(c->a, "was variant '%s'", so->variant)
                                : "had no op_params",
-                   "op_params %s kernel '%s' (variant '%s')", so->variant ? "removed from" :
-                   "added to", sn->kernel, so->variant ? so->variant : sn->variant);
+                   "op_params %s kernel '%s' (variant '%s')",
+                   so->variant ? "removed from" : "added to", sn->kernel,
+                   so->variant ? so->variant : sn->variant);
     }
     for (size_t i = 0; i < so->n_fields; i++) {
         const fkcg_field *f = &so->fields[i], *g = field_named(sn, f->name, NULL);
         if (!g) {
-            change(c, FKCG_R_OP_PARAM_REMOVED, p, f->loc,
-                   at(sn, "accept.op_params.fields"), "was declared here",
-                   "op_params field '%s' (%s) removed from kernel '%s'", f->name, f->kind,
-                   sn->kernel);
+            change(c, FKCG_R_OP_PARAM_REMOVED, p, f->loc, at(sn, "accept.op_params.fields"),
+                   "was declared here", "op_params field '%s' (%s) removed from kernel '%s'",
+                   f->name, f->kind, sn->kernel);
             continue;
         }
         if (strcmp(f->kind, g->kind) != 0)
@@ -525,15 +533,18 @@ static void cmp_op_params(dctx *c, const spair *p)
                    at(sn, "accept.op_params.fields.%s.note", f->name),
                    f->note ? "was this" : "was not stated",
                    "note of op_params field '%s' of kernel '%s' %s", f->name, sn->kernel,
-                   !g->note ? "removed" : f->note ? "changed" : "stated");
+                   !g->note  ? "removed"
+                   : f->note ? "changed"
+                             : "stated");
     }
     for (size_t i = 0; i < sn->n_fields; i++) {
         const fkcg_field *g = &sn->fields[i];
         if (!field_named(so, g->name, NULL))
-            change(c, FKCG_R_OP_PARAM_ADDED, p, at(so, "accept.op_params.fields"),
-                   g->loc, "had no such field",
+            change(c, FKCG_R_OP_PARAM_ADDED, p, at(so, "accept.op_params.fields"), g->loc,
+                   "had no such field",
                    "op_params field '%s' (%s) added to kernel '%s': every caller must set it "
-                   "(fields have no default)", g->name, g->kind, sn->kernel);
+                   "(fields have no default)",
+                   g->name, g->kind, sn->kernel);
     }
     cmp_field_order(c, p);
 }
@@ -682,10 +693,12 @@ static void cmp_caps(dctx *c, const spair *p)
     if (strcmp(o->awkward_layout_strategy, n->awkward_layout_strategy) != 0) {
         bool to = !strcmp(n->awkward_layout_strategy, "requires_contiguous");
         bool from = !strcmp(o->awkward_layout_strategy, "requires_contiguous");
-        change(c, to ? FKCG_R_CAPS_NARROWED : from ? FKCG_R_CAPS_WIDENED : FKCG_R_CAPS_CHANGED, p,
-               at(p->so, "caps.awkward_layout_strategy"),
-               at(p->sn, "caps.awkward_layout_strategy"),
-               was_str(c, o->awkward_layout_strategy),
+        change(c,
+               to     ? FKCG_R_CAPS_NARROWED
+               : from ? FKCG_R_CAPS_WIDENED
+                      : FKCG_R_CAPS_CHANGED,
+               p, at(p->so, "caps.awkward_layout_strategy"),
+               at(p->sn, "caps.awkward_layout_strategy"), was_str(c, o->awkward_layout_strategy),
                "caps awkward_layout_strategy of kernel '%s' changed from %s to %s", k,
                o->awkward_layout_strategy, n->awkward_layout_strategy);
     }
@@ -721,8 +734,10 @@ static void cmp_cost_expr(dctx *c, const spair *p, const char *key, const fkcg_e
         return;
     change(c, FKCG_R_COST_CHANGED, p, at(p->so, "cost.%s", key), at(p->sn, "cost.%s", key),
            was_str(c, so_src), "cost %s of kernel '%s' %s%s%s%s%s", key, p->sn->kernel,
-           !en ? "removed" : eo ? "changed from '" : "stated: '", eo && en ? so_src : "",
-           eo && en ? "' to '" : "", en ? sn_src : "", en ? "'" : "");
+           !en  ? "removed"
+           : eo ? "changed from '"
+                : "stated: '",
+           eo && en ? so_src : "", eo && en ? "' to '" : "", en ? sn_src : "", en ? "'" : "");
 }
 
 static void cmp_cost(dctx *c, const spair *p)
@@ -731,9 +746,10 @@ static void cmp_cost(dctx *c, const spair *p)
     const char *k = p->sn->kernel;
     if (o->present != n->present) {
         change(c, FKCG_R_COST_CHANGED, p, at(p->so, "cost"), at(p->sn, "cost"),
-               o->present ? "was stated here" : "had no cost",
-               "cost of kernel '%s' %s", k, n->present ? "stated (it had the unknown-cost "
-               "sentinel)" : "removed: the unknown-cost sentinel now");
+               o->present ? "was stated here" : "had no cost", "cost of kernel '%s' %s", k,
+               n->present ? "stated (it had the unknown-cost "
+                            "sentinel)"
+                          : "removed: the unknown-cost sentinel now");
         return;
     }
     if (!o->present)
@@ -793,16 +809,18 @@ static void cmp_precision(dctx *c, const spair *p)
     cmp_prec_bound(c, p, "max_absolute", o->max_absolute, n->max_absolute);
     cmp_prec_flag(c, p, "audited", o->audited, n->audited);
     if (!same(o->notes, n->notes))
-        change(c, FKCG_R_DOC_CHANGED, p, at(p->so, "precision.notes"),
-               at(p->sn, "precision.notes"), o->notes ? "was this" : "was not stated",
-               "precision notes of kernel '%s' %s", p->sn->kernel,
-               !n->notes ? "removed" : o->notes ? "changed" : "stated");
+        change(c, FKCG_R_DOC_CHANGED, p, at(p->so, "precision.notes"), at(p->sn, "precision.notes"),
+               o->notes ? "was this" : "was not stated", "precision notes of kernel '%s' %s",
+               p->sn->kernel,
+               !n->notes  ? "removed"
+               : o->notes ? "changed"
+                          : "stated");
 }
 
 /* Determinism from strongest to weakest (the schema's determinism vocabulary). */
 static int determinism_strength(const char *d)
 {
-    static const char *const order[] = { "nondeterministic", "deterministic", "bitwise" };
+    static const char *const order[] = {"nondeterministic", "deterministic", "bitwise"};
     for (int i = 0; i < 3; i++)
         if (!strcmp(order[i], d))
             return i;
@@ -864,8 +882,7 @@ static void cmp_sections(dctx *c, const spair *p)
 }
 
 /* The front matter of two files whose bindings matched. */
-static void cmp_providers(dctx *c, const fkcg_provider *po, const fkcg_provider *pn,
-                          const spair *p)
+static void cmp_providers(dctx *c, const fkcg_provider *po, const fkcg_provider *pn, const spair *p)
 {
     if (strcmp(po->link_registry, pn->link_registry) != 0)
         change(c, FKCG_R_LINK_REGISTRY_RENAMED, p, pat(po, "provider.link_registry"),
@@ -883,9 +900,9 @@ static void cmp_providers(dctx *c, const fkcg_provider *po, const fkcg_provider 
 
 /* ---- the whole tables ---- */
 
-typedef struct mpair {           /* a matched binding, by its sections' and providers' places */
-    size_t oi, ni;               /* section indexes (or provider indexes) */
-    size_t ob;                   /* the old binding */
+typedef struct mpair { /* a matched binding, by its sections' and providers' places */
+    size_t oi, ni;     /* section indexes (or provider indexes) */
+    size_t ob;         /* the old binding */
 } mpair;
 
 static int by_mpair(const void *x, const void *y)
@@ -920,13 +937,13 @@ static void cmp_matched(dctx *c, const size_t *mo)
     size_t nv = 0;
     for (size_t i = 0; i < o->n_bindings; i++)
         if (mo[i] != NONE)
-            v[nv++] = (mpair){ section_index(o, o->bindings[i].section),
-                               section_index(n, n->bindings[mo[i]].section), i };
+            v[nv++] = (mpair){section_index(o, o->bindings[i].section),
+                              section_index(n, n->bindings[mo[i]].section), i};
     qsort(v, nv, sizeof *v, by_mpair);
     for (size_t i = 0, j; i < nv; i = j) {
         for (j = i + 1; j < nv && v[j].oi == v[i].oi && v[j].ni == v[i].ni; j++) {
         }
-        spair p = { o->sections[v[i].oi], n->sections[v[i].ni], keys_of(c, v, i, j), j - i };
+        spair p = {o->sections[v[i].oi], n->sections[v[i].ni], keys_of(c, v, i, j), j - i};
         cmp_sections(c, &p);
     }
     for (size_t i = 0; i < nv; i++) {
@@ -938,7 +955,7 @@ static void cmp_matched(dctx *c, const size_t *mo)
     for (size_t i = 0, j; i < nv; i = j) {
         for (j = i + 1; j < nv && v[j].oi == v[i].oi && v[j].ni == v[i].ni; j++) {
         }
-        spair p = { NULL, NULL, keys_of(c, v, i, j), j - i };
+        spair p = {NULL, NULL, keys_of(c, v, i, j), j - i};
         cmp_providers(c, o->providers[v[i].oi], n->providers[v[i].ni], &p);
     }
 }
@@ -970,11 +987,11 @@ static size_t *counterparts(dctx *c, const fkcg_table *mine, const fkcg_table *o
     return cp;
 }
 
-typedef struct lone {            /* a binding on one side only, by rule and group */
+typedef struct lone { /* a binding on one side only, by rule and group */
     fkcg_diff_rule_id rule;
-    size_t group;                /* provider (BACKEND_*), section (KERNEL_*, BINDING_*) or
+    size_t group; /* provider (BACKEND_*), section (KERNEL_*, BINDING_*) or
                                     binding (DTYPE_*) index */
-    size_t b;                    /* the binding */
+    size_t b;     /* the binding */
 } lone;
 
 static int by_lone(const void *x, const void *y)
@@ -991,8 +1008,9 @@ static int by_lone(const void *x, const void *y)
 static const char *key_part(const fkcg_section *a, const fkcg_section *b, const char **va,
                             const char **vb)
 {
-    const char *k = strcmp(a->op_kind, b->op_kind) ? "op_kind" :
-                    strcmp(a->backend, b->backend) ? "backend" : "kernel_source";
+    const char *k = strcmp(a->op_kind, b->op_kind)   ? "op_kind"
+                    : strcmp(a->backend, b->backend) ? "backend"
+                                                     : "kernel_source";
     *va = k[0] == 'o' ? a->op_kind : k[0] == 'b' ? a->backend : a->kernel_source;
     *vb = k[0] == 'o' ? b->op_kind : k[0] == 'b' ? b->backend : b->kernel_source;
     return k;
@@ -1011,7 +1029,7 @@ static size_t dtype_pos(const fkcg_section *s, int d)
 static void lone_change(dctx *c, bool removed, fkcg_diff_rule_id rule, const fkcg_section *s,
                         const fkcg_section *cp, const fkcg_dkey *keys, size_t n_keys)
 {
-    spair p = { removed ? s : cp, removed ? cp : s, keys, n_keys };
+    spair p = {removed ? s : cp, removed ? cp : s, keys, n_keys};
     const fkcg_diff_side *mine = removed ? c->old : c->new_, *other = removed ? c->new_ : c->old;
     fkcg_loc here, there = no_loc;
     const char *va, *vb;
@@ -1025,8 +1043,8 @@ static void lone_change(dctx *c, bool removed, fkcg_diff_rule_id rule, const fkc
             change(c, rule, &p, here, there, q ? was_str(c, s->backend) : NULL,
                    "backend %s removed: no binding registers on it now", s->backend);
         else
-            change(c, rule, &p, there, here, q ? was_str(c, q->backend) : NULL,
-                   "backend %s added", s->backend);
+            change(c, rule, &p, there, here, q ? was_str(c, q->backend) : NULL, "backend %s added",
+                   s->backend);
         return;
     }
     if (rule == FKCG_R_KERNEL_REMOVED || rule == FKCG_R_KERNEL_ADDED) {
@@ -1073,14 +1091,14 @@ static void cmp_lone(dctx *c, bool removed, const size_t *m)
         const fkcg_section *s = t->bindings[i].section;
         size_t si = section_index(t, s), o = cp[si];
         if (!has_backend(u, s->backend))
-            v[nv++] = (lone){ removed ? FKCG_R_BACKEND_REMOVED : FKCG_R_BACKEND_ADDED,
-                              (size_t)fkcg_provider_index(t, s->provider), i };
+            v[nv++] = (lone){removed ? FKCG_R_BACKEND_REMOVED : FKCG_R_BACKEND_ADDED,
+                             (size_t)fkcg_provider_index(t, s->provider), i};
         else if (o != NONE && same_opkey(s, u->sections[o]))
-            v[nv++] = (lone){ removed ? FKCG_R_DTYPE_REMOVED : FKCG_R_DTYPE_ADDED, i, i };
+            v[nv++] = (lone){removed ? FKCG_R_DTYPE_REMOVED : FKCG_R_DTYPE_ADDED, i, i};
         else if (o != NONE)
-            v[nv++] = (lone){ removed ? FKCG_R_BINDING_REMOVED : FKCG_R_BINDING_ADDED, si, i };
+            v[nv++] = (lone){removed ? FKCG_R_BINDING_REMOVED : FKCG_R_BINDING_ADDED, si, i};
         else
-            v[nv++] = (lone){ removed ? FKCG_R_KERNEL_REMOVED : FKCG_R_KERNEL_ADDED, si, i };
+            v[nv++] = (lone){removed ? FKCG_R_KERNEL_REMOVED : FKCG_R_KERNEL_ADDED, si, i};
     }
     qsort(v, nv, sizeof *v, by_lone);
     for (size_t i = 0, j; i < nv; i = j) {
@@ -1144,9 +1162,10 @@ static int check_covered(dctx *c, const size_t *mo, size_t first)
             named = same(c->out->v[k].old_kernel, so->kernel) ||
                     same(c->out->v[k].new_kernel, sn->kernel);
         if (!named) {
-            fkcg_cli_error("fkcgen diff: internal error", NULL, "kernels '%s' and '%s' differ "
-                           "in a datum no rule compares; please report it", so->kernel,
-                           sn->kernel);
+            fkcg_cli_error("fkcgen diff: internal error", NULL,
+                           "kernels '%s' and '%s' differ "
+                           "in a datum no rule compares; please report it",
+                           so->kernel, sn->kernel);
             rc = 2;
         }
     }
@@ -1158,7 +1177,7 @@ static int check_covered(dctx *c, const size_t *mo, size_t first)
 int fkcg_diff_tables(fkcg_arena *a, const fkcg_diff_side *old, const fkcg_diff_side *new_,
                      fkcg_changes *out)
 {
-    dctx c = { a, old, new_, out };
+    dctx c = {a, old, new_, out};
     size_t first = out->n;
     size_t *mo = fkcg_alloc(a, (old->table->n_bindings + 1) * sizeof *mo);
     size_t *mn = fkcg_alloc(a, (new_->table->n_bindings + 1) * sizeof *mn);

@@ -13,6 +13,7 @@
  * --rules` and the table in docs/fkcgen.md (a test fails when that table is stale). Order:
  * the docs' and the report's tie-break. A rule whose class depends on a direction is two rows
  * (LOOSENED / TIGHTENED): a row's class never changes. */
+/* clang-format off */
 #define FKCG_DIFF_RULES(X)                                                                        \
     X(BACKEND_REMOVED, BREAKING, "no binding registers on a backend any more",                  \
       "every caller on that backend loses its kernels")                                          \
@@ -110,6 +111,7 @@
       "the provider was rebuilt: every `auto` hash of the file changes")                       \
     X(PROVIDER_RENAMED, INFORMATIONAL, "a provider's name changed", "a label")                  \
     X(DOC_CHANGED, INFORMATIONAL, "a blurb or a note changed", "free text")
+/* clang-format on */
 
 typedef enum fkcg_diff_class {
     FKCG_DIFF_BREAKING,
@@ -118,13 +120,15 @@ typedef enum fkcg_diff_class {
 } fkcg_diff_class;
 
 #define FKCG_DIFF_RULE_ENUM(id, cls, summary, doc) FKCG_R_##id,
-typedef enum fkcg_diff_rule_id { FKCG_DIFF_RULES(FKCG_DIFF_RULE_ENUM) FKCG_DIFF_NRULES } fkcg_diff_rule_id;
+typedef enum fkcg_diff_rule_id {
+    FKCG_DIFF_RULES(FKCG_DIFF_RULE_ENUM) FKCG_DIFF_NRULES
+} fkcg_diff_rule_id;
 
 typedef struct fkcg_diff_rule {
-    const char *id;              /* "DTYPE_REMOVED" */
+    const char *id; /* "DTYPE_REMOVED" */
     fkcg_diff_class cls;
-    const char *summary;         /* what it flags */
-    const char *doc;             /* why it has its class */
+    const char *summary; /* what it flags */
+    const char *doc;     /* why it has its class */
 } fkcg_diff_rule;
 
 /* ---- rules.c ---- */
@@ -149,11 +153,11 @@ struct fkcg_allow_entry;
 
 typedef struct fkcg_change {
     fkcg_diff_rule_id rule;
-    const char *what;            /* the headline: "max_ulp loosened from 0 to 2 in kernel 'x'" */
-    const char *was;             /* the note at the old side, or NULL for none */
-    fkcg_loc old_loc, new_loc;   /* file NULL: the side has nothing to point at */
+    const char *what;          /* the headline: "max_ulp loosened from 0 to 2 in kernel 'x'" */
+    const char *was;           /* the note at the old side, or NULL for none */
+    fkcg_loc old_loc, new_loc; /* file NULL: the side has nothing to point at */
     const char *old_kernel, *new_kernel; /* NULL on a side without the kernel */
-    const fkcg_dkey *keys;       /* the bindings it concerns, in table order */
+    const fkcg_dkey *keys;               /* the bindings it concerns, in table order */
     size_t n_keys;
     const struct fkcg_allow_entry *allowed; /* the allow entry that accepts it, or NULL */
 } fkcg_change;
@@ -168,8 +172,8 @@ typedef struct fkcg_changes {
  * directory given, or "" for a file given alone): a kernel whose file has another name moved. */
 typedef struct fkcg_diff_side {
     const fkcg_table *table;
-    const char *const *files;    /* the names the run read them under */
-    const char *const *names;    /* their names within the revision, parallel to files */
+    const char *const *files; /* the names the run read them under */
+    const char *const *names; /* their names within the revision, parallel to files */
     size_t n_files;
 } fkcg_diff_side;
 
@@ -187,12 +191,12 @@ void fkcg_dkey_put_source(fkcg_buf *out, const char *kernel_source);
 /* ---- allow.c: the allow file ---- */
 typedef struct fkcg_allow_entry {
     fkcg_diff_rule_id rule;
-    fkcg_dkey key;               /* dtype -1: `[*, *]`, every dtype */
-    const char *expires;         /* "YYYY-MM-DD", the last day it applies */
+    fkcg_dkey key;       /* dtype -1: `[*, *]`, every dtype */
+    const char *expires; /* "YYYY-MM-DD", the last day it applies */
     const char *reason;
     fkcg_loc loc, key_loc, date_loc; /* the entry (its rule), its binding, its date */
-    bool expired;                /* set by fkcg_allow_apply */
-    size_t used;                 /* bindings of changes it allowed */
+    bool expired;                    /* set by fkcg_allow_apply */
+    size_t used;                     /* bindings of changes it allowed */
 } fkcg_allow_entry;
 
 typedef struct fkcg_allow {
@@ -212,9 +216,9 @@ bool fkcg_is_date(const char *s, size_t len);
 
 /* ---- git.c: a revision from git, and the files of a directory ---- */
 typedef struct fkcg_file_list {
-    const char **paths;          /* what a run reads (the path, or for git "REV:path") */
-    const char **names;          /* the name within the revision (fkcg_diff_side.names) */
-    const char **data;           /* git: the bytes; else NULL */
+    const char **paths; /* what a run reads (the path, or for git "REV:path") */
+    const char **names; /* the name within the revision (fkcg_diff_side.names) */
+    const char **data;  /* git: the bytes; else NULL */
     size_t *lens;
     size_t n, cap;
 } fkcg_file_list;

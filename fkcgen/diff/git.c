@@ -95,7 +95,7 @@ static void sort_unique(fkcg_arena *a, fkcg_file_list *l, size_t from)
         ix[i] = from + i;
     sort_list = l;
     qsort(ix, n, sizeof *ix, by_name);
-    fkcg_file_list copy = { 0 };
+    fkcg_file_list copy = {0};
     for (size_t i = 0; i < n; i++)
         if (i == 0 || strcmp(l->names[ix[i]], l->names[ix[i - 1]]) != 0)
             fkcg_file_list_push(a, &copy, l->paths[ix[i]], l->names[ix[i]], l->data[ix[i]],
@@ -153,8 +153,8 @@ int fkcg_list_operand(fkcg_arena *a, const char *cmd, const char *path, fkcg_fil
 /* ---- git ---- */
 
 typedef struct child_out {
-    fkcg_buf out, err;           /* stdout (at most cap bytes kept) and stderr */
-    size_t out_total;            /* stdout's bytes, kept or not */
+    fkcg_buf out, err; /* stdout (at most cap bytes kept) and stderr */
+    size_t out_total;  /* stdout's bytes, kept or not */
     size_t cap;
 } child_out;
 
@@ -162,7 +162,7 @@ typedef struct child_out {
  * would never finish). */
 static void drain(int fo, int fe, child_out *r)
 {
-    struct pollfd p[2] = { { fo, POLLIN, 0 }, { fe, POLLIN, 0 } };
+    struct pollfd p[2] = {{fo, POLLIN, 0}, {fe, POLLIN, 0}};
     char buf[65536];
     while (p[0].fd >= 0 || p[1].fd >= 0) {
         if (poll(p, 2, -1) < 0) {
@@ -236,8 +236,7 @@ static int run_child(const char *const *argv, child_out *r, int *err_no)
 
 /* 0 for git's status st 0, else 2 after reporting its failure (what: the command, for the
  * message; git's first line of stderr quoted). */
-static int git_status(const char *cmd, const char *what, int st, int err_no,
-                      const child_out *r)
+static int git_status(const char *cmd, const char *what, int st, int err_no, const child_out *r)
 {
     if (st == 0)
         return 0;
@@ -269,10 +268,10 @@ static const char *resolve(fkcg_arena *a, const char *cmd, const char *rev)
 {
     size_t n = strlen(rev);
     bool base = n > 3 && !strcmp(rev + n - 3, "...");
-    child_out r = { .cap = 256 };
+    child_out r = {.cap = 256};
     const char *spec = base ? fkcg_strndup(a, rev, n - 3) : fkcg_sprintf(a, "%s^{commit}", rev);
-    const char *const mb[] = { "git", "merge-base", spec, "HEAD", NULL };
-    const char *const rp[] = { "git", "rev-parse", "--verify", "--quiet", spec, NULL };
+    const char *const mb[] = {"git", "merge-base", spec, "HEAD", NULL};
+    const char *const rp[] = {"git", "rev-parse", "--verify", "--quiet", spec, NULL};
     const char *what = base ? fkcg_sprintf(a, "git merge-base %s HEAD", spec)
                             : fkcg_sprintf(a, "git rev-parse --verify %s", spec);
     const char *out = NULL;
@@ -320,9 +319,9 @@ static bool listed_below(const char *dir, const char *name)
 static int list_at(fkcg_arena *a, const char *cmd, const char *rev, const char *commit,
                    const char *path, fkcg_file_list *out, bool *found)
 {
-    child_out r = { .cap = (size_t)64 << 20 };
-    const char *const argv[] = { "git", "--literal-pathspecs", "ls-tree", "-r", "-z", commit,
-                                 "--", path, NULL };
+    child_out r = {.cap = (size_t)64 << 20};
+    const char *const argv[] = {
+        "git", "--literal-pathspecs", "ls-tree", "-r", "-z", commit, "--", path, NULL};
     int rc = git(cmd, argv, fkcg_sprintf(a, "git ls-tree %s -- %s", rev, path), &r);
     for (size_t at = 0; rc == 0 && at < r.out.len;) {
         const char *rec = r.out.data + at, *tab = memchr(rec, '\t', r.out.len - at);
@@ -335,8 +334,10 @@ static int list_at(fkcg_arena *a, const char *cmd, const char *rev, const char *
         bool blob = !strncmp(rec, "100644 blob ", 12) || !strncmp(rec, "100755 blob ", 12);
         *found = true;
         if (self && !blob) {
-            fkcg_cli_error(cmd, NULL, "'%s' at %s is not a regular file (a symbolic link or a "
-                           "submodule)", path, rev);
+            fkcg_cli_error(cmd, NULL,
+                           "'%s' at %s is not a regular file (a symbolic link or a "
+                           "submodule)",
+                           path, rev);
             rc = 2;
         } else if (blob && (self || listed_below(path, name))) {
             fkcg_file_list_push(a, out, fkcg_sprintf(a, "%s:%s", rev, name), name, NULL, 0);
@@ -354,8 +355,8 @@ static int read_at(fkcg_arena *a, const char *cmd, const char *commit, fkcg_file
         const char *name = l->names[i];
         const char *spec = fkcg_sprintf(a, "%s:%s%s", commit, strncmp(name, "../", 3) ? "./" : "",
                                         name);
-        const char *const argv[] = { "git", "show", "--no-textconv", spec, NULL };
-        child_out r = { .cap = FKCG_MAX_FILE_BYTES + 1 };
+        const char *const argv[] = {"git", "show", "--no-textconv", spec, NULL};
+        child_out r = {.cap = FKCG_MAX_FILE_BYTES + 1};
         int rc = git(cmd, argv, fkcg_sprintf(a, "git show %s", l->paths[i]), &r);
         if (rc == 0) {
             l->data[i] = fkcg_strndup(a, r.out.data ? r.out.data : "", r.out.len);
@@ -377,7 +378,8 @@ int fkcg_git_sides(fkcg_arena *a, const char *cmd, const char *rev, const char *
     int rc = 0;
     for (size_t i = 0; i < n_paths && rc == 0; i++) {
         if (paths[i][0] == '/') {
-            fkcg_cli_error(cmd, NULL, "'%s': with --against-git, give paths relative to the "
+            fkcg_cli_error(cmd, NULL,
+                           "'%s': with --against-git, give paths relative to the "
                            "current directory (git and the working tree are compared by them)",
                            paths[i]);
             return 2;
@@ -391,8 +393,8 @@ int fkcg_git_sides(fkcg_arena *a, const char *cmd, const char *rev, const char *
             if (S_ISREG(st.st_mode))
                 fkcg_file_list_push(a, new_, p, p, NULL, 0);
             else if (S_ISDIR(st.st_mode))
-                rc = walk(a, cmd, p, strcmp(p, ".") ? p : "", strcmp(p, ".") ? fkcg_sprintf(a,
-                          "%s/", p) : "", new_, 0);
+                rc = walk(a, cmd, p, strcmp(p, ".") ? p : "",
+                          strcmp(p, ".") ? fkcg_sprintf(a, "%s/", p) : "", new_, 0);
             else {
                 fkcg_cli_error(cmd, NULL, "'%s': not a regular file or a directory", p);
                 rc = 2;

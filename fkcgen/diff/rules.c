@@ -5,8 +5,8 @@
 
 #include "diff.h"
 
-#define FKCG_DIFF_RULE_ROW(id, cls, summary, doc) { #id, FKCG_DIFF_##cls, summary, doc },
-const fkcg_diff_rule fkcg_diff_rules[FKCG_DIFF_NRULES] = { FKCG_DIFF_RULES(FKCG_DIFF_RULE_ROW) };
+#define FKCG_DIFF_RULE_ROW(id, cls, summary, doc) {#id, FKCG_DIFF_##cls, summary, doc},
+const fkcg_diff_rule fkcg_diff_rules[FKCG_DIFF_NRULES] = {FKCG_DIFF_RULES(FKCG_DIFF_RULE_ROW)};
 
 const char *fkcg_diff_class_name(fkcg_diff_class c)
 {

@@ -204,7 +204,7 @@ static void sort_sections(const fkcg_section **v, size_t n, bool op_first)
     if (!k)
         fkcg_oom();
     for (size_t i = 0; i < n; i++)
-        k[i] = (keyed_section){ fkcg_name_key(op_first ? v[i]->op_kind : v[i]->kernel), v[i] };
+        k[i] = (keyed_section){fkcg_name_key(op_first ? v[i]->op_kind : v[i]->kernel), v[i]};
     qsort(k, n, sizeof *k, op_first ? by_keyed_op : by_keyed_kernel);
     for (size_t i = 0; i < n; i++)
         v[i] = k[i].s;
@@ -252,8 +252,8 @@ static unsigned dtype_mask(const fkcg_section *s)
     return m;
 }
 
-typedef struct dup_pairs {       /* pairs of sections already reported as duplicate bindings */
-    const fkcg_section **pairs;  /* 2 per pair, allocated at the first one */
+typedef struct dup_pairs {      /* pairs of sections already reported as duplicate bindings */
+    const fkcg_section **pairs; /* 2 per pair, allocated at the first one */
     size_t n, cap;
 } dup_pairs;
 
@@ -272,9 +272,10 @@ static size_t report_dup(fkcg_arena *a, fkcg_diag *d, dup_pairs *seen, const fkc
     seen->pairs[2 * seen->n] = p;
     seen->pairs[2 * seen->n++ + 1] = q;
     const char *dt = fkcg_dtypes[dt_index].name;
-    fkcg_error(d, &q->kernel_loc, "duplicate binding (%s, [%s, %s], %s) + kernel_source "
-               "'%s': kernel '%s' registers the key that kernel '%s' registers", q->op_kind,
-               dt, dt, q->backend, q->kernel_source, q->kernel, p->kernel);
+    fkcg_error(d, &q->kernel_loc,
+               "duplicate binding (%s, [%s, %s], %s) + kernel_source "
+               "'%s': kernel '%s' registers the key that kernel '%s' registers",
+               q->op_kind, dt, dt, q->backend, q->kernel_source, q->kernel, p->kernel);
     fkcg_note(d, &p->kernel_loc, "first registered here");
     return 1;
 }
@@ -282,11 +283,11 @@ static size_t report_dup(fkcg_arena *a, fkcg_diag *d, dup_pairs *seen, const fkc
 /* Duplicate binding keys (op_kind, [T, T], backend) + kernel_source, in key order: by (op_kind,
  * backend, kernel_source), then dtype, then by_kernel; two sections that share a key meet as neighbours in that order.
  * order: the sections sorted by by_op. */
-static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *const *order,
-                            size_t n, size_t n_bindings)
+static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *const *order, size_t n,
+                            size_t n_bindings)
 {
     size_t errors = 0;
-    dup_pairs seen = { NULL, 0, n_bindings + 1 };
+    dup_pairs seen = {NULL, 0, n_bindings + 1};
     for (size_t g = 0, end; g < n; g = end) {
         for (end = g + 1; end < n && same_key(order[g], order[end]); end++)
             ;
@@ -307,7 +308,7 @@ static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *con
     return errors;
 }
 
-typedef struct op_head {         /* the first section of an op kind, and its C name */
+typedef struct op_head { /* the first section of an op kind, and its C name */
     char *snake;
     const fkcg_section *s;
 } op_head;
@@ -332,20 +333,22 @@ static size_t check_op_kinds(fkcg_diag *d, const fkcg_section *const *order, siz
             const char *what = fkcg_signature_diff(order[g], order[end]);
             if (!what)
                 continue;
-            fkcg_error(d, &order[end]->op_kind_loc, "op_kind '%s': kernel '%s' declares other "
+            fkcg_error(d, &order[end]->op_kind_loc,
+                       "op_kind '%s': kernel '%s' declares other "
                        "%s than kernel '%s'; the kernels of one op kind share one C signature",
                        order[end]->op_kind, order[end]->kernel, what, order[g]->kernel);
             fkcg_note(d, &order[g]->op_kind_loc, "first defined here");
             errors++;
         }
-        heads[n_heads++] = (op_head){ fkcg_snake_case(order[g]->op_kind), order[g] };
+        heads[n_heads++] = (op_head){fkcg_snake_case(order[g]->op_kind), order[g]};
     }
     qsort(heads, n_heads, sizeof *heads, by_snake);
     for (size_t i = 1; i < n_heads; i++)
         if (!strcmp(heads[i].snake, heads[i - 1].snake)) {
-            fkcg_error(d, &heads[i].s->op_kind_loc, "op_kind '%s' has the C name '%s' of op "
-                       "kind '%s'; rename one", heads[i].s->op_kind, heads[i].snake,
-                       heads[i - 1].s->op_kind);
+            fkcg_error(d, &heads[i].s->op_kind_loc,
+                       "op_kind '%s' has the C name '%s' of op "
+                       "kind '%s'; rename one",
+                       heads[i].s->op_kind, heads[i].snake, heads[i - 1].s->op_kind);
             fkcg_note(d, &heads[i - 1].s->op_kind_loc, "op kind '%s' is defined here",
                       heads[i - 1].s->op_kind);
             errors++;
@@ -379,10 +382,12 @@ static size_t check_symbols(fkcg_diag *d, const fkcg_section **v, size_t n)
                 int dt = 0;
                 while (!(common & (1u << dt)))
                     dt++;
-                fkcg_error(d, &v[end]->entry_point_loc, "entry_point '%s' of kernel '%s' is "
+                fkcg_error(d, &v[end]->entry_point_loc,
+                           "entry_point '%s' of kernel '%s' is "
                            "also kernel '%s''s, and both bind %s: symbol '%s_%s' would be bound "
-                           "twice", v[end]->entry_point, v[end]->kernel, v[k]->kernel,
-                           fkcg_dtypes[dt].name, v[end]->entry_point, fkcg_dtypes[dt].suffix);
+                           "twice",
+                           v[end]->entry_point, v[end]->kernel, v[k]->kernel, fkcg_dtypes[dt].name,
+                           v[end]->entry_point, fkcg_dtypes[dt].suffix);
                 fkcg_note(d, &v[k]->entry_point_loc, "first defined here");
                 errors++;
                 break;
@@ -400,8 +405,10 @@ static size_t check_kernels(fkcg_diag *d, fkcg_section *const *sections, size_t 
             first = i; /* a third definition is noted against the first, not the second */
             continue;
         }
-        fkcg_error(d, &sections[i]->kernel_loc, "duplicate kernel '%s'; kernel names are "
-                   "unique across all contracts", sections[i]->kernel);
+        fkcg_error(d, &sections[i]->kernel_loc,
+                   "duplicate kernel '%s'; kernel names are "
+                   "unique across all contracts",
+                   sections[i]->kernel);
         fkcg_note(d, &sections[first]->kernel_loc, "first defined here");
         errors++;
     }
@@ -448,18 +455,18 @@ static fkcg_binding *make_bindings(fkcg_arena *a, const fkcg_section *const *ord
         unsigned mask = dtype_mask(s);
         /* A section's dtypes share its four wrappers (by byte width): each name is made once,
          * not once per dtype (9 dtypes, 4 names). */
-        const char *wrapper[9] = { NULL };
+        const char *wrapper[9] = {NULL};
         for (int dt = 0; dt < FKCG_NDTYPES; dt++) {
             if (!(mask & (1u << dt)))
                 continue;
             const fkcg_dtype_info *info = &fkcg_dtypes[dt];
             if (!wrapper[info->bytes]) {
-                char width[2] = { (char)('0' + info->bytes), '\0' }; /* 1, 2, 4 or 8 */
+                char width[2] = {(char)('0' + info->bytes), '\0'}; /* 1, 2, 4 or 8 */
                 wrapper[info->bytes] = concat(a, s->kernel, "_b", width);
             }
-            b[n++] = (fkcg_binding){ s, dt, info->bytes,
-                                     concat(a, s->entry_point, "_", info->suffix),
-                                     wrapper[info->bytes] };
+            b[n++] = (fkcg_binding){s, dt, info->bytes,
+                                    concat(a, s->entry_point, "_", info->suffix),
+                                    wrapper[info->bytes]};
         }
     }
     return b;

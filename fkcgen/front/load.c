@@ -13,17 +13,17 @@
 
 #include "internal.h"
 
-typedef struct lines {       /* line index of the normalised text */
+typedef struct lines { /* line index of the normalised text */
     const char *text;
     size_t len;
-    size_t *off;             /* start of line i (0-based) */
+    size_t *off; /* start of line i (0-based) */
     size_t n;
 } lines;
 
 /* Reads the whole file (at most the cap + 1 bytes). 0 ok, else the status reported. */
 static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data, size_t *len)
 {
-    fkcg_loc where = { path, 0, 0 };
+    fkcg_loc where = {path, 0, 0};
     int fd;
     struct stat st;
     int err = fkcg_open_regular(path, &fd, &st);
@@ -78,11 +78,17 @@ static size_t utf8_len(const unsigned char *p, size_t left)
     if (c < 0x80)
         return 1;
     if ((c & 0xE0) == 0xC0) {
-        n = 2; min = 0x80; cp = c & 0x1Fu;
+        n = 2;
+        min = 0x80;
+        cp = c & 0x1Fu;
     } else if ((c & 0xF0) == 0xE0) {
-        n = 3; min = 0x800; cp = c & 0x0Fu;
+        n = 3;
+        min = 0x800;
+        cp = c & 0x0Fu;
     } else if ((c & 0xF8) == 0xF0) {
-        n = 4; min = 0x10000; cp = c & 0x07u;
+        n = 4;
+        min = 0x10000;
+        cp = c & 0x07u;
     } else {
         return 0;
     }
@@ -101,7 +107,7 @@ static size_t utf8_len(const unsigned char *p, size_t left)
 /* The 1-based line:col of byte `at` of the (already normalised) prefix buf[0, at). */
 static fkcg_loc where_in(const char *path, const char *buf, size_t at)
 {
-    fkcg_loc loc = { path, 1, 1 };
+    fkcg_loc loc = {path, 1, 1};
     for (size_t i = 0; i < at; i++) {
         if (buf[i] == '\n') {
             loc.line++;
@@ -184,14 +190,18 @@ static int normalise(fkcg_diag *d, const char *path, char *buf, size_t *len)
             if (c == 0)
                 fkcg_error(d, &at, "NUL byte in a contract file; it must be UTF-8 text");
             else if (c == '\r')
-                fkcg_error(d, &at, "carriage return without a line feed; use LF or CR LF line "
-                                   "ends");
+                fkcg_error(d, &at,
+                           "carriage return without a line feed; use LF or CR LF line "
+                           "ends");
             else if (k == 0)
                 fkcg_error(d, &at, "invalid UTF-8 (byte 0x%02X); save the file as UTF-8", c);
             else
-                fkcg_error(d, &at, cp < 0xA0 ? "control character U+%04X in a contract file; "
-                           "remove it (only tabs and line ends may appear)" : "non-character "
-                           "U+%04X in a contract file; remove it (it is not text)", (unsigned)cp);
+                fkcg_error(d, &at,
+                           cp < 0xA0 ? "control character U+%04X in a contract file; "
+                                       "remove it (only tabs and line ends may appear)"
+                                     : "non-character "
+                                       "U+%04X in a contract file; remove it (it is not text)",
+                           (unsigned)cp);
             return 1;
         }
         if (c == '\r') { /* CR LF: keep the LF */
@@ -322,7 +332,7 @@ static void make_chunk(fkcg_arena *a, const lines *l, size_t first, size_t end, 
     c->n_lines = n;
     c->first_line = (uint32_t)first + 1;
     c->file = file;
-    c->loc = (fkcg_loc){ file, (uint32_t)first + 1, 1 };
+    c->loc = (fkcg_loc){file, (uint32_t)first + 1, 1};
 }
 
 fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col)
@@ -341,8 +351,7 @@ fkcg_loc fkcg_chunk_loc(const fkcg_chunk *c, size_t line, size_t col)
         while (b < len && ((unsigned char)s[b] & 0xC0) == 0x80)
             b++;
     }
-    return (fkcg_loc){ c->file, c->first_line + (uint32_t)line,
-                       (uint32_t)(b + c->strip[line] + 1) };
+    return (fkcg_loc){c->file, c->first_line + (uint32_t)line, (uint32_t)(b + c->strip[line] + 1)};
 }
 
 /* Appends the text of a heading's inline descendants (iteratively: nesting can be deep). */
@@ -428,7 +437,7 @@ static fkcg_loc line_loc(const lines *l, const char *file, size_t line)
     const char *s = line_at(l, line - 1, &n);
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
-    return (fkcg_loc){ file, (uint32_t)line, (uint32_t)i + 1 };
+    return (fkcg_loc){file, (uint32_t)line, (uint32_t)i + 1};
 }
 
 /* Refuses what would otherwise drop a kernel without a word: a ```fkc fence that cmark reads as
@@ -446,8 +455,10 @@ static int check_lost_block(fkcg_diag *d, const lines *l, size_t skip, const cha
     const char *info = t == CMARK_NODE_CODE_BLOCK ? cmark_node_get_fence_info(n) : NULL;
     if (t == CMARK_NODE_CODE_BLOCK && is_fkc_lookalike(info)) {
         fkcg_loc at = line_loc(l, file, start);
-        fkcg_error(d, &at, "info string '%.*s' is not 'fkc' (lower case); kernel blocks are "
-                           "fenced with ```fkc", (int)strcspn(info, " \t"), info);
+        fkcg_error(d, &at,
+                   "info string '%.*s' is not 'fkc' (lower case); kernel blocks are "
+                   "fenced with ```fkc",
+                   (int)strcspn(info, " \t"), info);
         return 1;
     }
     bool indented = t == CMARK_NODE_CODE_BLOCK && info && !*info &&
@@ -466,11 +477,14 @@ static int check_lost_block(fkcg_diag *d, const lines *l, size_t skip, const cha
         if (k < 0)
             return 0;
         fkcg_loc at = line_loc(l, file, start + 1 + (size_t)k);
-        fkcg_error(d, &at, "this ```fkc block is swallowed by the code block opened at line %zu "
-                           "and is not read; close that block first (a %.*s line opens a code "
-                           "block even inside a paragraph)", start, (int)(flen < 16 ? flen : 16),
+        fkcg_error(d, &at,
+                   "this ```fkc block is swallowed by the code block opened at line %zu "
+                   "and is not read; close that block first (a %.*s line opens a code "
+                   "block even inside a paragraph)",
+                   start, (int)(flen < 16 ? flen : 16),
                    ch == '~' ? "~~~~~~~~~~~~~~~~" : "````````````````");
-        fkcg_note(d, &(fkcg_loc){ file, (uint32_t)start, (uint32_t)col }, "the code block "
+        fkcg_note(d, &(fkcg_loc){file, (uint32_t)start, (uint32_t)col},
+                  "the code block "
                   "opened here");
         return 1;
     }
@@ -483,11 +497,13 @@ static int check_lost_block(fkcg_diag *d, const lines *l, size_t skip, const cha
             return 0;
         fkcg_loc at = line_loc(l, file, start + (size_t)k);
         if (indented)
-            fkcg_error(d, &at, "an indented code block holds a ```fkc fence; fences must start "
-                               "at column 1-4 of a top-level block");
+            fkcg_error(d, &at,
+                       "an indented code block holds a ```fkc fence; fences must start "
+                       "at column 1-4 of a top-level block");
         else
-            fkcg_error(d, &at, "a ```fkc fence inside an HTML block is not read; move it out "
-                               "of the HTML block");
+            fkcg_error(d, &at,
+                       "a ```fkc fence inside an HTML block is not read; move it out "
+                       "of the HTML block");
         return 1;
     }
     cmark_node *next = t == CMARK_NODE_THEMATIC_BREAK ? cmark_node_next(n) : NULL;
@@ -495,11 +511,12 @@ static int check_lost_block(fkcg_diag *d, const lines *l, size_t skip, const cha
     /* Level 2 and no '#' at its start: a setext heading, underlined with '-'. (cmark's end
      * line for a setext heading is not its underline's, so the underline is not read.) */
     if (next && cmark_node_get_type(next) == CMARK_NODE_HEADING &&
-        cmark_node_get_heading_level(next) == 2 && is_dashes(l, start - 1) &&
-        head == start + 1 && l->text[l->off[head - 1] + line_loc(l, file, head).col - 1] != '#') {
-        fkcg_loc at = { file, (uint32_t)start, 1 };
-        fkcg_error(d, &at, "a second front matter ('---' ... '---') is not allowed; the "
-                           "provider's keys go in the one at the top of the file");
+        cmark_node_get_heading_level(next) == 2 && is_dashes(l, start - 1) && head == start + 1 &&
+        l->text[l->off[head - 1] + line_loc(l, file, head).col - 1] != '#') {
+        fkcg_loc at = {file, (uint32_t)start, 1};
+        fkcg_error(d, &at,
+                   "a second front matter ('---' ... '---') is not allowed; the "
+                   "provider's keys go in the one at the top of the file");
         return 1;
     }
     return 0;
@@ -545,14 +562,14 @@ static bool closes_fence(const lines *l, size_t line, char ch, size_t len)
 
 /* What find_blocks carries from node to node. */
 typedef struct walker {
-    fkcg_arena *a, *tmp;        /* what outlives the file (headings, prose); the chunks */
+    fkcg_arena *a, *tmp; /* what outlives the file (headings, prose); the chunks */
     fkcg_diag *d;
     const lines *l;
-    size_t skip;                /* .md lines before cmark's line 1 */
+    size_t skip; /* .md lines before cmark's line 1 */
     fkcg_doc *doc;
-    size_t cap;                 /* doc->blocks allocated */
-    const char *heading;        /* the latest heading */
-    fkcg_buf prose;             /* top-level paragraphs since it or the previous block */
+    size_t cap;          /* doc->blocks allocated */
+    const char *heading; /* the latest heading */
+    fkcg_buf prose;      /* top-level paragraphs since it or the previous block */
 } walker;
 
 static void take_heading(walker *w, cmark_node *n)
@@ -579,10 +596,11 @@ static int add_block(walker *w, cmark_node *n)
     fkcg_doc *doc = w->doc;
     size_t start = (size_t)cmark_node_get_start_line(n) + w->skip;
     size_t end = (size_t)cmark_node_get_end_line(n) + w->skip;
-    fkcg_loc fence = { doc->file, (uint32_t)start, (uint32_t)cmark_node_get_start_column(n) };
+    fkcg_loc fence = {doc->file, (uint32_t)start, (uint32_t)cmark_node_get_start_column(n)};
     if (cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT) {
-        fkcg_error(w->d, &fence, "a ```fkc block must stand at the top level of the document, "
-                                 "not inside a list or quote");
+        fkcg_error(w->d, &fence,
+                   "a ```fkc block must stand at the top level of the document, "
+                   "not inside a list or quote");
         return 1;
     }
     uint32_t indent;
@@ -591,8 +609,8 @@ static int add_block(walker *w, cmark_node *n)
     fence_shape(w->l, start, &indent, &ch, &flen);
     if (end <= start || !closes_fence(w->l, end, ch, flen)) {
         fkcg_error(w->d, &fence, "this ```fkc block is never closed; end it with a %.*s line",
-                   (int)(flen < 16 ? flen : 16), ch == '~' ? "~~~~~~~~~~~~~~~~" :
-                   "````````````````");
+                   (int)(flen < 16 ? flen : 16),
+                   ch == '~' ? "~~~~~~~~~~~~~~~~" : "````````````````");
         return 1;
     }
     if (doc->n_blocks == w->cap) {
@@ -613,13 +631,13 @@ static int add_block(walker *w, cmark_node *n)
  * the top-level paragraphs since that heading or the previous block (its prose, one line per
  * paragraph). md starts at .md line skip + 1 (1-based): cmark's line numbers are shifted by
  * skip. */
-static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines *l,
-                       const char *md, size_t md_len, size_t skip, fkcg_doc *doc)
+static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines *l, const char *md,
+                       size_t md_len, size_t skip, fkcg_doc *doc)
 {
     cmark_node *root = cmark_parse_document(md, md_len, CMARK_OPT_DEFAULT);
     if (!root)
         fkcg_oom();
-    walker w = { .a = a, .tmp = tmp, .d = d, .l = l, .skip = skip, .doc = doc, .cap = 4 };
+    walker w = {.a = a, .tmp = tmp, .d = d, .l = l, .skip = skip, .doc = doc, .cap = 4};
     doc->blocks = fkcg_alloc(tmp, w.cap * sizeof *doc->blocks);
     fkcg_buf_init(&w.prose);
     int rc = 0;
@@ -667,7 +685,7 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *pa
     memset(doc, 0, sizeof *doc);
     doc->file = path;
     if (!text || len > FKCG_MAX_FILE_BYTES) {
-        fkcg_loc where = { path, 0, 0 };
+        fkcg_loc where = {path, 0, 0};
         fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
                    FKCG_MAX_FILE_BYTES);
         return 1;
@@ -677,12 +695,12 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *pa
     doc->text = text;
     doc->len = len;
     fkcg_diag_source(d, path, text, len);
-    fkcg_loc top = { path, 1, 1 };
+    fkcg_loc top = {path, 1, 1};
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t'))
         i++;
     if (i == len) {
-        fkcg_loc file = { path, 0, 0 };
+        fkcg_loc file = {path, 0, 0};
         fkcg_error(d, &file, "file is empty; a contract starts with '---' front matter");
         return 1;
     }
@@ -690,8 +708,9 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *pa
     index_lines(tmp, text, len, &l);
     fkcg_diag_source_lines(d, path, l.off, l.n);
     if (!is_dashes(&l, 0)) {
-        fkcg_error(d, &top, "missing front matter: a contract starts with a '---' line, the "
-                            "provider's keys, then another '---' line");
+        fkcg_error(d, &top,
+                   "missing front matter: a contract starts with a '---' line, the "
+                   "provider's keys, then another '---' line");
         return 1;
     }
     size_t close = 1;
@@ -707,9 +726,10 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *pa
     size_t body = close + 1 < l.n ? l.off[close + 1] : len;
     rc = find_blocks(a, tmp, d, &l, text + body, len - body, close + 1, doc);
     if (rc == 0 && doc->n_blocks == 0) {
-        fkcg_loc file = { path, 0, 0 };
-        fkcg_error(d, &file, "no ```fkc block: declare each kernel in a fenced block whose info "
-                             "string is fkc");
+        fkcg_loc file = {path, 0, 0};
+        fkcg_error(d, &file,
+                   "no ```fkc block: declare each kernel in a fenced block whose info "
+                   "string is fkc");
         rc = 1;
     }
     return rc;

@@ -13,15 +13,15 @@
 
 struct fkcg_run {
     fkcg_arena arena;
-    fkcg_arena scratch;          /* one YAML tree at a time: reset after each block */
-    fkcg_arena file;             /* one file's text, line maps and chunks: reset after each
+    fkcg_arena scratch; /* one YAML tree at a time: reset after each block */
+    fkcg_arena file;    /* one file's text, line maps and chunks: reset after each
                                   * file (diagnostics keep the lines they may quote later) */
     fkcg_diag *diag;
-    fkcg_buf canon;              /* the canonical form of one section, for its revision hash */
-    char *root;                  /* realpath of the root, or NULL */
+    fkcg_buf canon; /* the canonical form of one section, for its revision hash */
+    char *root;     /* realpath of the root, or NULL */
     fkcg_table table;
-    bool keep;                   /* keep every file's text and every key's place */
-    fkcg_source *kept;           /* those texts, in reading order (in the arena) */
+    bool keep;         /* keep every file's text and every key's place */
+    fkcg_source *kept; /* those texts, in reading order (in the arena) */
     size_t n_kept, cap_kept;
 };
 
@@ -93,7 +93,7 @@ static void keep_text(fkcg_run *run, const fkcg_doc *doc)
         run->kept = more;
         run->cap_kept = cap;
     }
-    run->kept[run->n_kept++] = (fkcg_source){ doc->file, copy, doc->len };
+    run->kept[run->n_kept++] = (fkcg_source){doc->file, copy, doc->len};
 }
 
 size_t fkcg_run_errors(const fkcg_run *run)
@@ -117,7 +117,7 @@ static const char *rel_path(fkcg_run *run, const char *path)
     return out;
 }
 
-typedef struct list {            /* a growable array of pointers in the arena */
+typedef struct list { /* a growable array of pointers in the arena */
     void **items;
     size_t n, cap;
 } list;
@@ -137,8 +137,8 @@ static void push(fkcg_arena *a, list *l, void *item)
 
 /* One file (read from path, or the bytes given) through load → yaml → shape → validate.
  * Returns the load status (0, 1, 2). */
-static int read_one(fkcg_run *run, const char *path, const char *data, size_t len,
-                    list *providers, list *sections)
+static int read_one(fkcg_run *run, const char *path, const char *data, size_t len, list *providers,
+                    list *sections)
 {
     fkcg_arena *a = &run->arena;
     fkcg_diag *d = run->diag;
@@ -189,9 +189,9 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     return rc;
 }
 
-typedef struct named {           /* a path given, by the file it names */
-    char *real;                  /* its realpath, or NULL when it has none (reported later) */
-    size_t i;                    /* its index on the command line */
+typedef struct named { /* a path given, by the file it names */
+    char *real;        /* its realpath, or NULL when it has none (reported later) */
+    size_t i;          /* its index on the command line */
 } named;
 
 static int by_real(const void *x, const void *y)
@@ -209,7 +209,7 @@ static void find_repeats(const char *const *paths, size_t n, size_t *first)
     if (!v)
         fkcg_oom();
     for (size_t i = 0; i < n; i++) {
-        v[i] = (named){ realpath(paths[i], NULL), i };
+        v[i] = (named){realpath(paths[i], NULL), i};
         first[i] = n;
     }
     qsort(v, n, sizeof *v, by_real);
@@ -226,18 +226,20 @@ static void find_repeats(const char *const *paths, size_t n, size_t *first)
 
 /* Reads the files (or, with data, file i's bytes data[i], lens[i] long) and binds them
  * together. */
-static int load(fkcg_run *run, const char *const *paths, size_t n_paths,
-                const char *const *data, const size_t *lens)
+static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const char *const *data,
+                const size_t *lens)
 {
-    list providers = { 0 }, sections = { 0 };
+    list providers = {0}, sections = {0};
     bool io = false;
     size_t *first = fkcg_alloc_raw(&run->arena, (n_paths + 1) * sizeof *first);
     if (!data)
         find_repeats(paths, n_paths, first);
     for (size_t i = 0; i < n_paths; i++) {
         if (!data && first[i] != n_paths) { /* read once: not every kernel its own duplicate */
-            fkcg_error(run->diag, &(fkcg_loc){ paths[i], 0, 0 }, "the same file as '%s', given "
-                       "before it; give each contract once", paths[first[i]]);
+            fkcg_error(run->diag, &(fkcg_loc){paths[i], 0, 0},
+                       "the same file as '%s', given "
+                       "before it; give each contract once",
+                       paths[first[i]]);
             io = true;
             continue;
         }

@@ -26,7 +26,7 @@ typedef struct sel_op {
 typedef struct selector {
     fkcg_diag *d;
     const char *path;
-    sel_op *ops;      /* the table's op kinds, sorted by name */
+    sel_op *ops; /* the table's op kinds, sorted by name */
     size_t n_ops;
     const char **names; /* their names, for did-you-mean */
 } selector;
@@ -46,7 +46,7 @@ static int cmp_sel_op(const void *a, const void *b)
 
 static sel_op *find_op(const selector *s, const char *name)
 {
-    sel_op key = { name, 0, 0 };
+    sel_op key = {name, 0, 0};
     return bsearch(&key, s->ops, s->n_ops, sizeof *s->ops, cmp_sel_op);
 }
 
@@ -65,17 +65,16 @@ static void collect_ops(selector *s, const fkcg_table *t)
         s->names[i] = s->ops[i].name;
     for (size_t i = 0; i < t->n_bindings; i++) {
         sel_op *op = find_op(s, t->bindings[i].section->op_kind ? t->bindings[i].section->op_kind
-                                                                 : "");
+                                                                : "");
         if (op && t->bindings[i].dtype >= 0 && t->bindings[i].dtype < FKCG_NDTYPES)
             op->bound |= 1u << t->bindings[i].dtype;
     }
 }
 
-static size_t fail(selector *s, uint32_t line, size_t col, const char *fmt, ...)
-    FKCG_PRINTF(4, 5);
+static size_t fail(selector *s, uint32_t line, size_t col, const char *fmt, ...) FKCG_PRINTF(4, 5);
 static size_t fail(selector *s, uint32_t line, size_t col, const char *fmt, ...)
 {
-    fkcg_loc loc = { s->path, line, (uint32_t)col };
+    fkcg_loc loc = {s->path, line, (uint32_t)col};
     va_list ap;
     va_start(ap, fmt);
     fkcg_verror(s->d, &loc, fmt, ap);
@@ -83,15 +82,17 @@ static size_t fail(selector *s, uint32_t line, size_t col, const char *fmt, ...)
     return 1;
 }
 
-static bool is_space(char c) { return c == ' ' || c == '\t'; }
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
 static bool is_word(char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /* "F32, I8" of op at line: each a dtype the op is bound for. */
-static size_t select_dtypes(selector *s, sel_op *op, const char *text, const char *p,
-                            uint32_t line)
+static size_t select_dtypes(selector *s, sel_op *op, const char *text, const char *p, uint32_t line)
 {
     size_t errors = 0, n = 0;
     for (;;) {
@@ -115,8 +116,9 @@ static size_t select_dtypes(selector *s, sel_op *op, const char *text, const cha
         }
         if (dt < 0) {
             const char *hint = fkcg_suggest(names, FKCG_NDTYPES, word);
-            errors += hint ? fail(s, line, col, "unknown dtype '%s'; did you mean '%s'?", word, hint)
-                           : fail(s, line, col, "unknown dtype '%s'", word);
+            errors += hint
+                          ? fail(s, line, col, "unknown dtype '%s'; did you mean '%s'?", word, hint)
+                          : fail(s, line, col, "unknown dtype '%s'", word);
         } else if (!(op->bound & (1u << dt))) {
             fkcg_buf have;
             fkcg_buf_init(&have);
@@ -125,8 +127,10 @@ static size_t select_dtypes(selector *s, sel_op *op, const char *text, const cha
                 if (op->bound & (1u << k))
                     fkcg_buf_put_listed(&have, j++, m, fkcg_dtypes[k].name);
             fkcg_buf_putc(&have, '\0');
-            errors += fail(s, line, col, "op kind %s is bound for no dtype %s (the contracts "
-                           "bind it for %s)", op->name, word, have.data);
+            errors += fail(s, line, col,
+                           "op kind %s is bound for no dtype %s (the contracts "
+                           "bind it for %s)",
+                           op->name, word, have.data);
             fkcg_buf_free(&have);
         } else {
             op->keep |= 1u << dt;
@@ -164,8 +168,10 @@ static size_t select_line(selector *s, const char *text, uint32_t line)
         p++;
     if (!op) {
         const char *hint = fkcg_suggest(s->names, s->n_ops, name);
-        return hint ? fail(s, line, col, "op kind '%s' is bound by no contract; did you mean "
-                           "'%s'?", name, hint)
+        return hint ? fail(s, line, col,
+                           "op kind '%s' is bound by no contract; did you mean "
+                           "'%s'?",
+                           name, hint)
                     : fail(s, line, col, "op kind '%s' is bound by no contract", name);
     }
     if (*p == '\0' || *p == '#') {
@@ -182,13 +188,15 @@ static size_t select_line(selector *s, const char *text, uint32_t line)
  * reporting. */
 static char *read_select(fkcg_diag *d, const char *path, size_t *len)
 {
-    fkcg_loc where = { path, 0, 0 };
+    fkcg_loc where = {path, 0, 0};
     int fd;
     struct stat st;
     int err = fkcg_open_regular(path, &fd, &st);
     if (err) {
-        fkcg_error(d, &where, "--select: %s", err == EISDIR ? "is a directory"
-                   : err == FKCG_NOT_REGULAR ? "not a regular file" : strerror(err));
+        fkcg_error(d, &where, "--select: %s",
+                   err == EISDIR             ? "is a directory"
+                   : err == FKCG_NOT_REGULAR ? "not a regular file"
+                                             : strerror(err));
         return NULL;
     }
     char *buf = NULL;
@@ -208,8 +216,9 @@ static char *read_select(fkcg_diag *d, const char *path, size_t *len)
             break;
     }
     if (n != (size_t)st.st_size || memchr(buf, '\0', n)) {
-        fkcg_error(d, &where, "--select: %s", n != (size_t)st.st_size
-                   ? "the file changed while it was read" : "the file holds a NUL byte");
+        fkcg_error(d, &where, "--select: %s",
+                   n != (size_t)st.st_size ? "the file changed while it was read"
+                                           : "the file holds a NUL byte");
         free(buf);
         buf = NULL;
         goto done;
@@ -259,7 +268,7 @@ int fkcg_select(const fkcg_table *t, const char *path, fkcg_diag *d, fkcg_table 
     if (!text)
         return 2;
     fkcg_diag_source(d, path, text, len);
-    selector s = { d, path, NULL, 0, NULL };
+    selector s = {d, path, NULL, 0, NULL};
     collect_ops(&s, t);
     size_t errors = 0;
     uint32_t line = 1;

@@ -10,7 +10,7 @@
 #include "internal.h"
 
 typedef struct open_map {
-    ynode *map;                  /* the shaped mapping keys are added to */
+    ynode *map; /* the shaped mapping keys are added to */
     const fkcg_schema *schema;
 } open_map;
 
@@ -18,7 +18,7 @@ typedef struct shaper {
     fkcg_arena *a;
     fkcg_diag *d;
     open_map stack[4 * FKCG_MAX_DEPTH];
-    size_t top;                  /* open mappings on the stack */
+    size_t top; /* open mappings on the stack */
 } shaper;
 
 /* Does open mapping i admit key? A free-form one admits what no mapping below it admits.
@@ -53,8 +53,8 @@ static void unknown_key(shaper *sh, const ynode *key, size_t base)
     for (size_t i = 0; i < n_owners; i++)
         fkcg_buf_put_listed(&msg, i, n_owners, owners[i]);
     if (msg.len) {
-        fkcg_error(sh->d, &key->loc, "key '%s' does not belong in %s; it is a key of %s",
-                   key->str, s->path, msg.data);
+        fkcg_error(sh->d, &key->loc, "key '%s' does not belong in %s; it is a key of %s", key->str,
+                   s->path, msg.data);
         fkcg_buf_free(&msg);
         return;
     }
@@ -62,8 +62,10 @@ static void unknown_key(shaper *sh, const ynode *key, size_t base)
     for (size_t i = sh->top; i-- > base && !hint;)
         hint = fkcg_schema_suggest(sh->stack[i].schema, key->str);
     if (hint && !strcasecmp(hint, key->str)) {
-        fkcg_error(sh->d, &key->loc, "unknown key '%s' in %s; keys are case-sensitive: write "
-                   "'%s'", key->str, s->path, hint);
+        fkcg_error(sh->d, &key->loc,
+                   "unknown key '%s' in %s; keys are case-sensitive: write "
+                   "'%s'",
+                   key->str, s->path, hint);
         return;
     }
     if (hint) {
@@ -83,7 +85,7 @@ static ynode *shape_map(shaper *sh, ynode *src, const fkcg_schema *s);
 static void push(shaper *sh, ynode *map, const fkcg_schema *s)
 {
     if (sh->top < sizeof sh->stack / sizeof sh->stack[0])
-        sh->stack[sh->top++] = (open_map){ map, s };
+        sh->stack[sh->top++] = (open_map){map, s};
 }
 
 /* A map value for a mapping key: shaped when written out, opened when empty. */
@@ -171,7 +173,7 @@ static ynode *shape_map(shaper *sh, ynode *src, const fkcg_schema *s)
     out->flow = src->flow;
     out->schema = s;
     size_t base = sh->top, saved = sh->top;
-    sh->stack[sh->top++] = (open_map){ out, s };
+    sh->stack[sh->top++] = (open_map){out, s};
     for (ynode *v = src->kids, *nx; v; v = nx) {
         nx = v->next;
         place(sh, v, base);
@@ -182,6 +184,6 @@ static ynode *shape_map(shaper *sh, ynode *src, const fkcg_schema *s)
 
 ynode *fkcg_shape(fkcg_arena *a, fkcg_diag *d, const ynode *root, const fkcg_schema *s)
 {
-    shaper sh = { .a = a, .d = d, .top = 0 };
+    shaper sh = {.a = a, .d = d, .top = 0};
     return shape_map(&sh, (ynode *)root, s);
 }

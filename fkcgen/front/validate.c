@@ -16,8 +16,8 @@ typedef struct vctx {
     fkcg_arena *a;
     fkcg_diag *d;
     bool ok;
-    const ynode *root;  /* the section's mapping, whose keys are tracked in bad */
-    uint64_t bad;       /* root's schema keys missing or with an error, one bit each: the
+    const ynode *root; /* the section's mapping, whose keys are tracked in bad */
+    uint64_t bad;      /* root's schema keys missing or with an error, one bit each: the
                          * rules that read them are skipped, the others still run */
 } vctx;
 
@@ -91,8 +91,10 @@ static bool reserved_name(vctx *v, const fkcg_loc *loc, const char *what, const 
     const char *why = fkcg_c_name_why(name);
     if (!why || !fkcg_is_c_ident_shape(name))
         return false;
-    fail(v, loc, "%s '%s' is %s: the generated C, or a file that includes a C standard header "
-        "before it, would not compile; choose another name", what, name, why);
+    fail(v, loc,
+         "%s '%s' is %s: the generated C, or a file that includes a C standard header "
+         "before it, would not compile; choose another name",
+         what, name, why);
     return true;
 }
 
@@ -107,8 +109,10 @@ static bool parse_float(vctx *v, const ynode *n, double *out)
     if (!number)
         return fail(v, &n->loc, "'%s' must be a number without quotes, not '%s'", key_of(n), s);
     if (!isfinite(x))
-        return fail(v, &n->loc, "'%s' is out of range: '%s' is larger than the largest double "
-                   "(about 1.8e308)", key_of(n), s);
+        return fail(v, &n->loc,
+                    "'%s' is out of range: '%s' is larger than the largest double "
+                    "(about 1.8e308)",
+                    key_of(n), s);
     if (x < 0 || s[0] == '-')
         return fail(v, &n->loc, "'%s' must not be negative", key_of(n));
     *out = x;
@@ -137,7 +141,7 @@ static int parse_enum(vctx *v, const ynode *n, const fkcg_enum *e, const char *w
     const char *hint = fkcg_enum_suggest(e, n->str);
     if (hint && !strcasecmp(hint, n->str)) {
         fail(v, &n->loc, "%s: unknown value '%s'; values are case-sensitive: write '%s'", what,
-            n->str, hint);
+             n->str, hint);
         return -1;
     }
     if (hint) {
@@ -178,7 +182,7 @@ static bool parse_call(vctx *v, const ynode *n, const char *name, const char **a
     const char *open = strchr(n->str, '('), *close = strrchr(n->str, ')');
     if (!open || !close || close < open || close[1] != '\0')
         return fail(v, &n->loc, "'%s' must look like %s(<name>), not '%s'", key_of(n),
-                   fkcg_enum_find(name)->values[0], n->str);
+                    fkcg_enum_find(name)->values[0], n->str);
     ynode fn = *n;
     fn.str = fkcg_strndup(v->a, n->str, (size_t)(open - n->str));
     if (parse_enum(v, &fn, fkcg_enum_find(name), key_of(n)) < 0)
@@ -210,7 +214,7 @@ static void check_enum_list(vctx *v, const ynode *n, const fkcg_key *k)
         for (const ynode *prev = n->kids; prev != item; prev = prev->next)
             if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
                 fail(v, &item->loc, "%s '%s' is listed twice in '%s'", k->enum_name, item->str,
-                    k->name);
+                     k->name);
                 fkcg_note(v->d, &prev->loc, "first listed here");
                 break;
             }
@@ -225,24 +229,25 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     bool b;
     const char *arg;
     if (n->kind == YN_SCALAR && n->len > FKCG_MAX_TEXT_BYTES) {
-        fail(v, &n->loc, "'%s' is %zu bytes long; a value may have at most %u bytes (the "
-            "generated C holds it as a string literal)", key_of(n), n->len, FKCG_MAX_TEXT_BYTES);
+        fail(v, &n->loc,
+             "'%s' is %zu bytes long; a value may have at most %u bytes (the "
+             "generated C holds it as a string literal)",
+             key_of(n), n->len, FKCG_MAX_TEXT_BYTES);
         return;
     }
     switch (k->type) {
     case FT_STRING:
-    case FT_EXPR:
-        need_scalar(v, n, "text");
-        break;
+    case FT_EXPR: need_scalar(v, n, "text"); break;
     case FT_IDENT:
         if (!need_scalar(v, n, "an identifier") || fkcg_is_c_ident(n->str))
             break;
         if (reserved_name(v, &n->loc, key_of(n), n->str))
             break;
-        fail(v, &n->loc, "'%s' must be a C identifier (" FKCG_IDENT_RULE ") that is not a C "
-                        "keyword nor a name the generated code uses (NULL, SIZE_MAX, fkc_...), "
-                        "not '%s'",
-            key_of(n), n->str);
+        fail(v, &n->loc,
+             "'%s' must be a C identifier (" FKCG_IDENT_RULE ") that is not a C "
+             "keyword nor a name the generated code uses (NULL, SIZE_MAX, fkc_...), "
+             "not '%s'",
+             key_of(n), n->str);
         break;
     case FT_UINT: parse_uint(v, n, &u); break;
     case FT_FLOAT: parse_float(v, n, &f); break;
@@ -258,28 +263,29 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     case FT_HASH:
         if (need_scalar(v, n, "auto or 32 hex digits") && strcmp(n->str, "auto") != 0 &&
             (strlen(n->str) != 32 || strspn(n->str, "0123456789abcdef") != 32))
-            fail(v, &n->loc, "'%s' must be auto or 32 lower-case hex digits, not '%s'",
-                k->name, n->str);
+            fail(v, &n->loc, "'%s' must be auto or 32 lower-case hex digits, not '%s'", k->name,
+                 n->str);
         break;
     case FT_ENUMSEQ: check_enum_list(v, n, k); break;
     case FT_MAP:
         if (n->kind != YN_MAP)
             fail(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
-                k->child->path, describe(n));
+                 k->child->path, describe(n));
         else
             check_map(v, n, k->child, n->key ? &n->key->loc : &n->loc);
         break;
     case FT_SEQMAP:
         if (n->kind != YN_SEQ || n->n == 0) {
-            fail(v, val_loc(n), "'%s' must be a non-empty list of mappings (- key: value), "
-                               "not %s", k->name, n->kind == YN_SEQ ? "an empty list" :
-                               describe(n));
+            fail(v, val_loc(n),
+                 "'%s' must be a non-empty list of mappings (- key: value), "
+                 "not %s",
+                 k->name, n->kind == YN_SEQ ? "an empty list" : describe(n));
             break;
         }
         for (const ynode *item = n->kids; item; item = item->next) {
             if (item->kind != YN_MAP)
                 fail(v, val_loc(item), "each entry of '%s' must be a mapping, not %s", k->name,
-                    describe(item));
+                     describe(item));
             else
                 check_map(v, item, k->child, &item->loc);
         }
@@ -292,15 +298,21 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
         for (const ynode *e = n->kids; e; e = e->next) {
             if (!fkcg_is_c_ident(e->key->str) &&
                 !reserved_name(v, &e->key->loc, "field name", e->key->str))
-                fail(v, &e->key->loc, "field name '%s' must be a C identifier (" FKCG_IDENT_RULE
-                                     ") that is not a C keyword nor a name the generated code "
-                                     "uses (NULL, SIZE_MAX, fkc_...)", e->key->str);
+                fail(v, &e->key->loc,
+                     "field name '%s' must be a C identifier (" FKCG_IDENT_RULE
+                     ") that is not a C keyword nor a name the generated code "
+                     "uses (NULL, SIZE_MAX, fkc_...)",
+                     e->key->str);
             else if (fkcg_expr_is_variable(e->key->str))
-                fail(v, &e->key->loc, "field name '%s' is reserved: cost expressions use it; "
-                                     "rename the field", e->key->str);
+                fail(v, &e->key->loc,
+                     "field name '%s' is reserved: cost expressions use it; "
+                     "rename the field",
+                     e->key->str);
             if (e->kind != YN_MAP)
-                fail(v, val_loc(e), "field '%s' must be a mapping like { kind: usize, note: "
-                                   "\"...\" }, not %s", e->key->str, describe(e));
+                fail(v, val_loc(e),
+                     "field '%s' must be a mapping like { kind: usize, note: "
+                     "\"...\" }, not %s",
+                     e->key->str, describe(e));
             else
                 check_map(v, e, k->child->entry, &e->key->loc);
         }
@@ -346,7 +358,10 @@ static bool check_map(vctx *v, const ynode *n, const fkcg_schema *s, const fkcg_
         fkcg_buf list;
         fkcg_buf_init(&list);
         for (size_t i = 0; i < n_missing; i++)
-            fkcg_buf_printf(&list, "%s'%s'", i == 0 ? "" : i + 1 == n_missing ? " and " : ", ",
+            fkcg_buf_printf(&list, "%s'%s'",
+                            i == 0               ? ""
+                            : i + 1 == n_missing ? " and "
+                                                 : ", ",
                             missing[i]);
         fail(v, owner, "missing required keys %s in %s", list.data, s->path);
         fkcg_buf_free(&list);
@@ -413,8 +428,10 @@ static void check_tensor_name(vctx *v, const ynode *item, const char *what)
 {
     const ynode *n = fkcg_map_get(item, "name");
     if (fkcg_is_reserved_param(n->str))
-        fail(v, &n->loc, "%s name '%s' is taken: the kernel's C function has parameters "
-            "stream, params and extra; rename the %s", what, n->str, what);
+        fail(v, &n->loc,
+             "%s name '%s' is taken: the kernel's C function has parameters "
+             "stream, params and extra; rename the %s",
+             what, n->str, what);
 }
 
 static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
@@ -438,8 +455,7 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
-                fail(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice",
-                    in->name);
+                fail(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice", in->name);
                 fkcg_note(v->d, &s->inputs[j].loc, "first declared here");
             }
     }
@@ -465,8 +481,10 @@ static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
         const fkcg_field *g = fkcg_field_len_clash(s->fields, s->n_fields, f);
         if (!g)
             continue;
-        fail(v, &f->loc, "field name '%s' is taken: the Vec field '%s' has a length member "
-            "'%s' in C; rename the field", f->name, g->name, f->name);
+        fail(v, &f->loc,
+             "field name '%s' is taken: the Vec field '%s' has a length member "
+             "'%s' in C; rename the field",
+             f->name, g->name, f->name);
         fkcg_note(v->d, &g->loc, "the Vec field is declared here");
     }
 }
@@ -520,9 +538,10 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
             const char *other = in ? s->inputs[j].name : s->outputs[j - s->n_inputs].name;
             if (strcmp(other, o->name) != 0)
                 continue;
-            fail(v, &fkcg_map_get(item, "name")->loc, "output '%s' has the name of %s; inputs "
-                "and outputs are parameters of one C function: name each differently", o->name,
-                in ? "an input" : "another output");
+            fail(v, &fkcg_map_get(item, "name")->loc,
+                 "output '%s' has the name of %s; inputs "
+                 "and outputs are parameters of one C function: name each differently",
+                 o->name, in ? "an input" : "another output");
             fkcg_note(v->d, in ? &s->inputs[j].loc : &s->outputs[j - s->n_inputs].loc,
                       "first declared here");
             break;
@@ -530,14 +549,16 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
         const ynode *dr = fkcg_map_get(item, "dtype_rule"), *sr = fkcg_map_get(item, "shape_rule");
         if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
             fail(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
-                o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
+                 o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
         bool from_params = o->shape_rule && !strncmp(o->shape_rule, "from_params", 11);
         if (o->shape_rule_arg && from_params && !is_field(s, o->shape_rule_arg))
-            fail(v, &sr->loc, "shape_rule '%s' names '%s', which is not an op_params field; name "
-                             "one of: %s", o->shape_rule, o->shape_rule_arg, names(v, s, false));
+            fail(v, &sr->loc,
+                 "shape_rule '%s' names '%s', which is not an op_params field; name "
+                 "one of: %s",
+                 o->shape_rule, o->shape_rule_arg, names(v, s, false));
         if (o->shape_rule_arg && !from_params && !is_input(s, o->shape_rule_arg))
             fail(v, &sr->loc, "shape_rule '%s' names '%s', which is not an input; name one of: %s",
-                o->shape_rule, o->shape_rule_arg, names(v, s, true));
+                 o->shape_rule, o->shape_rule_arg, names(v, s, true));
     }
 }
 
@@ -561,10 +582,12 @@ static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
     const ynode *bn = fkcg_map_get(caps, "access_granularity_bits");
     if (align == 0 || (align & (align - 1)) != 0 || align > 65536)
         fail(v, &an->loc, "alignment_bytes must be a power of two from 1 to 65536, not %s",
-            an->str);
+             an->str);
     if (bits == 0 || bits % 8 != 0 || bits > 4096)
-        fail(v, &bn->loc, "access_granularity_bits must be a multiple of 8 from 8 to 4096, "
-                         "not %s", bn->str);
+        fail(v, &bn->loc,
+             "access_granularity_bits must be a multiple of 8 from 8 to 4096, "
+             "not %s",
+             bn->str);
     c->alignment_bytes = (uint32_t)align;
     c->access_granularity_bits = (uint32_t)bits;
     /* requires_contiguous means the binding never sees a strided input. */
@@ -573,8 +596,10 @@ static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
             const char *st = s->inputs[i].layout[FKCG_LAYOUT_STRIDED];
             if (st && !strcmp(st, "rejected"))
                 continue;
-            fail(v, &s->inputs[i].loc, "input '%s' must state 'strided: rejected' in its layout: "
-                "the section's awkward_layout_strategy is requires_contiguous", s->inputs[i].name);
+            fail(v, &s->inputs[i].loc,
+                 "input '%s' must state 'strided: rejected' in its layout: "
+                 "the section's awkward_layout_strategy is requires_contiguous",
+                 s->inputs[i].name);
             fkcg_note(v->d, &fkcg_map_get(caps, "awkward_layout_strategy")->loc,
                       "awkward_layout_strategy is set here");
         }
@@ -616,17 +641,21 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
     p->notes = str(v, prec, "notes");
     if (strcmp(s->determinism, "bitwise") != 0)
         return;
-    struct { const char *key; bool bad; const char *want; } rules[] = {
-        { "bit_stable_on_same_hardware", !p->bit_stable_on_same_hardware, "true" },
-        { "max_ulp", p->max_ulp != 0, "0" },
-        { "max_relative", p->max_relative != 0, "0" },
-        { "max_absolute", p->max_absolute != 0, "0" },
+    struct {
+        const char *key;
+        bool bad;
+        const char *want;
+    } rules[] = {
+        {"bit_stable_on_same_hardware", !p->bit_stable_on_same_hardware, "true"},
+        {"max_ulp", p->max_ulp != 0, "0"},
+        {"max_relative", p->max_relative != 0, "0"},
+        {"max_absolute", p->max_absolute != 0, "0"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         if (!rules[i].bad)
             continue;
         fail(v, &fkcg_map_get(prec, rules[i].key)->loc, "determinism: bitwise requires %s: %s",
-            rules[i].key, rules[i].want);
+             rules[i].key, rules[i].want);
         fkcg_note(v->d, &det->loc, "determinism is set here");
     }
 }
@@ -638,13 +667,17 @@ static void check_provider(vctx *v, const ynode *root, const fkcg_section *s,
     if (!p)
         return;
     if (strcmp(s->backend, p->backend) != 0) {
-        fail(v, &fkcg_map_get(root, "backend")->loc, "backend '%s' is not the provider's "
-            "backend '%s'; a file registers on its provider's backend", s->backend, p->backend);
+        fail(v, &fkcg_map_get(root, "backend")->loc,
+             "backend '%s' is not the provider's "
+             "backend '%s'; a file registers on its provider's backend",
+             s->backend, p->backend);
         fkcg_note(v->d, &p->backend_loc, "the provider's backend is set here");
     }
     if (strcmp(s->kernel_source, p->kernel_source) != 0) {
-        fail(v, &fkcg_map_get(root, "kernel_source")->loc, "kernel_source '%s' is not the "
-            "provider's kernel_source '%s'", s->kernel_source, p->kernel_source);
+        fail(v, &fkcg_map_get(root, "kernel_source")->loc,
+             "kernel_source '%s' is not the "
+             "provider's kernel_source '%s'",
+             s->kernel_source, p->kernel_source);
         fkcg_note(v->d, &p->kernel_source_loc, "the provider's kernel_source is set here");
     }
 }
@@ -677,15 +710,19 @@ static void check_runtime_op(vctx *v, const ynode *root, const fkcg_section *s, 
     const fkcg_loc *op_loc = &fkcg_map_get(root, "op_kind")->loc;
     const ynode *accept = fkcg_map_get(root, "accept"), *ret = fkcg_map_get(root, "return");
     if (s->n_inputs != rk->n_inputs)
-        fail(v, s->n_inputs > rk->n_inputs ? &s->inputs[rk->n_inputs].loc
-                                           : &fkcg_map_get(accept, "inputs")->key->loc,
-            "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
-            "not %zu", s->op_kind, count_of(v, rk->n_inputs, "input"), s->n_inputs);
+        fail(v,
+             s->n_inputs > rk->n_inputs ? &s->inputs[rk->n_inputs].loc
+                                        : &fkcg_map_get(accept, "inputs")->key->loc,
+             "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
+             "not %zu",
+             s->op_kind, count_of(v, rk->n_inputs, "input"), s->n_inputs);
     if (outputs && s->n_outputs != rk->n_outputs)
-        fail(v, s->n_outputs > rk->n_outputs ? &s->outputs[rk->n_outputs].loc
-                                             : &fkcg_map_get(ret, "outputs")->key->loc,
-            "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
-            "not %zu", s->op_kind, count_of(v, rk->n_outputs, "output"), s->n_outputs);
+        fail(v,
+             s->n_outputs > rk->n_outputs ? &s->outputs[rk->n_outputs].loc
+                                          : &fkcg_map_get(ret, "outputs")->key->loc,
+             "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose kernels take %s, "
+             "not %zu",
+             s->op_kind, count_of(v, rk->n_outputs, "output"), s->n_outputs);
     fkcg_buf msg, list;
     fkcg_buf_init(&msg);
     fkcg_buf_init(&list);
@@ -695,16 +732,20 @@ static void check_runtime_op(vctx *v, const ynode *root, const fkcg_section *s, 
     const ynode *fields = op ? fkcg_map_get(op, "fields") : NULL;
     fkcg_rt_diff d = fkcg_runtime_fields_diff(rk, s->fields, s->n_fields, &at, &msg);
     if (d != FKCG_RT_SAME && !fields) {
-        fail(v, op_loc, "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose params "
-            "are %s; state them as op_params fields", s->op_kind, list.data);
+        fail(v, op_loc,
+             "op_kind '%s' is the fkc runtime's (fkc/fkc_kernels.h), whose params "
+             "are %s; state them as op_params fields",
+             s->op_kind, list.data);
     } else if (d != FKCG_RT_SAME) {
         const ynode *entry = at < s->n_fields ? nth_kid(fields, at) : NULL;
-        const fkcg_loc *loc = !entry ? &fields->key->loc
+        const fkcg_loc *loc = !entry              ? &fields->key->loc
                               : d == FKCG_RT_KIND ? &fkcg_map_get(entry, "kind")->loc
                                                   : &s->fields[at].loc;
         fail(v, loc, "%s", msg.data);
-        fkcg_note(v->d, op_loc, "op kind %s is the fkc runtime's (fkc/fkc_kernels.h), whose "
-                  "params are %s", s->op_kind, list.data);
+        fkcg_note(v->d, op_loc,
+                  "op kind %s is the fkc runtime's (fkc/fkc_kernels.h), whose "
+                  "params are %s",
+                  s->op_kind, list.data);
     }
     fkcg_buf_free(&msg);
     fkcg_buf_free(&list);
@@ -729,7 +770,7 @@ static bool clean(const vctx *v, ...)
 fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
                                     const fkcg_chunk *c, const fkcg_provider *p)
 {
-    vctx ctx = { a, d, true, root, 0 }, *v = &ctx;
+    vctx ctx = {a, d, true, root, 0}, *v = &ctx;
     check_map(v, root, &fkcg_schema_section, &c->loc);
     fkcg_section *s = fkcg_alloc(a, sizeof *s);
     s->heading = c->heading;
@@ -749,23 +790,29 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     if (!clean(v, "op_kind", NULL))
         ;
     else if (!fkcg_is_op_kind(s->op_kind))
-        fail(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' must be UpperCamelCase "
-            "(like WriteSlice: letters and digits, starting with a capital)", s->op_kind);
+        fail(v, &fkcg_map_get(root, "op_kind")->loc,
+             "op_kind '%s' must be UpperCamelCase "
+             "(like WriteSlice: letters and digits, starting with a capital)",
+             s->op_kind);
     else {
         char *snake = fkcg_snake_case(s->op_kind);
         const char *why = fkcg_op_kind_c_clash(snake);
         if (why)
-            fail(v, &fkcg_map_get(root, "op_kind")->loc, "op_kind '%s' has the C name '%s', "
-                "which is %s; choose another name", s->op_kind, snake, why);
+            fail(v, &fkcg_map_get(root, "op_kind")->loc,
+                 "op_kind '%s' has the C name '%s', "
+                 "which is %s; choose another name",
+                 s->op_kind, snake, why);
         free(snake);
     }
-    const fkcg_runtime_kernel *rk = clean(v, "kernel", "op_kind", "backend", NULL) ?
-                                    fkcg_runtime_kernel_find(s->kernel) : NULL;
+    const fkcg_runtime_kernel *rk = clean(v, "kernel", "op_kind", "backend", NULL)
+                                        ? fkcg_runtime_kernel_find(s->kernel)
+                                        : NULL;
     if (rk && s->op_kind && s->backend &&
         (strcmp(s->op_kind, rk->op_kind) != 0 || strcmp(s->backend, rk->backend) != 0))
-        fail(v, &s->kernel_loc, "kernel '%s' is a kernel of the fkc runtime (fkc/fkc_kernels.h), "
-            "which implements it as op_kind %s on %s; bind it as that, or name your own kernel",
-            s->kernel, rk->op_kind, rk->backend);
+        fail(v, &s->kernel_loc,
+             "kernel '%s' is a kernel of the fkc runtime (fkc/fkc_kernels.h), "
+             "which implements it as op_kind %s on %s; bind it as that, or name your own kernel",
+             s->kernel, rk->op_kind, rk->backend);
     if (clean(v, "op_kind", NULL))
         s->op_kind_loc = fkcg_map_get(root, "op_kind")->loc;
     if (clean(v, "entry_point", NULL))
@@ -794,8 +841,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
 fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
                                       const fkcg_chunk *c)
 {
-    vctx ctx = { a, d, true, NULL, 0 }, *v = &ctx;
-    fkcg_loc top = { c->file, 1, 1 };
+    vctx ctx = {a, d, true, NULL, 0}, *v = &ctx;
+    fkcg_loc top = {c->file, 1, 1};
     if (!check_map(v, front, &fkcg_schema_front, &top))
         return NULL;
     fkcg_provider *p = fkcg_alloc(a, sizeof *p);
@@ -807,7 +854,7 @@ fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *
         ok = ok || p->fkc_version == known[i];
     if (!ok)
         fail(v, &ver->loc, "fkc_version %s is not one this fkcgen (%s) knows; it reads version 1",
-            ver->str, FKCGEN_VERSION);
+             ver->str, FKCGEN_VERSION);
     const ynode *prov = fkcg_map_get(front, "provider");
     p->name = str(v, prov, "name");
     p->backend = str(v, prov, "backend");

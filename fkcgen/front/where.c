@@ -27,7 +27,7 @@ static void add(fkcg_arena *a, fkcg_where *w, const fkcg_buf *path, fkcg_loc loc
         w->v = more;
         w->cap = cap;
     }
-    w->v[w->n++] = (where_entry){ fkcg_strndup(a, path->data, path->len), loc };
+    w->v[w->n++] = (where_entry){fkcg_strndup(a, path->data, path->len), loc};
 }
 
 /* Records n's children under path (n is at most FKCG_MAX_DEPTH deep: ytree refused deeper). */

@@ -12,7 +12,7 @@ ynode *fkcg_ynode_new(fkcg_arena *a, yn_kind kind, fkcg_loc loc)
     /* Initialised whole (other fields zero) rather than zeroed then set: one node per YAML
      * scalar and collection, about 1.5 million for 10,000 sections. */
     ynode *n = fkcg_alloc_raw(a, sizeof *n);
-    *n = (ynode){ .kind = kind, .loc = loc, .val_col = -1 };
+    *n = (ynode){.kind = kind, .loc = loc, .val_col = -1};
     return n;
 }
 
@@ -43,7 +43,7 @@ typedef struct reader {
     const fkcg_chunk *c;
     yaml_parser_t p;
     yaml_event_t ev;
-    bool have_ev;        /* ev must be deleted */
+    bool have_ev; /* ev must be deleted */
     bool failed;
 } reader;
 
@@ -68,8 +68,8 @@ static ynode *fail(reader *r, fkcg_loc at, const char *fmt, ...)
 /* Leading spaces of line i of the chunk, or -1 when it is blank or a comment. */
 static long indent_of(const fkcg_chunk *c, size_t i)
 {
-    const char *s = c->text + c->line_off[i], *end = c->text + (i + 1 < c->n_lines ?
-                                                                c->line_off[i + 1] : c->len);
+    const char *s = c->text + c->line_off[i],
+               *end = c->text + (i + 1 < c->n_lines ? c->line_off[i + 1] : c->len);
     const char *p = s;
     while (p < end && *p == ' ')
         p++;
@@ -112,13 +112,15 @@ static bool next(reader *r)
         size_t changed = structure ? indent_change(r->c, r->p.problem_mark.line) : 0;
         /* libyaml often notices a problem a line late: say where else to look. */
         if (changed)
-            fkcg_error(r->d, &at, "YAML syntax error: %s%s%s; the indentation changes on line "
+            fkcg_error(r->d, &at,
+                       "YAML syntax error: %s%s%s; the indentation changes on line "
                        "%zu, and a contract's YAML is flat (every key at column 1): an indented "
                        "line among unindented ones is the usual cause",
                        r->p.problem ? r->p.problem : "?", r->p.context ? " " : "",
                        r->p.context ? r->p.context : "", changed);
         else
-            fkcg_error(r->d, &at, "YAML syntax error: %s%s%s; check the brackets, quotes and "
+            fkcg_error(r->d, &at,
+                       "YAML syntax error: %s%s%s; check the brackets, quotes and "
                        "'key: value' form here and on the line above",
                        r->p.problem ? r->p.problem : "?", r->p.context ? " " : "",
                        r->p.context ? r->p.context : "");
@@ -147,8 +149,7 @@ static bool is_null_text(const char *s, size_t len)
 {
     if (len > 4 || (len > 0 && s[0] != '~' && s[0] != 'n' && s[0] != 'N'))
         return false; /* the common case: not a spelling of null, by length or first byte */
-    return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
-           !strcmp(s, "NULL");
+    return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL");
 }
 
 static ynode *scalar(reader *r)
@@ -168,7 +169,8 @@ static ynode *scalar(reader *r)
                   e->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
     if (s.line == t.line && (n->plain || quoted) && width == n->len + (quoted ? 2 : 0) &&
         memcmp(r->c->text + r->c->line_off[s.line] + (n->loc.col - 1 - r->c->strip[s.line]) +
-               (quoted ? 1 : 0), n->str, n->len) == 0) /* n->loc: fkcg_chunk_loc of s */
+                   (quoted ? 1 : 0),
+               n->str, n->len) == 0) /* n->loc: fkcg_chunk_loc of s */
         n->val_col = quoted ? 1 : 0;
     return n;
 }
@@ -192,12 +194,15 @@ static ynode *collection(reader *r, yn_kind kind, unsigned depth)
         if (r->ev.type == end)
             return n;
         if (n->n == FKCG_MAX_ITEMS)
-            return fail(r, mark_loc(r, r->ev.start_mark), "more than %u entries in one YAML %s; "
-                        "split the contract", FKCG_MAX_ITEMS, kind == YN_MAP ? "mapping" : "list");
+            return fail(r, mark_loc(r, r->ev.start_mark),
+                        "more than %u entries in one YAML %s; "
+                        "split the contract",
+                        FKCG_MAX_ITEMS, kind == YN_MAP ? "mapping" : "list");
         ynode *key = NULL;
         if (kind == YN_MAP) {
             if (r->ev.type != YAML_SCALAR_EVENT)
-                return fail(r, mark_loc(r, r->ev.start_mark), "a mapping key must be a plain "
+                return fail(r, mark_loc(r, r->ev.start_mark),
+                            "a mapping key must be a plain "
                             "word, not a %s",
                             r->ev.type == YAML_ALIAS_EVENT ? "YAML alias" : "collection");
             if (!plain_node(r, r->ev.data.scalar.anchor, r->ev.data.scalar.tag))
@@ -232,10 +237,11 @@ static ynode *node(reader *r, unsigned depth)
             return NULL;
         return collection(r, YN_SEQ, depth);
     case YAML_ALIAS_EVENT:
-        return fail(r, mark_loc(r, e->start_mark), "YAML alias '*%s' is not allowed in a "
-                    "contract; write the value out", (const char *)e->data.alias.anchor);
-    default:
-        return fail(r, mark_loc(r, e->start_mark), "unexpected YAML event");
+        return fail(r, mark_loc(r, e->start_mark),
+                    "YAML alias '*%s' is not allowed in a "
+                    "contract; write the value out",
+                    (const char *)e->data.alias.anchor);
+    default: return fail(r, mark_loc(r, e->start_mark), "unexpected YAML event");
     }
 }
 
@@ -248,8 +254,8 @@ static bool has_tab(fkcg_diag *d, const fkcg_chunk *c)
     size_t off = (size_t)(t - c->text), line = 0;
     while (line + 1 < c->n_lines && c->line_off[line + 1] <= off)
         line++;
-    fkcg_loc at = { c->file, c->first_line + (uint32_t)line,
-                    (uint32_t)(off - c->line_off[line] + c->strip[line] + 1) };
+    fkcg_loc at = {c->file, c->first_line + (uint32_t)line,
+                   (uint32_t)(off - c->line_off[line] + c->strip[line] + 1)};
     fkcg_error(d, &at, "tab character in YAML; indent and separate with spaces");
     return true;
 }
@@ -258,7 +264,7 @@ ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c)
 {
     if (has_tab(d, c))
         return NULL;
-    reader r = { .a = a, .d = d, .c = c };
+    reader r = {.a = a, .d = d, .c = c};
     if (!yaml_parser_initialize(&r.p))
         fkcg_oom();
     yaml_parser_set_input_string(&r.p, (const unsigned char *)c->text, c->len);
@@ -267,8 +273,10 @@ ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c)
     if (!next(&r) || !next(&r)) /* stream start, then document start or stream end */
         goto done;
     if (r.ev.type == YAML_STREAM_END_EVENT) { /* point at the opening fence or '---' line */
-        fail(&r, (fkcg_loc){ c->file, c->first_line - 1, 1 }, "empty YAML block; it must hold "
-             "the %s keys", c->first_line > 2 ? "section's" : "provider's");
+        fail(&r, (fkcg_loc){c->file, c->first_line - 1, 1},
+             "empty YAML block; it must hold "
+             "the %s keys",
+             c->first_line > 2 ? "section's" : "provider's");
         goto done;
     }
     if (!next(&r))
@@ -279,7 +287,8 @@ ynode *fkcg_yaml_parse(fkcg_arena *a, fkcg_diag *d, const fkcg_chunk *c)
     if (!next(&r) || !next(&r)) /* document end, then stream end */
         goto done;
     if (r.ev.type != YAML_STREAM_END_EVENT)
-        fail(&r, mark_loc(&r, r.ev.start_mark), "a second YAML document in one block; one block "
+        fail(&r, mark_loc(&r, r.ev.start_mark),
+             "a second YAML document in one block; one block "
              "holds one mapping");
     else if (root->kind != YN_MAP || root->is_null)
         fail(&r, root->loc, "expected a mapping of contract keys (key: value lines)");

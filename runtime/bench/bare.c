@@ -22,9 +22,9 @@ struct bare {
     VkQueue queue;
     uint32_t family;
     VkPhysicalDeviceMemoryProperties mem;
-    uint64_t range, align;          /* usable storage window, window offset alignment */
-    uint32_t groups;                /* maxComputeWorkGroupCount[0] */
-    double ts_ns;                   /* timestamp period, 0: none */
+    uint64_t range, align; /* usable storage window, window offset alignment */
+    uint32_t groups;       /* maxComputeWorkGroupCount[0] */
+    double ts_ns;          /* timestamp period, 0: none */
     PFN_vkCmdPushDescriptorSetKHR push;
     VkDescriptorSetLayout dsl;
     VkPipelineLayout pl;
@@ -60,7 +60,8 @@ static bool pick(bare *b, const char *name)
         if (b->range > (1ull << 31))
             b->range = 1ull << 31;
         b->align = p.limits.minStorageBufferOffsetAlignment < 16
-                       ? 16 : p.limits.minStorageBufferOffsetAlignment;
+                       ? 16
+                       : p.limits.minStorageBufferOffsetAlignment;
         b->groups = p.limits.maxComputeWorkGroupCount[0];
         b->ts_ns = p.limits.timestampComputeAndGraphics ? p.limits.timestampPeriod : 0;
         return true;
@@ -236,13 +237,14 @@ int bare_buffers(bare *b, uint64_t src_bytes, uint64_t dst_bytes)
         vkGetBufferMemoryRequirements(b->dev, b->buf[i], &req);
         uint32_t type = UINT32_MAX;
         for (uint32_t t = 0; t < b->mem.memoryTypeCount && type == UINT32_MAX; t++)
-            if ((req.memoryTypeBits & (1u << t)) && (b->mem.memoryTypes[t].propertyFlags &
-                                                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+            if ((req.memoryTypeBits & (1u << t)) &&
+                (b->mem.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
                 type = t;
         VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                    .allocationSize = req.size,
                                    .memoryTypeIndex = type};
-        if (type == UINT32_MAX || vkAllocateMemory(b->dev, &ai, NULL, &b->mem_of[i]) != VK_SUCCESS ||
+        if (type == UINT32_MAX ||
+            vkAllocateMemory(b->dev, &ai, NULL, &b->mem_of[i]) != VK_SUCCESS ||
             vkBindBufferMemory(b->dev, b->buf[i], b->mem_of[i], 0) != VK_SUCCESS)
             return -1;
     }
@@ -251,12 +253,11 @@ int bare_buffers(bare *b, uint64_t src_bytes, uint64_t dst_bytes)
 
 static void barrier(VkCommandBuffer cmd)
 {
-    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
-                                           VK_ACCESS_TRANSFER_WRITE_BIT,
-                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                           VK_ACCESS_TRANSFER_READ_BIT |
-                                           VK_ACCESS_TRANSFER_WRITE_BIT};
+    VkMemoryBarrier mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
     VkPipelineStageFlags st = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     vkCmdPipelineBarrier(cmd, st, st, 0, 1, &mb, 0, NULL, 0, NULL);
 }
@@ -279,9 +280,8 @@ static void record_plain(bare *b, uint64_t row, uint64_t rows, uint64_t s_row, u
         uint64_t nr = rows - r < per_rows ? rows - r : per_rows;
         for (uint64_t c = 0; c < row; c += chunk) {
             uint64_t n = row - c < chunk ? row - c : chunk;
-            VkDescriptorBufferInfo bi[2] = {
-                {b->buf[0], r * s_row + c, (nr - 1) * s_row + n},
-                {b->buf[1], r * d_row + c, (nr - 1) * d_row + n}};
+            VkDescriptorBufferInfo bi[2] = {{b->buf[0], r * s_row + c, (nr - 1) * s_row + n},
+                                            {b->buf[1], r * d_row + c, (nr - 1) * d_row + n}};
             VkWriteDescriptorSet w[2];
             for (uint32_t i = 0; i < 2; i++)
                 w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
@@ -290,8 +290,8 @@ static void record_plain(bare *b, uint64_t row, uint64_t rows, uint64_t s_row, u
                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                               .pBufferInfo = &bi[i]};
             b->push(b->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, b->pl, 0, 2, w);
-            uint32_t pc[4] = {(uint32_t)(nr * (n / 16)), (uint32_t)(n / 16),
-                              (uint32_t)(s_row / 16), (uint32_t)(d_row / 16)};
+            uint32_t pc[4] = {(uint32_t)(nr * (n / 16)), (uint32_t)(n / 16), (uint32_t)(s_row / 16),
+                              (uint32_t)(d_row / 16)};
             if (nr == 1)
                 pc[1] = pc[0];
             vkCmdPushConstants(b->cmd, b->pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
@@ -336,8 +336,8 @@ static int submit_wait(bare *b)
     return 0;
 }
 
-int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_row,
-                 uint64_t d_row, int iters, double warmup, double *dev, double *host)
+int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_row, uint64_t d_row,
+                 int iters, double warmup, double *dev, double *host)
 {
     double until = bench_now() + warmup;
     *dev = *host = -1;
@@ -367,9 +367,9 @@ int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_ro
             return -1;
         double d = (bench_now() - w0) / iters;
         uint64_t t[2];
-        if (b->ts_ns && vkGetQueryPoolResults(b->dev, b->qp, 0, 2, sizeof t, t, sizeof t[0],
-                                              VK_QUERY_RESULT_64_BIT |
-                                                  VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS)
+        if (b->ts_ns &&
+            vkGetQueryPoolResults(b->dev, b->qp, 0, 2, sizeof t, t, sizeof t[0],
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS)
             d = (double)(t[1] - t[0]) * b->ts_ns * 1e-9 / iters;
         if (pass > 0 && (*dev < 0 || d < *dev))
             *dev = d;

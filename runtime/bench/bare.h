@@ -22,8 +22,8 @@ int bare_buffers(bare *b, uint64_t src_bytes, uint64_t dst_bytes);
  * pass repeated for `warmup` seconds (at least twice): the best pass after the first, in device
  * seconds per copy (timestamps; wall time without them) and host seconds per copy to record.
  * shader: the plain compute copy, else vkCmdCopyBuffer. */
-int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_row,
-                 uint64_t d_row, int iters, double warmup, double *dev, double *host);
+int bare_measure(bare *b, int shader, uint64_t row, uint64_t rows, uint64_t s_row, uint64_t d_row,
+                 int iters, double warmup, double *dev, double *host);
 
 /* Wall seconds per submit + fence wait of a pre-recorded command buffer holding one plain
  * copy of `rows` x `row` bytes at the given strides: the better of two rounds of `calls`
@@ -32,7 +32,6 @@ int bare_submit_wait(bare *b, uint64_t row, uint64_t rows, uint64_t s_row, uint6
                      int calls, double *wall);
 
 double bench_now(void);
-
 
 
 /* The reference's own Vulkan objects (its instance is created for Vulkan 1.2, its device with

@@ -120,19 +120,19 @@ static void table_row(bench *b, const char *name, const char *key, const char *w
                       const char *layout, size_t bytes, double sec, double plain, double copy)
 {
     double gbs = sec > 0 ? (double)bytes / sec / 1e9 : 0;
-    printf("| %-30s | %-5s | %-9s | %-8s | %9.2f | %10.2f | %8.2f | %6.2f | %6.2f |\n", name,
-           width, layout, b->path, (double)bytes / (1 << 20), sec * 1e6, gbs,
-           sec > 0 ? plain / sec : 0, sec > 0 ? copy / sec : 0);
+    printf("| %-30s | %-5s | %-9s | %-8s | %9.2f | %10.2f | %8.2f | %6.2f | %6.2f |\n", name, width,
+           layout, b->path, (double)bytes / (1 << 20), sec * 1e6, gbs, sec > 0 ? plain / sec : 0,
+           sec > 0 ? copy / sec : 0);
     if (b->csv)
-        fprintf(b->csv, "%s,%s,%s,%s,%zu,%.9g,%.6g,%.9g,%.9g\n", key, width, layout, b->path,
-                bytes, sec, gbs, plain, copy);
+        fprintf(b->csv, "%s,%s,%s,%s,%zu,%.9g,%.6g,%.9g,%.9g\n", key, width, layout, b->path, bytes,
+                sec, gbs, plain, copy);
 }
 
 static const struct {
     fkc_dtype dt;
     const char *name;
-} widths[] = {{FKC_DTYPE_U8, "b1"}, {FKC_DTYPE_F16, "b2"}, {FKC_DTYPE_F32, "b4"},
-              {FKC_DTYPE_F64, "b8"}};
+} widths[] = {
+    {FKC_DTYPE_U8, "b1"}, {FKC_DTYPE_F16, "b2"}, {FKC_DTYPE_F32, "b4"}, {FKC_DTYPE_F64, "b8"}};
 
 /* The bandwidth rows of one size: the two references, write_slice at each width aligned and
  * not, whole rows, and a 4-D slab with 12-byte innermost runs (by default the short-run kernel;
@@ -155,8 +155,10 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
     }
     bare_buffers(b->ref, 16, 16); /* give the memory back before the runtime's buffers */
     if (refs) {
-        table_row(b, "vkCmdCopyBuffer (reference)", "copy", "-", "contig", bytes, copy, plain, copy);
-        table_row(b, "plain compute copy (reference)", "plain", "-", "contig", bytes, plain, plain, copy);
+        table_row(b, "vkCmdCopyBuffer (reference)", "copy", "-", "contig", bytes, copy, plain,
+                  copy);
+        table_row(b, "plain compute copy (reference)", "plain", "-", "contig", bytes, plain, plain,
+                  copy);
     }
     fkc_status st;
     if ((st = fkc_buffer_create(b->ctx, bytes, &src)) != FKC_OK ||
@@ -185,7 +187,8 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
         if ((st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
             rc = die("write_slice", st);
         else
-            table_row(b, "write_slice whole rows", "whole_rows", "b4", "contig", bytes, dev, plain, copy);
+            table_row(b, "write_slice whole rows", "whole_rows", "b4", "contig", bytes, dev, plain,
+                      copy);
     }
     if (!rc) { /* 4-D, innermost run 6 x f16 = 12 bytes inside rows of 8 */
         op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 6}},
@@ -274,7 +277,10 @@ static int kv_decode(bench *b, size_t batch, fkc_context *readback)
         rc = die("KV buffers", st);
     op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {batch, KV_HEADS, 1, KV_DIM}},
             .out = {dst, 0, FKC_DTYPE_F16, 4, {batch, KV_HEADS, KV_CAP, KV_DIM}},
-            .step = true, .pos = pos, .cap = KV_CAP, .axis = 2};
+            .step = true,
+            .pos = pos,
+            .cap = KV_CAP,
+            .axis = 2};
     static const char *names[3] = {"write_slice", "rotating, device position",
                                    "rotating, readback"};
     for (int k = 0; k < 3 && !rc; k++) {
@@ -283,7 +289,10 @@ static int kv_decode(bench *b, size_t batch, fkc_context *readback)
         fkc_buffer *bufs[3] = {src, dst, pos}, *rb[3] = {NULL, NULL, NULL};
         if (k == 2) { /* the readback path lives on a context of its own */
             for (int i = 0; i < 3 && st == FKC_OK; i++)
-                st = fkc_buffer_create(readback, i == 1 ? dst_bytes : i == 0 ? rows * row : 8,
+                st = fkc_buffer_create(readback,
+                                       i == 1   ? dst_bytes
+                                       : i == 0 ? rows * row
+                                                : 8,
                                        &rb[i]);
             if (st == FKC_OK)
                 st = fkc_buffer_upload(rb[2], 0, p8, 8);
@@ -302,8 +311,8 @@ static int kv_decode(bench *b, size_t batch, fkc_context *readback)
         if (st != FKC_OK)
             rc = die(names[k], st);
         else
-            printf("| %s | %zu | %8.2f | %8.2f | %5.2f |\n", names[k], batch, dev * 1e6,
-                   host * 1e6, pdev > 0 ? dev / pdev : 0);
+            printf("| %s | %zu | %8.2f | %8.2f | %5.2f |\n", names[k], batch, dev * 1e6, host * 1e6,
+                   pdev > 0 ? dev / pdev : 0);
     }
     fkc_buffer_destroy(src);
     fkc_buffer_destroy(dst);
@@ -349,8 +358,7 @@ static int one_shot(bench *b)
     if (!rc) {
         printf("| bare submit + wait (reference) | %8.2f | %5.2f |\n", bare_wall * 1e6, 1.0);
         printf("| fkc_write_slice_sync | %8.2f | %5.2f |\n", t[0] * 1e6, t[0] / bare_wall);
-        printf("| fkc_write_slice_rotating_sync | %8.2f | %5.2f |\n", t[1] * 1e6,
-               t[1] / bare_wall);
+        printf("| fkc_write_slice_rotating_sync | %8.2f | %5.2f |\n", t[1] * 1e6, t[1] / bare_wall);
     }
     fkc_buffer_destroy(src);
     fkc_buffer_destroy(dst);
@@ -413,7 +421,8 @@ static fkc_status record_time(bench *b, fkc_context *ctx, host_cmd *h, bool host
         double t = (bench_now() - t0) / n;
         if (st == FKC_OK && host)
             st = vkEndCommandBuffer(h->cmd) == VK_SUCCESS && host_submit_wait(h, NULL) == 0
-                     ? FKC_OK : fkc_set_error(FKC_ERR_VULKAN, "the host's submit");
+                     ? FKC_OK
+                     : fkc_set_error(FKC_ERR_VULKAN, "the host's submit");
         else if (st == FKC_OK)
             st = fkc_stream_submit(s);
         if (pass > 0 && (*sec < 0 || t < *sec))
@@ -510,7 +519,10 @@ static int host_recording(bench *b)
         rc = die("host-recording buffers", st);
     op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {1, KV_HEADS, 1, KV_DIM}},
             .out = {dst, 0, FKC_DTYPE_F16, 4, {1, KV_HEADS, KV_CAP, KV_DIM}},
-            .step = true, .pos = pos, .cap = KV_CAP, .axis = 2};
+            .step = true,
+            .pos = pos,
+            .cap = KV_CAP,
+            .axis = 2};
     static const char *names[2] = {"write_slice", "rotating, device position"};
     for (int k = 0; k < 2 && !rc; k++) {
         double own = 0, hosted = 0;
@@ -521,8 +533,8 @@ static int host_recording(bench *b)
             break;
         }
         printf("| record %s, fkc's own stream | %8.3f | %5.2f |\n", names[k], own * 1e6, 1.0);
-        printf("| record %s, the host's command buffer | %8.3f | %5.2f |\n", names[k],
-               hosted * 1e6, own > 0 ? hosted / own : 0);
+        printf("| record %s, the host's command buffer | %8.3f | %5.2f |\n", names[k], hosted * 1e6,
+               own > 0 ? hosted / own : 0);
     }
     double async_s = 0, vk_s = 0;
     o.rotating = false;
@@ -654,9 +666,15 @@ static int decode_batch(bench *b, size_t batch)
         return die("decode buffers", st);
     }
     for (uint32_t c = 0; c < DECODE_CACHES; c++) {
-        d.src[c] = (fkc_tensor){d.tok, c * batch * DECODE_HEADS * row, FKC_DTYPE_F16, 4,
+        d.src[c] = (fkc_tensor){d.tok,
+                                c * batch * DECODE_HEADS * row,
+                                FKC_DTYPE_F16,
+                                4,
                                 {batch, DECODE_HEADS, 1, DECODE_DIM}};
-        d.out[c] = (fkc_tensor){d.cache[c / per], (c % per) * cache_bytes, FKC_DTYPE_F16, 4,
+        d.out[c] = (fkc_tensor){d.cache[c / per],
+                                (c % per) * cache_bytes,
+                                FKC_DTYPE_F16,
+                                4,
                                 {batch, DECODE_HEADS, seq, DECODE_DIM}};
     }
     static const char *names[3] = {"64 x write_slice", "64 x rotating + advance",
@@ -668,13 +686,14 @@ static int decode_batch(bench *b, size_t batch)
             rc = die(names[k], st);
     if (!rc) {
         printf("| plain dispatch, same rows (reference) | %zu | %8.2f | %8.2f | 1 | 0 | %5.2f | "
-               "%8.2f | %5.2f |\n", batch, pdev * 1e6, phost * 1e6, 1.0, bare_wall * 1e6, 1.0);
+               "%8.2f | %5.2f |\n",
+               batch, pdev * 1e6, phost * 1e6, 1.0, bare_wall * 1e6, 1.0);
         for (int k = 0; k < 3; k++) {
             char host[32] = "-";
             if (f[k].host >= 0)
                 snprintf(host, sizeof host, "%8.2f", f[k].host * 1e6);
-            printf("| %s | %zu | %8.2f | %s | %u | %u | %5.2f | %8.2f | %5.2f |\n", names[k],
-                   batch, f[k].dev * 1e6, host, f[k].commands, f[k].barriers,
+            printf("| %s | %zu | %8.2f | %s | %u | %u | %5.2f | %8.2f | %5.2f |\n", names[k], batch,
+                   f[k].dev * 1e6, host, f[k].commands, f[k].barriers,
                    pdev > 0 && f[k].dev >= 0 ? f[k].dev / pdev : 0, f[k].wall * 1e6,
                    bare_wall > 0 ? f[k].wall / bare_wall : 0);
         }
@@ -741,22 +760,25 @@ static int run_path(const opts *o, const char *path, bool first, FILE *csv)
                    "µs per op to record %d ops, into fkc's own stream and into the host's "
                    "command buffer (a borrowed stream), best pass; × own: over the own "
                    "stream's. Then host µs of one submit that does not wait, best of %d.\n\n"
-                   "| measure | host µs | × own |\n|---|---:|---:|\n", o->kv_ops, o->shots);
+                   "| measure | host µs | × own |\n|---|---:|---:|\n",
+                   o->kv_ops, o->shots);
             rc = host_recording(&b);
         }
         if (!rc) {
-            printf("\n### Decode step\n2 x 32 caches [B, 32, %zu, 128] f16 (a buffer per 1 GiB of them), one "
-                   "token [B, 32, 1, 128] f16 into each (sources in one buffer; "
-                   "runtime/bench/torch_decode.py runs the same shapes in PyTorch). Each step "
-                   "its own submission, best of %d: device µs from timestamps (the step's "
-                   "command buffer, entry barrier included), host µs to record it, the "
-                   "commands and barriers it records, × plain: over one plain dispatch of the "
-                   "same rows; wall µs per token: submit + wait of the step (recorded afresh, "
-                   "or replayed with fkc_stream_replay: the position advanced on the device), "
-                   "× bare: over a bare submit + wait of the plain dispatch.\n\n"
-                   "| step | B | device µs | host µs | commands | barriers | × plain | "
-                   "wall µs / token | × bare |\n"
-                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", o->seq, o->steps);
+            printf(
+                "\n### Decode step\n2 x 32 caches [B, 32, %zu, 128] f16 (a buffer per 1 GiB of them), one "
+                "token [B, 32, 1, 128] f16 into each (sources in one buffer; "
+                "runtime/bench/torch_decode.py runs the same shapes in PyTorch). Each step "
+                "its own submission, best of %d: device µs from timestamps (the step's "
+                "command buffer, entry barrier included), host µs to record it, the "
+                "commands and barriers it records, × plain: over one plain dispatch of the "
+                "same rows; wall µs per token: submit + wait of the step (recorded afresh, "
+                "or replayed with fkc_stream_replay: the position advanced on the device), "
+                "× bare: over a bare submit + wait of the plain dispatch.\n\n"
+                "| step | B | device µs | host µs | commands | barriers | × plain | "
+                "wall µs / token | × bare |\n"
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                o->seq, o->steps);
             for (size_t batch = 1; batch <= 8 && !rc; batch += 7)
                 rc = decode_batch(&b, batch);
         }
@@ -778,9 +800,15 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     opts o = {.sizes = {64 << 10, 1 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30},
-              .n_sizes = 6, .iters = 20, .kv_ops = 200, .shots = 200, .steps = 50,
-              .seq = DECODE_SEQ, .warmup = 1.0,
-              .paths = "auto", .kv = true};
+              .n_sizes = 6,
+              .iters = 20,
+              .kv_ops = 200,
+              .shots = 200,
+              .steps = 50,
+              .seq = DECODE_SEQ,
+              .warmup = 1.0,
+              .paths = "auto",
+              .kv = true};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--short") == 0) { /* CI: small sizes, little warm-up */

@@ -20,9 +20,10 @@ fkc_status fkc_buffer_create(fkc_context *ctx, uint64_t size, fkc_buffer **out)
     if (size > UINT64_MAX - 16)
         return fkc_fail(FKC_ERR_OVERFLOW, "buffer size %llu", (unsigned long long)size);
     if (ctx->max_allocation && ((size + 15) & ~(uint64_t)15) > ctx->max_allocation)
-        return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "a %llu-byte buffer exceeds the device's "
-                        "largest allocation (%llu bytes)", (unsigned long long)size,
-                        (unsigned long long)ctx->max_allocation);
+        return fkc_fail(FKC_ERR_OUT_OF_MEMORY,
+                        "a %llu-byte buffer exceeds the device's "
+                        "largest allocation (%llu bytes)",
+                        (unsigned long long)size, (unsigned long long)ctx->max_allocation);
     fkc_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a buffer handle");
@@ -63,20 +64,29 @@ fkc_status fkc_buffer_wrap_vulkan(fkc_context *ctx, VkBuffer buffer, VkDeviceSiz
                         ctx ? "the VkBuffer" : "the context");
     const char *lacks = missing_usage(usage);
     if (lacks)
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "%s: the buffer's usage lacks %s (fkc needs "
-                        "FKC_VULKAN_BUFFER_USAGE)", what, lacks);
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "%s: the buffer's usage lacks %s (fkc needs "
+                        "FKC_VULKAN_BUFFER_USAGE)",
+                        what, lacks);
     if (offset % ctx->offset_align != 0)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: offset %" PRIu64 " is not a multiple of "
-                        "%" PRIu64 " (fkc_vulkan_buffer_alignment)", what, (uint64_t)offset,
-                        ctx->offset_align);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: offset %" PRIu64 " is not a multiple of "
+                        "%" PRIu64 " (fkc_vulkan_buffer_alignment)",
+                        what, (uint64_t)offset, ctx->offset_align);
     if (size == 0 || size % 16 != 0 || offset > UINT64_MAX - size)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: size %" PRIu64 " is not a non-zero "
-                        "multiple of 16", what, (uint64_t)size);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: size %" PRIu64 " is not a non-zero "
+                        "multiple of 16",
+                        what, (uint64_t)size);
     fkc_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a buffer handle");
-    *b = (fkc_buffer){.ctx = ctx, .buffer = buffer, .base = offset, .size = size,
-                      .vk_size = size, .borrowed = true};
+    *b = (fkc_buffer){.ctx = ctx,
+                      .buffer = buffer,
+                      .base = offset,
+                      .size = size,
+                      .vk_size = size,
+                      .borrowed = true};
     fkc_context_retain(ctx);
     *out = b;
     return FKC_OK;
@@ -152,17 +162,19 @@ static fkc_status copy_sync(const fkc_buffer *b, uint64_t offset, void *down, co
     return st;
 }
 
-static fkc_status check_range(const fkc_buffer *b, uint64_t offset, const void *data,
-                              uint64_t size, const char *what)
+static fkc_status check_range(const fkc_buffer *b, uint64_t offset, const void *data, uint64_t size,
+                              const char *what)
 {
     if (!b)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: buffer is NULL", what);
     if (size && !data)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: data is NULL", what);
     if (offset > b->size || size > b->size - offset)
-        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "%s: bytes [%llu, +%llu) are outside the "
-                        "%llu-byte buffer", what, (unsigned long long)offset,
-                        (unsigned long long)size, (unsigned long long)b->size);
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                        "%s: bytes [%llu, +%llu) are outside the "
+                        "%llu-byte buffer",
+                        what, (unsigned long long)offset, (unsigned long long)size,
+                        (unsigned long long)b->size);
     return FKC_OK;
 }
 

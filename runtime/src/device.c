@@ -22,8 +22,9 @@ static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 #define MAX_DEVICES 16u
-#define KNOWN_FLAGS (FKC_CONTEXT_VALIDATION | FKC_CONTEXT_IGNORE_ENV | FKC_CONTEXT_RING_READBACK | \
-                     FKC_CONTEXT_NO_SHORT_RUNS)
+#define KNOWN_FLAGS                                                                                \
+    (FKC_CONTEXT_VALIDATION | FKC_CONTEXT_IGNORE_ENV | FKC_CONTEXT_RING_READBACK |                 \
+     FKC_CONTEXT_NO_SHORT_RUNS)
 
 const char *fkc_device_type_name(fkc_device_type type)
 {
@@ -80,13 +81,11 @@ static bool has_extension(const fkc_vk *vk, VkPhysicalDevice pd, const char *nam
 /* Whether the 8-bit storage feature struct may be queried: core 1.2 or the extension. */
 static bool can_8bit(const fkc_vk *vk, VkPhysicalDevice pd, uint32_t api)
 {
-    return api >= VK_API_VERSION_1_2 ||
-           has_extension(vk, pd, VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+    return api >= VK_API_VERSION_1_2 || has_extension(vk, pd, VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
 }
 
 /* Fills one fkc_device_info from Vulkan's properties, features, queues and heaps. */
-static void describe(const fkc_vk *vk, VkPhysicalDevice pd, uint32_t index,
-                     fkc_device_info *info)
+static void describe(const fkc_vk *vk, VkPhysicalDevice pd, uint32_t index, fkc_device_info *info)
 {
     VkPhysicalDeviceProperties p;
     VkPhysicalDeviceMemoryProperties m;
@@ -99,8 +98,8 @@ static void describe(const fkc_vk *vk, VkPhysicalDevice pd, uint32_t index,
     vk->vkGetPhysicalDeviceProperties(pd, &p);
     memset(info, 0, sizeof *info);
     info->index = index;
-    memcpy(info->name, p.deviceName, sizeof info->name < sizeof p.deviceName
-                                         ? sizeof info->name : sizeof p.deviceName);
+    memcpy(info->name, p.deviceName,
+           sizeof info->name < sizeof p.deviceName ? sizeof info->name : sizeof p.deviceName);
     info->name[sizeof info->name - 1] = '\0';
     info->type = map_type(p.deviceType);
     info->vendor_id = p.vendorID;
@@ -195,8 +194,7 @@ static bool layer_has_extension(const fkc_vk *vk, const char *layer, const char 
 
 /* Creates the instance and loads its functions into vk; with ctx and FKC_CONTEXT_VALIDATION,
  * also the layer and messenger. */
-static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags,
-                                  VkInstance *out)
+static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags, VkInstance *out)
 {
     uint32_t loader = VK_API_VERSION_1_0;
     if (!vk->vkEnumerateInstanceVersion || vk->vkEnumerateInstanceVersion(&loader) != VK_SUCCESS ||
@@ -228,8 +226,10 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags,
     bool validate = ctx && (flags & FKC_CONTEXT_VALIDATION);
     if (validate) {
         if (!layer_present(vk, VALIDATION_LAYER))
-            return fkc_fail(FKC_ERR_UNSUPPORTED, "validation requested but %s is not installed "
-                            "(Debian package vulkan-validationlayers)", VALIDATION_LAYER);
+            return fkc_fail(FKC_ERR_UNSUPPORTED,
+                            "validation requested but %s is not installed "
+                            "(Debian package vulkan-validationlayers)",
+                            VALIDATION_LAYER);
         ci.enabledLayerCount = 1;
         ci.ppEnabledLayerNames = layers;
         ci.enabledExtensionCount = 1;
@@ -243,9 +243,11 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags,
     }
     VkResult r = vk->vkCreateInstance(&ci, NULL, out);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
-        return fkc_fail(FKC_ERR_NO_DEVICE, "no Vulkan driver could be loaded (vkCreateInstance: "
+        return fkc_fail(FKC_ERR_NO_DEVICE,
+                        "no Vulkan driver could be loaded (vkCreateInstance: "
                         "%s); install a driver such as mesa-vulkan-drivers and check "
-                        "VK_DRIVER_FILES / VK_ICD_FILENAMES", fkc_vk_result_name(r));
+                        "VK_DRIVER_FILES / VK_ICD_FILENAMES",
+                        fkc_vk_result_name(r));
     if (r != VK_SUCCESS)
         return fkc_vk_fail(r, "vkCreateInstance");
     fkc_status st = fkc_vk_load_instance(vk, *out);
@@ -257,8 +259,8 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags,
             st = fkc_vk_fail(r, "vkCreateDebugUtilsMessengerEXT");
     }
     if (st != FKC_OK) {
-        PFN_vkDestroyInstance kill =
-            (PFN_vkDestroyInstance)vk->vkGetInstanceProcAddr(*out, "vkDestroyInstance");
+        PFN_vkDestroyInstance kill = (PFN_vkDestroyInstance)vk->vkGetInstanceProcAddr(
+            *out, "vkDestroyInstance");
         if (kill)
             kill(*out, NULL);
         *out = VK_NULL_HANDLE;
@@ -267,15 +269,15 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags,
 }
 
 /* Physical devices of an instance (at most MAX_DEVICES); FKC_ERR_NO_DEVICE when none. */
-static fkc_status list_devices(const fkc_vk *vk, VkInstance inst, VkPhysicalDevice *pd,
-                               uint32_t *n)
+static fkc_status list_devices(const fkc_vk *vk, VkInstance inst, VkPhysicalDevice *pd, uint32_t *n)
 {
     uint32_t count = MAX_DEVICES;
     VkResult r = vk->vkEnumeratePhysicalDevices(inst, &count, pd);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE)
         return fkc_vk_fail(r, "vkEnumeratePhysicalDevices");
     if (count == 0)
-        return fkc_fail(FKC_ERR_NO_DEVICE, "the Vulkan loader found no physical device; install "
+        return fkc_fail(FKC_ERR_NO_DEVICE,
+                        "the Vulkan loader found no physical device; install "
                         "a driver such as mesa-vulkan-drivers and check VK_DRIVER_FILES");
     *n = count;
     return FKC_OK;
@@ -336,16 +338,20 @@ static fkc_status pick_by_name(const fkc_device_info *info, uint32_t n, const ch
     for (uint32_t i = 0; i < n; i++)
         if (contains(info[i].name, name))
             return *out = i, FKC_OK;
-    return fkc_fail(FKC_ERR_DEVICE_NOT_FOUND, "%s: no Vulkan device is named like '%s' "
-                    "(%u present; `fkc-run devices` lists them)", origin, name, n);
+    return fkc_fail(FKC_ERR_DEVICE_NOT_FOUND,
+                    "%s: no Vulkan device is named like '%s' "
+                    "(%u present; `fkc-run devices` lists them)",
+                    origin, name, n);
 }
 
 static fkc_status pick_by_index(uint32_t n, const char *text, long index, const char *origin,
                                 uint32_t *out)
 {
     if (index < 0 || (unsigned long)index >= n)
-        return fkc_fail(FKC_ERR_DEVICE_NOT_FOUND, "%s: device index %s is out of range "
-                        "(%u device%s present)", origin, text, n, n == 1 ? "" : "s");
+        return fkc_fail(FKC_ERR_DEVICE_NOT_FOUND,
+                        "%s: device index %s is out of range "
+                        "(%u device%s present)",
+                        origin, text, n, n == 1 ? "" : "s");
     *out = (uint32_t)index;
     return FKC_OK;
 }
@@ -368,8 +374,8 @@ static fkc_status select_device(const fkc_context_options *o, const fkc_device_i
         return pick_by_name(info, n, env, "FKC_DEVICE", out);
     }
     for (uint32_t i = 0; i < n; i++) /* the first discrete or integrated GPU */
-        if (info[i].has_compute_queue && (info[i].type == FKC_DEVICE_DISCRETE_GPU ||
-                                          info[i].type == FKC_DEVICE_INTEGRATED_GPU))
+        if (info[i].has_compute_queue &&
+            (info[i].type == FKC_DEVICE_DISCRETE_GPU || info[i].type == FKC_DEVICE_INTEGRATED_GPU))
             return *out = i, FKC_OK;
     for (uint32_t i = 0; i < n; i++) /* else a CPU device such as lavapipe */
         if (info[i].has_compute_queue && info[i].type == FKC_DEVICE_CPU)
@@ -465,8 +471,8 @@ static fkc_status create_device(fkc_context *ctx, const fkc_hooks *hooks)
     if (st == FKC_OK && push && !ctx->vk.vkCmdPushDescriptorSetKHR)
         st = fkc_fail(FKC_ERR_VULKAN, "vkCmdPushDescriptorSetKHR is missing");
     if (st != FKC_OK) { /* a half-loaded table: destroy the device through the loader's entry */
-        PFN_vkDestroyDevice kill =
-            (PFN_vkDestroyDevice)ctx->vk.vkGetDeviceProcAddr(ctx->device, "vkDestroyDevice");
+        PFN_vkDestroyDevice kill = (PFN_vkDestroyDevice)ctx->vk.vkGetDeviceProcAddr(
+            ctx->device, "vkDestroyDevice");
         if (kill)
             kill(ctx->device, NULL);
         ctx->device = VK_NULL_HANDLE;
@@ -485,7 +491,8 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o, const fkc
     if (hooks && hooks->storage_buffer_range &&
         hooks->storage_buffer_range < in->max_storage_buffer_range)
         in->max_storage_buffer_range = hooks->storage_buffer_range < FKC_MIN_TEST_RANGE
-                                           ? FKC_MIN_TEST_RANGE : hooks->storage_buffer_range;
+                                           ? FKC_MIN_TEST_RANGE
+                                           : hooks->storage_buffer_range;
     for (int i = 0; i < 3 && hooks && hooks->work_group_count; i++)
         if (hooks->work_group_count < in->max_compute_work_group_count[i])
             in->max_compute_work_group_count[i] = hooks->work_group_count;
@@ -497,7 +504,8 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o, const fkc
     if (range > FKC_MAX_WINDOW)
         range = FKC_MAX_WINDOW;
     ctx->offset_align = in->min_storage_buffer_offset_alignment > FKC_WINDOW_ALIGN
-                            ? in->min_storage_buffer_offset_alignment : FKC_WINDOW_ALIGN;
+                            ? in->min_storage_buffer_offset_alignment
+                            : FKC_WINDOW_ALIGN;
     if (range < 4 * ctx->offset_align) /* room for a window after its alignment slack */
         range = 4 * ctx->offset_align;
     ctx->storage_range = range & ~(uint64_t)15;
@@ -519,11 +527,10 @@ static void read_properties(fkc_context *ctx)
     VkPhysicalDeviceMaintenance3Properties m3 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
     VkPhysicalDevicePushDescriptorPropertiesKHR pd = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR,
-        .pNext = &m3};
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR, .pNext = &m3};
     VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                      .pNext = ctx->vk.vkCmdPushDescriptorSetKHR
-                                                   ? (void *)&pd : (void *)&m3};
+                                      .pNext = ctx->vk.vkCmdPushDescriptorSetKHR ? (void *)&pd
+                                                                                 : (void *)&m3};
     ctx->vk.vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
     ctx->max_allocation = m3.maxMemoryAllocationSize;
     uint32_t m = FKC_KERNEL_MAX_BUFFERS;
@@ -568,8 +575,10 @@ static fkc_status open_owned_locked(fkc_context *ctx, const fkc_context_options 
     ctx->physical = pd[chosen];
     ctx->info = info[chosen];
     if (ctx->info.api_version < VK_API_VERSION_1_1)
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "device '%s' supports only Vulkan %u.%u; 1.1 is "
-                        "needed", ctx->info.name, VK_API_VERSION_MAJOR(ctx->info.api_version),
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "device '%s' supports only Vulkan %u.%u; 1.1 is "
+                        "needed",
+                        ctx->info.name, VK_API_VERSION_MAJOR(ctx->info.api_version),
                         VK_API_VERSION_MINOR(ctx->info.api_version));
     if ((st = create_device(ctx, hooks)) != FKC_OK)
         return st;
@@ -607,7 +616,8 @@ static fkc_status check_host(const fkc_vulkan_device *h, const fkc_context_optio
     if (!h)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: the host's device is NULL", what);
     if (h->size != sizeof *h)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: fkc_vulkan_device.size is %zu, not %zu: "
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: fkc_vulkan_device.size is %zu, not %zu: "
                         "set it up with fkc_vulkan_device_init (headers of another fkc?)",
                         what, h->size, sizeof *h);
     const char *missing = !h->get_instance_proc_addr ? "get_instance_proc_addr"
@@ -618,19 +628,25 @@ static fkc_status check_host(const fkc_vulkan_device *h, const fkc_context_optio
     if (missing)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %s is NULL", what, missing);
     if (h->enabled_extension_count && !h->enabled_extensions)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %u enabled extensions but the list is "
-                        "NULL", what, h->enabled_extension_count);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: %u enabled extensions but the list is "
+                        "NULL",
+                        what, h->enabled_extension_count);
     if (o->device_index >= 0 || o->device_name)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: the options choose a device; the host "
-                        "gave its own", what);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: the options choose a device; the host "
+                        "gave its own",
+                        what);
     if (o->flags & FKC_CONTEXT_VALIDATION)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: FKC_CONTEXT_VALIDATION: the validation "
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: FKC_CONTEXT_VALIDATION: the validation "
                         "layer belongs to the host's instance (install your own messenger)",
                         what);
     if (h->instance_api_version < VK_API_VERSION_1_1)
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "%s: the host's instance was created for Vulkan "
-                        "%u.%u; fkc needs 1.1 (VkApplicationInfo::apiVersion)", what,
-                        VK_API_VERSION_MAJOR(h->instance_api_version),
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "%s: the host's instance was created for Vulkan "
+                        "%u.%u; fkc needs 1.1 (VkApplicationInfo::apiVersion)",
+                        what, VK_API_VERSION_MAJOR(h->instance_api_version),
                         VK_API_VERSION_MINOR(h->instance_api_version));
     return FKC_OK;
 }
@@ -659,9 +675,10 @@ static fkc_status open_borrowed(fkc_context *ctx, const fkc_vulkan_device *h,
     uint32_t api = ctx->info.api_version < ctx->instance_api ? ctx->info.api_version
                                                              : ctx->instance_api;
     if (ctx->info.api_version < VK_API_VERSION_1_1)
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "%s: device '%s' supports only Vulkan %u.%u; fkc "
-                        "needs 1.1", what, ctx->info.name,
-                        VK_API_VERSION_MAJOR(ctx->info.api_version),
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "%s: device '%s' supports only Vulkan %u.%u; fkc "
+                        "needs 1.1",
+                        what, ctx->info.name, VK_API_VERSION_MAJOR(ctx->info.api_version),
                         VK_API_VERSION_MINOR(ctx->info.api_version));
     VkQueueFamilyProperties q[32];
     uint32_t nq = queue_families(ctx, q);
@@ -669,9 +686,10 @@ static fkc_status open_borrowed(fkc_context *ctx, const fkc_vulkan_device *h,
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: device '%s' has no queue %u of family %u",
                         what, ctx->info.name, h->queue_index, h->queue_family);
     if (!(q[h->queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT))
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "%s: queue family %u of '%s' has no "
-                        "VK_QUEUE_COMPUTE_BIT; fkc records compute dispatches", what,
-                        h->queue_family, ctx->info.name);
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "%s: queue family %u of '%s' has no "
+                        "VK_QUEUE_COMPUTE_BIT; fkc records compute dispatches",
+                        what, h->queue_family, ctx->info.name);
     ctx->queue_family = h->queue_family;
     ctx->queue_index = h->queue_index;
     ctx->queue_lock = h->queue_lock;
@@ -739,9 +757,11 @@ void fkc_context_release(fkc_context *ctx)
 static fkc_status check_options(const fkc_context_options *o, const char *what)
 {
     if (o->size != sizeof *o)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: fkc_context_options.size is %zu, not %zu: "
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: fkc_context_options.size is %zu, not %zu: "
                         "set the options up with fkc_context_options_init (headers of another "
-                        "fkc?)", what, o->size, sizeof *o);
+                        "fkc?)",
+                        what, o->size, sizeof *o);
     if (o->flags & ~(uint32_t)KNOWN_FLAGS)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: unknown context flags 0x%x", what,
                         (unsigned)(o->flags & ~(uint32_t)KNOWN_FLAGS));
@@ -803,7 +823,7 @@ fkc_status fkc_context_create_with_loader(const fkc_context_options *options,
         if (out)
             *out = NULL;
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_context_create_with_loader: "
-                        "get_instance_proc_addr is NULL");
+                                                  "get_instance_proc_addr is NULL");
     }
     return fkc_context_open(options, NULL, get_instance_proc_addr, NULL, out);
 }
@@ -815,7 +835,7 @@ fkc_status fkc_context_create_vulkan(const fkc_vulkan_device *host,
         if (out)
             *out = NULL;
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_context_create_vulkan: the host's device "
-                        "is NULL");
+                                                  "is NULL");
     }
     return fkc_context_open(options, host, NULL, NULL, out);
 }
@@ -856,8 +876,8 @@ const char *fkc_context_validation_last(const fkc_context *ctx)
 }
 
 fkc_status fkc_context_vulkan(const fkc_context *ctx, VkInstance *instance,
-                              VkPhysicalDevice *physical_device, VkDevice *device,
-                              VkQueue *queue, uint32_t *queue_family)
+                              VkPhysicalDevice *physical_device, VkDevice *device, VkQueue *queue,
+                              uint32_t *queue_family)
 {
     if (!ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_context_vulkan: context is NULL");

@@ -39,27 +39,27 @@ fkc_status fkc_set_error(fkc_status status, const char *fmt, ...)
 const char *fkc_vk_result_name(VkResult r)
 {
     switch (r) {
-#define CASE(x) case x: return #x;
-    CASE(VK_SUCCESS)
-    CASE(VK_NOT_READY)
-    CASE(VK_TIMEOUT)
-    CASE(VK_INCOMPLETE)
-    CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
-    CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-    CASE(VK_ERROR_INITIALIZATION_FAILED)
-    CASE(VK_ERROR_DEVICE_LOST)
-    CASE(VK_ERROR_MEMORY_MAP_FAILED)
-    CASE(VK_ERROR_LAYER_NOT_PRESENT)
-    CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
-    CASE(VK_ERROR_FEATURE_NOT_PRESENT)
-    CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
-    CASE(VK_ERROR_TOO_MANY_OBJECTS)
-    CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
-    CASE(VK_ERROR_FRAGMENTED_POOL)
-    CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+#define CASE(x)                                                                                    \
+    case x: return #x;
+        CASE(VK_SUCCESS)
+        CASE(VK_NOT_READY)
+        CASE(VK_TIMEOUT)
+        CASE(VK_INCOMPLETE)
+        CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
+        CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        CASE(VK_ERROR_INITIALIZATION_FAILED)
+        CASE(VK_ERROR_DEVICE_LOST)
+        CASE(VK_ERROR_MEMORY_MAP_FAILED)
+        CASE(VK_ERROR_LAYER_NOT_PRESENT)
+        CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+        CASE(VK_ERROR_FEATURE_NOT_PRESENT)
+        CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+        CASE(VK_ERROR_TOO_MANY_OBJECTS)
+        CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+        CASE(VK_ERROR_FRAGMENTED_POOL)
+        CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
 #undef CASE
-    default:
-        return "VkResult (other)";
+    default: return "VkResult (other)";
     }
 }
 

@@ -24,9 +24,8 @@ typedef struct fkc_test_hooks {
 
 /* fkc_context_create with hooks (NULL: none) and a vkGetInstanceProcAddr (NULL: the loader's).
  * The context's fkc_context_device then reports the lowered limits, as a smaller device would. */
-fkc_status fkc_test_context_create(const fkc_context_options *options,
-                                   const fkc_test_hooks *hooks, PFN_vkGetInstanceProcAddr gipa,
-                                   fkc_context **out);
+fkc_status fkc_test_context_create(const fkc_context_options *options, const fkc_test_hooks *hooks,
+                                   PFN_vkGetInstanceProcAddr gipa, fkc_context **out);
 /* The storage window and grid limit the runtime works to. */
 uint64_t fkc_test_storage_range(const fkc_context *ctx);
 uint32_t fkc_test_work_group_count(const fkc_context *ctx);

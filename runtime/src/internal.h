@@ -15,39 +15,45 @@
 #include "plan.h"
 
 /* ---- limits and defaults (one place) ---- */
-#define FKC_STAGING_BYTES (8u << 20)   /* synchronous copies move at most this much per submit */
-#define FKC_STAGING_CHUNK (1u << 20)   /* smallest staging chunk a stream allocates */
-#define FKC_BLOCK_BYTES (64ull << 20)  /* device-memory block that small buffers share */
+#define FKC_STAGING_BYTES (8u << 20)      /* synchronous copies move at most this much per submit */
+#define FKC_STAGING_CHUNK (1u << 20)      /* smallest staging chunk a stream allocates */
+#define FKC_BLOCK_BYTES (64ull << 20)     /* device-memory block that small buffers share */
 #define FKC_DEDICATED_BYTES (16ull << 20) /* buffers this big get an allocation of their own */
-#define FKC_DESCRIPTOR_SETS 128u       /* sets per descriptor pool (no push descriptors) */
-#define FKC_LOCAL_SIZE 256u            /* invocations per work group (matches the shaders) */
-#define FKC_WINDOW_ALIGN 16u           /* storage windows start at least this aligned */
-#define FKC_MAX_WINDOW (1ull << 31)    /* keeps every in-shader index below 2^32 */
-#define FKC_MIN_TEST_RANGE 256u        /* smallest storage range the test hook accepts */
-#define FKC_TRANSFER_MIN_ROW 64u       /* AUTO: rows at least this long go through copy regions */
-#define FKC_REGION_BATCH 1024u         /* copy regions per vkCmdCopyBuffer call */
-#define FKC_GRID_MIN_UNITS 256u        /* rows of at least this many units use grid mode */
-#define FKC_SHORT_MAX_ROW 16u          /* misaligned rows this short: one invocation per row */
-#define FKC_SPLIT_MIN_BYTES (4u << 20) /* misaligned long rows this big: edges and bulk apart
+#define FKC_DESCRIPTOR_SETS 128u          /* sets per descriptor pool (no push descriptors) */
+#define FKC_LOCAL_SIZE 256u               /* invocations per work group (matches the shaders) */
+#define FKC_WINDOW_ALIGN 16u              /* storage windows start at least this aligned */
+#define FKC_MAX_WINDOW (1ull << 31)       /* keeps every in-shader index below 2^32 */
+#define FKC_MIN_TEST_RANGE 256u           /* smallest storage range the test hook accepts */
+#define FKC_TRANSFER_MIN_ROW 64u /* AUTO: rows at least this long go through copy regions */
+#define FKC_REGION_BATCH 1024u   /* copy regions per vkCmdCopyBuffer call */
+#define FKC_GRID_MIN_UNITS 256u  /* rows of at least this many units use grid mode */
+#define FKC_SHORT_MAX_ROW 16u    /* misaligned rows this short: one invocation per row */
+#define FKC_SPLIT_MIN_BYTES                                                                        \
+    (4u << 20)                        /* misaligned long rows this big: edges and bulk apart
                                           (H200: single kernel faster at 1 MiB, split at 16) */
-#define FKC_TRACK_MAX 256u             /* ranges a stream tracks between barriers (then: one) */
-#define FKC_FUSE_MAX 256u              /* writes one fused dispatch takes */
-#define FKC_FUSE_READ 6u               /* read-only buffer windows one fused dispatch binds */
-#define FKC_FUSE_WRITE 8u              /* and written ones (fused.comp: bindings 1..14) */
-#define FKC_FUSE_MAX_UNITS (1u << 16)  /* 16-byte units a write may have to be fused */
-#define FKC_FUSE_WORDS 16u             /* 32-bit words of one write's entry (fused.comp) */
-#define FKC_TABLE_BYTES (64u << 10)    /* buffer of a stream's fused-write tables */
+#define FKC_TRACK_MAX 256u            /* ranges a stream tracks between barriers (then: one) */
+#define FKC_FUSE_MAX 256u             /* writes one fused dispatch takes */
+#define FKC_FUSE_READ 6u              /* read-only buffer windows one fused dispatch binds */
+#define FKC_FUSE_WRITE 8u             /* and written ones (fused.comp: bindings 1..14) */
+#define FKC_FUSE_MAX_UNITS (1u << 16) /* 16-byte units a write may have to be fused */
+#define FKC_FUSE_WORDS 16u            /* 32-bit words of one write's entry (fused.comp) */
+#define FKC_TABLE_BYTES (64u << 10)   /* buffer of a stream's fused-write tables */
 
 /* ---- vk.c: every Vulkan function the runtime calls, loaded through vkGetInstanceProcAddr --
  * (the host's or the loader's); the library calls no other Vulkan symbol. */
+/* clang-format off */
 #define FKC_VK_GLOBAL(X)                                                                       \
     X(vkEnumerateInstanceLayerProperties) X(vkEnumerateInstanceExtensionProperties)            \
     X(vkCreateInstance)
+/* clang-format on */
+/* clang-format off */
 #define FKC_VK_INSTANCE(X)                                                                     \
     X(vkDestroyInstance) X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties)        \
     X(vkGetPhysicalDeviceProperties2) X(vkGetPhysicalDeviceFeatures2)                          \
     X(vkGetPhysicalDeviceMemoryProperties) X(vkGetPhysicalDeviceQueueFamilyProperties)         \
     X(vkEnumerateDeviceExtensionProperties) X(vkCreateDevice) X(vkGetDeviceProcAddr)
+/* clang-format on */
+/* clang-format off */
 #define FKC_VK_DEVICE(X)                                                                       \
     X(vkDestroyDevice) X(vkGetDeviceQueue) X(vkDeviceWaitIdle) X(vkQueueSubmit)                \
     X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements) X(vkAllocateMemory)  \
@@ -63,10 +69,11 @@
     X(vkCreateComputePipelines) X(vkDestroyPipeline) X(vkCreateDescriptorPool)                 \
     X(vkDestroyDescriptorPool) X(vkResetDescriptorPool) X(vkAllocateDescriptorSets)            \
     X(vkUpdateDescriptorSets) X(vkCmdUpdateBuffer)
+/* clang-format on */
 
 typedef struct fkc_vk {
     PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
-    PFN_vkEnumerateInstanceVersion vkEnumerateInstanceVersion;        /* NULL: a 1.0 loader */
+    PFN_vkEnumerateInstanceVersion vkEnumerateInstanceVersion; /* NULL: a 1.0 loader */
 #define FKC_VK_FIELD(name) PFN_##name name;
     FKC_VK_GLOBAL(FKC_VK_FIELD)
     FKC_VK_INSTANCE(FKC_VK_FIELD)
@@ -96,8 +103,16 @@ typedef struct fkc_hooks {
  * units, rows of at most 16 bytes; and aligned / any alignment with the device-resident ring
  * position. */
 typedef enum kernel_id {
-    KERNEL_U128, KERNEL_WIDE, KERNEL_WIDE_IN, KERNEL_WIDE_EDGE, KERNEL_WIDE_SHORT, KERNEL_RING_U128,
-    KERNEL_RING_WIDE, KERNEL_FUSED, KERNEL_ADVANCE, KERNEL_COUNT
+    KERNEL_U128,
+    KERNEL_WIDE,
+    KERNEL_WIDE_IN,
+    KERNEL_WIDE_EDGE,
+    KERNEL_WIDE_SHORT,
+    KERNEL_RING_U128,
+    KERNEL_RING_WIDE,
+    KERNEL_FUSED,
+    KERNEL_ADVANCE,
+    KERNEL_COUNT
 } kernel_id;
 
 /* ---- memory.c: device-memory blocks shared by small buffers ---- */
@@ -107,10 +122,10 @@ typedef struct fkc_range {
 
 typedef struct fkc_block {
     VkDeviceMemory memory;
-    VkBuffer buffer;             /* one VkBuffer over the whole block */
+    VkBuffer buffer; /* one VkBuffer over the whole block */
     uint64_t size;
-    uint32_t type;               /* memory type index */
-    fkc_range *free;             /* free ranges, sorted by offset, never adjacent */
+    uint32_t type;   /* memory type index */
+    fkc_range *free; /* free ranges, sorted by offset, never adjacent */
     uint32_t n_free, cap_free;
     struct fkc_block *next;
 } fkc_block;
@@ -118,70 +133,70 @@ typedef struct fkc_block {
 typedef struct fkc_memory {
     pthread_mutex_t lock;
     fkc_block *blocks;
-    uint64_t block_bytes;        /* size of a new block */
-    uint64_t dedicated_bytes;    /* buffers this big get their own allocation */
-    VkBufferUsageFlags usage;    /* of every device buffer */
-    uint32_t type_bits;          /* memoryTypeBits of such a buffer (probed once) */
-    uint64_t align;              /* sub-allocation alignment (storage windows) */
+    uint64_t block_bytes;     /* size of a new block */
+    uint64_t dedicated_bytes; /* buffers this big get their own allocation */
+    VkBufferUsageFlags usage; /* of every device buffer */
+    uint32_t type_bits;       /* memoryTypeBits of such a buffer (probed once) */
+    uint64_t align;           /* sub-allocation alignment (storage windows) */
 } fkc_memory;
 
 struct fkc_context {
-    fkc_vk vk;                             /* every Vulkan call goes through it */
-    atomic_uint refs;                      /* the creator's + one per buffer, stream, kernel */
-    bool borrowed;                         /* instance, device and queue are the host's */
+    fkc_vk vk;        /* every Vulkan call goes through it */
+    atomic_uint refs; /* the creator's + one per buffer, stream, kernel */
+    bool borrowed;    /* instance, device and queue are the host's */
     VkInstance instance;
-    uint32_t instance_api;                 /* the instance's API version */
+    uint32_t instance_api; /* the instance's API version */
     VkDebugUtilsMessengerEXT messenger;
     VkPhysicalDevice physical;
     VkDevice device;
     VkQueue queue;
     uint32_t queue_family, queue_index;
-    fkc_vulkan_queue_lock_fn queue_lock;   /* borrowed queue: the host's lock, or NULL */
+    fkc_vulkan_queue_lock_fn queue_lock; /* borrowed queue: the host's lock, or NULL */
     void *queue_lock_user;
-    pthread_mutex_t submit_lock;           /* serialises fkc's submissions without queue_lock */
-    fkc_device_info info;                  /* what fkc_context_device returns */
-    VkPhysicalDeviceMemoryProperties mem;  /* memory types for allocation */
-    uint32_t flags;                        /* FKC_CONTEXT_* it was created with */
-    fkc_copy_path copy_path;               /* resolved: never AUTO for "is CPU" decisions */
-    bool prefer_transfer;                  /* AUTO chose copy regions for long rows */
-    bool timeline;                         /* timeline semaphores enabled on the device */
-    uint64_t storage_range;                /* usable window bytes per binding */
-    uint32_t group_limit;                  /* groups per grid dimension (the lowest) */
-    uint64_t offset_align;                 /* window start alignment */
-    uint64_t max_allocation;               /* maxMemoryAllocationSize (0: not reported) */
-    uint32_t max_push_buffers;             /* storage buffers one user kernel may bind */
-    uint32_t timestamp_bits;               /* valid timestamp bits of the queue (0: none) */
-    double timestamp_ns;                   /* nanoseconds per timestamp tick */
+    pthread_mutex_t submit_lock;          /* serialises fkc's submissions without queue_lock */
+    fkc_device_info info;                 /* what fkc_context_device returns */
+    VkPhysicalDeviceMemoryProperties mem; /* memory types for allocation */
+    uint32_t flags;                       /* FKC_CONTEXT_* it was created with */
+    fkc_copy_path copy_path;              /* resolved: never AUTO for "is CPU" decisions */
+    bool prefer_transfer;                 /* AUTO chose copy regions for long rows */
+    bool timeline;                        /* timeline semaphores enabled on the device */
+    uint64_t storage_range;               /* usable window bytes per binding */
+    uint32_t group_limit;                 /* groups per grid dimension (the lowest) */
+    uint64_t offset_align;                /* window start alignment */
+    uint64_t max_allocation;              /* maxMemoryAllocationSize (0: not reported) */
+    uint32_t max_push_buffers;            /* storage buffers one user kernel may bind */
+    uint32_t timestamp_bits;              /* valid timestamp bits of the queue (0: none) */
+    double timestamp_ns;                  /* nanoseconds per timestamp tick */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
     VkPipeline pipelines[KERNEL_COUNT];
-    VkDescriptorSetLayout fused_set_layout;   /* fused.comp: the table and its windows */
+    VkDescriptorSetLayout fused_set_layout; /* fused.comp: the table and its windows */
     VkPipelineLayout fused_layout;
     VkDescriptorSetLayout advance_set_layout; /* advance.comp: one buffer */
     VkPipelineLayout advance_layout;
-    bool fusion;                           /* the device binds enough buffers to fuse writes */
-    bool no_host_tables;                   /* test hook: never host-visible fused tables */
-    fkc_memory memory;                     /* blocks of the buffers (memory.c) */
-    pthread_mutex_t lock;                  /* the stream pool and the user-kernel cache */
-    fkc_stream *idle;                      /* pooled streams of one-shot calls and copies */
-    fkc_stream *pooled;                    /* every pooled stream (freed with the context) */
-    struct fkc_kernel *user_kernels;       /* fkc_kernel_cached's kernels (user_kernel.c) */
+    bool fusion;                     /* the device binds enough buffers to fuse writes */
+    bool no_host_tables;             /* test hook: never host-visible fused tables */
+    fkc_memory memory;               /* blocks of the buffers (memory.c) */
+    pthread_mutex_t lock;            /* the stream pool and the user-kernel cache */
+    fkc_stream *idle;                /* pooled streams of one-shot calls and copies */
+    fkc_stream *pooled;              /* every pooled stream (freed with the context) */
+    struct fkc_kernel *user_kernels; /* fkc_kernel_cached's kernels (user_kernel.c) */
     fkc_message_fn on_validation;
     void *on_validation_user;
     atomic_uint_fast64_t validation_count;
-    pthread_mutex_t message_lock;          /* validation_last */
+    pthread_mutex_t message_lock; /* validation_last */
     char validation_last[1024];
 };
 
 struct fkc_buffer {
     fkc_context *ctx;
-    VkBuffer buffer;     /* the VkBuffer holding it: a block's, its own, or the host's */
-    uint64_t base;       /* offset of its byte 0 in `buffer`; every binding and copy adds it */
-    uint64_t size;       /* what the caller asked for */
-    uint64_t vk_size;    /* bytes from base fkc may touch: size rounded up to 16 */
-    fkc_block *block;    /* sub-allocated from this block, or NULL */
+    VkBuffer buffer;       /* the VkBuffer holding it: a block's, its own, or the host's */
+    uint64_t base;         /* offset of its byte 0 in `buffer`; every binding and copy adds it */
+    uint64_t size;         /* what the caller asked for */
+    uint64_t vk_size;      /* bytes from base fkc may touch: size rounded up to 16 */
+    fkc_block *block;      /* sub-allocated from this block, or NULL */
     VkDeviceMemory memory; /* a dedicated allocation, or VK_NULL_HANDLE */
-    bool borrowed;       /* the host's VkBuffer range */
+    bool borrowed;         /* the host's VkBuffer range */
 };
 
 /* A host-visible staging chunk of a stream (persistently mapped). */
@@ -203,14 +218,14 @@ typedef struct fkc_access {
     VkBuffer buffer;
     uint64_t lo, hi;
     bool write;
-    bool pending;        /* tracked: a write of the pending fused dispatch (its exact bytes) */
+    bool pending; /* tracked: a write of the pending fused dispatch (its exact bytes) */
 } fkc_access;
 
 /* One write of a pending fused dispatch (fused.comp): a 16-byte-aligned box, offsets in the
  * VkBuffers (made relative to the slot windows when the dispatch is recorded). */
 typedef struct fkc_fused {
-    uint64_t src, dst, pos;  /* byte offsets in the VkBuffers */
-    uint32_t slot[3];        /* slot of src (read), dst (written) and the position (read) */
+    uint64_t src, dst, pos; /* byte offsets in the VkBuffers */
+    uint32_t slot[3];       /* slot of src (read), dst (written) and the position (read) */
     uint32_t row_units, rows, planes, s_row, d_row, s_plane, d_plane; /* 16-byte units */
     uint32_t ring, cap, skip;
     const struct fkc_buffer *bsrc, *bdst, *bpos; /* the buffers (a lone write is dispatched) */
@@ -227,7 +242,7 @@ typedef struct fkc_table {
 /* A buffer window a fused dispatch binds. */
 typedef struct fkc_slot {
     VkBuffer buffer;
-    uint64_t lo, hi;         /* lo aligned to the storage offset alignment */
+    uint64_t lo, hi; /* lo aligned to the storage offset alignment */
 } fkc_slot;
 
 /* The writes waiting to be recorded as one dispatch, with the table space and (without push
@@ -236,10 +251,10 @@ typedef struct fkc_slot {
 typedef struct fkc_batch {
     fkc_fused w[FKC_FUSE_MAX];
     uint32_t n;
-    uint64_t groups;          /* work groups of its writes */
+    uint64_t groups;                               /* work groups of its writes */
     fkc_slot slot[FKC_FUSE_READ + FKC_FUSE_WRITE]; /* read ones first, then written ones */
     uint32_t n_read, n_write;
-    struct fkc_table *table;  /* where its table goes: `table` at byte `at` */
+    struct fkc_table *table; /* where its table goes: `table` at byte `at` */
     uint64_t at;
     VkDescriptorSet set;
 } fkc_batch;
@@ -247,34 +262,34 @@ typedef struct fkc_batch {
 /* A recorded download: its bytes land in `dst` when the stream's work has completed. */
 typedef struct fkc_pending {
     void *dst;
-    uint32_t chunk;      /* index in the stream's download chunks */
-    uint64_t at, size;   /* bytes [at, at + size) of the chunk */
+    uint32_t chunk;    /* index in the stream's download chunks */
+    uint64_t at, size; /* bytes [at, at + size) of the chunk */
 } fkc_pending;
 
 struct fkc_stream {
     fkc_context *ctx;
-    bool borrowed;       /* records into the host's command buffer (fkc_stream_wrap_vulkan) */
-    bool pooled;         /* one of the context's own (one-shot calls, synchronous copies) */
-    VkCommandPool pool;  /* owned streams: their own pool, so streams record in parallel */
+    bool borrowed;      /* records into the host's command buffer (fkc_stream_wrap_vulkan) */
+    bool pooled;        /* one of the context's own (one-shot calls, synchronous copies) */
+    VkCommandPool pool; /* owned streams: their own pool, so streams record in parallel */
     VkCommandBuffer cmd;
     VkFence fence;
-    bool recording;      /* begun and not yet submitted (borrowed: always) */
-    bool in_flight;      /* submitted, not yet waited for */
-    uint32_t ops;        /* ops recorded since begin */
-    uint32_t commands;   /* dispatches and copy calls recorded since begin */
-    uint64_t items;      /* commands and fused writes recorded since begin (never reset
+    bool recording;                  /* begun and not yet submitted (borrowed: always) */
+    bool in_flight;                  /* submitted, not yet waited for */
+    uint32_t ops;                    /* ops recorded since begin */
+    uint32_t commands;               /* dispatches and copy calls recorded since begin */
+    uint64_t items;                  /* commands and fused writes recorded since begin (never reset
                             inside a recording: tells whether an op recorded something) */
-    uint32_t barriers;   /* barriers between ops recorded since begin */
+    uint32_t barriers;               /* barriers between ops recorded since begin */
     fkc_access track[FKC_TRACK_MAX]; /* ranges touched since the last barrier */
     uint32_t n_track;
-    bool no_fusion;      /* test hook: every write its own dispatch */
-    fkc_batch *batch;    /* pending fused writes (owned streams; allocated once) */
-    fkc_table *tables;   /* buffers of the fused writes' tables */
+    bool no_fusion;    /* test hook: every write its own dispatch */
+    fkc_batch *batch;  /* pending fused writes (owned streams; allocated once) */
+    fkc_table *tables; /* buffers of the fused writes' tables */
     uint32_t n_tables, cur_table;
-    uint64_t table_used;  /* bytes used in tables[cur_table] */
-    bool replayable;     /* ended, complete and not begun again: fkc_stream_replay may run it */
-    bool broken;         /* an op failed half-recorded: submit refuses, begin starts over */
-    VkQueryPool timer;   /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
+    uint64_t table_used;   /* bytes used in tables[cur_table] */
+    bool replayable;       /* ended, complete and not begun again: fkc_stream_replay may run it */
+    bool broken;           /* an op failed half-recorded: submit refuses, begin starts over */
+    VkQueryPool timer;     /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
     double device_seconds; /* device time of the last completed work, or -1 */
     fkc_staging up, down;  /* staging of recorded uploads and downloads */
     fkc_pending *pending;  /* recorded downloads waiting for completion */
@@ -286,8 +301,7 @@ struct fkc_stream {
 
 /* ---- error.c ---- */
 /* Sets the thread's last error to "text: details" and returns status. */
-fkc_status fkc_fail(fkc_status status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+fkc_status fkc_fail(fkc_status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Maps a VkResult to a status (out-of-memory results to FKC_ERR_OUT_OF_MEMORY) and sets the
  * message "<what> failed: <VkResult name>". */
 fkc_status fkc_vk_fail(VkResult r, const char *what);
@@ -321,7 +335,7 @@ fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFl
 uint32_t fkc_memory_block_count(fkc_context *ctx);
 
 /* ---- pipeline.c ---- */
-fkc_status fkc_pipelines_init(fkc_context *ctx);   /* layouts and every kernel's pipeline */
+fkc_status fkc_pipelines_init(fkc_context *ctx); /* layouts and every kernel's pipeline */
 void fkc_pipelines_destroy(fkc_context *ctx);
 VkPipeline fkc_pipeline_get(const fkc_context *ctx, kernel_id k);
 /* The descriptor-set layout (n_buffers storage buffers at bindings 0..n-1 of set 0, pushed

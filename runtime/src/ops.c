@@ -45,15 +45,15 @@ static fkc_status check_tensor(const fkc_stream *s, const fkc_tensor *t, const c
     if (!t || !t->buffer)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: tensor or its buffer is NULL", name);
     if (t->buffer->ctx != s->ctx)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: buffer belongs to another context",
-                        name);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: buffer belongs to another context", name);
     fkc_status st = tensor_bytes(t, name, &bytes);
     if (st != FKC_OK)
         return st;
     if (t->offset > t->buffer->size || bytes > t->buffer->size - t->offset)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %" PRIu64 " bytes at offset %" PRIu64
-                        " do not fit its %" PRIu64 "-byte buffer", name, bytes, t->offset,
-                        t->buffer->size);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: %" PRIu64 " bytes at offset %" PRIu64 " do not fit its %" PRIu64
+                        "-byte buffer",
+                        name, bytes, t->offset, t->buffer->size);
     *lo = t->buffer->base + t->offset;
     *hi = *lo + bytes;
     return FKC_OK;
@@ -62,27 +62,31 @@ static fkc_status check_tensor(const fkc_stream *s, const fkc_tensor *t, const c
 /* Shared checks of both wrappers: stream, dtypes and width, ranks, tensors in their buffers,
  * no overlap between source and destination, dst_shape == out->shape. */
 static fkc_status check_call(const fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
-                             const size_t *dst_shape, size_t dst_len, size_t width,
-                             const char *op)
+                             const size_t *dst_shape, size_t dst_len, size_t width, const char *op)
 {
     uint64_t slo, shi, dlo, dhi;
     fkc_status st;
     if (!s || !src || !out || !dst_shape)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: NULL stream, tensor or params", op);
     if (src->dtype != out->dtype || fkc_dtype_size(src->dtype) != width)
-        return fkc_fail(FKC_ERR_DTYPE, "%s_b%zu: dtypes [%s, %s] do not match this %zu-byte "
-                        "kernel", op, width, fkc_dtype_name(src->dtype) ? fkc_dtype_name(src->dtype) : "?",
+        return fkc_fail(FKC_ERR_DTYPE,
+                        "%s_b%zu: dtypes [%s, %s] do not match this %zu-byte "
+                        "kernel",
+                        op, width, fkc_dtype_name(src->dtype) ? fkc_dtype_name(src->dtype) : "?",
                         fkc_dtype_name(out->dtype) ? fkc_dtype_name(out->dtype) : "?", width);
     if (src->rank != out->rank || dst_len != out->rank)
-        return fkc_fail(FKC_ERR_RANK, "%s: ranks disagree (src %" PRIu32 ", out %" PRIu32
-                        ", dst_shape %zu)", op, src->rank, out->rank, dst_len);
+        return fkc_fail(FKC_ERR_RANK,
+                        "%s: ranks disagree (src %" PRIu32 ", out %" PRIu32 ", dst_shape %zu)", op,
+                        src->rank, out->rank, dst_len);
     if ((st = check_tensor(s, src, "src", &slo, &shi)) != FKC_OK ||
         (st = check_tensor(s, out, "out", &dlo, &dhi)) != FKC_OK)
         return st;
     for (uint32_t i = 0; i < out->rank; i++)
         if (dst_shape[i] != out->shape[i])
-            return fkc_fail(FKC_ERR_SHAPE, "%s: dst_shape[%" PRIu32 "] = %zu but out has "
-                            "extent %zu", op, i, dst_shape[i], out->shape[i]);
+            return fkc_fail(FKC_ERR_SHAPE,
+                            "%s: dst_shape[%" PRIu32 "] = %zu but out has "
+                            "extent %zu",
+                            op, i, dst_shape[i], out->shape[i]);
     if (src->buffer->buffer == out->buffer->buffer && slo < dhi && dlo < shi && shi > slo &&
         dhi > dlo)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: src and out overlap in one buffer", op);
@@ -96,9 +100,10 @@ static fkc_status plan_fail(fkc_status st, const char *op, uint32_t rank, const 
     if (st == FKC_ERR_OUT_OF_BOUNDS && offsets)
         for (uint32_t i = 0; i < rank; i++)
             if (offsets[i] > dst[i] || src[i] > dst[i] - offsets[i])
-                return fkc_fail(st, "%s: axis %" PRIu32 ": offset %zu + source extent %zu "
-                                "exceeds destination extent %zu", op, i, offsets[i], src[i],
-                                dst[i]);
+                return fkc_fail(st,
+                                "%s: axis %" PRIu32 ": offset %zu + source extent %zu "
+                                "exceeds destination extent %zu",
+                                op, i, offsets[i], src[i], dst[i]);
     return fkc_fail(st, "%s: refused by the shape checks", op);
 }
 
@@ -125,8 +130,7 @@ static fkc_status slice_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
     fkc_box box;
     if (!p)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice: params is NULL");
-    fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width,
-                               "write_slice");
+    fkc_status st = check_call(s, src, out, p->dst_shape, p->dst_shape_len, width, "write_slice");
     if (st != FKC_OK)
         return st;
     if (!p->offsets || p->offsets_len != out->rank)
@@ -148,24 +152,29 @@ static fkc_status check_position(const fkc_stream *s, const fkc_write_slice_rota
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: no position buffer");
     if (x->position->ctx != s->ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: position buffer "
-                        "belongs to another context");
+                                                  "belongs to another context");
     uint64_t size = fkc_buffer_size(x->position), at = x->position_offset;
     if (at > size || size - at < 8)
-        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "write_slice_rotating: the position's 8 bytes at "
-                        "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", at, size);
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                        "write_slice_rotating: the position's 8 bytes at "
+                        "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer",
+                        at, size);
     uint64_t bytes;
     /* in the VkBuffer (two fkc buffers may be ranges of one: the host's, or a memory block) */
     uint64_t pa = x->position->base + at, oa = out->buffer->base + out->offset;
     if (x->position->buffer == out->buffer->buffer && tensor_bytes(out, "out", &bytes) == FKC_OK &&
         bytes && pa < oa + bytes && oa < pa + 8) {
         if (x->position == out->buffer)
-            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: the position's 8 "
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                            "write_slice_rotating: the position's 8 "
                             "bytes at offset %" PRIu64 " overlap out (bytes %" PRIu64 "..%" PRIu64
-                            " of the same buffer)", at, out->offset, out->offset + bytes - 1);
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: the position's 8 bytes "
+                            " of the same buffer)",
+                            at, out->offset, out->offset + bytes - 1);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "write_slice_rotating: the position's 8 bytes "
                         "overlap out in the VkBuffer both are ranges of (its bytes %" PRIu64
-                        "..%" PRIu64 ", out's %" PRIu64 "..%" PRIu64 ")", pa, pa + 7, oa,
-                        oa + bytes - 1);
+                        "..%" PRIu64 ", out's %" PRIu64 "..%" PRIu64 ")",
+                        pa, pa + 7, oa, oa + bytes - 1);
     }
     return FKC_OK;
 }
@@ -185,8 +194,8 @@ static fkc_status read_position(const fkc_write_slice_rotating_extra *x, uint64_
 }
 
 /* A readable message for a refused rotating plan: which axis, and why. */
-static fkc_status rotating_fail(fkc_status st, uint32_t rank, const size_t *dst,
-                                const size_t *src, size_t capacity, int32_t axis)
+static fkc_status rotating_fail(fkc_status st, uint32_t rank, const size_t *dst, const size_t *src,
+                                size_t capacity, int32_t axis)
 {
     const char *op = "write_slice_rotating";
     uint32_t matches = 0, ring = 0;
@@ -204,16 +213,20 @@ static fkc_status rotating_fail(fkc_status st, uint32_t rank, const size_t *dst,
     if (axis == -1 && matches == 0)
         return fkc_fail(st, "%s: no axis has the capacity %zu as its extent", op, capacity);
     if (axis == -1 && matches > 1)
-        return fkc_fail(st, "%s: %" PRIu32 " axes have the capacity %zu as their extent; several "
-                        "match, so name the rotating axis", op, matches, capacity);
+        return fkc_fail(st,
+                        "%s: %" PRIu32 " axes have the capacity %zu as their extent; several "
+                        "match, so name the rotating axis",
+                        op, matches, capacity);
     if (axis >= 0)
         ring = (uint32_t)axis;
     if (st == FKC_ERR_OUT_OF_BOUNDS)
         for (uint32_t i = 0; i < rank; i++)
             if (i != ring && src[i] > dst[i])
-                return fkc_fail(st, "%s: axis %" PRIu32 ": source extent %zu exceeds destination "
+                return fkc_fail(st,
+                                "%s: axis %" PRIu32 ": source extent %zu exceeds destination "
                                 "extent %zu (off the rotating axis %" PRIu32 " the source does "
-                                "not fit the ring)", op, i, src[i], dst[i], ring);
+                                "not fit the ring)",
+                                op, i, src[i], dst[i], ring);
     return fkc_fail(st, "%s: refused by the shape checks", op);
 }
 
@@ -261,8 +274,8 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
     if (p->capacity == 0)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "write_slice_rotating: capacity is 0");
     /* The checks do not depend on the position: plan at 0 first. */
-    st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, 0, x->axis,
-                           width, boxes, &n, &axis);
+    st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, 0, x->axis, width,
+                           boxes, &n, &axis);
     if (st != FKC_OK)
         return rotating_fail(st, out->rank, p->dst_shape, src->shape, p->capacity, x->axis);
     st = rotating_device(s, src, out, p, x, boxes, n, axis, width);
@@ -270,28 +283,27 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
         return st;
     if ((st = read_position(x, &pos)) != FKC_OK)
         return st;
-    st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, pos, x->axis,
-                           width, boxes, &n, &axis);
+    st = fkc_plan_rotating(out->rank, p->dst_shape, src->shape, p->capacity, pos, x->axis, width,
+                           boxes, &n, &axis);
     if (st != FKC_OK)
         return rotating_fail(st, out->rank, p->dst_shape, src->shape, p->capacity, x->axis);
     return record(s, src, out, boxes, n, width);
 }
 
 /* The byte-width wrappers of fkc_kernels.h. */
-#define WRAPPERS(W)                                                                           \
-    fkc_status fkc_write_slice_b##W(fkc_stream *stream, const fkc_tensor *src,                \
-                                    fkc_tensor *out, const fkc_write_slice_params *params,    \
-                                    const void *extra)                                        \
-    {                                                                                         \
-        (void)extra;                                                                          \
-        return slice_w(stream, src, out, params, W);                                          \
-    }                                                                                         \
-    fkc_status fkc_write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,       \
-                                             fkc_tensor *out,                                 \
-                                             const fkc_write_slice_rotating_params *params,   \
-                                             const fkc_write_slice_rotating_extra *extra)     \
-    {                                                                                         \
-        return rotating_w(stream, src, out, params, extra, W);                                \
+#define WRAPPERS(W)                                                                                \
+    fkc_status fkc_write_slice_b##W(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,    \
+                                    const fkc_write_slice_params *params, const void *extra)       \
+    {                                                                                              \
+        (void)extra;                                                                               \
+        return slice_w(stream, src, out, params, W);                                               \
+    }                                                                                              \
+    fkc_status fkc_write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,            \
+                                             fkc_tensor *out,                                      \
+                                             const fkc_write_slice_rotating_params *params,        \
+                                             const fkc_write_slice_rotating_extra *extra)          \
+    {                                                                                              \
+        return rotating_w(stream, src, out, params, extra, W);                                     \
     }
 WRAPPERS(1)
 WRAPPERS(2)
@@ -317,8 +329,8 @@ fkc_status fkc_write_slice(fkc_stream *stream, const fkc_tensor *src, fkc_tensor
                            const size_t *offsets)
 {
     static fkc_write_slice_kernel *const by_width[9] = {
-        NULL, fkc_write_slice_b1, fkc_write_slice_b2, NULL, fkc_write_slice_b4,
-        NULL, NULL, NULL, fkc_write_slice_b8};
+        NULL, fkc_write_slice_b1, fkc_write_slice_b2, NULL, fkc_write_slice_b4, NULL, NULL,
+        NULL, fkc_write_slice_b8};
     size_t w;
     fkc_status st = width_of("write_slice", src, out, &w);
     if (st != FKC_OK)
@@ -331,9 +343,15 @@ fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, f
                                     size_t capacity, const fkc_buffer *position,
                                     uint64_t position_offset, int32_t axis)
 {
-    static fkc_write_slice_rotating_kernel *const by_width[9] = {
-        NULL, fkc_write_slice_rotating_b1, fkc_write_slice_rotating_b2, NULL,
-        fkc_write_slice_rotating_b4, NULL, NULL, NULL, fkc_write_slice_rotating_b8};
+    static fkc_write_slice_rotating_kernel *const by_width[9] = {NULL,
+                                                                 fkc_write_slice_rotating_b1,
+                                                                 fkc_write_slice_rotating_b2,
+                                                                 NULL,
+                                                                 fkc_write_slice_rotating_b4,
+                                                                 NULL,
+                                                                 NULL,
+                                                                 NULL,
+                                                                 fkc_write_slice_rotating_b8};
     size_t w;
     fkc_status st = width_of("write_slice_rotating", src, out, &w);
     if (st != FKC_OK)
@@ -372,10 +390,9 @@ fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_ten
     return st != FKC_OK ? st : finish(s, fkc_write_slice(s, src, out, offsets));
 }
 
-fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src,
-                                         fkc_tensor *out, size_t capacity,
-                                         const fkc_buffer *position, uint64_t position_offset,
-                                         int32_t axis)
+fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
+                                         size_t capacity, const fkc_buffer *position,
+                                         uint64_t position_offset, int32_t axis)
 {
     fkc_stream *s;
     fkc_status st = one_shot(ctx, &s);

@@ -54,8 +54,7 @@ static const struct {
 #define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
 
 fkc_status fkc_compute_layout(fkc_context *ctx, uint32_t n_buffers, uint32_t push_size,
-                              const char *who, VkDescriptorSetLayout *set,
-                              VkPipelineLayout *layout)
+                              const char *who, VkDescriptorSetLayout *set, VkPipelineLayout *layout)
 {
     char what[64];
     VkDescriptorSetLayoutBinding b[FKC_KERNEL_MAX_BUFFERS];
@@ -67,7 +66,8 @@ fkc_status fkc_compute_layout(fkc_context *ctx, uint32_t n_buffers, uint32_t pus
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .flags = ctx->vk.vkCmdPushDescriptorSetKHR
-                     ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0,
+                     ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR
+                     : 0,
         .bindingCount = n_buffers,
         .pBindings = b};
     VkResult r = ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &li, NULL, set);
@@ -100,11 +100,10 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
      * buffers per stage record every write as its own dispatch. */
     ctx->fusion = ctx->max_push_buffers >= 1 + FKC_FUSE_READ + FKC_FUSE_WRITE;
     if (st == FKC_OK && ctx->fusion)
-        st = fkc_compute_layout(ctx, 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, 4, "", &ctx->fused_set_layout,
-                                &ctx->fused_layout);
+        st = fkc_compute_layout(ctx, 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, 4, "",
+                                &ctx->fused_set_layout, &ctx->fused_layout);
     if (st == FKC_OK)
-        st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout,
-                                &ctx->advance_layout);
+        st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout, &ctx->advance_layout);
     /* Every kernel is built now, so that recording an op never fails half-way (an op either
      * records completely or not at all), and the pipelines are read-only afterwards. */
     for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++) {
@@ -140,9 +139,8 @@ fkc_status fkc_compute_pipeline(fkc_context *ctx, const uint32_t *code, size_t b
                                 VkPipelineLayout layout, const char *who, VkPipeline *out)
 {
     char what[64];
-    VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                   .codeSize = bytes,
-                                   .pCode = code};
+    VkShaderModuleCreateInfo mi = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes, .pCode = code};
     VkShaderModule mod;
     *out = VK_NULL_HANDLE;
     VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &mi, NULL, &mod);

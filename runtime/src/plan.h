@@ -36,7 +36,7 @@ fkc_status fkc_plan_rotating(uint32_t rank, const size_t *dst_shape, const size_
                              fkc_box boxes[2], uint32_t *n_boxes, uint32_t *axis_out);
 
 /* Copies one planned box on the host. */
-void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src,
-                      const size_t *src_shape, const fkc_box *box, size_t elem_size);
+void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src, const size_t *src_shape,
+                      const fkc_box *box, size_t elem_size);
 
 #endif /* FKC_PLAN_H */

@@ -14,8 +14,7 @@ static int valid_elem_size(size_t n)
     return n == 1 || n == 2 || n == 4 || n == 8;
 }
 
-fkc_status fkc_shape_elements(uint32_t rank, const size_t *shape, size_t elem_size,
-                              uint64_t *count)
+fkc_status fkc_shape_elements(uint32_t rank, const size_t *shape, size_t elem_size, uint64_t *count)
 {
     uint64_t n = 1;
     int zero = 0;
@@ -165,8 +164,8 @@ static void strides(uint32_t rank, const size_t *shape, size_t *out)
     }
 }
 
-void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src,
-                      const size_t *src_shape, const fkc_box *box, size_t elem_size)
+void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src, const size_t *src_shape,
+                      const fkc_box *box, size_t elem_size)
 {
     size_t ds[FKC_MAX_RANK], ss[FKC_MAX_RANK], idx[FKC_MAX_RANK] = {0};
     uint32_t r = box->rank;
@@ -182,8 +181,8 @@ void fkc_ref_copy_box(void *dst, const size_t *dst_shape, const void *src,
             so += (box->src_origin[i] + idx[i]) * ss[i];
             d += (box->dst_origin[i] + idx[i]) * ds[i];
         }
-        memcpy((unsigned char *)dst + d * elem_size,
-               (const unsigned char *)src + so * elem_size, row);
+        memcpy((unsigned char *)dst + d * elem_size, (const unsigned char *)src + so * elem_size,
+               row);
         /* odometer over every axis but the innermost */
         uint32_t i = r - 1;
         for (;;) {
@@ -208,9 +207,10 @@ static fkc_status ref_fail(fkc_status st, const char *op, uint32_t rank, const s
         for (uint32_t i = 0; i < rank; i++)
             if (offsets ? offsets[i] > dst[i] || src[i] > dst[i] - offsets[i]
                         : i != ring && src[i] > dst[i])
-                return fkc_fail(st, "%s: axis %" PRIu32 ": offset %zu + source extent %zu "
-                                "exceeds destination extent %zu", op, i,
-                                offsets ? offsets[i] : 0, src[i], dst[i]);
+                return fkc_fail(st,
+                                "%s: axis %" PRIu32 ": offset %zu + source extent %zu "
+                                "exceeds destination extent %zu",
+                                op, i, offsets ? offsets[i] : 0, src[i], dst[i]);
     if (st == FKC_ERR_RANK)
         return fkc_fail(st, "%s: rank %" PRIu32 " is outside 1..%d", op, rank, FKC_MAX_RANK);
     if (st == FKC_ERR_DTYPE)
@@ -219,13 +219,14 @@ static fkc_status ref_fail(fkc_status st, const char *op, uint32_t rank, const s
         return fkc_fail(st, "%s: a shape's byte size exceeds 2^63 - 1", op);
     if (st == FKC_ERR_SHAPE)
         return fkc_fail(st, "%s: no axis of the destination has the capacity as its extent", op);
-    return fkc_fail(st, "%s: NULL data, shape or offsets, a zero capacity, or an axis that is "
-                    "out of range or ambiguous", op);
+    return fkc_fail(st,
+                    "%s: NULL data, shape or offsets, a zero capacity, or an axis that is "
+                    "out of range or ambiguous",
+                    op);
 }
 
-fkc_status fkc_ref_write_slice(void *dst, const size_t *dst_shape, uint32_t rank,
-                               const void *src, const size_t *src_shape, const size_t *offsets,
-                               size_t elem_size)
+fkc_status fkc_ref_write_slice(void *dst, const size_t *dst_shape, uint32_t rank, const void *src,
+                               const size_t *src_shape, const size_t *offsets, size_t elem_size)
 {
     fkc_box box;
     fkc_status st = fkc_plan_write_slice(rank, dst_shape, src_shape, offsets, elem_size, &box);
@@ -240,9 +241,8 @@ fkc_status fkc_ref_write_slice(void *dst, const size_t *dst_shape, uint32_t rank
 }
 
 fkc_status fkc_ref_write_slice_rotating(void *dst, const size_t *dst_shape, uint32_t rank,
-                                        const void *src, const size_t *src_shape,
-                                        size_t capacity, uint64_t position, int32_t axis,
-                                        size_t elem_size)
+                                        const void *src, const size_t *src_shape, size_t capacity,
+                                        uint64_t position, int32_t axis, size_t elem_size)
 {
     fkc_box boxes[2];
     uint32_t n = 0, a = 0;

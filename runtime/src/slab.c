@@ -14,24 +14,24 @@
 
 /* A box in bytes: a contiguous row, then up to FKC_MAX_RANK - 1 outer dims (innermost first). */
 typedef struct job {
-    uint64_t src, dst;                  /* byte offset of the first byte in each VkBuffer */
-    uint64_t row;                       /* bytes per row, contiguous in both */
-    uint32_t n;                         /* outer dims */
-    uint64_t count[FKC_MAX_RANK];       /* extent of each outer dim */
-    uint64_t sstride[FKC_MAX_RANK];     /* source byte stride of each outer dim */
-    uint64_t dstride[FKC_MAX_RANK];     /* destination byte stride of each outer dim */
-    int32_t ring;                       /* outer dim of the rotating axis, or -1 */
+    uint64_t src, dst;              /* byte offset of the first byte in each VkBuffer */
+    uint64_t row;                   /* bytes per row, contiguous in both */
+    uint32_t n;                     /* outer dims */
+    uint64_t count[FKC_MAX_RANK];   /* extent of each outer dim */
+    uint64_t sstride[FKC_MAX_RANK]; /* source byte stride of each outer dim */
+    uint64_t dstride[FKC_MAX_RANK]; /* destination byte stride of each outer dim */
+    int32_t ring;                   /* outer dim of the rotating axis, or -1 */
 } job;
 
 /* One piece the device copies in one go: planes x rows x row bytes. */
 typedef struct piece {
-    uint64_t src, dst, row;             /* src, dst: offsets in the VkBuffers (bases added) */
+    uint64_t src, dst, row; /* src, dst: offsets in the VkBuffers (bases added) */
     uint64_t rows, s_row, d_row;
     uint64_t planes, s_plane, d_plane;
-    uint32_t ring;                      /* 0; 1: ring along rows; 2: along planes; | 4: B */
-    uint64_t cap, skip;                 /* ring capacity, skipped source rows mod cap */
-    const fkc_buffer *pos;              /* ring position buffer and the position's offset in */
-    uint64_t pos_off;                   /* its VkBuffer (the base added) */
+    uint32_t ring;         /* 0; 1: ring along rows; 2: along planes; | 4: B */
+    uint64_t cap, skip;    /* ring capacity, skipped source rows mod cap */
+    const fkc_buffer *pos; /* ring position buffer and the position's offset in */
+    uint64_t pos_off;      /* its VkBuffer (the base added) */
 } piece;
 
 /* Must match the Push block of runtime/shaders/copy*.comp. */
@@ -43,8 +43,8 @@ struct push {
 };
 
 /* Builds the coalesced byte job of a box; false when the box is empty. */
-static bool coalesce(const fkc_tensor *src, const fkc_tensor *out, const fkc_box *box,
-                     size_t e, int32_t keep, job *j)
+static bool coalesce(const fkc_tensor *src, const fkc_tensor *out, const fkc_box *box, size_t e,
+                     int32_t keep, job *j)
 {
     uint32_t r = box->rank;
     uint64_t ss = e, ds = e; /* byte strides of axis i, built innermost first */
@@ -146,8 +146,8 @@ static void record_regions(fkc_stream *s, VkBuffer from, VkBuffer to, const piec
 static void push_and_dispatch(fkc_stream *s, const struct push *pc, uint64_t gx, uint64_t gy,
                               uint64_t gz)
 {
-    s->ctx->vk.vkCmdPushConstants(s->cmd, s->ctx->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT,
-                                  0, sizeof *pc, pc);
+    s->ctx->vk.vkCmdPushConstants(s->cmd, s->ctx->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                  sizeof *pc, pc);
     s->ctx->vk.vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)gy, (uint32_t)gz);
     s->commands++;
     s->items++;
@@ -159,7 +159,7 @@ static void flat_walk(fkc_stream *s, struct push *pc, uint64_t total)
     uint64_t lim = s->ctx->group_limit;
     uint64_t per = lim * lim; /* groups one 2-D dispatch may have */
     if (per > (1u << 22))
-        per = 1u << 22;       /* keeps base + index below 2^31 invocations */
+        per = 1u << 22; /* keeps base + index below 2^31 invocations */
     for (uint64_t done = 0; done < total;) {
         uint64_t cnt = total - done;
         if (cnt > per * FKC_LOCAL_SIZE)
@@ -218,16 +218,15 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
     uint64_t dsz = (p->dst - db + span_dst(p) + 15) & ~(uint64_t)15;
     VkDescriptorBufferInfo bi[3] = {{from->buffer, sb, ssz}, {to->buffer, db, dsz}};
     uint32_t nb = 2;
-    struct push pc = {
-        .row_units = (uint32_t)(p->row / unit),
-        .rows = (uint32_t)p->rows,
-        .src_off = (uint32_t)((p->src - sb) / unit),
-        .dst_off = (uint32_t)((p->dst - db) / unit),
-        .s_row = p->rows > 1 || p->ring == 1 ? (uint32_t)(p->s_row / unit) : 0,
-        .s_plane = p->planes > 1 || p->ring == 2 ? (uint32_t)(p->s_plane / unit) : 0,
-        .d_row = p->rows > 1 || p->ring == 1 ? (uint32_t)(p->d_row / unit) : 0,
-        .d_plane = p->planes > 1 || p->ring == 2 ? (uint32_t)(p->d_plane / unit) : 0,
-        .planes = (uint32_t)p->planes};
+    struct push pc = {.row_units = (uint32_t)(p->row / unit),
+                      .rows = (uint32_t)p->rows,
+                      .src_off = (uint32_t)((p->src - sb) / unit),
+                      .dst_off = (uint32_t)((p->dst - db) / unit),
+                      .s_row = p->rows > 1 || p->ring == 1 ? (uint32_t)(p->s_row / unit) : 0,
+                      .s_plane = p->planes > 1 || p->ring == 2 ? (uint32_t)(p->s_plane / unit) : 0,
+                      .d_row = p->rows > 1 || p->ring == 1 ? (uint32_t)(p->d_row / unit) : 0,
+                      .d_plane = p->planes > 1 || p->ring == 2 ? (uint32_t)(p->d_plane / unit) : 0,
+                      .planes = (uint32_t)p->planes};
     /* Slots per row: long rows (grid mode) one per unit the row can touch at any alignment;
      * short rows its length in 16-byte units, rounded up (the last slot takes the one more
      * unit a misaligned row can touch: fewer idle invocations when rows are a unit or two). */
@@ -249,11 +248,22 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         pc.pos_off = (uint32_t)(p->pos_off - pb);
     }
     if (!wide) { /* 16-byte units: a small one joins the stream's fused dispatch */
-        fkc_fused w = {.src = p->src, .dst = p->dst, .pos = p->pos_off,
-                       .row_units = pc.row_units, .rows = pc.rows, .planes = pc.planes,
-                       .s_row = pc.s_row, .d_row = pc.d_row, .s_plane = pc.s_plane,
-                       .d_plane = pc.d_plane, .ring = p->ring, .cap = pc.cap, .skip = pc.skip,
-                       .bsrc = from, .bdst = to, .bpos = p->ring ? p->pos : NULL};
+        fkc_fused w = {.src = p->src,
+                       .dst = p->dst,
+                       .pos = p->pos_off,
+                       .row_units = pc.row_units,
+                       .rows = pc.rows,
+                       .planes = pc.planes,
+                       .s_row = pc.s_row,
+                       .d_row = pc.d_row,
+                       .s_plane = pc.s_plane,
+                       .d_plane = pc.d_plane,
+                       .ring = p->ring,
+                       .cap = pc.cap,
+                       .skip = pc.skip,
+                       .bsrc = from,
+                       .bdst = to,
+                       .bpos = p->ring ? p->pos : NULL};
         if (fkc_stream_fuse(s, &w, from, to, p->ring ? p->pos : NULL, &st))
             return FKC_OK;
         if (st != FKC_OK)
@@ -303,8 +313,8 @@ static bool fits(const piece *p, uint64_t lim)
 /* Splits a piece until both spans fit the usable window, then dispatches each part: planes
  * first, then rows, then a single long row in 16-byte-multiple chunks (alignment is kept).
  * A ring dim is never split (the kernel splits it at the ring end). */
-static fkc_status fit(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
-                      const piece *p, kernel_id k)
+static fkc_status fit(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to, const piece *p,
+                      kernel_id k)
 {
     uint64_t lim = (s->ctx->storage_range - s->ctx->offset_align - 16) & ~(uint64_t)15;
     if (fits(p, lim))
@@ -375,7 +385,10 @@ static fkc_status record_piece(fkc_stream *s, const fkc_buffer *from, const fkc_
     /* misaligned short rows: one invocation per row (FKC_CONTEXT_NO_SHORT_RUNS: the general
      * kernel, to measure it beside) */
     bool short_rows = p->row <= FKC_SHORT_MAX_ROW && !(ctx->flags & FKC_CONTEXT_NO_SHORT_RUNS);
-    return fit(s, from, to, p, aligned ? KERNEL_U128 : short_rows ? KERNEL_WIDE_SHORT : KERNEL_WIDE);
+    return fit(s, from, to, p,
+               aligned      ? KERNEL_U128
+               : short_rows ? KERNEL_WIDE_SHORT
+                            : KERNEL_WIDE);
 }
 
 /* Records every piece of a coalesced job: the piece takes dims 0 and 1 (the ring's dim
@@ -459,11 +472,20 @@ fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tenso
 
 void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w)
 {
-    piece p = {.src = w->src, .dst = w->dst, .row = (uint64_t)w->row_units * 16,
-               .rows = w->rows, .s_row = (uint64_t)w->s_row * 16, .d_row = (uint64_t)w->d_row * 16,
-               .planes = w->planes, .s_plane = (uint64_t)w->s_plane * 16,
-               .d_plane = (uint64_t)w->d_plane * 16, .ring = w->ring, .cap = w->cap,
-               .skip = w->skip, .pos = w->bpos, .pos_off = w->pos};
+    piece p = {.src = w->src,
+               .dst = w->dst,
+               .row = (uint64_t)w->row_units * 16,
+               .rows = w->rows,
+               .s_row = (uint64_t)w->s_row * 16,
+               .d_row = (uint64_t)w->d_row * 16,
+               .planes = w->planes,
+               .s_plane = (uint64_t)w->s_plane * 16,
+               .d_plane = (uint64_t)w->d_plane * 16,
+               .ring = w->ring,
+               .cap = w->cap,
+               .skip = w->skip,
+               .pos = w->bpos,
+               .pos_off = w->pos};
     if (!w->ring && s->ctx->prefer_transfer && p.row >= FKC_TRANSFER_MIN_ROW) {
         record_regions(s, w->bsrc->buffer, w->bdst->buffer, &p); /* AUTO's choice when alone */
         return;

@@ -245,7 +245,8 @@ fkc_status fkc_stream_begin_vulkan(fkc_stream *s, VkCommandBuffer cmd)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin_vulkan: %s is NULL",
                         s ? "the command buffer" : "the stream");
     if (!s->borrowed)
-        return fkc_fail(FKC_ERR_STATE, "fkc_stream_begin_vulkan: the stream records into its "
+        return fkc_fail(FKC_ERR_STATE,
+                        "fkc_stream_begin_vulkan: the stream records into its "
                         "own command buffer (fkc_stream_create); use fkc_stream_begin");
     s->cmd = cmd;
     return reset_recording(s);
@@ -254,10 +255,11 @@ fkc_status fkc_stream_begin_vulkan(fkc_stream *s, VkCommandBuffer cmd)
 fkc_status fkc_stream_ensure(fkc_stream *s)
 {
     if (s->borrowed)
-        return s->broken ? fkc_fail(FKC_ERR_STATE, "an op failed half-way while being recorded "
-                                    "into the host's command buffer; reset it and call "
-                                    "fkc_stream_begin_vulkan")
-                         : FKC_OK;
+        return s->broken
+                   ? fkc_fail(FKC_ERR_STATE, "an op failed half-way while being recorded "
+                                             "into the host's command buffer; reset it and call "
+                                             "fkc_stream_begin_vulkan")
+                   : FKC_OK;
     return s->recording ? FKC_OK : fkc_stream_begin(s);
 }
 
@@ -301,8 +303,7 @@ static bool batch_hazard(const fkc_stream *s, const fkc_access *a)
         return false;
     for (uint32_t i = 0; i < b->n_read + b->n_write; i++) {
         uint32_t k = i < b->n_read ? i : FKC_FUSE_READ + i - b->n_read;
-        fkc_access t = {b->slot[k].buffer, b->slot[k].lo, b->slot[k].hi, k >= FKC_FUSE_READ,
-                        false};
+        fkc_access t = {b->slot[k].buffer, b->slot[k].lo, b->slot[k].hi, k >= FKC_FUSE_READ, false};
         if (conflict(&t, a->buffer, a->lo, a->hi, a->write))
             return true;
     }
@@ -405,8 +406,7 @@ static uint64_t fused_span(const fkc_fused *w, bool dst)
 
 /* The window of the batch (read or written) holding [lo, hi) of buf, widened or added, as long
  * as the widened window needs no barrier against what is tracked; -1 when none can. */
-static int slot_for(fkc_stream *s, fkc_batch *b, VkBuffer buf, uint64_t lo, uint64_t hi,
-                    bool write)
+static int slot_for(fkc_stream *s, fkc_batch *b, VkBuffer buf, uint64_t lo, uint64_t hi, bool write)
 {
     uint64_t a = s->ctx->offset_align;
     uint64_t lim = (s->ctx->storage_range - a - 16) & ~(uint64_t)15;
@@ -445,8 +445,8 @@ static fkc_status batch_start(fkc_stream *s, fkc_batch *b)
 }
 
 /* Tries to place w in the batch's windows; restores them when it does not fit. */
-static bool batch_place(fkc_stream *s, fkc_batch *b, const fkc_fused *w, VkBuffer src,
-                        VkBuffer dst, VkBuffer pos)
+static bool batch_place(fkc_stream *s, fkc_batch *b, const fkc_fused *w, VkBuffer src, VkBuffer dst,
+                        VkBuffer pos)
 {
     fkc_slot saved[FKC_FUSE_READ + FKC_FUSE_WRITE];
     uint32_t nr = b->n_read, nw = b->n_write;
@@ -596,12 +596,12 @@ static void flush_batch(fkc_stream *s, bool keep)
                                        .pBufferInfo = &bi[i]};
     vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelines[KERNEL_FUSED]);
     if (vk->vkCmdPushDescriptorSetKHR) {
-        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout,
-                                      0, NB, wr);
+        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0,
+                                      NB, wr);
     } else {
         vk->vkUpdateDescriptorSets(ctx->device, NB, wr, 0, NULL);
-        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0,
-                                    1, &b->set, 0, NULL);
+        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0, 1,
+                                    &b->set, 0, NULL);
     }
     uint32_t n = b->n;
     vk->vkCmdPushConstants(s->cmd, ctx->fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &n);
@@ -713,8 +713,8 @@ fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layo
         vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, n, w);
     } else if (n) {
         vk->vkUpdateDescriptorSets(s->ctx->device, n, w, 0, NULL);
-        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set,
-                                    0, NULL);
+        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
+                                    NULL);
     }
     return FKC_OK;
 }
@@ -725,10 +725,9 @@ fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layo
 static void read_timer(fkc_stream *s)
 {
     uint64_t t[2];
-    if (!s->timer || s->ctx->vk.vkGetQueryPoolResults(s->ctx->device, s->timer, 0, 2, sizeof t,
-                                                      t, sizeof t[0],
-                                                      VK_QUERY_RESULT_64_BIT |
-                                                          VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+    if (!s->timer || s->ctx->vk.vkGetQueryPoolResults(
+                         s->ctx->device, s->timer, 0, 2, sizeof t, t, sizeof t[0],
+                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
         return;
     uint32_t bits = s->ctx->timestamp_bits;
     uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
@@ -762,14 +761,16 @@ fkc_status fkc_stream_wait(fkc_stream *s, uint64_t timeout_ns)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_wait: stream is NULL");
     if (s->borrowed)
         return fkc_fail(FKC_ERR_STATE, "fkc_stream_wait: the stream records into the host's "
-                        "command buffer; the host waits for its own submission");
+                                       "command buffer; the host waits for its own submission");
     if (!s->in_flight)
         return FKC_OK;
     const fkc_vk *vk = &s->ctx->vk;
     VkResult r = vk->vkWaitForFences(s->ctx->device, 1, &s->fence, VK_TRUE, timeout_ns);
     if (r == VK_TIMEOUT)
-        return fkc_fail(FKC_ERR_TIMEOUT, "fkc_stream_wait: the stream's work is still running "
-                        "after %" PRIu64 " ns", timeout_ns);
+        return fkc_fail(FKC_ERR_TIMEOUT,
+                        "fkc_stream_wait: the stream's work is still running "
+                        "after %" PRIu64 " ns",
+                        timeout_ns);
     s->in_flight = false;
     VkResult rr = vk->vkResetFences(s->ctx->device, 1, &s->fence);
     if (r != VK_SUCCESS) {
@@ -788,25 +789,27 @@ static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *
     if (!s)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: stream is NULL", what);
     if (s->borrowed)
-        return fkc_fail(FKC_ERR_STATE, "%s: the stream records into the host's command buffer; "
-                        "the host submits it", what);
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: the stream records into the host's command buffer; "
+                        "the host submits it",
+                        what);
     fkc_context *ctx = s->ctx;
     uint32_t nw = x ? x->wait_count : 0, ns = x ? x->signal_count : 0;
     if ((nw && !x->wait) || (ns && !x->signal))
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: a semaphore count without its array",
-                        what);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: a semaphore count without its array", what);
     for (uint32_t i = 0; i < nw + ns; i++) {
         const fkc_vulkan_semaphore *m = i < nw ? &x->wait[i] : &x->signal[i - nw];
         if (!m->semaphore)
             return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %s semaphore %u is NULL", what,
                             i < nw ? "wait" : "signal", i < nw ? i : i - nw);
         if (m->value && !ctx->timeline)
-            return fkc_fail(FKC_ERR_UNSUPPORTED, "%s: semaphore value %" PRIu64 ": the device "
+            return fkc_fail(FKC_ERR_UNSUPPORTED,
+                            "%s: semaphore value %" PRIu64 ": the device "
                             "has no timeline semaphores enabled (binary semaphores take 0)",
                             what, m->value);
     }
     if (!s->recording && nw + ns == 0)
-        return FKC_OK; /* nothing recorded, nothing to signal */
+        return FKC_OK;  /* nothing recorded, nothing to signal */
     if (s->in_flight) { /* an empty batch on a stream still running: wait for it first */
         fkc_status st = fkc_stream_wait(s, UINT64_MAX);
         if (st != FKC_OK)
@@ -818,12 +821,13 @@ static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *
     if (recorded) {
         fkc_stream_flush(s);
         if (s->timer)
-            ctx->vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timer,
-                                        1);
+            ctx->vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timer, 1);
         VkResult r = ctx->vk.vkEndCommandBuffer(s->cmd);
         if (s->broken)
-            return fkc_fail(FKC_ERR_STATE, "%s: an op failed half-way while being recorded; "
-                            "nothing was submitted (begin the stream again)", what);
+            return fkc_fail(FKC_ERR_STATE,
+                            "%s: an op failed half-way while being recorded; "
+                            "nothing was submitted (begin the stream again)",
+                            what);
         if (r != VK_SUCCESS)
             return fkc_vk_fail(r, "vkEndCommandBuffer");
     }
@@ -873,14 +877,20 @@ static fkc_status replay(fkc_stream *s, const char *what)
     if (!s)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: stream is NULL", what);
     if (s->borrowed)
-        return fkc_fail(FKC_ERR_STATE, "%s: the stream records into the host's command buffer; "
-                        "the host submits it", what);
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: the stream records into the host's command buffer; "
+                        "the host submits it",
+                        what);
     if (s->recording)
-        return fkc_fail(FKC_ERR_STATE, "%s: the stream is recording; submit it first (a replay "
-                        "runs the last submitted recording)", what);
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: the stream is recording; submit it first (a replay "
+                        "runs the last submitted recording)",
+                        what);
     if (!s->replayable)
-        return fkc_fail(FKC_ERR_STATE, "%s: no submitted recording to replay (record ops and "
-                        "submit them first)", what);
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: no submitted recording to replay (record ops and "
+                        "submit them first)",
+                        what);
     if (s->in_flight) {
         fkc_status st = fkc_stream_wait(s, UINT64_MAX);
         if (st != FKC_OK)
@@ -908,21 +918,22 @@ fkc_status fkc_stream_replay(fkc_stream *s)
     return st == FKC_OK ? fkc_stream_wait(s, UINT64_MAX) : st;
 }
 
-fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offset,
-                              uint64_t delta)
+fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offset, uint64_t delta)
 {
     if (!s || !position)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_advance: NULL stream or buffer");
     if (position->ctx != s->ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_advance: buffer of another "
-                        "context");
+                                                  "context");
     if (offset > position->size || position->size - offset < 8)
-        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "fkc_stream_advance: the position's 8 bytes at "
-                        "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer", offset,
-                        position->size);
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                        "fkc_stream_advance: the position's 8 bytes at "
+                        "offset %" PRIu64 " are outside its %" PRIu64 "-byte buffer",
+                        offset, position->size);
     uint64_t at = position->base + offset, a = s->ctx->offset_align, lo = at / a * a;
     if (offset % 8 || at % 4)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_advance: offset %" PRIu64 " is "
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_stream_advance: offset %" PRIu64 " is "
                         "not a multiple of 8 (in a 4-byte aligned place of its VkBuffer)",
                         offset);
     fkc_status st = fkc_stream_ensure(s);
@@ -965,9 +976,11 @@ void fkc_vulkan_submit_init(fkc_vulkan_submit *x)
 fkc_status fkc_stream_submit_vulkan(fkc_stream *s, const fkc_vulkan_submit *x)
 {
     if (x && x->size != sizeof *x)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_submit_vulkan: "
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_stream_submit_vulkan: "
                         "fkc_vulkan_submit.size is %zu, not %zu: set it up with "
-                        "fkc_vulkan_submit_init (headers of another fkc?)", x->size, sizeof *x);
+                        "fkc_vulkan_submit_init (headers of another fkc?)",
+                        x->size, sizeof *x);
     return submit(s, x, "fkc_stream_submit_vulkan");
 }
 
@@ -1032,12 +1045,16 @@ static fkc_status check_copy(const fkc_stream *s, const fkc_buffer *b, uint64_t 
     if (size && !data)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: data is NULL", what);
     if (offset > b->size || size > b->size - offset)
-        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "%s: bytes [%" PRIu64 ", +%" PRIu64 ") are "
-                        "outside the %" PRIu64 "-byte buffer", what, offset, size, b->size);
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                        "%s: bytes [%" PRIu64 ", +%" PRIu64 ") are "
+                        "outside the %" PRIu64 "-byte buffer",
+                        what, offset, size, b->size);
     if (s->borrowed)
-        return fkc_fail(FKC_ERR_STATE, "%s: the stream records into the host's command buffer, "
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: the stream records into the host's command buffer, "
                         "whose completion only the host knows; record a copy into a buffer of "
-                        "your own instead", what);
+                        "your own instead",
+                        what);
     return FKC_OK;
 }
 

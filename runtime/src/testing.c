@@ -5,14 +5,13 @@
 #ifdef FKC_TEST_HOOKS
 #include "fkc_test.h"
 
-fkc_status fkc_test_context_create(const fkc_context_options *options,
-                                   const fkc_test_hooks *hooks, PFN_vkGetInstanceProcAddr gipa,
-                                   fkc_context **out)
+fkc_status fkc_test_context_create(const fkc_context_options *options, const fkc_test_hooks *hooks,
+                                   PFN_vkGetInstanceProcAddr gipa, fkc_context **out)
 {
     fkc_hooks h = {0};
     if (hooks)
-        h = (fkc_hooks){hooks->storage_buffer_range, hooks->work_group_count,
-                        hooks->block_bytes, hooks->no_push_descriptors, hooks->no_host_tables};
+        h = (fkc_hooks){hooks->storage_buffer_range, hooks->work_group_count, hooks->block_bytes,
+                        hooks->no_push_descriptors, hooks->no_host_tables};
     return fkc_context_open(options, NULL, gipa, &h, out);
 }
 

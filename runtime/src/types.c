@@ -8,7 +8,7 @@ static const struct {
     const char *name;
     size_t size;
 } dtypes[FKC_DTYPE_COUNT] = {
-    [FKC_DTYPE_F32] = {"F32", 4}, [FKC_DTYPE_I32] = {"I32", 4}, [FKC_DTYPE_U32] = {"U32", 4},
+    [FKC_DTYPE_F32] = {"F32", 4}, [FKC_DTYPE_I32] = {"I32", 4},   [FKC_DTYPE_U32] = {"U32", 4},
     [FKC_DTYPE_F16] = {"F16", 2}, [FKC_DTYPE_BF16] = {"BF16", 2}, [FKC_DTYPE_F64] = {"F64", 8},
     [FKC_DTYPE_I64] = {"I64", 8}, [FKC_DTYPE_U8] = {"U8", 1},     [FKC_DTYPE_I8] = {"I8", 1},
 };

@@ -14,11 +14,11 @@ struct fkc_kernel {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline pipeline;
-    uint32_t n_buffers;      /* storage buffers, set 0 bindings 0..n_buffers-1 */
-    uint32_t push_size;      /* bytes of push constants each dispatch passes */
-    uint32_t local[3];       /* the module's LocalSize (1, 1, 1 when it states none) */
-    bool cached;             /* owned by the context's cache: fkc_kernel_destroy ignores it */
-    uint32_t *words;         /* cached kernels: a copy of the module (the cache key) */
+    uint32_t n_buffers; /* storage buffers, set 0 bindings 0..n_buffers-1 */
+    uint32_t push_size; /* bytes of push constants each dispatch passes */
+    uint32_t local[3];  /* the module's LocalSize (1, 1, 1 when it states none) */
+    bool cached;        /* owned by the context's cache: fkc_kernel_destroy ignores it */
+    uint32_t *words;    /* cached kernels: a copy of the module (the cache key) */
     size_t n_words;
     struct fkc_kernel *next; /* the context's cache list */
 };
@@ -26,14 +26,32 @@ struct fkc_kernel {
 /* ---- reading the module ------------------------------------------------------------------ */
 
 enum { /* SPIR-V opcodes, decorations and storage classes read here (SPIR-V 1.0-1.6) */
-    OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22,
-    OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30,
-    OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_VARIABLE = 59, OP_DECORATE = 71,
-    OP_MEMBER_DECORATE = 72,
-    DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3, DEC_ARRAY_STRIDE = 6, DEC_MATRIX_STRIDE = 7,
-    DEC_BINDING = 33, DEC_SET = 34, DEC_OFFSET = 35,
-    SC_UNIFORM_CONSTANT = 0, SC_UNIFORM = 2, SC_PUSH_CONSTANT = 9, SC_STORAGE_BUFFER = 12,
-    EXEC_GL_COMPUTE = 5, MODE_LOCAL_SIZE = 17,
+       OP_ENTRY_POINT = 15,
+       OP_EXECUTION_MODE = 16,
+       OP_TYPE_INT = 21,
+       OP_TYPE_FLOAT = 22,
+       OP_TYPE_VECTOR = 23,
+       OP_TYPE_MATRIX = 24,
+       OP_TYPE_ARRAY = 28,
+       OP_TYPE_STRUCT = 30,
+       OP_TYPE_POINTER = 32,
+       OP_CONSTANT = 43,
+       OP_VARIABLE = 59,
+       OP_DECORATE = 71,
+       OP_MEMBER_DECORATE = 72,
+       DEC_BLOCK = 2,
+       DEC_BUFFER_BLOCK = 3,
+       DEC_ARRAY_STRIDE = 6,
+       DEC_MATRIX_STRIDE = 7,
+       DEC_BINDING = 33,
+       DEC_SET = 34,
+       DEC_OFFSET = 35,
+       SC_UNIFORM_CONSTANT = 0,
+       SC_UNIFORM = 2,
+       SC_PUSH_CONSTANT = 9,
+       SC_STORAGE_BUFFER = 12,
+       EXEC_GL_COMPUTE = 5,
+       MODE_LOCAL_SIZE = 17,
 };
 #define SPV_MAGIC 0x07230203u
 #define SPV_HEADER 5u
@@ -41,7 +59,7 @@ enum { /* SPIR-V opcodes, decorations and storage classes read here (SPIR-V 1.0-
 /* What fkc_kernel_create needs to know of a module. */
 typedef struct module_info {
     uint32_t local[3];
-    uint32_t push_bytes;     /* end of the push-constant block (0: none) */
+    uint32_t push_bytes; /* end of the push-constant block (0: none) */
 } module_info;
 
 /* Words the look-ups below may still visit while one module is read: each look-up scans the
@@ -77,8 +95,8 @@ static size_t find_def(const uint32_t *w, size_t n, uint32_t id)
 
 /* The value of a decoration on id (member < 0) or on one of its members; `found` says whether
  * there is one. */
-static uint32_t decoration(const uint32_t *w, size_t n, uint32_t id, int64_t member,
-                           uint32_t dec, bool *found)
+static uint32_t decoration(const uint32_t *w, size_t n, uint32_t id, int64_t member, uint32_t dec,
+                           bool *found)
 {
     *found = false;
     if (!charge(n))
@@ -108,10 +126,8 @@ static uint64_t type_bytes(const uint32_t *w, size_t n, uint32_t id, int depth)
     bool found;
     switch (op) {
     case OP_TYPE_INT:
-    case OP_TYPE_FLOAT:
-        return len >= 3 ? w[d + 2] / 8 : 0;
-    case OP_TYPE_VECTOR:
-        return len >= 4 ? type_bytes(w, n, w[d + 2], depth + 1) * w[d + 3] : 0;
+    case OP_TYPE_FLOAT: return len >= 3 ? w[d + 2] / 8 : 0;
+    case OP_TYPE_VECTOR: return len >= 4 ? type_bytes(w, n, w[d + 2], depth + 1) * w[d + 3] : 0;
     case OP_TYPE_ARRAY: {
         size_t c = len >= 4 ? find_def(w, n, w[d + 3]) : 0;
         if (!c || (w[c] & 0xffff) != OP_CONSTANT)
@@ -132,8 +148,7 @@ static uint64_t type_bytes(const uint32_t *w, size_t n, uint32_t id, int depth)
         }
         return end;
     }
-    default: /* matrices, pointers, booleans: not sized here */
-        return 0;
+    default: /* matrices, pointers, booleans: not sized here */ return 0;
     }
 }
 
@@ -148,8 +163,10 @@ static fkc_status check_variable(const uint32_t *w, size_t n, size_t i, uint32_t
         size_t p = find_def(w, n, ptr);
         uint64_t bytes = p && (w[p] >> 16) >= 4 ? type_bytes(w, n, w[p + 3], 0) : 0;
         if (bytes == 0)
-            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: the module's "
-                            "push-constant block (id %" PRIu32 ") cannot be sized", id);
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                            "fkc_kernel_create: the module's "
+                            "push-constant block (id %" PRIu32 ") cannot be sized",
+                            id);
         mi->push_bytes = bytes > mi->push_bytes ? (uint32_t)bytes : mi->push_bytes;
         return FKC_OK;
     }
@@ -162,19 +179,22 @@ static fkc_status check_variable(const uint32_t *w, size_t n, size_t i, uint32_t
         uint32_t pointee = p && (w[p] >> 16) >= 4 ? w[p + 3] : 0;
         (void)decoration(w, n, pointee, -1, DEC_BUFFER_BLOCK, &found);
         if (!found)
-            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: binding %" PRIu32
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                            "fkc_kernel_create: binding %" PRIu32
                             " is a uniform buffer; only storage buffers are supported",
                             binding);
     } else if (sc == SC_UNIFORM_CONSTANT) {
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: binding %" PRIu32
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_kernel_create: binding %" PRIu32
                         " is an image or sampler; only storage buffers are supported",
                         binding);
     }
     if (!has_set || !has_binding || set != 0 || binding >= n_buffers)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: the module uses set %"
-                        PRIu32 " binding %" PRIu32 "; the kernel declares %" PRIu32
-                        " storage buffers (set 0, bindings 0..%" PRIu32 ")", set, binding,
-                        n_buffers, n_buffers ? n_buffers - 1 : 0);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_kernel_create: the module uses set %" PRIu32 " binding %" PRIu32
+                        "; the kernel declares %" PRIu32
+                        " storage buffers (set 0, bindings 0..%" PRIu32 ")",
+                        set, binding, n_buffers, n_buffers ? n_buffers - 1 : 0);
     return FKC_OK;
 }
 
@@ -191,17 +211,20 @@ static fkc_status read_module(const fkc_context *ctx, const uint32_t *w, size_t 
     if (n < SPV_HEADER || w[0] != SPV_MAGIC)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s (%s)", what,
                         n < SPV_HEADER ? "shorter than its header" : "bad magic number");
-    uint32_t version = w[1] >> 8 & 0xffff; /* 0x0103 for SPIR-V 1.3 */
+    uint32_t version = w[1] >> 8 & 0xffff;              /* 0x0103 for SPIR-V 1.3 */
     uint32_t api = ctx->info.api_version >> 12 & 0x3ff; /* Vulkan minor version */
     uint32_t max_version = api >= 3 ? 0x0106 : api == 2 ? 0x0105 : api == 1 ? 0x0103 : 0x0100;
     if (version > max_version)
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "fkc_kernel_create: SPIR-V %u.%u is newer than "
-                        "this Vulkan 1.%u device takes (%u.%u)", version >> 8, version & 0xff,
-                        api, max_version >> 8, max_version & 0xff);
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "fkc_kernel_create: SPIR-V %u.%u is newer than "
+                        "this Vulkan 1.%u device takes (%u.%u)",
+                        version >> 8, version & 0xff, api, max_version >> 8, max_version & 0xff);
     for (size_t i = SPV_HEADER; i < n; i += w[i] >> 16)
         if ((w[i] >> 16) == 0 || (w[i] >> 16) > n - i)
-            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s (instruction at word %zu has a bad "
-                            "length)", what, i);
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                            "%s (instruction at word %zu has a bad "
+                            "length)",
+                            what, i);
     for (size_t i = SPV_HEADER; i < n; i += w[i] >> 16) {
         uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
         if (op == OP_ENTRY_POINT && len >= 4 && w[i + 1] == EXEC_GL_COMPUTE &&
@@ -212,26 +235,30 @@ static fkc_status read_module(const fkc_context *ctx, const uint32_t *w, size_t 
         if (op == OP_VARIABLE && len >= 4) {
             fkc_status st = check_variable(w, n, i, n_buffers, mi);
             if (scan_left == 0)
-                return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: the module is too "
-                                "large or too deeply nested to read (%zu words)", n);
+                return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                                "fkc_kernel_create: the module is too "
+                                "large or too deeply nested to read (%zu words)",
+                                n);
             if (st != FKC_OK)
                 return st;
         }
     }
     if (!entry)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: the module has no "
-                        "GLCompute entry point named \"main\"");
+                                                  "GLCompute entry point named \"main\"");
     const fkc_device_info *d = &ctx->info;
     uint64_t inv = (uint64_t)mi->local[0] * mi->local[1] * mi->local[2];
     for (int k = 0; k < 3; k++)
         if (mi->local[k] == 0 || mi->local[k] > d->max_compute_work_group_size[k])
-            return fkc_fail(FKC_ERR_UNSUPPORTED, "fkc_kernel_create: local size %" PRIu32
-                            " in dimension %d is outside 1..%" PRIu32, mi->local[k], k,
-                            d->max_compute_work_group_size[k]);
+            return fkc_fail(FKC_ERR_UNSUPPORTED,
+                            "fkc_kernel_create: local size %" PRIu32
+                            " in dimension %d is outside 1..%" PRIu32,
+                            mi->local[k], k, d->max_compute_work_group_size[k]);
     if (inv > d->max_compute_work_group_invocations)
-        return fkc_fail(FKC_ERR_UNSUPPORTED, "fkc_kernel_create: %" PRIu64 " invocations per "
-                        "work group exceed the device's %" PRIu32, inv,
-                        d->max_compute_work_group_invocations);
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "fkc_kernel_create: %" PRIu64 " invocations per "
+                        "work group exceed the device's %" PRIu32,
+                        inv, d->max_compute_work_group_invocations);
     return FKC_OK;
 }
 
@@ -265,8 +292,8 @@ static fkc_status build(fkc_kernel *k, const uint32_t *words, size_t n_words)
                                        "fkc_kernel_create: ", &k->set_layout, &k->layout);
     if (st != FKC_OK)
         return st;
-    return fkc_compute_pipeline(k->ctx, words, n_words * 4, k->layout, "fkc_kernel_create: ",
-                                &k->pipeline);
+    return fkc_compute_pipeline(k->ctx, words, n_words * 4, k->layout,
+                                "fkc_kernel_create: ", &k->pipeline);
 }
 
 /* Argument checks, the module's reading and the Vulkan objects. */
@@ -278,17 +305,21 @@ static fkc_status kernel_new(fkc_context *ctx, const uint32_t *words, size_t n_w
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: NULL context or module");
     uint32_t most = max_buffers(ctx);
     if (n_buffers > most)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: %" PRIu32 " storage "
-                        "buffers; at most %" PRIu32 " on this device", n_buffers, most);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_kernel_create: %" PRIu32 " storage "
+                        "buffers; at most %" PRIu32 " on this device",
+                        n_buffers, most);
     if (push_size % 4 != 0 || push_size > ctx->info.max_push_constants_size)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: push_size %" PRIu32
-                        " is not a multiple of 4 in 0..%" PRIu32, push_size,
-                        ctx->info.max_push_constants_size);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_kernel_create: push_size %" PRIu32
+                        " is not a multiple of 4 in 0..%" PRIu32,
+                        push_size, ctx->info.max_push_constants_size);
     fkc_status st = read_module(ctx, words, n_words, n_buffers, &mi);
     if (st != FKC_OK)
         return st;
     if (mi.push_bytes > push_size)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_kernel_create: the module's push "
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_kernel_create: the module's push "
                         "constants need %" PRIu32 " bytes; push_size is %" PRIu32,
                         mi.push_bytes, push_size);
     fkc_kernel *k = calloc(1, sizeof *k);
@@ -403,26 +434,30 @@ static fkc_status check_range(const fkc_stream *s, const fkc_buffer_range *r, ui
 {
     const fkc_context *ctx = s->ctx;
     if (!r->buffer)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: buffer %" PRIu32
-                        " is NULL", i);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: buffer %" PRIu32 " is NULL",
+                        i);
     if (r->buffer->ctx != ctx)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: buffer %" PRIu32
-                        " belongs to another context", i);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_stream_dispatch: buffer %" PRIu32 " belongs to another context", i);
     uint64_t align = ctx->info.min_storage_buffer_offset_alignment;
     if (align > 1 && r->offset % align != 0)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: buffer %" PRIu32
-                        ": offset %" PRIu64 " is not a multiple of the device's storage "
-                        "offset alignment %" PRIu64, i, r->offset,
-                        ctx->info.min_storage_buffer_offset_alignment);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_stream_dispatch: buffer %" PRIu32 ": offset %" PRIu64
+                        " is not a multiple of the device's storage "
+                        "offset alignment %" PRIu64,
+                        i, r->offset, ctx->info.min_storage_buffer_offset_alignment);
     uint64_t size = r->buffer->vk_size;
     if (r->range == 0 || r->offset > size || r->range > size - r->offset)
-        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "fkc_stream_dispatch: buffer %" PRIu32 ": %"
-                        PRIu64 " bytes at offset %" PRIu64 " are empty or outside its %"
-                        PRIu64 "-byte allocation", i, r->range, r->offset, size);
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                        "fkc_stream_dispatch: buffer %" PRIu32 ": %" PRIu64
+                        " bytes at offset %" PRIu64 " are empty or outside its %" PRIu64
+                        "-byte allocation",
+                        i, r->range, r->offset, size);
     if (r->range > ctx->info.max_storage_buffer_range)
-        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS, "fkc_stream_dispatch: buffer %" PRIu32 ": range %"
-                        PRIu64 " exceeds the device's storage range %" PRIu64, i, r->range,
-                        ctx->info.max_storage_buffer_range);
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                        "fkc_stream_dispatch: buffer %" PRIu32 ": range %" PRIu64
+                        " exceeds the device's storage range %" PRIu64,
+                        i, r->range, ctx->info.max_storage_buffer_range);
     return FKC_OK;
 }
 
@@ -440,13 +475,15 @@ static fkc_status check_dispatch(const fkc_stream *s, const fkc_kernel *k,
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: NULL stream or kernel");
     if (k->ctx != s->ctx)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: the kernel belongs to "
-                        "another context");
+                                                  "another context");
     if (n_buffers != k->n_buffers || (n_buffers && !buffers))
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: %" PRIu32 " buffers "
-                        "given; the kernel takes %" PRIu32, buffers ? n_buffers : 0,
-                        k->n_buffers);
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_stream_dispatch: %" PRIu32 " buffers "
+                        "given; the kernel takes %" PRIu32,
+                        buffers ? n_buffers : 0, k->n_buffers);
     if (push_size != k->push_size || (push_size && !push))
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: %" PRIu32 " bytes of "
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "fkc_stream_dispatch: %" PRIu32 " bytes of "
                         "push constants given; the kernel takes %" PRIu32,
                         push ? push_size : 0, k->push_size);
     for (uint32_t i = 0; i < n_buffers; i++) {
@@ -456,9 +493,10 @@ static fkc_status check_dispatch(const fkc_stream *s, const fkc_kernel *k,
     }
     for (int d = 0; d < 3; d++)
         if (g[d] > grid_limit(s->ctx, d))
-            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_dispatch: %" PRIu32 " work "
-                            "groups in dimension %d exceed the limit %" PRIu32, g[d], d,
-                            grid_limit(s->ctx, d));
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                            "fkc_stream_dispatch: %" PRIu32 " work "
+                            "groups in dimension %d exceed the limit %" PRIu32,
+                            g[d], d, grid_limit(s->ctx, d));
     return FKC_OK;
 }
 
@@ -480,8 +518,7 @@ fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buf
                                          buffers[i].buffer->base + buffers[i].offset,
                                          buffers[i].range};
         /* a user kernel is taken to read and write every range it binds */
-        acc[i] = (fkc_access){bi[i].buffer, bi[i].offset, bi[i].offset + bi[i].range, true,
-                              false};
+        acc[i] = (fkc_access){bi[i].buffer, bi[i].offset, bi[i].offset + bi[i].range, true, false};
     }
     /* ordered after the ops recorded before that touch its ranges */
     fkc_stream_touch(s, n_buffers, acc);
@@ -491,8 +528,8 @@ fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buf
         return st;
     }
     if (push_size)
-        s->ctx->vk.vkCmdPushConstants(s->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                      push_size, push);
+        s->ctx->vk.vkCmdPushConstants(s->cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size,
+                                      push);
     s->ctx->vk.vkCmdDispatch(s->cmd, groups_x, groups_y, groups_z);
     s->commands++;
     s->items++;

@@ -20,10 +20,10 @@ fkc_status fkc_vk_load_global(fkc_vk *vk, PFN_vkGetInstanceProcAddr gipa)
     fkc_status st = FKC_OK;
     memset(vk, 0, sizeof *vk);
     vk->vkGetInstanceProcAddr = gipa;
-    vk->vkEnumerateInstanceVersion =
-        (PFN_vkEnumerateInstanceVersion)gipa(VK_NULL_HANDLE, "vkEnumerateInstanceVersion");
-#define LOAD(name)                                                                             \
-    if (st == FKC_OK)                                                                          \
+    vk->vkEnumerateInstanceVersion = (PFN_vkEnumerateInstanceVersion)gipa(
+        VK_NULL_HANDLE, "vkEnumerateInstanceVersion");
+#define LOAD(name)                                                                                 \
+    if (st == FKC_OK)                                                                              \
         st = need(gipa(VK_NULL_HANDLE, #name), #name, &vk->name);
     FKC_VK_GLOBAL(LOAD)
 #undef LOAD
@@ -34,8 +34,8 @@ fkc_status fkc_vk_load_instance(fkc_vk *vk, VkInstance instance)
 {
     fkc_status st = FKC_OK;
     PFN_vkGetInstanceProcAddr gipa = vk->vkGetInstanceProcAddr;
-#define LOAD(name)                                                                             \
-    if (st == FKC_OK)                                                                          \
+#define LOAD(name)                                                                                 \
+    if (st == FKC_OK)                                                                              \
         st = need(gipa(instance, #name), #name, &vk->name);
     FKC_VK_INSTANCE(LOAD)
 #undef LOAD
@@ -50,14 +50,13 @@ fkc_status fkc_vk_load_device(fkc_vk *vk, VkDevice device, bool push_descriptors
 {
     fkc_status st = FKC_OK;
     PFN_vkGetDeviceProcAddr gdpa = vk->vkGetDeviceProcAddr;
-#define LOAD(name)                                                                             \
-    if (st == FKC_OK)                                                                          \
+#define LOAD(name)                                                                                 \
+    if (st == FKC_OK)                                                                              \
         st = need(gdpa(device, #name), #name, &vk->name);
     FKC_VK_DEVICE(LOAD)
 #undef LOAD
-    vk->vkCmdPushDescriptorSetKHR =
-        push_descriptors
-            ? (PFN_vkCmdPushDescriptorSetKHR)gdpa(device, "vkCmdPushDescriptorSetKHR")
-            : NULL;
+    vk->vkCmdPushDescriptorSetKHR = push_descriptors ? (PFN_vkCmdPushDescriptorSetKHR)gdpa(
+                                                           device, "vkCmdPushDescriptorSetKHR")
+                                                     : NULL;
     return st;
 }

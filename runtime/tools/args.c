@@ -16,10 +16,14 @@ static const struct {
     const char *name;
     cli_cmd cmd;
 } commands[] = {
-    {"write_slice", CLI_CMD_WRITE_SLICE}, {"write_slice_rotating", CLI_CMD_ROTATING},
-    {"devices", CLI_CMD_DEVICES},         {"iota", CLI_CMD_IOTA},
-    {"show", CLI_CMD_SHOW},               {"conform", CLI_CMD_CONFORM},
-    {"help", CLI_CMD_HELP},               {"version", CLI_CMD_VERSION},
+    {"write_slice", CLI_CMD_WRITE_SLICE},
+    {"write_slice_rotating", CLI_CMD_ROTATING},
+    {"devices", CLI_CMD_DEVICES},
+    {"iota", CLI_CMD_IOTA},
+    {"show", CLI_CMD_SHOW},
+    {"conform", CLI_CMD_CONFORM},
+    {"help", CLI_CMD_HELP},
+    {"version", CLI_CMD_VERSION},
 };
 
 static const char *command_name(cli_cmd c)
@@ -69,18 +73,19 @@ static int parse_list(const char *opt, const char *s, size_t *list, uint32_t *n,
         uint64_t v;
         if (*n == FKC_MAX_RANK) {
             cli_errf(err, "%s: '%s' has more than %d values (ranks 1..%d)", opt, s, FKC_MAX_RANK,
-                 FKC_MAX_RANK);
+                     FKC_MAX_RANK);
             return -1;
         }
         if (len == 0 || len >= sizeof item) {
-            cli_errf(err, "%s: '%s' is not a comma-separated list of non-negative integers", opt, s);
+            cli_errf(err, "%s: '%s' is not a comma-separated list of non-negative integers", opt,
+                     s);
             return -1;
         }
         memcpy(item, p, len);
         item[len] = '\0';
         if (parse_u64(item, SIZE_MAX, &v) < 0) {
             cli_errf(err, "%s: '%s' in '%s' is not a non-negative integer (or is too large)", opt,
-                 item, s);
+                     item, s);
             return -1;
         }
         list[(*n)++] = (size_t)v;
@@ -289,8 +294,8 @@ static int set_sizes(cli_opts *o, const char *opt, const char *v, char *err)
             item[len - 1] = '\0';
         }
         if (parse_u64(item, (1ull << 40) >> shift, &n) < 0 || n == 0) {
-            cli_errf(err, "%s: '%.*s' is not a size of 1 byte to 1T (64K, 1M, ...)", opt,
-                     (int)len, p);
+            cli_errf(err, "%s: '%.*s' is not a size of 1 byte to 1T (64K, 1M, ...)", opt, (int)len,
+                     p);
             return -1;
         }
         o->sizes[o->n_sizes++] = n << shift;
@@ -328,29 +333,39 @@ static const struct option {
     {"--shape", NULL, 1, BIT(CLI_CMD_IOTA), BIT(CLI_CMD_IOTA), set_shape, "N0,N1,...",
      "the array's shape"},
     {"--start", NULL, 1, BIT(CLI_CMD_IOTA), 0, set_start, "S", "the first value (default 0)"},
-    {"--dtype", NULL, 1, OPS | BIT(CLI_CMD_IOTA) | BIT(CLI_CMD_SHOW), BIT(CLI_CMD_IOTA),
-     set_dtype, "T", "f32 i32 u32 f16 bf16 f64 i64 u8 i8; bf16 is stored as '<u2', so\n"
+    {"--dtype", NULL, 1, OPS | BIT(CLI_CMD_IOTA) | BIT(CLI_CMD_SHOW), BIT(CLI_CMD_IOTA), set_dtype,
+     "T",
+     "f32 i32 u32 f16 bf16 f64 i64 u8 i8; bf16 is stored as '<u2', so\n"
      "bf16 files need --dtype bf16 (else the dtype is the files' descr)"},
-    {"--device", NULL, 1, OPS | CONFORM, 0, set_device, "N|NAME", "the Vulkan device (index, "
+    {"--device", NULL, 1, OPS | CONFORM, 0, set_device, "N|NAME",
+     "the Vulkan device (index, "
      "or name substring); default:\nFKC_DEVICE, else the first GPU, else a CPU device (lavapipe)"},
-    {"--cpu", NULL, 0, OPS | CONFORM, 0, set_cpu, "", "the plain-C reference path (no Vulkan "
+    {"--cpu", NULL, 0, OPS | CONFORM, 0, set_cpu, "",
+     "the plain-C reference path (no Vulkan "
      "needed)"},
     {"--validate", NULL, 0, OPS | CONFORM, 0, set_validate, "",
      "the Khronos validation layer; any message fails the run"},
-    {"--cases", NULL, 1, CONFORM, 0, set_cases, "N", "seeded cases per binding (default 64; edge "
+    {"--cases", NULL, 1, CONFORM, 0, set_cases, "N",
+     "seeded cases per binding (default 64; edge "
      "cases first)"},
-    {"--seed", NULL, 1, CONFORM, 0, set_seed, "S", "the cases' seed (default 1): same seed, "
+    {"--seed", NULL, 1, CONFORM, 0, set_seed, "S",
+     "the cases' seed (default 1): same seed, "
      "same cases"},
     {"--allow-undeclared", NULL, 0, CONFORM, 0, set_allow_undeclared, "",
      "a dtype the runtime runs but the contract omits is\nnot a failure"},
-    {"--wrappers", NULL, 1, CONFORM, 0, set_wrappers, "FILE.c", "compiled with the bindings: "
+    {"--wrappers", NULL, 1, CONFORM, 0, set_wrappers, "FILE.c",
+     "compiled with the bindings: "
      "the byte-width wrappers\nof the contracts' own kernels (repeatable)"},
-    {"--fkcgen", NULL, 1, CONFORM, 0, set_fkcgen, "PATH", "the fkcgen to run (default: $FKCGEN, "
+    {"--fkcgen", NULL, 1, CONFORM, 0, set_fkcgen, "PATH",
+     "the fkcgen to run (default: $FKCGEN, "
      "else the one beside\nfkc-run)"},
-    {"--prefix", NULL, 1, CONFORM, 0, set_prefix, "NAME", "the generated names' prefix (default fkc)"},
-    {"--measure", NULL, 0, CONFORM, 0, set_measure, "", "also each binding's device time and "
+    {"--prefix", NULL, 1, CONFORM, 0, set_prefix, "NAME",
+     "the generated names' prefix (default fkc)"},
+    {"--measure", NULL, 0, CONFORM, 0, set_measure, "",
+     "also each binding's device time and "
      "the bandwidth its\nbytes_moved implies"},
-    {"--sizes", NULL, 1, CONFORM, 0, set_sizes, "64K,1M,...", "--measure's source sizes "
+    {"--sizes", NULL, 1, CONFORM, 0, set_sizes, "64K,1M,...",
+     "--measure's source sizes "
      "(default 64K,1M,16M)"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
@@ -549,9 +564,10 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
         return -1;
     }
     if (o->cpu && (o->device || o->validate || o->measure)) {
-        cli_errf(err, "--cpu and %s exclude each other", o->device     ? "--device"
-                                                       : o->validate ? "--validate"
-                                                                     : "--measure (a device time)");
+        cli_errf(err, "--cpu and %s exclude each other",
+                 o->device     ? "--device"
+                 : o->validate ? "--validate"
+                               : "--measure (a device time)");
         return -1;
     }
     if (o->cmd == CLI_CMD_CONFORM && o->n_contracts == 0) {
@@ -635,14 +651,15 @@ static const struct {
     {CLI_CMD_SHOW, "show FILE.npy [--dtype bf16]\n"
                    "  Prints an array: its dtype and shape, then its rows (rank 3 and more\n"
                    "  nested like NumPy's, a blank line between planes); long ones elided.\n"},
-    {CLI_CMD_CONFORM, "conform CONTRACT.md... [OPTIONS]\n"
-                      "  Generates and compiles the contracts' bindings (fkcgen, $CC), then checks\n"
-                      "  every binding of WriteSlice and WriteSliceRotating: seeded cases through\n"
-                      "  the generated dispatch against the CPU reference as the precision block\n"
-                      "  says, determinism, shape_rule and dtype_rule, untouched inputs and guard\n"
-                      "  bytes, refused invalid calls and undeclared keys. One row per binding;\n"
-                      "  a dtype the runtime runs but the contract omits fails (works but\n"
-                      "  undeclared). Exit 1 on any failure.\n"},
+    {CLI_CMD_CONFORM,
+     "conform CONTRACT.md... [OPTIONS]\n"
+     "  Generates and compiles the contracts' bindings (fkcgen, $CC), then checks\n"
+     "  every binding of WriteSlice and WriteSliceRotating: seeded cases through\n"
+     "  the generated dispatch against the CPU reference as the precision block\n"
+     "  says, determinism, shape_rule and dtype_rule, untouched inputs and guard\n"
+     "  bytes, refused invalid calls and undeclared keys. One row per binding;\n"
+     "  a dtype the runtime runs but the contract omits fails (works but\n"
+     "  undeclared). Exit 1 on any failure.\n"},
     {CLI_CMD_VERSION, "version\n  Prints fkc-run's version.\n"},
 };
 
@@ -660,8 +677,9 @@ const char *cli_command_usage(cli_cmd cmd)
             continue;
         char opt[40];
         snprintf(opt, sizeof opt, "%s %s", options[k].name, options[k].arg);
-        n += (size_t)snprintf(text + n, sizeof text - n, "%s  %-20s %s", first ? "\noptions:\n"
-                              : "", opt, options[k].required & BIT(cmd) ? "(required) " : "");
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s  %-20s %s",
+                              first ? "\noptions:\n" : "", opt,
+                              options[k].required & BIT(cmd) ? "(required) " : "");
         for (const char *h = options[k].help; *h && n < sizeof text; h++) /* lines aligned */
             n += *h == '\n' ? (size_t)snprintf(text + n, sizeof text - n, "\n%23s", "")
                             : (size_t)snprintf(text + n, sizeof text - n, "%c", *h);
@@ -672,7 +690,8 @@ const char *cli_command_usage(cli_cmd cmd)
         first = 0;
     }
     if (n < sizeof text)
-        snprintf(text + n, sizeof text - n, "  --help, -h           this text\n"
+        snprintf(text + n, sizeof text - n,
+                 "  --help, -h           this text\n"
                  "\nexit status: 0 ok, 1 bad file/shape/op or runtime failure, 2 bad arguments,\n"
                  "3 no Vulkan device (try --cpu).\n");
     return text;

@@ -15,9 +15,9 @@
 /* Exit codes (documented in docs/runtime.md and --help). */
 enum {
     CLI_EXIT_OK = 0,
-    CLI_EXIT_FAIL = 1,      /* a bad file, shape or op, or a runtime failure */
-    CLI_EXIT_USAGE = 2,     /* bad command-line arguments */
-    CLI_EXIT_NO_DEVICE = 3  /* no Vulkan device (or no Vulkan at all); --cpu still works */
+    CLI_EXIT_FAIL = 1,     /* a bad file, shape or op, or a runtime failure */
+    CLI_EXIT_USAGE = 2,    /* bad command-line arguments */
+    CLI_EXIT_NO_DEVICE = 3 /* no Vulkan device (or no Vulkan at all); --cpu still works */
 };
 
 typedef enum cli_cmd {
@@ -26,8 +26,8 @@ typedef enum cli_cmd {
     CLI_CMD_DEVICES,
     CLI_CMD_WRITE_SLICE,
     CLI_CMD_ROTATING,
-    CLI_CMD_IOTA,   /* writes start, start+1, ... in a dtype (the demo's inputs) */
-    CLI_CMD_SHOW,   /* prints an array */
+    CLI_CMD_IOTA,    /* writes start, start+1, ... in a dtype (the demo's inputs) */
+    CLI_CMD_SHOW,    /* prints an array */
     CLI_CMD_CONFORM, /* checks contracts' claims against the kernels (conform.c) */
     CLI_CMD_COUNT
 } cli_cmd;
@@ -39,36 +39,36 @@ typedef enum cli_cmd {
 /* The parsed command line. Pointers point into argv. */
 typedef struct cli_opts {
     cli_cmd cmd;
-    const char *dst;                 /* --dst */
-    const char *src;                 /* --src */
-    const char *out;                 /* -o / --out */
-    const char *file;                /* show's positional file */
-    size_t offsets[FKC_MAX_RANK];    /* --offsets */
-    uint32_t n_offsets;              /* 0 when absent */
-    size_t shape[FKC_MAX_RANK];      /* iota --shape */
-    uint32_t n_shape;                /* 0 when absent */
-    size_t capacity;                 /* --capacity (has_capacity) */
-    uint64_t position;               /* --position (has_position) */
+    const char *dst;              /* --dst */
+    const char *src;              /* --src */
+    const char *out;              /* -o / --out */
+    const char *file;             /* show's positional file */
+    size_t offsets[FKC_MAX_RANK]; /* --offsets */
+    uint32_t n_offsets;           /* 0 when absent */
+    size_t shape[FKC_MAX_RANK];   /* iota --shape */
+    uint32_t n_shape;             /* 0 when absent */
+    size_t capacity;              /* --capacity (has_capacity) */
+    uint64_t position;            /* --position (has_position) */
     int has_capacity, has_position;
-    int32_t axis;                    /* --axis, -1 when absent */
-    int64_t start;                   /* iota --start */
-    fkc_dtype dtype;                 /* --dtype, FKC_DTYPE_COUNT when absent */
-    const char *device;              /* --device N|NAME, NULL when absent */
-    int cpu;                         /* --cpu: the host reference, no Vulkan */
-    int validate;                    /* --validate: Khronos validation layer; a message fails */
-    cli_cmd help_of;                 /* CLI_CMD_HELP: whose --help (CLI_CMD_HELP: the global) */
+    int32_t axis;       /* --axis, -1 when absent */
+    int64_t start;      /* iota --start */
+    fkc_dtype dtype;    /* --dtype, FKC_DTYPE_COUNT when absent */
+    const char *device; /* --device N|NAME, NULL when absent */
+    int cpu;            /* --cpu: the host reference, no Vulkan */
+    int validate;       /* --validate: Khronos validation layer; a message fails */
+    cli_cmd help_of;    /* CLI_CMD_HELP: whose --help (CLI_CMD_HELP: the global) */
     /* conform */
     const char *contracts[CLI_MAX_CONTRACTS]; /* the positional CONTRACT files */
     uint32_t n_contracts;
-    const char *wrappers[CLI_MAX_WRAPPERS];   /* --wrappers FILE.c (repeatable) */
+    const char *wrappers[CLI_MAX_WRAPPERS]; /* --wrappers FILE.c (repeatable) */
     uint32_t n_wrappers;
-    size_t cases;                    /* --cases N (default 64) */
-    uint64_t seed;                   /* --seed S (default 1) */
-    const char *fkcgen;              /* --fkcgen PATH, NULL when absent */
-    const char *prefix;              /* --prefix NAME (default "fkc") */
-    int allow_undeclared;            /* --allow-undeclared */
-    int measure;                     /* --measure */
-    uint64_t sizes[CLI_MAX_SIZES];   /* --sizes (default 64K,1M,16M) */
+    size_t cases;                  /* --cases N (default 64) */
+    uint64_t seed;                 /* --seed S (default 1) */
+    const char *fkcgen;            /* --fkcgen PATH, NULL when absent */
+    const char *prefix;            /* --prefix NAME (default "fkc") */
+    int allow_undeclared;          /* --allow-undeclared */
+    int measure;                   /* --measure */
+    uint64_t sizes[CLI_MAX_SIZES]; /* --sizes (default 64K,1M,16M) */
     uint32_t n_sizes;
 } cli_opts;
 

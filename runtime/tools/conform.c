@@ -23,10 +23,10 @@
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
 
-#define MAX_NOTES 4        /* failure details printed per row; the rest are counted */
-#define GUARD_MIN 16       /* bytes of random guard before each tensor, at least */
-#define ALIGN_MAX 4096     /* tensors lie at multiples of the contract's alignment_bytes, capped */
-#define MEASURE_ITERS 5    /* submits per size; the median is printed */
+#define MAX_NOTES 4     /* failure details printed per row; the rest are counted */
+#define GUARD_MIN 16    /* bytes of random guard before each tensor, at least */
+#define ALIGN_MAX 4096  /* tensors lie at multiples of the contract's alignment_bytes, capped */
+#define MEASURE_ITERS 5 /* submits per size; the median is printed */
 
 /* A row's verdict and the details of what failed. */
 typedef struct row {
@@ -34,7 +34,7 @@ typedef struct row {
     bool fail;
     char notes[MAX_NOTES][CLI_ERR_MAX];
     size_t n_notes, n_more;
-    const char *result;            /* the result column when not "ok" / "FAIL" */
+    const char *result; /* the result column when not "ok" / "FAIL" */
 } row;
 
 /* One conform run. */
@@ -42,9 +42,9 @@ typedef struct run {
     const cli_opts *o;
     conform_claims claims;
     conform_build build;
-    fkc_context *ctx;              /* NULL with --cpu */
+    fkc_context *ctx; /* NULL with --cpu */
     uint64_t validation_seen;
-    uint64_t digest;               /* FNV-1a over every case made: same seed, same cases */
+    uint64_t digest; /* FNV-1a over every case made: same seed, same cases */
     size_t passed, failed, works_undeclared, refused_undeclared;
 } run;
 
@@ -64,7 +64,7 @@ typedef struct batch {
     uint64_t *dst_off, *src_off;
     uint64_t dst_size, src_size;
     unsigned char *dst_init, *src_init, *pos_init, *want;
-    bool *ok;                      /* case i passed every check so far */
+    bool *ok; /* case i passed every check so far */
 } batch;
 
 static void note(row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -152,11 +152,12 @@ static int check_signature(const conform_claim *c, char err[CLI_ERR_MAX])
                strcmp(c->field_kinds[i], runtime_fields[c->op][i][1]) == 0;
     if (same)
         return 0;
-    cli_errf(err, "conform: %s:%u: kernel %s binds %s with another signature than the "
+    cli_errf(err,
+             "conform: %s:%u: kernel %s binds %s with another signature than the "
              "runtime's (one input, one output, op_params %s: %s, %s: %s): conform calls "
-             "it as fkc_%s_kernel", c->file, c->line, c->kernel, c->op_kind,
-             runtime_fields[c->op][0][0], runtime_fields[c->op][0][1],
-             runtime_fields[c->op][1][0], runtime_fields[c->op][1][1],
+             "it as fkc_%s_kernel",
+             c->file, c->line, c->kernel, c->op_kind, runtime_fields[c->op][0][0],
+             runtime_fields[c->op][0][1], runtime_fields[c->op][1][0], runtime_fields[c->op][1][1],
              c->op == CONFORM_WRITE_SLICE ? "write_slice" : "write_slice_rotating");
     return -1;
 }
@@ -217,8 +218,8 @@ static void check_dtype_rule(const conform_claim *cl, batch *b, row *r)
         why = "gives the input's dtype, but the binding's output dtype differs";
     if (!why)
         return;
-    note(r, "%s: dtype_rule %s %s (the output of %s is %s)", name_of(cl, cl->dtype, nm,
-         sizeof nm), cl->dtype_rule, why, cl->op_kind, fkc_dtype_name(cl->dtype));
+    note(r, "%s: dtype_rule %s %s (the output of %s is %s)", name_of(cl, cl->dtype, nm, sizeof nm),
+         cl->dtype_rule, why, cl->op_kind, fkc_dtype_name(cl->dtype));
     for (size_t i = 0; i < b->n; i++)
         b->ok[i] = false;
 }
@@ -358,8 +359,8 @@ static void refused_valid(const conform_claim *cl, batch *b, size_t i, fkc_statu
 {
     char nm[96], text[512], why[CLI_ERR_MAX];
     conform_case_text(b->op, &b->cs[i], text, sizeof text);
-    note(r, "%s: case %zu (%s): refused a valid call: %s", name_of(cl, b->dt, nm, sizeof nm),
-         i, text, why_failed(st, why, sizeof why));
+    note(r, "%s: case %zu (%s): refused a valid call: %s", name_of(cl, b->dt, nm, sizeof nm), i,
+         text, why_failed(st, why, sizeof why));
     b->ok[i] = false;
 }
 
@@ -450,8 +451,7 @@ static void case_fails(const conform_claim *cl, batch *b, size_t i, row *r, cons
 }
 
 /* The first byte in [lo, hi) where a and b differ, or hi. */
-static uint64_t first_diff(const unsigned char *a, const unsigned char *b, uint64_t lo,
-                           uint64_t hi)
+static uint64_t first_diff(const unsigned char *a, const unsigned char *b, uint64_t lo, uint64_t hi)
 {
     while (lo < hi && a[lo] == b[lo])
         lo++;
@@ -470,8 +470,10 @@ static void judge_dst(const conform_claim *cl, batch *b, const unsigned char *go
         uint64_t at = first_diff(got, b->want, cursor, start);
         if (at < start && (i == b->n || b->ok[i])) {
             size_t k = i == b->n ? b->n - 1 : i;
-            case_fails(cl, b, k, r, "byte %" PRIu64 " of the buffer, %s its output, changed "
-                       "(%s, was %s)", at, i == b->n ? "after" : "before", hex(got + at, 1, g),
+            case_fails(cl, b, k, r,
+                       "byte %" PRIu64 " of the buffer, %s its output, changed "
+                       "(%s, was %s)",
+                       at, i == b->n ? "after" : "before", hex(got + at, 1, g),
                        hex(b->want + at, 1, w));
             if (i > 0 && i < b->n)
                 b->ok[i - 1] = false; /* it may have written past its end */
@@ -480,13 +482,16 @@ static void judge_dst(const conform_claim *cl, batch *b, const unsigned char *go
             break;
         size_t count = conform_dst_count(&b->cs[i]), bad = 0, first = 0;
         for (size_t e = 0; e < count; e++) {
-            const unsigned char *pg = got + start + e * b->elem, *pw = b->want + start + e * b->elem;
+            const unsigned char *pg = got + start + e * b->elem,
+                                *pw = b->want + start + e * b->elem;
             if (!conform_element_ok(b->dt, pg, pw, &tol) && bad++ == 0)
                 first = e;
         }
         if (bad)
-            case_fails(cl, b, i, r, "%zu of %zu output elements differ from the %s; the first, "
-                       "element %zu, is %s, expected %s", bad, count,
+            case_fails(cl, b, i, r,
+                       "%zu of %zu output elements differ from the %s; the first, "
+                       "element %zu, is %s, expected %s",
+                       bad, count,
                        cl->max_ulp || cl->max_absolute > 0 || cl->max_relative > 0
                            ? "tolerance of the precision block"
                            : "expected bytes",
@@ -503,12 +508,15 @@ static void judge_inputs(const conform_claim *cl, batch *b, const unsigned char 
     uint64_t at = first_diff(got_src, b->src_init, 0, b->src_size);
     if (at < b->src_size) {
         size_t i = case_at(b->src_off, b->n, at);
-        case_fails(cl, b, i, r, "the input's buffer changed at byte %" PRIu64 " (the output "
-                   "must alias no input: aliasing %s)", at, cl->aliasing);
+        case_fails(cl, b, i, r,
+                   "the input's buffer changed at byte %" PRIu64 " (the output "
+                   "must alias no input: aliasing %s)",
+                   at, cl->aliasing);
     }
     at = first_diff(got_pos, b->pos_init, 0, 8 * b->n);
     if (at < 8 * b->n)
-        case_fails(cl, b, (size_t)(at / 8), r, "the ring position changed (the op reads it, "
+        case_fails(cl, b, (size_t)(at / 8), r,
+                   "the ring position changed (the op reads it, "
                    "the caller owns it)");
 }
 
@@ -531,8 +539,8 @@ static void judge_shapes(const conform_claim *cl, batch *b, row *r)
             m += (size_t)snprintf(want + m, sizeof want - m, k ? ", %zu" : "(%zu", c->dst[k]);
         }
         const char *end = c->rank == 1 ? ",)" : ")";
-        case_fails(cl, b, i, r, "shape_rule %s gives %s%s, but the output is %s%s",
-                   cl->shape_rule, got, end, want, end);
+        case_fails(cl, b, i, r, "shape_rule %s gives %s%s, but the output is %s%s", cl->shape_rule,
+                   got, end, want, end);
     }
 }
 
@@ -572,9 +580,11 @@ static bool probe_dispatch(run *R, const conform_claim *cl, kfn *k, row *r)
         if (st == FKC_ERR_NO_KERNEL)
             r->refused++;
         else
-            note(r, "%s: the dispatch of the unbound key [%s, %s] on %s gives %s, not "
-                 "FKC_ERR_NO_KERNEL", nm, fkc_dtype_name(cl->dtype), fkc_dtype_name((fkc_dtype)u),
-                 cl->backend_name, fkc_status_name(st));
+            note(r,
+                 "%s: the dispatch of the unbound key [%s, %s] on %s gives %s, not "
+                 "FKC_ERR_NO_KERNEL",
+                 nm, fkc_dtype_name(cl->dtype), fkc_dtype_name((fkc_dtype)u), cl->backend_name,
+                 fkc_status_name(st));
     }
     for (int be = 0; be < FKC_BACKEND_COUNT; be++) {
         if (bound(R, cl->op, cl->dtype, (fkc_backend)be))
@@ -583,8 +593,10 @@ static bool probe_dispatch(run *R, const conform_claim *cl, kfn *k, row *r)
         if (st == FKC_ERR_NO_KERNEL)
             r->refused++;
         else
-            note(r, "%s: the dispatch of [%s, %s] on %s, which no contract binds, gives %s, not "
-                 "FKC_ERR_NO_KERNEL", nm, fkc_dtype_name(cl->dtype), fkc_dtype_name(cl->dtype),
+            note(r,
+                 "%s: the dispatch of [%s, %s] on %s, which no contract binds, gives %s, not "
+                 "FKC_ERR_NO_KERNEL",
+                 nm, fkc_dtype_name(cl->dtype), fkc_dtype_name(cl->dtype),
                  fkc_backend_name((fkc_backend)be), fkc_status_name(st));
     }
     return true;
@@ -604,11 +616,12 @@ static void probe_invalid(run *R, const conform_claim *cl, kfn k, row *r)
     unsigned char *dst = calloc(64, elem), *src = calloc(64, elem);
     fkc_buffer *db = NULL, *sb = NULL, *pb = NULL;
     char nm[96], text[512];
-    if (!dst || !src || (R->ctx && (fkc_buffer_create(R->ctx, 64 * elem, &db) != FKC_OK ||
-                                    fkc_buffer_create(R->ctx, 64 * elem, &sb) != FKC_OK ||
-                                    fkc_buffer_create(R->ctx, 16, &pb) != FKC_OK))) {
-        note(r, "%s: cannot make the buffers of the invalid calls", name_of(cl, cl->dtype, nm,
-             sizeof nm));
+    if (!dst || !src ||
+        (R->ctx && (fkc_buffer_create(R->ctx, 64 * elem, &db) != FKC_OK ||
+                    fkc_buffer_create(R->ctx, 64 * elem, &sb) != FKC_OK ||
+                    fkc_buffer_create(R->ctx, 16, &pb) != FKC_OK))) {
+        note(r, "%s: cannot make the buffers of the invalid calls",
+             name_of(cl, cl->dtype, nm, sizeof nm));
         goto done;
     }
     for (int i = 0; i < 2; i++) {
@@ -616,8 +629,20 @@ static void probe_invalid(run *R, const conform_claim *cl, kfn k, row *r)
         fkc_status st;
         if (R->ctx) {
             fkc_stream *s = NULL;
-            batch one = {cl->op, cl->dtype, elem, 1, (conform_case *)c, (uint64_t[]){0},
-                         (uint64_t[]){0}, 0, 0, NULL, NULL, NULL, NULL, NULL};
+            batch one = {cl->op,
+                         cl->dtype,
+                         elem,
+                         1,
+                         (conform_case *)c,
+                         (uint64_t[]){0},
+                         (uint64_t[]){0},
+                         0,
+                         0,
+                         NULL,
+                         NULL,
+                         NULL,
+                         NULL,
+                         NULL};
             call cc;
             make_call(&one, 0, db, sb, pb, &cc);
             st = fkc_stream_create(R->ctx, &s);
@@ -672,8 +697,20 @@ static void probe_alias(run *R, const conform_claim *cl, kfn k, row *r)
     if (st == FKC_OK)
         st = fkc_buffer_upload(pb, 0, (unsigned char[8]){(unsigned char)c->position}, 8);
     if (st == FKC_OK) {
-        batch one = {cl->op, cl->dtype, elem, 1, (conform_case *)c, (uint64_t[]){0},
-                     (uint64_t[]){0}, 0, 0, NULL, NULL, NULL, NULL, NULL};
+        batch one = {cl->op,
+                     cl->dtype,
+                     elem,
+                     1,
+                     (conform_case *)c,
+                     (uint64_t[]){0},
+                     (uint64_t[]){0},
+                     0,
+                     0,
+                     NULL,
+                     NULL,
+                     NULL,
+                     NULL,
+                     NULL};
         call cc;
         fkc_stream *s = NULL;
         make_call(&one, 0, db, db, pb, &cc);
@@ -689,9 +726,10 @@ static void probe_alias(run *R, const conform_claim *cl, kfn k, row *r)
         note(r, "%s: claims aliasing %s, but a call whose input overlaps its output failed: %s",
              name_of(cl, cl->dtype, nm, sizeof nm), cl->aliasing, why_failed(st, why, sizeof why));
     else if (memcmp(got, want, bytes) != 0)
-        note(r, "%s: claims aliasing %s, but with its input overlapping its output the result "
-             "differs from the reference's on copies", name_of(cl, cl->dtype, nm, sizeof nm),
-             cl->aliasing);
+        note(r,
+             "%s: claims aliasing %s, but with its input overlapping its output the result "
+             "differs from the reference's on copies",
+             name_of(cl, cl->dtype, nm, sizeof nm), cl->aliasing);
     else
         r->passed++;
     fkc_buffer_destroy(pb);
@@ -752,9 +790,11 @@ static void check_binding(run *R, const conform_claim *cl, row *r)
         if (run_batch(R, cl, k, &b, again, got_src, got_pos, r) == 0) {
             uint64_t at = first_diff(again, got, 0, b.dst_size);
             if (at < b.dst_size)
-                case_fails(cl, &b, case_at(b.dst_off, n, at), r, "a second run differs from "
-                           "the first at byte %" PRIu64 " (determinism: %s)", at,
-                           cl->determinism == CONFORM_BITWISE ? "bitwise"
+                case_fails(cl, &b, case_at(b.dst_off, n, at), r,
+                           "a second run differs from "
+                           "the first at byte %" PRIu64 " (determinism: %s)",
+                           at,
+                           cl->determinism == CONFORM_BITWISE         ? "bitwise"
                            : cl->determinism == CONFORM_DETERMINISTIC ? "deterministic"
                                                                       : "bit_stable");
         }
@@ -797,12 +837,18 @@ static bool runtime_runs(run *R, conform_op op, fkc_dtype dt)
         fkc_buffer *db = NULL, *sb = NULL, *pb = NULL;
         fkc_stream *s = NULL;
         fkc_status st = fkc_buffer_create(R->ctx, b.dst_size, &db);
-        if (st == FKC_OK) st = fkc_buffer_create(R->ctx, b.src_size, &sb);
-        if (st == FKC_OK) st = fkc_buffer_create(R->ctx, 16, &pb);
-        if (st == FKC_OK) st = fkc_buffer_upload(db, 0, b.dst_init, b.dst_size);
-        if (st == FKC_OK) st = fkc_buffer_upload(sb, 0, b.src_init, b.src_size);
-        if (st == FKC_OK) st = fkc_buffer_upload(pb, 0, b.pos_init, 16);
-        if (st == FKC_OK) st = fkc_stream_create(R->ctx, &s);
+        if (st == FKC_OK)
+            st = fkc_buffer_create(R->ctx, b.src_size, &sb);
+        if (st == FKC_OK)
+            st = fkc_buffer_create(R->ctx, 16, &pb);
+        if (st == FKC_OK)
+            st = fkc_buffer_upload(db, 0, b.dst_init, b.dst_size);
+        if (st == FKC_OK)
+            st = fkc_buffer_upload(sb, 0, b.src_init, b.src_size);
+        if (st == FKC_OK)
+            st = fkc_buffer_upload(pb, 0, b.pos_init, 16);
+        if (st == FKC_OK)
+            st = fkc_stream_create(R->ctx, &s);
         for (size_t i = 0; st == FKC_OK && i < b.n; i++) {
             call c;
             make_call(&b, i, db, sb, pb, &c);
@@ -811,8 +857,10 @@ static bool runtime_runs(run *R, conform_op op, fkc_dtype dt)
                      : fkc_write_slice_rotating(s, &c.in, &c.out, b.cs[i].capacity, pb, 8 * i,
                                                 b.cs[i].axis);
         }
-        if (st == FKC_OK) st = fkc_stream_submit(s);
-        if (st == FKC_OK) st = fkc_buffer_download(db, 0, got, b.dst_size);
+        if (st == FKC_OK)
+            st = fkc_stream_submit(s);
+        if (st == FKC_OK)
+            st = fkc_buffer_download(db, 0, got, b.dst_size);
         fkc_stream_destroy(s);
         fkc_buffer_destroy(pb);
         fkc_buffer_destroy(sb);
@@ -847,9 +895,11 @@ static void check_undeclared(run *R, const conform_claim *sec, fkc_dtype dt, row
         if (st == FKC_ERR_NO_KERNEL)
             r->refused++;
         else
-            note(r, "%s: no contract binds [%s, %s] on %s, but the dispatch gives %s, not "
-                 "FKC_ERR_NO_KERNEL", nm, fkc_dtype_name(dt), fkc_dtype_name(dt),
-                 sec->backend_name, fkc_status_name(st));
+            note(r,
+                 "%s: no contract binds [%s, %s] on %s, but the dispatch gives %s, not "
+                 "FKC_ERR_NO_KERNEL",
+                 nm, fkc_dtype_name(dt), fkc_dtype_name(dt), sec->backend_name,
+                 fkc_status_name(st));
     }
     check_validation(R, sec, dt, r);
     if (r->fail || !runtime_runs(R, sec->op, dt)) {
@@ -863,9 +913,11 @@ static void check_undeclared(run *R, const conform_claim *sec, fkc_dtype dt, row
         R->works_undeclared++;
         return;
     }
-    note(r, "%s: the dispatch refuses it as it should, but the runtime runs %s %s: declare %s "
-         "in the dtypes of %s (%s:%u), or pass --allow-undeclared", nm, sec->op_kind,
-         fkc_dtype_name(dt), fkc_dtype_name(dt), sec->kernel, sec->file, sec->line);
+    note(r,
+         "%s: the dispatch refuses it as it should, but the runtime runs %s %s: declare %s "
+         "in the dtypes of %s (%s:%u), or pass --allow-undeclared",
+         nm, sec->op_kind, fkc_dtype_name(dt), fkc_dtype_name(dt), sec->kernel, sec->file,
+         sec->line);
     r->result = "FAIL: works but undeclared";
     R->works_undeclared++;
 }
@@ -892,8 +944,7 @@ static void print_header(const run *R)
            "passed", "failed", "refused", "result");
 }
 
-static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declared,
-                      const row *r)
+static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declared, const row *r)
 {
     char n[3][24];
     if (declared) {
@@ -904,9 +955,11 @@ static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declare
         for (int i = 0; i < 3; i++)
             snprintf(n[i], sizeof n[i], "-");
     }
-    printf("%-24s %-20s %-5s %6s %7s %7s %8zu  %s\n", c->kernel, c->op_kind,
-           fkc_dtype_name(dt), n[0], n[1], n[2], r->refused,
-           r->result ? r->result : r->fail ? "FAIL" : "ok");
+    printf("%-24s %-20s %-5s %6s %7s %7s %8zu  %s\n", c->kernel, c->op_kind, fkc_dtype_name(dt),
+           n[0], n[1], n[2], r->refused,
+           r->result ? r->result
+           : r->fail ? "FAIL"
+                     : "ok");
     for (size_t i = 0; i < r->n_notes; i++)
         printf("  %s\n", r->notes[i]);
     if (r->n_more)
@@ -967,18 +1020,22 @@ static int measure_one(run *R, const conform_claim *cl, kfn k, uint64_t size, do
     call cc;
     if (rows == 0)
         return -1;
-    conform_case c = {2, {2 * rows, cols}, {rows, cols}, {rows / 2, 0}, 2 * rows, rows / 2, 0,
-                      0, NULL};
-    batch one = {cl->op, cl->dtype, elem, 1, &c, (uint64_t[]){0}, (uint64_t[]){0}, 0, 0, NULL,
-                 NULL, NULL, NULL, NULL};
+    conform_case c = {2,   {2 * rows, cols}, {rows, cols}, {rows / 2, 0}, 2 * rows, rows / 2, 0, 0,
+                      NULL};
+    batch one = {cl->op, cl->dtype, elem, 1,    &c,  (uint64_t[]){0}, (uint64_t[]){0}, 0, 0,
+                 NULL,   NULL,      NULL, NULL, NULL};
     unsigned char pos[8] = {0};
     for (int i = 0; i < 8; i++)
         pos[i] = (unsigned char)(c.position >> (8 * i));
     fkc_status st = fkc_buffer_create(R->ctx, 2 * rows * cols * elem, &db);
-    if (st == FKC_OK) st = fkc_buffer_create(R->ctx, rows * cols * elem, &sb);
-    if (st == FKC_OK) st = fkc_buffer_create(R->ctx, 8, &pb);
-    if (st == FKC_OK) st = fkc_buffer_upload(pb, 0, pos, 8);
-    if (st == FKC_OK) st = fkc_stream_create(R->ctx, &s);
+    if (st == FKC_OK)
+        st = fkc_buffer_create(R->ctx, rows * cols * elem, &sb);
+    if (st == FKC_OK)
+        st = fkc_buffer_create(R->ctx, 8, &pb);
+    if (st == FKC_OK)
+        st = fkc_buffer_upload(pb, 0, pos, 8);
+    if (st == FKC_OK)
+        st = fkc_stream_create(R->ctx, &s);
     make_call(&one, 0, db, sb, pb, &cc);
     for (int it = -1; st == FKC_OK && it < MEASURE_ITERS; it++)
         if ((st = call_kernel(cl->op, k, s, &cc)) == FKC_OK &&
@@ -1015,7 +1072,8 @@ static void measure(run *R)
 {
     char sz[32], bm[32], gbs[32];
     printf("\nmeasure: device time of one op (median of %d submits) and the bandwidth its "
-           "bytes_moved implies\n", MEASURE_ITERS);
+           "bytes_moved implies\n",
+           MEASURE_ITERS);
     printf("%-24s %-5s %10s %14s %12s %10s\n", "kernel", "dtype", "source", "bytes_moved",
            "device us", "GB/s");
     for (size_t i = 0; i < R->claims.n; i++) {
@@ -1031,8 +1089,7 @@ static void measure(run *R)
                 continue;
             }
             snprintf(bm, sizeof bm, isnan(moved) ? "-" : "%.0f", moved);
-            snprintf(gbs, sizeof gbs, isnan(moved) || secs <= 0 ? "-" : "%.2f",
-                     moved / secs / 1e9);
+            snprintf(gbs, sizeof gbs, isnan(moved) || secs <= 0 ? "-" : "%.2f", moved / secs / 1e9);
             printf("%-24s %-5s %10s %14s %12.1f %10s\n", cl->kernel, fkc_dtype_name(cl->dtype),
                    size_text(n * fkc_dtype_size(cl->dtype), sz, sizeof sz), bm, secs * 1e6, gbs);
         }
@@ -1069,7 +1126,8 @@ static int plan(run *R, bool has[CONFORM_OP_COUNT], char err[CLI_ERR_MAX])
         has[R->claims.items[i].op] = true;
     }
     if (R->claims.n == 0) {
-        cli_errf(err, "conform: the contracts bind no op kind conform can check (WriteSlice, "
+        cli_errf(err,
+                 "conform: the contracts bind no op kind conform can check (WriteSlice, "
                  "WriteSliceRotating: the runtime's kernel families)%s%s",
                  R->claims.n_other ? "; they bind " : "", R->claims.other);
         return CLI_EXIT_FAIL;
@@ -1123,8 +1181,7 @@ int cli_run_conform(const cli_opts *o, char err[CLI_ERR_MAX])
                    R.claims.n_other, R.claims.other);
         printf("conform: %zu rows passed, %zu failed (%zu bindings; undeclared dtypes: %zu "
                "refused as expected, %zu works but undeclared); cases digest %016" PRIx64 "\n",
-               R.passed, R.failed, R.claims.n, R.refused_undeclared, R.works_undeclared,
-               R.digest);
+               R.passed, R.failed, R.claims.n, R.refused_undeclared, R.works_undeclared, R.digest);
         if (o->measure)
             measure(&R);
         if (R.failed) {

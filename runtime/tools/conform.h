@@ -17,8 +17,8 @@
 
 /* The op kinds conform checks: the runtime's kernel families, which have a CPU reference. */
 typedef enum conform_op {
-    CONFORM_WRITE_SLICE,   /* WriteSlice */
-    CONFORM_ROTATING,      /* WriteSliceRotating */
+    CONFORM_WRITE_SLICE, /* WriteSlice */
+    CONFORM_ROTATING,    /* WriteSliceRotating */
     CONFORM_OP_COUNT
 } conform_op;
 
@@ -37,20 +37,20 @@ typedef enum conform_determinism {
  * point into the parsed JSON, alive until conform_claims_free. */
 typedef struct conform_claim {
     const char *kernel, *op_kind, *kernel_source, *backend_name;
-    const char *file;               /* source.file, as fkcgen prints it */
-    uint32_t line;                  /* source.line */
+    const char *file; /* source.file, as fkcgen prints it */
+    uint32_t line;    /* source.line */
     conform_op op;
-    fkc_dtype dtype, out_dtype;     /* the key's [in, out] */
+    fkc_dtype dtype, out_dtype; /* the key's [in, out] */
     fkc_backend backend;
-    uint32_t byte_width;            /* the dump's byte_width */
+    uint32_t byte_width; /* the dump's byte_width */
     conform_determinism determinism;
-    bool bit_stable;                /* precision.bit_stable_on_same_hardware */
+    bool bit_stable; /* precision.bit_stable_on_same_hardware */
     uint64_t max_ulp;
     double max_relative, max_absolute;
-    uint32_t alignment;             /* caps.alignment_bytes */
+    uint32_t alignment; /* caps.alignment_bytes */
     uint32_t n_inputs, n_outputs;
-    const char *input;              /* inputs[0].name */
-    uint32_t rank;                  /* inputs[0].rank; 0: "any" */
+    const char *input;                   /* inputs[0].name */
+    uint32_t rank;                       /* inputs[0].rank; 0: "any" */
     fkc_dtype declared[FKC_DTYPE_COUNT]; /* inputs[0].dtypes, contract order */
     uint32_t n_declared;
     const char *dtype_rule, *shape_rule, *aliasing; /* outputs[0]'s, as written */
@@ -59,11 +59,11 @@ typedef struct conform_claim {
 } conform_claim;
 
 typedef struct conform_claims {
-    void *json;                     /* the parsed dump (json_object *) */
-    conform_claim *items;           /* the bindings of conform's op kinds, in dump order */
+    void *json;           /* the parsed dump (json_object *) */
+    conform_claim *items; /* the bindings of conform's op kinds, in dump order */
     size_t n;
-    size_t n_other;                 /* bindings of other op kinds (not checked) */
-    char other[256];                /* their op kinds, "Fill, Gelu" */
+    size_t n_other;  /* bindings of other op kinds (not checked) */
+    char other[256]; /* their op kinds, "Fill, Gelu" */
 } conform_claims;
 
 /* Reads the dump at path. 0, or -1 with a message (the dump is not what docs/fkcgen.md says). */
@@ -75,14 +75,14 @@ void conform_claims_free(conform_claims *c);
 /* One call: shapes, and the op's arguments. */
 typedef struct conform_case {
     uint32_t rank;
-    size_t dst[FKC_MAX_RANK];       /* the output's shape (= dst_shape) */
+    size_t dst[FKC_MAX_RANK]; /* the output's shape (= dst_shape) */
     size_t src[FKC_MAX_RANK];
-    size_t offsets[FKC_MAX_RANK];   /* WriteSlice */
-    size_t capacity;                /* WriteSliceRotating: dst[ring axis] */
+    size_t offsets[FKC_MAX_RANK]; /* WriteSlice */
+    size_t capacity;              /* WriteSliceRotating: dst[ring axis] */
     uint64_t position;
-    int32_t axis;                   /* the axis passed: the ring axis, or -1 (inferred) */
-    uint32_t ring_axis;             /* the ring axis itself */
-    const char *what;               /* an edge case's name; NULL for a random one */
+    int32_t axis;       /* the axis passed: the ring axis, or -1 (inferred) */
+    uint32_t ring_axis; /* the ring axis itself */
+    const char *what;   /* an edge case's name; NULL for a random one */
 } conform_case;
 
 /* splitmix64: deterministic on every platform. */
@@ -95,8 +95,7 @@ uint64_t conform_rng_below(conform_rng *r, uint64_t n);
 
 /* n cases of op: the edge cases first (those of rank `rank` only when rank != 0), then random
  * ones drawn from seed. Every case is valid: the reference accepts it. */
-void conform_make_cases(conform_op op, uint32_t rank, uint64_t seed, size_t n,
-                        conform_case *out);
+void conform_make_cases(conform_op op, uint32_t rank, uint64_t seed, size_t n, conform_case *out);
 /* "rank 2, dst (4, 6), src (2, 3), offsets (1, 2)" (and the edge case's name). */
 void conform_case_text(conform_op op, const conform_case *c, char *buf, size_t cap);
 /* Element counts of the case's output and source. */
@@ -108,8 +107,7 @@ fkc_status conform_reference(conform_op op, const conform_case *c, void *dst, co
                              size_t elem);
 /* conform's own oracle, element by element from the op's definition (not from fkc's plans):
  * what --cpu compares the reference with. */
-void conform_oracle(conform_op op, const conform_case *c, void *dst, const void *src,
-                    size_t elem);
+void conform_oracle(conform_op op, const conform_case *c, void *dst, const void *src, size_t elem);
 
 /* What a precision block allows. All zero: byte-identical. */
 typedef struct conform_tolerance {
@@ -130,12 +128,12 @@ bool conform_element_ok(fkc_dtype dtype, const void *got, const void *want,
 
 /* The private temp directory, its cleaner, and the compiled bindings. */
 typedef struct conform_build {
-    char dir[PATH_MAX];             /* $TMPDIR/fkc-conform.XXXXXX; "" before it exists */
-    char json[PATH_MAX + 16];       /* dir/claims.json: fkcgen dump --json */
-    int keep_fd;                    /* write end of the cleaner's pipe; -1 when none */
-    pid_t cleaner;                  /* removes dir once every holder of the pipe is gone */
-    void *dl;                       /* the compiled bindings (dlopen) */
-    const fkc_conform_shim *shim;   /* their table (conform_shim.h) */
+    char dir[PATH_MAX];           /* $TMPDIR/fkc-conform.XXXXXX; "" before it exists */
+    char json[PATH_MAX + 16];     /* dir/claims.json: fkcgen dump --json */
+    int keep_fd;                  /* write end of the cleaner's pipe; -1 when none */
+    pid_t cleaner;                /* removes dir once every holder of the pipe is gone */
+    void *dl;                     /* the compiled bindings (dlopen) */
+    const fkc_conform_shim *shim; /* their table (conform_shim.h) */
 } conform_build;
 
 /* Makes the temp directory and starts its cleaner (before any thread exists). A CLI_EXIT_*. */

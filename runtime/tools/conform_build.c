@@ -93,8 +93,7 @@ int conform_build_begin(conform_build *b, char err[CLI_ERR_MAX])
         return CLI_EXIT_FAIL;
     }
     if (!mkdtemp(b->dir)) {
-        cli_errf(err, "conform: cannot make a temporary directory in %s: %s", tmp,
-                 strerror(errno));
+        cli_errf(err, "conform: cannot make a temporary directory in %s: %s", tmp, strerror(errno));
         b->dir[0] = '\0';
         return CLI_EXIT_FAIL;
     }
@@ -182,8 +181,8 @@ static int find_headers(const char *self, char *out, size_t cap, char err[CLI_ER
             access(probe, R_OK) == 0)
             return 0;
     }
-    cli_errf(err, "conform: cannot find fkc's headers (fkc/fkc_kernels.h) in %s/%s or %s/%s",
-             self, rel[0], self, rel[1]);
+    cli_errf(err, "conform: cannot find fkc's headers (fkc/fkc_kernels.h) in %s/%s or %s/%s", self,
+             rel[0], self, rel[1]);
     return -1;
 }
 
@@ -250,8 +249,7 @@ static int run_fkcgen(const conform_build *b, const cli_opts *o, const char *fkc
     if (rc < 0)
         cli_errf(err, "conform: cannot run fkcgen (%s): %s", fkcgen, strerror(errno));
     else if (rc == 1 || rc == 2)
-        cli_errf(err, "conform: fkcgen %s refused the contracts (its messages are above)",
-                 args[0]);
+        cli_errf(err, "conform: fkcgen %s refused the contracts (its messages are above)", args[0]);
     else
         cli_errf(err, "conform: fkcgen %s failed: %s", args[0], ended(rc, why, sizeof why));
     return CLI_EXIT_FAIL;
@@ -313,8 +311,7 @@ static int compile(const conform_build *b, const cli_opts *o, const char *includ
     snprintf(defs[2], sizeof defs[2], "-DFKC_CONFORM_PREFIX=%s", o->prefix);
     snprintf(defs[3], sizeof defs[3], "-DFKC_CONFORM_PREFIX_UC=%s", prefix_uc);
     snprintf(defs[4], sizeof defs[4], "-DFKC_CONFORM_HEADER=\"%s_bindings.h\"", o->prefix);
-    snprintf(defs[5], sizeof defs[5], "-DFKC_CONFORM_HAS_WRITE_SLICE=%d",
-             has[CONFORM_WRITE_SLICE]);
+    snprintf(defs[5], sizeof defs[5], "-DFKC_CONFORM_HAS_WRITE_SLICE=%d", has[CONFORM_WRITE_SLICE]);
     snprintf(defs[6], sizeof defs[6], "-DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=%d",
              has[CONFORM_ROTATING]);
     static char src_shim[PATH_MAX + 32], src_gen[PATH_MAX + 80], so[PATH_MAX + 32];
@@ -343,8 +340,10 @@ static int compile(const conform_build *b, const cli_opts *o, const char *includ
         cli_errf(err, "conform: cannot run the C compiler '%s': %s (set CC to one)", argv[0],
                  strerror(errno));
     else
-        cli_errf(err, "conform: the C compiler '%s' failed (%s) on the bindings%s (its "
-                 "messages are above)", argv[0], ended(rc, why, sizeof why),
+        cli_errf(err,
+                 "conform: the C compiler '%s' failed (%s) on the bindings%s (its "
+                 "messages are above)",
+                 argv[0], ended(rc, why, sizeof why),
                  o->n_wrappers ? " and the --wrappers files" : "");
     return CLI_EXIT_FAIL;
 }
@@ -367,9 +366,10 @@ static int load(conform_build *b, char err[CLI_ERR_MAX])
     const fkc_conform_shim *s = dlsym(b->dl, FKC_CONFORM_SHIM_SYMBOL);
     if (!s || s->version != FKC_CONFORM_SHIM_VERSION || s->size != sizeof *s ||
         s->runtime_abi != FKC_RUNTIME_ABI) {
-        cli_errf(err, "conform: the compiled bindings' table %s is %s (this fkc-run: version "
-                 "%d, runtime interface %d)", FKC_CONFORM_SHIM_SYMBOL,
-                 s ? "of another version or runtime interface" : "missing",
+        cli_errf(err,
+                 "conform: the compiled bindings' table %s is %s (this fkc-run: version "
+                 "%d, runtime interface %d)",
+                 FKC_CONFORM_SHIM_SYMBOL, s ? "of another version or runtime interface" : "missing",
                  FKC_CONFORM_SHIM_VERSION, FKC_RUNTIME_ABI);
         return CLI_EXIT_FAIL;
     }

@@ -52,10 +52,16 @@ static const struct edge {
     size_t dst[FKC_MAX_RANK], src[FKC_MAX_RANK], offsets[FKC_MAX_RANK];
 } slice_edges[] = {
     {"rank 1, the last element", 1, {7}, {1}, {6}},
-    {"rank 8, the last element", 8, {2, 2, 2, 2, 2, 2, 2, 2}, {1, 1, 1, 1, 1, 1, 1, 1},
+    {"rank 8, the last element",
+     8,
+     {2, 2, 2, 2, 2, 2, 2, 2},
+     {1, 1, 1, 1, 1, 1, 1, 1},
      {1, 1, 1, 1, 1, 1, 1, 1}},
-    {"rank 8, extents 1 and offsets at the end", 8, {1, 3, 1, 2, 1, 4, 1, 5},
-     {1, 2, 1, 1, 1, 3, 1, 2}, {0, 1, 0, 1, 0, 1, 0, 3}},
+    {"rank 8, extents 1 and offsets at the end",
+     8,
+     {1, 3, 1, 2, 1, 4, 1, 5},
+     {1, 2, 1, 1, 1, 3, 1, 2},
+     {0, 1, 0, 1, 0, 1, 0, 3}},
     {"whole overwrite", 2, {3, 5}, {3, 5}, {0, 0}},
     {"empty source", 3, {2, 4, 3}, {2, 0, 3}, {0, 4, 0}},
     {"extent 1 everywhere", 4, {1, 1, 1, 1}, {1, 1, 1, 1}, {0, 0, 0, 0}},
@@ -80,8 +86,13 @@ static const struct ring_edge {
     {"longer than the ring, position 2^63 + 5", 2, {4, 3}, {9, 3}, 0, (1ull << 63) + 5, -1},
     {"source = capacity", 2, {4, 5}, {4, 5}, 0, 6, -1},
     {"ring on the last axis", 2, {3, 5}, {2, 4}, 1, 4, -1},
-    {"rank 8, ring on axis 3 of two equal extents", 8, {1, 2, 1, 3, 1, 3, 1, 2},
-     {1, 2, 1, 2, 1, 3, 1, 2}, 3, 2, 3},
+    {"rank 8, ring on axis 3 of two equal extents",
+     8,
+     {1, 2, 1, 3, 1, 3, 1, 2},
+     {1, 2, 1, 2, 1, 3, 1, 2},
+     3,
+     2,
+     3},
     {"empty source", 2, {4, 3}, {0, 3}, 0, 3, -1},
     {"capacity 1", 2, {1, 4}, {3, 4}, 0, U64_MAX, 0},
     {"ending exactly at the ring end", 3, {2, 6, 3}, {2, 2, 3}, 1, 4, -1},
@@ -145,7 +156,8 @@ static void random_slice(conform_rng *r, uint32_t rank, conform_case *c)
     for (uint32_t i = 0; i < rank; i++) {
         c->src[i] = src_extent(r, c->dst[i]);
         size_t room = c->dst[i] - c->src[i];
-        c->offsets[i] = conform_rng_below(r, 3) == 0 ? room : (size_t)conform_rng_below(r, room + 1);
+        c->offsets[i] = conform_rng_below(r, 3) == 0 ? room
+                                                     : (size_t)conform_rng_below(r, room + 1);
     }
 }
 
@@ -170,8 +182,7 @@ static void random_ring(conform_rng *r, uint32_t rank, conform_case *c)
     c->axis = same == 1 && conform_rng_below(r, 2) ? -1 : (int32_t)c->ring_axis;
 }
 
-void conform_make_cases(conform_op op, uint32_t rank, uint64_t seed, size_t n,
-                        conform_case *out)
+void conform_make_cases(conform_op op, uint32_t rank, uint64_t seed, size_t n, conform_case *out)
 {
     conform_rng r = {seed};
     size_t k = 0;
@@ -227,15 +238,14 @@ fkc_status conform_reference(conform_op op, const conform_case *c, void *dst, co
 {
     if (op == CONFORM_WRITE_SLICE)
         return fkc_ref_write_slice(dst, c->dst, c->rank, src, c->src, c->offsets, elem);
-    return fkc_ref_write_slice_rotating(dst, c->dst, c->rank, src, c->src, c->capacity,
-                                        c->position, c->axis, elem);
+    return fkc_ref_write_slice_rotating(dst, c->dst, c->rank, src, c->src, c->capacity, c->position,
+                                        c->axis, elem);
 }
 
 /* Walks every source element in row-major order, each written where the op's definition puts
  * it: at offsets + index (write_slice), or with index i along the ring axis at
  * (position + i) mod capacity (rotating; a later row overwrites an earlier one). */
-void conform_oracle(conform_op op, const conform_case *c, void *dst, const void *src,
-                    size_t elem)
+void conform_oracle(conform_op op, const conform_case *c, void *dst, const void *src, size_t elem)
 {
     size_t idx[FKC_MAX_RANK] = {0}, n = conform_src_count(c);
     unsigned char *d = dst;
@@ -298,8 +308,7 @@ static double int_value(fkc_dtype dt, uint64_t bits, int64_t *sv, uint64_t *uv)
     unsigned w = (unsigned)(8 * fkc_dtype_size(dt));
     bool sgn = dt == FKC_DTYPE_I32 || dt == FKC_DTYPE_I64 || dt == FKC_DTYPE_I8;
     *uv = bits;
-    *sv = sgn && w < 64 && (bits >> (w - 1)) ? (int64_t)(bits | ~((1ull << w) - 1))
-                                              : (int64_t)bits;
+    *sv = sgn && w < 64 && (bits >> (w - 1)) ? (int64_t)(bits | ~((1ull << w) - 1)) : (int64_t)bits;
     return sgn ? (double)*sv : (double)*uv;
 }
 

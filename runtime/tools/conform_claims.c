@@ -184,9 +184,10 @@ int conform_claims_read(const char *path, conform_claims *c, char err[CLI_ERR_MA
             continue;
         }
         if (read_binding(b, (conform_op)op, &c->items[c->n]) < 0) {
-            cli_errf(err, "conform: binding %zu of fkcgen's dump (%s) lacks a field "
-                     "docs/fkcgen.md describes", i, string_of(b, "kernel") ? string_of(b, "kernel")
-                                                                          : "?");
+            cli_errf(err,
+                     "conform: binding %zu of fkcgen's dump (%s) lacks a field "
+                     "docs/fkcgen.md describes",
+                     i, string_of(b, "kernel") ? string_of(b, "kernel") : "?");
             return -1;
         }
         c->n++;

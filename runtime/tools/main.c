@@ -20,8 +20,14 @@ int main(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     switch (o.cmd) {
-    case CLI_CMD_HELP: fputs(cli_command_usage(o.help_of), stdout); rc = CLI_EXIT_OK; break;
-    case CLI_CMD_VERSION: printf("fkc-run %s\n", fkc_version()); rc = CLI_EXIT_OK; break;
+    case CLI_CMD_HELP:
+        fputs(cli_command_usage(o.help_of), stdout);
+        rc = CLI_EXIT_OK;
+        break;
+    case CLI_CMD_VERSION:
+        printf("fkc-run %s\n", fkc_version());
+        rc = CLI_EXIT_OK;
+        break;
     case CLI_CMD_DEVICES: rc = cli_run_devices(&o, err); break;
     case CLI_CMD_IOTA: rc = cli_run_iota(&o, err); break;
     case CLI_CMD_SHOW: rc = cli_run_show(&o, err); break;

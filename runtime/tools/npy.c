@@ -24,12 +24,11 @@
 
 #define MAGIC "\x93NUMPY"
 #define MAGIC_LEN 6
-#define ALIGN 64                 /* NumPy's ARRAY_ALIGN */
-#define GROWTH_DIGITS 21         /* NumPy's GROWTH_AXIS_MAX_DIGITS */
+#define ALIGN 64         /* NumPy's ARRAY_ALIGN */
+#define GROWTH_DIGITS 21 /* NumPy's GROWTH_AXIS_MAX_DIGITS */
 #define MAX_BYTES ((uint64_t)INT64_MAX)
 
-static void setf(char err[NPY_ERR_MAX], const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static void setf(char err[NPY_ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void setf(char err[NPY_ERR_MAX], const char *fmt, ...)
 {
     va_list ap;
@@ -41,10 +40,10 @@ static void setf(char err[NPY_ERR_MAX], const char *fmt, ...)
 /* ---- header parser ---------------------------------------------------------------------- */
 
 typedef struct parser {
-    const char *s;   /* header text */
-    size_t len;      /* its length */
-    size_t pos;      /* next byte */
-    char *err;       /* message buffer (NPY_ERR_MAX) */
+    const char *s; /* header text */
+    size_t len;    /* its length */
+    size_t pos;    /* next byte */
+    char *err;     /* message buffer (NPY_ERR_MAX) */
 } parser;
 
 /* A printable rendering of the byte at pos, for messages. */
@@ -113,8 +112,7 @@ static int parse_string(parser *p, char *out, size_t cap)
 
 static int is_ident(int c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 static int parse_bool(parser *p, int *out)
@@ -206,8 +204,8 @@ static int parse_item(parser *p, npy_header *h, unsigned *seen)
     else if (strcmp(key, "shape") == 0)
         bit = KEY_SHAPE;
     else {
-        setf(p->err, "column %zu: unknown key '%s' (expected descr, fortran_order, shape)",
-             at + 1, key);
+        setf(p->err, "column %zu: unknown key '%s' (expected descr, fortran_order, shape)", at + 1,
+             key);
         return -1;
     }
     if (*seen & bit) {
@@ -254,9 +252,10 @@ int npy_parse_header(const char *text, size_t len, npy_header *out, char err[NPY
     if (p.pos != p.len)
         return fail(&p, "expected only padding after the header dict");
     if (seen != (KEY_DESCR | KEY_FORTRAN | KEY_SHAPE)) {
-        setf(err, "missing key '%s'", !(seen & KEY_DESCR)     ? "descr"
-                                      : !(seen & KEY_FORTRAN) ? "fortran_order"
-                                                              : "shape");
+        setf(err, "missing key '%s'",
+             !(seen & KEY_DESCR)     ? "descr"
+             : !(seen & KEY_FORTRAN) ? "fortran_order"
+                                     : "shape");
         return -1;
     }
     return 0;
@@ -270,15 +269,14 @@ size_t npy_descr_size(const char *descr, char err[NPY_ERR_MAX])
     if (strlen(digits) == 1 && digits[0] >= '1' && digits[0] <= '8')
         size = (size_t)(digits[0] - '0');
     if (!strchr("<>|=", order) || !order || !strchr("biuf", kind) || !kind ||
-        !(size == 1 || size == 2 || size == 4 || size == 8) ||
-        (kind == 'f' && size == 1) || (kind == 'b' && size != 1)) {
+        !(size == 1 || size == 2 || size == 4 || size == 8) || (kind == 'f' && size == 1) ||
+        (kind == 'b' && size != 1)) {
         setf(err, "dtype '%s' is not a plain numeric type (expected e.g. '<f4', '<i8', '|u1')",
              descr);
         return 0;
     }
     if (order == '>' && size > 1) {
-        setf(err, "dtype '%s' is big-endian; only little-endian ('<') arrays are supported",
-             descr);
+        setf(err, "dtype '%s' is big-endian; only little-endian ('<') arrays are supported", descr);
         return 0;
     }
     if ((order == '=' || order == '|') && size > 1) {
@@ -419,8 +417,7 @@ static int read_preamble(int fd, const char *path, size_t *hlen, size_t *prefix,
 }
 
 /* Reads and checks the header; fills a's descr, elem_size, rank, shape, count and nbytes. */
-static int read_header(int fd, const char *path, npy_array *a, size_t *total,
-                       char err[NPY_ERR_MAX])
+static int read_header(int fd, const char *path, npy_array *a, size_t *total, char err[NPY_ERR_MAX])
 {
     size_t hlen, prefix;
     npy_header h;
@@ -490,7 +487,8 @@ int npy_read(const char *path, npy_array *out, char err[NPY_ERR_MAX])
     if (read_header(fd, path, out, &hdr, err) < 0)
         goto fail;
     if ((uint64_t)st.st_size != hdr + (uint64_t)out->nbytes) {
-        setf(err, "%s: file is %lld bytes but its header describes %llu (%zu of header, %zu of data)",
+        setf(err,
+             "%s: file is %lld bytes but its header describes %llu (%zu of header, %zu of data)",
              path, (long long)st.st_size, (unsigned long long)(hdr + (uint64_t)out->nbytes), hdr,
              out->nbytes);
         goto fail;
@@ -522,7 +520,10 @@ static size_t dict_text(const npy_array *a, char *buf, size_t cap)
         return 0;
     n = (size_t)w;
     for (uint32_t i = 0; i < a->rank; i++) {
-        w = snprintf(buf + n, cap - n, i + 1 < a->rank ? "%zu, " : a->rank == 1 ? "%zu," : "%zu",
+        w = snprintf(buf + n, cap - n,
+                     i + 1 < a->rank ? "%zu, "
+                     : a->rank == 1  ? "%zu,"
+                                     : "%zu",
                      a->shape[i]);
         if (w < 0 || (size_t)w >= cap - n)
             return 0;
@@ -594,9 +595,9 @@ static int write_full(int fd, const void *buf, size_t n)
 
 /* The regular file an output replaces: the path itself, or a symlink's final target. */
 typedef struct out_target {
-    char path[PATH_MAX];   /* what the temp file is renamed over */
-    int exists;            /* 1 when there is a file to replace */
-    mode_t mode;           /* its permission bits (when exists) */
+    char path[PATH_MAX]; /* what the temp file is renamed over */
+    int exists;          /* 1 when there is a file to replace */
+    mode_t mode;         /* its permission bits (when exists) */
 } out_target;
 
 static int copy_path(const char *path, char *out, size_t cap, char err[NPY_ERR_MAX])

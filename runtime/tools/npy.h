@@ -9,20 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NPY_MAX_RANK 32            /* NumPy's own NPY_MAXDIMS */
-#define NPY_MAX_HEADER (1u << 20)  /* a longer header is refused as suspicious */
-#define NPY_DESCR_MAX 16           /* longest descr string kept ("<f8" needs 4 bytes) */
-#define NPY_ERR_MAX 512            /* size of an error message buffer */
+#define NPY_MAX_RANK 32           /* NumPy's own NPY_MAXDIMS */
+#define NPY_MAX_HEADER (1u << 20) /* a longer header is refused as suspicious */
+#define NPY_DESCR_MAX 16          /* longest descr string kept ("<f8" needs 4 bytes) */
+#define NPY_ERR_MAX 512           /* size of an error message buffer */
 
 /* One array: a C-order, little-endian (or 1-byte) block of elements. */
 typedef struct npy_array {
-    char descr[NPY_DESCR_MAX];    /* e.g. "<f4", "|u1", as written in the header */
-    size_t elem_size;             /* bytes per element, from descr */
-    uint32_t rank;                /* 0..NPY_MAX_RANK */
-    size_t shape[NPY_MAX_RANK];   /* extents, outermost first */
-    size_t count;                 /* element count (product of shape) */
-    size_t nbytes;                /* count * elem_size */
-    void *data;                   /* nbytes bytes (malloc'd, at least 1 byte); npy_free frees */
+    char descr[NPY_DESCR_MAX];  /* e.g. "<f4", "|u1", as written in the header */
+    size_t elem_size;           /* bytes per element, from descr */
+    uint32_t rank;              /* 0..NPY_MAX_RANK */
+    size_t shape[NPY_MAX_RANK]; /* extents, outermost first */
+    size_t count;               /* element count (product of shape) */
+    size_t nbytes;              /* count * elem_size */
+    void *data;                 /* nbytes bytes (malloc'd, at least 1 byte); npy_free frees */
 } npy_array;
 
 /* The parsed header fields (exposed for the unit tests). */

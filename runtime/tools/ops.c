@@ -12,8 +12,8 @@
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
 
-#define SHOW_ROWS 24   /* rows `show` prints before eliding */
-#define SHOW_COLS 12   /* elements per row likewise */
+#define SHOW_ROWS 24 /* rows `show` prints before eliding */
+#define SHOW_COLS 12 /* elements per row likewise */
 
 
 /* "(2, 3, 4)" into buf. */
@@ -42,7 +42,7 @@ static int load(const char *path, fkc_dtype forced, npy_array *a, fkc_dtype *dt,
     }
     if (a->rank < 1 || a->rank > FKC_MAX_RANK) {
         cli_errf(err, "%s: rank %u is not supported (fkc ops take ranks 1..%d)", path, a->rank,
-             FKC_MAX_RANK);
+                 FKC_MAX_RANK);
         goto fail;
     }
     return 0;
@@ -52,17 +52,17 @@ fail:
 }
 
 /* The pair agrees in dtype and rank. */
-static int check_pair(const cli_opts *o, const npy_array *dst, fkc_dtype ddt,
-                      const npy_array *src, fkc_dtype sdt, char err[CLI_ERR_MAX])
+static int check_pair(const cli_opts *o, const npy_array *dst, fkc_dtype ddt, const npy_array *src,
+                      fkc_dtype sdt, char err[CLI_ERR_MAX])
 {
     if (ddt != sdt) {
         cli_errf(err, "%s is %s but %s is %s: both arrays must have the same dtype", o->src,
-             fkc_dtype_name(sdt), o->dst, fkc_dtype_name(ddt));
+                 fkc_dtype_name(sdt), o->dst, fkc_dtype_name(ddt));
         return -1;
     }
     if (dst->rank != src->rank) {
         cli_errf(err, "%s has rank %u but %s has rank %u: the ranks must agree", o->src, src->rank,
-             o->dst, dst->rank);
+                 o->dst, dst->rank);
         return -1;
     }
     return 0;
@@ -72,13 +72,14 @@ static int check_write_slice(const cli_opts *o, const npy_array *dst, const npy_
                              char err[CLI_ERR_MAX])
 {
     if (o->n_offsets != dst->rank) {
-        cli_errf(err, "--offsets has %u values but %s has rank %u", o->n_offsets, o->dst, dst->rank);
+        cli_errf(err, "--offsets has %u values but %s has rank %u", o->n_offsets, o->dst,
+                 dst->rank);
         return -1;
     }
     for (uint32_t i = 0; i < dst->rank; i++) {
         if (o->offsets[i] > dst->shape[i] || src->shape[i] > dst->shape[i] - o->offsets[i]) {
             cli_errf(err, "--offsets: on axis %u, offset %zu + %s extent %zu exceeds %s extent %zu",
-                 i, o->offsets[i], o->src, src->shape[i], o->dst, dst->shape[i]);
+                     i, o->offsets[i], o->src, src->shape[i], o->dst, dst->shape[i]);
             return -1;
         }
     }
@@ -99,7 +100,7 @@ static int check_rotating(const cli_opts *o, const npy_array *dst, const npy_arr
         }
         if (dst->shape[axis] != o->capacity) {
             cli_errf(err, "--axis %u: %s has extent %zu there, not the --capacity %zu", axis,
-                 o->dst, dst->shape[axis], o->capacity);
+                     o->dst, dst->shape[axis], o->capacity);
             return -1;
         }
     } else {
@@ -108,20 +109,21 @@ static int check_rotating(const cli_opts *o, const npy_array *dst, const npy_arr
                 found++, axis = i;
         if (found == 0) {
             cli_errf(err, "--capacity %zu: no axis of %s %s has that extent", o->capacity, o->dst,
-                 shape_text(dst->rank, dst->shape, sh, sizeof sh));
+                     shape_text(dst->rank, dst->shape, sh, sizeof sh));
             return -1;
         }
         if (found > 1) {
             cli_errf(err, "--capacity %zu: %u axes of %s %s have that extent; pass --axis",
-                 o->capacity, found, o->dst, shape_text(dst->rank, dst->shape, sh, sizeof sh));
+                     o->capacity, found, o->dst, shape_text(dst->rank, dst->shape, sh, sizeof sh));
             return -1;
         }
     }
     for (uint32_t i = 0; i < dst->rank; i++) {
         if (i != axis && src->shape[i] > dst->shape[i]) {
-            cli_errf(err, "on axis %u, %s extent %zu exceeds %s extent %zu (off the rotating axis "
-                 "%u the source starts at 0)", i, o->src, src->shape[i], o->dst, dst->shape[i],
-                 axis);
+            cli_errf(err,
+                     "on axis %u, %s extent %zu exceeds %s extent %zu (off the rotating axis "
+                     "%u the source starts at 0)",
+                     i, o->src, src->shape[i], o->dst, dst->shape[i], axis);
             return -1;
         }
     }
@@ -130,17 +132,15 @@ static int check_rotating(const cli_opts *o, const npy_array *dst, const npy_arr
 
 /* ---- running ------------------------------------------------------------------------------ */
 
-static int run_cpu(const cli_opts *o, npy_array *dst, const npy_array *src,
-                   char err[CLI_ERR_MAX])
+static int run_cpu(const cli_opts *o, npy_array *dst, const npy_array *src, char err[CLI_ERR_MAX])
 {
     fkc_status st;
     if (o->cmd == CLI_CMD_WRITE_SLICE)
         st = fkc_ref_write_slice(dst->data, dst->shape, dst->rank, src->data, src->shape,
                                  o->offsets, dst->elem_size);
     else
-        st = fkc_ref_write_slice_rotating(dst->data, dst->shape, dst->rank, src->data,
-                                          src->shape, o->capacity, o->position, o->axis,
-                                          dst->elem_size);
+        st = fkc_ref_write_slice_rotating(dst->data, dst->shape, dst->rank, src->data, src->shape,
+                                          o->capacity, o->position, o->axis, dst->elem_size);
     if (st != FKC_OK) {
         cli_errf(err, "the CPU reference refused the op: %s", fkc_status_name(st));
         return CLI_EXIT_FAIL;
@@ -167,15 +167,15 @@ int cli_open_device(const cli_opts *o, fkc_context **ctx, char err[CLI_ERR_MAX])
     if (st == FKC_ERR_NO_DEVICE) {
         const char *why = fkc_last_error();
         cli_errf(err, "%s%s (--cpu runs the CPU reference)",
-             strstr(why, "no Vulkan device") ? "" : "no Vulkan device: ", why);
+                 strstr(why, "no Vulkan device") ? "" : "no Vulkan device: ", why);
         return CLI_EXIT_NO_DEVICE;
     }
     if (st == FKC_ERR_DEVICE_NOT_FOUND)
         cli_errf(err, "%s%s%s%s", o->device ? "--device " : "", o->device ? o->device : "",
-             o->device ? ": " : "", fkc_last_error());
+                 o->device ? ": " : "", fkc_last_error());
     else
         cli_errf(err, "cannot open the Vulkan device: %s: %s", fkc_status_name(st),
-             fkc_last_error());
+                 fkc_last_error());
     return CLI_EXIT_FAIL;
 }
 
@@ -232,13 +232,13 @@ static int run_gpu(const cli_opts *o, npy_array *dst, fkc_dtype dt, const npy_ar
     fkc_status st = gpu_op(ctx, o, dst, dt, src);
     if (st != FKC_OK) {
         cli_errf(err, "%s on %s failed: %s: %s",
-             o->cmd == CLI_CMD_WRITE_SLICE ? "write_slice" : "write_slice_rotating",
-             fkc_context_device(ctx)->name, fkc_status_name(st), fkc_last_error());
+                 o->cmd == CLI_CMD_WRITE_SLICE ? "write_slice" : "write_slice_rotating",
+                 fkc_context_device(ctx)->name, fkc_status_name(st), fkc_last_error());
         rc = CLI_EXIT_FAIL;
     } else if (o->validate && fkc_context_validation_count(ctx) > 0) {
         cli_errf(err, "the validation layer reported %llu message(s); the last: %s",
-             (unsigned long long)fkc_context_validation_count(ctx),
-             fkc_context_validation_last(ctx));
+                 (unsigned long long)fkc_context_validation_count(ctx),
+                 fkc_context_validation_last(ctx));
         rc = CLI_EXIT_FAIL;
     }
     fkc_context_destroy(ctx);
@@ -323,7 +323,7 @@ int cli_run_devices(const cli_opts *o, char err[CLI_ERR_MAX])
         st = fkc_enumerate_devices(infos, count, &count);
     if (st != FKC_OK) {
         cli_errf(err, "cannot list the Vulkan devices: %s: %s", fkc_status_name(st),
-             fkc_last_error());
+                 fkc_last_error());
         free(infos);
         return CLI_EXIT_FAIL;
     }
@@ -332,8 +332,7 @@ int cli_run_devices(const cli_opts *o, char err[CLI_ERR_MAX])
     free(infos);
     fkc_context *ctx = NULL;
     if (fkc_context_create(NULL, &ctx) == FKC_OK)
-        printf("default: %u (%s)\n", fkc_context_device(ctx)->index,
-               fkc_context_device(ctx)->name);
+        printf("default: %u (%s)\n", fkc_context_device(ctx)->index, fkc_context_device(ctx)->name);
     else
         printf("default: none: %s\n", fkc_last_error());
     fkc_context_destroy(ctx);

@@ -41,7 +41,8 @@ fkc_dtype cli_dtype_of_descr(const char *descr, fkc_dtype forced, char err[CLI_E
     if (found == FKC_DTYPE_COUNT) {
         snprintf(err, CLI_ERR_MAX,
                  "dtype '%s' is not supported (fkc reads <f4 <i4 <u4 <f2 <f8 <i8 |u1 |i1, "
-                 "and <u2 as bf16)", descr);
+                 "and <u2 as bf16)",
+                 descr);
         return FKC_DTYPE_COUNT;
     }
     if (forced != FKC_DTYPE_COUNT && forced != found) {
@@ -129,13 +130,27 @@ void cli_iota_element(fkc_dtype dtype, int64_t start, size_t i, void *p)
     switch (dtype) {
     case FKC_DTYPE_F32: memcpy(p, &f, 4); break;
     case FKC_DTYPE_F64: memcpy(p, &d, 8); break;
-    case FKC_DTYPE_F16: h = cli_f16_from_float(f); memcpy(p, &h, 2); break;
-    case FKC_DTYPE_BF16: h = cli_bf16_from_float(f); memcpy(p, &h, 2); break;
+    case FKC_DTYPE_F16:
+        h = cli_f16_from_float(f);
+        memcpy(p, &h, 2);
+        break;
+    case FKC_DTYPE_BF16:
+        h = cli_bf16_from_float(f);
+        memcpy(p, &h, 2);
+        break;
     case FKC_DTYPE_I32:
-    case FKC_DTYPE_U32: { uint32_t w = (uint32_t)u; memcpy(p, &w, 4); break; }
+    case FKC_DTYPE_U32: {
+        uint32_t w = (uint32_t)u;
+        memcpy(p, &w, 4);
+        break;
+    }
     case FKC_DTYPE_I64: memcpy(p, &u, 8); break;
     case FKC_DTYPE_U8:
-    case FKC_DTYPE_I8: { uint8_t b = (uint8_t)u; memcpy(p, &b, 1); break; }
+    case FKC_DTYPE_I8: {
+        uint8_t b = (uint8_t)u;
+        memcpy(p, &b, 1);
+        break;
+    }
     default: break;
     }
 }
@@ -147,8 +162,16 @@ static void format_float(double v, char *buf, size_t cap)
 
 void cli_format_element(fkc_dtype dtype, const void *p, char *buf, size_t cap)
 {
-    union { float f; double d; uint16_t h; int32_t i32; uint32_t u32; int64_t i64;
-            uint8_t u8; int8_t i8; } v;
+    union {
+        float f;
+        double d;
+        uint16_t h;
+        int32_t i32;
+        uint32_t u32;
+        int64_t i64;
+        uint8_t u8;
+        int8_t i8;
+    } v;
     memcpy(&v, p, fkc_dtype_size(dtype));
     switch (dtype) {
     case FKC_DTYPE_F32: format_float(v.f, buf, cap); break;

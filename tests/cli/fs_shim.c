@@ -38,36 +38,37 @@ static int refuse_tmpfile(int flags)
     return 0;
 }
 
-#define MODE_ARG(flags, mode)                                                                \
-    mode_t mode = 0;                                                                         \
-    if ((flags) & (O_CREAT | __O_TMPFILE)) {                                                 \
-        va_list ap;                                                                          \
-        va_start(ap, flags);                                                                 \
-        mode = (mode_t)va_arg(ap, int);                                                      \
-        va_end(ap);                                                                          \
+#define MODE_ARG(flags, mode)                                                                      \
+    mode_t mode = 0;                                                                               \
+    if ((flags) & (O_CREAT | __O_TMPFILE)) {                                                       \
+        va_list ap;                                                                                \
+        va_start(ap, flags);                                                                       \
+        mode = (mode_t)va_arg(ap, int);                                                            \
+        va_end(ap);                                                                                \
     }
 
-#define OPEN_SHIM(name)                                                                      \
-    int name(const char *path, int flags, ...)                                               \
-    {                                                                                        \
-        MODE_ARG(flags, mode)                                                                \
-        if (refuse_tmpfile(flags))                                                           \
-            return -1;                                                                       \
-        int (*next)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
-        return next(path, flags, mode);                                                      \
+#define OPEN_SHIM(name)                                                                            \
+    int name(const char *path, int flags, ...)                                                     \
+    {                                                                                              \
+        MODE_ARG(flags, mode)                                                                      \
+        if (refuse_tmpfile(flags))                                                                 \
+            return -1;                                                                             \
+        int (*next)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT,    \
+                                                                                     #name);       \
+        return next(path, flags, mode);                                                            \
     }
 OPEN_SHIM(open)
 OPEN_SHIM(open64)
 
-#define OPENAT_SHIM(name)                                                                    \
-    int name(int dir, const char *path, int flags, ...)                                      \
-    {                                                                                        \
-        MODE_ARG(flags, mode)                                                                \
-        if (refuse_tmpfile(flags))                                                           \
-            return -1;                                                                       \
-        int (*next)(int, const char *, int, ...) =                                           \
-            (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name);                   \
-        return next(dir, path, flags, mode);                                                 \
+#define OPENAT_SHIM(name)                                                                          \
+    int name(int dir, const char *path, int flags, ...)                                            \
+    {                                                                                              \
+        MODE_ARG(flags, mode)                                                                      \
+        if (refuse_tmpfile(flags))                                                                 \
+            return -1;                                                                             \
+        int (*next)(int, const char *, int,                                                        \
+                    ...) = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name);          \
+        return next(dir, path, flags, mode);                                                       \
     }
 OPENAT_SHIM(openat)
 OPENAT_SHIM(openat64)
@@ -78,7 +79,7 @@ int linkat(int olddir, const char *old, int newdir, const char *new, int flags)
         errno = ENOENT;
         return -1;
     }
-    int (*next)(int, const char *, int, const char *, int) =
-        (int (*)(int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat");
+    int (*next)(int, const char *, int, const char *, int) = (int (*)(
+        int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat");
     return next(olddir, old, newdir, new, flags);
 }

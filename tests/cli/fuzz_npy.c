@@ -43,10 +43,10 @@ static size_t linear(const size_t *idx, const size_t *shape, uint32_t rank)
 /* The naive op: every source element, in row-major order (so the last write wins), copied to
  * its place in expect. rot: the rotating op on axis `axis`, else write_slice at offsets. */
 static void naive(unsigned char *expect, const size_t *dst_shape, const unsigned char *src,
-                  const size_t *src_shape, uint32_t rank, size_t es, const size_t *offsets,
-                  int rot, uint32_t axis, size_t capacity, uint64_t position)
+                  const size_t *src_shape, uint32_t rank, size_t es, const size_t *offsets, int rot,
+                  uint32_t axis, size_t capacity, uint64_t position)
 {
-    size_t idx[FKC_MAX_RANK] = { 0 }, at[FKC_MAX_RANK];
+    size_t idx[FKC_MAX_RANK] = {0}, at[FKC_MAX_RANK];
     for (uint32_t i = 0; i < rank; i++)
         if (src_shape[i] == 0)
             return;
@@ -55,8 +55,8 @@ static void naive(unsigned char *expect, const size_t *dst_shape, const unsigned
             at[i] = rot ? idx[i] : idx[i] + offsets[i];
         if (rot)
             at[axis] = (size_t)((position % capacity + idx[axis] % capacity) % capacity);
-        memcpy(expect + linear(at, dst_shape, rank) * es,
-               src + linear(idx, src_shape, rank) * es, es);
+        memcpy(expect + linear(at, dst_shape, rank) * es, src + linear(idx, src_shape, rank) * es,
+               es);
     } while (next_index(idx, src_shape, rank));
 }
 

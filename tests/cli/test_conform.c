@@ -31,8 +31,8 @@
 
 extern char **environ;
 
-static const char *fkc_run;                 /* the binary under test */
-static const char *fkc_run_hooks;           /* its build with the test hooks (FKC_RUN_TEST_*) */
+static const char *fkc_run;       /* the binary under test */
+static const char *fkc_run_hooks; /* its build with the test hooks (FKC_RUN_TEST_*) */
 #define TMPDIR_TEMPLATE "/tmp/fkc-conform-test-XXXXXX"
 #include "tmpdir.h"
 
@@ -214,7 +214,8 @@ static void test_seed_device(void **state)
     char k[64], op[64], dt[16], result[64];
     unsigned cases, passed, failed, refused;
     assert_int_equal(sscanf(row, "%63s %63s %15s %u %u %u %u %63s", k, op, dt, &cases, &passed,
-                            &failed, &refused, result), 8);
+                            &failed, &refused, result),
+                     8);
     assert_string_equal(op, "WriteSliceRotating");
     assert_int_equal(cases, 16);
     assert_int_equal(passed, 16);
@@ -261,22 +262,22 @@ static void test_omitted_dtype(void **state)
 {
     (void)state;
     static const char *const edits[] = {
-        "U8, I8] # 9", "U8] # 9",             /* write_slice's dtypes */
+        "U8, I8] # 9", "U8] # 9",                                         /* write_slice's dtypes */
         "F16, BF16, F64, I64, U8, I8] # 9", "F16, F64, I64, U8, I8] # 9", /* rotating's */
     };
     char cmd[800], row[512];
     seed_copy("omit.md", edits, 4);
     for (int cpu = 0; cpu < 2; cpu++) {
-        snprintf(cmd, sizeof cmd, "conform %s--cases 6 %s/omit.md", cpu ? "--cpu " : "",
-                 tmpdir);
+        snprintf(cmd, sizeof cmd, "conform %s--cases 6 %s/omit.md", cpu ? "--cpu " : "", tmpdir);
         assert_int_equal(run(cmd, NULL), 1);
-        assert_non_null(strstr(row_of("write_slice", "I8", row, sizeof row),
-                               "FAIL: works but undeclared"));
+        assert_non_null(
+            strstr(row_of("write_slice", "I8", row, sizeof row), "FAIL: works but undeclared"));
         assert_non_null(strstr(row, "WriteSlice"));
         assert_non_null(strstr(row_of("write_slice_rotating", "BF16", row, sizeof row),
                                "FAIL: works but undeclared"));
         assert_true(has_detail("write_slice", "I8", "the runtime runs WriteSlice I8: declare I8"));
-        assert_true(has_detail("write_slice_rotating", "BF16", "omit.md:109), or pass "
+        assert_true(has_detail("write_slice_rotating", "BF16",
+                               "omit.md:109), or pass "
                                "--allow-undeclared"));
         for (int d = 0; d < FKC_DTYPE_COUNT; d++) {
             assert_true(strcmp(dtypes[d], "I8") == 0 || !row_failed("write_slice", dtypes[d]));
@@ -300,15 +301,14 @@ static void test_omitted_dtype(void **state)
 static const struct fault {
     const char *name, *kernel, *dtype, *detail, *ok_kernel, *ok_dtype;
 } faults[] = {
-    {"off_by_one", "test_write_slice", "F32", "output elements differ", "test_write_slice",
-     "F16"},
-    {"wrong_byte", "test_write_slice", "BF16", "output elements differ", "test_write_slice",
-     "F32"},
-    {"outside", "test_write_slice", "F64", "before its output, changed", "test_write_slice",
-     "U8"},
+    {"off_by_one", "test_write_slice", "F32", "output elements differ", "test_write_slice", "F16"},
+    {"wrong_byte", "test_write_slice", "BF16", "output elements differ", "test_write_slice", "F32"},
+    {"outside", "test_write_slice", "F64", "before its output, changed", "test_write_slice", "U8"},
     {"input", "test_write_slice", "I8", "the input's buffer changed", "test_write_slice", "I64"},
-    {"refuse", "test_write_slice", "BF16", "refused a valid call: dtype mismatch or unknown "
-     "dtype: test_write_slice_b2: BF16 refused (fault)", "test_write_slice", "F16"},
+    {"refuse", "test_write_slice", "BF16",
+     "refused a valid call: dtype mismatch or unknown "
+     "dtype: test_write_slice_b2: BF16 refused (fault)",
+     "test_write_slice", "F16"},
     {"accept_invalid", "test_write_slice", "U32", "accepted an invalid call",
      "test_write_slice_rotating", "U32"},
     {"nondeterministic", "test_write_slice", "I64", "a second run differs from the first",
@@ -336,12 +336,12 @@ static void test_wrong_wrappers(void **state)
         const struct fault *f = &faults[i];
         snprintf(fault_env, sizeof fault_env, "CONFORM_TEST_FAULT=%s", f->name);
         int rc = run("conform --cases 6 --wrappers " WRAPPERS " " OWN, env);
-        if (rc != 1 || !row_failed(f->kernel, f->dtype) || !has_detail(f->kernel, f->dtype,
-                                                                        f->detail) ||
-            row_failed(f->ok_kernel, f->ok_dtype))
+        if (rc != 1 || !row_failed(f->kernel, f->dtype) ||
+            !has_detail(f->kernel, f->dtype, f->detail) || row_failed(f->ok_kernel, f->ok_dtype))
             fail_msg("fault %s (exit %d): want row %s %s to fail with '%s' and %s %s to pass:\n"
-                     "%s\n%s", f->name, rc, f->kernel, f->dtype, f->detail, f->ok_kernel,
-                     f->ok_dtype, out_text, err_text);
+                     "%s\n%s",
+                     f->name, rc, f->kernel, f->dtype, f->detail, f->ok_kernel, f->ok_dtype,
+                     out_text, err_text);
         assert_non_null(strstr(err_text, "rows failed (see above)"));
     }
 }
@@ -367,17 +367,20 @@ static void test_rules(void **state)
     snprintf(cmd, sizeof cmd, "conform --cases 6 %s/same_as.md", tmpdir);
     assert_int_equal(run(cmd, NULL), 1);
     assert_true(row_failed("write_slice", "F32") && !row_failed("write_slice_rotating", "F32"));
-    assert_true(has_detail("write_slice", "U8", "shape_rule same_as(src) gives (1,), but the "
+    assert_true(has_detail("write_slice", "U8",
+                           "shape_rule same_as(src) gives (1,), but the "
                            "output is (7,)"));
     snprintf(cmd, sizeof cmd, "conform --cpu --cases 6 %s/offsets.md", tmpdir);
     assert_int_equal(run(cmd, NULL), 1);
-    assert_true(has_detail("write_slice", "F64", "shape_rule from_params(offsets) gives (6,), "
+    assert_true(has_detail("write_slice", "F64",
+                           "shape_rule from_params(offsets) gives (6,), "
                            "but the output is (7,)"));
     snprintf(cmd, sizeof cmd, "conform --cases 6 %s/alias.md", tmpdir);
     assert_int_equal(run(cmd, NULL), 1);
     assert_true(row_failed("write_slice_rotating", "F16"));
     assert_false(row_failed("write_slice", "F16"));
-    assert_true(has_detail("write_slice_rotating", "I64", "claims aliasing may_alias_input, "
+    assert_true(has_detail("write_slice_rotating", "I64",
+                           "claims aliasing may_alias_input, "
                            "but a call whose input overlaps its output failed"));
     snprintf(cmd, sizeof cmd, "conform --cases 6 %s/loose.md", tmpdir);
     assert_int_equal(run(cmd, NULL), 0);
@@ -414,8 +417,10 @@ static void test_mutated_dispatch(void **state)
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         snprintf(mutation, sizeof mutation, "CONFORM_TEST_MUTATION=%s", m[i].mutation);
         expand(m[i].contract, contract, sizeof contract);
-        snprintf(cmd, sizeof cmd, "conform --cpu --cases 3 --allow-undeclared --fkcgen "
-                 "tests/cli/conform/mutating_fkcgen.sh %s", contract);
+        snprintf(cmd, sizeof cmd,
+                 "conform --cpu --cases 3 --allow-undeclared --fkcgen "
+                 "tests/cli/conform/mutating_fkcgen.sh %s",
+                 contract);
         int rc = run(cmd, env);
         if (rc != 1 || !row_failed(m[i].kernel, m[i].dtype) ||
             !has_detail(m[i].kernel, m[i].dtype, m[i].detail))
@@ -490,11 +495,13 @@ static void test_invalid_contract(void **state)
     seed_copy("bad.md", edits, 2);
     snprintf(cmd, sizeof cmd, "conform %s/bad.md", tmpdir);
     assert_int_equal(run(cmd, NULL), 1);
-    snprintf(want, sizeof want, "%s/bad.md:63:10: error: dtype: unknown value 'F33'; did you "
-             "mean 'F32'?", tmpdir);
+    snprintf(want, sizeof want,
+             "%s/bad.md:63:10: error: dtype: unknown value 'F33'; did you "
+             "mean 'F32'?",
+             tmpdir);
     assert_non_null(strstr(err_text, want));
     assert_non_null(strstr(err_text, "fkc-run: conform: fkcgen dump refused the contracts (its "
-                           "messages are above)"));
+                                     "messages are above)"));
 }
 
 /* The tools: $FKCGEN, $CC (split at blanks), $CFLAGS reaching the wrappers, a compiler that is
@@ -514,7 +521,7 @@ static void test_tools(void **state)
     assert_int_equal(run("conform --cpu --cases 2 --wrappers " WRAPPERS " " OWN, broken), 1);
     assert_non_null(strstr(err_text, "CFLAGS reached the wrappers"));
     assert_non_null(strstr(err_text, "the C compiler 'cc' failed (exit status 1) on the bindings "
-                           "and the --wrappers files"));
+                                     "and the --wrappers files"));
     /* a field the runtime's params lack */
     char path[600], text[1 << 15];
     read_into(OWN, text, sizeof text);
@@ -530,7 +537,8 @@ static void test_tools(void **state)
     char cmd[800];
     snprintf(cmd, sizeof cmd, "conform --cpu --wrappers %s %s", WRAPPERS, path);
     assert_int_equal(run(cmd, NULL), 1);
-    assert_non_null(strstr(err_text, "field.md:33:1: error: field 'stride' of WriteSlice is not "
+    assert_non_null(strstr(err_text,
+                           "field.md:33:1: error: field 'stride' of WriteSlice is not "
                            "one of the runtime's: the runtime has 'offsets' (Vec<usize>) here"));
 }
 
@@ -545,8 +553,8 @@ static void test_measure(void **state)
         char k[64], dt[16], unit[8], gbs[32];
         unsigned size;
         double moved, us;
-        if (sscanf(l + 1, "%63s %15s %u %7s %lf %lf %31s", k, dt, &size, unit, &moved, &us,
-                   gbs) == 7) {
+        if (sscanf(l + 1, "%63s %15s %u %7s %lf %lf %31s", k, dt, &size, unit, &moved, &us, gbs) ==
+            7) {
             rows++;
             assert_true(moved == 2.0 * size * 1024); /* 2 * n * dtype_bytes */
             assert_true(us > 0);
@@ -620,11 +628,11 @@ static void test_ulp_distance(void **state)
     (void)state;
     assert_true(ulp32(0x3f800000, 0x3f800001) == 1);
     assert_true(ulp32(0x3f800001, 0x3f800000) == 1);
-    assert_true(ulp32(0x00000000, 0x80000000) == 1);      /* +0, -0 */
-    assert_true(ulp32(0x80000001, 0x00000001) == 3);      /* -min, -0, +0, +min */
+    assert_true(ulp32(0x00000000, 0x80000000) == 1); /* +0, -0 */
+    assert_true(ulp32(0x80000001, 0x00000001) == 3); /* -min, -0, +0, +min */
     assert_true(ulp32(0x3f800000, 0xbf800000) == 2 * (uint64_t)0x3f800000 + 1);
-    assert_true(ulp32(0x7f7fffff, 0x7f800000) == 1);      /* max finite, inf */
-    assert_true(ulp32(0x7fc00000, 0x7fc00001) == 0);      /* NaN, NaN */
+    assert_true(ulp32(0x7f7fffff, 0x7f800000) == 1); /* max finite, inf */
+    assert_true(ulp32(0x7fc00000, 0x7fc00001) == 0); /* NaN, NaN */
     assert_true(ulp32(0x7fc00000, 0x3f800000) == UINT64_MAX);
     uint16_t h[2] = {0x3c00, 0x3c01}, bf[2] = {0x3f80, 0x3f81}, hn[2] = {0x7e00, 0x3c00};
     assert_true(conform_ulp_distance(FKC_DTYPE_F16, &h[0], &h[1]) == 1);
@@ -647,10 +655,16 @@ static void test_ulp_distance(void **state)
 static void test_element_ok(void **state)
 {
     (void)state;
-    conform_tolerance exact = {0, 0, 0}, one = {1, 0, 0}, abs_half = {0, 0.5, 0},
-                      rel = {0, 0, 0.1}, abs2 = {0, 2, 0};
-    float f[] = {1.0f, nextafterf(1.0f, 2.0f), nextafterf(nextafterf(1.0f, 2.0f), 2.0f), 1.25f,
-                 1.75f, 10.0f, 10.9f, 11.5f};
+    conform_tolerance exact = {0, 0, 0}, one = {1, 0, 0}, abs_half = {0, 0.5, 0}, rel = {0, 0, 0.1},
+                      abs2 = {0, 2, 0};
+    float f[] = {1.0f,
+                 nextafterf(1.0f, 2.0f),
+                 nextafterf(nextafterf(1.0f, 2.0f), 2.0f),
+                 1.25f,
+                 1.75f,
+                 10.0f,
+                 10.9f,
+                 11.5f};
     uint32_t nan1 = 0x7fc00000, nan2 = 0x7fc00001;
     assert_true(conform_element_ok(FKC_DTYPE_F32, &f[0], &f[0], &exact));
     assert_false(conform_element_ok(FKC_DTYPE_F32, &f[1], &f[0], &exact));
@@ -751,8 +765,10 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fkc-run-hooks (from the repository "
-                "root)\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s PATH/TO/fkc-run PATH/TO/fkc-run-hooks (from the repository "
+                "root)\n",
+                argv[0]);
         return 2;
     }
     fkc_run = argv[1];

@@ -21,7 +21,7 @@
 
 extern char **environ;
 
-static const char *fkc_run;                  /* the binary under test */
+static const char *fkc_run; /* the binary under test */
 #define TMPDIR_TEMPLATE "/tmp/fkc-cli-test-XXXXXX"
 #include "tmpdir.h"
 
@@ -142,11 +142,15 @@ static int setup(void **state)
     put_npy("bigend.npy", "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }", 24);
     put_npy("i2.npy", "{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }", 12);
     put_npy("rank0.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", 4);
-    put_npy("rank9.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                         "(1, 1, 1, 1, 1, 1, 1, 1, 1), }", 4);
+    put_npy("rank9.npy",
+            "{'descr': '<f4', 'fortran_order': False, 'shape': "
+            "(1, 1, 1, 1, 1, 1, 1, 1, 1), }",
+            4);
     put_npy("short.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 20);
-    put_npy("huge.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': "
-                        "(4294967296, 4294967296), }", 0);
+    put_npy("huge.npy",
+            "{'descr': '<f8', 'fortran_order': False, 'shape': "
+            "(4294967296, 4294967296), }",
+            0);
     put_npy("baddict.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2 3), }", 24);
     put_bytes("magic.npy", "PK\x03\x04 not an npy file at all", 28);
     return 0;
@@ -161,9 +165,9 @@ static int teardown(void **state)
 /* ---- bad inputs --------------------------------------------------------------------------- */
 
 typedef struct bad_case {
-    const char *args;      /* without -o; '@' is the temp dir */
+    const char *args; /* without -o; '@' is the temp dir */
     int exit_code;
-    const char *message;   /* expected in stderr ('@' expanded) */
+    const char *message; /* expected in stderr ('@' expanded) */
 } bad_case;
 
 #define WS "write_slice --dst @d.npy --src "
@@ -184,17 +188,24 @@ static const bad_case op_cases[] = {
     {WS "@i2.npy --offsets 0,0", 1, "@i2.npy: dtype '<i2' is not supported"},
     {WS "@rank0.npy --offsets 0", 1, "@rank0.npy: rank 0 is not supported"},
     {WS "@rank9.npy --offsets 0", 1, "@rank9.npy: rank 9 is not supported"},
-    {WS "@short.npy --offsets 0,0", 1, "@short.npy: file is 148 bytes but its header describes 152"},
+    {WS "@short.npy --offsets 0,0", 1,
+     "@short.npy: file is 148 bytes but its header describes 152"},
     {WS "@huge.npy --offsets 0,0", 1, "@huge.npy: the shape's byte size overflows"},
-    {WS "@baddict.npy --offsets 0,0", 1, "@baddict.npy: bad .npy header: column 54: expected ',' or ')' after an extent"},
-    {WS "@s_u2.npy --offsets 0,0", 1, "@s_u2.npy: dtype '<u2' (uint16) is not an fkc dtype; pass --dtype bf16"},
+    {WS "@baddict.npy --offsets 0,0", 1,
+     "@baddict.npy: bad .npy header: column 54: expected ',' or ')' after an extent"},
+    {WS "@s_u2.npy --offsets 0,0", 1,
+     "@s_u2.npy: dtype '<u2' (uint16) is not an fkc dtype; pass --dtype bf16"},
     {WS "@s.npy --offsets 0,0 --dtype bf16", 1, "@d.npy: dtype '<f4' does not hold BF16"},
     {WS "@s.npy --offsets 0,0 --dtype i32", 1, "@d.npy: dtype '<f4' is F32 but --dtype says I32"},
     {WS "@tmp --offsets 0,0", 1, "not a regular file"},
-    {ROT "@s.npy --capacity 5 --position 0", 1, "--capacity 5: no axis of @d.npy (4, 6) has that extent"},
-    {ROT "@s.npy --capacity 6 --position 0 --axis 0", 1, "--axis 0: @d.npy has extent 4 there, not the --capacity 6"},
-    {ROT "@s.npy --capacity 4 --position 0 --axis 2", 1, "--axis 2 is out of range: @d.npy has rank 2"},
-    {ROT "@s_wide.npy --capacity 4 --position 0", 1, "on axis 1, @s_wide.npy extent 7 exceeds @d.npy extent 6"},
+    {ROT "@s.npy --capacity 5 --position 0", 1,
+     "--capacity 5: no axis of @d.npy (4, 6) has that extent"},
+    {ROT "@s.npy --capacity 6 --position 0 --axis 0", 1,
+     "--axis 0: @d.npy has extent 4 there, not the --capacity 6"},
+    {ROT "@s.npy --capacity 4 --position 0 --axis 2", 1,
+     "--axis 2 is out of range: @d.npy has rank 2"},
+    {ROT "@s_wide.npy --capacity 4 --position 0", 1,
+     "on axis 1, @s_wide.npy extent 7 exceeds @d.npy extent 6"},
     {"write_slice_rotating --dst @square.npy --src @s.npy --capacity 4 --position 0", 1,
      "--capacity 4: 2 axes of @square.npy (4, 4) have that extent; pass --axis"},
 };
@@ -205,7 +216,8 @@ static const bad_case other_cases[] = {
     {"write_slice --dst @d.npy --src @s.npy --offsets 0,x --cpu", 2, "--offsets: 'x' in '0,x'"},
     {"write_slice_rotating --dst @d.npy --src @s.npy --capacity 4 --position -3 --cpu", 2,
      "--position: '-3' is not"},
-    {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --dtype", 2, "--dtype: unknown dtype '-o'"},
+    {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --dtype", 2,
+     "--dtype: unknown dtype '-o'"},
     {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --frob", 2, "unknown option '--frob'"},
     {"bogus", 2, "unknown command 'bogus'"},
     /* did-you-mean: the command's own options first, like fkcgen's */
@@ -286,8 +298,8 @@ static void check_bad(const bad_case *c, const char *extra_args, const char *out
     int rc = run(args, NULL, &err);
     if (rc != c->exit_code || !strstr(err, want) || strncmp(err, "fkc-run: ", 9) != 0 ||
         strchr(err, '\n') != err + strlen(err) - 1)
-        fail_msg("'%s': exit %d (want %d), stderr '%s' (want '%s')", args, rc, c->exit_code,
-                 err, want);
+        fail_msg("'%s': exit %d (want %d), stderr '%s' (want '%s')", args, rc, c->exit_code, err,
+                 want);
     path_of(out_name, out, sizeof out);
     struct stat st;
     if (stat(out, &st) == 0)
@@ -389,11 +401,13 @@ static void test_device_selection(void **state)
     char *err, a[512], b[512];
     (void)state;
     int rc = run("write_slice_rotating --dst @d.npy --src @s.npy --capacity 4 --position 7 "
-                 "--device 0 -o @dev0.npy", NULL, &err);
+                 "--device 0 -o @dev0.npy",
+                 NULL, &err);
     if (rc != 0)
         fail_msg("--device 0: exit %d, stderr '%s'", rc, err);
     rc = run("write_slice_rotating --dst @d.npy --src @s.npy --capacity 4 --position 7 --cpu "
-             "-o @cpu.npy", NULL, &err);
+             "-o @cpu.npy",
+             NULL, &err);
     assert_int_equal(rc, 0);
     path_of("dev0.npy", a, sizeof a);
     path_of("cpu.npy", b, sizeof b);
@@ -411,8 +425,7 @@ static void test_device_selection(void **state)
     unlink(a);
     unlink(b);
     const bad_case cases[] = {
-        {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --device 99", 1,
-         "--device 99: "},
+        {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --device 99", 1, "--device 99: "},
         {"write_slice --dst @d.npy --src @s.npy --offsets 0,0 --device no-such-gpu-xyz", 1,
          "--device no-such-gpu-xyz: "},
     };

@@ -44,13 +44,23 @@ static void test_parse_good_headers(void **state)
         uint32_t rank;
         size_t shape[3];
     } cases[] = {
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }      \n", "<f4", 0, 2, {2, 3}},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }      \n",
+         "<f4",
+         0,
+         2,
+         {2, 3}},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }\n", "<f4", 0, 1, {5}},
         {"{'descr': '|u1', 'fortran_order': False, 'shape': (), }\n", "|u1", 0, 0, {0}},
         {"{\"shape\":(0,7),\"descr\":\"<i8\",\"fortran_order\":True}", "<i8", 1, 2, {0, 7}},
-        {" {'shape' : ( 1 , 2 , 3 , ) ,\t'descr':'<u2' , 'fortran_order' : False }\n\n", "<u2", 0, 3,
+        {" {'shape' : ( 1 , 2 , 3 , ) ,\t'descr':'<u2' , 'fortran_order' : False }\n\n",
+         "<u2",
+         0,
+         3,
          {1, 2, 3}},
-        {"{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775807,), }", "<f8", 0, 1,
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775807,), }",
+         "<f8",
+         0,
+         1,
          {(size_t)INT64_MAX}},
     };
     (void)state;
@@ -109,7 +119,8 @@ static void test_parse_bad_headers(void **state)
         {"{'descr': 'a very long descr string', 'fortran_order': False, 'shape': (1,)}",
          "string too long"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
-         "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1)}", "too many dimensions"},
+         "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1)}",
+         "too many dimensions"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -124,7 +135,8 @@ static void test_parse_bad_headers(void **state)
     npy_header h;
     char err[NPY_ERR_MAX] = "";
     assert_int_equal(npy_parse_header(nul, sizeof nul - 1, &h, err), -1);
-    assert_non_null(strstr(err, "column 56: expected only padding after the header dict, found \\x00"));
+    assert_non_null(
+        strstr(err, "column 56: expected only padding after the header dict, found \\x00"));
 }
 
 static void test_descr_size(void **state)
@@ -134,14 +146,28 @@ static void test_descr_size(void **state)
         size_t size;
         const char *message;
     } cases[] = {
-        {"<f4", 4, NULL}, {"<f2", 2, NULL}, {"<f8", 8, NULL}, {"<i8", 8, NULL}, {"|u1", 1, NULL},
-        {"|i1", 1, NULL}, {"<u1", 1, NULL}, {"<u2", 2, NULL}, {"|b1", 1, NULL},
-        {">f4", 0, "big-endian"}, {">i8", 0, "big-endian"}, {"=f4", 0, "no explicit byte order"},
-        {"|f4", 0, "no explicit byte order"}, {"<f1", 0, "not a plain numeric"},
-        {"<c8", 0, "not a plain numeric"}, {"<U3", 0, "not a plain numeric"},
-        {"<f16", 0, "not a plain numeric"}, {"<f3", 0, "not a plain numeric"},
-        {"", 0, "not a plain numeric"}, {"<", 0, "not a plain numeric"},
-        {"O", 0, "not a plain numeric"}, {"<M8", 0, "not a plain numeric"},
+        {"<f4", 4, NULL},
+        {"<f2", 2, NULL},
+        {"<f8", 8, NULL},
+        {"<i8", 8, NULL},
+        {"|u1", 1, NULL},
+        {"|i1", 1, NULL},
+        {"<u1", 1, NULL},
+        {"<u2", 2, NULL},
+        {"|b1", 1, NULL},
+        {">f4", 0, "big-endian"},
+        {">i8", 0, "big-endian"},
+        {"=f4", 0, "no explicit byte order"},
+        {"|f4", 0, "no explicit byte order"},
+        {"<f1", 0, "not a plain numeric"},
+        {"<c8", 0, "not a plain numeric"},
+        {"<U3", 0, "not a plain numeric"},
+        {"<f16", 0, "not a plain numeric"},
+        {"<f3", 0, "not a plain numeric"},
+        {"", 0, "not a plain numeric"},
+        {"<", 0, "not a plain numeric"},
+        {"O", 0, "not a plain numeric"},
+        {"<M8", 0, "not a plain numeric"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -165,7 +191,8 @@ static void test_format_header_matches_numpy(void **state)
         {2, {2, 3}, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"},
         {1, {5}, "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }"},
         {0, {0}, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }"},
-        {2, {123456789012, 1},
+        {2,
+         {123456789012, 1},
          "{'descr': '<f4', 'fortran_order': False, 'shape': (123456789012, 1), }"},
     };
     (void)state;
@@ -247,8 +274,8 @@ static void test_write_failures_leave_nothing(void **state)
 /* ---- reader corpus ------------------------------------------------------------------------ */
 
 /* A v1.0 file: magic, the header dict padded to 64 bytes, then `data` bytes of 0xab. */
-static void put_file(const char *name, const char *magic8, const char *dict, size_t data,
-                     char *p, size_t cap)
+static void put_file(const char *name, const char *magic8, const char *dict, size_t data, char *p,
+                     size_t cap)
 {
     unsigned char buf[1024];
     size_t n = strlen(dict), hlen = n + 1;
@@ -413,7 +440,7 @@ static void test_read_mutations(void **state)
             size_t at = (seed >> 8) % n;
             seed = seed * 1103515245u + 12345u;
             if (iter % 7 == 0)
-                len = at; /* truncate */
+                len = at;                 /* truncate */
             else if (at < hn && iter % 3) /* header grammar characters */
                 buf[at] = (unsigned char)alphabet[(seed >> 16) % (sizeof alphabet - 1)];
             else if (at < hn) /* any byte */
@@ -457,8 +484,7 @@ static void test_dtype_mapping(void **state)
     assert_non_null(strstr(err, "is F32 but --dtype says I32"));
     static const char *const unsupported[] = {"<i2", "<u8", "|b1"};
     for (size_t i = 0; i < 3; i++) {
-        assert_int_equal(cli_dtype_of_descr(unsupported[i], FKC_DTYPE_COUNT, err),
-                         FKC_DTYPE_COUNT);
+        assert_int_equal(cli_dtype_of_descr(unsupported[i], FKC_DTYPE_COUNT, err), FKC_DTYPE_COUNT);
         assert_non_null(strstr(err, "is not supported"));
     }
 }
@@ -477,16 +503,16 @@ static void test_half_conversions(void **state)
         float f;
         uint16_t h;
     } f16[] = {
-        {1.0f, 0x3c00},          {-2.0f, 0xc000},        {0.0f, 0x0000},
-        {-0.0f, 0x8000},         {65504.0f, 0x7bff},     {65520.0f, 0x7c00}, /* rounds to inf */
-        {65519.0f, 0x7bff},      {0x1p-24f, 0x0001},     {0x1p-25f, 0x0000}, /* tie to even */
-        {0x1.8p-24f, 0x0002},    {0x1p-14f, 0x0400},     {0x1.ffcp-15f, 0x0400},
-        {2049.0f, 0x6800},       {2051.0f, 0x6802},      {1e10f, 0x7c00},
+        {1.0f, 0x3c00},       {-2.0f, 0xc000},    {0.0f, 0x0000},
+        {-0.0f, 0x8000},      {65504.0f, 0x7bff}, {65520.0f, 0x7c00}, /* rounds to inf */
+        {65519.0f, 0x7bff},   {0x1p-24f, 0x0001}, {0x1p-25f, 0x0000}, /* tie to even */
+        {0x1.8p-24f, 0x0002}, {0x1p-14f, 0x0400}, {0x1.ffcp-15f, 0x0400},
+        {2049.0f, 0x6800},    {2051.0f, 0x6802},  {1e10f, 0x7c00},
     };
     for (size_t i = 0; i < sizeof f16 / sizeof f16[0]; i++) {
         if (cli_f16_from_float(f16[i].f) != f16[i].h)
-            fail_msg("f16(%a) = %04x, want %04x", (double)f16[i].f,
-                     cli_f16_from_float(f16[i].f), f16[i].h);
+            fail_msg("f16(%a) = %04x, want %04x", (double)f16[i].f, cli_f16_from_float(f16[i].f),
+                     f16[i].h);
     }
     assert_int_equal(cli_f16_from_float(from_bits(0x7f800000)), 0x7c00);
     assert_int_equal(cli_f16_from_float(from_bits(0xffc00000)) & 0xfe00, 0xfe00);
@@ -556,7 +582,8 @@ static void test_args_good(void **state)
     assert_int_equal(o.dtype, FKC_DTYPE_COUNT);
     assert_int_equal(parse("write_slice_rotating --dst=d --src s --capacity 8 --position "
                            "18446744073709551615 --axis 2 --out=o --dtype BF16 --device llvm",
-                           &o, err), 0);
+                           &o, err),
+                     0);
     assert_int_equal(o.cmd, CLI_CMD_ROTATING);
     assert_int_equal(o.capacity, 8);
     assert_true(o.position == UINT64_MAX);
@@ -565,8 +592,8 @@ static void test_args_good(void **state)
     assert_string_equal(o.device, "llvm");
     assert_int_equal(parse("iota --shape 2,3 --dtype i8 --start -5 -o x", &o, err), 0);
     assert_int_equal(o.start, -5);
-    assert_int_equal(parse("iota --shape 2 --dtype i64 --start -9223372036854775808 -o x", &o,
-                           err), 0);
+    assert_int_equal(parse("iota --shape 2 --dtype i64 --start -9223372036854775808 -o x", &o, err),
+                     0);
     assert_true(o.start == INT64_MIN);
     assert_int_equal(parse("show x.npy --dtype bf16", &o, err), 0);
     assert_string_equal(o.file, "x.npy");

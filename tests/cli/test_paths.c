@@ -29,10 +29,10 @@
 
 extern char **environ;
 
-static const char *fkc_run;   /* the binary under test */
+static const char *fkc_run;       /* the binary under test */
 static const char *fkc_run_hooks; /* the same built with its test hooks (FKC_RUN_TEST_*) */
-static const char *fail_fsync; /* the shim whose fsync fails with EIO */
-static const char *fs_shim;    /* the shim of a file system without O_TMPFILE or linkat */
+static const char *fail_fsync;    /* the shim whose fsync fails with EIO */
+static const char *fs_shim;       /* the shim of a file system without O_TMPFILE or linkat */
 #define TMPDIR_TEMPLATE "/tmp/fkc-paths-test-XXXXXX"
 #include "tmpdir.h"
 
@@ -340,8 +340,8 @@ static void test_output_symlink_written_through(void **state)
     assert_string_equal(t, "target.npy");
     path_of("target.npy", q, sizeof q);
     assert_int_equal(stat(q, &st), 0);
-    assert_int_equal(st.st_size, 128 + 6 * 4);   /* the target holds the new array */
-    assert_int_equal(st.st_mode & 07777, 0640);  /* with its mode */
+    assert_int_equal(st.st_size, 128 + 6 * 4);  /* the target holds the new array */
+    assert_int_equal(st.st_mode & 07777, 0640); /* with its mode */
     rc = run("iota --shape 3,3 --dtype f32 -o @sub/link2.npy", NULL, &err);
     if (rc != 0)
         fail_msg("-o symlink chain: exit %d, stderr '%s'", rc, err);
@@ -452,8 +452,7 @@ static int find_temp(char *name, size_t cap)
     struct dirent *e;
     int found = 0;
     while (d && (e = readdir(d)))
-        if (strncmp(e->d_name, ".big.npy.fkc-run.", 17) == 0 && strlen(e->d_name) == 23 &&
-            !found++)
+        if (strncmp(e->d_name, ".big.npy.fkc-run.", 17) == 0 && strlen(e->d_name) == 23 && !found++)
             snprintf(name, cap, "%s", e->d_name);
     if (d)
         closedir(d);
@@ -611,7 +610,8 @@ static void test_sigkill_leaves_nothing(void **state)
     (void)state;
     if (!tmpfile_supported()) {
         print_message("%s has no O_TMPFILE: skipped (test_sigkill_stale_temp_removed covers "
-                      "the named temp file)\n", tmpdir);
+                      "the named temp file)\n",
+                      tmpdir);
         skip();
     }
     put_text("big.npy", "previous", 0644);
@@ -628,15 +628,15 @@ static void test_sigkill_leaves_nothing(void **state)
 
 /* Files only a person or another tool would have: fkc-run must never remove them. */
 static const char *const decoys[] = {
-    ".big.npy.fkc-run.abc",       /* too short */
-    ".big.npy.fkc-run.abcdefg",   /* too long */
-    ".big.npy.fkc-run.abc-ef",    /* a character mkstemp never writes */
-    ".big.npy.backup",            /* the name of an older fkc-run's temp file, and a user's */
-    "big.npy.fkc-run.abcdef",     /* no leading dot */
-    ".other.npy.fkc-run.abcdef",  /* the temp file of another output */
-    ".big.npy.fkc-run.dirdir",    /* a directory */
-    ".big.npy.fkc-run.lnklnk",    /* a symlink (to a file of the pattern) */
-    ".big.npy.fkc-run.fifofi",    /* a FIFO */
+    ".big.npy.fkc-run.abc",      /* too short */
+    ".big.npy.fkc-run.abcdefg",  /* too long */
+    ".big.npy.fkc-run.abc-ef",   /* a character mkstemp never writes */
+    ".big.npy.backup",           /* the name of an older fkc-run's temp file, and a user's */
+    "big.npy.fkc-run.abcdef",    /* no leading dot */
+    ".other.npy.fkc-run.abcdef", /* the temp file of another output */
+    ".big.npy.fkc-run.dirdir",   /* a directory */
+    ".big.npy.fkc-run.lnklnk",   /* a symlink (to a file of the pattern) */
+    ".big.npy.fkc-run.fifofi",   /* a FIFO */
 };
 
 static void put_decoys(void)
@@ -811,7 +811,8 @@ static void test_input_not_regular(void **state)
         {"write_slice --dst @in.fifo --src @s.npy --offsets 0,0 --cpu -o @o.npy",
          "@in.fifo: not a regular file (a FIFO)", 0},
         {"write_slice_rotating --dst @d.npy --src @in.fifo --capacity 4 --position 0 --cpu "
-         "-o @o.npy", "@in.fifo: not a regular file (a FIFO)", 0},
+         "-o @o.npy",
+         "@in.fifo: not a regular file (a FIFO)", 0},
         {"write_slice --dst @in.fifo --src @s.npy --offsets 0,0 -o @o.npy",
          "@in.fifo: not a regular file (a FIFO)", 0},
         {"show @in.sock", "@in.sock: not a regular file (a socket)", 0},
@@ -839,8 +840,10 @@ static void test_input_not_regular(void **state)
 int main(int argc, char **argv)
 {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s PATH/TO/fkc-run PATH/TO/fail_fsync.so PATH/TO/fs_shim.so "
-                "PATH/TO/fkc-run-hooks\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s PATH/TO/fkc-run PATH/TO/fail_fsync.so PATH/TO/fs_shim.so "
+                "PATH/TO/fkc-run-hooks\n",
+                argv[0]);
         return 2;
     }
     fkc_run = argv[1];

@@ -12,12 +12,12 @@
 #include "b_bindings.h"
 
 /* b's own family: wrappers b_fill_b<width> (these only mark that they were called). */
-#define MARK(W)                                                                               \
-    fkc_status b_fill_b##W(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,         \
-                           const b_fill_params *params, const void *extra)                    \
-    {                                                                                         \
-        (void)stream, (void)in, (void)out, (void)params, (void)extra;                          \
-        return (fkc_status)(100 + W);                                                         \
+#define MARK(W)                                                                                    \
+    fkc_status b_fill_b##W(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,              \
+                           const b_fill_params *params, const void *extra)                         \
+    {                                                                                              \
+        (void)stream, (void)in, (void)out, (void)params, (void)extra;                              \
+        return (fkc_status)(100 + W);                                                              \
     }
 MARK(1)
 MARK(2)
@@ -25,13 +25,13 @@ MARK(4)
 MARK(8)
 
 static int failed;
-#define CHECK(c)                                                                              \
-    do {                                                                                      \
-        if (!(c)) {                                                                           \
-            fprintf(stderr, "two_providers: %s:%d: %s (%s)\n", __FILE__, __LINE__, #c,         \
-                    fkc_last_error());                                                        \
-            failed = 1;                                                                       \
-        }                                                                                     \
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            fprintf(stderr, "two_providers: %s:%d: %s (%s)\n", __FILE__, __LINE__, #c,             \
+                    fkc_last_error());                                                             \
+            failed = 1;                                                                            \
+        }                                                                                          \
     } while (0)
 
 int main(void)
@@ -51,9 +51,11 @@ int main(void)
     CHECK(strcmp(b_op_kind_name(B_OP_FILL), "Fill") == 0);
     /* the same runtime wrapper through both, each under its own op number */
     CHECK(a_dispatch(A_OP_WRITE_SLICE_ROTATING, FKC_DTYPE_F16, FKC_DTYPE_F16, FKC_BACKEND_VULKAN,
-                     &ra) == FKC_OK && ra.write_slice_rotating == fkc_write_slice_rotating_b2);
+                     &ra) == FKC_OK &&
+          ra.write_slice_rotating == fkc_write_slice_rotating_b2);
     CHECK(b_dispatch(B_OP_WRITE_SLICE_ROTATING, FKC_DTYPE_F16, FKC_DTYPE_F16, FKC_BACKEND_VULKAN,
-                     &rb) == FKC_OK && rb.write_slice_rotating == fkc_write_slice_rotating_b2);
+                     &rb) == FKC_OK &&
+          rb.write_slice_rotating == fkc_write_slice_rotating_b2);
     /* b's own family; a has none */
     CHECK(b_dispatch(B_OP_FILL, FKC_DTYPE_F64, FKC_DTYPE_F64, FKC_BACKEND_VULKAN, &rb) == FKC_OK &&
           rb.fill == b_fill_b8 && rb.fill(NULL, NULL, NULL, NULL, NULL) == (fkc_status)108);
@@ -84,9 +86,11 @@ int main(void)
     fkc_write_slice_rotating_extra x = {pos, 0, -1};
     fkc_tensor in2 = {s, 2, FKC_DTYPE_U8, 1, {2}};
     CHECK(a_dispatch(A_OP_WRITE_SLICE, FKC_DTYPE_U8, FKC_DTYPE_U8, FKC_BACKEND_VULKAN, &ra) ==
-          FKC_OK && ra.write_slice(st, &in, &out, &wp, NULL) == FKC_OK);
+              FKC_OK &&
+          ra.write_slice(st, &in, &out, &wp, NULL) == FKC_OK);
     CHECK(b_dispatch(B_OP_WRITE_SLICE_ROTATING, FKC_DTYPE_U8, FKC_DTYPE_U8, FKC_BACKEND_VULKAN,
-                     &rb) == FKC_OK && rb.write_slice_rotating(st, &in2, &out, &rp, &x) == FKC_OK);
+                     &rb) == FKC_OK &&
+          rb.write_slice_rotating(st, &in2, &out, &rp, &x) == FKC_OK);
     CHECK(fkc_stream_submit(st) == FKC_OK && fkc_buffer_download(d, 0, got, 8) == FKC_OK);
     const unsigned char want[8] = {0, 1, 2, 3, 4, 0, 0, 0};
     CHECK(memcmp(got, want, 8) == 0);

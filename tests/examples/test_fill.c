@@ -14,10 +14,9 @@ RT_SHARED_CONTEXT(ctx) /* shared by the tests of the group */
 /* The element's bit pattern: random, or one a float path would break. */
 static uint64_t pattern(size_t width)
 {
-    static const uint64_t tricky[] = {0x7ff0000000000001ull, 0x8000000000000000ull,
-                                      0x000000007fc00001ull, 0x0000000080000000ull,
-                                      0x0000000000007e01ull, 0x0000000000008000ull,
-                                      0x0000000000000001ull, 0xffffffffffffffffull};
+    static const uint64_t tricky[] = {
+        0x7ff0000000000001ull, 0x8000000000000000ull, 0x000000007fc00001ull, 0x0000000080000000ull,
+        0x0000000000007e01ull, 0x0000000000008000ull, 0x0000000000000001ull, 0xffffffffffffffffull};
     (void)width;
     return rng_below(3) == 0 ? tricky[rng_below(8)] : rng_next();
 }
@@ -57,8 +56,10 @@ static void run_dtypes(fkc_context *c, int cases, const char *label)
                 RT_OK(cb_dispatch(CB_OP_FILL, dt, dt, FKC_BACKEND_VULKAN, &ref));
                 RT_OK(ref.fill(s, &t, &t, &p, NULL)); /* in == out: the contract allows it */
             } else {
-                cb_fill_kernel *fn = w == 1 ? cb_fill_b1 : w == 2 ? cb_fill_b2 : w == 4 ? cb_fill_b4
-                                                                                    : cb_fill_b8;
+                cb_fill_kernel *fn = w == 1   ? cb_fill_b1
+                                     : w == 2 ? cb_fill_b2
+                                     : w == 4 ? cb_fill_b4
+                                              : cb_fill_b8;
                 fkc_tensor in = t;
                 RT_OK(fn(s, &in, &t, &p, NULL));
             }
@@ -105,15 +106,15 @@ static void test_order(void **state)
     fkc_stream *s;
     RT_OK(fkc_stream_create(ctx, &s));
     cb_fill_params p1 = {0x7fc00001u}, p2 = {0x80000000u};
-    RT_OK(cb_fill_b4(s, &a, &a, &p1, NULL));          /* A = NaN payload */
+    RT_OK(cb_fill_b4(s, &a, &a, &p1, NULL)); /* A = NaN payload */
     fill_host(A.host + 8, 100, 4, p1.value_bits);
-    RT_OK(cb_fill_b4(s, &b, &b, &p2, NULL));          /* B = -0.0 */
+    RT_OK(cb_fill_b4(s, &b, &b, &p2, NULL)); /* B = -0.0 */
     fill_host(B.host + 4, 30, 4, p2.value_bits);
     RT_OK(fkc_stream_copy(s, A.dev, 8 + 4 * 10, B.dev, 4, 4 * 30)); /* A[10..40) = B */
     memcpy(A.host + 8 + 40, B.host + 4, 120);
     fkc_tensor a2 = rt_tensor(A.dev, 8 + 4 * 20, FKC_DTYPE_F32, 1, off);
     cb_fill_params p3 = {0x00000001u};
-    RT_OK(cb_fill_b4(s, &a2, &a2, &p3, NULL));        /* A[20..30) = denormal, over the copy */
+    RT_OK(cb_fill_b4(s, &a2, &a2, &p3, NULL)); /* A[20..30) = denormal, over the copy */
     fill_host(A.host + 8 + 80, 10, 4, p3.value_bits);
     RT_OK(fkc_stream_submit(s));
     rt_buf_check(&A, "fill, copy, fill in order");
@@ -123,13 +124,13 @@ static void test_order(void **state)
     rt_buf_free(&B);
 }
 
-#define REFUSED(call, status, text)                                                           \
-    do {                                                                                      \
-        fkc_status got_ = (call);                                                             \
-        if (got_ != (status))                                                                 \
-            fail_msg("%s -> %s (%s)", #call, fkc_status_name(got_), fkc_last_error());        \
-        if (!strstr(fkc_last_error(), (text)))                                                \
-            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
+#define REFUSED(call, status, text)                                                                \
+    do {                                                                                           \
+        fkc_status got_ = (call);                                                                  \
+        if (got_ != (status))                                                                      \
+            fail_msg("%s -> %s (%s)", #call, fkc_status_name(got_), fkc_last_error());             \
+        if (!strstr(fkc_last_error(), (text)))                                                     \
+            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                         \
     } while (0)
 
 /* The generated table and dispatch of fill.md, and the wrappers' refusals. */
@@ -142,8 +143,9 @@ static void test_bindings_and_refusals(void **state)
         assert_string_equal(cb_bindings[i].info->kernel_source, "fkc-example-glsl");
     }
     cb_kernel_ref ref;
-    assert_int_equal(cb_dispatch(CB_OP_FILL, FKC_DTYPE_F16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN,
-                                  &ref), FKC_ERR_NO_KERNEL);
+    assert_int_equal(
+        cb_dispatch(CB_OP_FILL, FKC_DTYPE_F16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN, &ref),
+        FKC_ERR_NO_KERNEL);
     RT_OK(cb_dispatch(CB_OP_FILL, FKC_DTYPE_BF16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN, &ref));
     assert_ptr_equal(ref.fill, cb_fill_b2);
 

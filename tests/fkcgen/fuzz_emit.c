@@ -38,24 +38,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct {
     bool ready;
-    long max, done;        /* outputs to compile, and compiled so far */
-    long failed;           /* of those, saved as failures (FUZZ_COMPILE_FAILURES) */
-    char dir[PATH_MAX];    /* the generated files and the compilers' messages */
-    const char *ccs;       /* "gcc clang" */
-    const char *failures;  /* save failing inputs there and go on; NULL: abort */
-    uint64_t *seen;        /* XXH3-64 of each output compiled */
+    long max, done;       /* outputs to compile, and compiled so far */
+    long failed;          /* of those, saved as failures (FUZZ_COMPILE_FAILURES) */
+    char dir[PATH_MAX];   /* the generated files and the compilers' messages */
+    const char *ccs;      /* "gcc clang" */
+    const char *failures; /* save failing inputs there and go on; NULL: abort */
+    uint64_t *seen;       /* XXH3-64 of each output compiled */
     size_t n_seen;
 } comp;
 
 static void at_exit(void)
 {
-    fprintf(stderr, "fuzz_emit: compiled %ld distinct accepted outputs with %s (strict); "
-            "%ld failed\n", comp.done, comp.ccs, comp.failed);
+    fprintf(stderr,
+            "fuzz_emit: compiled %ld distinct accepted outputs with %s (strict); "
+            "%ld failed\n",
+            comp.done, comp.ccs, comp.failed);
 }
 
 static void remove_dir(void)
 {
-    static const char *const names[] = { FKCG_EMIT_HEADER, FKCG_EMIT_SOURCE, "b.o", "err.txt" };
+    static const char *const names[] = {FKCG_EMIT_HEADER, FKCG_EMIT_SOURCE, "b.o", "err.txt"};
     char p[PATH_MAX + 32];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", comp.dir, names[i]);
@@ -168,8 +170,10 @@ static void compile_failed(const char *cc, const uint8_t *data, size_t size)
         copy_out(err, comp.failures, name);
         return;
     }
-    fprintf(stderr, "fuzz_emit: an accepted contract whose generated C does not compile with "
-            "%s %s:\n", cc, FUZZ_STRICT);
+    fprintf(stderr,
+            "fuzz_emit: an accepted contract whose generated C does not compile with "
+            "%s %s:\n",
+            cc, FUZZ_STRICT);
     FILE *f = fopen(err, "rb");
     char line[1024];
     for (int i = 0; f && i < 40 && fgets(line, sizeof line, f); i++)
@@ -233,7 +237,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fkcg_buf_init(&c1);
         fkcg_buf_init(&h2);
         fkcg_buf_init(&c2);
-        fkcg_buf *const o1[] = { &h1, &c1 }, *const o2[] = { &h2, &c2 };
+        fkcg_buf *const o1[] = {&h1, &c1}, *const o2[] = {&h2, &c2};
         size_t e1 = fkcg_backend_run(&fkcg_backend_c, t, NULL, fkcg_run_diag(run), o1);
         size_t e2 = fkcg_backend_run(&fkcg_backend_c, t, NULL, fkcg_run_diag(run), o2);
         if (e1 || e2) {

@@ -63,8 +63,8 @@ static void put_family(const fkcg_runtime_kernel *rk, size_t k)
         }
     }
     printf("_Static_assert(sizeof(fkc_%s_params) == sizeof(struct stated_%zu),\n"
-           "               \"%s: fkc_%s_params has another size\");\n", snake, k, rk->op_kind,
-           snake);
+           "               \"%s: fkc_%s_params has another size\");\n",
+           snake, k, rk->op_kind, snake);
     printf("void members_%zu(void);\nvoid members_%zu(void)\n{\n    fkc_%s_params p = {", k, k,
            snake);
     for (size_t i = 0; i < rk->n_fields; i++) {
@@ -85,7 +85,7 @@ static void put_family(const fkcg_runtime_kernel *rk, size_t k)
         printf(", const fkc_%s_params *, const fkc_%s_extra *);\n", snake, snake);
     else
         printf(", const fkc_%s_params *, const void *);\n", snake);
-    static const char *const widths[] = { "b1", "b2", "b4", "b8" };
+    static const char *const widths[] = {"b1", "b2", "b4", "b8"};
     for (size_t w = 0; w < 4; w++)
         printf("_Static_assert(_Generic(&fkc_%s_%s, stated_kernel_%zu *: 1, default: 0),\n"
                "               \"%s: fkc_%s_%s takes other tensors\");\n",

@@ -45,58 +45,58 @@ void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const voi
 
 /* ---- contracts written for a test ---- */
 
-static const char front_fmt[] =
-    "---\n"
-    "fkc_version: 1\n"
-    "provider:\n"
-    "name: demo-%s\n"
-    "backend: %s\n"
-    "kernel_source: \"%s\"\n"
-    "link_registry: demo::fkc::ENTRY_POINTS\n"
-    "revision_base: \"git:0000\"\n"
-    "---\n"
-    "# demo\n";
+static const char front_fmt[] = "---\n"
+                                "fkc_version: 1\n"
+                                "provider:\n"
+                                "name: demo-%s\n"
+                                "backend: %s\n"
+                                "kernel_source: \"%s\"\n"
+                                "link_registry: demo::fkc::ENTRY_POINTS\n"
+                                "revision_base: \"git:0000\"\n"
+                                "---\n"
+                                "# demo\n";
 
 /* One section: kernel, op kind, entry point's last segment, dtypes (as in a list), backend and
  * kernel source (those of its file's provider). */
-static const char section_fmt[] =
-    "## %s\n"
-    "```fkc\n"
-    "kernel: %s\n"
-    "op_kind: %s\n"
-    "blurb: \"a kernel\"\n"
-    "backend: %s\n"
-    "kernel_source: \"%s\"\n"
-    "entry_point: \"demo::fkc::%s\"\n"
-    "kernel_revision_hash: auto\n"
-    "accept:\n"
-    "inputs:\n"
-    "- name: src\n"
-    "dtypes: [%s]\n"
-    "layout: { contiguous: required, strided: rejected }\n"
-    "rank: any\n"
-    "return:\n"
-    "outputs:\n"
-    "- name: out\n"
-    "dtype_rule: passthrough(src)\n"
-    "shape_rule: same_as(src)\n"
-    "layout_guarantee: contiguous\n"
-    "aliasing: none\n"
-    "caps:\n"
-    "awkward_layout_strategy: requires_contiguous\n"
-    "in_place: false\n"
-    "alignment_bytes: 16\n"
-    "access_granularity_bits: 32\n"
-    "precision:\n"
-    "bit_stable_on_same_hardware: true\n"
-    "max_ulp: 0\n"
-    "max_relative: 0.0\n"
-    "max_absolute: 0.0\n"
-    "audited: true\n"
-    "determinism: bitwise\n"
-    "```\n";
+static const char section_fmt[] = "## %s\n"
+                                  "```fkc\n"
+                                  "kernel: %s\n"
+                                  "op_kind: %s\n"
+                                  "blurb: \"a kernel\"\n"
+                                  "backend: %s\n"
+                                  "kernel_source: \"%s\"\n"
+                                  "entry_point: \"demo::fkc::%s\"\n"
+                                  "kernel_revision_hash: auto\n"
+                                  "accept:\n"
+                                  "inputs:\n"
+                                  "- name: src\n"
+                                  "dtypes: [%s]\n"
+                                  "layout: { contiguous: required, strided: rejected }\n"
+                                  "rank: any\n"
+                                  "return:\n"
+                                  "outputs:\n"
+                                  "- name: out\n"
+                                  "dtype_rule: passthrough(src)\n"
+                                  "shape_rule: same_as(src)\n"
+                                  "layout_guarantee: contiguous\n"
+                                  "aliasing: none\n"
+                                  "caps:\n"
+                                  "awkward_layout_strategy: requires_contiguous\n"
+                                  "in_place: false\n"
+                                  "alignment_bytes: 16\n"
+                                  "access_granularity_bits: 32\n"
+                                  "precision:\n"
+                                  "bit_stable_on_same_hardware: true\n"
+                                  "max_ulp: 0\n"
+                                  "max_relative: 0.0\n"
+                                  "max_absolute: 0.0\n"
+                                  "audited: true\n"
+                                  "determinism: bitwise\n"
+                                  "```\n";
 
-typedef struct sec { const char *kernel, *op_kind, *entry, *dtypes; } sec;
+typedef struct sec {
+    const char *kernel, *op_kind, *entry, *dtypes;
+} sec;
 
 typedef struct file {
     const char *name, *backend, *source;
@@ -226,7 +226,8 @@ static void dup_key_across_another_backend(void **state)
         {"c.md", "Vulkan", "s", {{"k_c", "Copy", "k_c", "I8, F32"}}},
     };
     assert_int_equal(load_files(f, files, 3), 1);
-    assert_string_equal(f->diag,
+    assert_string_equal(
+        f->diag,
         "c.md:13:9: error: duplicate binding (Copy, [F32, F32], Vulkan) + kernel_source 's': "
         "kernel 'k_c' registers the key that kernel 'k_a' registers\n"
         "kernel: k_c\n"
@@ -283,12 +284,17 @@ static void dup_kernel_in_one_file(void **state)
 {
     fixture *f = *state;
     static const file files[] = {
-        {"a.md", "Vulkan", "s", {{"same", "CopyA", "e1", "F32"}, {"other", "CopyB", "e2", "F32"},
-                                 {"same", "CopyC", "e3", "U8"}}},
+        {"a.md",
+         "Vulkan",
+         "s",
+         {{"same", "CopyA", "e1", "F32"},
+          {"other", "CopyB", "e2", "F32"},
+          {"same", "CopyC", "e3", "U8"}}},
         {"b.md", "Vulkan", "s", {{"same", "CopyD", "e4", "I8"}}},
     };
     assert_int_equal(load_files(f, files, 2), 1);
-    assert_string_equal(f->diag,
+    assert_string_equal(
+        f->diag,
         "a.md:83:9: error: duplicate kernel 'same'; kernel names are unique across all contracts\n"
         "kernel: same\n"
         "        ^\n"
@@ -312,18 +318,22 @@ static void op_kind_clash_not_neighbours(void **state)
 {
     fixture *f = *state;
     static const file files[] = {
-        {"a.md", "Vulkan", "s", {{"g1", "GELUTanh", "g1", "F32"}, {"g2", "Gather", "g2", "F32"},
-                                 {"g3", "GeluTanh", "g3", "F32"}}},
+        {"a.md",
+         "Vulkan",
+         "s",
+         {{"g1", "GELUTanh", "g1", "F32"},
+          {"g2", "Gather", "g2", "F32"},
+          {"g3", "GeluTanh", "g3", "F32"}}},
     };
     assert_int_equal(load_files(f, files, 1), 1);
-    assert_string_equal(f->diag,
-        "a.md:84:10: error: op_kind 'GeluTanh' has the C name 'gelu_tanh' of op kind "
-        "'GELUTanh'; rename one\n"
-        "op_kind: GeluTanh\n"
-        "         ^\n"
-        "a.md:14:10: note: op kind 'GELUTanh' is defined here\n"
-        "op_kind: GELUTanh\n"
-        "         ^\n");
+    assert_string_equal(
+        f->diag, "a.md:84:10: error: op_kind 'GeluTanh' has the C name 'gelu_tanh' of op kind "
+                 "'GELUTanh'; rename one\n"
+                 "op_kind: GeluTanh\n"
+                 "         ^\n"
+                 "a.md:14:10: note: op kind 'GELUTanh' is defined here\n"
+                 "op_kind: GELUTanh\n"
+                 "         ^\n");
     /* the same clash across files, with the two in the other order on the command line */
     static const file two[] = {
         {"x.md", "Vulkan", "s", {{"h3", "GeluTanh", "h3", "F32"}}},
@@ -346,8 +356,10 @@ static void entry_point_disjoint_dtypes(void **state)
 {
     fixture *f = *state;
     static const file ok[] = {
-        {"a.md", "Vulkan", "s", {{"e_float", "Copy", "shared", "F32, F64"},
-                                 {"e_int", "CopyInt", "shared", "I32, U8"}}},
+        {"a.md",
+         "Vulkan",
+         "s",
+         {{"e_float", "Copy", "shared", "F32, F64"}, {"e_int", "CopyInt", "shared", "I32, U8"}}},
     };
     assert_int_equal(load_files(f, ok, 1), 0);
     assert_string_equal(f->diag, "");
@@ -374,12 +386,16 @@ static void entry_point_disjoint_dtypes(void **state)
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
     static const file bad[] = {
-        {"a.md", "Vulkan", "s", {{"e_a", "Copy", "shared", "F32, F64"},
-                                 {"e_b", "CopyInt", "shared", "I32, U8"},
-                                 {"e_c", "CopyMore", "shared", "I8, F32"}}},
+        {"a.md",
+         "Vulkan",
+         "s",
+         {{"e_a", "Copy", "shared", "F32, F64"},
+          {"e_b", "CopyInt", "shared", "I32, U8"},
+          {"e_c", "CopyMore", "shared", "I8, F32"}}},
     };
     assert_int_equal(load_files(f, bad, 1), 1);
-    assert_string_equal(f->diag,
+    assert_string_equal(
+        f->diag,
         "a.md:88:14: error: entry_point 'demo::fkc::shared' of kernel 'e_c' is also kernel "
         "'e_a''s, and both bind F32: symbol 'demo::fkc::shared_f32' would be bound twice\n"
         "entry_point: \"demo::fkc::shared\"\n"
@@ -403,12 +419,17 @@ static void table_order_past_the_key(void **state)
 {
     fixture *f = *state;
     static const file files[] = {
-        {"a.md", "Vulkan", "s", {{"kernel_aaab", "GatherRowsX", "p1", "U8, F32"},
-                                 {"kernel_aaaa", "GatherRows", "p2", "I8"},
-                                 {"kernel_a", "GatherRowsB", "p3", "F16"},
-                                 {"kernel_aa", "GatherRow", "p4", "BF16"}}},
-        {"b.md", "Vulkan", "t", {{"kernel_aaa", "GatherRowsX", "p5", "I64"},
-                                 {"kernel_", "GatherRowsB", "p6", "F64"}}},
+        {"a.md",
+         "Vulkan",
+         "s",
+         {{"kernel_aaab", "GatherRowsX", "p1", "U8, F32"},
+          {"kernel_aaaa", "GatherRows", "p2", "I8"},
+          {"kernel_a", "GatherRowsB", "p3", "F16"},
+          {"kernel_aa", "GatherRow", "p4", "BF16"}}},
+        {"b.md",
+         "Vulkan",
+         "t",
+         {{"kernel_aaa", "GatherRowsX", "p5", "I64"}, {"kernel_", "GatherRowsB", "p6", "F64"}}},
     };
     assert_int_equal(load_files(f, files, 2), 0);
     const fkcg_table *t = fkcg_run_table(f->run);
@@ -439,7 +460,7 @@ static void table_order_past_the_key(void **state)
 static void seed_hashes_pinned(void **state)
 {
     fixture *f = *state;
-    const char *p[] = { SEED };
+    const char *p[] = {SEED};
     reset(f);
     assert_int_equal(fkcg_run_load(f->run, p, 1), 0);
     const fkcg_table *t = fkcg_run_table(f->run);
@@ -526,7 +547,9 @@ static char *replace(const char *s, const char *old, const char *new)
 
 /* Each change is of one datum of the canonical form (fkcg_section_canonical), the section
  * still valid: every one moves the hash, and no two give the same one. */
-static const struct { const char *old, *new; } data_changes[] = {
+static const struct {
+    const char *old, *new;
+} data_changes[] = {
     {"kernel: copy", "kernel: copy2"},
     {"op_kind: Copy", "op_kind: CopyTwo"},
     {"\"copy a tensor\"", "\"copy a tensor.\""},
@@ -536,9 +559,9 @@ static const struct { const char *old, *new; } data_changes[] = {
      "kernel_source: \"cuda\"\nlink_registry"}, /* + the section's: below */
     {"\"demo::fkc::copy\"", "\"demo::fkc::copy_v2\""},
     {"- name: src", "- name: source"},
-    {"dtypes: [F32, U8]", "dtypes: [F32, I8]"},               /* a dtype */
-    {"dtypes: [F32, U8]", "dtypes: [F32]"},                   /* one dtype fewer */
-    {"dtypes: [F32, U8]", "dtypes: [U8, F32]"},               /* their order (the bindings') */
+    {"dtypes: [F32, U8]", "dtypes: [F32, I8]"}, /* a dtype */
+    {"dtypes: [F32, U8]", "dtypes: [F32]"},     /* one dtype fewer */
+    {"dtypes: [F32, U8]", "dtypes: [U8, F32]"}, /* their order (the bindings') */
     {"contiguous: required,", "contiguous: accepted,"},
     {"broadcast_stride0: rejected", "broadcast_stride0: accepted"},
     {"start_offset: rejected", "start_offset: accepted"},
@@ -548,8 +571,8 @@ static const struct { const char *old, *new; } data_changes[] = {
     {"shape_constraint: \"fits\"\n", ""},                      /* absent */
     {"shape_constraint: \"fits\"", "shape_constraint: \"-\""}, /* "-", not absent */
     {"variant: Copy", "variant: CopyV"},
-    {"stride: { kind: isize }", "step: { kind: isize }"},     /* a field's name */
-    {"stride: { kind: isize }", "stride: { kind: i64 }"},     /* its kind */
+    {"stride: { kind: isize }", "step: { kind: isize }"},                /* a field's name */
+    {"stride: { kind: isize }", "stride: { kind: i64 }"},                /* its kind */
     {"stride: { kind: isize }", "stride: { kind: isize, note: \"x\" }"}, /* a note, absent */
     {"len: { kind: usize,", "len: { kind: u64,"},
     {"note: \"elements\"", "note: \"elements.\""},
@@ -568,13 +591,15 @@ static const struct { const char *old, *new; } data_changes[] = {
     {"access_granularity_bits: 32", "access_granularity_bits: 64"},
     {"provenance: analytic", "provenance: judge_measured"},
     {"class: cheap_elementwise\nflops", "class: memory_bound\nflops"},
-    {"flops: \"0\"", "flops: \"1\""},                          /* a cost expression */
+    {"flops: \"0\"", "flops: \"1\""}, /* a cost expression */
     {"flops: \"0\"\n", ""},
     {"\"2 * n * dtype_bytes + len\"", "\"2 * dtype_bytes * n + len\""},
     {"cost:\nprovenance: analytic\nclass: cheap_elementwise\nflops: \"0\"\n"
-     "bytes_moved: \"2 * n * dtype_bytes + len\"\n", ""},       /* no cost: the sentinel */
+     "bytes_moved: \"2 * n * dtype_bytes + len\"\n",
+     ""}, /* no cost: the sentinel */
     {"max_ulp: 0\nmax_relative: 0.0\nmax_absolute: 0.0\naudited: true\nnotes: \"exact\"\n"
-     "determinism: bitwise", "max_ulp: 0\nmax_relative: 0.0\nmax_absolute: 0.0\naudited: true\n"
+     "determinism: bitwise",
+     "max_ulp: 0\nmax_relative: 0.0\nmax_absolute: 0.0\naudited: true\n"
      "notes: \"exact\"\ndeterminism: deterministic"},
     {"bit_stable_on_same_hardware: true", "bit_stable_on_same_hardware: false\nx_: 0"},
     {"max_ulp: 0", "max_ulp: 1\nx_: 0"},
@@ -620,7 +645,7 @@ static void every_datum_moves_the_hash(void **state)
 {
     fixture *f = *state;
     size_t n = sizeof data_changes / sizeof data_changes[0];
-    char (*hashes)[33] = calloc(n + 1, sizeof *hashes); /* hashes[n]: the base's */
+    char(*hashes)[33] = calloc(n + 1, sizeof *hashes); /* hashes[n]: the base's */
     if (load_text(f, hashed) != 0)
         fail_msg("the base contract is refused:\n%s", f->diag);
     strcpy(hashes[n], fkcg_run_table(f->run)->sections[0]->revision_hash);
@@ -648,7 +673,9 @@ static void formatting_keeps_the_hash(void **state)
     assert_int_equal(load_text(f, hashed), 0);
     char base[33];
     strcpy(base, fkcg_run_table(f->run)->sections[0]->revision_hash);
-    static const struct { const char *old, *new; } same[] = {
+    static const struct {
+        const char *old, *new;
+    } same[] = {
         {"kernel: copy\nop_kind: Copy\n", "op_kind: Copy\nkernel: copy\n"},
         {"blurb: \"copy a tensor\"", "blurb: 'copy a tensor'"},
         {"blurb: \"copy a tensor\"", "blurb: copy a tensor # a comment"},
@@ -706,10 +733,14 @@ static void bind_counts_its_errors(void **state)
 {
     fixture *f = *state;
     static const file files[] = {
-        {"a.md", "Vulkan", "s", {{"c_a", "GELUTanh", "shared", "F32"},
-                                 {"c_b", "Copy", "c_b", "U8"}}},
-        {"b.md", "Vulkan", "s", {{"c_c", "GeluTanh", "shared", "F32"},
-                                 {"c_d", "Copy", "c_d", "U8"}}},
+        {"a.md",
+         "Vulkan",
+         "s",
+         {{"c_a", "GELUTanh", "shared", "F32"}, {"c_b", "Copy", "c_b", "U8"}}},
+        {"b.md",
+         "Vulkan",
+         "s",
+         {{"c_c", "GeluTanh", "shared", "F32"}, {"c_d", "Copy", "c_d", "U8"}}},
         {"c.md", "Vulkan", "s", {{"c_a", "CopyA", "c_e", "I8"}}},
     };
     char paths[3][256];
@@ -719,7 +750,7 @@ static void bind_counts_its_errors(void **state)
     fkcg_provider *provs[3];
     size_t n = 0;
     for (size_t i = 0; i < 3; i++) {
-        const char *p[] = { paths[i] };
+        const char *p[] = {paths[i]};
         runs[i] = fkcg_run_new(dir, NULL);
         assert_int_equal(fkcg_run_load(runs[i], p, 1), 0);
         const fkcg_table *t = fkcg_run_table(runs[i]);
@@ -727,7 +758,7 @@ static void bind_counts_its_errors(void **state)
             secs[n++] = (fkcg_section *)t->sections[k];
         provs[i] = (fkcg_provider *)t->providers[0];
     }
-    fkcg_arena a = { 0 };
+    fkcg_arena a = {0};
     fkcg_diag *d = fkcg_diag_new(f->sink);
     fkcg_table out;
     size_t errors = fkcg_bind(&a, d, secs, n, provs, 3, &out);

@@ -120,7 +120,7 @@ int main(void)
     }
     struct CMUnitTest *tests = calloc(n, sizeof *tests);
     for (size_t i = 0; i < n; i++)
-        tests[i] = (struct CMUnitTest){ names[i], run_case, NULL, NULL, names[i] };
+        tests[i] = (struct CMUnitTest){names[i], run_case, NULL, NULL, names[i]};
     int failed = _cmocka_run_group_tests("fkcgen golden corpus", tests, n, NULL, NULL);
     for (size_t i = 0; i < n; i++)
         free(names[i]);

@@ -65,8 +65,7 @@ static bool is_dir(const char *path)
 
 /* Runs `cmd` (a shell command, in dir), then compares "exit: N\n--- stdout\n...--- stderr\n..."
  * with the file expect. */
-static void run_and_compare(const char *name, const char *dir, const char *cmd,
-                            const char *expect)
+static void run_and_compare(const char *name, const char *dir, const char *cmd, const char *expect)
 {
     char out[PATH_MAX + 512], err[PATH_MAX + 512];
     snprintf(out, sizeof out, "%s/%s.out", outdir, name);
@@ -189,25 +188,34 @@ static void command_line(void **state)
     assert_int_equal(sh("'%s' diff %s/old.md %s/new.md %s/new.md 2>/dev/null", fkcgen, c, c, c), 2);
     assert_int_equal(sh("'%s' diff --today 2027-02-30 %s/old.md %s/new.md 2>&1 | grep -q "
                         "\"^fkcgen diff: error: --today '2027-02-30' is not a date YYYY-MM-DD\"",
-                        fkcgen, c, c), 0);
+                        fkcgen, c, c),
+                     0);
     assert_int_equal(sh("'%s' diff --rules %s/old.md 2>/dev/null", fkcgen, c), 2);
     assert_int_equal(sh("'%s' diff --jsn %s/old.md %s/new.md 2>&1 | grep -q \"did you mean "
-                        "'--json'\"", fkcgen, c, c), 0);
+                        "'--json'\"",
+                        fkcgen, c, c),
+                     0);
     assert_int_equal(sh("'%s' diff %s/old.md /no/such.md 2>&1 | grep -q \"^fkcgen diff: error: "
-                        "'/no/such.md': No such file\"", fkcgen, c), 0);
+                        "'/no/such.md': No such file\"",
+                        fkcgen, c),
+                     0);
     assert_int_equal(sh("'%s' diff %s/old.md /no/such.md 2>/dev/null", fkcgen, c), 2);
-    assert_int_equal(sh("'%s' diff --allow /no/allow %s/old.md %s/new.md 2>/dev/null", fkcgen, c,
-                        c), 2);
+    assert_int_equal(
+        sh("'%s' diff --allow /no/allow %s/old.md %s/new.md 2>/dev/null", fkcgen, c, c), 2);
     assert_int_equal(sh("'%s' diff --against-git=-x 2>/dev/null", fkcgen), 2);
     /* the same revision twice: no change, exit 0; an empty directory on both sides: 2 */
-    assert_int_equal(sh("'%s' diff %s/old.md %s/old.md | grep -qx 'fkcgen diff: no change'",
-                        fkcgen, c, c), 0);
+    assert_int_equal(
+        sh("'%s' diff %s/old.md %s/old.md | grep -qx 'fkcgen diff: no change'", fkcgen, c, c), 0);
     assert_int_equal(sh("d=$(mktemp -d) && '%s' diff $d $d 2>/dev/null; rc=$?; rmdir $d; "
-                        "exit $rc", fkcgen), 2);
+                        "exit $rc",
+                        fkcgen),
+                     2);
     /* the JSON parses, and names the rule */
     assert_int_equal(sh("'%s' diff --json " CASES "/json_allow/old.md " CASES "/json_allow/new.md"
                         " | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); "
-                        "assert d[\"changes\"][0][\"rule\"]==\"DTYPE_REMOVED\"'", fkcgen), 0);
+                        "assert d[\"changes\"][0][\"rule\"]==\"DTYPE_REMOVED\"'",
+                        fkcgen),
+                     0);
 }
 
 /* ---- --against-git on a scratch repository ---- */
@@ -215,8 +223,9 @@ static void command_line(void **state)
 static char repo[PATH_MAX];
 
 /* git with no user configuration, so the test does not depend on the machine's. */
-#define GIT "GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t " \
-            "GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t git"
+#define GIT                                                                                        \
+    "GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t "                         \
+    "GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t git"
 
 /* main: one (copy.md, dtypes F32 U8), two (U8 dropped); branch side from one changes the blurb;
  * the working tree adds more.md (untracked) to main's two. */
@@ -229,13 +238,14 @@ static int git_setup(void **state)
     const char *base = CASES "/dtype_added/old.md";  /* the small contract */
     const char *more = CASES "/kernel_added/new.md"; /* the same with a second kernel */
     return sh("cd '%s' && " GIT " init -q -b main && mkdir contracts && cp '%s/%s' "
-              "contracts/copy.md && " GIT " add . && " GIT " commit -qm one && "
-              GIT " branch side && sed -i 's/dtypes: \\[F32, U8\\]/dtypes: [F32]/' "
+              "contracts/copy.md && " GIT " add . && " GIT " commit -qm one && " GIT
+              " branch side && sed -i 's/dtypes: \\[F32, U8\\]/dtypes: [F32]/' "
               "contracts/copy.md && " GIT " commit -qam two && " GIT " checkout -q side && "
-              "sed -i 's/copy a tensor/copy one tensor/' contracts/copy.md && "
-              GIT " commit -qam side && " GIT " checkout -q main && "
+              "sed -i 's/copy a tensor/copy one tensor/' contracts/copy.md && " GIT
+              " commit -qam side && " GIT " checkout -q main && "
               "head -n 10 contracts/copy.md > contracts/more.md && "
-              "sed -n '/^## copy2/,$p' '%s/%s' >> contracts/more.md", repo, root, base, root, more);
+              "sed -n '/^## copy2/,$p' '%s/%s' >> contracts/more.md",
+              repo, root, base, root, more);
 }
 
 static int git_teardown(void **state)
@@ -292,7 +302,9 @@ static void git_removed_and_errors(void **state)
     git_case("absolute_path", "", "--against-git HEAD /tmp");
     assert_int_equal(sh("d=$(mktemp -d) && cd $d && GIT_CEILING_DIRECTORIES=$d '%s' diff "
                         "--against-git HEAD 2>&1 | grep -q 'not a git repository'; rc=$?; "
-                        "cd / && rmdir $d; exit $rc", fkcgen), 0);
+                        "cd / && rmdir $d; exit $rc",
+                        fkcgen),
+                     0);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -330,7 +342,7 @@ int main(void)
     }
     struct CMUnitTest *corpus = calloc(n_names, sizeof *corpus);
     for (size_t i = 0; i < n_names; i++)
-        corpus[i] = (struct CMUnitTest){ names[i], run_case, NULL, NULL, names[i] };
+        corpus[i] = (struct CMUnitTest){names[i], run_case, NULL, NULL, names[i]};
     int failed = _cmocka_run_group_tests("fkcgen diff corpus", corpus, n_names, NULL, NULL);
     const struct CMUnitTest unit[] = {
         cmocka_unit_test(every_rule_has_a_case),

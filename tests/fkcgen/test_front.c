@@ -20,7 +20,7 @@
 
 #define SEED "contracts/vulkan/write_slice.md"
 
-typedef struct fixture {          /* a run and its captured diagnostics */
+typedef struct fixture { /* a run and its captured diagnostics */
     fkcg_run *run;
     FILE *sink;
     char *diag;
@@ -97,9 +97,9 @@ static char *bindings_text(const fkcg_table *t)
     fkcg_buf_init(&b);
     for (size_t i = 0; i < t->n_bindings; i++) {
         const fkcg_binding *x = &t->bindings[i];
-        fkcg_buf_printf(&b, "%s %s [%s] %s %s %s %u %s\n", x->section->kernel,
-                        x->section->op_kind, fkcg_dtypes[x->dtype].name, x->section->backend,
-                        x->symbol, x->wrapper, x->byte_width, x->section->revision_hash);
+        fkcg_buf_printf(&b, "%s %s [%s] %s %s %s %u %s\n", x->section->kernel, x->section->op_kind,
+                        fkcg_dtypes[x->dtype].name, x->section->backend, x->symbol, x->wrapper,
+                        x->byte_width, x->section->revision_hash);
         fkcg_section_canonical(x->section, &b);
     }
     return b.data;
@@ -109,7 +109,7 @@ static char *seed_bindings(void)
 {
     void *state;
     setup(&state);
-    const char *p[] = { SEED };
+    const char *p[] = {SEED};
     assert_int_equal(load(state, p, 1), 0);
     char *out = bindings_text(fkcg_run_table(((fixture *)state)->run));
     teardown(&state);
@@ -120,16 +120,19 @@ static char *seed_bindings(void)
 static void seed_gives_18_bindings(void **state)
 {
     fixture *f = *state;
-    const char *p[] = { SEED };
+    const char *p[] = {SEED};
     assert_int_equal(load(f, p, 1), 0);
     assert_string_equal(f->diag, "");
     const fkcg_table *t = fkcg_run_table(f->run);
     assert_int_equal(t->n_bindings, 18);
     assert_int_equal(t->n_sections, 2);
     assert_int_equal(t->n_providers, 1);
-    static const struct { const char *dt; unsigned w; } widths[] = {
-        { "F32", 4 }, { "I32", 4 }, { "U32", 4 }, { "F16", 2 }, { "BF16", 2 },
-        { "F64", 8 }, { "I64", 8 }, { "U8", 1 }, { "I8", 1 },
+    static const struct {
+        const char *dt;
+        unsigned w;
+    } widths[] = {
+        {"F32", 4}, {"I32", 4}, {"U32", 4}, {"F16", 2}, {"BF16", 2},
+        {"F64", 8}, {"I64", 8}, {"U8", 1},  {"I8", 1},
     };
     for (size_t i = 0; i < t->n_bindings; i++) {
         const fkcg_binding *b = &t->bindings[i];
@@ -154,7 +157,7 @@ static void seed_gives_18_bindings(void **state)
 static void seed_model_is_complete(void **state)
 {
     fixture *f = *state;
-    const char *p[] = { SEED };
+    const char *p[] = {SEED};
     assert_int_equal(load(f, p, 1), 0);
     const fkcg_table *t = fkcg_run_table(f->run);
     const fkcg_section *s = t->sections[0];
@@ -219,7 +222,7 @@ static void copy_matches_seed(fixture *f, const char *const *paths, size_t n)
 
 static void nested_copy_matches(void **state)
 {
-    const char *p[] = { "tests/fkcgen/seed/nested.md" };
+    const char *p[] = {"tests/fkcgen/seed/nested.md"};
     copy_matches_seed(*state, p, 1);
 }
 
@@ -234,7 +237,7 @@ static void crlf_copy_matches(void **state)
     assert_non_null(strstr(crlf, "---\r\nfkc_version: 1\r\n"));
     free(seed);
     free(crlf);
-    const char *p[] = { "tests/fkcgen/seed/crlf.md" };
+    const char *p[] = {"tests/fkcgen/seed/crlf.md"};
     copy_matches_seed(*state, p, 1);
 }
 
@@ -247,13 +250,13 @@ static void bom_copy_matches(void **state)
     assert_memory_equal(bom + 3, seed, n);
     free(seed);
     free(bom);
-    const char *p[] = { "tests/fkcgen/seed/bom.md" };
+    const char *p[] = {"tests/fkcgen/seed/bom.md"};
     copy_matches_seed(*state, p, 1);
 }
 
 static void split_copy_matches(void **state)
 {
-    const char *p[] = { "tests/fkcgen/seed/split_b.md", "tests/fkcgen/seed/split_a.md" };
+    const char *p[] = {"tests/fkcgen/seed/split_b.md", "tests/fkcgen/seed/split_a.md"};
     copy_matches_seed(*state, p, 2);
     fixture *f = *state;
     assert_int_equal(fkcg_run_table(f->run)->n_providers, 2);
@@ -358,8 +361,9 @@ static void hash_follows_data_only(void **state)
     assert_string_not_equal(first_hash(f, t), base);
     free(t);
     /* An explicit hash is kept as written. */
-    t = replace(seed, "kernel_revision_hash: auto", "kernel_revision_hash: "
-                                                    "0123456789abcdef0123456789abcdef");
+    t = replace(seed, "kernel_revision_hash: auto",
+                "kernel_revision_hash: "
+                "0123456789abcdef0123456789abcdef");
     assert_string_equal(first_hash(f, t), "0123456789abcdef0123456789abcdef");
     free(t);
     free(seed);
@@ -429,14 +433,18 @@ static void renesting_places_keys_by_open_map(void **state)
     /* A field entry in block style (an empty-valued field, then its keys) opens the entry: the
      * same table as the one-line form. */
     char *flow = strdup(first_hash(f, seed));
-    t = replace(seed, "offsets: { kind: \"Vec<usize>\", note: \"per-axis slab start offset in "
-                      "dst\" }", "offsets:\nkind: \"Vec<usize>\"\nnote: \"per-axis slab start "
-                      "offset in dst\"");
+    t = replace(seed,
+                "offsets: { kind: \"Vec<usize>\", note: \"per-axis slab start offset in "
+                "dst\" }",
+                "offsets:\nkind: \"Vec<usize>\"\nnote: \"per-axis slab start "
+                "offset in dst\"");
     assert_string_equal(first_hash(f, t), flow);
     free(t);
     /* The open entry is innermost: a field named `kind` after it goes into it. */
-    t = replace(seed, "offsets: { kind: \"Vec<usize>\", note: \"per-axis slab start offset in "
-                      "dst\" }", "offsets:\nkind: \"Vec<usize>\"\nkind: { kind: usize }");
+    t = replace(seed,
+                "offsets: { kind: \"Vec<usize>\", note: \"per-axis slab start offset in "
+                "dst\" }",
+                "offsets:\nkind: \"Vec<usize>\"\nkind: { kind: usize }");
     assert_int_equal(load_text(f, t), 1);
     assert_non_null(strstr(f->diag, "duplicate key 'kind' in accept.op_params.fields"));
     free(t);
@@ -464,9 +472,10 @@ static void schema_tables(void **state)
     const fkcg_enum *dt = fkcg_enum_find("dtype");
     assert_non_null(dt);
     assert_true(fkcg_c_names_sorted()); /* binary search */
-    static const char *const reserved[] = { "int", "NULL", "SIZE_MAX", "INT32_MAX", "UINT8_C",
-        "NAN", "INFINITY", "HUGE_VAL", "FP_NAN", "bool", "true", "fkc_tensor", "FKC_OK",
-        "_x", "__y", "size_t", "uint16_t", "math_errhandling" };
+    static const char *const reserved[] = {
+        "int",      "NULL",     "SIZE_MAX", "INT32_MAX", "UINT8_C",  "NAN",
+        "INFINITY", "HUGE_VAL", "FP_NAN",   "bool",      "true",     "fkc_tensor",
+        "FKC_OK",   "_x",       "__y",      "size_t",    "uint16_t", "math_errhandling"};
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
         assert_true(fkcg_c_name_reserved(reserved[i]));
     assert_false(fkcg_c_name_reserved("dst_shape"));
@@ -490,21 +499,22 @@ static void schema_tables(void **state)
 static void expressions(void **state)
 {
     fixture *f = *state;
-    static const struct { const char *src, *want; } ok[] = {
-        { "0", "0" },
-        { "2 * n * dtype_bytes", "((2 * n) * dtype_bytes)" },
-        { "n + 2 * capacity", "(n + (2 * capacity))" },
-        { "(n - 1) / 2", "((n - 1) / 2)" },
-        { " ( ( n ) ) ", "n" },
-        { "n - 1 - 2", "((n - 1) - 2)" },
+    static const struct {
+        const char *src, *want;
+    } ok[] = {
+        {"0", "0"},
+        {"2 * n * dtype_bytes", "((2 * n) * dtype_bytes)"},
+        {"n + 2 * capacity", "(n + (2 * capacity))"},
+        {"(n - 1) / 2", "((n - 1) / 2)"},
+        {" ( ( n ) ) ", "n"},
+        {"n - 1 - 2", "((n - 1) - 2)"},
     };
-    fkcg_field fields[] = { { "capacity", "usize", NULL, { 0 } },
-                            { "shape", "Vec<usize>", NULL, { 0 } } };
-    fkcg_arena a = { 0 };
+    fkcg_field fields[] = {{"capacity", "usize", NULL, {0}}, {"shape", "Vec<usize>", NULL, {0}}};
+    fkcg_arena a = {0};
     FILE *sink = f->sink;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         fkcg_diag *d = fkcg_diag_new(sink);
-        fkcg_loc at = { "x.md", 1, 1 };
+        fkcg_loc at = {"x.md", 1, 1};
         fkcg_expr *e = fkcg_expr_parse(&a, d, ok[i].src, at, 0, fields, 2);
         assert_non_null(e);
         fkcg_buf b;
@@ -514,16 +524,19 @@ static void expressions(void **state)
         fkcg_buf_free(&b);
         fkcg_diag_free(d);
     }
-    static const struct { const char *src; unsigned col; } bad[] = {
-        { "", 1 }, { "n +", 4 }, { "2 * (n", 7 }, { "n)", 2 }, { "shape * 2", 1 },
-        { "m", 1 }, { "n ^ 2", 3 }, { "99999999999", 1 }, { "-n", 1 },
+    static const struct {
+        const char *src;
+        unsigned col;
+    } bad[] = {
+        {"", 1},  {"n +", 4},   {"2 * (n", 7},      {"n)", 2}, {"shape * 2", 1},
+        {"m", 1}, {"n ^ 2", 3}, {"99999999999", 1}, {"-n", 1},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *text = NULL;
         size_t len = 0;
         FILE *s = open_memstream(&text, &len);
         fkcg_diag *d = fkcg_diag_new(s);
-        fkcg_loc at = { "x.md", 7, 10 };
+        fkcg_loc at = {"x.md", 7, 10};
         assert_null(fkcg_expr_parse(&a, d, bad[i].src, at, 1, fields, 2));
         assert_int_equal(fkcg_diag_errors(d), 1);
         fkcg_diag_free(d);
@@ -541,13 +554,13 @@ static void expressions(void **state)
     memset(deep + 201, ')', 198);
     deep[399] = '\0';
     fkcg_diag *d = fkcg_diag_new(sink);
-    fkcg_loc at = { "x.md", 1, 1 };
+    fkcg_loc at = {"x.md", 1, 1};
     assert_null(fkcg_expr_parse(&a, d, deep, at, 0, fields, 2));
     fkcg_diag_free(d);
     /* A chain of FKCG_MAX_EXPR_OPS operators parses; one more is refused (a chain of
      * 100,000 terms overflowed the stack of the recursive printers). */
     static char chain[3 * 100000 + 2];
-    static const size_t n_ops[] = { FKCG_MAX_EXPR_OPS, FKCG_MAX_EXPR_OPS + 1, 100000 };
+    static const size_t n_ops[] = {FKCG_MAX_EXPR_OPS, FKCG_MAX_EXPR_OPS + 1, 100000};
     for (size_t t = 0; t < sizeof n_ops / sizeof n_ops[0]; t++) {
         size_t ops = n_ops[t], k = 0;
         chain[k++] = 'n';
@@ -568,19 +581,19 @@ static void expressions(void **state)
 static void io_errors(void **state)
 {
     fixture *f = *state;
-    const char *dir[] = { "tests/fkcgen" };
+    const char *dir[] = {"tests/fkcgen"};
     assert_int_equal(load(f, dir, 1), 2);
     assert_string_equal(f->diag, "tests/fkcgen: error: is a directory; give the contract files "
                                  "(*.md) inside it\n");
-    const char *missing[] = { "tests/fkcgen/no/such.md" };
+    const char *missing[] = {"tests/fkcgen/no/such.md"};
     assert_int_equal(load(f, missing, 1), 2);
     assert_string_equal(f->diag, "tests/fkcgen/no/such.md: error: cannot open: No such file or "
                                  "directory\n");
     /* I/O errors win over contract errors in the exit status; both are reported. */
-    const char *mixed[] = { "tests/fkcgen/cases/empty_file.md", "tests/fkcgen/no/such.md" };
+    const char *mixed[] = {"tests/fkcgen/cases/empty_file.md", "tests/fkcgen/no/such.md"};
     assert_int_equal(load(f, mixed, 2), 2);
     /* Errors of one file do not hide duplicates across the others. */
-    const char *dups[] = { "tests/fkcgen/cases/bad_bool.md", SEED, "tests/fkcgen/seed/bom.md" };
+    const char *dups[] = {"tests/fkcgen/cases/bad_bool.md", SEED, "tests/fkcgen/seed/bom.md"};
     assert_int_equal(load(f, dups, 3), 1);
     assert_non_null(strstr(f->diag, "bad_bool.md:40:11: error: 'in_place' must be true or "
                                     "false, not 'yes'"));
@@ -589,23 +602,26 @@ static void io_errors(void **state)
     assert_int_equal(fkcg_run_table(f->run)->n_bindings, 0);
     /* One file given twice (by paths with one realpath) is read once and refused with one
      * message, not reported kernel by kernel as its own duplicate. */
-    const char *twice[] = { SEED, "./" SEED, "contracts/../" SEED };
+    const char *twice[] = {SEED, "./" SEED, "contracts/../" SEED};
     assert_int_equal(load(f, twice, 3), 2);
-    assert_string_equal(f->diag,
-        "./" SEED ": error: the same file as '" SEED "', given before it; give each contract "
-        "once\n"
-        "contracts/../" SEED ": error: the same file as '" SEED "', given before it; give each "
-        "contract once\n");
+    assert_string_equal(f->diag, "./" SEED ": error: the same file as '" SEED
+                                 "', given before it; give each contract "
+                                 "once\n"
+                                 "contracts/../" SEED ": error: the same file as '" SEED
+                                 "', given before it; give each "
+                                 "contract once\n");
     /* Over the size cap: refused before parsing. */
     char path[] = "/tmp/fkcgen-big-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     assert_int_equal(ftruncate(fd, (off_t)FKCG_MAX_FILE_BYTES + 1), 0); /* sparse */
     close(fd);
-    const char *p[] = { path };
+    const char *p[] = {path};
     char want[160];
-    snprintf(want, sizeof want, "%s: error: file is larger than the %u-byte limit for a "
-             "contract; split it\n", path, FKCG_MAX_FILE_BYTES);
+    snprintf(want, sizeof want,
+             "%s: error: file is larger than the %u-byte limit for a "
+             "contract; split it\n",
+             path, FKCG_MAX_FILE_BYTES);
     assert_int_equal(load(f, p, 1), 1);
     assert_string_equal(f->diag, want);
     unlink(path);
@@ -643,8 +659,9 @@ static void json_escapes(void **state)
 {
     fixture *f = *state;
     char *seed = slurp(SEED, NULL);
-    char *t = replace(seed, "notes: \"exact byte-width slab write; no arithmetic, bit-identical "
-                            "across any hardware.\"",
+    char *t = replace(seed,
+                      "notes: \"exact byte-width slab write; no arithmetic, bit-identical "
+                      "across any hardware.\"",
                       "notes: \"say \\\"hi\\\" \\\\ */ tab\\there\\nnew\\x01 é\"");
     assert_int_equal(load_text(f, t), 0);
     fkcg_buf out;
@@ -668,7 +685,8 @@ static void diag_escapes(void **state)
     long before = ftell(f->sink);
     assert_int_equal(fkcg_run_load_buffer(f->run, "a\x1b[2J\tb.md", text, strlen(text)), 1);
     fflush(f->sink);
-    assert_string_equal(f->diag + before, "a\\x1b[2J\\x09b.md:1:1: error: missing front matter: "
+    assert_string_equal(f->diag + before,
+                        "a\\x1b[2J\\x09b.md:1:1: error: missing front matter: "
                         "a contract starts with a '---' line, the provider's keys, then another "
                         "'---' line\n"
                         "# no front matter\n^\n");
@@ -699,15 +717,16 @@ static void command_line(void **state)
     assert_int_equal(sh("$FKCGEN check tests/fkcgen 2>/dev/null"), 2);
     /* --root must name an existing directory (else the banner held an absolute path) */
     assert_int_equal(sh("$FKCGEN check --root /no/such/dir " SEED " 2>&1 | "
-                        "grep -q \"^fkcgen: error: --root '/no/such/dir': No such file\""), 0);
+                        "grep -q \"^fkcgen: error: --root '/no/such/dir': No such file\""),
+                     0);
     assert_int_equal(sh("$FKCGEN check --root /no/such/dir " SEED " 2>/dev/null"), 2);
     assert_int_equal(sh("$FKCGEN dump --json --root " SEED " " SEED " >/dev/null 2>&1"), 2);
     assert_int_equal(sh("$FKCGEN check --root / " SEED), 0);
     /* dump writes JSON on stdout only when clean; the 18 bindings are there. */
-    assert_int_equal(sh("test $($FKCGEN dump --json " SEED " | grep -c '\"wrapper\"') = 18"),
-                     0);
+    assert_int_equal(sh("test $($FKCGEN dump --json " SEED " | grep -c '\"wrapper\"') = 18"), 0);
     assert_int_equal(sh("test -z \"$($FKCGEN dump --json tests/fkcgen/cases/bad_bool.md "
-                        "2>/dev/null)\""), 0);
+                        "2>/dev/null)\""),
+                     0);
     assert_int_equal(sh("$FKCGEN schema --markdown | cmp -s - docs/contract-format.md"), 0);
     /* The JSON parses (python3 comes with deps.sh's python3-numpy: its absence is a failure,
      * not a reason to skip the check). */
@@ -715,28 +734,31 @@ static void command_line(void **state)
         fail_msg("/usr/bin/python3 is missing: run the deps step (it installs python3-numpy)");
     assert_int_equal(sh("$FKCGEN dump --json " SEED " | /usr/bin/python3 -c "
                         "'import json,sys; d=json.load(sys.stdin); "
-                        "assert len(d[\"bindings\"])==18'"), 0);
+                        "assert len(d[\"bindings\"])==18'"),
+                     0);
     /* Every fact of every section reaches the JSON (docs/fkcgen.md lists the keys). */
-    assert_int_equal(sh("$FKCGEN dump --json " SEED " | /usr/bin/python3 -c '"
-                        "import json,sys; d=json.load(sys.stdin)\n"
-                        "keys=[\"kernel\",\"op_kind\",\"dtypes\",\"backend\",\"kernel_source\","
-                        "\"entry_point\",\"symbol\",\"wrapper\",\"byte_width\",\"revision_hash\","
-                        "\"determinism\",\"caps\",\"cost\",\"precision\",\"blurb\",\"inputs\","
-                        "\"op_params\",\"outputs\",\"provider\",\"source\"]\n"
-                        "for b in d[\"bindings\"]:\n"
-                        " assert list(b)==keys, list(b)\n"
-                        " i=b[\"inputs\"][0]; assert list(i)==[\"name\",\"dtypes\",\"layout\",\"rank\","
-                        "\"shape_constraint\"]\n"
-                        " assert len(i[\"dtypes\"])==9 and i[\"layout\"][\"contiguous\"]==\"required\"\n"
-                        " assert len(i[\"layout\"])==5 and i[\"rank\"]==\"any\"\n"
-                        " o=b[\"outputs\"][0]; assert o==dict(name=\"out\",dtype_rule=\"passthrough(src)\","
-                        "shape_rule=\"from_params(dst_shape)\",layout_guarantee=\"contiguous\","
-                        "aliasing=\"none\"), o\n"
-                        " f=b[\"op_params\"][\"fields\"]; assert f[0][\"kind\"]==\"Vec<usize>\"\n"
-                        " assert b[\"op_params\"][\"variant\"]==b[\"op_kind\"]\n"
-                        " p=d[\"providers\"][b[\"provider\"]]\n"
-                        " assert p[\"kernel_source\"]==b[\"kernel_source\"]==\"vulkan-slang\"\n"
-                        "'"), 0);
+    assert_int_equal(
+        sh("$FKCGEN dump --json " SEED " | /usr/bin/python3 -c '"
+           "import json,sys; d=json.load(sys.stdin)\n"
+           "keys=[\"kernel\",\"op_kind\",\"dtypes\",\"backend\",\"kernel_source\","
+           "\"entry_point\",\"symbol\",\"wrapper\",\"byte_width\",\"revision_hash\","
+           "\"determinism\",\"caps\",\"cost\",\"precision\",\"blurb\",\"inputs\","
+           "\"op_params\",\"outputs\",\"provider\",\"source\"]\n"
+           "for b in d[\"bindings\"]:\n"
+           " assert list(b)==keys, list(b)\n"
+           " i=b[\"inputs\"][0]; assert list(i)==[\"name\",\"dtypes\",\"layout\",\"rank\","
+           "\"shape_constraint\"]\n"
+           " assert len(i[\"dtypes\"])==9 and i[\"layout\"][\"contiguous\"]==\"required\"\n"
+           " assert len(i[\"layout\"])==5 and i[\"rank\"]==\"any\"\n"
+           " o=b[\"outputs\"][0]; assert o==dict(name=\"out\",dtype_rule=\"passthrough(src)\","
+           "shape_rule=\"from_params(dst_shape)\",layout_guarantee=\"contiguous\","
+           "aliasing=\"none\"), o\n"
+           " f=b[\"op_params\"][\"fields\"]; assert f[0][\"kind\"]==\"Vec<usize>\"\n"
+           " assert b[\"op_params\"][\"variant\"]==b[\"op_kind\"]\n"
+           " p=d[\"providers\"][b[\"provider\"]]\n"
+           " assert p[\"kernel_source\"]==b[\"kernel_source\"]==\"vulkan-slang\"\n"
+           "'"),
+        0);
 }
 
 /* An unreadable contract (permission denied) is an I/O error: exit 2 and a clear message.
@@ -757,14 +779,16 @@ static void unreadable_file(void **state)
     bool skipped = false;
     if (geteuid() == 0) {
         as = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-        snprintf(cmd, sizeof cmd, "command -v setpriv >/dev/null && %s%s --version >/dev/null",
-                 as, bin);
+        snprintf(cmd, sizeof cmd, "command -v setpriv >/dev/null && %s%s --version >/dev/null", as,
+                 bin);
         skipped = sh(cmd) != 0;
     }
     int rc = -1;
     if (!skipped) {
-        snprintf(cmd, sizeof cmd, "%s%s check %s 2>&1 | grep -qx '%s: error: cannot open: "
-                 "Permission denied'", as, bin, path, path);
+        snprintf(cmd, sizeof cmd,
+                 "%s%s check %s 2>&1 | grep -qx '%s: error: cannot open: "
+                 "Permission denied'",
+                 as, bin, path, path);
         assert_int_equal(sh(cmd), 0);
         snprintf(cmd, sizeof cmd, "%s%s check %s 2>/dev/null", as, bin, path);
         rc = sh(cmd);
@@ -795,7 +819,7 @@ static void diag_reread_fifo(void **state)
     fkcg_diag *d = fkcg_diag_new(s);
     fkcg_diag_source(d, path, "a\nb\n", 4);
     fkcg_diag_drop_source(d, path);
-    fkcg_loc at = { path, 2, 1 };
+    fkcg_loc at = {path, 2, 1};
     alarm(20);
     fkcg_error(d, &at, "boom");
     alarm(0);

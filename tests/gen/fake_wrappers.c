@@ -6,16 +6,16 @@
  * ships this file. */
 #include "fkc_bindings.h"
 
-#define FAKE(name, params_t, extra_t)                                                       \
-    fkc_status name(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,             \
-                    const params_t *params, const extra_t *extra)                           \
-    {                                                                                       \
-        (void)stream;                                                                       \
-        (void)src;                                                                          \
-        (void)out;                                                                          \
-        (void)params;                                                                       \
-        (void)extra;                                                                        \
-        return FKC_ERR_UNSUPPORTED;                                                         \
+#define FAKE(name, params_t, extra_t)                                                              \
+    fkc_status name(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,                    \
+                    const params_t *params, const extra_t *extra)                                  \
+    {                                                                                              \
+        (void)stream;                                                                              \
+        (void)src;                                                                                 \
+        (void)out;                                                                                 \
+        (void)params;                                                                              \
+        (void)extra;                                                                               \
+        return FKC_ERR_UNSUPPORTED;                                                                \
     }
 
 FAKE(fkc_write_slice_b1, fkc_write_slice_params, void)

@@ -4,7 +4,8 @@
 #ifndef TESTS_GEN_INJECTION_STRINGS_H
 #define TESTS_GEN_INJECTION_STRINGS_H
 
-#define INJ_BLURB "say \"hi\" */ int evil(void); /* \\ back\\slash\nnew line ?\?/ ?\?= ?\?' caf\xc3\xa9 \t tab"
+#define INJ_BLURB                                                                                  \
+    "say \"hi\" */ int evil(void); /* \\ back\\slash\nnew line ?\?/ ?\?= ?\?' caf\xc3\xa9 \t tab"
 #define INJ_NOTES "notes */ #include <stdlib.h>\n\"); system(\"rm -rf /\"); //\\\n?\?/\n"
 #define INJ_SOURCE "vulkan-\"slang\"\\*/"
 #define INJ_FILE "contracts/odd */ name ?\?/.md"

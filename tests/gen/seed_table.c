@@ -7,15 +7,14 @@
 
 #define SEED "contracts/vulkan/write_slice.md"
 
-static fkcg_provider provider = {
-    .fkc_version = 1,
-    .name = "fuel-vulkan-kernels",
-    .backend = "Vulkan",
-    .kernel_source = "vulkan-slang",
-    .link_registry = "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-    .revision_base = "git:f41137b4",
-    .rel_file = SEED,
-    .loc = {SEED, 2, 1}};
+static fkcg_provider provider = {.fkc_version = 1,
+                                 .name = "fuel-vulkan-kernels",
+                                 .backend = "Vulkan",
+                                 .kernel_source = "vulkan-slang",
+                                 .link_registry = "fuel_vulkan_backend::fkc::ENTRY_POINTS",
+                                 .revision_base = "git:f41137b4",
+                                 .rel_file = SEED,
+                                 .loc = {SEED, 2, 1}};
 
 static fkcg_fast_path fast[2] = {{"all_inputs_contiguous", "cheap_elementwise"},
                                  {"all_inputs_contiguous", "cheap_elementwise"}};
@@ -70,16 +69,21 @@ static void make_section(int k)
         in->layout[l] = "rejected";
     in->rank = "any";
     in->loc = (fkcg_loc){SEED, line[k] + 10, 3};
-    outputs[k] = (fkcg_output){"out", "passthrough(src)", "src", "from_params(dst_shape)",
-                               "dst_shape", "contiguous", "none", {SEED, line[k] + 23, 3}};
+    outputs[k] = (fkcg_output){"out",       "passthrough(src)", "src",  "from_params(dst_shape)",
+                               "dst_shape", "contiguous",       "none", {SEED, line[k] + 23, 3}};
     fkcg_field *f = k == 0 ? fields0 : fields1;
-    f[0] = (fkcg_field){"dst_shape", "Vec<usize>",
+    f[0] = (fkcg_field){"dst_shape",
+                        "Vec<usize>",
                         k == 0 ? "the larger destination extents"
                                : "the ring-buffer destination extents",
                         {SEED, line[k] + 18, 1}};
-    f[1] = k == 0 ? (fkcg_field){"offsets", "Vec<usize>", "per-axis slab start offset in dst",
+    f[1] = k == 0 ? (fkcg_field){"offsets",
+                                 "Vec<usize>",
+                                 "per-axis slab start offset in dst",
                                  {SEED, line[k] + 19, 1}}
-                  : (fkcg_field){"capacity", "usize", "ring window capacity along the rotating axis",
+                  : (fkcg_field){"capacity",
+                                 "usize",
+                                 "ring window capacity along the rotating axis",
                                  {SEED, line[k] + 19, 1}};
     e_mul1[k] = (fkcg_expr){FKCG_EXPR_MUL, 0, NULL, &e_two[k], &e_n[k]};
     e_mul2[k] = (fkcg_expr){FKCG_EXPR_MUL, 0, NULL, &e_mul1[k], &e_db[k]};
@@ -101,8 +105,9 @@ static void make_section(int k)
     s->fields = f;
     s->n_fields = 2;
     s->caps = (fkcg_caps){"requires_contiguous", &fast[k], 1, false, 16, 32};
-    s->cost = (fkcg_cost){true, "judge_measured", "cheap_elementwise", "0", "2 * n * dtype_bytes",
-                          &e_zero[k], &e_mul2[k], {SEED, line[k] + 36, 1}};
+    s->cost = (fkcg_cost){true,       "judge_measured",       "cheap_elementwise",
+                          "0",        "2 * n * dtype_bytes",  &e_zero[k],
+                          &e_mul2[k], {SEED, line[k] + 36, 1}};
     s->precision = (fkcg_precision){true, 0, 0.0, 0.0, true, notes[k]};
     s->determinism = "bitwise";
     s->loc = (fkcg_loc){SEED, line[k], 1};
@@ -120,8 +125,10 @@ const fkcg_table *seed_table(void)
             strcat(sym, "_");
             strcat(sym, fkcg_dtypes[d].suffix);
             strcpy(w, sections[k].kernel);
-            strcat(w, fkcg_dtypes[d].bytes == 1 ? "_b1" : fkcg_dtypes[d].bytes == 2 ? "_b2"
-                      : fkcg_dtypes[d].bytes == 4 ? "_b4" : "_b8");
+            strcat(w, fkcg_dtypes[d].bytes == 1   ? "_b1"
+                      : fkcg_dtypes[d].bytes == 2 ? "_b2"
+                      : fkcg_dtypes[d].bytes == 4 ? "_b4"
+                                                  : "_b8");
             *b = (fkcg_binding){&sections[k], d, fkcg_dtypes[d].bytes, sym, w};
         }
     }
@@ -137,7 +144,7 @@ const fkcg_table *injection_table(void)
         sections[k].precision.notes = INJ_NOTES;
         sections[k].kernel_source = INJ_SOURCE;
     }
-    sections[1].cost.present = false; /* the unknown-cost sentinel, compiled too */
+    sections[1].cost.present = false;       /* the unknown-cost sentinel, compiled too */
     inputs[0].shape_constraint = INJ_NOTES; /* the contract tables carry them too */
     fields0[0].note = INJ_BLURB;
     provider.name = INJ_BLURB;

@@ -115,12 +115,15 @@ static void test_same_bytes_any_order_locale_cwd(void **state)
 {
     (void)state;
     const char *a = "tests/gen/cases/split_a.md", *b = "tests/gen/cases/split_b.md";
-    assert_int_equal(sh("cd %s && LC_ALL=C TZ=UTC %s gen --out-dir %s/o1 %s %s", repo, fkcgen,
-                        tmp, a, b), 0);
+    assert_int_equal(
+        sh("cd %s && LC_ALL=C TZ=UTC %s gen --out-dir %s/o1 %s %s", repo, fkcgen, tmp, a, b), 0);
     assert_int_equal(sh("cd / && LC_ALL=C.UTF-8 LANG=C.UTF-8 TZ=Asia/Tokyo %s gen --root %s "
-                        "--out-dir %s/o2 %s/%s %s/%s", fkcgen, repo, tmp, repo, b, repo, a), 0);
-    assert_int_equal(sh("cd %s && LC_ALL=POSIX %s gen --root=%s --out-dir=o3 -- %s/%s %s/%s",
-                        tmp, fkcgen, repo, repo, b, repo, a), 0);
+                        "--out-dir %s/o2 %s/%s %s/%s",
+                        fkcgen, repo, tmp, repo, b, repo, a),
+                     0);
+    assert_int_equal(sh("cd %s && LC_ALL=POSIX %s gen --root=%s --out-dir=o3 -- %s/%s %s/%s", tmp,
+                        fkcgen, repo, repo, b, repo, a),
+                     0);
     char p1[256], p2[256];
     for (int k = 0; k < 2; k++) {
         const char *name = k ? "fkc_bindings.c" : "fkc_bindings.h";
@@ -160,22 +163,28 @@ static void make_copy(void)
 {
     assert_int_equal(sh("mkdir -p %s/c/contracts/vulkan && cp %s/contracts/vulkan/write_slice.md "
                         "%s/c/contracts/vulkan/ && cd %s/c && %s gen --out-dir generated "
-                        "contracts/vulkan/write_slice.md", tmp, repo, tmp, tmp, fkcgen), 0);
+                        "contracts/vulkan/write_slice.md",
+                        tmp, repo, tmp, tmp, fkcgen),
+                     0);
 }
 
 static void test_check_prints_diff_on_drift(void **state)
 {
     (void)state;
     make_copy();
-    const char *check = "cd %s/c && %s gen --check --out-dir generated contracts/vulkan/write_slice.md";
+    const char *check =
+        "cd %s/c && %s gen --check --out-dir generated contracts/vulkan/write_slice.md";
     assert_int_equal(sh(check, tmp, fkcgen), 0);
     assert_string_equal(out_text, "");
     assert_int_equal(sh("cp -r %s/c/generated %s/before", tmp, tmp), 0);
     /* one character: the first section's flops "0" -> "8" */
     assert_int_equal(sh("sed -i '0,/^flops: \"0\"/s//flops: \"8\"/' "
-                        "%s/c/contracts/vulkan/write_slice.md", tmp), 0);
+                        "%s/c/contracts/vulkan/write_slice.md",
+                        tmp),
+                     0);
     assert_int_equal(sh(check, tmp, fkcgen), 1);
-    assert_non_null(strstr(out_text, "--- generated/fkc_bindings.c\n+++ generated/fkc_bindings.c\n@@ -"));
+    assert_non_null(
+        strstr(out_text, "--- generated/fkc_bindings.c\n+++ generated/fkc_bindings.c\n@@ -"));
     assert_non_null(strstr(out_text, "\n-/* flops = 0 */\n+/* flops = 8 */\n"));
     assert_non_null(strstr(out_text, "\n-    return 0.0;\n+    return 8.0;\n"));
     assert_non_null(strstr(err_text, "out of date"));
@@ -189,12 +198,14 @@ static void test_make_check_generated_fails_on_drift(void **state)
 {
     (void)state;
     make_copy();
-    const char *gen_c = "cd %s && %s gen --out-dir %s/c/generated %s/c/contracts/vulkan/write_slice.md";
+    const char *gen_c =
+        "cd %s && %s gen --out-dir %s/c/generated %s/c/contracts/vulkan/write_slice.md";
     const char *gen_rs = "cd %s && %s gen --lang rust --out-dir %s/c/generated "
                          "%s/c/contracts/vulkan/write_slice.md";
-    const char *make = "cd %s && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "
-                       "check-generated CONTRACTS=%s/c/contracts/vulkan/write_slice.md "
-                       "GEN_DIR=%s/c/generated";
+    const char *make =
+        "cd %s && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "
+        "check-generated CONTRACTS=%s/c/contracts/vulkan/write_slice.md "
+        "GEN_DIR=%s/c/generated";
     assert_int_equal(sh(gen_c, repo, fkcgen, tmp, tmp), 0);
     /* The Rust module is checked too: missing, it is drift. */
     assert_int_not_equal(sh(make, repo, tmp, tmp), 0);
@@ -203,8 +214,8 @@ static void test_make_check_generated_fails_on_drift(void **state)
     assert_int_equal(sh(make, repo, tmp, tmp), 0);
     /* One character that changes no binding (a trailing space) still shows as drift: the
      * banner names the hash of each contract's text, so generated/ always matches its bytes. */
-    assert_int_equal(sh("sed -i '0,/^max_ulp: 0/s//max_ulp: 0 /' %s/c/contracts/vulkan/write_slice.md",
-                        tmp), 0);
+    assert_int_equal(
+        sh("sed -i '0,/^max_ulp: 0/s//max_ulp: 0 /' %s/c/contracts/vulkan/write_slice.md", tmp), 0);
     assert_int_not_equal(sh(make, repo, tmp, tmp), 0);
     assert_non_null(strstr(out_text, "\n- *   "));
     assert_non_null(strstr(out_text, "\n+ *   "));
@@ -212,7 +223,9 @@ static void test_make_check_generated_fails_on_drift(void **state)
     assert_int_equal(sh(gen_rs, repo, fkcgen, tmp, tmp), 0);
     assert_int_equal(sh(make, repo, tmp, tmp), 0);
     assert_int_equal(sh("sed -i '0,/^flops: \"0\"/s//flops: \"4\"/' "
-                        "%s/c/contracts/vulkan/write_slice.md", tmp), 0);
+                        "%s/c/contracts/vulkan/write_slice.md",
+                        tmp),
+                     0);
     assert_int_not_equal(sh(make, repo, tmp, tmp), 0);
     assert_non_null(strstr(out_text, "+++ "));
     assert_non_null(strstr(out_text, "\n-    return 0.0;\n+    return 4.0;\n"));
@@ -231,7 +244,8 @@ static void test_unchanged_files_keep_mtime(void **state)
     (void)state;
     char path[256];
     struct stat st;
-    const char *gen = "cd %s && %s gen --out-dir %s/m --depfile %s/m.d contracts/vulkan/write_slice.md";
+    const char *gen =
+        "cd %s && %s gen --out-dir %s/m --depfile %s/m.d contracts/vulkan/write_slice.md";
     assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
     snprintf(path, sizeof path, "%s/m/fkc_bindings.c", tmp);
     struct utimbuf old = {1000000000, 1000000000};
@@ -275,12 +289,14 @@ static void test_rust_module_stable(void **state)
     assert_int_equal(sh("ls -A %s/r", tmp), 0);
     assert_string_equal(out_text, "fkc_bindings.rs\n");
     assert_int_equal(sh("cat %s/r.d", tmp), 0);
-    assert_non_null(strstr(out_text, "/r/fkc_bindings.rs: \\\n  contracts/vulkan/write_slice.md \\\n"));
+    assert_non_null(
+        strstr(out_text, "/r/fkc_bindings.rs: \\\n  contracts/vulkan/write_slice.md \\\n"));
     /* the committed copy is what the repo's contracts give */
     assert_int_equal(sh("cmp %s/generated/fkc_bindings.rs %s/r/fkc_bindings.rs", repo, tmp), 0);
     assert_int_equal(sh(gen, repo, fkcgen, tmp, tmp), 0);
     assert_int_equal(sh("cd %s && %s gen --lang go --out-dir %s/r contracts/vulkan/write_slice.md",
-                        repo, fkcgen, tmp), 2);
+                        repo, fkcgen, tmp),
+                     2);
     assert_non_null(strstr(err_text, "the languages are c, rust or json"));
 }
 
@@ -289,7 +305,9 @@ static void test_contract_error_writes_nothing(void **state)
     (void)state;
     const char *gen = "cd %s && %s gen --out-dir %s/%s --depfile %s/e.d %s/bad.md";
     assert_int_equal(sh("sed '0,/^max_ulp: 0/s//max_ulp: 3/' %s/contracts/vulkan/write_slice.md "
-                        "> %s/bad.md", repo, tmp), 0);
+                        "> %s/bad.md",
+                        repo, tmp),
+                     0);
     assert_int_equal(sh(gen, tmp, fkcgen, tmp, "fresh", tmp, tmp), 1);
     assert_non_null(strstr(err_text, "bad.md:"));
     assert_non_null(strstr(err_text, ": error: "));
@@ -298,7 +316,9 @@ static void test_contract_error_writes_nothing(void **state)
     assert_false(exists("%s/%s", "e.d"));
     /* existing outputs stay as they are */
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/keep contracts/vulkan/write_slice.md && "
-                        "cp -r %s/keep %s/keep0", repo, fkcgen, tmp, tmp, tmp), 0);
+                        "cp -r %s/keep %s/keep0",
+                        repo, fkcgen, tmp, tmp, tmp),
+                     0);
     assert_int_equal(sh(gen, tmp, fkcgen, tmp, "keep", tmp, tmp), 1);
     assert_int_equal(sh("diff -r %s/keep0 %s/keep", tmp, tmp), 0);
 }
@@ -308,7 +328,9 @@ static void test_bad_entry_point_rejected(void **state)
     (void)state;
     assert_int_equal(sh("sed 's/entry_point: \"fuel_vulkan_backend::fkc::write_slice\"/"
                         "entry_point: \"fuel_vulkan_backend::fkc::write slice\"/' "
-                        "%s/contracts/vulkan/write_slice.md > %s/ep.md", repo, tmp), 0);
+                        "%s/contracts/vulkan/write_slice.md > %s/ep.md",
+                        repo, tmp),
+                     0);
     assert_int_equal(sh("cd %s && %s gen --out-dir o ep.md", tmp, fkcgen), 1);
     assert_non_null(strstr(err_text, "ep.md:"));
     assert_non_null(strstr(err_text, "entry_point"));
@@ -329,11 +351,15 @@ static void test_usage_errors(void **state)
     assert_int_equal(sh("%s gen --out-dir %s/u %s/no-such.md", fkcgen, tmp, tmp), 2);
     assert_false(exists("%s/%s", "u"));
     /* --root must be an existing directory */
-    assert_int_equal(sh("%s gen --root /no/such/dir --out-dir %s/u %s/contracts/vulkan/write_slice.md",
-                        fkcgen, tmp, repo), 2);
+    assert_int_equal(
+        sh("%s gen --root /no/such/dir --out-dir %s/u %s/contracts/vulkan/write_slice.md", fkcgen,
+           tmp, repo),
+        2);
     assert_non_null(strstr(err_text, "--root '/no/such/dir': No such file or directory"));
     assert_int_equal(sh("%s gen --root=%s/contracts/vulkan/write_slice.md --out-dir %s/u "
-                        "%s/contracts/vulkan/write_slice.md", fkcgen, repo, tmp, repo), 2);
+                        "%s/contracts/vulkan/write_slice.md",
+                        fkcgen, repo, tmp, repo),
+                     2);
     assert_non_null(strstr(err_text, "Not a directory"));
     assert_false(exists("%s/%s", "u"));
     assert_int_equal(sh("%s gen --help", fkcgen), 0);
@@ -364,8 +390,9 @@ static void test_backend_errors_quoted(void **state)
     assert_int_equal(sh("cp %s/tests/gen/cases/split_a.md %s/a.md && sed 's/variant: "
                         "WriteSliceRotating/variant: WriteSlice/; s/fkc::ENTRY_POINTS/"
                         "fkc::BINDINGS/' %s/tests/gen/cases/split_b.md > %s/b.md && cd %s && "
-                        "%s gen --lang rust --out-dir r a.md b.md", repo, tmp, repo, tmp, tmp,
-                        fkcgen), 1);
+                        "%s gen --lang rust --out-dir r a.md b.md",
+                        repo, tmp, repo, tmp, tmp, fkcgen),
+                     1);
     assert_string_equal(err_text, want);
     assert_false(exists("%s/%s", "r"));
 }
@@ -381,7 +408,9 @@ static void test_cli_messages_escaped(void **state)
     static const char cmd[] = "fkcgen: error: unknown command 'z\\x1bz'\nusage: fkcgen check";
     static const char opt[] = "fkcgen check: unknown option '--zz\\x07'\nusage: fkcgen check";
     assert_int_equal(sh("%s gen --lang \"$(printf 'c\\033[31m\\302\\233x\\ny')\" --out-dir %s/u "
-                        "x.md", fkcgen, tmp), 2);
+                        "x.md",
+                        fkcgen, tmp),
+                     2);
     assert_memory_equal(err_text, lang, strlen(lang));
     assert_null(strchr(err_text, '\033'));
     assert_int_equal(sh("%s \"$(printf 'z\\033z')\"", fkcgen), 2);
@@ -395,7 +424,7 @@ static void test_cli_messages_escaped(void **state)
 static void test_subcommand_options(void **state)
 {
     (void)state;
-    const char *sub[] = { "check", "dump", "schema", "gen" };
+    const char *sub[] = {"check", "dump", "schema", "gen"};
     for (size_t i = 0; i < 4; i++) {
         assert_int_equal(sh("%s %s --help", fkcgen, sub[i]), 0);
         assert_non_null(strstr(out_text, "usage: fkcgen "));
@@ -425,10 +454,12 @@ static void test_subcommand_options(void **state)
     assert_true(exists("%s/%s", "p/q/r/fkc_bindings.h") && exists("%s/%s", "p/q/r/fkc_bindings.c"));
     /* a depfile in that directory, which does not exist yet, is fine too */
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/s/t --depfile %s/s/t/x.d %s", repo, fkcgen,
-                        tmp, tmp, seed), 0);
+                        tmp, tmp, seed),
+                     0);
     assert_true(exists("%s/%s", "s/t/x.d") && exists("%s/%s", "s/t/fkc_bindings.c"));
     assert_int_equal(sh("touch %s/plain && cd %s && %s gen --out-dir %s/plain/s %s", tmp, repo,
-                        fkcgen, tmp, seed), 2);
+                        fkcgen, tmp, seed),
+                     2);
     assert_non_null(strstr(err_text, "plain/s"));
 }
 
@@ -441,7 +472,8 @@ static void test_emit_stubs(void **state)
     (void)state;
     const char *fill = "examples/c-backend/fill/fill.md";
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/g --emit-stubs %s/stubs.c %s", repo, fkcgen,
-                        tmp, tmp, fill), 0);
+                        tmp, tmp, fill),
+                     0);
     assert_true(exists("%s/%s", "stubs.c"));
     assert_true(exists("%s/%s", "g/fkc_bindings.h"));
     size_t n;
@@ -451,26 +483,30 @@ static void test_emit_stubs(void **state)
     assert_non_null(text);
     for (int w = 1; w <= 8; w *= 2) {
         char fn[96];
-        snprintf(fn, sizeof fn,
-                 "fkc_status fkc_fill_b%d(fkc_stream *stream, const fkc_tensor *in,", w);
+        snprintf(fn, sizeof fn, "fkc_status fkc_fill_b%d(fkc_stream *stream, const fkc_tensor *in,",
+                 w);
         assert_non_null(strstr(text, fn));
     }
     assert_non_null(strstr(text, "TODO"));
     for (const char *cc = "gcc"; cc; cc = strcmp(cc, "gcc") ? NULL : "clang") {
         /* the stubs and the generated code, strictly, in one program that calls a stub (and
          * defines the interface symbol libfkc would) */
-        assert_int_equal(sh("cd %s && printf '%%s\n' '#include \"fkc_bindings.h\"' "
-                            "'const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;' "
-                            "'int main(void) { fkc_fill_params p = {0};' "
-                            "'return fkc_fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
-                            "? 0 : 1; }' > main.c && %s -std=c11 -Wall -Wextra -Wpedantic -Wshadow "
-                            "-Wconversion -Wmissing-prototypes -Wstrict-prototypes -Werror "
-                            "-I%s/runtime/include -Ig stubs.c g/fkc_bindings.c main.c -o stubs.%s "
-                            "&& ./stubs.%s", tmp, cc, repo, cc, cc), 0);
+        assert_int_equal(
+            sh("cd %s && printf '%%s\n' '#include \"fkc_bindings.h\"' "
+               "'const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;' "
+               "'int main(void) { fkc_fill_params p = {0};' "
+               "'return fkc_fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
+               "? 0 : 1; }' > main.c && %s -std=c11 -Wall -Wextra -Wpedantic -Wshadow "
+               "-Wconversion -Wmissing-prototypes -Wstrict-prototypes -Werror "
+               "-I%s/runtime/include -Ig stubs.c g/fkc_bindings.c main.c -o stubs.%s "
+               "&& ./stubs.%s",
+               tmp, cc, repo, cc, cc),
+            0);
     }
     /* never over an existing file: exit 2, nothing written, the file as it was */
-    assert_int_equal(sh("cd %s && %s gen --out-dir %s/g2 --emit-stubs %s/stubs.c %s", repo,
-                        fkcgen, tmp, tmp, fill), 2);
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/g2 --emit-stubs %s/stubs.c %s", repo, fkcgen,
+                        tmp, tmp, fill),
+                     2);
     assert_non_null(strstr(err_text, "stubs.c' exists; fkcgen never overwrites"));
     assert_non_null(strstr(err_text, "nothing written"));
     assert_false(exists("%s/%s", "g2"));
@@ -481,7 +517,8 @@ static void test_emit_stubs(void **state)
     free(again);
     free(text);
     assert_int_equal(sh("%s gen --check --emit-stubs %s/s2.c --out-dir %s/g %s/%s", fkcgen, tmp,
-                        tmp, repo, fill), 2);
+                        tmp, repo, fill),
+                     2);
     assert_non_null(strstr(err_text, "takes no --emit-stubs"));
     assert_int_equal(sh("sed 's/max_ulp: 0/max_ulp: 3/' %s/%s > %s/bad.md", repo, fill, tmp), 0);
     assert_int_equal(sh("cd %s && %s gen --out-dir g3 --emit-stubs s3.c bad.md", tmp, fkcgen), 1);
@@ -499,7 +536,8 @@ static void test_bad_output_paths(void **state)
     assert_int_equal(sh("mkdir %s/f && mkfifo %s/f/fkc_bindings.h", tmp, tmp), 0);
     for (int check = 0; check < 2; check++) {
         assert_int_equal(sh("cd %s && timeout 20 %s gen %s --out-dir %s/f %s", repo, fkcgen,
-                            check ? "--check" : "", tmp, seed), 2);
+                            check ? "--check" : "", tmp, seed),
+                         2);
         assert_non_null(strstr(err_text, "/f/fkc_bindings.h' is not a regular file"));
     }
     assert_int_equal(sh("mkdir -p %s/g/fkc_bindings.c", tmp), 0);
@@ -510,35 +548,43 @@ static void test_bad_output_paths(void **state)
     /* depfile: FIFO, missing directory, an output (also by another spelling), a contract */
     assert_int_equal(sh("mkfifo %s/dp", tmp), 0);
     assert_int_equal(sh("cd %s && timeout 20 %s gen --out-dir %s/d --depfile %s/dp %s", repo,
-                        fkcgen, tmp, tmp, seed), 2);
+                        fkcgen, tmp, tmp, seed),
+                     2);
     assert_non_null(strstr(err_text, "/dp' is not a regular file"));
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/d --depfile %s/nodir/x.d %s", repo, fkcgen,
-                        tmp, tmp, seed), 2);
+                        tmp, tmp, seed),
+                     2);
     assert_non_null(strstr(err_text, "/nodir/x.d' is in a directory that does not exist"));
     assert_false(exists("%s/%s", "d"));
-    assert_int_equal(sh("cd %s && %s gen --out-dir %s/e %s && cp -r %s/e %s/e0", repo, fkcgen,
-                        tmp, seed, tmp, tmp), 0);
+    assert_int_equal(sh("cd %s && %s gen --out-dir %s/e %s && cp -r %s/e %s/e0", repo, fkcgen, tmp,
+                        seed, tmp, tmp),
+                     0);
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/e --depfile %s/e/fkc_bindings.c %s", repo,
-                        fkcgen, tmp, tmp, seed), 2);
+                        fkcgen, tmp, tmp, seed),
+                     2);
     assert_non_null(strstr(err_text, "/e/fkc_bindings.c' is an output of gen"));
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/e --depfile %s/e/../e/fkc_bindings.h %s",
-                        repo, fkcgen, tmp, tmp, seed), 2);
+                        repo, fkcgen, tmp, tmp, seed),
+                     2);
     assert_non_null(strstr(err_text, "is an output of gen"));
     assert_int_equal(sh("diff -r %s/e0 %s/e", tmp, tmp), 0);
     /* a depfile in the output directory gen creates is fine; an output there is not */
-    assert_int_equal(sh("cd %s && %s gen --out-dir %s/n1/ --depfile %s/n1/x.d %s", repo, fkcgen,
-                        tmp, tmp, seed), 0);
+    assert_int_equal(
+        sh("cd %s && %s gen --out-dir %s/n1/ --depfile %s/n1/x.d %s", repo, fkcgen, tmp, tmp, seed),
+        0);
     assert_true(exists("%s/%s", "n1/x.d") && exists("%s/%s", "n1/fkc_bindings.c"));
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/n2 --depfile %s/n2/fkc_bindings.h %s", repo,
-                        fkcgen, tmp, tmp, seed), 2);
+                        fkcgen, tmp, tmp, seed),
+                     2);
     assert_non_null(strstr(err_text, "/n2/fkc_bindings.h' is an output of gen"));
     assert_false(exists("%s/%s", "n2"));
-    assert_int_equal(sh("cp %s/%s %s/c.md && %s gen --out-dir %s/e --depfile %s/c.md %s/c.md",
-                        repo, seed, tmp, fkcgen, tmp, tmp, tmp), 2);
+    assert_int_equal(sh("cp %s/%s %s/c.md && %s gen --out-dir %s/e --depfile %s/c.md %s/c.md", repo,
+                        seed, tmp, fkcgen, tmp, tmp, tmp),
+                     2);
     assert_non_null(strstr(err_text, "/c.md' is one of the contracts"));
     assert_int_equal(sh("cmp %s/%s %s/c.md", repo, seed, tmp), 0);
-    assert_int_equal(sh("touch %s/file && %s gen --out-dir %s/file %s/c.md", tmp, fkcgen, tmp,
-                        tmp), 2);
+    assert_int_equal(sh("touch %s/file && %s gen --out-dir %s/file %s/c.md", tmp, fkcgen, tmp, tmp),
+                     2);
     assert_non_null(strstr(err_text, "/file' is not a directory"));
 }
 
@@ -549,27 +595,35 @@ static void test_depfile_paths(void **state)
 {
     (void)state;
     const char *seed = "contracts/vulkan/write_slice.md";
-    assert_int_equal(sh("cp %s/%s \"%s/a\nb.md\" && cp %s/%s \"%s/\tt.md\"", repo, seed, tmp,
-                        repo, seed, tmp), 0);
+    assert_int_equal(
+        sh("cp %s/%s \"%s/a\nb.md\" && cp %s/%s \"%s/\tt.md\"", repo, seed, tmp, repo, seed, tmp),
+        0);
     assert_int_equal(sh("cd %s && %s gen --out-dir o \"a\nb.md\"", tmp, fkcgen), 2);
     assert_non_null(strstr(err_text, "contract 'a\\x0ab.md' holds a control character"));
     assert_int_equal(sh("cd %s && %s gen --out-dir o --depfile o.d \"\tt.md\"", tmp, fkcgen), 2);
     assert_non_null(strstr(err_text, "contract '\\x09t.md' holds a control character"));
     assert_false(exists("%s/%s", "o"));
     assert_int_equal(sh("cp %s/%s %s/a:b.md && cd %s && %s gen --out-dir o --depfile o.d a:b.md",
-                        repo, seed, tmp, tmp, fkcgen), 2);
+                        repo, seed, tmp, tmp, fkcgen),
+                     2);
     assert_non_null(strstr(err_text, "contract 'a:b.md' holds ':', which a make depfile cannot "
                                      "carry"));
     assert_int_equal(sh("cd %s && %s gen --out-dir o a:b.md", tmp, fkcgen), 0);
     /* escaped: make finds the contract, and wants it rebuilt after a touch */
     assert_int_equal(sh("cp %s/%s '%s/a b#$c.md' && cd %s && %s gen --out-dir o --depfile o.d "
-                        "'a b#$c.md'", repo, seed, tmp, tmp, fkcgen), 0);
+                        "'a b#$c.md'",
+                        repo, seed, tmp, tmp, fkcgen),
+                     0);
     assert_int_equal(sh("cd %s && printf 'o/fkc_bindings.h:\\n\\t@echo remake\\n"
                         "include o.d\\n' > mk && touch -d '2000-01-01' o/* && env -u MAKEFLAGS "
-                        "-u MFLAGS -u MAKELEVEL make -s -f mk o/fkc_bindings.h", tmp), 0);
+                        "-u MFLAGS -u MAKELEVEL make -s -f mk o/fkc_bindings.h",
+                        tmp),
+                     0);
     assert_string_equal(out_text, "remake\n");
     assert_int_equal(sh("cd %s && rm 'a b#$c.md' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "
-                        "make -s -f mk o/fkc_bindings.h", tmp), 0);
+                        "make -s -f mk o/fkc_bindings.h",
+                        tmp),
+                     0);
 }
 
 /* ---- the pair: never half replaced, never mismatched ---- */
@@ -612,11 +666,13 @@ static void test_mismatched_pair_fails_to_compile(void **state)
     (void)state;
     const char *cc = "cd %s && cc -std=c11 -Iruntime/include -c %s/%s/fkc_bindings.c -o %s/x.o";
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/a %s && %s gen --out-dir %s/b %s", repo,
-                        fkcgen, tmp, seed, fkcgen, tmp, split), 0);
+                        fkcgen, tmp, seed, fkcgen, tmp, split),
+                     0);
     assert_true(pair_matches("a") && pair_matches("b"));
     assert_int_equal(sh(cc, repo, tmp, "a", tmp), 0);
-    assert_int_equal(sh("mkdir %s/mix && cp %s/a/fkc_bindings.c %s/b/fkc_bindings.h %s/mix/",
-                        tmp, tmp, tmp, tmp), 0);
+    assert_int_equal(sh("mkdir %s/mix && cp %s/a/fkc_bindings.c %s/b/fkc_bindings.h %s/mix/", tmp,
+                        tmp, tmp, tmp),
+                     0);
     assert_int_not_equal(sh(cc, repo, tmp, "mix", tmp), 0);
     assert_non_null(strstr(err_text, "fkc_bindings.c and fkc_bindings.h come from different "
                                      "fkcgen runs: regenerate both (make, or fkcgen gen)"));
@@ -625,9 +681,12 @@ static void test_mismatched_pair_fails_to_compile(void **state)
                         "cp -p p/fkc_bindings.h h0 && cp p/fkc_bindings.c c0 && "
                         "sed -i '0,/^## /s//Some more prose.\\n\\n## /' p.md && "
                         "touch -d 2000-01-01 p/fkc_bindings.h && %s gen --out-dir p p.md",
-                        repo, seed, tmp, tmp, fkcgen, fkcgen), 0);
+                        repo, seed, tmp, tmp, fkcgen, fkcgen),
+                     0);
     assert_int_equal(sh("cd %s && cmp p/fkc_bindings.h h0 && ! cmp -s p/fkc_bindings.c c0 && "
-                        "test ! p/fkc_bindings.h -nt h0", tmp), 0);
+                        "test ! p/fkc_bindings.h -nt h0",
+                        tmp),
+                     0);
     assert_int_equal(sh(cc, repo, tmp, "p", tmp), 0);
 }
 
@@ -641,8 +700,8 @@ static int gen_with_file_limit(rlim_t limit, const char *dir, const char *args)
         struct rlimit rl = {limit, limit};
         signal(SIGXFSZ, SIG_IGN);
         char cmd[1024];
-        snprintf(cmd, sizeof cmd, "cd %s && exec %s gen --out-dir %s/%s %s 2>%s/err.txt",
-                 repo, fkcgen, tmp, dir, args, tmp);
+        snprintf(cmd, sizeof cmd, "cd %s && exec %s gen --out-dir %s/%s %s 2>%s/err.txt", repo,
+                 fkcgen, tmp, dir, args, tmp);
         /* the limit after the shell opened err.txt: only gen's own files meet it */
         if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
             _exit(99);
@@ -663,8 +722,9 @@ static void test_write_failure_keeps_pair(void **state)
     (void)state;
     struct stat h_st, c_st;
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/new %s && %s gen --out-dir %s/w %s && "
-                        "cp -r %s/w %s/w0", repo, fkcgen, tmp, split, fkcgen, tmp, seed, tmp,
-                        tmp), 0);
+                        "cp -r %s/w %s/w0",
+                        repo, fkcgen, tmp, split, fkcgen, tmp, seed, tmp, tmp),
+                     0);
     char path[256];
     snprintf(path, sizeof path, "%s/new/fkc_bindings.h", tmp);
     assert_int_equal(stat(path, &h_st), 0);
@@ -686,7 +746,8 @@ static void test_write_failure_keeps_pair(void **state)
     assert_true(exists("%s/%s", "kept"));
     /* and with room, the same run replaces both */
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/w %s && diff -r %s/new %s/w", repo, fkcgen,
-                        tmp, split, tmp, tmp), 0);
+                        tmp, split, tmp, tmp),
+                     0);
 }
 
 /* Replaced outputs keep their mode (600 stays 600). */
@@ -696,8 +757,9 @@ static void test_replaced_outputs_keep_mode(void **state)
     char path[256];
     struct stat st;
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/m %s && chmod 600 %s/m/fkc_bindings.h && "
-                        "chmod 640 %s/m/fkc_bindings.c && %s gen --out-dir %s/m %s", repo, fkcgen,
-                        tmp, seed, tmp, tmp, fkcgen, tmp, split), 0);
+                        "chmod 640 %s/m/fkc_bindings.c && %s gen --out-dir %s/m %s",
+                        repo, fkcgen, tmp, seed, tmp, tmp, fkcgen, tmp, split),
+                     0);
     assert_true(pair_matches("m"));
     snprintf(path, sizeof path, "%s/m/fkc_bindings.h", tmp);
     assert_int_equal(stat(path, &st), 0);
@@ -716,8 +778,9 @@ static void test_concurrent_runs_keep_pair(void **state)
     for (int round = 0; round < 20; round++) {
         assert_int_equal(sh("cd %s && for i in 1 2 3 4; do %s gen --out-dir %s/cc %s & "
                             "%s gen --out-dir %s/cc %s & done; fails=0; for j in 1 2 3 4 5 6 "
-                            "7 8; do wait %%$j || fails=$((fails+1)); done; exit $fails", repo,
-                            fkcgen, tmp, seed, fkcgen, tmp, split), 0);
+                            "7 8; do wait %%$j || fails=$((fails+1)); done; exit $fails",
+                            repo, fkcgen, tmp, seed, fkcgen, tmp, split),
+                         0);
         assert_true(pair_matches("cc"));
         assert_true(no_temp_files("cc"));
     }
@@ -729,7 +792,9 @@ static void test_concurrent_runs_keep_pair(void **state)
 static void interrupt_before_rename(int sig)
 {
     assert_int_equal(sh("rm -rf %s/s %s/s0 && cd %s && %s gen --out-dir %s/s %s && "
-                        "cp -r %s/s %s/s0", tmp, tmp, repo, fkcgen, tmp, seed, tmp, tmp), 0);
+                        "cp -r %s/s %s/s0",
+                        tmp, tmp, repo, fkcgen, tmp, seed, tmp, tmp),
+                     0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -737,8 +802,8 @@ static void interrupt_before_rename(int sig)
         snprintf(out, sizeof out, "%s/s", tmp);
         setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
         if (chdir(repo) == 0)
-            execl(fkcgen_hooks, fkcgen_hooks, "gen", "--out-dir", out,
-                  "tests/gen/cases/split_a.md", "tests/gen/cases/split_b.md", (char *)NULL);
+            execl(fkcgen_hooks, fkcgen_hooks, "gen", "--out-dir", out, "tests/gen/cases/split_a.md",
+                  "tests/gen/cases/split_b.md", (char *)NULL);
         _exit(98);
     }
     int st;
@@ -793,8 +858,9 @@ static void test_sigkill_stale_temps_removed(void **state)
 {
     (void)state;
     assert_int_equal(sh("rm -rf %s/k %s/k0 %s/kd && mkdir %s/kd && cd %s && %s gen --out-dir "
-                        "%s/k %s && cp -r %s/k %s/k0", tmp, tmp, tmp, tmp, repo, fkcgen, tmp,
-                        seed, tmp, tmp), 0);
+                        "%s/k %s && cp -r %s/k %s/k0",
+                        tmp, tmp, tmp, tmp, repo, fkcgen, tmp, seed, tmp, tmp),
+                     0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -802,8 +868,8 @@ static void test_sigkill_stale_temps_removed(void **state)
         snprintf(out, sizeof out, "%s/k", tmp);
         setenv("FKCGEN_TEST_STOP_BEFORE_RENAME", "1", 1);
         if (chdir(repo) == 0)
-            execl(fkcgen_hooks, fkcgen_hooks, "gen", "--out-dir", out,
-                  "tests/gen/cases/split_a.md", "tests/gen/cases/split_b.md", (char *)NULL);
+            execl(fkcgen_hooks, fkcgen_hooks, "gen", "--out-dir", out, "tests/gen/cases/split_a.md",
+                  "tests/gen/cases/split_b.md", (char *)NULL);
         _exit(98);
     }
     int st;
@@ -817,22 +883,26 @@ static void test_sigkill_stale_temps_removed(void **state)
     assert_int_equal(sh("ls %s/k | grep '\\.tmp\\.' | tr '\\n' ' '", tmp), 0);
     char stale[256];
     snprintf(stale, sizeof stale, "%s", out_text);
-    assert_int_equal(sh("diff -r %s/k0 %s/k | grep -v '^Only in %s/k: fkc_bindings'", tmp, tmp,
-                        tmp), 1); /* the pair is intact */
+    assert_int_equal(
+        sh("diff -r %s/k0 %s/k | grep -v '^Only in %s/k: fkc_bindings'", tmp, tmp, tmp),
+        1); /* the pair is intact */
     static const char *const decoys[] = {
-        "fkc_bindings.h.tmp.abc", "fkc_bindings.h.tmp.abcdefg", "fkc_bindings.c.tmp.abc-ef",
-        "xfkc_bindings.h.tmp.abcdef", "ab_bindings.h.tmp.abcdef", "fkc_bindings.h.tmp",
+        "fkc_bindings.h.tmp.abc",     "fkc_bindings.h.tmp.abcdefg", "fkc_bindings.c.tmp.abc-ef",
+        "xfkc_bindings.h.tmp.abcdef", "ab_bindings.h.tmp.abcdef",   "fkc_bindings.h.tmp",
         "fkc_bindings.rs.tmp.abcdef",
     };
     for (size_t i = 0; i < sizeof decoys / sizeof decoys[0]; i++)
         assert_int_equal(sh("echo mine > %s/k/%s", tmp, decoys[i]), 0);
     assert_int_equal(sh("mkdir %s/k/fkc_bindings.h.tmp.dirdir && ln -s fkc_bindings.h "
                         "%s/k/fkc_bindings.c.tmp.lnklnk && echo old > %s/k/fkc.d.tmp.Stale1 && "
-                        "echo mine > %s/kd/fkc.d.tmp.Stale2", tmp, tmp, tmp, tmp), 0);
+                        "echo mine > %s/kd/fkc.d.tmp.Stale2",
+                        tmp, tmp, tmp, tmp),
+                     0);
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/k --depfile %s/k/fkc.d %s && "
                         "echo mine > %s/k/fkc.d.tmp.Stale3 && "
-                        "%s gen --out-dir %s/k --depfile %s/kd/fkc.d %s", repo, fkcgen, tmp, tmp,
-                        split, tmp, fkcgen, tmp, tmp, split), 0);
+                        "%s gen --out-dir %s/k --depfile %s/kd/fkc.d %s",
+                        repo, fkcgen, tmp, tmp, split, tmp, fkcgen, tmp, tmp, split),
+                     0);
     /* the second run's depfile is kd/fkc.d: k/fkc.d's temporaries are not its own */
     assert_int_equal(sh("grep -qx mine %s/k/fkc.d.tmp.Stale3", tmp), 0);
     assert_int_equal(sh("cd %s/k && for f in %s; do test ! -e $f || exit 1; done", tmp, stale),
@@ -868,13 +938,15 @@ static void test_subnormal_doubles(void **state)
     assert_int_equal(sh("sed 's/^max_absolute: .*/max_absolute: 4.9e-324/; s/^max_relative: "
                         ".*/max_relative: 1e-400/; s/^determinism: bitwise/determinism: "
                         "deterministic/' %s/%s > %s/sub.md && %s gen --out-dir %s/sub %s/sub.md",
-                        repo, seed, tmp, fkcgen, tmp, tmp), 0);
+                        repo, seed, tmp, fkcgen, tmp, tmp),
+                     0);
     assert_int_equal(sh("grep -c '0.0, 5e-324, true' %s/sub/fkc_bindings.c", tmp), 0);
     assert_string_equal(out_text, "2\n");
     for (int k = 0; k < 2; k++)
         assert_int_equal(sh("cd %s && %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror "
-                            "-Iruntime/include -c %s/sub/fkc_bindings.c -o %s/sub.o", repo,
-                            k ? "clang" : "gcc", tmp, tmp), 0);
+                            "-Iruntime/include -c %s/sub/fkc_bindings.c -o %s/sub.o",
+                            repo, k ? "clang" : "gcc", tmp, tmp),
+                         0);
 }
 
 /* --prefix NAME: the files and every generated name follow it; the default is fkc; a bad
@@ -884,29 +956,39 @@ static void test_prefix(void **state)
     (void)state;
     const char *seed = "contracts/vulkan/write_slice.md";
     assert_int_equal(sh("cd %s && %s gen --prefix ab --out-dir %s/p %s && ls %s/p", repo, fkcgen,
-                        tmp, seed, tmp), 0);
+                        tmp, seed, tmp),
+                     0);
     assert_string_equal(out_text, "ab_bindings.c\nab_bindings.h\n");
-    assert_int_equal(sh("grep -c 'ab_dispatch\\|AB_OP_WRITE_SLICE\\|ab_fill_unset_cost_for_backend' "
-                        "%s/p/ab_bindings.h", tmp), 0);
+    assert_int_equal(
+        sh("grep -c 'ab_dispatch\\|AB_OP_WRITE_SLICE\\|ab_fill_unset_cost_for_backend' "
+           "%s/p/ab_bindings.h",
+           tmp),
+        0);
     assert_string_equal(out_text, "4\n"); /* two op kinds, two declarations */
     /* no name of the default prefix is left, but the runtime's own: every fkc_ or FKC_ name
      * its public headers declare (preprocessed, so comments are left out and enumerators made
      * by X-macros are in), their files' names, and FKC_TABLES_PREFIX, which fkc_tables.h reads */
-    assert_int_equal(sh("cd %s && for h in runtime/include/fkc/*.h; do echo \"#include <$h>\"; "
-                        "done | cpp -I. -Iruntime/include -dD -P | grep -o '\\bfkc_[a-z0-9_]*\\|\\bFKC_[A-Z0-9_]*' "
-                        "| sort -u > %s/runtime.names && ls runtime/include/fkc | sed 's/\\.h$//' "
-                        ">> %s/runtime.names", repo, tmp, tmp), 0);
+    assert_int_equal(
+        sh("cd %s && for h in runtime/include/fkc/*.h; do echo \"#include <$h>\"; "
+           "done | cpp -I. -Iruntime/include -dD -P | grep -o '\\bfkc_[a-z0-9_]*\\|\\bFKC_[A-Z0-9_]*' "
+           "| sort -u > %s/runtime.names && ls runtime/include/fkc | sed 's/\\.h$//' "
+           ">> %s/runtime.names",
+           repo, tmp, tmp),
+        0);
     assert_int_equal(sh("grep -o '\\bfkc_[a-z0-9_]*\\|\\bFKC_[A-Z0-9_]*' %s/p/ab_bindings.h "
                         "%s/p/ab_bindings.c | sed 's/^[^:]*://' | sort -u | grep -vxF -f "
                         "%s/runtime.names | grep -vx 'fkc_\\|fkc_runtime_abi_\\|fkc_version\\|"
                         "FKC_TABLES_PREFIX\\|FKC_DTYPE_\\|fkc_write_slice\\(_rotating\\)\\?_b'",
-                        tmp, tmp, tmp), 1); /* the last two: pasted by the row templates */
+                        tmp, tmp, tmp),
+                     1); /* the last two: pasted by the row templates */
     assert_string_equal(out_text, "");
-    static const char *const bad[] = {"Ab", "1a", "a-b", "fkc_x", "a__b", "a_", "str", "strip",
-                                      "int", "atomic", "", "abcdefghijklmnopqrstuvwxyz0123456"};
+    static const char *const bad[] = {"Ab",   "1a",     "a-b", "fkc_x",
+                                      "a__b", "a_",     "str", "strip",
+                                      "int",  "atomic", "",    "abcdefghijklmnopqrstuvwxyz0123456"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(sh("cd %s && %s gen --prefix '%s' --out-dir %s/q %s", repo, fkcgen,
-                            bad[i], tmp, seed), 2);
+        assert_int_equal(
+            sh("cd %s && %s gen --prefix '%s' --out-dir %s/q %s", repo, fkcgen, bad[i], tmp, seed),
+            2);
         if (!strstr(err_text, "--prefix") || !strstr(err_text, "usage:"))
             fail_msg("--prefix '%s': %s", bad[i], err_text);
         assert_false(exists("%s/%s", "q"));
@@ -943,8 +1025,9 @@ static void test_prefix_params_clash(void **state)
     assert_int_equal(sh("cd %s && %s gen --prefix yy --out-dir %s/y %s", repo, fkcgen, tmp, c), 0);
     for (int k = 0; k < 2; k++)
         assert_int_equal(sh("cd %s && %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror "
-                            "-Iruntime/include -c %s/y/yy_bindings.c -o %s/y.o", repo,
-                            k ? "clang" : "gcc", tmp, tmp), 0);
+                            "-Iruntime/include -c %s/y/yy_bindings.c -o %s/y.o",
+                            repo, k ? "clang" : "gcc", tmp, tmp),
+                         0);
 }
 
 /* gen --select FILE: every name must match (an op kind no contract binds, a word that is no
@@ -957,8 +1040,10 @@ static void test_select(void **state)
     (void)state;
     const char *in = "contracts/vulkan/write_slice.md tests/gen/cases/prefix_clash.md";
     assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/bad.txt --out-dir %s/s %s",
-                        repo, fkcgen, tmp, in), 1);
-    assert_string_equal(err_text,
+                        repo, fkcgen, tmp, in),
+                     1);
+    assert_string_equal(
+        err_text,
         "tests/gen/cases/select/bad.txt:2:1: error: op kind 'WriteSlise' is bound by no contract; did you mean 'WriteSlice'?\n"
         "WriteSlise\n"
         "^\n"
@@ -979,20 +1064,26 @@ static void test_select(void **state)
         "^\n"
         "fkcgen gen: nothing written (contract errors)\n");
     assert_false(exists("%s/%s", "s"));
-    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/empty.txt --out-dir %s/s %s",
-                        repo, fkcgen, tmp, in), 1);
-    assert_string_equal(err_text, "tests/gen/cases/select/empty.txt: error: --select: the file "
-                                  "selects no binding\nfkcgen gen: nothing written (contract errors)\n");
-    assert_int_equal(sh("cd %s && %s gen --select %s/none.txt --out-dir %s/s %s", repo, fkcgen,
-                        tmp, tmp, in), 2);
+    assert_int_equal(
+        sh("cd %s && %s gen --select tests/gen/cases/select/empty.txt --out-dir %s/s %s", repo,
+           fkcgen, tmp, in),
+        1);
+    assert_string_equal(err_text,
+                        "tests/gen/cases/select/empty.txt: error: --select: the file "
+                        "selects no binding\nfkcgen gen: nothing written (contract errors)\n");
+    assert_int_equal(
+        sh("cd %s && %s gen --select %s/none.txt --out-dir %s/s %s", repo, fkcgen, tmp, tmp, in),
+        2);
     assert_non_null(strstr(err_text, "none.txt: error: --select: No such file or directory\n"));
     assert_false(exists("%s/%s", "s"));
     /* Copy: F32, then U8 on a later line; Move whole: 4 of the 20 bindings */
-    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/union.txt --out-dir %s/s "
-                        "--depfile %s/s.d %s && grep -c 'FKC_BINDING_COUNT 4$\\|FKC_OP_KIND_COUNT = 2$\\|"
-                        "FKC_OP_COPY = 0, \\|FKC_OP_MOVE = 1, ' %s/s/fkc_bindings.h && grep -c "
-                        "'^  tests/gen/cases/select/union.txt\\|^tests/gen/cases/select/union.txt:$' %s/s.d",
-                        repo, fkcgen, tmp, tmp, in, tmp, tmp), 0);
+    assert_int_equal(
+        sh("cd %s && %s gen --select tests/gen/cases/select/union.txt --out-dir %s/s "
+           "--depfile %s/s.d %s && grep -c 'FKC_BINDING_COUNT 4$\\|FKC_OP_KIND_COUNT = 2$\\|"
+           "FKC_OP_COPY = 0, \\|FKC_OP_MOVE = 1, ' %s/s/fkc_bindings.h && grep -c "
+           "'^  tests/gen/cases/select/union.txt\\|^tests/gen/cases/select/union.txt:$' %s/s.d",
+           repo, fkcgen, tmp, tmp, in, tmp, tmp),
+        0);
     assert_string_equal(out_text, "4\n2\n");
 }
 
@@ -1006,31 +1097,40 @@ static void test_shards_cli(void **state)
     const char *seed = "contracts/vulkan/write_slice.md";
     static const char *const bad[] = {"0", "65", "x", "", "-1", "3x", "08"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(sh("cd %s && %s gen --shards '%s' --out-dir %s/q %s", repo, fkcgen,
-                            bad[i], tmp, seed), 2);
+        assert_int_equal(
+            sh("cd %s && %s gen --shards '%s' --out-dir %s/q %s", repo, fkcgen, bad[i], tmp, seed),
+            2);
         if (!strstr(err_text, "--shards") || (bad[i][0] && !strstr(err_text, "from 1 to 64")))
             fail_msg("--shards '%s': %s", bad[i], err_text);
     }
-    assert_int_equal(sh("cd %s && %s gen --shards 2 --lang rust --out-dir %s/q %s", repo, fkcgen,
-                        tmp, seed), 2);
+    assert_int_equal(
+        sh("cd %s && %s gen --shards 2 --lang rust --out-dir %s/q %s", repo, fkcgen, tmp, seed), 2);
     assert_non_null(strstr(err_text, "--shards splits the C sources; it takes no --lang rust"));
     assert_false(exists("%s/%s", "q"));
     assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s --depfile %s/s.d %s && ls %s/s "
-                        "&& head -1 %s/s.d", repo, fkcgen, tmp, tmp, seed, tmp, tmp), 0);
+                        "&& head -1 %s/s.d",
+                        repo, fkcgen, tmp, tmp, seed, tmp, tmp),
+                     0);
     char want[512];
-    snprintf(want, sizeof want, "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_1.c\n"
+    snprintf(want, sizeof want,
+             "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_1.c\n"
              "fkc_bindings_2.c\n%s/s/fkc_bindings.h %s/s/fkc_bindings.c %s/s/fkc_bindings_1.c "
-             "%s/s/fkc_bindings_2.c: \\\n", tmp, tmp, tmp, tmp);
+             "%s/s/fkc_bindings_2.c: \\\n",
+             tmp, tmp, tmp, tmp);
     assert_string_equal(out_text, want);
-    assert_int_equal(sh("cd %s && %s gen --shards 3 --check --out-dir %s/s %s", repo, fkcgen, tmp,
-                        seed), 0);
+    assert_int_equal(
+        sh("cd %s && %s gen --shards 3 --check --out-dir %s/s %s", repo, fkcgen, tmp, seed), 0);
     assert_int_equal(sh("rm %s/s/fkc_bindings_2.c && cd %s && %s gen --shards 3 --check "
-                        "--out-dir %s/s %s", tmp, repo, fkcgen, tmp, seed), 1);
+                        "--out-dir %s/s %s",
+                        tmp, repo, fkcgen, tmp, seed),
+                     1);
     assert_non_null(strstr(err_text, "fkc_bindings_2.c is missing"));
     assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/t %s && diff -r %s/s %s/t", repo,
-                        fkcgen, tmp, seed, tmp, tmp), 1); /* _2.c only in t */
+                        fkcgen, tmp, seed, tmp, tmp),
+                     1); /* _2.c only in t */
     assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s %s && diff -r %s/s %s/t", repo,
-                        fkcgen, tmp, seed, tmp, tmp), 0);
+                        fkcgen, tmp, seed, tmp, tmp),
+                     0);
 }
 
 /* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
@@ -1042,24 +1142,30 @@ static void test_total_order_under_reversed_qsort(void **state)
 {
     (void)state;
     /* the preload takes effect: glibc's qsort keeps the two equal elements in order here */
-    assert_int_equal(sh("%s/qsort_probe && LD_PRELOAD=%s/qsort_reverse.so %s/qsort_probe", tdir,
-                        tdir, tdir), 0);
+    assert_int_equal(
+        sh("%s/qsort_probe && LD_PRELOAD=%s/qsort_reverse.so %s/qsort_probe", tdir, tdir, tdir), 0);
     assert_string_equal(out_text, "a b\nb a\n");
     assert_int_equal(sh("cd %s && %s scripts/bench-gen-corpus.py contracts/vulkan/write_slice.md "
-                        "60 %s/corpus 20 > /dev/null", repo, "python3", tmp), 0);
-    const char *sets[] = { "contracts/vulkan/write_slice.md",
-                           "tests/gen/cases/split_b.md tests/gen/cases/split_a.md",
-                           "tests/gen/cases/siblings/*.md", NULL };
+                        "60 %s/corpus 20 > /dev/null",
+                        repo, "python3", tmp),
+                     0);
+    const char *sets[] = {"contracts/vulkan/write_slice.md",
+                          "tests/gen/cases/split_b.md tests/gen/cases/split_a.md",
+                          "tests/gen/cases/siblings/*.md", NULL};
     char corpus[512];
     snprintf(corpus, sizeof corpus, "%s/corpus/*.md", tmp);
     sets[3] = corpus;
     for (size_t i = 0; i < 4; i++)
-        for (const char *lang = "c"; lang; lang = !strcmp(lang, "c") ? "rust"
-                                               : !strcmp(lang, "rust") ? "json" : NULL) {
-            assert_int_equal(sh("cd %s && rm -rf %s/t1 %s/t2 && %s gen --lang %s --out-dir %s/t1 %s "
-                                "&& LD_PRELOAD=%s/qsort_reverse.so %s gen --lang %s --out-dir "
-                                "%s/t2 %s && diff -r %s/t1 %s/t2", repo, tmp, tmp, fkcgen, lang,
-                                tmp, sets[i], tdir, fkcgen, lang, tmp, sets[i], tmp, tmp), 0);
+        for (const char *lang = "c"; lang; lang = !strcmp(lang, "c")      ? "rust"
+                                                  : !strcmp(lang, "rust") ? "json"
+                                                                          : NULL) {
+            assert_int_equal(
+                sh("cd %s && rm -rf %s/t1 %s/t2 && %s gen --lang %s --out-dir %s/t1 %s "
+                   "&& LD_PRELOAD=%s/qsort_reverse.so %s gen --lang %s --out-dir "
+                   "%s/t2 %s && diff -r %s/t1 %s/t2",
+                   repo, tmp, tmp, fkcgen, lang, tmp, sets[i], tdir, fkcgen, lang, tmp, sets[i],
+                   tmp, tmp),
+                0);
             assert_string_equal(out_text, "");
         }
 }

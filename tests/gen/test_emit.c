@@ -88,9 +88,9 @@ static void test_pair_hash(void **state)
     XXH3_freeState(st);
     assert_int_equal((size_t)(end - line), strlen(want));
     assert_memory_equal(line, want, strlen(want));
-    snprintf(want, sizeof want, "#if !defined(" PAIR_MACRO ") || " PAIR_MACRO
-             " != %.*s\n#error \"", (int)(end - line - 1 - strlen("#define " PAIR_MACRO
-             " ")), line + strlen("#define " PAIR_MACRO " "));
+    snprintf(want, sizeof want, "#if !defined(" PAIR_MACRO ") || " PAIR_MACRO " != %.*s\n#error \"",
+             (int)(end - line - 1 - strlen("#define " PAIR_MACRO " ")),
+             line + strlen("#define " PAIR_MACRO " "));
     assert_non_null(strstr(c.data, want));
     /* the contracts' text hashes are in the source's banner, not the header's */
     assert_null(strstr(h.data, "xxh3-128"));
@@ -178,10 +178,18 @@ static void test_bad_entry_point_rejected(void **state)
 {
     (void)state;
     /* "a::int" and a 64-byte segment too: the front end's rule (fkcg_is_c_path). */
-    static const char *const bad[] = {"a::b c", "a::", "::a", "a:::b", "1a::b", "",
-                                      "x\"); system(\"rm -rf /\"); (\"", "a::b-c", "a::b::",
-                                      "a::int",
-                                      "a::k123456789012345678901234567890123456789012345678901234567890123"};
+    static const char *const bad[] = {
+        "a::b c",
+        "a::",
+        "::a",
+        "a:::b",
+        "1a::b",
+        "",
+        "x\"); system(\"rm -rf /\"); (\"",
+        "a::b-c",
+        "a::b::",
+        "a::int",
+        "a::k123456789012345678901234567890123456789012345678901234567890123"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         one *o = one_new();
         o->s.entry_point = bad[i];
@@ -263,8 +271,8 @@ static void test_bad_identifiers_rejected(void **state)
     expect_rejected(o, "is bound twice in the link registry");
     /* Names of the headers the generated code includes, and op kinds whose C names clash
      * with keywords or the emitter's own names (QA: gen wrote C that did not compile). */
-    static const char *const reserved[] = {"NULL", "SIZE_MAX", "INT32_MAX", "NAN", "INFINITY",
-                                           "HUGE_VAL", "FP_NAN", "fkc_tensor", "bool"};
+    static const char *const reserved[] = {"NULL",     "SIZE_MAX", "INT32_MAX",  "NAN", "INFINITY",
+                                           "HUGE_VAL", "FP_NAN",   "fkc_tensor", "bool"};
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
         o = one_new();
         o->f[0].name = reserved[i];
@@ -308,8 +316,8 @@ static int compile_emitted(one *o, const char *cc, char **err)
     }
     fkcg_buf_free(&h);
     fkcg_buf_free(&c);
-    snprintf(cmd, sizeof cmd, "%s -std=c11 -Iruntime/include -c %s/%s -o %s/x.o 2> %s/err", cc,
-             dir, FKCG_EMIT_SOURCE, dir, dir);
+    snprintf(cmd, sizeof cmd, "%s -std=c11 -Iruntime/include -c %s/%s -o %s/x.o 2> %s/err", cc, dir,
+             FKCG_EMIT_SOURCE, dir, dir);
     int rc = system(cmd);
     size_t n;
     snprintf(path, sizeof path, "%s/err", dir);
@@ -327,7 +335,11 @@ static void test_runtime_params_mismatch_message(void **state)
     (void)state;
     static const char runtime[] = "; the fkc runtime has dst_shape: Vec<usize>, "
                                   "offsets: Vec<usize>";
-    static const struct { const char *name, *kind; bool swap; const char *want; } cases[] = {
+    static const struct {
+        const char *name, *kind;
+        bool swap;
+        const char *want;
+    } cases[] = {
         {NULL, NULL, false, NULL}, /* as the runtime has them: compiles */
         {"offsetz", NULL, false, "WriteSlice: the contract states no field offsets"},
         {NULL, "Vec<i64>", false, "WriteSlice: the contract states another kind for field offsets"},
@@ -449,7 +461,8 @@ static void test_two_link_registries(void **state)
     assert_int_equal(fkcg_emit_c_check(&t, stderr), 0);
     emit(&t, &h, &c);
     assert_non_null(strstr(h.data, "#define FKC_LINK_REGISTRY_COUNT 2\n"));
-    assert_non_null(strstr(c.data, "= {\n    \"a::REG\",\n    \"fuel_vulkan_backend::fkc::ENTRY_POINTS\",\n};"));
+    assert_non_null(strstr(
+        c.data, "= {\n    \"a::REG\",\n    \"fuel_vulkan_backend::fkc::ENTRY_POINTS\",\n};"));
     assert_non_null(strstr(c.data, "    {FKC_SYMBOL_1(bf16), 0, &fkc_bindings[13]},\n"));
     assert_non_null(strstr(c.data, "    {FKC_SYMBOL_0(bf16), 1, &fkc_bindings[4]},\n"));
     fkcg_buf_free(&h);
@@ -460,9 +473,18 @@ static void test_two_link_registries(void **state)
 static void test_doubles(void **state)
 {
     (void)state;
-    static const struct { double v; const char *text; } cases[] = {
-        {0.0, "0.0"}, {1.0, "1.0"}, {0.25, "0.25"}, {1e-6, "1e-06"}, {0.1, "0.1"},
-        {3e20, "3e+20"}, {1.0 / 3.0, "0.3333333333333333"}, {-2.5, "-2.5"},
+    static const struct {
+        double v;
+        const char *text;
+    } cases[] = {
+        {0.0, "0.0"},
+        {1.0, "1.0"},
+        {0.25, "0.25"},
+        {1e-6, "1e-06"},
+        {0.1, "0.1"},
+        {3e20, "3e+20"},
+        {1.0 / 3.0, "0.3333333333333333"},
+        {-2.5, "-2.5"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         one *o = one_new();
@@ -524,8 +546,8 @@ static int emit_seed_child(void)
 static void emit_in_process(char *const *env, fkcg_buf *out)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/emit_seed.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") :
-                                                          "/tmp");
+    snprintf(path, sizeof path, "%s/emit_seed.XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     fflush(NULL);
@@ -538,7 +560,7 @@ static void emit_in_process(char *const *env, fkcg_buf *out)
             *eq = '\0';
             setenv(*e, eq + 1, 1);
         }
-        char *argv[] = { "test_emit", "--emit-seed", NULL };
+        char *argv[] = {"test_emit", "--emit-seed", NULL};
         execv("/proc/self/exe", argv);
         _exit(127);
     }
@@ -547,7 +569,8 @@ static void emit_in_process(char *const *env, fkcg_buf *out)
     close(fd);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         fail_msg("the emitting child (%s ...) exited %d: 3 is a missing locale (build/locale "
-                 "is made by localedef)", env[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                 "is made by localedef)",
+                 env[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     size_t n;
     char *text = read_all(path, &n);
     unlink(path);
@@ -577,7 +600,7 @@ static void test_same_bytes_every_run(void **state)
     static char loc_de[] = "LC_ALL=de_DE.UTF-8", tz_far[] = "TZ=XYZ-12:45",
                 comma[] = "FKCG_TEST_DECIMAL_POINT=,", locpath[600];
     snprintf(locpath, sizeof locpath, "LOCPATH=%s", locale_dir);
-    char *env1[] = { loc_c, tz_utc, dot, NULL }, *env2[] = { loc_de, tz_far, comma, locpath, NULL };
+    char *env1[] = {loc_c, tz_utc, dot, NULL}, *env2[] = {loc_de, tz_far, comma, locpath, NULL};
     fkcg_buf one, two, here, h, c;
     emit_in_process(env1, &one);
     emit_in_process(env2, &two);
@@ -630,7 +653,8 @@ static void test_unified_diff(void **state)
     expect_diff("x\n", "", "--- old\n+++ new\n@@ -1,1 +0,0 @@\n-x\n");
     expect_diff("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\n5\n6\n7\n8\nnine\n",
                 "--- old\n+++ new\n@@ -6,4 +6,4 @@\n 6\n 7\n 8\n-9\n+nine\n");
-    expect_diff("a\n", "a", "--- old\n+++ new\n@@ -1,1 +1,1 @@\n-a\n+a\n\\ No newline at end of file\n");
+    expect_diff("a\n", "a",
+                "--- old\n+++ new\n@@ -1,1 +1,1 @@\n-a\n+a\n\\ No newline at end of file\n");
     /* two changes far apart make two hunks */
     expect_diff("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n", "X\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\nY\n",
                 "--- old\n+++ new\n@@ -1,4 +1,4 @@\n-1\n+X\n 2\n 3\n 4\n"
@@ -646,16 +670,16 @@ static char *apply_diff(const char *old, const char *diff)
 {
     size_t cap = strlen(old) + strlen(diff) + 1, n = 0;
     char *out = malloc(cap);
-    const char *o = old;          /* next unread line of old */
+    const char *o = old; /* next unread line of old */
     size_t oline = 1;
     const char *d = strchr(diff, '\n') + 1;
-    d = strchr(d, '\n') + 1;     /* skip --- and +++ */
+    d = strchr(d, '\n') + 1; /* skip --- and +++ */
     while (*d == '@') {
         size_t a_start, a_len, b_start, b_len;
         if (sscanf(d, "@@ -%zu,%zu +%zu,%zu @@", &a_start, &a_len, &b_start, &b_len) != 4)
             goto bad;
         size_t first = a_len ? a_start : a_start + 1;
-        for (; oline < first; oline++) {  /* copy unchanged lines up to the hunk */
+        for (; oline < first; oline++) { /* copy unchanged lines up to the hunk */
             const char *e = strchr(o, '\n');
             size_t len = e ? (size_t)(e - o) + 1 : strlen(o);
             memcpy(out + n, o, len);
@@ -667,7 +691,7 @@ static char *apply_diff(const char *old, const char *diff)
             const char *e = strchr(d, '\n');
             size_t len = (size_t)(e - d); /* without the '\n' */
             bool no_nl = strncmp(e + 1, "\\ No newline", 12) == 0;
-            if (*d != '+') {              /* must match old */
+            if (*d != '+') { /* must match old */
                 if (strncmp(o, d + 1, len - 1) != 0)
                     goto bad;
                 o += len - 1 + (no_nl ? 0 : 1);
@@ -711,17 +735,17 @@ static void test_unified_diff_applies(void **state)
             if (lines > 100)
                 fkcg_buf_printf(&b, "other %d\n", i);
             else if (r == 0)
-                continue;                                     /* deleted */
+                continue; /* deleted */
             else if (r == 1)
                 fkcg_buf_printf(&b, "new %u\nline %d\n", seed % 5, i % 7); /* inserted */
             else if (r == 2)
-                fkcg_buf_printf(&b, "changed %d\n", i);          /* replaced */
+                fkcg_buf_printf(&b, "changed %d\n", i); /* replaced */
             else
-                fkcg_buf_printf(&b, "line %d\n", i % 7);       /* kept */
+                fkcg_buf_printf(&b, "line %d\n", i % 7); /* kept */
         }
         if (round % 3 == 0 && b.len)
-            b.len--, b.data[b.len] = '\0';                    /* no newline at the end */
-        fkcg_buf_puts(&b, ""); /* b may have no line at all */
+            b.len--, b.data[b.len] = '\0'; /* no newline at the end */
+        fkcg_buf_puts(&b, "");             /* b may have no line at all */
         fkcg_unified_diff("old", a.data, a.len, "new", b.data, b.len, &d);
         if (d.len) {
             char *got = apply_diff(a.data, d.data);

@@ -20,11 +20,11 @@
 #define NOPS 2
 #define NDT 9
 
-static const fkc_dtype dtypes[NDT] = {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_U32,
+static const fkc_dtype dtypes[NDT] = {FKC_DTYPE_F32, FKC_DTYPE_I32,  FKC_DTYPE_U32,
                                       FKC_DTYPE_F16, FKC_DTYPE_BF16, FKC_DTYPE_F64,
-                                      FKC_DTYPE_I64, FKC_DTYPE_U8, FKC_DTYPE_I8};
-static const char *const suffix[NDT] = {"f32", "i32", "u32", "f16", "bf16", "f64", "i64",
-                                        "u8", "i8"};
+                                      FKC_DTYPE_I64, FKC_DTYPE_U8,   FKC_DTYPE_I8};
+static const char *const suffix[NDT] = {"f32", "i32", "u32", "f16", "bf16",
+                                        "f64", "i64", "u8",  "i8"};
 static const unsigned width[NDT] = {4, 4, 4, 2, 2, 8, 8, 1, 1};
 static const fkc_op_kind ops[NOPS] = {FKC_OP_WRITE_SLICE, FKC_OP_WRITE_SLICE_ROTATING};
 static const char *const kernels[NOPS] = {"write_slice", "write_slice_rotating"};
@@ -32,12 +32,23 @@ static const char *const kernels[NOPS] = {"write_slice", "write_slice_rotating"}
 /* The wrapper the contract binds (op, dtype index) to, as a generic pointer and its name. */
 static void *expected_fn(int op, int d)
 {
-    static void *const ws[9] = {NULL, (void *)fkc_write_slice_b1, (void *)fkc_write_slice_b2, NULL,
-                                (void *)fkc_write_slice_b4, NULL, NULL, NULL,
+    static void *const ws[9] = {NULL,
+                                (void *)fkc_write_slice_b1,
+                                (void *)fkc_write_slice_b2,
+                                NULL,
+                                (void *)fkc_write_slice_b4,
+                                NULL,
+                                NULL,
+                                NULL,
                                 (void *)fkc_write_slice_b8};
-    static void *const wr[9] = {NULL, (void *)fkc_write_slice_rotating_b1,
-                                (void *)fkc_write_slice_rotating_b2, NULL,
-                                (void *)fkc_write_slice_rotating_b4, NULL, NULL, NULL,
+    static void *const wr[9] = {NULL,
+                                (void *)fkc_write_slice_rotating_b1,
+                                (void *)fkc_write_slice_rotating_b2,
+                                NULL,
+                                (void *)fkc_write_slice_rotating_b4,
+                                NULL,
+                                NULL,
+                                NULL,
                                 (void *)fkc_write_slice_rotating_b8};
     return op == 0 ? ws[width[d]] : wr[width[d]];
 }
@@ -73,7 +84,7 @@ typedef struct reg_call {
 typedef struct registry {
     reg_call calls[64];
     int n;
-    int fail_at;  /* return 7 on this call (1-based); 0: never */
+    int fail_at; /* return 7 on this call (1-based); 0: never */
 } registry;
 
 static int record(void *r, fkc_op_kind op, const fkc_dtype key[2], fkc_backend backend,
@@ -157,7 +168,8 @@ static void test_table_rows(void **state)
         assert_string_equal(b->wrapper, buf);
         assert_int_equal(b->byte_width, width[d]);
         assert_ptr_equal(ref_fn(op, b->ref), expected_fn(op, d));
-        assert_int_equal(b->info->caps.awkward_layout_strategy, FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS);
+        assert_int_equal(b->info->caps.awkward_layout_strategy,
+                         FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS);
         assert_false(b->info->caps.in_place);
         assert_int_equal(b->info->caps.alignment_bytes, 16);
         assert_int_equal(b->info->caps.access_granularity_bits, 32);
@@ -201,21 +213,27 @@ static void test_dispatch_unknown_keys(void **state)
     (void)state;
     fkc_kernel_ref ref;
     for (int op = 0; op < NOPS; op++) {
-        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN,
-                                      &ref), FKC_ERR_NO_KERNEL);
-        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_CPU,
-                                      &ref), FKC_ERR_NO_KERNEL);
-        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_COUNT, FKC_DTYPE_COUNT,
-                                      FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
-        assert_int_equal(fkc_dispatch(ops[op], (fkc_dtype)-1, (fkc_dtype)-1, FKC_BACKEND_VULKAN,
-                                      &ref), FKC_ERR_NO_KERNEL);
-        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN,
-                                      NULL), FKC_ERR_INVALID_ARGUMENT);
+        assert_int_equal(
+            fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN, &ref),
+            FKC_ERR_NO_KERNEL);
+        assert_int_equal(fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_CPU, &ref),
+                         FKC_ERR_NO_KERNEL);
+        assert_int_equal(
+            fkc_dispatch(ops[op], FKC_DTYPE_COUNT, FKC_DTYPE_COUNT, FKC_BACKEND_VULKAN, &ref),
+            FKC_ERR_NO_KERNEL);
+        assert_int_equal(
+            fkc_dispatch(ops[op], (fkc_dtype)-1, (fkc_dtype)-1, FKC_BACKEND_VULKAN, &ref),
+            FKC_ERR_NO_KERNEL);
+        assert_int_equal(
+            fkc_dispatch(ops[op], FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, NULL),
+            FKC_ERR_INVALID_ARGUMENT);
     }
-    assert_int_equal(fkc_dispatch(FKC_OP_KIND_COUNT, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                  FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
-    assert_int_equal(fkc_dispatch((fkc_op_kind)-1, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                  FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
+    assert_int_equal(
+        fkc_dispatch(FKC_OP_KIND_COUNT, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, &ref),
+        FKC_ERR_NO_KERNEL);
+    assert_int_equal(
+        fkc_dispatch((fkc_op_kind)-1, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, &ref),
+        FKC_ERR_NO_KERNEL);
 }
 
 static void test_link_registry_resolves_every_binding(void **state)
@@ -245,11 +263,16 @@ static void test_link_registry_resolves_every_binding(void **state)
 static void test_link_registry_rejects_unknown(void **state)
 {
     (void)state;
-    static const char *const bad[] = {
-        "", "write_slice_f32", "fuel_vulkan_backend::fkc::write_slice",
-        "fuel_vulkan_backend::fkc::write_slice_f128", "fuel_vulkan_backend::fkc::write_slice_f32x",
-        "fuel_vulkan_backend::fkc::write_slice_F32", "fuel_vulkan_backend::fkc::ENTRY_POINTS",
-        "fuel_vulkan_backend::fkc::write_slice_rotating_", "a", "zzzz"};
+    static const char *const bad[] = {"",
+                                      "write_slice_f32",
+                                      "fuel_vulkan_backend::fkc::write_slice",
+                                      "fuel_vulkan_backend::fkc::write_slice_f128",
+                                      "fuel_vulkan_backend::fkc::write_slice_f32x",
+                                      "fuel_vulkan_backend::fkc::write_slice_F32",
+                                      "fuel_vulkan_backend::fkc::ENTRY_POINTS",
+                                      "fuel_vulkan_backend::fkc::write_slice_rotating_",
+                                      "a",
+                                      "zzzz"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_null(fkc_link_lookup(bad[i]));
     assert_null(fkc_link_lookup(NULL));
@@ -265,19 +288,21 @@ static void test_cost_functions_and_fill(void **state)
     assert_true(c->bytes_moved(1000, 4, &p) == 8000.0); /* 2 * n * dtype_bytes */
     assert_true(c->bytes_moved(7, 2, NULL) == 28.0);
     memcpy(copy, fkc_bindings, sizeof copy);
-    static const fkc_cost unknown = {FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL,
-                                     NULL, NULL};
+    static const fkc_cost unknown = {
+        FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL, NULL, NULL};
     copy[3].cost = &unknown;
     copy[12].cost = NULL; /* treated as unknown too */
     assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_CPU), 0);
     assert_ptr_equal(copy[3].cost, &unknown);
-    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 2);
+    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN),
+                     2);
     assert_int_equal(copy[3].cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
     assert_ptr_equal(copy[3].cost, fkc_op_shared_cost(copy[3].op_kind));
     assert_ptr_equal(copy[3].cost, fkc_bindings[0].cost); /* WriteSlice: from write_slice */
     assert_ptr_equal(copy[12].cost, fkc_op_shared_cost(FKC_OP_WRITE_SLICE_ROTATING));
     assert_true(copy[12].cost->bytes_moved(10, 8, NULL) == 160.0);
-    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 0);
+    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN),
+                     0);
     assert_int_equal(fkc_fill_unset_cost_for_backend(NULL, 3, FKC_BACKEND_VULKAN), 0);
     assert_null(fkc_op_shared_cost(FKC_OP_KIND_COUNT));
 }
@@ -353,12 +378,11 @@ static void test_binding_lookup(void **state)
                                                       FKC_BACKEND_VULKAN, "vulkan-slang");
             assert_non_null(b);
             assert_ptr_equal(b, &fkc_bindings[k * NDT + d]);
-            assert_ptr_equal(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d],
-                                                FKC_BACKEND_VULKAN, NULL), b);
+            assert_ptr_equal(
+                fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_VULKAN, NULL), b);
             assert_null(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_VULKAN,
                                            "vulkan-glsl"));
-            assert_null(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_CUDA,
-                                           NULL));
+            assert_null(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_CUDA, NULL));
         }
     assert_null(fkc_binding_lookup(FKC_OP_WRITE_SLICE, FKC_DTYPE_F32, FKC_DTYPE_I32,
                                    FKC_BACKEND_VULKAN, NULL));

@@ -48,8 +48,9 @@ static void test_code_still_works(void **state)
     (void)state;
     fkc_kernel_ref ref;
     assert_int_equal(FKC_BINDING_COUNT, 18);
-    assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE, FKC_DTYPE_BF16, FKC_DTYPE_BF16,
-                                  FKC_BACKEND_VULKAN, &ref), FKC_OK);
+    assert_int_equal(
+        fkc_dispatch(FKC_OP_WRITE_SLICE, FKC_DTYPE_BF16, FKC_DTYPE_BF16, FKC_BACKEND_VULKAN, &ref),
+        FKC_OK);
     assert_ptr_equal((void *)ref.write_slice, (void *)fkc_write_slice_b2);
     assert_non_null(fkc_link_lookup("fuel_vulkan_backend::fkc::write_slice_rotating_u8"));
 }
@@ -66,7 +67,8 @@ static void test_unknown_cost_sentinel(void **state)
     /* WriteSliceRotating has no section stating a cost: nothing to upgrade to */
     assert_null(fkc_op_shared_cost(FKC_OP_WRITE_SLICE_ROTATING));
     assert_non_null(fkc_op_shared_cost(FKC_OP_WRITE_SLICE));
-    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN), 0);
+    assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN),
+                     0);
     assert_null(copy[FKC_BINDING_COUNT - 1].cost->bytes_moved);
 }
 

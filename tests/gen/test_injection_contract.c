@@ -13,7 +13,8 @@
 #include "fkc_bindings.h"
 
 /* What the YAML double-quoted scalars of injection.md mean. */
-#define WANT_BLURB "say \"hi\" */ int evil(void); /* \\ back\\slash\nnew line ?\?/ ?\?= caf\xc3\xa9 end"
+#define WANT_BLURB                                                                                 \
+    "say \"hi\" */ int evil(void); /* \\ back\\slash\nnew line ?\?/ ?\?= caf\xc3\xa9 end"
 #define WANT_NOTES "notes */ #include <stdlib.h>\n\"); system(\"rm -rf /\"); //\\"
 
 static void test_blurb_and_notes_round_trip(void **state)
@@ -38,7 +39,8 @@ static void test_rest_untouched(void **state)
     assert_int_equal(FKC_BINDING_COUNT, 18);
     assert_non_null(strstr(fkc_kernels[1].blurb, "Sliding-window KV slab write"));
     assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE_ROTATING, FKC_DTYPE_I64, FKC_DTYPE_I64,
-                                  FKC_BACKEND_VULKAN, &ref), FKC_OK);
+                                  FKC_BACKEND_VULKAN, &ref),
+                     FKC_OK);
     assert_ptr_equal((void *)ref.write_slice_rotating, (void *)fkc_write_slice_rotating_b8);
 }
 

@@ -15,7 +15,7 @@
 #include "fkc_bindings.h"
 
 static const fkc_dtype others[] = {FKC_DTYPE_I32, FKC_DTYPE_U32, FKC_DTYPE_F16, FKC_DTYPE_BF16,
-                                   FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_U8, FKC_DTYPE_I8};
+                                   FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_U8,  FKC_DTYPE_I8};
 
 static void test_one_binding(void **state)
 {
@@ -27,15 +27,17 @@ static void test_one_binding(void **state)
     assert_string_equal(fkc_op_kind_name(FKC_OP_WRITE_SLICE), "WriteSlice");
     fkc_kernel_ref ref;
     memset(&ref, 0, sizeof ref);
-    assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                  FKC_BACKEND_VULKAN, &ref), FKC_OK);
+    assert_int_equal(
+        fkc_dispatch(FKC_OP_WRITE_SLICE, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, &ref),
+        FKC_OK);
     assert_ptr_equal(ref.write_slice, fkc_write_slice_b4);
     const fkc_binding *b = fkc_binding_lookup(FKC_OP_WRITE_SLICE, FKC_DTYPE_F32, FKC_DTYPE_F32,
                                               FKC_BACKEND_VULKAN, "vulkan-slang");
     assert_non_null(b);
     assert_ptr_equal(b, &fkc_bindings[0]);
     assert_string_equal(b->symbol, "fuel_vulkan_backend::fkc::write_slice_f32");
-    assert_ptr_equal(fkc_link_lookup("fuel_vulkan_backend::fkc::write_slice_f32"), &fkc_link_registry[0]);
+    assert_ptr_equal(fkc_link_lookup("fuel_vulkan_backend::fkc::write_slice_f32"),
+                     &fkc_link_registry[0]);
 }
 
 static void test_left_out_refused(void **state)
@@ -44,19 +46,22 @@ static void test_left_out_refused(void **state)
     fkc_kernel_ref ref;
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         memset(&ref, 0, sizeof ref);
-        assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE, others[i], others[i],
-                                      FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
+        assert_int_equal(
+            fkc_dispatch(FKC_OP_WRITE_SLICE, others[i], others[i], FKC_BACKEND_VULKAN, &ref),
+            FKC_ERR_NO_KERNEL);
         assert_null(ref.write_slice);
-        assert_null(fkc_binding_lookup(FKC_OP_WRITE_SLICE, others[i], others[i],
-                                       FKC_BACKEND_VULKAN, NULL));
+        assert_null(
+            fkc_binding_lookup(FKC_OP_WRITE_SLICE, others[i], others[i], FKC_BACKEND_VULKAN, NULL));
     }
-    assert_int_equal(fkc_dispatch(FKC_OP_WRITE_SLICE, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                  FKC_BACKEND_CPU, &ref), FKC_ERR_NO_KERNEL);
+    assert_int_equal(
+        fkc_dispatch(FKC_OP_WRITE_SLICE, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_CPU, &ref),
+        FKC_ERR_NO_KERNEL);
     /* WriteSliceRotating (op value 1 of the full seed) is no op kind of this build */
-    assert_int_equal(fkc_dispatch((fkc_op_kind)1, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                  FKC_BACKEND_VULKAN, &ref), FKC_ERR_NO_KERNEL);
-    assert_null(fkc_binding_lookup((fkc_op_kind)1, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                   FKC_BACKEND_VULKAN, NULL));
+    assert_int_equal(
+        fkc_dispatch((fkc_op_kind)1, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, &ref),
+        FKC_ERR_NO_KERNEL);
+    assert_null(
+        fkc_binding_lookup((fkc_op_kind)1, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, NULL));
     assert_null(fkc_link_lookup("fuel_vulkan_backend::fkc::write_slice_i8"));
     assert_null(fkc_link_lookup("fuel_vulkan_backend::fkc::write_slice_rotating_f32"));
 }

@@ -33,6 +33,7 @@ typedef struct call {
 static call calls[2][A_BINDING_COUNT + 1];
 static size_t n_calls[2];
 
+/* clang-format off */
 #define RECORDER(X, slot)                                                                       \
     static int record_##X(void *registry, X##_op_kind op, const fkc_dtype key[2],              \
                           fkc_backend backend, const char *kernel_source,                       \
@@ -44,6 +45,7 @@ static size_t n_calls[2];
                                                    precision->max_relative };                   \
         return 0;                                                                               \
     }
+/* clang-format on */
 RECORDER(a, 0)
 RECORDER(b, 1)
 RECORDER(c, 1)
@@ -61,6 +63,7 @@ static void same_cost(const fkc_cost *x, const fkc_cost *y)
 }
 
 /* Set X against a. skip: the prefix's length in the wrappers' names ("b_" = 2). */
+/* clang-format off */
 #define CHECK_SET(X, XX)                                                                        \
     static void check_##X(void)                                                                 \
     {                                                                                           \
@@ -150,6 +153,7 @@ static void same_cost(const fkc_cost *x, const fkc_cost *y)
                                       (fkc_dtype)FKC_DTYPE_COUNT, FKC_BACKEND_VULKAN, &r),      \
                          FKC_ERR_NO_KERNEL);                                                    \
     }
+/* clang-format on */
 CHECK_SET(b, B)
 CHECK_SET(c, C)
 

@@ -13,12 +13,12 @@
 
 #include "fkc_bindings.h"
 
-#define WRAPPER(name)                                                                         \
-    fkc_status name(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,               \
-                    const fkc_copy_params *params, const void *extra)                         \
-    {                                                                                         \
-        (void)stream, (void)src, (void)out, (void)params, (void)extra;                        \
-        return FKC_OK;                                                                        \
+#define WRAPPER(name)                                                                              \
+    fkc_status name(fkc_stream *stream, const fkc_tensor *src, fkc_tensor *out,                    \
+                    const fkc_copy_params *params, const void *extra)                              \
+    {                                                                                              \
+        (void)stream, (void)src, (void)out, (void)params, (void)extra;                             \
+        return FKC_OK;                                                                             \
     }
 
 /* The interface symbol libfkc defines; this test links no libfkc. */
@@ -47,19 +47,21 @@ static void test_both_siblings(void **state)
     /* each kernel's contract names its own provider */
     assert_string_equal(slang->info->provider->kernel_source, "vulkan-slang");
     assert_string_equal(glsl->info->provider->kernel_source, "vulkan-glsl");
-    assert_ptr_equal(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_U8, FKC_DTYPE_U8,
-                                        FKC_BACKEND_VULKAN, "vulkan-glsl")->ref.copy,
+    assert_ptr_equal(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_U8, FKC_DTYPE_U8, FKC_BACKEND_VULKAN,
+                                        "vulkan-glsl")
+                         ->ref.copy,
                      fkc_copy_glsl_b1);
-    assert_null(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_I32, FKC_DTYPE_I32,
-                                   FKC_BACKEND_VULKAN, "vulkan-glsl"));
-    assert_null(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                   FKC_BACKEND_VULKAN, "vulkan-spirv"));
+    assert_null(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_I32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN,
+                                   "vulkan-glsl"));
+    assert_null(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN,
+                                   "vulkan-spirv"));
     /* no kernel source: the first in table order ("vulkan-glsl" < "vulkan-slang") */
-    assert_ptr_equal(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_F32, FKC_DTYPE_F32,
-                                        FKC_BACKEND_VULKAN, NULL), glsl);
+    assert_ptr_equal(
+        fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, NULL),
+        glsl);
     fkc_kernel_ref ref;
-    assert_int_equal(fkc_dispatch(FKC_OP_COPY, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN,
-                                  &ref), FKC_OK);
+    assert_int_equal(
+        fkc_dispatch(FKC_OP_COPY, FKC_DTYPE_F32, FKC_DTYPE_F32, FKC_BACKEND_VULKAN, &ref), FKC_OK);
     assert_ptr_equal(ref.copy, fkc_copy_glsl_b4);
 }
 

@@ -18,10 +18,10 @@
 #include "fkc/fkc_tables.h"
 
 typedef struct entry {
-    const char *vocab;  /* "COST_CLASS" */
-    const char *value;  /* "CHEAP_ELEMENTWISE" */
-    const char *text;   /* "cheap_elementwise" */
-    int number;         /* FKC_COST_CLASS_CHEAP_ELEMENTWISE */
+    const char *vocab; /* "COST_CLASS" */
+    const char *value; /* "CHEAP_ELEMENTWISE" */
+    const char *text;  /* "cheap_elementwise" */
+    int number;        /* FKC_COST_CLASS_CHEAP_ELEMENTWISE */
 } entry;
 
 #define ENTRY(e, v, t) {#e, #v, t, FKC_##e##_##v},
@@ -33,12 +33,15 @@ static const entry layout_rule[] = {FKC_LAYOUT_RULE_MAP(ENTRY)};
 static const entry guarantee[] = {FKC_LAYOUT_GUARANTEE_MAP(ENTRY)};
 static const entry aliasing[] = {FKC_ALIASING_MAP(ENTRY)};
 
-#define MAP(which, v, count) {which, v, sizeof v / sizeof v[0], count}
+#define MAP(which, v, count)                                                                       \
+    {                                                                                              \
+        which, v, sizeof v / sizeof v[0], count                                                    \
+    }
 static const struct {
-    int which;           /* fkcg_vocabs index */
+    int which; /* fkcg_vocabs index */
     const entry *v;
     size_t n;
-    int count;           /* the header's FKC_<E>_COUNT */
+    int count; /* the header's FKC_<E>_COUNT */
 } maps[] = {
     MAP(FKCG_EN_DETERMINISM, determinism, FKC_DETERMINISM_COUNT),
     MAP(FKCG_EN_PROVENANCE, provenance, FKC_COST_PROVENANCE_COUNT),

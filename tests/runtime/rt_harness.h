@@ -122,25 +122,25 @@ static inline void rt_no_new_validation(const fkc_context *ctx)
  * `no_validation`, run after each test: a validation message received during a test fails that
  * test (a failure inside a group teardown is printed but leaves cmocka's exit status 0, so the
  * check cannot live there). */
-#define RT_SHARED_CONTEXT(ctx)                                                                \
-    static fkc_context *ctx;                                                                  \
-    static int setup(void **state)                                                            \
-    {                                                                                         \
-        (void)state;                                                                          \
-        ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);                                             \
-        return ctx ? 0 : -1;                                                                  \
-    }                                                                                         \
-    static int teardown(void **state)                                                         \
-    {                                                                                         \
-        (void)state;                                                                          \
-        fkc_context_destroy(ctx);                                                             \
-        return 0;                                                                             \
-    }                                                                                         \
-    static int no_validation(void **state)                                                    \
-    {                                                                                         \
-        (void)state;                                                                          \
-        rt_no_new_validation(ctx);                                                            \
-        return 0;                                                                             \
+#define RT_SHARED_CONTEXT(ctx)                                                                     \
+    static fkc_context *ctx;                                                                       \
+    static int setup(void **state)                                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);                                                  \
+        return ctx ? 0 : -1;                                                                       \
+    }                                                                                              \
+    static int teardown(void **state)                                                              \
+    {                                                                                              \
+        (void)state;                                                                               \
+        fkc_context_destroy(ctx);                                                                  \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int no_validation(void **state)                                                         \
+    {                                                                                              \
+        (void)state;                                                                               \
+        rt_no_new_validation(ctx);                                                                 \
+        return 0;                                                                                  \
     }
 
 /* The runtime's test accessors (the limits it works to, the commands a stream recorded), from
@@ -160,11 +160,11 @@ static inline uint32_t rt_command_count(const fkc_stream *s)
     return fkc_test_command_count(s);
 }
 
-#define RT_OK(call)                                                                           \
-    do {                                                                                      \
-        fkc_status st_ = (call);                                                              \
-        if (st_ != FKC_OK)                                                                    \
-            fail_msg("%s -> %s: %s", #call, fkc_status_name(st_), fkc_last_error());          \
+#define RT_OK(call)                                                                                \
+    do {                                                                                           \
+        fkc_status st_ = (call);                                                                   \
+        if (st_ != FKC_OK)                                                                         \
+            fail_msg("%s -> %s: %s", #call, fkc_status_name(st_), fkc_last_error());               \
     } while (0)
 
 /* A device buffer with its host image (what the buffer must hold after the ops). */

@@ -38,11 +38,11 @@ typedef struct rt_hbuf {
     VkDeviceSize size;
 } rt_hbuf;
 
-#define RT_VK(call)                                                                           \
-    do {                                                                                      \
-        VkResult r_ = (call);                                                                 \
-        if (r_ != VK_SUCCESS)                                                                 \
-            fail_msg("%s -> %d", #call, (int)r_);                                             \
+#define RT_VK(call)                                                                                \
+    do {                                                                                           \
+        VkResult r_ = (call);                                                                      \
+        if (r_ != VK_SUCCESS)                                                                      \
+            fail_msg("%s -> %d", #call, (int)r_);                                                  \
     } while (0)
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL rt_host_message(VkDebugUtilsMessageSeverityFlagBitsEXT s,
@@ -175,8 +175,7 @@ static inline void rt_host_quiet(rt_host *h, const char *when)
 {
     uint64_t n = atomic_load(&h->messages);
     if (n)
-        fail_msg("%s: %llu validation message(s); first: %s", when, (unsigned long long)n,
-                 h->last);
+        fail_msg("%s: %llu validation message(s); first: %s", when, (unsigned long long)n, h->last);
 }
 
 /* Destroys the host's objects; the validation layer reports any child object still alive on
@@ -207,8 +206,8 @@ static inline void rt_hbuf_make(rt_host *h, rt_hbuf *b, VkDeviceSize size)
     RT_VK(vkCreateBuffer(h->dev, &bi, NULL, &b->buffer));
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(h->dev, b->buffer, &req);
-    uint32_t type = UINT32_MAX, want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = UINT32_MAX,
+             want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     for (uint32_t t = 0; t < h->mem.memoryTypeCount && type == UINT32_MAX; t++)
         if ((req.memoryTypeBits & (1u << t)) &&
             (h->mem.memoryTypes[t].propertyFlags & want) == want)
@@ -245,8 +244,8 @@ static inline void rt_host_submit_wait(rt_host *h)
     VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                           .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(h->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                         0, 1, &mb, 0, NULL, 0, NULL);
+    vkCmdPipelineBarrier(h->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                         1, &mb, 0, NULL, 0, NULL);
     RT_VK(vkEndCommandBuffer(h->cmd));
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                        .commandBufferCount = 1,

@@ -15,8 +15,8 @@ static PFN_vkGetDeviceProcAddr rt_real_gdpa;
 /* The replacement of `name`, or NULL when the test replaces nothing of that name. */
 static PFN_vkVoidFunction rt_hooked(const char *name)
 {
-#define RT_HOOK_CASE(fn, repl)                                                                \
-    if (strcmp(name, #fn) == 0)                                                               \
+#define RT_HOOK_CASE(fn, repl)                                                                     \
+    if (strcmp(name, #fn) == 0)                                                                    \
         return (PFN_vkVoidFunction)repl;
     RT_HOOKS(RT_HOOK_CASE)
 #undef RT_HOOK_CASE

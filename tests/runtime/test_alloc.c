@@ -23,7 +23,7 @@ void *__libc_malloc(size_t n);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t n);
 
-static int counting;            /* count only inside the measured window */
+static int counting;             /* count only inside the measured window */
 static unsigned long own_allocs; /* allocations called from this binary's code */
 static unsigned long creations;  /* fences, command buffers, query pools, memory */
 
@@ -55,8 +55,7 @@ void *realloc(void *p, size_t n)
 
 /* The creation calls, counted (through rt_gipa: the runtime loads them from it). */
 static VKAPI_ATTR VkResult VKAPI_CALL create_fence(VkDevice device, const VkFenceCreateInfo *info,
-                                                   const VkAllocationCallbacks *cb,
-                                                   VkFence *fence)
+                                                   const VkAllocationCallbacks *cb, VkFence *fence)
 {
     creations += counting != 0;
     return vkCreateFence(device, info, cb, fence);
@@ -87,9 +86,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device,
     return vkAllocateMemory(device, info, cb, memory);
 }
 
+/* clang-format off */
 #define RT_HOOKS(X) X(vkCreateFence, create_fence)                                             \
     X(vkAllocateCommandBuffers, allocate_command_buffers) X(vkCreateQueryPool, create_query_pool) \
     X(vkAllocateMemory, allocate_memory)
+/* clang-format on */
 #include "rt_vk_hooks.h"
 
 typedef struct fixture {
@@ -175,10 +176,11 @@ static void test_one_shot_reuses(void **state)
     RT_OK(fkc_buffer_upload(f.P.dev, 0, f.P.host, 8));
     RT_OK(fkc_write_slice_rotating_sync(f.ctx, &src, &out, 200, f.P.dev, 0, 0));
     assert_int_equal(fkc_ref_write_slice(f.D.host + 3, d, 1, f.S.host + 1, a, o, 1), FKC_OK);
-    assert_int_equal(fkc_ref_write_slice_rotating(f.D.host + 3, d, 1, f.S.host + 1, a, 200, 0,
-                                                  0, 1), FKC_OK); /* the 20 calls at 0 */
-    assert_int_equal(fkc_ref_write_slice_rotating(f.D.host + 3, d, 1, f.S.host + 1, a, 200, pos,
-                                                  0, 1), FKC_OK);
+    assert_int_equal(
+        fkc_ref_write_slice_rotating(f.D.host + 3, d, 1, f.S.host + 1, a, 200, 0, 0, 1),
+        FKC_OK); /* the 20 calls at 0 */
+    assert_int_equal(
+        fkc_ref_write_slice_rotating(f.D.host + 3, d, 1, f.S.host + 1, a, 200, pos, 0, 1), FKC_OK);
     rt_buf_check(&f.D, "one-shot calls on the reused stream");
     rt_buf_free(&f.D);
     rt_buf_free(&f.S);

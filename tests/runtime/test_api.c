@@ -134,11 +134,11 @@ static void test_no_device(void **state)
     assert_non_null(strstr(buf, "no Vulkan driver could be loaded"));
 }
 
-#define REFUSED(call, status, text)                                                           \
-    do {                                                                                      \
-        assert_int_equal((call), (status));                                                   \
-        if (!strstr(fkc_last_error(), (text)))                                                \
-            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
+#define REFUSED(call, status, text)                                                                \
+    do {                                                                                           \
+        assert_int_equal((call), (status));                                                        \
+        if (!strstr(fkc_last_error(), (text)))                                                     \
+            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                         \
     } while (0)
 
 /* A wrapper called with a dtype of another byte width refuses (FKC_ERR_DTYPE) rather than
@@ -232,25 +232,25 @@ static void test_errors(void **state)
      * two axes matching without a named axis, a source too wide off the rotating axis. */
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 5, f.P.dev, 0, -1), FKC_ERR_SHAPE,
             "no axis has the capacity 5 as its extent");
-    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 0, 2),
-            FKC_ERR_INVALID_ARGUMENT, "axis 2 is out of range for rank 2");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 0, 2), FKC_ERR_INVALID_ARGUMENT,
+            "axis 2 is out of range for rank 2");
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 0, 1), FKC_ERR_SHAPE,
             "axis 1 has extent 6, not the capacity 4");
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 0, -2),
             FKC_ERR_INVALID_ARGUMENT, "axis -2 is neither an axis nor -1");
-    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, NULL, 0, -1),
-            FKC_ERR_INVALID_ARGUMENT, "position");
-    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 4, -1),
-            FKC_ERR_OUT_OF_BOUNDS, "the position's 8 bytes at offset 4 are outside its 8-byte");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, NULL, 0, -1), FKC_ERR_INVALID_ARGUMENT,
+            "position");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, 4, -1), FKC_ERR_OUT_OF_BOUNDS,
+            "the position's 8 bytes at offset 4 are outside its 8-byte");
     REFUSED(fkc_write_slice_rotating(s, &f.src, &f.out, 4, f.P.dev, UINT64_MAX - 3, -1),
             FKC_ERR_OUT_OF_BOUNDS, "the position's 8 bytes at offset 18446744073709551612");
     const size_t sq[2] = {4, 4};
     fkc_tensor sqo = rt_tensor(f.D.dev, 0, FKC_DTYPE_F32, 2, sq);
-    REFUSED(fkc_write_slice_rotating(s, &f.src, &sqo, 4, f.P.dev, 0, -1),
-            FKC_ERR_INVALID_ARGUMENT, "several match");
+    REFUSED(fkc_write_slice_rotating(s, &f.src, &sqo, 4, f.P.dev, 0, -1), FKC_ERR_INVALID_ARGUMENT,
+            "several match");
     fkc_tensor wide = rt_tensor(f.S.dev, 0, FKC_DTYPE_F32, 2, (size_t[]){1, 7});
-    REFUSED(fkc_write_slice_rotating(s, &wide, &f.out, 4, f.P.dev, 0, -1),
-            FKC_ERR_OUT_OF_BOUNDS, "axis 1: source extent 7 exceeds destination extent 6 (off "
+    REFUSED(fkc_write_slice_rotating(s, &wide, &f.out, 4, f.P.dev, 0, -1), FKC_ERR_OUT_OF_BOUNDS,
+            "axis 1: source extent 7 exceeds destination extent 6 (off "
             "the rotating axis 0 the source does not fit the ring)");
     assert_int_equal(fkc_stream_op_count(s), 0); /* nothing was recorded */
     RT_OK(fkc_stream_submit(s));
@@ -282,8 +282,7 @@ static void test_reference_messages(void **state)
             "fkc_ref_write_slice: axis 1: offset 4 + source extent 3 exceeds destination "
             "extent 6");
     REFUSED(fkc_ref_write_slice(d, dst, 9, s, src, oob, 4), FKC_ERR_RANK, "rank 9 is outside");
-    REFUSED(fkc_ref_write_slice(d, dst, 2, s, src, oob + 1, 3), FKC_ERR_DTYPE,
-            "element size 3");
+    REFUSED(fkc_ref_write_slice(d, dst, 2, s, src, oob + 1, 3), FKC_ERR_DTYPE, "element size 3");
     REFUSED(fkc_ref_write_slice(NULL, dst, 2, s, src, (size_t[]){0, 0}, 4),
             FKC_ERR_INVALID_ARGUMENT, "NULL data");
     /* rotating: axis 0 (extent 4) rotates, so 7 > 4 there is fine; axis 1 is at fault */
@@ -332,8 +331,7 @@ static void test_same_verdicts(void **state)
             for (int i = 0; i < 8; i++)
                 P.host[8 * k + i] = (unsigned char)(pos >> (8 * i));
             RT_OK(fkc_buffer_upload(P.dev, 8 * (uint64_t)k, P.host + 8 * k, 8));
-            want = fkc_ref_write_slice_rotating(D.host, dst, rank, S.host, src, cap, pos, axis,
-                                                e);
+            want = fkc_ref_write_slice_rotating(D.host, dst, rank, S.host, src, cap, pos, axis, e);
             got = fkc_write_slice_rotating(s, &st, &ot, cap, P.dev, 8 * (uint64_t)k, axis);
         }
         if (got != want)

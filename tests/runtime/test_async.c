@@ -84,9 +84,8 @@ static void test_wait_timeout(void **state)
     assert_int_equal(fkc_stream_wait(s, 0), FKC_ERR_TIMEOUT);
     assert_int_equal(fkc_stream_wait(s, 2000000), FKC_ERR_TIMEOUT);
     assert_non_null(strstr(fkc_last_error(), "still running after 2000000 ns"));
-    VkSemaphoreSignalInfo sg = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
-                                .semaphore = tl,
-                                .value = 5};
+    VkSemaphoreSignalInfo sg = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = tl, .value = 5};
     assert_int_equal(vkSignalSemaphore(dev, &sg), VK_SUCCESS);
     RT_OK(fkc_stream_wait(s, UINT64_MAX));
     assert_memory_equal(got, D.host, sizeof got);

@@ -75,28 +75,28 @@ typedef enum ev_kind { EV_DISPATCH, EV_COPY, EV_BARRIER } ev_kind;
 
 typedef struct event {
     ev_kind kind;
-    int kernel;                      /* EV_DISPATCH: the bound kernel (K_NONE: not ours) */
-    uint32_t groups[3];              /* EV_DISPATCH: work-group counts */
-    push pc;                         /* EV_DISPATCH: the push constants */
-    uint32_t n_win;                  /* EV_DISPATCH: descriptor windows pushed */
+    int kernel;         /* EV_DISPATCH: the bound kernel (K_NONE: not ours) */
+    uint32_t groups[3]; /* EV_DISPATCH: work-group counts */
+    push pc;            /* EV_DISPATCH: the push constants */
+    uint32_t n_win;     /* EV_DISPATCH: descriptor windows pushed */
     VkDeviceSize win_off[3], win_range[3];
-    uint32_t regions;                /* EV_COPY: regions of the vkCmdCopyBuffer */
+    uint32_t regions; /* EV_COPY: regions of the vkCmdCopyBuffer */
 } event;
 
 #define MAX_EVENTS 8192
 #define MAX_OBJECTS 2048
 
 static struct {
-    bool arm;              /* the next vkBeginCommandBuffer's command buffer is traced */
-    VkCommandBuffer cmd;   /* the traced command buffer (VK_NULL_HANDLE: none) */
-    int kernel;            /* bound compute kernel */
-    push pc;               /* current push constants */
-    uint32_t n_win;        /* current windows */
+    bool arm;            /* the next vkBeginCommandBuffer's command buffer is traced */
+    VkCommandBuffer cmd; /* the traced command buffer (VK_NULL_HANDLE: none) */
+    int kernel;          /* bound compute kernel */
+    push pc;             /* current push constants */
+    uint32_t n_win;      /* current windows */
     VkDeviceSize win_off[3], win_range[3];
     event ev[MAX_EVENTS];
-    uint32_t n;            /* events recorded */
-    bool overflow;         /* more than MAX_EVENTS, or more objects than the tables hold */
-    bool push_fn_differs;  /* two devices gave two vkCmdPushDescriptorSetKHR */
+    uint32_t n;           /* events recorded */
+    bool overflow;        /* more than MAX_EVENTS, or more objects than the tables hold */
+    bool push_fn_differs; /* two devices gave two vkCmdPushDescriptorSetKHR */
 } tr;
 
 /* Shader modules and pipelines made by the runtime, with the kernel each one is. */
@@ -145,10 +145,9 @@ static event *add_event(ev_kind kind)
     return e;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL trace_create_shader_module(VkDevice device,
-                                                    const VkShaderModuleCreateInfo *info,
-                                                    const VkAllocationCallbacks *alloc,
-                                                    VkShaderModule *module)
+static VKAPI_ATTR VkResult VKAPI_CALL
+trace_create_shader_module(VkDevice device, const VkShaderModuleCreateInfo *info,
+                           const VkAllocationCallbacks *alloc, VkShaderModule *module)
 {
     VkResult r = vkCreateShaderModule(device, info, alloc, module);
     if (r == VK_SUCCESS) {
@@ -162,11 +161,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL trace_create_shader_module(VkDevice device
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL trace_create_compute_pipelines(VkDevice device, VkPipelineCache cache,
-                                                        uint32_t count,
-                                                        const VkComputePipelineCreateInfo *infos,
-                                                        const VkAllocationCallbacks *alloc,
-                                                        VkPipeline *pipes)
+static VKAPI_ATTR VkResult VKAPI_CALL trace_create_compute_pipelines(
+    VkDevice device, VkPipelineCache cache, uint32_t count,
+    const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *alloc, VkPipeline *pipes)
 {
     VkResult r = vkCreateComputePipelines(device, cache, count, infos, alloc, pipes);
     if (r == VK_SUCCESS)
@@ -176,8 +173,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL trace_create_compute_pipelines(VkDevice de
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL trace_begin_command_buffer(VkCommandBuffer cmd,
-                                                    const VkCommandBufferBeginInfo *info)
+static VKAPI_ATTR VkResult VKAPI_CALL
+trace_begin_command_buffer(VkCommandBuffer cmd, const VkCommandBufferBeginInfo *info)
 {
     if (tr.arm) {
         tr.cmd = cmd;
@@ -186,17 +183,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL trace_begin_command_buffer(VkCommandBuffer
     return vkBeginCommandBuffer(cmd, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL trace_cmd_bind_pipeline(VkCommandBuffer cmd, VkPipelineBindPoint point,
-                                             VkPipeline pipe)
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_bind_pipeline(VkCommandBuffer cmd,
+                                                          VkPipelineBindPoint point,
+                                                          VkPipeline pipe)
 {
     if (traced(cmd) && point == VK_PIPELINE_BIND_POINT_COMPUTE)
         tr.kernel = kernel_of((uint64_t)(uintptr_t)pipe, true);
     vkCmdBindPipeline(cmd, point, pipe);
 }
 
-static VKAPI_ATTR void VKAPI_CALL trace_cmd_push_constants(VkCommandBuffer cmd, VkPipelineLayout layout,
-                                              VkShaderStageFlags stages, uint32_t offset,
-                                              uint32_t size, const void *values)
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_push_constants(VkCommandBuffer cmd,
+                                                           VkPipelineLayout layout,
+                                                           VkShaderStageFlags stages,
+                                                           uint32_t offset, uint32_t size,
+                                                           const void *values)
 {
     if (traced(cmd) && offset <= sizeof tr.pc && size <= sizeof tr.pc - offset)
         memcpy((unsigned char *)&tr.pc + offset, values, size);
@@ -223,7 +223,8 @@ static VKAPI_ATTR void VKAPI_CALL trace_push_descriptor(VkCommandBuffer cmd,
     real_push_descriptor(cmd, point, layout, set, count, writes);
 }
 
-static VKAPI_ATTR void VKAPI_CALL trace_cmd_dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z)
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_dispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y,
+                                                     uint32_t z)
 {
     event *e;
     if (traced(cmd) && (e = add_event(EV_DISPATCH))) {
@@ -237,8 +238,9 @@ static VKAPI_ATTR void VKAPI_CALL trace_cmd_dispatch(VkCommandBuffer cmd, uint32
     vkCmdDispatch(cmd, x, y, z);
 }
 
-static VKAPI_ATTR void VKAPI_CALL trace_cmd_copy_buffer(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst,
-                                           uint32_t count, const VkBufferCopy *regions)
+static VKAPI_ATTR void VKAPI_CALL trace_cmd_copy_buffer(VkCommandBuffer cmd, VkBuffer src,
+                                                        VkBuffer dst, uint32_t count,
+                                                        const VkBufferCopy *regions)
 {
     event *e;
     if (traced(cmd) && (e = add_event(EV_COPY)))
@@ -269,6 +271,7 @@ static void seen(const char *name, PFN_vkVoidFunction f)
 }
 
 #define RT_HOOK_SEEN(name, real) seen(name, real)
+/* clang-format off */
 #define RT_HOOKS(X)                                                                           \
     X(vkCreateShaderModule, trace_create_shader_module)                                       \
     X(vkCreateComputePipelines, trace_create_compute_pipelines)                               \
@@ -278,6 +281,7 @@ static void seen(const char *name, PFN_vkVoidFunction f)
     X(vkCmdPushDescriptorSetKHR, trace_push_descriptor)                                       \
     X(vkCmdDispatch, trace_cmd_dispatch) X(vkCmdCopyBuffer, trace_cmd_copy_buffer)            \
     X(vkCmdPipelineBarrier, trace_cmd_pipeline_barrier)
+/* clang-format on */
 #include "rt_vk_hooks.h"
 
 /* A context of the test: rt_context's, through the tracing vkGetInstanceProcAddr. */
@@ -346,17 +350,18 @@ static trace_sum trace_end(const fkc_context *ctx, const fkc_stream *s, const ch
             fail_msg("%s: dispatch %u runs no kernel of the runtime", what, i);
         for (int d = 0; d < 3; d++)
             if (e->groups[d] < 1 || e->groups[d] > lim)
-                fail_msg("%s: dispatch %u (%s): %u work groups in dimension %d, limit %u", what,
-                         i, kernels[e->kernel].name, e->groups[d], d, lim);
+                fail_msg("%s: dispatch %u (%s): %u work groups in dimension %d, limit %u", what, i,
+                         kernels[e->kernel].name, e->groups[d], d, lim);
         uint32_t want = e->kernel == K_RING_U128 || e->kernel == K_RING_WIDE ? 3 : 2;
         if (e->n_win != want)
             fail_msg("%s: dispatch %u binds %u windows, not %u", what, i, e->n_win, want);
         for (uint32_t b = 0; b < e->n_win; b++)
             if (e->win_range[b] < 1 || e->win_range[b] > range || e->win_off[b] % align)
                 fail_msg("%s: dispatch %u (%s), binding %u: window of %llu bytes at %llu (storage "
-                         "range %llu, alignment %llu)", what, i, kernels[e->kernel].name, b,
-                         (unsigned long long)e->win_range[b], (unsigned long long)e->win_off[b],
-                         (unsigned long long)range, (unsigned long long)align);
+                         "range %llu, alignment %llu)",
+                         what, i, kernels[e->kernel].name, b, (unsigned long long)e->win_range[b],
+                         (unsigned long long)e->win_off[b], (unsigned long long)range,
+                         (unsigned long long)align);
         if (e->pc.grid)
             t.grid++;
         else
@@ -422,8 +427,8 @@ static trace_sum slice_one(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const 
 
 /* A rotating write with the position `pos` at byte pos_at of its own buffer. */
 static trace_sum ring_one(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
-                          const size_t *src, size_t cap, uint64_t pos, int32_t axis,
-                          size_t dst_at, size_t src_at, size_t pos_at, const char *what)
+                          const size_t *src, size_t cap, uint64_t pos, int32_t axis, size_t dst_at,
+                          size_t src_at, size_t pos_at, const char *what)
 {
     size_t e = fkc_dtype_size(dt);
     rt_buf D, S, P;
@@ -492,15 +497,16 @@ static void test_ring_outer_axis(void **state)
     static const struct {
         size_t n;
         uint64_t pos;
-    } cases[] = {{2, 1}, {3, 2}, {4, 3}, {1, 4}, {1, 0}, {7, 2}, {12, 9}, {5, (1ull << 32) + 1},
+    } cases[] = {{2, 1},         {3, 2}, {4, 3},  {1, 4},
+                 {1, 0},         {7, 2}, {12, 9}, {5, (1ull << 32) + 1},
                  {3, UINT64_MAX}};
     rng_seed(0x0A7E);
     for (int w = 0; w < 4; w++) {
         size_t u = 16 / fkc_dtype_size(widths[w]);
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             const size_t dst[3] = {5, 3, 2 * u}, src[3] = {cases[i].n, 2, u};
-            trace_sum t = ring_one(compute_ctx, widths[w], 3, dst, src, 5, cases[i].pos, 0, 32,
-                                   16, 8 * (i % 3), "aligned ring on the outer axis");
+            trace_sum t = ring_one(compute_ctx, widths[w], 3, dst, src, 5, cases[i].pos, 0, 32, 16,
+                                   8 * (i % 3), "aligned ring on the outer axis");
             expect_kernel(&t, K_RING_U128, 1, "aligned ring on the outer axis");
             assert_int_equal(t.rings[2], 1);
             const size_t dstm[3] = {5, 3, 2 * u + 1};
@@ -531,8 +537,8 @@ static void test_ring_third_axis(void **state)
                 int kern = al ? K_RING_U128 : K_RING_WIDE;
                 uint32_t per = al ? 1 : 2;
                 const size_t d4[4] = {6, 3, 4, W}, s4[4] = {len[k], 2, 3, u};
-                trace_sum t = ring_one(compute_ctx, widths[w], 4, d4, s4, 6, pos[k], 0, 16, 32,
-                                       8, "ring at merged dim 2 (rank 4)");
+                trace_sum t = ring_one(compute_ctx, widths[w], 4, d4, s4, 6, pos[k], 0, 16, 32, 8,
+                                       "ring at merged dim 2 (rank 4)");
                 expect_kernel(&t, kern, 2 * per, "ring at merged dim 2 (rank 4)");
                 const size_t d5[5] = {2, 6, 3, 4, W}, s5[5] = {2, len[k], 2, 3, u};
                 t = ring_one(compute_ctx, widths[w], 5, d5, s5, 6, pos[k], 1, 48, 16, 5,
@@ -559,8 +565,8 @@ static void test_ring_one_token(void **state)
         size_t u = 16 / fkc_dtype_size(widths[w]);
         for (uint64_t pos = 0; pos < 7; pos += 3) {
             const size_t d1[2] = {7, u + 1}, s1[2] = {1, u};
-            trace_sum t = ring_one(compute_ctx, widths[w], 2, d1, s1, 7, pos + (1ull << 33), 0,
-                                   16, 16, 0, "one token, misaligned ring stride (rows)");
+            trace_sum t = ring_one(compute_ctx, widths[w], 2, d1, s1, 7, pos + (1ull << 33), 0, 16,
+                                   16, 0, "one token, misaligned ring stride (rows)");
             expect_kernel(&t, K_RING_WIDE, 2, "one token, misaligned ring stride (rows)");
             const size_t d2[3] = {7, 3, u + 1}, s2[3] = {1, 2, u};
             t = ring_one(compute_ctx, widths[w], 3, d2, s2, 7, pos, 0, 16, 16, 8,
@@ -580,13 +586,24 @@ static void test_ring_one_token(void **state)
  * largest ones whose residue mod cap is 0 and cap - 1 (below 2^32 and above). */
 static uint32_t positions(uint64_t cap, uint64_t *out)
 {
-    const uint64_t m = UINT64_MAX - UINT64_MAX % cap; /* the largest multiple of cap */
+    const uint64_t m = UINT64_MAX - UINT64_MAX % cap;      /* the largest multiple of cap */
     const uint64_t above = ((1ull << 32) / cap + 1) * cap; /* the first multiple past 2^32 */
-    const uint64_t fixed[] = {m, m - 1, UINT64_MAX, above - 1, above, above + cap - 1,
-                              (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1,
-                              (1ull << 33) + cap - 1, 0xffffffff00000000ull,
-                              0x00000001ffffffffull, 1ull << 63, (1ull << 63) - 1,
-                              UINT64_MAX - 1, 0x8000000100000000ull + 7 * cap};
+    const uint64_t fixed[] = {m,
+                              m - 1,
+                              UINT64_MAX,
+                              above - 1,
+                              above,
+                              above + cap - 1,
+                              (1ull << 32) - 1,
+                              1ull << 32,
+                              (1ull << 32) + 1,
+                              (1ull << 33) + cap - 1,
+                              0xffffffff00000000ull,
+                              0x00000001ffffffffull,
+                              1ull << 63,
+                              (1ull << 63) - 1,
+                              UINT64_MAX - 1,
+                              0x8000000100000000ull + 7 * cap};
     uint32_t n = 0;
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         out[n++] = fixed[i];
@@ -650,8 +667,8 @@ static void positions_of(fkc_context *ctx, fkc_dtype dt, size_t cap, size_t row,
         fkc_tensor st = rt_tensor(S.dev, s_at[k], dt, 2, src);
         fkc_tensor ot = rt_tensor(D.dev, d_at[k], dt, 2, dst);
         RT_OK(fkc_write_slice_rotating(s, &st, &ot, cap, P.dev, p_at[k], 0));
-        assert_int_equal(fkc_ref_write_slice_rotating(D.host + d_at[k], dst, 2,
-                                                      S.host + s_at[k], src, cap, pos[k], 0, e),
+        assert_int_equal(fkc_ref_write_slice_rotating(D.host + d_at[k], dst, 2, S.host + s_at[k],
+                                                      src, cap, pos[k], 0, e),
                          FKC_OK);
     }
     trace_sum t = trace_end(ctx, s, what);
@@ -681,8 +698,7 @@ static void test_ring_positions(void **state)
     /* A ring of 2^20 + 7 one-byte rows: the position arithmetic with a large capacity (a few
      * positions: each op has a 1 MiB ring of its own). */
     rng_seed(0x9052);
-    positions_of(compute_ctx, FKC_DTYPE_U8, (1u << 20) + 7, 1, 1, 6, K_RING_WIDE,
-                 "a large ring");
+    positions_of(compute_ctx, FKC_DTYPE_U8, (1u << 20) + 7, 1, 1, 6, K_RING_WIDE, "a large ring");
 }
 
 /* ---- the storage-window limit, exactly and a few bytes over ---- */
@@ -885,8 +901,11 @@ static void test_kernel_choice(void **state)
         size_t row, off;
         int kernel;
         bool grid;
-    } g[] = {{4080, 16, K_U128, false}, {4096, 16, K_U128, true},
-             {4065, 17, K_WIDE, false}, {4066, 17, K_WIDE, true}, {4066, 31, K_WIDE, true}};
+    } g[] = {{4080, 16, K_U128, false},
+             {4096, 16, K_U128, true},
+             {4065, 17, K_WIDE, false},
+             {4066, 17, K_WIDE, true},
+             {4066, 31, K_WIDE, true}};
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
         const size_t gd[2] = {2, 4128}, gs[2] = {2, g[i].row}, go[2] = {0, g[i].off};
         t = slice_one(ctx, u8, 2, gd, gs, go, 0, 0, "grid threshold");
@@ -915,8 +934,7 @@ static void test_copy_paths(void **state)
         t = slice_one(ctxs[c], u8, 2, d, s63, o, 3, 1, "63-byte rows");
         bool copy63 = c == 2, copy64 = c == 2 || (c == 0 && cpu);
         if (copy63 ? t.copies != 1 || t.dispatches != 0 : t.copies != 0 || t.dispatches != 1)
-            fail_msg("63-byte rows, path %d: %u copies, %u dispatches", c, t.copies,
-                     t.dispatches);
+            fail_msg("63-byte rows, path %d: %u copies, %u dispatches", c, t.copies, t.dispatches);
         t = slice_one(ctxs[c], u8, 2, d, s64, o, 3, 1, "64-byte rows");
         if (copy64 ? t.copies != 1 || t.dispatches != 0 || t.regions != 3
                    : t.copies != 0 || t.dispatches != 1)
@@ -941,14 +959,14 @@ static void test_copy_paths(void **state)
 
 /* ---- source and output in one buffer ---- */
 
-#define REFUSED(call, status, text)                                                           \
-    do {                                                                                      \
-        fkc_status got_ = (call);                                                             \
-        if (got_ != (status))                                                                 \
-            fail_msg("%s -> %s, want %s (%s)", #call, fkc_status_name(got_),                  \
-                     fkc_status_name(status), fkc_last_error());                              \
-        if (!strstr(fkc_last_error(), (text)))                                                \
-            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
+#define REFUSED(call, status, text)                                                                \
+    do {                                                                                           \
+        fkc_status got_ = (call);                                                                  \
+        if (got_ != (status))                                                                      \
+            fail_msg("%s -> %s, want %s (%s)", #call, fkc_status_name(got_),                       \
+                     fkc_status_name(status), fkc_last_error());                                   \
+        if (!strstr(fkc_last_error(), (text)))                                                     \
+            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                         \
     } while (0)
 
 /* One buffer holding both tensors: every partial overlap of a 16-byte source with the 64-byte
@@ -978,8 +996,8 @@ static void test_overlap(void **state)
         fkc_tensor src = rt_tensor(B.dev, bad[i], FKC_DTYPE_U8, 2, sd);
         REFUSED(fkc_write_slice(s, &src, &out, off), FKC_ERR_INVALID_ARGUMENT, "overlap");
         fkc_tensor rs = rt_tensor(B.dev, bad[i], FKC_DTYPE_U8, 2, rsrc);
-        REFUSED(fkc_write_slice_rotating(s, &rs, &out, 4, P.dev, 0, 0),
-                FKC_ERR_INVALID_ARGUMENT, "overlap");
+        REFUSED(fkc_write_slice_rotating(s, &rs, &out, 4, P.dev, 0, 0), FKC_ERR_INVALID_ARGUMENT,
+                "overlap");
     }
     const size_t empty[2] = {0, 8};
     fkc_tensor hollow = rt_tensor(B.dev, 130, FKC_DTYPE_U8, 2, empty);
@@ -999,9 +1017,9 @@ static void test_overlap(void **state)
         rt_buf_check(&B, "adjacent source and out");
         fkc_tensor rs = rt_tensor(B.dev, good[i], FKC_DTYPE_U8, 2, rsrc);
         RT_OK(fkc_write_slice_rotating_sync(ctx, &rs, &out, 4, P.dev, 0, 0));
-        assert_int_equal(fkc_ref_write_slice_rotating(B.host + 128, ring, 2, B.host + good[i],
-                                                      rsrc, 4, 5, 0, 1),
-                         FKC_OK);
+        assert_int_equal(
+            fkc_ref_write_slice_rotating(B.host + 128, ring, 2, B.host + good[i], rsrc, 4, 5, 0, 1),
+            FKC_OK);
         rt_buf_check(&B, "adjacent source and ring");
     }
     /* Every width: out [3, 5] at a misaligned offset, written whole by a source right before
@@ -1058,8 +1076,8 @@ static void test_position_overlap(void **state)
             for (int b = 7; b >= 0; b--)
                 pos = pos << 8 | B.host[good[i] + (size_t)b];
             RT_OK(fkc_write_slice_rotating_sync(ctx, &src, &out, 4, B.dev, good[i], 0));
-            assert_int_equal(fkc_ref_write_slice_rotating(B.host + 128, ring, 2, B.host + 300,
-                                                          tok, 4, pos, 0, 1),
+            assert_int_equal(fkc_ref_write_slice_rotating(B.host + 128, ring, 2, B.host + 300, tok,
+                                                          4, pos, 0, 1),
                              FKC_OK);
             rt_buf_check(&B, "a position beside out or in the source");
         }
@@ -1275,8 +1293,11 @@ static void short_runs(fkc_context *ctx, fkc_dtype dt, int want, const char *wha
             for (int pk = 0; pk < 3; pk++, k++) {
                 size_t pitch = pk == 0 ? 16 / e : pk == 1 ? n + 1 : n + 16 / e + 1;
                 bool planes = (o + (size_t)pk) % 2 == 0;
-                c[k] = (run_case){.rank = 3, .src = {3, 4, n}, .dst = {3, planes ? 5 : 4, pitch},
-                                  .off = {0, planes ? 1 : 0, pitch - n}, .d_at = o,
+                c[k] = (run_case){.rank = 3,
+                                  .src = {3, 4, n},
+                                  .dst = {3, planes ? 5 : 4, pitch},
+                                  .off = {0, planes ? 1 : 0, pitch - n},
+                                  .d_at = o,
                                   .s_at = (o * 7 + n) % 16};
                 /* every offset mod 16: the run starts at d_at + (pitch - n) * e of each row */
                 c[k].d_at = (o + 32 - ((pitch - n) * e) % 16) % 16;
@@ -1312,14 +1333,22 @@ static void test_short_run_edges(void **state)
         for (size_t n = 1; n * e <= 15; n++) {
             /* [5, n] into [5, n + 1] at [0, 1]: the last row's last element is the buffer's
              * last byte; destination and source at odd offsets */
-            run_case c = {.rank = 2, .src = {5, n}, .dst = {5, n + 1}, .off = {0, 1},
-                          .d_at = 16 + n % 16, .s_at = 32 + (3 * n) % 16};
+            run_case c = {.rank = 2,
+                          .src = {5, n},
+                          .dst = {5, n + 1},
+                          .off = {0, 1},
+                          .d_at = 16 + n % 16,
+                          .s_at = 32 + (3 * n) % 16};
             run_cases(compute_ctx, widths[w], &c, 1, true, false, K_WIDE_SHORT, "last element");
         }
     }
     run_case m[2] = {{.rank = 4, .src = {3, 16, 8, 6}, .dst = {3, 16, 8, 8}, .off = {0, 0, 0, 1}},
-                     {.rank = 4, .src = {2, 3, 4, 5}, .dst = {3, 4, 5, 8}, .off = {1, 1, 1, 2},
-                      .d_at = 6, .s_at = 10}};
+                     {.rank = 4,
+                      .src = {2, 3, 4, 5},
+                      .dst = {3, 4, 5, 8},
+                      .off = {1, 1, 1, 2},
+                      .d_at = 6,
+                      .s_at = 10}};
     trace_sum t = run_cases(compute_ctx, f16, m, 2, false, true, K_WIDE_SHORT, "merged axes");
     assert_int_equal(t.dispatches, 1 + 2); /* the merged slab one; the other a plane each */
     fkc_context *win = edge_context(0, FKC_COPY_COMPUTE, 256, 0);
@@ -1330,15 +1359,27 @@ static void test_short_run_edges(void **state)
         size_t e = fkc_dtype_size(widths[w]);
         /* [40, 12 / e] into [40, 16 / e] and [2, 20, 12 / e] into [2, 21, 16 / e]: 640 bytes
          * through windows of 256 */
-        run_case c[2] = {{.rank = 2, .src = {40, 12 / e}, .dst = {40, 16 / e},
-                          .off = {0, 4 / e}, .d_at = 2, .s_at = 5},
-                         {.rank = 3, .src = {2, 20, 12 / e}, .dst = {2, 21, 16 / e},
-                          .off = {0, 1, 2 / e}, .d_at = 2, .s_at = 9}};
+        run_case c[2] = {{.rank = 2,
+                          .src = {40, 12 / e},
+                          .dst = {40, 16 / e},
+                          .off = {0, 4 / e},
+                          .d_at = 2,
+                          .s_at = 5},
+                         {.rank = 3,
+                          .src = {2, 20, 12 / e},
+                          .dst = {2, 21, 16 / e},
+                          .off = {0, 1, 2 / e},
+                          .d_at = 2,
+                          .s_at = 9}};
         t = run_cases(win, widths[w], c, 2, false, true, K_WIDE_SHORT, "short runs, windows");
         assert_true(t.dispatches >= 2 * 3);
         /* 700 rows through dispatches of one work group (256 invocations) */
-        run_case g = {.rank = 2, .src = {700, 12 / e}, .dst = {700, 16 / e}, .off = {0, 2 / e},
-                      .d_at = 3, .s_at = 1};
+        run_case g = {.rank = 2,
+                      .src = {700, 12 / e},
+                      .dst = {700, 16 / e},
+                      .off = {0, 2 / e},
+                      .d_at = 3,
+                      .s_at = 1};
         t = run_cases(few, widths[w], &g, 1, false, true, K_WIDE_SHORT, "short runs, groups");
         assert_int_equal(t.dispatches, 3);
     }
@@ -1409,9 +1450,9 @@ static void dependent_ops(fkc_context *ctx, size_t mis, const char *what)
     at[1] = tr.n;
     RT_OK(fkc_write_slice(s, &c_part, &a_big, o2)); /* 2: A <- C, overlapping 1: WAW */
     at[2] = tr.n;
-    RT_OK(fkc_write_slice(s, &a_big, &b_big, z));   /* 3: B <- A: RAW on 2 */
+    RT_OK(fkc_write_slice(s, &a_big, &b_big, z)); /* 3: B <- A: RAW on 2 */
     at[3] = tr.n;
-    RT_OK(fkc_write_slice(s, &c_part, &a_big, z));  /* 4: A <- C: WAR on 3 */
+    RT_OK(fkc_write_slice(s, &c_part, &a_big, z)); /* 4: A <- C: WAR on 3 */
     at[4] = tr.n;
     RT_OK(fkc_stream_copy(s, P.dev, 0, P.dev, 32, 8)); /* 5: position 3 */
     at[5] = tr.n;
@@ -1467,22 +1508,14 @@ static void test_dependent_ops(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ring_outer_axis),
-        cmocka_unit_test(test_ring_third_axis),
-        cmocka_unit_test(test_ring_one_token),
-        cmocka_unit_test(test_ring_positions),
-        cmocka_unit_test(test_window_limit),
-        cmocka_unit_test(test_group_splits),
-        cmocka_unit_test(test_kernel_choice),
-        cmocka_unit_test(test_copy_paths),
-        cmocka_unit_test(test_overlap),
-        cmocka_unit_test(test_position_overlap),
-        cmocka_unit_test(test_wrapper_arguments),
-        cmocka_unit_test(test_short_rows),
-        cmocka_unit_test(test_short_runs),
-        cmocka_unit_test(test_short_run_edges),
-        cmocka_unit_test(test_alignment_classes),
-        cmocka_unit_test(test_dependent_ops),
+        cmocka_unit_test(test_ring_outer_axis),   cmocka_unit_test(test_ring_third_axis),
+        cmocka_unit_test(test_ring_one_token),    cmocka_unit_test(test_ring_positions),
+        cmocka_unit_test(test_window_limit),      cmocka_unit_test(test_group_splits),
+        cmocka_unit_test(test_kernel_choice),     cmocka_unit_test(test_copy_paths),
+        cmocka_unit_test(test_overlap),           cmocka_unit_test(test_position_overlap),
+        cmocka_unit_test(test_wrapper_arguments), cmocka_unit_test(test_short_rows),
+        cmocka_unit_test(test_short_runs),        cmocka_unit_test(test_short_run_edges),
+        cmocka_unit_test(test_alignment_classes), cmocka_unit_test(test_dependent_ops),
     };
     return cmocka_run_group_tests_name("runtime kernel edges", tests, setup, teardown);
 }

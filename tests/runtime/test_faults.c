@@ -43,8 +43,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count
     return vkQueueSubmit(queue, count, submits, fence);
 }
 
+/* clang-format off */
 #define RT_HOOKS(X) X(vkMapMemory, map_memory) X(vkAllocateMemory, allocate_memory)            \
     X(vkQueueSubmit, queue_submit)
+/* clang-format on */
 #include "rt_vk_hooks.h"
 
 static fkc_context *ctx;
@@ -71,12 +73,12 @@ static int no_validation(void **state)
     return 0;
 }
 
-#define REFUSED(call, status, text)                                                           \
-    do {                                                                                      \
-        fkc_status got_ = (call);                                                             \
-        if (got_ != (status) || !strstr(fkc_last_error(), (text)))                            \
-            fail_msg("%s -> %s '%s', want %s with '%s'", #call, fkc_status_name(got_),        \
-                     fkc_last_error(), fkc_status_name(status), (text));                     \
+#define REFUSED(call, status, text)                                                                \
+    do {                                                                                           \
+        fkc_status got_ = (call);                                                                  \
+        if (got_ != (status) || !strstr(fkc_last_error(), (text)))                                 \
+            fail_msg("%s -> %s '%s', want %s with '%s'", #call, fkc_status_name(got_),             \
+                     fkc_last_error(), fkc_status_name(status), (text));                           \
     } while (0)
 
 /* The staging buffers are made (and mapped) on first use: a failed map must not leave a staging

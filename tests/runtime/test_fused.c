@@ -56,7 +56,7 @@ static const char *const mode_name[3] = {"unfused", "fused", "fused, table by up
 /* ---- one write_slice, applied to the device and to the host images ---------------------- */
 
 typedef struct wr {
-    rt_buf *src, *dst;   /* buffers: the source tensor's and the destination's */
+    rt_buf *src, *dst; /* buffers: the source tensor's and the destination's */
     size_t src_at, dst_at;
     fkc_dtype dt;
     uint32_t rank;
@@ -272,8 +272,10 @@ static void test_random_both_ways(void **state)
                 int si = (int)rng_below(3), di = (int)rng_below(3);
                 w.src = &B[si];
                 w.dst = &B[di];
-                w.dst_at = aligned ? 16 * rng_below((16384 - dbytes) / 16) : rng_below(16384 - dbytes);
-                w.src_at = aligned ? 16 * rng_below((16384 - sbytes) / 16) : rng_below(16384 - sbytes);
+                w.dst_at = aligned ? 16 * rng_below((16384 - dbytes) / 16)
+                                   : rng_below(16384 - dbytes);
+                w.src_at = aligned ? 16 * rng_below((16384 - sbytes) / 16)
+                                   : rng_below(16384 - sbytes);
                 if (si == di && w.src_at < w.dst_at + dbytes && w.dst_at < w.src_at + sbytes)
                     continue; /* refused by the op: source and output overlap */
                 apply(s, &w);
@@ -291,10 +293,10 @@ static void test_random_both_ways(void **state)
 
 /* ---- a decode step: 2 x L caches, one token each ---------------------------------------- */
 
-#define L 8     /* layers: K and V each */
+#define L 8 /* layers: K and V each */
 #define HEADS 4
 #define CAP 12 /* not a power of two: 2^32 mod CAP != 0 */
-#define DIM 32  /* f16: 64-byte rows */
+#define DIM 32 /* f16: 64-byte rows */
 
 typedef struct step {
     rt_buf cache, tok, pos;
@@ -345,8 +347,8 @@ static void step_ref(step *t, bool advance)
     size_t cb = rt_elems(4, t->cshape) * 2, tb = rt_elems(4, t->tshape) * 2;
     for (int i = 0; i < 2 * L; i++)
         assert_int_equal(fkc_ref_write_slice_rotating(t->cache.host + (size_t)i * cb, t->cshape, 4,
-                                                      t->tok.host + (size_t)i * tb, t->tshape, CAP, p,
-                                                      2, 2),
+                                                      t->tok.host + (size_t)i * tb, t->tshape, CAP,
+                                                      p, 2, 2),
                          FKC_OK);
     if (advance)
         put_u64(t->pos.host, p + 1);
@@ -444,7 +446,11 @@ static void test_ring_chunks(void **state)
             for (int v = 0; v < 3; v++) {
                 int32_t axis = v == 1 ? 1 : 2;
                 size_t c[4] = {2, axis == 1 ? CAP : 3, axis == 2 ? CAP : 3, 8};
-                size_t x[4] = {2, v == 1 ? 5 : 3, v == 0 ? 5 : v == 2 ? CAP + 2 : 3, v == 1 ? 4 : 8};
+                size_t x[4] = {2, v == 1 ? 5 : 3,
+                               v == 0   ? 5
+                               : v == 2 ? CAP + 2
+                                        : 3,
+                               v == 1 ? 4 : 8};
                 rt_buf D, S, P; /* two rings in D (two writes: one fused dispatch) */
                 size_t rb = rt_elems(4, c) * 4, at[2] = {32, 32 + rb + 32};
                 rt_buf_make(ctx, &D, 2 * rb + 96);
@@ -457,8 +463,8 @@ static void test_ring_chunks(void **state)
                 for (int r = 0; r < 2; r++) {
                     fkc_tensor ot = rt_tensor(D.dev, at[r], FKC_DTYPE_F32, 4, c);
                     RT_OK(fkc_write_slice_rotating(s, &st, &ot, CAP, P.dev, 0, axis));
-                    assert_int_equal(fkc_ref_write_slice_rotating(D.host + at[r], c, 4, S.host,
-                                                                  x, CAP, starts[k], axis, 4),
+                    assert_int_equal(fkc_ref_write_slice_rotating(D.host + at[r], c, 4, S.host, x,
+                                                                  CAP, starts[k], axis, 4),
                                      FKC_OK);
                 }
                 if (fuse && fkc_test_command_count(s) != 1) /* their pieces: one dispatch */

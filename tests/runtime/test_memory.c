@@ -63,8 +63,8 @@ static void check_places(fkc_buffer **b, uint32_t n, uint64_t align)
         RT_OK(fkc_buffer_vulkan(b[i], &p[i].vb, &p[i].off, &p[i].size));
         p[i].index = i;
         if (p[i].off % align)
-            fail_msg("buffer %u at offset %llu: not %llu-aligned", i,
-                     (unsigned long long)p[i].off, (unsigned long long)align);
+            fail_msg("buffer %u at offset %llu: not %llu-aligned", i, (unsigned long long)p[i].off,
+                     (unsigned long long)align);
     }
     qsort(p, n, sizeof *p, by_place);
     for (uint32_t i = 1; i < n; i++)

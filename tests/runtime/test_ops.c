@@ -15,9 +15,9 @@ typedef struct config {
     const char *label;
     uint32_t flags;
     fkc_copy_path path;
-    uint64_t range;   /* storage-range test hook (0: device limit) */
-    uint32_t groups;  /* work-group-count test hook (0: device limit) */
-    bool no_push;     /* descriptor sets from the streams' pools, not push descriptors */
+    uint64_t range;  /* storage-range test hook (0: device limit) */
+    uint32_t groups; /* work-group-count test hook (0: device limit) */
+    bool no_push;    /* descriptor sets from the streams' pools, not push descriptors */
 } config;
 
 static const config configs[] = {
@@ -29,7 +29,8 @@ static const config configs[] = {
 
 static fkc_context *config_context(const config *cf, uint32_t flags)
 {
-    fkc_test_hooks h = {.storage_buffer_range = cf->range, .work_group_count = cf->groups,
+    fkc_test_hooks h = {.storage_buffer_range = cf->range,
+                        .work_group_count = cf->groups,
                         .no_push_descriptors = cf->no_push};
     fkc_context *ctx = rt_context_hooks(cf->flags | flags, cf->path, &h, NULL);
     assert_int_equal(fkc_context_vulkan_push_descriptors(ctx), !cf->no_push);
@@ -166,14 +167,13 @@ static void rotating_path(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const s
     RT_OK(fkc_buffer_upload(P.dev, 0, P.host, P.size));
     fkc_tensor st = rt_tensor(S.dev, src_at, dt, rank, src);
     fkc_tensor ot = rt_tensor(D.dev, dst_at, dt, rank, dst);
-    fkc_status want = fkc_ref_write_slice_rotating(D.host + dst_at, dst, rank, S.host + src_at,
-                                                   src, capacity, position, axis, e);
+    fkc_status want = fkc_ref_write_slice_rotating(D.host + dst_at, dst, rank, S.host + src_at, src,
+                                                   capacity, position, axis, e);
     assert_int_equal(want, FKC_OK);
     RT_OK(fkc_write_slice_rotating_sync(ctx, &st, &ot, capacity, P.dev, pos_at, axis));
     char what[160];
-    snprintf(what, sizeof what, "rotating %s cap %zu pos %llu [%s]", fkc_dtype_name(dt),
-             capacity, (unsigned long long)position,
-             ctx == ring_ctx[0] ? "device position" : "readback");
+    snprintf(what, sizeof what, "rotating %s cap %zu pos %llu [%s]", fkc_dtype_name(dt), capacity,
+             (unsigned long long)position, ctx == ring_ctx[0] ? "device position" : "readback");
     rt_buf_check(&D, what);
     rt_buf_free(&D);
     rt_buf_free(&S);
@@ -190,14 +190,14 @@ static void rotating_named(fkc_context *ctx, fkc_dtype dt)
         size_t len;
         uint64_t pos;
     } cases[] = {
-        {2, 1},                       /* no wrap */
-        {3, 5},                       /* ends exactly at the ring end */
-        {4, 6},                       /* wraps */
-        {8, 3},                       /* src = capacity */
-        {11, 2},                      /* src > capacity: last write wins */
-        {3, (1ull << 63) + 5},        /* position far beyond capacity */
-        {5, UINT64_MAX},              /* the largest position */
-        {0, 4},                       /* empty source */
+        {2, 1},                /* no wrap */
+        {3, 5},                /* ends exactly at the ring end */
+        {4, 6},                /* wraps */
+        {8, 3},                /* src = capacity */
+        {11, 2},               /* src > capacity: last write wins */
+        {3, (1ull << 63) + 5}, /* position far beyond capacity */
+        {5, UINT64_MAX},       /* the largest position */
+        {0, 4},                /* empty source */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t src[2] = {cases[i].len, 3};
@@ -256,8 +256,7 @@ static void run_config(const config *cf)
     rng_seed(0xF00D + (uint64_t)(cf - configs));
     for (int d = 0; d < FKC_DTYPE_COUNT; d++)
         slice_batch(ctx, (fkc_dtype)d, cf->label);
-    static const fkc_dtype widths[] = {FKC_DTYPE_U8, FKC_DTYPE_BF16, FKC_DTYPE_F32,
-                                       FKC_DTYPE_F64};
+    static const fkc_dtype widths[] = {FKC_DTYPE_U8, FKC_DTYPE_BF16, FKC_DTYPE_F32, FKC_DTYPE_F64};
     for (int w = 0; w < 4; w++) {
         rotating_named(ctx, widths[w]);
         rotating_random(ctx, widths[w], 6);
@@ -273,10 +272,26 @@ static void run_config(const config *cf)
     fkc_context_destroy(ctx);
 }
 
-static void test_auto(void **state) { (void)state; run_config(&configs[0]); }
-static void test_compute(void **state) { (void)state; run_config(&configs[1]); }
-static void test_transfer(void **state) { (void)state; run_config(&configs[2]); }
-static void test_descriptor_pools(void **state) { (void)state; run_config(&configs[3]); }
+static void test_auto(void **state)
+{
+    (void)state;
+    run_config(&configs[0]);
+}
+static void test_compute(void **state)
+{
+    (void)state;
+    run_config(&configs[1]);
+}
+static void test_transfer(void **state)
+{
+    (void)state;
+    run_config(&configs[2]);
+}
+static void test_descriptor_pools(void **state)
+{
+    (void)state;
+    run_config(&configs[3]);
+}
 
 /* One write_slice with its own buffers; returns the number of device commands it took. */
 static uint32_t big_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const size_t *dst,
@@ -295,8 +310,8 @@ static uint32_t big_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const si
     RT_OK(fkc_write_slice(s, &st, &ot, off));
     uint32_t cmds = fkc_test_command_count(s);
     RT_OK(fkc_stream_submit(s));
-    assert_int_equal(fkc_ref_write_slice(D.host + dst_at, dst, rank, S.host + src_at, src, off,
-                                         e), FKC_OK);
+    assert_int_equal(fkc_ref_write_slice(D.host + dst_at, dst, rank, S.host + src_at, src, off, e),
+                     FKC_OK);
     rt_buf_check(&D, "split write_slice");
     fkc_stream_destroy(s);
     rt_buf_free(&D);
@@ -309,8 +324,8 @@ static uint32_t big_case(fkc_context *ctx, fkc_dtype dt, uint32_t rank, const si
  * splits; a 2-group grid limit forces the grid walk. Each must take several commands. */
 static fkc_context *split_context(bool no_push, uint64_t range, uint32_t groups)
 {
-    fkc_test_hooks h = {.storage_buffer_range = range, .work_group_count = groups,
-                        .no_push_descriptors = no_push};
+    fkc_test_hooks h = {
+        .storage_buffer_range = range, .work_group_count = groups, .no_push_descriptors = no_push};
     return rt_context_hooks(0, FKC_COPY_COMPUTE, &h, NULL);
 }
 
@@ -318,21 +333,21 @@ static void split_paths(bool no_push)
 {
     fkc_context *ctx = split_context(no_push, 256, 0);
     assert_int_equal(fkc_test_storage_range(ctx), 256);
-    const size_t d1[2] = {3, 700}, s1[2] = {3, 650}, o1[2] = {0, 37};   /* long rows (u8) */
+    const size_t d1[2] = {3, 700}, s1[2] = {3, 650}, o1[2] = {0, 37}; /* long rows (u8) */
     assert_true(big_case(ctx, FKC_DTYPE_U8, 2, d1, s1, o1, 5, 3) > 3);
-    const size_t d2[2] = {40, 33}, s2[2] = {37, 30}, o2[2] = {2, 1};    /* many rows (f16) */
+    const size_t d2[2] = {40, 33}, s2[2] = {37, 30}, o2[2] = {2, 1}; /* many rows (f16) */
     assert_true(big_case(ctx, FKC_DTYPE_F16, 2, d2, s2, o2, 2, 6) > 1);
     const size_t d3[3] = {5, 20, 17}, s3[3] = {4, 19, 16}, o3[3] = {1, 1, 1}; /* planes (f32) */
     assert_true(big_case(ctx, FKC_DTYPE_F32, 3, d3, s3, o3, 16, 32) > 1);
-    const size_t d4[1] = {2000}, s4[1] = {1999}, o4[1] = {1};          /* one long row (f64) */
+    const size_t d4[1] = {2000}, s4[1] = {1999}, o4[1] = {1}; /* one long row (f64) */
     assert_true(big_case(ctx, FKC_DTYPE_F64, 1, d4, s4, o4, 8, 0) > 1);
     fkc_context_destroy(ctx);
 
     ctx = split_context(no_push, 0, 2);
     assert_int_equal(fkc_test_work_group_count(ctx), 2);
-    const size_t d5[1] = {9000}, s5[1] = {8999}, o5[1] = {1};          /* grid walk (u8) */
+    const size_t d5[1] = {9000}, s5[1] = {8999}, o5[1] = {1}; /* grid walk (u8) */
     assert_true(big_case(ctx, FKC_DTYPE_U8, 1, d5, s5, o5, 3, 1) > 1);
-    const size_t d6[2] = {60, 200}, s6[2] = {59, 196}, o6[2] = {1, 4};  /* 2-D grid walk */
+    const size_t d6[2] = {60, 200}, s6[2] = {59, 196}, o6[2] = {1, 4}; /* 2-D grid walk */
     assert_true(big_case(ctx, FKC_DTYPE_I32, 2, d6, s6, o6, 16, 16) > 1);
     /* long rows (grid mode) with more columns, rows and planes than the limit: x, y and z walked */
     const size_t d8[3] = {5, 4, 9000}, s8[3] = {4, 3, 8999}, o8[3] = {1, 1, 1};
@@ -385,7 +400,6 @@ static void test_descriptor_pool_growth(void **state)
     rt_no_validation(ctx);
     fkc_context_destroy(ctx);
 }
-
 
 
 /* Every (source, destination) alignment pair mod 16 at each width: a [2, L] slab written into
@@ -465,8 +479,7 @@ static void test_alignment_pairs(void **state)
     (void)state;
     fkc_context *ctx = rt_context(0, FKC_COPY_COMPUTE, 0, 0);
     rng_seed(0xA11C);
-    static const fkc_dtype widths[] = {FKC_DTYPE_U8, FKC_DTYPE_F16, FKC_DTYPE_F32,
-                                       FKC_DTYPE_F64};
+    static const fkc_dtype widths[] = {FKC_DTYPE_U8, FKC_DTYPE_F16, FKC_DTYPE_F32, FKC_DTYPE_F64};
     for (int w = 0; w < 4; w++) {
         alignment_pairs(ctx, widths[w]);
         big_misaligned(ctx, widths[w]);
@@ -533,9 +546,9 @@ static void test_ring_splits(void **state)
         rotating_path(ring_ctx[0], FKC_DTYPE_F32, 3, d1, s1, 4, 2, 1);
         const size_t d2[3] = {4, 30, 5}, s2[3] = {3, 30, 5}; /* ring on planes, 30 rows */
         rotating_path(ring_ctx[0], FKC_DTYPE_U8, 3, d2, s2, 4, 7, 0);
-        const size_t d3[2] = {3, 500}, s3[2] = {2, 499};       /* long rows, 16-byte chunks */
+        const size_t d3[2] = {3, 500}, s3[2] = {2, 499}; /* long rows, 16-byte chunks */
         rotating_path(ring_ctx[0], FKC_DTYPE_U8, 2, d3, s3, 3, 5, 0);
-        const size_t d4[2] = {40, 30}, s4[2] = {9, 29};        /* a ring wider than a window */
+        const size_t d4[2] = {40, 30}, s4[2] = {9, 29}; /* a ring wider than a window */
         rotating_path(ring_ctx[0], FKC_DTYPE_F16, 2, d4, s4, 40, 37, 0);
         fkc_context_destroy(ring_ctx[0]);
     }

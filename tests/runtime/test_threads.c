@@ -51,23 +51,23 @@ static void fill(worker *w, unsigned char *p, size_t n)
         p[i] = (unsigned char)next(w);
 }
 
-#define TRY(call)                                                                             \
-    do {                                                                                      \
-        fkc_status st_ = (call);                                                              \
-        if (st_ != FKC_OK) {                                                                  \
-            snprintf(w->error, sizeof w->error, "thread %d: %s -> %s", w->id, #call,          \
-                     fkc_last_error());                                                       \
-            goto out;                                                                         \
-        }                                                                                     \
+#define TRY(call)                                                                                  \
+    do {                                                                                           \
+        fkc_status st_ = (call);                                                                   \
+        if (st_ != FKC_OK) {                                                                       \
+            snprintf(w->error, sizeof w->error, "thread %d: %s -> %s", w->id, #call,               \
+                     fkc_last_error());                                                            \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            int n_ = snprintf(w->error, sizeof w->error, "thread %d: ", w->id);               \
-            snprintf(w->error + n_, sizeof w->error - (size_t)n_, __VA_ARGS__);               \
-            goto out;                                                                         \
-        }                                                                                     \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            int n_ = snprintf(w->error, sizeof w->error, "thread %d: ", w->id);                    \
+            snprintf(w->error + n_, sizeof w->error - (size_t)n_, __VA_ARGS__);                    \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
 enum { DST_BYTES = 24576, SRC_BYTES = 8192 };
@@ -150,8 +150,8 @@ static void *work(void *arg)
         tmp = NULL;
         TRY(fkc_buffer_download(D, 0, got, DST_BYTES));
         for (size_t i = 0; i < DST_BYTES; i++)
-            CHECK(got[i] == dh[i], "round %d: byte %zu: device 0x%02x, reference 0x%02x", round,
-                  i, got[i], dh[i]);
+            CHECK(got[i] == dh[i], "round %d: byte %zu: device 0x%02x, reference 0x%02x", round, i,
+                  got[i], dh[i]);
     }
 out:
     fkc_stream_destroy(a);

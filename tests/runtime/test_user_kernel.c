@@ -26,10 +26,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL create_shader_module(VkDevice device,
     return vkCreateShaderModule(device, info, callbacks, module);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL create_compute_pipelines(
-    VkDevice device, VkPipelineCache cache, uint32_t count,
-    const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *callbacks,
-    VkPipeline *pipelines)
+static VKAPI_ATTR VkResult VKAPI_CALL
+create_compute_pipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                         const VkComputePipelineCreateInfo *infos,
+                         const VkAllocationCallbacks *callbacks, VkPipeline *pipelines)
 {
     if (fail_pipeline > 0) {
         fail_pipeline--;
@@ -40,8 +40,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL create_compute_pipelines(
     return vkCreateComputePipelines(device, cache, count, infos, callbacks, pipelines);
 }
 
+/* clang-format off */
 #define RT_HOOKS(X) X(vkCreateShaderModule, create_shader_module)                               \
     X(vkCreateComputePipelines, create_compute_pipelines)
+/* clang-format on */
 #include "rt_vk_hooks.h"
 
 static const uint32_t axpy_spv[] =
@@ -77,14 +79,14 @@ static int no_validation(void **state)
     return 0;
 }
 
-#define REFUSED(call, status, text)                                                           \
-    do {                                                                                      \
-        fkc_status got_ = (call);                                                             \
-        if (got_ != (status))                                                                 \
-            fail_msg("%s -> %s (%s), expected %s", #call, fkc_status_name(got_),              \
-                     fkc_last_error(), fkc_status_name(status));                              \
-        if (!strstr(fkc_last_error(), (text)))                                                \
-            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                    \
+#define REFUSED(call, status, text)                                                                \
+    do {                                                                                           \
+        fkc_status got_ = (call);                                                                  \
+        if (got_ != (status))                                                                      \
+            fail_msg("%s -> %s (%s), expected %s", #call, fkc_status_name(got_), fkc_last_error(), \
+                     fkc_status_name(status));                                                     \
+        if (!strstr(fkc_last_error(), (text)))                                                     \
+            fail_msg("message '%s' lacks '%s'", fkc_last_error(), (text));                         \
     } while (0)
 
 /* The host side of one axpy dispatch over words [0, n) of the ranges' starts. */
@@ -228,8 +230,8 @@ static void test_create_refusals(void **state)
     bad[5] &= 0xffffu; /* a zero-length instruction would loop forever */
     REFUSED(fkc_kernel_create(ctx, bad, AXPY_WORDS, 2, 16, &k), FKC_ERR_INVALID_ARGUMENT,
             "bad length");
-    REFUSED(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS - 7, 2, 16, &k),
-            FKC_ERR_INVALID_ARGUMENT, "bad length"); /* truncated */
+    REFUSED(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS - 7, 2, 16, &k), FKC_ERR_INVALID_ARGUMENT,
+            "bad length"); /* truncated */
     memcpy(bad, axpy_spv, sizeof bad);
     bad[1] = 0x00010600u; /* SPIR-V 1.6 */
     uint32_t api_minor = fkc_context_device(ctx)->api_version >> 12 & 0x3ff;
@@ -242,8 +244,8 @@ static void test_create_refusals(void **state)
             "push constants need 16 bytes");
     REFUSED(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS, 2, 18, &k), FKC_ERR_INVALID_ARGUMENT,
             "not a multiple of 4");
-    REFUSED(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS, 2, 1u << 20, &k),
-            FKC_ERR_INVALID_ARGUMENT, "push_size");
+    REFUSED(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS, 2, 1u << 20, &k), FKC_ERR_INVALID_ARGUMENT,
+            "push_size");
     REFUSED(fkc_kernel_create(ctx, axpy_spv, AXPY_WORDS, FKC_KERNEL_MAX_BUFFERS + 1, 16, &k),
             FKC_ERR_INVALID_ARGUMENT, "storage buffers; at most");
     REFUSED(fkc_kernel_create(NULL, axpy_spv, AXPY_WORDS, 2, 16, &k), FKC_ERR_INVALID_ARGUMENT,
@@ -263,9 +265,9 @@ static void test_create_refusals(void **state)
     memcpy(big, axpy_spv, 5 * sizeof *big);
     for (size_t i = 0; i < nv; i++) {
         uint32_t *v = big + 5 + 12 * i, id = (uint32_t)(2 + i);
-        const uint32_t words[12] = {4u << 16 | 71u, id, 34, 0,  /* OpDecorate DescriptorSet 0 */
-                                    4u << 16 | 71u, id, 33, 0,  /* OpDecorate Binding 0 */
-                                    4u << 16 | 59u, 1, id, 12}; /* OpVariable StorageBuffer */
+        const uint32_t words[12] = {4u << 16 | 71u, id, 34, 0,   /* OpDecorate DescriptorSet 0 */
+                                    4u << 16 | 71u, id, 33, 0,   /* OpDecorate Binding 0 */
+                                    4u << 16 | 59u, 1,  id, 12}; /* OpVariable StorageBuffer */
         memcpy(v, words, sizeof words);
     }
     big[3] = (uint32_t)(nv + 10); /* the id bound */
@@ -295,11 +297,12 @@ static void test_dispatch_refusals(void **state)
             "12 bytes of push constants");
     REFUSED(fkc_stream_dispatch(s, k, r, 2, NULL, 16, 1, 1, 1), FKC_ERR_INVALID_ARGUMENT,
             "0 bytes of push constants");
-    REFUSED(fkc_stream_dispatch(s, k, r, 2, &p, 16, dev->max_compute_work_group_count[0] + 1u,
-                                1, 1),
-            FKC_ERR_INVALID_ARGUMENT, "in dimension 0 exceed the limit");
-    REFUSED(fkc_stream_dispatch(s, k, r, 2, &p, 16, 1, 1, dev->max_compute_work_group_count[2] + 1u),
-            FKC_ERR_INVALID_ARGUMENT, "in dimension 2 exceed the limit");
+    REFUSED(
+        fkc_stream_dispatch(s, k, r, 2, &p, 16, dev->max_compute_work_group_count[0] + 1u, 1, 1),
+        FKC_ERR_INVALID_ARGUMENT, "in dimension 0 exceed the limit");
+    REFUSED(
+        fkc_stream_dispatch(s, k, r, 2, &p, 16, 1, 1, dev->max_compute_work_group_count[2] + 1u),
+        FKC_ERR_INVALID_ARGUMENT, "in dimension 2 exceed the limit");
     fkc_buffer_range bad[2] = {{S.dev, 0, 1000}, {D.dev, 0, 1009}}; /* allocation: 1008 */
     REFUSED(fkc_stream_dispatch(s, k, bad, 2, &p, 16, 1, 1, 1), FKC_ERR_OUT_OF_BOUNDS,
             "buffer 1: 1009 bytes at offset 0");

@@ -115,14 +115,14 @@ static void guest_round(scene *sc, fkc_stream *s, fkc_buffer *own, int round)
     fkc_tensor rs = rt_tensor(sc->src, 1024, FKC_DTYPE_U8, 3, tok);
     fkc_tensor ro = rt_tensor(sc->dst, 2048, FKC_DTYPE_U8, 3, ring);
     RT_OK(fkc_write_slice_rotating(s, &rs, &ro, 8, sc->pos, 3, 1));
-    fkc_ref_write_slice_rotating(sc->img + DST_AT + 2048, ring, 3, sc->img + SRC_AT + 1024, tok,
-                                 8, position, 1, 1);
+    fkc_ref_write_slice_rotating(sc->img + DST_AT + 2048, ring, 3, sc->img + SRC_AT + 1024, tok, 8,
+                                 position, 1, 1);
     const size_t ring2[2] = {8, 13}, tok2[2] = {5, 13}; /* odd rows: the unit-owning kernel */
     fkc_tensor rs2 = rt_tensor(sc->src, 3001, FKC_DTYPE_U8, 2, tok2);
     fkc_tensor ro2 = rt_tensor(sc->dst, 5003, FKC_DTYPE_U8, 2, ring2);
     RT_OK(fkc_write_slice_rotating(s, &rs2, &ro2, 8, sc->pos, 3, 0));
-    fkc_ref_write_slice_rotating(sc->img + DST_AT + 5003, ring2, 2, sc->img + SRC_AT + 3001,
-                                 tok2, 8, position, 0, 1);
+    fkc_ref_write_slice_rotating(sc->img + DST_AT + 5003, ring2, 2, sc->img + SRC_AT + 3001, tok2,
+                                 8, position, 0, 1);
     const size_t od[1] = {1000}, os[1] = {300}, oo[1] = {11};
     fkc_tensor ws = rt_tensor(sc->src, 5, FKC_DTYPE_U8, 1, os);
     fkc_tensor wo = rt_tensor(own, 0, FKC_DTYPE_U8, 1, od);
@@ -187,12 +187,12 @@ static void test_guest_descriptor_pools(void **state)
     guest(false);
 }
 
-#define REFUSED(call, status, text)                                                           \
-    do {                                                                                      \
-        fkc_status got_ = (call);                                                             \
-        if (got_ != (status) || !strstr(fkc_last_error(), (text)))                            \
-            fail_msg("%s -> %s '%s', want %s with '%s'", #call, fkc_status_name(got_),        \
-                     fkc_last_error(), fkc_status_name(status), (text));                     \
+#define REFUSED(call, status, text)                                                                \
+    do {                                                                                           \
+        fkc_status got_ = (call);                                                                  \
+        if (got_ != (status) || !strstr(fkc_last_error(), (text)))                                 \
+            fail_msg("%s -> %s '%s', want %s with '%s'", #call, fkc_status_name(got_),             \
+                     fkc_last_error(), fkc_status_name(status), (text));                           \
     } while (0)
 
 /* What a borrowed context, its buffers and its streams refuse, each with *out NULL. */
@@ -211,8 +211,7 @@ static void test_refusals(void **state)
     REFUSED(fkc_context_create_vulkan(NULL, NULL, &c), FKC_ERR_INVALID_ARGUMENT, "NULL");
     bad = d;
     bad.device = VK_NULL_HANDLE;
-    REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT,
-            "device is NULL");
+    REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT, "device is NULL");
     bad = d;
     bad.get_instance_proc_addr = NULL;
     REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT,
@@ -256,8 +255,9 @@ static void test_refusals(void **state)
     rt_hbuf H;
     rt_hbuf_make(&h, &H, 4096);
     fkc_buffer *b = (fkc_buffer *)1;
-    REFUSED(fkc_buffer_wrap_vulkan(c, H.buffer, 0, 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT, &b),
+    REFUSED(fkc_buffer_wrap_vulkan(
+                c, H.buffer, 0, 256,
+                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, &b),
             FKC_ERR_UNSUPPORTED, "lacks VK_BUFFER_USAGE_TRANSFER_SRC_BIT");
     assert_null(b);
     REFUSED(fkc_buffer_wrap_vulkan(c, H.buffer, 8, 256, FKC_VULKAN_BUFFER_USAGE, &b),
@@ -290,12 +290,12 @@ static void test_refusals(void **state)
     fkc_buffer *b2;
     RT_OK(fkc_buffer_wrap_vulkan(c, H.buffer, 0, 512, FKC_VULKAN_BUFFER_USAGE, &b2));
     const size_t ring[2] = {4, 16}, tok[2] = {1, 16};
-    fkc_tensor ro = rt_tensor(b, 96, FKC_DTYPE_U8, 2, ring);     /* VkBuffer bytes 96..159 */
-    fkc_tensor rs = rt_tensor(b2, 300, FKC_DTYPE_U8, 2, tok);    /* bytes 300..315 */
+    fkc_tensor ro = rt_tensor(b, 96, FKC_DTYPE_U8, 2, ring);  /* VkBuffer bytes 96..159 */
+    fkc_tensor rs = rt_tensor(b2, 300, FKC_DTYPE_U8, 2, tok); /* bytes 300..315 */
     REFUSED(fkc_write_slice_rotating(own, &rs, &ro, 4, b2, 100, 0), FKC_ERR_INVALID_ARGUMENT,
             "overlap out in the VkBuffer both are ranges of (its bytes 100..107, out's 96..159)");
     RT_OK(fkc_write_slice_rotating(own, &rs, &ro, 4, b2, 160, 0)); /* adjacent: fine */
-    fkc_tensor ov = rt_tensor(b2, 150, FKC_DTYPE_U8, 2, tok);    /* bytes 150..165 */
+    fkc_tensor ov = rt_tensor(b2, 150, FKC_DTYPE_U8, 2, tok);      /* bytes 150..165 */
     REFUSED(fkc_write_slice_rotating(own, &ov, &ro, 4, b2, 200, 0), FKC_ERR_INVALID_ARGUMENT,
             "src and out overlap in one buffer");
     RT_OK(fkc_stream_submit(own));
@@ -384,9 +384,8 @@ static void test_semaphores(void **state)
     RT_OK(fkc_stream_submit_vulkan(s, &x));
     REFUSED(fkc_stream_wait(s, 1000000), FKC_ERR_TIMEOUT, "still running after 1000000 ns");
     REFUSED(fkc_stream_wait(s, 0), FKC_ERR_TIMEOUT, "still running");
-    VkSemaphoreSignalInfo sg = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
-                                .semaphore = tl,
-                                .value = 1};
+    VkSemaphoreSignalInfo sg = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = tl, .value = 1};
     RT_VK(vkSignalSemaphore(h.dev, &sg));
     RT_OK(fkc_stream_wait(s, UINT64_MAX));
     uint64_t value = 0;

@@ -29,26 +29,27 @@ static fkc_status check(fkc_stream *s, const fkc_tensor *in, const fkc_tensor *o
     if (!s || !out || !out->buffer || !p)
         return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "fill: NULL stream, out or params");
     if (fkc_dtype_size(out->dtype) != width)
-        return fkc_set_error(FKC_ERR_DTYPE, "cb_fill_b%" PRIu32 ": out's dtype %s is not %" PRIu32
-                             " bytes wide", width, fkc_dtype_name(out->dtype)
-                             ? fkc_dtype_name(out->dtype) : "?", width);
+        return fkc_set_error(
+            FKC_ERR_DTYPE, "cb_fill_b%" PRIu32 ": out's dtype %s is not %" PRIu32 " bytes wide",
+            width, fkc_dtype_name(out->dtype) ? fkc_dtype_name(out->dtype) : "?", width);
     if (in && in->dtype != out->dtype) /* dtype_rule: passthrough(in) */
         return fkc_set_error(FKC_ERR_DTYPE, "fill: in and out dtypes differ");
     if (in && (in->rank != out->rank ||
                memcmp(in->shape, out->shape, out->rank * sizeof out->shape[0]) != 0))
         return fkc_set_error(FKC_ERR_SHAPE, "fill: out's shape is not in's (shape_rule: "
-                             "same_as(in))");
+                                            "same_as(in))");
     fkc_status st = fkc_tensor_bytes(out, bytes);
     if (st != FKC_OK)
         return st;
     if (fkc_buffer_context(out->buffer) != fkc_stream_context(s))
         return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "fill: out's buffer belongs to another "
-                             "context");
+                                                       "context");
     uint64_t size = fkc_buffer_size(out->buffer);
     if (out->offset > size || *bytes > size - out->offset)
-        return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "fill: %" PRIu64 " bytes at offset %"
-                             PRIu64 " do not fit out's %" PRIu64 "-byte buffer", *bytes,
-                             out->offset, size);
+        return fkc_set_error(FKC_ERR_INVALID_ARGUMENT,
+                             "fill: %" PRIu64 " bytes at offset %" PRIu64
+                             " do not fit out's %" PRIu64 "-byte buffer",
+                             *bytes, out->offset, size);
     return FKC_OK;
 }
 
@@ -88,8 +89,8 @@ static fkc_status fill_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out,
         return st;
     fkc_context *ctx = fkc_stream_context(s);
     fkc_kernel *k;
-    if ((st = fkc_kernel_cached(ctx, fill_spv, sizeof fill_spv / 4, 1,
-                                sizeof(struct fill_push), &k)) != FKC_OK)
+    if ((st = fkc_kernel_cached(ctx, fill_spv, sizeof fill_spv / 4, 1, sizeof(struct fill_push),
+                                &k)) != FKC_OK)
         return st;
     uint64_t align = fkc_context_device(ctx)->min_storage_buffer_offset_alignment;
     if (align < 4)
@@ -102,9 +103,14 @@ static fkc_status fill_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out,
         uint64_t cs = out->offset + done;
         uint64_t ce = cs + (bytes - done < chunk ? bytes - done : chunk);
         uint64_t base = cs / align * align, top = (ce + 3) & ~(uint64_t)3;
-        struct fill_push pc = {(uint32_t)(cs - base), (uint32_t)(ce - base),
-                               (uint32_t)((cs - base) / 4), 0, width,
-                               (uint32_t)p->value_bits, (uint32_t)(p->value_bits >> 32), 0};
+        struct fill_push pc = {(uint32_t)(cs - base),
+                               (uint32_t)(ce - base),
+                               (uint32_t)((cs - base) / 4),
+                               0,
+                               width,
+                               (uint32_t)p->value_bits,
+                               (uint32_t)(p->value_bits >> 32),
+                               0};
         pc.words = (uint32_t)((top - base) / 4 - pc.word0);
         uint32_t groups = (pc.words + FILL_LOCAL - 1) / FILL_LOCAL;
         uint32_t gx = groups < lim ? groups : lim, gy = (groups + gx - 1) / gx;
@@ -115,28 +121,28 @@ static fkc_status fill_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out,
 }
 
 fkc_status cb_fill_b1(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const void *extra)
+                      const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 1);
 }
 
 fkc_status cb_fill_b2(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const void *extra)
+                      const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 2);
 }
 
 fkc_status cb_fill_b4(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const void *extra)
+                      const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 4);
 }
 
 fkc_status cb_fill_b8(fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
-                   const cb_fill_params *params, const void *extra)
+                      const cb_fill_params *params, const void *extra)
 {
     (void)extra;
     return fill_w(stream, in, out, params, 8);

@@ -43,8 +43,8 @@ int main(void)
         fkc_buffer_upload(buf, 0, host, sizeof host) != FKC_OK ||
         fkc_stream_create(ctx, &s) != FKC_OK)
         return fail("setting up");
-    fkc_tensor half = {buf, 0, FKC_DTYPE_F16, 2, {3, 5}};     /* bytes 0..29 */
-    fkc_tensor bytes = {buf, 33, FKC_DTYPE_U8, 1, {7}};       /* bytes 33..39 */
+    fkc_tensor half = {buf, 0, FKC_DTYPE_F16, 2, {3, 5}}; /* bytes 0..29 */
+    fkc_tensor bytes = {buf, 33, FKC_DTYPE_U8, 1, {7}};   /* bytes 33..39 */
     if (fill(s, &half, 0x8000) != FKC_OK || fill(s, &bytes, 0xA5) != FKC_OK ||
         fkc_stream_submit(s) != FKC_OK || fkc_buffer_download(buf, 0, host, sizeof host) != FKC_OK)
         return fail("fill");
@@ -53,8 +53,8 @@ int main(void)
     memset(want + 33, 0xA5, 7);
     int ok = memcmp(host, want, sizeof host) == 0;
     printf("fill: %s on %s (15 F16 elements = -0.0, 7 U8 elements = 0xa5, %d bytes around them "
-           "untouched)\n", ok ? "ok" : "WRONG BYTES", fkc_context_device(ctx)->name,
-           (int)sizeof host - 37);
+           "untouched)\n",
+           ok ? "ok" : "WRONG BYTES", fkc_context_device(ctx)->name, (int)sizeof host - 37);
     fkc_stream_destroy(s);
     fkc_buffer_destroy(buf);
     fkc_context_destroy(ctx);

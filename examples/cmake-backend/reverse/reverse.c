@@ -22,37 +22,41 @@ struct reverse_push {
 #define REVERSE_LOCAL 64u /* reverse.comp's local_size_x */
 
 /* t's byte size, checked to lie inside its buffer on the stream's context. */
-static fkc_status tensor_span(fkc_stream *s, const fkc_tensor *t, const char *name,
-                              uint64_t *bytes)
+static fkc_status tensor_span(fkc_stream *s, const fkc_tensor *t, const char *name, uint64_t *bytes)
 {
     fkc_status st = fkc_tensor_bytes(t, bytes);
     if (st != FKC_OK)
         return st;
     if (fkc_buffer_context(t->buffer) != fkc_stream_context(s))
-        return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "reverse: %s's buffer belongs to another "
-                             "context", name);
+        return fkc_set_error(FKC_ERR_INVALID_ARGUMENT,
+                             "reverse: %s's buffer belongs to another "
+                             "context",
+                             name);
     uint64_t size = fkc_buffer_size(t->buffer);
     if (t->offset > size || *bytes > size - t->offset)
-        return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "reverse: %s: %" PRIu64 " bytes at offset %"
-                             PRIu64 " do not fit its %" PRIu64 "-byte buffer", name, *bytes,
-                             t->offset, size);
+        return fkc_set_error(FKC_ERR_INVALID_ARGUMENT,
+                             "reverse: %s: %" PRIu64 " bytes at offset %" PRIu64
+                             " do not fit its %" PRIu64 "-byte buffer",
+                             name, *bytes, t->offset, size);
     return FKC_OK;
 }
 
 /* The contract's rules: out has in's dtype and shape (passthrough, same_as), of the wrapper's
  * width, and does not overlap in (aliasing: none). *bytes: the tensors' byte size. */
-static fkc_status check(fkc_stream *s, const fkc_tensor *in, const fkc_tensor *out,
-                        uint32_t width, uint64_t *bytes)
+static fkc_status check(fkc_stream *s, const fkc_tensor *in, const fkc_tensor *out, uint32_t width,
+                        uint64_t *bytes)
 {
     if (!s || !in || !out || !in->buffer || !out->buffer)
         return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "reverse: NULL stream, in or out");
     if (fkc_dtype_size(out->dtype) != width || in->dtype != out->dtype)
-        return fkc_set_error(FKC_ERR_DTYPE, "cm_reverse_b%" PRIu32 ": in and out must both be "
-                             "of one %" PRIu32 "-byte dtype", width, width);
+        return fkc_set_error(FKC_ERR_DTYPE,
+                             "cm_reverse_b%" PRIu32 ": in and out must both be "
+                             "of one %" PRIu32 "-byte dtype",
+                             width, width);
     if (in->rank != out->rank ||
         memcmp(in->shape, out->shape, out->rank * sizeof out->shape[0]) != 0)
         return fkc_set_error(FKC_ERR_SHAPE, "reverse: out's shape is not in's (shape_rule: "
-                             "same_as(in))");
+                                            "same_as(in))");
     uint64_t in_bytes;
     fkc_status st = tensor_span(s, in, "in", &in_bytes);
     if (st == FKC_OK)
@@ -62,7 +66,7 @@ static fkc_status check(fkc_stream *s, const fkc_tensor *in, const fkc_tensor *o
     if (in->buffer == out->buffer && *bytes > 0 && in->offset < out->offset + *bytes &&
         out->offset < in->offset + *bytes)
         return fkc_set_error(FKC_ERR_INVALID_ARGUMENT, "reverse: out overlaps in (aliasing: "
-                             "none)");
+                                                       "none)");
     return FKC_OK;
 }
 
@@ -118,9 +122,14 @@ static fkc_status reverse_w(fkc_stream *s, const fkc_tensor *in, fkc_tensor *out
         uint64_t obase = os / align * align, otop = (oe + 3) & ~(uint64_t)3;
         uint64_t is = in->offset + bytes - done - n, ie = is + n;
         uint64_t ibase = is / align * align, itop = (ie + 3) & ~(uint64_t)3;
-        struct reverse_push pc = {(uint32_t)(os - obase), (uint32_t)(oe - obase),
-                                  (uint32_t)((os - obase) / 4), 0, width,
-                                  (uint32_t)(ie - ibase), 0, 0};
+        struct reverse_push pc = {(uint32_t)(os - obase),
+                                  (uint32_t)(oe - obase),
+                                  (uint32_t)((os - obase) / 4),
+                                  0,
+                                  width,
+                                  (uint32_t)(ie - ibase),
+                                  0,
+                                  0};
         pc.words = (uint32_t)((otop - obase) / 4 - pc.word0);
         uint32_t groups = (pc.words + REVERSE_LOCAL - 1) / REVERSE_LOCAL;
         uint32_t gx = groups < lim ? groups : lim, gy = (groups + gx - 1) / gx;

@@ -37,10 +37,10 @@ extern const int fkc_runtime_abi_2;
 /* ---- WriteSlice: write `src` into the slab of `out` at `offsets` ------------------------ */
 
 typedef struct fkc_write_slice_params {
-    const size_t *dst_shape;     /* Vec<usize>: the larger destination extents (= out->shape) */
-    size_t dst_shape_len;        /* number of elements of dst_shape (= out->rank) */
-    const size_t *offsets;       /* Vec<usize>: per-axis slab start offset in dst */
-    size_t offsets_len;          /* number of elements of offsets (= out->rank) */
+    const size_t *dst_shape; /* Vec<usize>: the larger destination extents (= out->shape) */
+    size_t dst_shape_len;    /* number of elements of dst_shape (= out->rank) */
+    const size_t *offsets;   /* Vec<usize>: per-axis slab start offset in dst */
+    size_t offsets_len;      /* number of elements of offsets (= out->rank) */
 } fkc_write_slice_params;
 
 /* The wrappers' type: record the op on `stream` (checks as fkc_write_slice in
@@ -50,21 +50,21 @@ typedef fkc_status fkc_write_slice_kernel(fkc_stream *stream, const fkc_tensor *
                                           const void *extra);
 /* One per element byte width; a tensor of another width is refused (FKC_ERR_DTYPE). */
 fkc_write_slice_kernel fkc_write_slice_b1, fkc_write_slice_b2, fkc_write_slice_b4,
-                       fkc_write_slice_b8;
+    fkc_write_slice_b8;
 
 /* ---- WriteSliceRotating: the ring-buffer variant ---------------------------------------- */
 
 typedef struct fkc_write_slice_rotating_params {
-    const size_t *dst_shape;     /* Vec<usize>: the ring-buffer destination extents */
-    size_t dst_shape_len;        /* number of elements of dst_shape (= out->rank) */
-    size_t capacity;             /* usize: ring window capacity along the rotating axis */
+    const size_t *dst_shape; /* Vec<usize>: the ring-buffer destination extents */
+    size_t dst_shape_len;    /* number of elements of dst_shape (= out->rank) */
+    size_t capacity;         /* usize: ring window capacity along the rotating axis */
 } fkc_write_slice_rotating_params;
 
 /* The op's side inputs, which a contract does not model as tensors or op params. */
 typedef struct fkc_write_slice_rotating_extra {
-    const fkc_buffer *position;  /* the ring position: a little-endian u64 on the device */
-    uint64_t position_offset;    /* byte offset of that u64 in position */
-    int32_t axis;                /* the rotating axis, or -1 to infer it */
+    const fkc_buffer *position; /* the ring position: a little-endian u64 on the device */
+    uint64_t position_offset;   /* byte offset of that u64 in position */
+    int32_t axis;               /* the rotating axis, or -1 to infer it */
 } fkc_write_slice_rotating_extra;
 
 /* Checks as fkc_write_slice_rotating (fkc_runtime.h); extra must not be NULL. */
@@ -73,7 +73,7 @@ typedef fkc_status fkc_write_slice_rotating_kernel(fkc_stream *stream, const fkc
                                                    const fkc_write_slice_rotating_params *params,
                                                    const fkc_write_slice_rotating_extra *extra);
 fkc_write_slice_rotating_kernel fkc_write_slice_rotating_b1, fkc_write_slice_rotating_b2,
-                                fkc_write_slice_rotating_b4, fkc_write_slice_rotating_b8;
+    fkc_write_slice_rotating_b4, fkc_write_slice_rotating_b8;
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -65,23 +65,23 @@ const char *fkc_device_type_name(fkc_device_type type);
 
 /* What `fkc-run devices` lists about one Vulkan physical device. */
 typedef struct fkc_device_info {
-    uint32_t index;                            /* position in Vulkan's enumeration order */
-    char name[256];                            /* VkPhysicalDeviceProperties::deviceName */
-    fkc_device_type type;                      /* discrete / integrated / cpu ... */
-    uint32_t vendor_id;                        /* PCI vendor id */
-    uint32_t device_id;                        /* PCI device id */
-    uint32_t api_version;                      /* packed Vulkan version (major<<22|minor<<12|patch) */
-    uint32_t driver_version;                   /* vendor-specific packing */
-    uint64_t max_storage_buffer_range;         /* bytes one storage-buffer binding may span */
-    uint32_t max_compute_work_group_count[3];  /* grid limit per dimension */
-    uint32_t max_compute_work_group_size[3];   /* local size limit per dimension */
+    uint32_t index;                    /* position in Vulkan's enumeration order */
+    char name[256];                    /* VkPhysicalDeviceProperties::deviceName */
+    fkc_device_type type;              /* discrete / integrated / cpu ... */
+    uint32_t vendor_id;                /* PCI vendor id */
+    uint32_t device_id;                /* PCI device id */
+    uint32_t api_version;              /* packed Vulkan version (major<<22|minor<<12|patch) */
+    uint32_t driver_version;           /* vendor-specific packing */
+    uint64_t max_storage_buffer_range; /* bytes one storage-buffer binding may span */
+    uint32_t max_compute_work_group_count[3]; /* grid limit per dimension */
+    uint32_t max_compute_work_group_size[3];  /* local size limit per dimension */
     uint32_t max_compute_work_group_invocations;
-    uint32_t max_push_constants_size;          /* bytes */
+    uint32_t max_push_constants_size; /* bytes */
     uint64_t min_storage_buffer_offset_alignment;
-    bool storage_8bit;                         /* storageBuffer8BitAccess available */
-    bool storage_16bit;                        /* storageBuffer16BitAccess available */
-    bool has_compute_queue;                    /* a queue family with VK_QUEUE_COMPUTE_BIT */
-    uint64_t device_local_bytes;               /* size of the largest device-local heap */
+    bool storage_8bit;           /* storageBuffer8BitAccess available */
+    bool storage_16bit;          /* storageBuffer16BitAccess available */
+    bool has_compute_queue;      /* a queue family with VK_QUEUE_COMPUTE_BIT */
+    uint64_t device_local_bytes; /* size of the largest device-local heap */
 } fkc_device_info;
 
 /* Lists the Vulkan devices: fills up to `capacity` entries of `infos` (may be NULL when
@@ -95,8 +95,8 @@ fkc_status fkc_enumerate_devices(fkc_device_info *infos, uint32_t capacity, uint
  * devices such as lavapipe, compute shaders elsewhere); results are bit-identical either way. */
 typedef enum fkc_copy_path {
     FKC_COPY_AUTO,
-    FKC_COPY_COMPUTE,  /* always the compute kernels */
-    FKC_COPY_TRANSFER  /* always vkCmdCopyBuffer regions */
+    FKC_COPY_COMPUTE, /* always the compute kernels */
+    FKC_COPY_TRANSFER /* always vkCmdCopyBuffer regions */
 } fkc_copy_path;
 
 /* Called with each Vulkan validation-layer message (only with FKC_CONTEXT_VALIDATION). */
@@ -109,7 +109,7 @@ enum {
     FKC_CONTEXT_RING_READBACK = 1u << 3, /* write_slice_rotating reads the position back to the
                                            host when the op is recorded (a submit + wait)
                                            instead of on the device when it runs */
-    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4 /* misaligned runs of at most 16 bytes take the general
+    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4  /* misaligned runs of at most 16 bytes take the general
                                            unit-owning kernel, not the short-run one (to
                                            measure one beside the other; same results) */
 };
@@ -121,13 +121,13 @@ enum {
  * device (lavapipe), else any device. The struct can grow: later versions of fkc append fields
  * and accept this version's size, so always start from fkc_context_options_init. */
 typedef struct fkc_context_options {
-    size_t size;                   /* sizeof(fkc_context_options), set by _init; checked */
-    int32_t device_index;          /* -1: not chosen by index */
-    const char *device_name;       /* NULL: not chosen by name */
-    uint32_t flags;                /* FKC_CONTEXT_* */
-    fkc_copy_path copy_path;       /* FKC_COPY_AUTO by default */
-    fkc_message_fn on_validation;  /* optional; see fkc_context_validation_count too */
-    void *on_validation_user;      /* passed to on_validation */
+    size_t size;                  /* sizeof(fkc_context_options), set by _init; checked */
+    int32_t device_index;         /* -1: not chosen by index */
+    const char *device_name;      /* NULL: not chosen by name */
+    uint32_t flags;               /* FKC_CONTEXT_* */
+    fkc_copy_path copy_path;      /* FKC_COPY_AUTO by default */
+    fkc_message_fn on_validation; /* optional; see fkc_context_validation_count too */
+    void *on_validation_user;     /* passed to on_validation */
 } fkc_context_options;
 
 void fkc_context_options_init(fkc_context_options *options);
@@ -169,8 +169,7 @@ bool fkc_buffer_borrowed(const fkc_buffer *buffer);
  * host-visible staging (uploads) and host-cached memory (downloads); they wait for completion.
  * They run after everything submitted before them on the context's queue.
  * FKC_ERR_OUT_OF_BOUNDS when the range is not inside the buffer. */
-fkc_status fkc_buffer_upload(fkc_buffer *buffer, uint64_t offset, const void *data,
-                             uint64_t size);
+fkc_status fkc_buffer_upload(fkc_buffer *buffer, uint64_t offset, const void *data, uint64_t size);
 fkc_status fkc_buffer_download(const fkc_buffer *buffer, uint64_t offset, void *data,
                                uint64_t size);
 
@@ -286,10 +285,9 @@ fkc_status fkc_write_slice_rotating(fkc_stream *stream, const fkc_tensor *src, f
  * (safe from several threads at once: each call takes a stream of its own from a pool). */
 fkc_status fkc_write_slice_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
                                 const size_t *offsets);
-fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src,
-                                         fkc_tensor *out, size_t capacity,
-                                         const fkc_buffer *position, uint64_t position_offset,
-                                         int32_t axis);
+fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src, fkc_tensor *out,
+                                         size_t capacity, const fkc_buffer *position,
+                                         uint64_t position_offset, int32_t axis);
 
 /* ---- User kernels ------------------------------------------------------------------- */
 
@@ -300,7 +298,8 @@ fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src
  * constants. See docs/runtime.md (### User kernels) and docs/adding-an-op.md. */
 typedef struct fkc_kernel fkc_kernel;
 
-#define FKC_KERNEL_MAX_BUFFERS 16 /* storage buffers one kernel may bind (the device may allow fewer) */
+#define FKC_KERNEL_MAX_BUFFERS                                                                     \
+    16 /* storage buffers one kernel may bind (the device may allow fewer) */
 
 /* One storage-buffer binding of a dispatch: `range` bytes (> 0) at `offset` of `buffer`. The
  * offset must be a multiple of the device's min_storage_buffer_offset_alignment; the range may

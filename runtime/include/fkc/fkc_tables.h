@@ -26,35 +26,49 @@ extern "C" {
  * The values fkcgen's schema (fkcgen/core/schema.c) gives each, in schema order, as
  * X(ENUM, VALUE, "spelling"); tests/gen/test_vocab.c fails when the two disagree. Where a
  * contract may be silent, UNKNOWN = 0 comes first. */
+/* clang-format off */
 #define FKC_DETERMINISM_MAP(X)                                                                   \
     X(DETERMINISM, BITWISE, "bitwise")                                                           \
     X(DETERMINISM, DETERMINISTIC, "deterministic")                                               \
     X(DETERMINISM, NONDETERMINISTIC, "nondeterministic")
+/* clang-format on */
+/* clang-format off */
 #define FKC_COST_PROVENANCE_MAP(X)                                                               \
     X(COST_PROVENANCE, JUDGE_MEASURED, "judge_measured")                                         \
     X(COST_PROVENANCE, ANALYTIC, "analytic")                                                     \
     X(COST_PROVENANCE, ESTIMATED, "estimated")
+/* clang-format on */
+/* clang-format off */
 #define FKC_COST_CLASS_MAP(X)                                                                    \
     X(COST_CLASS, CHEAP_ELEMENTWISE, "cheap_elementwise")                                        \
     X(COST_CLASS, ELEMENTWISE, "elementwise")                                                    \
     X(COST_CLASS, REDUCTION, "reduction")                                                        \
     X(COST_CLASS, MATMUL, "matmul")                                                              \
     X(COST_CLASS, MEMORY_BOUND, "memory_bound")
+/* clang-format on */
+/* clang-format off */
 #define FKC_LAYOUT_STRATEGY_MAP(X)                                                               \
     X(LAYOUT_STRATEGY, REQUIRES_CONTIGUOUS, "requires_contiguous")                               \
     X(LAYOUT_STRATEGY, NATIVE_STRIDED, "native_strided")                                         \
     X(LAYOUT_STRATEGY, CONTIGUIZE, "contiguize")
+/* clang-format on */
+/* clang-format off */
 #define FKC_LAYOUT_RULE_MAP(X)                                                                   \
     X(LAYOUT_RULE, REQUIRED, "required")                                                         \
     X(LAYOUT_RULE, ACCEPTED, "accepted")                                                         \
     X(LAYOUT_RULE, REJECTED, "rejected")
+/* clang-format on */
+/* clang-format off */
 #define FKC_LAYOUT_GUARANTEE_MAP(X)                                                              \
     X(LAYOUT_GUARANTEE, CONTIGUOUS, "contiguous")                                                \
     X(LAYOUT_GUARANTEE, SAME_AS_INPUT, "same_as_input")
+/* clang-format on */
+/* clang-format off */
 #define FKC_ALIASING_MAP(X)                                                                      \
     X(ALIASING, NONE, "none")                                                                    \
     X(ALIASING, MAY_ALIAS_INPUT, "may_alias_input")                                              \
     X(ALIASING, IN_PLACE, "in_place")
+/* clang-format on */
 
 #define FKC_X_ENUMERATOR(e, value, text) FKC_##e##_##value,
 
@@ -63,8 +77,9 @@ typedef enum fkc_determinism {
 } fkc_determinism;
 
 typedef enum fkc_cost_provenance { /* UNKNOWN: the unknown-cost sentinel (docs/cost.md) */
-    FKC_COST_PROVENANCE_UNKNOWN,
-    FKC_COST_PROVENANCE_MAP(FKC_X_ENUMERATOR) FKC_COST_PROVENANCE_COUNT
+                                   FKC_COST_PROVENANCE_UNKNOWN,
+                                   FKC_COST_PROVENANCE_MAP(FKC_X_ENUMERATOR)
+                                       FKC_COST_PROVENANCE_COUNT
 } fkc_cost_provenance;
 
 typedef enum fkc_cost_class {
@@ -73,27 +88,26 @@ typedef enum fkc_cost_class {
 } fkc_cost_class;
 
 typedef enum fkc_layout_strategy { /* caps.awkward_layout_strategy */
-    FKC_LAYOUT_STRATEGY_MAP(FKC_X_ENUMERATOR) FKC_LAYOUT_STRATEGY_COUNT
+                                   FKC_LAYOUT_STRATEGY_MAP(FKC_X_ENUMERATOR)
+                                       FKC_LAYOUT_STRATEGY_COUNT
 } fkc_layout_strategy;
 
 typedef enum fkc_layout_rule { /* an input's layout key; UNKNOWN: not stated */
-    FKC_LAYOUT_RULE_UNKNOWN,
-    FKC_LAYOUT_RULE_MAP(FKC_X_ENUMERATOR) FKC_LAYOUT_RULE_COUNT
+                               FKC_LAYOUT_RULE_UNKNOWN,
+                               FKC_LAYOUT_RULE_MAP(FKC_X_ENUMERATOR) FKC_LAYOUT_RULE_COUNT
 } fkc_layout_rule;
 
 typedef enum fkc_layout_guarantee {
     FKC_LAYOUT_GUARANTEE_MAP(FKC_X_ENUMERATOR) FKC_LAYOUT_GUARANTEE_COUNT
 } fkc_layout_guarantee;
 
-typedef enum fkc_aliasing {
-    FKC_ALIASING_MAP(FKC_X_ENUMERATOR) FKC_ALIASING_COUNT
-} fkc_aliasing;
+typedef enum fkc_aliasing { FKC_ALIASING_MAP(FKC_X_ENUMERATOR) FKC_ALIASING_COUNT } fkc_aliasing;
 
 /* ---- the rows every binding set shares ------------------------------------------------------ */
 
 /* A fast path a kernel takes, and the cost class it then has. */
 typedef struct fkc_fast_path {
-    const char *when;               /* "all_inputs_contiguous" */
+    const char *when; /* "all_inputs_contiguous" */
     fkc_cost_class cost_class;
 } fkc_fast_path;
 
@@ -114,7 +128,7 @@ typedef struct fkc_precision {
     double max_relative;
     double max_absolute;
     bool audited;
-    const char *notes;              /* NULL when none */
+    const char *notes; /* NULL when none */
 } fkc_precision;
 
 /* A cost function: n = element count of the first input, dtype_bytes its byte width, params
@@ -126,16 +140,18 @@ typedef double (*fkc_cost_fn)(uint64_t n, uint64_t dtype_bytes, const void *para
 typedef struct fkc_cost {
     fkc_cost_provenance provenance;
     fkc_cost_class cost_class;
-    const char *flops_expr;         /* cost.flops as written; NULL when not stated */
-    const char *bytes_moved_expr;   /* cost.bytes_moved as written; NULL when not stated */
-    fkc_cost_fn flops;              /* the expression as a function; NULL when not stated */
+    const char *flops_expr;       /* cost.flops as written; NULL when not stated */
+    const char *bytes_moved_expr; /* cost.bytes_moved as written; NULL when not stated */
+    fkc_cost_fn flops;            /* the expression as a function; NULL when not stated */
     fkc_cost_fn bytes_moved;
 } fkc_cost;
 
 /* An input's layout keys (accept.inputs[].layout), in the schema's order (tests/gen/test_vocab.c
  * compares them); each UNKNOWN when the contract does not state it. */
+/* clang-format off */
 #define FKC_LAYOUT_KEYS(X) X(contiguous) X(strided) X(broadcast_stride0) X(start_offset) \
     X(reverse_strides)
+/* clang-format on */
 #define FKC_X_LAYOUT_FIELD(key) fkc_layout_rule key;
 typedef struct fkc_layout {
     FKC_LAYOUT_KEYS(FKC_X_LAYOUT_FIELD)
@@ -143,30 +159,30 @@ typedef struct fkc_layout {
 
 /* An input (accept.inputs). */
 typedef struct fkc_input_info {
-    const char *name;               /* "src" */
-    const fkc_dtype *dtypes;        /* the accepted dtypes, in contract order */
+    const char *name;        /* "src" */
+    const fkc_dtype *dtypes; /* the accepted dtypes, in contract order */
     size_t n_dtypes;
     fkc_layout layout;
-    const char *rank;               /* "any" or a decimal number */
-    const char *shape_constraint;   /* NULL when none */
+    const char *rank;             /* "any" or a decimal number */
+    const char *shape_constraint; /* NULL when none */
 } fkc_input_info;
 
 /* An output (return.outputs): the rules as written, and their argument. */
 typedef struct fkc_output_info {
-    const char *name;               /* "out" */
-    const char *dtype_rule;         /* "passthrough(src)" */
-    const char *dtype_rule_arg;     /* "src": an input */
-    const char *shape_rule;         /* "from_params(dst_shape)" or "same_as(src)" */
-    const char *shape_rule_arg;     /* "dst_shape": a field, or an input */
+    const char *name;           /* "out" */
+    const char *dtype_rule;     /* "passthrough(src)" */
+    const char *dtype_rule_arg; /* "src": an input */
+    const char *shape_rule;     /* "from_params(dst_shape)" or "same_as(src)" */
+    const char *shape_rule_arg; /* "dst_shape": a field, or an input */
     fkc_layout_guarantee layout_guarantee;
     fkc_aliasing aliasing;
 } fkc_output_info;
 
 /* An op_params field, in contract (parameter) order. */
 typedef struct fkc_field_info {
-    const char *name;               /* "dst_shape" */
-    const char *kind;               /* "Vec<usize>", "usize", ... */
-    const char *note;               /* NULL when none */
+    const char *name; /* "dst_shape" */
+    const char *kind; /* "Vec<usize>", "usize", ... */
+    const char *note; /* NULL when none */
 } fkc_field_info;
 
 /* A provider: the front matter of one contract file. */
@@ -174,11 +190,11 @@ typedef struct fkc_provider_info {
     const char *name;
     fkc_backend backend;
     const char *kernel_source;
-    const char *link_registry;      /* "fuel_vulkan_backend::fkc::ENTRY_POINTS" */
+    const char *link_registry; /* "fuel_vulkan_backend::fkc::ENTRY_POINTS" */
     const char *revision_base;
     uint32_t fkc_version;
-    const char *source_file;        /* repo-relative */
-    const char *text_hash;          /* XXH3-128 of its text, 32 hex digits; NULL when unknown */
+    const char *source_file; /* repo-relative */
+    const char *text_hash;   /* XXH3-128 of its text, 32 hex digits; NULL when unknown */
 } fkc_provider_info;
 
 /* ---- loops that need no binding set's types ---- */
@@ -219,48 +235,48 @@ extern "C" {
 
 /* One kernel section of a contract: every fact it states. */
 typedef struct FKC_T(kernel_info) {
-    const char *kernel;             /* contract kernel name */
+    const char *kernel; /* contract kernel name */
     FKC_T(op_kind) op_kind;
     fkc_backend backend;
     const char *kernel_source;
     const char *blurb;
-    const char *entry_point;        /* the base symbol, fanned over the dtypes */
+    const char *entry_point; /* the base symbol, fanned over the dtypes */
     fkc_caps caps;
     fkc_precision precision;
     fkc_determinism determinism;
-    const char *revision_hash;      /* 32 hex digits */
-    const char *source_file;        /* repo-relative */
-    uint32_t source_line;           /* first line of the fkc block */
+    const char *revision_hash;         /* 32 hex digits */
+    const char *source_file;           /* repo-relative */
+    uint32_t source_line;              /* first line of the fkc block */
     const fkc_provider_info *provider; /* its file's */
     const fkc_input_info *inputs;
     size_t n_inputs;
     const fkc_output_info *outputs; /* NULL when none */
     size_t n_outputs;
-    const char *variant;            /* op_params.variant; NULL: the section has no op_params */
-    const fkc_field_info *fields;   /* NULL when none */
+    const char *variant;          /* op_params.variant; NULL: the section has no op_params */
+    const fkc_field_info *fields; /* NULL when none */
     size_t n_fields;
-    const fkc_cost *cost;           /* the section's own (the unknown sentinel: none stated) */
+    const fkc_cost *cost; /* the section's own (the unknown sentinel: none stated) */
 } FKC_T(kernel_info);
 
 /* One binding: key (op_kind, [in, out], backend) + info->kernel_source -> a byte-width wrapper.
  * What the bindings of one section share is in *info. */
 typedef struct FKC_T(binding) {
     FKC_T(op_kind) op_kind;
-    fkc_dtype dtypes[2];            /* [in, out] */
+    fkc_dtype dtypes[2]; /* [in, out] */
     fkc_backend backend;
-    const FKC_T(kernel_info) *info; /* its section */
-    const char *symbol;             /* <entry_point>_<dtype suffix> */
-    const char *wrapper;            /* its C symbol, "fkc_write_slice_b4" */
+    const FKC_T(kernel_info) * info; /* its section */
+    const char *symbol;              /* <entry_point>_<dtype suffix> */
+    const char *wrapper;             /* its C symbol, "fkc_write_slice_b4" */
     FKC_T(kernel_ref) ref;
     uint32_t byte_width;
-    const fkc_cost *cost;           /* never NULL; the cost fill upgrades it in a copy */
+    const fkc_cost *cost; /* never NULL; the cost fill upgrades it in a copy */
 } FKC_T(binding);
 
 /* A row of the link registry: an <entry_point>_<suffix> symbol -> its binding. */
 typedef struct FKC_T(link_entry) {
     const char *symbol;             /* "fuel_vulkan_backend::fkc::write_slice_f32" */
     uint32_t registry;              /* index in <prefix>_link_registry_names */
-    const FKC_T(binding) *binding;  /* its row: op_kind, ref, wrapper, ... */
+    const FKC_T(binding) * binding; /* its row: op_kind, ref, wrapper, ... */
 } FKC_T(link_entry);
 
 /* The caller's registry: called once per binding, in table order; a non-zero return stops the
@@ -271,7 +287,7 @@ typedef int (*FKC_T(register_fn))(void *registry, FKC_T(op_kind) op, const fkc_d
 
 /* Registers rows[0..n) in order: 0, the first non-zero value fn returned, or
  * FKC_ERR_INVALID_ARGUMENT when fn is NULL. */
-static inline int FKC_T(tables_register)(const FKC_T(binding) *rows, size_t n, void *registry,
+static inline int FKC_T(tables_register)(const FKC_T(binding) * rows, size_t n, void *registry,
                                          FKC_T(register_fn) fn)
 {
     if (!fn)
@@ -288,11 +304,9 @@ static inline int FKC_T(tables_register)(const FKC_T(binding) *rows, size_t n, v
 
 /* The first of rows[first..end) with key (op, [in, out], backend) and kernel_source (NULL
  * matches any), or NULL. */
-static inline const FKC_T(binding) *FKC_T(tables_find)(const FKC_T(binding) *rows, size_t first,
-                                                       size_t end, FKC_T(op_kind) op,
-                                                       fkc_dtype in, fkc_dtype out,
-                                                       fkc_backend backend,
-                                                       const char *kernel_source)
+static inline const FKC_T(binding) *
+    FKC_T(tables_find)(const FKC_T(binding) * rows, size_t first, size_t end, FKC_T(op_kind) op,
+                       fkc_dtype in, fkc_dtype out, fkc_backend backend, const char *kernel_source)
 {
     if (in != out)
         return NULL; /* every contract key is [T, T] */
@@ -306,8 +320,8 @@ static inline const FKC_T(binding) *FKC_T(tables_find)(const FKC_T(binding) *row
 }
 
 /* Binary search of rows[0..n), sorted by symbol (strcmp); NULL when absent or symbol is NULL. */
-static inline const FKC_T(link_entry) *FKC_T(tables_link)(const FKC_T(link_entry) *rows,
-                                                          size_t n, const char *symbol)
+static inline const FKC_T(link_entry) *
+    FKC_T(tables_link)(const FKC_T(link_entry) * rows, size_t n, const char *symbol)
 {
     size_t lo = 0, hi = n;
     while (symbol && lo < hi) {
@@ -325,7 +339,7 @@ static inline const FKC_T(link_entry) *FKC_T(tables_link)(const FKC_T(link_entry
 
 /* Upgrades every row of `backend` whose cost is the unknown sentinel to its op kind's shared
  * cost (shared[op], count of them), when it has one; returns the number upgraded. */
-static inline size_t FKC_T(tables_fill_cost)(FKC_T(binding) *rows, size_t n, fkc_backend backend,
+static inline size_t FKC_T(tables_fill_cost)(FKC_T(binding) * rows, size_t n, fkc_backend backend,
                                              const fkc_cost *const *shared, size_t count)
 {
     size_t filled = 0;

@@ -18,6 +18,7 @@ extern "C" {
 #define FKC_MAX_RANK 8 /* ranks 1..8 are supported by every op */
 
 /* Status codes: one X-macro gives the enum and the strings (fkc_status_name). */
+/* clang-format off */
 #define FKC_STATUS_MAP(X)                                                          \
     X(OK, "ok")                                                                    \
     X(ERR_INVALID_ARGUMENT, "invalid argument")                                    \
@@ -34,12 +35,13 @@ extern "C" {
     X(ERR_UNSUPPORTED, "the device lacks a feature this op needs")                 \
     X(ERR_STATE, "call made in the wrong state")                                   \
     X(ERR_TIMEOUT, "the work did not complete within the timeout")
+/* clang-format on */
 
 typedef enum fkc_status {
 #define FKC_X_ENUM(name, text) FKC_##name,
     FKC_STATUS_MAP(FKC_X_ENUM)
 #undef FKC_X_ENUM
-    FKC_STATUS_COUNT
+        FKC_STATUS_COUNT
 } fkc_status;
 
 /* Element dtypes, in the contracts' order. fkcgen's schema names the same nine;
@@ -82,11 +84,11 @@ typedef struct fkc_stream fkc_stream; /* recorded ops, submitted together */
 
 /* A contiguous row-major tensor living in a device buffer. */
 typedef struct fkc_tensor {
-    fkc_buffer *buffer;          /* holds the elements */
-    uint64_t offset;             /* byte offset of element 0 in buffer */
-    fkc_dtype dtype;             /* element type */
-    uint32_t rank;               /* 1..FKC_MAX_RANK */
-    size_t shape[FKC_MAX_RANK];  /* extents, outermost first */
+    fkc_buffer *buffer;         /* holds the elements */
+    uint64_t offset;            /* byte offset of element 0 in buffer */
+    fkc_dtype dtype;            /* element type */
+    uint32_t rank;              /* 1..FKC_MAX_RANK */
+    size_t shape[FKC_MAX_RANK]; /* extents, outermost first */
 } fkc_tensor;
 
 #if defined(__GNUC__)

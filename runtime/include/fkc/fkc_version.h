@@ -17,9 +17,9 @@ extern "C" {
 #define FKC_VERSION_XSTR_(x) #x
 #define FKC_VERSION_STR_(x) FKC_VERSION_XSTR_(x)
 /* "MAJOR.MINOR.PATCH" of these headers ("0.1.0"). */
-#define FKC_VERSION_STRING                                                                     \
-    FKC_VERSION_STR_(FKC_VERSION_MAJOR) "." FKC_VERSION_STR_(FKC_VERSION_MINOR) "."            \
-    FKC_VERSION_STR_(FKC_VERSION_PATCH)
+#define FKC_VERSION_STRING                                                                         \
+    FKC_VERSION_STR_(FKC_VERSION_MAJOR)                                                            \
+    "." FKC_VERSION_STR_(FKC_VERSION_MINOR) "." FKC_VERSION_STR_(FKC_VERSION_PATCH)
 
 /* The ABI of libfkc as a whole: raised on every change that breaks a program linked to the
  * shared library (a function removed or its signature changed, a public struct or enum laid

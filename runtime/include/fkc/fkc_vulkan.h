@@ -50,11 +50,11 @@ typedef struct fkc_vulkan_device {
     uint32_t queue_index;                             /* the queue within the family */
     const char *const *enabled_extensions;            /* the device extensions the host enabled */
     uint32_t enabled_extension_count;
-    const void *enabled_features;                     /* the pNext chain of feature structs the
+    const void *enabled_features;        /* the pNext chain of feature structs the
                                                          device was created with (e.g. a
                                                          VkPhysicalDeviceFeatures2), or NULL */
-    fkc_vulkan_queue_lock_fn queue_lock;              /* optional, see above */
-    void *queue_lock_user;                            /* passed to queue_lock */
+    fkc_vulkan_queue_lock_fn queue_lock; /* optional, see above */
+    void *queue_lock_user;               /* passed to queue_lock */
 } fkc_vulkan_device;
 
 void fkc_vulkan_device_init(fkc_vulkan_device *device);
@@ -89,8 +89,8 @@ fkc_status fkc_context_create_with_loader(const fkc_context_options *options,
  * create semaphores on the device for fkc_stream_submit_vulkan, or use fkc's buffers in its own
  * commands. The queue of an owned context is fkc's: submit to it only through fkc. */
 fkc_status fkc_context_vulkan(const fkc_context *ctx, VkInstance *instance,
-                              VkPhysicalDevice *physical_device, VkDevice *device,
-                              VkQueue *queue, uint32_t *queue_family);
+                              VkPhysicalDevice *physical_device, VkDevice *device, VkQueue *queue,
+                              uint32_t *queue_family);
 /* Whether semaphore values are honoured by fkc_stream_submit_vulkan (timeline semaphores
  * enabled on the device: Vulkan 1.2's feature or VK_KHR_timeline_semaphore). */
 bool fkc_context_vulkan_timeline(const fkc_context *ctx);
@@ -101,8 +101,8 @@ bool fkc_context_vulkan_push_descriptors(const fkc_context *ctx);
 
 /* The usage a host's VkBuffer needs for fkc_buffer_wrap_vulkan: ops bind storage windows and
  * record copies (which ones depends on the op, the device and the copy path). */
-#define FKC_VULKAN_BUFFER_USAGE                                                                  \
-    (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |                     \
+#define FKC_VULKAN_BUFFER_USAGE                                                                    \
+    (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |                       \
      VK_BUFFER_USAGE_TRANSFER_DST_BIT)
 
 /* An fkc buffer over [offset, offset + size) of the host's VkBuffer (borrowed: memory and
@@ -113,8 +113,7 @@ bool fkc_context_vulkan_push_descriptors(const fkc_context *ctx);
  * read and write only bytes inside the range. Tensors may start at any byte of it. The ring
  * position of write_slice_rotating may live in such a buffer (16 bytes hold it). */
 fkc_status fkc_buffer_wrap_vulkan(fkc_context *ctx, VkBuffer buffer, VkDeviceSize offset,
-                                  VkDeviceSize size, VkBufferUsageFlags usage,
-                                  fkc_buffer **out);
+                                  VkDeviceSize size, VkBufferUsageFlags usage, fkc_buffer **out);
 /* The offset alignment of a wrapped range: max(16, minStorageBufferOffsetAlignment). */
 uint64_t fkc_vulkan_buffer_alignment(const fkc_context *ctx);
 /* Where any fkc buffer lives: the VkBuffer, the offset of its byte 0 in it and its size (each
@@ -181,8 +180,8 @@ typedef struct fkc_vulkan_semaphore {
 /* What fkc_stream_submit_vulkan waits on and signals; fkc_vulkan_submit_init sets `size` and
  * zeroes the rest (growable as fkc_vulkan_device). */
 typedef struct fkc_vulkan_submit {
-    size_t size;                        /* sizeof, set by _init; checked */
-    const fkc_vulkan_semaphore *wait;   /* waited on before the stream's work starts */
+    size_t size;                      /* sizeof, set by _init; checked */
+    const fkc_vulkan_semaphore *wait; /* waited on before the stream's work starts */
     uint32_t wait_count;
     const fkc_vulkan_semaphore *signal; /* signalled when it has completed */
     uint32_t signal_count;

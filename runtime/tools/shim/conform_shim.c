@@ -18,7 +18,7 @@
 #define GU(name) SHIM_CAT(FKC_CONFORM_PREFIX_UC, name) /* FKC_OP_WRITE_SLICE, ... */
 
 /* The generated op kind named `name`; 0 and *op set, or -1 when the contracts name none. */
-static int op_of(const char *name, G(op_kind) *op)
+static int op_of(const char *name, G(op_kind) * op)
 {
     for (int k = 0; k < (int)GU(OP_KIND_COUNT); k++) {
         const char *n = G(op_kind_name)((G(op_kind))k);
@@ -32,7 +32,7 @@ static int op_of(const char *name, G(op_kind) *op)
 
 /* The kernel reference of a key: the dispatch's (kernel_source NULL) or the lookup's. */
 static fkc_status find(G(op_kind) op, fkc_dtype in, fkc_dtype out, fkc_backend backend,
-                       const char *kernel_source, G(kernel_ref) *ref)
+                       const char *kernel_source, G(kernel_ref) * ref)
 {
     if (!kernel_source)
         return G(dispatch)(op, in, out, backend, ref);
@@ -45,13 +45,13 @@ static fkc_status find(G(op_kind) op, fkc_dtype in, fkc_dtype out, fkc_backend b
 
 /* conform calls the kernels as the runtime's types: the contracts' op kinds must have them. */
 #if FKC_CONFORM_HAS_WRITE_SLICE
-_Static_assert(_Generic(((G(kernel_ref) *)0)->write_slice, fkc_write_slice_kernel *: 1,
-                        default: 0),
+_Static_assert(_Generic(((G(kernel_ref) *)0)->write_slice, fkc_write_slice_kernel * : 1,
+                        default : 0),
                "WriteSlice: the contracts' kernel type is not fkc_write_slice_kernel");
 #endif
 #if FKC_CONFORM_HAS_WRITE_SLICE_ROTATING
 _Static_assert(_Generic(((G(kernel_ref) *)0)->write_slice_rotating,
-                        fkc_write_slice_rotating_kernel *: 1, default: 0),
+                        fkc_write_slice_rotating_kernel * : 1, default : 0),
                "WriteSliceRotating: the contracts' kernel type is not "
                "fkc_write_slice_rotating_kernel");
 #endif
@@ -105,6 +105,7 @@ static double bytes_moved(const char *op_kind, fkc_dtype dtype, fkc_backend back
 /* The one exported symbol (the shared object is built with -fvisibility=hidden). */
 __attribute__((visibility("default"))) extern const fkc_conform_shim fkc_conform_shim_v1;
 const fkc_conform_shim fkc_conform_shim_v1 = {
-    FKC_CONFORM_SHIM_VERSION, sizeof(fkc_conform_shim), FKC_RUNTIME_ABI,
-    write_slice,              write_slice_rotating,     bytes_moved,
+    FKC_CONFORM_SHIM_VERSION, sizeof(fkc_conform_shim),
+    FKC_RUNTIME_ABI,          write_slice,
+    write_slice_rotating,     bytes_moved,
 };

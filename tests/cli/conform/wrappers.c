@@ -69,8 +69,7 @@ fkc_status fkc_test_write_slice_b2(fkc_stream *s, const fkc_tensor *src, fkc_ten
         return fkc_set_error(FKC_ERR_DTYPE, "test_write_slice_b2: BF16 refused (fault)");
     fkc_status st = fkc_write_slice_b2(s, src, out, p, x);
     if (fault("wrong_byte"))
-        st = poke(s, st, out->buffer, out->offset + bytes_of(out) - 1, src->buffer,
-                  src->offset);
+        st = poke(s, st, out->buffer, out->offset + bytes_of(out) - 1, src->buffer, src->offset);
     return st;
 }
 
@@ -105,28 +104,25 @@ fkc_status fkc_test_write_slice_b8(fkc_stream *s, const fkc_tensor *src, fkc_ten
     return st;
 }
 
-#define ROTATING(W)                                                                           \
-    fkc_status fkc_test_write_slice_rotating_b##W(fkc_stream *s, const fkc_tensor *src,       \
-                                                  fkc_tensor *out,                            \
-                                                  const fkc_write_slice_rotating_params *p,   \
-                                                  const fkc_write_slice_rotating_extra *x)    \
-    {                                                                                         \
-        return fkc_write_slice_rotating_b##W(s, src, out, p, x);                              \
+#define ROTATING(W)                                                                                \
+    fkc_status fkc_test_write_slice_rotating_b##W(                                                 \
+        fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,                                     \
+        const fkc_write_slice_rotating_params *p, const fkc_write_slice_rotating_extra *x)         \
+    {                                                                                              \
+        return fkc_write_slice_rotating_b##W(s, src, out, p, x);                                   \
     }
 ROTATING(1)
 ROTATING(2)
 ROTATING(8)
 
 /* ring_position: a ring write that fits at row 0 is written there, whatever the position. */
-fkc_status fkc_test_write_slice_rotating_b4(fkc_stream *s, const fkc_tensor *src,
-                                            fkc_tensor *out,
+fkc_status fkc_test_write_slice_rotating_b4(fkc_stream *s, const fkc_tensor *src, fkc_tensor *out,
                                             const fkc_write_slice_rotating_params *p,
                                             const fkc_write_slice_rotating_extra *x)
 {
     size_t zeros[FKC_MAX_RANK] = {0};
-    if (fault("ring_position") && src && out && p &&
-        p->dst_shape_len == out->rank && src->rank == out->rank &&
-        fits_at(out->rank, p->dst_shape, src->shape, zeros)) {
+    if (fault("ring_position") && src && out && p && p->dst_shape_len == out->rank &&
+        src->rank == out->rank && fits_at(out->rank, p->dst_shape, src->shape, zeros)) {
         fkc_write_slice_params q = {p->dst_shape, p->dst_shape_len, zeros, out->rank};
         return fkc_write_slice_b4(s, src, out, &q, x);
     }
