@@ -3,7 +3,8 @@
 # verbatim (build/fkcgen replaced by FKCGEN) and checks what they print: the example, from the
 # repository root; the CI block, in a scratch repository with an `origin` whose main the pull
 # request branched from, once with the pull request's allow file accepting its break (exit 0)
-# and once without (exit 1). Run by `make check-diff-docs` (part of `make test`).
+# and once without (exit 1); and the `gen --select` / `--shards` example block of its selective
+# builds section. Run by `make check-diff-docs` (part of `make test`).
 set -eu
 fkcgen=$(realpath "$1")
 tmp=$(mktemp -d)
@@ -19,6 +20,18 @@ block() {
 expect() { # file, fixed string it must hold
 	grep -qF -- "$2" "$1" || { echo "check-diff-docs: $1 lacks: $2"; fail=1; }
 }
+
+block "fkcgen select example" > "$tmp/select.sh"
+[ -s "$tmp/select.sh" ] || { echo "check-diff-docs: no select block in docs/fkcgen.md"; exit 1; }
+sh -e "$tmp/select.sh" > "$tmp/select.out" 2>&1 || { cat "$tmp/select.out"; exit 1; }
+out=$tmp/select.out
+expect "$out" "#define FKC_BINDING_COUNT 1"
+expect "$out" "bad.sel:1:1: error: op kind 'WriteSlise' is bound by no contract; did you mean 'WriteSlice'?"
+expect "$out" "fkcgen gen: nothing written (contract errors)"
+expect "$out" "exit 1"
+for f in fkc_bindings.h fkc_bindings.c fkc_bindings_1.c fkc_bindings_2.c fkc_bindings_3.c; do
+	grep -qx "$f" "$out" || { echo "check-diff-docs: the --shards 4 example did not list $f"; fail=1; }
+done
 
 block "fkcgen diff example" > "$tmp/example.sh"
 block "fkcgen diff in CI" > "$tmp/ci.sh"
