@@ -187,6 +187,19 @@ static int set_dtype(cli_opts *o, const char *opt, const char *v, char *err)
     return 0;
 }
 
+/* A flag: the option sets its field to 1. */
+#define FLAG_SETTER(field)                                                                         \
+    static int set_##field(cli_opts *o, const char *opt, const char *v, char *err)                 \
+    {                                                                                              \
+        (void)opt, (void)v, (void)err;                                                             \
+        o->field = 1;                                                                              \
+        return 0;                                                                                  \
+    }
+FLAG_SETTER(cpu)
+FLAG_SETTER(validate)
+FLAG_SETTER(allow_undeclared)
+FLAG_SETTER(measure)
+
 static int set_device(cli_opts *o, const char *opt, const char *v, char *err)
 {
     if (!*v) {
@@ -194,20 +207,6 @@ static int set_device(cli_opts *o, const char *opt, const char *v, char *err)
         return -1;
     }
     o->device = v;
-    return 0;
-}
-
-static int set_cpu(cli_opts *o, const char *opt, const char *v, char *err)
-{
-    (void)opt, (void)v, (void)err;
-    o->cpu = 1;
-    return 0;
-}
-
-static int set_validate(cli_opts *o, const char *opt, const char *v, char *err)
-{
-    (void)opt, (void)v, (void)err;
-    o->validate = 1;
     return 0;
 }
 
@@ -256,20 +255,6 @@ static int set_prefix(cli_opts *o, const char *opt, const char *v, char *err)
         return -1;
     }
     o->prefix = v;
-    return 0;
-}
-
-static int set_allow_undeclared(cli_opts *o, const char *opt, const char *v, char *err)
-{
-    (void)opt, (void)v, (void)err;
-    o->allow_undeclared = 1;
-    return 0;
-}
-
-static int set_measure(cli_opts *o, const char *opt, const char *v, char *err)
-{
-    (void)opt, (void)v, (void)err;
-    o->measure = 1;
     return 0;
 }
 
