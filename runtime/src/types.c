@@ -11,6 +11,7 @@ static const struct {
     [FKC_DTYPE_F32] = {"F32", 4}, [FKC_DTYPE_I32] = {"I32", 4},   [FKC_DTYPE_U32] = {"U32", 4},
     [FKC_DTYPE_F16] = {"F16", 2}, [FKC_DTYPE_BF16] = {"BF16", 2}, [FKC_DTYPE_F64] = {"F64", 8},
     [FKC_DTYPE_I64] = {"I64", 8}, [FKC_DTYPE_U8] = {"U8", 1},     [FKC_DTYPE_I8] = {"I8", 1},
+    [FKC_DTYPE_I16] = {"I16", 2}, [FKC_DTYPE_U16] = {"U16", 2},   [FKC_DTYPE_BOOL] = {"Bool", 1},
 };
 
 static const char *const backends[FKC_BACKEND_COUNT] = {
