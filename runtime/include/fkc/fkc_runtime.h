@@ -9,7 +9,10 @@
  * one-shot *_sync calls) and the synchronous fkc_buffer_upload / fkc_buffer_download are safe to
  * call concurrently, on the same context or on several. A stream is used by one thread at a
  * time (recording, submitting, waiting, destroying): streams of one context may be recorded and
- * submitted from different threads at once, each stream by its own thread. A buffer or kernel
+ * submitted from different threads at once, each stream by its own thread. fkc enforces it: a
+ * call on a stream made while another thread is inside a call on the same stream does nothing
+ * and returns FKC_ERR_STATE (an atomic owner flag, no lock; fkc_stream_destroy cannot refuse,
+ * so destroying a stream another thread uses stays the caller's error). A buffer or kernel
  * may be used by several streams and threads at once (an op reads or writes the device memory
  * when it runs; ops of different streams that touch the same bytes are ordered only by the
  * order of their submissions, see fkc_stream_submit_async); destroying one must not race with
@@ -109,9 +112,15 @@ enum {
     FKC_CONTEXT_RING_READBACK = 1u << 3, /* write_slice_rotating reads the position back to the
                                            host when the op is recorded (a submit + wait)
                                            instead of on the device when it runs */
-    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4  /* misaligned runs of at most 16 bytes take the general
+    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4, /* misaligned runs of at most 16 bytes take the general
                                            unit-owning kernel, not the short-run one (to
                                            measure one beside the other; same results) */
+    FKC_CONTEXT_DEBUG_LIFETIME = 1u << 5 /* a debug mode: each destroy of a kernel, stream,
+                                           buffer or the context first waits for the device to
+                                           be idle (vkDeviceWaitIdle), so work still pending
+                                           that uses the object (a host's submission, see
+                                           fkc_vulkan.h) completes first instead of using a
+                                           destroyed object */
 };
 
 /* Options of fkc_context_create; fkc_context_options_init sets the defaults, `size` among
@@ -146,7 +155,10 @@ fkc_status fkc_context_create(const fkc_context_options *options, fkc_context **
 void fkc_context_destroy(fkc_context *ctx);
 /* The device the context runs on. */
 const fkc_device_info *fkc_context_device(const fkc_context *ctx);
-/* Validation messages received so far (FKC_CONTEXT_VALIDATION); tests fail when non-zero. */
+/* Validation messages received so far (FKC_CONTEXT_VALIDATION): the validation layer's
+ * warnings and errors (validation and performance messages); the loader's general messages,
+ * such as its warning that VK_INSTANCE_LAYERS added a layer, are not counted nor passed to
+ * on_validation. Tests fail when non-zero. */
 uint64_t fkc_context_validation_count(const fkc_context *ctx);
 /* The last validation message, or "" when none. */
 const char *fkc_context_validation_last(const fkc_context *ctx);
