@@ -39,6 +39,8 @@ const char *fkc_device_type_name(fkc_device_type type)
 
 void fkc_context_options_init(fkc_context_options *o)
 {
+    if (!o) /* (a NULL is ignored) */
+        return;
     memset(o, 0, sizeof *o);
     o->size = sizeof *o;
     o->device_index = -1;
@@ -47,6 +49,8 @@ void fkc_context_options_init(fkc_context_options *o)
 
 void fkc_vulkan_device_init(fkc_vulkan_device *d)
 {
+    if (!d) /* (a NULL is ignored) */
+        return;
     memset(d, 0, sizeof *d);
     d->size = sizeof *d;
 }

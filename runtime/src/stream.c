@@ -978,6 +978,8 @@ static fkc_status submit_body(fkc_stream *s)
 
 void fkc_vulkan_submit_init(fkc_vulkan_submit *x)
 {
+    if (!x) /* (a NULL is ignored) */
+        return;
     memset(x, 0, sizeof *x);
     x->size = sizeof *x;
 }

@@ -424,7 +424,7 @@ void fkc_user_kernels_destroy(fkc_context *ctx)
 
 void fkc_kernel_local_size(const fkc_kernel *k, uint32_t size[3])
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; size && i < 3; i++) /* (a NULL kernel: 0, 0, 0; a NULL size: nothing) */
         size[i] = k ? k->local[i] : 0;
 }
 

@@ -139,7 +139,7 @@ typedef struct fkc_context_options {
     void *on_validation_user;     /* passed to on_validation */
 } fkc_context_options;
 
-void fkc_context_options_init(fkc_context_options *options);
+void fkc_context_options_init(fkc_context_options *options); /* (NULL: ignored) */
 
 /* Creates a context on the chosen device: fkc creates and owns its Vulkan instance, device and
  * one compute queue (options may be NULL: defaults). *out is NULL on failure:
@@ -348,7 +348,8 @@ fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_w
 /* Frees a kernel of fkc_kernel_create (work recorded with it must have completed); NULL and
  * kernels of fkc_kernel_cached are ignored. */
 void fkc_kernel_destroy(fkc_kernel *kernel);
-/* The module's work-group size (LocalSize; 1, 1, 1 when it states none). */
+/* The module's work-group size (LocalSize; 1, 1, 1 when it states none; 0, 0, 0 for a NULL
+ * kernel; a NULL size is ignored). */
 void fkc_kernel_local_size(const fkc_kernel *kernel, uint32_t size[3]);
 
 /* Records one dispatch of `kernel` on the stream: n_buffers ranges (exactly the kernel's count,
