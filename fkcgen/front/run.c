@@ -185,6 +185,13 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
             fkcg_diag_rule(d, FKCG_RULE_CONTRACT, NULL);
             s = fkcg_validate_section(a, d, shaped, &doc.blocks[i], p);
         }
+        if (s && s->invalid) { /* its kernel name still meets the others' (an error of its own) */
+            if (s->kernel_loc.line) {
+                push(a, sections, s);
+                fkcg_diag_keep_line(d, &s->kernel_loc);
+            }
+            s = NULL;
+        }
         if (s && run->keep)
             s->where = fkcg_where_record(a, shaped);
         if (s) {
