@@ -40,6 +40,9 @@ RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k)))
 # Kernels of their own file: the fused small writes and the device position advance.
 RT_SHADERS := fused advance
 RT_INCS    += $(foreach k,$(RT_SHADERS),$(RT_SPV)/$(k).spv.inc)
+# set_rows.comp (row-indexed writes) in two variants: 32-bit words, 16-byte units.
+RT_SET_ROWS := set_rows_word:-DVEC=0 set_rows_vec:-DVEC=1
+RT_INCS    += $(foreach k,$(RT_SET_ROWS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 # The version (FKC_VERSION_MAJOR.MINOR.PATCH) and the library's ABI number, from the one header.
 FKC_VERSION_H := runtime/include/fkc/fkc_version.h
@@ -107,6 +110,13 @@ $(RT_SPV)/$(1).spv.inc: runtime/shaders/copy.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
 endef
 $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
+define rt_set_rows
+$(RT_SPV)/$(1).spv.inc: runtime/shaders/set_rows.comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) $(2) $$< -o $(RT_SPV)/$(1).spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$(1).spv
+	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
+endef
+$(foreach k,$(RT_SET_ROWS),$(eval $(call rt_set_rows,$(firstword $(subst :, ,$(k))),$(word 2,$(subst :, ,$(k))))))
 
 $(RT_SPV)/%.spv.inc: runtime/shaders/%.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/$*.spv
@@ -122,6 +132,7 @@ RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_
 RT_TESTS += $(BUILD)/tests/runtime/test_edges
 RT_TESTS += $(BUILD)/tests/runtime/test_fused
 RT_TESTS += $(BUILD)/tests/runtime/test_replay $(BUILD)/tests/runtime/test_misuse
+RT_TESTS += $(BUILD)/tests/runtime/test_set_rows
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 

@@ -112,6 +112,8 @@ typedef enum kernel_id {
     KERNEL_RING_WIDE,
     KERNEL_FUSED,
     KERNEL_ADVANCE,
+    KERNEL_SET_ROWS_WORD, /* set_rows.comp: one 32-bit word of a cache row per invocation */
+    KERNEL_SET_ROWS_VEC,  /* and one 16-byte unit (rows and offsets 16-aligned) */
     KERNEL_COUNT
 } kernel_id;
 
@@ -174,6 +176,8 @@ struct fkc_context {
     VkPipelineLayout fused_layout;
     VkDescriptorSetLayout advance_set_layout; /* advance.comp: one buffer */
     VkPipelineLayout advance_layout;
+    VkDescriptorSetLayout set_rows_set_layout; /* set_rows.comp: source, index, cache, status */
+    VkPipelineLayout set_rows_layout;
     bool fusion;                     /* the device binds enough buffers to fuse writes */
     bool no_host_tables;             /* test hook: never host-visible fused tables */
     fkc_memory memory;               /* blocks of the buffers (memory.c) */

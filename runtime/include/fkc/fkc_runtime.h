@@ -307,6 +307,36 @@ fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src
                                          size_t capacity, const fkc_buffer *position,
                                          uint64_t position_offset, int32_t axis);
 
+/* set_rows (row-indexed writes, a paged KV cache's): for each source row i whose index[i] >= 0,
+ * slot index[i] of `out` (the cache) becomes convert(source row i). Recorded into `stream`;
+ * the indices are read on the device when the op runs (a replay sees indices written since).
+ * - The slot: slot_axis -1: axis 0 of out ([slots, heads, dim]); k >= 1: the slot is split
+ *   over axes 0 and k, slot = i0 * out->shape[k] + ik (NHD paged [blocks, block_size, heads,
+ *   dim]: k = 1; HND [blocks, heads, block_size, dim]: k = 2). A row is the box of the other
+ *   axes of out, in order; src is [n, those axes] and index is [n], I32 or I64.
+ * - Indices: negative ones are skipped; one at or past the slot count (I64 ones of 2^31 and
+ *   more included: never truncated) writes nothing and, when `status` is not NULL, adds 1
+ *   (mod 2^32) to the little-endian u32 at `status_offset` (4-aligned) of `status`: the
+ *   caller zeroes it and reads it back. A slot named by several rows gets the last of them
+ *   (highest i), whole: never a mix.
+ * - [src, out] dtypes: the same dtype (a bit copy, any width); F32 -> F16 and F32 -> BF16,
+ *   rounded to nearest even (overflow to +-Inf, subnormals kept, NaN stays a quiet NaN with its
+ *   top payload bits: F16 sign|0x7e00|payload>>13, BF16 bits>>16|0x40); F16 -> F32 and
+ *   BF16 -> F32, exact. Other pairs: FKC_ERR_NO_KERNEL. No FP8: fkc has no FP8 dtype.
+ * Refusals record nothing: FKC_ERR_RANK, FKC_ERR_SHAPE, FKC_ERR_DTYPE (the index not I32/I64),
+ * FKC_ERR_OVERFLOW, FKC_ERR_INVALID_ARGUMENT (tensors outside their buffers or on another
+ * context, out overlapping src, the index or the status word, a bad slot_axis),
+ * FKC_ERR_OUT_OF_BOUNDS (the status word outside its buffer), FKC_ERR_UNSUPPORTED (the
+ * cache's contiguous runs or its offset not whole 32-bit words, the index not 4-aligned, a
+ * 16-bit source not 2-aligned, a tensor over one storage window, 2^31 slots or more). */
+fkc_status fkc_set_rows(fkc_stream *stream, const fkc_tensor *src, const fkc_tensor *index,
+                        fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                        uint64_t status_offset);
+/* The same, one-shot (recorded in a stream of the context's own, submitted and waited for). */
+fkc_status fkc_set_rows_sync(fkc_context *ctx, const fkc_tensor *src, const fkc_tensor *index,
+                             fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                             uint64_t status_offset);
+
 /* ---- User kernels ------------------------------------------------------------------- */
 
 /* A compute kernel of the caller's: a SPIR-V module turned into a pipeline once, then recorded
