@@ -302,9 +302,9 @@ static VkDescriptorBufferInfo window(const fkc_context *ctx, VkBuffer buf, uint6
     return (VkDescriptorBufferInfo){buf, w, ((hi + 15) & ~(uint64_t)15) - w};
 }
 
-fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
-                        fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
-                        uint64_t status_offset)
+static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                                fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                                uint64_t status_offset)
 {
     uint64_t slo, shi, ilo, ihi, dlo, dhi, tlo = 0, thi = 0;
     sr_plan p;
@@ -440,6 +440,14 @@ fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *
         s->broken = true;
     s->ops++;
     return st;
+}
+
+fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                        fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                        uint64_t status_offset)
+{
+    FKC_STREAM_GUARDED(s, "fkc_set_rows",
+                       set_rows_body(s, src, index, out, slot_axis, status, status_offset));
 }
 
 fkc_status fkc_set_rows_sync(fkc_context *ctx, const fkc_tensor *src, const fkc_tensor *index,

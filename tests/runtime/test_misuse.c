@@ -193,6 +193,7 @@ static void test_second_thread(void **state)
     REFUSED(fkc_write_slice_rotating(s, &st, &ot, 8, P.dev, 0, 0), FKC_ERR_STATE, busy);
     REFUSED(fkc_write_slice_rotating_b1(s, &st, &ot, &rp, &rx), FKC_ERR_STATE, busy);
     REFUSED(fkc_stream_advance(s, P.dev, 0, 1), FKC_ERR_STATE, busy);
+    REFUSED(fkc_set_rows(s, &st, &st, &ot, 0, NULL, 0), FKC_ERR_STATE, busy);
     REFUSED(fkc_stream_dispatch(s, k, r, 2, &pc, sizeof pc, 1, 1, 1), FKC_ERR_STATE, busy);
     REFUSED(fkc_stream_vulkan_barrier_in(s, VK_PIPELINE_STAGE_TRANSFER_BIT, 0), FKC_ERR_STATE,
             busy);
