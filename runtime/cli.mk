@@ -14,7 +14,8 @@ CLI_LIBFKC := $(BUILD)/libfkc.a
 
 BUILD_TARGETS += $(FKC_RUN)
 TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme \
-                 check-cli-conform check-cli-conform-doc
+                 check-cli-conform check-cli-conform-doc check-cli-conform-prefix \
+                 check-cli-numpy-set-rows
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -100,6 +101,11 @@ check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so 
 check-cli-numpy: $(FKC_RUN)
 	$(COUNT) py cli/numpy_agree.py $(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
 
+# fkc-run set_rows against NumPy's cache[idx[keep]] = src[keep].astype(...), byte for byte.
+.PHONY: check-cli-numpy-set-rows
+check-cli-numpy-set-rows: $(FKC_RUN)
+	$(COUNT) py cli/numpy_set_rows.py $(PYTHON) tests/cli/numpy_set_rows.py $(FKC_RUN)
+
 # The README's fkc-run example, run verbatim from a fresh temp dir; two rows it must print.
 # (build/fkc-run is read as $(FKC_RUN): `make sanitize` runs it with its own build.)
 CLI_README := $(BUILD)/tests/cli/readme_example
@@ -131,7 +137,11 @@ $(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c gener
 	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=0 $< generated/fkc_bindings.c -o $@.0.so
 CLI_SHIM_CHECK := $(BUILD)/tests/cli/conform_shim.gcc.so $(BUILD)/tests/cli/conform_shim.clang.so
 
-.PHONY: check-cli-conform check-cli-conform-doc
+.PHONY: check-cli-conform check-cli-conform-doc check-cli-conform-prefix
+# A new user's own WriteSlice/WriteSliceRotating kernels under --prefix t4, from fkcgen's
+# --emit-stubs skeletons (issue 25): the skeletons compile and fail, completed they pass.
+check-cli-conform-prefix: $(FKC_RUN) $(BUILD)/fkcgen
+	$(COUNT) py cli/conform_prefix.py $(PYTHON) tests/cli/conform_prefix.py $(FKC_RUN) $(BUILD)/fkcgen
 check-cli-conform: $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS) $(BUILD)/fkcgen \
                    $(CLI_SHIM_CHECK)
 	$(COUNT) cmocka cli/test_conform $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS)

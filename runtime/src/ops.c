@@ -287,7 +287,9 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
                            boxes, &n, &axis);
     if (st != FKC_OK)
         return rotating_fail(st, out->rank, p->dst_shape, src->shape, p->capacity, x->axis);
-    return record(s, src, out, boxes, n, width);
+    if ((st = record(s, src, out, boxes, n, width)) == FKC_OK)
+        s->host_read = true; /* placed at this position: fkc_stream_replay refuses the recording */
+    return st;
 }
 
 /* The byte-width wrappers of fkc_kernels.h. */
@@ -296,14 +298,15 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
                                     const fkc_write_slice_params *params, const void *extra)       \
     {                                                                                              \
         (void)extra;                                                                               \
-        return slice_w(stream, src, out, params, W);                                               \
+        FKC_STREAM_GUARDED(stream, "fkc_write_slice", slice_w(stream, src, out, params, W));       \
     }                                                                                              \
     fkc_status fkc_write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,            \
                                              fkc_tensor *out,                                      \
                                              const fkc_write_slice_rotating_params *params,        \
                                              const fkc_write_slice_rotating_extra *extra)          \
     {                                                                                              \
-        return rotating_w(stream, src, out, params, extra, W);                                     \
+        FKC_STREAM_GUARDED(stream, "fkc_write_slice_rotating",                                     \
+                           rotating_w(stream, src, out, params, extra, W));                        \
     }
 WRAPPERS(1)
 WRAPPERS(2)
