@@ -8,7 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FKCG_NDTYPES 12 /* F32 I32 U32 F16 BF16 F64 I64 U8 I8 I16 U16 BOOL */
+#define FKCG_NDTYPES 12 /* F32 I32 U32 F16 BF16 F64 I64 U8 I8 I16 U16 Bool */
+/* The first nine are the runtime's (fkc_dtype 0 .. 8, FKC_DTYPE_COUNT); I16, U16 and Bool are
+ * fkc_dtype 16 .. 18 (FKC_DTYPE_I16 ..): the runtime's own ops move none of them. */
+#define FKCG_NRUNTIME_DTYPES 9
+#define FKCG_CONTRACT_DTYPE_FIRST 16
 /* Block dtypes a provider may declare (front matter block_dtypes); a model dtype index d is
  * one of the vocabulary's (d < FKCG_NDTYPES) or the (d - FKCG_NDTYPES)-th block dtype of its
  * section's provider. A binding's key holds table-wide codes: FKCG_NDTYPES + the block
@@ -306,7 +310,7 @@ int fkcg_section_code(const fkcg_section *s, int idx);
 static inline bool fkcg_binding_plain(const fkcg_binding *b)
 {
     return fkcg_binding_n_key(b) == 2 && fkcg_binding_slot(b, 0) == fkcg_binding_slot(b, 1) &&
-           b->dtype >= 0 && b->dtype < FKCG_NDTYPES;
+           b->dtype >= 0 && b->dtype < FKCG_NRUNTIME_DTYPES;
 }
 
 /* ---- model.c ---- */

@@ -209,8 +209,6 @@ static int set_start(cli_opts *o, const char *opt, const char *v, char *err)
 static int set_dtype(cli_opts *o, const char *opt, const char *v, char *err)
 {
     o->dtype = fkc_dtype_from_name(v);
-    if (o->dtype != FKC_DTYPE_COUNT && !cli_descr_of_dtype(o->dtype))
-        o->dtype = FKC_DTYPE_COUNT; /* I16, U16, Bool: no op of fkc-run moves them */
     if (o->dtype == FKC_DTYPE_COUNT) {
         cli_errf(err, "%s: unknown dtype '%s' (f32 i32 u32 f16 bf16 f64 i64 u8 i8)", opt, v);
         return -1;

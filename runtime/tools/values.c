@@ -25,7 +25,7 @@ fkc_dtype cli_dtype_of_descr(const char *descr, fkc_dtype forced, char err[CLI_E
     fkc_dtype found = FKC_DTYPE_COUNT;
     /* descr is valid per npy_descr_size: the byte-order character is right; compare the rest. */
     for (int d = 0; d < FKC_DTYPE_COUNT; d++)
-        if (descrs[d] && strlen(descr) >= 1 && strcmp(descr + 1, descrs[d] + 1) == 0)
+        if (strlen(descr) >= 1 && strcmp(descr + 1, descrs[d] + 1) == 0)
             found = (fkc_dtype)d;
     if (found == FKC_DTYPE_BF16 && forced != FKC_DTYPE_BF16) {
         snprintf(err, CLI_ERR_MAX,

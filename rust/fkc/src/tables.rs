@@ -79,7 +79,7 @@ vocabulary! {
 #[repr(u32)]
 #[allow(missing_docs)]
 pub enum DType {
-    F32 = 0, I32, U32, F16, BF16, F64, I64, U8, I8, I16, U16, Bool,
+    F32 = 0, I32, U32, F16, BF16, F64, I64, U8, I8, I16 = 16, U16, Bool,
     Block0 = 256, Block1, Block2, Block3, Block4, Block5, Block6, Block7, Block8, Block9,
     Block10, Block11, Block12, Block13, Block14, Block15, Block16, Block17, Block18, Block19,
     Block20, Block21, Block22, Block23, Block24, Block25, Block26, Block27, Block28, Block29,
@@ -108,11 +108,14 @@ impl DType {
     /// The byte width of each, in value order.
     pub const SIZES: &'static [usize] = &[4, 4, 4, 2, 2, 8, 8, 1, 1, 2, 2, 1];
 
-    /// The index of a vocabulary dtype in ALL; None for a block dtype.
+    /// The index of a vocabulary dtype in ALL (the C side's values 0 .. 8, then I16 .. Bool
+    /// at 16 .. 18); None for a block dtype.
     const fn index(self) -> Option<usize> {
         let v = self as u32 as usize;
-        if v < 12 {
+        if v < 9 {
             Some(v)
+        } else if v >= 16 && v < 19 {
+            Some(v - 7)
         } else {
             None
         }
