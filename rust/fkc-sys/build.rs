@@ -99,7 +99,7 @@ fn build_tree(dir: &Path, what: &str) -> Found {
         fkcgen,
         include: if include.is_dir() { include.canonicalize().ok() } else { None },
         version,
-        libs: vec!["vulkan".into(), "pthread".into()],
+        libs: vec!["pthread".into(), "dl".into()],
     }
 }
 
