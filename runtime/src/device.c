@@ -9,7 +9,6 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -624,8 +623,7 @@ static fkc_status check_host(const fkc_vulkan_device *h, const fkc_context_optio
     const char *what = "fkc_context_create_vulkan";
     if (!h)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: the host's device is NULL", what);
-    /* this version's size, or the first one's (which ended before `hooks`) */
-    if (h->size != sizeof *h && h->size != offsetof(fkc_vulkan_device, hooks))
+    if (h->size != sizeof *h)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
                         "%s: fkc_vulkan_device.size is %zu, not %zu: "
                         "set it up with fkc_vulkan_device_init (headers of another fkc?)",
@@ -829,8 +827,6 @@ fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan
     fkc_status st = check_options(options, what);
     if (st != FKC_OK || (host && (st = check_host(host, options)) != FKC_OK))
         return st;
-    if (host && host->size == sizeof *host)
-        vh = host->hooks;
     if ((st = check_hooks(vh, host, what)) != FKC_OK)
         return st;
     if (!host && vh && vh->get_instance_proc_addr)
@@ -905,6 +901,20 @@ fkc_status fkc_context_create_vulkan(const fkc_vulkan_device *host,
                                                   "is NULL");
     }
     return fkc_context_open(options, host, NULL, NULL, NULL, out);
+}
+
+fkc_status fkc_context_create_vulkan_with_hooks(const fkc_vulkan_device *host,
+                                                const fkc_vulkan_hooks *hooks,
+                                                const fkc_context_options *options,
+                                                fkc_context **out)
+{
+    if (!host) {
+        if (out)
+            *out = NULL;
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_context_create_vulkan: the host's device "
+                                                  "is NULL");
+    }
+    return fkc_context_open(options, host, NULL, hooks, NULL, out);
 }
 
 void fkc_context_destroy(fkc_context *ctx)

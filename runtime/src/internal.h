@@ -340,7 +340,7 @@ void fkc_context_release(fkc_context *ctx);
 /* vkQueueSubmit under the queue's lock (fkc's mutex, or the host's queue_lock). */
 fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence);
 /* Creates a context: owned (host NULL; gipa NULL: vh's, else the loader's, opened at run time)
- * or over the host's device (whose fkc_vulkan_device.hooks replace vh); vh may be NULL. */
+ * or over the host's device; vh may be NULL. */
 fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan_device *host,
                             PFN_vkGetInstanceProcAddr gipa, const fkc_vulkan_hooks *vh,
                             const fkc_hooks *hooks, fkc_context **out);

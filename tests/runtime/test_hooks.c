@@ -395,9 +395,8 @@ static void borrowed_allocation_callbacks(void **state)
     h.get_instance_proc_addr = NULL; /* the device's */
     fkc_vulkan_device d = rt_host_device(&host);
     d.get_instance_proc_addr = rt_gipa;
-    d.hooks = &h;
     fkc_context *ctx = NULL;
-    RT_OK(fkc_context_create_vulkan(&d, NULL, &ctx));
+    RT_OK(fkc_context_create_vulkan_with_hooks(&d, &h, NULL, &ctx));
     exercise(ctx);
     fkc_context_destroy(ctx);
     long objects = check_balanced("borrowed context");
@@ -543,9 +542,8 @@ static void borrowed_budget(void **state)
     uint64_t limit = 24u << 20;
     fkc_vulkan_hooks h = budget_hooks(&log, limit);
     fkc_vulkan_device d = rt_host_device(&host);
-    d.hooks = &h;
     fkc_context *ctx = NULL;
-    RT_OK(fkc_context_create_vulkan(&d, NULL, &ctx));
+    RT_OK(fkc_context_create_vulkan_with_hooks(&d, &h, NULL, &ctx));
     budget_checks(ctx, &log, limit);
     fkc_context_destroy(ctx);
     assert_false(log.bad);
@@ -585,14 +583,15 @@ static void hooks_refused(void **state)
     fkc_vulkan_hooks_init(&h);
     h.get_instance_proc_addr = rt_gipa;
     fkc_vulkan_device d = rt_host_device(&host);
-    d.hooks = &h;
-    assert_int_equal(fkc_context_create_vulkan(&d, NULL, &ctx), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_context_create_vulkan_with_hooks(&d, &h, NULL, &ctx),
+                     FKC_ERR_INVALID_ARGUMENT);
     assert_null(ctx);
     assert_non_null(strstr(fkc_last_error(), "get_instance_proc_addr"));
-    /* fkc 0.1's fkc_vulkan_device (it ended before `hooks`) is still accepted */
-    d = rt_host_device(&host);
-    d.size = offsetof(fkc_vulkan_device, hooks);
-    RT_OK(fkc_context_create_vulkan(&d, NULL, &ctx));
+    /* the same loader entry is fine, and NULL hooks are none */
+    h.get_instance_proc_addr = d.get_instance_proc_addr;
+    RT_OK(fkc_context_create_vulkan_with_hooks(&d, &h, NULL, &ctx));
+    fkc_context_destroy(ctx);
+    RT_OK(fkc_context_create_vulkan_with_hooks(&d, NULL, NULL, &ctx));
     fkc_context_destroy(ctx);
     rt_host_quiet(&host, "hooks refused");
     rt_host_close(&host);

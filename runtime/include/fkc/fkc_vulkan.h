@@ -44,7 +44,8 @@ typedef void (*fkc_vulkan_memory_fn)(void *user, uint32_t memory_type, VkDeviceM
                                      VkDeviceSize size);
 
 /* What a host hooks into fkc's use of Vulkan (VMA's VmaAllocatorCreateInfo), for
- * fkc_context_create_with_hooks (owned contexts) and fkc_vulkan_device.hooks (borrowed ones);
+ * fkc_context_create_with_hooks (owned contexts) and fkc_context_create_vulkan_with_hooks
+ * (borrowed ones);
  * fkc_vulkan_hooks_init sets `size` and zeroes the rest (growable as the other options).
  * The struct is read during context creation only: fkc copies what it needs. */
 typedef struct fkc_vulkan_hooks {
@@ -104,7 +105,6 @@ typedef struct fkc_vulkan_device {
                                                          VkPhysicalDeviceFeatures2), or NULL */
     fkc_vulkan_queue_lock_fn queue_lock; /* optional, see above */
     void *queue_lock_user;               /* passed to queue_lock */
-    const fkc_vulkan_hooks *hooks;       /* optional (fkc 0.1's struct ends before it) */
 } fkc_vulkan_device;
 
 void fkc_vulkan_device_init(fkc_vulkan_device *device);
@@ -120,8 +120,7 @@ void fkc_vulkan_device_init(fkc_vulkan_device *device);
  * (without it, fkc allocates descriptor sets from pools of its own), timeline semaphores
  * (Vulkan 1.2's timelineSemaphore or VK_KHR_timeline_semaphore: values in
  * fkc_stream_submit_vulkan). Refusals: FKC_ERR_INVALID_ARGUMENT (a NULL handle, size not from
- * _init, options that choose a device, hooks as fkc_context_create_with_hooks refuses them or
- * with another get_instance_proc_addr), FKC_ERR_UNSUPPORTED naming what the device lacks,
+ * _init, options that choose a device), FKC_ERR_UNSUPPORTED naming what the device lacks,
  * FKC_ERR_VULKAN (the loader gave no entry point for a core command). *out is NULL on failure.
  * The queue: fkc submits to it only in fkc_stream_submit, fkc_stream_submit_async,
  * fkc_stream_submit_vulkan, fkc_buffer_upload, fkc_buffer_download, the *_sync calls and a
@@ -129,6 +128,15 @@ void fkc_vulkan_device_init(fkc_vulkan_device *device);
  * a queue_lock, the host must not use the queue in another thread while one of those runs. */
 fkc_status fkc_context_create_vulkan(const fkc_vulkan_device *host,
                                      const fkc_context_options *options, fkc_context **out);
+/* The same with the host's hooks (hooks may be NULL: none; see fkc_vulkan_hooks). Its
+ * get_instance_proc_addr must be NULL or host->get_instance_proc_addr (FKC_ERR_INVALID_ARGUMENT
+ * otherwise, as for hooks fkc_context_create_with_hooks refuses). (A function of its own rather
+ * than a field of fkc_vulkan_device: a larger struct would make fkc_vulkan_device_init write
+ * past the struct of a program built with the older header.) */
+fkc_status fkc_context_create_vulkan_with_hooks(const fkc_vulkan_device *host,
+                                                const fkc_vulkan_hooks *hooks,
+                                                const fkc_context_options *options,
+                                                fkc_context **out);
 
 /* fkc_context_create (fkc owns instance, device and queue) with every Vulkan call made through
  * get_instance_proc_addr instead of the loader's (a volk or custom loader; a test's wrapper):
