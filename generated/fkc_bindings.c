@@ -119,7 +119,7 @@ static const char *const op_names[FKC_OP_KIND_COUNT] = {
 const fkc_provider_info fkc_providers[FKC_PROVIDER_COUNT] = {
     /* [0] contracts/vulkan/write_slice.md */
     {"fuel-vulkan-kernels", FKC_BACKEND_VULKAN, "vulkan-slang",
-     "fuel_vulkan_backend::fkc::ENTRY_POINTS", "git:f41137b4", 1,
+     "fuel_vulkan_backend::fkc::ENTRY_POINTS", "git:f41137b4", 1u,
      "contracts/vulkan/write_slice.md", "fc4c6a9ba30cf301ef9fed683167b27f"},
 };
 
@@ -128,26 +128,26 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
     {"write_slice", FKC_OP_WRITE_SLICE, FKC_BACKEND_VULKAN, "vulkan-slang",
      "Write a source tensor into a slab of a larger destination; byte-width-keyed (b1/b2/b4/b8) word move; contiguous-only binding.",
      "fuel_vulkan_backend::fkc::write_slice",
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_0, 1, false, 16, 32},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
+     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_0, 1, false, 16u, 32u},
+     {true, UINT64_C(0), 0.0, 0.0, true, "exact byte-width slab write; no arithmetic, bit-identical across any hardware."},
      FKC_DETERMINISM_BITWISE, "5bf4a359f327a3a2c8588641ae442f29",
-     "contracts/vulkan/write_slice.md", 53, &fkc_providers[0], inputs_0, 1, outputs_0, 1,
+     "contracts/vulkan/write_slice.md", 53u, &fkc_providers[0], inputs_0, 1, outputs_0, 1,
      "WriteSlice", fields_0, 2, &cost_0},
     /* [1] write_slice_rotating (contracts/vulkan/write_slice.md:109) */
     {"write_slice_rotating", FKC_OP_WRITE_SLICE_ROTATING, FKC_BACKEND_VULKAN, "vulkan-slang",
      "Sliding-window KV slab write (position D2H + ring-boundary split, then slab write); byte-width-keyed; contiguous-only binding.",
      "fuel_vulkan_backend::fkc::write_slice_rotating",
-     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_0, 1, false, 16, 32},
-     {true, 0, 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
+     {FKC_LAYOUT_STRATEGY_REQUIRES_CONTIGUOUS, fast_paths_0, 1, false, 16u, 32u},
+     {true, UINT64_C(0), 0.0, 0.0, true, "exact byte-width slab write (rotating KV window); no arithmetic, bit-identical across any hardware."},
      FKC_DETERMINISM_BITWISE, "5fa826ccf857ac0610f5e0bff58ec8e9",
-     "contracts/vulkan/write_slice.md", 109, &fkc_providers[0], inputs_1, 1, outputs_0, 1,
+     "contracts/vulkan/write_slice.md", 109u, &fkc_providers[0], inputs_1, 1, outputs_0, 1,
      "WriteSliceRotating", fields_1, 2, &cost_0},
 };
 
 #define FKC_SYMBOL_0(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
-#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w, &cost_0}
+#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w##u, &cost_0}
 #define FKC_SYMBOL_1(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
-#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w, &cost_0}
+#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w##u, &cost_0}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     FKC_ROWS_0(F32, f32, 4), /* [0] */
     FKC_ROWS_0(I32, i32, 4), /* [1] */
@@ -200,8 +200,8 @@ static const fkc_cost *const shared_cost[FKC_OP_KIND_COUNT] = {
 };
 
 static const size_t op_rows[FKC_OP_KIND_COUNT][2] = {
-    {0, 9}, /* WriteSlice */
-    {9, 18}, /* WriteSliceRotating */
+    {0u, 9u}, /* WriteSlice */
+    {9u, 18u}, /* WriteSliceRotating */
 };
 
 /* The dispatch: per (op kind, backend), the row + 1 of each dtype (the first binding in

@@ -14,7 +14,7 @@ CLI_LIBFKC := $(BUILD)/libfkc.a
 
 BUILD_TARGETS += $(FKC_RUN)
 TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme \
-                 check-cli-conform check-cli-conform-doc
+                 check-cli-conform check-cli-conform-doc check-cli-conform-prefix
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -131,7 +131,11 @@ $(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c gener
 	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=0 $< generated/fkc_bindings.c -o $@.0.so
 CLI_SHIM_CHECK := $(BUILD)/tests/cli/conform_shim.gcc.so $(BUILD)/tests/cli/conform_shim.clang.so
 
-.PHONY: check-cli-conform check-cli-conform-doc
+.PHONY: check-cli-conform check-cli-conform-doc check-cli-conform-prefix
+# A new user's own WriteSlice/WriteSliceRotating kernels under --prefix t4, from fkcgen's
+# --emit-stubs skeletons (issue 25): the skeletons compile and fail, completed they pass.
+check-cli-conform-prefix: $(FKC_RUN) $(BUILD)/fkcgen
+	$(COUNT) py cli/conform_prefix.py $(PYTHON) tests/cli/conform_prefix.py $(FKC_RUN) $(BUILD)/fkcgen
 check-cli-conform: $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS) $(BUILD)/fkcgen \
                    $(CLI_SHIM_CHECK)
 	$(COUNT) cmocka cli/test_conform $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS)

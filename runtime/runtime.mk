@@ -126,6 +126,7 @@ RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_
 RT_TESTS += $(BUILD)/tests/runtime/test_edges
 RT_TESTS += $(BUILD)/tests/runtime/test_fused
 RT_TESTS += $(BUILD)/tests/runtime/test_hooks
+RT_TESTS += $(BUILD)/tests/runtime/test_replay
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_VK_LIBS) $(RT_LIBS)
 
@@ -140,10 +141,10 @@ $(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/
 	$(GLSLC) $(GLSL_FLAGS) -mfmt=c $< -o $@
 $(BUILD)/tests/runtime/test_user_kernel: $(BUILD)/tests/runtime/axpy.spv.inc
 $(BUILD)/tests/runtime/test_user_kernel: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
-$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads: \
-    $(BUILD)/tests/runtime/axpy.spv.inc
-$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads: \
-    RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
+$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads \
+$(BUILD)/tests/runtime/test_replay: $(BUILD)/tests/runtime/axpy.spv.inc
+$(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads \
+$(BUILD)/tests/runtime/test_replay: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
 
 .PHONY: check-runtime bench-runtime
 # Each binary under a time limit: a test that corrupts the heap can leave cmocka's signal

@@ -5,19 +5,39 @@ its runtime-op variant and the seed), each name slot given every identifier of t
 code and of the runtime's header plus a few hostile texts and numbers; every accepted mutation is
 generated (`fkcgen gen`) and compiled with gcc and clang under the strict flags. Prints each
 failure with its mutation and first compiler error, then a summary grouped by that error.
-Not part of `make test` (minutes); fuzz target emit (`make fuzz`) does the same on random inputs.
-Run from the repository root: scripts/accepted-compile.py [FKCGEN] [--max N] [--bases a,b]
-(bases: base, runtime_op, seed; --max: stop after N accepted mutations of a base)."""
-import os, re, subprocess, sys, tempfile
+The bases include non-bitwise ones (deterministic, nondeterministic: their precision may be
+non-zero), and every numeric field (fkc_version, rank, alignment_bytes, access_granularity_bits,
+max_ulp, max_relative, max_absolute, a cost expression's constant) meets each of EXTREMES.
+With --random N it instead draws random contracts (one to three sections of a random base, each
+line of a numeric or enum key given a random value, EXTREMES among them) until N are accepted,
+and compiles each: the count is the figure docs/reliability.md gives.
+Not part of `make test` (minutes); fuzz target emit (`make fuzz`) does the same on random inputs,
+and tests/fkcgen/fuzz_accepted/extremes.md (compiled by `make check-fuzz-accepted`) holds the
+extremes. Run from the repository root:
+scripts/accepted-compile.py [FKCGEN] [--max N] [--bases a,b] [--random N] [--seed S]
+[--rust] (bases: base, deterministic, nondeterministic, runtime_op, seed; --max: stop after N
+accepted mutations of a base; --rust: the Rust module too, by rustc -D warnings, as
+scripts/rust_lib.py builds it)."""
+import os, random, re, subprocess, sys, tempfile
 
 sys.path.insert(0, "tests/fkcgen")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_cases  # noqa: E402
+import rust_lib  # noqa: E402
 
 args = [a for i, a in enumerate(sys.argv[1:], 1)
-        if not a.startswith("--") and sys.argv[i - 1] not in ("--max", "--bases")]
+        if not a.startswith("--") and sys.argv[i - 1] not in ("--max", "--bases", "--random",
+                                                                 "--seed")]
 FKCGEN = args[0] if args else "build/fkcgen"
 MAX = int(sys.argv[sys.argv.index("--max") + 1]) if "--max" in sys.argv else 0
 BASES = sys.argv[sys.argv.index("--bases") + 1].split(",") if "--bases" in sys.argv else None
+RANDOM = int(sys.argv[sys.argv.index("--random") + 1]) if "--random" in sys.argv else 0
+SEED = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 26
+RUST = "--rust" in sys.argv  # also gen --lang rust, compiled by rustc -D warnings
+# Every numeric field meets these: 0, 1, 2^31, 2^32, 2^63, 2^64-1.
+EXTREMES = ["0", "1", "2147483648", "4294967296", "9223372036854775808", "18446744073709551615"]
+NUMERIC = ("fkc_version", "rank", "alignment_bytes", "access_granularity_bits", "max_ulp",
+           "max_relative", "max_absolute")
 STRICT = ("-std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes "
           "-Wstrict-prototypes -Werror -Iruntime/include").split()
 IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9_]*\b")
@@ -89,16 +109,17 @@ def mutations(base, names):
         for t in texts:
             out.append(("%s text %r" % (key, t[:12]),
                         re.sub(r'(?m)^(%s: ).*$' % key, lambda m: m.group(1) + '"%s"' % t, base)))
-    for key, vals in (("alignment_bytes", ["1", "65536"]), ("access_granularity_bits",
-                      ["0", "4294967295", "4294967296"]), ("max_ulp", ["18446744073709551615"]),
-                      ("max_relative", ["1e308", "0.1", "1e-320"]), ("rank", ["0", "4294967296",
-                      "18446744073709551615"])):
+    for key in NUMERIC:
+        vals = EXTREMES + {"alignment_bytes": ["65536", "2147483647"],
+                           "access_granularity_bits": ["8", "4096", "4294967295"],
+                           "max_relative": ["1e308", "0.1", "1e-320"],
+                           "max_absolute": ["1e308", "4.9e-324"]}.get(key, [])
         for v in vals:
             out.append(("%s %s" % (key, v), re.sub(r"(?m)^(%s: ).*$" % key,
                                                     lambda m: m.group(1) + v, base)))
-    for e in ("18446744073709551615", "18446744073709551615 * 18446744073709551615", "n / 0",
-              "0 - 1", "((((((((n))))))))", "n * n * n * n * n * n * n * n",
-              "9007199254740993", "1 / 3"):
+    for e in EXTREMES + ["18446744073709551615 * 18446744073709551615", "n / 0", "0 - 1",
+                         "((((((((n))))))))", "n * n * n * n * n * n * n * n",
+                         "9007199254740993", "1 / 3", "n * 9223372036854775808"]:
         for key in ("flops", "bytes_moved"):
             out.append(("%s %s" % (key, e), re.sub(r'(?m)^(%s: ).*$' % key,
                                                    lambda m: m.group(1) + '"%s"' % e, base)))
@@ -120,12 +141,111 @@ def compile_ok(text, tmp):
         if r.returncode != 0:
             err = [l for l in r.stderr.splitlines() if "error" in l]
             return "%s: %s" % (cc, re.sub(r"^\S+:\d+:\d+: ", "", err[0] if err else r.stderr))
+    if RUST:
+        g = subprocess.run([FKCGEN, "gen", "--lang", "rust", "--out-dir", out, p],
+                           capture_output=True, text=True)
+        if g.returncode != 0:
+            return "gen --lang rust refuses what check accepts: " + g.stderr.splitlines()[0]
+        argv, env = rust_lib.lib_crate(os.path.join(out, "fkc_bindings.rs"), tmp)
+        r = subprocess.run(argv, env=env, capture_output=True, text=True)
+        if r.returncode != 0:
+            err = [l for l in r.stderr.splitlines() if l.startswith("error")]
+            return "rustc: %s" % (err[0] if err else r.stderr[:300])
     return ""
 
 
+def non_bitwise(base, determinism, ulp, stable):
+    """base with a non-bitwise determinism and non-zero precision."""
+    t = base.replace("determinism: bitwise", "determinism: " + determinism)
+    t = re.sub(r"(?m)^max_ulp: .*$", "max_ulp: " + ulp, t)
+    t = re.sub(r"(?m)^max_relative: .*$", "max_relative: 1e-06", t)
+    t = re.sub(r"(?m)^max_absolute: .*$", "max_absolute: 0.5", t)
+    return re.sub(r"(?m)^bit_stable_on_same_hardware: .*$",
+                  "bit_stable_on_same_hardware: " + stable, t)
+
+
+def all_bases():
+    return [("base", make_cases.BASE),
+            ("deterministic", non_bitwise(make_cases.BASE, "deterministic", "4", "true")),
+            ("nondeterministic", non_bitwise(make_cases.BASE, "nondeterministic",
+                                             "9223372036854775808", "false")),
+            ("runtime_op", make_cases.RUNTIME_OP),
+            ("seed", open("contracts/vulkan/write_slice.md").read())]
+
+
+# --random: the values each key's line may take (EXTREMES among the numbers).
+CHOICES = {
+    "fkc_version": ["1"] * 6 + EXTREMES,
+    "rank": ["any"] * 4 + EXTREMES + ["3"],
+    "alignment_bytes": ["16", "1", "65536", "2147483648", "4096"] + EXTREMES,
+    "access_granularity_bits": ["32", "8", "4096", "64"] + EXTREMES,
+    "max_ulp": EXTREMES + ["4", "1000000"],
+    "max_relative": EXTREMES + ["0.0", "1e-06", "1e308", "1e-320", "0.5"],
+    "max_absolute": EXTREMES + ["0.0", "1e-06", "1e308", "4.9e-324"],
+    "determinism": ["bitwise", "deterministic", "nondeterministic", "deterministic",
+                    "nondeterministic"],
+    "bit_stable_on_same_hardware": ["true", "false"],
+    "audited": ["true", "false"],
+    "in_place": ["true", "false"],
+    "class": ["cheap_elementwise", "elementwise", "reduction", "matmul", "memory_bound"],
+    "provenance": ["judge_measured", "analytic", "estimated"],
+    "flops": ['"%s"' % e for e in EXTREMES + ["n * 18446744073709551615", "n / 3", "0"]],
+    "bytes_moved": ['"%s"' % e for e in EXTREMES + ["2 * n * dtype_bytes", "n * 4294967296"]],
+}
+DTYPES = ["F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8"]
+
+
+def random_contract(rng, bases):
+    """One to three sections of a random base (copies renamed), random values on its lines."""
+    name, base = rng.choice(bases)
+    if name != "seed":
+        head, sec = base[:base.index("## ")], base[base.index("## "):]
+        kernel = re.search(r"(?m)^kernel: (\w+)", sec).group(1)
+        secs = [sec] + [re.sub(r"\b%s\b" % kernel, "%s%d" % (kernel, i), sec)
+                        for i in range(1, rng.randint(1, 3))]
+        base = head + "".join(secs)
+
+    def value(m):
+        key = m.group(2)
+        if key == "dtypes" and rng.random() < 0.5:
+            return m.group(1) + "[%s]" % ", ".join(rng.sample(DTYPES, rng.randint(1, 9)))
+        if key in CHOICES and rng.random() < 0.35:
+            return m.group(1) + rng.choice(CHOICES[key])
+        return m.group(0)
+    return name, re.sub(r"(?m)^((\w+): )(.*)$", value, base)
+
+
+def main_random(names):
+    rng = random.Random(SEED)
+    bases = all_bases()
+    accepted = tried = failed = big_ulp = non_bw = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        while accepted < RANDOM and tried < 100 * RANDOM:
+            tried += 1
+            bname, text = random_contract(rng, bases)
+            r = compile_ok(text, tmp)
+            if r is None:
+                continue
+            accepted += 1
+            big_ulp += bool(re.search(r"(?m)^max_ulp: (9223372036854775808|18446744073709551615)$",
+                                      text))
+            non_bw += bool(re.search(r"(?m)^determinism: (deterministic|nondeterministic)$", text))
+            if r:
+                failed += 1
+                bad = os.path.join(tmp, "..", "accepted-compile-fail-%d.md" % failed)
+                open(bad, "w").write(text)
+                print("FAIL random %d (%s): %s\n     saved as %s" % (tried, bname, r,
+                                                                   os.path.abspath(bad)))
+    print(("random: %d drawn, %d accepted, %d of them compile with gcc and clang (strict)"
+           + (" and rustc" if RUST else "") + ", %d do not; %d with max_ulp >= 2^63, "
+           "%d not bitwise") % (tried, accepted, accepted - failed, failed, big_ulp, non_bw))
+    return 1 if failed or accepted < RANDOM else 0
+
+
 def main():
-    bases = [("base", make_cases.BASE), ("runtime_op", make_cases.RUNTIME_OP),
-             ("seed", open("contracts/vulkan/write_slice.md").read())]
+    bases = all_bases()
+    if RANDOM:
+        return main_random(None)
     names = harvest([b for _, b in bases])
     if BASES:
         bases = [b for b in bases if b[0] in BASES]

@@ -237,7 +237,7 @@ extern const fkcg_table_desc fkcg_tables[FKCG_T_COUNT];
 typedef enum fkcg_cell_kind {
     FKCG_CELL_STR,      /* text (s); a C string literal or a Rust &str */
     FKCG_CELL_OSTR,     /* text or absent (s NULL): C NULL, Rust None / Some(...) */
-    FKCG_CELL_UINT,     /* u */
+    FKCG_CELL_UINT,     /* u, into a field of which bits (32: uint32_t or size_t, 64: uint64_t) */
     FKCG_CELL_BOOL,     /* u */
     FKCG_CELL_F64,      /* d */
     FKCG_CELL_VOCAB,    /* a value s of vocabulary which (NULL: UNKNOWN; for a Rust Option) */
@@ -278,8 +278,10 @@ typedef struct fkcg_style {
     void (*str)(fkcg_buf *out, const char *s);        /* a string literal (s NULL: C NULL) */
     void (*ident)(fkcg_buf *out, const char *s);      /* an identifier from a contract */
     void (*comment)(fkcg_buf *out, const char *text); /* a comment: the delimiters, text */
-    void (*tpl)(fkcg_render *r, fkcg_buf *out, const char *s);  /* fixed text (C: @ = prefix) */
-    void (*f64)(fkcg_buf *out, double d);                       /* a double literal */
+    void (*tpl)(fkcg_render *r, fkcg_buf *out, const char *s); /* fixed text (C: @ = prefix) */
+    void (*f64)(fkcg_buf *out, double d);                      /* a double literal */
+    void (*uint)(fkcg_buf *out, uint64_t u, int bits); /* an integer for a field of that many
+                                                  bits (NULL: the bare decimal) */
     void (*vocab)(fkcg_buf *out, int which, const char *value); /* value of fkcg_vocabs[which] */
     void (*op)(fkcg_render *r, fkcg_buf *out, size_t op);       /* an op kind's enumerator */
     void (*wrapper)(fkcg_render *r, fkcg_buf *out, size_t row, bool ref); /* a row's wrapper:

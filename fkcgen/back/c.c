@@ -361,9 +361,19 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         break;
     }
     default:
-        LIT(out, "_w"); /* the byte width */
+        LIT(out, "_w##u"); /* the byte width, unsigned as put_uint writes it */
         break;
     }
+}
+
+/* An integer into a field of `bits` bits, typed by its suffix: a decimal without one is an int,
+ * or from 2^63 on a constant gcc and clang warn "is so large that it is unsigned". */
+static void put_uint(fkcg_buf *out, uint64_t u, int bits)
+{
+    if (bits == 64)
+        LIT(out, "UINT64_C(");
+    fkcg_buf_put_u64(out, u);
+    put_str(out, bits == 64 ? ")" : "u");
 }
 
 /* @@_SYMBOL_<sec>(suffix) or @@_ROWS_<sec>(DTYPE, suffix, width) of row `row`. */
@@ -383,7 +393,7 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
 /* clang-format off */
 static const fkcg_style c_style = {
     .lang = FKCG_LANG_C, .str = put_cstr, .ident = style_ident, .comment = style_comment,
-    .tpl = style_tpl, .f64 = put_double, .vocab = put_vocab, .op = put_op,
+    .tpl = style_tpl, .f64 = put_double, .uint = put_uint, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",

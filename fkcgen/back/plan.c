@@ -243,7 +243,6 @@ static void plan_ops(fkcg_plan *p)
  * registry. Sections are in table order, so "first" is the first by kernel name. */
 static void plan_sections(fkcg_plan *p)
 {
-    bool default_prefix = strcmp(p->prefix, FKCG_EMIT_PREFIX) == 0;
     for (size_t i = 0; i < p->t->n_sections; i++) {
         fkcg_plan_sec *ps = &p->secs[i];
         const fkcg_section *s = ps->s = p->t->sections[i];
@@ -252,9 +251,10 @@ static void plan_sections(fkcg_plan *p)
         ps->provider = pv < 0 ? FKCG_NONE : (size_t)pv;
         ps->runtime = fkcg_runtime_kernel_find(s->kernel) != NULL;
         ps->first = ps->end = FKCG_NONE;
-        /* With the runtime's own prefix, fkc_<op>_params of a runtime op kind is the runtime's
-         * type whatever kernel binds it: the contract must then agree with it. */
-        if ((ps->runtime || default_prefix) && !op->rt)
+        /* <prefix>_<op>_params of a runtime op kind is the runtime's type whatever kernel binds
+         * it and whatever the prefix (docs/contract-format.md; check holds the contract's fields
+         * to the runtime's), so its kernels have the runtime's kernel type. */
+        if (!op->rt)
             op->rt = fkcg_runtime_op_find(s->op_kind);
         if (op->sig == FKCG_NONE)
             op->sig = i;

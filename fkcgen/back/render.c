@@ -85,7 +85,15 @@ static void ostr(cells *c, const char *s)
 }
 static void uint(cells *c, uint64_t u)
 {
-    add(c, FKCG_CELL_UINT)->u = u;
+    fkcg_cell *x = add(c, FKCG_CELL_UINT);
+    x->u = u;
+    x->which = 32;
+}
+static void uint64(cells *c, uint64_t u)
+{
+    fkcg_cell *x = add(c, FKCG_CELL_UINT);
+    x->u = u;
+    x->which = 64;
 }
 static void boolean(cells *c, bool v)
 {
@@ -160,7 +168,7 @@ static void precision_cells(cells *c, const fkcg_precision *pr)
 {
     nest(c, FKCG_T_PRECISION, true);
     boolean(c, pr->bit_stable_on_same_hardware);
-    uint(c, pr->max_ulp);
+    uint64(c, pr->max_ulp);
     f64(c, pr->max_relative);
     f64(c, pr->max_absolute);
     boolean(c, pr->audited);
@@ -415,7 +423,12 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     switch (c->kind) {
     case FKCG_CELL_STR: st->str(out, c->s); break;
     case FKCG_CELL_OSTR: put_optional(r, out, c->s); break;
-    case FKCG_CELL_UINT: fkcg_buf_put_u64(out, c->u); break;
+    case FKCG_CELL_UINT:
+        if (st->uint)
+            st->uint(out, c->u, c->which);
+        else
+            fkcg_buf_put_u64(out, c->u);
+        break;
     case FKCG_CELL_BOOL: fkcg_buf_puts(out, c->u ? "true" : "false"); break;
     case FKCG_CELL_F64: st->f64(out, c->d); break;
     case FKCG_CELL_VOCAB: st->vocab(out, c->which, c->s); break;

@@ -233,7 +233,8 @@ void fkcg_json_str(fkcg_buf *out, const char *s);
 /* NULL when the front matter has errors (reported). */
 fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
                                       const fkcg_chunk *c);
-/* NULL when the section has errors (reported). */
+/* The section; s->invalid when it has errors (reported): then only its kernel name (when
+ * s->kernel_loc has a line) is to be used, by fkcg_bind's duplicate-kernel check. */
 fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
                                     const fkcg_chunk *c, const fkcg_provider *p);
 
@@ -247,6 +248,9 @@ void fkcg_resolve_revision(fkcg_arena *a, fkcg_section *s, fkcg_buf *scratch);
 /* 32 lower-case hex digits of XXH3-128(data), in a. */
 const char *fkcg_hash_hex(fkcg_arena *a, const void *data, size_t len);
 /* Returns the number of errors found (duplicates). */
+/* sections may hold invalid ones (s->invalid) that have a kernel name (s->kernel_loc): their
+ * names are checked for duplicates with the others' (an error of its own), then they are left
+ * out of the table. */
 size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_sections,
                  fkcg_provider **providers, size_t n_providers, fkcg_table *out);
 

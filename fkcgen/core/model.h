@@ -218,6 +218,7 @@ typedef struct fkcg_section { /* one ```fkc block: one kernel */
     fkcg_loc op_kind_loc;    /* the op_kind's and entry_point's values (bind's messages) */
     fkcg_loc entry_point_loc;
     const struct fkcg_where *where; /* every key's place, or NULL (as the provider's) */
+    bool invalid; /* validate reported errors: bind checks only its kernel name, then drops it */
 } fkcg_section;
 
 /* One binding per (section × accepted dtype of its first input). */

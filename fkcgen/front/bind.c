@@ -415,6 +415,16 @@ static size_t check_kernels(fkcg_diag *d, fkcg_section *const *sections, size_t 
     return errors;
 }
 
+/* Keeps the valid sections, in order (the invalid ones were there for check_kernels). */
+static size_t drop_invalid(fkcg_section **sections, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!sections[i]->invalid)
+            sections[k++] = sections[i];
+    return k;
+}
+
 /* Resolves the `auto` revision hashes the run left; returns the number of bindings (one per
  * section and dtype of its first input). */
 static size_t resolve_revisions(fkcg_arena *a, fkcg_section *const *sections, size_t n)
@@ -481,6 +491,7 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
     if (n_providers) /* qsort takes no null array, even empty */
         qsort(providers, n_providers, sizeof *providers, by_file);
     size_t errors = check_kernels(d, sections, n_sections);
+    n_sections = drop_invalid(sections, n_sections);
     size_t n = resolve_revisions(a, sections, n_sections);
     const fkcg_section *const *all = (const fkcg_section *const *)sections;
     const fkcg_section **order = copy_sections(a, all, n_sections, true);

@@ -835,7 +835,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
         build_cost(v, fkcg_map_get(root, "cost"), s);
     if (clean(v, "precision", "determinism", NULL))
         build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
-    return v->ok ? s : NULL;
+    s->invalid = !v->ok;
+    return s;
 }
 
 fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,

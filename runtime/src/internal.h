@@ -312,6 +312,7 @@ struct fkc_stream {
     uint32_t n_tables, cur_table;
     uint64_t table_used;   /* bytes used in tables[cur_table] */
     bool replayable;       /* ended, complete and not begun again: fkc_stream_replay may run it */
+    bool host_read;        /* a ring position read back when recorded: replay refuses */
     bool broken;           /* an op failed half-recorded: submit refuses, begin starts over */
     VkQueryPool timer;     /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
     double device_seconds; /* device time of the last completed work, or -1 */

@@ -287,7 +287,9 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
                            boxes, &n, &axis);
     if (st != FKC_OK)
         return rotating_fail(st, out->rank, p->dst_shape, src->shape, p->capacity, x->axis);
-    return record(s, src, out, boxes, n, width);
+    if ((st = record(s, src, out, boxes, n, width)) == FKC_OK)
+        s->host_read = true; /* placed at this position: fkc_stream_replay refuses the recording */
+    return st;
 }
 
 /* The byte-width wrappers of fkc_kernels.h. */

@@ -205,6 +205,7 @@ static fkc_status reset_recording(fkc_stream *s)
         s->batch->n = 0, s->batch->groups = 0;
     s->broken = false;
     s->replayable = false;
+    s->host_read = false;
     return FKC_OK;
 }
 
@@ -891,6 +892,13 @@ static fkc_status replay(fkc_stream *s, const char *what)
         return fkc_fail(FKC_ERR_STATE,
                         "%s: no submitted recording to replay (record ops and "
                         "submit them first)",
+                        what);
+    if (s->host_read) /* its rows were placed at the position of that time: refuse, not redo */
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: the recording holds a write_slice_rotating whose ring position "
+                        "was read back to the host when it was recorded "
+                        "(FKC_CONTEXT_RING_READBACK, or a ring the device kernels cannot take); "
+                        "a replay would write the same rows again: record the step again",
                         what);
     if (s->in_flight) {
         fkc_status st = fkc_stream_wait(s, UINT64_MAX);

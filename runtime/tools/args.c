@@ -290,6 +290,19 @@ static int set_sizes(cli_opts *o, const char *opt, const char *v, char *err)
     }
 }
 
+/* conform's report format: text (the table), or on stdout JSON, SARIF, JUnit or GitHub. */
+static int set_format(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    static const char *const names[] = {"text", "json", "sarif", "junit", "github"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(v, names[i]) == 0) {
+            o->format = names[i];
+            return 0;
+        }
+    cli_errf(err, "%s: '%s' is not a format: text, json, sarif, junit or github", opt, v);
+    return -1;
+}
+
 typedef int (*setter)(cli_opts *o, const char *opt, const char *v, char *err);
 
 /* The options: name, short alias, whether a value follows, the commands taking it, setter,
@@ -352,6 +365,8 @@ static const struct option {
     {"--sizes", NULL, 1, CONFORM, 0, set_sizes, "64K,1M,...",
      "--measure's source sizes "
      "(default 64K,1M,16M)"},
+    {"--format", NULL, 1, CONFORM, 0, set_format, "F",
+     "text (default), or on stdout json, sarif,\njunit or github: the rows for CI"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -608,6 +623,7 @@ const char *cli_usage(void)
            "  --wrappers FILE.c   wrappers of the contracts' own kernels (repeatable)\n"
            "  --fkcgen PATH    (default: $FKCGEN, else beside fkc-run)  --prefix NAME (fkc)\n"
            "  --measure [--sizes 64K,1M,...]   device time and bandwidth of each binding\n"
+           "  --format F       text, or json|sarif|junit|github on stdout (for CI)\n"
            "\n"
            ".npy files: versions 1.0/2.0/3.0, C order, little-endian <f4 <i4 <u4 <f2 <f8 <i8 |u1\n"
            "|i1, and <u2 with --dtype bf16. The output is written to a temporary file beside it,\n"

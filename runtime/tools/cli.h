@@ -69,6 +69,7 @@ typedef struct cli_opts {
     int allow_undeclared;          /* --allow-undeclared */
     int measure;                   /* --measure */
     uint64_t sizes[CLI_MAX_SIZES]; /* --sizes (default 64K,1M,16M) */
+    const char *format;            /* --format text|json|sarif|junit|github (default text) */
     uint32_t n_sizes;
 } cli_opts;
 

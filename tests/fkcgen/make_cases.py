@@ -327,6 +327,58 @@ RUNTIME_CASES = {
 }
 CASES_TEXT.update(RUNTIME_CASES)
 
+# Two unrelated errors in one input, across the checks that run in sequence (schema: shape and
+# validate; the runtime's fields; cross-section: bind): both must be reported (test_corpus.c
+# also counts at least two "error:" lines in each two_errors_* expectation). Issue 26 item 3: a
+# section with an error of its own that also redefines a kernel reported only the first.
+RT_SECTION = RUNTIME_OP[RUNTIME_OP.index("## copy"):]
+RING = RT_SECTION.replace("## copy", "## ring").replace("kernel: copy", "kernel: ring").replace(
+    "demo::fkc::copy", "demo::fkc::ring")
+
+
+def sec_sub(text, *pairs):
+    for old, new in pairs:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+COPY3 = sec_sub(SECOND, ("## copy2", "## copy3"), ("kernel: copy2", "kernel: copy3"),
+                ("op_kind: Copy", "op_kind: CopyThree"), ("variant: Copy", "variant: CopyThree"),
+                ("demo::fkc::copy", "demo::fkc::copy3"))
+TWO_ERROR_CASES = {
+    # the issue's case: a runtime op's fields mismatched, in a section redefining a kernel
+    "two_errors_duplicate_kernel_and_runtime_field": BASE + sec_sub(
+        RT_SECTION, ("## copy", "## copy again"), ("capacity: { kind: usize }",
+                                                   "capacty: { kind: usize }"),
+        (" + capacity", " + capacty")),
+    # a schema error (an enum) in a section redefining a kernel
+    "two_errors_bad_enum_and_duplicate_kernel": BASE + sec_sub(
+        SECOND, ("kernel: copy2", "kernel: copy"), ("op_kind: Copy", "op_kind: CopyTwo"),
+        ("variant: Copy", "variant: CopyTwo"), ("demo::fkc::copy", "demo::fkc::copy2"),
+        ("determinism: bitwise", "determinism: bitwis")),
+    # a schema error (an unknown key) in one section, a runtime field's kind in another
+    "two_errors_unknown_key_and_runtime_field": sub("in_place: false", "in_plac: false") +
+    sec_sub(RING, ("capacity: { kind: usize }", "capacity: { kind: u32 }")),
+    # a duplicate binding key between two valid sections, a type error in a third
+    "two_errors_duplicate_binding_and_bad_type": BASE + sec_sub(
+        SECOND, ("demo::fkc::copy", "demo::fkc::copy2")) + sec_sub(
+        COPY3, ("alignment_bytes: 16", "alignment_bytes: sixteen")),
+    # one op kind with two signatures (cross-section), a runtime field missing in another section
+    "two_errors_op_signature_and_runtime_field": BASE + sec_sub(
+        SECOND, ("demo::fkc::copy", "demo::fkc::copy2"), ("dtypes: [F32, U8]", "dtypes: [I32]"),
+        ("len: { kind: usize,", "len: { kind: u64,")) + sec_sub(
+        RING, ("capacity: { kind: usize }\n", ""), (" + capacity", "")),
+    # a duplicate symbol (a shared entry point and dtype), a cost expression's error elsewhere
+    "two_errors_duplicate_symbol_and_cost": BASE + sec_sub(
+        SECOND, ("op_kind: Copy", "op_kind: CopyTwo"), ("variant: Copy", "variant: CopyTwo"),
+        ("dtypes: [F32, U8]", "dtypes: [U8]")) + sec_sub(COPY3, ('flops: "0"', 'flops: "n +"')),
+    # the front matter's version and a section's rank
+    "two_errors_front_matter_and_section": sub("fkc_version: 1", "fkc_version: 2").replace(
+        "rank: any", "rank: many"),
+}
+CASES_TEXT.update(TWO_ERROR_CASES)
+
 # Multi-file cases: a directory whose *.md files are read in one run.
 DIR_CASES = {
     "duplicate_kernel_across_files": {"a.md": BASE, "b.md": BASE.replace(
@@ -340,6 +392,12 @@ DIR_CASES = {
         "dtypes: [F32, U8]", "dtypes: [I32]").replace("op_kind: Copy", "op_kind: CopyInt"),
         "c.md": BASE.replace("dtypes: [F32, U8]", "dtypes: [I8]").replace(
             "op_kind: Copy", "op_kind: CopyByte")},
+    # two files: a schema error in one, and its other section a duplicate kernel of the other's
+    "two_errors_across_files": {"a.md": BASE, "b.md": BASE[:BASE.index("## copy")] + sec_sub(
+        SECOND, ("determinism: bitwise", "determinism: sometimes")) + sec_sub(
+        SECOND, ("## copy2", "## copy again"), ("kernel: copy2", "kernel: copy"),
+        ("op_kind: Copy", "op_kind: CopyAgain"), ("variant: Copy", "variant: CopyAgain"),
+        ("demo::fkc::copy", "demo::fkc::copy_again"))},
     "duplicate_binding_three_files": {"a.md": BASE, "b.md": BASE.replace(
         "kernel: copy", "kernel: copy_b").replace("demo::fkc::copy", "demo::fkc::copy_b"),
         "c.md": BASE.replace("kernel: copy", "kernel: copy_c").replace(

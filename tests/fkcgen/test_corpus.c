@@ -1,6 +1,7 @@
 /* test_corpus.c — the golden corpus: every tests/fkcgen/cases/X.md (or directory X/ of .md
  * files read in one run) must give exactly the diagnostics and exit status of X.expected
- * ("exit: N" then the text on stderr). Run from the repository root. */
+ * ("exit: N" then the text on stderr); a case named two_errors_* holds two unrelated errors,
+ * and at least two must be reported. Run from the repository root. */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <setjmp.h>
@@ -91,7 +92,15 @@ static void run_case(void **state)
                     got);
     assert_string_equal(got, want_text);
     assert_int_equal(rc, want);
-    assert_int_not_equal(rc, 0); /* every case is malformed */
+    assert_int_not_equal(rc, 0);             /* every case is malformed */
+    if (!strncmp(name, "two_errors_", 11)) { /* two unrelated errors: both reported */
+        size_t errors = 0;
+        for (const char *p = got; (p = strstr(p, ": error: ")); p++)
+            errors++;
+        if (errors < 2)
+            print_error("case %s: %zu error reported, not both\n", name, errors);
+        assert_true(errors >= 2);
+    }
     free(got);
     free(expected);
     for (size_t i = 0; i < n; i++)

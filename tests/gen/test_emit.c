@@ -492,10 +492,33 @@ static void test_doubles(void **state)
         fkcg_buf h, c;
         emit(&o->t, &h, &c);
         char want[96];
-        snprintf(want, sizeof want, "{true, 0, %s, 0.0, true, ", cases[i].text);
+        snprintf(want, sizeof want, "{true, UINT64_C(0), %s, 0.0, true, ", cases[i].text);
         if (!strstr(c.data, want))
             fprintf(stderr, "missing: %s\n", want);
         assert_non_null(strstr(c.data, want));
+        fkcg_buf_free(&h);
+        fkcg_buf_free(&c);
+        free(o);
+    }
+}
+
+/* Every integer goes into its typed field with its type: max_ulp (uint64_t) through UINT64_C
+ * at 0, 1, 2^31, 2^32, 2^63 and 2^64-1 (a bare 2^63 is "so large that it is unsigned", issue
+ * 26), the uint32_t fields with a u suffix. */
+static void test_integer_literals(void **state)
+{
+    (void)state;
+    static const uint64_t ulps[] = {0, 1, 1ull << 31, 1ull << 32, 1ull << 63, UINT64_MAX};
+    for (size_t i = 0; i < sizeof ulps / sizeof ulps[0]; i++) {
+        one *o = one_new();
+        o->s.precision.max_ulp = ulps[i];
+        fkcg_buf h, c;
+        emit(&o->t, &h, &c);
+        char want[96];
+        snprintf(want, sizeof want, "{true, UINT64_C(%llu), 0.0, 0.0, true, ",
+                 (unsigned long long)ulps[i]);
+        assert_non_null(strstr(c.data, want));
+        assert_non_null(strstr(c.data, ", false, 16u, 32u},"));
         fkcg_buf_free(&h);
         fkcg_buf_free(&c);
         free(o);
@@ -783,6 +806,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hostile_strings_are_escaped),
         cmocka_unit_test(test_two_link_registries),
         cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_integer_literals),
         cmocka_unit_test(test_unified_diff),
         cmocka_unit_test(test_unified_diff_applies),
     };

@@ -5,7 +5,10 @@
  * bit-exact against the CPU reference. Validation layer on (its thread-safety checks report a
  * Vulkan object used from two threads without the external synchronisation Vulkan demands);
  * any message fails. `make tsan` runs it under ThreadSanitizer, `make check-threads-20` 20
- * times in a row. Worker threads never call cmocka (it is not thread-safe): they return a
+ * times in a row. The replay harness (issue 26) runs 8 threads that also record a rotating step
+ * and replay it, on the default context (each replay at the next ring position) and on a
+ * FKC_CONTEXT_RING_READBACK one (each replay refused with FKC_ERR_STATE, the step recorded
+ * again). Worker threads never call cmocka (it is not thread-safe): they return a
  * message, which the main thread fails the test with. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,6 +17,8 @@
 
 #define THREADS 4
 #define ROUNDS 40
+#define REPLAY_THREADS 8 /* the replay harness (issue 26): 8 threads, fewer rounds */
+#define REPLAY_ROUNDS 12
 
 static const uint32_t axpy_spv[] =
 #include "axpy.spv.inc"
@@ -25,6 +30,9 @@ typedef struct axpy_push {
 
 static fkc_context *ctx;
 static atomic_int go; /* released together, so that the threads overlap */
+static bool readback; /* ctx has FKC_CONTEXT_RING_READBACK: replays of rotating steps refused */
+static int rounds;    /* rounds per thread */
+static bool replays;  /* each round also records a rotating step and replays it */
 
 typedef struct worker {
     int id;
@@ -78,8 +86,8 @@ enum { DST_BYTES = 24576, SRC_BYTES = 8192 };
 static void *work(void *arg)
 {
     worker *w = arg;
-    fkc_buffer *D = NULL, *S = NULL, *P = NULL, *tmp = NULL;
-    fkc_stream *a = NULL, *b = NULL;
+    fkc_buffer *D = NULL, *S = NULL, *P = NULL, *Q = NULL, *tmp = NULL;
+    fkc_stream *a = NULL, *b = NULL, *c = NULL;
     unsigned char *dh = malloc(DST_BYTES), *sh = malloc(SRC_BYTES), *got = malloc(DST_BYTES);
     while (!atomic_load(&go))
         ;
@@ -89,13 +97,20 @@ static void *work(void *arg)
     TRY(fkc_buffer_create(ctx, 16, &P));
     TRY(fkc_stream_create(ctx, &a));
     TRY(fkc_stream_create(ctx, &b));
+    TRY(fkc_stream_create(ctx, &c));
+    TRY(fkc_buffer_create(ctx, 16, &Q));
+    uint64_t qpos = next(w); /* the replayed step's ring position, in Q */
+    unsigned char q8[16] = {0};
+    for (int i = 0; i < 8; i++)
+        q8[i] = (unsigned char)(qpos >> (8 * i));
+    TRY(fkc_buffer_upload(Q, 0, q8, 16));
     fill(w, dh, DST_BYTES);
     fill(w, sh, SRC_BYTES);
     TRY(fkc_buffer_upload(D, 0, dh, DST_BYTES));
     TRY(fkc_buffer_upload(S, 0, sh, SRC_BYTES));
     fkc_kernel *k;
     TRY(fkc_kernel_cached(ctx, axpy_spv, sizeof axpy_spv / 4, 2, sizeof(axpy_push), &k));
-    for (int round = 0; round < ROUNDS; round++) {
+    for (int round = 0; round < rounds; round++) {
         /* stream a: write_slice ops of a random dtype, submitted asynchronously */
         fkc_dtype dt = (fkc_dtype)below(w, FKC_DTYPE_COUNT);
         size_t e = fkc_dtype_size(dt);
@@ -144,6 +159,26 @@ static void *work(void *arg)
         TRY(fkc_stream_upload(b, S, ua, up, sizeof up));
         memcpy(sh + ua, up, sizeof up);
         TRY(fkc_stream_submit(b));
+        /* stream c: a rotating step (write + advance) submitted, then replayed twice: on the
+         * device path each replay lands at the next position; where the position is read back
+         * when recorded, the replay is refused (nothing runs) and the step recorded again */
+        size_t qring[2] = {5, 32}, qtok[2] = {1 + below(w, 3), 32};
+        uint64_t qat = below(w, DST_BYTES - 160), qsat = below(w, SRC_BYTES - 96);
+        fkc_tensor qs = rt_tensor(S, qsat, FKC_DTYPE_U8, 2, qtok);
+        fkc_tensor qo = rt_tensor(D, qat, FKC_DTYPE_U8, 2, qring);
+        for (int rep = 0; replays && rep < 3; rep++) {
+            fkc_status rst = rep == 0 ? FKC_ERR_STATE : fkc_stream_replay(c);
+            if (rep > 0)
+                CHECK(rst == (readback ? FKC_ERR_STATE : FKC_OK), "replay %d: %s (%s)", rep,
+                      fkc_status_name(rst), fkc_last_error());
+            if (rst != FKC_OK) { /* the first time, or refused: record the step */
+                TRY(fkc_write_slice_rotating(c, &qs, &qo, 5, Q, 0, 0));
+                TRY(fkc_stream_advance(c, Q, 0, qtok[0]));
+                TRY(fkc_stream_submit(c));
+            }
+            fkc_ref_write_slice_rotating(dh + qat, qring, 2, sh + qsat, qtok, 5, qpos, 0, 1);
+            qpos += qtok[0];
+        }
         /* buffers made and freed while the other threads allocate theirs */
         TRY(fkc_buffer_create(ctx, 1 + below(w, 5000), &tmp));
         fkc_buffer_destroy(tmp);
@@ -156,9 +191,11 @@ static void *work(void *arg)
 out:
     fkc_stream_destroy(a);
     fkc_stream_destroy(b);
+    fkc_stream_destroy(c);
     fkc_buffer_destroy(D);
     fkc_buffer_destroy(S);
     fkc_buffer_destroy(P);
+    fkc_buffer_destroy(Q);
     fkc_buffer_destroy(tmp);
     free(dh);
     free(sh);
@@ -166,25 +203,48 @@ out:
     return NULL;
 }
 
-static void test_threads_one_context(void **state)
+/* n threads on one context of the given flags, each `r` rounds of work(). */
+static void run_threads(uint32_t flags, int n, int r, bool with_replays)
 {
-    (void)state;
-    ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
-    pthread_t t[THREADS];
-    worker w[THREADS];
+    ctx = rt_context(flags, FKC_COPY_AUTO, 0, 0);
+    readback = (flags & FKC_CONTEXT_RING_READBACK) != 0;
+    rounds = r;
+    replays = with_replays;
+    pthread_t t[REPLAY_THREADS > THREADS ? REPLAY_THREADS : THREADS];
+    worker w[REPLAY_THREADS > THREADS ? REPLAY_THREADS : THREADS];
     atomic_store(&go, 0);
-    for (int i = 0; i < THREADS; i++) {
+    for (int i = 0; i < n; i++) {
         w[i] = (worker){.id = i, .rng = 0x9E3779B97F4A7C15ull * (uint64_t)(unsigned)(i + 1)};
         assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
     }
     atomic_store(&go, 1);
-    for (int i = 0; i < THREADS; i++)
+    for (int i = 0; i < n; i++)
         assert_int_equal(pthread_join(t[i], NULL), 0);
-    for (int i = 0; i < THREADS; i++)
+    for (int i = 0; i < n; i++)
         if (w[i].error[0])
             fail_msg("%s", w[i].error);
     rt_no_validation(ctx);
     fkc_context_destroy(ctx);
+}
+
+static void test_threads_one_context(void **state)
+{
+    (void)state;
+    run_threads(0, THREADS, ROUNDS, false);
+}
+
+/* Issue 26: 8 threads replaying rotating steps, on the device path and on a read-back context
+ * (whose replays wrote stale rows with FKC_OK: 342 bytes wrong in 3 runs). */
+static void test_threads_replay_device(void **state)
+{
+    (void)state;
+    run_threads(0, REPLAY_THREADS, REPLAY_ROUNDS, true);
+}
+
+static void test_threads_replay_readback(void **state)
+{
+    (void)state;
+    run_threads(FKC_CONTEXT_RING_READBACK, REPLAY_THREADS, REPLAY_ROUNDS, true);
 }
 
 /* Contexts made and destroyed by several threads at once, each with a quick op. */
@@ -232,6 +292,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_one_context),
+        cmocka_unit_test(test_threads_replay_device),
+        cmocka_unit_test(test_threads_replay_readback),
         cmocka_unit_test(test_threads_own_contexts),
     };
     return cmocka_run_group_tests_name("threads", tests, NULL, NULL);

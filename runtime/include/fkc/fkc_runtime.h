@@ -220,7 +220,12 @@ fkc_status fkc_stream_download(fkc_stream *stream, const fkc_buffer *buffer, uin
  * copied when recorded, and recorded downloads write their host memory again when the replay
  * completes. A stream in flight is first waited for. FKC_ERR_STATE when the stream is
  * recording (submit first), has nothing submitted since its last begin, or records into a
- * host's command buffer (the host resubmits its own). */
+ * host's command buffer (the host resubmits its own), and when the recording holds a
+ * write_slice_rotating whose position was read back to the host when it was recorded
+ * (FKC_CONTEXT_RING_READBACK, or a ring the device kernels cannot take: see
+ * fkc_write_slice_rotating): its rows are placed at that position, so a replay after the
+ * position moved would write the old rows; fkc refuses it rather than re-read, and nothing is
+ * submitted. Record such a step again for each position instead. */
 fkc_status fkc_stream_replay(fkc_stream *stream);
 fkc_status fkc_stream_replay_async(fkc_stream *stream);
 /* Records a small op adding `delta` (mod 2^64) to the little-endian u64 at `offset` of
@@ -262,7 +267,8 @@ fkc_status fkc_write_slice(fkc_stream *stream, const fkc_tensor *src, fkc_tensor
  * FKC_CONTEXT_RING_READBACK, and for rings the device kernels cannot take (a capacity of 2^31
  * or more, a ring whose one 16-byte column exceeds a storage window), it is read back to the
  * host when the op is recorded instead (the contract's D2H: a submit + wait; ops still
- * unsubmitted in this stream are not seen). Source element i along the rotating axis lands at
+ * unsubmitted in this stream are not seen), and fkc_stream_replay refuses the recording
+ * (FKC_ERR_STATE). Source element i along the rotating axis lands at
  * (position + i) mod capacity, the last write winning; a write crossing the ring end is split
  * in two. axis: the rotating axis, or -1 to infer it (the single axis of extent capacity).
  * Checks as fkc_plan_rotating. */

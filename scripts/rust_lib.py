@@ -1,0 +1,35 @@
+"""rust_lib.py — a generated Rust module compiled by rustc alone, as rust/fkc compiles it: a
+library crate holding the module beside the fkc crate's `tables` and `ffi` modules and the
+fkc-sys crate's C API as `sys` (what `ffi` re-exports), with the module's own wrappers
+(`<kernel>_b<width>`) declared in its `rt`. Used by scripts/bench-gen.py (rustc's time) and
+scripts/accepted-compile.py (accepted means its Rust compiles too)."""
+import os
+import re
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def lib_crate(module, workdir, name="gen_lib"):
+    """Writes WORKDIR/NAME.rs around MODULE; returns (rustc argv without -O, environment)."""
+    src = os.path.join(ROOT, "rust/fkc/src")
+    sys_src = os.path.join(ROOT, "rust/fkc-sys/src/lib.rs")
+    text = open(module, encoding="utf-8").read()
+    declared = set(re.findall(r"(?m)^\s*([a-z][a-z0-9_]*_b[1248]) = \"", open(sys_src).read()))
+    wrappers = sorted(set(re.findall(r"\b[a-z][a-z0-9_]*_b[1248]\b", text)) - declared)
+    decls = "".join("        pub fn %s(stream: *mut fkc_stream, src: *const fkc_tensor, "
+                    "out: *mut fkc_tensor, params: *const c_void, extra: *const c_void) "
+                    "-> fkc_status;\n" % w for w in wrappers)
+    if decls:
+        decls = "    use std::os::raw::c_void;\n    extern \"C\" {\n%s    }\n" % decls
+    lib = os.path.join(workdir, name + ".rs")
+    with open(lib, "w", encoding="utf-8") as fh:
+        fh.write("#![allow(dead_code)]\n#[path = \"%s\"] pub mod sys;\n"
+                 "#[path = \"%s/tables.rs\"] pub mod tables;\n"
+                 "#[path = \"%s/ffi.rs\"] pub mod ffi;\n"
+                 "pub mod rt {\n    pub use crate::ffi::*;\n%s}\n"
+                 "pub mod bindings {\n    use crate::rt;\n    include!(\"%s\");\n}\n"
+                 % (sys_src, src, src, decls, os.path.abspath(module)))
+    env = dict(os.environ, CARGO_PKG_VERSION="0.0.0")  # fkc-sys reads it (env!)
+    argv = ["rustc", "--edition", "2021", "--crate-type", "rlib", "-D", "warnings", lib,
+            "-o", os.path.join(workdir, name + ".rlib")]
+    return argv, env
