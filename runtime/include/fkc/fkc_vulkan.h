@@ -69,9 +69,10 @@ typedef struct fkc_vulkan_hooks {
     PFN_vkGetInstanceProcAddr get_instance_proc_addr;
     /* Passed as pAllocator to every vkCreate*, vkAllocateMemory, vkDestroy* and vkFreeMemory
      * call fkc makes for the context (an owned context's instance, messenger and device too;
-     * command buffers and descriptor sets take none in Vulkan), NULL: Vulkan's own. The callbacks must stay callable
-     * until the context is freed (fkc_context_destroy and its last object); fkc copies the
-     * struct. fkc_enumerate_devices, which has no context, uses Vulkan's own. */
+     * command buffers and descriptor sets take none in Vulkan); NULL: Vulkan's own. The
+     * callbacks must stay callable until the context is freed (fkc_context_destroy and its
+     * last object); fkc copies the struct. fkc_enumerate_devices, which has no context, uses
+     * Vulkan's own. */
     const VkAllocationCallbacks *allocator;
     fkc_vulkan_memory_fn on_allocate; /* optional: after each successful vkAllocateMemory */
     fkc_vulkan_memory_fn on_free;     /* optional: before each vkFreeMemory */
