@@ -557,9 +557,9 @@ void fkc_set_rows_flush(fkc_stream *s)
     b->groups = 0;
 }
 
-fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
-                        fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
-                        uint64_t status_offset)
+static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                                fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                                uint64_t status_offset)
 {
     uint64_t slo, shi, ilo, ihi, dlo, dhi, tlo = 0, thi = 0;
     sr_plan p;
@@ -712,6 +712,14 @@ fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *
         s->broken = true;
     s->ops++;
     return st;
+}
+
+fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                        fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                        uint64_t status_offset)
+{
+    FKC_STREAM_GUARDED(s, "fkc_set_rows",
+                       set_rows_body(s, src, index, out, slot_axis, status, status_offset));
 }
 
 fkc_status fkc_set_rows_sync(fkc_context *ctx, const fkc_tensor *src, const fkc_tensor *index,

@@ -27,7 +27,7 @@ static fkc_status stream_new(fkc_context *ctx, bool timed, fkc_stream **out)
     s->device_seconds = -1;
     VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                   .queueFamilyIndex = ctx->queue_family};
-    VkResult r = vk->vkCreateCommandPool(ctx->device, &pi, NULL, &s->pool);
+    VkResult r = vk->vkCreateCommandPool(ctx->device, &pi, ctx->alloc, &s->pool);
     fkc_status st = r == VK_SUCCESS ? FKC_OK : fkc_vk_fail(r, "vkCreateCommandPool");
     if (st == FKC_OK) {
         VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
@@ -39,7 +39,7 @@ static fkc_status stream_new(fkc_context *ctx, bool timed, fkc_stream **out)
     }
     if (st == FKC_OK) {
         VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        if ((r = vk->vkCreateFence(ctx->device, &fi, NULL, &s->fence)) != VK_SUCCESS)
+        if ((r = vk->vkCreateFence(ctx->device, &fi, ctx->alloc, &s->fence)) != VK_SUCCESS)
             st = fkc_vk_fail(r, "vkCreateFence");
     }
     if (st != FKC_OK) {
@@ -50,7 +50,7 @@ static fkc_status stream_new(fkc_context *ctx, bool timed, fkc_stream **out)
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                     .queryType = VK_QUERY_TYPE_TIMESTAMP,
                                     .queryCount = 2};
-        if (vk->vkCreateQueryPool(ctx->device, &qi, NULL, &s->timer) != VK_SUCCESS)
+        if (vk->vkCreateQueryPool(ctx->device, &qi, ctx->alloc, &s->timer) != VK_SUCCESS)
             s->timer = VK_NULL_HANDLE;
     }
     *out = s;
@@ -124,8 +124,8 @@ void fkc_stream_give(fkc_stream *s)
 static void staging_free(fkc_context *ctx, fkc_staging *st)
 {
     for (uint32_t i = 0; i < st->n; i++) {
-        ctx->vk.vkDestroyBuffer(ctx->device, st->chunks[i].buffer, NULL);
-        ctx->vk.vkFreeMemory(ctx->device, st->chunks[i].memory, NULL);
+        ctx->vk.vkDestroyBuffer(ctx->device, st->chunks[i].buffer, ctx->alloc);
+        fkc_memory_release(ctx, st->chunks[i].memory);
     }
     free(st->chunks);
 }
@@ -139,22 +139,22 @@ void fkc_stream_free(fkc_stream *s)
     staging_free(ctx, &s->up);
     staging_free(ctx, &s->down);
     for (uint32_t i = 0; i < s->n_dpools; i++)
-        vk->vkDestroyDescriptorPool(ctx->device, s->dpools[i], NULL);
+        vk->vkDestroyDescriptorPool(ctx->device, s->dpools[i], ctx->alloc);
     free(s->dpools);
     for (uint32_t i = 0; i < s->n_tables; i++) { /* (unmapped with their memory) */
-        vk->vkDestroyBuffer(ctx->device, s->tables[i].buffer, NULL);
-        vk->vkFreeMemory(ctx->device, s->tables[i].memory, NULL);
+        vk->vkDestroyBuffer(ctx->device, s->tables[i].buffer, ctx->alloc);
+        fkc_memory_release(ctx, s->tables[i].memory);
     }
     free(s->tables);
     free(s->batch);
     fkc_set_rows_free(s);
     free(s->pending);
     if (s->timer)
-        vk->vkDestroyQueryPool(ctx->device, s->timer, NULL);
+        vk->vkDestroyQueryPool(ctx->device, s->timer, ctx->alloc);
     if (s->fence)
-        vk->vkDestroyFence(ctx->device, s->fence, NULL);
+        vk->vkDestroyFence(ctx->device, s->fence, ctx->alloc);
     if (s->pool) /* frees its command buffer too */
-        vk->vkDestroyCommandPool(ctx->device, s->pool, NULL);
+        vk->vkDestroyCommandPool(ctx->device, s->pool, ctx->alloc);
     free(s);
 }
 
@@ -163,6 +163,7 @@ void fkc_stream_destroy(fkc_stream *s)
     if (!s || s->pooled)
         return;
     fkc_context *ctx = s->ctx;
+    fkc_debug_lifetime_wait(ctx); /* (a borrowed stream's descriptor pools may be in use) */
     fkc_stream_free(s);
     fkc_context_release(ctx);
 }
@@ -211,7 +212,7 @@ static fkc_status reset_recording(fkc_stream *s)
     return FKC_OK;
 }
 
-fkc_status fkc_stream_begin(fkc_stream *s)
+static fkc_status begin_body(fkc_stream *s)
 {
     if (!s)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin: stream is NULL");
@@ -242,7 +243,7 @@ fkc_status fkc_stream_begin(fkc_stream *s)
     return FKC_OK;
 }
 
-fkc_status fkc_stream_begin_vulkan(fkc_stream *s, VkCommandBuffer cmd)
+static fkc_status begin_vulkan_body(fkc_stream *s, VkCommandBuffer cmd)
 {
     if (!s || !cmd)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin_vulkan: %s is NULL",
@@ -647,8 +648,8 @@ void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccess
     barrier(s, src, src_access, dst, dst_access);
 }
 
-fkc_status fkc_stream_vulkan_barrier_in(fkc_stream *s, VkPipelineStageFlags src_stages,
-                                        VkAccessFlags src_access)
+static fkc_status vulkan_barrier_in_body(fkc_stream *s, VkPipelineStageFlags src_stages,
+                                         VkAccessFlags src_access)
 {
     if (!s || !src_stages)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_vulkan_barrier_in: %s",
@@ -662,8 +663,8 @@ fkc_status fkc_stream_vulkan_barrier_in(fkc_stream *s, VkPipelineStageFlags src_
     return st;
 }
 
-fkc_status fkc_stream_vulkan_barrier_out(fkc_stream *s, VkPipelineStageFlags dst_stages,
-                                         VkAccessFlags dst_access)
+static fkc_status vulkan_barrier_out_body(fkc_stream *s, VkPipelineStageFlags dst_stages,
+                                          VkAccessFlags dst_access)
 {
     if (!s || !dst_stages)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_vulkan_barrier_out: %s",
@@ -694,7 +695,8 @@ static fkc_status alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescr
                                              .maxSets = FKC_DESCRIPTOR_SETS,
                                              .poolSizeCount = 1,
                                              .pPoolSizes = &size};
-            VkResult r = vk->vkCreateDescriptorPool(dev, &ci, NULL, &s->dpools[s->n_dpools]);
+            VkResult r = vk->vkCreateDescriptorPool(dev, &ci, s->ctx->alloc,
+                                                    &s->dpools[s->n_dpools]);
             if (r != VK_SUCCESS)
                 return fkc_vk_fail(r, "vkCreateDescriptorPool");
             s->n_dpools++;
@@ -778,7 +780,7 @@ static fkc_status deliver(fkc_stream *s)
     return FKC_OK; /* (kept: a replay of the recording delivers them again) */
 }
 
-fkc_status fkc_stream_wait(fkc_stream *s, uint64_t timeout_ns)
+static fkc_status wait_body(fkc_stream *s, uint64_t timeout_ns)
 {
     if (!s)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_wait: stream is NULL");
@@ -937,18 +939,18 @@ static fkc_status replay(fkc_stream *s, const char *what)
     return FKC_OK;
 }
 
-fkc_status fkc_stream_replay_async(fkc_stream *s)
+static fkc_status replay_async_body(fkc_stream *s)
 {
     return replay(s, "fkc_stream_replay_async");
 }
 
-fkc_status fkc_stream_replay(fkc_stream *s)
+static fkc_status replay_body(fkc_stream *s)
 {
     fkc_status st = replay(s, "fkc_stream_replay");
     return st == FKC_OK ? fkc_stream_wait(s, UINT64_MAX) : st;
 }
 
-fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offset, uint64_t delta)
+static fkc_status advance_body(fkc_stream *s, fkc_buffer *position, uint64_t offset, uint64_t delta)
 {
     if (!s || !position)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_advance: NULL stream or buffer");
@@ -986,12 +988,12 @@ fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offs
     return FKC_OK;
 }
 
-fkc_status fkc_stream_submit_async(fkc_stream *s)
+static fkc_status submit_async_body(fkc_stream *s)
 {
     return submit(s, NULL, "fkc_stream_submit_async");
 }
 
-fkc_status fkc_stream_submit(fkc_stream *s)
+static fkc_status submit_body(fkc_stream *s)
 {
     fkc_status st = submit(s, NULL, "fkc_stream_submit");
     return st == FKC_OK ? fkc_stream_wait(s, UINT64_MAX) : st;
@@ -999,11 +1001,13 @@ fkc_status fkc_stream_submit(fkc_stream *s)
 
 void fkc_vulkan_submit_init(fkc_vulkan_submit *x)
 {
+    if (!x) /* (a NULL is ignored) */
+        return;
     memset(x, 0, sizeof *x);
     x->size = sizeof *x;
 }
 
-fkc_status fkc_stream_submit_vulkan(fkc_stream *s, const fkc_vulkan_submit *x)
+static fkc_status submit_vulkan_body(fkc_stream *s, const fkc_vulkan_submit *x)
 {
     if (x && x->size != sizeof *x)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
@@ -1052,8 +1056,8 @@ static fkc_status staging_alloc(fkc_stream *s, bool down, uint64_t size, uint32_
     void *map = NULL;
     VkResult r = ctx->vk.vkMapMemory(ctx->device, c.memory, 0, VK_WHOLE_SIZE, 0, &map);
     if (r != VK_SUCCESS) { /* undone: the next copy tries again */
-        ctx->vk.vkDestroyBuffer(ctx->device, c.buffer, NULL);
-        ctx->vk.vkFreeMemory(ctx->device, c.memory, NULL);
+        ctx->vk.vkDestroyBuffer(ctx->device, c.buffer, ctx->alloc);
+        fkc_memory_release(ctx, c.memory);
         return fkc_vk_fail(r, "vkMapMemory");
     }
     c.map = map;
@@ -1088,8 +1092,8 @@ static fkc_status check_copy(const fkc_stream *s, const fkc_buffer *b, uint64_t 
     return FKC_OK;
 }
 
-fkc_status fkc_stream_upload(fkc_stream *s, fkc_buffer *b, uint64_t offset, const void *data,
-                             uint64_t size)
+static fkc_status upload_body(fkc_stream *s, fkc_buffer *b, uint64_t offset, const void *data,
+                              uint64_t size)
 {
     uint32_t chunk;
     uint64_t at;
@@ -1112,8 +1116,8 @@ fkc_status fkc_stream_upload(fkc_stream *s, fkc_buffer *b, uint64_t offset, cons
     return FKC_OK;
 }
 
-fkc_status fkc_stream_download(fkc_stream *s, const fkc_buffer *b, uint64_t offset, void *data,
-                               uint64_t size)
+static fkc_status download_body(fkc_stream *s, const fkc_buffer *b, uint64_t offset, void *data,
+                                uint64_t size)
 {
     uint32_t chunk;
     uint64_t at;
@@ -1145,8 +1149,8 @@ fkc_status fkc_stream_download(fkc_stream *s, const fkc_buffer *b, uint64_t offs
     return FKC_OK;
 }
 
-fkc_status fkc_stream_copy(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
-                           const fkc_buffer *src, uint64_t src_offset, uint64_t size)
+static fkc_status copy_body(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
+                            const fkc_buffer *src, uint64_t src_offset, uint64_t size)
 {
     if (!s || !dst || !src)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_copy: NULL stream or buffer");
@@ -1208,4 +1212,109 @@ uint32_t fkc_stream_barrier_count(const fkc_stream *s)
 fkc_context *fkc_stream_context(const fkc_stream *s)
 {
     return s ? s->ctx : NULL;
+}
+
+/* ---- the public calls, each inside the stream (FKC_STREAM_GUARDED) ------------------------ */
+
+/* This thread's token: its address differs between threads, live ones at least. */
+static _Thread_local char thread_token;
+
+int fkc_stream_enter(fkc_stream *s, const char *what)
+{
+    if (!s)
+        return 0;
+    const void *seen = NULL, *me = &thread_token;
+    if (atomic_compare_exchange_strong_explicit(&s->owner, &seen, me, memory_order_acquire,
+                                                memory_order_relaxed))
+        return 1;
+    if (seen == me)
+        return 0;
+    fkc_fail(FKC_ERR_STATE,
+             "%s: another thread is inside a call on this stream (a stream is used by one "
+             "thread at a time; nothing was done)",
+             what);
+    return -1;
+}
+
+void fkc_stream_leave(fkc_stream *s, int entered)
+{
+    if (entered > 0)
+        atomic_store_explicit(&s->owner, NULL, memory_order_release);
+}
+
+fkc_status fkc_stream_begin(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_begin", begin_body(s));
+}
+
+fkc_status fkc_stream_begin_vulkan(fkc_stream *s, VkCommandBuffer cmd)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_begin_vulkan", begin_vulkan_body(s, cmd));
+}
+
+fkc_status fkc_stream_wait(fkc_stream *s, uint64_t timeout_ns)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_wait", wait_body(s, timeout_ns));
+}
+
+fkc_status fkc_stream_replay_async(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_replay_async", replay_async_body(s));
+}
+
+fkc_status fkc_stream_replay(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_replay", replay_body(s));
+}
+
+fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offset, uint64_t delta)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_advance", advance_body(s, position, offset, delta));
+}
+
+fkc_status fkc_stream_submit_async(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_submit_async", submit_async_body(s));
+}
+
+fkc_status fkc_stream_submit(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_submit", submit_body(s));
+}
+
+fkc_status fkc_stream_submit_vulkan(fkc_stream *s, const fkc_vulkan_submit *x)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_submit_vulkan", submit_vulkan_body(s, x));
+}
+
+fkc_status fkc_stream_upload(fkc_stream *s, fkc_buffer *b, uint64_t offset, const void *data,
+                             uint64_t size)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_upload", upload_body(s, b, offset, data, size));
+}
+
+fkc_status fkc_stream_download(fkc_stream *s, const fkc_buffer *b, uint64_t offset, void *data,
+                               uint64_t size)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_download", download_body(s, b, offset, data, size));
+}
+
+fkc_status fkc_stream_copy(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
+                           const fkc_buffer *src, uint64_t src_offset, uint64_t size)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_copy", copy_body(s, dst, dst_offset, src, src_offset, size));
+}
+
+fkc_status fkc_stream_vulkan_barrier_in(fkc_stream *s, VkPipelineStageFlags src_stages,
+                                        VkAccessFlags src_access)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_vulkan_barrier_in",
+                       vulkan_barrier_in_body(s, src_stages, src_access));
+}
+
+fkc_status fkc_stream_vulkan_barrier_out(fkc_stream *s, VkPipelineStageFlags dst_stages,
+                                         VkAccessFlags dst_access)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_vulkan_barrier_out",
+                       vulkan_barrier_out_body(s, dst_stages, dst_access));
 }

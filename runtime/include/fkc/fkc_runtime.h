@@ -9,7 +9,10 @@
  * one-shot *_sync calls) and the synchronous fkc_buffer_upload / fkc_buffer_download are safe to
  * call concurrently, on the same context or on several. A stream is used by one thread at a
  * time (recording, submitting, waiting, destroying): streams of one context may be recorded and
- * submitted from different threads at once, each stream by its own thread. A buffer or kernel
+ * submitted from different threads at once, each stream by its own thread. fkc enforces it: a
+ * call on a stream made while another thread is inside a call on the same stream does nothing
+ * and returns FKC_ERR_STATE (an atomic owner flag, no lock; fkc_stream_destroy cannot refuse,
+ * so destroying a stream another thread uses stays the caller's error). A buffer or kernel
  * may be used by several streams and threads at once (an op reads or writes the device memory
  * when it runs; ops of different streams that touch the same bytes are ordered only by the
  * order of their submissions, see fkc_stream_submit_async); destroying one must not race with
@@ -109,9 +112,13 @@ enum {
     FKC_CONTEXT_RING_READBACK = 1u << 3, /* write_slice_rotating reads the position back to the
                                            host when the op is recorded (a submit + wait)
                                            instead of on the device when it runs */
-    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4  /* misaligned runs of at most 16 bytes take the general
-                                           unit-owning kernel, not the short-run one (to
-                                           measure one beside the other; same results) */
+    /* 1u << 4 is FKC_CONTEXT_NO_SHORT_RUNS, a benchmark's flag: fkc/fkc_profiling.h */
+    FKC_CONTEXT_DEBUG_LIFETIME = 1u << 5 /* a debug mode: each destroy of a kernel, stream,
+                                           buffer or the context first waits for the device to
+                                           be idle (vkDeviceWaitIdle), so work still pending
+                                           that uses the object (a host's submission, see
+                                           fkc_vulkan.h) completes first instead of using a
+                                           destroyed object */
 };
 
 /* Options of fkc_context_create; fkc_context_options_init sets the defaults, `size` among
@@ -130,7 +137,7 @@ typedef struct fkc_context_options {
     void *on_validation_user;     /* passed to on_validation */
 } fkc_context_options;
 
-void fkc_context_options_init(fkc_context_options *options);
+void fkc_context_options_init(fkc_context_options *options); /* (NULL: ignored) */
 
 /* Creates a context on the chosen device: fkc creates and owns its Vulkan instance, device and
  * one compute queue (options may be NULL: defaults). *out is NULL on failure:
@@ -146,7 +153,10 @@ fkc_status fkc_context_create(const fkc_context_options *options, fkc_context **
 void fkc_context_destroy(fkc_context *ctx);
 /* The device the context runs on. */
 const fkc_device_info *fkc_context_device(const fkc_context *ctx);
-/* Validation messages received so far (FKC_CONTEXT_VALIDATION); tests fail when non-zero. */
+/* Validation messages received so far (FKC_CONTEXT_VALIDATION): the validation layer's
+ * warnings and errors (validation and performance messages); the loader's general messages,
+ * such as its warning that VK_INSTANCE_LAYERS added a layer, are not counted nor passed to
+ * on_validation. Tests fail when non-zero. */
 uint64_t fkc_context_validation_count(const fkc_context *ctx);
 /* The last validation message, or "" when none. */
 const char *fkc_context_validation_last(const fkc_context *ctx);
@@ -244,17 +254,8 @@ fkc_status fkc_stream_advance(fkc_stream *stream, fkc_buffer *position, uint64_t
 double fkc_stream_device_seconds(const fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
-/* Device commands recorded since the last begin: dispatches, copy calls and the table updates
- * of fused dispatches, the pending fused dispatch counted (its update and dispatch); and the
- * barriers recorded between them (one only where a command touches bytes an earlier one since
- * the last barrier wrote, or writes bytes one read; not the barrier that begins an owned
- * stream, nor fkc_stream_vulkan_barrier_in/out). For benchmarks: what a step costs. */
-uint32_t fkc_stream_command_count(const fkc_stream *stream);
-uint32_t fkc_stream_barrier_count(const fkc_stream *stream);
 fkc_context *fkc_stream_context(const fkc_stream *stream);
-/* Records a plain vkCmdCopyBuffer of `size` bytes (the benchmark's baseline; also handy). */
-fkc_status fkc_stream_copy(fkc_stream *stream, fkc_buffer *dst, uint64_t dst_offset,
-                           const fkc_buffer *src, uint64_t src_offset, uint64_t size);
+/* (The command and barrier counters and fkc_stream_copy, for benchmarks: fkc/fkc_profiling.h.) */
 
 /* ---- Ops ----------------------------------------------------------------------------- */
 
@@ -366,7 +367,8 @@ fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_w
 /* Frees a kernel of fkc_kernel_create (work recorded with it must have completed); NULL and
  * kernels of fkc_kernel_cached are ignored. */
 void fkc_kernel_destroy(fkc_kernel *kernel);
-/* The module's work-group size (LocalSize; 1, 1, 1 when it states none). */
+/* The module's work-group size (LocalSize; 1, 1, 1 when it states none; 0, 0, 0 for a NULL
+ * kernel; a NULL size is ignored). */
 void fkc_kernel_local_size(const fkc_kernel *kernel, uint32_t size[3]);
 
 /* Records one dispatch of `kernel` on the stream: n_buffers ranges (exactly the kernel's count,
