@@ -79,6 +79,12 @@ check-runtime-table: $(BUILD)/tests/fkcgen/runtime_table
 	    "fkcgen/names.c (runtime_kernels) and fkc/fkc_kernels.h disagree ($$cc)"; exit 1; }; \
 	done; echo "check-runtime-table: fkcgen/names.c's runtime families match fkc/fkc_kernels.h"
 
-TEST_TARGETS += fkcgen-test check-runtime-table check-diff-docs
+# --format of check, diff, gen --check and fkc-run conform, each parsed (SARIF's required
+# properties, JUnit by xml.etree, GitHub workflow commands), and docs/fkcgen.md's CI step run.
+.PHONY: check-formats
+check-formats: $(BUILD)/fkcgen $(BUILD)/fkc-run
+	$(COUNT) py fkcgen/formats.py $(PYTHON) tests/fkcgen/formats.py $(BUILD)/fkcgen $(BUILD)/fkc-run
+
+TEST_TARGETS += fkcgen-test check-runtime-table check-diff-docs check-formats
 
 include fkcgen/gen.mk

@@ -61,7 +61,7 @@ GEN_XXH_LIBS    = $(shell $(PKG_CONFIG) --libs libxxhash)
 # The emitter alone, on a hand-built table: no contract parsing involved.
 GEN_BACK_SRCS   = fkcgen/back/c.c fkcgen/back/rust.c fkcgen/back/json.c fkcgen/back/plan.c \
                   fkcgen/back/check.c fkcgen/back/render.c fkcgen/back/backends.c fkcgen/cli/udiff.c \
-                  fkcgen/core/arena.c fkcgen/core/buf.c fkcgen/core/diag.c fkcgen/core/expr.c \
+                  fkcgen/core/arena.c fkcgen/core/buf.c fkcgen/core/diag.c fkcgen/core/report.c fkcgen/core/expr.c \
                   fkcgen/core/schema.c fkcgen/core/model.c fkcgen/core/names.c
 GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 

@@ -14,7 +14,8 @@ CLI_LIBFKC := $(BUILD)/libfkc.a
 
 BUILD_TARGETS += $(FKC_RUN)
 TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme \
-                 check-cli-conform check-cli-conform-doc check-cli-conform-prefix
+                 check-cli-conform check-cli-conform-doc check-cli-conform-prefix \
+                 check-cli-numpy-set-rows
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -99,6 +100,11 @@ check-cli-paths: $(BUILD)/tests/cli/test_paths $(BUILD)/tests/cli/fail_fsync.so 
 
 check-cli-numpy: $(FKC_RUN)
 	$(COUNT) py cli/numpy_agree.py $(PYTHON) tests/cli/numpy_agree.py $(FKC_RUN)
+
+# fkc-run set_rows against NumPy's cache[idx[keep]] = src[keep].astype(...), byte for byte.
+.PHONY: check-cli-numpy-set-rows
+check-cli-numpy-set-rows: $(FKC_RUN)
+	$(COUNT) py cli/numpy_set_rows.py $(PYTHON) tests/cli/numpy_set_rows.py $(FKC_RUN)
 
 # The README's fkc-run example, run verbatim from a fresh temp dir; two rows it must print.
 # (build/fkc-run is read as $(FKC_RUN): `make sanitize` runs it with its own build.)

@@ -40,6 +40,9 @@ RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k)))
 # Kernels of their own file: the fused small writes and the device position advance.
 RT_SHADERS := fused advance
 RT_INCS    += $(foreach k,$(RT_SHADERS),$(RT_SPV)/$(k).spv.inc)
+# set_rows.comp (row-indexed writes) in two variants: 32-bit words, 16-byte units.
+RT_SET_ROWS := set_rows_word:-DVEC=0 set_rows_vec:-DVEC=1
+RT_INCS    += $(foreach k,$(RT_SET_ROWS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 # The version (FKC_VERSION_MAJOR.MINOR.PATCH) and the library's ABI number, from the one header.
 FKC_VERSION_H := runtime/include/fkc/fkc_version.h
@@ -107,6 +110,13 @@ $(RT_SPV)/$(1).spv.inc: runtime/shaders/copy.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
 endef
 $(foreach k,$(RT_KERNELS),$(eval $(call rt_kernel,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
+define rt_set_rows
+$(RT_SPV)/$(1).spv.inc: runtime/shaders/set_rows.comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) $(2) $$< -o $(RT_SPV)/$(1).spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$(1).spv
+	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
+endef
+$(foreach k,$(RT_SET_ROWS),$(eval $(call rt_set_rows,$(firstword $(subst :, ,$(k))),$(word 2,$(subst :, ,$(k))))))
 
 $(RT_SPV)/%.spv.inc: runtime/shaders/%.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/$*.spv
@@ -121,7 +131,8 @@ RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_
             $(BUILD)/tests/runtime/test_threads
 RT_TESTS += $(BUILD)/tests/runtime/test_edges
 RT_TESTS += $(BUILD)/tests/runtime/test_fused
-RT_TESTS += $(BUILD)/tests/runtime/test_replay
+RT_TESTS += $(BUILD)/tests/runtime/test_replay $(BUILD)/tests/runtime/test_misuse
+RT_TESTS += $(BUILD)/tests/runtime/test_set_rows
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
 
@@ -137,9 +148,11 @@ $(BUILD)/tests/runtime/%.spv.inc: tests/runtime/shaders/%.comp | $(BUILD)/tests/
 $(BUILD)/tests/runtime/test_user_kernel: $(BUILD)/tests/runtime/axpy.spv.inc
 $(BUILD)/tests/runtime/test_user_kernel: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
 $(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads \
-$(BUILD)/tests/runtime/test_replay: $(BUILD)/tests/runtime/axpy.spv.inc
+$(BUILD)/tests/runtime/test_replay $(BUILD)/tests/runtime/test_misuse: \
+    $(BUILD)/tests/runtime/axpy.spv.inc
 $(BUILD)/tests/runtime/test_memory $(BUILD)/tests/runtime/test_threads \
-$(BUILD)/tests/runtime/test_replay: RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
+$(BUILD)/tests/runtime/test_replay $(BUILD)/tests/runtime/test_misuse: \
+    RT_TEST_CFLAGS += -I$(BUILD)/tests/runtime
 
 .PHONY: check-runtime bench-runtime
 # Each binary under a time limit: a test that corrupts the heap can leave cmocka's signal
@@ -149,6 +162,20 @@ check-runtime: $(RT_TESTS)
 	@rc=0; for t in $(RT_TESTS); do echo "== $$t"; \
 	 $(COUNT) cmocka runtime/$${t##*/} timeout -k 10 $(RT_TEST_TIMEOUT) $$t || \
 	 { echo "$$t: failed"; rc=1; }; done; exit $$rc
+
+# The same tests with the validation layer enabled the usual way, from the environment (issue
+# 23): the loader then says "env var 'VK_INSTANCE_LAYERS' defined and adding layers" through
+# every messenger, a general message the tests must not count (only the layer's warnings and
+# errors fail them). Part of `make test`; tests/vulkan-host/vulkan_host.mk does the same for the
+# vulkan-host example.
+RT_ENV_LAYERS := VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
+                 VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
+.PHONY: check-runtime-env
+check-runtime-env: $(RT_TESTS)
+	@rc=0; for t in $(RT_TESTS); do echo "== $$t (validation from the environment)"; \
+	 $(COUNT) cmocka runtime-env/$${t##*/} env $(RT_ENV_LAYERS) \
+	   timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed"; rc=1; }; done; exit $$rc
+TEST_TARGETS += check-runtime-env
 
 # ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
 # (fkc_bench.c + bare.c, the references straight on Vulkan, with their own plain copy shader)

@@ -33,9 +33,13 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
                                                  const VkDebugUtilsMessengerCallbackDataEXT *data,
                                                  void *user)
 {
-    (void)severity;
-    (void)types;
+    (void)severity; /* (the messenger asks for warnings and errors only) */
     (void)user;
+    /* The validation layer's findings; not the loader's general messages, such as its warning
+     * that VK_INSTANCE_LAYERS added a layer when the environment enables validation. */
+    if (!(types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)))
+        return VK_FALSE;
     atomic_fetch_add(&messages, 1);
     fprintf(stderr, "vulkan-host: validation: %s\n", data->pMessage);
     return VK_FALSE;

@@ -8,10 +8,12 @@
 
 #include "diff.h"
 #include "fkcgen.h"
+#include "report.h"
 
 static const char usage[] =
-    "usage: fkcgen diff [--json] [--allow FILE] [--today YYYY-MM-DD] OLD NEW\n"
-    "       fkcgen diff [--json] [--allow FILE] [--today YYYY-MM-DD] --against-git REV [PATH...]\n"
+    "usage: fkcgen diff [--format F] [--allow FILE] [--today YYYY-MM-DD] OLD NEW\n"
+    "       fkcgen diff [--format F] [--allow FILE] [--today YYYY-MM-DD] --against-git REV "
+    "[PATH...]\n"
     "       fkcgen diff --rules\n"
     "  Compares two revisions of a set of contracts (each a file, or a directory of *.md\n"
     "  files) and reports every change by its rule: breaking, compatible or informational.\n"
@@ -21,7 +23,9 @@ static const char usage[] =
     "  --allow FILE       breaking changes accepted until a date, one a line:\n"
     "                     RULE BINDING YYYY-MM-DD REASON\n"
     "  --today DATE       the day allow entries expire against (default: today, in UTC)\n"
-    "  --json             the report as JSON on stdout\n"
+    "  --format F         " FKCG_FORMAT_NAMES ": the report as text (default), JSON,\n"
+    "                     SARIF 2.1.0, JUnit XML or GitHub workflow commands, on stdout\n"
+    "  --json             the same as --format json\n"
     "  --rules            print the rule table (Markdown)\n"
     "Exit: 0 no breaking change, 1 a breaking change not allowed or an expired allow entry,\n"
     "2 usage, I/O, git or contract errors.\n";
@@ -30,20 +34,19 @@ static const char usage[] =
 
 typedef struct opts {
     bool json, rules;
+    fkcg_format format;
     const char *allow, *today, *rev;
     int first; /* argv index of the first operand */
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
 {
-    static const fkcg_option table[] = {{"--json", false},
-                                        {"--allow", true},
-                                        {"--today", true},
-                                        {"--against-git", true},
-                                        {"--rules", false}};
+    static const fkcg_option table[] = {{"--json", false},  {"--allow", true},
+                                        {"--today", true},  {"--against-git", true},
+                                        {"--rules", false}, {"--format", true}};
     const char *v;
     int i = 1, k;
-    while ((k = fkcg_opt_next(CMD, usage, table, 5, argc, argv, &i, &v)) != FKCG_OPT_END) {
+    while ((k = fkcg_opt_next(CMD, usage, table, 6, argc, argv, &i, &v)) != FKCG_OPT_END) {
         if (k == FKCG_OPT_HELP) {
             fputs(usage, stdout);
             return fflush(stdout) == 0 ? 0 : 2;
@@ -58,10 +61,17 @@ static int parse(int argc, char **argv, opts *o)
             o->today = v;
         else if (k == 3)
             o->rev = v;
-        else
+        else if (k == 4)
             o->rules = true;
+        else if (fkcg_format_parse(v, &o->format) != 0) {
+            fkcg_cli_error(CMD ": error", usage, "--format takes " FKCG_FORMAT_NAMES);
+            return 2;
+        }
     }
     o->first = i;
+    if (o->json)
+        o->format = FKCG_FORMAT_JSON;
+    o->json = o->format == FKCG_FORMAT_JSON;
     return -1;
 }
 
@@ -105,9 +115,10 @@ static void put_tag(fkcg_buf *b, const fkcg_change *c)
 
 static void print_text(fkcg_diag *rep, const fkcg_changes *ch)
 {
-    fkcg_buf keys, tag;
+    fkcg_buf keys, tag, test;
     fkcg_buf_init(&keys);
     fkcg_buf_init(&tag);
+    fkcg_buf_init(&test);
     for (size_t i = 0; i < ch->n; i++) {
         const fkcg_change *c = &ch->v[i];
         keys.len = tag.len = 0;
@@ -116,13 +127,18 @@ static void print_text(fkcg_diag *rep, const fkcg_changes *ch)
         bool breaking = fkcg_diff_rules[c->rule].cls == FKCG_DIFF_BREAKING;
         const char *kind = !breaking ? "note" : c->allowed ? "warning" : "error";
         bool both = c->new_loc.file && c->old_loc.file;
+        /* a report's test case: the change, by its rule and bindings */
+        test.len = 0;
+        fkcg_buf_printf(&test, "%s %s", fkcg_diff_rules[c->rule].id, keys.data ? keys.data : "");
+        fkcg_diag_rule(rep, fkcg_diff_rules[c->rule].id, test.data);
         fkcg_diag_print(rep, c->new_loc.file ? &c->new_loc : &c->old_loc, kind, "%s: %s %s",
                         c->what, keys.data ? keys.data : "", tag.data);
         if (both)
-            fkcg_diag_print(rep, &c->old_loc, "note", "%s", c->was ? c->was : "was here");
+            fkcg_diag_related(rep, &c->old_loc, "%s", c->was ? c->was : "was here");
     }
     fkcg_buf_free(&keys);
     fkcg_buf_free(&tag);
+    fkcg_buf_free(&test);
 }
 
 typedef struct counts {
@@ -250,6 +266,7 @@ static size_t report_allow(fkcg_diag *d, const fkcg_allow *allow, const char *to
         fkcg_buf key;
         fkcg_buf_init(&key);
         fkcg_dkeys_put(&key, &e->key, 1);
+        fkcg_diag_rule(d, e->expired ? "ALLOW_EXPIRED" : "ALLOW_UNUSED", NULL);
         if (e->expired) {
             fkcg_error(d, &e->date_loc,
                        "allow entry for %s %s expired on %s (today is %s): "
@@ -302,10 +319,25 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
         return 2;
     }
     fkcg_diag *ad = fkcg_diag_new(stderr);
+    fkcg_report *R = NULL; /* --format sarif|junit|github: every message is a finding of R */
+    if (o->format != FKCG_FORMAT_TEXT && o->format != FKCG_FORMAT_JSON) {
+        R = fkcg_report_new(CMD);
+        for (int i = 0; i < FKCG_DIFF_NRULES; i++)
+            fkcg_report_rule(R, fkcg_diff_rules[i].id, fkcg_diff_rules[i].summary);
+        fkcg_report_rule(R, "ALLOW_EXPIRED", "an allow entry's date has passed");
+        fkcg_report_rule(R, "ALLOW_UNUSED", "an allow entry matches no breaking change");
+        fkcg_report_check_rules(R);
+        fkcg_diag_collect(ad, R);
+    }
+    fkcg_diag_rule(ad, "fkc.allow", NULL);
     fkcg_allow allow = {0};
     int rc = o->allow ? fkcg_allow_read(a, ad, o->allow, &allow) : 0;
     s.run_old = fkcg_run_new(NULL, stderr);
     s.run_new = fkcg_run_new(NULL, stderr);
+    if (R) {
+        fkcg_diag_collect(fkcg_run_diag(s.run_old), R);
+        fkcg_diag_collect(fkcg_run_diag(s.run_new), R);
+    }
     if (load_side(s.run_old, &s.old) != 0 || rc != 0)
         rc = 2;
     if (load_side(s.run_new, &s.new_) != 0)
@@ -323,6 +355,8 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
                        o->rev ? "working tree" : argv[o->first + 1]);
         } else {
             fkcg_diag *rep = fkcg_diag_new(stdout);
+            if (R)
+                fkcg_diag_collect(rep, R);
             const fkcg_source *src;
             fkcg_run *runs[] = {s.run_old, s.run_new};
             for (int r = 0; r < 2; r++)
@@ -331,18 +365,21 @@ static int run_diff(fkcg_arena *a, const opts *o, int argc, char **argv)
             print_text(rep, &ch);
             fkcg_diag_free(rep);
             counts n = count(&ch);
-            if (ch.n)
+            if (!R && ch.n) /* with a report, the summary is the report's */
                 printf("fkcgen diff: %zu change%s: %zu breaking, %zu allowed, %zu compatible, "
                        "%zu informational\n",
                        ch.n, ch.n == 1 ? "" : "s", n.breaking, n.allowed, n.compatible,
                        n.informational);
-            else
+            else if (!R)
                 puts("fkcgen diff: no change");
         }
         fflush(stdout);
         size_t expired = report_allow(ad, &allow, today);
         rc = count(&ch).breaking || expired ? 1 : 0;
     }
+    if (R && fkcg_report_print(R, o->format, stdout) != 0)
+        rc = 2;
+    fkcg_report_free(R);
     fkcg_run_free(s.run_old);
     fkcg_run_free(s.run_new);
     fkcg_diag_free(ad);
@@ -356,7 +393,7 @@ int fkcg_cmd_diff(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (o.rules) {
-        if (o.first != argc || o.json || o.allow || o.today || o.rev)
+        if (o.first != argc || o.format != FKCG_FORMAT_TEXT || o.allow || o.today || o.rev)
             return usage_error("%s", "--rules takes no other option or operand");
         fkcg_buf b;
         fkcg_buf_init(&b);

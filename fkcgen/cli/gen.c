@@ -20,6 +20,7 @@
 #include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
+#include "report.h"
 
 int fkcg_cmd_gen(int argc, char **argv);
 
@@ -29,6 +30,7 @@ typedef struct gen_opts {
     const char *root;       /* --root, or NULL (the current directory) */
     const char *prefix;     /* --prefix, FKCG_EMIT_PREFIX by default */
     bool check;             /* --check */
+    fkcg_format format;     /* --format: --check's findings (text by default) */
     const char *stubs;      /* --emit-stubs FILE, or NULL */
     const char *select;     /* --select FILE, or NULL (every binding) */
     size_t shards;          /* --shards N: the C sources (1 by default) */
@@ -46,6 +48,8 @@ static const char usage[] =
     "  --lang rust     emit DIR/NAME_bindings.rs, one Rust module, instead (default: c);\n"
     "  --lang json     DIR/NAME_bindings.json, the binding table (as dump --json)\n"
     "  --check         compare with DIR instead: print a unified diff, exit 1 on drift\n"
+    "  --format F      (--check) " FKCG_FORMAT_NAMES ": the findings as text (default),\n"
+    "                  or on stdout as JSON, SARIF, JUnit or GitHub (the diff on stderr)\n"
     "  --depfile FILE  also write a make dependency file for the outputs\n"
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
     "  --emit-stubs FILE  also write FILE, a C skeleton of the byte-width wrappers the\n"
@@ -59,13 +63,13 @@ static const char usage[] =
 /* Parses argv (argv[0] is "gen"). 0 when fine, 2 on a usage error (reported), -1 for --help. */
 static int parse_opts(int argc, char **argv, gen_opts *o)
 {
-    enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK, SELECT, SHARDS };
+    enum { OUT_DIR, DEPFILE, ROOT, STUBS, PREFIX, LANG, CHECK, SELECT, SHARDS, FORMAT };
     static const fkcg_option opts[] = {
         [OUT_DIR] = {"--out-dir", true}, [DEPFILE] = {"--depfile", true},
         [ROOT] = {"--root", true},       [STUBS] = {"--emit-stubs", true},
         [PREFIX] = {"--prefix", true},   [LANG] = {"--lang", true},
         [CHECK] = {"--check", false},    [SELECT] = {"--select", true},
-        [SHARDS] = {"--shards", true},
+        [SHARDS] = {"--shards", true},   [FORMAT] = {"--format", true},
     };
     memset(o, 0, sizeof *o);
     int i = 1, k;
@@ -82,6 +86,12 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
         case PREFIX: o->prefix = v; break;
         case CHECK: o->check = true; break;
         case SELECT: o->select = v; break;
+        case FORMAT:
+            if (fkcg_format_parse(v, &o->format) != 0) {
+                fkcg_cli_error("fkcgen gen", usage, "--format takes " FKCG_FORMAT_NAMES);
+                return 2;
+            }
+            break;
         case SHARDS: {
             char *end;
             errno = 0;
@@ -124,6 +134,11 @@ static int parse_opts(int argc, char **argv, gen_opts *o)
     if (o->root && fkcg_root_check(o->root) != 0) {
         fkcg_cli_error("fkcgen gen", usage, "--root '%s': %s", o->root,
                        strerror(fkcg_root_check(o->root)));
+        return 2;
+    }
+    if (o->format != FKCG_FORMAT_TEXT && !o->check) {
+        fkcg_cli_error("fkcgen gen", usage,
+                       "--format reports the findings of --check; give --check");
         return 2;
     }
     if (o->check && (o->depfile || o->stubs)) {
@@ -905,8 +920,19 @@ static int check_paths(const gen_opts *o, char *const outs[], int n_outs)
     return rc;
 }
 
-/* --check: diff each output against DIR; 0 up to date, 1 drift, 2 unreadable. */
-static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs)
+/* The first line (1-based) where a and b differ. */
+static uint32_t first_diff_line(const char *a, size_t na, const char *b, size_t nb)
+{
+    uint32_t line = 1;
+    for (size_t i = 0; i < na && i < nb && a[i] == b[i]; i++)
+        line += a[i] == '\n';
+    return line;
+}
+
+/* --check: diff each output against DIR; 0 up to date, 1 drift, 2 unreadable. With a report
+ * (--format), each drifted output is a finding at its first changed line, and the diff goes to
+ * stderr. */
+static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs, fkcg_report *rep)
 {
     int rc = 0;
     fkcg_buf diff;
@@ -922,7 +948,26 @@ static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs
             size_t before = diff.len;
             fkcg_unified_diff(err ? "/dev/null" : outs[k], old.data ? old.data : "", old.len,
                               outs[k], texts[k]->data ? texts[k]->data : "", texts[k]->len, &diff);
-            if (diff.len != before) {
+            if (rep)
+                fkcg_report_case(rep, outs[k]);
+            if (diff.len != before && rep) {
+                fkcg_buf msg;
+                fkcg_buf_init(&msg);
+                fkcg_buf_printf(&msg,
+                                "%s is %s the contracts: regenerate with `make` (fkcgen gen) "
+                                "and commit it",
+                                outs[k],
+                                err ? "missing; it is generated from" : "out of date with");
+                fkcg_loc at = {outs[k],
+                               err ? 0
+                                   : first_diff_line(old.data ? old.data : "", old.len,
+                                                     texts[k]->data ? texts[k]->data : "",
+                                                     texts[k]->len),
+                               err ? 0 : 1};
+                fkcg_report_add(rep, FKCG_RULE_DRIFT, "error", &at, msg.data, NULL);
+                fkcg_buf_free(&msg);
+                rc = 1;
+            } else if (diff.len != before) {
                 fkcg_cli_error("fkcgen gen", NULL, "%s is %s the contracts", outs[k],
                                err ? "missing; it is generated from" : "out of date with");
                 rc = 1;
@@ -931,8 +976,8 @@ static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs
         fkcg_buf_free(&old);
     }
     if (diff.len)
-        fwrite(diff.data, 1, diff.len, stdout);
-    if (rc == 1)
+        fwrite(diff.data, 1, diff.len, rep ? stderr : stdout);
+    if (rc == 1 && !rep)
         fkcg_cli_error("fkcgen gen", NULL,
                        "regenerate with `make` (fkcgen gen) and commit generated/");
     fkcg_buf_free(&diff);
@@ -1058,6 +1103,14 @@ int fkcg_cmd_gen(int argc, char **argv)
     if (name_outputs(&o, outs, &n_outs) != 0)
         return 2;
     fkcg_run *run = fkcg_run_new(o.root, stderr);
+    fkcg_report *rep = NULL;
+    if (o.format != FKCG_FORMAT_TEXT) {
+        rep = fkcg_report_new("fkcgen gen --check");
+        fkcg_report_check_rules(rep);
+        for (size_t f = 0; f < o.n_files; f++)
+            fkcg_report_case(rep, o.files[f]);
+        fkcg_diag_collect(fkcg_run_diag(run), rep);
+    }
     rc = fkcg_run_load(run, (const char *const *)o.files, o.n_files);
     fkcg_buf bufs[MAX_OUTS];
     fkcg_buf *texts[MAX_OUTS];
@@ -1076,18 +1129,23 @@ int fkcg_cmd_gen(int argc, char **argv)
     fkcg_table selected = {0};
     const fkcg_table *t = fkcg_run_table(run);
     if (rc == 0 && o.select) {
+        fkcg_diag_rule(fkcg_run_diag(run), FKCG_RULE_SELECT, NULL);
         rc = fkcg_select(t, o.select, fkcg_run_diag(run), &selected);
         t = &selected;
     }
+    fkcg_diag_rule(fkcg_run_diag(run), FKCG_RULE_BACKEND, NULL);
     if (rc == 0)
         rc = emit_outputs(&o, run, t, outs, texts, files, n_outs, &failed);
-    if (rc != 0)
+    if (rc != 0 && !rep)
         fkcg_cli_error("fkcgen gen", NULL, "nothing written%s",
                        rc == 1 ? " (contract errors)" : "");
-    else if (o.check)
-        rc = check_outputs(outs, texts, n_outs);
-    else
+    else if (rc == 0 && o.check)
+        rc = check_outputs(outs, texts, n_outs, rep);
+    else if (rc == 0)
         rc = write_outputs(&o, outs, texts, files, n_outs, dir_fd);
+    if (rep && fkcg_report_print(rep, o.format, stdout) != 0)
+        rc = 2;
+    fkcg_report_free(rep);
     if (rc == 0 && o.stubs)
         rc = write_stubs(o.stubs, o.prefix, t);
     if (rc != 0 && created)

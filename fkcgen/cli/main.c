@@ -8,9 +8,10 @@
 #include "back.h"
 #include "fkcgen.h"
 #include "internal.h"
+#include "report.h"
 
 static const char usage[] =
-    "usage: fkcgen check [--root DIR] FILE...       validate contracts\n"
+    "usage: fkcgen check [--root DIR] [--format F] FILE...  validate contracts\n"
     "       fkcgen dump --json [--root DIR] FILE... print the binding table as JSON\n"
     "       fkcgen schema --markdown                print the contract format (docs page)\n"
     "       fkcgen gen --out-dir DIR FILE...        emit the C bindings (--help: options)\n"
@@ -28,10 +29,12 @@ static int usage_error(const char *what, const char *arg)
 }
 
 static const char usage_read[] =
-    "usage: fkcgen check [--root DIR] FILE...\n"
+    "usage: fkcgen check [--root DIR] [--format " FKCG_FORMAT_NAMES "] FILE...\n"
     "       fkcgen dump --json [--root DIR] FILE...\n"
     "  check validates the contracts; dump --json also prints their binding table as JSON.\n"
     "  --root DIR  contract paths in the output are made relative to DIR (default: .)\n"
+    "  --format F  (check) the findings as text on stderr (default), or on stdout as JSON,\n"
+    "              SARIF 2.1.0, JUnit XML or GitHub workflow commands\n"
     "  --json      (dump) the one format it writes\n"
     "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n";
 
@@ -49,13 +52,16 @@ static int sub_error(const char *what, const char *usage_text)
 /* check and dump: [--json] [--root DIR] FILE... */
 static int cmd_read(int argc, char **argv, bool dump)
 {
-    static const fkcg_option opts[] = {{"--root", true}, {"--json", false}};
+    static const fkcg_option dump_opts[] = {{"--root", true}, {"--json", false}};
+    static const fkcg_option check_opts[] = {{"--root", true}, {"--format", true}};
     const char *root = NULL, *v;
     bool json = false;
+    fkcg_format format = FKCG_FORMAT_TEXT;
     int i = 2, k;
-    /* check has no --json: offered to dump only */
-    while ((k = fkcg_opt_next(dump ? "fkcgen dump" : "fkcgen check", usage_read, opts, dump ? 2 : 1,
-                              argc, argv, &i, &v)) != FKCG_OPT_END) {
+    /* check has no --json, dump no --format */
+    while ((k = fkcg_opt_next(dump ? "fkcgen dump" : "fkcgen check", usage_read,
+                              dump ? dump_opts : check_opts, 2, argc, argv, &i, &v)) !=
+           FKCG_OPT_END) {
         if (k == FKCG_OPT_HELP) {
             fputs(usage_read, stdout);
             return fflush(stdout) == 0 ? 0 : 2;
@@ -64,8 +70,10 @@ static int cmd_read(int argc, char **argv, bool dump)
             return 2; /* reported with the usage by fkcg_opt_next */
         if (k == 0)
             root = v;
-        else
+        else if (dump)
             json = true;
+        else if (fkcg_format_parse(v, &format) != 0)
+            return sub_error("--format takes " FKCG_FORMAT_NAMES, usage_read);
     }
     if (dump && !json)
         return sub_error("dump needs --json (the one format it writes)", usage_read);
@@ -77,7 +85,18 @@ static int cmd_read(int argc, char **argv, bool dump)
         return 2;
     }
     fkcg_run *run = fkcg_run_new(root, stderr);
+    fkcg_report *rep = NULL;
+    if (format != FKCG_FORMAT_TEXT) { /* every message becomes a finding; one test per file */
+        rep = fkcg_report_new("fkcgen check");
+        fkcg_report_check_rules(rep);
+        for (int f = i; f < argc; f++)
+            fkcg_report_case(rep, argv[f]);
+        fkcg_diag_collect(fkcg_run_diag(run), rep);
+    }
     int rc = fkcg_run_load(run, (const char *const *)(argv + i), (size_t)(argc - i));
+    if (rep && fkcg_report_print(rep, format, stdout) != 0)
+        rc = 2;
+    fkcg_report_free(rep);
     if (rc == 0 && dump) {
         fkcg_buf out;
         fkcg_buf_init(&out);

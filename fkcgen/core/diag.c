@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "report.h"
 
 typedef struct kept_line { /* a line kept after its file's text was dropped */
     uint32_t line;
@@ -36,6 +37,8 @@ struct fkcg_diag {
     size_t errors; /* errors reported, printed or not */
     bool muted;    /* the last error was over the cap: mute its notes too */
     src *srcs;
+    fkcg_report *rep; /* fkcg_diag_collect: every message goes there, none is printed */
+    const char *rule, *test;
 };
 
 fkcg_diag *fkcg_diag_new(FILE *out)
@@ -322,7 +325,8 @@ static void quote_source(const fkcg_diag *d, const fkcg_loc *loc, fkcg_buf *out)
 /* One message: the location, the kind, the text (contract values in it escaped), the quote;
  * built in memory and written with one fwrite (stderr is unbuffered: byte by byte, a long
  * quoted line was a million writes). */
-static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const char *fmt, va_list ap)
+static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, bool related,
+                   const char *fmt, va_list ap)
 {
     char small[512], *msg = small;
     va_list again;
@@ -335,6 +339,27 @@ static void report(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const ch
         fkcg_oom();
     fkcg_buf out;
     fkcg_buf_init(&out);
+    if (d->rep) { /* a finding: the message escaped as the text form escapes it */
+        put_escaped(&out, msg, len < 0 ? 0 : (size_t)len, false);
+        fkcg_buf_putc(&out, '\0');
+        fkcg_loc at = loc ? *loc : (fkcg_loc){0};
+        fkcg_buf file;
+        fkcg_buf_init(&file);
+        if (loc && loc->file) {
+            put_escaped(&file, loc->file, strlen(loc->file), false);
+            fkcg_buf_putc(&file, '\0');
+            at.file = file.data;
+        }
+        if (related)
+            fkcg_report_related(d->rep, &at, out.data);
+        else
+            fkcg_report_add(d->rep, d->rule, kind, &at, out.data, d->test);
+        fkcg_buf_free(&file);
+        fkcg_buf_free(&out);
+        if (msg != small)
+            free(msg);
+        return;
+    }
     if (!loc) {
         fkcg_buf_printf(&out, "fkcgen: %s: ", kind);
     } else {
@@ -359,11 +384,14 @@ void fkcg_verror(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, va_list ap)
 {
     d->errors++;
     d->muted = d->errors > FKCG_MAX_ERRORS;
-    if (d->errors == FKCG_MAX_ERRORS + 1 && d->out)
+    if (d->errors == FKCG_MAX_ERRORS + 1 && d->rep)
+        fkcg_report_add(d->rep, d->rule, "error", NULL, "too many errors; only the first are shown",
+                        d->test);
+    else if (d->errors == FKCG_MAX_ERRORS + 1 && d->out)
         fprintf(d->out, "fkcgen: error: too many errors; only the first %u are shown\n",
                 FKCG_MAX_ERRORS);
     if (!d->muted)
-        report(d, loc, "error", fmt, ap);
+        report(d, loc, "error", false, fmt, ap);
 }
 
 void fkcg_error(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
@@ -380,7 +408,7 @@ void fkcg_note(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    report(d, loc, "note", fmt, ap);
+    report(d, loc, "note", true, fmt, ap);
     va_end(ap);
 }
 
@@ -388,7 +416,26 @@ void fkcg_diag_print(fkcg_diag *d, const fkcg_loc *loc, const char *kind, const 
 {
     va_list ap;
     va_start(ap, fmt);
-    report(d, loc, kind, fmt, ap);
+    report(d, loc, kind, false, fmt, ap);
+    va_end(ap);
+}
+
+void fkcg_diag_collect(fkcg_diag *d, fkcg_report *r)
+{
+    d->rep = r;
+}
+
+void fkcg_diag_rule(fkcg_diag *d, const char *rule, const char *test)
+{
+    d->rule = rule;
+    d->test = test;
+}
+
+void fkcg_diag_related(fkcg_diag *d, const fkcg_loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, loc, "note", true, fmt, ap);
     va_end(ap);
 }
 

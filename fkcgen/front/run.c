@@ -10,6 +10,7 @@
 
 #include "fkcgen.h"
 #include "internal.h"
+#include "report.h"
 
 struct fkcg_run {
     fkcg_arena arena;
@@ -144,6 +145,7 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
     fkcg_diag *d = run->diag;
     fkcg_doc doc;
     int rc;
+    fkcg_diag_rule(d, FKCG_RULE_LOAD, NULL); /* each pass's class (report.h) */
     if (data && len > FKCG_MAX_FILE_BYTES)
         rc = fkcg_load_bytes(a, &run->file, d, path, NULL, len, &doc); /* reports the size */
     else if (data)
@@ -157,9 +159,12 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
         return rc;
     fkcg_arena *t = &run->scratch; /* the trees; validate copies what the model keeps */
     fkcg_provider *p = NULL;
+    fkcg_diag_rule(d, FKCG_RULE_YAML, NULL);
     ynode *front = fkcg_yaml_parse(t, d, &doc.front), *shaped = NULL;
     if (front) {
+        fkcg_diag_rule(d, FKCG_RULE_SCHEMA, NULL);
         shaped = fkcg_shape(t, d, front, &fkcg_schema_front);
+        fkcg_diag_rule(d, FKCG_RULE_CONTRACT, NULL);
         p = fkcg_validate_provider(a, d, shaped, &doc.front);
     }
     if (p && run->keep)
@@ -171,10 +176,13 @@ static int read_one(fkcg_run *run, const char *path, const char *data, size_t le
         push(a, providers, p);
     }
     for (size_t i = 0; i < doc.n_blocks; i++) {
+        fkcg_diag_rule(d, FKCG_RULE_YAML, NULL);
         ynode *tree = fkcg_yaml_parse(t, d, &doc.blocks[i]);
         fkcg_section *s = NULL;
         if (tree) {
+            fkcg_diag_rule(d, FKCG_RULE_SCHEMA, NULL);
             shaped = fkcg_shape(t, d, tree, &fkcg_schema_section);
+            fkcg_diag_rule(d, FKCG_RULE_CONTRACT, NULL);
             s = fkcg_validate_section(a, d, shaped, &doc.blocks[i], p);
         }
         if (s && s->invalid) { /* its kernel name still meets the others' (an error of its own) */
@@ -243,6 +251,7 @@ static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const c
         find_repeats(paths, n_paths, first);
     for (size_t i = 0; i < n_paths; i++) {
         if (!data && first[i] != n_paths) { /* read once: not every kernel its own duplicate */
+            fkcg_diag_rule(run->diag, FKCG_RULE_LOAD, NULL);
             fkcg_error(run->diag, &(fkcg_loc){paths[i], 0, 0},
                        "the same file as '%s', given "
                        "before it; give each contract once",
@@ -258,6 +267,7 @@ static int load(fkcg_run *run, const char *const *paths, size_t n_paths, const c
     }
     /* The valid sections are bound even when others have errors: duplicates are reported in
      * the same run. The table is kept only when everything is clean. */
+    fkcg_diag_rule(run->diag, FKCG_RULE_BINDING, NULL);
     fkcg_bind(&run->arena, run->diag, (fkcg_section **)sections.items, sections.n,
               (fkcg_provider **)providers.items, providers.n, &run->table);
     if (io)

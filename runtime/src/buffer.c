@@ -52,16 +52,12 @@ static const char *missing_usage(VkBufferUsageFlags usage)
     return NULL;
 }
 
-fkc_status fkc_buffer_wrap_vulkan(fkc_context *ctx, VkBuffer buffer, VkDeviceSize offset,
-                                  VkDeviceSize size, VkBufferUsageFlags usage, fkc_buffer **out)
+/* Wraps [offset, offset + size) of the host's VkBuffer, which holds buffer_size bytes (stated
+ * by the host, or what vkGetBufferMemoryRequirements reports for it: exact = false). */
+static fkc_status wrap(fkc_context *ctx, VkBuffer buffer, VkDeviceSize buffer_size, bool exact,
+                       VkDeviceSize offset, VkDeviceSize size, VkBufferUsageFlags usage,
+                       fkc_buffer **out, const char *what)
 {
-    const char *what = "fkc_buffer_wrap_vulkan";
-    if (!out)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: out is NULL", what);
-    *out = NULL;
-    if (!ctx || !buffer)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %s is NULL", what,
-                        ctx ? "the VkBuffer" : "the context");
     const char *lacks = missing_usage(usage);
     if (lacks)
         return fkc_fail(FKC_ERR_UNSUPPORTED,
@@ -78,6 +74,12 @@ fkc_status fkc_buffer_wrap_vulkan(fkc_context *ctx, VkBuffer buffer, VkDeviceSiz
                         "%s: size %" PRIu64 " is not a non-zero "
                         "multiple of 16",
                         what, (uint64_t)size);
+    if (offset > buffer_size || size > buffer_size - offset)
+        return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                        "%s: bytes [%" PRIu64 ", %" PRIu64 ") are outside the %" PRIu64
+                        "-byte VkBuffer%s",
+                        what, (uint64_t)offset, (uint64_t)(offset + size), (uint64_t)buffer_size,
+                        exact ? "" : " (its size as vkGetBufferMemoryRequirements reports it)");
     fkc_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a buffer handle");
@@ -90,6 +92,36 @@ fkc_status fkc_buffer_wrap_vulkan(fkc_context *ctx, VkBuffer buffer, VkDeviceSiz
     fkc_context_retain(ctx);
     *out = b;
     return FKC_OK;
+}
+
+fkc_status fkc_buffer_wrap_vulkan(fkc_context *ctx, VkBuffer buffer, VkDeviceSize offset,
+                                  VkDeviceSize size, VkBufferUsageFlags usage, fkc_buffer **out)
+{
+    const char *what = "fkc_buffer_wrap_vulkan";
+    if (!out)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: out is NULL", what);
+    *out = NULL;
+    if (!ctx || !buffer)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %s is NULL", what,
+                        ctx ? "the VkBuffer" : "the context");
+    VkMemoryRequirements mr;
+    memset(&mr, 0, sizeof mr);
+    ctx->vk.vkGetBufferMemoryRequirements(ctx->device, buffer, &mr);
+    return wrap(ctx, buffer, mr.size, false, offset, size, usage, out, what);
+}
+
+fkc_status fkc_buffer_wrap_vulkan_sized(fkc_context *ctx, VkBuffer buffer, VkDeviceSize buffer_size,
+                                        VkDeviceSize offset, VkDeviceSize size,
+                                        VkBufferUsageFlags usage, fkc_buffer **out)
+{
+    const char *what = "fkc_buffer_wrap_vulkan_sized";
+    if (!out)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: out is NULL", what);
+    *out = NULL;
+    if (!ctx || !buffer)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %s is NULL", what,
+                        ctx ? "the VkBuffer" : "the context");
+    return wrap(ctx, buffer, buffer_size, true, offset, size, usage, out, what);
 }
 
 uint64_t fkc_vulkan_buffer_alignment(const fkc_context *ctx)
@@ -116,6 +148,7 @@ void fkc_buffer_destroy(fkc_buffer *b)
     if (!b)
         return;
     fkc_context *ctx = b->ctx;
+    fkc_debug_lifetime_wait(ctx);
     if (!b->borrowed)
         fkc_memory_free(ctx, b);
     free(b);

@@ -24,7 +24,7 @@ static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
 #define MAX_DEVICES 16u
 #define KNOWN_FLAGS                                                                                \
     (FKC_CONTEXT_VALIDATION | FKC_CONTEXT_IGNORE_ENV | FKC_CONTEXT_RING_READBACK |                 \
-     FKC_CONTEXT_NO_SHORT_RUNS)
+     FKC_CONTEXT_NO_SHORT_RUNS | FKC_CONTEXT_DEBUG_LIFETIME)
 
 const char *fkc_device_type_name(fkc_device_type type)
 {
@@ -39,6 +39,8 @@ const char *fkc_device_type_name(fkc_device_type type)
 
 void fkc_context_options_init(fkc_context_options *o)
 {
+    if (!o) /* (a NULL is ignored) */
+        return;
     memset(o, 0, sizeof *o);
     o->size = sizeof *o;
     o->device_index = -1;
@@ -47,6 +49,8 @@ void fkc_context_options_init(fkc_context_options *o)
 
 void fkc_vulkan_device_init(fkc_vulkan_device *d)
 {
+    if (!d) /* (a NULL is ignored) */
+        return;
     memset(d, 0, sizeof *d);
     d->size = sizeof *d;
 }
@@ -148,8 +152,12 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
                                                  void *user)
 {
     fkc_context *ctx = user;
-    (void)sev;
-    (void)types;
+    (void)sev; /* (the messenger asks for warnings and errors only) */
+    /* The layer's findings only: the loader's own general messages (such as its warning that
+     * VK_INSTANCE_LAYERS added a layer, when the environment enables validation) are not. */
+    if (!(types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)))
+        return VK_FALSE;
     const char *msg = data && data->pMessage ? data->pMessage : "(no text)";
     atomic_fetch_add(&ctx->validation_count, 1);
     pthread_mutex_lock(&ctx->message_lock);
@@ -719,6 +727,8 @@ static void teardown(fkc_context *ctx)
     if (ctx->device) {
         if (!ctx->borrowed) /* the host's queues are the host's: fkc's work is all waited for */
             ctx->vk.vkDeviceWaitIdle(ctx->device);
+        else
+            fkc_debug_lifetime_wait(ctx); /* the debug mode waits for the host's work too */
         while (ctx->pooled) {
             fkc_stream *s = ctx->pooled;
             ctx->pooled = s->next_pooled;
@@ -844,6 +854,23 @@ void fkc_context_destroy(fkc_context *ctx)
 {
     if (ctx)
         fkc_context_release(ctx);
+}
+
+void fkc_debug_lifetime_wait(fkc_context *ctx)
+{
+    if (!(ctx->flags & FKC_CONTEXT_DEBUG_LIFETIME))
+        return;
+    /* vkDeviceWaitIdle needs the device's queues externally synchronised: fkc's lock, or the
+     * host's queue_lock of the queue it lent (its other queues are the host's rule) */
+    if (ctx->queue_lock)
+        ctx->queue_lock(ctx->queue_lock_user, ctx->queue, true);
+    else
+        pthread_mutex_lock(&ctx->submit_lock);
+    ctx->vk.vkDeviceWaitIdle(ctx->device); /* (a lost device: nothing is pending any more) */
+    if (ctx->queue_lock)
+        ctx->queue_lock(ctx->queue_lock_user, ctx->queue, false);
+    else
+        pthread_mutex_unlock(&ctx->submit_lock);
 }
 
 fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence)

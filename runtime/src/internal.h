@@ -112,6 +112,8 @@ typedef enum kernel_id {
     KERNEL_RING_WIDE,
     KERNEL_FUSED,
     KERNEL_ADVANCE,
+    KERNEL_SET_ROWS_WORD, /* set_rows.comp: one 32-bit word of a cache row per invocation */
+    KERNEL_SET_ROWS_VEC,  /* and one 16-byte unit (rows and offsets 16-aligned) */
     KERNEL_COUNT
 } kernel_id;
 
@@ -174,6 +176,8 @@ struct fkc_context {
     VkPipelineLayout fused_layout;
     VkDescriptorSetLayout advance_set_layout; /* advance.comp: one buffer */
     VkPipelineLayout advance_layout;
+    VkDescriptorSetLayout set_rows_set_layout; /* set_rows.comp: source, index, cache, status */
+    VkPipelineLayout set_rows_layout;
     bool fusion;                     /* the device binds enough buffers to fuse writes */
     bool no_host_tables;             /* test hook: never host-visible fused tables */
     fkc_memory memory;               /* blocks of the buffers (memory.c) */
@@ -286,10 +290,11 @@ struct fkc_stream {
     fkc_batch *batch;  /* pending fused writes (owned streams; allocated once) */
     fkc_table *tables; /* buffers of the fused writes' tables */
     uint32_t n_tables, cur_table;
-    uint64_t table_used;   /* bytes used in tables[cur_table] */
-    bool replayable;       /* ended, complete and not begun again: fkc_stream_replay may run it */
-    bool host_read;        /* a ring position read back when recorded: replay refuses */
-    bool broken;           /* an op failed half-recorded: submit refuses, begin starts over */
+    uint64_t table_used; /* bytes used in tables[cur_table] */
+    bool replayable;     /* ended, complete and not begun again: fkc_stream_replay may run it */
+    bool host_read;      /* a ring position read back when recorded: replay refuses */
+    _Atomic(const void *) owner; /* the thread inside a call on it (its token), or NULL */
+    bool broken;                 /* an op failed half-recorded: submit refuses, begin starts over */
     VkQueryPool timer;     /* two timestamps around the recorded work (VK_NULL_HANDLE: none) */
     double device_seconds; /* device time of the last completed work, or -1 */
     fkc_staging up, down;  /* staging of recorded uploads and downloads */
@@ -314,6 +319,9 @@ int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags
 /* The context's life: every buffer, stream and kernel holds it; the last release frees it. */
 void fkc_context_retain(fkc_context *ctx);
 void fkc_context_release(fkc_context *ctx);
+/* FKC_CONTEXT_DEBUG_LIFETIME: waits for the device to be idle (under the queue's lock) before a
+ * destroy; nothing without the flag. */
+void fkc_debug_lifetime_wait(fkc_context *ctx);
 /* vkQueueSubmit under the queue's lock (fkc's mutex, or the host's queue_lock). */
 fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence);
 /* Creates a context: owned (host NULL; gipa NULL: the loader's) or over the host's device. */
@@ -358,6 +366,23 @@ void fkc_stream_give(fkc_stream *s);
 void fkc_stream_free(fkc_stream *s); /* frees a stream's Vulkan objects and memory */
 /* Begins an owned stream when idle, or checks a borrowed one can take an op. */
 fkc_status fkc_stream_ensure(fkc_stream *s);
+/* The one-thread-at-a-time rule of a stream, checked without a lock: each public call on a
+ * stream enters it (an atomic compare-exchange of its owner from NULL to this thread's token)
+ * and leaves it. fkc_stream_enter returns 1 when the call entered, 0 when this thread is already
+ * inside (a call made by another fkc call) or s is NULL, -1 when another thread is inside (then
+ * this thread's last error says so: FKC_ERR_STATE). FKC_STREAM_GUARDED returns `call`'s status
+ * run inside the stream, or FKC_ERR_STATE. */
+int fkc_stream_enter(fkc_stream *s, const char *what);
+void fkc_stream_leave(fkc_stream *s, int entered);
+#define FKC_STREAM_GUARDED(s, what, call)                                                          \
+    do {                                                                                           \
+        int in_ = fkc_stream_enter((s), (what));                                                   \
+        if (in_ < 0)                                                                               \
+            return FKC_ERR_STATE;                                                                  \
+        fkc_status guarded_ = (call);                                                              \
+        fkc_stream_leave((s), in_);                                                                \
+        return guarded_;                                                                           \
+    } while (0)
 /* A full compute/transfer memory barrier when anything was recorded since the last one
  * (pending fused writes are recorded first). */
 void fkc_stream_barrier(fkc_stream *s);

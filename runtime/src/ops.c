@@ -298,14 +298,15 @@ static fkc_status rotating_w(fkc_stream *s, const fkc_tensor *src, fkc_tensor *o
                                     const fkc_write_slice_params *params, const void *extra)       \
     {                                                                                              \
         (void)extra;                                                                               \
-        return slice_w(stream, src, out, params, W);                                               \
+        FKC_STREAM_GUARDED(stream, "fkc_write_slice", slice_w(stream, src, out, params, W));       \
     }                                                                                              \
     fkc_status fkc_write_slice_rotating_b##W(fkc_stream *stream, const fkc_tensor *src,            \
                                              fkc_tensor *out,                                      \
                                              const fkc_write_slice_rotating_params *params,        \
                                              const fkc_write_slice_rotating_extra *extra)          \
     {                                                                                              \
-        return rotating_w(stream, src, out, params, extra, W);                                     \
+        FKC_STREAM_GUARDED(stream, "fkc_write_slice_rotating",                                     \
+                           rotating_w(stream, src, out, params, extra, W));                        \
     }
 WRAPPERS(1)
 WRAPPERS(2)

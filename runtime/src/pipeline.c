@@ -34,6 +34,12 @@ static const uint32_t spv_fused[] =
 static const uint32_t spv_advance[] =
 #include "advance.spv.inc"
     ;
+static const uint32_t spv_set_rows_word[] =
+#include "set_rows_word.spv.inc"
+    ;
+static const uint32_t spv_set_rows_vec[] =
+#include "set_rows_vec.spv.inc"
+    ;
 
 static const struct {
     const uint32_t *code;
@@ -49,6 +55,8 @@ static const struct {
     [KERNEL_RING_WIDE] = {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
     [KERNEL_FUSED] = {spv_fused, sizeof spv_fused, "fused"},
     [KERNEL_ADVANCE] = {spv_advance, sizeof spv_advance, "advance"},
+    [KERNEL_SET_ROWS_WORD] = {spv_set_rows_word, sizeof spv_set_rows_word, "set_rows_word"},
+    [KERNEL_SET_ROWS_VEC] = {spv_set_rows_vec, sizeof spv_set_rows_vec, "set_rows_vec"},
 };
 
 #define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
@@ -104,12 +112,15 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
                                 &ctx->fused_set_layout, &ctx->fused_layout);
     if (st == FKC_OK)
         st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout, &ctx->advance_layout);
+    if (st == FKC_OK) /* set_rows.comp: source, index, cache, status; 20 words of push */
+        st = fkc_compute_layout(ctx, 4, 80, "", &ctx->set_rows_set_layout, &ctx->set_rows_layout);
     /* Every kernel is built now, so that recording an op never fails half-way (an op either
      * records completely or not at all), and the pipelines are read-only afterwards. */
     for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++) {
-        VkPipelineLayout layout = k == KERNEL_FUSED     ? ctx->fused_layout
-                                  : k == KERNEL_ADVANCE ? ctx->advance_layout
-                                                        : ctx->pipeline_layout;
+        VkPipelineLayout layout = k == KERNEL_FUSED           ? ctx->fused_layout
+                                  : k == KERNEL_ADVANCE       ? ctx->advance_layout
+                                  : k >= KERNEL_SET_ROWS_WORD ? ctx->set_rows_layout
+                                                              : ctx->pipeline_layout;
         if (k == KERNEL_FUSED && !ctx->fusion)
             continue;
         st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, layout, "",
@@ -123,12 +134,14 @@ void fkc_pipelines_destroy(fkc_context *ctx)
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (ctx->pipelines[k])
             ctx->vk.vkDestroyPipeline(ctx->device, ctx->pipelines[k], NULL);
-    VkPipelineLayout layouts[3] = {ctx->pipeline_layout, ctx->fused_layout, ctx->advance_layout};
-    VkDescriptorSetLayout sets[2] = {ctx->fused_set_layout, ctx->advance_set_layout};
-    for (int i = 0; i < 3; i++)
+    VkPipelineLayout layouts[4] = {ctx->pipeline_layout, ctx->fused_layout, ctx->advance_layout,
+                                   ctx->set_rows_layout};
+    VkDescriptorSetLayout sets[3] = {ctx->fused_set_layout, ctx->advance_set_layout,
+                                     ctx->set_rows_set_layout};
+    for (int i = 0; i < 4; i++)
         if (layouts[i])
             ctx->vk.vkDestroyPipelineLayout(ctx->device, layouts[i], NULL);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (sets[i])
             ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, sets[i], NULL);
     if (ctx->set_layout)

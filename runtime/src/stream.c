@@ -162,6 +162,7 @@ void fkc_stream_destroy(fkc_stream *s)
     if (!s || s->pooled)
         return;
     fkc_context *ctx = s->ctx;
+    fkc_debug_lifetime_wait(ctx); /* (a borrowed stream's descriptor pools may be in use) */
     fkc_stream_free(s);
     fkc_context_release(ctx);
 }
@@ -209,7 +210,7 @@ static fkc_status reset_recording(fkc_stream *s)
     return FKC_OK;
 }
 
-fkc_status fkc_stream_begin(fkc_stream *s)
+static fkc_status begin_body(fkc_stream *s)
 {
     if (!s)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin: stream is NULL");
@@ -240,7 +241,7 @@ fkc_status fkc_stream_begin(fkc_stream *s)
     return FKC_OK;
 }
 
-fkc_status fkc_stream_begin_vulkan(fkc_stream *s, VkCommandBuffer cmd)
+static fkc_status begin_vulkan_body(fkc_stream *s, VkCommandBuffer cmd)
 {
     if (!s || !cmd)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_begin_vulkan: %s is NULL",
@@ -625,8 +626,8 @@ void fkc_stream_flush(fkc_stream *s)
     flush_batch(s, true);
 }
 
-fkc_status fkc_stream_vulkan_barrier_in(fkc_stream *s, VkPipelineStageFlags src_stages,
-                                        VkAccessFlags src_access)
+static fkc_status vulkan_barrier_in_body(fkc_stream *s, VkPipelineStageFlags src_stages,
+                                         VkAccessFlags src_access)
 {
     if (!s || !src_stages)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_vulkan_barrier_in: %s",
@@ -640,8 +641,8 @@ fkc_status fkc_stream_vulkan_barrier_in(fkc_stream *s, VkPipelineStageFlags src_
     return st;
 }
 
-fkc_status fkc_stream_vulkan_barrier_out(fkc_stream *s, VkPipelineStageFlags dst_stages,
-                                         VkAccessFlags dst_access)
+static fkc_status vulkan_barrier_out_body(fkc_stream *s, VkPipelineStageFlags dst_stages,
+                                          VkAccessFlags dst_access)
 {
     if (!s || !dst_stages)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_vulkan_barrier_out: %s",
@@ -756,7 +757,7 @@ static fkc_status deliver(fkc_stream *s)
     return FKC_OK; /* (kept: a replay of the recording delivers them again) */
 }
 
-fkc_status fkc_stream_wait(fkc_stream *s, uint64_t timeout_ns)
+static fkc_status wait_body(fkc_stream *s, uint64_t timeout_ns)
 {
     if (!s)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_wait: stream is NULL");
@@ -915,18 +916,18 @@ static fkc_status replay(fkc_stream *s, const char *what)
     return FKC_OK;
 }
 
-fkc_status fkc_stream_replay_async(fkc_stream *s)
+static fkc_status replay_async_body(fkc_stream *s)
 {
     return replay(s, "fkc_stream_replay_async");
 }
 
-fkc_status fkc_stream_replay(fkc_stream *s)
+static fkc_status replay_body(fkc_stream *s)
 {
     fkc_status st = replay(s, "fkc_stream_replay");
     return st == FKC_OK ? fkc_stream_wait(s, UINT64_MAX) : st;
 }
 
-fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offset, uint64_t delta)
+static fkc_status advance_body(fkc_stream *s, fkc_buffer *position, uint64_t offset, uint64_t delta)
 {
     if (!s || !position)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_advance: NULL stream or buffer");
@@ -964,12 +965,12 @@ fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offs
     return FKC_OK;
 }
 
-fkc_status fkc_stream_submit_async(fkc_stream *s)
+static fkc_status submit_async_body(fkc_stream *s)
 {
     return submit(s, NULL, "fkc_stream_submit_async");
 }
 
-fkc_status fkc_stream_submit(fkc_stream *s)
+static fkc_status submit_body(fkc_stream *s)
 {
     fkc_status st = submit(s, NULL, "fkc_stream_submit");
     return st == FKC_OK ? fkc_stream_wait(s, UINT64_MAX) : st;
@@ -977,11 +978,13 @@ fkc_status fkc_stream_submit(fkc_stream *s)
 
 void fkc_vulkan_submit_init(fkc_vulkan_submit *x)
 {
+    if (!x) /* (a NULL is ignored) */
+        return;
     memset(x, 0, sizeof *x);
     x->size = sizeof *x;
 }
 
-fkc_status fkc_stream_submit_vulkan(fkc_stream *s, const fkc_vulkan_submit *x)
+static fkc_status submit_vulkan_body(fkc_stream *s, const fkc_vulkan_submit *x)
 {
     if (x && x->size != sizeof *x)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
@@ -1066,8 +1069,8 @@ static fkc_status check_copy(const fkc_stream *s, const fkc_buffer *b, uint64_t 
     return FKC_OK;
 }
 
-fkc_status fkc_stream_upload(fkc_stream *s, fkc_buffer *b, uint64_t offset, const void *data,
-                             uint64_t size)
+static fkc_status upload_body(fkc_stream *s, fkc_buffer *b, uint64_t offset, const void *data,
+                              uint64_t size)
 {
     uint32_t chunk;
     uint64_t at;
@@ -1090,8 +1093,8 @@ fkc_status fkc_stream_upload(fkc_stream *s, fkc_buffer *b, uint64_t offset, cons
     return FKC_OK;
 }
 
-fkc_status fkc_stream_download(fkc_stream *s, const fkc_buffer *b, uint64_t offset, void *data,
-                               uint64_t size)
+static fkc_status download_body(fkc_stream *s, const fkc_buffer *b, uint64_t offset, void *data,
+                                uint64_t size)
 {
     uint32_t chunk;
     uint64_t at;
@@ -1123,8 +1126,8 @@ fkc_status fkc_stream_download(fkc_stream *s, const fkc_buffer *b, uint64_t offs
     return FKC_OK;
 }
 
-fkc_status fkc_stream_copy(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
-                           const fkc_buffer *src, uint64_t src_offset, uint64_t size)
+static fkc_status copy_body(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
+                            const fkc_buffer *src, uint64_t src_offset, uint64_t size)
 {
     if (!s || !dst || !src)
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_stream_copy: NULL stream or buffer");
@@ -1182,4 +1185,109 @@ uint32_t fkc_stream_barrier_count(const fkc_stream *s)
 fkc_context *fkc_stream_context(const fkc_stream *s)
 {
     return s ? s->ctx : NULL;
+}
+
+/* ---- the public calls, each inside the stream (FKC_STREAM_GUARDED) ------------------------ */
+
+/* This thread's token: its address differs between threads, live ones at least. */
+static _Thread_local char thread_token;
+
+int fkc_stream_enter(fkc_stream *s, const char *what)
+{
+    if (!s)
+        return 0;
+    const void *seen = NULL, *me = &thread_token;
+    if (atomic_compare_exchange_strong_explicit(&s->owner, &seen, me, memory_order_acquire,
+                                                memory_order_relaxed))
+        return 1;
+    if (seen == me)
+        return 0;
+    fkc_fail(FKC_ERR_STATE,
+             "%s: another thread is inside a call on this stream (a stream is used by one "
+             "thread at a time; nothing was done)",
+             what);
+    return -1;
+}
+
+void fkc_stream_leave(fkc_stream *s, int entered)
+{
+    if (entered > 0)
+        atomic_store_explicit(&s->owner, NULL, memory_order_release);
+}
+
+fkc_status fkc_stream_begin(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_begin", begin_body(s));
+}
+
+fkc_status fkc_stream_begin_vulkan(fkc_stream *s, VkCommandBuffer cmd)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_begin_vulkan", begin_vulkan_body(s, cmd));
+}
+
+fkc_status fkc_stream_wait(fkc_stream *s, uint64_t timeout_ns)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_wait", wait_body(s, timeout_ns));
+}
+
+fkc_status fkc_stream_replay_async(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_replay_async", replay_async_body(s));
+}
+
+fkc_status fkc_stream_replay(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_replay", replay_body(s));
+}
+
+fkc_status fkc_stream_advance(fkc_stream *s, fkc_buffer *position, uint64_t offset, uint64_t delta)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_advance", advance_body(s, position, offset, delta));
+}
+
+fkc_status fkc_stream_submit_async(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_submit_async", submit_async_body(s));
+}
+
+fkc_status fkc_stream_submit(fkc_stream *s)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_submit", submit_body(s));
+}
+
+fkc_status fkc_stream_submit_vulkan(fkc_stream *s, const fkc_vulkan_submit *x)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_submit_vulkan", submit_vulkan_body(s, x));
+}
+
+fkc_status fkc_stream_upload(fkc_stream *s, fkc_buffer *b, uint64_t offset, const void *data,
+                             uint64_t size)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_upload", upload_body(s, b, offset, data, size));
+}
+
+fkc_status fkc_stream_download(fkc_stream *s, const fkc_buffer *b, uint64_t offset, void *data,
+                               uint64_t size)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_download", download_body(s, b, offset, data, size));
+}
+
+fkc_status fkc_stream_copy(fkc_stream *s, fkc_buffer *dst, uint64_t dst_offset,
+                           const fkc_buffer *src, uint64_t src_offset, uint64_t size)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_copy", copy_body(s, dst, dst_offset, src, src_offset, size));
+}
+
+fkc_status fkc_stream_vulkan_barrier_in(fkc_stream *s, VkPipelineStageFlags src_stages,
+                                        VkAccessFlags src_access)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_vulkan_barrier_in",
+                       vulkan_barrier_in_body(s, src_stages, src_access));
+}
+
+fkc_status fkc_stream_vulkan_barrier_out(fkc_stream *s, VkPipelineStageFlags dst_stages,
+                                         VkAccessFlags dst_access)
+{
+    FKC_STREAM_GUARDED(s, "fkc_stream_vulkan_barrier_out",
+                       vulkan_barrier_out_body(s, dst_stages, dst_access));
 }

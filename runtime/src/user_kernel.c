@@ -408,6 +408,7 @@ void fkc_kernel_destroy(fkc_kernel *k)
     if (!k || k->cached)
         return;
     fkc_context *ctx = k->ctx;
+    fkc_debug_lifetime_wait(ctx);
     kernel_free(k);
     fkc_context_release(ctx);
 }
@@ -423,7 +424,7 @@ void fkc_user_kernels_destroy(fkc_context *ctx)
 
 void fkc_kernel_local_size(const fkc_kernel *k, uint32_t size[3])
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; size && i < 3; i++) /* (a NULL kernel: 0, 0, 0; a NULL size: nothing) */
         size[i] = k ? k->local[i] : 0;
 }
 
@@ -500,9 +501,9 @@ static fkc_status check_dispatch(const fkc_stream *s, const fkc_kernel *k,
     return FKC_OK;
 }
 
-fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buffer_range *buffers,
-                               uint32_t n_buffers, const void *push, uint32_t push_size,
-                               uint32_t groups_x, uint32_t groups_y, uint32_t groups_z)
+static fkc_status dispatch_body(fkc_stream *s, const fkc_kernel *k, const fkc_buffer_range *buffers,
+                                uint32_t n_buffers, const void *push, uint32_t push_size,
+                                uint32_t groups_x, uint32_t groups_y, uint32_t groups_z)
 {
     const uint32_t g[3] = {groups_x, groups_y, groups_z};
     fkc_status st = check_dispatch(s, k, buffers, n_buffers, push, push_size, g);
@@ -534,4 +535,13 @@ fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buf
     s->commands++;
     s->items++;
     return FKC_OK;
+}
+
+fkc_status fkc_stream_dispatch(fkc_stream *s, const fkc_kernel *k, const fkc_buffer_range *buffers,
+                               uint32_t n_buffers, const void *push, uint32_t push_size,
+                               uint32_t groups_x, uint32_t groups_y, uint32_t groups_z)
+{
+    FKC_STREAM_GUARDED(
+        s, "fkc_stream_dispatch",
+        dispatch_body(s, k, buffers, n_buffers, push, push_size, groups_x, groups_y, groups_z));
 }

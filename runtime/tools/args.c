@@ -9,7 +9,8 @@
 #include <strings.h>
 
 #define BIT(c) (1u << (c))
-#define OPS (BIT(CLI_CMD_WRITE_SLICE) | BIT(CLI_CMD_ROTATING))
+#define OPS (BIT(CLI_CMD_WRITE_SLICE) | BIT(CLI_CMD_ROTATING) | BIT(CLI_CMD_SET_ROWS))
+#define SET_ROWS BIT(CLI_CMD_SET_ROWS)
 #define CONFORM BIT(CLI_CMD_CONFORM)
 
 static const struct {
@@ -18,6 +19,7 @@ static const struct {
 } commands[] = {
     {"write_slice", CLI_CMD_WRITE_SLICE},
     {"write_slice_rotating", CLI_CMD_ROTATING},
+    {"set_rows", CLI_CMD_SET_ROWS},
     {"devices", CLI_CMD_DEVICES},
     {"iota", CLI_CMD_IOTA},
     {"show", CLI_CMD_SHOW},
@@ -165,6 +167,33 @@ static int set_axis(cli_opts *o, const char *opt, const char *v, char *err)
     return 0;
 }
 
+static int set_index(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    return set_path(&o->index, opt, v, err);
+}
+
+static int set_slot_axis(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    uint64_t a;
+    if (parse_u64(v, FKC_MAX_RANK - 1, &a) < 0 || a == 0) {
+        cli_errf(err, "%s: '%s' is not an axis 1..%d (the slot's second axis)", opt, v,
+                 FKC_MAX_RANK - 1);
+        return -1;
+    }
+    o->slot_axis = (int32_t)a;
+    return 0;
+}
+
+static int set_src_dtype(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    o->src_dtype = fkc_dtype_from_name(v);
+    if (o->src_dtype == FKC_DTYPE_COUNT) {
+        cli_errf(err, "%s: unknown dtype '%s' (f32 i32 u32 f16 bf16 f64 i64 u8 i8)", opt, v);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_start(cli_opts *o, const char *opt, const char *v, char *err)
 {
     uint64_t m;
@@ -301,6 +330,19 @@ static int set_sizes(cli_opts *o, const char *opt, const char *v, char *err)
     }
 }
 
+/* conform's report format: text (the table), or on stdout JSON, SARIF, JUnit or GitHub. */
+static int set_format(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    static const char *const names[] = {"text", "json", "sarif", "junit", "github"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(v, names[i]) == 0) {
+            o->format = names[i];
+            return 0;
+        }
+    cli_errf(err, "%s: '%s' is not a format: text, json, sarif, junit or github", opt, v);
+    return -1;
+}
+
 typedef int (*setter)(cli_opts *o, const char *opt, const char *v, char *err);
 
 /* The options: name, short alias, whether a value follows, the commands taking it, setter,
@@ -326,6 +368,12 @@ static const struct option {
      "where S's first row goes (mod C)"},
     {"--axis", NULL, 1, BIT(CLI_CMD_ROTATING), 0, set_axis, "A",
      "the rotating axis (default: the one of extent C)"},
+    {"--index", NULL, 1, SET_ROWS, SET_ROWS, set_index, "IDX.npy",
+     "each row's slot (<i4 or <i8): negative skipped, past\nthe cache counted"},
+    {"--slot-axis", NULL, 1, SET_ROWS, 0, set_slot_axis, "K",
+     "the slot is split over axes 0 and K (paged NHD: 1,\nHND: 2); default: axis 0 alone"},
+    {"--src-dtype", NULL, 1, SET_ROWS, 0, set_src_dtype, "T",
+     "the rows' dtype where it differs from --dtype (bf16\nrows are stored as '<u2')"},
     {"--shape", NULL, 1, BIT(CLI_CMD_IOTA), BIT(CLI_CMD_IOTA), set_shape, "N0,N1,...",
      "the array's shape"},
     {"--start", NULL, 1, BIT(CLI_CMD_IOTA), 0, set_start, "S", "the first value (default 0)"},
@@ -365,6 +413,8 @@ static const struct option {
     {"--sizes", NULL, 1, CONFORM, 0, set_sizes, "64K,1M,...",
      "--measure's source sizes "
      "(default 64K,1M,16M)"},
+    {"--format", NULL, 1, CONFORM, 0, set_format, "F",
+     "text (default), or on stdout json, sarif,\njunit or github: the rows for CI"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -510,7 +560,9 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
     memset(o, 0, sizeof *o);
     o->help_of = CLI_CMD_HELP;
     o->axis = -1;
+    o->slot_axis = -1;
     o->dtype = FKC_DTYPE_COUNT;
+    o->src_dtype = FKC_DTYPE_COUNT;
     o->cases = 64;
     o->seed = 1;
     o->prefix = "fkc";
@@ -598,6 +650,10 @@ const char *cli_usage(void)
            "                       -o OUT.npy\n"
            "      OUT = D with S[..., i, ...] written at (P + i) mod C along the rotating axis\n"
            "      (the one of extent C, or --axis A); the last write wins.\n"
+           "  set_rows --dst C.npy --src R.npy --index I.npy [--slot-axis K] -o OUT.npy\n"
+           "      OUT = C with row i of R written at slot I[i] (I[i] >= 0; past the cache:\n"
+           "      counted, nothing written; a slot named twice: the last row), converted to\n"
+           "      C's dtype (same dtype; f32 -> f16/bf16 round to nearest even; f16/bf16 -> f32)\n"
            "  devices            list the Vulkan devices and their limits\n"
            "  iota --shape N0,N1,... --dtype T [--start S] -o OUT.npy\n"
            "      write S, S+1, ... (integers wrap, floats round) in dtype T\n"
@@ -608,7 +664,7 @@ const char *cli_usage(void)
            "  help, --help, -h   this text; COMMAND --help: that command's usage and options\n"
            "  version, --version\n"
            "\n"
-           "options of write_slice and write_slice_rotating:\n"
+           "options of write_slice, write_slice_rotating and set_rows:\n"
            "  --dtype T        f32 i32 u32 f16 bf16 f64 i64 u8 i8; needed only for bf16, which\n"
            "                   is stored as '<u2' (otherwise the dtype is the files' descr)\n"
            "  --device N|NAME  the Vulkan device (index, or name substring); default: FKC_DEVICE,\n"
@@ -624,6 +680,7 @@ const char *cli_usage(void)
            "  --cc-timeout SECONDS  the most $CC may take (default 300), then its process\n"
            "                   group is killed\n"
            "  --measure [--sizes 64K,1M,...]   device time and bandwidth of each binding\n"
+           "  --format F       text, or json|sarif|junit|github on stdout (for CI)\n"
            "\n"
            ".npy files: versions 1.0/2.0/3.0, C order, little-endian <f4 <i4 <u4 <f2 <f8 <i8 |u1\n"
            "|i1, and <u2 with --dtype bf16. The output is written to a temporary file beside it,\n"
@@ -646,6 +703,13 @@ static const struct {
                        "                    [--axis A] -o OUT.npy\n"
                        "  OUT = D with S[..., i, ...] written at (P + i) mod C along the rotating\n"
                        "  axis (the one of extent C, or --axis A); the last write wins.\n"},
+    {CLI_CMD_SET_ROWS,
+     "set_rows --dst C.npy --src R.npy --index I.npy [--slot-axis K] -o OUT.npy\n"
+     "  OUT = C with row i of R written at slot I[i] of the cache C (a row: C's\n"
+     "  axes but the slot's): negative indices are skipped; one at or past the\n"
+     "  slots writes nothing and is counted on stderr; a slot named twice gets\n"
+     "  the last row. Rows convert to C's dtype: the same dtype (the bits), f32 ->\n"
+     "  f16 or bf16 (round to nearest even), f16 or bf16 -> f32 (exact).\n"},
     {CLI_CMD_DEVICES, "devices\n  Lists the Vulkan devices and their limits.\n"},
     {CLI_CMD_IOTA, "iota --shape N0,N1,... --dtype T [--start S] -o OUT.npy\n"
                    "  Writes S, S+1, ... (integers wrap, floats round) in dtype T.\n"},

@@ -26,9 +26,10 @@ typedef enum cli_cmd {
     CLI_CMD_DEVICES,
     CLI_CMD_WRITE_SLICE,
     CLI_CMD_ROTATING,
-    CLI_CMD_IOTA,    /* writes start, start+1, ... in a dtype (the demo's inputs) */
-    CLI_CMD_SHOW,    /* prints an array */
-    CLI_CMD_CONFORM, /* checks contracts' claims against the kernels (conform.c) */
+    CLI_CMD_SET_ROWS, /* row-indexed writes into a cache (set_rows.c) */
+    CLI_CMD_IOTA,     /* writes start, start+1, ... in a dtype (the demo's inputs) */
+    CLI_CMD_SHOW,     /* prints an array */
+    CLI_CMD_CONFORM,  /* checks contracts' claims against the kernels (conform.c) */
     CLI_CMD_COUNT
 } cli_cmd;
 
@@ -51,13 +52,16 @@ typedef struct cli_opts {
     size_t capacity;              /* --capacity (has_capacity) */
     uint64_t position;            /* --position (has_position) */
     int has_capacity, has_position;
-    int32_t axis;       /* --axis, -1 when absent */
-    int64_t start;      /* iota --start */
-    fkc_dtype dtype;    /* --dtype, FKC_DTYPE_COUNT when absent */
-    const char *device; /* --device N|NAME, NULL when absent */
-    int cpu;            /* --cpu: the host reference, no Vulkan */
-    int validate;       /* --validate: Khronos validation layer; a message fails */
-    cli_cmd help_of;    /* CLI_CMD_HELP: whose --help (CLI_CMD_HELP: the global) */
+    int32_t axis;        /* --axis, -1 when absent */
+    const char *index;   /* set_rows --index */
+    int32_t slot_axis;   /* set_rows --slot-axis, -1 when absent (the slot is axis 0) */
+    fkc_dtype src_dtype; /* set_rows --src-dtype, FKC_DTYPE_COUNT when absent */
+    int64_t start;       /* iota --start */
+    fkc_dtype dtype;     /* --dtype, FKC_DTYPE_COUNT when absent */
+    const char *device;  /* --device N|NAME, NULL when absent */
+    int cpu;             /* --cpu: the host reference, no Vulkan */
+    int validate;        /* --validate: Khronos validation layer; a message fails */
+    cli_cmd help_of;     /* CLI_CMD_HELP: whose --help (CLI_CMD_HELP: the global) */
     /* conform */
     const char *contracts[CLI_MAX_CONTRACTS]; /* the positional CONTRACT files */
     uint32_t n_contracts;
@@ -71,6 +75,7 @@ typedef struct cli_opts {
     int allow_undeclared;          /* --allow-undeclared */
     int measure;                   /* --measure */
     uint64_t sizes[CLI_MAX_SIZES]; /* --sizes (default 64K,1M,16M) */
+    const char *format;            /* --format text|json|sarif|junit|github (default text) */
     uint32_t n_sizes;
 } cli_opts;
 
@@ -109,6 +114,7 @@ int cli_run_devices(const cli_opts *o, char err[CLI_ERR_MAX]);
 int cli_run_iota(const cli_opts *o, char err[CLI_ERR_MAX]);
 int cli_run_show(const cli_opts *o, char err[CLI_ERR_MAX]);
 int cli_run_conform(const cli_opts *o, char err[CLI_ERR_MAX]);
+int cli_run_set_rows(const cli_opts *o, char err[CLI_ERR_MAX]);
 
 struct fkc_context;
 /* Creates the context --device (or the default) names, with the validation layer under

@@ -32,6 +32,7 @@ int main(int argc, char **argv)
     case CLI_CMD_IOTA: rc = cli_run_iota(&o, err); break;
     case CLI_CMD_SHOW: rc = cli_run_show(&o, err); break;
     case CLI_CMD_CONFORM: rc = cli_run_conform(&o, err); break;
+    case CLI_CMD_SET_ROWS: rc = cli_run_set_rows(&o, err); break;
     default: rc = cli_run_op(&o, err); break;
     }
     if (rc != CLI_EXIT_OK)

@@ -1,6 +1,6 @@
 /* rt_host.h — a Vulkan "host" for the runtime tests: what a backend that owns its Vulkan has
  * (an instance with the validation layer and its synchronization validation on, its own
- * messenger counting every message, a device on the default rule's physical device with or
+ * messenger counting every validation warning and error, a device on the default rule's physical device with or
  * without push descriptors and timeline semaphores, a queue, a command pool and buffer, a fence,
  * host-visible buffers), written straight to Vulkan, for fkc_context_create_vulkan to borrow. */
 #ifndef RT_HOST_H
@@ -51,8 +51,12 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL rt_host_message(VkDebugUtilsMessageSeverit
                                                       void *user)
 {
     rt_host *h = user;
-    (void)s;
-    (void)t;
+    (void)s; /* (the messenger asks for warnings and errors only) */
+    /* validation and performance findings; not the loader's general messages (its warning that
+     * VK_INSTANCE_LAYERS added a layer, when the environment enables validation) */
+    if (!(t & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)))
+        return VK_FALSE;
     if (atomic_fetch_add(&h->messages, 1) == 0) /* keep the first: it tells what went wrong */
         snprintf(h->last, sizeof h->last, "%s", d && d->pMessage ? d->pMessage : "?");
     return VK_FALSE;

@@ -9,6 +9,7 @@
 #include "rt_harness.h"
 
 #include "fkc/fkc_kernels.h" /* the byte-width wrappers */
+#include "fkc/fkc_vulkan.h"
 
 RT_SHARED_CONTEXT(ctx) /* shared by the tests of the group */
 
@@ -451,6 +452,135 @@ static void test_big_copies(void **state)
     rt_buf_free(&P);
 }
 
+/* Issue 26 item 8: NULL arguments of every public call are refused (FKC_ERR_INVALID_ARGUMENT,
+ * *out NULL) or ignored where the header says so, never dereferenced. */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    fkc_buffer *b;
+    fkc_stream *s;
+    fkc_kernel *k;
+    fkc_context *c;
+    uint32_t n = 0;
+    unsigned char bytes[16] = {0};
+    const uint32_t word = 0x07230203u;
+    RT_OK(fkc_buffer_create(ctx, 64, &b));
+    RT_OK(fkc_stream_create(ctx, &s));
+    size_t shape[1] = {16}, off[1] = {0};
+    fkc_tensor t = rt_tensor(b, 0, FKC_DTYPE_U8, 1, shape);
+    fkc_buffer_range r = {b, 0, 16};
+    /* contexts and devices */
+    assert_int_equal(fkc_enumerate_devices(NULL, 0, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_enumerate_devices(NULL, 4, &n), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_context_create(NULL, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_context_create_vulkan(NULL, NULL, NULL), FKC_ERR_INVALID_ARGUMENT);
+    c = (fkc_context *)1;
+    assert_int_equal(fkc_context_create_vulkan(NULL, NULL, &c), FKC_ERR_INVALID_ARGUMENT);
+    assert_null(c);
+    fkc_context_options_init(NULL);
+    fkc_vulkan_device_init(NULL);
+    fkc_vulkan_submit_init(NULL);
+    assert_null(fkc_context_device(NULL));
+    assert_int_equal(fkc_context_validation_count(NULL), 0);
+    assert_string_equal(fkc_context_validation_last(NULL), "");
+    assert_int_equal(fkc_context_vulkan(NULL, NULL, NULL, NULL, NULL, NULL),
+                     FKC_ERR_INVALID_ARGUMENT);
+    assert_false(fkc_context_vulkan_timeline(NULL));
+    assert_false(fkc_context_vulkan_push_descriptors(NULL));
+    fkc_context_destroy(NULL);
+    /* buffers */
+    assert_int_equal(fkc_buffer_create(NULL, 16, &b), FKC_ERR_INVALID_ARGUMENT);
+    assert_null(b);
+    RT_OK(fkc_buffer_create(ctx, 64, &b));
+    t.buffer = b, r.buffer = b;
+    assert_int_equal(fkc_buffer_create(ctx, 16, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_buffer_upload(NULL, 0, bytes, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_buffer_upload(b, 0, NULL, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_buffer_download(NULL, 0, bytes, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_buffer_download(b, 0, NULL, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_buffer_vulkan(NULL, NULL, NULL, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_buffer_size(NULL), 0);
+    assert_null(fkc_buffer_context(NULL));
+    assert_false(fkc_buffer_borrowed(NULL));
+    fkc_buffer_destroy(NULL);
+    assert_int_equal(fkc_tensor_bytes(NULL, NULL), FKC_ERR_INVALID_ARGUMENT);
+    /* kernels */
+    assert_int_equal(fkc_kernel_create(NULL, &word, 1, 1, 0, &k), FKC_ERR_INVALID_ARGUMENT);
+    assert_null(k);
+    assert_int_equal(fkc_kernel_create(ctx, NULL, 1, 1, 0, &k), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_kernel_create(ctx, &word, 1, 1, 0, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_kernel_cached(NULL, &word, 1, 1, 0, &k), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_kernel_cached(ctx, NULL, 1, 1, 0, &k), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_kernel_cached(ctx, &word, 1, 1, 0, NULL), FKC_ERR_INVALID_ARGUMENT);
+    uint32_t ls[3] = {9, 9, 9};
+    fkc_kernel_local_size(NULL, ls);
+    assert_true(ls[0] == 0 && ls[1] == 0 && ls[2] == 0);
+    fkc_kernel_local_size(NULL, NULL);
+    fkc_kernel_destroy(NULL);
+    /* streams */
+    assert_int_equal(fkc_stream_create(NULL, &s), FKC_ERR_INVALID_ARGUMENT);
+    assert_null(s);
+    RT_OK(fkc_stream_create(ctx, &s));
+    assert_int_equal(fkc_stream_create(ctx, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_wrap_vulkan(NULL, NULL, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_begin(NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_begin_vulkan(NULL, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_submit(NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_submit_async(NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_submit_vulkan(NULL, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_wait(NULL, 0), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_replay(NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_replay_async(NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_upload(NULL, b, 0, bytes, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_upload(s, NULL, 0, bytes, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_upload(s, b, 0, NULL, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_download(NULL, b, 0, bytes, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_download(s, NULL, 0, bytes, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_download(s, b, 0, NULL, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_copy(NULL, b, 0, b, 16, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_copy(s, NULL, 0, b, 16, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_copy(s, b, 0, NULL, 16, 16), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_advance(NULL, b, 0, 1), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_advance(s, NULL, 0, 1), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_dispatch(NULL, NULL, &r, 1, NULL, 0, 1, 1, 1),
+                     FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_dispatch(s, NULL, &r, 1, NULL, 0, 1, 1, 1),
+                     FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_vulkan_barrier_in(NULL, 1, 0), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_vulkan_barrier_out(NULL, 1, 0), FKC_ERR_INVALID_ARGUMENT);
+    assert_true(fkc_stream_device_seconds(NULL) < 0);
+    assert_int_equal(fkc_stream_op_count(NULL), 0);
+    assert_int_equal(fkc_stream_command_count(NULL), 0);
+    assert_int_equal(fkc_stream_barrier_count(NULL), 0);
+    assert_null(fkc_stream_context(NULL));
+    fkc_stream_destroy(NULL);
+    /* ops */
+    fkc_write_slice_params wp = {shape, 1, off, 1};
+    fkc_write_slice_rotating_params rp = {shape, 1, 16};
+    fkc_write_slice_rotating_extra rx = {b, 32, 0};
+    assert_int_equal(fkc_write_slice(NULL, &t, &t, off), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice(s, NULL, &t, off), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice(s, &t, NULL, off), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_b1(NULL, &t, &t, &wp, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_b1(s, NULL, &t, &wp, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_rotating(NULL, &t, &t, 16, b, 32, 0),
+                     FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_rotating(s, &t, NULL, 16, b, 32, 0), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_rotating_b1(NULL, &t, &t, &rp, &rx), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_rotating_b1(s, &t, &t, &rp, NULL), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_rotating_b1(s, &t, &t, NULL, &rx), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_sync(NULL, &t, &t, off), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_sync(ctx, NULL, &t, off), FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_rotating_sync(NULL, &t, &t, 16, b, 32, 0),
+                     FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_write_slice_rotating_sync(ctx, &t, &t, 16, NULL, 32, 0),
+                     FKC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fkc_stream_op_count(s), 0); /* nothing was recorded */
+    RT_OK(fkc_stream_submit(s));
+    fkc_stream_destroy(s);
+    fkc_buffer_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +594,7 @@ int main(void)
         cmocka_unit_test_teardown(test_stream_order, no_validation),
         cmocka_unit_test_teardown(test_sync_and_abandon, no_validation),
         cmocka_unit_test_teardown(test_big_copies, no_validation),
+        cmocka_unit_test_teardown(test_null_arguments, no_validation),
     };
     return cmocka_run_group_tests_name("runtime API", tests, setup, teardown);
 }

@@ -8,6 +8,8 @@
 
 #include "rt_harness.h"
 
+#include "fkc/fkc_vulkan.h"
+
 static int fail_map, fail_alloc, fail_submit; /* fail the next N calls of each */
 
 static VKAPI_ATTR VkResult VKAPI_CALL map_memory(VkDevice device, VkDeviceMemory memory,
@@ -43,9 +45,74 @@ static VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count
     return vkQueueSubmit(queue, count, submits, fence);
 }
 
+/* Descriptor pools as a driver may run them: lavapipe allocates sets past a pool's maxSets,
+ * but Vulkan lets a driver refuse with VK_ERROR_OUT_OF_POOL_MEMORY, which these hooks do, so
+ * fkc's way to a new pool runs here too. */
+static int pools_made; /* vkCreateDescriptorPool calls */
+static struct {
+    VkDescriptorPool pool;
+    uint32_t max, used;
+} pools[64];
+
+static VKAPI_ATTR VkResult VKAPI_CALL create_descriptor_pool(VkDevice device,
+                                                             const VkDescriptorPoolCreateInfo *info,
+                                                             const VkAllocationCallbacks *callbacks,
+                                                             VkDescriptorPool *pool)
+{
+    VkResult r = vkCreateDescriptorPool(device, info, callbacks, pool);
+    for (int i = 0; r == VK_SUCCESS && i < 64; i++)
+        if (!pools[i].pool) {
+            pools[i].pool = *pool, pools[i].max = info->maxSets, pools[i].used = 0;
+            break;
+        }
+    pools_made++;
+    return r;
+}
+
+static int pool_slot(VkDescriptorPool pool)
+{
+    for (int i = 0; i < 64; i++)
+        if (pools[i].pool == pool)
+            return i;
+    return -1;
+}
+
+static VKAPI_ATTR void VKAPI_CALL destroy_descriptor_pool(VkDevice device, VkDescriptorPool pool,
+                                                          const VkAllocationCallbacks *callbacks)
+{
+    int i = pool_slot(pool);
+    if (i >= 0 && pool)
+        pools[i].pool = VK_NULL_HANDLE;
+    vkDestroyDescriptorPool(device, pool, callbacks);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL reset_descriptor_pool(VkDevice device, VkDescriptorPool pool,
+                                                            VkDescriptorPoolResetFlags flags)
+{
+    int i = pool_slot(pool);
+    if (i >= 0)
+        pools[i].used = 0;
+    return vkResetDescriptorPool(device, pool, flags);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL allocate_descriptor_sets(
+    VkDevice device, const VkDescriptorSetAllocateInfo *info, VkDescriptorSet *sets)
+{
+    int i = pool_slot(info->descriptorPool);
+    if (i >= 0 && pools[i].used + info->descriptorSetCount > pools[i].max)
+        return VK_ERROR_OUT_OF_POOL_MEMORY;
+    VkResult r = vkAllocateDescriptorSets(device, info, sets);
+    if (i >= 0 && r == VK_SUCCESS)
+        pools[i].used += info->descriptorSetCount;
+    return r;
+}
+
 /* clang-format off */
 #define RT_HOOKS(X) X(vkMapMemory, map_memory) X(vkAllocateMemory, allocate_memory)            \
-    X(vkQueueSubmit, queue_submit)
+    X(vkQueueSubmit, queue_submit) X(vkCreateDescriptorPool, create_descriptor_pool)           \
+    X(vkDestroyDescriptorPool, destroy_descriptor_pool)                                        \
+    X(vkResetDescriptorPool, reset_descriptor_pool)                                            \
+    X(vkAllocateDescriptorSets, allocate_descriptor_sets)
 /* clang-format on */
 #include "rt_vk_hooks.h"
 
@@ -218,6 +285,84 @@ static void test_submit_failure(void **state)
     rt_buf_free(&S);
 }
 
+/* Issue 26 item 8: a recorded download whose submit failed never writes its host memory, not
+ * even later: the idle stream submitted as an empty batch with a semaphore
+ * (fkc_stream_submit_vulkan) and waited for delivers nothing stale from its staging chunk, which
+ * still holds the bytes of the previous, successful download. */
+static void test_download_after_failed_submit(void **state)
+{
+    (void)state;
+    rt_buf D;
+    rt_buf_make(ctx, &D, 256);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    unsigned char got[256], mine[256];
+    RT_OK(fkc_stream_download(s, D.dev, 0, got, 256));
+    RT_OK(fkc_stream_submit(s)); /* the staging chunk holds D's bytes now */
+    assert_memory_equal(got, D.host, 256);
+    memset(mine, 0xee, sizeof mine);
+    RT_OK(fkc_stream_download(s, D.dev, 0, mine, 256)); /* the same staging bytes */
+    fail_submit = 1;
+    REFUSED(fkc_stream_submit(s), FKC_ERR_VULKAN, "vkQueueSubmit failed");
+    VkDevice dev;
+    RT_OK(fkc_context_vulkan(ctx, NULL, NULL, &dev, NULL, NULL));
+    VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    VkSemaphore sem;
+    assert_int_equal(vkCreateSemaphore(dev, &si, NULL, &sem), VK_SUCCESS);
+    fkc_vulkan_submit x;
+    fkc_vulkan_submit_init(&x);
+    fkc_vulkan_semaphore one = {sem, 0, 0};
+    x.signal = &one;
+    x.signal_count = 1;
+    RT_OK(fkc_stream_submit_vulkan(s, &x)); /* idle: an empty batch */
+    RT_OK(fkc_stream_wait(s, UINT64_MAX));
+    for (int i = 0; i < 256; i++)
+        if (mine[i] != 0xee)
+            fail_msg("byte %d of the failed submit's download was written: 0x%02x", i, mine[i]);
+    assert_int_equal(fkc_stream_replay(s), FKC_ERR_STATE); /* nothing ran: nothing to replay */
+    vkDestroySemaphore(dev, sem, NULL);
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+}
+
+/* Issue 26 item 8: without push descriptors each dispatch takes a set from the stream's pools
+ * (FKC_DESCRIPTOR_SETS, 128, each): 300 unfused dispatches in one recording fill two pools and
+ * take a third, bit-exact; recording again reuses the three. */
+static void test_descriptor_pools_full(void **state)
+{
+    (void)state;
+    enum { NW = 300 };
+    fkc_test_hooks h = {.no_push_descriptors = true};
+    fkc_context *c = rt_context_hooks(0, FKC_COPY_COMPUTE, &h, rt_gipa);
+    rt_buf D, S;
+    rt_buf_make(c, &D, NW * 8);
+    rt_buf_make(c, &S, 64);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(c, &s));
+    fkc_test_set_fusion(s, false);
+    for (int round = 0; round < 2; round++) {
+        pools_made = 0;
+        for (int k = 0; k < NW; k++) {
+            size_t sh[1] = {5}, dh[1] = {NW * 8}, off[1] = {8 * (size_t)k + (size_t)(k % 3)};
+            fkc_tensor st = rt_tensor(S.dev, (size_t)(k % 50), FKC_DTYPE_U8, 1, sh);
+            fkc_tensor ot = rt_tensor(D.dev, 0, FKC_DTYPE_U8, 1, dh);
+            RT_OK(fkc_write_slice(s, &st, &ot, off));
+            fkc_ref_write_slice(D.host, dh, 1, S.host + k % 50, sh, off, 1);
+        }
+        assert_int_equal(fkc_test_command_count(s), NW);
+        RT_OK(fkc_stream_submit(s));
+        rt_buf_check(&D, "300 dispatches without push descriptors");
+        if (pools_made != (round == 0 ? 3 : 0))
+            fail_msg("round %d: %d descriptor pools made, want %d", round, pools_made,
+                     round == 0 ? 3 : 0);
+    }
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(c);
+    fkc_context_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +370,8 @@ int main(void)
         cmocka_unit_test_teardown(test_alloc_failure, no_validation),
         cmocka_unit_test_teardown(test_submit_failure, no_validation),
         cmocka_unit_test_teardown(test_copy_submit_failure, no_validation),
+        cmocka_unit_test_teardown(test_download_after_failed_submit, no_validation),
+        cmocka_unit_test_teardown(test_descriptor_pools_full, no_validation),
     };
     return cmocka_run_group_tests_name("runtime faults", tests, setup, teardown);
 }

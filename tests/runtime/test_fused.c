@@ -577,6 +577,79 @@ static void test_many_writes(void **state)
     ctx = keep;
 }
 
+/* Issue 26 item 8: more than FKC_FUSE_MAX (256) small writes into one buffer: the full batch
+ * goes out as its own dispatch and a new one begins (without that flush, 300 writes into one
+ * buffer crashed the library), still no barrier, bit-exact. */
+static void test_full_batch(void **state)
+{
+    (void)state;
+    enum { NW = 300 };
+    rt_buf D, S;
+    rt_buf_make(ctx, &S, 64 * 16);
+    rt_buf_make(ctx, &D, NW * 16);
+    fkc_stream *s = stream(true);
+    wr w = w2(&S, 0, &D, 0, 1, 4, 1, 4 * NW, 0, 0);
+    apply(s, &w);
+    w = w2(&S, 16, &D, 0, 1, 4, 1, 4 * NW, 0, 4);
+    apply(s, &w);
+    uint32_t one = fkc_test_command_count(s); /* commands of one fused dispatch */
+    for (int k = 2; k < NW; k++) {
+        w = w2(&S, 16 * (size_t)(k % 64), &D, 0, 1, 4, 1, 4 * NW, 0, 4 * (size_t)k);
+        apply(s, &w);
+    }
+    uint32_t bars = fkc_test_barrier_count(s), cmds = fkc_test_command_count(s);
+    RT_OK(fkc_stream_submit(s));
+    rt_buf_check(&D, "300 writes into one buffer");
+    if (bars != 0 || cmds != 2 * one)
+        fail_msg("%d writes into one buffer: %u commands and %u barriers, want %u and 0", NW, cmds,
+                 bars, 2 * one);
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(ctx);
+}
+
+/* Issue 26 item 8: the fused ring kernel with each position in a buffer of its own at an odd
+ * byte offset (1, 13, 27: fused.comp's position read joins two words), high words set, three
+ * rings in one fused dispatch. */
+static void test_ring_odd_position(void **state)
+{
+    (void)state;
+    static const uint64_t offs[3] = {1, 13, 27};
+    static const uint64_t starts[3] = {0x0000000100000003ull, UINT64_MAX - 1,
+                                       0x0102030405060708ull};
+    enum { RCAP = 6 };
+    size_t c[2] = {RCAP, 8}, x[2] = {2, 8};
+    size_t rb = rt_elems(2, c) * 4;
+    rt_buf D, S, P;
+    rt_buf_make(ctx, &D, 3 * rb + 64);
+    rt_buf_make(ctx, &S, rt_elems(2, x) * 4);
+    rt_buf_make(ctx, &P, 48);
+    for (int i = 0; i < 3; i++)
+        put_u64(P.host + offs[i], starts[i]);
+    RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 48));
+    fkc_tensor st = rt_tensor(S.dev, 0, FKC_DTYPE_F32, 2, x);
+    fkc_stream *s = stream(true);
+    for (int i = 0; i < 3; i++) {
+        size_t at = 16 + (size_t)i * (rb + 16);
+        fkc_tensor ot = rt_tensor(D.dev, at, FKC_DTYPE_F32, 2, c);
+        RT_OK(fkc_write_slice_rotating(s, &st, &ot, RCAP, P.dev, offs[i], 0));
+        assert_int_equal(
+            fkc_ref_write_slice_rotating(D.host + at, c, 2, S.host, x, RCAP, starts[i], 0, 4),
+            FKC_OK);
+    }
+    if (fkc_test_command_count(s) != 1) /* the three writes: one fused dispatch */
+        fail_msg("odd positions: %u commands, want 1", fkc_test_command_count(s));
+    RT_OK(fkc_stream_submit(s));
+    rt_buf_check(&D, "rings at positions of odd byte offsets");
+    rt_buf_check(&P, "positions untouched");
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_buf_free(&P);
+    rt_no_validation(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +663,8 @@ int main(void)
         cmocka_unit_test_teardown(test_replay_copies, no_validation),
         cmocka_unit_test_teardown(test_refusals, no_validation),
         cmocka_unit_test_teardown(test_many_writes, no_validation),
+        cmocka_unit_test_teardown(test_full_batch, no_validation),
+        cmocka_unit_test_teardown(test_ring_odd_position, no_validation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

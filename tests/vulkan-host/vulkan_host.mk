@@ -7,3 +7,11 @@ check-vulkan-host: $(BUILD)/fkcgen $(BUILD)/fkc-run $(BUILD)/libfkc.a
 	@BUILD='$(BUILD)' sh tests/vulkan-host/check.sh "$(CURDIR)"
 
 TEST_TARGETS += check-vulkan-host
+
+# The same with the validation layer enabled from the environment (RT_ENV_LAYERS,
+# runtime/runtime.mk): the loader's own warning that it added the layer is no finding.
+.PHONY: check-vulkan-host-env
+check-vulkan-host-env: $(BUILD)/fkcgen $(BUILD)/fkc-run $(BUILD)/libfkc.a
+	@env $(RT_ENV_LAYERS) BUILD='$(BUILD)' sh tests/vulkan-host/check.sh "$(CURDIR)"
+
+TEST_TARGETS += check-vulkan-host-env

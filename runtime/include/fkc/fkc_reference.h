@@ -22,6 +22,20 @@ fkc_status fkc_ref_write_slice_rotating(void *dst, const size_t *dst_shape, uint
                                         const void *src, const size_t *src_shape, size_t capacity,
                                         uint64_t position, int32_t axis, size_t elem_size);
 
+/* set_rows on host memory (fkc_set_rows in fkc_runtime.h says what it does): a tensor is its
+ * data, dtype, rank and shape (contiguous, row-major, little-endian). out is updated in place;
+ * *out_of_range (may be NULL) is increased by the number of indices at or past the cache's
+ * slot count, which wrote nothing (the device's status word). Refusals as fkc_set_rows', but
+ * not its FKC_ERR_UNSUPPORTED ones: the reference takes every alignment and size. */
+typedef struct fkc_host_tensor {
+    void *data;
+    fkc_dtype dtype;
+    uint32_t rank;
+    size_t shape[FKC_MAX_RANK];
+} fkc_host_tensor;
+fkc_status fkc_ref_set_rows(const fkc_host_tensor *src, const fkc_host_tensor *index,
+                            fkc_host_tensor *out, int32_t slot_axis, uint64_t *out_of_range);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

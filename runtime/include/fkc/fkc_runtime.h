@@ -9,7 +9,10 @@
  * one-shot *_sync calls) and the synchronous fkc_buffer_upload / fkc_buffer_download are safe to
  * call concurrently, on the same context or on several. A stream is used by one thread at a
  * time (recording, submitting, waiting, destroying): streams of one context may be recorded and
- * submitted from different threads at once, each stream by its own thread. A buffer or kernel
+ * submitted from different threads at once, each stream by its own thread. fkc enforces it: a
+ * call on a stream made while another thread is inside a call on the same stream does nothing
+ * and returns FKC_ERR_STATE (an atomic owner flag, no lock; fkc_stream_destroy cannot refuse,
+ * so destroying a stream another thread uses stays the caller's error). A buffer or kernel
  * may be used by several streams and threads at once (an op reads or writes the device memory
  * when it runs; ops of different streams that touch the same bytes are ordered only by the
  * order of their submissions, see fkc_stream_submit_async); destroying one must not race with
@@ -109,9 +112,15 @@ enum {
     FKC_CONTEXT_RING_READBACK = 1u << 3, /* write_slice_rotating reads the position back to the
                                            host when the op is recorded (a submit + wait)
                                            instead of on the device when it runs */
-    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4  /* misaligned runs of at most 16 bytes take the general
+    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4, /* misaligned runs of at most 16 bytes take the general
                                            unit-owning kernel, not the short-run one (to
                                            measure one beside the other; same results) */
+    FKC_CONTEXT_DEBUG_LIFETIME = 1u << 5 /* a debug mode: each destroy of a kernel, stream,
+                                           buffer or the context first waits for the device to
+                                           be idle (vkDeviceWaitIdle), so work still pending
+                                           that uses the object (a host's submission, see
+                                           fkc_vulkan.h) completes first instead of using a
+                                           destroyed object */
 };
 
 /* Options of fkc_context_create; fkc_context_options_init sets the defaults, `size` among
@@ -130,7 +139,7 @@ typedef struct fkc_context_options {
     void *on_validation_user;     /* passed to on_validation */
 } fkc_context_options;
 
-void fkc_context_options_init(fkc_context_options *options);
+void fkc_context_options_init(fkc_context_options *options); /* (NULL: ignored) */
 
 /* Creates a context on the chosen device: fkc creates and owns its Vulkan instance, device and
  * one compute queue (options may be NULL: defaults). *out is NULL on failure:
@@ -146,7 +155,10 @@ fkc_status fkc_context_create(const fkc_context_options *options, fkc_context **
 void fkc_context_destroy(fkc_context *ctx);
 /* The device the context runs on. */
 const fkc_device_info *fkc_context_device(const fkc_context *ctx);
-/* Validation messages received so far (FKC_CONTEXT_VALIDATION); tests fail when non-zero. */
+/* Validation messages received so far (FKC_CONTEXT_VALIDATION): the validation layer's
+ * warnings and errors (validation and performance messages); the loader's general messages,
+ * such as its warning that VK_INSTANCE_LAYERS added a layer, are not counted nor passed to
+ * on_validation. Tests fail when non-zero. */
 uint64_t fkc_context_validation_count(const fkc_context *ctx);
 /* The last validation message, or "" when none. */
 const char *fkc_context_validation_last(const fkc_context *ctx);
@@ -295,6 +307,36 @@ fkc_status fkc_write_slice_rotating_sync(fkc_context *ctx, const fkc_tensor *src
                                          size_t capacity, const fkc_buffer *position,
                                          uint64_t position_offset, int32_t axis);
 
+/* set_rows (row-indexed writes, a paged KV cache's): for each source row i whose index[i] >= 0,
+ * slot index[i] of `out` (the cache) becomes convert(source row i). Recorded into `stream`;
+ * the indices are read on the device when the op runs (a replay sees indices written since).
+ * - The slot: slot_axis -1: axis 0 of out ([slots, heads, dim]); k >= 1: the slot is split
+ *   over axes 0 and k, slot = i0 * out->shape[k] + ik (NHD paged [blocks, block_size, heads,
+ *   dim]: k = 1; HND [blocks, heads, block_size, dim]: k = 2). A row is the box of the other
+ *   axes of out, in order; src is [n, those axes] and index is [n], I32 or I64.
+ * - Indices: negative ones are skipped; one at or past the slot count (I64 ones of 2^31 and
+ *   more included: never truncated) writes nothing and, when `status` is not NULL, adds 1
+ *   (mod 2^32) to the little-endian u32 at `status_offset` (4-aligned) of `status`: the
+ *   caller zeroes it and reads it back. A slot named by several rows gets the last of them
+ *   (highest i), whole: never a mix.
+ * - [src, out] dtypes: the same dtype (a bit copy, any width); F32 -> F16 and F32 -> BF16,
+ *   rounded to nearest even (overflow to +-Inf, subnormals kept, NaN stays a quiet NaN with its
+ *   top payload bits: F16 sign|0x7e00|payload>>13, BF16 bits>>16|0x40); F16 -> F32 and
+ *   BF16 -> F32, exact. Other pairs: FKC_ERR_NO_KERNEL. No FP8: fkc has no FP8 dtype.
+ * Refusals record nothing: FKC_ERR_RANK, FKC_ERR_SHAPE, FKC_ERR_DTYPE (the index not I32/I64),
+ * FKC_ERR_OVERFLOW, FKC_ERR_INVALID_ARGUMENT (tensors outside their buffers or on another
+ * context, out overlapping src, the index or the status word, a bad slot_axis),
+ * FKC_ERR_OUT_OF_BOUNDS (the status word outside its buffer), FKC_ERR_UNSUPPORTED (the
+ * cache's contiguous runs or its offset not whole 32-bit words, the index not 4-aligned, a
+ * 16-bit source not 2-aligned, a tensor over one storage window, 2^31 slots or more). */
+fkc_status fkc_set_rows(fkc_stream *stream, const fkc_tensor *src, const fkc_tensor *index,
+                        fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                        uint64_t status_offset);
+/* The same, one-shot (recorded in a stream of the context's own, submitted and waited for). */
+fkc_status fkc_set_rows_sync(fkc_context *ctx, const fkc_tensor *src, const fkc_tensor *index,
+                             fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                             uint64_t status_offset);
+
 /* ---- User kernels ------------------------------------------------------------------- */
 
 /* A compute kernel of the caller's: a SPIR-V module turned into a pipeline once, then recorded
@@ -336,7 +378,8 @@ fkc_status fkc_kernel_cached(fkc_context *ctx, const uint32_t *words, size_t n_w
 /* Frees a kernel of fkc_kernel_create (work recorded with it must have completed); NULL and
  * kernels of fkc_kernel_cached are ignored. */
 void fkc_kernel_destroy(fkc_kernel *kernel);
-/* The module's work-group size (LocalSize; 1, 1, 1 when it states none). */
+/* The module's work-group size (LocalSize; 1, 1, 1 when it states none; 0, 0, 0 for a NULL
+ * kernel; a NULL size is ignored). */
 void fkc_kernel_local_size(const fkc_kernel *kernel, uint32_t size[3]);
 
 /* Records one dispatch of `kernel` on the stream: n_buffers ranges (exactly the kernel's count,

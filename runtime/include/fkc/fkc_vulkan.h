@@ -11,6 +11,19 @@
  * creates (pipelines, layouts, command pools and buffers of its own streams, fences, memory
  * blocks, staging) is fkc's and freed by fkc.
  *
+ * Lifetime under the host's submissions. A command buffer fkc recorded into
+ * (fkc_stream_wrap_vulkan) uses fkc's objects: the pipelines of the context and of the kernels
+ * it dispatched, the stream's descriptor sets, the memory of fkc's buffers. The host must wait
+ * for every submission of it (its fence, a semaphore, vkQueueWaitIdle) before it destroys any of
+ * them: the kernel (fkc_kernel_destroy), the stream, an fkc buffer it touches, or the context
+ * (its last holder), and before fkc_stream_begin_vulkan reuses the stream. Vulkan leaves
+ * destroying an object in use undefined (VUID-vkDestroyPipeline-pipeline-00765), and fkc cannot
+ * see the host's submissions. FKC_CONTEXT_DEBUG_LIFETIME (in the options of
+ * fkc_context_create_vulkan) enforces what fkc can: each of those destroys first waits for the
+ * device to be idle (vkDeviceWaitIdle under the queue_lock), so such a destroy waits for the
+ * pending work instead of breaking it. A debug mode: the wait costs, and vkDeviceWaitIdle
+ * needs the device's other queues left alone by other threads meanwhile.
+ *
  * Every Vulkan call fkc makes goes through function pointers loaded with the host's
  * vkGetInstanceProcAddr (a host loading Vulkan through volk or a loader of its own works);
  * libfkc calls no other Vulkan symbol. */
@@ -110,10 +123,18 @@ bool fkc_context_vulkan_push_descriptors(const fkc_context *ctx);
  * VkBuffer was created with; it must include FKC_VULKAN_BUFFER_USAGE (else FKC_ERR_UNSUPPORTED
  * naming the missing bit). The offset must be a multiple of fkc_vulkan_buffer_alignment(ctx),
  * the size a non-zero multiple of 16 (FKC_ERR_INVALID_ARGUMENT otherwise): fkc's commands then
- * read and write only bytes inside the range. Tensors may start at any byte of it. The ring
- * position of write_slice_rotating may live in such a buffer (16 bytes hold it). */
+ * read and write only bytes inside the range. The range must lie inside the VkBuffer
+ * (FKC_ERR_OUT_OF_BOUNDS otherwise): fkc_buffer_wrap_vulkan checks it against the size
+ * vkGetBufferMemoryRequirements reports for the buffer, which may exceed the size it was created
+ * with by the driver's padding; fkc_buffer_wrap_vulkan_sized takes the VkBufferCreateInfo::size
+ * from the host and checks against exactly that (use it when the size is at hand). Tensors may
+ * start at any byte of the range. The ring position of write_slice_rotating may live in such a
+ * buffer (16 bytes hold it). */
 fkc_status fkc_buffer_wrap_vulkan(fkc_context *ctx, VkBuffer buffer, VkDeviceSize offset,
                                   VkDeviceSize size, VkBufferUsageFlags usage, fkc_buffer **out);
+fkc_status fkc_buffer_wrap_vulkan_sized(fkc_context *ctx, VkBuffer buffer, VkDeviceSize buffer_size,
+                                        VkDeviceSize offset, VkDeviceSize size,
+                                        VkBufferUsageFlags usage, fkc_buffer **out);
 /* The offset alignment of a wrapped range: max(16, minStorageBufferOffsetAlignment). */
 uint64_t fkc_vulkan_buffer_alignment(const fkc_context *ctx);
 /* Where any fkc buffer lives: the VkBuffer, the offset of its byte 0 in it and its size (each

@@ -1,0 +1,470 @@
+/* set_rows.c — row-indexed writes (issue 24): for each source row i whose index is >= 0, cache
+ * slot index[i] = convert(source row i). The shape checks and the plan are shared by the
+ * plain-C reference (fkc_ref_set_rows) and the Vulkan path (fkc_set_rows, set_rows.comp), so
+ * both accept the same calls and compute the same bytes; the device path refuses, with
+ * FKC_ERR_UNSUPPORTED and nothing recorded, what its 32-bit-word kernel cannot write exactly.
+ *
+ * The slot. slot_axis -1: the slot is axis 0 of the cache, a row is the trailing box of the
+ * other axes (NHD [slots, heads, dim]). slot_axis k >= 1: the slot is split over axes 0 and k,
+ * slot = i0 * shape[k] + ik (NHD paged [blocks, block_size, heads, dim]: k = 1; HND
+ * [blocks, heads, block_size, dim]: k = 2), and a row is the box of the other axes, in order.
+ * The source is [n, the row's axes...]; the index is [n], I32 or I64.
+ *
+ * Indices: negative ones are skipped; one at or past the slot count writes nothing and adds 1
+ * to the status word (a little-endian u32, mod 2^32) when one is given. A slot named by several
+ * rows gets the last of them (the highest i), whole. */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* ---- the plan: shared by the reference and the device ------------------------------------ */
+
+typedef enum sr_conv {
+    SR_COPY,     /* the same dtype: the bits */
+    SR_F32_F16,  /* round to nearest even */
+    SR_F32_BF16, /* round to nearest even */
+    SR_F16_F32,  /* exact */
+    SR_BF16_F32  /* exact */
+} sr_conv;
+
+typedef struct sr_plan {
+    uint64_t n;         /* source rows */
+    uint64_t slots;     /* cache slots */
+    uint64_t split;     /* slot = outer * split + inner; 1 when the slot is axis 0 alone */
+    uint64_t row_elems; /* elements of one row */
+    uint64_t run_len;   /* elements of one contiguous piece of a row in the cache */
+    uint64_t d_outer, d_inner, d_run; /* element strides in the cache: outer, inner slot, run */
+    size_t ssize, dsize;
+    sr_conv conv;
+} sr_plan;
+
+static sr_conv conv_of(fkc_dtype s, fkc_dtype d, bool *ok)
+{
+    *ok = true;
+    if (s == d)
+        return SR_COPY;
+    if (s == FKC_DTYPE_F32 && d == FKC_DTYPE_F16)
+        return SR_F32_F16;
+    if (s == FKC_DTYPE_F32 && d == FKC_DTYPE_BF16)
+        return SR_F32_BF16;
+    if (s == FKC_DTYPE_F16 && d == FKC_DTYPE_F32)
+        return SR_F16_F32;
+    if (s == FKC_DTYPE_BF16 && d == FKC_DTYPE_F32)
+        return SR_BF16_F32;
+    *ok = false;
+    return SR_COPY;
+}
+
+static const char *dt_name(fkc_dtype d)
+{
+    const char *n = fkc_dtype_name(d);
+    return n ? n : "?";
+}
+
+/* The checks of both paths: dtypes, ranks, shapes, sizes. Sets fkc_last_error() on refusal. */
+static fkc_status sr_check(const char *op, fkc_dtype sdt, uint32_t srank, const size_t *sshape,
+                           fkc_dtype idt, uint32_t irank, const size_t *ishape, fkc_dtype ddt,
+                           uint32_t drank, const size_t *dshape, int32_t slot_axis, sr_plan *p)
+{
+    bool ok;
+    uint64_t cnt;
+    memset(p, 0, sizeof *p);
+    if (drank < 1 || drank > FKC_MAX_RANK || srank < 1 || srank > FKC_MAX_RANK)
+        return fkc_fail(FKC_ERR_RANK, "%s: ranks (src %" PRIu32 ", out %" PRIu32 ") outside 1..%d",
+                        op, srank, drank, FKC_MAX_RANK);
+    if (!fkc_dtype_size(sdt) || !fkc_dtype_size(ddt))
+        return fkc_fail(FKC_ERR_DTYPE, "%s: unknown dtype (src %d, out %d)", op, (int)sdt,
+                        (int)ddt);
+    if (idt != FKC_DTYPE_I32 && idt != FKC_DTYPE_I64)
+        return fkc_fail(FKC_ERR_DTYPE, "%s: the index is %s; it must be I32 or I64", op,
+                        dt_name(idt));
+    p->conv = conv_of(sdt, ddt, &ok);
+    if (!ok)
+        return fkc_fail(FKC_ERR_NO_KERNEL,
+                        "%s: no kernel for [%s, %s, %s] (same dtype, F32 -> F16/BF16, "
+                        "F16/BF16 -> F32)",
+                        op, dt_name(sdt), dt_name(idt), dt_name(ddt));
+    p->ssize = fkc_dtype_size(sdt);
+    p->dsize = fkc_dtype_size(ddt);
+    if (slot_axis != -1 && (slot_axis < 1 || (uint32_t)slot_axis >= drank))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: slot_axis %" PRId32 " is neither -1 (axis 0) nor an axis "
+                        "1..%" PRIu32 " of the rank-%" PRIu32 " cache",
+                        op, slot_axis, drank - 1, drank);
+    uint32_t k = slot_axis < 0 ? 0 : (uint32_t)slot_axis;
+    uint32_t rows_rank = drank - (k ? 2 : 1);
+    if (irank != 1)
+        return fkc_fail(FKC_ERR_RANK, "%s: the index has rank %" PRIu32 "; it must be 1", op,
+                        irank);
+    if (srank != 1 + rows_rank)
+        return fkc_fail(FKC_ERR_RANK,
+                        "%s: src has rank %" PRIu32 "; rows of this cache need rank %" PRIu32
+                        " ([n, the cache's axes but the slot's])",
+                        op, srank, 1 + rows_rank);
+    if (fkc_shape_elements(drank, dshape, p->dsize, &cnt) != FKC_OK ||
+        fkc_shape_elements(srank, sshape, p->ssize, &cnt) != FKC_OK ||
+        fkc_shape_elements(1, ishape, 8, &cnt) != FKC_OK)
+        return fkc_fail(FKC_ERR_OVERFLOW, "%s: a tensor's byte size exceeds 2^63 - 1", op);
+    if (ishape[0] != sshape[0])
+        return fkc_fail(FKC_ERR_SHAPE, "%s: %zu indices for %zu source rows", op, ishape[0],
+                        sshape[0]);
+    for (uint32_t a = 1, b = 1; a < drank; a++) {
+        if (a == k)
+            continue;
+        if (sshape[b] != dshape[a])
+            return fkc_fail(FKC_ERR_SHAPE,
+                            "%s: src axis %" PRIu32 " has extent %zu, the cache's axis %" PRIu32
+                            " %zu (rows must match)",
+                            op, b, sshape[b], a, dshape[a]);
+        b++;
+    }
+    p->n = sshape[0];
+    p->run_len = 1;
+    for (uint32_t a = k + 1; a < drank; a++)
+        p->run_len *= dshape[a];
+    p->row_elems = 1;
+    for (uint32_t a = 1; a < srank; a++)
+        p->row_elems *= sshape[a];
+    p->d_outer = p->run_len;
+    for (uint32_t a = 1; a <= k; a++)
+        p->d_outer *= dshape[a];
+    p->split = k ? dshape[k] : 1;
+    p->slots = dshape[0] * p->split; /* (inside the checked element count) */
+    p->d_inner = p->run_len;
+    p->d_run = k ? dshape[k] * p->run_len : 0;
+    return FKC_OK;
+}
+
+/* ---- conversions (the same integer arithmetic as set_rows.comp) --------------------------- */
+
+static uint16_t f32_to_f16(uint32_t x)
+{
+    uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
+    if (a >= 0x477ff000u)
+        return (uint16_t)(sign | 0x7c00u);
+    if (a < 0x38800000u) {
+        uint32_t e = a >> 23;
+        if (e < 102u)
+            return (uint16_t)sign;
+        uint32_t m = (a & 0x7fffffu) | 0x800000u, sh = 126u - e;
+        uint32_t r = m >> sh, rem = m & ((1u << sh) - 1u), half = 1u << (sh - 1u);
+        if (rem > half || (rem == half && (r & 1u)))
+            r++;
+        return (uint16_t)(sign | r);
+    }
+    uint32_t b = a - 0x38000000u, h = b >> 13, rem = b & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+        h++;
+    return (uint16_t)(sign | h);
+}
+
+static uint16_t f32_to_bf16(uint32_t x)
+{
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((x >> 16) | 0x40u);
+    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+static uint32_t f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 31u)
+        return sign | 0x7f800000u | (m << 13);
+    if (e)
+        return sign | ((e + 112u) << 23) | (m << 13);
+    if (!m)
+        return sign;
+    uint32_t p = 31u - (uint32_t)__builtin_clz(m);
+    return sign | ((p + 103u) << 23) | ((m << (23u - p)) & 0x7fffffu);
+}
+
+/* One element, little-endian bytes in and out. */
+static void convert(sr_conv c, unsigned char *d, const unsigned char *s, size_t dsize)
+{
+    uint32_t x;
+    uint16_t h;
+    switch (c) {
+    case SR_COPY: memcpy(d, s, dsize); return;
+    case SR_F32_F16:
+    case SR_F32_BF16:
+        x = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24;
+        h = c == SR_F32_F16 ? f32_to_f16(x) : f32_to_bf16(x);
+        d[0] = (unsigned char)h, d[1] = (unsigned char)(h >> 8);
+        return;
+    case SR_F16_F32:
+    case SR_BF16_F32:
+        h = (uint16_t)(s[0] | s[1] << 8);
+        x = c == SR_F16_F32 ? f16_to_f32(h) : (uint32_t)h << 16;
+        for (int i = 0; i < 4; i++)
+            d[i] = (unsigned char)(x >> (8 * i));
+        return;
+    }
+}
+
+/* Index i as a signed 64-bit value (little-endian). */
+static int64_t index_at(const unsigned char *ix, bool i64, uint64_t i)
+{
+    uint64_t v = 0;
+    unsigned w = i64 ? 8 : 4;
+    for (unsigned b = w; b-- > 0;)
+        v = v << 8 | ix[i * w + b];
+    if (!i64)
+        return (int64_t)(int32_t)(uint32_t)v;
+    return v >> 63 ? -(int64_t)(~v) - 1 : (int64_t)v;
+}
+
+/* ---- the reference ------------------------------------------------------------------------ */
+
+fkc_status fkc_ref_set_rows(const fkc_host_tensor *src, const fkc_host_tensor *index,
+                            fkc_host_tensor *out, int32_t slot_axis, uint64_t *out_of_range)
+{
+    const char *op = "fkc_ref_set_rows";
+    sr_plan p;
+    if (!src || !index || !out)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: NULL tensor", op);
+    fkc_status st = sr_check(op, src->dtype, src->rank, src->shape, index->dtype, index->rank,
+                             index->shape, out->dtype, out->rank, out->shape, slot_axis, &p);
+    if (st != FKC_OK)
+        return st;
+    if (p.n &&
+        (!index->data || (p.row_elems && !src->data) || (p.row_elems && p.slots && !out->data)))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: NULL data", op);
+    const unsigned char *s = src->data, *ix = index->data;
+    unsigned char *d = out->data;
+    bool i64 = index->dtype == FKC_DTYPE_I64;
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < p.n; i++) { /* in order: the last row naming a slot wins */
+        int64_t v = index_at(ix, i64, i);
+        if (v < 0)
+            continue;
+        if ((uint64_t)v >= p.slots) {
+            bad++;
+            continue;
+        }
+        uint64_t slot = (uint64_t)v, outer = slot / p.split, inner = slot % p.split;
+        for (uint64_t j = 0; j < p.row_elems; j++) {
+            uint64_t r = j / p.run_len, e = j % p.run_len;
+            uint64_t at = outer * p.d_outer + inner * p.d_inner + r * p.d_run + e;
+            convert(p.conv, d + at * p.dsize, s + (i * p.row_elems + j) * p.ssize, p.dsize);
+        }
+    }
+    if (out_of_range)
+        *out_of_range += bad;
+    return FKC_OK;
+}
+
+/* ---- the device path ---------------------------------------------------------------------- */
+
+/* set_rows.comp's push constants, in its order. */
+typedef struct sr_push {
+    uint32_t n, row_base, chunks, row_units, d_off, split, d_outer, d_inner, run_units, d_run;
+    uint32_t s_off, s_row, i_off, i64, slots, st_word, conv, s_unit, dups, groups;
+} sr_push;
+
+/* A tensor of the stream's context inside its buffer: its bytes [lo, hi) in the VkBuffer. */
+static fkc_status sr_tensor(const fkc_stream *s, const fkc_tensor *t, const char *name,
+                            uint64_t *lo, uint64_t *hi)
+{
+    uint64_t n;
+    if (!t || !t->buffer)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: %s or its buffer is NULL", name);
+    if (t->buffer->ctx != s->ctx)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "set_rows: %s's buffer belongs to another "
+                        "context",
+                        name);
+    fkc_status st = fkc_tensor_bytes(t, &n);
+    if (st != FKC_OK)
+        return st;
+    if (t->offset > t->buffer->size || n > t->buffer->size - t->offset)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "set_rows: %s: %" PRIu64 " bytes at offset %" PRIu64 " do not fit its "
+                        "%" PRIu64 "-byte buffer",
+                        name, n, t->offset, t->buffer->size);
+    *lo = t->buffer->base + t->offset;
+    *hi = *lo + n;
+    return FKC_OK;
+}
+
+static bool overlap(VkBuffer a, uint64_t alo, uint64_t ahi, VkBuffer b, uint64_t blo, uint64_t bhi)
+{
+    return a == b && alo < bhi && blo < ahi;
+}
+
+/* The window bound for bytes [lo, hi) of buf: from the storage offset alignment below lo to
+ * the 16-byte boundary after hi (inside the buffer's padded allocation). */
+static VkDescriptorBufferInfo window(const fkc_context *ctx, VkBuffer buf, uint64_t lo, uint64_t hi)
+{
+    uint64_t a = ctx->offset_align, w = lo / a * a;
+    return (VkDescriptorBufferInfo){buf, w, ((hi + 15) & ~(uint64_t)15) - w};
+}
+
+static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                                fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                                uint64_t status_offset)
+{
+    uint64_t slo, shi, ilo, ihi, dlo, dhi, tlo = 0, thi = 0;
+    sr_plan p;
+    fkc_status st;
+    if (!s || !src || !index || !out)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: NULL stream or tensor");
+    if ((st = sr_check("set_rows", src->dtype, src->rank, src->shape, index->dtype, index->rank,
+                       index->shape, out->dtype, out->rank, out->shape, slot_axis, &p)) != FKC_OK)
+        return st;
+    if ((st = sr_tensor(s, src, "src", &slo, &shi)) != FKC_OK ||
+        (st = sr_tensor(s, index, "index", &ilo, &ihi)) != FKC_OK ||
+        (st = sr_tensor(s, out, "out", &dlo, &dhi)) != FKC_OK)
+        return st;
+    VkBuffer sb = src->buffer->buffer, ib = index->buffer->buffer, db = out->buffer->buffer;
+    VkBuffer tb = VK_NULL_HANDLE;
+    if (status) {
+        if (status->ctx != s->ctx)
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: the status buffer belongs to "
+                                                      "another context");
+        if (status_offset > status->size || status->size - status_offset < 4)
+            return fkc_fail(FKC_ERR_OUT_OF_BOUNDS,
+                            "set_rows: the status word's 4 bytes at offset %" PRIu64
+                            " are outside its %" PRIu64 "-byte buffer",
+                            status_offset, status->size);
+        tb = status->buffer;
+        tlo = status->base + status_offset;
+        thi = tlo + 4;
+        if (tlo % 4)
+            return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                            "set_rows: the status word at offset %" PRIu64 " is not 4-aligned",
+                            status_offset);
+    }
+    if (overlap(sb, slo, shi, db, dlo, dhi) || overlap(ib, ilo, ihi, db, dlo, dhi))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: out overlaps %s in one buffer",
+                        overlap(sb, slo, shi, db, dlo, dhi) ? "src" : "the index");
+    if (status && (overlap(tb, tlo, thi, db, dlo, dhi) || overlap(tb, tlo, thi, sb, slo, shi) ||
+                   overlap(tb, tlo, thi, ib, ilo, ihi)))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "set_rows: the status word overlaps src, the index or out");
+    fkc_context *ctx = s->ctx;
+    uint64_t run_bytes = p.run_len * p.dsize, lim = ctx->storage_range;
+    bool rows = p.row_elems && p.slots; /* cache rows with bytes: something may be written */
+    /* What the 32-bit-word kernel can write exactly (and address in 32-bit arithmetic). */
+    if (rows && (run_bytes % 4 || dlo % 4))
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "set_rows: the cache's contiguous runs (%" PRIu64 " bytes at byte %" PRIu64
+                        ") are not whole 32-bit words, which the device kernel writes",
+                        run_bytes, dlo);
+    if (p.n && (ilo % 4))
+        return fkc_fail(FKC_ERR_UNSUPPORTED, "set_rows: the index is not 4-byte aligned");
+    if (rows && (p.conv == SR_F16_F32 || p.conv == SR_BF16_F32) && slo % 2)
+        return fkc_fail(FKC_ERR_UNSUPPORTED, "set_rows: the 16-bit source is not 2-byte aligned");
+    uint64_t a = ctx->offset_align;
+    if (p.slots >= (1ull << 31) || dhi - dlo / a * a + 16 > lim || shi - slo / a * a + 16 > lim ||
+        ihi - ilo / a * a + 16 > lim)
+        return fkc_fail(FKC_ERR_UNSUPPORTED,
+                        "set_rows: a tensor spans more than one %" PRIu64 "-byte storage window "
+                        "(or the cache has 2^31 slots or more)",
+                        lim);
+    if ((st = fkc_stream_ensure(s)) != FKC_OK)
+        return st;
+    if (p.n == 0 || (!rows && !status)) {
+        s->ops++; /* nothing to write or count */
+        return FKC_OK;
+    }
+    bool vec = rows && run_bytes % 16 == 0 && dlo % 16 == 0;
+    uint64_t unit = vec ? 16 : 4, s_unit = unit * p.ssize / p.dsize;
+    uint64_t s_al = s_unit < 16 ? s_unit : 16;
+    if (vec && (slo % s_al || (p.row_elems * p.ssize) % s_al))
+        vec = false, unit = 4, s_unit = 4 * p.ssize / p.dsize;
+    uint64_t row_units = rows ? p.row_elems * p.dsize / unit : 0;
+    VkDescriptorBufferInfo bi[4];
+    bi[1] = window(ctx, ib, ilo, ihi);
+    bi[0] = rows ? window(ctx, sb, slo, shi) : bi[1];
+    bi[3] = status ? window(ctx, tb, tlo, thi) : bi[1];
+    bi[2] = rows ? window(ctx, db, dlo, dhi) : bi[3];
+    if (!status)
+        bi[3] = bi[2];
+    /* the accesses: the windows, as bound (the status word is read and written) */
+    fkc_access acc[4] = {{bi[0].buffer, bi[0].offset, bi[0].offset + bi[0].range, false, false},
+                         {bi[1].buffer, bi[1].offset, bi[1].offset + bi[1].range, false, false},
+                         {bi[2].buffer, bi[2].offset, bi[2].offset + bi[2].range, true, false},
+                         {bi[3].buffer, bi[3].offset, bi[3].offset + bi[3].range, true, false}};
+    uint32_t nacc = status && rows ? 4 : 3; /* without a status, binding 3 is the cache's */
+    if (!rows) /* nothing written but the status word: binding 2 is the status window too */
+        acc[2] = acc[3], nacc = 3;
+    uint64_t chunks = row_units ? (row_units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE : 1;
+    uint64_t glim = ctx->group_limit, per = glim * glim / chunks;
+    if (per == 0)
+        return fkc_fail(FKC_ERR_UNSUPPORTED, "set_rows: one row needs more work groups than a "
+                                             "dispatch may have");
+    sr_push pc = {
+        .n = (uint32_t)p.n,
+        .chunks = (uint32_t)chunks,
+        .row_units = (uint32_t)row_units,
+        .d_off = (uint32_t)((dlo - bi[2].offset) / unit),
+        .split = (uint32_t)p.split,
+        .d_outer = (uint32_t)(p.d_outer * p.dsize / unit),
+        .d_inner = (uint32_t)(p.d_inner * p.dsize / unit),
+        .run_units = (uint32_t)(rows ? run_bytes / unit : 1),
+        .d_run = (uint32_t)(p.d_run * p.dsize / unit),
+        .s_off = (uint32_t)(rows ? slo - bi[0].offset : 0),
+        .s_row = (uint32_t)(p.row_elems * p.ssize),
+        .i_off = (uint32_t)((ilo - bi[1].offset) / 4),
+        .i64 = index->dtype == FKC_DTYPE_I64,
+        .slots = (uint32_t)p.slots,
+        .st_word = status ? (uint32_t)((tlo - bi[3].offset) / 4) : 0xffffffffu,
+        .conv = (uint32_t)p.conv,
+        .s_unit = (uint32_t)s_unit,
+        .dups = p.n > 1 && rows,
+    };
+    if (!rows)
+        pc.d_off = 0, pc.run_units = 1;
+    uint64_t before = s->items;
+    kernel_id k = vec ? KERNEL_SET_ROWS_VEC : KERNEL_SET_ROWS_WORD;
+    for (uint64_t base = 0; base < p.n; base += per) {
+        uint64_t nr = p.n - base < per ? p.n - base : per, groups = nr * chunks;
+        fkc_stream_touch(s, nacc, acc);
+        st = fkc_stream_bind(s, ctx->pipelines[k], ctx->set_rows_layout, ctx->set_rows_set_layout,
+                             4, bi);
+        if (st != FKC_OK)
+            break;
+        pc.row_base = (uint32_t)base;
+        pc.groups = (uint32_t)groups;
+        uint64_t gx = groups < glim ? groups : glim;
+        ctx->vk.vkCmdPushConstants(s->cmd, ctx->set_rows_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                   sizeof pc, &pc);
+        ctx->vk.vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)((groups + gx - 1) / gx), 1);
+        s->commands++;
+        s->items++;
+    }
+    if (st != FKC_OK && s->items != before)
+        s->broken = true;
+    s->ops++;
+    return st;
+}
+
+fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                        fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                        uint64_t status_offset)
+{
+    FKC_STREAM_GUARDED(s, "fkc_set_rows",
+                       set_rows_body(s, src, index, out, slot_axis, status, status_offset));
+}
+
+fkc_status fkc_set_rows_sync(fkc_context *ctx, const fkc_tensor *src, const fkc_tensor *index,
+                             fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                             uint64_t status_offset)
+{
+    fkc_stream *s;
+    if (!ctx)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_set_rows_sync: context is NULL");
+    fkc_status st = fkc_stream_take(ctx, &s);
+    if (st != FKC_OK)
+        return st;
+    if ((st = fkc_stream_begin(s)) == FKC_OK) {
+        st = fkc_set_rows(s, src, index, out, slot_axis, status, status_offset);
+        if (st == FKC_OK)
+            st = fkc_stream_submit(s);
+    }
+    fkc_stream_give(s);
+    return st;
+}
