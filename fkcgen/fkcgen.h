@@ -57,6 +57,8 @@ int fkcg_cmd_gen(int argc, char **argv);
  * process exit code: 0 no breaking change, 1 a breaking change not allowed (or an expired
  * allow entry), 2 usage, I/O, git or contract errors on either side. */
 int fkcg_cmd_diff(int argc, char **argv);
+/* `fkcgen doc`: each provider's reference page (cli/doc.c, back/doc.c); argv[0] is "doc". */
+int fkcg_cmd_doc(int argc, char **argv);
 
 /* ---- opts.c: the option parser of every fkcgen subcommand ---- */
 typedef struct fkcg_option {

@@ -85,6 +85,12 @@ check-runtime-table: $(BUILD)/tests/fkcgen/runtime_table
 check-formats: $(BUILD)/fkcgen $(BUILD)/fkc-run
 	$(COUNT) py fkcgen/formats.py $(PYTHON) tests/fkcgen/formats.py $(BUILD)/fkcgen $(BUILD)/fkc-run
 
-TEST_TARGETS += fkcgen-test check-runtime-table check-diff-docs check-formats
+# fkcgen doc: the seed's page against dump --json, conform results beside the claims, HTML
+# through cmark, escaping, --check, errors; and docs/generated/ up to date.
+.PHONY: check-doc
+check-doc: $(BUILD)/fkcgen $(BUILD)/fkc-run
+	$(COUNT) py fkcgen/doc.py $(PYTHON) tests/fkcgen/doc.py $(BUILD)/fkcgen $(BUILD)/fkc-run
+
+TEST_TARGETS += fkcgen-test check-runtime-table check-diff-docs check-formats check-doc
 
 include fkcgen/gen.mk

@@ -45,10 +45,33 @@ $(GEN_RS): $(GEN_STAMP)
 
 BUILD_TARGETS += $(GEN_STAMP)
 
+# The providers' reference pages (fkcgen doc), Markdown and HTML, with the conform results
+# recorded on lavapipe beside the claims: committed in docs/generated/ like generated/.
+# `make conform-results` records the results again (fkc-run conform on the default device).
+# The pages are of the repository's own contracts, whatever CONTRACTS= a caller gives (the
+# tests point check-generated at copies of generated/ and its contracts).
+DOC_DIR      := docs/generated
+DOC_RESULTS  := $(DOC_DIR)/conform-lavapipe.json
+DOC_CONTRACTS := $(sort $(wildcard contracts/*.md contracts/*/*.md))
+DOC_CMD       = $(FKCGEN_BIN) doc --html --results $(DOC_RESULTS) --out-dir $(DOC_DIR) \
+                $(DOC_CONTRACTS)
+DOC_STAMP     = $(BUILD)/doc.stamp
+$(DOC_STAMP): $(FKCGEN_BIN) $(DOC_CONTRACTS) $(DOC_RESULTS)
+	@mkdir -p $(@D)
+	$(DOC_CMD)
+	@touch $@
+BUILD_TARGETS += $(DOC_STAMP)
+
+.PHONY: conform-results
+conform-results: $(FKCGEN_BIN) $(BUILD)/fkc-run
+	$(BUILD)/fkc-run conform --validate --format json $(DOC_CONTRACTS) > $(DOC_RESULTS).tmp && \
+	  mv $(DOC_RESULTS).tmp $(DOC_RESULTS)
+
 .PHONY: check-generated
 check-generated: $(FKCGEN_BIN)
 	$(FKCGEN_BIN) gen --check --out-dir $(GEN_DIR) $(CONTRACTS)
 	$(FKCGEN_BIN) gen --check --lang rust --out-dir $(GEN_DIR) $(CONTRACTS)
+	$(FKCGEN_BIN) doc --check --html --results $(DOC_RESULTS) --out-dir $(DOC_DIR) $(DOC_CONTRACTS)
 
 # ---- tests (tests/gen/) ----------------------------------------------------------------------
 GEN_TDIR        = $(BUILD)/tests/gen

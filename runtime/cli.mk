@@ -15,7 +15,7 @@ CLI_LIBFKC := $(BUILD)/libfkc.a
 BUILD_TARGETS += $(FKC_RUN)
 TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme \
                  check-cli-conform check-cli-conform-doc check-cli-conform-prefix \
-                 check-cli-numpy-set-rows
+                 check-cli-conform-claims check-cli-numpy-set-rows
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -137,7 +137,11 @@ $(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c gener
 	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=0 $< generated/fkc_bindings.c -o $@.0.so
 CLI_SHIM_CHECK := $(BUILD)/tests/cli/conform_shim.gcc.so $(BUILD)/tests/cli/conform_shim.clang.so
 
-.PHONY: check-cli-conform check-cli-conform-doc check-cli-conform-prefix
+.PHONY: check-cli-conform check-cli-conform-doc check-cli-conform-prefix check-cli-conform-claims
+# Each claim class broken in turn by a wrong wrapper (tests/cli/conform/wrappers.c): exactly the
+# rows it breaks fail, each naming binding, dtype and claim (--format json).
+check-cli-conform-claims: $(FKC_RUN) $(BUILD)/fkcgen
+	$(COUNT) py cli/conform_claims.py $(PYTHON) tests/cli/conform_claims.py $(FKC_RUN) $(BUILD)/fkcgen
 # A new user's own WriteSlice/WriteSliceRotating kernels under --prefix t4, from fkcgen's
 # --emit-stubs skeletons (issue 25): the skeletons compile and fail, completed they pass.
 check-cli-conform-prefix: $(FKC_RUN) $(BUILD)/fkcgen

@@ -17,6 +17,7 @@ static const char usage[] =
     "       fkcgen gen --out-dir DIR FILE...        emit the C bindings (--help: options)\n"
     "       fkcgen gen --lang rust|json --out-dir DIR FILE...  as a Rust module, or JSON\n"
     "       fkcgen diff OLD NEW | --against-git REV [PATH...]  report changes by rule\n"
+    "       fkcgen doc --out-dir DIR [--html] [--results FILE.json]... FILE...  reference pages\n"
     "       fkcgen --help | --version | COMMAND --help\n"
     "Diagnostics go to stderr. Exit: 0 clean, 1 contract errors, 2 usage or I/O errors.\n"
     "--root DIR: contract paths in the output are made relative to DIR (default: .).\n";
@@ -166,8 +167,10 @@ int main(int argc, char **argv)
         return fkcg_cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "diff")) /* two revisions compared: cli/diff.c */
         return fkcg_cmd_diff(argc - 1, argv + 1);
-    static const char *const commands[] = {"check", "dump", "schema", "gen", "diff"};
-    const char *hint = fkcg_suggest(commands, 5, cmd);
+    if (!strcmp(cmd, "doc")) /* the providers' reference pages: cli/doc.c */
+        return fkcg_cmd_doc(argc - 1, argv + 1);
+    static const char *const commands[] = {"check", "dump", "schema", "gen", "diff", "doc"};
+    const char *hint = fkcg_suggest(commands, 6, cmd);
     if (hint) {
         fkcg_cli_error("fkcgen: error", usage, "unknown command '%s'; did you mean '%s'?", cmd,
                        hint);

@@ -78,7 +78,7 @@ fkc_status fkc_compute_layout(fkc_context *ctx, uint32_t n_buffers, uint32_t pus
                      : 0,
         .bindingCount = n_buffers,
         .pBindings = b};
-    VkResult r = ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &li, NULL, set);
+    VkResult r = ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &li, ctx->alloc, set);
     if (r != VK_SUCCESS) {
         *set = VK_NULL_HANDLE;
         snprintf(what, sizeof what, "%svkCreateDescriptorSetLayout", who);
@@ -90,7 +90,7 @@ fkc_status fkc_compute_layout(fkc_context *ctx, uint32_t n_buffers, uint32_t pus
                                      .pSetLayouts = set,
                                      .pushConstantRangeCount = push_size ? 1u : 0u,
                                      .pPushConstantRanges = &pr};
-    r = ctx->vk.vkCreatePipelineLayout(ctx->device, &pi, NULL, layout);
+    r = ctx->vk.vkCreatePipelineLayout(ctx->device, &pi, ctx->alloc, layout);
     if (r != VK_SUCCESS) {
         *layout = VK_NULL_HANDLE;
         snprintf(what, sizeof what, "%svkCreatePipelineLayout", who);
@@ -133,19 +133,19 @@ void fkc_pipelines_destroy(fkc_context *ctx)
 {
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (ctx->pipelines[k])
-            ctx->vk.vkDestroyPipeline(ctx->device, ctx->pipelines[k], NULL);
+            ctx->vk.vkDestroyPipeline(ctx->device, ctx->pipelines[k], ctx->alloc);
     VkPipelineLayout layouts[4] = {ctx->pipeline_layout, ctx->fused_layout, ctx->advance_layout,
                                    ctx->set_rows_layout};
     VkDescriptorSetLayout sets[3] = {ctx->fused_set_layout, ctx->advance_set_layout,
                                      ctx->set_rows_set_layout};
     for (int i = 0; i < 4; i++)
         if (layouts[i])
-            ctx->vk.vkDestroyPipelineLayout(ctx->device, layouts[i], NULL);
+            ctx->vk.vkDestroyPipelineLayout(ctx->device, layouts[i], ctx->alloc);
     for (int i = 0; i < 3; i++)
         if (sets[i])
-            ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, sets[i], NULL);
+            ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, sets[i], ctx->alloc);
     if (ctx->set_layout)
-        ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, NULL);
+        ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, ctx->alloc);
 }
 
 fkc_status fkc_compute_pipeline(fkc_context *ctx, const uint32_t *code, size_t bytes,
@@ -156,7 +156,7 @@ fkc_status fkc_compute_pipeline(fkc_context *ctx, const uint32_t *code, size_t b
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes, .pCode = code};
     VkShaderModule mod;
     *out = VK_NULL_HANDLE;
-    VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &mi, NULL, &mod);
+    VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &mi, ctx->alloc, &mod);
     if (r != VK_SUCCESS) {
         snprintf(what, sizeof what, "%svkCreateShaderModule", who);
         return fkc_vk_fail(r, what);
@@ -168,8 +168,8 @@ fkc_status fkc_compute_pipeline(fkc_context *ctx, const uint32_t *code, size_t b
                   .module = mod,
                   .pName = "main"},
         .layout = layout};
-    r = ctx->vk.vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
-    ctx->vk.vkDestroyShaderModule(ctx->device, mod, NULL);
+    r = ctx->vk.vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, ctx->alloc, out);
+    ctx->vk.vkDestroyShaderModule(ctx->device, mod, ctx->alloc);
     if (r != VK_SUCCESS) {
         *out = VK_NULL_HANDLE;
         snprintf(what, sizeof what, "%svkCreateComputePipelines", who);

@@ -38,6 +38,7 @@ typedef struct row {
     const char *claim;             /* the claim being checked: the next notes' */
     size_t n_notes, n_more;
     const char *result; /* the result column when not "ok" / "FAIL" */
+    conform_error err;  /* the worst error measured over the outputs (precision) */
 } row;
 
 /* One conform run. */
@@ -493,6 +494,7 @@ static void judge_dst(const conform_claim *cl, batch *b, const unsigned char *go
         for (size_t e = 0; e < count; e++) {
             const unsigned char *pg = got + start + e * b->elem,
                                 *pw = b->want + start + e * b->elem;
+            conform_element_error(b->dt, pg, pw, &r->err);
             if (!conform_element_ok(b->dt, pg, pw, &tol) && bad++ == 0)
                 first = e;
         }
@@ -982,10 +984,23 @@ static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declare
         const char *notes[MAX_NOTES];
         for (size_t i = 0; i < r->n_notes; i++)
             notes[i] = r->notes[i];
-        conform_report_row_t rr = {
-            c->kernel, c->op_kind, fkc_dtype_name(dt), c->file,    c->line,
-            declared,  r->fail,    r->cases,           r->passed,  r->refused,
-            result,    notes,      r->claims,          r->n_notes, r->n_more};
+        conform_report_row_t rr = {c->kernel,
+                                   c->op_kind,
+                                   fkc_dtype_name(dt),
+                                   c->file,
+                                   c->line,
+                                   declared,
+                                   r->fail,
+                                   r->cases,
+                                   r->passed,
+                                   r->refused,
+                                   result,
+                                   notes,
+                                   r->claims,
+                                   r->n_notes,
+                                   r->n_more,
+                                   declared ? c : NULL,
+                                   &r->err};
         conform_report_row(R->rep, &rr);
     } else {
         printf("%-24s %-20s %-5s %6s %7s %7s %8zu  %s\n", c->kernel, c->op_kind, fkc_dtype_name(dt),

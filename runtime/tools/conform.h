@@ -124,6 +124,18 @@ uint64_t conform_ulp_distance(fkc_dtype dtype, const void *a, const void *b);
 bool conform_element_ok(fkc_dtype dtype, const void *got, const void *want,
                         const conform_tolerance *tol);
 
+/* The worst error measured over the elements compared: the largest ulp distance, and the
+ * largest |got - want| and |got - want| / |want| (want != 0) over the elements whose values are
+ * finite numbers on both sides (a NaN against a number, or infinities that differ, count as
+ * UINT64_MAX ulp and an infinite absolute error). */
+typedef struct conform_error {
+    uint64_t max_ulp;
+    double max_absolute, max_relative;
+    uint64_t elements; /* compared */
+} conform_error;
+/* Folds the error of element got against want into e. */
+void conform_element_error(fkc_dtype dtype, const void *got, const void *want, conform_error *e);
+
 /* ---- the build --------------------------------------------------------------------------- */
 
 /* The private temp directory, its cleaner, and the compiled bindings. */

@@ -375,3 +375,24 @@ bool conform_element_ok(fkc_dtype dt, const void *got, const void *want,
     }
     return false;
 }
+
+void conform_element_error(fkc_dtype dt, const void *got, const void *want, conform_error *e)
+{
+    e->elements++;
+    if (memcmp(got, want, fkc_dtype_size(dt)) == 0)
+        return;
+    uint64_t u = conform_ulp_distance(dt, got, want);
+    if (u > e->max_ulp)
+        e->max_ulp = u;
+    double g = value_of(dt, got), x = value_of(dt, want);
+    if (isnan(g) || isnan(x) || isinf(g) || isinf(x)) {
+        if (!(isnan(g) && isnan(x)) && g != x)
+            e->max_absolute = INFINITY;
+        return;
+    }
+    double a = fabs(g - x);
+    if (a > e->max_absolute)
+        e->max_absolute = a;
+    if (x != 0 && a / fabs(x) > e->max_relative)
+        e->max_relative = a / fabs(x);
+}

@@ -2,6 +2,7 @@
  * prints as a table, kept as JSON objects (json-c) and printed at the end as one document for
  * CI (docs/runtime.md, "conform's results for CI"). The table (text) is conform.c's own; every
  * row goes through conform_report_row either way, so a format is a printer, not another run. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,35 @@ void conform_report_row(conform_report *r, const conform_report_row_t *row)
         json_object_array_add(notes, n);
     }
     json_object_object_add(o, "notes", notes);
+    if (row->claim && row->err) { /* the precision block beside what was measured */
+        json_object *claimed = json_object_new_object(), *measured = json_object_new_object();
+        json_object_object_add(claimed, "max_ulp",
+                               json_object_new_int64((int64_t)row->claim->max_ulp));
+        json_object_object_add(claimed, "max_relative",
+                               json_object_new_double(row->claim->max_relative));
+        json_object_object_add(claimed, "max_absolute",
+                               json_object_new_double(row->claim->max_absolute));
+        json_object_object_add(
+            claimed, "determinism",
+            json_object_new_string(row->claim->determinism == CONFORM_BITWISE ? "bitwise"
+                                   : row->claim->determinism == CONFORM_DETERMINISTIC
+                                       ? "deterministic"
+                                       : "nondeterministic"));
+        char ulp[24];
+        snprintf(ulp, sizeof ulp, "%llu", (unsigned long long)row->err->max_ulp);
+        /* a string: UINT64_MAX (a NaN against a number) is beyond a JSON number's exactness */
+        json_object_object_add(measured, "max_ulp", json_object_new_string(ulp));
+        json_object_object_add(measured, "max_relative",
+                               json_object_new_double(row->err->max_relative));
+        json_object_object_add(measured, "max_absolute",
+                               isinf(row->err->max_absolute)
+                                   ? json_object_new_string("inf")
+                                   : json_object_new_double(row->err->max_absolute));
+        json_object_object_add(measured, "elements",
+                               json_object_new_int64((int64_t)row->err->elements));
+        json_object_object_add(o, "claimed", claimed);
+        json_object_object_add(o, "measured", measured);
+    }
     json_object_object_add(o, "more_notes", json_object_new_int64((int64_t)row->n_more));
     json_object_array_add(r->rows, o);
 }
@@ -347,12 +377,14 @@ int conform_report_print(conform_report *r, const char *format, const conform_re
         json_object_object_add(r->doc, "rows", json_object_get(r->rows));
         json_object_object_add(r->doc, "summary", sum);
         fputs(json_object_to_json_string_ext(r->doc, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_SPACED |
                                                          JSON_C_TO_STRING_NOSLASHESCAPE),
               out);
         fputc('\n', out);
     } else if (!strcmp(format, "sarif")) {
         json_object *doc = sarif(r);
         fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+                                                      JSON_C_TO_STRING_SPACED |
                                                       JSON_C_TO_STRING_NOSLASHESCAPE),
               out);
         fputc('\n', out);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "conform.h"
 #include "fkc/fkc_version.h"
 
 /* One row as the table prints it, with the claim each note is about. */
@@ -20,6 +21,8 @@ typedef struct conform_report_row_t {
     const char *result; /* the result column */
     const char *const *notes, *const *claims;
     size_t n_notes, n_more;
+    const conform_claim *claim; /* the binding's claims (precision), NULL for an undeclared row */
+    const conform_error *err;   /* the worst error measured over its outputs */
 } conform_report_row_t;
 
 typedef struct conform_report_summary {

@@ -7,6 +7,7 @@
  *   wrong_byte        b2 write_slice: the output's last byte is rewritten
  *   outside           b8 write_slice: the byte before the output is written
  *   input             b1 write_slice: a byte of the input is written
+ *   past_end          b1 write_slice: the byte after the output is written
  *   refuse            b2 write_slice: BF16 refused
  *   accept_invalid    b4 write_slice: a call out of bounds "succeeds" (records nothing)
  *   nondeterministic  b8 write_slice: I64 calls after the first CONFORM_TEST_CASES go wrong
@@ -19,6 +20,7 @@
 #error "CFLAGS reached the wrappers"
 #endif
 
+#include "fkc/fkc_profiling.h" /* fkc_stream_copy */
 #include "fkc/fkc_runtime.h"
 #include "fkc_bindings.h"
 
@@ -59,6 +61,8 @@ fkc_status fkc_test_write_slice_b1(fkc_stream *s, const fkc_tensor *src, fkc_ten
     fkc_status st = fkc_write_slice_b1(s, src, out, p, x);
     if (fault("input") && bytes_of(src))
         st = poke(s, st, src->buffer, src->offset, out->buffer, out->offset);
+    if (fault("past_end") && bytes_of(src))
+        st = poke(s, st, out->buffer, out->offset + bytes_of(out), src->buffer, src->offset);
     return st;
 }
 
