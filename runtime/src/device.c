@@ -747,6 +747,8 @@ static void teardown(fkc_context *ctx)
         fkc_memory_destroy(ctx);
         if (!ctx->borrowed)
             ctx->vk.vkDestroyDevice(ctx->device, ctx->alloc);
+    } else {
+        fkc_memory_destroy(ctx); /* only the allocation list and its lock exist yet */
     }
     if (!ctx->borrowed && ctx->instance) {
         if (ctx->messenger && ctx->vk.vkDestroyDebugUtilsMessengerEXT)

@@ -920,12 +920,17 @@ impl<'r> Stream<'r> {
         check(unsafe { ffi::fkc_stream_vulkan_barrier_out(self.raw, dst_stages, dst_access) })
     }
 
-    /// The runtime's handle (the stream stays this value's: never destroy it).
+    /// The runtime's handle (the stream stays this value's: never destroy it). What is
+    /// recorded through it is not known to this value: the caller keeps the buffers and
+    /// kernels it names alive until the work has completed, and records through it only while
+    /// a recording begun here is open (after [`Stream::begin`] or an op of this API, before a
+    /// submit), since the next op of an idle stream begins a new recording (fkc_stream_begin),
+    /// which discards what was recorded behind its back. ([`Stream::record_with`] does both.)
     pub fn as_raw(&mut self) -> *mut ffi::fkc_stream {
         self.raw
     }
 
-    /// Ops recorded since the last submit.
+    /// Ops recorded since the last begin (the current or the last submitted recording).
     pub fn op_count(&self) -> u32 {
         // SAFETY: raw is a live stream.
         unsafe { ffi::fkc_stream_op_count(self.raw) }
