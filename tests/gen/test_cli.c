@@ -1183,6 +1183,44 @@ static void test_shards_cli(void **state)
                      0);
 }
 
+/* gen with fewer shards (or none) removes the shard sources an earlier gen --shards left (they
+ * would fail with "#error ... regenerate both"), under the directory lock, and only its own:
+ * a user's file of a shard's name, a link to one, another prefix's shards and a copy of a
+ * shard under another shard's name (its banner names the original) stay (issue 26 item 5). */
+static void test_stale_shards_removed(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh("cd %s && %s gen --shards 8 --out-dir %s/s %s && %s gen --shards 2 "
+                        "--prefix other --out-dir %s/s %s",
+                        repo, fkcgen, tmp, seed, fkcgen, tmp, seed),
+                     0);
+    assert_int_equal(sh("cd %s/s && echo '/* fkc_bindings_6.c - mine, not generated */' > "
+                        "fkc_bindings_6.c && ln -s fkc_bindings_1.c fkc_bindings_9.c && "
+                        "cp fkc_bindings_2.c fkc_bindings_12.c",
+                        tmp),
+                     0);
+    assert_int_equal(
+        sh("cd %s && %s gen --shards 3 --out-dir %s/s %s && ls %s/s", repo, fkcgen, tmp, seed, tmp),
+        0);
+    assert_string_equal(out_text,
+                        "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_1.c\nfkc_bindings_12.c\n"
+                        "fkc_bindings_2.c\nfkc_bindings_6.c\nfkc_bindings_9.c\nother_bindings.c\n"
+                        "other_bindings.h\nother_bindings_1.c\n");
+    assert_int_equal(
+        sh("cd %s && %s gen --out-dir %s/s %s && ls %s/s", repo, fkcgen, tmp, seed, tmp), 0);
+    assert_string_equal(out_text, "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_12.c\n"
+                                  "fkc_bindings_6.c\nfkc_bindings_9.c\nother_bindings.c\n"
+                                  "other_bindings.h\nother_bindings_1.c\n");
+    assert_int_equal(sh("head -1 %s/s/fkc_bindings_6.c", tmp), 0);
+    assert_string_equal(out_text, "/* fkc_bindings_6.c - mine, not generated */\n");
+    /* what remains of the default prefix compiles: no stale source beside the header */
+    assert_int_equal(sh("cd %s && cc -std=c11 -Iruntime/include -I%s/s -c %s/s/fkc_bindings.c "
+                        "-o %s/b.o",
+                        repo, tmp, tmp, tmp),
+                     0);
+}
+
 /* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
  * (tests/gen/qsort_reverse.so, preloaded: the order musl, the BSDs or macOS may give), gen's
  * outputs are the same bytes, C, Rust and JSON, for the seed, two providers split across files,
@@ -1259,6 +1297,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_prefix_params_clash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_select, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shards_cli, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_shards_removed, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }
