@@ -26,7 +26,11 @@ RT_HDRS    := $(wildcard runtime/include/fkc/*.h runtime/src/*.h)
 # warning must not break a build); generated code is held to STRICT by the generator's tests.
 RT_WARN    := -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes
 RT_CFLAGS   = $(CFLAGS_BASE) -fPIC -fvisibility=hidden -Iruntime/include -I$(RT_SPV) $(RT_SAN)
-RT_LIBS     = $(shell $(PKG_CONFIG) --libs vulkan) -lpthread
+# libfkc links no libvulkan: it opens libvulkan.so.1 at run time (dlopen, in libc since glibc
+# 2.34; -ldl for older ones, dropped by --as-needed) unless the host hands it a loader entry.
+# The tests and fkc-bench call Vulkan themselves: they link it (RT_VK_LIBS).
+RT_LIBS     = -ldl -lpthread
+RT_VK_LIBS  = $(shell $(PKG_CONFIG) --libs vulkan)
 GLSLC      ?= glslc
 SPIRV_VAL  ?= spirv-val
 GLSL_FLAGS := --target-env=vulkan1.1 -O -Werror
@@ -40,8 +44,10 @@ RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k)))
 # Kernels of their own file: the fused small writes and the device position advance.
 RT_SHADERS := fused advance
 RT_INCS    += $(foreach k,$(RT_SHADERS),$(RT_SPV)/$(k).spv.inc)
-# set_rows.comp (row-indexed writes) in two variants: 32-bit words, 16-byte units.
-RT_SET_ROWS := set_rows_word:-DVEC=0 set_rows_vec:-DVEC=1
+# set_rows.comp (row-indexed writes) in three variants: 32-bit words, 16-byte units, and many
+# ops of a stream in one dispatch.
+RT_SET_ROWS := set_rows_word:-DVEC=0,-DFUSED=0 set_rows_vec:-DVEC=1,-DFUSED=0 \
+               set_rows_fused:-DVEC=0,-DFUSED=1
 RT_INCS    += $(foreach k,$(RT_SET_ROWS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 # The version (FKC_VERSION_MAJOR.MINOR.PATCH) and the library's ABI number, from the one header.
@@ -74,8 +80,8 @@ $(LIBFKC): $(RT_OBJS) $(RT_OBJ_LIST)
 	@rm -f $@
 	ar rcs $@ $(RT_OBJS)
 
-# -z defs: every symbol the library uses is defined by it or the libraries it names (Vulkan;
-# pthread, which --as-needed drops where libc has it). LDFLAGS: the packager's (debian/rules).
+# -z defs: every symbol the library uses is defined by it or the libraries it names (pthread
+# and dl, which --as-needed drops where libc has them; no Vulkan: see RT_LIBS). LDFLAGS: the packager's (debian/rules).
 $(LIBFKC_SO): $(RT_OBJS) $(RT_OBJ_LIST) runtime/libfkc.map
 	$(CC) -shared -Wl,-soname,$(notdir $@) -Wl,--version-script=runtime/libfkc.map -Wl,-z,defs \
 	    -Wl,--as-needed $(LDFLAGS) $(RT_OBJS) -o $@ $(RT_LIBS)
@@ -116,7 +122,7 @@ $(RT_SPV)/$(1).spv.inc: runtime/shaders/set_rows.comp | $(RT_SPV)
 	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/$(1).spv
 	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
 endef
-$(foreach k,$(RT_SET_ROWS),$(eval $(call rt_set_rows,$(firstword $(subst :, ,$(k))),$(word 2,$(subst :, ,$(k))))))
+$(foreach k,$(RT_SET_ROWS),$(eval $(call rt_set_rows,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
 
 $(RT_SPV)/%.spv.inc: runtime/shaders/%.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/$*.spv
@@ -131,10 +137,11 @@ RT_TESTS += $(BUILD)/tests/runtime/test_user_kernel $(BUILD)/tests/runtime/test_
             $(BUILD)/tests/runtime/test_threads
 RT_TESTS += $(BUILD)/tests/runtime/test_edges
 RT_TESTS += $(BUILD)/tests/runtime/test_fused
+RT_TESTS += $(BUILD)/tests/runtime/test_hooks
 RT_TESTS += $(BUILD)/tests/runtime/test_replay $(BUILD)/tests/runtime/test_misuse
 RT_TESTS += $(BUILD)/tests/runtime/test_set_rows
 RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
-RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_LIBS)
+RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_VK_LIBS) $(RT_LIBS)
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h tests/runtime/rt_vk_hooks.h tests/runtime/rt_host.h \
                           $(LIBFKC_TEST) | $(BUILD)/tests/runtime
@@ -187,7 +194,7 @@ $(RT_SPV)/plain_copy.spv.inc: runtime/bench/plain_copy.comp | $(RT_SPV)
 $(BUILD)/fkc-bench: runtime/bench/fkc_bench.c runtime/bench/bare.c runtime/bench/bare.h \
                     $(RT_SPV)/plain_copy.spv.inc $(LIBFKC)
 	$(CC) $(RT_CFLAGS) $(RT_WARN) runtime/bench/fkc_bench.c runtime/bench/bare.c -o $@ \
-	    $(LIBFKC) $(RT_LIBS)
+	    $(LIBFKC) $(RT_VK_LIBS) $(RT_LIBS)
 
 # `make bench-runtime BENCH_SHORT=1` runs the short mode (a few seconds on lavapipe), which
 # check-bench-short runs in `make test` so that the benchmark cannot rot: it must finish and

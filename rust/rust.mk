@@ -19,6 +19,23 @@ check-rust: $(LIBFKC) $(FKCGEN_BIN)
 	  $(CARGO) test --offline --manifest-path rust/fkc/Cargo.toml -- --test-threads=1
 	$(RUST_ENV) $(CARGO) test --offline --quiet --manifest-path rust/fkc-build/Cargo.toml
 	sh rust/test_rerun.sh $(CARGO) $(BUILD)
+	@$(MAKE) --no-print-directory check-rust-shared
+
+# fkc-sys's shared link (FKC_LINK=shared): the stream and op tests built against
+# build/libfkc.so in a target dir of their own, run with it on LD_LIBRARY_PATH, and the op
+# tests' binary has libfkc.so.1 and no libvulkan in its NEEDED (libfkc opens it at run time;
+# the stream tests link libvulkan themselves, for the host's semaphores).
+.PHONY: check-rust-shared
+check-rust-shared: $(LIBFKC_SO) $(LIBFKC_LINK) $(FKCGEN_BIN)
+	FKC_LINK=shared FKC_BUILD_DIR=$(CURDIR)/$(BUILD) CARGO_TARGET_DIR=$(RUST_TARGET_DIR)-shared \
+	  LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) $(COUNT) cargo rust/cargo-test-shared \
+	  $(CARGO) test --offline --manifest-path rust/fkc/Cargo.toml --test streams --test ops -- --test-threads=1
+	@t=$$(ls -t $(RUST_TARGET_DIR)-shared/debug/deps/ops-* | grep -v '\.d$$' | head -n 1); \
+	 readelf -d "$$t" | grep -q 'NEEDED.*\[libfkc\.so\.1\]' || \
+	   { echo "check-rust-shared: $$t does not link libfkc.so.1"; exit 1; }; \
+	 if readelf -d "$$t" | grep 'NEEDED.*libvulkan'; then \
+	   echo "check-rust-shared: $$t links libvulkan"; exit 1; fi; \
+	 echo "check-rust-shared: FKC_LINK=shared: the stream and op tests pass linked to libfkc.so.1 (no libvulkan in NEEDED)"
 
 # Not under `make sanitize` (SANITIZE=1): stable rustc cannot instrument Rust code, and a Rust
 # test program linked with the ASan-built libfkc would need the ASan runtime loaded before

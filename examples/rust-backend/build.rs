@@ -1,6 +1,7 @@
-//! build.rs — the crate's bindings, one module per provider, from its own contracts: the
-//! runtime's write-slice kernels (OUT_DIR/rb_bindings.rs) and the Fill family
-//! (OUT_DIR/fill_bindings.rs), each with its own link registry; then the Fill shader compiled
+//! build.rs — the crate's bindings from its own contracts, in one fkcgen run and one module
+//! (OUT_DIR/rb_bindings.rs): two providers, the runtime's write-slice kernels and the Fill
+//! family, each with its own link registry (both end in ENTRY_POINTS: each lives in the module
+//! its path names, fuel_vulkan_backend_fkc and rust_backend_fill); then the Fill shader compiled
 //! to SPIR-V (OUT_DIR/fill.spv) with glslc (GLSLC overrides it). fkc-build prints the
 //! rerun-if-changed lines of the contracts; the shader's is here.
 use std::env;
@@ -8,8 +9,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    fkc_build::Config::new().prefix("rb").compile(&["contracts/write_slice.md"])?;
-    fkc_build::Config::new().prefix("fill").compile(&["fill/fill.md"])?;
+    fkc_build::Config::new().prefix("rb").compile(&["contracts/write_slice.md", "fill/fill.md"])?;
 
     let out = PathBuf::from(env::var("OUT_DIR")?);
     let glslc = env::var("GLSLC").unwrap_or_else(|_| "glslc".into());

@@ -6,16 +6,61 @@
  * written with fkc_write_slice_rotating at a ring position that lives in the program's own
  * buffer and that its own commands advance on the device between steps (no host round trip).
  * Every byte of the ring is compared with a CPU computation; any validation message fails.
+ * It loads Vulkan itself, as volk does: it opens the loader (libvulkan.so.1) at run time, takes
+ * every entry point it calls from its vkGetInstanceProcAddr and hands that to fkc, so neither
+ * the program nor libfkc links libvulkan (readelf -d shows no libvulkan among their NEEDED).
  *   vulkan-host        exit 0 when every byte matches and the layer said nothing */
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define VK_NO_PROTOTYPES /* no Vulkan symbol is linked: the pointers below are loaded */
 #include <vulkan/vulkan.h>
 
 #include "fkc/fkc_vulkan.h"
+
+/* The program's own loader: every Vulkan function it calls, as a pointer of the same name. */
+/* clang-format off */
+#define HOST_VK(X)                                                                                 \
+    X(vkDestroyInstance) X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties)            \
+    X(vkGetPhysicalDeviceQueueFamilyProperties) X(vkGetPhysicalDeviceMemoryProperties)             \
+    X(vkEnumerateDeviceExtensionProperties) X(vkCreateDevice) X(vkDestroyDevice)                   \
+    X(vkGetDeviceQueue) X(vkDeviceWaitIdle) X(vkQueueSubmit) X(vkCreateBuffer) X(vkDestroyBuffer)  \
+    X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkFreeMemory) X(vkBindBufferMemory)     \
+    X(vkMapMemory) X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkAllocateCommandBuffers)      \
+    X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCreateFence) X(vkDestroyFence)               \
+    X(vkWaitForFences) X(vkCmdPipelineBarrier) X(vkCmdCopyBuffer) X(vkCmdFillBuffer)               \
+    X(vkCmdUpdateBuffer)
+/* clang-format on */
+static PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
+static PFN_vkCreateInstance vkCreateInstance;
+#define HOST_VK_POINTER(name) static PFN_##name name;
+HOST_VK(HOST_VK_POINTER)
+
+/* dlopen("libvulkan.so.1"): its vkGetInstanceProcAddr, and vkCreateInstance through it. */
+static bool load_vulkan(void **loader)
+{
+    *loader = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *gipa = *loader ? dlsym(*loader, "vkGetInstanceProcAddr") : NULL;
+    if (!gipa)
+        return false;
+    memcpy(&vkGetInstanceProcAddr, &gipa, sizeof gipa); /* POSIX: a function's address */
+    vkCreateInstance = (PFN_vkCreateInstance)vkGetInstanceProcAddr(NULL, "vkCreateInstance");
+    return vkCreateInstance != NULL;
+}
+
+/* The rest, from the instance (device functions through the loader's dispatch). */
+static bool load_instance(VkInstance instance)
+{
+    bool ok = true;
+#define HOST_VK_LOAD(name)                                                                         \
+    ok = ok && (name = (PFN_##name)vkGetInstanceProcAddr(instance, #name)) != NULL;
+    HOST_VK(HOST_VK_LOAD)
+    return ok;
+}
 
 #define HEADS 4
 #define CAP 16   /* ring capacity (tokens) */
@@ -112,6 +157,8 @@ static int open_host(host *h)
                                .enabledExtensionCount = 2,
                                .ppEnabledExtensionNames = exts};
     VK_TRY(vkCreateInstance(&ii, NULL, &h->instance));
+    if (!load_instance(h->instance))
+        return fail("the loader lacks a Vulkan 1.1 entry point");
     PFN_vkCreateDebugUtilsMessengerEXT make_messenger = (PFN_vkCreateDebugUtilsMessengerEXT)
         vkGetInstanceProcAddr(h->instance, "vkCreateDebugUtilsMessengerEXT");
     if (!make_messenger)
@@ -371,7 +418,7 @@ static void close_host(host *h)
             vkGetInstanceProcAddr(h->instance, "vkDestroyDebugUtilsMessengerEXT");
         kill(h->instance, h->messenger, NULL);
     }
-    if (h->instance)
+    if (h->instance && vkDestroyInstance)
         vkDestroyInstance(h->instance, NULL);
 }
 
@@ -379,10 +426,16 @@ int main(void)
 {
     host h;
     memset(&h, 0, sizeof h);
+    void *loader = NULL;
+    if (!load_vulkan(&loader)) {
+        fprintf(stderr, "vulkan-host: cannot load libvulkan.so.1: %s\n", dlerror());
+        return 1;
+    }
     int rc = open_host(&h);
     if (rc == 0)
         rc = run(&h);
     close_host(&h);
+    dlclose(loader);
     unsigned n = atomic_load(&messages);
     if (n) {
         fprintf(stderr, "vulkan-host: %u validation message(s)\n", n);

@@ -317,6 +317,34 @@ static const char *const table_doc[FKCG_T_COUNT] = {
 };
 
 /* `pub static NAME: [Type; n] = [` (a section's: pub(super), in mod data; COST one struct). */
+/* The module of link registry k when the name of its static is another registry's too: the
+ * path's segments before the static joined by '_' (fuel_vulkan_backend::fkc::ENTRY_POINTS is
+ * fuel_vulkan_backend_fkc::ENTRY_POINTS), so two providers' registries live side by side; NULL
+ * when its name is its own (the static is then one of the module's own items, as with one
+ * provider). The caller frees it. */
+static char *registry_module(const char *const *regs, size_t n, size_t k)
+{
+    const char *reg = regs[k], *name = strrchr(reg, ':') ? strrchr(reg, ':') + 1 : reg;
+    bool shared = false;
+    for (size_t j = 0; j < n && !shared; j++) {
+        const char *other = strrchr(regs[j], ':') ? strrchr(regs[j], ':') + 1 : regs[j];
+        shared = j != k && strcmp(other, name) == 0;
+    }
+    if (!shared)
+        return NULL;
+    size_t len = name > reg + 1 ? (size_t)(name - reg) - 2 : 0;
+    char *m = fkcg_xcalloc(len + 1, 1), *o = m;
+    for (size_t i = 0; i < len; i++) {
+        if (reg[i] == ':' && reg[i + 1] == ':') {
+            *o++ = '_';
+            i++;
+        } else {
+            *o++ = reg[i];
+        }
+    }
+    return m;
+}
+
 static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
 {
     const fkcg_table_desc *d = &fkcg_tables[t];
@@ -883,19 +911,36 @@ static void emit_tables(fkcg_render *r)
     fkcg_render_table(r, FKCG_T_PROVIDERS, FKCG_NONE);
     fkcg_render_table(r, FKCG_T_KERNELS, FKCG_NONE);
     fkcg_render_table(r, FKCG_T_BINDINGS, FKCG_NONE);
-    for (size_t k = 0; k < p->n_registries; k++)
+    for (size_t k = 0; k < p->n_registries; k++) {
+        char *mod = registry_module((const char *const *)p->registries, p->n_registries, k);
+        if (mod) { /* the path is fkcg_is_c_path's: nothing to escape */
+            PUT(b, "/// Link registry `");
+            put_rdoc(b, p->registries[k]);
+            fkcg_buf_printf(b,
+                            "` in a module of its own (another registry's static has its "
+                            "name).\npub mod %s {\n    use super::*;\n\n",
+                            mod);
+        }
         fkcg_render_table(r, FKCG_T_LINKS, k);
+        if (mod)
+            PUT(b, "}\n\n");
+        free(mod);
+    }
     fkcg_buf_printf(b,
                     "/// Every link registry: its path and its rows, sorted by path.\n"
                     "pub static LINK_REGISTRIES: [(&str, &[LinkEntry]); %zu] = [\n",
                     p->n_registries);
     for (size_t k = 0; k < p->n_registries; k++) {
         const char *reg = p->registries[k];
+        char *mod = registry_module((const char *const *)p->registries, p->n_registries, k);
         PUT(b, "    (");
         put_rstr(b, reg);
         PUT(b, ", &");
+        if (mod)
+            fkcg_buf_printf(b, "%s::", mod);
         put_rident(b, strrchr(reg, ':') ? strrchr(reg, ':') + 1 : reg);
         PUT(b, "),\n");
+        free(mod);
     }
     PUT(b, "];\n\n");
     fkcg_render_table(r, FKCG_T_SHARED_COST, FKCG_NONE);
@@ -1003,12 +1048,15 @@ static int cmp_held(const void *a, const void *b)
     return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* Each link_registry ends in an UPPER_SNAKE name, none of the module's own statics, and two
- * registries do not end in the same one. */
+/* Each link_registry ends in an UPPER_SNAKE name, none of the module's own statics; two
+ * registries ending in the same name each go into the module their path names
+ * (registry_module), which must then be a name Rust takes, none of the module's own modules,
+ * and no other such registry's. */
 static void check_registries(rchecker *ck, const fkcg_plan *p)
 {
     const fkcg_table *t = p->t;
-    held *h = fkcg_xcalloc(t->n_providers, sizeof *h);
+    const char **regs = fkcg_xcalloc(t->n_providers + 1, sizeof *regs);
+    const fkcg_provider **by = fkcg_xcalloc(t->n_providers + 1, sizeof *by);
     size_t n = 0;
     for (size_t i = 0; i < t->n_providers; i++) {
         const fkcg_provider *pr = t->providers[i];
@@ -1022,23 +1070,50 @@ static void check_registries(rchecker *ck, const fkcg_plan *p)
                    "UPPER_SNAKE_CASE and none of the module's own (" OWN_VALUES ")");
             continue;
         }
-        h[n++] = (held){name, i};
-    }
-    qsort(h, n, sizeof *h, cmp_held);
-    for (size_t i = 1, g = 0; i < n; i++) {
-        if (strcmp(h[i].name, h[g].name) != 0) {
-            g = i;
-            continue;
+        size_t j = 0;
+        while (j < n && strcmp(regs[j], reg) != 0)
+            j++;
+        if (j == n) { /* one registry, named by two files, is one */
+            regs[n] = reg;
+            by[n++] = pr;
         }
-        const fkcg_provider *a = t->providers[h[g].index], *pr = t->providers[h[i].index];
-        if (strcmp(a->link_registry, pr->link_registry) == 0)
-            continue; /* one registry, named by two files */
-        report(ck, pr->loc, "link_registry", pr->link_registry,
-               "ends in the same Rust static "
-               "as another provider's link_registry; the statics would clash");
-        fkcg_emit_note(ck->d, a->loc, "the other provider is here");
     }
-    free(h);
+    char **mods = fkcg_xcalloc(n + 1, sizeof *mods);
+    for (size_t k = 0; k < n; k++) {
+        mods[k] = registry_module(regs, n, k);
+        if (!mods[k])
+            continue;
+        bool snake = *mods[k] != 0;
+        for (const char *c = mods[k]; *c; c++)
+            snake = snake && ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_');
+        const char *why = !*mods[k] ? "names no module (no path before the static) while "
+                                      "another registry's static has its name"
+                          : !snake  ? "names a module that is not snake_case"
+                          : fkcg_rust_name_refused(mods[k]) ? "names a module Rust cannot take"
+                          : strcmp(mods[k], "data") == 0 || strcmp(mods[k], "ops") == 0
+                              ? "names a module of the generated module's own (data, ops)"
+                              : NULL;
+        size_t other = k;
+        for (size_t j = 0; j < k && !why; j++)
+            if (mods[j] && strcmp(mods[j], mods[k]) == 0 &&
+                strcmp(registry_static(regs[j]), registry_static(regs[k])) == 0) {
+                why = "names the same module and static as another provider's link_registry";
+                other = j;
+            }
+        if (why) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s (the module of a registry is its path with '_' for '::')",
+                     why);
+            report(ck, by[k]->loc, "link_registry", regs[k], msg);
+            if (other != k)
+                fkcg_emit_note(ck->d, by[other]->loc, "the other provider is here");
+        }
+    }
+    for (size_t k = 0; k < n; k++)
+        free(mods[k]);
+    free(mods);
+    free(by);
+    free(regs);
 }
 
 /* The names of one section that become Rust names; its variant is its op kind's. */

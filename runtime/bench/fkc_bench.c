@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bare.h"
+#include "fkc/fkc_profiling.h" /* the counters, plain copy and FKC_CONTEXT_NO_SHORT_RUNS */
 #include "fkc/fkc_runtime.h"
 #include "fkc/fkc_vulkan.h"
 

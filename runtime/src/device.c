@@ -249,7 +249,8 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags, 
             ci.pNext = &vf;
         }
     }
-    VkResult r = vk->vkCreateInstance(&ci, NULL, out);
+    const VkAllocationCallbacks *alloc = ctx ? ctx->alloc : NULL;
+    VkResult r = vk->vkCreateInstance(&ci, alloc, out);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
         return fkc_fail(FKC_ERR_NO_DEVICE,
                         "no Vulkan driver could be loaded (vkCreateInstance: "
@@ -262,7 +263,7 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags, 
     if (st == FKC_OK && validate) {
         if (!vk->vkCreateDebugUtilsMessengerEXT)
             st = fkc_fail(FKC_ERR_VULKAN, "vkCreateDebugUtilsMessengerEXT is missing");
-        else if ((r = vk->vkCreateDebugUtilsMessengerEXT(*out, &dm, NULL, &ctx->messenger)) !=
+        else if ((r = vk->vkCreateDebugUtilsMessengerEXT(*out, &dm, alloc, &ctx->messenger)) !=
                  VK_SUCCESS)
             st = fkc_vk_fail(r, "vkCreateDebugUtilsMessengerEXT");
     }
@@ -270,7 +271,7 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags, 
         PFN_vkDestroyInstance kill = (PFN_vkDestroyInstance)vk->vkGetInstanceProcAddr(
             *out, "vkDestroyInstance");
         if (kill)
-            kill(*out, NULL);
+            kill(*out, alloc);
         *out = VK_NULL_HANDLE;
     }
     return st;
@@ -300,8 +301,12 @@ fkc_status fkc_enumerate_devices(fkc_device_info *infos, uint32_t capacity, uint
     if (!count || (capacity && !infos))
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_enumerate_devices: NULL output");
     *count = 0;
+    void *loader = NULL;
+    PFN_vkGetInstanceProcAddr gipa = NULL;
     pthread_mutex_lock(&owned_lock);
-    fkc_status st = fkc_vk_load_global(&vk, vkGetInstanceProcAddr);
+    fkc_status st = fkc_vk_open_loader(&loader, &gipa);
+    if (st == FKC_OK)
+        st = fkc_vk_load_global(&vk, gipa);
     if (st == FKC_OK)
         st = create_instance(&vk, NULL, 0, &inst);
     if (st == FKC_OK && (st = list_devices(&vk, inst, pd, &n)) == FKC_OK) {
@@ -311,6 +316,7 @@ fkc_status fkc_enumerate_devices(fkc_device_info *infos, uint32_t capacity, uint
     }
     if (inst)
         vk.vkDestroyInstance(inst, NULL);
+    fkc_vk_close_loader(loader);
     pthread_mutex_unlock(&owned_lock);
     return st;
 }
@@ -470,7 +476,7 @@ static fkc_status create_device(fkc_context *ctx, const fkc_hooks *hooks)
                              .pQueueCreateInfos = &qi,
                              .enabledExtensionCount = n_ext,
                              .ppEnabledExtensionNames = exts};
-    VkResult r = ctx->vk.vkCreateDevice(ctx->physical, &ci, NULL, &ctx->device);
+    VkResult r = ctx->vk.vkCreateDevice(ctx->physical, &ci, ctx->alloc, &ctx->device);
     if (r != VK_SUCCESS) {
         ctx->device = VK_NULL_HANDLE;
         return fkc_vk_fail(r, "vkCreateDevice");
@@ -482,7 +488,7 @@ static fkc_status create_device(fkc_context *ctx, const fkc_hooks *hooks)
         PFN_vkDestroyDevice kill = (PFN_vkDestroyDevice)ctx->vk.vkGetDeviceProcAddr(
             ctx->device, "vkDestroyDevice");
         if (kill)
-            kill(ctx->device, NULL);
+            kill(ctx->device, ctx->alloc);
         ctx->device = VK_NULL_HANDLE;
         return st;
     }
@@ -570,7 +576,9 @@ static fkc_status open_owned_locked(fkc_context *ctx, const fkc_context_options 
     VkPhysicalDevice pd[MAX_DEVICES];
     fkc_device_info info[MAX_DEVICES];
     uint32_t n = 0, chosen = 0;
-    fkc_status st = fkc_vk_load_global(&ctx->vk, gipa ? gipa : vkGetInstanceProcAddr);
+    fkc_status st = gipa ? FKC_OK : fkc_vk_open_loader(&ctx->loader, &gipa);
+    if (st == FKC_OK)
+        st = fkc_vk_load_global(&ctx->vk, gipa);
     if (st == FKC_OK)
         st = create_instance(&ctx->vk, ctx, o->flags, &ctx->instance);
     if (st != FKC_OK || (st = list_devices(&ctx->vk, ctx->instance, pd, &n)) != FKC_OK)
@@ -738,13 +746,16 @@ static void teardown(fkc_context *ctx)
         fkc_pipelines_destroy(ctx);
         fkc_memory_destroy(ctx);
         if (!ctx->borrowed)
-            ctx->vk.vkDestroyDevice(ctx->device, NULL);
+            ctx->vk.vkDestroyDevice(ctx->device, ctx->alloc);
+    } else {
+        fkc_memory_destroy(ctx); /* only the allocation list and its lock exist yet */
     }
     if (!ctx->borrowed && ctx->instance) {
         if (ctx->messenger && ctx->vk.vkDestroyDebugUtilsMessengerEXT)
-            ctx->vk.vkDestroyDebugUtilsMessengerEXT(ctx->instance, ctx->messenger, NULL);
-        ctx->vk.vkDestroyInstance(ctx->instance, NULL);
+            ctx->vk.vkDestroyDebugUtilsMessengerEXT(ctx->instance, ctx->messenger, ctx->alloc);
+        ctx->vk.vkDestroyInstance(ctx->instance, ctx->alloc);
     }
+    fkc_vk_close_loader(ctx->loader);
     if (!ctx->borrowed)
         pthread_mutex_unlock(&owned_lock);
     pthread_mutex_destroy(&ctx->lock);
@@ -781,9 +792,40 @@ static fkc_status check_options(const fkc_context_options *o, const char *what)
     return FKC_OK;
 }
 
+/* The host's hooks: checked, and the allocation callbacks copied into the context. */
+static fkc_status check_hooks(const fkc_vulkan_hooks *vh, const fkc_vulkan_device *host,
+                              const char *what)
+{
+    if (!vh)
+        return FKC_OK;
+    if (vh->size != sizeof *vh)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: fkc_vulkan_hooks.size is %zu, not %zu: set the hooks up with "
+                        "fkc_vulkan_hooks_init (headers of another fkc?)",
+                        what, vh->size, sizeof *vh);
+    if (vh->heap_limit_count > VK_MAX_MEMORY_HEAPS || (vh->heap_limit_count && !vh->heap_limit))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: fkc_vulkan_hooks: %u heap limits %s (at most %u, VK_MAX_MEMORY_HEAPS)",
+                        what, vh->heap_limit_count,
+                        vh->heap_limit ? "given" : "but the list is NULL", VK_MAX_MEMORY_HEAPS);
+    if (host && vh->get_instance_proc_addr &&
+        vh->get_instance_proc_addr != host->get_instance_proc_addr)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: fkc_vulkan_hooks.get_instance_proc_addr differs from the host "
+                        "device's (leave it NULL: a borrowed context uses the device's)",
+                        what);
+    const VkAllocationCallbacks *a = vh->allocator;
+    if (a && (!a->pfnAllocation || !a->pfnReallocation || !a->pfnFree))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: fkc_vulkan_hooks.allocator lacks pfnAllocation, pfnReallocation or "
+                        "pfnFree (Vulkan requires all three)",
+                        what);
+    return FKC_OK;
+}
+
 fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan_device *host,
-                            PFN_vkGetInstanceProcAddr gipa, const fkc_hooks *hooks,
-                            fkc_context **out)
+                            PFN_vkGetInstanceProcAddr gipa, const fkc_vulkan_hooks *vh,
+                            const fkc_hooks *hooks, fkc_context **out)
 {
     const char *what = host ? "fkc_context_create_vulkan" : "fkc_context_create";
     fkc_context_options defaults;
@@ -797,6 +839,10 @@ fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan
     fkc_status st = check_options(options, what);
     if (st != FKC_OK || (host && (st = check_host(host, options)) != FKC_OK))
         return st;
+    if ((st = check_hooks(vh, host, what)) != FKC_OK)
+        return st;
+    if (!host && vh && vh->get_instance_proc_addr)
+        gipa = vh->get_instance_proc_addr;
     fkc_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the context");
@@ -805,6 +851,11 @@ fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan
     pthread_mutex_init(&ctx->lock, NULL);
     pthread_mutex_init(&ctx->submit_lock, NULL);
     pthread_mutex_init(&ctx->message_lock, NULL);
+    fkc_memory_hooks(ctx, vh);
+    if (vh && vh->allocator) {
+        ctx->alloc_copy = *vh->allocator;
+        ctx->alloc = &ctx->alloc_copy;
+    }
     ctx->on_validation = options->on_validation;
     ctx->on_validation_user = options->on_validation_user;
     st = host ? open_borrowed(ctx, host, options, hooks) : open_owned(ctx, options, gipa, hooks);
@@ -822,7 +873,21 @@ fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan
 
 fkc_status fkc_context_create(const fkc_context_options *options, fkc_context **out)
 {
-    return fkc_context_open(options, NULL, NULL, NULL, out);
+    return fkc_context_open(options, NULL, NULL, NULL, NULL, out);
+}
+
+void fkc_vulkan_hooks_init(fkc_vulkan_hooks *hooks)
+{
+    if (hooks) {
+        memset(hooks, 0, sizeof *hooks);
+        hooks->size = sizeof *hooks;
+    }
+}
+
+fkc_status fkc_context_create_with_hooks(const fkc_context_options *options,
+                                         const fkc_vulkan_hooks *hooks, fkc_context **out)
+{
+    return fkc_context_open(options, NULL, NULL, hooks, NULL, out);
 }
 
 fkc_status fkc_context_create_with_loader(const fkc_context_options *options,
@@ -835,7 +900,7 @@ fkc_status fkc_context_create_with_loader(const fkc_context_options *options,
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_context_create_with_loader: "
                                                   "get_instance_proc_addr is NULL");
     }
-    return fkc_context_open(options, NULL, get_instance_proc_addr, NULL, out);
+    return fkc_context_open(options, NULL, get_instance_proc_addr, NULL, NULL, out);
 }
 
 fkc_status fkc_context_create_vulkan(const fkc_vulkan_device *host,
@@ -847,7 +912,21 @@ fkc_status fkc_context_create_vulkan(const fkc_vulkan_device *host,
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_context_create_vulkan: the host's device "
                                                   "is NULL");
     }
-    return fkc_context_open(options, host, NULL, NULL, out);
+    return fkc_context_open(options, host, NULL, NULL, NULL, out);
+}
+
+fkc_status fkc_context_create_vulkan_with_hooks(const fkc_vulkan_device *host,
+                                                const fkc_vulkan_hooks *hooks,
+                                                const fkc_context_options *options,
+                                                fkc_context **out)
+{
+    if (!host) {
+        if (out)
+            *out = NULL;
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "fkc_context_create_vulkan: the host's device "
+                                                  "is NULL");
+    }
+    return fkc_context_open(options, host, NULL, hooks, NULL, out);
 }
 
 void fkc_context_destroy(fkc_context *ctx)

@@ -10,6 +10,7 @@
 #include <vulkan/vulkan.h>
 
 #include "fkc/fkc_reference.h"
+#include "fkc/fkc_profiling.h"
 #include "fkc/fkc_runtime.h"
 #include "fkc/fkc_vulkan.h"
 #include "plan.h"
@@ -88,6 +89,10 @@ typedef struct fkc_vk {
 fkc_status fkc_vk_load_global(fkc_vk *vk, PFN_vkGetInstanceProcAddr gipa);
 fkc_status fkc_vk_load_instance(fkc_vk *vk, VkInstance instance);
 fkc_status fkc_vk_load_device(fkc_vk *vk, VkDevice device, bool push_descriptors);
+/* Opens the Vulkan loader (dlopen "libvulkan.so.1") and finds its vkGetInstanceProcAddr:
+ * FKC_ERR_NO_DEVICE, naming what failed, when it cannot. fkc_vk_close_loader(NULL) is a no-op. */
+fkc_status fkc_vk_open_loader(void **handle, PFN_vkGetInstanceProcAddr *gipa);
+void fkc_vk_close_loader(void *handle);
 
 /* Test-only knobs (test_hooks.h, compiled into the test library only): a smaller device. */
 typedef struct fkc_hooks {
@@ -112,8 +117,9 @@ typedef enum kernel_id {
     KERNEL_RING_WIDE,
     KERNEL_FUSED,
     KERNEL_ADVANCE,
-    KERNEL_SET_ROWS_WORD, /* set_rows.comp: one 32-bit word of a cache row per invocation */
-    KERNEL_SET_ROWS_VEC,  /* and one 16-byte unit (rows and offsets 16-aligned) */
+    KERNEL_SET_ROWS_WORD,  /* set_rows.comp: one 32-bit word of a cache row per invocation */
+    KERNEL_SET_ROWS_VEC,   /* and one 16-byte unit (rows and offsets 16-aligned) */
+    KERNEL_SET_ROWS_FUSED, /* many set_rows ops of a stream in one dispatch, from a table */
     KERNEL_COUNT
 } kernel_id;
 
@@ -132,18 +138,37 @@ typedef struct fkc_block {
     struct fkc_block *next;
 } fkc_block;
 
+/* One vkAllocateMemory of the context: what the budget and on_free need to know of it. */
+typedef struct fkc_allocation {
+    VkDeviceMemory memory;
+    uint64_t size;
+    uint32_t type, heap;
+} fkc_allocation;
+
 typedef struct fkc_memory {
     pthread_mutex_t lock;
     fkc_block *blocks;
-    uint64_t block_bytes;     /* size of a new block */
-    uint64_t dedicated_bytes; /* buffers this big get their own allocation */
-    VkBufferUsageFlags usage; /* of every device buffer */
-    uint32_t type_bits;       /* memoryTypeBits of such a buffer (probed once) */
-    uint64_t align;           /* sub-allocation alignment (storage windows) */
+    uint64_t block_bytes;       /* size of a new block */
+    uint64_t dedicated_bytes;   /* buffers this big get their own allocation */
+    VkBufferUsageFlags usage;   /* of every device buffer */
+    uint32_t type_bits;         /* memoryTypeBits of such a buffer (probed once) */
+    uint64_t align;             /* sub-allocation alignment (storage windows) */
+    pthread_mutex_t alloc_lock; /* the allocations below (taken inside `lock` too) */
+    fkc_allocation *allocs;     /* every live vkAllocateMemory of the context */
+    uint32_t n_allocs, cap_allocs;
+    uint64_t heap_used[VK_MAX_MEMORY_HEAPS];  /* bytes allocated (and reserved) per heap */
+    uint64_t heap_limit[VK_MAX_MEMORY_HEAPS]; /* the budget per heap (0: none) */
+    bool budget;                              /* some heap has a limit */
 } fkc_memory;
 
 struct fkc_context {
-    fkc_vk vk;        /* every Vulkan call goes through it */
+    fkc_vk vk;    /* every Vulkan call goes through it */
+    void *loader; /* the libvulkan.so.1 fkc opened (owned contexts without a gipa), or NULL */
+    const VkAllocationCallbacks
+        *alloc; /* pAllocator of every create/destroy: &alloc_copy or NULL */
+    VkAllocationCallbacks alloc_copy;
+    fkc_vulkan_memory_fn on_allocate, on_free; /* the host's device-memory callbacks */
+    void *memory_user;
     atomic_uint refs; /* the creator's + one per buffer, stream, kernel */
     bool borrowed;    /* instance, device and queue are the host's */
     VkInstance instance;
@@ -178,6 +203,8 @@ struct fkc_context {
     VkPipelineLayout advance_layout;
     VkDescriptorSetLayout set_rows_set_layout; /* set_rows.comp: source, index, cache, status */
     VkPipelineLayout set_rows_layout;
+    VkDescriptorSetLayout set_rows_fused_set_layout; /* the table, 4 read and 8 written windows */
+    VkPipelineLayout set_rows_fused_layout;
     bool fusion;                     /* the device binds enough buffers to fuse writes */
     bool no_host_tables;             /* test hook: never host-visible fused tables */
     fkc_memory memory;               /* blocks of the buffers (memory.c) */
@@ -303,6 +330,7 @@ struct fkc_stream {
     VkDescriptorPool *dpools; /* no push descriptors: the sets of the recorded ops */
     uint32_t n_dpools, cur_dpool;
     fkc_stream *next_idle, *next_pooled; /* the context's pool lists */
+    struct fkc_sr_batch *sr;             /* set_rows ops waiting to be fused (set_rows.c) */
 };
 
 /* ---- error.c ---- */
@@ -324,13 +352,22 @@ void fkc_context_release(fkc_context *ctx);
 void fkc_debug_lifetime_wait(fkc_context *ctx);
 /* vkQueueSubmit under the queue's lock (fkc's mutex, or the host's queue_lock). */
 fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence);
-/* Creates a context: owned (host NULL; gipa NULL: the loader's) or over the host's device. */
+/* Creates a context: owned (host NULL; gipa NULL: vh's, else the loader's, opened at run time)
+ * or over the host's device; vh may be NULL. */
 fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan_device *host,
-                            PFN_vkGetInstanceProcAddr gipa, const fkc_hooks *hooks,
-                            fkc_context **out);
+                            PFN_vkGetInstanceProcAddr gipa, const fkc_vulkan_hooks *vh,
+                            const fkc_hooks *hooks, fkc_context **out);
 
 /* ---- memory.c ---- */
+/* Sets the budget and callbacks of hooks (NULL: none) before anything is allocated. */
+void fkc_memory_hooks(fkc_context *ctx, const fkc_vulkan_hooks *hooks);
 fkc_status fkc_memory_init(fkc_context *ctx, uint64_t block_bytes);
+/* vkAllocateMemory within the budget, with the host's callbacks (FKC_ERR_OUT_OF_MEMORY naming
+ * the heap over budget; a Vulkan failure as fkc_vk_fail(`what`)), and its vkFreeMemory
+ * (VK_NULL_HANDLE is a no-op). Every device allocation of the runtime goes through them. */
+fkc_status fkc_memory_allocate(fkc_context *ctx, const VkMemoryAllocateInfo *ai,
+                               VkDeviceMemory *out, const char *what);
+void fkc_memory_release(fkc_context *ctx, VkDeviceMemory memory);
 void fkc_memory_destroy(fkc_context *ctx);
 /* A device-local range of `size` bytes (a multiple of 16) for b: a block's or dedicated. */
 fkc_status fkc_memory_alloc(fkc_context *ctx, uint64_t size, fkc_buffer *b);
@@ -404,6 +441,25 @@ void fkc_stream_flush(fkc_stream *s);
 fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
                            VkDescriptorSetLayout set_layout, uint32_t n,
                            const VkDescriptorBufferInfo *buffers);
+
+/* Table space for one fused batch (FKC_FUSE_MAX * FKC_FUSE_WORDS words) in the stream's table
+ * buffers, and (without push descriptors) a descriptor set of the stream's pools. */
+fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at);
+fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set);
+/* A memory barrier (stream.c's one place recording vkCmdPipelineBarrier). */
+void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
+                               VkPipelineStageFlags dst, VkAccessFlags dst_access);
+
+/* ---- set_rows.c ---- */
+/* Records the stream's pending fused set_rows ops, if any, as one dispatch (their accesses are
+ * tracked already); forgets them (reset); frees the batch. Dispatches pending now (0 or 1). */
+void fkc_set_rows_flush(fkc_stream *s);
+void fkc_set_rows_reset(fkc_stream *s);
+void fkc_set_rows_free(fkc_stream *s);
+uint32_t fkc_set_rows_pending(const fkc_stream *s);
+/* Whether access a must wait for the pending fused set_rows dispatch: it will bind whole
+ * windows (widened over bytes between its ops), which is what the validation layer sees. */
+bool fkc_set_rows_hazard(const fkc_stream *s, const fkc_access *a);
 
 /* ---- slab.c ---- */
 /* Records one planned box copy from src into out (shapes from the tensors). */

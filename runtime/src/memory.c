@@ -8,6 +8,108 @@
 #include <stdlib.h>
 #include <string.h>
 
+void fkc_memory_hooks(fkc_context *ctx, const fkc_vulkan_hooks *hooks)
+{
+    fkc_memory *m = &ctx->memory;
+    pthread_mutex_init(&m->alloc_lock, NULL);
+    if (!hooks)
+        return;
+    ctx->on_allocate = hooks->on_allocate;
+    ctx->on_free = hooks->on_free;
+    ctx->memory_user = hooks->memory_user;
+    for (uint32_t i = 0; hooks->heap_limit && i < hooks->heap_limit_count; i++) {
+        VkDeviceSize l = hooks->heap_limit[i];
+        m->heap_limit[i] = l == VK_WHOLE_SIZE ? 0 : l;
+        m->budget = m->budget || m->heap_limit[i];
+    }
+}
+
+/* Reserves `size` bytes of heap `heap` under the budget; false when they do not fit. */
+static bool reserve(fkc_memory *m, uint32_t heap, uint64_t size)
+{
+    uint64_t limit = m->heap_limit[heap], used = m->heap_used[heap];
+    if (limit && (size > limit || used > limit - size))
+        return false;
+    m->heap_used[heap] = used + size;
+    return true;
+}
+
+fkc_status fkc_memory_allocate(fkc_context *ctx, const VkMemoryAllocateInfo *ai,
+                               VkDeviceMemory *out, const char *what)
+{
+    fkc_memory *m = &ctx->memory;
+    uint32_t type = ai->memoryTypeIndex, heap = ctx->mem.memoryTypes[type].heapIndex;
+    uint64_t size = ai->allocationSize;
+    *out = VK_NULL_HANDLE;
+    pthread_mutex_lock(&m->alloc_lock);
+    bool room = m->n_allocs < m->cap_allocs;
+    if (!room) {
+        uint32_t cap = m->cap_allocs ? 2 * m->cap_allocs : 16;
+        fkc_allocation *a = realloc(m->allocs, cap * sizeof *a);
+        if (a) {
+            m->allocs = a;
+            m->cap_allocs = cap;
+            room = true;
+        }
+    }
+    bool fits = room && reserve(m, heap, size);
+    uint64_t used = m->heap_used[heap], limit = m->heap_limit[heap];
+    pthread_mutex_unlock(&m->alloc_lock);
+    if (!room)
+        return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "%s: allocating the allocation list", what);
+    if (!fits)
+        return fkc_fail(FKC_ERR_OUT_OF_MEMORY,
+                        "%s: %llu bytes of memory heap %u would exceed its budget of %llu bytes "
+                        "(%llu allocated by fkc)",
+                        what, (unsigned long long)size, heap, (unsigned long long)limit,
+                        (unsigned long long)used);
+    VkResult r = ctx->vk.vkAllocateMemory(ctx->device, ai, ctx->alloc, out);
+    pthread_mutex_lock(&m->alloc_lock);
+    if (r == VK_SUCCESS)
+        m->allocs[m->n_allocs++] = (fkc_allocation){*out, size, type, heap};
+    else
+        m->heap_used[heap] -= size;
+    pthread_mutex_unlock(&m->alloc_lock);
+    if (r != VK_SUCCESS) {
+        *out = VK_NULL_HANDLE;
+        return fkc_vk_fail(r, what);
+    }
+    if (ctx->on_allocate)
+        ctx->on_allocate(ctx->memory_user, type, *out, size);
+    return FKC_OK;
+}
+
+void fkc_memory_release(fkc_context *ctx, VkDeviceMemory memory)
+{
+    fkc_memory *m = &ctx->memory;
+    fkc_allocation a = {VK_NULL_HANDLE, 0, 0, 0};
+    if (!memory)
+        return;
+    pthread_mutex_lock(&m->alloc_lock);
+    for (uint32_t i = 0; i < m->n_allocs; i++)
+        if (m->allocs[i].memory == memory) {
+            a = m->allocs[i];
+            m->allocs[i] = m->allocs[--m->n_allocs];
+            m->heap_used[a.heap] -= a.size;
+            break;
+        }
+    pthread_mutex_unlock(&m->alloc_lock);
+    if (ctx->on_free && a.memory)
+        ctx->on_free(ctx->memory_user, a.type, memory, a.size);
+    ctx->vk.vkFreeMemory(ctx->device, memory, ctx->alloc);
+}
+
+uint64_t fkc_context_vulkan_heap_used(const fkc_context *ctx, uint32_t heap)
+{
+    if (!ctx || heap >= VK_MAX_MEMORY_HEAPS)
+        return 0;
+    fkc_memory *m = (fkc_memory *)&ctx->memory;
+    pthread_mutex_lock(&m->alloc_lock);
+    uint64_t used = m->heap_used[heap];
+    pthread_mutex_unlock(&m->alloc_lock);
+    return used;
+}
+
 fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFlags usage,
                                 VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback,
                                 VkBuffer *buf, VkDeviceMemory *mem, bool *coherent)
@@ -18,7 +120,7 @@ fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFl
                              .usage = usage,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     *mem = VK_NULL_HANDLE;
-    VkResult r = vk->vkCreateBuffer(ctx->device, &bi, NULL, buf);
+    VkResult r = vk->vkCreateBuffer(ctx->device, &bi, ctx->alloc, buf);
     if (r != VK_SUCCESS) {
         *buf = VK_NULL_HANDLE;
         return fkc_vk_fail(r, "vkCreateBuffer");
@@ -29,7 +131,7 @@ fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFl
     if (type < 0)
         type = fkc_memory_type(ctx, req.memoryTypeBits, fallback);
     if (type < 0) {
-        vk->vkDestroyBuffer(ctx->device, *buf, NULL);
+        vk->vkDestroyBuffer(ctx->device, *buf, ctx->alloc);
         *buf = VK_NULL_HANDLE;
         return fkc_fail(FKC_ERR_UNSUPPORTED, "no suitable Vulkan memory type");
     }
@@ -38,15 +140,16 @@ fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFl
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                .allocationSize = req.size,
                                .memoryTypeIndex = (uint32_t)type};
-    if ((r = vk->vkAllocateMemory(ctx->device, &ai, NULL, mem)) == VK_SUCCESS &&
-        (r = vk->vkBindBufferMemory(ctx->device, *buf, *mem, 0)) == VK_SUCCESS)
+    fkc_status st = fkc_memory_allocate(ctx, &ai, mem, "allocating buffer memory");
+    if (st == FKC_OK && (r = vk->vkBindBufferMemory(ctx->device, *buf, *mem, 0)) == VK_SUCCESS)
         return FKC_OK;
-    if (*mem)
-        vk->vkFreeMemory(ctx->device, *mem, NULL);
-    vk->vkDestroyBuffer(ctx->device, *buf, NULL);
+    if (st == FKC_OK)
+        st = fkc_vk_fail(r, "vkBindBufferMemory");
+    fkc_memory_release(ctx, *mem);
+    vk->vkDestroyBuffer(ctx->device, *buf, ctx->alloc);
     *buf = VK_NULL_HANDLE;
     *mem = VK_NULL_HANDLE;
-    return fkc_vk_fail(r, "allocating buffer memory");
+    return st;
 }
 
 fkc_status fkc_memory_init(fkc_context *ctx, uint64_t block_bytes)
@@ -62,12 +165,12 @@ fkc_status fkc_memory_init(fkc_context *ctx, uint64_t block_bytes)
                              .usage = m->usage,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkBuffer probe;
-    VkResult r = ctx->vk.vkCreateBuffer(ctx->device, &bi, NULL, &probe);
+    VkResult r = ctx->vk.vkCreateBuffer(ctx->device, &bi, ctx->alloc, &probe);
     if (r != VK_SUCCESS)
         return fkc_vk_fail(r, "vkCreateBuffer");
     VkMemoryRequirements req;
     ctx->vk.vkGetBufferMemoryRequirements(ctx->device, probe, &req);
-    ctx->vk.vkDestroyBuffer(ctx->device, probe, NULL);
+    ctx->vk.vkDestroyBuffer(ctx->device, probe, ctx->alloc);
     m->type_bits = req.memoryTypeBits;
     /* Blocks: FKC_BLOCK_BYTES, at most an eighth of the heap and the largest allocation. */
     uint64_t block = block_bytes ? block_bytes : FKC_BLOCK_BYTES;
@@ -88,8 +191,8 @@ fkc_status fkc_memory_init(fkc_context *ctx, uint64_t block_bytes)
 
 static void block_free(fkc_context *ctx, fkc_block *b)
 {
-    ctx->vk.vkDestroyBuffer(ctx->device, b->buffer, NULL);
-    ctx->vk.vkFreeMemory(ctx->device, b->memory, NULL);
+    ctx->vk.vkDestroyBuffer(ctx->device, b->buffer, ctx->alloc);
+    fkc_memory_release(ctx, b->memory);
     free(b->free);
     free(b);
 }
@@ -97,14 +200,17 @@ static void block_free(fkc_context *ctx, fkc_block *b)
 void fkc_memory_destroy(fkc_context *ctx)
 {
     fkc_memory *m = &ctx->memory;
-    if (!m->usage) /* never initialised */
-        return;
-    while (m->blocks) {
-        fkc_block *b = m->blocks;
-        m->blocks = b->next;
-        block_free(ctx, b);
+    if (m->usage) { /* initialised */
+        while (m->blocks) {
+            fkc_block *b = m->blocks;
+            m->blocks = b->next;
+            block_free(ctx, b);
+        }
+        pthread_mutex_destroy(&m->lock);
     }
-    pthread_mutex_destroy(&m->lock);
+    free(m->allocs);
+    m->allocs = NULL;
+    pthread_mutex_destroy(&m->alloc_lock);
 }
 
 /* A new block of `size` bytes with one free range over all of it. */
@@ -225,6 +331,11 @@ fkc_status fkc_memory_alloc(fkc_context *ctx, uint64_t size, fkc_buffer *b)
             st = fkc_fail(FKC_ERR_OUT_OF_MEMORY, "a %llu-byte buffer does not fit a new block",
                           (unsigned long long)size);
     }
+    if (!blk && st == FKC_ERR_OUT_OF_MEMORY && m->budget) { /* a block over budget: its own */
+        pthread_mutex_unlock(&m->lock);
+        return fkc_memory_dedicated(ctx, size, m->usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                                    &b->buffer, &b->memory, NULL);
+    }
     if (st == FKC_OK) {
         b->block = blk;
         b->buffer = blk->buffer;
@@ -239,9 +350,8 @@ void fkc_memory_free(fkc_context *ctx, fkc_buffer *b)
     fkc_memory *m = &ctx->memory;
     if (!b->block) {
         if (b->buffer)
-            ctx->vk.vkDestroyBuffer(ctx->device, b->buffer, NULL);
-        if (b->memory)
-            ctx->vk.vkFreeMemory(ctx->device, b->memory, NULL);
+            ctx->vk.vkDestroyBuffer(ctx->device, b->buffer, ctx->alloc);
+        fkc_memory_release(ctx, b->memory);
         return;
     }
     fkc_block *blk = b->block, *dead = NULL;

@@ -27,7 +27,7 @@ static fkc_status stream_new(fkc_context *ctx, bool timed, fkc_stream **out)
     s->device_seconds = -1;
     VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                   .queueFamilyIndex = ctx->queue_family};
-    VkResult r = vk->vkCreateCommandPool(ctx->device, &pi, NULL, &s->pool);
+    VkResult r = vk->vkCreateCommandPool(ctx->device, &pi, ctx->alloc, &s->pool);
     fkc_status st = r == VK_SUCCESS ? FKC_OK : fkc_vk_fail(r, "vkCreateCommandPool");
     if (st == FKC_OK) {
         VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
@@ -39,7 +39,7 @@ static fkc_status stream_new(fkc_context *ctx, bool timed, fkc_stream **out)
     }
     if (st == FKC_OK) {
         VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        if ((r = vk->vkCreateFence(ctx->device, &fi, NULL, &s->fence)) != VK_SUCCESS)
+        if ((r = vk->vkCreateFence(ctx->device, &fi, ctx->alloc, &s->fence)) != VK_SUCCESS)
             st = fkc_vk_fail(r, "vkCreateFence");
     }
     if (st != FKC_OK) {
@@ -50,7 +50,7 @@ static fkc_status stream_new(fkc_context *ctx, bool timed, fkc_stream **out)
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                     .queryType = VK_QUERY_TYPE_TIMESTAMP,
                                     .queryCount = 2};
-        if (vk->vkCreateQueryPool(ctx->device, &qi, NULL, &s->timer) != VK_SUCCESS)
+        if (vk->vkCreateQueryPool(ctx->device, &qi, ctx->alloc, &s->timer) != VK_SUCCESS)
             s->timer = VK_NULL_HANDLE;
     }
     *out = s;
@@ -124,8 +124,8 @@ void fkc_stream_give(fkc_stream *s)
 static void staging_free(fkc_context *ctx, fkc_staging *st)
 {
     for (uint32_t i = 0; i < st->n; i++) {
-        ctx->vk.vkDestroyBuffer(ctx->device, st->chunks[i].buffer, NULL);
-        ctx->vk.vkFreeMemory(ctx->device, st->chunks[i].memory, NULL);
+        ctx->vk.vkDestroyBuffer(ctx->device, st->chunks[i].buffer, ctx->alloc);
+        fkc_memory_release(ctx, st->chunks[i].memory);
     }
     free(st->chunks);
 }
@@ -139,21 +139,22 @@ void fkc_stream_free(fkc_stream *s)
     staging_free(ctx, &s->up);
     staging_free(ctx, &s->down);
     for (uint32_t i = 0; i < s->n_dpools; i++)
-        vk->vkDestroyDescriptorPool(ctx->device, s->dpools[i], NULL);
+        vk->vkDestroyDescriptorPool(ctx->device, s->dpools[i], ctx->alloc);
     free(s->dpools);
     for (uint32_t i = 0; i < s->n_tables; i++) { /* (unmapped with their memory) */
-        vk->vkDestroyBuffer(ctx->device, s->tables[i].buffer, NULL);
-        vk->vkFreeMemory(ctx->device, s->tables[i].memory, NULL);
+        vk->vkDestroyBuffer(ctx->device, s->tables[i].buffer, ctx->alloc);
+        fkc_memory_release(ctx, s->tables[i].memory);
     }
     free(s->tables);
     free(s->batch);
+    fkc_set_rows_free(s);
     free(s->pending);
     if (s->timer)
-        vk->vkDestroyQueryPool(ctx->device, s->timer, NULL);
+        vk->vkDestroyQueryPool(ctx->device, s->timer, ctx->alloc);
     if (s->fence)
-        vk->vkDestroyFence(ctx->device, s->fence, NULL);
+        vk->vkDestroyFence(ctx->device, s->fence, ctx->alloc);
     if (s->pool) /* frees its command buffer too */
-        vk->vkDestroyCommandPool(ctx->device, s->pool, NULL);
+        vk->vkDestroyCommandPool(ctx->device, s->pool, ctx->alloc);
     free(s);
 }
 
@@ -204,6 +205,7 @@ static fkc_status reset_recording(fkc_stream *s)
     s->table_used = 0;
     if (s->batch)
         s->batch->n = 0, s->batch->groups = 0;
+    fkc_set_rows_reset(s);
     s->broken = false;
     s->replayable = false;
     s->host_read = false;
@@ -270,6 +272,7 @@ static void flush_batch(fkc_stream *s, bool keep);
 void fkc_stream_barrier(fkc_stream *s)
 {
     bool any = s->n_track > 0; /* pending fused writes are tracked too */
+    fkc_set_rows_flush(s);     /* (its windows are tracked: they stay until the barrier) */
     flush_batch(s, false);
     if (!any)
         return;
@@ -334,7 +337,7 @@ void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a)
     bool wait = s->n_track + n > FKC_TRACK_MAX; /* too many ranges: one barrier forgets them */
     for (uint32_t i = 0; i < n && !wait; i++)
         wait = a[i].lo < a[i].hi && (hazard(s, a[i].buffer, a[i].lo, a[i].hi, a[i].write, false) ||
-                                     batch_hazard(s, &a[i]));
+                                     batch_hazard(s, &a[i]) || fkc_set_rows_hazard(s, &a[i]));
     if (wait)
         fkc_stream_barrier(s);
     for (uint32_t i = 0; i < n; i++) {
@@ -486,6 +489,8 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
         *st = fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused-write batch");
         return false;
     }
+    if (fkc_set_rows_pending(s)) /* its windows and these must not meet unordered */
+        fkc_stream_barrier(s);
     fkc_batch *b = s->batch;
     fkc_access ex[3] = {{src->buffer, w->src, w->src + fused_span(w, false), false, true},
                         {dst->buffer, w->dst, w->dst + fused_span(w, true), true, true},
@@ -623,7 +628,24 @@ static void flush_batch(fkc_stream *s, bool keep)
 
 void fkc_stream_flush(fkc_stream *s)
 {
+    fkc_set_rows_flush(s);
     flush_batch(s, true);
+}
+
+fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at)
+{
+    return table_reserve(s, tab, at);
+}
+
+fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set)
+{
+    return alloc_set(s, layout, set);
+}
+
+void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
+                               VkPipelineStageFlags dst, VkAccessFlags dst_access)
+{
+    barrier(s, src, src_access, dst, dst_access);
 }
 
 static fkc_status vulkan_barrier_in_body(fkc_stream *s, VkPipelineStageFlags src_stages,
@@ -673,7 +695,8 @@ static fkc_status alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescr
                                              .maxSets = FKC_DESCRIPTOR_SETS,
                                              .poolSizeCount = 1,
                                              .pPoolSizes = &size};
-            VkResult r = vk->vkCreateDescriptorPool(dev, &ci, NULL, &s->dpools[s->n_dpools]);
+            VkResult r = vk->vkCreateDescriptorPool(dev, &ci, s->ctx->alloc,
+                                                    &s->dpools[s->n_dpools]);
             if (r != VK_SUCCESS)
                 return fkc_vk_fail(r, "vkCreateDescriptorPool");
             s->n_dpools++;
@@ -1033,8 +1056,8 @@ static fkc_status staging_alloc(fkc_stream *s, bool down, uint64_t size, uint32_
     void *map = NULL;
     VkResult r = ctx->vk.vkMapMemory(ctx->device, c.memory, 0, VK_WHOLE_SIZE, 0, &map);
     if (r != VK_SUCCESS) { /* undone: the next copy tries again */
-        ctx->vk.vkDestroyBuffer(ctx->device, c.buffer, NULL);
-        ctx->vk.vkFreeMemory(ctx->device, c.memory, NULL);
+        ctx->vk.vkDestroyBuffer(ctx->device, c.buffer, ctx->alloc);
+        fkc_memory_release(ctx, c.memory);
         return fkc_vk_fail(r, "vkMapMemory");
     }
     c.map = map;
@@ -1174,7 +1197,11 @@ uint32_t fkc_stream_command_count(const fkc_stream *s)
     if (!s)
         return 0;
     const fkc_batch *b = s->batch; /* a pending batch: its dispatch (and table update) */
-    return s->commands + (!b || !b->n ? 0 : b->n == 1 || b->table->map ? 1 : 2);
+    return s->commands +
+           (!b || !b->n                  ? 0
+            : b->n == 1 || b->table->map ? 1
+                                         : 2) +
+           fkc_set_rows_pending(s);
 }
 
 uint32_t fkc_stream_barrier_count(const fkc_stream *s)

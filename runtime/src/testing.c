@@ -12,7 +12,7 @@ fkc_status fkc_test_context_create(const fkc_context_options *options, const fkc
     if (hooks)
         h = (fkc_hooks){hooks->storage_buffer_range, hooks->work_group_count, hooks->block_bytes,
                         hooks->no_push_descriptors, hooks->no_host_tables};
-    return fkc_context_open(options, NULL, gipa, &h, out);
+    return fkc_context_open(options, NULL, gipa, NULL, &h, out);
 }
 
 uint64_t fkc_test_storage_range(const fkc_context *ctx)

@@ -276,11 +276,11 @@ static void kernel_free(fkc_kernel *k)
     VkDevice dev = k->ctx->device;
     const fkc_vk *vk = &k->ctx->vk;
     if (k->pipeline)
-        vk->vkDestroyPipeline(dev, k->pipeline, NULL);
+        vk->vkDestroyPipeline(dev, k->pipeline, k->ctx->alloc);
     if (k->layout)
-        vk->vkDestroyPipelineLayout(dev, k->layout, NULL);
+        vk->vkDestroyPipelineLayout(dev, k->layout, k->ctx->alloc);
     if (k->set_layout)
-        vk->vkDestroyDescriptorSetLayout(dev, k->set_layout, NULL);
+        vk->vkDestroyDescriptorSetLayout(dev, k->set_layout, k->ctx->alloc);
     free(k->words);
     free(k);
 }

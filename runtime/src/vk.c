@@ -4,7 +4,41 @@
  * host loading Vulkan through volk or its own loader works, and tests can wrap any call. */
 #include "internal.h"
 
+#include <dlfcn.h>
 #include <string.h>
+
+/* The loader's soname: what a program linked with -lvulkan would load (libvulkan1). */
+#define FKC_VULKAN_LOADER "libvulkan.so.1"
+
+fkc_status fkc_vk_open_loader(void **handle, PFN_vkGetInstanceProcAddr *gipa)
+{
+    *handle = NULL;
+    *gipa = NULL;
+    void *h = dlopen(FKC_VULKAN_LOADER, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        return fkc_fail(FKC_ERR_NO_DEVICE,
+                        "the Vulkan loader %s cannot be opened (%s): install it (Debian package "
+                        "libvulkan1), or hand fkc a vkGetInstanceProcAddr "
+                        "(fkc_context_create_with_loader)",
+                        FKC_VULKAN_LOADER, why ? why : "dlopen failed");
+    }
+    void *f = dlsym(h, "vkGetInstanceProcAddr");
+    if (!f) {
+        dlclose(h);
+        return fkc_fail(FKC_ERR_NO_DEVICE, "the Vulkan loader %s has no vkGetInstanceProcAddr",
+                        FKC_VULKAN_LOADER);
+    }
+    memcpy(gipa, &f, sizeof *gipa); /* POSIX: dlsym's object pointer is the function's */
+    *handle = h;
+    return FKC_OK;
+}
+
+void fkc_vk_close_loader(void *handle)
+{
+    if (handle)
+        dlclose(handle);
+}
 
 /* Stores the entry point `name` (from gipa or gdpa) into *slot; a NULL one is refused. */
 static fkc_status need(PFN_vkVoidFunction f, const char *name, void *slot)

@@ -8,8 +8,14 @@
 //! 3. build/ of the fkc checkout this crate sits in (rust/fkc-sys/../../build), when it holds
 //!    libfkc.a.
 //! The fkc found must be this crate's version (fkc_version.h's, which the crate's is): else
-//! the build stops, naming both. libfkc.a is linked (position-independent, so a cdylib works
-//! too), so a program runs without libfkc.so on its library path.
+//! the build stops, naming both.
+//! How it links, first match wins: the environment variable FKC_LINK (`static` or `shared`;
+//! anything else stops the build), the crate feature `shared`, else static. Static links
+//! libfkc.a (position-independent, so a cdylib works too) and what it needs (pthread, dl): a
+//! program runs without libfkc.so on its library path. Shared links libfkc.so (`-lfkc`, from
+//! the same directory): the program then needs libfkc.so.N at run time, from a system
+//! directory, LD_LIBRARY_PATH or an rpath of its own (cargo passes none for a dependency).
+//! Neither links libvulkan: libfkc opens libvulkan.so.1 at run time.
 //! For the build scripts of crates that depend on this one: DEP_FKC_FKCGEN (the fkcgen of the
 //! same fkc), DEP_FKC_LIBDIR, DEP_FKC_INCLUDE (the headers' directory, when known).
 use std::env;
@@ -18,6 +24,14 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=FKC_BUILD_DIR");
+    println!("cargo:rerun-if-env-changed=FKC_LINK");
+    let shared = match env::var("FKC_LINK").ok().as_deref() {
+        Some("shared") => true,
+        Some("static") => false,
+        Some(other) => panic!("fkc-sys: FKC_LINK is '{}': use 'static' (libfkc.a) or 'shared' \
+                               (libfkc.so)", other),
+        None => env::var_os("CARGO_FEATURE_SHARED").is_some(),
+    };
     println!("cargo:rerun-if-env-changed=PKG_CONFIG");
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
     let want = env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
@@ -47,12 +61,23 @@ fn main() {
             found.what, found.version, want, want
         );
     }
-    println!("cargo:rerun-if-changed={}", found.libdir.join("libfkc.a").display());
     println!("cargo:rustc-link-search=native={}", found.libdir.display());
-    println!("cargo:rustc-link-lib=static=fkc");
-    for lib in &found.libs {
-        println!("cargo:rustc-link-lib=dylib={}", lib);
+    if shared {
+        let so = found.libdir.join("libfkc.so");
+        if !so.exists() {
+            panic!("fkc-sys: FKC_LINK=shared (or the `shared` feature) but {} is missing: \
+                    the fkc found has no shared library", so.display());
+        }
+        println!("cargo:rerun-if-changed={}", so.display());
+        println!("cargo:rustc-link-lib=dylib=fkc");
+    } else {
+        println!("cargo:rerun-if-changed={}", found.libdir.join("libfkc.a").display());
+        println!("cargo:rustc-link-lib=static=fkc");
+        for lib in &found.libs {
+            println!("cargo:rustc-link-lib=dylib={}", lib);
+        }
     }
+    println!("cargo:link={}", if shared { "shared" } else { "static" });
     println!("cargo:fkcgen={}", found.fkcgen.display());
     println!("cargo:libdir={}", found.libdir.display());
     if let Some(include) = &found.include {
@@ -99,7 +124,7 @@ fn build_tree(dir: &Path, what: &str) -> Found {
         fkcgen,
         include: if include.is_dir() { include.canonicalize().ok() } else { None },
         version,
-        libs: vec!["vulkan".into(), "pthread".into()],
+        libs: vec!["pthread".into(), "dl".into()],
     }
 }
 

@@ -397,6 +397,56 @@ static void test_backend_errors_quoted(void **state)
     assert_false(exists("%s/%s", "r"));
 }
 
+/* Two providers whose link registries end in the same static (both ...::ENTRY_POINTS): in one
+ * --lang rust run each goes into the module its path names; module names Rust cannot take, or
+ * the generated module's own, are refused with the provider's line, nothing written. */
+static void test_rust_registries_in_modules(void **state)
+{
+    (void)state;
+    static const char *const gen =
+        "cp %s/tests/gen/cases/split_a.md %s/a.md && sed "
+        "'s/fuel_vulkan_backend::fkc::ENTRY_POINTS/%s/' "
+        "%s/tests/gen/cases/split_b.md > %s/b.md && cd %s && rm -rf r && "
+        "%s gen --lang rust --out-dir r a.md b.md";
+    assert_int_equal(sh(gen, repo, tmp, "other::fkc::ENTRY_POINTS", repo, tmp, tmp, fkcgen), 0);
+    size_t n;
+    char path[512];
+    snprintf(path, sizeof path, "%s/r/fkc_bindings.rs", tmp);
+    char *rs = slurp(path, &n);
+    assert_non_null(rs);
+    assert_non_null(strstr(rs, "\npub mod fuel_vulkan_backend_fkc {\n    use super::*;\n"));
+    assert_non_null(strstr(rs, "\npub mod other_fkc {\n    use super::*;\n"));
+    assert_non_null(strstr(rs, "    (\"fuel_vulkan_backend::fkc::ENTRY_POINTS\", "
+                               "&fuel_vulkan_backend_fkc::ENTRY_POINTS),\n"));
+    assert_non_null(strstr(rs, "    (\"other::fkc::ENTRY_POINTS\", &other_fkc::ENTRY_POINTS),\n"));
+    /* each static inside its module, none at the top level */
+    assert_non_null(strstr(rs, "pub mod other_fkc {\n    use super::*;\n\n/// Link registry "
+                               "`other::fkc::ENTRY_POINTS`: every"));
+    const char *at = rs;
+    for (int k = 0; k < 2; k++) {
+        const char *m = strstr(at, "\npub mod ");
+        const char *st = strstr(at, "\npub static ENTRY_POINTS");
+        assert_true(m && st && m < st);
+        at = st + 1;
+    }
+    assert_null(strstr(at, "\npub static ENTRY_POINTS"));
+    free(rs);
+    static const struct {
+        const char *registry, *why;
+    } bad[] = {
+        {"Other::fkc::ENTRY_POINTS", "names a module that is not snake_case"},
+        {"ops::ENTRY_POINTS", "names a module of the generated module's own (data, ops)"},
+        {"ENTRY_POINTS", "names no module (no path before the static)"},
+        {"fuel_vulkan_backend_fkc::ENTRY_POINTS", "names the same module and static as another"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sh(gen, repo, tmp, bad[i].registry, repo, tmp, tmp, fkcgen), 1);
+        if (!strstr(err_text, bad[i].why) || !strstr(err_text, "b.md:1:1: error: link_registry"))
+            fail_msg("%s: %s", bad[i].registry, err_text);
+        assert_false(exists("%s/%s", "r"));
+    }
+}
+
 /* A usage error's argument with control characters (ESC, C1 CSI, a newline) is escaped as in
  * every diagnostic (diag.c's fkcg_cli_error), so it cannot move the terminal's cursor or
  * colour it; the message and the usage that follows it are whole. */
@@ -1133,6 +1183,44 @@ static void test_shards_cli(void **state)
                      0);
 }
 
+/* gen with fewer shards (or none) removes the shard sources an earlier gen --shards left (they
+ * would fail with "#error ... regenerate both"), under the directory lock, and only its own:
+ * a user's file of a shard's name, a link to one, another prefix's shards and a copy of a
+ * shard under another shard's name (its banner names the original) stay (issue 26 item 5). */
+static void test_stale_shards_removed(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh("cd %s && %s gen --shards 8 --out-dir %s/s %s && %s gen --shards 2 "
+                        "--prefix other --out-dir %s/s %s",
+                        repo, fkcgen, tmp, seed, fkcgen, tmp, seed),
+                     0);
+    assert_int_equal(sh("cd %s/s && echo '/* fkc_bindings_6.c - mine, not generated */' > "
+                        "fkc_bindings_6.c && ln -s fkc_bindings_1.c fkc_bindings_9.c && "
+                        "cp fkc_bindings_2.c fkc_bindings_12.c",
+                        tmp),
+                     0);
+    assert_int_equal(
+        sh("cd %s && %s gen --shards 3 --out-dir %s/s %s && ls %s/s", repo, fkcgen, tmp, seed, tmp),
+        0);
+    assert_string_equal(out_text,
+                        "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_1.c\nfkc_bindings_12.c\n"
+                        "fkc_bindings_2.c\nfkc_bindings_6.c\nfkc_bindings_9.c\nother_bindings.c\n"
+                        "other_bindings.h\nother_bindings_1.c\n");
+    assert_int_equal(
+        sh("cd %s && %s gen --out-dir %s/s %s && ls %s/s", repo, fkcgen, tmp, seed, tmp), 0);
+    assert_string_equal(out_text, "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_12.c\n"
+                                  "fkc_bindings_6.c\nfkc_bindings_9.c\nother_bindings.c\n"
+                                  "other_bindings.h\nother_bindings_1.c\n");
+    assert_int_equal(sh("head -1 %s/s/fkc_bindings_6.c", tmp), 0);
+    assert_string_equal(out_text, "/* fkc_bindings_6.c - mine, not generated */\n");
+    /* what remains of the default prefix compiles: no stale source beside the header */
+    assert_int_equal(sh("cd %s && cc -std=c11 -Iruntime/include -I%s/s -c %s/s/fkc_bindings.c "
+                        "-o %s/b.o",
+                        repo, tmp, tmp, tmp),
+                     0);
+}
+
 /* Every sort gen runs has a total order: with a valid qsort that orders ties the other way
  * (tests/gen/qsort_reverse.so, preloaded: the order musl, the BSDs or macOS may give), gen's
  * outputs are the same bytes, C, Rust and JSON, for the seed, two providers split across files,
@@ -1192,6 +1280,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_subcommand_options, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cli_messages_escaped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backend_errors_quoted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rust_registries_in_modules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_output_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_depfile_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mismatched_pair_fails_to_compile, setup, teardown),
@@ -1208,6 +1297,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_prefix_params_clash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_select, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shards_cli, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_shards_removed, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fkc/fkc_reference.h"
+#include "fkc/fkc_profiling.h" /* the benchmarks' counters and plain copy */
 #include "fkc/fkc_runtime.h"
 #include "fkc_test.h" /* the test build's hooks (runtime/src/fkc_test.h) */
 

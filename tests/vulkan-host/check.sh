@@ -25,7 +25,14 @@ grep -q "^vulkan-host: 3072 ring bytes bit-exact after a prompt and 20 rotating 
     { cat "$T/doc.out"; fail "the example did not report its bytes bit-exact"; }
 grep -qx "vulkan-host: 0 validation messages" "$T/doc.out" ||
     { cat "$T/doc.out"; fail "the example did not report a silent validation layer"; }
-echo "check-vulkan-host: docs/runtime.md: $(grep -c . "$T/doc.sh") commands run; the example is bit-exact with validation clean"
+grep -q "NEEDED.*\[libfkc.so.1\]" "$T/doc.out" ||
+    { cat "$T/doc.out"; fail "readelf listed no NEEDED libfkc.so.1 for the example"; }
+[ "$(grep -c "NEEDED.*\[libc.so.6\]" "$T/doc.out")" -eq 2 ] ||
+    { cat "$T/doc.out"; fail "readelf did not list the NEEDED of both the example and libfkc.so.1"; }
+if grep "NEEDED.*libvulkan" "$T/doc.out"; then
+    fail "the example or the installed libfkc.so.1 links libvulkan (both load it at run time)"
+fi
+echo "check-vulkan-host: docs/runtime.md: $(grep -c . "$T/doc.sh") commands run; the example is bit-exact with validation clean; neither it nor libfkc.so.1 has libvulkan in its NEEDED"
 
 sed -n '/^<!-- vulkan-host-code -->$/,/^```$/p' "$DOC" | grep -v '^<!-- ' | grep -v '^```' \
     > "$T/code.c"

@@ -1,33 +1,31 @@
-//! rust-backend — a backend crate with its own contracts: two providers, each generated into a
-//! module of its own by fkc-build (build.rs) with its own link registry, their ops recorded on
-//! fkc streams through those registries, every byte checked against a reference of its own.
-//!   rb:   the runtime's write_slice and write_slice_rotating (contracts/write_slice.md), whose
-//!         kernel references are the runtime's wrappers (fkc::ffi);
-//!   fill: the Fill family (fill/fill.md), whose wrappers are this crate's (src/wrappers.rs).
+//! rust-backend — a backend crate with its own contracts: two providers generated in one fkcgen
+//! run into one module by fkc-build (build.rs), each with its own link registry, their ops
+//! recorded on fkc streams through those registries, every byte checked against a reference.
+//!   rb::fuel_vulkan_backend_fkc::ENTRY_POINTS: the runtime's write_slice and
+//!         write_slice_rotating (contracts/write_slice.md), kernel references the runtime's
+//!         wrappers (fkc::ffi);
+//!   rb::rust_backend_fill::ENTRY_POINTS: the Fill family (fill/fill.md), whose wrappers are
+//!         this crate's (src/wrappers.rs).
 use fkc::{ffi, Context, ContextOptions, DType, Element, Tensor, BF16, F16};
 use std::process::ExitCode;
 
 mod wrappers;
 
-/// The bindings of contracts/write_slice.md: `rt` is the runtime's API (fkc::ffi).
-#[allow(dead_code)]
-mod rb {
-    use fkc::ffi as rt;
-    include!(concat!(env!("OUT_DIR"), "/rb_bindings.rs"));
-}
-
-/// What the Fill module's `rt` names: the runtime's API and this crate's wrappers.
+/// What the generated module's `rt` names: the runtime's API and this crate's wrappers.
 mod rt {
     pub use crate::wrappers::{fill_b1, fill_b2, fill_b4, fill_b8};
     pub use fkc::ffi::*;
 }
 
-/// The bindings of fill/fill.md.
+/// The bindings of contracts/write_slice.md and fill/fill.md.
 #[allow(dead_code)]
-mod fill {
+mod rb {
     use crate::rt;
-    include!(concat!(env!("OUT_DIR"), "/fill_bindings.rs"));
+    include!(concat!(env!("OUT_DIR"), "/rb_bindings.rs"));
 }
+
+use rb::fuel_vulkan_backend_fkc::ENTRY_POINTS as WS_ENTRY_POINTS;
+use rb::rust_backend_fill::ENTRY_POINTS as FILL_ENTRY_POINTS;
 
 type Result<T> = std::result::Result<T, fkc::Error>;
 
@@ -65,14 +63,14 @@ fn dtype<T: Element>(ctx: &Context, seed: u32) -> Result<bool> {
                                                       position_offset: 0, axis: -1 };
 
     let fill_sym = format!("rust_backend::fill::fill_{}", suffix);
-    let fill_entry = fill::link_lookup_in(&fill::ENTRY_POINTS, &fill_sym).ok_or_else(|| no_symbol(&fill_sym))?;
+    let fill_entry = rb::link_lookup_in(&FILL_ENTRY_POINTS, &fill_sym).ok_or_else(|| no_symbol(&fill_sym))?;
     let ws_sym = format!("fuel_vulkan_backend::fkc::write_slice_{}", suffix);
-    let ws = rb::link_lookup_in(&rb::ENTRY_POINTS, &ws_sym).ok_or_else(|| no_symbol(&ws_sym))?;
+    let ws = rb::link_lookup_in(&WS_ENTRY_POINTS, &ws_sym).ok_or_else(|| no_symbol(&ws_sym))?;
     let rot_sym = format!("fuel_vulkan_backend::fkc::write_slice_rotating_{}", suffix);
-    let rot = rb::link_lookup_in(&rb::ENTRY_POINTS, &rot_sym).ok_or_else(|| no_symbol(&rot_sym))?;
+    let rot = rb::link_lookup_in(&WS_ENTRY_POINTS, &rot_sym).ok_or_else(|| no_symbol(&rot_sym))?;
 
     let mut s = ctx.stream()?;
-    let p = fill::OpParams::Fill { value_bits: value };
+    let p = rb::OpParams::Fill { value_bits: value };
     // SAFETY (each call): the stream and tensors are live and borrowed by the stream; `extra`
     // is the op's side inputs or null, alive across the call.
     s.record_with(&[&dst], &[&dst], |st, i, o| unsafe {
@@ -121,8 +119,8 @@ fn run() -> Result<bool> {
 
 fn main() -> ExitCode {
     println!("rust-backend: providers {} ({} symbols) and {} ({} symbols)",
-             rb::PROVIDERS[0].link_registry, rb::ENTRY_POINTS.len(),
-             fill::PROVIDERS[0].link_registry, fill::ENTRY_POINTS.len());
+             rb::PROVIDERS[0].link_registry, WS_ENTRY_POINTS.len(),
+             rb::PROVIDERS[1].link_registry, FILL_ENTRY_POINTS.len());
     match run() {
         Ok(true) => {
             println!("rust-backend: Fill, WriteSlice, WriteSliceRotating on 9 dtypes through two link registries: all bit-exact");

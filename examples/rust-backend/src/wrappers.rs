@@ -38,7 +38,7 @@ unsafe fn fill(stream: *mut fkc_stream, input: *const fkc_tensor, out: *mut fkc_
     if stream.is_null() || out.is_null() || params.is_null() || (*out).buffer.is_null() {
         return refuse(ffi::FKC_ERR_INVALID_ARGUMENT, "fill: NULL stream, out or params");
     }
-    let (out, p) = (&*out, &*(params as *const crate::fill::ops::fill::Params));
+    let (out, p) = (&*out, &*(params as *const crate::rb::ops::fill::Params));
     if ffi::fkc_dtype_size(out.dtype) != width as usize {
         return refuse(ffi::FKC_ERR_DTYPE, &format!("fill_b{}: out's dtype is not {} bytes wide", width, width));
     }

@@ -112,9 +112,7 @@ enum {
     FKC_CONTEXT_RING_READBACK = 1u << 3, /* write_slice_rotating reads the position back to the
                                            host when the op is recorded (a submit + wait)
                                            instead of on the device when it runs */
-    FKC_CONTEXT_NO_SHORT_RUNS = 1u << 4, /* misaligned runs of at most 16 bytes take the general
-                                           unit-owning kernel, not the short-run one (to
-                                           measure one beside the other; same results) */
+    /* 1u << 4 is FKC_CONTEXT_NO_SHORT_RUNS, a benchmark's flag: fkc/fkc_profiling.h */
     FKC_CONTEXT_DEBUG_LIFETIME = 1u << 5 /* a debug mode: each destroy of a kernel, stream,
                                            buffer or the context first waits for the device to
                                            be idle (vkDeviceWaitIdle), so work still pending
@@ -256,17 +254,8 @@ fkc_status fkc_stream_advance(fkc_stream *stream, fkc_buffer *position, uint64_t
 double fkc_stream_device_seconds(const fkc_stream *stream);
 /* Ops recorded since the last begin. */
 uint32_t fkc_stream_op_count(const fkc_stream *stream);
-/* Device commands recorded since the last begin: dispatches, copy calls and the table updates
- * of fused dispatches, the pending fused dispatch counted (its update and dispatch); and the
- * barriers recorded between them (one only where a command touches bytes an earlier one since
- * the last barrier wrote, or writes bytes one read; not the barrier that begins an owned
- * stream, nor fkc_stream_vulkan_barrier_in/out). For benchmarks: what a step costs. */
-uint32_t fkc_stream_command_count(const fkc_stream *stream);
-uint32_t fkc_stream_barrier_count(const fkc_stream *stream);
 fkc_context *fkc_stream_context(const fkc_stream *stream);
-/* Records a plain vkCmdCopyBuffer of `size` bytes (the benchmark's baseline; also handy). */
-fkc_status fkc_stream_copy(fkc_stream *stream, fkc_buffer *dst, uint64_t dst_offset,
-                           const fkc_buffer *src, uint64_t src_offset, uint64_t size);
+/* (The command and barrier counters and fkc_stream_copy, for benchmarks: fkc/fkc_profiling.h.) */
 
 /* ---- Ops ----------------------------------------------------------------------------- */
 

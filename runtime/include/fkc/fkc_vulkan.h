@@ -26,7 +26,13 @@
  *
  * Every Vulkan call fkc makes goes through function pointers loaded with the host's
  * vkGetInstanceProcAddr (a host loading Vulkan through volk or a loader of its own works);
- * libfkc calls no other Vulkan symbol. */
+ * libfkc calls no other Vulkan symbol and does not link libvulkan: a context fkc owns opens the
+ * loader (dlopen "libvulkan.so.1") at run time unless the host hands it a
+ * vkGetInstanceProcAddr, so a host that does links no libvulkan at all.
+ *
+ * VMA's hooks (fkc_vulkan_hooks): the host's VkAllocationCallbacks for every Vulkan object fkc
+ * creates, a callback pair around each device-memory allocation and a budget per memory heap,
+ * on owned and borrowed contexts alike. */
 #ifndef FKC_VULKAN_H
 #define FKC_VULKAN_H
 
@@ -42,6 +48,51 @@ extern "C" {
 #endif
 
 /* ---- Contexts ------------------------------------------------------------------------ */
+
+/* Called after each vkAllocateMemory fkc makes succeeded, and before each vkFreeMemory, with the
+ * memory type index, the handle and the allocation's size in bytes (like VMA's
+ * VmaDeviceMemoryCallbacks). Called from the thread of the fkc call that allocates or frees,
+ * possibly several threads at once; it must not call fkc. */
+typedef void (*fkc_vulkan_memory_fn)(void *user, uint32_t memory_type, VkDeviceMemory memory,
+                                     VkDeviceSize size);
+
+/* What a host hooks into fkc's use of Vulkan (VMA's VmaAllocatorCreateInfo), for
+ * fkc_context_create_with_hooks (owned contexts) and fkc_context_create_vulkan_with_hooks
+ * (borrowed ones);
+ * fkc_vulkan_hooks_init sets `size` and zeroes the rest (growable as the other options).
+ * The struct is read during context creation only: fkc copies what it needs. */
+typedef struct fkc_vulkan_hooks {
+    size_t size; /* sizeof, set by _init; checked */
+    /* Owned contexts: the loader entry every Vulkan call goes through (NULL: fkc opens
+     * "libvulkan.so.1" itself). Borrowed contexts take fkc_vulkan_device's and refuse this one
+     * unless it is NULL or the same. */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    /* Passed as pAllocator to every vkCreate*, vkAllocateMemory, vkDestroy* and vkFreeMemory
+     * call fkc makes for the context (an owned context's instance, messenger and device too;
+     * command buffers and descriptor sets take none in Vulkan); NULL: Vulkan's own. The
+     * callbacks must stay callable until the context is freed (fkc_context_destroy and its
+     * last object); fkc copies the struct. fkc_enumerate_devices, which has no context, uses
+     * Vulkan's own. */
+    const VkAllocationCallbacks *allocator;
+    fkc_vulkan_memory_fn on_allocate; /* optional: after each successful vkAllocateMemory */
+    fkc_vulkan_memory_fn on_free;     /* optional: before each vkFreeMemory */
+    void *memory_user;                /* passed to on_allocate and on_free */
+    /* A budget: heap_limit[i] is the most bytes of device memory fkc keeps allocated from
+     * memory heap i at once (0 or VK_WHOLE_SIZE: no limit), for i < heap_limit_count (at most
+     * VK_MAX_MEMORY_HEAPS; copied). Only fkc's own allocations count (a borrowed buffer's
+     * memory is the host's). An allocation that would exceed it is not made: the call that
+     * needed it returns FKC_ERR_OUT_OF_MEMORY, its message naming the heap and the budget,
+     * with nothing allocated or leaked (small buffers then take an allocation of their own
+     * size when a whole shared block would not fit). */
+    const VkDeviceSize *heap_limit;
+    uint32_t heap_limit_count;
+} fkc_vulkan_hooks;
+
+void fkc_vulkan_hooks_init(fkc_vulkan_hooks *hooks);
+
+/* Device memory fkc has allocated from memory heap `heap` and not yet freed (what the budget
+ * counts), in bytes; 0 for a heap the device lacks. */
+uint64_t fkc_context_vulkan_heap_used(const fkc_context *ctx, uint32_t heap);
 
 /* Called by fkc around each vkQueueSubmit to a borrowed queue (lock true before, false after),
  * so that the host's own submissions from other threads can take the same lock: Vulkan requires
@@ -91,12 +142,27 @@ void fkc_vulkan_device_init(fkc_vulkan_device *device);
  * a queue_lock, the host must not use the queue in another thread while one of those runs. */
 fkc_status fkc_context_create_vulkan(const fkc_vulkan_device *host,
                                      const fkc_context_options *options, fkc_context **out);
+/* The same with the host's hooks (hooks may be NULL: none; see fkc_vulkan_hooks). Its
+ * get_instance_proc_addr must be NULL or host->get_instance_proc_addr (FKC_ERR_INVALID_ARGUMENT
+ * otherwise, as for hooks fkc_context_create_with_hooks refuses). (A function of its own rather
+ * than a field of fkc_vulkan_device: a larger struct would make fkc_vulkan_device_init write
+ * past the struct of a program built with the older header.) */
+fkc_status fkc_context_create_vulkan_with_hooks(const fkc_vulkan_device *host,
+                                                const fkc_vulkan_hooks *hooks,
+                                                const fkc_context_options *options,
+                                                fkc_context **out);
 
 /* fkc_context_create (fkc owns instance, device and queue) with every Vulkan call made through
- * get_instance_proc_addr instead of the loader's (a volk or custom loader; a test's wrapper). */
+ * get_instance_proc_addr instead of the loader's (a volk or custom loader; a test's wrapper):
+ * libvulkan is then never opened by fkc. */
 fkc_status fkc_context_create_with_loader(const fkc_context_options *options,
                                           PFN_vkGetInstanceProcAddr get_instance_proc_addr,
                                           fkc_context **out);
+/* fkc_context_create with the host's hooks (hooks may be NULL: none; see fkc_vulkan_hooks).
+ * Besides fkc_context_create's refusals: FKC_ERR_INVALID_ARGUMENT for hooks not from
+ * fkc_vulkan_hooks_init or more than VK_MAX_MEMORY_HEAPS heap limits. */
+fkc_status fkc_context_create_with_hooks(const fkc_context_options *options,
+                                         const fkc_vulkan_hooks *hooks, fkc_context **out);
 
 /* The Vulkan objects of a context (owned or borrowed; each pointer may be NULL): the host can
  * create semaphores on the device for fkc_stream_submit_vulkan, or use fkc's buffers in its own

@@ -173,6 +173,24 @@ pub struct fkc_vulkan_device {
     pub queue_lock_user: *mut c_void,
 }
 
+/// `fkc_vulkan_memory_fn`: after each vkAllocateMemory fkc makes, before each vkFreeMemory.
+pub type fkc_vulkan_memory_fn = Option<unsafe extern "C" fn(user: *mut c_void, memory_type: u32,
+                                                            memory: u64, size: VkDeviceSize)>;
+
+/// `fkc_vulkan_hooks`; fkc_vulkan_hooks_init sets `size` and zeroes the rest. `allocator` is
+/// a `const VkAllocationCallbacks *` (null: Vulkan's own).
+#[repr(C)]
+pub struct fkc_vulkan_hooks {
+    pub size: usize,
+    pub get_instance_proc_addr: PFN_vkGetInstanceProcAddr,
+    pub allocator: *const c_void,
+    pub on_allocate: fkc_vulkan_memory_fn,
+    pub on_free: fkc_vulkan_memory_fn,
+    pub memory_user: *mut c_void,
+    pub heap_limit: *const VkDeviceSize,
+    pub heap_limit_count: u32,
+}
+
 /// `fkc_vulkan_semaphore`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -260,8 +278,16 @@ extern "C" {
                              data: *const c_void, size: u64) -> fkc_status;
     pub fn fkc_stream_download(stream: *mut fkc_stream, buffer: *const fkc_buffer, offset: u64,
                                data: *mut c_void, size: u64) -> fkc_status;
+    pub fn fkc_stream_replay(stream: *mut fkc_stream) -> fkc_status;
+    pub fn fkc_stream_replay_async(stream: *mut fkc_stream) -> fkc_status;
+    pub fn fkc_stream_advance(stream: *mut fkc_stream, position: *mut fkc_buffer, offset: u64,
+                              delta: u64) -> fkc_status;
+    pub fn fkc_stream_device_seconds(stream: *const fkc_stream) -> f64;
     pub fn fkc_stream_op_count(stream: *const fkc_stream) -> u32;
     pub fn fkc_stream_context(stream: *const fkc_stream) -> *mut fkc_context;
+    // fkc/fkc_profiling.h
+    pub fn fkc_stream_command_count(stream: *const fkc_stream) -> u32;
+    pub fn fkc_stream_barrier_count(stream: *const fkc_stream) -> u32;
     pub fn fkc_stream_copy(stream: *mut fkc_stream, dst: *mut fkc_buffer, dst_offset: u64,
                            src: *const fkc_buffer, src_offset: u64, size: u64) -> fkc_status;
 
@@ -274,6 +300,10 @@ extern "C" {
                                     axis: i32) -> fkc_status;
     pub fn fkc_write_slice_sync(ctx: *mut fkc_context, src: *const fkc_tensor,
                                 out: *mut fkc_tensor, offsets: *const usize) -> fkc_status;
+    pub fn fkc_write_slice_rotating_sync(ctx: *mut fkc_context, src: *const fkc_tensor,
+                                         out: *mut fkc_tensor, capacity: usize,
+                                         position: *const fkc_buffer, position_offset: u64,
+                                         axis: i32) -> fkc_status;
 
     pub fn fkc_kernel_create(ctx: *mut fkc_context, words: *const u32, n_words: usize,
                              n_buffers: u32, push_size: u32, out: *mut *mut fkc_kernel)
@@ -293,6 +323,18 @@ extern "C" {
     pub fn fkc_context_create_vulkan(host: *const fkc_vulkan_device,
                                      options: *const fkc_context_options,
                                      out: *mut *mut fkc_context) -> fkc_status;
+    pub fn fkc_context_create_with_loader(options: *const fkc_context_options,
+                                          get_instance_proc_addr: PFN_vkGetInstanceProcAddr,
+                                          out: *mut *mut fkc_context) -> fkc_status;
+    pub fn fkc_vulkan_hooks_init(hooks: *mut fkc_vulkan_hooks);
+    pub fn fkc_context_create_with_hooks(options: *const fkc_context_options,
+                                         hooks: *const fkc_vulkan_hooks,
+                                         out: *mut *mut fkc_context) -> fkc_status;
+    pub fn fkc_context_create_vulkan_with_hooks(host: *const fkc_vulkan_device,
+                                                hooks: *const fkc_vulkan_hooks,
+                                                options: *const fkc_context_options,
+                                                out: *mut *mut fkc_context) -> fkc_status;
+    pub fn fkc_context_vulkan_heap_used(ctx: *const fkc_context, heap: u32) -> u64;
     pub fn fkc_context_vulkan(ctx: *const fkc_context, instance: *mut VkInstance,
                               physical_device: *mut VkPhysicalDevice, device: *mut VkDevice,
                               queue: *mut VkQueue, queue_family: *mut u32) -> fkc_status;

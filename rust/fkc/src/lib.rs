@@ -23,6 +23,16 @@
 //! not `Sync` (used by one thread at a time; streams of one context may be recorded and
 //! submitted from different threads at once, each by its own thread).
 //!
+//! **Streams** record ops (and uploads, downloads, copies, device-side position advances) and
+//! run them with `submit` (waits), `submit_async` + `wait`, or again as recorded with `replay`
+//! / `replay_async`; a stream is reused after any of them (the next op starts a new
+//! recording). Everything a recording uses, a stream keeps alive itself (an `Arc` of each
+//! buffer and kernel, and the memory its downloads land in) until that recording's work has
+//! completed and a new one begins, or the stream is dropped (which waits): so dropping a
+//! buffer or tensor while its work runs, or `mem::forget`ting a stream in flight, is safe (the
+//! forgotten stream leaks what it holds; nothing is freed under the device), and
+//! `submit_async` and `replay_async` are safe.
+//!
 //! **Borrowed Vulkan objects** (fkc/fkc_vulkan.h): [`Context::from_vulkan`] over the host's
 //! instance, device and queue, [`Buffer::from_vulkan`] over a range of the host's VkBuffer and
 //! [`Context::stream_over_vulkan`] recording into the host's command buffer are `unsafe`: their
@@ -34,6 +44,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::os::raw::{c_char, c_void};
 use std::ptr;
+use std::sync::Arc;
 
 /// fkc-sys, the C API, which `ffi` re-exports (a module path the test harness can mirror).
 use fkc_sys as sys;
@@ -265,6 +276,13 @@ impl Context {
         Ok(h)
     }
 
+    /// Whether semaphore values are honoured by [`Stream::submit_with_semaphores`] (timeline
+    /// semaphores enabled on the device; fkc_context_vulkan_timeline).
+    pub fn vulkan_timeline(&self) -> bool {
+        // SAFETY: raw is a live context.
+        unsafe { ffi::fkc_context_vulkan_timeline(self.raw) }
+    }
+
     /// The offset alignment of a borrowed buffer range ([`Buffer::from_vulkan`]).
     pub fn vulkan_buffer_alignment(&self) -> u64 {
         // SAFETY: raw is a live context.
@@ -290,7 +308,7 @@ impl Context {
     pub unsafe fn stream_over_vulkan(&self, cmd: ffi::VkCommandBuffer) -> Result<Stream<'_>> {
         let mut raw = ptr::null_mut();
         check(ffi::fkc_stream_wrap_vulkan(self.raw, cmd, &mut raw))?;
-        Ok(Stream { raw, _borrows: PhantomData })
+        Ok(Stream::new(raw, true))
     }
 
     /// The runtime's handle, for calls of `ffi` the safe API does not cover (the context
@@ -316,7 +334,7 @@ impl Context {
         let mut raw = ptr::null_mut();
         // SAFETY: raw is a live context; create sets raw or leaves it NULL.
         check(unsafe { ffi::fkc_buffer_create(self.raw, size, &mut raw) })?;
-        Ok(Buffer { raw, _ctx: PhantomData })
+        Ok(Buffer::new(raw))
     }
 
     /// A compute kernel of the caller's (fkc_kernel_create) from a SPIR-V module: entry point
@@ -330,7 +348,7 @@ impl Context {
             ffi::fkc_kernel_create(self.raw, spirv.as_ptr(), spirv.len(), n_buffers, push_size,
                                    &mut raw)
         })?;
-        Ok(Kernel { raw, push_size, _ctx: PhantomData })
+        Ok(Kernel { raw, push_size, hold: Arc::new(RawKernel(raw)), _ctx: PhantomData })
     }
 
     /// A stream that records ops and runs them on `submit`.
@@ -338,7 +356,7 @@ impl Context {
         let mut raw = ptr::null_mut();
         // SAFETY: raw is a live context.
         check(unsafe { ffi::fkc_stream_create(self.raw, &mut raw) })?;
-        Ok(Stream { raw, _borrows: PhantomData })
+        Ok(Stream::new(raw, false))
     }
 
     /// write_slice on a private stream, submitted and waited for.
@@ -369,9 +387,50 @@ impl Drop for Context {
     }
 }
 
-/// Device memory of a context (fkc's, or a range of the host's VkBuffer).
+/// The runtime's buffer, destroyed when the last holder lets go: its `Buffer`, and each stream
+/// whose recording uses it (so work in flight never outlives it).
+struct RawBuffer(*mut ffi::fkc_buffer);
+
+// SAFETY: fkc_runtime.h: a buffer may be used from several threads at once; it is destroyed
+// once, by the last Arc (which no other holder can race with).
+unsafe impl Send for RawBuffer {}
+unsafe impl Sync for RawBuffer {}
+
+impl Drop for RawBuffer {
+    fn drop(&mut self) {
+        // SAFETY: the last holder: every stream that recorded work with it has dropped its hold,
+        // which it does only once that work has completed (or was never submitted).
+        unsafe { ffi::fkc_buffer_destroy(self.0) }
+    }
+}
+
+/// The runtime's kernel, as RawBuffer.
+struct RawKernel(*mut ffi::fkc_kernel);
+
+// SAFETY: fkc_runtime.h: a kernel may be used by several streams and threads at once.
+unsafe impl Send for RawKernel {}
+unsafe impl Sync for RawKernel {}
+
+impl Drop for RawKernel {
+    fn drop(&mut self) {
+        // SAFETY: as RawBuffer's: no work that uses it can still run.
+        unsafe { ffi::fkc_kernel_destroy(self.0) }
+    }
+}
+
+/// What a stream's recording keeps alive (held, never read: dropping it lets go).
+#[allow(dead_code)]
+enum Hold {
+    Buffer(Arc<RawBuffer>),
+    Kernel(Arc<RawKernel>),
+}
+
+/// Device memory of a context (fkc's, or a range of the host's VkBuffer). Streams that record
+/// work with it hold it too: dropping a `Buffer` frees the device memory only once no
+/// recording that uses it can still run.
 pub struct Buffer<'c> {
     raw: *mut ffi::fkc_buffer,
+    hold: Arc<RawBuffer>,
     _ctx: PhantomData<&'c Context>,
 }
 
@@ -397,7 +456,7 @@ impl<'c> Buffer<'c> {
                               usage: u32) -> Result<Buffer<'c>> {
         let mut raw = ptr::null_mut();
         check(ffi::fkc_buffer_wrap_vulkan(ctx.raw, buffer, offset, size, usage, &mut raw))?;
-        Ok(Buffer { raw, _ctx: PhantomData })
+        Ok(Buffer::new(raw))
     }
 
     /// Where it lives: its VkBuffer, the offset of its byte 0 there and its size (an owned
@@ -447,11 +506,9 @@ impl Buffer<'_> {
     }
 }
 
-impl Drop for Buffer<'_> {
-    fn drop(&mut self) {
-        // SAFETY: streams that recorded work on it borrow it, so that work was submitted or
-        // dropped.
-        unsafe { ffi::fkc_buffer_destroy(self.raw) }
+impl<'c> Buffer<'c> {
+    fn new(raw: *mut ffi::fkc_buffer) -> Buffer<'c> {
+        Buffer { raw, hold: Arc::new(RawBuffer(raw)), _ctx: PhantomData }
     }
 }
 
@@ -459,6 +516,7 @@ impl Drop for Buffer<'_> {
 pub struct Kernel<'c> {
     raw: *mut ffi::fkc_kernel,
     push_size: u32,
+    hold: Arc<RawKernel>,
     _ctx: PhantomData<&'c Context>,
 }
 
@@ -482,13 +540,6 @@ impl Kernel<'_> {
     }
 }
 
-impl Drop for Kernel<'_> {
-    fn drop(&mut self) {
-        // SAFETY: streams that recorded it borrow it, so their work was submitted (and waited
-        // for) or dropped.
-        unsafe { ffi::fkc_kernel_destroy(self.raw) }
-    }
-}
 
 /// One storage-buffer binding of a dispatch: `range` bytes at `offset` of `buffer`.
 #[derive(Clone, Copy)]
@@ -660,16 +711,36 @@ impl<'c, T: Element> Tensor<'c, T> {
     }
 }
 
-/// Ops recorded on a device, run together by `submit`. Everything an op reads or writes is
-/// borrowed until the stream is submitted or dropped ('r), so nothing it names is freed first.
+/// Ops recorded on a device, run by `submit` (or `submit_async`, `replay`, `replay_async`);
+/// reusable after each: the next op recorded starts a new recording (which first waits for
+/// the stream's work in flight). The stream holds every buffer and kernel its recording uses,
+/// and the host memory of its downloads, until that work has completed and a new recording
+/// begins (or it is dropped, which waits), so nothing it names is freed under the device,
+/// whatever happens to the stream or to the caller's values.
 pub struct Stream<'r> {
     raw: *mut ffi::fkc_stream,
+    borrowed: bool,   // records into the host's command buffer (stream_over_vulkan)
+    recording: bool,  // a recording was begun and not yet submitted
+    in_flight: bool,  // submitted without waiting, not yet seen complete
+    completed: bool,  // the last submitted work of this recording has completed
+    generation: u64,  // which recording: a Download names the one it was made in
+    holds: Vec<Hold>, // what the recording uses
+    downloads: Vec<Box<[u8]>>, // where its downloads land (the runtime writes them on completion)
     _borrows: PhantomData<&'r Context>,
 }
 
 // SAFETY: fkc_runtime.h: a stream may be used from any thread, by one thread at a time: so
-// Send, and not Sync (two threads holding a &Stream could call it at once).
+// Send, and not Sync (two threads holding a &Stream could call it at once). What it holds is
+// Send (Arcs of Send + Sync handles, boxed bytes).
 unsafe impl Send for Stream<'_> {}
+
+/// A download recorded on a stream ([`Stream::download`]): its bytes, once the recording's
+/// work has completed, are [`Stream::downloaded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Download {
+    generation: u64,
+    index: usize,
+}
 
 /// The link registry entry of (op, dtype) on Vulkan: the contract's entry_point for the op,
 /// `_<dtype suffix>`, looked up in the generated `ENTRY_POINTS`.
@@ -686,14 +757,59 @@ fn entry_point(op: OpKind, dtype: DType) -> Result<&'static bindings::LinkEntry>
 }
 
 impl<'r> Stream<'r> {
+    fn new(raw: *mut ffi::fkc_stream, borrowed: bool) -> Stream<'r> {
+        Stream { raw, borrowed, recording: borrowed, in_flight: false, completed: false,
+                 generation: 0, holds: Vec::new(), downloads: Vec::new(), _borrows: PhantomData }
+    }
+
+    /// Before an op: an idle owned stream begins a new recording (fkc_stream_begin, which first
+    /// waits for the work in flight), and only then lets go of the last recording's holds.
+    fn start(&mut self) -> Result<()> {
+        if self.recording {
+            return Ok(());
+        }
+        self.begin()
+    }
+
+    /// Starts a new recording now, discarding anything recorded and not submitted (its
+    /// downloads are never written); waits for the stream's work in flight first. Optional:
+    /// an op recorded on an idle stream begins one. A stream over the host's command buffer
+    /// refuses (FKC_ERR_STATE: only the host knows when its work has completed).
+    pub fn begin(&mut self) -> Result<()> {
+        if self.borrowed {
+            return Err(Error::new(ffi::FKC_ERR_STATE,
+                                  "Stream::begin: the stream records into the host's command \
+                                   buffer (the host knows when its work completes)"));
+        }
+        // SAFETY: raw is a live owned stream; begin waits for its submitted work.
+        check(unsafe { ffi::fkc_stream_begin(self.raw) })?;
+        // the stream's earlier work has completed: nothing the device runs uses these now
+        self.holds.clear();
+        self.downloads.clear();
+        self.generation += 1;
+        self.recording = true;
+        self.in_flight = false;
+        self.completed = false;
+        Ok(())
+    }
+
+    fn hold_buffer(&mut self, b: &Buffer<'_>) {
+        if !self.holds.iter().any(|h| matches!(h, Hold::Buffer(x) if Arc::ptr_eq(x, &b.hold))) {
+            self.holds.push(Hold::Buffer(Arc::clone(&b.hold)));
+        }
+    }
+
     /// Records op through its generated link-registry entry and calls the wrapper.
     fn record<T: Element>(&mut self, op: OpKind, src: &Tensor<'_, T>, out: &Tensor<'_, T>,
                           params: OpParams, extra: *const c_void) -> Result<()> {
         let entry = entry_point(op, T::DTYPE)?;
+        self.start()?;
+        self.hold_buffer(&src.buffer);
+        self.hold_buffer(&out.buffer);
         let src_raw = src.raw;
         let mut out_raw = out.raw;
-        // SAFETY: the stream, the tensors' buffers and the position buffer are live and
-        // borrowed for 'r; the descriptors, and the op's side inputs `extra` points to (or
+        // SAFETY: the stream, the tensors' buffers and the position buffer are live and held by
+        // the stream until the work has completed; the descriptors, and the op's side inputs `extra` points to (or
         // null for an op without any), live across the call.
         let status = unsafe {
             entry.binding.kernel.call(self.raw, &[&src_raw as *const ffi::fkc_tensor],
@@ -709,7 +825,7 @@ impl<'r> Stream<'r> {
     }
 
     /// write_slice: `src` lands in `out` at `offsets` (one per axis), `out` keeping the rest.
-    pub fn write_slice<T: Element>(&mut self, src: &'r Tensor<'_, T>, out: &'r Tensor<'_, T>,
+    pub fn write_slice<T: Element>(&mut self, src: &Tensor<'_, T>, out: &Tensor<'_, T>,
                                    offsets: &[usize]) -> Result<()> {
         let params = OpParams::WriteSlice { dst_shape: out.shape.clone(), offsets: offsets.to_vec() };
         self.record(OpKind::WriteSlice, src, out, params, ptr::null())
@@ -720,15 +836,17 @@ impl<'r> Stream<'r> {
     /// position is the little-endian u64 at `position_offset` in `position`, read on the
     /// device when the op runs (so a position written earlier in this stream is seen; see
     /// `fkc_write_slice_rotating` in fkc_runtime.h for when it is read back instead).
-    pub fn write_slice_rotating<T: Element>(&mut self, src: &'r Tensor<'_, T>,
-                                            out: &'r Tensor<'_, T>, capacity: usize,
-                                            position: &'r Buffer<'_>, position_offset: u64,
+    pub fn write_slice_rotating<T: Element>(&mut self, src: &Tensor<'_, T>,
+                                            out: &Tensor<'_, T>, capacity: usize,
+                                            position: &Buffer<'_>, position_offset: u64,
                                             axis: Option<usize>) -> Result<()> {
         let params = OpParams::WriteSliceRotating { dst_shape: out.shape.clone(), capacity };
         let axis = match axis {
             Some(a) => i32::try_from(a).unwrap_or(i32::MAX),
             None => -1,
         };
+        self.start()?;
+        self.hold_buffer(position);
         let extra = ffi::fkc_write_slice_rotating_extra { position: position.raw, position_offset,
                                                           axis };
         self.record(OpKind::WriteSliceRotating, src, out, params,
@@ -738,15 +856,19 @@ impl<'r> Stream<'r> {
     /// Records an op of any contract set (a family of the caller's, through its own generated
     /// module): `f` gets the stream and the tensors' descriptors and calls a kernel reference
     /// (`KernelRef::call` of that module) or a wrapper; its status becomes the result (None:
-    /// the kernel takes other params or tensors). The tensors are borrowed for the stream's
-    /// life, as by the built-in ops.
-    pub fn record_with<T, F>(&mut self, inputs: &[&'r Tensor<'_, T>], outputs: &[&'r Tensor<'_, T>],
+    /// the kernel takes other params or tensors). The stream holds the tensors' buffers, as
+    /// for the built-in ops (what else the closure records is the closure's to keep alive).
+    pub fn record_with<T, F>(&mut self, inputs: &[&Tensor<'_, T>], outputs: &[&Tensor<'_, T>],
                              f: F) -> Result<()>
     where
         T: Element,
         F: FnOnce(*mut ffi::fkc_stream, &[*const ffi::fkc_tensor], &[*mut ffi::fkc_tensor])
                   -> Option<ffi::fkc_status>,
     {
+        self.start()?;
+        for t in inputs.iter().chain(outputs.iter()) {
+            self.hold_buffer(&t.buffer);
+        }
         let ins: Vec<ffi::fkc_tensor> = inputs.iter().map(|t| t.raw).collect();
         let mut outs: Vec<ffi::fkc_tensor> = outputs.iter().map(|t| t.raw).collect();
         let in_ptrs: Vec<*const ffi::fkc_tensor> = ins.iter().map(|t| t as *const _).collect();
@@ -761,16 +883,21 @@ impl<'r> Stream<'r> {
     /// Records one dispatch of a kernel of the caller's (fkc_stream_dispatch): `buffers` bound
     /// to bindings 0..n-1 (exactly the kernel's count), `push` its push constants (exactly
     /// its push_size bytes), a grid of `groups` work groups. It runs after every op recorded
-    /// before it on the stream and before every op after it. The kernel and buffers are
-    /// borrowed for the stream's life.
-    pub fn dispatch(&mut self, kernel: &'r Kernel<'_>, buffers: &[BufferRange<'r, '_>], push: &[u8],
+    /// before it on the stream and before every op after it. The stream holds the kernel and
+    /// buffers until the work has completed.
+    pub fn dispatch(&mut self, kernel: &Kernel<'_>, buffers: &[BufferRange<'_, '_>], push: &[u8],
                     groups: [u32; 3]) -> Result<()> {
+        self.start()?;
+        self.holds.push(Hold::Kernel(Arc::clone(&kernel.hold)));
+        for b in buffers {
+            self.hold_buffer(b.buffer);
+        }
         let ranges: Vec<ffi::fkc_buffer_range> = buffers
             .iter()
             .map(|b| ffi::fkc_buffer_range { buffer: b.buffer.raw, offset: b.offset, range: b.range })
             .collect();
         let push_size = u32::try_from(push.len()).unwrap_or(u32::MAX);
-        // SAFETY: the stream, kernel and buffers are live and borrowed for 'r; the ranges and
+        // SAFETY: the stream, kernel and buffers are live and held by the stream; the ranges and
         // push bytes are read during the call (the runtime checks counts and sizes).
         check(unsafe {
             ffi::fkc_stream_dispatch(self.raw, kernel.raw, ranges.as_ptr(), ranges.len() as u32,
@@ -793,28 +920,125 @@ impl<'r> Stream<'r> {
         check(unsafe { ffi::fkc_stream_vulkan_barrier_out(self.raw, dst_stages, dst_access) })
     }
 
-    /// The runtime's handle (the stream stays this value's: never destroy it).
+    /// The runtime's handle (the stream stays this value's: never destroy it). What is
+    /// recorded through it is not known to this value: the caller keeps the buffers and
+    /// kernels it names alive until the work has completed, and records through it only while
+    /// a recording begun here is open (after [`Stream::begin`] or an op of this API, before a
+    /// submit), since the next op of an idle stream begins a new recording (fkc_stream_begin),
+    /// which discards what was recorded behind its back. ([`Stream::record_with`] does both.)
     pub fn as_raw(&mut self) -> *mut ffi::fkc_stream {
         self.raw
     }
 
-    /// Ops recorded since the last submit.
+    /// Ops recorded since the last begin (the current or the last submitted recording).
     pub fn op_count(&self) -> u32 {
         // SAFETY: raw is a live stream.
         unsafe { ffi::fkc_stream_op_count(self.raw) }
     }
 
+    /// Records a copy of `data` into [offset, offset + data.len()) of `buffer`, in stream
+    /// order with the ops (fkc_stream_upload: the bytes are copied now, `data` may be reused at
+    /// once). FKC_ERR_OUT_OF_BOUNDS outside the buffer.
+    pub fn upload(&mut self, buffer: &Buffer<'_>, offset: u64, data: &[u8]) -> Result<()> {
+        self.start()?;
+        self.hold_buffer(buffer);
+        // SAFETY: the stream and buffer are live (held); data is read during the call only.
+        check(unsafe {
+            ffi::fkc_stream_upload(self.raw, buffer.raw, offset, data.as_ptr() as *const c_void,
+                                   data.len() as u64)
+        })
+    }
+
+    /// Records a download of `len` bytes from `offset` of `buffer`, in stream order with the
+    /// ops (fkc_stream_download): its bytes are [`Stream::downloaded`] once the recording's work
+    /// has completed (`submit`, `replay`, or `wait` returning true), until the next recording
+    /// begins. The stream owns the memory they land in. FKC_ERR_OUT_OF_BOUNDS outside the
+    /// buffer; a stream over the host's command buffer refuses (FKC_ERR_STATE).
+    pub fn download(&mut self, buffer: &Buffer<'_>, offset: u64, len: usize) -> Result<Download> {
+        self.start()?;
+        self.hold_buffer(buffer);
+        let mut bytes = vec![0u8; len].into_boxed_slice();
+        let at = bytes.as_mut_ptr();
+        // kept whatever the call returns: a runtime that recorded part of it may write there
+        self.downloads.push(bytes);
+        // SAFETY: the stream and buffer are live (held); the bytes are the stream's until the
+        // next recording begins (after the work has completed) or it is dropped (which waits).
+        check(unsafe {
+            ffi::fkc_stream_download(self.raw, buffer.raw, offset, at as *mut c_void, len as u64)
+        })?;
+        Ok(Download { generation: self.generation, index: self.downloads.len() - 1 })
+    }
+
+    /// The bytes of a download of this recording, once its work has completed; FKC_ERR_STATE
+    /// before (recorded and not yet submitted, or still in flight) or for a download of an
+    /// earlier recording (whose bytes went with it).
+    pub fn downloaded(&self, d: &Download) -> Result<&[u8]> {
+        if d.generation != self.generation || d.index >= self.downloads.len() {
+            return Err(Error::new(ffi::FKC_ERR_STATE,
+                                  "Stream::downloaded: the download is of an earlier recording"));
+        }
+        if !self.completed {
+            return Err(Error::new(ffi::FKC_ERR_STATE,
+                                  "Stream::downloaded: the recording's work has not completed \
+                                   (submit it, or wait until Stream::wait returns true)"));
+        }
+        Ok(&self.downloads[d.index])
+    }
+
+    /// Records a plain copy of `size` bytes from [src_offset, +size) of `src` to
+    /// [dst_offset, +size) of `dst` (fkc_stream_copy), in stream order with the ops.
+    /// FKC_ERR_OUT_OF_BOUNDS outside a buffer, FKC_ERR_INVALID_ARGUMENT for overlapping ranges.
+    pub fn copy(&mut self, dst: &Buffer<'_>, dst_offset: u64, src: &Buffer<'_>, src_offset: u64,
+                size: u64) -> Result<()> {
+        self.start()?;
+        self.hold_buffer(dst);
+        self.hold_buffer(src);
+        // SAFETY: the stream and both buffers are live (held).
+        check(unsafe { ffi::fkc_stream_copy(self.raw, dst.raw, dst_offset, src.raw, src_offset, size) })
+    }
+
+    /// Records adding `delta` (mod 2^64) on the device to the little-endian u64 at `offset` (a
+    /// multiple of 8) of `position` (fkc_stream_advance), in stream order: with `replay`, a
+    /// decode step's rotating writes land at successive ring positions with no upload.
+    pub fn advance(&mut self, position: &Buffer<'_>, offset: u64, delta: u64) -> Result<()> {
+        self.start()?;
+        self.hold_buffer(position);
+        // SAFETY: the stream and buffer are live (held).
+        check(unsafe { ffi::fkc_stream_advance(self.raw, position.raw, offset, delta) })
+    }
+
     /// Submits what was recorded and returns without waiting (fkc_stream_submit_async); the
-    /// stream is then in flight until [`Stream::wait`] returns true (or the stream is dropped,
-    /// which waits). Work submitted on the context's queue runs after everything submitted
-    /// there before it.
+    /// stream is then in flight until [`Stream::wait`] returns true (a new recording, `submit`,
+    /// `replay` and dropping the stream wait for it first). Work submitted on the context's
+    /// queue runs after everything submitted there before it. Safe: the stream holds what the
+    /// work uses (a stream `mem::forget`ten in flight leaks it instead of freeing it).
+    pub fn submit_async(&mut self) -> Result<()> {
+        // SAFETY: raw is a live stream; what its recording uses is held by it.
+        let r = check(unsafe { ffi::fkc_stream_submit_async(self.raw) });
+        self.submitted(r.is_ok(), false);
+        r
+    }
+
+    /// Submits with the host's semaphores (fkc_stream_submit_vulkan): the work waits for `wait`
+    /// and signals `signal` (timeline values where [`Context::vulkan_timeline`]; 0 for binary
+    /// semaphores), and runs as `submit_async` does ([`Stream::wait`] waits for it).
     ///
     /// # Safety
-    /// The stream must not be `mem::forget`ten (or leaked) while its work may still run: the
-    /// borrows of the buffers and kernels that work uses end with the stream, and the runtime
-    /// does not keep them alive for the device. (The safe `submit` waits before it returns.)
-    pub unsafe fn submit_async(&mut self) -> Result<()> {
-        check(ffi::fkc_stream_submit_async(self.raw))
+    /// Every semaphore is a live VkSemaphore of the context's device, kept alive by the host
+    /// until the work has completed, each wait one that a submission signals (or has signalled),
+    /// as Vulkan's rules for vkQueueSubmit require.
+    pub unsafe fn submit_with_semaphores(&mut self, wait: &[ffi::fkc_vulkan_semaphore],
+                                         signal: &[ffi::fkc_vulkan_semaphore]) -> Result<()> {
+        let mut sub = std::mem::MaybeUninit::<ffi::fkc_vulkan_submit>::uninit();
+        ffi::fkc_vulkan_submit_init(sub.as_mut_ptr());
+        let mut sub = sub.assume_init();
+        sub.wait = if wait.is_empty() { ptr::null() } else { wait.as_ptr() };
+        sub.wait_count = wait.len() as u32;
+        sub.signal = if signal.is_empty() { ptr::null() } else { signal.as_ptr() };
+        sub.signal_count = signal.len() as u32;
+        let r = check(ffi::fkc_stream_submit_vulkan(self.raw, &sub));
+        self.submitted(r.is_ok(), false);
+        r
     }
 
     /// Waits at most `timeout` (None: without a limit) for the stream's submitted work: true
@@ -824,21 +1048,92 @@ impl<'r> Stream<'r> {
         // SAFETY: raw is a live stream.
         match unsafe { ffi::fkc_stream_wait(self.raw, ns) } {
             ffi::FKC_ERR_TIMEOUT => Ok(false),
-            st => check(st).map(|()| true),
+            st => {
+                check(st)?;
+                if self.in_flight {
+                    self.in_flight = false;
+                    self.completed = true;
+                }
+                Ok(true)
+            }
         }
     }
 
-    /// Runs everything recorded and waits for it (a stream over the host's command buffer
-    /// refuses: FKC_ERR_STATE).
-    pub fn submit(self) -> Result<()> {
-        // SAFETY: raw is a live stream; Drop destroys it afterwards.
-        check(unsafe { ffi::fkc_stream_submit(self.raw) })
+    /// Runs everything recorded and waits for it (fkc_stream_submit); the stream is then idle
+    /// and reusable (a stream over the host's command buffer refuses: FKC_ERR_STATE). With
+    /// nothing recorded, it waits for the work in flight, if any.
+    pub fn submit(&mut self) -> Result<()> {
+        if !self.recording && self.in_flight {
+            return self.wait(None).map(|_| ());
+        }
+        // SAFETY: raw is a live stream; what its recording uses is held by it.
+        let r = check(unsafe { ffi::fkc_stream_submit(self.raw) });
+        self.submitted(r.is_ok(), true);
+        r
+    }
+
+    /// Submits the last submitted recording again, as it was recorded (fkc_stream_replay): no
+    /// recording, allocation or descriptor update; its ops read their device inputs afresh (a
+    /// position a recorded `advance` moved on) and its downloads are written again; waits for
+    /// it. FKC_ERR_STATE while recording (submit first), with nothing submitted since the last
+    /// begin, or for a stream over the host's command buffer.
+    pub fn replay(&mut self) -> Result<()> {
+        // SAFETY: raw is a live stream; what the recording uses is still held by it.
+        let r = check(unsafe { ffi::fkc_stream_replay(self.raw) });
+        if r.is_ok() {
+            self.in_flight = false;
+            self.completed = true;
+        }
+        r
+    }
+
+    /// `replay` without waiting (fkc_stream_replay_async): in flight until [`Stream::wait`]
+    /// returns true.
+    pub fn replay_async(&mut self) -> Result<()> {
+        // SAFETY: as replay's.
+        let r = check(unsafe { ffi::fkc_stream_replay_async(self.raw) });
+        if r.is_ok() {
+            self.in_flight = true;
+            self.completed = false;
+        }
+        r
+    }
+
+    /// After a submit: the recording is over (the runtime's stream is idle again whether the
+    /// submit ran or was refused); `waited`: it has completed.
+    fn submitted(&mut self, ok: bool, waited: bool) {
+        if self.borrowed {
+            return;
+        }
+        self.recording = false;
+        self.in_flight = ok && !waited;
+        self.completed = ok && waited;
+    }
+
+    /// Device time, in seconds, of the last completed work (Vulkan timestamps); None when the
+    /// queue has none or nothing has completed (fkc_stream_device_seconds).
+    pub fn device_seconds(&self) -> Option<f64> {
+        // SAFETY: raw is a live stream.
+        let t = unsafe { ffi::fkc_stream_device_seconds(self.raw) };
+        if t < 0.0 {
+            None
+        } else {
+            Some(t)
+        }
+    }
+
+    /// Device commands and barriers recorded since the last begin (fkc/fkc_profiling.h's
+    /// counters: what a step costs).
+    pub fn command_count(&self) -> (u32, u32) {
+        // SAFETY: raw is a live stream.
+        unsafe { (ffi::fkc_stream_command_count(self.raw), ffi::fkc_stream_barrier_count(self.raw)) }
     }
 }
 
 impl Drop for Stream<'_> {
     fn drop(&mut self) {
-        // SAFETY: raw is a live stream; destroying waits for submitted work.
+        // SAFETY: raw is a live stream; destroying waits for its submitted work, and only then
+        // are the holds (buffers, kernels, download memory) let go, after this body.
         unsafe { ffi::fkc_stream_destroy(self.raw) }
     }
 }

@@ -107,8 +107,7 @@ fn asynchronous_submits_from_several_threads() {
                         s.write_slice(&rows, &dst, &[r, 0]).unwrap();
                     }
                 }
-                // SAFETY: `s` is waited for below and never forgotten.
-                unsafe { s.submit_async() }.unwrap();
+                s.submit_async().unwrap(); // safe: the stream holds dst and rows
                 assert!(s.wait(None).unwrap());
                 assert!(s.wait(Some(std::time::Duration::from_nanos(0))).unwrap()); // idle
                 let mut want = base;

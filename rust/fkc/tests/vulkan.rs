@@ -8,8 +8,10 @@
 use fkc::{ffi, Buffer, Context, ContextOptions, Tensor, VulkanDevice, F16};
 use std::os::raw::c_char;
 
+// The Vulkan loader's: this test plays a host that links libvulkan (libfkc does not: it opens
+// libvulkan.so.1 at run time).
+#[link(name = "vulkan")]
 extern "C" {
-    // The Vulkan loader's (libvulkan, which fkc-sys links).
     fn vkGetInstanceProcAddr(instance: ffi::VkInstance, name: *const c_char) -> ffi::PFN_vkVoidFunction;
 }
 
@@ -202,6 +204,7 @@ struct SubmitInfo {
     p_signal: *const u64,
 }
 
+#[link(name = "vulkan")]
 extern "C" {
     fn vkCreateCommandPool(device: ffi::VkDevice, info: *const CommandPoolCreateInfo,
                            allocator: *const std::os::raw::c_void, pool: *mut u64) -> i32;

@@ -20,6 +20,7 @@
 #error "CFLAGS reached the wrappers"
 #endif
 
+#include "fkc/fkc_profiling.h" /* fkc_stream_copy */
 #include "fkc/fkc_runtime.h"
 #include "fkc_bindings.h"
 
