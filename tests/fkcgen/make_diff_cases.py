@@ -271,6 +271,13 @@ access_granularity_bits: 32
                  "  DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-03-01 repeat\n"
                  "dtype_removed (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 lower case\n",
         "args": "--allow allow.txt --today 2027-01-01"},
+    # an allow file an editor saved with a UTF-8 BOM and CR LF line ends: read as without them
+    # (issue 26 item 7: the BOM was read as part of the first entry's rule)
+    "allow_bom": {
+        "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+        "allow": "\ufeffDTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 "
+                 "moves\r\n# a comment\r\n",
+        "args": "--allow allow.txt --today 2027-01-31"},
     "json_allow": {
         "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
         "allow": "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 moves\n"
