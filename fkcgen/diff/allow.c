@@ -378,8 +378,9 @@ int fkcg_allow_read(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_allow *o
 
 static bool key_matches(const fkcg_dkey *entry, const fkcg_dkey *k)
 {
-    return (entry->dtype < 0 || entry->dtype == k->dtype) && !strcmp(entry->op_kind, k->op_kind) &&
-           !strcmp(entry->backend, k->backend) && !strcmp(entry->kernel_source, k->kernel_source);
+    return (entry->dtype < 0 || (entry->dtype == k->dtype && fkcg_dkey_plain(k))) &&
+           !strcmp(entry->op_kind, k->op_kind) && !strcmp(entry->backend, k->backend) &&
+           !strcmp(entry->kernel_source, k->kernel_source);
 }
 
 /* The first unexpired entry that allows rule for key k, or -1. */

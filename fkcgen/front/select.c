@@ -19,8 +19,8 @@ enum { ALL_DTYPES = (1u << FKCG_NDTYPES) - 1, SELECT_MAX_BYTES = 1u << 20 };
 
 typedef struct sel_op {
     const char *name; /* an op kind of the table */
-    unsigned bound;   /* bit d: the table binds it for dtype d */
-    unsigned keep;    /* bit d: the selection keeps it */
+    uint64_t bound;   /* bit d: the table binds it for a key whose first slot is dtype d */
+    uint64_t keep;    /* bit d: the selection keeps it */
 } sel_op;
 
 typedef struct selector {
@@ -67,7 +67,7 @@ static void collect_ops(selector *s, const fkcg_table *t)
         sel_op *op = find_op(s, t->bindings[i].section->op_kind ? t->bindings[i].section->op_kind
                                                                 : "");
         if (op && t->bindings[i].dtype >= 0 && t->bindings[i].dtype < FKCG_NDTYPES)
-            op->bound |= 1u << t->bindings[i].dtype;
+            op->bound |= (uint64_t)1 << t->bindings[i].dtype;
     }
 }
 
@@ -146,12 +146,12 @@ static size_t select_dtypes(selector *s, sel_op *op, const char *text, const cha
             errors += hint
                           ? fail(s, line, col, "unknown dtype '%s'; did you mean '%s'?", word, hint)
                           : fail(s, line, col, "unknown dtype '%s'", word);
-        } else if (!(op->bound & (1u << dt))) {
+        } else if (!(op->bound & ((uint64_t)1 << dt))) {
             fkcg_buf have;
             fkcg_buf_init(&have);
-            size_t m = (size_t)__builtin_popcount(op->bound), j = 0;
+            size_t m = (size_t)__builtin_popcountll(op->bound), j = 0;
             for (int k = 0; k < FKCG_NDTYPES; k++)
-                if (op->bound & (1u << k))
+                if (op->bound & ((uint64_t)1 << k))
                     fkcg_buf_put_listed(&have, j++, m, fkcg_dtypes[k].name);
             fkcg_buf_putc(&have, '\0');
             errors += fail(s, line, col,
@@ -160,7 +160,7 @@ static size_t select_dtypes(selector *s, sel_op *op, const char *text, const cha
                            op->name, word, have.data);
             fkcg_buf_free(&have);
         } else {
-            op->keep |= 1u << dt;
+            op->keep |= (uint64_t)1 << dt;
         }
         n++;
         while (is_space(*p))
@@ -275,20 +275,31 @@ static void apply(const selector *s, const fkcg_table *t, fkcg_table *out)
     for (size_t i = 0; i < t->n_bindings; i++) {
         const fkcg_binding *b = &t->bindings[i];
         const sel_op *op = find_op(s, b->section->op_kind ? b->section->op_kind : "");
-        if (op && b->dtype >= 0 && (op->keep & (1u << b->dtype)))
+        if (op && b->dtype >= 0 && b->dtype < 64 && (op->keep & ((uint64_t)1 << b->dtype)))
             rows[n++] = *b;
     }
-    /* a section holds a kept binding when the selection keeps one of its first input's
-     * dtypes (bind.c makes one binding per such dtype) */
-    for (size_t i = 0; i < t->n_sections; i++) {
-        const fkcg_section *sec = t->sections[i];
-        const sel_op *op = find_op(s, sec->op_kind ? sec->op_kind : "");
-        unsigned mask = 0;
-        for (size_t j = 0; sec->n_inputs && j < sec->inputs[0].n_dtypes; j++)
-            mask |= 1u << sec->inputs[0].dtypes[j];
-        if (op && (op->keep & mask))
-            secs[m++] = sec;
+    /* a section holds a kept binding when one of its bindings is kept (sections are sorted
+     * by kernel name, which is unique) */
+    bool *held = xcalloc(t->n_sections + 1, sizeof *held);
+    for (size_t i = 0; i < n; i++) {
+        size_t lo = 0, hi = t->n_sections;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            int c = strcmp(rows[i].section->kernel, t->sections[mid]->kernel);
+            if (c == 0) {
+                held[mid] = true;
+                break;
+            }
+            if (c < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
     }
+    for (size_t i = 0; i < t->n_sections; i++)
+        if (held[i])
+            secs[m++] = t->sections[i];
+    free(held);
     *out = *t;
     out->bindings = rows;
     out->n_bindings = n;

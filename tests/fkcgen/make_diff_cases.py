@@ -159,8 +159,33 @@ stride: { kind: usize }
         "old": base(("rank: any\n", "rank: any\nshape_constraint: \"len <= n\"\n")),
         "new": base(("rank: any\n", "rank: any\nshape_constraint: \"len < n\"\n"))},
     # ---- outputs ----
-    "output_dtype_rule_changed": {"old": TWO, "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"))},
+    # the key [src] alone: the bindings stay, the output's dtype follows another input
+    "output_dtype_rule_changed": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src]")),
+        "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"),
+                   ("determinism: bitwise", "determinism: bitwise\nkey: [src]"))},
+    # the default key [src, out]: out's dtype is idx's now, so every key changed
+    "output_dtype_rule_changed_key": {"old": TWO,
+                                      "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"))},
     "output_shape_rule_changed": {"old": BASE, "new": base(("from_params(dst)", "same_as(src)"))},
+    # issue 22: keys over several tensors
+    "key_changed": {  # the same tuples, the slots swapped: every key matches, the key changed
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"),
+                   ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))},
+    "key_changed_tuples": {"old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
+                           "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"))},
+    "fanout_changed": {"old": BASE, "new": base(("determinism: bitwise",
+                                                 "determinism: bitwise\nfanout: dtypes"))},
+    "combination_removed": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]\n"
+                         "exclude:\n- [F32, I64]\n- [U8, I64]"))},
+    "combination_added": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]\n"
+                         "exclude:\n- [U8, I64]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"))},
     "output_layout_changed": {"old": BASE, "new": base(("layout_guarantee: contiguous",
                                                         "layout_guarantee: same_as_input"))},
     "output_aliasing_changed": {"old": BASE, "new": base(("aliasing: none", "aliasing: may_alias_input"))},
