@@ -284,8 +284,8 @@ static char *read_text(fkcg_arena *a, fkcg_diag *d, const char *path, size_t *le
         if (got == 0)
             break;
     }
-    size_t out = 0;
-    for (size_t i = 0; i < n; i++)
+    size_t out = 0, bom = n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0; /* as a contract's */
+    for (size_t i = bom; i < n; i++)
         if (!(buf[i] == '\r' && i + 1 < n && buf[i + 1] == '\n'))
             buf[out++] = buf[i];
     buf[out] = '\0';

@@ -94,9 +94,36 @@ static bool is_space(char c)
 {
     return c == ' ' || c == '\t';
 }
+/* A name's bytes: ASCII letters, digits, '_', and (so that a misspelt name is reported whole,
+ * not cut at its first accent) the bytes of any other UTF-8 character. */
 static bool is_word(char c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           (unsigned char)c >= 0x80;
+}
+
+/* The first byte of line that is not text: invalid UTF-8 (a stray, overlong or surrogate
+ * sequence), or a control character other than tab; NULL when there is none. */
+static const char *not_text(const char *line)
+{
+    for (const unsigned char *p = (const unsigned char *)line; *p;) {
+        size_t k = *p < 0x80             ? 1
+                   : (*p & 0xE0) == 0xC0 ? 2
+                   : (*p & 0xF0) == 0xE0 ? 3
+                   : (*p & 0xF8) == 0xF0 ? 4
+                                         : 0;
+        if (!k || (k == 1 && ((*p < 0x20 && *p != '\t') || *p == 0x7f)) || (k == 2 && *p < 0xC2) ||
+            (k == 4 && *p > 0xF4))
+            return (const char *)p;
+        for (size_t i = 1; i < k; i++)
+            if ((p[i] & 0xC0) != 0x80)
+                return (const char *)p;
+        if ((k == 3 && *p == 0xE0 && p[1] < 0xA0) || (k == 3 && *p == 0xED && p[1] >= 0xA0) ||
+            (k == 4 && *p == 0xF0 && p[1] < 0x90) || (k == 4 && *p == 0xF4 && p[1] >= 0x90))
+            return (const char *)p;
+        p += k;
+    }
+    return NULL;
 }
 
 /* "F32, I8" of op at line: each a dtype the op is bound for. */
@@ -232,9 +259,18 @@ static size_t select_dtypes(selector *s, sel_op *op, const char *text, const cha
     }
 }
 
-/* One line of the file (NUL-terminated, no newline). */
+/* One line of the file (NUL-terminated, no newline; a CR before it is dropped by the caller). */
 static size_t select_line(selector *s, const char *text, uint32_t line)
 {
+    const char *bad = not_text(text);
+    if (bad) {
+        unsigned char c = (unsigned char)*bad;
+        return fail(s, line, (size_t)(bad - text) + 1,
+                    c < 0x80 ? "control character 0x%02X in the selection; only text and tabs "
+                               "may appear"
+                             : "invalid UTF-8 in the selection (byte 0x%02X)",
+                    c);
+    }
     const char *p = text;
     while (is_space(*p))
         p++;
@@ -374,8 +410,8 @@ int fkcg_select(const fkcg_table *t, const char *path, fkcg_diag *d, fkcg_table 
     for (const char *p = text; *p; line++) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        char *one = xcalloc(n + 1, 1); /* the line alone, NUL-terminated */
-        memcpy(one, p, n);
+        char *one = xcalloc(n + 1, 1); /* the line alone, NUL-terminated, without a CR ending it */
+        memcpy(one, p, n - (nl && n && p[n - 1] == '\r'));
         errors += select_line(&s, one, line);
         free(one);
         p += n + (nl != NULL);

@@ -1114,6 +1114,24 @@ static void test_select(void **state)
         "^\n"
         "fkcgen gen: nothing written (contract errors)\n");
     assert_false(exists("%s/%s", "s"));
+    /* bytes that are not text are named at their column, not read as the end of a cut name
+     * (issue 26 item 7: 'Write\xffSlice' said "op kind 'Write' is bound by no contract"); a
+     * name with a UTF-8 accent is named whole; a CR LF line end is a line end */
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/bytes.txt --out-dir %s/s "
+                        "%s",
+                        repo, fkcgen, tmp, in),
+                     1);
+    static const char *const bytes_errors[] = {
+        "bytes.txt:1:6: error: invalid UTF-8 in the selection (byte 0xFF)\n",
+        "bytes.txt:2:14: error: invalid UTF-8 in the selection (byte 0xC3)\n",
+        "bytes.txt:3:1: error: op kind 'Writ\xc3\xa9' is bound by no contract\n",
+        "bytes.txt:5:9: error: control character 0x01 in the selection; only text and tabs may "
+        "appear\n"};
+    for (size_t i = 0; i < sizeof bytes_errors / sizeof bytes_errors[0]; i++)
+        if (!strstr(err_text, bytes_errors[i]))
+            fail_msg("missing %s in:\n%s", bytes_errors[i], err_text);
+    assert_null(strstr(err_text, "bytes.txt:4:"));
+    assert_false(exists("%s/%s", "s"));
     assert_int_equal(
         sh("cd %s && %s gen --select tests/gen/cases/select/empty.txt --out-dir %s/s %s", repo,
            fkcgen, tmp, in),
