@@ -2,7 +2,7 @@
 """mutate.py — a sample of one-line faults in one C file, each run against a test command: a
 mutant the command passes on "survives" (no test noticed the fault). Not part of `make test`.
 
-    scripts/mutate.py FILE [--sample N] [--seed S] [--list] -- CMD...
+    scripts/mutate.py FILE [--sample N] [--seed S] [--lines A-B] [--list] -- CMD...
 
 FILE is changed in place one mutant at a time and restored after each (and on any exit); CMD
 runs from the current directory (exit 0: the mutant survived). Run it in a copy of the tree,
@@ -12,7 +12,8 @@ a logical operator swapped (&& ||), a negation dropped (!strcmp), a tie-break dr
 (`return c ? c : x;` -> `return c;`), a sort's direction reversed (-1 : 1), an off-by-one
 (`= 1;` <-> `= 0;` in a for, `+ 1`/`- 1` dropped), a check skipped (a `continue;`, `break;`,
 `errors++`/`errors +=`, `return 0;`, or a `put_*` line of a serialisation removed). The sample
-is N of all candidates (seeded, spread over the file), listed with its line before it runs.
+is N of all candidates (seeded, spread over the file; --lines A-B: only those on lines A..B, to
+sample one part of a file), listed with its line before it runs.
 Prints each mutant's result and, at the end, the survivors and the count."""
 import random, re, signal, subprocess, sys
 
@@ -84,6 +85,9 @@ def main():
     original = open(path).read()
     lines = original.splitlines(keepends=True)
     cands = candidates(lines)
+    if "--lines" in opts:
+        lo, hi = (int(x) for x in opts[opts.index("--lines") + 1].split("-"))
+        cands = [c for c in cands if lo <= c[0] + 1 <= hi]
     rng = random.Random(seed)
     sample = sorted(rng.sample(cands, min(n, len(cands))), key=lambda c: (c[0], c[1]))
     print("%s: %d candidate mutants, %d sampled (seed %d)" % (path, len(cands), len(sample), seed))

@@ -15,7 +15,7 @@
 TSAN_BUILD ?= build/tsan
 TSAN_CC    ?= gcc
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS := test_threads test_async
+TSAN_TESTS := test_threads test_async test_misuse
 TSAN_ENV    = LD_PRELOAD=$(CURDIR)/$(SAN_KEEP) TSAN_OPTIONS=suppressions=$(CURDIR)/tests/tsan.supp:halt_on_error=1:exitcode=66:second_deadlock_stack=1:print_suppressions=0
 
 .PHONY: tsan check-threads-20

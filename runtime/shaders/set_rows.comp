@@ -8,57 +8,135 @@
 // An index at or past the cache's slot count writes nothing and adds 1 to the status word.
 // Conversions are integer code (no float instruction), round to nearest even, bit-exact
 // everywhere: runtime/src/set_rows.c's reference is the same arithmetic.
-// Bindings: 0 the source window, 1 the index window, 2 the cache window, 3 the status window.
-// Must match struct sr_push in runtime/src/set_rows.c.
+// Bindings (one op, -DFUSED=0): 0 the source window, 1 the index window, 2 the cache window,
+// 3 the status window. -DFUSED=1: many ops of one stream in one dispatch, from a table.
+// Must match struct sr_push and the table built in runtime/src/set_rows.c.
 #version 450
 
 layout(local_size_x = 256) in;
 
-layout(std430, set = 0, binding = 0) readonly buffer S1 { uint s1[]; };
-#if VEC
-layout(std430, set = 0, binding = 0) readonly buffer S2 { uvec2 s2[]; };
-layout(std430, set = 0, binding = 0) readonly buffer S4 { uvec4 s4[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer D4 { uvec4 d4[]; };
+// The op's parameters, in this order (struct sr_push): push constants of a single op; in the
+// fused variant (-DFUSED=1) words 4.. of the op's table entry.
+#define N 0u         // source rows (indices)
+#define ROW_BASE 1u  // first row of this dispatch
+#define CHUNKS 2u    // work groups per row
+#define ROW_UNITS 3u // units of one cache row
+#define D_OFF 4u     // the cache's first unit in its window
+#define SPLIT 5u     // slot = outer * split + inner (1: the slot is axis 0 alone)
+#define D_OUTER 6u   // units between outer slots
+#define D_INNER 7u   // units between inner slots
+#define RUN_UNITS 8u // units of one run (a contiguous piece of a row in the cache)
+#define D_RUN 9u     // units between runs
+#define S_OFF 10u    // the source's first byte in its window
+#define S_ROW 11u    // bytes of one source row
+#define I_OFF 12u    // the index tensor's first word in its window
+#define I64 13u      // 1: I64 indices, 0: I32
+#define SLOTS 14u    // slots of the cache (< 2^31)
+#define ST_WORD 15u  // the status word in its window, or 0xffffffff: none
+#define CONV 16u     // 0 copy, 1 F32->F16, 2 F32->BF16, 3 F16->F32, 4 BF16->F32
+#define S_UNIT 17u   // source bytes per unit
+#define DUPS 18u     // 1: look for later rows naming the same slot
+#define GROUPS 19u   // work groups of this dispatch (fused: of this op)
+
+#if FUSED
+// Binding 0: the table, 32 words an op: its first group, its slots (source, index: read
+// windows 0..3; cache, status: written windows 0..7, 4 bits each), 16-byte units or words,
+// then the 20 parameters. Bindings 1..4: read windows; 5..12: written windows.
+layout(std430, set = 0, binding = 0) readonly buffer Table { uint t[]; };
+#define RDECL(b, n)                                                                            \
+    layout(std430, set = 0, binding = b) readonly buffer R1##n { uint r1##n[]; };             \
+    layout(std430, set = 0, binding = b) readonly buffer R2##n { uvec2 r2##n[]; };            \
+    layout(std430, set = 0, binding = b) readonly buffer R4##n { uvec4 r4##n[]; };
+#define WDECL(b, n)                                                                            \
+    layout(std430, set = 0, binding = b) buffer W1##n { uint w1##n[]; };                      \
+    layout(std430, set = 0, binding = b) writeonly buffer W4##n { uvec4 w4##n[]; };
+RDECL(1, a) RDECL(2, b) RDECL(3, c) RDECL(4, d)
+WDECL(5, a) WDECL(6, b) WDECL(7, c) WDECL(8, d) WDECL(9, e) WDECL(10, f) WDECL(11, g)
+WDECL(12, h)
+
+layout(push_constant) uniform Push { uint n; } pc; // ops in the table
+
+uint e0;         // the op's table entry
+uint ks, ki, kd, kt; // its windows
+bool vec;
+uint P(uint k) { return t[e0 + 4u + k]; }
+#define RSW(f, k, i) (k == 0u ? f##a[i] : k == 1u ? f##b[i] : k == 2u ? f##c[i] : f##d[i])
+uint s1(uint i) { return RSW(r1, ks, i); }
+uvec2 s2(uint i) { return RSW(r2, ks, i); }
+uvec4 s4(uint i) { return RSW(r4, ks, i); }
+uint ix(uint i) { return RSW(r1, ki, i); }
+void d1(uint i, uint v)
+{
+    switch (kd) {
+    case 0u: w1a[i] = v; break;
+    case 1u: w1b[i] = v; break;
+    case 2u: w1c[i] = v; break;
+    case 3u: w1d[i] = v; break;
+    case 4u: w1e[i] = v; break;
+    case 5u: w1f[i] = v; break;
+    case 6u: w1g[i] = v; break;
+    default: w1h[i] = v; break;
+    }
+}
+void d4(uint i, uvec4 v)
+{
+    switch (kd) {
+    case 0u: w4a[i] = v; break;
+    case 1u: w4b[i] = v; break;
+    case 2u: w4c[i] = v; break;
+    case 3u: w4d[i] = v; break;
+    case 4u: w4e[i] = v; break;
+    case 5u: w4f[i] = v; break;
+    case 6u: w4g[i] = v; break;
+    default: w4h[i] = v; break;
+    }
+}
+void count(uint i)
+{
+    switch (kt) {
+    case 0u: atomicAdd(w1a[i], 1u); break;
+    case 1u: atomicAdd(w1b[i], 1u); break;
+    case 2u: atomicAdd(w1c[i], 1u); break;
+    case 3u: atomicAdd(w1d[i], 1u); break;
+    case 4u: atomicAdd(w1e[i], 1u); break;
+    case 5u: atomicAdd(w1f[i], 1u); break;
+    case 6u: atomicAdd(w1g[i], 1u); break;
+    default: atomicAdd(w1h[i], 1u); break;
+    }
+}
 #else
-layout(std430, set = 0, binding = 2) writeonly buffer D1 { uint d1[]; };
-#endif
-layout(std430, set = 0, binding = 1) readonly buffer Ix { uint ix[]; };
+layout(std430, set = 0, binding = 0) readonly buffer S1 { uint s1_[]; };
+layout(std430, set = 0, binding = 0) readonly buffer S2 { uvec2 s2_[]; };
+layout(std430, set = 0, binding = 0) readonly buffer S4 { uvec4 s4_[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Ix { uint ix_[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer D1 { uint d1_[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer D4 { uvec4 d4_[]; };
 layout(std430, set = 0, binding = 3) buffer Status { uint status[]; };
 
-layout(push_constant) uniform Push {
-    uint n;         // source rows (indices)
-    uint row_base;  // first row of this dispatch
-    uint chunks;    // work groups per row
-    uint row_units; // units of one cache row
-    uint d_off;     // the cache's first unit in its window
-    uint split;     // slot = outer * split + inner (1: the slot is axis 0 alone)
-    uint d_outer;   // units between outer slots
-    uint d_inner;   // units between inner slots
-    uint run_units; // units of one run (a contiguous piece of a row in the cache)
-    uint d_run;     // units between runs
-    uint s_off;     // the source's first byte in its window
-    uint s_row;     // bytes of one source row
-    uint i_off;     // the index tensor's first word in its window
-    uint i64;       // 1: I64 indices, 0: I32
-    uint slots;     // slots of the cache (< 2^31)
-    uint st_word;   // the status word in its window, or 0xffffffff: none
-    uint conv;      // 0 copy, 1 F32->F16, 2 F32->BF16, 3 F16->F32, 4 BF16->F32
-    uint s_unit;    // source bytes per unit
-    uint dups;      // 1: look for later rows naming the same slot
-    uint groups;    // work groups of this dispatch
-} pc;
+layout(push_constant) uniform Push { uint w[20]; } pc;
+
+const bool vec = VEC != 0;
+uint P(uint k) { return pc.w[k]; }
+uint s1(uint i) { return s1_[i]; }
+uvec2 s2(uint i) { return s2_[i]; }
+uvec4 s4(uint i) { return s4_[i]; }
+uint ix(uint i) { return ix_[i]; }
+void d1(uint i, uint v) { d1_[i] = v; }
+void d4(uint i, uvec4 v) { d4_[i] = v; }
+void count(uint i) { atomicAdd(status[i], 1u); }
+#endif
 
 shared uint later;
 
 uint word_at(uint b) // 32 bits at byte b of the source window
 {
     uint w = b >> 2u, sh = (b & 3u) * 8u;
-    return sh == 0u ? s1[w] : (s1[w] >> sh) | (s1[w + 1u] << (32u - sh));
+    return sh == 0u ? s1(w) : (s1(w) >> sh) | (s1(w + 1u) << (32u - sh));
 }
 
 uint half_at(uint b) // 16 bits at byte b (2-aligned) of the source window
 {
-    return (s1[b >> 2u] >> ((b & 2u) * 8u)) & 0xffffu;
+    return (s1(b >> 2u) >> ((b & 2u) * 8u)) & 0xffffu;
 }
 
 // F32 bits -> F16 bits, round to nearest even; NaN stays NaN (quiet, top payload bits kept),
@@ -108,34 +186,51 @@ uint h2f(uint h)
     return sign | ((p + 103u) << 23u) | ((m << (23u - p)) & 0x7fffffu);
 }
 
-uint narrow(uint x) { return pc.conv == 1u ? f2h(x) : f2b(x); }
-uint widen(uint h) { return pc.conv == 3u ? h2f(h) : h << 16u; }
+uint narrow(uint x) { return P(CONV) == 1u ? f2h(x) : f2b(x); }
+uint widen(uint h) { return P(CONV) == 3u ? h2f(h) : h << 16u; }
 
 void main()
 {
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    uint row = pc.row_base + g / pc.chunks, chunk = g % pc.chunks;
-    uint lx = gl_LocalInvocationID.x;
-    if (g >= pc.groups)
+#if FUSED
+    uint lo_ = 0u, hi_ = pc.n; // the last op whose first group is <= g
+    while (hi_ - lo_ > 1u) {
+        uint mid = (lo_ + hi_) >> 1u;
+        if (t[mid * 32u] <= g)
+            lo_ = mid;
+        else
+            hi_ = mid;
+    }
+    e0 = lo_ * 32u;
+    if (g < t[e0])
         return;
-    uint lo = ix[pc.i_off + (pc.i64 != 0u ? 2u * row : row)];
-    uint hi = pc.i64 != 0u ? ix[pc.i_off + 2u * row + 1u] : ((lo >> 31u) != 0u ? ~0u : 0u);
+    g -= t[e0];
+    uint sl = t[e0 + 1u];
+    ks = sl & 15u, ki = (sl >> 4u) & 15u, kd = (sl >> 8u) & 15u, kt = (sl >> 12u) & 15u;
+    vec = t[e0 + 2u] != 0u;
+#endif
+    uint row = P(ROW_BASE) + g / P(CHUNKS), chunk = g % P(CHUNKS);
+    uint lx = gl_LocalInvocationID.x;
+    if (g >= P(GROUPS))
+        return;
+    uint lo = ix(P(I_OFF) + (P(I64) != 0u ? 2u * row : row));
+    uint hi = P(I64) != 0u ? ix(P(I_OFF) + 2u * row + 1u) : ((lo >> 31u) != 0u ? ~0u : 0u);
     if ((hi >> 31u) != 0u)
         return; // negative: skipped
-    if (hi != 0u || lo >= pc.slots) {
-        if (chunk == 0u && lx == 0u && pc.st_word != 0xffffffffu)
-            atomicAdd(status[pc.st_word], 1u);
+    if (hi != 0u || lo >= P(SLOTS)) {
+        if (chunk == 0u && lx == 0u && P(ST_WORD) != 0xffffffffu)
+            count(P(ST_WORD));
         return; // past the cache: counted, nothing written
     }
-    if (pc.dups != 0u) { // the last row naming a slot writes it: skip when a later one does
+    if (P(DUPS) != 0u) { // the last row naming a slot writes it: skip when a later one does
         if (lx == 0u)
             later = 0u;
         barrier();
-        for (uint base = row + 1u; base < pc.n; base += 256u) {
+        for (uint base = row + 1u; base < P(N); base += 256u) {
             uint j = base + lx;
-            if (j < pc.n) {
-                uint jl = ix[pc.i_off + (pc.i64 != 0u ? 2u * j : j)];
-                uint jh = pc.i64 != 0u ? ix[pc.i_off + 2u * j + 1u] : 0u;
+            if (j < P(N)) {
+                uint jl = ix(P(I_OFF) + (P(I64) != 0u ? 2u * j : j));
+                uint jh = P(I64) != 0u ? ix(P(I_OFF) + 2u * j + 1u) : 0u;
                 if (jl == lo && jh == 0u)
                     later = 1u;
             }
@@ -147,30 +242,30 @@ void main()
         }
     }
     uint u = chunk * 256u + lx;
-    if (u >= pc.row_units)
+    if (u >= P(ROW_UNITS))
         return;
-    uint r = u / pc.run_units, e = u - r * pc.run_units;
-    uint outer = lo / pc.split, inner = lo - outer * pc.split;
-    uint d = pc.d_off + outer * pc.d_outer + inner * pc.d_inner + r * pc.d_run + e;
-    uint sb = pc.s_off + row * pc.s_row + u * pc.s_unit;
-#if VEC
-    if (pc.conv == 0u) {
-        d4[d] = s4[sb >> 4u];
-    } else if (pc.conv <= 2u) {
-        uvec4 a = s4[sb >> 4u], b = s4[(sb >> 4u) + 1u];
-        d4[d] = uvec4(narrow(a.x) | (narrow(a.y) << 16u), narrow(a.z) | (narrow(a.w) << 16u),
-                      narrow(b.x) | (narrow(b.y) << 16u), narrow(b.z) | (narrow(b.w) << 16u));
+    uint r = u / P(RUN_UNITS), e = u - r * P(RUN_UNITS);
+    uint outer = lo / P(SPLIT), inner = lo - outer * P(SPLIT);
+    uint d = P(D_OFF) + outer * P(D_OUTER) + inner * P(D_INNER) + r * P(D_RUN) + e;
+    uint sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
+    uint conv = P(CONV);
+    if (vec) {
+        if (conv == 0u) {
+            d4(d, s4(sb >> 4u));
+        } else if (conv <= 2u) {
+            uvec4 a = s4(sb >> 4u), b = s4((sb >> 4u) + 1u);
+            d4(d, uvec4(narrow(a.x) | (narrow(a.y) << 16u), narrow(a.z) | (narrow(a.w) << 16u),
+                        narrow(b.x) | (narrow(b.y) << 16u), narrow(b.z) | (narrow(b.w) << 16u)));
+        } else {
+            uvec2 a = s2(sb >> 3u);
+            d4(d, uvec4(widen(a.x & 0xffffu), widen(a.x >> 16u), widen(a.y & 0xffffu),
+                        widen(a.y >> 16u)));
+        }
+    } else if (conv == 0u) {
+        d1(d, word_at(sb));
+    } else if (conv <= 2u) {
+        d1(d, narrow(word_at(sb)) | (narrow(word_at(sb + 4u)) << 16u));
     } else {
-        uvec2 a = s2[sb >> 3u];
-        d4[d] = uvec4(widen(a.x & 0xffffu), widen(a.x >> 16u), widen(a.y & 0xffffu),
-                      widen(a.y >> 16u));
+        d1(d, widen(half_at(sb)));
     }
-#else
-    if (pc.conv == 0u)
-        d1[d] = word_at(sb);
-    else if (pc.conv <= 2u)
-        d1[d] = narrow(word_at(sb)) | (narrow(word_at(sb + 4u)) << 16u);
-    else
-        d1[d] = widen(half_at(sb));
-#endif
 }

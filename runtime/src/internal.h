@@ -117,8 +117,9 @@ typedef enum kernel_id {
     KERNEL_RING_WIDE,
     KERNEL_FUSED,
     KERNEL_ADVANCE,
-    KERNEL_SET_ROWS_WORD, /* set_rows.comp: one 32-bit word of a cache row per invocation */
-    KERNEL_SET_ROWS_VEC,  /* and one 16-byte unit (rows and offsets 16-aligned) */
+    KERNEL_SET_ROWS_WORD,  /* set_rows.comp: one 32-bit word of a cache row per invocation */
+    KERNEL_SET_ROWS_VEC,   /* and one 16-byte unit (rows and offsets 16-aligned) */
+    KERNEL_SET_ROWS_FUSED, /* many set_rows ops of a stream in one dispatch, from a table */
     KERNEL_COUNT
 } kernel_id;
 
@@ -202,6 +203,8 @@ struct fkc_context {
     VkPipelineLayout advance_layout;
     VkDescriptorSetLayout set_rows_set_layout; /* set_rows.comp: source, index, cache, status */
     VkPipelineLayout set_rows_layout;
+    VkDescriptorSetLayout set_rows_fused_set_layout; /* the table, 4 read and 8 written windows */
+    VkPipelineLayout set_rows_fused_layout;
     bool fusion;                     /* the device binds enough buffers to fuse writes */
     bool no_host_tables;             /* test hook: never host-visible fused tables */
     fkc_memory memory;               /* blocks of the buffers (memory.c) */
@@ -327,6 +330,7 @@ struct fkc_stream {
     VkDescriptorPool *dpools; /* no push descriptors: the sets of the recorded ops */
     uint32_t n_dpools, cur_dpool;
     fkc_stream *next_idle, *next_pooled; /* the context's pool lists */
+    struct fkc_sr_batch *sr;             /* set_rows ops waiting to be fused (set_rows.c) */
 };
 
 /* ---- error.c ---- */
@@ -437,6 +441,25 @@ void fkc_stream_flush(fkc_stream *s);
 fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
                            VkDescriptorSetLayout set_layout, uint32_t n,
                            const VkDescriptorBufferInfo *buffers);
+
+/* Table space for one fused batch (FKC_FUSE_MAX * FKC_FUSE_WORDS words) in the stream's table
+ * buffers, and (without push descriptors) a descriptor set of the stream's pools. */
+fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at);
+fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set);
+/* A memory barrier (stream.c's one place recording vkCmdPipelineBarrier). */
+void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
+                               VkPipelineStageFlags dst, VkAccessFlags dst_access);
+
+/* ---- set_rows.c ---- */
+/* Records the stream's pending fused set_rows ops, if any, as one dispatch (their accesses are
+ * tracked already); forgets them (reset); frees the batch. Dispatches pending now (0 or 1). */
+void fkc_set_rows_flush(fkc_stream *s);
+void fkc_set_rows_reset(fkc_stream *s);
+void fkc_set_rows_free(fkc_stream *s);
+uint32_t fkc_set_rows_pending(const fkc_stream *s);
+/* Whether access a must wait for the pending fused set_rows dispatch: it will bind whole
+ * windows (widened over bytes between its ops), which is what the validation layer sees. */
+bool fkc_set_rows_hazard(const fkc_stream *s, const fkc_access *a);
 
 /* ---- slab.c ---- */
 /* Records one planned box copy from src into out (shapes from the tensors). */

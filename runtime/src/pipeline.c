@@ -40,6 +40,9 @@ static const uint32_t spv_set_rows_word[] =
 static const uint32_t spv_set_rows_vec[] =
 #include "set_rows_vec.spv.inc"
     ;
+static const uint32_t spv_set_rows_fused[] =
+#include "set_rows_fused.spv.inc"
+    ;
 
 static const struct {
     const uint32_t *code;
@@ -57,6 +60,7 @@ static const struct {
     [KERNEL_ADVANCE] = {spv_advance, sizeof spv_advance, "advance"},
     [KERNEL_SET_ROWS_WORD] = {spv_set_rows_word, sizeof spv_set_rows_word, "set_rows_word"},
     [KERNEL_SET_ROWS_VEC] = {spv_set_rows_vec, sizeof spv_set_rows_vec, "set_rows_vec"},
+    [KERNEL_SET_ROWS_FUSED] = {spv_set_rows_fused, sizeof spv_set_rows_fused, "set_rows_fused"},
 };
 
 #define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
@@ -114,14 +118,18 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
         st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout, &ctx->advance_layout);
     if (st == FKC_OK) /* set_rows.comp: source, index, cache, status; 20 words of push */
         st = fkc_compute_layout(ctx, 4, 80, "", &ctx->set_rows_set_layout, &ctx->set_rows_layout);
+    if (st == FKC_OK && ctx->fusion) /* the fused variant: its table, 4 read, 8 written windows */
+        st = fkc_compute_layout(ctx, 13, 4, "", &ctx->set_rows_fused_set_layout,
+                                &ctx->set_rows_fused_layout);
     /* Every kernel is built now, so that recording an op never fails half-way (an op either
      * records completely or not at all), and the pipelines are read-only afterwards. */
     for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++) {
-        VkPipelineLayout layout = k == KERNEL_FUSED           ? ctx->fused_layout
-                                  : k == KERNEL_ADVANCE       ? ctx->advance_layout
-                                  : k >= KERNEL_SET_ROWS_WORD ? ctx->set_rows_layout
-                                                              : ctx->pipeline_layout;
-        if (k == KERNEL_FUSED && !ctx->fusion)
+        VkPipelineLayout layout = k == KERNEL_FUSED            ? ctx->fused_layout
+                                  : k == KERNEL_ADVANCE        ? ctx->advance_layout
+                                  : k == KERNEL_SET_ROWS_FUSED ? ctx->set_rows_fused_layout
+                                  : k >= KERNEL_SET_ROWS_WORD  ? ctx->set_rows_layout
+                                                               : ctx->pipeline_layout;
+        if ((k == KERNEL_FUSED || k == KERNEL_SET_ROWS_FUSED) && !ctx->fusion)
             continue;
         st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, layout, "",
                                   &ctx->pipelines[k]);
@@ -134,14 +142,14 @@ void fkc_pipelines_destroy(fkc_context *ctx)
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (ctx->pipelines[k])
             ctx->vk.vkDestroyPipeline(ctx->device, ctx->pipelines[k], ctx->alloc);
-    VkPipelineLayout layouts[4] = {ctx->pipeline_layout, ctx->fused_layout, ctx->advance_layout,
-                                   ctx->set_rows_layout};
-    VkDescriptorSetLayout sets[3] = {ctx->fused_set_layout, ctx->advance_set_layout,
-                                     ctx->set_rows_set_layout};
-    for (int i = 0; i < 4; i++)
+    VkPipelineLayout layouts[5] = {ctx->pipeline_layout, ctx->fused_layout, ctx->advance_layout,
+                                   ctx->set_rows_layout, ctx->set_rows_fused_layout};
+    VkDescriptorSetLayout sets[4] = {ctx->fused_set_layout, ctx->advance_set_layout,
+                                     ctx->set_rows_set_layout, ctx->set_rows_fused_set_layout};
+    for (int i = 0; i < 5; i++)
         if (layouts[i])
             ctx->vk.vkDestroyPipelineLayout(ctx->device, layouts[i], ctx->alloc);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (sets[i])
             ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, sets[i], ctx->alloc);
     if (ctx->set_layout)

@@ -16,6 +16,7 @@
 #include "internal.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the plan: shared by the reference and the device ------------------------------------ */
@@ -73,7 +74,8 @@ static fkc_status sr_check(const char *op, fkc_dtype sdt, uint32_t srank, const 
     if (drank < 1 || drank > FKC_MAX_RANK || srank < 1 || srank > FKC_MAX_RANK)
         return fkc_fail(FKC_ERR_RANK, "%s: ranks (src %" PRIu32 ", out %" PRIu32 ") outside 1..%d",
                         op, srank, drank, FKC_MAX_RANK);
-    if (!fkc_dtype_size(sdt) || !fkc_dtype_size(ddt))
+    if ((unsigned)sdt >= FKC_DTYPE_COUNT || (unsigned)ddt >= FKC_DTYPE_COUNT ||
+        !fkc_dtype_size(sdt) || !fkc_dtype_size(ddt))
         return fkc_fail(FKC_ERR_DTYPE, "%s: unknown dtype (src %d, out %d)", op, (int)sdt,
                         (int)ddt);
     if (idt != FKC_DTYPE_I32 && idt != FKC_DTYPE_I64)
@@ -302,6 +304,260 @@ static VkDescriptorBufferInfo window(const fkc_context *ctx, VkBuffer buf, uint6
     return (VkDescriptorBufferInfo){buf, w, ((hi + 15) & ~(uint64_t)15) - w};
 }
 
+/* ---- fusing: the set_rows ops of a stream in one dispatch --------------------------------- */
+
+#define SR_FUSE_MAX 128u /* ops one fused dispatch takes (32 words each: 16 KiB of table) */
+#define SR_WORDS 32u     /* words of an op's table entry (set_rows.comp, FUSED) */
+#define SR_READ 4u       /* read windows (sources, indices) */
+#define SR_WRITE 8u      /* written windows (caches, status words) */
+
+/* One queued op: its parameters (offsets still in bytes in the VkBuffers), its windows' slots
+ * (source, index, cache, status) and its unit. */
+typedef struct sr_op {
+    sr_push pc;
+    uint64_t at[4]; /* VkBuffer byte of the source, the index, the cache, the status word */
+    uint32_t slot[4];
+    uint32_t unit;                 /* 16 or 4 */
+    VkDescriptorBufferInfo status; /* its status word's window (buffer NULL: none) */
+} sr_op;
+
+struct fkc_sr_batch {
+    sr_op op[SR_FUSE_MAX];
+    uint32_t n;
+    uint64_t groups;
+    fkc_slot slot[SR_READ + SR_WRITE]; /* read ones first */
+    uint32_t n_read, n_write;
+    fkc_table *table;
+    uint64_t at;
+    VkDescriptorSet set;
+    bool self; /* its own op is being touched: its windows are no hazard to it */
+};
+
+bool fkc_set_rows_hazard(const fkc_stream *s, const fkc_access *a)
+{
+    const struct fkc_sr_batch *b = s->sr;
+    if (!b || !b->n || b->self)
+        return false;
+    for (uint32_t i = 0; i < b->n_read + b->n_write; i++) {
+        uint32_t k = i < b->n_read ? i : SR_READ + i - b->n_read;
+        const fkc_slot *t = &b->slot[k];
+        if ((k >= SR_READ || a->write) && t->buffer == a->buffer && a->lo < t->hi && t->lo < a->hi)
+            return true;
+    }
+    return false;
+}
+
+uint32_t fkc_set_rows_pending(const fkc_stream *s)
+{
+    return s->sr && s->sr->n ? 1 + (s->sr->table->map ? 0 : 1) : 0;
+}
+
+void fkc_set_rows_reset(fkc_stream *s)
+{
+    if (s->sr)
+        s->sr->n = 0, s->sr->groups = 0;
+}
+
+void fkc_set_rows_free(fkc_stream *s)
+{
+    free(s->sr);
+    s->sr = NULL;
+}
+
+/* Whether [lo, hi) of buf, read or written, meets an access tracked since the last barrier or
+ * a window of the pending fused writes (which the validation layer sees as accessed). */
+static bool touched(const fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t hi, bool write)
+{
+    if (lo >= hi)
+        return false;
+    for (uint32_t i = 0; i < s->n_track; i++) {
+        const fkc_access *t = &s->track[i];
+        if ((t->write || write) && t->buffer == buf && lo < t->hi && t->lo < hi)
+            return true;
+    }
+    const fkc_batch *b = s->batch;
+    for (uint32_t i = 0; b && b->n && i < b->n_read + b->n_write; i++) {
+        uint32_t k = i < b->n_read ? i : FKC_FUSE_READ + i - b->n_read;
+        bool w = k >= FKC_FUSE_READ;
+        if ((w || write) && b->slot[k].buffer == buf && lo < b->slot[k].hi && b->slot[k].lo < hi)
+            return true;
+    }
+    return false;
+}
+
+/* The slot of the batch holding window w (read or written): an existing one of its VkBuffer
+ * widened over it when the widened window stays within the storage range and the bytes it adds
+ * between the two meet nothing tracked, else a new one; -1 when there is no room. */
+static int sr_slot(fkc_stream *s, struct fkc_sr_batch *b, const VkDescriptorBufferInfo *w,
+                   bool write)
+{
+    uint64_t lim = s->ctx->storage_range, lo = w->offset, hi = w->offset + w->range;
+    uint32_t first = write ? SR_READ : 0, n = write ? b->n_write : b->n_read;
+    for (uint32_t i = 0; i < n; i++) {
+        fkc_slot *t = &b->slot[first + i];
+        if (t->buffer != w->buffer)
+            continue;
+        uint64_t l = lo < t->lo ? lo : t->lo, h = hi > t->hi ? hi : t->hi;
+        /* the gap between the two, if any, is what widening adds */
+        uint64_t glo = hi < t->lo ? hi : t->hi, ghi = hi < t->lo ? t->lo : lo;
+        if (h - l <= lim && (ghi <= glo || !touched(s, w->buffer, glo, ghi, write))) {
+            t->lo = l, t->hi = h;
+            return (int)i;
+        }
+    }
+    if (n == (write ? SR_WRITE : SR_READ))
+        return -1;
+    b->slot[first + n] = (fkc_slot){w->buffer, lo, hi};
+    if (write)
+        b->n_write++;
+    else
+        b->n_read++;
+    return (int)n;
+}
+
+static fkc_status sr_start(fkc_stream *s, struct fkc_sr_batch *b)
+{
+    fkc_status st = fkc_stream_table(s, &b->table, &b->at);
+    b->set = VK_NULL_HANDLE;
+    if (st == FKC_OK && !s->ctx->vk.vkCmdPushDescriptorSetKHR)
+        st = fkc_stream_alloc_set(s, s->ctx->set_rows_fused_set_layout, &b->set);
+    b->n_read = b->n_write = 0;
+    b->groups = 0;
+    return st;
+}
+
+/* Queues an op (its accesses `acc` touched already) into the stream's batch. */
+static fkc_status sr_queue(fkc_stream *s, const sr_push *pc, const uint64_t at[4], uint32_t unit,
+                           const VkDescriptorBufferInfo bi[4], bool status, uint64_t groups)
+{
+    uint64_t glim = s->ctx->group_limit;
+    struct fkc_sr_batch *b = s->sr;
+    for (int pass = 0; pass < 2; pass++) {
+        if (b->n && (b->n == SR_FUSE_MAX || b->groups + groups > glim * glim))
+            fkc_set_rows_flush(s);
+        fkc_status st;
+        if (b->n == 0 && (st = sr_start(s, b)) != FKC_OK)
+            return st;
+        fkc_slot saved[SR_READ + SR_WRITE];
+        uint32_t nr = b->n_read, nw = b->n_write;
+        memcpy(saved, b->slot, sizeof saved);
+        int k[4];
+        for (int r = 0; r < 4; r++)
+            k[r] = sr_slot(s, b, &bi[r], r >= 2);
+        if (k[0] < 0 || k[1] < 0 || k[2] < 0 || k[3] < 0) {
+            memcpy(b->slot, saved, sizeof saved);
+            b->n_read = nr, b->n_write = nw;
+            fkc_set_rows_flush(s); /* a new batch: its windows are the op's own */
+            continue;
+        }
+        sr_op *o = &b->op[b->n++];
+        o->pc = *pc;
+        o->pc.groups = (uint32_t)groups;
+        memcpy(o->at, at, sizeof o->at);
+        for (int r = 0; r < 4; r++)
+            o->slot[r] = (uint32_t)k[r];
+        o->unit = unit;
+        o->status = status ? bi[3] : (VkDescriptorBufferInfo){VK_NULL_HANDLE, 0, 0};
+        b->groups += groups;
+        s->items++;
+        /* (its exact windows are tracked; later commands meeting the widened ones find them
+         * through fkc_set_rows_hazard) */
+        return FKC_OK;
+    }
+    return fkc_fail(FKC_ERR_STATE, "set_rows: the op's windows fit no fused batch");
+}
+
+/* Whether an op of the pending batch counts into the same status window: then the new op's
+ * atomic adds go into the same dispatch, and its status word needs no barrier (whatever else
+ * touched that word since the batch began has flushed it). */
+static bool shares_status(const fkc_stream *s, const VkDescriptorBufferInfo *w)
+{
+    const struct fkc_sr_batch *b = s->sr;
+    for (uint32_t i = 0; b && i < b->n; i++)
+        if (b->op[i].status.buffer == w->buffer && b->op[i].status.offset == w->offset &&
+            b->op[i].status.range == w->range)
+            return true;
+    return false;
+}
+
+void fkc_set_rows_flush(fkc_stream *s)
+{
+    struct fkc_sr_batch *b = s->sr;
+    if (!b || !b->n)
+        return;
+    fkc_context *ctx = s->ctx;
+    const fkc_vk *vk = &ctx->vk;
+    uint32_t t[SR_FUSE_MAX * SR_WORDS];
+    uint32_t group = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const sr_op *o = &b->op[i];
+        uint32_t *e = &t[i * SR_WORDS];
+        const fkc_slot *rs = &b->slot[o->slot[0]], *ri = &b->slot[o->slot[1]],
+                       *wd = &b->slot[SR_READ + o->slot[2]], *wt = &b->slot[SR_READ + o->slot[3]];
+        memset(e, 0, SR_WORDS * 4);
+        e[0] = group;
+        e[1] = o->slot[0] | o->slot[1] << 4 | o->slot[2] << 8 | o->slot[3] << 12;
+        e[2] = o->unit == 16;
+        sr_push p = o->pc;
+        if (p.row_units)
+            p.d_off = (uint32_t)((o->at[2] - wd->lo) / o->unit);
+        p.s_off = (uint32_t)(o->at[0] - rs->lo);
+        p.i_off = (uint32_t)((o->at[1] - ri->lo) / 4);
+        if (p.st_word != 0xffffffffu)
+            p.st_word = (uint32_t)((o->at[3] - wt->lo) / 4);
+        memcpy(&e[4], &p, sizeof p);
+        group += o->pc.groups;
+    }
+    uint64_t bytes = (uint64_t)b->n * SR_WORDS * 4;
+    VkBuffer tb = b->table->buffer;
+    if (b->table->map) {
+        memcpy(b->table->map + b->at, t, bytes);
+    } else {
+        vk->vkCmdUpdateBuffer(s->cmd, tb, b->at, bytes, t);
+        s->commands++;
+        fkc_stream_memory_barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    }
+    enum { NB = 1 + SR_READ + SR_WRITE };
+    VkDescriptorBufferInfo bi[NB];
+    bi[0] = (VkDescriptorBufferInfo){tb, b->at, bytes};
+    for (uint32_t i = 0; i < SR_READ + SR_WRITE; i++) {
+        bool write = i >= SR_READ;
+        uint32_t k = write ? i - SR_READ : i;
+        const fkc_slot *sl = &b->slot[i];
+        if (k < (write ? b->n_write : b->n_read))
+            bi[i + 1] = (VkDescriptorBufferInfo){sl->buffer, sl->lo, sl->hi - sl->lo};
+        else /* unused: read ones see the table, written ones the first written window */
+            bi[i + 1] = write ? bi[1 + SR_READ] : bi[0];
+    }
+    VkWriteDescriptorSet wr[NB];
+    for (uint32_t i = 0; i < NB; i++)
+        wr[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                       .dstSet = b->set,
+                                       .dstBinding = i,
+                                       .descriptorCount = 1,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .pBufferInfo = &bi[i]};
+    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          ctx->pipelines[KERNEL_SET_ROWS_FUSED]);
+    if (vk->vkCmdPushDescriptorSetKHR) {
+        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                                      ctx->set_rows_fused_layout, 0, NB, wr);
+    } else {
+        vk->vkUpdateDescriptorSets(ctx->device, NB, wr, 0, NULL);
+        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                                    ctx->set_rows_fused_layout, 0, 1, &b->set, 0, NULL);
+    }
+    uint32_t n = b->n;
+    vk->vkCmdPushConstants(s->cmd, ctx->set_rows_fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4,
+                           &n);
+    uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
+    vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
+    s->commands++;
+    b->n = 0;
+    b->groups = 0;
+}
+
 static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
                                 fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
                                 uint64_t status_offset)
@@ -418,6 +674,23 @@ static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_
     };
     if (!rows)
         pc.d_off = 0, pc.run_units = 1;
+    if (fkc_stream_fusing(s, 0) && p.n * chunks <= glim * glim) {
+        uint64_t at[4] = {rows ? slo : ilo, ilo, rows ? dlo : tlo, status ? tlo : dlo};
+        pc.row_base = 0;
+        /* a barrier (and the batch before it) if it must wait; the status word (acc's last)
+         * not, when the batch's ops count into it already */
+        if (!s->sr && !(s->sr = calloc(1, sizeof *s->sr)))
+            return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused set_rows batch");
+        bool shared = status && shares_status(s, &bi[3]);
+        s->sr->self = true;
+        fkc_stream_touch(s, nacc - (shared ? 1 : 0), acc);
+        if (shared && !shares_status(s, &bi[3])) /* the touch flushed the batch */
+            fkc_stream_touch(s, 1, &acc[nacc - 1]);
+        s->sr->self = false;
+        st = sr_queue(s, &pc, at, (uint32_t)unit, bi, status, p.n * chunks);
+        s->ops++;
+        return st;
+    }
     uint64_t before = s->items;
     kernel_id k = vec ? KERNEL_SET_ROWS_VEC : KERNEL_SET_ROWS_WORD;
     for (uint64_t base = 0; base < p.n; base += per) {

@@ -147,6 +147,7 @@ void fkc_stream_free(fkc_stream *s)
     }
     free(s->tables);
     free(s->batch);
+    fkc_set_rows_free(s);
     free(s->pending);
     if (s->timer)
         vk->vkDestroyQueryPool(ctx->device, s->timer, ctx->alloc);
@@ -204,6 +205,7 @@ static fkc_status reset_recording(fkc_stream *s)
     s->table_used = 0;
     if (s->batch)
         s->batch->n = 0, s->batch->groups = 0;
+    fkc_set_rows_reset(s);
     s->broken = false;
     s->replayable = false;
     s->host_read = false;
@@ -270,6 +272,7 @@ static void flush_batch(fkc_stream *s, bool keep);
 void fkc_stream_barrier(fkc_stream *s)
 {
     bool any = s->n_track > 0; /* pending fused writes are tracked too */
+    fkc_set_rows_flush(s);     /* (its windows are tracked: they stay until the barrier) */
     flush_batch(s, false);
     if (!any)
         return;
@@ -334,7 +337,7 @@ void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a)
     bool wait = s->n_track + n > FKC_TRACK_MAX; /* too many ranges: one barrier forgets them */
     for (uint32_t i = 0; i < n && !wait; i++)
         wait = a[i].lo < a[i].hi && (hazard(s, a[i].buffer, a[i].lo, a[i].hi, a[i].write, false) ||
-                                     batch_hazard(s, &a[i]));
+                                     batch_hazard(s, &a[i]) || fkc_set_rows_hazard(s, &a[i]));
     if (wait)
         fkc_stream_barrier(s);
     for (uint32_t i = 0; i < n; i++) {
@@ -486,6 +489,8 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
         *st = fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused-write batch");
         return false;
     }
+    if (fkc_set_rows_pending(s)) /* its windows and these must not meet unordered */
+        fkc_stream_barrier(s);
     fkc_batch *b = s->batch;
     fkc_access ex[3] = {{src->buffer, w->src, w->src + fused_span(w, false), false, true},
                         {dst->buffer, w->dst, w->dst + fused_span(w, true), true, true},
@@ -623,7 +628,24 @@ static void flush_batch(fkc_stream *s, bool keep)
 
 void fkc_stream_flush(fkc_stream *s)
 {
+    fkc_set_rows_flush(s);
     flush_batch(s, true);
+}
+
+fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at)
+{
+    return table_reserve(s, tab, at);
+}
+
+fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set)
+{
+    return alloc_set(s, layout, set);
+}
+
+void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
+                               VkPipelineStageFlags dst, VkAccessFlags dst_access)
+{
+    barrier(s, src, src_access, dst, dst_access);
 }
 
 static fkc_status vulkan_barrier_in_body(fkc_stream *s, VkPipelineStageFlags src_stages,
@@ -1175,7 +1197,11 @@ uint32_t fkc_stream_command_count(const fkc_stream *s)
     if (!s)
         return 0;
     const fkc_batch *b = s->batch; /* a pending batch: its dispatch (and table update) */
-    return s->commands + (!b || !b->n ? 0 : b->n == 1 || b->table->map ? 1 : 2);
+    return s->commands +
+           (!b || !b->n                  ? 0
+            : b->n == 1 || b->table->map ? 1
+                                         : 2) +
+           fkc_set_rows_pending(s);
 }
 
 uint32_t fkc_stream_barrier_count(const fkc_stream *s)

@@ -457,15 +457,13 @@ static void test_big_copies(void **state)
 static void test_null_arguments(void **state)
 {
     (void)state;
-    fkc_buffer *b;
-    fkc_stream *s;
+    fkc_buffer *b = NULL;
+    fkc_stream *s = NULL;
     fkc_kernel *k;
     fkc_context *c;
     uint32_t n = 0;
     unsigned char bytes[16] = {0};
     const uint32_t word = 0x07230203u;
-    RT_OK(fkc_buffer_create(ctx, 64, &b));
-    RT_OK(fkc_stream_create(ctx, &s));
     size_t shape[1] = {16}, off[1] = {0};
     fkc_tensor t = rt_tensor(b, 0, FKC_DTYPE_U8, 1, shape);
     fkc_buffer_range r = {b, 0, 16};

@@ -366,14 +366,14 @@ static bool device_takes(const layout *l, fkc_dtype ddt, size_t dst_at)
     return run % 4 == 0 && dst_at % 4 == 0;
 }
 
-static void test_every_pair(void **state)
+static void every_pair(bool fuse)
 {
-    (void)state;
     rng_seed(24);
     cur = ctx;
     for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
         fkc_stream *s;
         RT_OK(fkc_stream_create(cur, &s));
+        fkc_test_set_fusion(s, fuse);
         for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++)
             for (int ix = 0; ix < 2; ix++)
                 for (int p = 0; p < 8; p++) {
@@ -396,10 +396,168 @@ static void test_every_pair(void **state)
                         continue; /* refused: test_refusals */
                     case_record(s, &c);
                 }
+        /* fused: fewer dispatches than ops (the buffers share memory blocks' VkBuffers, whose
+         * windows only widen over bytes nothing else touched: several dispatches) */
+        if (fuse && rt_command_count(s) >= (uint32_t)n_runs)
+            fail_msg("%s: %u commands for %d ops fused", runs[0].label, rt_command_count(s),
+                     n_runs);
         RT_OK(fkc_stream_submit(s));
         cases_check();
         fkc_stream_destroy(s);
     }
+}
+
+static void test_every_pair_unfused(void **state)
+{
+    (void)state;
+    every_pair(false);
+}
+
+static void test_every_pair_fused(void **state)
+{
+    (void)state;
+    every_pair(true);
+}
+
+/* ---- a decode step: one token into each of 2 x 8 caches, K and V -------------------------- */
+
+enum { NC = 16, BLOCKS = 2, HEADS = 2, BS = 4, DIM = 16, NSLOT = BLOCKS * BS };
+
+/* Modes: 0 unfused; 1 fused (the table host-visible: one command); 2 fused, the table by
+ * vkCmdUpdateBuffer (two); 3 fused without push descriptors (descriptor sets). Each step: the
+ * 16 ops (F32 rows into F16 HND caches, one I64 index shared by all, one status word shared by
+ * all), then the index advanced on the device; replayed; compared with the reference. */
+static void decode_step(int mode)
+{
+    fkc_test_hooks h = {.no_host_tables = mode == 2, .no_push_descriptors = mode == 3};
+    cur = mode >= 2 ? rt_context_hooks(0, FKC_COPY_AUTO, &h, NULL) : ctx;
+    size_t cbytes = (size_t)NSLOT * HEADS * DIM * 2, xbytes = (size_t)HEADS * DIM * 4;
+    rt_buf C[2], X, I, T;
+    rt_buf_make(cur, &C[0], NC / 2 * cbytes);
+    rt_buf_make(cur, &C[1], NC / 2 * cbytes);
+    rt_buf_make(cur, &X, NC * xbytes);
+    rt_buf_make(cur, &I, 16);
+    rt_buf_make(cur, &T, 16);
+    memset(T.host, 0, 16);
+    RT_OK(fkc_buffer_upload(T.dev, 0, T.host, 16));
+    put_index(I.host, FKC_DTYPE_I64, 0, 5);
+    RT_OK(fkc_buffer_upload(I.dev, 0, I.host, 8));
+    size_t csh[4] = {BLOCKS, HEADS, BS, DIM}, xsh[3] = {1, HEADS, DIM}, ish[1] = {1};
+    fkc_tensor It = rt_tensor(I.dev, 0, FKC_DTYPE_I64, 1, ish);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(cur, &s));
+    fkc_test_set_fusion(s, mode != 0);
+    for (int c = 0; c < NC; c++) {
+        fkc_tensor Ct = rt_tensor(C[c % 2].dev, (uint64_t)(c / 2) * cbytes, FKC_DTYPE_F16, 4, csh);
+        fkc_tensor Xt = rt_tensor(X.dev, (uint64_t)c * xbytes, FKC_DTYPE_F32, 3, xsh);
+        RT_OK(fkc_set_rows(s, &Xt, &It, &Ct, 2, T.dev, 0));
+    }
+    uint32_t cmds = rt_command_count(s), bars = fkc_test_barrier_count(s);
+    uint32_t want = mode == 0 ? NC : mode == 2 ? 2 : 1;
+    /* unfused, each op's atomic adds to the shared status word wait for the previous op's */
+    if (cmds != want || bars != (mode == 0 ? NC - 1 : 0))
+        fail_msg("mode %d: a 16-cache step records %u commands (want %u), %u barriers", mode, cmds,
+                 want, bars);
+    RT_OK(fkc_stream_advance(s, I.dev, 0, 1));
+    assert_int_equal(fkc_test_barrier_count(s), bars + 1);
+    uint64_t bad = 0;
+    for (int step = 0; step < 5; step++) { /* slots 5, 6, 7, then 8 and 9: past the end */
+        fill_tricky(X.host, X.size, 4);
+        RT_OK(fkc_buffer_upload(X.dev, 0, X.host, X.size));
+        for (int c = 0; c < NC; c++) {
+            fkc_host_tensor HS = {X.host + (size_t)c * xbytes, FKC_DTYPE_F32, 3, {1, HEADS, DIM}},
+                            HI = {I.host, FKC_DTYPE_I64, 1, {1}},
+                            HD = {C[c % 2].host + (size_t)(c / 2) * cbytes,
+                                  FKC_DTYPE_F16,
+                                  4,
+                                  {BLOCKS, HEADS, BS, DIM}};
+            RT_OK(fkc_ref_set_rows(&HS, &HI, &HD, 2, &bad));
+        }
+        put_index(I.host, FKC_DTYPE_I64, 0, 6 + step);
+        RT_OK(step == 0 ? fkc_stream_submit(s) : fkc_stream_replay(s));
+    }
+    assert_int_equal(bad, 2 * NC);
+    T.host[0] = (unsigned char)bad;
+    rt_buf_check(&C[0], "decode step, K caches");
+    rt_buf_check(&C[1], "decode step, V caches");
+    rt_buf_check(&I, "decode step, index");
+    rt_buf_check(&T, "decode step, status");
+    fkc_stream_destroy(s);
+    rt_buf_free(&C[0]);
+    rt_buf_free(&C[1]);
+    rt_buf_free(&X);
+    rt_buf_free(&I);
+    rt_buf_free(&T);
+    if (cur != ctx) {
+        rt_no_validation(cur);
+        fkc_context_destroy(cur);
+    }
+    cur = ctx;
+}
+
+static void test_decode_step(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 4; mode++)
+        decode_step(mode);
+}
+
+/* set_rows ops fused while other ops come between them: a copy and a write_slice into the bytes
+ * between two caches of one buffer (which the fused dispatch's widened window covers) must wait
+ * for it, a
+ * fused write_slice and a set_rows into one cache keep their order, a download reads the result.
+ * Bit-exact, validation and synchronization validation on, fused and unfused. */
+static void mixed(bool fuse)
+{
+    enum { CB = 1024 }; /* three F32 caches [16, 16] of 1 KiB in one buffer: A, B, C */
+    rt_buf D, X, I;
+    rt_buf_make(ctx, &D, 3 * CB);
+    rt_buf_make(ctx, &X, 4096);
+    rt_buf_make(ctx, &I, 64);
+    int32_t idx[2] = {3, 15};
+    memcpy(I.host, idx, sizeof idx);
+    RT_OK(fkc_buffer_upload(I.dev, 0, I.host, I.size));
+    size_t csh[2] = {16, 16}, rsh[2] = {2, 16}, ish[1] = {2}, wsh[2] = {4, 16}, off[2] = {6, 0};
+    fkc_tensor A = rt_tensor(D.dev, 0, FKC_DTYPE_F32, 2, csh);
+    fkc_tensor B = rt_tensor(D.dev, CB, FKC_DTYPE_F32, 2, csh);
+    fkc_tensor C = rt_tensor(D.dev, 2 * CB, FKC_DTYPE_F32, 2, csh);
+    fkc_tensor R = rt_tensor(X.dev, 0, FKC_DTYPE_F32, 2, rsh);
+    fkc_tensor Wr = rt_tensor(X.dev, 1024, FKC_DTYPE_F32, 2, wsh);
+    fkc_tensor It = rt_tensor(I.dev, 0, FKC_DTYPE_I32, 1, ish);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    fkc_test_set_fusion(s, fuse);
+    unsigned char got[3 * CB];
+    RT_OK(fkc_set_rows(s, &R, &It, &A, -1, NULL, 0));
+    RT_OK(fkc_set_rows(s, &R, &It, &C, -1, NULL, 0));            /* the window widens over B */
+    RT_OK(fkc_stream_copy(s, D.dev, CB + 64, X.dev, 2048, 256)); /* into B: waits for it */
+    RT_OK(fkc_write_slice(s, &Wr, &B, off));
+    RT_OK(fkc_write_slice(s, &Wr, &C, off));          /* C's rows 6..9 after set_rows' */
+    RT_OK(fkc_set_rows(s, &R, &It, &C, -1, NULL, 0)); /* ... and set_rows' rows 3, 15 again */
+    RT_OK(fkc_stream_download(s, D.dev, 0, got, sizeof got));
+    RT_OK(fkc_stream_submit(s));
+    fkc_host_tensor HR = {X.host, FKC_DTYPE_F32, 2, {2, 16}}, HI = {I.host, FKC_DTYPE_I32, 1, {2}};
+    fkc_host_tensor HA = {D.host, FKC_DTYPE_F32, 2, {16, 16}},
+                    HC = {D.host + 2 * CB, FKC_DTYPE_F32, 2, {16, 16}};
+    RT_OK(fkc_ref_set_rows(&HR, &HI, &HA, -1, NULL));
+    RT_OK(fkc_ref_set_rows(&HR, &HI, &HC, -1, NULL));
+    memcpy(D.host + CB + 64, X.host + 2048, 256);
+    RT_OK(fkc_ref_write_slice(D.host + CB, csh, 2, X.host + 1024, wsh, off, 4));
+    RT_OK(fkc_ref_write_slice(D.host + 2 * CB, csh, 2, X.host + 1024, wsh, off, 4));
+    RT_OK(fkc_ref_set_rows(&HR, &HI, &HC, -1, NULL));
+    rt_buf_check(&D, fuse ? "mixed, fused" : "mixed, unfused");
+    assert_memory_equal(got, D.host, sizeof got);
+    fkc_stream_destroy(s);
+    rt_buf_free(&D);
+    rt_buf_free(&X);
+    rt_buf_free(&I);
+}
+
+static void test_mixed(void **state)
+{
+    (void)state;
+    mixed(false);
+    mixed(true);
 }
 
 /* An index of every position -1 in turn, on an aligned and a word cache. */
@@ -745,7 +903,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_conversions_reference, no_validation),
         cmocka_unit_test_teardown(test_conversions_device, no_validation),
-        cmocka_unit_test_teardown(test_every_pair, no_validation),
+        cmocka_unit_test_teardown(test_every_pair_unfused, no_validation),
+        cmocka_unit_test_teardown(test_every_pair_fused, no_validation),
+        cmocka_unit_test_teardown(test_decode_step, no_validation),
+        cmocka_unit_test_teardown(test_mixed, no_validation),
         cmocka_unit_test_teardown(test_minus_one_everywhere, no_validation),
         cmocka_unit_test_teardown(test_large_indices, no_validation),
         cmocka_unit_test_teardown(test_lowered_limits, no_validation),

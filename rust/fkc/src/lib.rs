@@ -224,7 +224,7 @@ impl Context {
         // SAFETY: a constant the library defines. Reading it makes the link need the symbol of
         // the interface the crate was written for: a libfkc of another fails to link.
         // (The generated module checks its own interface against ffi's at compile time.)
-        let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_2) };
+        let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_3) };
         let mut o = std::mem::MaybeUninit::<ffi::fkc_context_options>::uninit();
         let mut h = std::mem::MaybeUninit::<ffi::fkc_vulkan_hooks>::uninit();
         let mut raw = ptr::null_mut();
@@ -1185,8 +1185,8 @@ pub struct KernelRegistry {
 pub struct RegistryEntry {
     /// The key's op kind.
     pub op: OpKind,
-    /// The key's [in, out] dtypes.
-    pub key: [DType; 2],
+    /// The key's dtypes (one per tensor of its section's key; the default [in, out]).
+    pub key: &'static [DType],
     /// The key's backend.
     pub backend: Backend,
     /// The key's kernel_source tag.
@@ -1206,7 +1206,7 @@ impl KernelRegistry {
     }
 
     /// The entry of a key, if registered.
-    pub fn get(&self, op: OpKind, key: [DType; 2], backend: Backend, kernel_source: &str)
+    pub fn get(&self, op: OpKind, key: &[DType], backend: Backend, kernel_source: &str)
                -> Option<&RegistryEntry> {
         self.entries.iter().find(|e| {
             e.op == op && e.key == key && e.backend == backend && e.kernel_source == kernel_source
@@ -1222,17 +1222,17 @@ impl KernelRegistry {
 impl tables::Registry<bindings::Set> for KernelRegistry {
     type Error = Error;
 
-    fn register_with_precision(&mut self, op: OpKind, key: &[DType; 2], backend: Backend,
+    fn register_with_precision(&mut self, op: OpKind, key: &'static [DType], backend: Backend,
                                kernel_source: &'static str,
                                precision: &'static bindings::Precision,
                                kernel: bindings::KernelRef) -> Result<()> {
-        if self.get(op, *key, backend, kernel_source).is_some() {
+        if self.get(op, key, backend, kernel_source).is_some() {
+            let names: Vec<&str> = key.iter().map(|d| d.name()).collect();
             return Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
-                                  format!("{} [{}, {}] on {} ({}) is registered twice", op.name(),
-                                          key[0].name(), key[1].name(), backend.name(),
-                                          kernel_source)));
+                                  format!("{} [{}] on {} ({}) is registered twice", op.name(),
+                                          names.join(", "), backend.name(), kernel_source)));
         }
-        self.entries.push(RegistryEntry { op, key: *key, backend, kernel_source, precision, kernel });
+        self.entries.push(RegistryEntry { op, key, backend, kernel_source, precision, kernel });
         Ok(())
     }
 }
