@@ -226,20 +226,17 @@ void main()
         if (lx == 0u)
             later = 0u;
         barrier();
-        for (uint base = row + 1u; base < P(N); base += 256u) {
-            uint j = base + lx;
-            if (j < P(N)) {
-                uint jl = ix(P(I_OFF) + (P(I64) != 0u ? 2u * j : j));
-                uint jh = P(I64) != 0u ? ix(P(I_OFF) + 2u * j + 1u) : 0u;
-                if (jl == lo && jh == 0u)
-                    later = 1u;
-            }
-            barrier();
-            uint seen = later;
-            barrier(); // every invocation has read it before any writes again
-            if (seen != 0u)
-                return;
+        bool dup = false; // each invocation looks at every 256th later index, then all agree
+        for (uint j = row + 1u + lx; j < P(N) && !dup; j += 256u) {
+            uint jl = ix(P(I_OFF) + (P(I64) != 0u ? 2u * j : j));
+            uint jh = P(I64) != 0u ? ix(P(I_OFF) + 2u * j + 1u) : 0u;
+            dup = jl == lo && jh == 0u;
         }
+        if (dup)
+            later = 1u;
+        barrier();
+        if (later != 0u)
+            return;
     }
     uint u = chunk * 256u + lx;
     if (u >= P(ROW_UNITS))
