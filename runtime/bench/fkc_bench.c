@@ -818,7 +818,7 @@ static fkc_status sr_measure(bench *b, sr_bench *r, bool f32, bool replay, step_
 
 static int set_rows_bench(bench *b)
 {
-    size_t seq = b->o->seq, n = b->o->seq < PREFILL_TOKENS ? b->o->seq : PREFILL_TOKENS;
+    size_t seq = b->o->seq, n = b->o->seq < DECODE_SEQ ? b->o->seq : PREFILL_TOKENS;
     size_t row = DECODE_DIM * 2, rows = DECODE_CACHES * DECODE_HEADS;
     double pdev = 0, phost = 0, bare_wall = 0;
     if (bare_buffers(b->ref, rows * row, (uint64_t)seq * row * rows) ||

@@ -54,7 +54,10 @@ RDECL(1, a) RDECL(2, b) RDECL(3, c) RDECL(4, d)
 WDECL(5, a) WDECL(6, b) WDECL(7, c) WDECL(8, d) WDECL(9, e) WDECL(10, f) WDECL(11, g)
 WDECL(12, h)
 
-layout(push_constant) uniform Push { uint n; } pc; // ops in the table
+layout(push_constant) uniform Push {
+    uint n;      // ops in the table
+    uint groups; // work groups of every op when they all have as many (0: they differ)
+} pc;
 
 uint e0;         // the op's table entry
 uint ks, ki, kd, kt; // its windows
@@ -194,12 +197,16 @@ void main()
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
 #if FUSED
     uint lo_ = 0u, hi_ = pc.n; // the last op whose first group is <= g
-    while (hi_ - lo_ > 1u) {
-        uint mid = (lo_ + hi_) >> 1u;
-        if (t[mid * 32u] <= g)
-            lo_ = mid;
-        else
-            hi_ = mid;
+    if (pc.groups != 0u) { // ops of one size (a decode step's): no search
+        lo_ = min(g / pc.groups, pc.n - 1u);
+    } else {
+        while (hi_ - lo_ > 1u) {
+            uint mid = (lo_ + hi_) >> 1u;
+            if (t[mid * 32u] <= g)
+                lo_ = mid;
+            else
+                hi_ = mid;
+        }
     }
     e0 = lo_ * 32u;
     if (g < t[e0])
@@ -213,6 +220,17 @@ void main()
     uint lx = gl_LocalInvocationID.x;
     if (g >= P(GROUPS))
         return;
+    // the source is read before the index is known (the two loads overlap); its address does
+    // not depend on the slot
+    uint u = chunk * 256u + lx, conv = P(CONV);
+    bool live = u < P(ROW_UNITS);
+    uint sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
+    uvec4 pa = uvec4(0u), pb = uvec4(0u);
+    if (live && vec && conv <= 2u) {
+        pa = s4(sb >> 4u);
+        if (conv != 0u)
+            pb = s4((sb >> 4u) + 1u);
+    }
     uint lo = ix(P(I_OFF) + (P(I64) != 0u ? 2u * row : row));
     uint hi = P(I64) != 0u ? ix(P(I_OFF) + 2u * row + 1u) : ((lo >> 31u) != 0u ? ~0u : 0u);
     if ((hi >> 31u) != 0u)
@@ -227,10 +245,10 @@ void main()
             later = 0u;
         barrier();
         bool dup = false; // each invocation looks at every 256th later index, then all agree
-        for (uint j = row + 1u + lx; j < P(N) && !dup; j += 256u) {
+        for (uint j = row + 1u + lx; j < P(N); j += 256u) { // (no early exit: loads overlap)
             uint jl = ix(P(I_OFF) + (P(I64) != 0u ? 2u * j : j));
             uint jh = P(I64) != 0u ? ix(P(I_OFF) + 2u * j + 1u) : 0u;
-            dup = jl == lo && jh == 0u;
+            dup = dup || (jl == lo && jh == 0u);
         }
         if (dup)
             later = 1u;
@@ -238,19 +256,16 @@ void main()
         if (later != 0u)
             return;
     }
-    uint u = chunk * 256u + lx;
-    if (u >= P(ROW_UNITS))
+    if (!live)
         return;
     uint r = u / P(RUN_UNITS), e = u - r * P(RUN_UNITS);
     uint outer = lo / P(SPLIT), inner = lo - outer * P(SPLIT);
     uint d = P(D_OFF) + outer * P(D_OUTER) + inner * P(D_INNER) + r * P(D_RUN) + e;
-    uint sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
-    uint conv = P(CONV);
     if (vec) {
         if (conv == 0u) {
-            d4(d, s4(sb >> 4u));
+            d4(d, pa);
         } else if (conv <= 2u) {
-            uvec4 a = s4(sb >> 4u), b = s4((sb >> 4u) + 1u);
+            uvec4 a = pa, b = pb;
             d4(d, uvec4(narrow(a.x) | (narrow(a.y) << 16u), narrow(a.z) | (narrow(a.w) << 16u),
                         narrow(b.x) | (narrow(b.y) << 16u), narrow(b.z) | (narrow(b.w) << 16u)));
         } else {

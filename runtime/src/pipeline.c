@@ -119,7 +119,7 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
     if (st == FKC_OK) /* set_rows.comp: source, index, cache, status; 20 words of push */
         st = fkc_compute_layout(ctx, 4, 80, "", &ctx->set_rows_set_layout, &ctx->set_rows_layout);
     if (st == FKC_OK && ctx->fusion) /* the fused variant: its table, 4 read, 8 written windows */
-        st = fkc_compute_layout(ctx, 13, 4, "", &ctx->set_rows_fused_set_layout,
+        st = fkc_compute_layout(ctx, 13, 8, "", &ctx->set_rows_fused_set_layout,
                                 &ctx->set_rows_fused_layout);
     /* Every kernel is built now, so that recording an op never fails half-way (an op either
      * records completely or not at all), and the pipelines are read-only afterwards. */

@@ -547,9 +547,12 @@ void fkc_set_rows_flush(fkc_stream *s)
         vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                                     ctx->set_rows_fused_layout, 0, 1, &b->set, 0, NULL);
     }
-    uint32_t n = b->n;
-    vk->vkCmdPushConstants(s->cmd, ctx->set_rows_fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4,
-                           &n);
+    uint32_t push[2] = {b->n, b->op[0].pc.groups}; /* every op as many groups: no search */
+    for (uint32_t i = 1; i < b->n && push[1]; i++)
+        if (b->op[i].pc.groups != push[1])
+            push[1] = 0;
+    vk->vkCmdPushConstants(s->cmd, ctx->set_rows_fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           sizeof push, push);
     uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
     vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
     s->commands++;
