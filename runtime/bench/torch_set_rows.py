@@ -11,8 +11,8 @@ writes them:
                when the graph runs), replayed per step
   eager        the same 64 per-cache index_copy_ launched one by one
 each from float16 tokens and from float32 ones (.half() in the step: the conversion); then a
-prefill of PREFILL tokens into each of 64 caches [1, 32, PREFILL, 128] (index_copy_ over the
-stacked caches), GB/s written. Device microseconds from CUDA events over --steps steps after
+prefill of PREFILL tokens (slots 0, 1, ...) into each of 64 caches [1, 32, PREFILL, 128]
+(index_copy_ over the stacked caches), GB/s written. Device microseconds from CUDA events over --steps steps after
 --warmup; wall microseconds per token with a synchronize after each step. Every variant's
 result is checked against eager's (bit-identical). Prints Markdown; --csv FILE also writes CSV.
 
@@ -126,7 +126,7 @@ def prefill_rows(torch, steps, warmup):
     cache = torch.zeros((CACHES, HEADS, PREFILL, HEAD_DIM), device=dev, dtype=torch.float16)
     src32 = torch.randn((CACHES, PREFILL, HEADS, HEAD_DIM), device=dev, generator=gen)
     src16 = src32.half()
-    slots = (torch.arange(PREFILL, device=dev, dtype=torch.int64) * 2654435761) % PREFILL
+    slots = torch.arange(PREFILL, device=dev, dtype=torch.int64)  # a prefill's: 0, 1, ...
     rows = []
     written = cache.numel() * 2
     for conv in (False, True):
