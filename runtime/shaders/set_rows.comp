@@ -37,11 +37,12 @@ layout(local_size_x = 256) in;
 #define S_UNIT 17u   // source bytes per unit
 #define DUPS 18u     // 1: look for later rows naming the same slot
 #define GROUPS 19u   // work groups of this dispatch (fused: of this op)
+#define UPI 20u      // units each invocation writes, 256 apart (a work group: 256 * UPI units)
 
 #if FUSED
 // Binding 0: the table, 32 words an op: its first group, its slots (source, index: read
 // windows 0..3; cache, status: written windows 0..7, 4 bits each), 16-byte units or words,
-// then the 20 parameters. Bindings 1..4: read windows; 5..12: written windows.
+// then the 21 parameters. Bindings 1..4: read windows; 5..12: written windows.
 layout(std430, set = 0, binding = 0) readonly buffer Table { uint t[]; };
 #define RDECL(b, n)                                                                            \
     layout(std430, set = 0, binding = b) readonly buffer R1##n { uint r1##n[]; };             \
@@ -116,7 +117,7 @@ layout(std430, set = 0, binding = 2) writeonly buffer D1 { uint d1_[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer D4 { uvec4 d4_[]; };
 layout(std430, set = 0, binding = 3) buffer Status { uint status[]; };
 
-layout(push_constant) uniform Push { uint w[20]; } pc;
+layout(push_constant) uniform Push { uint w[21]; } pc;
 
 const bool vec = VEC != 0;
 uint P(uint k) { return pc.w[k]; }
@@ -192,6 +193,34 @@ uint h2f(uint h)
 uint narrow(uint x) { return P(CONV) == 1u ? f2h(x) : f2b(x); }
 uint widen(uint h) { return P(CONV) == 3u ? h2f(h) : h << 16u; }
 
+// Unit u of source row `row` into slot lo: preloaded (the first unit of a 16-byte op) in pa, pb.
+void unit(uint u, uint row, uint lo, bool pre, uvec4 pa, uvec4 pb)
+{
+    uint conv = P(CONV), sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
+    uint r = u / P(RUN_UNITS), e = u - r * P(RUN_UNITS);
+    uint outer = lo / P(SPLIT), inner = lo - outer * P(SPLIT);
+    uint d = P(D_OFF) + outer * P(D_OUTER) + inner * P(D_INNER) + r * P(D_RUN) + e;
+    if (vec) {
+        if (conv == 0u) {
+            d4(d, pre ? pa : s4(sb >> 4u));
+        } else if (conv <= 2u) {
+            uvec4 a = pre ? pa : s4(sb >> 4u), b = pre ? pb : s4((sb >> 4u) + 1u);
+            d4(d, uvec4(narrow(a.x) | (narrow(a.y) << 16u), narrow(a.z) | (narrow(a.w) << 16u),
+                        narrow(b.x) | (narrow(b.y) << 16u), narrow(b.z) | (narrow(b.w) << 16u)));
+        } else {
+            uvec2 a = s2(sb >> 3u);
+            d4(d, uvec4(widen(a.x & 0xffffu), widen(a.x >> 16u), widen(a.y & 0xffffu),
+                        widen(a.y >> 16u)));
+        }
+    } else if (conv == 0u) {
+        d1(d, word_at(sb));
+    } else if (conv <= 2u) {
+        d1(d, narrow(word_at(sb)) | (narrow(word_at(sb + 4u)) << 16u));
+    } else {
+        d1(d, widen(half_at(sb)));
+    }
+}
+
 void main()
 {
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -220,13 +249,12 @@ void main()
     uint lx = gl_LocalInvocationID.x;
     if (g >= P(GROUPS))
         return;
-    // the source is read before the index is known (the two loads overlap); its address does
-    // not depend on the slot
-    uint u = chunk * 256u + lx, conv = P(CONV);
-    bool live = u < P(ROW_UNITS);
-    uint sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
+    // the source of the first unit is read before the index is known (the two loads overlap):
+    // its address does not depend on the slot
+    uint u0 = chunk * 256u * P(UPI) + lx, conv = P(CONV);
     uvec4 pa = uvec4(0u), pb = uvec4(0u);
-    if (live && vec && conv <= 2u) {
+    if (u0 < P(ROW_UNITS) && vec && conv <= 2u) {
+        uint sb = P(S_OFF) + row * P(S_ROW) + u0 * P(S_UNIT);
         pa = s4(sb >> 4u);
         if (conv != 0u)
             pb = s4((sb >> 4u) + 1u);
@@ -256,28 +284,7 @@ void main()
         if (later != 0u)
             return;
     }
-    if (!live)
-        return;
-    uint r = u / P(RUN_UNITS), e = u - r * P(RUN_UNITS);
-    uint outer = lo / P(SPLIT), inner = lo - outer * P(SPLIT);
-    uint d = P(D_OFF) + outer * P(D_OUTER) + inner * P(D_INNER) + r * P(D_RUN) + e;
-    if (vec) {
-        if (conv == 0u) {
-            d4(d, pa);
-        } else if (conv <= 2u) {
-            uvec4 a = pa, b = pb;
-            d4(d, uvec4(narrow(a.x) | (narrow(a.y) << 16u), narrow(a.z) | (narrow(a.w) << 16u),
-                        narrow(b.x) | (narrow(b.y) << 16u), narrow(b.z) | (narrow(b.w) << 16u)));
-        } else {
-            uvec2 a = s2(sb >> 3u);
-            d4(d, uvec4(widen(a.x & 0xffffu), widen(a.x >> 16u), widen(a.y & 0xffffu),
-                        widen(a.y >> 16u)));
-        }
-    } else if (conv == 0u) {
-        d1(d, word_at(sb));
-    } else if (conv <= 2u) {
-        d1(d, narrow(word_at(sb)) | (narrow(word_at(sb + 4u)) << 16u));
-    } else {
-        d1(d, widen(half_at(sb)));
-    }
+    for (uint k = 0u; k < P(UPI); k++)
+        if (u0 + 256u * k < P(ROW_UNITS))
+            unit(u0 + 256u * k, row, lo, k == 0u, pa, pb);
 }
