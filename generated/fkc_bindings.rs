@@ -9,7 +9,7 @@ pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, 
                      Output, Precision, Provider, Registry};
 
 /// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.
-pub const RUNTIME_ABI: i32 = 2;
+pub const RUNTIME_ABI: i32 = 3;
 const _: () = assert!(RUNTIME_ABI == rt::FKC_RUNTIME_ABI,
                       "these bindings were generated for another fkc runtime interface: regenerate them with the fkcgen of this runtime (make)");
 // The schema's vocabularies, which rt::tables must spell as the fkcgen that wrote this.
@@ -20,10 +20,10 @@ const _: () = assert!(rt::tables::same_names(LayoutStrategy::NAMES, &["requires_
 const _: () = assert!(rt::tables::same_names(LayoutRule::NAMES, &["", "required", "accepted", "rejected"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(LayoutGuarantee::NAMES, &["contiguous", "same_as_input"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Aliasing::NAMES, &["none", "may_alias_input", "in_place"]), "rt::tables is of another fkcgen");
-const _: () = assert!(rt::tables::same_names(DType::NAMES, &["F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8"]), "rt::tables is of another fkcgen");
+const _: () = assert!(rt::tables::same_names(DType::NAMES, &["F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8", "I16", "U16", "Bool"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Backend::NAMES, &["Cpu", "Vulkan", "Cuda", "Metal", "Wgpu"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Layout::KEYS, &["contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides"]), "rt::tables is of another fkcgen");
-const _: () = assert!(rt::tables::same_sizes(DType::SIZES, &[4, 4, 4, 2, 2, 8, 8, 1, 1]), "rt::tables is of another fkcgen");
+const _: () = assert!(rt::tables::same_sizes(DType::SIZES, &[4, 4, 4, 2, 2, 8, 8, 1, 1, 2, 2, 1]), "rt::tables is of another fkcgen");
 
 /// This module's contract set: the types its rows of rt::tables hold.
 pub enum Set {}
@@ -345,7 +345,7 @@ macro_rules! symbol_0 {
 }
 macro_rules! rows_0 {
     ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSlice, [DType::$t, DType::$t], Backend::Vulkan, &KERNELS[0], symbol_0!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_0)
+        Binding::new(OpKind::WriteSlice, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[0], symbol_0!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_0)
     };
 }
 macro_rules! symbol_1 {
@@ -355,7 +355,7 @@ macro_rules! symbol_1 {
 }
 macro_rules! rows_1 {
     ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSliceRotating, [DType::$t, DType::$t], Backend::Vulkan, &KERNELS[1], symbol_1!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_0)
+        Binding::new(OpKind::WriteSliceRotating, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[1], symbol_1!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_0)
     };
 }
 /// One row per (section x dtype), by op kind, backend, kernel, dtype.
@@ -433,14 +433,20 @@ pub fn register_all<R: Registry<Set>>(registry: &mut R) -> Result<(), R::Error> 
 }
 
 /// The binding of (op, [in, out], backend), the first in table order; None when no
-/// binding has that key (every contract key is [T, T]).
+/// binding has that two-slot key.
 pub fn dispatch(op: OpKind, input: DType, output: DType, backend: Backend)
     -> Option<&'static Binding> {
-    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, [input, output], backend, None)
+    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, &[input, output], backend, None)
 }
 
-/// The binding of the full key (op, [in, out], backend) + kernel_source.
-pub fn binding_lookup(op: OpKind, key: [DType; 2], backend: Backend, kernel_source: &str)
+/// The binding of the whole key (op, key, backend), the first in table order; None when
+/// no binding has that key (another length, any other slot).
+pub fn dispatch_key(op: OpKind, key: &[DType], backend: Backend) -> Option<&'static Binding> {
+    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, key, backend, None)
+}
+
+/// The binding of the whole key (op, key, backend) + kernel_source.
+pub fn binding_lookup(op: OpKind, key: &[DType], backend: Backend, kernel_source: &str)
     -> Option<&'static Binding> {
     rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, key, backend, Some(kernel_source))
 }

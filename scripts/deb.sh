@@ -15,7 +15,9 @@ REPO=$1
 OUT=$2
 fail() { echo "make deb: $*" >&2; exit 1; }
 export LC_ALL=C
-unset MAKEFLAGS MFLAGS MAKELEVEL PKG_CONFIG_PATH CMAKE_PREFIX_PATH 2>/dev/null || true
+# (the caller's pkg-config sysroot too: it would prefix the fkc.pc check's /usr/bin/fkcgen)
+unset MAKEFLAGS MFLAGS MAKELEVEL PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR \
+    CMAKE_PREFIX_PATH 2>/dev/null || true
 
 H="$REPO/runtime/include/fkc"
 V=$(for f in MAJOR MINOR PATCH; do sed -n "s/^#define FKC_VERSION_$f \([0-9]*\)\$/\1/p" "$H/fkc_version.h"; done | paste -sd.)

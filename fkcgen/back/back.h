@@ -19,7 +19,7 @@ struct fkcg_diag; /* diag.c's sink (internal.h): the checks report through it */
 #define FKCG_PREFIX_MAX 32     /* longest prefix */
 /* The fkc runtime interface (FKC_RUNTIME_ABI of runtime/include/fkc/fkc_kernels.h) the
  * generated code is written for: it refuses to compile against another. */
-#define FKCG_RUNTIME_ABI 2
+#define FKCG_RUNTIME_ABI 3
 /* The macro the C header defines to its pair hash (XXH3-64 of the header without that line);
  * the source refuses to compile unless it holds the value it was generated with. */
 #define FKCG_PAIR_HASH_MACRO "@@_BINDINGS_PAIR_HASH" /* a template: @@ is the prefix, upper-case */
@@ -168,6 +168,8 @@ typedef struct fkcg_plan {
                                   dtype list */
     size_t *input_sec;   /* each input: its section */
     size_t n_inputs;
+    bool all_plain; /* every row's key is the seed's [T, T] of a vocabulary dtype: the
+                     * dispatch by groups is the whole dispatch (fkcg_binding_plain) */
 } fkcg_plan;
 
 /* prefix: of the generated names (NULL: FKCG_EMIT_PREFIX); checked by fkcg_prefix_problem. */
@@ -242,7 +244,7 @@ typedef enum fkcg_cell_kind {
     FKCG_CELL_F64,      /* d */
     FKCG_CELL_VOCAB,    /* a value s of vocabulary which (NULL: UNKNOWN; for a Rust Option) */
     FKCG_CELL_OP,       /* op kind u */
-    FKCG_CELL_KEY,      /* the key [T, T] of dtype u */
+    FKCG_CELL_KEY,      /* the whole key of row u (C: "{A, B}, n"; Rust: &[A, B]) */
     FKCG_CELL_ROW,      /* &row u of table which */
     FKCG_CELL_SLICE,    /* section u's table which (of input k), n rows: C "name, n", Rust &name */
     FKCG_CELL_WRAPPER,  /* row u's wrapper, as a string (C its symbol, Rust <kernel>_b<width>) */
@@ -303,6 +305,7 @@ typedef struct fkcg_style {
     const char *none, *some, *some_end; /* an absent value; around a present optional one */
     const char *row_open, *row_end;     /* around a row; row_open NULL: "<Rust type>::new(" */
     const char *key_open, *key_end;     /* around a key [T, T] */
+    bool key_count;                     /* the key's length follows it (C: ", 2") */
     const char *empty_slice;            /* a slice of no rows */
     bool slice_counted;                 /* a slice is "name, n" (C), else "&name" (Rust) */
     const char *section_scope;          /* before a section's table named from outside it */

@@ -333,7 +333,7 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
 {
     const fkcg_plan_row *row = &r->p->rows[c->u];
     switch (c->kind) {
-    case FKCG_CELL_KEY: LIT(out, "{FKC_DTYPE_##_t, FKC_DTYPE_##_t}"); break;
+    case FKCG_CELL_KEY: LIT(out, "{FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2"); break;
     case FKCG_CELL_SYMBOL: /* as @@_SYMBOL_<sec>, but _s stringified here: never expanded */
         put_cstr(out, r->p->secs[row->sec].s->entry_point);
         LIT(out, " \"_\" #_s");
@@ -398,7 +398,8 @@ static const fkcg_style c_style = {
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
     .none = "NULL", .some = "", .some_end = "", .row_open = "{", .row_end = "}",
-    .key_open = "{", .key_end = "}", .empty_slice = "NULL, 0", .slice_counted = true,
+    .key_open = "{", .key_end = "}", .key_count = true, .empty_slice = "NULL, 0",
+    .slice_counted = true,
     .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,
 };
 /* clang-format on */
@@ -656,6 +657,35 @@ static void emit_h_fn_types(fkcg_buf *b, const fkcg_plan *p)
 }
 
 /* The byte-width wrappers each section binds, declared through its op's function type. */
+/* Whether row k is the first of its section with its wrapper (a section that does not follow
+ * the byte-width rule names its wrappers per key: each is declared, and stubbed, once). */
+static bool first_of_wrapper(const fkcg_plan *p, size_t k)
+{
+    const fkcg_plan_sec *ps = &p->secs[p->rows[k].sec];
+    for (size_t j = ps->first; j < k; j++)
+        if (!strcmp(p->rows[j].b->wrapper, p->rows[k].b->wrapper))
+            return false;
+    return true;
+}
+
+/* The block dtypes of the contracts, as fkc_dtype values from FKC_DTYPE_BLOCK_FIRST. */
+static void emit_h_block_dtypes(fkcg_buf *b, const fkcg_plan *p)
+{
+    const fkcg_table *t = p->t;
+    if (!t->n_block_dtypes)
+        return;
+    LIT(b, "/* The block (quantized) dtypes the providers declare, by name: fkc_dtype values from\n"
+           " * FKC_DTYPE_BLOCK_FIRST (elements per block, bytes per block). */\n");
+    for (size_t i = 0; i < t->n_block_dtypes; i++) {
+        const fkcg_dtype_info *d = t->block_dtypes[i];
+        LIT(b, "#define ");
+        put_vocab(b, FKCG_EN_DTYPE, d->name);
+        fkcg_buf_printf(b, " ((fkc_dtype)(FKC_DTYPE_BLOCK_FIRST + %zu)) /* %u, %u */\n", i,
+                        (unsigned)d->block_elements, (unsigned)d->bytes);
+    }
+    put_ch(b, '\n');
+}
+
 static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 {
     LIT(b, "/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which\n"
@@ -671,7 +701,17 @@ static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
         LIT(b, "_kernel ");
         size_t open = column(b);
         bool first = true;
-        for (unsigned w = 1; w <= 8; w *= 2) {
+        for (size_t k = ps->first; !ps->templated && k < ps->end; k++) {
+            if (!first_of_wrapper(p, k))
+                continue;
+            fkcg_buf name;
+            fkcg_buf_init(&name);
+            put_wrapper_symbol(&name, p, k);
+            put_param(b, open, first, fkcg_buf_str(&name));
+            fkcg_buf_free(&name);
+            first = false;
+        }
+        for (unsigned w = 1; ps->templated && w <= 8; w *= 2) {
             if (!(ps->widths & (1u << w)))
                 continue;
             fkcg_buf name;
@@ -860,9 +900,17 @@ static void emit_h_tables(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sha
         " * *ref set; FKC_ERR_NO_KERNEL when none; FKC_ERR_INVALID_ARGUMENT when ref is NULL. */\n"
         "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
         "                        @_kernel_ref *ref);\n"
+        "/* The wrapper of op + the whole key key[0..n_key) + backend (the first binding in table\n"
+        " * order): FKC_OK and *ref set; FKC_ERR_NO_KERNEL when no binding has that key (another\n"
+        " * length, any other slot); FKC_ERR_INVALID_ARGUMENT when ref is NULL. */\n"
+        "fkc_status @_dispatch_key(@_op_kind op, const fkc_dtype *key, size_t n_key,\n"
+        "                            fkc_backend backend, @_kernel_ref *ref);\n"
         "/* The binding of a key + kernel_source (NULL: any, the first in table order), or NULL. */\n"
         "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
         "                                      fkc_backend backend, const char *kernel_source);\n"
+        "/* The same for the whole key key[0..n_key). */\n"
+        "const @_binding *@_binding_lookup_key(@_op_kind op, const fkc_dtype *key, size_t n_key,\n"
+        "                                          fkc_backend backend, const char *kernel_source);\n"
         "/* Binary search by symbol; NULL when unknown (or symbol is NULL). */\n"
         "const @_link_entry *@_link_lookup(const char *symbol);\n"
         "/* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */\n"
@@ -1200,11 +1248,46 @@ static const char dispatch_head[] =
     "        (size_t)in >= (size_t)FKC_DTYPE_COUNT)\n"
     "        return FKC_ERR_NO_KERNEL;\n";
 
+/* The head when some key is not the seed's [T, T]: a key [in, out] of two dtypes goes to the
+ * whole-key loop. */
+static const char dispatch_head_keyed[] =
+    "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
+    "                        @_kernel_ref *ref)\n{\n"
+    "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+    "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return FKC_ERR_NO_KERNEL;\n"
+    "    if (in != out || (size_t)in >= (size_t)FKC_DTYPE_COUNT) { /* a key of two dtypes */\n"
+    "        const fkc_dtype key[2] = {in, out};\n"
+    "        return @_dispatch_key(op, key, 2, backend, ref);\n    }\n";
+
+/* @_dispatch_key and @_binding_lookup_key over rows (op_rows: the op's range in them). */
+static void emit_key_functions(fkcg_buf *b, const fkcg_plan *p, const char *rows)
+{
+    TPL(b, p,
+        "fkc_status @_dispatch_key(@_op_kind op, const fkc_dtype *key, size_t n_key,\n"
+        "                            fkc_backend backend, @_kernel_ref *ref)\n{\n"
+        "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
+        "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return FKC_ERR_NO_KERNEL;\n"
+        "    const @_binding *b = @_tables_find_key(");
+    put_tpl(b, p, rows);
+    TPL(b, p,
+        ", op_rows[op][0], op_rows[op][1], op, key,\n"
+        "                                             n_key, backend, NULL);\n"
+        "    if (!b)\n        return FKC_ERR_NO_KERNEL;\n    *ref = b->ref;\n    return FKC_OK;\n}\n\n"
+        "const @_binding *@_binding_lookup_key(@_op_kind op, const fkc_dtype *key, size_t n_key,\n"
+        "                                          fkc_backend backend, const char *kernel_source)\n{\n"
+        "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return NULL;\n"
+        "    return @_tables_find_key(");
+    put_tpl(b, p, rows);
+    LIT(b, ", op_rows[op][0], op_rows[op][1], op, key, n_key,\n"
+           "                             backend, kernel_source);\n}\n\n");
+}
+
 static void emit_c_dispatch(fkcg_buf *b, const fkcg_plan *p)
 {
     emit_dispatch_data(b, p, 0, p->n_ops, 0);
-    put_tpl(b, p, dispatch_head);
+    put_tpl(b, p, p->all_plain ? dispatch_head : dispatch_head_keyed);
     emit_dispatch_loop(b, p, 0, "@_bindings");
+    emit_key_functions(b, p, "@_bindings");
 }
 
 /* The header's functions over the tables: one line each over fkc/fkc_tables.h's loops. */
@@ -1238,14 +1321,6 @@ static const char sharded_functions[] =
     "        int rc = @_tables_register(shards[k].rows, shards[k].n_rows, registry,\n"
     "                                   register_with_precision);\n"
     "        if (rc)\n            return rc;\n    }\n    return 0;\n}\n\n"
-    "fkc_status @_dispatch(@_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,\n"
-    "                        @_kernel_ref *ref)\n{\n"
-    "    if (!ref)\n        return FKC_ERR_INVALID_ARGUMENT;\n"
-    "    /* every contract key is [T, T] */\n"
-    "    if (in != out || (size_t)op >= (size_t)@@_OP_KIND_COUNT ||\n"
-    "        (size_t)in >= (size_t)FKC_DTYPE_COUNT)\n"
-    "        return FKC_ERR_NO_KERNEL;\n"
-    "    return shards[op_shard[op]].dispatch(op, in, backend, ref);\n}\n\n"
     "const @_binding *@_binding_lookup(@_op_kind op, fkc_dtype in, fkc_dtype out,\n"
     "                                      fkc_backend backend, const char *kernel_source)\n{\n"
     "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return NULL;\n"
@@ -1351,6 +1426,9 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
     }
     if (k == 0) {
         emit_c_shard_index(c, p, sp);
+        put_tpl(c, p, p->all_plain ? dispatch_head : dispatch_head_keyed);
+        put_tpl(c, p, "    return shards[op_shard[op]].dispatch(op, in, backend, ref);\n}\n\n");
+        emit_key_functions(c, p, "shards[op_shard[op]].rows");
         put_tpl(c, p, sharded_functions);
     }
     fkcg_render_free(&r);
@@ -1372,6 +1450,7 @@ static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_h_op_kinds(h, p);
     emit_h_params(h, p);
     emit_h_fn_types(h, p);
+    emit_h_block_dtypes(h, p);
     emit_h_wrappers(h, p);
     emit_h_tables(h, p, p->n_shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
@@ -1444,6 +1523,49 @@ const fkcg_backend fkcg_backend_c = {
 
 /* One wrapper's skeleton: the signature of the op's function type, each parameter used, a
  * TODO and FKC_ERR_UNSUPPORTED. */
+/* A wrapper of a section named per key (not by the byte-width rule): row k's, with the keys of
+ * its rows that share it. */
+static void emit_keyed_stub(fkcg_buf *b, const fkcg_plan *p, size_t k)
+{
+    const fkcg_plan_row *row = &p->rows[k];
+    const fkcg_plan_sec *ps = &p->secs[row->sec];
+    const fkcg_plan_op *op = &p->ops[ps->op];
+    const fkcg_section *sig = p->t->sections[op->sig];
+    LIT(b, "/* ");
+    put_comment(b, ps->s->kernel);
+    put_ch(b, ' ');
+    put_where(b, ps->s, true);
+    LIT(b, ": ");
+    put_comment(b, op->name);
+    LIT(b, " on");
+    for (size_t j = ps->first, n = 0; j < ps->end; j++) {
+        if (strcmp(p->rows[j].b->wrapper, row->b->wrapper) != 0)
+            continue;
+        put_str(b, n++ ? ", [" : " [");
+        for (uint32_t s = 0; s < fkcg_binding_n_key(p->rows[j].b); s++) {
+            const fkcg_dtype_info *d = fkcg_table_dtype(p->t, fkcg_binding_slot(p->rows[j].b, s));
+            fkcg_buf_printf(b, "%s%s", s ? ", " : "", d ? d->name : "?");
+        }
+        put_ch(b, ']');
+    }
+    LIT(b, " */\nfkc_status ");
+    put_wrapper_symbol(b, p, k);
+    put_params(b, p, op);
+    LIT(b, "\n{\n    (void)stream;\n");
+    for (size_t i = 0; i < sig->n_inputs + sig->n_outputs; i++) {
+        LIT(b, "    (void)");
+        put_ident(b,
+                  i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
+        LIT(b, ";\n");
+    }
+    LIT(b,
+        "    (void)params;\n    (void)extra;\n"
+        "    /* TODO: check the call, then record the kernel on stream for these keys\n"
+        "     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) and return FKC_OK;\n"
+        "     * refuse with fkc_set_error(status, ...). */\n"
+        "    return FKC_ERR_UNSUPPORTED;\n}\n\n");
+}
+
 static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned width)
 {
     const fkcg_plan_sec *ps = &p->secs[sec];
@@ -1500,6 +1622,12 @@ void fkcg_emit_stubs(const fkcg_table *t, const char *prefix, fkcg_buf *b)
     for (size_t i = 0; i < t->n_sections; i++) {
         if (p.secs[i].runtime)
             continue; /* fkc_<kernel>_b<width> are the runtime's */
+        if (!p.secs[i].templated) {
+            for (size_t k = p.secs[i].first; k < p.secs[i].end; k++)
+                if (first_of_wrapper(&p, k))
+                    emit_keyed_stub(b, &p, k);
+            continue;
+        }
         for (unsigned w = 1; w <= 8; w *= 2)
             if (p.secs[i].widths & (1u << w))
                 emit_stub(b, &p, i, w);

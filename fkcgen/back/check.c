@@ -222,8 +222,10 @@ size_t fkcg_plan_check(const fkcg_plan *p, fkcg_diag *d)
         check_section(&ck, p, i);
     for (size_t i = 0; i < t->n_bindings; i++) {
         const fkcg_binding *b = &t->bindings[i];
-        if (!fkcg_emit_is_path(b->symbol) || !fkcg_emit_is_ident(b->wrapper) || b->dtype < 0 ||
-            b->dtype >= FKCG_NDTYPES)
+        bool key_ok = fkcg_binding_n_key(b) >= 1 && fkcg_binding_n_key(b) <= FKCG_KEY_MAX;
+        for (uint32_t k = 0; key_ok && k < fkcg_binding_n_key(b); k++)
+            key_ok = fkcg_table_dtype(t, fkcg_binding_slot(b, k)) != NULL;
+        if (!fkcg_emit_is_path(b->symbol) || !fkcg_emit_is_ident(b->wrapper) || !key_ok)
             report(&ck, b->section->loc, "binding symbol", b->symbol, "is malformed");
     }
     for (size_t i = 0; i < t->n_providers; i++)

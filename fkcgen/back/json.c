@@ -141,6 +141,12 @@ static void precision(fkcg_buf *out, const fkcg_precision *p)
     fkcg_buf_puts(out, "\n      }");
 }
 
+static const char *dt_name(const fkcg_section *s, int idx)
+{
+    const fkcg_dtype_info *d = fkcg_section_dtype(s, idx);
+    return d ? d->name : "?";
+}
+
 /* accept.inputs: name, dtypes, the stated layout keys, rank, shape_constraint. */
 static void inputs(fkcg_buf *out, const fkcg_section *s)
 {
@@ -153,8 +159,10 @@ static void inputs(fkcg_buf *out, const fkcg_section *s)
         field(out, 10, &first, "dtypes");
         fkcg_buf_puts(out, "[");
         for (size_t k = 0; k < in->n_dtypes; k++)
-            fkcg_buf_printf(out, "%s\"%s\"", k ? ", " : "", fkcg_dtypes[in->dtypes[k]].name);
+            fkcg_buf_printf(out, "%s\"%s\"", k ? ", " : "", dt_name(s, in->dtypes[k]));
         fkcg_buf_puts(out, "]");
+        if (in->same_dtype_as)
+            kv_str(out, 10, &first, "same_dtype_as", in->same_dtype_as);
         field(out, 10, &first, "layout");
         fkcg_buf_puts(out, "{");
         bool any = false;
@@ -207,6 +215,13 @@ static void outputs(fkcg_buf *out, const fkcg_section *s)
         fkcg_buf_puts(out, i ? ",\n        {" : "\n        {");
         kv_str(out, 10, &first, "name", o->name);
         kv_str(out, 10, &first, "dtype_rule", o->dtype_rule);
+        if (o->n_dtypes) {
+            field(out, 10, &first, "dtypes");
+            fkcg_buf_puts(out, "[");
+            for (size_t k = 0; k < o->n_dtypes; k++)
+                fkcg_buf_printf(out, "%s\"%s\"", k ? ", " : "", dt_name(s, o->dtypes[k]));
+            fkcg_buf_puts(out, "]");
+        }
         kv_str(out, 10, &first, "shape_rule", o->shape_rule);
         kv_str(out, 10, &first, "layout_guarantee", o->layout_guarantee);
         kv_str(out, 10, &first, "aliasing", o->aliasing);
@@ -218,13 +233,30 @@ static void outputs(fkcg_buf *out, const fkcg_section *s)
 static void binding(fkcg_buf *out, const fkcg_table *t, const fkcg_binding *b)
 {
     const fkcg_section *s = b->section;
-    const char *dt = fkcg_dtypes[b->dtype].name;
     bool first = true;
     fkcg_buf_puts(out, "    {");
     kv_str(out, 6, &first, "kernel", s->kernel);
     kv_str(out, 6, &first, "op_kind", s->op_kind);
     field(out, 6, &first, "dtypes");
-    fkcg_buf_printf(out, "[\"%s\", \"%s\"]", dt, dt);
+    fkcg_buf_puts(out, "[");
+    for (uint32_t k = 0; k < fkcg_binding_n_key(b); k++) {
+        const fkcg_dtype_info *d = fkcg_table_dtype(t, fkcg_binding_slot(b, k));
+        fkcg_buf_printf(out, "%s\"%s\"", k ? ", " : "", d ? d->name : "?");
+    }
+    fkcg_buf_puts(out, "]");
+    if (s->key_stated) { /* issue 22's keys: only when the section states them */
+        field(out, 6, &first, "key");
+        fkcg_buf_puts(out, "[");
+        for (size_t k = 0; k < s->n_key; k++) {
+            fkcg_buf_puts(out, k ? ", " : "");
+            json_str(out, (size_t)s->key[k] < s->n_inputs
+                              ? s->inputs[s->key[k]].name
+                              : s->outputs[(size_t)s->key[k] - s->n_inputs].name);
+        }
+        fkcg_buf_puts(out, "]");
+    }
+    if (s->fanout_dtypes)
+        kv_str(out, 6, &first, "fanout", "dtypes");
     kv_str(out, 6, &first, "backend", s->backend);
     kv_str(out, 6, &first, "kernel_source", s->kernel_source);
     kv_str(out, 6, &first, "entry_point", s->entry_point);
@@ -269,6 +301,18 @@ static void provider(fkcg_buf *out, const fkcg_provider *p)
     kv_str(out, 6, &first, "kernel_source", p->kernel_source);
     kv_str(out, 6, &first, "link_registry", p->link_registry);
     kv_str(out, 6, &first, "revision_base", p->revision_base);
+    if (p->n_block_dtypes) {
+        field(out, 6, &first, "block_dtypes");
+        fkcg_buf_puts(out, "[");
+        for (size_t i = 0; i < p->n_block_dtypes; i++) {
+            const fkcg_dtype_info *d = &p->block_dtypes[i];
+            fkcg_buf_puts(out, i ? ", {\"name\": " : "{\"name\": ");
+            json_str(out, d->name);
+            fkcg_buf_printf(out, ", \"block_elements\": %u, \"block_bytes\": %u}",
+                            (unsigned)d->block_elements, (unsigned)d->bytes);
+        }
+        fkcg_buf_puts(out, "]");
+    }
     fkcg_buf_puts(out, "\n    }");
 }
 

@@ -297,8 +297,8 @@ static bool follows_rule(const fkcg_plan *p, size_t sec)
     for (size_t i = p->secs[sec].first; i < p->secs[sec].end; i++) {
         const fkcg_binding *b = p->rows[i].b;
         char width[4] = {'b', (char)('0' + (b->byte_width % 10)), '\0', '\0'};
-        if (b->dtype < 0 || b->dtype >= FKCG_NDTYPES ||
-            b->byte_width != fkcg_dtypes[b->dtype].bytes ||
+        if (!fkcg_binding_plain(b) || s->fanout_dtypes || b->dtype < 0 ||
+            b->dtype >= FKCG_NDTYPES || b->byte_width != fkcg_dtypes[b->dtype].bytes ||
             !is_joined(b->symbol, s->entry_point, "_", fkcg_dtypes[b->dtype].suffix) ||
             !is_joined(b->wrapper, s->kernel, "_", width))
             return false;
@@ -481,9 +481,18 @@ static void plan_dispatch(fkcg_plan *p)
 {
     size_t n = p->n_rows;
     disp_key *k = fkcg_xcalloc(n, sizeof *k);
-    for (size_t i = 0; i < n; i++)
-        k[i] = (disp_key){p->rows[i].op, fkcg_nz(p->secs[p->rows[i].sec].s->backend),
-                          p->rows[i].b->dtype, i};
+    size_t m = 0; /* the groups hold the rows of the seed's form [T, T] (the rest:
+                   * <prefix>_dispatch_key's loop) */
+    p->all_plain = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!fkcg_binding_plain(p->rows[i].b)) {
+            p->all_plain = false;
+            continue;
+        }
+        k[m++] = (disp_key){p->rows[i].op, fkcg_nz(p->secs[p->rows[i].sec].s->backend),
+                            p->rows[i].b->dtype, i};
+    }
+    n = m;
     sort_rows(k, n, sizeof *k, cmp_disp);
     p->groups = fkcg_xcalloc(n, sizeof *p->groups);
     p->cases = fkcg_xcalloc(n, sizeof *p->cases);
@@ -548,7 +557,7 @@ static void key_dtypes(const fkcg_plan *p, size_t i, fkcg_buf *out)
     fkcg_plan_input(p, i, &sec, &k);
     const fkcg_input *in = &p->t->sections[sec]->inputs[k];
     for (size_t d = 0; d < in->n_dtypes; d++)
-        key_num(out, (uint64_t)in->dtypes[d]);
+        key_num(out, (uint64_t)fkcg_section_code(p->t->sections[sec], in->dtypes[d]));
 }
 
 static void key_fast_paths(const fkcg_plan *p, size_t sec, fkcg_buf *out)

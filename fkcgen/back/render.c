@@ -210,7 +210,7 @@ static void binding_cells(cells *c, const fkcg_plan *p, size_t i, bool template)
 {
     const fkcg_plan_row *row = &p->rows[i];
     ref(c, FKCG_CELL_OP, 0, row->op);
-    ref(c, FKCG_CELL_KEY, 0, (uint64_t)row->b->dtype)->hole = template;
+    ref(c, FKCG_CELL_KEY, 0, i)->hole = template;
     vocab(c, FKCG_EN_BACKEND, fkcg_nz(p->secs[row->sec].s->backend));
     ref(c, FKCG_CELL_ROW, FKCG_T_KERNELS, row->sec);
     ref(c, FKCG_CELL_SYMBOL, 0, i)->hole = template;
@@ -433,13 +433,21 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     case FKCG_CELL_F64: st->f64(out, c->d); break;
     case FKCG_CELL_VOCAB: st->vocab(out, c->which, c->s); break;
     case FKCG_CELL_OP: st->op(r, out, c->u); break;
-    case FKCG_CELL_KEY:
+    case FKCG_CELL_KEY: {
+        const fkcg_binding *b = r->p->rows[c->u].b;
+        uint32_t n = fkcg_binding_n_key(b);
         fkcg_buf_puts(out, st->key_open);
-        st->vocab(out, FKCG_EN_DTYPE, fkcg_dtypes[c->u % FKCG_NDTYPES].name);
-        fkcg_buf_puts(out, ", ");
-        st->vocab(out, FKCG_EN_DTYPE, fkcg_dtypes[c->u % FKCG_NDTYPES].name);
+        for (uint32_t k = 0; k < n; k++) {
+            const fkcg_dtype_info *d = fkcg_table_dtype(r->p->t, fkcg_binding_slot(b, k));
+            if (k)
+                fkcg_buf_puts(out, ", ");
+            st->vocab(out, FKCG_EN_DTYPE, d ? d->name : NULL);
+        }
         fkcg_buf_puts(out, st->key_end);
+        if (st->key_count)
+            fkcg_buf_printf(out, ", %u", (unsigned)n);
         break;
+    }
     case FKCG_CELL_ROW: put_row_ref(r, out, (fkcg_table_id)c->which, c->u); break;
     case FKCG_CELL_SLICE: put_slice(r, out, c); break;
     case FKCG_CELL_SYMBOL: /* through its section's template when it has one */
@@ -594,7 +602,13 @@ static const char *row_comment(fkcg_buf *cm, const fkcg_plan *p, fkcg_table_id t
             fkcg_buf_printf(cm, "[%zu] ", i);
         fkcg_buf_puts(cm, fkcg_nz(p->secs[row->sec].s->kernel));
         fkcg_buf_putc(cm, ' ');
-        fkcg_buf_puts(cm, fkcg_dtypes[row->b->dtype].name);
+        for (uint32_t k = 0; k < (fkcg_binding_plain(row->b) ? 1 : fkcg_binding_n_key(row->b));
+             k++) {
+            const fkcg_dtype_info *d = fkcg_table_dtype(p->t, fkcg_binding_slot(row->b, k));
+            if (k)
+                fkcg_buf_putc(cm, ' ');
+            fkcg_buf_puts(cm, d ? d->name : "?");
+        }
         if (t == FKCG_T_LINKS)
             fkcg_buf_printf(cm, " [%zu]", i);
     }
@@ -740,7 +754,7 @@ static void fill_fast_path(cells *c, const void *items, size_t k, size_t sec)
 static void fill_dtype(cells *c, const void *items, size_t k, size_t sec)
 {
     (void)sec;
-    vocab(c, FKCG_EN_DTYPE, fkcg_dtypes[((const int *)items)[k]].name);
+    vocab(c, FKCG_EN_DTYPE, ((const char *const *)items)[k]);
 }
 
 static void fill_input(cells *c, const void *items, size_t k, size_t sec)
@@ -783,9 +797,14 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
     if (s->caps.n_fast_paths)
         section_table(r, FKCG_T_FAST_PATHS, sec, FKCG_NONE, s->caps.n_fast_paths,
                       s->caps.fast_paths, fill_fast_path);
-    for (size_t k = 0; k < s->n_inputs; k++)
-        section_table(r, FKCG_T_DTYPES, sec, k, s->inputs[k].n_dtypes, s->inputs[k].dtypes,
-                      fill_dtype);
+    for (size_t k = 0; k < s->n_inputs; k++) {
+        const char *names[FKCG_MAX_DTYPES];
+        for (size_t d = 0; d < s->inputs[k].n_dtypes && d < FKCG_MAX_DTYPES; d++) {
+            const fkcg_dtype_info *di = fkcg_section_dtype(s, s->inputs[k].dtypes[d]);
+            names[d] = di ? di->name : NULL;
+        }
+        section_table(r, FKCG_T_DTYPES, sec, k, s->inputs[k].n_dtypes, names, fill_dtype);
+    }
     if (s->n_inputs)
         section_table(r, FKCG_T_INPUTS, sec, FKCG_NONE, s->n_inputs, s->inputs, fill_input);
     if (s->n_outputs)

@@ -260,6 +260,12 @@ static void put_vocab(fkcg_buf *b, int which, const char *value)
         PUT(b, BROKEN("missing value"));
         return;
     }
+    if (which == FKCG_EN_DTYPE && value &&
+        fkcg_enum_index(fkcg_enum_find("dtype"), value) < 0) { /* a block dtype */
+        PUT(b, "block_dtypes::");
+        put_rident(b, value);
+        return;
+    }
     put_str(b, v->rtype);
     PUT(b, "::");
     if (which == FKCG_EN_DTYPE)
@@ -402,7 +408,7 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
 {
     const fkcg_plan_row *row = &r->p->rows[c->u];
     switch (c->kind) {
-    case FKCG_CELL_KEY: PUT(out, "[DType::$t, DType::$t]"); break;
+    case FKCG_CELL_KEY: PUT(out, "&[DType::$t, DType::$t]"); break;
     case FKCG_CELL_SYMBOL: fkcg_buf_printf(out, "symbol_%zu!($s)", row->sec); break;
     case FKCG_CELL_KREF:
         PUT(out, "KernelRef::");
@@ -448,7 +454,7 @@ static const fkcg_style rust_style = {
     .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
     .section_lead = "    ",
     .none = "None", .some = "Some(", .some_end = ")", .row_open = NULL, .row_end = ")",
-    .key_open = "[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
+    .key_open = "&[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };
 /* clang-format on */
@@ -481,7 +487,7 @@ static void emit_banner(fkcg_buf *b, const fkcg_plan *p)
 
 /* The names this module takes from rt::tables, its interface version, and the checks that
  * the crate it is included in is of that interface and has the schema's vocabularies. */
-static void emit_prologue(fkcg_buf *b)
+static void emit_prologue(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b,
         "pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, "
@@ -516,8 +522,21 @@ static void emit_prologue(fkcg_buf *b)
     PUT(b, "const _: () = assert!(rt::tables::same_sizes(DType::SIZES, &[");
     for (int d = 0; d < FKCG_NDTYPES; d++)
         fkcg_buf_printf(b, "%s%u", d ? ", " : "", fkcg_dtypes[d].bytes);
+    PUT(b, "]), \"rt::tables is of another fkcgen\");\n\n");
+    if (p->t->n_block_dtypes) {
+        PUT(b, "/// The block (quantized) dtypes the providers declare, by name.\n"
+               "#[allow(non_upper_case_globals)]\npub mod block_dtypes {\n"
+               "    use super::DType;\n");
+        for (size_t i = 0; i < p->t->n_block_dtypes; i++) {
+            const fkcg_dtype_info *d = p->t->block_dtypes[i];
+            fkcg_buf_printf(b, "    /// %u elements in %u bytes a block.\n    pub const ",
+                            (unsigned)d->block_elements, (unsigned)d->bytes);
+            put_rident(b, d->name);
+            fkcg_buf_printf(b, ": DType = DType::Block%zu;\n", i);
+        }
+        PUT(b, "}\n\n");
+    }
     PUT(b,
-        "]), \"rt::tables is of another fkcgen\");\n\n"
         "/// This module's contract set: the types its rows of rt::tables hold.\n"
         "pub enum Set {}\n\nimpl rt::tables::Contracts for Set {\n    type OpKind = OpKind;\n"
         "    type OpParams = OpParams;\n    type KernelRef = KernelRef;\n"
@@ -955,13 +974,18 @@ static const char functions[] =
     "pub fn register_all<R: Registry<Set>>(registry: &mut R) -> Result<(), R::Error> {\n"
     "    rt::tables::register_all(&BINDINGS, registry)\n}\n\n"
     "/// The binding of (op, [in, out], backend), the first in table order; None when no\n"
-    "/// binding has that key (every contract key is [T, T]).\n"
+    "/// binding has that two-slot key.\n"
     "pub fn dispatch(op: OpKind, input: DType, output: DType, backend: Backend)\n"
     "    -> Option<&'static Binding> {\n"
-    "    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, [input, output], backend, None)\n"
+    "    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, &[input, output], backend, None)\n"
     "}\n\n"
-    "/// The binding of the full key (op, [in, out], backend) + kernel_source.\n"
-    "pub fn binding_lookup(op: OpKind, key: [DType; 2], backend: Backend, kernel_source: &str)\n"
+    "/// The binding of the whole key (op, key, backend), the first in table order; None when\n"
+    "/// no binding has that key (another length, any other slot).\n"
+    "pub fn dispatch_key(op: OpKind, key: &[DType], backend: Backend) -> Option<&'static Binding> {\n"
+    "    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, key, backend, None)\n"
+    "}\n\n"
+    "/// The binding of the whole key (op, key, backend) + kernel_source.\n"
+    "pub fn binding_lookup(op: OpKind, key: &[DType], backend: Backend, kernel_source: &str)\n"
     "    -> Option<&'static Binding> {\n"
     "    rt::tables::find(&BINDINGS, OP_ROWS[op as usize], op, key, backend, Some(kernel_source))\n"
     "}\n\n"
@@ -987,7 +1011,7 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     fkcg_render r;
     fkcg_render_init(&r, b, p, &rust_style, NULL);
     emit_banner(b, p);
-    emit_prologue(b);
+    emit_prologue(b, p);
     emit_op_kinds(b, p);
     emit_op_params(b, p);
     emit_ops(b, p);

@@ -175,10 +175,16 @@ static void json_loc(fkcg_buf *b, const fkcg_loc *l)
 
 static void json_key(fkcg_buf *b, const fkcg_dkey *k)
 {
-    const char *d = k->dtype < 0 ? "*" : fkcg_dtypes[k->dtype].name;
+    const char *d = k->dtype < 0 ? "*" : k->n_key ? k->names[0] : fkcg_dtypes[k->dtype].name;
     fkcg_buf_puts(b, "{\"op_kind\": ");
     fkcg_json_str(b, k->op_kind);
-    fkcg_buf_printf(b, ", \"dtypes\": [\"%s\", \"%s\"], \"backend\": ", d, d);
+    if (k->n_key) {
+        fkcg_buf_puts(b, ", \"dtypes\": [");
+        for (uint32_t i = 0; i < k->n_key; i++)
+            fkcg_buf_printf(b, "%s\"%s\"", i ? ", " : "", k->names[i]);
+        fkcg_buf_puts(b, "], \"backend\": ");
+    } else
+        fkcg_buf_printf(b, ", \"dtypes\": [\"%s\", \"%s\"], \"backend\": ", d, d);
     fkcg_json_str(b, k->backend);
     fkcg_buf_puts(b, ", \"kernel_source\": ");
     fkcg_json_str(b, k->kernel_source);

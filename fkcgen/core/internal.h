@@ -162,7 +162,9 @@ typedef enum fkcg_type {
     FT_PATH,    /* a::b::c, each segment a C identifier */
     FT_MAP,     /* a mapping of .child */
     FT_SEQMAP,  /* a non-empty sequence of mappings of .child */
-    FT_FREEMAP  /* a mapping from identifiers to mappings of .child */
+    FT_FREEMAP, /* a mapping from identifiers to mappings of .child */
+    FT_NAMESEQ, /* a non-empty sequence of distinct identifiers */
+    FT_TUPLES   /* a non-empty sequence of dtype lists ([F32, F16]) */
 } fkcg_type;
 
 typedef struct fkcg_key {

@@ -8,7 +8,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FKCG_NDTYPES 9 /* F32 I32 U32 F16 BF16 F64 I64 U8 I8 */
+#define FKCG_NDTYPES 12 /* F32 I32 U32 F16 BF16 F64 I64 U8 I8 I16 U16 Bool */
+/* The first nine are the runtime's (fkc_dtype 0 .. 8, FKC_DTYPE_COUNT); I16, U16 and Bool are
+ * fkc_dtype 16 .. 18 (FKC_DTYPE_I16 ..): the runtime's own ops move none of them. */
+#define FKCG_NRUNTIME_DTYPES 9
+#define FKCG_CONTRACT_DTYPE_FIRST 16
+/* Block dtypes a provider may declare (front matter block_dtypes); a model dtype index d is
+ * one of the vocabulary's (d < FKCG_NDTYPES) or the (d - FKCG_NDTYPES)-th block dtype of its
+ * section's provider. A binding's key holds table-wide codes: FKCG_NDTYPES + the block
+ * dtype's rank among the run's block dtype names (fkcg_table.block_dtypes). */
+#define FKCG_MAX_BLOCK_DTYPES 32
+#define FKCG_MAX_DTYPES (FKCG_NDTYPES + FKCG_MAX_BLOCK_DTYPES)
+/* The most tensors a key may name (the runtime's FKC_KEY_MAX, fkc/fkc_tables.h). */
+#define FKCG_KEY_MAX 8
 
 /* A place in a contract file: 1-based line and column in the .md file (bytes, after a BOM). */
 typedef struct fkcg_loc {
@@ -19,9 +31,11 @@ typedef struct fkcg_loc {
 
 /* The nine element dtypes, in contract order (schema.c holds the table). */
 typedef struct fkcg_dtype_info {
-    const char *name;   /* "F32" */
-    const char *suffix; /* "f32": symbol suffix */
-    uint32_t bytes;     /* 4 */
+    const char *name;        /* "F32" */
+    const char *suffix;      /* "f32": symbol suffix */
+    uint32_t bytes;          /* 4; a block dtype's: bytes per block */
+    uint32_t block_elements; /* 0; a block dtype's: elements per block */
+    fkcg_loc loc;            /* a block dtype's declaration */
 } fkcg_dtype_info;
 extern const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES];
 
@@ -88,14 +102,23 @@ enum { FKCG_LAYOUTS(FKCG_LAYOUT_ENUM) FKCG_NLAYOUT };
 extern const char *const fkcg_layout_keys[FKCG_NLAYOUT];
 
 typedef struct fkcg_input {
-    const char *name;         /* "src" */
-    int dtypes[FKCG_NDTYPES]; /* indexes into fkcg_dtypes, contract order */
+    const char *name;            /* "src" */
+    int dtypes[FKCG_MAX_DTYPES]; /* model dtype indexes (fkcg_section_dtype), contract order */
     size_t n_dtypes;
     const char *layout[FKCG_NLAYOUT];
     const char *rank;             /* "any" or a decimal number without leading zeros */
     const char *shape_constraint; /* free text or NULL */
     fkcg_loc loc;
+    const char *same_dtype_as; /* a tensor of the key this one has the dtype of, or NULL */
 } fkcg_input;
+
+/* How an output's dtype follows (return.outputs[].dtype_rule). */
+typedef enum fkcg_dtype_rule {
+    FKCG_DR_PASSTHROUGH, /* passthrough(X): X's dtype */
+    FKCG_DR_SAME_AS,     /* same_as(X): the same */
+    FKCG_DR_FIXED,       /* fixed(D): always D */
+    FKCG_DR_PARAM        /* param(F): the dtype the op_params field F names; one of `dtypes` */
+} fkcg_dtype_rule;
 
 typedef struct fkcg_output {
     const char *name;             /* "out" */
@@ -106,6 +129,10 @@ typedef struct fkcg_output {
     const char *layout_guarantee; /* "contiguous" */
     const char *aliasing;         /* "none" */
     fkcg_loc loc;
+    fkcg_dtype_rule rule;        /* the dtype rule's kind */
+    int fixed_dtype;             /* FKCG_DR_FIXED: the dtype; else -1 */
+    int dtypes[FKCG_MAX_DTYPES]; /* FKCG_DR_PARAM: the dtypes it may have (`dtypes`) */
+    size_t n_dtypes;
 } fkcg_output;
 
 /* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the
@@ -174,6 +201,9 @@ typedef struct fkcg_precision {
 
 typedef struct fkcg_provider { /* the front matter of one file */
     uint64_t fkc_version;
+    fkcg_dtype_info *block_dtypes; /* provider.block_dtypes, in file order; NULL when none */
+    size_t n_block_dtypes;
+    int *block_codes; /* bind: each one's table-wide code (FKCG_NDTYPES + rank by name) */
     const char *name;
     const char *backend; /* "Vulkan" */
     const char *kernel_source;
@@ -213,22 +243,47 @@ typedef struct fkcg_section { /* one ```fkc block: one kernel */
     fkcg_cost cost;
     fkcg_precision precision;
     const char *determinism; /* "bitwise" */
-    fkcg_loc loc;            /* the fence's first content line */
-    fkcg_loc kernel_loc;     /* the kernel name's value (for duplicate messages) */
-    fkcg_loc op_kind_loc;    /* the op_kind's and entry_point's values (bind's messages) */
+    /* The key (issue 22): the tensors it is made of, as tensor indexes (k < n_inputs: input
+     * k; else output k - n_inputs); key_stated false: the seed's default [input 0, output 0]. */
+    bool key_stated;
+    size_t n_key;
+    int key[FKCG_KEY_MAX];
+    bool fanout_dtypes; /* fanout: dtypes (a wrapper per dtype combination), else bytes */
+    bool tuples_stated; /* dtype_table given (else the cross product, less `exclude`) */
+    size_t n_excluded;  /* exclude's tuples (n_key each) */
+    const int *excluded;
+    /* The allowed dtype tuples over the key, n_key model indexes each, in binding order. */
+    size_t n_tuples;
+    const int *tuples;
+    fkcg_loc key_loc;     /* where key (or the section) is */
+    fkcg_loc loc;         /* the fence's first content line */
+    fkcg_loc kernel_loc;  /* the kernel name's value (for duplicate messages) */
+    fkcg_loc op_kind_loc; /* the op_kind's and entry_point's values (bind's messages) */
     fkcg_loc entry_point_loc;
     const struct fkcg_where *where; /* every key's place, or NULL (as the provider's) */
     bool invalid; /* validate reported errors: bind checks only its kernel name, then drops it */
 } fkcg_section;
 
-/* One binding per (section × accepted dtype of its first input). */
+/* One binding per (section × allowed dtype tuple of its key). */
 typedef struct fkcg_binding {
     const fkcg_section *section;
-    int dtype;           /* index into fkcg_dtypes; key is [dtype, dtype] */
-    uint32_t byte_width; /* 1, 2, 4, 8 */
-    const char *symbol;  /* "<entry_point>_<suffix>" */
-    const char *wrapper; /* "<kernel>_b<width>" */
+    int dtype;             /* key[0]'s code (fkcg_table_dtype) */
+    uint32_t byte_width;   /* its byte width: 1, 2, 4, 8 (a block dtype's bytes per block) */
+    const char *symbol;    /* "<entry_point>_<suffix>" ("_<s1>_<s2>.." when the slots differ) */
+    const char *wrapper;   /* "<kernel>_b<width>" ("_b<w1>_b<w2>..", or by dtype suffixes) */
+    uint32_t n_key;        /* the key's slots; 0 in a hand-built table: [dtype, dtype] */
+    int key[FKCG_KEY_MAX]; /* table-wide dtype codes */
 } fkcg_binding;
+
+/* The slots of b's key (a hand-built table's n_key 0: [dtype, dtype]). */
+static inline uint32_t fkcg_binding_n_key(const fkcg_binding *b)
+{
+    return b->n_key ? b->n_key : 2;
+}
+static inline int fkcg_binding_slot(const fkcg_binding *b, uint32_t k)
+{
+    return b->n_key ? b->key[k] : b->dtype;
+}
 
 /* The result of a run over all files: sorted by (op_kind, backend, kernel_source, kernel, dtype
  * order). */
@@ -239,7 +294,24 @@ typedef struct fkcg_table {
     size_t n_sections;
     const fkcg_binding *bindings;
     size_t n_bindings;
+    const fkcg_dtype_info *const *block_dtypes; /* the run's block dtypes by name (code
+                                                  * FKCG_NDTYPES + index); NULL when none */
+    size_t n_block_dtypes;
 } fkcg_table;
+
+/* The dtype of a table-wide code (a binding's key), or NULL when out of range. */
+const fkcg_dtype_info *fkcg_table_dtype(const fkcg_table *t, int code);
+/* The dtype of a model index of section s (its inputs' and outputs' lists), or NULL. */
+const fkcg_dtype_info *fkcg_section_dtype(const fkcg_section *s, int idx);
+/* The table-wide code of a model index of section s (its provider's block dtypes by the codes
+ * bind gave them). */
+int fkcg_section_code(const fkcg_section *s, int idx);
+/* Whether a binding's key is the seed's form: two slots of one dtype of the vocabulary. */
+static inline bool fkcg_binding_plain(const fkcg_binding *b)
+{
+    return fkcg_binding_n_key(b) == 2 && fkcg_binding_slot(b, 0) == fkcg_binding_slot(b, 1) &&
+           b->dtype >= 0 && b->dtype < FKCG_NRUNTIME_DTYPES;
+}
 
 /* ---- model.c ---- */
 /* Index of a provider in t->providers (bind sorts them by rel_file), or -1: the dump and both

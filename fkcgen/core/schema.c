@@ -9,8 +9,12 @@
 
 /* ---- the dtypes ---- */
 const fkcg_dtype_info fkcg_dtypes[FKCG_NDTYPES] = {
-    {"F32", "f32", 4}, {"I32", "i32", 4}, {"U32", "u32", 4}, {"F16", "f16", 2}, {"BF16", "bf16", 2},
-    {"F64", "f64", 8}, {"I64", "i64", 8}, {"U8", "u8", 1},   {"I8", "i8", 1},
+    {"F32", "f32", 4, 0, {NULL, 0, 0}},   {"I32", "i32", 4, 0, {NULL, 0, 0}},
+    {"U32", "u32", 4, 0, {NULL, 0, 0}},   {"F16", "f16", 2, 0, {NULL, 0, 0}},
+    {"BF16", "bf16", 2, 0, {NULL, 0, 0}}, {"F64", "f64", 8, 0, {NULL, 0, 0}},
+    {"I64", "i64", 8, 0, {NULL, 0, 0}},   {"U8", "u8", 1, 0, {NULL, 0, 0}},
+    {"I8", "i8", 1, 0, {NULL, 0, 0}},     {"I16", "i16", 2, 0, {NULL, 0, 0}},
+    {"U16", "u16", 2, 0, {NULL, 0, 0}},   {"Bool", "bool", 1, 0, {NULL, 0, 0}},
 };
 
 #define LAYOUT_NAME(e, key, doc, rust_doc) key,
@@ -54,7 +58,8 @@ const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
  * tests compare those numbers with the runtime's. */
 /* clang-format off */
 #define FKCG_ENUMS(X)                                                                          \
-    X(dtype, "F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8")                     \
+    X(dtype, "F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8", "I16", "U16",       \
+      "Bool")                                                                                   \
     X(backend, "Cpu", "Vulkan", "Cuda", "Metal", "Wgpu")                                        \
     X(layout_req, "required", "accepted", "rejected")                                           \
     X(layout_guarantee, "contiguous", "same_as_input")                                          \
@@ -65,7 +70,8 @@ const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
     X(cost_class, "cheap_elementwise", "elementwise", "reduction", "matmul", "memory_bound")    \
     X(determinism, "bitwise", "deterministic", "nondeterministic")                              \
     X(field_kind, FKCG_FIELD_KINDS(KIND_NAME) FKCG_VEC_KINDS(VEC_KIND_NAME))                   \
-    X(dtype_rule, "passthrough")                                                                \
+    X(dtype_rule, "passthrough", "same_as", "fixed", "param")                                   \
+    X(fanout, "bytes", "dtypes")                                                                \
     X(shape_rule, "from_params", "same_as")
 /* clang-format on */
 
@@ -96,12 +102,22 @@ int fkcg_enum_index(const fkcg_enum *e, const char *value)
 #define SCHEMA(var, path_, rows, free_)                                                            \
     const fkcg_schema var = {path_, rows, sizeof rows / sizeof rows[0], free_, NULL}
 
+static const fkcg_key block_dtype_keys[] = {
+    {"block", FT_IDENT, REQ, NULL, NULL,
+     "the block dtype's name, upper case (`Q4_0`); its symbol suffix is its lower case"},
+    {"block_elements", FT_UINT, REQ, NULL, NULL, "elements per block, at least 1"},
+    {"block_bytes", FT_UINT, REQ, NULL, NULL, "bytes per block, at least 1"},
+};
+static SCHEMA(schema_block_dtype, "provider.block_dtypes[]", block_dtype_keys, false);
+
 static const fkcg_key provider_keys[] = {
     {"name", FT_STRING, REQ, NULL, NULL, "the provider (kernel package) name"},
     {"backend", FT_ENUM, REQ, "backend", NULL, "the backend every section registers on"},
     {"kernel_source", FT_STRING, REQ, NULL, NULL, "the BindingEntry.kernel_source tag"},
     {"link_registry", FT_PATH, REQ, NULL, NULL, "symbol → kernel map the backend links, a::b::C"},
     {"revision_base", FT_STRING, REQ, NULL, NULL, "provider build id, folded into `auto` hashes"},
+    {"block_dtypes", FT_SEQMAP, OPT, NULL, &schema_block_dtype,
+     "block (quantized) dtypes this file's lists may name, beside the vocabulary's"},
 };
 static SCHEMA(schema_provider, "provider", provider_keys, false);
 
@@ -121,6 +137,8 @@ static const fkcg_key input_keys[] = {
     {"layout", FT_MAP, REQ, NULL, &schema_layout, "what each layout key is"},
     {"rank", FT_RANK, REQ, NULL, NULL, "`any` or a fixed rank"},
     {"shape_constraint", FT_STRING, OPT, NULL, NULL, "free text"},
+    {"same_dtype_as", FT_IDENT, OPT, NULL, NULL,
+     "a tensor before it in the key whose dtype this input always has"},
 };
 static SCHEMA(schema_input, "accept.inputs[]", input_keys, false);
 
@@ -147,7 +165,11 @@ static SCHEMA(schema_accept, "accept", accept_keys, false);
 
 static const fkcg_key output_keys[] = {
     {"name", FT_IDENT, REQ, NULL, NULL, "the output's name"},
-    {"dtype_rule", FT_CALL, REQ, "dtype_rule", NULL, "`passthrough(<input>)`"},
+    {"dtype_rule", FT_CALL, REQ, "dtype_rule", NULL,
+     "`passthrough(<input>)` or `same_as(<input>)` (its dtype), `fixed(<dtype>)`, "
+     "`param(<field>)` (the dtype an op_params field names: one of `dtypes`)"},
+    {"dtypes", FT_ENUMSEQ, OPT, "dtype", NULL,
+     "with `param(<field>)` only: the dtypes the output may have"},
     {"shape_rule", FT_CALL, REQ, "shape_rule", NULL,
      "`from_params(<field>)` or `same_as(<input>)`"},
     {"layout_guarantee", FT_ENUM, REQ, "layout_guarantee", NULL, "the output's layout"},
@@ -216,13 +238,23 @@ static const fkcg_key section_keys[] = {
     {"cost", FT_MAP, OPT, NULL, &schema_cost, "cost hints; absent: the unknown-cost sentinel"},
     {"precision", FT_MAP, REQ, NULL, &schema_precision, "numerical precision"},
     {"determinism", FT_ENUM, REQ, "determinism", NULL, "`bitwise` requires exact precision"},
+    {"key", FT_NAMESEQ, OPT, NULL, NULL,
+     "the tensors the binding key is made of (inputs and outputs, in signature order); "
+     "default `[<first input>, <first output>]`"},
+    {"fanout", FT_ENUM, OPT, "fanout", NULL,
+     "`bytes` (default: a wrapper per combination of byte widths) or `dtypes` (a wrapper "
+     "per dtype combination)"},
+    {"dtype_table", FT_TUPLES, OPT, NULL, NULL,
+     "the allowed dtype tuples over `key`, one list each, instead of the cross product"},
+    {"exclude", FT_TUPLES, OPT, NULL, NULL, "dtype tuples over `key` the cross product leaves out"},
 };
 SCHEMA(fkcg_schema_section, "section", section_keys, false);
 
 static const fkcg_schema *const all_schemas[] = {
-    &fkcg_schema_front, &schema_provider,  &fkcg_schema_section, &schema_accept, &schema_input,
-    &schema_layout,     &schema_op_params, &schema_fields,       &schema_field,  &schema_return,
-    &schema_output,     &schema_caps,      &schema_fast_path,    &schema_cost,   &schema_precision,
+    &fkcg_schema_front, &schema_provider,  &schema_block_dtype, &fkcg_schema_section,
+    &schema_accept,     &schema_input,     &schema_layout,      &schema_op_params,
+    &schema_fields,     &schema_field,     &schema_return,      &schema_output,
+    &schema_caps,       &schema_fast_path, &schema_cost,        &schema_precision,
 };
 
 size_t fkcg_schema_all(const fkcg_schema **out, size_t cap)
@@ -327,6 +359,8 @@ const char *fkcg_type_name(fkcg_type t)
     case FT_MAP: return "mapping";
     case FT_SEQMAP: return "list of mappings";
     case FT_FREEMAP: return "mapping of names";
+    case FT_NAMESEQ: return "list of names";
+    case FT_TUPLES: return "list of dtype lists";
     }
     return "?";
 }

@@ -284,8 +284,8 @@ static char *read_text(fkcg_arena *a, fkcg_diag *d, const char *path, size_t *le
         if (got == 0)
             break;
     }
-    size_t out = 0;
-    for (size_t i = 0; i < n; i++)
+    size_t out = 0, bom = n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0; /* as a contract's */
+    for (size_t i = bom; i < n; i++)
         if (!(buf[i] == '\r' && i + 1 < n && buf[i + 1] == '\n'))
             buf[out++] = buf[i];
     buf[out] = '\0';
@@ -378,8 +378,9 @@ int fkcg_allow_read(fkcg_arena *a, fkcg_diag *d, const char *path, fkcg_allow *o
 
 static bool key_matches(const fkcg_dkey *entry, const fkcg_dkey *k)
 {
-    return (entry->dtype < 0 || entry->dtype == k->dtype) && !strcmp(entry->op_kind, k->op_kind) &&
-           !strcmp(entry->backend, k->backend) && !strcmp(entry->kernel_source, k->kernel_source);
+    return (entry->dtype < 0 || (entry->dtype == k->dtype && fkcg_dkey_plain(k))) &&
+           !strcmp(entry->op_kind, k->op_kind) && !strcmp(entry->backend, k->backend) &&
+           !strcmp(entry->kernel_source, k->kernel_source);
 }
 
 /* The first unexpired entry that allows rule for key k, or -1. */

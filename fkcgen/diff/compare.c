@@ -141,13 +141,32 @@ static const char *was_str(dctx *c, const char *s)
 
 /* ---- keys ---- */
 
-static fkcg_dkey key_of(const fkcg_binding *b)
+static fkcg_dkey key_of(const fkcg_table *t, const fkcg_binding *b)
 {
     const fkcg_section *s = b->section;
-    return (fkcg_dkey){s->op_kind, b->dtype, s->backend, s->kernel_source};
+    fkcg_dkey k = {s->op_kind, b->dtype, s->backend, s->kernel_source, fkcg_binding_n_key(b), {0}};
+    for (uint32_t i = 0; i < k.n_key; i++) {
+        const fkcg_dtype_info *d = fkcg_table_dtype(t, fkcg_binding_slot(b, i));
+        k.names[i] = d ? d->name : "?";
+    }
+    return k;
 }
 
-static int key_cmp(const fkcg_binding *x, const fkcg_binding *y)
+/* The order of one slot: the vocabulary's dtypes by index, then block dtypes by name (the
+ * same in both revisions). */
+static int slot_cmp(const fkcg_table *tx, int x, const fkcg_table *ty, int y)
+{
+    bool bx = x >= FKCG_NDTYPES, by = y >= FKCG_NDTYPES;
+    if (!bx && !by)
+        return (x > y) - (x < y);
+    if (bx != by)
+        return bx ? 1 : -1;
+    const fkcg_dtype_info *a = fkcg_table_dtype(tx, x), *b = fkcg_table_dtype(ty, y);
+    return strcmp(a ? a->name : "", b ? b->name : "");
+}
+
+static int key_cmp2(const fkcg_table *tx, const fkcg_binding *x, const fkcg_table *ty,
+                    const fkcg_binding *y)
 {
     const fkcg_section *a = x->section, *b = y->section;
     int r = strcmp(a->op_kind, b->op_kind);
@@ -155,7 +174,19 @@ static int key_cmp(const fkcg_binding *x, const fkcg_binding *y)
         r = strcmp(a->backend, b->backend);
     if (!r)
         r = strcmp(a->kernel_source, b->kernel_source);
-    return r ? r : (x->dtype > y->dtype) - (x->dtype < y->dtype);
+    uint32_t nx = fkcg_binding_n_key(x), ny = fkcg_binding_n_key(y);
+    if (!r && nx != ny)
+        r = nx < ny ? -1 : 1;
+    for (uint32_t i = 0; !r && i < nx; i++)
+        r = slot_cmp(tx, fkcg_binding_slot(x, i), ty, fkcg_binding_slot(y, i));
+    return r;
+}
+
+static const fkcg_table *sort_table; /* qsort has no context argument */
+
+static int key_cmp(const fkcg_binding *x, const fkcg_binding *y)
+{
+    return key_cmp2(sort_table, x, sort_table, y);
 }
 
 static const fkcg_binding *sort_base; /* qsort has no context argument */
@@ -172,6 +203,7 @@ static size_t *key_order(fkcg_arena *a, const fkcg_table *t)
     for (size_t i = 0; i < t->n_bindings; i++)
         v[i] = i;
     sort_base = t->bindings;
+    sort_table = t;
     qsort(v, t->n_bindings, sizeof *v, by_key);
     return v;
 }
@@ -186,7 +218,7 @@ static void match(fkcg_arena *a, const fkcg_table *o, const fkcg_table *n, size_
     for (size_t j = 0; j < n->n_bindings; j++)
         mn[j] = NONE;
     for (size_t i = 0, j = 0; i < o->n_bindings && j < n->n_bindings;) {
-        int r = key_cmp(&o->bindings[ko[i]], &n->bindings[kn[j]]);
+        int r = key_cmp2(o, &o->bindings[ko[i]], n, &n->bindings[kn[j]]);
         if (r == 0) {
             mo[ko[i]] = kn[j];
             mn[kn[j]] = ko[i];
@@ -226,6 +258,20 @@ void fkcg_dkeys_put(fkcg_buf *out, const fkcg_dkey *k, size_t n)
         }
         if (i)
             fkcg_buf_puts(out, "; ");
+        bool plain = true;
+        for (size_t m = i; m < j; m++)
+            plain = plain && fkcg_dkey_plain(&k[m]);
+        if (!plain) { /* keys over several tensors: each written whole */
+            fkcg_buf_printf(out, "(%s, K, %s) + ", k[i].op_kind, k[i].backend);
+            fkcg_dkey_put_source(out, k[i].kernel_source);
+            for (size_t m = i; m < j; m++) {
+                fkcg_buf_puts(out, m == i ? " for K in [" : ", [");
+                for (uint32_t s = 0; s < k[m].n_key; s++)
+                    fkcg_buf_printf(out, "%s%s", s ? ", " : "", k[m].names[s]);
+                fkcg_buf_putc(out, ']');
+            }
+            continue;
+        }
         bool many = j - i > 1;
         fkcg_buf_printf(out, "(%s, [%s, %s], %s) + ", k[i].op_kind,
                         many ? "T" : dtype_name(k[i].dtype), many ? "T" : dtype_name(k[i].dtype),
@@ -295,7 +341,8 @@ static void cmp_names(dctx *c, const spair *p)
                 fkcg_buf_puts(&w, " are now ");
             seen = 0;
             for (size_t i = 0; i < p->n_keys; i++) {
-                unsigned bytes = fkcg_dtypes[p->keys[i].dtype].bytes;
+                const fkcg_dtype_info *di = fkcg_table_dtype(c->old->table, p->keys[i].dtype);
+                unsigned bytes = di ? di->bytes : 0;
                 if (seen & bytes)
                     continue;
                 fkcg_buf_printf(&w, "%s%s_b%u", seen ? ", " : "", pass ? sn->kernel : so->kernel,
@@ -827,6 +874,23 @@ static int determinism_strength(const char *d)
     return -1;
 }
 
+static const char *tensor_of(const fkcg_section *s, int t)
+{
+    return (size_t)t < s->n_inputs ? s->inputs[t].name : s->outputs[(size_t)t - s->n_inputs].name;
+}
+
+/* "src, index, cache": a section's key tensors. */
+static const char *key_names(dctx *c, const fkcg_section *s)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    for (size_t i = 0; i < s->n_key; i++)
+        fkcg_buf_printf(&b, "%s%s", i ? ", " : "", tensor_of(s, s->key[i]));
+    const char *out = fkcg_strdup(c->a, b.data ? b.data : "");
+    fkcg_buf_free(&b);
+    return out;
+}
+
 static void cmp_misc(dctx *c, const spair *p)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
@@ -840,6 +904,20 @@ static void cmp_misc(dctx *c, const spair *p)
     if (strcmp(so->blurb, sn->blurb) != 0)
         change(c, FKCG_R_DOC_CHANGED, p, at(so, "blurb"), at(sn, "blurb"), "was this",
                "blurb of kernel '%s' changed", sn->kernel);
+    bool key_same = (!so->key_stated && !sn->key_stated) || so->n_key == sn->n_key;
+    for (size_t i = 0; key_same && (so->key_stated || sn->key_stated) && i < so->n_key; i++)
+        key_same = so->key[i] == sn->key[i]; /* by place: a renamed tensor is the same slot */
+    if (!key_same)
+        change(c, FKCG_R_KEY_CHANGED, p, at(so, "key"), at(sn, "key"),
+               fkcg_sprintf(c->a, "was [%s]", key_names(c, so)),
+               "key of kernel '%s' changed from [%s] to [%s]", sn->kernel, key_names(c, so),
+               key_names(c, sn));
+    if (so->fanout_dtypes != sn->fanout_dtypes)
+        change(c, FKCG_R_FANOUT_CHANGED, p, at(so, "fanout"), at(sn, "fanout"),
+               so->fanout_dtypes ? "was 'dtypes'" : "was 'bytes'",
+               "fanout of kernel '%s' changed from %s to %s: its wrappers are named otherwise",
+               sn->kernel, so->fanout_dtypes ? "dtypes" : "bytes",
+               sn->fanout_dtypes ? "dtypes" : "bytes");
 }
 
 /* The `auto` hash the section would have: a written-out hash equal to it says nothing more. */
@@ -925,7 +1003,7 @@ static const fkcg_dkey *keys_of(dctx *c, const mpair *v, size_t i, size_t j)
 {
     fkcg_dkey *k = fkcg_alloc(c->a, (j - i) * sizeof *k);
     for (size_t m = i; m < j; m++)
-        k[m - i] = key_of(&c->old->table->bindings[v[m].ob]);
+        k[m - i] = key_of(c->old->table, &c->old->table->bindings[v[m].ob]);
     return k;
 }
 
@@ -1064,17 +1142,29 @@ static void lone_change(dctx *c, bool removed, fkcg_diff_rule_id rule, const fkc
                    "kernel '%s' binds new keys: its %s was '%s'", s->kernel, k, vb);
         return;
     }
+    if (rule == FKCG_R_COMBINATION_REMOVED || rule == FKCG_R_COMBINATION_ADDED) {
+        const char *where = s->tuples_stated ? "dtype_table" : s->key_stated ? "key" : "accept";
+        here = at(s, "%s", where);
+        there = at(cp, "%s", where);
+        if (removed)
+            change(c, rule, &p, here, there, "was bound", "kernel '%s' no longer binds %zu key%s",
+                   s->kernel, n_keys, n_keys == 1 ? "" : "s");
+        else
+            change(c, rule, &p, there, here, "was not bound", "kernel '%s' binds %zu new key%s",
+                   s->kernel, n_keys, n_keys == 1 ? "" : "s");
+        return;
+    }
     /* DTYPE_REMOVED, DTYPE_ADDED: one binding of the first input's dtypes */
     here = at(s, "accept.inputs[0].dtypes[%zu]", dtype_pos(s, keys[0].dtype));
     there = at(cp, "accept.inputs[0].dtypes");
     if (removed)
         change(c, rule, &p, here, there, "was listed here",
-               "dtype %s removed from input '%s' of kernel '%s'", fkcg_dtypes[keys[0].dtype].name,
+               "dtype %s removed from input '%s' of kernel '%s'", keys[0].names[0],
                cp->inputs[0].name, cp->kernel);
     else
         change(c, rule, &p, there, here, "was not listed",
-               "dtype %s added to input '%s' of kernel '%s'", fkcg_dtypes[keys[0].dtype].name,
-               s->inputs[0].name, s->kernel);
+               "dtype %s added to input '%s' of kernel '%s'", keys[0].names[0], s->inputs[0].name,
+               s->kernel);
 }
 
 /* The bindings of one side that the other lacks, classified, grouped and reported. */
@@ -1093,6 +1183,9 @@ static void cmp_lone(dctx *c, bool removed, const size_t *m)
         if (!has_backend(u, s->backend))
             v[nv++] = (lone){removed ? FKCG_R_BACKEND_REMOVED : FKCG_R_BACKEND_ADDED,
                              (size_t)fkcg_provider_index(t, s->provider), i};
+        else if (o != NONE && same_opkey(s, u->sections[o]) && !fkcg_binding_plain(&t->bindings[i]))
+            v[nv++] = (lone){removed ? FKCG_R_COMBINATION_REMOVED : FKCG_R_COMBINATION_ADDED, si,
+                             i};
         else if (o != NONE && same_opkey(s, u->sections[o]))
             v[nv++] = (lone){removed ? FKCG_R_DTYPE_REMOVED : FKCG_R_DTYPE_ADDED, i, i};
         else if (o != NONE)
@@ -1106,7 +1199,7 @@ static void cmp_lone(dctx *c, bool removed, const size_t *m)
         }
         fkcg_dkey *keys = fkcg_alloc(c->a, (j - i) * sizeof *keys);
         for (size_t k = i; k < j; k++)
-            keys[k - i] = key_of(&t->bindings[v[k].b]);
+            keys[k - i] = key_of(t, &t->bindings[v[k].b]);
         const fkcg_section *s = t->bindings[v[i].b].section;
         size_t o = cp[section_index(t, s)];
         lone_change(c, removed, v[i].rule, s, o == NONE ? NULL : u->sections[o], keys, j - i);

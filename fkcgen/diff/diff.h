@@ -5,6 +5,8 @@
 #ifndef FKCG_DIFF_H
 #define FKCG_DIFF_H
 
+#include <string.h>
+
 #include "internal.h"
 
 /* The rules, ONE table: each change fkcgen diff reports is one row's. Per rule: its stable ID
@@ -32,6 +34,14 @@
     X(BINDING_REMOVED, BREAKING, "a kernel no longer binds a key it bound",                     \
       "its op_kind, backend or kernel_source changed: the old key is not registered")           \
     X(BINDING_ADDED, COMPATIBLE, "a kernel binds a key it did not", "new keys only")            \
+    X(COMBINATION_REMOVED, BREAKING, "a dtype combination of a key over several tensors "        \
+      "removed", "that key is not registered any more")                                          \
+    X(COMBINATION_ADDED, COMPATIBLE, "a dtype combination of a key over several tensors added", \
+      "a new key only")                                                                         \
+    X(KEY_CHANGED, BREAKING, "the tensors a section's key is made of changed",                  \
+      "every key it registers has other slots: callers' lookups miss")                          \
+    X(FANOUT_CHANGED, BREAKING, "a section's fanout changed",                                    \
+      "its wrappers are named by byte widths instead of dtypes, or the other way")              \
     X(KERNEL_MOVED, INFORMATIONAL, "a kernel's bindings moved to another contract file",       \
       "same keys, symbols and registry; only the generated code's contract paths change")      \
     X(WRAPPER_RENAMED, BREAKING, "a binding's kernel renamed: its wrappers `<kernel>_b<width>` " \
@@ -147,7 +157,18 @@ typedef struct fkcg_dkey {
     int dtype;
     const char *backend;
     const char *kernel_source;
+    /* the whole key (issue 22), by dtype name (block dtypes' codes differ between revisions);
+     * n_key 0 (an allow entry): [dtype, dtype] */
+    uint32_t n_key;
+    const char *names[FKCG_KEY_MAX];
 } fkcg_dkey;
+
+/* Whether k is a key of the seed's form [T, T] (printed "(Op, [T, T], ...) for T in ..."). */
+static inline bool fkcg_dkey_plain(const fkcg_dkey *k)
+{
+    return k->n_key == 0 || (k->n_key == 2 && k->dtype >= 0 && k->dtype < FKCG_NDTYPES &&
+                             k->names[0] && k->names[1] && !strcmp(k->names[0], k->names[1]));
+}
 
 struct fkcg_allow_entry;
 

@@ -73,11 +73,13 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         const fkcg_input *in = &s->inputs[i];
         put_text(out, "input", in->name);
         for (size_t k = 0; k < in->n_dtypes; k++)
-            put_text(out, " dtype", fkcg_dtypes[in->dtypes[k]].name);
+            put_text(out, " dtype", fkcg_section_dtype(s, in->dtypes[k])->name);
         for (int k = 0; k < FKCG_NLAYOUT; k++)
             put_text(out, fkcg_layout_keys[k], in->layout[k]);
         put_text(out, " rank", in->rank);
         put_text(out, " shape_constraint", in->shape_constraint);
+        if (in->same_dtype_as) /* fields issue 22 added: only when stated (old hashes stay) */
+            put_text(out, " same_dtype_as", in->same_dtype_as);
     }
     put_text(out, "variant", s->variant);
     for (size_t i = 0; i < s->n_fields; i++) {
@@ -89,6 +91,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         const fkcg_output *o = &s->outputs[i];
         put_text(out, "output", o->name);
         put_text(out, " dtype_rule", o->dtype_rule);
+        for (size_t k = 0; k < o->n_dtypes; k++)
+            put_text(out, " dtype", fkcg_section_dtype(s, o->dtypes[k])->name);
         put_text(out, " shape_rule", o->shape_rule);
         put_text(out, " layout_guarantee", o->layout_guarantee);
         put_text(out, " aliasing", o->aliasing);
@@ -117,6 +121,22 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     put_uint(out, "audited", p->audited);
     put_text(out, "notes", p->notes);
     put_text(out, "determinism", s->determinism);
+    if (s->key_stated)
+        for (size_t i = 0; i < s->n_key; i++)
+            put_uint(out, "key", (uint64_t)s->key[i]);
+    if (s->fanout_dtypes)
+        put_text(out, "fanout", "dtypes");
+    for (size_t i = 0; (s->tuples_stated || s->n_excluded) && i < s->n_tuples; i++)
+        for (size_t k = 0; k < s->n_key; k++)
+            put_text(out, k ? " dtype" : "tuple",
+                     fkcg_section_dtype(s, s->tuples[i * s->n_key + k])->name);
+    if (s->provider)
+        for (size_t i = 0; i < s->provider->n_block_dtypes; i++) {
+            const fkcg_dtype_info *b = &s->provider->block_dtypes[i];
+            put_text(out, "block_dtype", b->name);
+            put_uint(out, " block_elements", b->block_elements);
+            put_uint(out, " block_bytes", b->bytes);
+        }
 }
 
 const char *fkcg_hash_hex(fkcg_arena *a, const void *data, size_t len)
@@ -243,67 +263,118 @@ static int by_op(const void *x, const void *y)
     return c ? c : by_kernel(x, y);
 }
 
-/* Bit d set when the section binds dtype d (the dtypes of its first input, distinct). */
-static unsigned dtype_mask(const fkcg_section *s)
+/* A section's tuple t as table-wide codes (its provider's block dtypes by their codes). */
+static int code_of(const fkcg_section *s, int idx)
 {
-    unsigned m = 0;
-    for (size_t k = 0; s->n_inputs && k < s->inputs[0].n_dtypes; k++)
-        m |= 1u << s->inputs[0].dtypes[k];
-    return m;
+    if (idx < FKCG_NDTYPES || !s->provider || !s->provider->block_codes)
+        return idx;
+    return s->provider->block_codes[idx - FKCG_NDTYPES];
+}
+
+typedef struct key_entry { /* one binding key of a group of sections, for sorting */
+    const fkcg_section *s;
+    size_t order; /* the section's place in the group */
+    size_t n;
+    int code[FKCG_KEY_MAX];
+} key_entry;
+
+static int by_key_entry(const void *x, const void *y)
+{
+    const key_entry *a = x, *b = y;
+    if (a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->code[i] != b->code[i])
+            return a->code[i] < b->code[i] ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
 }
 
 typedef struct dup_pairs {      /* pairs of sections already reported as duplicate bindings */
-    const fkcg_section **pairs; /* 2 per pair, allocated at the first one */
+    const fkcg_section **pairs; /* 2 per pair */
     size_t n, cap;
 } dup_pairs;
 
-/* Reports that q registers dtype dt of the key p registers, once per pair of sections (at
- * their first shared dtype). Returns 1 when reported. */
+static void key_text(fkcg_buf *b, const fkcg_table *t, const key_entry *e)
+{
+    fkcg_buf_putc(b, '[');
+    for (size_t i = 0; i < e->n; i++) {
+        const fkcg_dtype_info *d = fkcg_table_dtype(t, e->code[i]);
+        fkcg_buf_printf(b, "%s%s", i ? ", " : "", d ? d->name : "?");
+    }
+    fkcg_buf_putc(b, ']');
+}
+
+/* Reports that q registers the key e that p registers, once per pair of sections. */
 static size_t report_dup(fkcg_arena *a, fkcg_diag *d, dup_pairs *seen, const fkcg_section *p,
-                         const fkcg_section *q, int dt_index)
+                         const fkcg_section *q, const key_entry *e, const fkcg_table *t)
 {
     if (!strcmp(p->kernel, q->kernel)) /* reported as a duplicate kernel */
         return 0;
     for (size_t k = 0; k < seen->n; k++)
         if (seen->pairs[2 * k] == p && seen->pairs[2 * k + 1] == q)
             return 0;
-    if (!seen->pairs)
-        seen->pairs = fkcg_alloc(a, 2 * seen->cap * sizeof *seen->pairs);
+    if (seen->n == seen->cap) {
+        size_t cap = seen->cap ? 2 * seen->cap : 8;
+        const fkcg_section **np = fkcg_alloc(a, 2 * cap * sizeof *np);
+        if (seen->n)
+            memcpy(np, seen->pairs, 2 * seen->n * sizeof *np);
+        seen->pairs = np;
+        seen->cap = cap;
+    }
     seen->pairs[2 * seen->n] = p;
     seen->pairs[2 * seen->n++ + 1] = q;
-    const char *dt = fkcg_dtypes[dt_index].name;
+    fkcg_buf k;
+    fkcg_buf_init(&k);
+    key_text(&k, t, e);
     fkcg_error(d, &q->kernel_loc,
-               "duplicate binding (%s, [%s, %s], %s) + kernel_source "
+               "duplicate binding (%s, %s, %s) + kernel_source "
                "'%s': kernel '%s' registers the key that kernel '%s' registers",
-               q->op_kind, dt, dt, q->backend, q->kernel_source, q->kernel, p->kernel);
+               q->op_kind, k.data, q->backend, q->kernel_source, q->kernel, p->kernel);
+    fkcg_buf_free(&k);
     fkcg_note(d, &p->kernel_loc, "first registered here");
     return 1;
 }
 
-/* Duplicate binding keys (op_kind, [T, T], backend) + kernel_source, in key order: by (op_kind,
- * backend, kernel_source), then dtype, then by_kernel; two sections that share a key meet as neighbours in that order.
- * order: the sections sorted by by_op. */
+/* Duplicate binding keys (op_kind, key, backend) + kernel_source: within each group of
+ * sections of one (op_kind, backend, kernel_source), every key sorted, so equal keys meet as
+ * neighbours. order: the sections sorted by by_op. */
 static size_t find_dup_keys(fkcg_arena *a, fkcg_diag *d, const fkcg_section *const *order, size_t n,
-                            size_t n_bindings)
+                            const fkcg_table *t)
 {
     size_t errors = 0;
-    dup_pairs seen = {NULL, 0, n_bindings + 1};
+    dup_pairs seen = {NULL, 0, 0};
     for (size_t g = 0, end; g < n; g = end) {
         for (end = g + 1; end < n && same_key(order[g], order[end]); end++)
             ;
         if (end - g < 2)
             continue;
-        for (int dt = 0; dt < FKCG_NDTYPES; dt++) {
-            const fkcg_section *first = NULL; /* every later one is noted against the first */
-            for (size_t i = g; i < end; i++) {
-                if (!(dtype_mask(order[i]) & (1u << dt)))
-                    continue;
-                if (first)
-                    errors += report_dup(a, d, &seen, first, order[i], dt);
-                else
-                    first = order[i];
+        size_t m = 0;
+        for (size_t i = g; i < end; i++)
+            m += order[i]->n_tuples;
+        key_entry *e = malloc((m + 1) * sizeof *e);
+        if (!e)
+            fkcg_oom();
+        m = 0;
+        for (size_t i = g; i < end; i++)
+            for (size_t r = 0; r < order[i]->n_tuples; r++) {
+                key_entry *k = &e[m++];
+                k->s = order[i];
+                k->order = i;
+                k->n = order[i]->n_key;
+                for (size_t j = 0; j < k->n; j++)
+                    k->code[j] = code_of(order[i], order[i]->tuples[r * k->n + j]);
             }
+        qsort(e, m, sizeof *e, by_key_entry);
+        for (size_t i = 1, first = 0; i < m; i++) {
+            key_entry x = e[i], y = e[first];
+            x.order = y.order = 0;
+            if (by_key_entry(&x, &y) != 0) {
+                first = i;
+                continue;
+            }
+            errors += report_dup(a, d, &seen, e[first].s, e[i].s, &e[i], t);
         }
+        free(e);
     }
     return errors;
 }
@@ -331,6 +402,10 @@ static size_t check_op_kinds(fkcg_diag *d, const fkcg_section *const *order, siz
     for (size_t g = 0, end; g < n; g = end) {
         for (end = g + 1; end < n && !strcmp(order[g]->op_kind, order[end]->op_kind); end++) {
             const char *what = fkcg_signature_diff(order[g], order[end]);
+            if (!what && (order[g]->n_key != order[end]->n_key ||
+                          memcmp(order[g]->key, order[end]->key,
+                                 order[g]->n_key * sizeof order[g]->key[0]) != 0))
+                what = "key tensors";
             if (!what)
                 continue;
             fkcg_error(d, &order[end]->op_kind_loc,
@@ -359,40 +434,51 @@ static size_t check_op_kinds(fkcg_diag *d, const fkcg_section *const *order, siz
     return errors;
 }
 
-static int by_entry_point(const void *x, const void *y)
+static int by_symbol(const void *x, const void *y)
 {
-    const fkcg_section *a = *(const fkcg_section *const *)x, *b = *(const fkcg_section *const *)y;
-    int c = strcmp(a->entry_point, b->entry_point);
-    return c ? c : by_kernel(x, y);
+    const fkcg_binding *a = *(const fkcg_binding *const *)x, *b = *(const fkcg_binding *const *)y;
+    int c = strcmp(a->symbol, b->symbol);
+    return c ? c : strcmp(a->section->kernel, b->section->kernel);
 }
 
-/* Symbols <entry_point>_<suffix> are unique: two sections of one entry_point must not share
- * a dtype. v: a copy of the sections, sorted here. */
-static size_t check_symbols(fkcg_diag *d, const fkcg_section **v, size_t n)
+/* Symbols are unique: two sections of one entry_point must not bind one symbol (the same
+ * key suffix). b: the table's bindings. */
+static size_t check_symbols(fkcg_diag *d, const fkcg_table *t, const fkcg_binding *b, size_t n)
 {
     size_t errors = 0;
+    const fkcg_binding **v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        fkcg_oom();
+    for (size_t i = 0; i < n; i++)
+        v[i] = &b[i];
     if (n)
-        qsort(v, n, sizeof *v, by_entry_point);
-    for (size_t g = 0, end; g < n; g = end) {
-        for (end = g + 1; end < n && !strcmp(v[g]->entry_point, v[end]->entry_point); end++)
-            for (size_t k = g; k < end; k++) {
-                unsigned common = dtype_mask(v[k]) & dtype_mask(v[end]);
-                if (!common || !strcmp(v[k]->kernel, v[end]->kernel)) /* a duplicate kernel */
-                    continue;
-                int dt = 0;
-                while (!(common & (1u << dt)))
-                    dt++;
-                fkcg_error(d, &v[end]->entry_point_loc,
-                           "entry_point '%s' of kernel '%s' is "
-                           "also kernel '%s''s, and both bind %s: symbol '%s_%s' would be bound "
-                           "twice",
-                           v[end]->entry_point, v[end]->kernel, v[k]->kernel, fkcg_dtypes[dt].name,
-                           v[end]->entry_point, fkcg_dtypes[dt].suffix);
-                fkcg_note(d, &v[k]->entry_point_loc, "first defined here");
-                errors++;
+        qsort(v, n, sizeof *v, by_symbol);
+    const fkcg_section *last_a = NULL, *last_b = NULL;
+    for (size_t i = 1; i < n; i++) {
+        const fkcg_section *p = v[i - 1]->section, *q = v[i]->section;
+        if (strcmp(v[i - 1]->symbol, v[i]->symbol) != 0 || !strcmp(p->kernel, q->kernel))
+            continue; /* a duplicate kernel is reported as such */
+        if (p == last_a && q == last_b)
+            continue;
+        last_a = p, last_b = q;
+        fkcg_buf k;
+        fkcg_buf_init(&k);
+        for (uint32_t j = 0; j < v[i]->n_key; j++) {
+            const fkcg_dtype_info *di = fkcg_table_dtype(t, v[i]->key[j]);
+            if (fkcg_binding_plain(v[i]) && j)
                 break;
-            }
+            fkcg_buf_printf(&k, "%s%s", j ? ", " : "", di ? di->name : "?");
+        }
+        fkcg_error(d, &q->entry_point_loc,
+                   "entry_point '%s' of kernel '%s' is also kernel '%s''s, and both bind %s%s%s: "
+                   "symbol '%s' would be bound twice",
+                   q->entry_point, q->kernel, p->kernel, fkcg_binding_plain(v[i]) ? "" : "[",
+                   k.data, fkcg_binding_plain(v[i]) ? "" : "]", v[i]->symbol);
+        fkcg_buf_free(&k);
+        fkcg_note(d, &p->entry_point_loc, "first defined here");
+        errors++;
     }
+    free(v);
     return errors;
 }
 
@@ -435,7 +521,7 @@ static size_t resolve_revisions(fkcg_arena *a, fkcg_section *const *sections, si
     for (size_t i = 0; i < n; i++) {
         fkcg_section *s = sections[i];
         fkcg_resolve_revision(a, s, &canon); /* any left: the run resolved its own already */
-        n_bindings += s->n_inputs ? s->inputs[0].n_dtypes : 0;
+        n_bindings += s->n_tuples;
     }
     fkcg_buf_free(&canon);
     return n_bindings;
@@ -453,8 +539,55 @@ static const fkcg_section **copy_sections(fkcg_arena *a, const fkcg_section *con
     return out;
 }
 
-/* The bindings of the sections in order: one per (section, dtype), symbol
- * <entry_point>_<suffix>, wrapper <kernel>_b<width>. n: their number (resolve_revisions). */
+static const fkcg_section *order_sec; /* qsort has no context argument */
+
+static int by_tuple(const void *x, const void *y)
+{
+    size_t i = *(const size_t *)x, j = *(const size_t *)y, n = order_sec->n_key;
+    for (size_t k = 0; k < n; k++) {
+        int a = code_of(order_sec, order_sec->tuples[i * n + k]);
+        int b = code_of(order_sec, order_sec->tuples[j * n + k]);
+        if (a != b)
+            return a < b ? -1 : 1;
+    }
+    return (i > j) - (i < j);
+}
+
+/* The section's tuples in key order (the table's "dtype order": by code, slot by slot). */
+static size_t *tuple_order(const fkcg_section *s)
+{
+    size_t *v = malloc((s->n_tuples + 1) * sizeof *v);
+    if (!v)
+        fkcg_oom();
+    for (size_t i = 0; i < s->n_tuples; i++)
+        v[i] = i;
+    order_sec = s;
+    if (s->n_tuples)
+        qsort(v, s->n_tuples, sizeof *v, by_tuple);
+    return v;
+}
+
+/* The name part of a key: the parts of its slots joined by "_", one part when all agree. */
+static const char *join_parts(fkcg_arena *a, const char *base, const char *const *part, size_t n)
+{
+    bool same = true;
+    for (size_t i = 1; i < n; i++)
+        same = same && !strcmp(part[i], part[0]);
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    fkcg_buf_puts(&b, base);
+    for (size_t i = 0; i < (same ? 1 : n); i++) {
+        fkcg_buf_putc(&b, '_');
+        fkcg_buf_puts(&b, part[i]);
+    }
+    const char *out = fkcg_strdup(a, b.data);
+    fkcg_buf_free(&b);
+    return out;
+}
+
+/* The bindings of the sections in order: one per (section, allowed tuple), symbol
+ * <entry_point>_<suffixes>, wrapper <kernel>_<b<width> parts> (or dtype suffixes with
+ * fanout: dtypes). n: their number (resolve_revisions). */
 static fkcg_binding *make_bindings(fkcg_arena *a, const fkcg_section *const *order,
                                    size_t n_sections, size_t n)
 {
@@ -462,24 +595,94 @@ static fkcg_binding *make_bindings(fkcg_arena *a, const fkcg_section *const *ord
     n = 0;
     for (size_t i = 0; i < n_sections; i++) {
         const fkcg_section *s = order[i];
-        unsigned mask = dtype_mask(s);
-        /* A section's dtypes share its four wrappers (by byte width): each name is made once,
-         * not once per dtype (9 dtypes, 4 names). */
-        const char *wrapper[9] = {NULL};
-        for (int dt = 0; dt < FKCG_NDTYPES; dt++) {
-            if (!(mask & (1u << dt)))
-                continue;
-            const fkcg_dtype_info *info = &fkcg_dtypes[dt];
-            if (!wrapper[info->bytes]) {
-                char width[2] = {(char)('0' + info->bytes), '\0'}; /* 1, 2, 4 or 8 */
-                wrapper[info->bytes] = concat(a, s->kernel, "_b", width);
+        /* the seed's form shares its four wrapper names (by byte width) */
+        const char *plain_wrapper[9] = {NULL};
+        size_t *ord = tuple_order(s);
+        for (size_t r = 0; r < s->n_tuples; r++) {
+            const int *t = &s->tuples[ord[r] * s->n_key];
+            fkcg_binding *x = &b[n++];
+            x->section = s;
+            x->n_key = (uint32_t)s->n_key;
+            const char *suf[FKCG_KEY_MAX], *wpart[FKCG_KEY_MAX];
+            char widths[FKCG_KEY_MAX][16];
+            for (size_t k = 0; k < s->n_key; k++) {
+                const fkcg_dtype_info *di = fkcg_section_dtype(s, t[k]);
+                x->key[k] = code_of(s, t[k]);
+                suf[k] = di->suffix;
+                snprintf(widths[k], sizeof widths[k], "b%u", (unsigned)di->bytes);
+                wpart[k] = s->fanout_dtypes || di->block_elements ? di->suffix : widths[k];
             }
-            b[n++] = (fkcg_binding){s, dt, info->bytes,
-                                    concat(a, s->entry_point, "_", info->suffix),
-                                    wrapper[info->bytes]};
+            const fkcg_dtype_info *d0 = fkcg_section_dtype(s, t[0]);
+            x->dtype = x->key[0];
+            x->byte_width = d0->bytes;
+            bool plain = s->n_key == 2 && t[0] == t[1] && t[0] < FKCG_NDTYPES && !s->fanout_dtypes;
+            if (plain && d0->bytes < 9 && plain_wrapper[d0->bytes]) {
+                x->wrapper = plain_wrapper[d0->bytes];
+            } else {
+                x->wrapper = join_parts(a, s->kernel, wpart, s->n_key);
+                if (plain && d0->bytes < 9)
+                    plain_wrapper[d0->bytes] = x->wrapper;
+            }
+            x->symbol = plain ? concat(a, s->entry_point, "_", d0->suffix)
+                              : join_parts(a, s->entry_point, suf, s->n_key);
         }
+        free(ord);
     }
     return b;
+}
+
+/* The run's block dtypes, by name, one per name (two files may declare one alike); each
+ * provider's codes. Two declarations of one name that differ are an error. */
+static size_t bind_block_dtypes(fkcg_arena *a, fkcg_diag *d, fkcg_provider **providers, size_t np,
+                                fkcg_table *out)
+{
+    size_t m = 0, errors = 0;
+    for (size_t i = 0; i < np; i++)
+        m += providers[i]->n_block_dtypes;
+    if (!m)
+        return 0;
+    const fkcg_dtype_info **v = fkcg_alloc(a, (m + 1) * sizeof *v);
+    m = 0;
+    for (size_t i = 0; i < np; i++)
+        for (size_t k = 0; k < providers[i]->n_block_dtypes; k++)
+            v[m++] = &providers[i]->block_dtypes[k];
+    for (size_t i = 1; i < m; i++) /* insertion sort: a few dozen names */
+        for (size_t j = i; j > 0 && strcmp(v[j]->name, v[j - 1]->name) < 0; j--) {
+            const fkcg_dtype_info *tmp = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = tmp;
+        }
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (u && !strcmp(v[u - 1]->name, v[i]->name)) {
+            if (v[u - 1]->bytes != v[i]->bytes ||
+                v[u - 1]->block_elements != v[i]->block_elements) {
+                fkcg_error(d, &v[i]->loc,
+                           "block dtype '%s' is declared with %u elements in %u bytes here and "
+                           "%u in %u elsewhere; one name is one dtype in a run",
+                           v[i]->name, v[i]->block_elements, v[i]->bytes, v[u - 1]->block_elements,
+                           v[u - 1]->bytes);
+                fkcg_note(d, &v[u - 1]->loc, "declared here");
+                errors++;
+            }
+            continue;
+        }
+        v[u++] = v[i];
+    }
+    if (u > FKCG_MAX_BLOCK_DTYPES) {
+        fkcg_error(d, &v[FKCG_MAX_BLOCK_DTYPES]->loc,
+                   "the run declares %zu block dtypes; at most %d fit the runtime's range", u,
+                   FKCG_MAX_BLOCK_DTYPES);
+        errors++;
+    }
+    for (size_t i = 0; i < np; i++)
+        for (size_t k = 0; k < providers[i]->n_block_dtypes; k++)
+            for (size_t j = 0; j < u; j++)
+                if (!strcmp(v[j]->name, providers[i]->block_dtypes[k].name))
+                    providers[i]->block_codes[k] = FKCG_NDTYPES + (int)j;
+    out->block_dtypes = v;
+    out->n_block_dtypes = u;
+    return errors;
 }
 
 /* The cross-file pass, as a list of named steps: sort, unique kernels, revision hashes,
@@ -492,17 +695,18 @@ size_t fkcg_bind(fkcg_arena *a, fkcg_diag *d, fkcg_section **sections, size_t n_
         qsort(providers, n_providers, sizeof *providers, by_file);
     size_t errors = check_kernels(d, sections, n_sections);
     n_sections = drop_invalid(sections, n_sections);
+    errors += bind_block_dtypes(a, d, providers, n_providers, out);
     size_t n = resolve_revisions(a, sections, n_sections);
     const fkcg_section *const *all = (const fkcg_section *const *)sections;
     const fkcg_section **order = copy_sections(a, all, n_sections, true);
-    errors += find_dup_keys(a, d, order, n_sections, n);
+    errors += find_dup_keys(a, d, order, n_sections, out);
     errors += check_op_kinds(d, order, n_sections);
-    errors += check_symbols(d, copy_sections(a, order, n_sections, false), n_sections);
     out->providers = (const fkcg_provider *const *)providers;
     out->n_providers = n_providers;
     out->sections = all;
     out->n_sections = n_sections;
     out->bindings = make_bindings(a, order, n_sections, n);
     out->n_bindings = n;
+    errors += check_symbols(d, out, out->bindings, n);
     return errors;
 }

@@ -26,6 +26,12 @@ static int read_file(fkcg_arena *a, fkcg_diag *d, const char *path, char **data,
     fkcg_loc where = {path, 0, 0};
     int fd;
     struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) { /* it could name any file (issue 26) */
+        fkcg_error(d, &where,
+                   "is a symbolic link; fkcgen reads no contract through a link, which may "
+                   "name any file: give the contract file itself");
+        return 2;
+    }
     int err = fkcg_open_regular(path, &fd, &st);
     if (err == EISDIR)
         fkcg_error(d, &where, "is a directory; give the contract files (*.md) inside it");
@@ -666,6 +672,19 @@ static int find_blocks(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const lines
     return rc;
 }
 
+/* Whether text opens as a contract does: an optional UTF-8 BOM, then a line of "---" (blanks
+ * and a CR after it allowed). A file that does not is no contract, and no message quotes it. */
+static bool opens_as_contract(const char *text, size_t len)
+{
+    size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    if (len - i < 3 || memcmp(text + i, "---", 3) != 0)
+        return false;
+    for (i += 3; i < len && text[i] != '\n'; i++)
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r')
+            return false;
+    return true;
+}
+
 int fkcg_load(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *path, fkcg_doc *doc)
 {
     memset(doc, 0, sizeof *doc);
@@ -688,6 +707,21 @@ int fkcg_load_bytes(fkcg_arena *a, fkcg_arena *tmp, fkcg_diag *d, const char *pa
         fkcg_loc where = {path, 0, 0};
         fkcg_error(d, &where, "file is larger than the %u-byte limit for a contract; split it",
                    FKCG_MAX_FILE_BYTES);
+        return 1;
+    }
+    if (!opens_as_contract(text, len)) { /* not a contract: none of its bytes is quoted */
+        fkcg_loc top = {path, 1, 1};
+        size_t i = 0;
+        while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
+            i++;
+        if (i == len)
+            fkcg_error(d, &(fkcg_loc){path, 0, 0},
+                       "file is empty; a contract starts with '---' front matter");
+        else
+            fkcg_error(d, &top,
+                       "missing front matter: a contract starts with a '---' line, the "
+                       "provider's keys, then another '---' line (this file does not, so none "
+                       "of it is quoted)");
         return 1;
     }
     if (normalise(d, path, text, &len))

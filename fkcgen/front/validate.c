@@ -16,9 +16,10 @@ typedef struct vctx {
     fkcg_arena *a;
     fkcg_diag *d;
     bool ok;
-    const ynode *root; /* the section's mapping, whose keys are tracked in bad */
-    uint64_t bad;      /* root's schema keys missing or with an error, one bit each: the
+    const ynode *root;      /* the section's mapping, whose keys are tracked in bad */
+    uint64_t bad;           /* root's schema keys missing or with an error, one bit each: the
                          * rules that read them are skipped, the others still run */
+    const fkcg_provider *p; /* the section's provider: its block dtypes */
 } vctx;
 
 /* Reports an error at loc through diag.c and marks the section invalid; returns false, so a
@@ -157,6 +158,47 @@ static int parse_enum(vctx *v, const ynode *n, const fkcg_enum *e, const char *w
     return -1;
 }
 
+/* A dtype's model index: the vocabulary's, or FKCG_NDTYPES + k for the provider's k-th block
+ * dtype; -1 after reporting (did-you-mean over both). */
+static int parse_dtype(vctx *v, const ynode *n)
+{
+    if (!need_scalar(v, n, "a dtype"))
+        return -1;
+    int i = fkcg_enum_index(fkcg_enum_find("dtype"), n->str);
+    if (i >= 0)
+        return i;
+    for (size_t k = 0; v->p && k < v->p->n_block_dtypes; k++)
+        if (!strcmp(v->p->block_dtypes[k].name, n->str))
+            return FKCG_NDTYPES + (int)k;
+    const char *names[FKCG_MAX_DTYPES];
+    size_t nn = 0;
+    const fkcg_enum *e = fkcg_enum_find("dtype");
+    for (size_t k = 0; k < e->count; k++)
+        names[nn++] = e->values[k];
+    for (size_t k = 0; v->p && k < v->p->n_block_dtypes; k++)
+        names[nn++] = v->p->block_dtypes[k].name;
+    const char *hint = fkcg_suggest(names, nn, n->str);
+    if (hint && !strcasecmp(hint, n->str)) {
+        fail(v, &n->loc, "dtype: unknown value '%s'; values are case-sensitive: write '%s'", n->str,
+             hint);
+        return -1;
+    }
+    if (hint) {
+        fail(v, &n->loc, "dtype: unknown value '%s'; did you mean '%s'?", n->str, hint);
+        return -1;
+    }
+    fkcg_buf list;
+    fkcg_buf_init(&list);
+    for (size_t k = 0; k < nn; k++)
+        fkcg_buf_put_listed(&list, k, nn, names[k]);
+    fail(v, &n->loc,
+         "dtype: unknown value '%s'; expected %s (a block dtype is declared in the front "
+         "matter's provider.block_dtypes)",
+         n->str, list.data);
+    fkcg_buf_free(&list);
+    return -1;
+}
+
 static bool check_path(vctx *v, const ynode *n)
 {
     if (!need_scalar(v, n, "a path like a::b::c"))
@@ -208,8 +250,9 @@ static void check_enum_list(vctx *v, const ynode *n, const fkcg_key *k)
     if (n->n == 0)
         fail(v, &n->loc, "'%s' is empty; list at least one", k->name);
     const fkcg_enum *e = fkcg_enum_find(k->enum_name);
+    bool dtypes = !strcmp(k->enum_name, "dtype");
     for (const ynode *item = n->kids; item; item = item->next) {
-        if (parse_enum(v, item, e, "dtype") < 0)
+        if ((dtypes ? parse_dtype(v, item) : parse_enum(v, item, e, k->enum_name)) < 0)
             continue;
         for (const ynode *prev = n->kids; prev != item; prev = prev->next)
             if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
@@ -218,6 +261,57 @@ static void check_enum_list(vctx *v, const ynode *n, const fkcg_key *k)
                 fkcg_note(v->d, &prev->loc, "first listed here");
                 break;
             }
+    }
+}
+
+/* A non-empty list of distinct identifiers (key: the tensors of a binding key). */
+static void check_name_list(vctx *v, const ynode *n, const fkcg_key *k)
+{
+    if (n->kind != YN_SEQ) {
+        fail(v, val_loc(n), "'%s' must be a list of names like [src, out], not %s", k->name,
+             describe(n));
+        return;
+    }
+    if (n->n == 0)
+        fail(v, &n->loc, "'%s' is empty; list at least one", k->name);
+    if (n->n > FKCG_KEY_MAX)
+        fail(v, &n->loc, "'%s' names %zu tensors; a key has at most %d", k->name, n->n,
+             FKCG_KEY_MAX);
+    for (const ynode *item = n->kids; item; item = item->next) {
+        if (!need_scalar(v, item, "a name"))
+            continue;
+        if (!fkcg_is_c_ident_shape(item->str)) {
+            fail(v, &item->loc, "'%s' must list tensor names, not '%s'", k->name, item->str);
+            continue;
+        }
+        for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+            if (prev->kind == YN_SCALAR && !strcmp(prev->str, item->str)) {
+                fail(v, &item->loc, "'%s' is listed twice in '%s'", item->str, k->name);
+                fkcg_note(v->d, &prev->loc, "first listed here");
+                break;
+            }
+    }
+}
+
+/* A non-empty list of dtype lists ([F32, F16]); each entry a dtype (the key's length is
+ * checked with the key). */
+static void check_tuples(vctx *v, const ynode *n, const fkcg_key *k)
+{
+    if (n->kind != YN_SEQ || n->n == 0) {
+        fail(v, val_loc(n),
+             "'%s' must be a non-empty list of dtype lists like - [F32, F16], not %s", k->name,
+             n->kind == YN_SEQ ? "an empty list" : describe(n));
+        return;
+    }
+    for (const ynode *t = n->kids; t; t = t->next) {
+        if (t->kind != YN_SEQ || t->n == 0) {
+            fail(v, val_loc(t),
+                 "each entry of '%s' must be a list of dtypes like [F32, F16], not %s", k->name,
+                 t->kind == YN_SEQ ? "an empty list" : describe(t));
+            continue;
+        }
+        for (const ynode *d = t->kids; d; d = d->next)
+            parse_dtype(v, d);
     }
 }
 
@@ -267,6 +361,8 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
                  n->str);
         break;
     case FT_ENUMSEQ: check_enum_list(v, n, k); break;
+    case FT_NAMESEQ: check_name_list(v, n, k); break;
+    case FT_TUPLES: check_tuples(v, n, k); break;
     case FT_MAP:
         if (n->kind != YN_MAP)
             fail(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
@@ -434,6 +530,17 @@ static void check_tensor_name(vctx *v, const ynode *item, const char *what)
              what, n->str, what);
 }
 
+/* The mapping of input k in the section's tree. */
+static const ynode *nth_input_node(const ynode *root, size_t k)
+{
+    const ynode *accept = fkcg_map_get(root, "accept");
+    const ynode *seq = accept ? fkcg_map_get(accept, "inputs") : NULL;
+    const ynode *e = seq ? seq->kids : NULL;
+    while (e && k--)
+        e = e->next;
+    return e;
+}
+
 static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
 {
     const ynode *seq = fkcg_map_get(accept, "inputs");
@@ -442,9 +549,9 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         fkcg_input *in = &s->inputs[s->n_inputs++];
         in->name = str(v, item, "name");
         in->loc = item->loc;
-        const fkcg_enum *dtype = fkcg_enum_find("dtype");
         for (const ynode *d = fkcg_map_get(item, "dtypes")->kids; d; d = d->next)
-            in->dtypes[in->n_dtypes++] = fkcg_enum_index(dtype, d->str);
+            in->dtypes[in->n_dtypes++] = parse_dtype(v, d);
+        in->same_dtype_as = str(v, item, "same_dtype_as");
         const ynode *layout = fkcg_map_get(item, "layout");
         for (int k = 0; k < FKCG_NLAYOUT; k++)
             in->layout[k] = str(v, layout, fkcg_layout_keys[k]);
@@ -547,7 +654,37 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
             break;
         }
         const ynode *dr = fkcg_map_get(item, "dtype_rule"), *sr = fkcg_map_get(item, "shape_rule");
-        if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
+        const ynode *odt = fkcg_map_get(item, "dtypes");
+        o->fixed_dtype = -1;
+        o->rule = !o->dtype_rule                           ? FKCG_DR_PASSTHROUGH
+                  : !strncmp(o->dtype_rule, "same_as(", 8) ? FKCG_DR_SAME_AS
+                  : !strncmp(o->dtype_rule, "fixed(", 6)   ? FKCG_DR_FIXED
+                  : !strncmp(o->dtype_rule, "param(", 6)   ? FKCG_DR_PARAM
+                                                           : FKCG_DR_PASSTHROUGH;
+        if (odt)
+            for (const ynode *d = odt->kids; d; d = d->next)
+                o->dtypes[o->n_dtypes++] = parse_dtype(v, d);
+        if (odt && o->rule != FKCG_DR_PARAM)
+            fail(v, &odt->key->loc,
+                 "output '%s' states 'dtypes' but its dtype_rule '%s' decides its dtype; "
+                 "'dtypes' goes with dtype_rule: param(<field>)",
+                 o->name, o->dtype_rule ? o->dtype_rule : "");
+        if (o->rule == FKCG_DR_PARAM && !odt && o->dtype_rule_arg)
+            fail(v, &dr->loc,
+                 "dtype_rule '%s' needs the dtypes the output may have: add 'dtypes: [...]' to "
+                 "output '%s'",
+                 o->dtype_rule, o->name);
+        if (o->rule == FKCG_DR_FIXED && o->dtype_rule_arg) {
+            ynode arg = *dr;
+            arg.str = o->dtype_rule_arg;
+            o->fixed_dtype = parse_dtype(v, &arg);
+        } else if (o->rule == FKCG_DR_PARAM && o->dtype_rule_arg) {
+            if (!is_field(s, o->dtype_rule_arg))
+                fail(v, &dr->loc,
+                     "dtype_rule '%s' names '%s', which is not an op_params field; name one "
+                     "of: %s",
+                     o->dtype_rule, o->dtype_rule_arg, names(v, s, false));
+        } else if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
             fail(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
                  o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
         bool from_params = o->shape_rule && !strncmp(o->shape_rule, "from_params", 11);
@@ -560,6 +697,317 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
             fail(v, &sr->loc, "shape_rule '%s' names '%s', which is not an input; name one of: %s",
                  o->shape_rule, o->shape_rule_arg, names(v, s, true));
     }
+}
+
+/* The tensor of that name: k < n_inputs an input, else output k - n_inputs; -1 when none. */
+static int tensor_index(const fkcg_section *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_inputs; i++)
+        if (!strcmp(s->inputs[i].name, name))
+            return (int)i;
+    for (size_t i = 0; i < s->n_outputs; i++)
+        if (!strcmp(s->outputs[i].name, name))
+            return (int)(s->n_inputs + i);
+    return -1;
+}
+
+static const char *tensor_name(const fkcg_section *s, int t)
+{
+    return (size_t)t < s->n_inputs ? s->inputs[t].name : s->outputs[(size_t)t - s->n_inputs].name;
+}
+
+static bool has_dtype(const int *list, size_t n, int d)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == d)
+            return true;
+    return false;
+}
+
+/* What slot i of the key may hold: tie[i] >= 0, the dtype of slot tie[i] (and, for an input,
+ * one of its own dtypes); else one of dom[i][0..n_dom[i]). */
+typedef struct key_domains {
+    int tie[FKCG_KEY_MAX];
+    const int *dom[FKCG_KEY_MAX];
+    size_t n_dom[FKCG_KEY_MAX];
+    const int *own[FKCG_KEY_MAX]; /* an input's own list (a tied slot's filter), or NULL */
+    size_t n_own[FKCG_KEY_MAX];
+} key_domains;
+
+static int slot_of(const fkcg_section *s, int tensor)
+{
+    for (size_t i = 0; i < s->n_key; i++)
+        if (s->key[i] == tensor)
+            return (int)i;
+    return -1;
+}
+
+static bool tuple_allowed(const fkcg_section *s, const key_domains *kd, const int *t)
+{
+    for (size_t i = 0; i < s->n_key; i++) {
+        if (kd->tie[i] >= 0) {
+            if (t[i] != t[kd->tie[i]] || (kd->own[i] && !has_dtype(kd->own[i], kd->n_own[i], t[i])))
+                return false;
+        } else if (!has_dtype(kd->dom[i], kd->n_dom[i], t[i]))
+            return false;
+    }
+    return true;
+}
+
+static bool same_tuple(const int *a, const int *b, size_t n)
+{
+    return memcmp(a, b, n * sizeof *a) == 0;
+}
+
+/* "[F32, F16]" of a tuple, in the run's arena. */
+static const char *tuple_text(vctx *v, const fkcg_section *s, const int *t)
+{
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    fkcg_buf_putc(&b, '[');
+    for (size_t i = 0; i < s->n_key; i++) {
+        const fkcg_dtype_info *d = fkcg_section_dtype(s, t[i]);
+        fkcg_buf_printf(&b, "%s%s", i ? ", " : "", d ? d->name : "?");
+    }
+    fkcg_buf_putc(&b, ']');
+    const char *out = fkcg_strdup(v->a, b.data);
+    fkcg_buf_free(&b);
+    return out;
+}
+
+/* Reads a list of tuples (dtype_table or exclude) of n_key dtypes each into an array of the
+ * run's arena; reports a tuple of another length. */
+static int *read_tuples(vctx *v, const fkcg_section *s, const ynode *seq, size_t *n)
+{
+    int *out = fkcg_alloc(v->a, (seq->n + 1) * s->n_key * sizeof *out);
+    *n = 0;
+    for (const ynode *t = seq->kids; t; t = t->next) {
+        if (t->n != s->n_key) {
+            fkcg_buf kb;
+            fkcg_buf_init(&kb);
+            for (size_t i = 0; i < s->n_key; i++)
+                fkcg_buf_printf(&kb, "%s%s", i ? ", " : "", tensor_name(s, s->key[i]));
+            fail(v, &t->loc, "'%s' lists %zu dtypes here; the key [%s] has %zu tensors",
+                 seq->key->str, t->n, kb.data, s->n_key);
+            fkcg_buf_free(&kb);
+            continue;
+        }
+        size_t k = 0;
+        for (const ynode *d = t->kids; d; d = d->next)
+            out[*n * s->n_key + k++] = parse_dtype(v, d);
+        (*n)++;
+    }
+    return out;
+}
+
+#define FKCG_MAX_TUPLES 4096 /* bindings of one section */
+
+static void build_key_(vctx *v, const ynode *root, fkcg_section *s, bool tables_clean);
+
+/* The key (default [input 0, output 0]), each slot's dtypes, and the allowed tuples: the
+ * dtype_table, or the cross product less exclude. */
+static void build_key(vctx *v, const ynode *root, fkcg_section *s, bool tables_clean)
+{
+    bool was = v->ok;
+    v->ok = true;
+    build_key_(v, root, s, tables_clean);
+    v->ok = was && v->ok;
+}
+
+static void build_key_(vctx *v, const ynode *root, fkcg_section *s, bool tables_clean)
+{
+    for (size_t i = 0; i < s->n_inputs; i++) /* a dtype reported bad already: no key */
+        for (size_t k = 0; k < s->inputs[i].n_dtypes; k++)
+            if (s->inputs[i].dtypes[k] < 0)
+                return;
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const fkcg_output *o = &s->outputs[i];
+        if ((o->rule == FKCG_DR_FIXED && o->fixed_dtype < 0) ||
+            (o->rule == FKCG_DR_PARAM && o->n_dtypes == 0))
+            return;
+        for (size_t k = 0; k < o->n_dtypes; k++)
+            if (o->dtypes[k] < 0)
+                return;
+    }
+    const ynode *kn = fkcg_map_get(root, "key");
+    s->key_loc = kn ? kn->key->loc : s->loc;
+    if (kn) {
+        s->key_stated = true;
+        for (const ynode *e = kn->kids; e && s->n_key < FKCG_KEY_MAX; e = e->next) {
+            int t = tensor_index(s, e->str);
+            if (t < 0) {
+                fkcg_buf all;
+                fkcg_buf_init(&all);
+                size_t nt = s->n_inputs + s->n_outputs;
+                for (size_t i = 0; i < nt; i++)
+                    fkcg_buf_put_listed(&all, i, nt, tensor_name(s, (int)i));
+                const char *cand[2 * 64];
+                size_t nc = 0;
+                for (size_t i = 0; i < nt && nc < 128; i++)
+                    cand[nc++] = tensor_name(s, (int)i);
+                const char *hint = fkcg_suggest(cand, nc, e->str);
+                if (hint)
+                    fail(v, &e->loc,
+                         "key names '%s', which is no input or output; did you mean '%s'?", e->str,
+                         hint);
+                else
+                    fail(v, &e->loc, "key names '%s', which is no input or output; name one of: %s",
+                         e->str, all.data);
+                fkcg_buf_free(&all);
+                continue;
+            }
+            s->key[s->n_key++] = t;
+        }
+        if (!v->ok)
+            return;
+    } else {
+        s->n_key = 2;
+        s->key[0] = 0;
+        s->key[1] = (int)s->n_inputs;
+    }
+    const ynode *fo = fkcg_map_get(root, "fanout");
+    s->fanout_dtypes = fo && fo->kind == YN_SCALAR && !strcmp(fo->str, "dtypes");
+    key_domains kd;
+    for (size_t i = 0; i < s->n_key; i++) {
+        int t = s->key[i];
+        kd.tie[i] = -1;
+        kd.own[i] = NULL;
+        kd.n_own[i] = 0;
+        if ((size_t)t < s->n_inputs) {
+            const fkcg_input *in = &s->inputs[t];
+            kd.dom[i] = in->dtypes;
+            kd.n_dom[i] = in->n_dtypes;
+            if (in->same_dtype_as) {
+                int x = tensor_index(s, in->same_dtype_as), j = x < 0 ? -1 : slot_of(s, x);
+                const ynode *item = nth_input_node(root, (size_t)t);
+                const ynode *sd = item ? fkcg_map_get(item, "same_dtype_as") : NULL;
+                const fkcg_loc *at = sd ? &sd->loc : &in->loc;
+                if (x < 0 || x == t)
+                    fail(v, at, "same_dtype_as names '%s', which is no other input or output",
+                         in->same_dtype_as);
+                else if (j < 0 || j >= (int)i)
+                    fail(v, at,
+                         "same_dtype_as names '%s', which is not before input '%s' in the key; "
+                         "list it earlier in 'key'",
+                         in->same_dtype_as, in->name);
+                else {
+                    kd.tie[i] = j;
+                    kd.own[i] = in->dtypes;
+                    kd.n_own[i] = in->n_dtypes;
+                }
+            }
+            continue;
+        }
+        fkcg_output *o = &s->outputs[(size_t)t - s->n_inputs];
+        if (o->rule == FKCG_DR_FIXED) {
+            kd.dom[i] = &o->fixed_dtype;
+            kd.n_dom[i] = 1;
+        } else if (o->rule == FKCG_DR_PARAM) {
+            kd.dom[i] = o->dtypes;
+            kd.n_dom[i] = o->n_dtypes;
+        } else {
+            int x = o->dtype_rule_arg ? tensor_index(s, o->dtype_rule_arg) : -1;
+            int j = x < 0 ? -1 : slot_of(s, x);
+            if (x < 0 || (size_t)x >= s->n_inputs) {
+                return; /* the rule names no input: reported at the rule */
+            } else if (j >= 0 && j < (int)i) {
+                kd.tie[i] = j;
+            } else {
+                kd.dom[i] = s->inputs[x].dtypes;
+                kd.n_dom[i] = s->inputs[x].n_dtypes;
+            }
+        }
+    }
+    if (!v->ok)
+        return;
+    const ynode *tab = fkcg_map_get(root, "dtype_table"), *ex = fkcg_map_get(root, "exclude");
+    if (!tables_clean)
+        return; /* reported where they are */
+    if (tab && ex) {
+        fail(v, &ex->key->loc,
+             "'exclude' beside 'dtype_table': the table lists the allowed tuples itself; "
+             "leave the excluded ones out of it");
+        return;
+    }
+    if (tab) {
+        size_t n;
+        int *t = read_tuples(v, s, tab, &n);
+        if (!v->ok)
+            return;
+        const ynode *row = tab->kids;
+        for (size_t r = 0; r < n; r++, row = row->next) {
+            if (!tuple_allowed(s, &kd, &t[r * s->n_key]))
+                fail(v, &row->loc,
+                     "dtype_table row %s is not a key the tensors allow: a dtype is not in its "
+                     "tensor's dtypes, or breaks a same_dtype_as or dtype_rule",
+                     tuple_text(v, s, &t[r * s->n_key]));
+            for (size_t q = 0; q < r; q++)
+                if (same_tuple(&t[q * s->n_key], &t[r * s->n_key], s->n_key)) {
+                    fail(v, &row->loc, "dtype_table row %s is listed twice",
+                         tuple_text(v, s, &t[r * s->n_key]));
+                    break;
+                }
+        }
+        s->tuples_stated = true;
+        s->tuples = t;
+        s->n_tuples = n;
+        return;
+    }
+    size_t n_ex = 0;
+    int *exl = ex ? read_tuples(v, s, ex, &n_ex) : NULL;
+    if (!v->ok)
+        return;
+    /* the cross product, by odometer over the free slots, first slot slowest */
+    size_t total = 1;
+    for (size_t i = 0; i < s->n_key; i++)
+        if (kd.tie[i] < 0) {
+            if (kd.n_dom[i] == 0) {
+                fail(v, &s->key_loc, "key tensor '%s' has no dtype to bind",
+                     tensor_name(s, s->key[i]));
+                return;
+            }
+            total *= kd.n_dom[i];
+            if (total > FKCG_MAX_TUPLES) {
+                fail(v, &s->key_loc,
+                     "the key's dtypes make more than %d combinations; state the real ones "
+                     "as a dtype_table",
+                     FKCG_MAX_TUPLES);
+                return;
+            }
+        }
+    int *out = fkcg_alloc(v->a, (total + 1) * s->n_key * sizeof *out);
+    bool *used = fkcg_alloc(v->a, (n_ex + 1) * sizeof *used);
+    size_t idx[FKCG_KEY_MAX] = {0}, n = 0;
+    for (size_t c = 0; c < total; c++) {
+        int t[FKCG_KEY_MAX];
+        for (size_t i = 0; i < s->n_key; i++)
+            t[i] = kd.tie[i] >= 0 ? t[kd.tie[i]] : kd.dom[i][idx[i]];
+        bool keep = tuple_allowed(s, &kd, t);
+        for (size_t e = 0; keep && e < n_ex; e++)
+            if (same_tuple(&exl[e * s->n_key], t, s->n_key))
+                keep = false, used[e] = true;
+        if (keep)
+            memcpy(&out[n++ * s->n_key], t, s->n_key * sizeof *t);
+        for (size_t i = s->n_key; i-- > 0;) { /* next combination */
+            if (kd.tie[i] >= 0)
+                continue;
+            if (++idx[i] < kd.n_dom[i])
+                break;
+            idx[i] = 0;
+        }
+    }
+    const ynode *row = ex ? ex->kids : NULL;
+    for (size_t e = 0; e < n_ex; e++, row = row->next)
+        if (!used[e])
+            fail(v, &row->loc,
+                 "exclude row %s is not a key the tensors allow; nothing to leave out",
+                 tuple_text(v, s, &exl[e * s->n_key]));
+    if (n == 0 && v->ok)
+        fail(v, &s->key_loc, "the key allows no dtype combination: the section binds nothing");
+    s->excluded = exl;
+    s->n_excluded = n_ex;
+    s->tuples = out;
+    s->n_tuples = n;
 }
 
 static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
@@ -770,7 +1218,7 @@ static bool clean(const vctx *v, ...)
 fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *root,
                                     const fkcg_chunk *c, const fkcg_provider *p)
 {
-    vctx ctx = {a, d, true, root, 0}, *v = &ctx;
+    vctx ctx = {a, d, true, root, 0, p}, *v = &ctx;
     check_map(v, root, &fkcg_schema_section, &c->loc);
     fkcg_section *s = fkcg_alloc(a, sizeof *s);
     s->heading = c->heading;
@@ -827,6 +1275,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     }
     if (accepted && clean(v, "return", NULL))
         build_outputs(v, fkcg_map_get(root, "return"), s);
+    if (accepted && clean(v, "return", "key", NULL))
+        build_key(v, root, s, clean(v, "dtype_table", "exclude", NULL));
     if (accepted && clean(v, "op_kind", NULL))
         check_runtime_op(v, root, s, clean(v, "return", NULL));
     if (clean(v, "caps", NULL))
@@ -842,7 +1292,7 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
 fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *front,
                                       const fkcg_chunk *c)
 {
-    vctx ctx = {a, d, true, NULL, 0}, *v = &ctx;
+    vctx ctx = {a, d, true, NULL, 0, NULL}, *v = &ctx;
     fkcg_loc top = {c->file, 1, 1};
     if (!check_map(v, front, &fkcg_schema_front, &top))
         return NULL;
@@ -862,6 +1312,50 @@ fkcg_provider *fkcg_validate_provider(fkcg_arena *a, fkcg_diag *d, const ynode *
     p->kernel_source = str(v, prov, "kernel_source");
     p->link_registry = str(v, prov, "link_registry");
     p->revision_base = str(v, prov, "revision_base");
+    const ynode *bd = fkcg_map_get(prov, "block_dtypes");
+    if (bd) {
+        p->block_dtypes = fkcg_alloc(a, (bd->n + 1) * sizeof *p->block_dtypes);
+        p->block_codes = fkcg_alloc(a, (bd->n + 1) * sizeof *p->block_codes);
+        if (bd->n > FKCG_MAX_BLOCK_DTYPES)
+            fail(v, &bd->key->loc,
+                 "block_dtypes declares %zu dtypes; a file may declare at most %d", bd->n,
+                 FKCG_MAX_BLOCK_DTYPES);
+        for (const ynode *e = bd->kids; e && p->n_block_dtypes < FKCG_MAX_BLOCK_DTYPES;
+             e = e->next) {
+            fkcg_dtype_info *di = &p->block_dtypes[p->n_block_dtypes++];
+            const ynode *nm = fkcg_map_get(e, "block");
+            di->name = str(v, e, "block");
+            di->loc = nm->loc;
+            char *suf = fkcg_strdup(a, di->name);
+            for (char *q = suf; *q; q++)
+                *q = (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
+            di->suffix = suf;
+            di->block_elements = (uint32_t)uint_of(v, e, "block_elements");
+            di->bytes = (uint32_t)uint_of(v, e, "block_bytes");
+            const ynode *be = fkcg_map_get(e, "block_elements"),
+                        *bb = fkcg_map_get(e, "block_bytes");
+            if (di->block_elements == 0 || uint_of(v, e, "block_elements") > 65536)
+                fail(v, &be->loc, "block_elements must be from 1 to 65536, not %s", be->str);
+            if (di->bytes == 0 || uint_of(v, e, "block_bytes") > 65536)
+                fail(v, &bb->loc, "block_bytes must be from 1 to 65536, not %s", bb->str);
+            bool upper = di->name[0] >= 'A' && di->name[0] <= 'Z';
+            for (const char *q = di->name; *q; q++)
+                upper = upper && !(*q >= 'a' && *q <= 'z');
+            if (!upper)
+                fail(v, &nm->loc,
+                     "block dtype '%s' must be upper case (letters, digits, _), like Q4_0: "
+                     "its symbol suffix is its lower case",
+                     di->name);
+            else if (fkcg_enum_index(fkcg_enum_find("dtype"), di->name) >= 0)
+                fail(v, &nm->loc, "block dtype '%s' is a dtype of the vocabulary already",
+                     di->name);
+            for (size_t k = 0; k + 1 < p->n_block_dtypes; k++)
+                if (!strcmp(p->block_dtypes[k].name, di->name)) {
+                    fail(v, &nm->loc, "block dtype '%s' is declared twice", di->name);
+                    fkcg_note(v->d, &p->block_dtypes[k].loc, "first declared here");
+                }
+        }
+    }
     p->backend_loc = fkcg_map_get(prov, "backend")->loc;
     p->kernel_source_loc = fkcg_map_get(prov, "kernel_source")->loc;
     p->loc = top;

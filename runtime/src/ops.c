@@ -11,7 +11,7 @@
 #include "fkc/fkc_kernels.h"
 
 /* The interface version generated code links against (fkc_kernels.h). */
-const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
 
 /* Byte size of a tensor; `name` prefixes the message of a refusal. */
 static fkc_status tensor_bytes(const fkc_tensor *t, const char *name, uint64_t *bytes)
@@ -21,7 +21,7 @@ static fkc_status tensor_bytes(const fkc_tensor *t, const char *name, uint64_t *
     if (t->rank < 1 || t->rank > FKC_MAX_RANK)
         return fkc_fail(FKC_ERR_RANK, "%s: rank %" PRIu32 " is outside 1..%d", name, t->rank,
                         FKC_MAX_RANK);
-    if ((e = fkc_dtype_size(t->dtype)) == 0)
+    if ((unsigned)t->dtype >= FKC_DTYPE_COUNT || (e = fkc_dtype_size(t->dtype)) == 0)
         return fkc_fail(FKC_ERR_DTYPE, "%s: unknown dtype %d", name, (int)t->dtype);
     if (fkc_shape_elements(t->rank, t->shape, e, &n) != FKC_OK)
         return fkc_fail(FKC_ERR_OVERFLOW, "%s: byte size overflows", name);

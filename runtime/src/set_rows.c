@@ -74,7 +74,8 @@ static fkc_status sr_check(const char *op, fkc_dtype sdt, uint32_t srank, const 
     if (drank < 1 || drank > FKC_MAX_RANK || srank < 1 || srank > FKC_MAX_RANK)
         return fkc_fail(FKC_ERR_RANK, "%s: ranks (src %" PRIu32 ", out %" PRIu32 ") outside 1..%d",
                         op, srank, drank, FKC_MAX_RANK);
-    if (!fkc_dtype_size(sdt) || !fkc_dtype_size(ddt))
+    if ((unsigned)sdt >= FKC_DTYPE_COUNT || (unsigned)ddt >= FKC_DTYPE_COUNT ||
+        !fkc_dtype_size(sdt) || !fkc_dtype_size(ddt))
         return fkc_fail(FKC_ERR_DTYPE, "%s: unknown dtype (src %d, out %d)", op, (int)sdt,
                         (int)ddt);
     if (idt != FKC_DTYPE_I32 && idt != FKC_DTYPE_I64)

@@ -13,6 +13,16 @@ static const struct {
     [FKC_DTYPE_I64] = {"I64", 8}, [FKC_DTYPE_U8] = {"U8", 1},     [FKC_DTYPE_I8] = {"I8", 1},
 };
 
+/* The contract dtypes the runtime's ops do not move (fkc_types.h), from FKC_DTYPE_I16 on. */
+static const struct {
+    const char *name;
+    size_t size;
+} contract_dtypes[FKC_DTYPE_CONTRACT_END - FKC_DTYPE_I16] = {
+    {"I16", 2},
+    {"U16", 2},
+    {"Bool", 1},
+};
+
 static const char *const backends[FKC_BACKEND_COUNT] = {
     [FKC_BACKEND_CPU] = "Cpu",     [FKC_BACKEND_VULKAN] = "Vulkan", [FKC_BACKEND_CUDA] = "Cuda",
     [FKC_BACKEND_METAL] = "Metal", [FKC_BACKEND_WGPU] = "Wgpu",
@@ -26,12 +36,20 @@ static const char *const statuses[FKC_STATUS_COUNT] = {
 
 size_t fkc_dtype_size(fkc_dtype dtype)
 {
-    return (unsigned)dtype < FKC_DTYPE_COUNT ? dtypes[dtype].size : 0;
+    if ((unsigned)dtype < FKC_DTYPE_COUNT)
+        return dtypes[dtype].size;
+    if (dtype >= FKC_DTYPE_I16 && dtype < FKC_DTYPE_CONTRACT_END)
+        return contract_dtypes[dtype - FKC_DTYPE_I16].size;
+    return 0;
 }
 
 const char *fkc_dtype_name(fkc_dtype dtype)
 {
-    return (unsigned)dtype < FKC_DTYPE_COUNT ? dtypes[dtype].name : NULL;
+    if ((unsigned)dtype < FKC_DTYPE_COUNT)
+        return dtypes[dtype].name;
+    if (dtype >= FKC_DTYPE_I16 && dtype < FKC_DTYPE_CONTRACT_END)
+        return contract_dtypes[dtype - FKC_DTYPE_I16].name;
+    return NULL;
 }
 
 fkc_dtype fkc_dtype_from_name(const char *name)

@@ -270,6 +270,17 @@ static int set_wrappers(cli_opts *o, const char *opt, const char *v, char *err)
     return set_path(&o->wrappers[o->n_wrappers++], opt, v, err);
 }
 
+static int set_cc_timeout(cli_opts *o, const char *opt, const char *v, char *err)
+{
+    uint64_t n;
+    if (parse_u64(v, 86400, &n) < 0 || n == 0) {
+        cli_errf(err, "%s: '%s' is not a number of seconds from 1 to 86400", opt, v);
+        return -1;
+    }
+    o->cc_timeout = (uint32_t)n;
+    return 0;
+}
+
 static int set_fkcgen(cli_opts *o, const char *opt, const char *v, char *err)
 {
     return set_path(&o->fkcgen, opt, v, err);
@@ -392,6 +403,8 @@ static const struct option {
     {"--fkcgen", NULL, 1, CONFORM, 0, set_fkcgen, "PATH",
      "the fkcgen to run (default: $FKCGEN, "
      "else the one beside\nfkc-run)"},
+    {"--cc-timeout", NULL, 1, CONFORM, 0, set_cc_timeout, "SECONDS",
+     "the most $CC may take (default 300); past it, it and\nits process group are killed"},
     {"--prefix", NULL, 1, CONFORM, 0, set_prefix, "NAME",
      "the generated names' prefix (default fkc)"},
     {"--measure", NULL, 0, CONFORM, 0, set_measure, "",
@@ -553,6 +566,7 @@ int cli_parse_args(int argc, char **argv, cli_opts *o, char err[CLI_ERR_MAX])
     o->cases = 64;
     o->seed = 1;
     o->prefix = "fkc";
+    o->cc_timeout = CLI_CC_TIMEOUT;
     if (argc < 2) {
         cli_errf(err, "missing command (see fkc-run --help)");
         return -1;
@@ -663,6 +677,8 @@ const char *cli_usage(void)
            "  --allow-undeclared  an omitted dtype the runtime runs is no failure\n"
            "  --wrappers FILE.c   wrappers of the contracts' own kernels (repeatable)\n"
            "  --fkcgen PATH    (default: $FKCGEN, else beside fkc-run)  --prefix NAME (fkc)\n"
+           "  --cc-timeout SECONDS  the most $CC may take (default 300), then its process\n"
+           "                   group is killed\n"
            "  --measure [--sizes 64K,1M,...]   device time and bandwidth of each binding\n"
            "  --format F       text, or json|sarif|junit|github on stdout (for CI)\n"
            "\n"

@@ -36,6 +36,7 @@ typedef enum cli_cmd {
 #define CLI_MAX_CONTRACTS 256 /* conform's CONTRACT... */
 #define CLI_MAX_WRAPPERS 16   /* conform's --wrappers, each given once */
 #define CLI_MAX_SIZES 8       /* conform's --sizes */
+#define CLI_CC_TIMEOUT 300    /* conform's --cc-timeout default: seconds the compiler may take */
 
 /* The parsed command line. Pointers point into argv. */
 typedef struct cli_opts {
@@ -69,6 +70,7 @@ typedef struct cli_opts {
     size_t cases;                  /* --cases N (default 64) */
     uint64_t seed;                 /* --seed S (default 1) */
     const char *fkcgen;            /* --fkcgen PATH, NULL when absent */
+    uint32_t cc_timeout;           /* --cc-timeout SECONDS (default CLI_CC_TIMEOUT) */
     const char *prefix;            /* --prefix NAME (default "fkc") */
     int allow_undeclared;          /* --allow-undeclared */
     int measure;                   /* --measure */

@@ -5,7 +5,10 @@
  * fkc's headers relative to fkc-run (build tree or installed tree), the compiler in $CC (else
  * cc). The directory is removed on every exit: by conform_build_end, and otherwise (a signal,
  * SIGKILL included) by a cleaner process that waits until every process holding its pipe
- * (fkc-run, fkcgen, the compiler and its children) is gone. */
+ * (fkc-run, fkcgen, the compiler and its children) is gone. The compiler runs in a process
+ * group of its own, killed whole when it runs past --cc-timeout; once it has exited nothing
+ * waits for what it left running (a wrapper's daemon: conform_build_end stops the cleaner
+ * after removing the directory itself). */
 #include "conform.h"
 
 #include <ctype.h>
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conform_shim.inc" /* conform_shim_c[], conform_shim_h[]: runtime/tools/shim/ */
@@ -128,6 +132,10 @@ void conform_build_end(conform_build *b)
     if (b->keep_fd >= 0)
         close(b->keep_fd);
     b->keep_fd = -1;
+    /* The directory is gone: the cleaner has nothing left to do, and a process the compiler
+     * left behind (sccache's server idles for minutes) still holds its pipe. */
+    if (b->cleaner > 0)
+        kill(b->cleaner, SIGKILL);
     while (b->cleaner > 0 && waitpid(b->cleaner, NULL, 0) < 0 && errno == EINTR)
         ;
     b->cleaner = 0;
@@ -188,11 +196,44 @@ static int find_headers(const char *self, char *out, size_t cap, char err[CLI_ER
 
 /* ---- running a program ------------------------------------------------------------------ */
 
+#define RUN_TIMED_OUT (-2) /* run_program: past its time limit, its process group killed */
+
+/* Waits for pid; with limit_s > 0, at most that many seconds, then kills its process group
+ * (pid is its leader) and reaps it. Its wait status, or RUN_TIMED_OUT, or -1 with errno. */
+static int wait_limited(pid_t pid, uint32_t limit_s)
+{
+    struct timespec t0, now, nap = {0, 1000000}; /* 1 ms, doubling to 64 ms */
+    int status;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pid_t r = waitpid(pid, &status, limit_s ? WNOHANG : 0);
+        if (r == pid)
+            return status;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (r != 0)
+            continue;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - t0.tv_sec) * 1000000000LL + (now.tv_nsec - t0.tv_nsec) >=
+            (long long)limit_s * 1000000000LL) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            return RUN_TIMED_OUT;
+        }
+        nanosleep(&nap, NULL);
+        if (nap.tv_nsec < 64000000)
+            nap.tv_nsec *= 2;
+    }
+}
+
 /* Runs argv (searched in PATH when argv[0] has no '/'), stdout to out_path when not NULL, with
  * TMPDIR pointing into the build's directory (a compiler killed mid-run leaves its temporaries
- * there). Its exit status; -1 with errno when it could not start; 256 + N when signal N ended
- * it. */
-static int run_program(const conform_build *b, char *const argv[], const char *out_path)
+ * there); with limit_s > 0 in a process group of its own, killed whole after limit_s seconds.
+ * Its exit status; -1 with errno when it could not start; 256 + N when signal N ended it;
+ * RUN_TIMED_OUT. */
+static int run_program(const conform_build *b, char *const argv[], const char *out_path,
+                       uint32_t limit_s)
 {
     static char tmpdir_env[PATH_MAX + 8];
     char *envp[1024];
@@ -207,16 +248,23 @@ static int run_program(const conform_build *b, char *const argv[], const char *o
     posix_spawn_file_actions_init(&fa);
     if (out_path)
         posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    if (limit_s) { /* its own process group (pgid = its pid): what a timeout kills */
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0);
+    }
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp), status;
+    int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
     if (rc != 0) {
         errno = rc;
         return -1;
     }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+    int status = wait_limited(pid, limit_s);
+    if (status < 0)
+        return status;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 256 + WTERMSIG(status);
 }
 
@@ -243,7 +291,7 @@ static int run_fkcgen(const conform_build *b, const cli_opts *o, const char *fkc
     for (uint32_t i = 0; i < o->n_contracts; i++)
         argv[n++] = (char *)o->contracts[i];
     argv[n] = NULL;
-    int rc = run_program(b, argv, out_path);
+    int rc = run_program(b, argv, out_path, 0);
     if (rc == 0)
         return CLI_EXIT_OK;
     if (rc < 0)
@@ -333,10 +381,15 @@ static int compile(const conform_build *b, const cli_opts *o, const char *includ
     argv[n++] = so;
     argv[n++] = "-lm";
     argv[n] = NULL;
-    int rc = run_program(b, argv, NULL);
+    int rc = run_program(b, argv, NULL, o->cc_timeout);
     if (rc == 0)
         return CLI_EXIT_OK;
-    if (rc < 0)
+    if (rc == RUN_TIMED_OUT)
+        cli_errf(err,
+                 "conform: the C compiler '%s' did not finish in %u s (--cc-timeout); it and "
+                 "its process group were killed",
+                 argv[0], (unsigned)o->cc_timeout);
+    else if (rc < 0)
         cli_errf(err, "conform: cannot run the C compiler '%s': %s (set CC to one)", argv[0],
                  strerror(errno));
     else

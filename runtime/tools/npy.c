@@ -437,7 +437,10 @@ static int read_header(int fd, const char *path, npy_array *a, size_t *total, ch
     free(text);
     if (rc < 0)
         return -1;
-    if (h.fortran_order) {
+    size_t long_axes = 0; /* axes of extent > 1: with at most one, F order is C order's bytes */
+    for (uint32_t i = 0; i < h.rank; i++)
+        long_axes += h.shape[i] > 1;
+    if (h.fortran_order && long_axes > 1) {
         setf(err, "%s: fortran_order is True; only C-order arrays are supported", path);
         return -1;
     }

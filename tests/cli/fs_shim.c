@@ -5,7 +5,10 @@
  *   no_empty_path  linkat with AT_EMPTY_PATH fails with ENOENT (a process without
  *                  CAP_DAC_READ_SEARCH): fkc-run links through /proc/self/fd
  *   no_link        every linkat fails with ENOENT (no /proc either): fkc-run writes the output
- *                  again through a named temp file */
+ *                  again through a named temp file
+ *   no_rename      rename/renameat fail with EIO (a disk failing at the last step): fkc-run
+ *                  must fail, the old output and no temp file left
+ *   no_rename_no_tmpfile  both no_rename and no_tmpfile */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -20,10 +23,14 @@ int open64(const char *path, int flags, ...);
 int openat(int dir, const char *path, int flags, ...);
 int openat64(int dir, const char *path, int flags, ...);
 int linkat(int olddir, const char *old, int newdir, const char *new, int flags);
+int rename(const char *old, const char *new);
+int renameat(int olddir, const char *old, int newdir, const char *new);
 
 static int mode_is(const char *m)
 {
     const char *v = getenv("FS_SHIM");
+    if (v && !strcmp(v, "no_rename_no_tmpfile")) /* both at once */
+        return !strcmp(m, "no_rename") || !strcmp(m, "no_tmpfile");
     return v && !strcmp(v, m);
 }
 
@@ -82,4 +89,26 @@ int linkat(int olddir, const char *old, int newdir, const char *new, int flags)
     int (*next)(int, const char *, int, const char *, int) = (int (*)(
         int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat");
     return next(olddir, old, newdir, new, flags);
+}
+
+int rename(const char *old, const char *new)
+{
+    if (mode_is("no_rename")) {
+        errno = EIO;
+        return -1;
+    }
+    int (*next)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT,
+                                                                                         "rename");
+    return next(old, new);
+}
+
+int renameat(int olddir, const char *old, int newdir, const char *new)
+{
+    if (mode_is("no_rename")) {
+        errno = EIO;
+        return -1;
+    }
+    int (*next)(int, const char *, int, const char *) = (int (*)(
+        int, const char *, int, const char *))dlsym(RTLD_NEXT, "renameat");
+    return next(olddir, old, newdir, new);
 }

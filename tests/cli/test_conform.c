@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conform.h"
@@ -542,6 +543,80 @@ static void test_tools(void **state)
                            "one of the runtime's: the runtime has 'offsets' (Vec<usize>) here"));
 }
 
+/* The pid a test compiler wrote to path, or 0. */
+static pid_t read_pid(const char *path)
+{
+    char text[32] = "";
+    read_into(path, text, sizeof text);
+    unlink(path);
+    return (pid_t)strtol(text, NULL, 10);
+}
+
+/* Whether pid is gone, or a zombie (killed, not yet reaped by whoever inherited it). */
+static bool is_dead(pid_t pid)
+{
+    char path[64], text[512] = "";
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return true;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *paren = strrchr(text, ')'); /* "pid (comm) S ..." */
+    return !paren || paren[1] != ' ' || paren[2] == 'Z' || paren[2] == 'X';
+}
+
+/* Dead within about 5 s: a SIGKILLed process still exits and is reaped asynchronously. */
+static bool dies(pid_t pid)
+{
+    struct timespec nap = {0, 10000000};
+    for (int i = 0; i < 500 && !is_dead(pid); i++)
+        nanosleep(&nap, NULL);
+    return is_dead(pid);
+}
+
+/* --cc-timeout: a compiler that never finishes is killed with its whole process group (its
+ * sleeping child too: killing the shell alone would leave it), conform fails saying so, and
+ * its temp dir is gone (run checks). Without the limit conform waited forever. */
+static void test_cc_timeout(void **state)
+{
+    (void)state;
+    char pidfile[600], env_pid[700];
+    path_of("cc.pid", pidfile, sizeof pidfile);
+    snprintf(env_pid, sizeof env_pid, "CONFORM_TEST_PIDFILE=%s", pidfile);
+    char *extra[] = {"CC=sh tests/cli/conform/cc_hang.sh", env_pid, NULL};
+    assert_int_equal(run("conform --cpu --cases 2 --cc-timeout 1 " SEED, extra), 1);
+    assert_non_null(strstr(err_text, "conform: the C compiler 'sh' did not finish in 1 s "
+                                     "(--cc-timeout); it and its process group were killed"));
+    pid_t child = read_pid(pidfile);
+    assert_true(child > 0);
+    assert_true(dies(child));
+    assert_int_equal(run("conform --cpu --cc-timeout 0 " SEED, NULL), 2);
+    assert_non_null(strstr(err_text, "--cc-timeout: '0' is not a number of seconds from 1 to "
+                                     "86400"));
+}
+
+/* A compiler wrapper that leaves a daemon holding the descriptors it inherited (as sccache
+ * starts its server): conform passes and returns while the daemon still runs; before, it
+ * waited for the daemon to exit (its cleaner waited for every holder of its pipe). */
+static void test_cc_daemon(void **state)
+{
+    (void)state;
+    char pidfile[600], env_pid[700];
+    path_of("daemon.pid", pidfile, sizeof pidfile);
+    snprintf(env_pid, sizeof env_pid, "CONFORM_TEST_PIDFILE=%s", pidfile);
+    char *extra[] = {"CC=sh tests/cli/conform/cc_daemon.sh", env_pid,
+                     "CONFORM_TEST_DAEMON_SECONDS=120", NULL};
+    assert_int_equal(run("conform --cpu --cases 2 " SEED, extra), 0);
+    pid_t daemon = read_pid(pidfile);
+    assert_true(daemon > 0);
+    bool alive = !is_dead(daemon);
+    kill(daemon, SIGTERM); /* ours: the wrapper started it for this test */
+    assert_true(alive);
+    assert_true(dies(daemon));
+}
+
 /* --measure: a row per binding and size, with the bandwidth bytes_moved implies. */
 static void test_measure(void **state)
 {
@@ -789,6 +864,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_invalid_contract),
         cmocka_unit_test(test_tools),
+        cmocka_unit_test(test_cc_timeout),
+        cmocka_unit_test(test_cc_daemon),
         cmocka_unit_test(test_measure),
         cmocka_unit_test(test_killed),
     };

@@ -412,6 +412,39 @@ static void test_read_versions(void **state)
     }
 }
 
+/* fortran_order True where the bytes are C order's (at most one axis longer than 1: 1-D, rank
+ * 0, (1, 4), (3, 1, 1)) is read as C order; a real Fortran-order array ((2, 3)) is refused
+ * (issue 26 item 7: NumPy writes 1-D arrays of a Fortran-order source so). */
+static void test_read_fortran_order(void **state)
+{
+    char p[512];
+    (void)state;
+    static const struct {
+        const char *shape;
+        uint32_t rank;
+        size_t n;
+    } same[] = {
+        {"(6,)", 1, 6}, {"()", 0, 1}, {"(1, 4)", 2, 4}, {"(3, 1, 1)", 3, 3}, {"(0, 5)", 2, 0}};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char dict[128];
+        snprintf(dict, sizeof dict, "{'descr': '|u1', 'fortran_order': True, 'shape': %s, }",
+                 same[i].shape);
+        put_file("f.npy", V1, dict, same[i].n, p, sizeof p);
+        npy_array a;
+        char err[NPY_ERR_MAX] = "";
+        if (npy_read(p, &a, err) != 0)
+            fail_msg("shape %s: %s", same[i].shape, err);
+        assert_int_equal(a.rank, same[i].rank);
+        for (size_t k = 0; k < same[i].n; k++)
+            assert_int_equal(((unsigned char *)a.data)[k], 0xab);
+        npy_free(&a);
+    }
+    put_file("f.npy", V1, "{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3), }", 6, p,
+             sizeof p);
+    expect_read_error(p, "fortran_order is True; only C-order arrays are supported");
+    unlink(p);
+}
+
 /* Seeded byte mutations and truncations of a valid file: every read either succeeds with a
  * consistent array or fails with a message naming the file; never a crash (run it under ASan). */
 static void test_read_mutations(void **state)
@@ -681,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_write_failures_leave_nothing),
         cmocka_unit_test(test_read_corpus),
         cmocka_unit_test(test_read_versions),
+        cmocka_unit_test(test_read_fortran_order),
         cmocka_unit_test(test_read_mutations),
         cmocka_unit_test(test_dtype_mapping),
         cmocka_unit_test(test_half_conversions),

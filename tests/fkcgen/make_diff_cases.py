@@ -17,6 +17,15 @@ HEADER = BASE[:BASE.index("## copy")]
 K2 = SECOND.replace("op_kind: Copy", "op_kind: Copy2").replace("demo::fkc::copy", "demo::fkc::copy2")
 
 
+def sibling(name, dtype):
+    """A kernel of op kind Copy binding one dtype, its own entry point."""
+    return SECOND.replace("copy2", name).replace("demo::fkc::copy", "demo::fkc::" + name).replace(
+        "dtypes: [F32, U8]", "dtypes: [%s]" % dtype)
+
+
+SIB_ZETA, SIB_ALPHA = sibling("zeta", "F32"), sibling("alpha", "I8")
+
+
 def sub(text, *pairs):
     """text with each (old, new) replaced once; each old must be there."""
     for old, new in pairs:
@@ -150,8 +159,33 @@ stride: { kind: usize }
         "old": base(("rank: any\n", "rank: any\nshape_constraint: \"len <= n\"\n")),
         "new": base(("rank: any\n", "rank: any\nshape_constraint: \"len < n\"\n"))},
     # ---- outputs ----
-    "output_dtype_rule_changed": {"old": TWO, "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"))},
+    # the key [src] alone: the bindings stay, the output's dtype follows another input
+    "output_dtype_rule_changed": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src]")),
+        "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"),
+                   ("determinism: bitwise", "determinism: bitwise\nkey: [src]"))},
+    # the default key [src, out]: out's dtype is idx's now, so every key changed
+    "output_dtype_rule_changed_key": {"old": TWO,
+                                      "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"))},
     "output_shape_rule_changed": {"old": BASE, "new": base(("from_params(dst)", "same_as(src)"))},
+    # issue 22: keys over several tensors
+    "key_changed": {  # the same tuples, the slots swapped: every key matches, the key changed
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"),
+                   ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))},
+    "key_changed_tuples": {"old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
+                           "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"))},
+    "fanout_changed": {"old": BASE, "new": base(("determinism: bitwise",
+                                                 "determinism: bitwise\nfanout: dtypes"))},
+    "combination_removed": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]\n"
+                         "exclude:\n- [F32, I64]\n- [U8, I64]"))},
+    "combination_added": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]\n"
+                         "exclude:\n- [U8, I64]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"))},
     "output_layout_changed": {"old": BASE, "new": base(("layout_guarantee: contiguous",
                                                         "layout_guarantee: same_as_input"))},
     "output_aliasing_changed": {"old": BASE, "new": base(("aliasing: none", "aliasing: may_alias_input"))},
@@ -222,6 +256,14 @@ access_granularity_bits: 32
     "two_kernels": {"old": BASE + K2,
                     "new": base(('blurb: "copy a tensor"', 'blurb: "copy the tensor"')) + K2.replace(
                         "rank: any", "rank: 4").replace("dtypes: [F32, U8]", "dtypes: [F32]")},
+    # sibling kernels of one op kind whose names sort against their dtypes (zeta binds F32,
+    # alpha I8; alpha becomes zulu, after zeta): each binding is paired by its whole key (the
+    # bindings sorted by it, dtype included, not taken in the table's kernel order),
+    # so the report is the kernel's rename, not a false "dtype removed" between siblings (issue
+    # 26 item 8: every other case names siblings in dtype order)
+    "siblings_against_dtypes": {
+        "old": HEADER + SIB_ZETA + SIB_ALPHA,
+        "new": HEADER + SIB_ZETA + SIB_ALPHA.replace("alpha", "zulu")},
     # ---- bad input ----
     "invalid_new_side": {"old": BASE, "new": base(("max_ulp: 0", "max_ulp: -1"))},
     # ---- JSON ----
@@ -271,6 +313,13 @@ access_granularity_bits: 32
                  "  DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-03-01 repeat\n"
                  "dtype_removed (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 lower case\n",
         "args": "--allow allow.txt --today 2027-01-01"},
+    # an allow file an editor saved with a UTF-8 BOM and CR LF line ends: read as without them
+    # (issue 26 item 7: the BOM was read as part of the first entry's rule)
+    "allow_bom": {
+        "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
+        "allow": "\ufeffDTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 "
+                 "moves\r\n# a comment\r\n",
+        "args": "--allow allow.txt --today 2027-01-31"},
     "json_allow": {
         "old": BASE, "new": base(("dtypes: [F32, U8]", "dtypes: [F32]")),
         "allow": "DTYPE_REMOVED (Copy, [U8, U8], Vulkan) + vulkan-slang 2027-01-31 U8 moves\n"

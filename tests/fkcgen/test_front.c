@@ -688,8 +688,7 @@ static void diag_escapes(void **state)
     assert_string_equal(f->diag + before,
                         "a\\x1b[2J\\x09b.md:1:1: error: missing front matter: "
                         "a contract starts with a '---' line, the provider's keys, then another "
-                        "'---' line\n"
-                        "# no front matter\n^\n");
+                        "'---' line (this file does not, so none of it is quoted)\n");
 }
 
 /* ---- the command line ---- */
@@ -764,6 +763,47 @@ static void command_line(void **state)
 /* An unreadable contract (permission denied) is an I/O error: exit 2 and a clear message.
  * root reads any file, so as root fkcgen runs as nobody through setpriv; without setpriv, or
  * when nobody cannot reach fkcgen, the test is skipped, never passed. */
+/* A contract path that is a symbolic link is refused, whatever it names (a link added by a
+ * change could name a credentials file: its first line was quoted in the error); a file that
+ * does not open as a contract ('---') is refused without a byte of it in the message, even
+ * when a later line holds what load's checks would quote (a NUL, a control character). Both
+ * for check and gen, which writes nothing (issue 26 item 6). */
+static void symlink_and_non_contract(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/fkcgen-link-XXXXXX", cmd[2048];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "cd %s && printf 'aws_secret_access_key=SECRET1\\nline two SECRET2\\001\\n' > creds "
+             "&& ln -s creds link.md && ln -s %s/" SEED " seed_link.md && cp creds plain.md && "
+             "printf '\\357\\273\\277key: SECRET3\\000\\n' > bom.md",
+             dir, getenv("PWD") ? getenv("PWD") : ".");
+    assert_int_equal(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "$FKCGEN check %s/link.md %s/seed_link.md > %s/out 2>&1", dir, dir,
+             dir);
+    assert_int_equal(sh(cmd), 2);
+    snprintf(cmd, sizeof cmd,
+             "grep -qx '%s/link.md: error: is a symbolic link; fkcgen reads no contract through "
+             "a link, which may name any file: give the contract file itself' %s/out && "
+             "grep -q '^%s/seed_link.md: error: is a symbolic link' %s/out && "
+             "! grep -q SECRET %s/out",
+             dir, dir, dir, dir, dir);
+    assert_int_equal(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "$FKCGEN gen --out-dir %s/o %s/link.md > %s/out 2>&1", dir, dir, dir);
+    assert_int_equal(sh(cmd), 2);
+    snprintf(cmd, sizeof cmd, "! grep -q SECRET %s/out && test ! -e %s/o", dir, dir);
+    assert_int_equal(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "$FKCGEN check %s/plain.md %s/bom.md > %s/out 2>&1", dir, dir, dir);
+    assert_int_equal(sh(cmd), 1);
+    snprintf(cmd, sizeof cmd,
+             "test $(grep -c 'error: missing front matter' %s/out) = 2 && test $(wc -l < %s/out) "
+             "= 2 && ! grep -q SECRET %s/out",
+             dir, dir, dir);
+    assert_int_equal(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}
+
 static void unreadable_file(void **state)
 {
     (void)state;
@@ -890,6 +930,7 @@ int main(void)
         cmocka_unit_test(diag_reread_fifo),
         cmocka_unit_test(command_line),
         cmocka_unit_test(unreadable_file),
+        cmocka_unit_test(symlink_and_non_contract),
     };
     return cmocka_run_group_tests_name("fkcgen front end", tests, NULL, NULL);
 }

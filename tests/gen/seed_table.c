@@ -29,6 +29,7 @@ static fkcg_expr e_db[2] = {{FKCG_EXPR_DTYPE_BYTES, 0, NULL, NULL, NULL},
                             {FKCG_EXPR_DTYPE_BYTES, 0, NULL, NULL, NULL}};
 static fkcg_expr e_mul1[2], e_mul2[2];
 
+#define SEED_NDTYPES 9 /* the seed's dtypes, F32 .. I8: the first nine of the vocabulary */
 static fkcg_input inputs[2];
 static fkcg_output outputs[2];
 static fkcg_field fields0[2], fields1[2];
@@ -61,9 +62,9 @@ static void make_section(int k)
     fkcg_section *s = &sections[k];
     fkcg_input *in = &inputs[k];
     in->name = "src";
-    for (int d = 0; d < FKCG_NDTYPES; d++)
+    for (int d = 0; d < SEED_NDTYPES; d++) /* the seed's nine: F32 .. I8 */
         in->dtypes[d] = d;
-    in->n_dtypes = FKCG_NDTYPES;
+    in->n_dtypes = SEED_NDTYPES;
     in->layout[FKCG_LAYOUT_CONTIGUOUS] = "required";
     for (int l = 1; l < FKCG_NLAYOUT; l++)
         in->layout[l] = "rejected";
@@ -118,9 +119,9 @@ const fkcg_table *seed_table(void)
     for (int k = 0; k < 2; k++) {
         make_section(k);
         section_ptrs[k] = &sections[k];
-        for (int d = 0; d < FKCG_NDTYPES; d++) {
-            fkcg_binding *b = &bindings[k * FKCG_NDTYPES + d];
-            char *sym = symbols[k * FKCG_NDTYPES + d], *w = wrappers[k * FKCG_NDTYPES + d];
+        for (int d = 0; d < SEED_NDTYPES; d++) {
+            fkcg_binding *b = &bindings[k * SEED_NDTYPES + d];
+            char *sym = symbols[k * SEED_NDTYPES + d], *w = wrappers[k * SEED_NDTYPES + d];
             strcpy(sym, sections[k].entry_point);
             strcat(sym, "_");
             strcat(sym, fkcg_dtypes[d].suffix);

@@ -543,7 +543,7 @@ static void test_emit_stubs(void **state)
          * defines the interface symbol libfkc would) */
         assert_int_equal(
             sh("cd %s && printf '%%s\n' '#include \"fkc_bindings.h\"' "
-               "'const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;' "
+               "'const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;' "
                "'int main(void) { fkc_fill_params p = {0};' "
                "'return fkc_fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
                "? 0 : 1; }' > main.c && %s -std=c11 -Wall -Wextra -Wpedantic -Wshadow "
@@ -1014,7 +1014,7 @@ static void test_prefix(void **state)
            "%s/p/ab_bindings.h",
            tmp),
         0);
-    assert_string_equal(out_text, "4\n"); /* two op kinds, two declarations */
+    assert_string_equal(out_text, "5\n"); /* two op kinds, three declarations (dispatch_key) */
     /* no name of the default prefix is left, but the runtime's own: every fkc_ or FKC_ name
      * its public headers declare (preprocessed, so comments are left out and enumerators made
      * by X-macros are in), their files' names, and FKC_TABLES_PREFIX, which fkc_tables.h reads */
@@ -1114,6 +1114,24 @@ static void test_select(void **state)
         "^\n"
         "fkcgen gen: nothing written (contract errors)\n");
     assert_false(exists("%s/%s", "s"));
+    /* bytes that are not text are named at their column, not read as the end of a cut name
+     * (issue 26 item 7: 'Write\xffSlice' said "op kind 'Write' is bound by no contract"); a
+     * name with a UTF-8 accent is named whole; a CR LF line end is a line end */
+    assert_int_equal(sh("cd %s && %s gen --select tests/gen/cases/select/bytes.txt --out-dir %s/s "
+                        "%s",
+                        repo, fkcgen, tmp, in),
+                     1);
+    static const char *const bytes_errors[] = {
+        "bytes.txt:1:6: error: invalid UTF-8 in the selection (byte 0xFF)\n",
+        "bytes.txt:2:14: error: invalid UTF-8 in the selection (byte 0xC3)\n",
+        "bytes.txt:3:1: error: op kind 'Writ\xc3\xa9' is bound by no contract\n",
+        "bytes.txt:5:9: error: control character 0x01 in the selection; only text and tabs may "
+        "appear\n"};
+    for (size_t i = 0; i < sizeof bytes_errors / sizeof bytes_errors[0]; i++)
+        if (!strstr(err_text, bytes_errors[i]))
+            fail_msg("missing %s in:\n%s", bytes_errors[i], err_text);
+    assert_null(strstr(err_text, "bytes.txt:4:"));
+    assert_false(exists("%s/%s", "s"));
     assert_int_equal(
         sh("cd %s && %s gen --select tests/gen/cases/select/empty.txt --out-dir %s/s %s", repo,
            fkcgen, tmp, in),
@@ -1180,6 +1198,44 @@ static void test_shards_cli(void **state)
                      1); /* _2.c only in t */
     assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s %s && diff -r %s/s %s/t", repo,
                         fkcgen, tmp, seed, tmp, tmp),
+                     0);
+}
+
+/* gen with fewer shards (or none) removes the shard sources an earlier gen --shards left (they
+ * would fail with "#error ... regenerate both"), under the directory lock, and only its own:
+ * a user's file of a shard's name, a link to one, another prefix's shards and a copy of a
+ * shard under another shard's name (its banner names the original) stay (issue 26 item 5). */
+static void test_stale_shards_removed(void **state)
+{
+    (void)state;
+    const char *seed = "contracts/vulkan/write_slice.md";
+    assert_int_equal(sh("cd %s && %s gen --shards 8 --out-dir %s/s %s && %s gen --shards 2 "
+                        "--prefix other --out-dir %s/s %s",
+                        repo, fkcgen, tmp, seed, fkcgen, tmp, seed),
+                     0);
+    assert_int_equal(sh("cd %s/s && echo '/* fkc_bindings_6.c - mine, not generated */' > "
+                        "fkc_bindings_6.c && ln -s fkc_bindings_1.c fkc_bindings_9.c && "
+                        "cp fkc_bindings_2.c fkc_bindings_12.c",
+                        tmp),
+                     0);
+    assert_int_equal(
+        sh("cd %s && %s gen --shards 3 --out-dir %s/s %s && ls %s/s", repo, fkcgen, tmp, seed, tmp),
+        0);
+    assert_string_equal(out_text,
+                        "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_1.c\nfkc_bindings_12.c\n"
+                        "fkc_bindings_2.c\nfkc_bindings_6.c\nfkc_bindings_9.c\nother_bindings.c\n"
+                        "other_bindings.h\nother_bindings_1.c\n");
+    assert_int_equal(
+        sh("cd %s && %s gen --out-dir %s/s %s && ls %s/s", repo, fkcgen, tmp, seed, tmp), 0);
+    assert_string_equal(out_text, "fkc_bindings.c\nfkc_bindings.h\nfkc_bindings_12.c\n"
+                                  "fkc_bindings_6.c\nfkc_bindings_9.c\nother_bindings.c\n"
+                                  "other_bindings.h\nother_bindings_1.c\n");
+    assert_int_equal(sh("head -1 %s/s/fkc_bindings_6.c", tmp), 0);
+    assert_string_equal(out_text, "/* fkc_bindings_6.c - mine, not generated */\n");
+    /* what remains of the default prefix compiles: no stale source beside the header */
+    assert_int_equal(sh("cd %s && cc -std=c11 -Iruntime/include -I%s/s -c %s/s/fkc_bindings.c "
+                        "-o %s/b.o",
+                        repo, tmp, tmp, tmp),
                      0);
 }
 
@@ -1259,6 +1315,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_prefix_params_clash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_select, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shards_cli, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_shards_removed, setup, teardown),
     };
     return cmocka_run_group_tests_name("fkcgen gen", tests, NULL, NULL);
 }

@@ -59,7 +59,8 @@ static void test_same_bytes_every_run(void **state)
     assert_non_null(strstr(a.data, "same_names(Backend::NAMES, &[\"Cpu\", \"Vulkan\", "));
     assert_non_null(strstr(a.data, "same_names(DType::NAMES, &[\"F32\", \"I32\", \"U32\", "
                                    "\"F16\", \"BF16\", "));
-    assert_non_null(strstr(a.data, "same_sizes(DType::SIZES, &[4, 4, 4, 2, 2, 8, 8, 1, 1])"));
+    assert_non_null(
+        strstr(a.data, "same_sizes(DType::SIZES, &[4, 4, 4, 2, 2, 8, 8, 1, 1, 2, 2, 1])"));
     assert_non_null(strstr(a.data, "    WriteSliceRotating = 1,\n"));
     fkcg_buf_free(&a);
     fkcg_buf_free(&b);

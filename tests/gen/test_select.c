@@ -67,11 +67,13 @@ static void test_left_out_refused(void **state)
 }
 
 static int registered;
-static int record(void *registry, fkc_op_kind op, const fkc_dtype key[2], fkc_backend backend,
-                  const char *kernel_source, const fkc_precision *precision, fkc_kernel_ref ref)
+static int record(void *registry, fkc_op_kind op, const fkc_dtype *key, size_t n_key,
+                  fkc_backend backend, const char *kernel_source, const fkc_precision *precision,
+                  fkc_kernel_ref ref)
 {
     (void)registry, (void)kernel_source, (void)precision;
     assert_int_equal(op, FKC_OP_WRITE_SLICE);
+    assert_int_equal(n_key, 2);
     assert_int_equal(key[0], FKC_DTYPE_F32);
     assert_int_equal(backend, FKC_BACKEND_VULKAN);
     assert_ptr_equal(ref.write_slice, fkc_write_slice_b4);

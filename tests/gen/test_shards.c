@@ -19,7 +19,7 @@
 #include "c_bindings.h"
 
 /* The interface symbol libfkc defines; this test links no libfkc. */
-const int fkc_runtime_abi_2 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
 
 /* One registration call as a comparable record. */
 typedef struct call {
@@ -35,11 +35,11 @@ static size_t n_calls[2];
 
 /* clang-format off */
 #define RECORDER(X, slot)                                                                       \
-    static int record_##X(void *registry, X##_op_kind op, const fkc_dtype key[2],              \
+    static int record_##X(void *registry, X##_op_kind op, const fkc_dtype *key, size_t n_key, \
                           fkc_backend backend, const char *kernel_source,                       \
                           const fkc_precision *precision, X##_kernel_ref ref)                   \
     {                                                                                           \
-        (void)registry, (void)ref;                                                              \
+        (void)registry, (void)ref, (void)n_key;                                                 \
         if (n_calls[slot] <= A_BINDING_COUNT)                                                   \
             calls[slot][n_calls[slot]++] = (call){ (unsigned)op, key[0], backend, kernel_source, \
                                                    precision->max_relative };                   \

@@ -89,13 +89,20 @@ static void test_types_h_dtypes_and_backends_are_the_schemas(void **state)
 {
     (void)state;
     const fkcg_enum *dt = fkcg_enum_find("dtype"), *be = fkcg_enum_find("backend");
-    assert_int_equal(dt->count, FKC_DTYPE_COUNT);
-    assert_int_equal(FKCG_NDTYPES, FKC_DTYPE_COUNT);
-    for (int i = 0; i < FKC_DTYPE_COUNT; i++) {
-        assert_string_equal(fkc_dtype_name((fkc_dtype)i), dt->values[i]);
+    /* the runtime's nine (0 .. FKC_DTYPE_COUNT), then the contract dtypes from FKC_DTYPE_I16 */
+    assert_int_equal(dt->count, FKC_DTYPE_COUNT + (FKC_DTYPE_CONTRACT_END - FKC_DTYPE_I16));
+    assert_int_equal(FKCG_NDTYPES, dt->count);
+    assert_int_equal(FKCG_NRUNTIME_DTYPES, FKC_DTYPE_COUNT);
+    assert_int_equal(FKCG_CONTRACT_DTYPE_FIRST, FKC_DTYPE_I16);
+    for (int i = 0; i < FKCG_NDTYPES; i++) {
+        fkc_dtype c = (fkc_dtype)(i < FKC_DTYPE_COUNT ? i : FKC_DTYPE_I16 + (i - FKC_DTYPE_COUNT));
+        assert_string_equal(fkc_dtype_name(c), dt->values[i]);
         assert_string_equal(fkcg_dtypes[i].name, dt->values[i]);
-        assert_int_equal(fkc_dtype_size((fkc_dtype)i), fkcg_dtypes[i].bytes);
+        assert_int_equal(fkc_dtype_size(c), fkcg_dtypes[i].bytes);
     }
+    assert_null(fkc_dtype_name(FKC_DTYPE_COUNT));
+    assert_null(fkc_dtype_name(FKC_DTYPE_CONTRACT_END));
+    assert_int_equal(fkc_dtype_size(FKC_DTYPE_BLOCK_FIRST), 0);
     assert_int_equal(be->count, FKC_BACKEND_COUNT);
     for (int i = 0; i < FKC_BACKEND_COUNT; i++)
         assert_string_equal(fkc_backend_name((fkc_backend)i), be->values[i]);

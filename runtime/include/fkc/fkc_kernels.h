@@ -28,11 +28,11 @@ extern "C" {
  * fkc_runtime_abi_<N>, which only a libfkc of that interface defines. 2: the tables' row types
  * and loops in fkc_tables.h, side inputs per op (fkc_write_slice_rotating_extra) instead of one
  * shared fkc_op_extra. */
-#define FKC_RUNTIME_ABI 2
+#define FKC_RUNTIME_ABI 3
 
 /* Defined by libfkc: a stale library lacks it, and linking generated code then fails on
  * this name. Its value is FKC_RUNTIME_ABI. */
-extern const int fkc_runtime_abi_2;
+extern const int fkc_runtime_abi_3;
 
 /* ---- WriteSlice: write `src` into the slab of `out` at `offsets` ------------------------ */
 

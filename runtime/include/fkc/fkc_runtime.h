@@ -169,7 +169,9 @@ const char *fkc_context_validation_last(const fkc_context *ctx);
 fkc_status fkc_buffer_create(fkc_context *ctx, uint64_t size, fkc_buffer **out);
 /* Destroys the buffer handle; NULL is a no-op. Memory fkc owns is returned; a borrowed buffer's
  * memory (fkc_buffer_wrap_vulkan) is left to the host. Work using it must have completed
- * (fkc_stream_submit, or fkc_stream_wait after fkc_stream_submit_async). */
+ * (fkc_stream_submit, or fkc_stream_wait after fkc_stream_submit_async). The behaviour is
+ * undefined (no status can report it) when a buffer is destroyed twice, or used after it is
+ * destroyed: passed to any call, or named by a tensor or a recording replayed later. */
 void fkc_buffer_destroy(fkc_buffer *buffer);
 uint64_t fkc_buffer_size(const fkc_buffer *buffer);
 fkc_context *fkc_buffer_context(const fkc_buffer *buffer);

@@ -105,6 +105,9 @@ typedef enum fkc_aliasing { FKC_ALIASING_MAP(FKC_X_ENUMERATOR) FKC_ALIASING_COUN
 
 /* ---- the rows every binding set shares ------------------------------------------------------ */
 
+/* The most tensors a binding key names (fkcgen's FKCG_KEY_MAX). */
+#define FKC_KEY_MAX 8
+
 /* A fast path a kernel takes, and the cost class it then has. */
 typedef struct fkc_fast_path {
     const char *when; /* "all_inputs_contiguous" */
@@ -258,11 +261,13 @@ typedef struct FKC_T(kernel_info) {
     const fkc_cost *cost; /* the section's own (the unknown sentinel: none stated) */
 } FKC_T(kernel_info);
 
-/* One binding: key (op_kind, [in, out], backend) + info->kernel_source -> a byte-width wrapper.
+/* One binding: key (op_kind, dtypes[0..n_key), backend) + info->kernel_source -> a wrapper.
+ * The key holds one dtype per tensor the section's key names (its default: [in, out]).
  * What the bindings of one section share is in *info. */
 typedef struct FKC_T(binding) {
     FKC_T(op_kind) op_kind;
-    fkc_dtype dtypes[2]; /* [in, out] */
+    fkc_dtype dtypes[FKC_KEY_MAX]; /* the key; the slots from n_key on are 0 */
+    uint32_t n_key;                /* 2 for the default [in, out] */
     fkc_backend backend;
     const FKC_T(kernel_info) * info; /* its section */
     const char *symbol;              /* <entry_point>_<dtype suffix> */
@@ -279,10 +284,10 @@ typedef struct FKC_T(link_entry) {
     const FKC_T(binding) * binding; /* its row: op_kind, ref, wrapper, ... */
 } FKC_T(link_entry);
 
-/* The caller's registry: called once per binding, in table order; a non-zero return stops the
- * registration. */
-typedef int (*FKC_T(register_fn))(void *registry, FKC_T(op_kind) op, const fkc_dtype key[2],
-                                  fkc_backend backend, const char *kernel_source,
+/* The caller's registry: called once per binding, in table order, with its whole key
+ * (key[0..n_key)); a non-zero return stops the registration. */
+typedef int (*FKC_T(register_fn))(void *registry, FKC_T(op_kind) op, const fkc_dtype *key,
+                                  size_t n_key, fkc_backend backend, const char *kernel_source,
                                   const fkc_precision *precision, FKC_T(kernel_ref) ref);
 
 /* Registers rows[0..n) in order: 0, the first non-zero value fn returned, or
@@ -294,12 +299,33 @@ static inline int FKC_T(tables_register)(const FKC_T(binding) * rows, size_t n, 
         return (int)FKC_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < n; i++) {
         const FKC_T(binding) *b = &rows[i];
-        int rc = fn(registry, b->op_kind, b->dtypes, b->backend, b->info->kernel_source,
+        int rc = fn(registry, b->op_kind, b->dtypes, b->n_key, b->backend, b->info->kernel_source,
                     &b->info->precision, b->ref);
         if (rc != 0)
             return rc;
     }
     return 0;
+}
+
+/* The first of rows[first..end) with the whole key (op, key[0..n_key), backend) and
+ * kernel_source (NULL matches any), or NULL: a key of another length or any other slot
+ * matches no row. */
+static inline const FKC_T(binding) *
+    FKC_T(tables_find_key)(const FKC_T(binding) * rows, size_t first, size_t end, FKC_T(op_kind) op,
+                           const fkc_dtype *key, size_t n_key, fkc_backend backend,
+                           const char *kernel_source)
+{
+    if (!key || n_key == 0 || n_key > FKC_KEY_MAX)
+        return NULL;
+    for (size_t i = first; i < end; i++) {
+        const FKC_T(binding) *b = &rows[i];
+        bool same = b->op_kind == op && b->n_key == n_key && b->backend == backend;
+        for (size_t k = 0; same && k < n_key; k++)
+            same = b->dtypes[k] == key[k];
+        if (same && (!kernel_source || strcmp(b->info->kernel_source, kernel_source) == 0))
+            return b;
+    }
+    return NULL;
 }
 
 /* The first of rows[first..end) with key (op, [in, out], backend) and kernel_source (NULL
@@ -308,15 +334,8 @@ static inline const FKC_T(binding) *
     FKC_T(tables_find)(const FKC_T(binding) * rows, size_t first, size_t end, FKC_T(op_kind) op,
                        fkc_dtype in, fkc_dtype out, fkc_backend backend, const char *kernel_source)
 {
-    if (in != out)
-        return NULL; /* every contract key is [T, T] */
-    for (size_t i = first; i < end; i++) {
-        const FKC_T(binding) *b = &rows[i];
-        if (b->op_kind == op && b->dtypes[0] == in && b->backend == backend &&
-            (!kernel_source || strcmp(b->info->kernel_source, kernel_source) == 0))
-            return b;
-    }
-    return NULL;
+    const fkc_dtype key[2] = {in, out};
+    return FKC_T(tables_find_key)(rows, first, end, op, key, 2, backend, kernel_source);
 }
 
 /* Binary search of rows[0..n), sorted by symbol (strcmp); NULL when absent or symbol is NULL. */

@@ -44,8 +44,14 @@ typedef enum fkc_status {
         FKC_STATUS_COUNT
 } fkc_status;
 
-/* Element dtypes, in the contracts' order. fkcgen's schema names the same nine;
- * the generated code refers to them as FKC_DTYPE_<NAME>. */
+/* Element dtypes, in the contracts' order. fkcgen's schema names the same twelve; the
+ * generated code refers to them as FKC_DTYPE_<NAME>. FKC_DTYPE_COUNT counts the nine the
+ * runtime's own ops move (0 .. 8: loops over the runtime's dtypes stop there); I16, U16 and
+ * Bool, which came with interface 3 (issue 22), are contract dtypes the runtime's ops refuse
+ * (FKC_ERR_DTYPE), at 16 .. 18 (fkc_dtype_size and fkc_dtype_name know them). A contract set's
+ * block (quantized) dtypes, which its providers declare, take the values FKC_DTYPE_BLOCK_FIRST
+ * .. FKC_DTYPE_BLOCK_LAST in the generated header (FKC_DTYPE_<NAME>); fkc_dtype_size and
+ * fkc_dtype_name know none of them. */
 typedef enum fkc_dtype {
     FKC_DTYPE_F32,
     FKC_DTYPE_I32,
@@ -56,7 +62,13 @@ typedef enum fkc_dtype {
     FKC_DTYPE_I64,
     FKC_DTYPE_U8,
     FKC_DTYPE_I8,
-    FKC_DTYPE_COUNT
+    FKC_DTYPE_COUNT,
+    FKC_DTYPE_I16 = 16,
+    FKC_DTYPE_U16 = 17,
+    FKC_DTYPE_BOOL = 18,    /* one byte, 0 or 1 */
+    FKC_DTYPE_CONTRACT_END, /* one past the last dtype of the vocabulary */
+    FKC_DTYPE_BLOCK_FIRST = 256,
+    FKC_DTYPE_BLOCK_LAST = 256 + 31
 } fkc_dtype;
 
 /* Backends a contract may name; generated code refers to FKC_BACKEND_<NAME>. */

@@ -72,10 +72,18 @@ vocabulary! {
     /// The backends a contract may name; each value is the C side's `fkc_backend`.
     Backend { Cpu = "Cpu", Vulkan = "Vulkan", Cuda = "Cuda", Metal = "Metal", Wgpu = "Wgpu", }
 }
-vocabulary! {
-    /// The element dtypes, in contract order; each value is the C side's `fkc_dtype`.
-    DType { F32 = "F32", I32 = "I32", U32 = "U32", F16 = "F16", BF16 = "BF16", F64 = "F64",
-            I64 = "I64", U8 = "U8", I8 = "I8", }
+/// The element dtypes, in contract order; each value is the C side's `fkc_dtype`. `Block0`
+/// to `Block31` are a contract set's block (quantized) dtypes, `FKC_DTYPE_BLOCK_FIRST` + k on
+/// the C side: the generated module names them (`block_dtypes::Q4_0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u32)]
+#[allow(missing_docs)]
+pub enum DType {
+    F32 = 0, I32, U32, F16, BF16, F64, I64, U8, I8, I16 = 16, U16, Bool,
+    Block0 = 256, Block1, Block2, Block3, Block4, Block5, Block6, Block7, Block8, Block9,
+    Block10, Block11, Block12, Block13, Block14, Block15, Block16, Block17, Block18, Block19,
+    Block20, Block21, Block22, Block23, Block24, Block25, Block26, Block27, Block28, Block29,
+    Block30, Block31,
 }
 
 impl Backend {
@@ -90,25 +98,57 @@ impl Backend {
 }
 
 impl DType {
-    /// Every dtype, in value order.
-    pub const ALL: [DType; 9] = [DType::F32, DType::I32, DType::U32, DType::F16, DType::BF16,
-                                 DType::F64, DType::I64, DType::U8, DType::I8];
+    /// Every dtype of the schema's vocabulary, in value order (no block dtype).
+    pub const ALL: [DType; 12] = [DType::F32, DType::I32, DType::U32, DType::F16, DType::BF16,
+                                  DType::F64, DType::I64, DType::U8, DType::I8, DType::I16,
+                                  DType::U16, DType::Bool];
+    /// The schema's spellings, in value order.
+    pub const NAMES: &'static [&'static str] =
+        &["F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8", "I16", "U16", "Bool"];
     /// The byte width of each, in value order.
-    pub const SIZES: &'static [usize] = &[4, 4, 4, 2, 2, 8, 8, 1, 1];
+    pub const SIZES: &'static [usize] = &[4, 4, 4, 2, 2, 8, 8, 1, 1, 2, 2, 1];
 
-    /// The contract name ("BF16").
+    /// The index of a vocabulary dtype in ALL (the C side's values 0 .. 8, then I16 .. Bool
+    /// at 16 .. 18); None for a block dtype.
+    const fn index(self) -> Option<usize> {
+        let v = self as u32 as usize;
+        if v < 9 {
+            Some(v)
+        } else if v >= 16 && v < 19 {
+            Some(v - 7)
+        } else {
+            None
+        }
+    }
+
+    /// The schema's spelling ("BF16"); "" for a block dtype (its module names it).
+    pub fn as_str(self) -> &'static str {
+        match self.index() {
+            Some(i) => DType::NAMES[i],
+            None => "",
+        }
+    }
+
+    /// The contract name ("BF16"); "" for a block dtype.
     pub fn name(self) -> &'static str {
         self.as_str()
     }
 
-    /// The symbol suffix ("bf16").
+    /// The symbol suffix ("bf16"); "" for a block dtype.
     pub fn suffix(self) -> &'static str {
-        ["f32", "i32", "u32", "f16", "bf16", "f64", "i64", "u8", "i8"][self as usize]
+        match self.index() {
+            Some(i) => ["f32", "i32", "u32", "f16", "bf16", "f64", "i64", "u8", "i8", "i16", "u16",
+                        "bool"][i],
+            None => "",
+        }
     }
 
-    /// The byte width of one element.
+    /// The byte width of one element; 0 for a block dtype (whose blocks its module states).
     pub const fn size(self) -> usize {
-        [4, 4, 4, 2, 2, 8, 8, 1, 1][self as usize]
+        match self.index() {
+            Some(i) => [4, 4, 4, 2, 2, 8, 8, 1, 1, 2, 2, 1][i],
+            None => 0,
+        }
     }
 
     /// The dtype of a contract name ("F32"), if any.
@@ -478,8 +518,8 @@ impl<S: Contracts> Copy for KernelInfo<S> {}
 pub struct Binding<S: Contracts> {
     /// The key's op kind.
     pub op_kind: S::OpKind,
-    /// The key's [in, out] dtypes.
-    pub dtypes: [DType; 2],
+    /// The key: one dtype per tensor its section's key names (default [in, out]).
+    pub dtypes: &'static [DType],
     /// The key's backend.
     pub backend: Backend,
     /// Its section (its kernel_source is the key's).
@@ -499,7 +539,7 @@ pub struct Binding<S: Contracts> {
 impl<S: Contracts> Binding<S> {
     /// A row, its fields in order.
     #[allow(clippy::too_many_arguments)]
-    pub const fn new(op_kind: S::OpKind, dtypes: [DType; 2], backend: Backend,
+    pub const fn new(op_kind: S::OpKind, dtypes: &'static [DType], backend: Backend,
                      info: &'static KernelInfo<S>, symbol: &'static str, wrapper: &'static str,
                      kernel: S::KernelRef, byte_width: u32, cost: &'static Cost<S>) -> Self {
         Binding { op_kind, dtypes, backend, info, symbol, wrapper, kernel, byte_width, cost }
@@ -547,8 +587,8 @@ impl<S: Contracts> Copy for LinkEntry<S> {}
 pub trait Registry<S: Contracts> {
     /// What a refused registration returns; it stops `register_all`.
     type Error;
-    /// Registers `kernel` under the key (op, [in, out], backend) + kernel_source.
-    fn register_with_precision(&mut self, op: S::OpKind, key: &[DType; 2], backend: Backend,
+    /// Registers `kernel` under the whole key (op, key, backend) + kernel_source.
+    fn register_with_precision(&mut self, op: S::OpKind, key: &'static [DType], backend: Backend,
                                kernel_source: &'static str, precision: &'static Precision,
                                kernel: S::KernelRef) -> Result<(), Self::Error>;
 }
@@ -557,20 +597,18 @@ pub trait Registry<S: Contracts> {
 pub fn register_all<S: Contracts, R: Registry<S>>(rows: &'static [Binding<S>], registry: &mut R)
                                                   -> Result<(), R::Error> {
     for b in rows {
-        registry.register_with_precision(b.op_kind, &b.dtypes, b.backend, b.info.kernel_source,
+        registry.register_with_precision(b.op_kind, b.dtypes, b.backend, b.info.kernel_source,
                                          &b.info.precision, b.kernel)?;
     }
     Ok(())
 }
 
-/// The first of `rows` with key (op, [in, out], backend) and, when given, kernel_source; the
-/// rows of op lie in `span` (its `OP_ROWS` entry).
+/// The first of `rows` with the whole key (op, key, backend) and, when given, kernel_source
+/// (a key of another length or any other slot matches none); the rows of op lie in `span`
+/// (its `OP_ROWS` entry).
 pub fn find<S: Contracts>(rows: &'static [Binding<S>], span: (usize, usize), op: S::OpKind,
-                          key: [DType; 2], backend: Backend, kernel_source: Option<&str>)
+                          key: &[DType], backend: Backend, kernel_source: Option<&str>)
                           -> Option<&'static Binding<S>> {
-    if key[0] != key[1] {
-        return None; // every contract key is [T, T]
-    }
     rows.get(span.0..span.1)?.iter().find(|b| {
         b.op_kind == op && b.dtypes == key && b.backend == backend
             && kernel_source.map_or(true, |k| b.info.kernel_source == k)

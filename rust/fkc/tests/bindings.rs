@@ -109,10 +109,10 @@ fn register_all_fills_the_registry_once_per_binding() {
         assert!(std::ptr::eq(e.precision, &b.info.precision));
         assert_eq!(e.precision.max_ulp, 0);
     }
-    let e = r.get(OpKind::WriteSlice, [DType::BF16, DType::BF16], Backend::Vulkan, "vulkan-slang")
+    let e = r.get(OpKind::WriteSlice, &[DType::BF16, DType::BF16], Backend::Vulkan, "vulkan-slang")
         .unwrap();
     assert!(matches!(e.kernel, KernelRef::WriteSlice(_)));
-    assert!(r.get(OpKind::WriteSlice, [DType::BF16, DType::BF16], Backend::Vulkan, "other").is_none());
+    assert!(r.get(OpKind::WriteSlice, &[DType::BF16, DType::BF16], Backend::Vulkan, "other").is_none());
     // a second registration of the same keys is refused, with the runtime's status
     let mut twice = KernelRegistry::with_bindings().unwrap();
     let err = bindings::register_all(&mut twice).unwrap_err();
@@ -215,9 +215,9 @@ fn module_of_another_interface_fails_to_compile() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let sys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fkc-sys/src/lib.rs");
     let ffi = std::fs::read_to_string(sys).unwrap();
-    let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 2;",
-                            "pub const FKC_RUNTIME_ABI: i32 = 3;");
-    assert_ne!(stale, ffi, "fkc-sys no longer states FKC_RUNTIME_ABI = 2");
+    let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 3;",
+                            "pub const FKC_RUNTIME_ABI: i32 = 4;");
+    assert_ne!(stale, ffi, "fkc-sys no longer states FKC_RUNTIME_ABI = 3");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("stale");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("sys.rs"), stale).unwrap();

@@ -4,14 +4,14 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
-#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0x1778b94c9f2ae429u
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xc5edfd0a6101541bu
 #error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
 #endif
 
 #include <math.h>
 
 /* Links only with an fkc runtime of the interface this file was generated for. */
-const int *const fkc_runtime_abi = &fkc_runtime_abi_2;
+const int *const fkc_runtime_abi = &fkc_runtime_abi_3;
 
 /* WriteSlice's params as the contract states them (contracts/vulkan/write_slice.md:53),
  * checked against the fkc runtime's fkc_write_slice_params (fkc/fkc_kernels.h). */
@@ -140,9 +140,9 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
 };
 
 #define FKC_SYMBOL_0(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
-#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w##u, &cost_0}
+#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w##u, &cost_0}
 #define FKC_SYMBOL_1(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
-#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w##u, &cost_0}
+#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w##u, &cost_0}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     FKC_ROWS_0(F32, f32, 4), /* [0] */
     FKC_ROWS_0(I32, i32, 4), /* [1] */
@@ -231,6 +231,30 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
         }
     }
     return FKC_ERR_NO_KERNEL;
+}
+
+fkc_status fkc_dispatch_key(fkc_op_kind op, const fkc_dtype *key, size_t n_key,
+                            fkc_backend backend, fkc_kernel_ref *ref)
+{
+    if (!ref)
+        return FKC_ERR_INVALID_ARGUMENT;
+    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT)
+        return FKC_ERR_NO_KERNEL;
+    const fkc_binding *b = fkc_tables_find_key(fkc_bindings, op_rows[op][0], op_rows[op][1], op, key,
+                                             n_key, backend, NULL);
+    if (!b)
+        return FKC_ERR_NO_KERNEL;
+    *ref = b->ref;
+    return FKC_OK;
+}
+
+const fkc_binding *fkc_binding_lookup_key(fkc_op_kind op, const fkc_dtype *key, size_t n_key,
+                                          fkc_backend backend, const char *kernel_source)
+{
+    if ((size_t)op >= (size_t)FKC_OP_KIND_COUNT)
+        return NULL;
+    return fkc_tables_find_key(fkc_bindings, op_rows[op][0], op_rows[op][1], op, key, n_key,
+                             backend, kernel_source);
 }
 
 const char *fkc_op_kind_name(fkc_op_kind op)

@@ -7,14 +7,14 @@
 
 #include "fkc/fkc_kernels.h"
 
-/* Generated for the fkc runtime interface 2 (FKC_RUNTIME_ABI): another runtime's headers are
- * refused here, and its library at link time (fkc_runtime_abi_2). */
+/* Generated for the fkc runtime interface 3 (FKC_RUNTIME_ABI): another runtime's headers are
+ * refused here, and its library at link time (fkc_runtime_abi_3). */
 #if !defined(FKC_RUNTIME_ABI)
-#error "fkc_bindings.h was generated for fkc runtime ABI 2, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)"
-#elif FKC_RUNTIME_ABI != 2
+#error "fkc_bindings.h was generated for fkc runtime ABI 3, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)"
+#elif FKC_RUNTIME_ABI != 3
 #define FKC_BINDINGS_ABI_STR_(x) #x
 #define FKC_BINDINGS_ABI_STR(x) FKC_BINDINGS_ABI_STR_(x)
-_Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 2, this runtime is ABI "
+_Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 3, this runtime is ABI "
                FKC_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) ": regenerate it with the fkcgen of this runtime (make)");
 #else
 #include "fkc/fkc_tables.h"
@@ -90,9 +90,17 @@ int fkc_register_bindings(void *registry, fkc_register_fn register_with_precisio
  * *ref set; FKC_ERR_NO_KERNEL when none; FKC_ERR_INVALID_ARGUMENT when ref is NULL. */
 fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend backend,
                         fkc_kernel_ref *ref);
+/* The wrapper of op + the whole key key[0..n_key) + backend (the first binding in table
+ * order): FKC_OK and *ref set; FKC_ERR_NO_KERNEL when no binding has that key (another
+ * length, any other slot); FKC_ERR_INVALID_ARGUMENT when ref is NULL. */
+fkc_status fkc_dispatch_key(fkc_op_kind op, const fkc_dtype *key, size_t n_key,
+                            fkc_backend backend, fkc_kernel_ref *ref);
 /* The binding of a key + kernel_source (NULL: any, the first in table order), or NULL. */
 const fkc_binding *fkc_binding_lookup(fkc_op_kind op, fkc_dtype in, fkc_dtype out,
                                       fkc_backend backend, const char *kernel_source);
+/* The same for the whole key key[0..n_key). */
+const fkc_binding *fkc_binding_lookup_key(fkc_op_kind op, const fkc_dtype *key, size_t n_key,
+                                          fkc_backend backend, const char *kernel_source);
 /* Binary search by symbol; NULL when unknown (or symbol is NULL). */
 const fkc_link_entry *fkc_link_lookup(const char *symbol);
 /* The shared cost of an op kind (docs/cost.md); NULL when unknown or none. */
@@ -104,7 +112,7 @@ size_t fkc_fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
 
 /* XXH3-64 of this header without the next line: fkc_bindings.c refuses to compile
  * beside a header from another fkcgen run. */
-#define FKC_BINDINGS_PAIR_HASH 0x1778b94c9f2ae429u
+#define FKC_BINDINGS_PAIR_HASH 0xc5edfd0a6101541bu
 
 #ifdef __cplusplus
 }
