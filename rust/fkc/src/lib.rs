@@ -203,13 +203,33 @@ impl Context {
 
     /// A context with options.
     pub fn with_options(options: &ContextOptions) -> Result<Context> {
+        Context::open(options, &[])
+    }
+
+    /// A context with options and a device-memory budget (VMA's heap size limit, through
+    /// fkc_context_create_with_hooks): `heap_limits[i]` is the most bytes fkc keeps allocated
+    /// from memory heap i at once (0: no limit; at most 16 heaps). An allocation past it is not
+    /// made: the call that needed it (`buffer`, a tensor's upload, ...) returns
+    /// FKC_ERR_OUT_OF_MEMORY naming the heap and the budget. [`Context::heap_used`] says what
+    /// it counts.
+    pub fn with_budget(options: &ContextOptions, heap_limits: &[u64]) -> Result<Context> {
+        if heap_limits.is_empty() {
+            return Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
+                                  "Context::with_budget: no heap limit given"));
+        }
+        Context::open(options, heap_limits)
+    }
+
+    fn open(options: &ContextOptions, heap_limits: &[u64]) -> Result<Context> {
         // SAFETY: a constant the library defines. Reading it makes the link need the symbol of
         // the interface the crate was written for: a libfkc of another fails to link.
         // (The generated module checks its own interface against ffi's at compile time.)
         let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_3) };
         let mut o = std::mem::MaybeUninit::<ffi::fkc_context_options>::uninit();
+        let mut h = std::mem::MaybeUninit::<ffi::fkc_vulkan_hooks>::uninit();
         let mut raw = ptr::null_mut();
-        // SAFETY: options_init fills the whole struct; create reads it and sets raw.
+        // SAFETY: the _init calls fill the whole structs; create reads them (and the limits,
+        // which it copies) during the call and sets raw.
         let status = unsafe {
             ffi::fkc_context_options_init(o.as_mut_ptr());
             let mut o = o.assume_init();
@@ -219,10 +239,25 @@ impl Context {
             if let Some(i) = options.device_index {
                 o.device_index = i32::try_from(i).unwrap_or(i32::MAX);
             }
-            ffi::fkc_context_create(&o, &mut raw)
+            if heap_limits.is_empty() {
+                ffi::fkc_context_create(&o, &mut raw)
+            } else {
+                ffi::fkc_vulkan_hooks_init(h.as_mut_ptr());
+                let mut h = h.assume_init();
+                h.heap_limit = heap_limits.as_ptr();
+                h.heap_limit_count = u32::try_from(heap_limits.len()).unwrap_or(u32::MAX);
+                ffi::fkc_context_create_with_hooks(&o, &h, &mut raw)
+            }
         };
         check(status)?;
         Ok(Context { raw })
+    }
+
+    /// Device memory fkc has allocated from memory heap `heap` and not yet freed, in bytes
+    /// (what a budget counts; fkc_context_vulkan_heap_used).
+    pub fn heap_used(&self, heap: u32) -> u64 {
+        // SAFETY: raw is a live context.
+        unsafe { ffi::fkc_context_vulkan_heap_used(self.raw, heap) }
     }
 
     /// A context over the host's Vulkan device (fkc_context_create_vulkan): fkc creates only its
