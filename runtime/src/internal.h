@@ -156,6 +156,7 @@ typedef struct fkc_memory {
     pthread_mutex_t alloc_lock; /* the allocations below (taken inside `lock` too) */
     fkc_allocation *allocs;     /* every live vkAllocateMemory of the context */
     uint32_t n_allocs, cap_allocs;
+    uint32_t n_reserved; /* list entries promised to allocations in progress (unlocked) */
     uint64_t heap_used[VK_MAX_MEMORY_HEAPS];  /* bytes allocated (and reserved) per heap */
     uint64_t heap_limit[VK_MAX_MEMORY_HEAPS]; /* the budget per heap (0: none) */
     bool budget;                              /* some heap has a limit */

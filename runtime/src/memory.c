@@ -42,7 +42,9 @@ fkc_status fkc_memory_allocate(fkc_context *ctx, const VkMemoryAllocateInfo *ai,
     uint64_t size = ai->allocationSize;
     *out = VK_NULL_HANDLE;
     pthread_mutex_lock(&m->alloc_lock);
-    bool room = m->n_allocs < m->cap_allocs;
+    /* the entry is reserved now (n_reserved): threads allocating at once between the two locked
+     * parts each have theirs, so the list never overflows */
+    bool room = m->n_allocs + m->n_reserved < m->cap_allocs;
     if (!room) {
         uint32_t cap = m->cap_allocs ? 2 * m->cap_allocs : 16;
         fkc_allocation *a = realloc(m->allocs, cap * sizeof *a);
@@ -53,6 +55,8 @@ fkc_status fkc_memory_allocate(fkc_context *ctx, const VkMemoryAllocateInfo *ai,
         }
     }
     bool fits = room && reserve(m, heap, size);
+    if (fits)
+        m->n_reserved++;
     uint64_t used = m->heap_used[heap], limit = m->heap_limit[heap];
     pthread_mutex_unlock(&m->alloc_lock);
     if (!room)
@@ -65,6 +69,7 @@ fkc_status fkc_memory_allocate(fkc_context *ctx, const VkMemoryAllocateInfo *ai,
                         (unsigned long long)used);
     VkResult r = ctx->vk.vkAllocateMemory(ctx->device, ai, ctx->alloc, out);
     pthread_mutex_lock(&m->alloc_lock);
+    m->n_reserved--;
     if (r == VK_SUCCESS)
         m->allocs[m->n_allocs++] = (fkc_allocation){*out, size, type, heap};
     else

@@ -391,6 +391,37 @@ static void test_destroy_pending_debug(void **state)
     rt_host_close(&h);
 }
 
+/* ---- more semaphores than a submission takes -------------------------------------------- */
+
+/* fkc_stream_submit_vulkan takes at most 32 wait and 32 signal semaphores: 33 of either alone
+ * is FKC_ERR_INVALID_ARGUMENT before any Vulkan call (the handles are never used; a mutation
+ * sample found "33 waits, no signal" accepted, which overflows the submission's arrays). */
+static void test_too_many_semaphores(void **state)
+{
+    (void)state;
+    fkc_context *ctx = rt_context(0, FKC_COPY_AUTO, 0, 0);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(ctx, &s));
+    fkc_vulkan_semaphore many[33];
+    for (int i = 0; i < 33; i++)
+        many[i] = (fkc_vulkan_semaphore){(VkSemaphore)(uintptr_t)(0x1000 + 16 * i), 0, 0};
+    fkc_vulkan_submit x;
+    fkc_vulkan_submit_init(&x);
+    x.wait = many;
+    x.wait_count = 33;
+    REFUSED(fkc_stream_submit_vulkan(s, &x), FKC_ERR_INVALID_ARGUMENT,
+            "more than 32 wait or signal semaphores");
+    fkc_vulkan_submit_init(&x);
+    x.signal = many;
+    x.signal_count = 33;
+    REFUSED(fkc_stream_submit_vulkan(s, &x), FKC_ERR_INVALID_ARGUMENT,
+            "more than 32 wait or signal semaphores");
+    RT_OK(fkc_stream_wait(s, 0)); /* nothing went in flight */
+    fkc_stream_destroy(s);
+    rt_no_validation(ctx);
+    fkc_context_destroy(ctx);
+}
+
 /* ---- what the validation count counts ---------------------------------------------------- */
 
 /* The validation layer's errors are counted (a VkBufferCreateInfo without usage bits, made on
@@ -417,9 +448,9 @@ static void test_validation_counted(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_wrap_range),         cmocka_unit_test(test_second_thread),
-        cmocka_unit_test(test_two_threads_hammer), cmocka_unit_test(test_destroy_pending_debug),
-        cmocka_unit_test(test_validation_counted),
+        cmocka_unit_test(test_wrap_range),          cmocka_unit_test(test_second_thread),
+        cmocka_unit_test(test_two_threads_hammer),  cmocka_unit_test(test_destroy_pending_debug),
+        cmocka_unit_test(test_too_many_semaphores), cmocka_unit_test(test_validation_counted),
     };
     return cmocka_run_group_tests_name("misuse", tests, NULL, NULL);
 }
