@@ -211,6 +211,7 @@ check-bench-short: $(BUILD)/fkc-bench
 	@for s in '### Bandwidth' 'plain compute copy (reference)' 'vkCmdCopyBuffer (reference)' \
 	          '| b1    | unaligned' '| b8    | aligned' '4-D, 12-byte runs' '### KV decode' \
 	          'rotating, device position' 'rotating, readback' '### One-shot calls' \
+	          '### set_rows' 'set_rows x 64 + advance, replayed' 'set_rows x 64, f32 -> f16 |' \
 	          'fkc_write_slice_sync' '### Host command buffers' 'the host'"'"'s command buffer |' \
 	          'fkc_stream_submit_async, one op' '### Decode step' '64 x write_slice |' \
 	          '64 x rotating + advance, replayed |'; do \
@@ -234,7 +235,9 @@ check-bench-torch:
 	  p=$$(sed -n "s/^\(HEAD_\)\{0,1\}$$k = \([0-9]*\).*/\2/p" runtime/bench/torch_decode.py); \
 	  [ -n "$$c" ] && [ "$$c" = "$$p" ] || { echo "check-bench-torch: $$k is '$$c' in" \
 	    "fkc_bench.c, '$$p' in torch_decode.py"; exit 1; }; done
-	@echo "check-bench-torch: torch_decode.py compiles and has fkc-bench's decode-step shapes"
+	@PYTHONPYCACHEPREFIX=$(BUILD)/pycache python3 -m py_compile runtime/bench/torch_set_rows.py
+	@PYTHONPYCACHEPREFIX=$(BUILD)/pycache python3 runtime/bench/torch_set_rows.py --help > /dev/null
+	@echo "check-bench-torch: torch_decode.py compiles and has fkc-bench's decode-step shapes; torch_set_rows.py compiles"
 
 # PNG plots of bandwidth against size from `fkc-bench --csv` files (needs gnuplot:
 # apt-get install gnuplot-nox). BENCH_CSV: the CSV; BENCH_PNG: the image.

@@ -1189,8 +1189,12 @@ static void emit_dispatch_data(fkcg_buf *b, const fkcg_plan *p, size_t op_lo, si
         "in\n * table order; 0: none), and each op kind's groups. */\n"
         "static const struct {\n    fkc_backend backend;\n"
         "    uint32_t row[FKC_DTYPE_COUNT];\n} dispatch_groups[");
-    fkcg_buf_put_u64(b, g_hi - g_lo);
+    /* ISO C has no empty array: when no op kind here has a [T, T] key (every key of more
+     * slots or a block dtype), one group no op_groups range reaches */
+    fkcg_buf_put_u64(b, g_hi > g_lo ? g_hi - g_lo : 1);
     LIT(b, "] = {\n");
+    if (g_hi == g_lo)
+        LIT(b, "    {(fkc_backend)0, {0}}, /* none: no [T, T] key */\n");
     for (size_t i = g_lo; i < g_hi; i++) {
         const fkcg_plan_group *g = &p->groups[i];
         LIT(b, "    {");
@@ -1523,6 +1527,49 @@ const fkcg_backend fkcg_backend_c = {
 
 /* One wrapper's skeleton: the signature of the op's function type, each parameter used, a
  * TODO and FKC_ERR_UNSUPPORTED. */
+/* A wrapper of a section named per key (not by the byte-width rule): row k's, with the keys of
+ * its rows that share it. */
+static void emit_keyed_stub(fkcg_buf *b, const fkcg_plan *p, size_t k)
+{
+    const fkcg_plan_row *row = &p->rows[k];
+    const fkcg_plan_sec *ps = &p->secs[row->sec];
+    const fkcg_plan_op *op = &p->ops[ps->op];
+    const fkcg_section *sig = p->t->sections[op->sig];
+    LIT(b, "/* ");
+    put_comment(b, ps->s->kernel);
+    put_ch(b, ' ');
+    put_where(b, ps->s, true);
+    LIT(b, ": ");
+    put_comment(b, op->name);
+    LIT(b, " on");
+    for (size_t j = ps->first, n = 0; j < ps->end; j++) {
+        if (strcmp(p->rows[j].b->wrapper, row->b->wrapper) != 0)
+            continue;
+        put_str(b, n++ ? ", [" : " [");
+        for (uint32_t s = 0; s < fkcg_binding_n_key(p->rows[j].b); s++) {
+            const fkcg_dtype_info *d = fkcg_table_dtype(p->t, fkcg_binding_slot(p->rows[j].b, s));
+            fkcg_buf_printf(b, "%s%s", s ? ", " : "", d ? d->name : "?");
+        }
+        put_ch(b, ']');
+    }
+    LIT(b, " */\nfkc_status ");
+    put_wrapper_symbol(b, p, k);
+    put_params(b, p, op);
+    LIT(b, "\n{\n    (void)stream;\n");
+    for (size_t i = 0; i < sig->n_inputs + sig->n_outputs; i++) {
+        LIT(b, "    (void)");
+        put_ident(b,
+                  i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
+        LIT(b, ";\n");
+    }
+    LIT(b,
+        "    (void)params;\n    (void)extra;\n"
+        "    /* TODO: check the call, then record the kernel on stream for these keys\n"
+        "     * (fkc_kernel_cached + fkc_stream_dispatch: docs/adding-an-op.md) and return FKC_OK;\n"
+        "     * refuse with fkc_set_error(status, ...). */\n"
+        "    return FKC_ERR_UNSUPPORTED;\n}\n\n");
+}
+
 static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned width)
 {
     const fkcg_plan_sec *ps = &p->secs[sec];
@@ -1579,6 +1626,12 @@ void fkcg_emit_stubs(const fkcg_table *t, const char *prefix, fkcg_buf *b)
     for (size_t i = 0; i < t->n_sections; i++) {
         if (p.secs[i].runtime)
             continue; /* fkc_<kernel>_b<width> are the runtime's */
+        if (!p.secs[i].templated) {
+            for (size_t k = p.secs[i].first; k < p.secs[i].end; k++)
+                if (first_of_wrapper(&p, k))
+                    emit_keyed_stub(b, &p, k);
+            continue;
+        }
         for (unsigned w = 1; w <= 8; w *= 2)
             if (p.secs[i].widths & (1u << w))
                 emit_stub(b, &p, i, w);

@@ -138,6 +138,8 @@ static void precision(fkcg_buf *out, const fkcg_precision *p)
     kv_double(out, 8, &first, "max_absolute", p->max_absolute);
     kv_bool(out, 8, &first, "audited", p->audited);
     kv_str(out, 8, &first, "notes", p->notes);
+    if (p->reference)
+        kv_str(out, 8, &first, "reference", p->reference);
     fkcg_buf_puts(out, "\n      }");
 }
 

@@ -196,7 +196,8 @@ typedef struct fkcg_precision {
     double max_relative;
     double max_absolute;
     bool audited;
-    const char *notes; /* free text or NULL */
+    const char *notes;     /* free text or NULL */
+    const char *reference; /* "correctly_rounded", "implementation:<path>", or NULL */
 } fkcg_precision;
 
 typedef struct fkcg_provider { /* the front matter of one file */

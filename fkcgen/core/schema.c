@@ -215,6 +215,10 @@ static const fkcg_key precision_keys[] = {
     {"max_absolute", FT_FLOAT, REQ, NULL, NULL, "largest absolute error, ≥ 0"},
     {"audited", FT_BOOL, REQ, NULL, NULL, "the figures were checked"},
     {"notes", FT_STRING, OPT, NULL, NULL, "free text"},
+    {"reference", FT_STRING, OPT, NULL, NULL,
+     "what the bounds are measured against: `correctly_rounded` (the exact result, rounded "
+     "once) or `implementation:<a::b::c>` (a named reference implementation); shown by "
+     "`dump --json`, not yet carried by the generated tables"},
 };
 static SCHEMA(schema_precision, "precision", precision_keys, false);
 

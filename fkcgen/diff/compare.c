@@ -855,6 +855,11 @@ static void cmp_precision(dctx *c, const spair *p)
     cmp_prec_bound(c, p, "max_relative", o->max_relative, n->max_relative);
     cmp_prec_bound(c, p, "max_absolute", o->max_absolute, n->max_absolute);
     cmp_prec_flag(c, p, "audited", o->audited, n->audited);
+    if (!same(o->reference, n->reference))
+        change(c, FKCG_R_PRECISION_REFERENCE_CHANGED, p, at(p->so, "precision.reference"),
+               at(p->sn, "precision.reference"), was_str(c, o->reference),
+               "precision reference of kernel '%s' changed from %s to %s", p->sn->kernel,
+               o->reference ? o->reference : "none", n->reference ? n->reference : "none");
     if (!same(o->notes, n->notes))
         change(c, FKCG_R_DOC_CHANGED, p, at(p->so, "precision.notes"), at(p->sn, "precision.notes"),
                o->notes ? "was this" : "was not stated", "precision notes of kernel '%s' %s",

@@ -109,6 +109,8 @@
       "or `audited` withdrawn: results callers accepted may now be off")                        \
     X(PRECISION_TIGHTENED, COMPATIBLE, "precision tightened",                                    \
       "smaller error bounds, or a promise added")                                                \
+    X(PRECISION_REFERENCE_CHANGED, BREAKING, "what the precision is measured against changed",   \
+      "the same bounds now promise against another result")                                      \
     X(DETERMINISM_WEAKENED, BREAKING, "determinism weakened",                                    \
       "`bitwise` > `deterministic` > `nondeterministic`: callers that compare runs break")     \
     X(DETERMINISM_STRENGTHENED, COMPATIBLE, "determinism strengthened", "a stronger promise")   \

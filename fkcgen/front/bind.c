@@ -120,6 +120,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     put_double(out, "max_absolute", p->max_absolute);
     put_uint(out, "audited", p->audited);
     put_text(out, "notes", p->notes);
+    if (p->reference) /* issue 22: only when stated, so older hashes stay */
+        put_text(out, "reference", p->reference);
     put_text(out, "determinism", s->determinism);
     if (s->key_stated)
         for (size_t i = 0; i < s->n_key; i++)

@@ -17,15 +17,23 @@
 
 enum { ALL_DTYPES = (1u << FKCG_NDTYPES) - 1, SELECT_MAX_BYTES = 1u << 20 };
 
+typedef struct sel_key { /* a whole key `[F32, I32, F16]` a line selects */
+    uint32_t n;
+    int code[FKCG_KEY_MAX];
+} sel_key;
+
 typedef struct sel_op {
     const char *name; /* an op kind of the table */
     uint64_t bound;   /* bit d: the table binds it for a key whose first slot is dtype d */
     uint64_t keep;    /* bit d: the selection keeps it */
+    sel_key *keys;    /* whole keys it keeps (malloc'd), n_keys of them */
+    size_t n_keys;
 } sel_op;
 
 typedef struct selector {
     fkcg_diag *d;
     const char *path;
+    const fkcg_table *t;
     sel_op *ops; /* the table's op kinds, sorted by name */
     size_t n_ops;
     const char **names; /* their names, for did-you-mean */
@@ -46,7 +54,7 @@ static int cmp_sel_op(const void *a, const void *b)
 
 static sel_op *find_op(const selector *s, const char *name)
 {
-    sel_op key = {name, 0, 0};
+    sel_op key = {name, 0, 0, NULL, 0};
     return bsearch(&key, s->ops, s->n_ops, sizeof *s->ops, cmp_sel_op);
 }
 
@@ -119,12 +127,89 @@ static const char *not_text(const char *line)
 }
 
 /* "F32, I8" of op at line: each a dtype the op is bound for. */
+static bool same_sel_key(const fkcg_binding *b, const sel_key *k)
+{
+    if (fkcg_binding_n_key(b) != k->n)
+        return false;
+    for (uint32_t i = 0; i < k->n; i++)
+        if (fkcg_binding_slot(b, i) != k->code[i])
+            return false;
+    return true;
+}
+
+/* `[DTYPE, DTYPE, ...]` at p (at '['): one whole key op is bound for; *end past the ']'. */
+static size_t select_key(selector *s, sel_op *op, const char *text, const char *p, uint32_t line,
+                         const char **end)
+{
+    sel_key k = {0, {0}};
+    const char *open = p++;
+    for (;;) {
+        while (is_space(*p))
+            p++;
+        const char *w = p;
+        while (is_word(*p))
+            p++;
+        size_t col = (size_t)(w - text) + 1;
+        char word[32];
+        snprintf(word, sizeof word, "%.*s", (int)(p - w), w);
+        int code = -1;
+        for (int c = 0;
+             (size_t)(p - w) < sizeof word && c < FKCG_NDTYPES + (int)s->t->n_block_dtypes; c++)
+            if (fkcg_table_dtype(s->t, c) && !strcmp(fkcg_table_dtype(s->t, c)->name, word))
+                code = c;
+        if (p == w || code < 0)
+            return fail(s, line, col, "expected a dtype of the contracts in the key, not '%s'",
+                        word);
+        if (k.n == FKCG_KEY_MAX)
+            return fail(s, line, col, "a key has at most %d dtypes", FKCG_KEY_MAX);
+        k.code[k.n++] = code;
+        while (is_space(*p))
+            p++;
+        if (*p == ']')
+            break;
+        if (*p != ',')
+            return fail(s, line, (size_t)(p - text) + 1, "expected ',' or ']' in the key");
+        p++;
+    }
+    *end = p + 1;
+    bool bound = false;
+    for (size_t i = 0; !bound && i < s->t->n_bindings; i++)
+        bound = !strcmp(s->t->bindings[i].section->op_kind, op->name) &&
+                same_sel_key(&s->t->bindings[i], &k);
+    if (!bound)
+        return fail(s, line, (size_t)(open - text) + 1,
+                    "op kind %s is bound for no key %.*s (a key names one dtype per tensor of "
+                    "its section's key)",
+                    op->name, (int)(p + 1 - open), open);
+    sel_key *v = realloc(op->keys, (op->n_keys + 1) * sizeof *v);
+    if (!v)
+        fkcg_oom();
+    op->keys = v;
+    op->keys[op->n_keys++] = k;
+    return 0;
+}
+
 static size_t select_dtypes(selector *s, sel_op *op, const char *text, const char *p, uint32_t line)
 {
     size_t errors = 0, n = 0;
     for (;;) {
         while (is_space(*p))
             p++;
+        if (*p == '[') { /* a whole key */
+            size_t e = select_key(s, op, text, p, line, &p);
+            if (e)
+                return errors + e;
+            n++;
+            while (is_space(*p))
+                p++;
+            if (*p == '\0' || *p == '#')
+                return errors;
+            if (*p != ',')
+                return errors + fail(s, line, (size_t)(p - text) + 1,
+                                     "expected ',' or the end of the line after a key");
+            p++;
+            continue;
+        }
         const char *w = p;
         while (is_word(*p))
             p++;
@@ -275,7 +360,10 @@ static void apply(const selector *s, const fkcg_table *t, fkcg_table *out)
     for (size_t i = 0; i < t->n_bindings; i++) {
         const fkcg_binding *b = &t->bindings[i];
         const sel_op *op = find_op(s, b->section->op_kind ? b->section->op_kind : "");
-        if (op && b->dtype >= 0 && b->dtype < 64 && (op->keep & ((uint64_t)1 << b->dtype)))
+        bool keep = op && b->dtype >= 0 && b->dtype < 64 && (op->keep & ((uint64_t)1 << b->dtype));
+        for (size_t k = 0; op && !keep && k < op->n_keys; k++)
+            keep = same_sel_key(b, &op->keys[k]);
+        if (keep)
             rows[n++] = *b;
     }
     /* a section holds a kept binding when one of its bindings is kept (sections are sorted
@@ -315,7 +403,7 @@ int fkcg_select(const fkcg_table *t, const char *path, fkcg_diag *d, fkcg_table 
     if (!text)
         return 2;
     fkcg_diag_source(d, path, text, len);
-    selector s = {d, path, NULL, 0, NULL};
+    selector s = {d, path, t, NULL, 0, NULL};
     collect_ops(&s, t);
     size_t errors = 0;
     uint32_t line = 1;
@@ -336,6 +424,8 @@ int fkcg_select(const fkcg_table *t, const char *path, fkcg_diag *d, fkcg_table 
     if (!errors)
         apply(&s, t, out);
     fkcg_diag_drop_source(d, path);
+    for (size_t i = 0; i < s.n_ops; i++)
+        free(s.ops[i].keys);
     free(s.ops);
     free(s.names);
     free(text);

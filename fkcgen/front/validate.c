@@ -1087,6 +1087,25 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
     p->max_absolute = float_of(v, prec, "max_absolute");
     p->audited = bool_of(v, prec, "audited");
     p->notes = str(v, prec, "notes");
+    p->reference = str(v, prec, "reference");
+    const ynode *rn = fkcg_map_get(prec, "reference");
+    if (p->reference && strcmp(p->reference, "correctly_rounded") != 0) {
+        const char *impl = !strncmp(p->reference, "implementation:", 15) ? p->reference + 15 : NULL;
+        static const char *const forms[] = {"correctly_rounded", "implementation"};
+        const char *hint = fkcg_suggest(forms, 2, p->reference);
+        if (impl && !fkcg_is_c_path(impl))
+            fail(v, &rn->loc,
+                 "reference '%s' must name its implementation as a path of C identifiers, like "
+                 "implementation:ggml::cpu::gelu",
+                 p->reference);
+        else if (!impl && hint && !strcmp(hint, "correctly_rounded"))
+            fail(v, &rn->loc, "reference: unknown value '%s'; did you mean 'correctly_rounded'?",
+                 p->reference);
+        else if (!impl)
+            fail(v, &rn->loc,
+                 "reference '%s' must be correctly_rounded or implementation:<a::b::c>",
+                 p->reference);
+    }
     if (strcmp(s->determinism, "bitwise") != 0)
         return;
     struct {

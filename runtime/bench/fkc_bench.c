@@ -706,6 +706,197 @@ static int decode_batch(bench *b, size_t batch)
     return rc;
 }
 
+
+/* ---- set_rows (issue 24): the decode step and a prefill, slots on the device ---------------- */
+
+#define PREFILL_TOKENS 4096u
+
+typedef struct sr_bench {
+    fkc_buffer *cache[DECODE_CACHES], *src16[DECODE_CACHES], *src32[DECODE_CACHES], *idx, *status;
+    uint32_t n_cache, n_src16, n_src32;
+    fkc_tensor out[DECODE_CACHES], s16[DECODE_CACHES], s32[DECODE_CACHES], index;
+    int32_t axis; /* the slot axis: 2 (HND) or -1 (NHD) */
+} sr_bench;
+
+static void sr_free(sr_bench *r)
+{
+    for (uint32_t i = 0; i < DECODE_CACHES; i++) {
+        fkc_buffer_destroy(r->cache[i]);
+        fkc_buffer_destroy(r->src16[i]);
+        fkc_buffer_destroy(r->src32[i]);
+    }
+    fkc_buffer_destroy(r->idx);
+    fkc_buffer_destroy(r->status);
+    memset(r, 0, sizeof *r);
+}
+
+/* Tensors of `n` bytes each in buffers of at most DECODE_BUFFER_MAX bytes. */
+static fkc_status sr_place(fkc_context *ctx, fkc_buffer **bufs, uint64_t n, fkc_tensor *t,
+                           fkc_dtype dt, uint32_t rank, const size_t *shape)
+{
+    uint64_t per = n >= DECODE_BUFFER_MAX ? 1 : DECODE_BUFFER_MAX / n;
+    fkc_status st = FKC_OK;
+    for (uint32_t c = 0; c < DECODE_CACHES && st == FKC_OK; c++) {
+        if (c % per == 0) {
+            uint64_t k = DECODE_CACHES - c < per ? DECODE_CACHES - c : per;
+            st = fkc_buffer_create(ctx, n * k, &bufs[c / per]);
+        }
+        t[c] = (fkc_tensor){bufs[c / per], (c % per) * n, dt, rank, {0}};
+        memcpy(t[c].shape, shape, rank * sizeof *shape);
+    }
+    return st;
+}
+
+/* 64 caches [1, 32, seq, 128] f16 (HND: the slot on axis 2; nhd: [seq, 32, 128], the slot on
+ * axis 0), n rows [n, 32, 128] each, in f16 and f32; one I64 index of n slots (0, 1, ...: a
+ * prefill's) and one status word shared by all. */
+static fkc_status sr_make(bench *b, sr_bench *r, size_t seq, size_t n, bool nhd)
+{
+    size_t cs[4] = {1, DECODE_HEADS, seq, DECODE_DIM}, ss[3] = {n, DECODE_HEADS, DECODE_DIM};
+    size_t cn[3] = {seq, DECODE_HEADS, DECODE_DIM};
+    uint64_t row = DECODE_HEADS * DECODE_DIM;
+    fkc_status st = sr_place(b->ctx, r->cache, seq * row * 2, r->out, FKC_DTYPE_F16, nhd ? 3 : 4,
+                             nhd ? cn : cs);
+    r->axis = nhd ? -1 : 2;
+    if (st == FKC_OK)
+        st = sr_place(b->ctx, r->src16, n * row * 2, r->s16, FKC_DTYPE_F16, 3, ss);
+    if (st == FKC_OK)
+        st = sr_place(b->ctx, r->src32, n * row * 4, r->s32, FKC_DTYPE_F32, 3, ss);
+    if (st == FKC_OK && (st = fkc_buffer_create(b->ctx, n * 8, &r->idx)) == FKC_OK) {
+        int64_t *v = malloc(n * 8);
+        if (!v)
+            return FKC_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++)
+            v[i] = (int64_t)(i % seq);
+        st = fkc_buffer_upload(r->idx, 0, v, n * 8);
+        free(v);
+        r->index = (fkc_tensor){r->idx, 0, FKC_DTYPE_I64, 1, {n}};
+    }
+    unsigned char zero[16] = {0};
+    if (st == FKC_OK && (st = fkc_buffer_create(b->ctx, 16, &r->status)) == FKC_OK)
+        st = fkc_buffer_upload(r->status, 0, zero, 16);
+    return st;
+}
+
+/* One step (or prefill): 64 set_rows from the f16 or f32 rows, and (advance) the index moved
+ * on by one on the device. */
+static fkc_status sr_step(fkc_stream *s, sr_bench *r, bool f32, bool advance)
+{
+    fkc_status st = FKC_OK;
+    for (uint32_t c = 0; c < DECODE_CACHES && st == FKC_OK; c++)
+        st = fkc_set_rows(s, f32 ? &r->s32[c] : &r->s16[c], &r->index, &r->out[c], r->axis,
+                          r->status, 0);
+    if (st == FKC_OK && advance)
+        st = fkc_stream_advance(s, r->idx, 0, 1);
+    return st;
+}
+
+static fkc_status sr_measure(bench *b, sr_bench *r, bool f32, bool replay, step_fig *f)
+{
+    fkc_stream *s;
+    fkc_status st = fkc_stream_create(b->ctx, &s);
+    f->dev = f->host = f->wall = -1;
+    for (int i = 0; st == FKC_OK && i < b->o->steps + 3; i++) {
+        double t0 = bench_now(), h = -1;
+        if (!replay || i == 0) {
+            if ((st = fkc_stream_begin(s)) != FKC_OK)
+                break;
+            t0 = bench_now();
+            st = sr_step(s, r, f32, replay);
+            h = bench_now() - t0;
+            f->commands = fkc_stream_command_count(s);
+            f->barriers = fkc_stream_barrier_count(s);
+            if (st == FKC_OK)
+                st = fkc_stream_submit(s);
+        } else {
+            st = fkc_stream_replay(s);
+        }
+        double w = bench_now() - t0;
+        if (i < 3)
+            continue;
+        keep_min(&f->dev, fkc_stream_device_seconds(s));
+        keep_min(&f->host, h);
+        keep_min(&f->wall, w);
+    }
+    fkc_stream_destroy(s);
+    return st;
+}
+
+static int set_rows_bench(bench *b)
+{
+    size_t seq = b->o->seq, n = b->o->seq < DECODE_SEQ ? b->o->seq : PREFILL_TOKENS;
+    size_t row = DECODE_DIM * 2, rows = DECODE_CACHES * DECODE_HEADS;
+    double pdev = 0, phost = 0, bare_wall = 0;
+    if (bare_buffers(b->ref, rows * row, (uint64_t)seq * row * rows) ||
+        bare_measure(b->ref, 1, row, rows, row, seq * row, 1, b->o->warmup, &pdev, &phost) ||
+        bare_submit_wait(b->ref, row, rows, row, seq * row, b->o->shots, &bare_wall)) {
+        fprintf(stderr, "fkc-bench: the bare set_rows reference failed\n");
+        return 1;
+    }
+    bare_buffers(b->ref, 16, 16);
+    sr_bench r = {0};
+    fkc_status st = sr_make(b, &r, seq, 1, false);
+    if (st != FKC_OK) {
+        sr_free(&r);
+        return die("set_rows buffers", st);
+    }
+    static const char *names[3] = {"set_rows x 64, f16", "set_rows x 64, f32 -> f16",
+                                   "set_rows x 64 + advance, replayed"};
+    step_fig f[3];
+    int rc = 0;
+    for (int k = 0; k < 3 && !rc; k++)
+        if ((st = sr_measure(b, &r, k == 1, k == 2, &f[k])) != FKC_OK)
+            rc = die(names[k], st);
+    sr_free(&r);
+    if (rc)
+        return rc;
+    printf("| plain dispatch, same rows (reference) | %8.2f | 1 | 0 | %5.2f | %8.2f | %5.2f |\n",
+           pdev * 1e6, 1.0, bare_wall * 1e6, 1.0);
+    for (int k = 0; k < 3; k++)
+        printf("| %s | %8.2f | %u | %u | %5.2f | %8.2f | %5.2f |\n", names[k], f[k].dev * 1e6,
+               f[k].commands, f[k].barriers, pdev > 0 && f[k].dev >= 0 ? f[k].dev / pdev : 0,
+               f[k].wall * 1e6, bare_wall > 0 ? f[k].wall / bare_wall : 0);
+    /* the prefill: n tokens into each cache, against the plain copy's bandwidth */
+    uint64_t bytes = (uint64_t)DECODE_CACHES * n * DECODE_HEADS * row, ref_bytes = bytes;
+    if (ref_bytes > DECODE_BUFFER_MAX)
+        ref_bytes = DECODE_BUFFER_MAX;
+    double plain = 0, host = 0;
+    if (bare_buffers(b->ref, ref_bytes, ref_bytes) ||
+        bare_measure(b->ref, 1, ref_bytes, 1, 0, 0, 1, b->o->warmup, &plain, &host)) {
+        fprintf(stderr, "fkc-bench: the bare prefill reference failed\n");
+        return 1;
+    }
+    bare_buffers(b->ref, 16, 16);
+    double pg = plain > 0 ? (double)ref_bytes / plain / 1e9 : 0;
+    printf("\n| prefill, %zu tokens (slots 0, 1, ...) into each of 64 caches | device µs | GB/s "
+           "written | × plain GB/s | commands |\n|---|---:|---:|---:|---:|\n"
+           "| plain compute copy, %llu MiB (reference) | %10.2f | %8.2f | 1.00 | 1 |\n",
+           n, (unsigned long long)(ref_bytes >> 20), plain * 1e6, pg);
+    for (int lay = 0; lay < 2 && !rc; lay++) {
+        if ((st = sr_make(b, &r, n, n, lay == 1)) != FKC_OK) {
+            sr_free(&r);
+            return die("set_rows prefill buffers", st);
+        }
+        for (int k = 0; k < 2 && !rc; k++) {
+            step_fig g;
+            if ((st = sr_measure(b, &r, k == 1, false, &g)) != FKC_OK) {
+                rc = die("set_rows prefill", st);
+                break;
+            }
+            double gb = g.dev > 0 ? (double)bytes / g.dev / 1e9 : 0;
+            char lay_s[64];
+            if (lay)
+                snprintf(lay_s, sizeof lay_s, "NHD [%zu, 32, 128]", n);
+            else
+                snprintf(lay_s, sizeof lay_s, "HND [1, 32, %zu, 128]", n);
+            printf("| set_rows x 64, %s, %s | %10.2f | %8.2f | %5.2f | %u |\n", lay_s,
+                   k ? "f32 -> f16" : "f16", g.dev * 1e6, gb, pg > 0 ? gb / pg : 0, g.commands);
+        }
+        sr_free(&r);
+    }
+    return rc;
+}
+
 static int run_path(const opts *o, const char *path, bool first, FILE *csv)
 {
     fkc_status st;
@@ -782,6 +973,19 @@ static int run_path(const opts *o, const char *path, bool first, FILE *csv)
                 o->seq, o->steps);
             for (size_t batch = 1; batch <= 8 && !rc; batch += 7)
                 rc = decode_batch(&b, batch);
+        }
+        if (!rc) {
+            printf("\n### set_rows\nThe decode step with row-indexed writes (issue 24): 64 "
+                   "caches [1, 32, %zu, 128] f16 in HND (the slot on axis 2), one token [1, 32, "
+                   "128] each from f16 or f32 rows, one I64 slot index and one status word on "
+                   "the device for all; each step its own submission, best of %d (device µs, "
+                   "commands, barriers, × plain: over one plain dispatch of the same rows; wall "
+                   "µs / token: submit + wait, or fkc_stream_replay with the index advanced on "
+                   "the device; × bare: over a bare submit + wait). Then a prefill.\n\n"
+                   "| step | device µs | commands | barriers | × plain | wall µs / token | "
+                   "× bare |\n|---|---:|---:|---:|---:|---:|---:|\n",
+                   o->seq, o->steps);
+            rc = set_rows_bench(&b);
         }
     }
     bare_close(b.ref);

@@ -37,11 +37,12 @@ layout(local_size_x = 256) in;
 #define S_UNIT 17u   // source bytes per unit
 #define DUPS 18u     // 1: look for later rows naming the same slot
 #define GROUPS 19u   // work groups of this dispatch (fused: of this op)
+#define UPI 20u      // units each invocation writes, 256 apart (a work group: 256 * UPI units)
 
 #if FUSED
 // Binding 0: the table, 32 words an op: its first group, its slots (source, index: read
 // windows 0..3; cache, status: written windows 0..7, 4 bits each), 16-byte units or words,
-// then the 20 parameters. Bindings 1..4: read windows; 5..12: written windows.
+// then the 21 parameters. Bindings 1..4: read windows; 5..12: written windows.
 layout(std430, set = 0, binding = 0) readonly buffer Table { uint t[]; };
 #define RDECL(b, n)                                                                            \
     layout(std430, set = 0, binding = b) readonly buffer R1##n { uint r1##n[]; };             \
@@ -54,7 +55,10 @@ RDECL(1, a) RDECL(2, b) RDECL(3, c) RDECL(4, d)
 WDECL(5, a) WDECL(6, b) WDECL(7, c) WDECL(8, d) WDECL(9, e) WDECL(10, f) WDECL(11, g)
 WDECL(12, h)
 
-layout(push_constant) uniform Push { uint n; } pc; // ops in the table
+layout(push_constant) uniform Push {
+    uint n;      // ops in the table
+    uint groups; // work groups of every op when they all have as many (0: they differ)
+} pc;
 
 uint e0;         // the op's table entry
 uint ks, ki, kd, kt; // its windows
@@ -113,7 +117,7 @@ layout(std430, set = 0, binding = 2) writeonly buffer D1 { uint d1_[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer D4 { uvec4 d4_[]; };
 layout(std430, set = 0, binding = 3) buffer Status { uint status[]; };
 
-layout(push_constant) uniform Push { uint w[20]; } pc;
+layout(push_constant) uniform Push { uint w[21]; } pc;
 
 const bool vec = VEC != 0;
 uint P(uint k) { return pc.w[k]; }
@@ -189,71 +193,18 @@ uint h2f(uint h)
 uint narrow(uint x) { return P(CONV) == 1u ? f2h(x) : f2b(x); }
 uint widen(uint h) { return P(CONV) == 3u ? h2f(h) : h << 16u; }
 
-void main()
+// Unit u of source row `row` into slot lo: preloaded (the first unit of a 16-byte op) in pa, pb.
+void unit(uint u, uint row, uint lo, bool pre, uvec4 pa, uvec4 pb)
 {
-    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-#if FUSED
-    uint lo_ = 0u, hi_ = pc.n; // the last op whose first group is <= g
-    while (hi_ - lo_ > 1u) {
-        uint mid = (lo_ + hi_) >> 1u;
-        if (t[mid * 32u] <= g)
-            lo_ = mid;
-        else
-            hi_ = mid;
-    }
-    e0 = lo_ * 32u;
-    if (g < t[e0])
-        return;
-    g -= t[e0];
-    uint sl = t[e0 + 1u];
-    ks = sl & 15u, ki = (sl >> 4u) & 15u, kd = (sl >> 8u) & 15u, kt = (sl >> 12u) & 15u;
-    vec = t[e0 + 2u] != 0u;
-#endif
-    uint row = P(ROW_BASE) + g / P(CHUNKS), chunk = g % P(CHUNKS);
-    uint lx = gl_LocalInvocationID.x;
-    if (g >= P(GROUPS))
-        return;
-    uint lo = ix(P(I_OFF) + (P(I64) != 0u ? 2u * row : row));
-    uint hi = P(I64) != 0u ? ix(P(I_OFF) + 2u * row + 1u) : ((lo >> 31u) != 0u ? ~0u : 0u);
-    if ((hi >> 31u) != 0u)
-        return; // negative: skipped
-    if (hi != 0u || lo >= P(SLOTS)) {
-        if (chunk == 0u && lx == 0u && P(ST_WORD) != 0xffffffffu)
-            count(P(ST_WORD));
-        return; // past the cache: counted, nothing written
-    }
-    if (P(DUPS) != 0u) { // the last row naming a slot writes it: skip when a later one does
-        if (lx == 0u)
-            later = 0u;
-        barrier();
-        for (uint base = row + 1u; base < P(N); base += 256u) {
-            uint j = base + lx;
-            if (j < P(N)) {
-                uint jl = ix(P(I_OFF) + (P(I64) != 0u ? 2u * j : j));
-                uint jh = P(I64) != 0u ? ix(P(I_OFF) + 2u * j + 1u) : 0u;
-                if (jl == lo && jh == 0u)
-                    later = 1u;
-            }
-            barrier();
-            uint seen = later;
-            barrier(); // every invocation has read it before any writes again
-            if (seen != 0u)
-                return;
-        }
-    }
-    uint u = chunk * 256u + lx;
-    if (u >= P(ROW_UNITS))
-        return;
+    uint conv = P(CONV), sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
     uint r = u / P(RUN_UNITS), e = u - r * P(RUN_UNITS);
     uint outer = lo / P(SPLIT), inner = lo - outer * P(SPLIT);
     uint d = P(D_OFF) + outer * P(D_OUTER) + inner * P(D_INNER) + r * P(D_RUN) + e;
-    uint sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
-    uint conv = P(CONV);
     if (vec) {
         if (conv == 0u) {
-            d4(d, s4(sb >> 4u));
+            d4(d, pre ? pa : s4(sb >> 4u));
         } else if (conv <= 2u) {
-            uvec4 a = s4(sb >> 4u), b = s4((sb >> 4u) + 1u);
+            uvec4 a = pre ? pa : s4(sb >> 4u), b = pre ? pb : s4((sb >> 4u) + 1u);
             d4(d, uvec4(narrow(a.x) | (narrow(a.y) << 16u), narrow(a.z) | (narrow(a.w) << 16u),
                         narrow(b.x) | (narrow(b.y) << 16u), narrow(b.z) | (narrow(b.w) << 16u)));
         } else {
@@ -268,4 +219,72 @@ void main()
     } else {
         d1(d, widen(half_at(sb)));
     }
+}
+
+void main()
+{
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+#if FUSED
+    uint lo_ = 0u, hi_ = pc.n; // the last op whose first group is <= g
+    if (pc.groups != 0u) { // ops of one size (a decode step's): no search
+        lo_ = min(g / pc.groups, pc.n - 1u);
+    } else {
+        while (hi_ - lo_ > 1u) {
+            uint mid = (lo_ + hi_) >> 1u;
+            if (t[mid * 32u] <= g)
+                lo_ = mid;
+            else
+                hi_ = mid;
+        }
+    }
+    e0 = lo_ * 32u;
+    if (g < t[e0])
+        return;
+    g -= t[e0];
+    uint sl = t[e0 + 1u];
+    ks = sl & 15u, ki = (sl >> 4u) & 15u, kd = (sl >> 8u) & 15u, kt = (sl >> 12u) & 15u;
+    vec = t[e0 + 2u] != 0u;
+#endif
+    uint row = P(ROW_BASE) + g / P(CHUNKS), chunk = g % P(CHUNKS);
+    uint lx = gl_LocalInvocationID.x;
+    if (g >= P(GROUPS))
+        return;
+    // the source of the first unit is read before the index is known (the two loads overlap):
+    // its address does not depend on the slot
+    uint u0 = chunk * 256u * P(UPI) + lx, conv = P(CONV);
+    uvec4 pa = uvec4(0u), pb = uvec4(0u);
+    if (u0 < P(ROW_UNITS) && vec && conv <= 2u) {
+        uint sb = P(S_OFF) + row * P(S_ROW) + u0 * P(S_UNIT);
+        pa = s4(sb >> 4u);
+        if (conv != 0u)
+            pb = s4((sb >> 4u) + 1u);
+    }
+    uint lo = ix(P(I_OFF) + (P(I64) != 0u ? 2u * row : row));
+    uint hi = P(I64) != 0u ? ix(P(I_OFF) + 2u * row + 1u) : ((lo >> 31u) != 0u ? ~0u : 0u);
+    if ((hi >> 31u) != 0u)
+        return; // negative: skipped
+    if (hi != 0u || lo >= P(SLOTS)) {
+        if (chunk == 0u && lx == 0u && P(ST_WORD) != 0xffffffffu)
+            count(P(ST_WORD));
+        return; // past the cache: counted, nothing written
+    }
+    if (P(DUPS) != 0u) { // the last row naming a slot writes it: skip when a later one does
+        if (lx == 0u)
+            later = 0u;
+        barrier();
+        bool dup = false; // each invocation looks at every 256th later index, then all agree
+        for (uint j = row + 1u + lx; j < P(N); j += 256u) { // (no early exit: loads overlap)
+            uint jl = ix(P(I_OFF) + (P(I64) != 0u ? 2u * j : j));
+            uint jh = P(I64) != 0u ? ix(P(I_OFF) + 2u * j + 1u) : 0u;
+            dup = dup || (jl == lo && jh == 0u);
+        }
+        if (dup)
+            later = 1u;
+        barrier();
+        if (later != 0u)
+            return;
+    }
+    for (uint k = 0u; k < P(UPI); k++)
+        if (u0 + 256u * k < P(ROW_UNITS))
+            unit(u0 + 256u * k, row, lo, k == 0u, pa, pb);
 }

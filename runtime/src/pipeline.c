@@ -116,10 +116,10 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
                                 &ctx->fused_set_layout, &ctx->fused_layout);
     if (st == FKC_OK)
         st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout, &ctx->advance_layout);
-    if (st == FKC_OK) /* set_rows.comp: source, index, cache, status; 20 words of push */
-        st = fkc_compute_layout(ctx, 4, 80, "", &ctx->set_rows_set_layout, &ctx->set_rows_layout);
+    if (st == FKC_OK) /* set_rows.comp: source, index, cache, status; 21 words of push */
+        st = fkc_compute_layout(ctx, 4, 84, "", &ctx->set_rows_set_layout, &ctx->set_rows_layout);
     if (st == FKC_OK && ctx->fusion) /* the fused variant: its table, 4 read, 8 written windows */
-        st = fkc_compute_layout(ctx, 13, 4, "", &ctx->set_rows_fused_set_layout,
+        st = fkc_compute_layout(ctx, 13, 8, "", &ctx->set_rows_fused_set_layout,
                                 &ctx->set_rows_fused_layout);
     /* Every kernel is built now, so that recording an op never fails half-way (an op either
      * records completely or not at all), and the pipelines are read-only afterwards. */

@@ -263,7 +263,7 @@ fkc_status fkc_ref_set_rows(const fkc_host_tensor *src, const fkc_host_tensor *i
 /* set_rows.comp's push constants, in its order. */
 typedef struct sr_push {
     uint32_t n, row_base, chunks, row_units, d_off, split, d_outer, d_inner, run_units, d_run;
-    uint32_t s_off, s_row, i_off, i64, slots, st_word, conv, s_unit, dups, groups;
+    uint32_t s_off, s_row, i_off, i64, slots, st_word, conv, s_unit, dups, groups, upi;
 } sr_push;
 
 /* A tensor of the stream's context inside its buffer: its bytes [lo, hi) in the VkBuffer. */
@@ -548,9 +548,12 @@ void fkc_set_rows_flush(fkc_stream *s)
         vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                                     ctx->set_rows_fused_layout, 0, 1, &b->set, 0, NULL);
     }
-    uint32_t n = b->n;
-    vk->vkCmdPushConstants(s->cmd, ctx->set_rows_fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4,
-                           &n);
+    uint32_t push[2] = {b->n, b->op[0].pc.groups}; /* every op as many groups: no search */
+    for (uint32_t i = 1; i < b->n && push[1]; i++)
+        if (b->op[i].pc.groups != push[1])
+            push[1] = 0;
+    vk->vkCmdPushConstants(s->cmd, ctx->set_rows_fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           sizeof push, push);
     uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
     vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
     s->commands++;
@@ -647,7 +650,13 @@ static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_
     uint32_t nacc = status && rows ? 4 : 3; /* without a status, binding 3 is the cache's */
     if (!rows) /* nothing written but the status word: binding 2 is the status window too */
         acc[2] = acc[3], nacc = 3;
-    uint64_t chunks = row_units ? (row_units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE : 1;
+    /* with several rows (a duplicate scan each group), a group writes up to 4 x 256 units */
+    uint64_t upi = p.n > 1 && row_units > FKC_LOCAL_SIZE
+                       ? (row_units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE
+                       : 1;
+    upi = upi > 4 ? 4 : upi;
+    uint64_t span = FKC_LOCAL_SIZE * upi;
+    uint64_t chunks = row_units ? (row_units + span - 1) / span : 1;
     uint64_t glim = ctx->group_limit, per = glim * glim / chunks;
     if (per == 0)
         return fkc_fail(FKC_ERR_UNSUPPORTED, "set_rows: one row needs more work groups than a "
@@ -671,6 +680,7 @@ static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_
         .conv = (uint32_t)p.conv,
         .s_unit = (uint32_t)s_unit,
         .dups = p.n > 1 && rows,
+        .upi = (uint32_t)upi,
     };
     if (!rows)
         pc.d_off = 0, pc.run_units = 1;

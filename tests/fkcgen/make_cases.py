@@ -379,6 +379,8 @@ CASES_TEXT.update({
     "block_dtype_misspelt_in_list": sub('revision_base: "git:0000"', BLOCK +
                                         '- { block: Q4_0, block_elements: 32, block_bytes: 18 }'
                                         ).replace("dtypes: [F32, U8]", "dtypes: [F32, Q4_1]"),
+    "precision_reference_unknown": sub("audited: true", 'audited: true\nreference: "correctly_rounde"'),
+    "precision_reference_bad_path": sub("audited: true", 'audited: true\nreference: "implementation:9x"'),
     # two unrelated errors of the new keys in one section: both reported
     "key_and_fanout_errors": sub("determinism: bitwise",
                                  "determinism: bitwise\nkey: [src, outt]\nfanout: dtype"),

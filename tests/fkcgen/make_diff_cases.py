@@ -176,6 +176,9 @@ stride: { kind: usize }
                    ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))},
     "key_changed_tuples": {"old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
                            "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"))},
+    "precision_reference_changed": {
+        "old": base(("audited: true", 'audited: true\nreference: "correctly_rounded"')),
+        "new": base(("audited: true", 'audited: true\nreference: "implementation:demo::cpu::copy"'))},
     "fanout_changed": {"old": BASE, "new": base(("determinism: bitwise",
                                                  "determinism: bitwise\nfanout: dtypes"))},
     "combination_removed": {

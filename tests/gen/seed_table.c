@@ -109,7 +109,7 @@ static void make_section(int k)
     s->cost = (fkcg_cost){true,       "judge_measured",       "cheap_elementwise",
                           "0",        "2 * n * dtype_bytes",  &e_zero[k],
                           &e_mul2[k], {SEED, line[k] + 36, 1}};
-    s->precision = (fkcg_precision){true, 0, 0.0, 0.0, true, notes[k]};
+    s->precision = (fkcg_precision){true, 0, 0.0, 0.0, true, notes[k], NULL};
     s->determinism = "bitwise";
     s->loc = (fkcg_loc){SEED, line[k], 1};
 }

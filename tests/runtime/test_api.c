@@ -253,6 +253,15 @@ static void test_errors(void **state)
     REFUSED(fkc_write_slice_rotating(s, &wide, &f.out, 4, f.P.dev, 0, -1), FKC_ERR_OUT_OF_BOUNDS,
             "axis 1: source extent 7 exceeds destination extent 6 (off "
             "the rotating axis 0 the source does not fit the ring)");
+    /* The axis named is the one that does not fit, not an earlier one that fits exactly (a
+     * mutation sample: `>` as `>=` in the messages' search named axis 0 here). */
+    const size_t exact0[2] = {2, 4};
+    REFUSED(fkc_write_slice(s, &f.src, &f.out, exact0), FKC_ERR_OUT_OF_BOUNDS,
+            "axis 1: offset 4 + source extent 3 exceeds destination extent 6");
+    fkc_tensor o3 = rt_tensor(f.D.dev, 0, FKC_DTYPE_F32, 3, (size_t[]){4, 2, 3});
+    fkc_tensor s3 = rt_tensor(f.S.dev, 0, FKC_DTYPE_F32, 3, (size_t[]){1, 2, 4});
+    REFUSED(fkc_write_slice_rotating(s, &s3, &o3, 4, f.P.dev, 0, 0), FKC_ERR_OUT_OF_BOUNDS,
+            "axis 2: source extent 4 exceeds destination extent 3");
     assert_int_equal(fkc_stream_op_count(s), 0); /* nothing was recorded */
     RT_OK(fkc_stream_submit(s));
     fkc_stream_destroy(s);

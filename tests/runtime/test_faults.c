@@ -95,9 +95,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL reset_descriptor_pool(VkDevice device, VkD
     return vkResetDescriptorPool(device, pool, flags);
 }
 
+static int fail_set_at; /* > 0: the fail_set_at-th vkAllocateDescriptorSets from now fails */
+
 static VKAPI_ATTR VkResult VKAPI_CALL allocate_descriptor_sets(
     VkDevice device, const VkDescriptorSetAllocateInfo *info, VkDescriptorSet *sets)
 {
+    if (fail_set_at > 0 && --fail_set_at == 0)
+        return VK_ERROR_OUT_OF_DEVICE_MEMORY;
     int i = pool_slot(info->descriptorPool);
     if (i >= 0 && pools[i].used + info->descriptorSetCount > pools[i].max)
         return VK_ERROR_OUT_OF_POOL_MEMORY;
@@ -135,7 +139,7 @@ static int teardown(void **state)
 static int no_validation(void **state)
 {
     (void)state;
-    fail_map = fail_alloc = fail_submit = 0;
+    fail_map = fail_alloc = fail_submit = fail_set_at = 0;
     rt_no_new_validation(ctx);
     return 0;
 }
@@ -363,6 +367,36 @@ static void test_descriptor_pools_full(void **state)
     fkc_context_destroy(c);
 }
 
+/* A one-shot call whose op fails half-recorded (its second dispatch gets no descriptor set)
+ * returns the failure and gives its pooled stream back broken; the next one-shot call on that
+ * stream begins it afresh and runs right (a mutation sample's survivor: one_shot not beginning
+ * the stream made that next call FKC_ERR_STATE). */
+static void test_one_shot_after_broken(void **state)
+{
+    (void)state;
+    fkc_test_hooks h = {.no_push_descriptors = true, .storage_buffer_range = 256};
+    fkc_context *c = rt_context_hooks(0, FKC_COPY_COMPUTE, &h, rt_gipa);
+    rt_buf D, S;
+    rt_buf_make(c, &D, 4096);
+    rt_buf_make(c, &S, 2048);
+    size_t sh[1] = {2048}, dh[1] = {4096}, first[1] = {2048}, next[1] = {0};
+    fkc_tensor st = rt_tensor(S.dev, 0, FKC_DTYPE_U8, 1, sh);
+    fkc_tensor ot = rt_tensor(D.dev, 0, FKC_DTYPE_U8, 1, dh);
+    fail_set_at = 2; /* the op's second dispatch */
+    fkc_status rc = fkc_write_slice_sync(c, &st, &ot, first);
+    assert_int_equal(fail_set_at, 0); /* the failure was reached: the op has several dispatches */
+    if (rc != FKC_ERR_OUT_OF_MEMORY)  /* (VK_ERROR_OUT_OF_DEVICE_MEMORY's status) */
+        fail_msg("half-recorded one-shot op: %s (%s)", fkc_status_name(rc), fkc_last_error());
+    /* no synchronous copy in between: it would take the same pooled stream and begin it */
+    RT_OK(fkc_write_slice_sync(c, &st, &ot, next));
+    fkc_ref_write_slice(D.host, dh, 1, S.host, sh, next, 1);
+    rt_buf_check(&D, "the next one-shot call, and nothing of the failed one");
+    rt_buf_free(&D);
+    rt_buf_free(&S);
+    rt_no_validation(c);
+    fkc_context_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +406,7 @@ int main(void)
         cmocka_unit_test_teardown(test_copy_submit_failure, no_validation),
         cmocka_unit_test_teardown(test_download_after_failed_submit, no_validation),
         cmocka_unit_test_teardown(test_descriptor_pools_full, no_validation),
+        cmocka_unit_test_teardown(test_one_shot_after_broken, no_validation),
     };
     return cmocka_run_group_tests_name("runtime faults", tests, setup, teardown);
 }

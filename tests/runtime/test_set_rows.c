@@ -567,17 +567,18 @@ static void test_minus_one_everywhere(void **state)
     cur = ctx;
     fkc_stream *s;
     RT_OK(fkc_stream_create(cur, &s));
-    for (int w = 0; w < 2; w++)
+    static const size_t widths_[3] = {8, 2, 2600}; /* 16-byte units, a word, 2 x 256 units */
+    for (int w = 0; w < 3; w++)
         for (size_t at = 0; at < 12; at++) {
             sr_case c = {.sdt = FKC_DTYPE_F16,
                          .ddt = FKC_DTYPE_F16,
                          .idt = at % 2 ? FKC_DTYPE_I64 : FKC_DTYPE_I32,
                          .drank = 2,
-                         .dshape = {12, w ? 2u : 8u},
+                         .dshape = {12, widths_[w]},
                          .slot_axis = -1,
                          .n = 12};
             for (size_t i = 0; i < 12; i++)
-                c.idx[i] = i == at ? -1 : (int64_t)(11 - i);
+                c.idx[i] = i == at ? -1 : (int64_t)((11 - i + (size_t)w) % 12);
             case_record(s, &c);
         }
     RT_OK(fkc_stream_submit(s));
@@ -627,7 +628,8 @@ static void test_large_indices(void **state)
 }
 
 /* A grid of 2 x 2 groups: rows of 150 16-byte units (one group each) go 4 rows a dispatch,
- * rows of 258 units (two groups) 2 rows a dispatch, duplicates across dispatches; and a storage window too small for the cache is refused. */
+ * rows of 1026 units (two groups of 4 x 256 units) 2 rows a dispatch, duplicates across
+ * dispatches; and a storage window too small for the cache is refused. */
 static void test_lowered_limits(void **state)
 {
     (void)state;
@@ -644,7 +646,7 @@ static void test_lowered_limits(void **state)
     int64_t idx[9] = {4, 0, 4, -1, 2, 9, 0, 3, 4};
     memcpy(c.idx, idx, sizeof idx);
     case_record(s, &c);
-    c.sdt = FKC_DTYPE_F16, c.ddt = FKC_DTYPE_F16, c.dshape[1] = 2064; /* vec: 258 units */
+    c.sdt = FKC_DTYPE_F16, c.ddt = FKC_DTYPE_F16, c.dshape[1] = 8208; /* vec: 1026 units */
     case_record(s, &c);
     uint32_t cmds = rt_command_count(s);
     RT_OK(fkc_stream_submit(s));

@@ -203,13 +203,33 @@ impl Context {
 
     /// A context with options.
     pub fn with_options(options: &ContextOptions) -> Result<Context> {
+        Context::open(options, &[])
+    }
+
+    /// A context with options and a device-memory budget (VMA's heap size limit, through
+    /// fkc_context_create_with_hooks): `heap_limits[i]` is the most bytes fkc keeps allocated
+    /// from memory heap i at once (0: no limit; at most 16 heaps). An allocation past it is not
+    /// made: the call that needed it (`buffer`, a tensor's upload, ...) returns
+    /// FKC_ERR_OUT_OF_MEMORY naming the heap and the budget. [`Context::heap_used`] says what
+    /// it counts.
+    pub fn with_budget(options: &ContextOptions, heap_limits: &[u64]) -> Result<Context> {
+        if heap_limits.is_empty() {
+            return Err(Error::new(ffi::FKC_ERR_INVALID_ARGUMENT,
+                                  "Context::with_budget: no heap limit given"));
+        }
+        Context::open(options, heap_limits)
+    }
+
+    fn open(options: &ContextOptions, heap_limits: &[u64]) -> Result<Context> {
         // SAFETY: a constant the library defines. Reading it makes the link need the symbol of
         // the interface the crate was written for: a libfkc of another fails to link.
         // (The generated module checks its own interface against ffi's at compile time.)
         let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_3) };
         let mut o = std::mem::MaybeUninit::<ffi::fkc_context_options>::uninit();
+        let mut h = std::mem::MaybeUninit::<ffi::fkc_vulkan_hooks>::uninit();
         let mut raw = ptr::null_mut();
-        // SAFETY: options_init fills the whole struct; create reads it and sets raw.
+        // SAFETY: the _init calls fill the whole structs; create reads them (and the limits,
+        // which it copies) during the call and sets raw.
         let status = unsafe {
             ffi::fkc_context_options_init(o.as_mut_ptr());
             let mut o = o.assume_init();
@@ -219,10 +239,25 @@ impl Context {
             if let Some(i) = options.device_index {
                 o.device_index = i32::try_from(i).unwrap_or(i32::MAX);
             }
-            ffi::fkc_context_create(&o, &mut raw)
+            if heap_limits.is_empty() {
+                ffi::fkc_context_create(&o, &mut raw)
+            } else {
+                ffi::fkc_vulkan_hooks_init(h.as_mut_ptr());
+                let mut h = h.assume_init();
+                h.heap_limit = heap_limits.as_ptr();
+                h.heap_limit_count = u32::try_from(heap_limits.len()).unwrap_or(u32::MAX);
+                ffi::fkc_context_create_with_hooks(&o, &h, &mut raw)
+            }
         };
         check(status)?;
         Ok(Context { raw })
+    }
+
+    /// Device memory fkc has allocated from memory heap `heap` and not yet freed, in bytes
+    /// (what a budget counts; fkc_context_vulkan_heap_used).
+    pub fn heap_used(&self, heap: u32) -> u64 {
+        // SAFETY: raw is a live context.
+        unsafe { ffi::fkc_context_vulkan_heap_used(self.raw, heap) }
     }
 
     /// A context over the host's Vulkan device (fkc_context_create_vulkan): fkc creates only its
@@ -374,6 +409,20 @@ impl Context {
                                             -> Result<()> {
         let mut s = self.stream()?;
         s.write_slice_rotating(src, out, capacity, position, position_offset, axis)?;
+        s.submit()
+    }
+}
+
+impl Context {
+    /// set_rows on a private stream, submitted and waited for (Stream::set_rows).
+    pub fn set_rows<S: Element, I: Element, D: Element>(&self, src: &Tensor<'_, S>,
+                                                         index: &Tensor<'_, I>,
+                                                         out: &Tensor<'_, D>,
+                                                         slot_axis: Option<usize>,
+                                                         status: Option<(&Buffer<'_>, u64)>)
+                                                         -> Result<()> {
+        let mut s = self.stream()?;
+        s.set_rows(src, index, out, slot_axis, status)?;
         s.submit()
     }
 }
@@ -851,6 +900,41 @@ impl<'r> Stream<'r> {
                                                           axis };
         self.record(OpKind::WriteSliceRotating, src, out, params,
                     &extra as *const ffi::fkc_write_slice_rotating_extra as *const c_void)
+    }
+
+    /// set_rows (fkc_set_rows in fkc_runtime.h): for each source row i whose index is >= 0,
+    /// slot index[i] of the cache `out` becomes src[i] converted to `out`'s dtype (the same
+    /// dtype; F32 -> F16/BF16 rounded to nearest even; F16/BF16 -> F32). The slot is axis 0
+    /// (`slot_axis` None) or split over axes 0 and k (`Some(k)`: slot = i0 * extent(k) + ik,
+    /// HND caches `[blocks, heads, block_size, dim]` take `Some(2)`). `index` is `[n]` of i32
+    /// or i64, read on the device when the op runs; negative indices are skipped, the last row
+    /// naming a slot wins, and each index at or past the slots adds 1 to the little-endian u32
+    /// at `status.1` of `status.0` (when given) instead of writing.
+    pub fn set_rows<S: Element, I: Element, D: Element>(&mut self, src: &Tensor<'_, S>,
+                                                         index: &Tensor<'_, I>,
+                                                         out: &Tensor<'_, D>,
+                                                         slot_axis: Option<usize>,
+                                                         status: Option<(&Buffer<'_>, u64)>)
+                                                         -> Result<()> {
+        self.start()?;
+        self.hold_buffer(&src.buffer);
+        self.hold_buffer(&index.buffer);
+        self.hold_buffer(&out.buffer);
+        if let Some((b, _)) = status {
+            self.hold_buffer(b);
+        }
+        let axis = match slot_axis {
+            Some(a) => i32::try_from(a).unwrap_or(i32::MAX),
+            None => -1,
+        };
+        let (sb, so) = match status {
+            Some((b, o)) => (b.raw, o),
+            None => (ptr::null_mut(), 0),
+        };
+        let mut o = out.raw;
+        // SAFETY: the stream, the tensors' buffers and the status buffer are live and held by
+        // the stream until its work has completed; the descriptors are read during the call.
+        check(unsafe { ffi::fkc_set_rows(self.raw, &src.raw, &index.raw, &mut o, axis, sb, so) })
     }
 
     /// Records an op of any contract set (a family of the caller's, through its own generated

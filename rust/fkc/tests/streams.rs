@@ -3,7 +3,8 @@
 //! stream reused after `submit`, `submit_async` and `replay`; a decode step recorded once
 //! (rotating write + device-side `advance` + a download) and replayed, waited and not, the ring
 //! and the position checked after each against a Rust computation, across the ring end and
-//! with an advance of 2^64 - 1; recorded uploads, copies and downloads; and the refusals. The
+//! with an advance of 2^64 - 1; recorded uploads, copies and downloads; a device-memory budget;
+//! and the refusals. The
 //! validation layer (with synchronization validation) stays silent throughout.
 use fkc::{ffi, Context, ContextOptions, Tensor};
 use std::mem;
@@ -226,5 +227,34 @@ fn streams_ordered_by_the_hosts_semaphore() {
     // SAFETY: no submission uses it any more.
     unsafe { vkDestroySemaphore(device, sem, std::ptr::null()) };
     assert_eq!(b.to_vec().unwrap(), vec![0, 0, 0, 0, -1, 2, i64::MIN, i64::MAX]);
+    quiet(&ctx);
+}
+
+#[test]
+fn a_budget_refuses_what_would_exceed_it() {
+    const LIMIT: u64 = 24 << 20;
+    let options = ContextOptions { validation: true, device_index: None };
+    let ctx = Context::with_budget(&options, &[LIMIT; 16]).unwrap();
+    let used = |c: &Context| (0..16).map(|h| c.heap_used(h)).sum::<u64>();
+    assert_eq!(used(&ctx), 0);
+    let e = ctx.buffer(LIMIT + 16).err().unwrap();
+    assert_eq!(e.status(), ffi::FKC_ERR_OUT_OF_MEMORY);
+    assert!(e.message().contains("budget"), "{}", e.message());
+    assert_eq!(used(&ctx), 0, "nothing allocated by the refused buffer");
+    let a = ctx.buffer(9 << 20).unwrap();
+    let b = ctx.buffer(9 << 20).unwrap();
+    assert!(used(&ctx) >= 18 << 20 && used(&ctx) <= LIMIT);
+    assert_eq!(ctx.buffer(9 << 20).err().unwrap().status(), ffi::FKC_ERR_OUT_OF_MEMORY);
+    drop(b);
+    let c = ctx.buffer(9 << 20).unwrap(); // room again
+    a.upload(0, &[1, 2, 3]).unwrap();
+    let mut back = [0u8; 3];
+    a.download(0, &mut back).unwrap();
+    assert_eq!(back, [1, 2, 3]);
+    drop((a, c));
+    assert_eq!(Context::with_budget(&options, &[]).err().unwrap().status(),
+               ffi::FKC_ERR_INVALID_ARGUMENT);
+    assert_eq!(Context::with_budget(&options, &[1; 17]).err().unwrap().status(),
+               ffi::FKC_ERR_INVALID_ARGUMENT);
     quiet(&ctx);
 }
