@@ -116,7 +116,8 @@ check-cli-readme: $(FKC_RUN) | $(BUILD)/tests/cli
 	@echo 'rm -rf "$$d"' >> $(CLI_README).sh
 	@sh -e $(CLI_README).sh > $(CLI_README).out || { cat $(CLI_README).out; exit 1; }
 	@grep -qx '  \[6 7 100 101 102 11\]' $(CLI_README).out && \
-	 grep -qx '  \[100 101 102 21 22 23\]' $(CLI_README).out || \
+	 grep -qx '  \[100 101 102 21 22 23\]' $(CLI_README).out && \
+	 grep -qx '  \[56 57 58 59 60 61\]' $(CLI_README).out || \
 	 { echo "check-cli-readme: unexpected output:"; cat $(CLI_README).out; exit 1; }
 	@echo "check-cli-readme: the README's fkc-run example runs and prints the expected rows"
 
