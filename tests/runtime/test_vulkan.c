@@ -250,6 +250,16 @@ static void test_refusals(void **state)
     fkc_context_destroy(c);
     rt_host_quiet(&h, "refused contexts");
 
+    /* fkc uses push descriptors only when they are among the first enabled_extension_count
+     * names (two survivors of a mutation sample: one name read past the count, and any name
+     * taken as a match); the device has them, the host does not say so */
+    const char *other_then_push[2] = {"VK_KHR_maintenance1", VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    bad = d;
+    bad.enabled_extensions = other_then_push;
+    bad.enabled_extension_count = 1;
+    RT_OK(fkc_context_create_vulkan(&bad, NULL, &c));
+    assert_false(fkc_context_vulkan_push_descriptors(c));
+    fkc_context_destroy(c);
     RT_OK(fkc_context_create_vulkan(&d, NULL, &c));
     assert_false(fkc_context_vulkan_timeline(c)); /* the host did not enable the feature */
     rt_hbuf H;
