@@ -224,6 +224,17 @@ static void test_refusals(void **state)
     bad.queue_family = 99;
     REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT,
             "has no queue 0 of family 99");
+    /* just past the last family and the last queue (a mutation sample took `>=` as `>`) */
+    VkQueueFamilyProperties qf[16];
+    uint32_t nqf = 16;
+    vkGetPhysicalDeviceQueueFamilyProperties(h.pd, &nqf, qf);
+    bad = d;
+    bad.queue_family = nqf;
+    REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT, "has no queue 0");
+    bad = d;
+    bad.queue_index = qf[d.queue_family].queueCount;
+    REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT, "has no queue");
+    assert_null(c);
     bad = d;
     bad.enabled_extensions = NULL;
     REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT,
