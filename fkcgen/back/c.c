@@ -1189,8 +1189,12 @@ static void emit_dispatch_data(fkcg_buf *b, const fkcg_plan *p, size_t op_lo, si
         "in\n * table order; 0: none), and each op kind's groups. */\n"
         "static const struct {\n    fkc_backend backend;\n"
         "    uint32_t row[FKC_DTYPE_COUNT];\n} dispatch_groups[");
-    fkcg_buf_put_u64(b, g_hi - g_lo);
+    /* ISO C has no empty array: when no op kind here has a [T, T] key (every key of more
+     * slots or a block dtype), one group no op_groups range reaches */
+    fkcg_buf_put_u64(b, g_hi > g_lo ? g_hi - g_lo : 1);
     LIT(b, "] = {\n");
+    if (g_hi == g_lo)
+        LIT(b, "    {(fkc_backend)0, {0}}, /* none: no [T, T] key */\n");
     for (size_t i = g_lo; i < g_hi; i++) {
         const fkcg_plan_group *g = &p->groups[i];
         LIT(b, "    {");

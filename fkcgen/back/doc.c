@@ -173,10 +173,19 @@ static const char *or_dash(const char *s)
     return s ? s : "not stated";
 }
 
-static void put_dtypes(fkcg_buf *b, const fkcg_input *in)
+static void put_dtypes(fkcg_buf *b, const fkcg_section *s, const fkcg_input *in)
 {
-    for (size_t k = 0; k < in->n_dtypes; k++)
-        fkcg_buf_printf(b, "%s`%s`", k ? ", " : "", fkcg_dtypes[in->dtypes[k]].name);
+    for (size_t k = 0; k < in->n_dtypes; k++) {
+        const fkcg_dtype_info *dt = fkcg_section_dtype(s, in->dtypes[k]);
+        fkcg_buf_printf(b, "%s`%s`", k ? ", " : "", dt ? dt->name : "?");
+    }
+}
+
+/* A binding's dtype in slot k of its key (table-wide code: block dtypes included). */
+static const char *slot_name(const fkcg_table *t, const fkcg_binding *bd, uint32_t k)
+{
+    const fkcg_dtype_info *dt = fkcg_table_dtype(t, fkcg_binding_slot(bd, k));
+    return dt ? dt->name : "?";
 }
 
 /* A double as the contract would write it: the shortest %g that reads back the same. */
@@ -249,7 +258,7 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
     for (size_t i = 0; i < s->n_inputs; i++) {
         const fkcg_input *in = &s->inputs[i];
         fkcg_buf_printf(b, "- `%s`: dtypes ", in->name);
-        put_dtypes(b, in);
+        put_dtypes(b, s, in);
         fkcg_buf_printf(b, "; rank %s; layout:", in->rank);
         for (int k = 0; k < FKCG_NLAYOUT; k++)
             fkcg_buf_printf(b, "%s %s %s", k ? "," : "", fkcg_layout_keys[k],
@@ -288,14 +297,17 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
         fkcg_buf_puts(b, "\n");
     }
     fkcg_buf_puts(b, "\n### Bindings\n\n");
-    fkcg_buf_puts(b, "One per dtype of the first input, keyed `(op kind, [T, T], backend) + "
-                     "kernel source`; the wrapper's C name under the default prefix `fkc`.\n\n");
+    fkcg_buf_puts(b, "One per combination of the key's dtypes, keyed `(op kind, [dtypes], backend) "
+                     "+ kernel source`; the wrapper's C name under the default prefix `fkc`.\n\n");
     for (size_t i = 0; i < t->n_bindings; i++) {
         const fkcg_binding *bd = &t->bindings[i];
         if (bd->section != s)
             continue;
-        const char *dt = fkcg_dtypes[bd->dtype].name;
-        fkcg_buf_printf(b, "- `(%s, [%s, %s], %s) + ", s->op_kind, dt, dt, s->backend);
+        const char *dt = slot_name(t, bd, 0); /* conform's rows name the key's first slot */
+        fkcg_buf_printf(b, "- `(%s, [", s->op_kind);
+        for (uint32_t k = 0; k < fkcg_binding_n_key(bd); k++)
+            fkcg_buf_printf(b, "%s%s", k ? ", " : "", slot_name(t, bd, k));
+        fkcg_buf_printf(b, "], %s) + ", s->backend);
         fkcg_buf_puts(b, s->kernel_source);
         fkcg_buf_printf(b, "`: %u-byte elements, wrapper `%s` (C `fkc_%s`), symbol ",
                         bd->byte_width, bd->wrapper, bd->wrapper);

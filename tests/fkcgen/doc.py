@@ -62,17 +62,31 @@ with tempfile.TemporaryDirectory() as d:
           sorted(os.listdir(out)) == ["fuel-vulkan-kernels.html", "fuel-vulkan-kernels.md"], (rc, err))
     page = open(os.path.join(out, "fuel-vulkan-kernels.md")).read()
     dump = json.loads(run(FKCGEN, "dump", "--json", SEED)[1])
-    missing = []
-    for b in dump["bindings"]:
-        s = section(page, b["kernel"])
-        key = "`(%s, [%s, %s], %s) + %s`" % (b["op_kind"], b["dtypes"][0], b["dtypes"][1],
-                                           b["backend"], b["kernel_source"])
-        line = next((x for x in s.split("\n") if x.startswith("- " + key)), None)
-        if not line or "%d-byte" % b["byte_width"] not in line or "`%s`" % b["wrapper"] not in line \
-                or "`%s`" % b["symbol"] not in line:
-            missing.append((key, line))
+    def bindings_missing(page, dump):
+        missing = []
+        for b in dump["bindings"]:
+            s = section(page, b["kernel"])
+            key = "`(%s, [%s], %s) + %s`" % (b["op_kind"], ", ".join(b["dtypes"]), b["backend"],
+                                            b["kernel_source"])
+            line = next((x for x in s.split("\n") if x.startswith("- " + key)), None)
+            if not line or "%d-byte" % b["byte_width"] not in line or "`%s`" % b["wrapper"] not in line \
+                    or "`%s`" % b["symbol"] not in line:
+                missing.append((key, line))
+        return missing
+    missing = bindings_missing(page, dump)
     check("each of the 18 bindings: key, byte width, wrapper, symbol", len(dump["bindings"]) == 18 and
           not missing, missing)
+    # a key over two tensors (tests/fkcgen/diff/combination_added/new.md: [src, idx]), each
+    # combination its own binding, wrapper and symbol
+    two = os.path.join(d, "two")
+    os.mkdir(two)
+    ck = "tests/fkcgen/diff/combination_added/new.md"
+    rc, _, err = run(FKCGEN, "doc", "--out-dir", two, ck)
+    dump2 = json.loads(run(FKCGEN, "dump", "--json", ck)[1])
+    page2 = open(os.path.join(two, "demo-kernels.md")).read() if rc == 0 else ""
+    check("a two-slot key: every combination with its whole key, wrapper and symbol",
+          rc == 0 and any(len(set(b["dtypes"])) > 1 for b in dump2["bindings"]) and
+          not bindings_missing(page2, dump2), (rc, err, bindings_missing(page2, dump2)[:3]))
     ws = section(page, "write_slice")
     want = ["Op kind `WriteSlice`", "`src`: dtypes `F32`, `I32`, `U32`, `F16`, `BF16`, `F64`, `I64`, `U8`, `I8`",
             "rank any", "contiguous required, strided rejected, broadcast_stride0 rejected",

@@ -304,6 +304,12 @@ extern "C" {
                                          out: *mut fkc_tensor, capacity: usize,
                                          position: *const fkc_buffer, position_offset: u64,
                                          axis: i32) -> fkc_status;
+    pub fn fkc_set_rows(stream: *mut fkc_stream, src: *const fkc_tensor,
+                        index: *const fkc_tensor, out: *mut fkc_tensor, slot_axis: i32,
+                        status: *mut fkc_buffer, status_offset: u64) -> fkc_status;
+    pub fn fkc_set_rows_sync(ctx: *mut fkc_context, src: *const fkc_tensor,
+                             index: *const fkc_tensor, out: *mut fkc_tensor, slot_axis: i32,
+                             status: *mut fkc_buffer, status_offset: u64) -> fkc_status;
 
     pub fn fkc_kernel_create(ctx: *mut fkc_context, words: *const u32, n_words: usize,
                              n_buffers: u32, push_size: u32, out: *mut *mut fkc_kernel)

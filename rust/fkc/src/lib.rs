@@ -413,6 +413,20 @@ impl Context {
     }
 }
 
+impl Context {
+    /// set_rows on a private stream, submitted and waited for (Stream::set_rows).
+    pub fn set_rows<S: Element, I: Element, D: Element>(&self, src: &Tensor<'_, S>,
+                                                         index: &Tensor<'_, I>,
+                                                         out: &Tensor<'_, D>,
+                                                         slot_axis: Option<usize>,
+                                                         status: Option<(&Buffer<'_>, u64)>)
+                                                         -> Result<()> {
+        let mut s = self.stream()?;
+        s.set_rows(src, index, out, slot_axis, status)?;
+        s.submit()
+    }
+}
+
 impl Drop for Context {
     fn drop(&mut self) {
         // SAFETY: raw is the caller's hold on a live context; releasing it frees the context
@@ -886,6 +900,41 @@ impl<'r> Stream<'r> {
                                                           axis };
         self.record(OpKind::WriteSliceRotating, src, out, params,
                     &extra as *const ffi::fkc_write_slice_rotating_extra as *const c_void)
+    }
+
+    /// set_rows (fkc_set_rows in fkc_runtime.h): for each source row i whose index is >= 0,
+    /// slot index[i] of the cache `out` becomes src[i] converted to `out`'s dtype (the same
+    /// dtype; F32 -> F16/BF16 rounded to nearest even; F16/BF16 -> F32). The slot is axis 0
+    /// (`slot_axis` None) or split over axes 0 and k (`Some(k)`: slot = i0 * extent(k) + ik,
+    /// HND caches `[blocks, heads, block_size, dim]` take `Some(2)`). `index` is `[n]` of i32
+    /// or i64, read on the device when the op runs; negative indices are skipped, the last row
+    /// naming a slot wins, and each index at or past the slots adds 1 to the little-endian u32
+    /// at `status.1` of `status.0` (when given) instead of writing.
+    pub fn set_rows<S: Element, I: Element, D: Element>(&mut self, src: &Tensor<'_, S>,
+                                                         index: &Tensor<'_, I>,
+                                                         out: &Tensor<'_, D>,
+                                                         slot_axis: Option<usize>,
+                                                         status: Option<(&Buffer<'_>, u64)>)
+                                                         -> Result<()> {
+        self.start()?;
+        self.hold_buffer(&src.buffer);
+        self.hold_buffer(&index.buffer);
+        self.hold_buffer(&out.buffer);
+        if let Some((b, _)) = status {
+            self.hold_buffer(b);
+        }
+        let axis = match slot_axis {
+            Some(a) => i32::try_from(a).unwrap_or(i32::MAX),
+            None => -1,
+        };
+        let (sb, so) = match status {
+            Some((b, o)) => (b.raw, o),
+            None => (ptr::null_mut(), 0),
+        };
+        let mut o = out.raw;
+        // SAFETY: the stream, the tensors' buffers and the status buffer are live and held by
+        // the stream until its work has completed; the descriptors are read during the call.
+        check(unsafe { ffi::fkc_set_rows(self.raw, &src.raw, &index.raw, &mut o, axis, sb, so) })
     }
 
     /// Records an op of any contract set (a family of the caller's, through its own generated
