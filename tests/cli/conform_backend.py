@@ -12,7 +12,8 @@ reference cs_scale_ref its section names as `cpu_reference`), built the way docs
    claim broken: dtype (I32 refused: dtypes), ulp (3 ulp off on F32: precision),
    nondeterministic (element 0 of every second call: determinism), guard (one element past the
    output: guard, "byte 1 past the output's end");
-3. refusals: --cpu names the family and exits 1; a reference of another signature fails to
+3. --format sarif and junit carry the rows (conform.precision at the section; one test case
+   per row); refusals: --cpu names the family and exits 1; a reference of another signature fails to
    compile; a reference the sources do not define fails at load, naming the symbol;
    fkcgen check points at a cpu_reference that is not a C identifier;
 4. docs/runtime.md's block of the workflow, run verbatim.
@@ -93,6 +94,31 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, err = run([FKCGEN, "dump", "--json", os.path.join(ROOT, "contracts", "vulkan",
                                                                "write_slice.md")])
     check("... and none where it is not stated", rc == 0 and '"cpu_reference"' not in out, err)
+
+    # the CI formats carry a family's rows too
+    rc, out, err = run(base + ["--cases", "4", "--format", "sarif", CONTRACT],
+                       dict(env, CONFORM_SCALE_FAULT="ulp"))
+    try:
+        res = json.loads(out)["runs"][0]["results"]
+    except (ValueError, KeyError, IndexError) as e:
+        res = []
+        err += "\n%s" % e
+    check("--format sarif: the ulp fault is conform.precision at scale.md's section",
+          rc == 1 and res and all(r["ruleId"] == "conform.precision" and
+                                  r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                                  == 21 for r in res), out[:2000] + err)
+    rc, out, err = run(base + ["--cases", "4", "--format", "junit", CONTRACT],
+                       dict(env, CONFORM_SCALE_FAULT="ulp"))
+    import xml.etree.ElementTree as ET
+    try:
+        cases = {c.get("name"): c.find("failure") is not None
+                 for c in ET.fromstring(out).iter("testcase")}
+    except ET.ParseError as e:
+        cases = {}
+        err += "\n%s" % e
+    check("--format junit: one test case per row, only scale F32 failing",
+          rc == 1 and len(cases) == 9 and [n for n, f in cases.items() if f] == ["scale F32"],
+          out[:2000] + err)
 
     # 3. refusals
     rc, out, err = run(base + ["--cpu", CONTRACT], env)
