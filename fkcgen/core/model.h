@@ -385,6 +385,9 @@ typedef struct fkcg_runtime_kernel {
     size_t n_inputs; /* tensors of fkc_<op snake>_kernel: const inputs, then outputs */
     size_t n_outputs;
     bool extra; /* side inputs fkc_<op snake>_extra; else `const void *extra` */
+    /* the wrappers' suffixes fkc_<kernel>_<suffix>, NULL-ended, for a family keyed over more
+     * than [T, T]; NULL: b1, b2, b4 and b8 */
+    const char *const *wrappers;
 } fkcg_runtime_kernel;
 
 /* The runtime's families (names.c's table), *n of them. */
