@@ -253,6 +253,7 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN) \
 	    $(CURDIR)/$(GEN_TDIR)/fkcgen-hooks $(CURDIR)/$(GEN_TDIR)
 	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
+	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN)
 	$(COUNT) py gen/test_examples.py $(PYTHON) tests/gen/test_examples.py $(FKCGEN_BIN)
 ifeq ($(SANITIZE),)
 	$(COUNT) py gen/test_growth.py $(PYTHON) tests/gen/test_growth.py $(FKCGEN_BIN)

@@ -21,6 +21,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rust_lib  # noqa: E402
+
 SEED = "contracts/vulkan/write_slice.md"
 SIZES = (1000, 10000)
 TARGET_BIG_S = 1.0       # 10,000 sections
@@ -59,9 +62,10 @@ STRICT_INC = ["-std=c11", "-Iruntime/include"]
 SHARDS = 8
 
 
-def measured(argv, cwd=None):
+def measured(argv, cwd=None, env=None):
     """(CPU seconds, peak RSS MiB) of one run of argv (its own rusage, through wait4)."""
-    p = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
     err = p.stderr.read()
     _, status, ru = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -86,24 +90,10 @@ def compile_c(sources, compiler, workdir):
 
 def compile_rust(module, workdir):
     """CPU seconds and peak RSS (MiB) of rustc -O on a library crate holding the generated module
-    beside the fkc crate's ffi and tables modules (what rust/fkc compiles)."""
-    lib = os.path.join(workdir, "bench_lib.rs")
-    root = os.path.abspath("rust/fkc/src")
-    # the corpus's own kernels' wrappers, declared in `rt` as ffi declares the runtime's
-    text = open(module, encoding="utf-8").read()
-    wrappers = sorted(set(re.findall(r"\bk[0-9]{5}_b[1248]\b", text)))
-    decls = "".join("        pub fn %s(stream: *mut fkc_stream, src: *const fkc_tensor, "
-                    "out: *mut fkc_tensor, params: *const c_void, extra: *const c_void) "
-                    "-> fkc_status;\n" % w for w in wrappers)
-    with open(lib, "w", encoding="utf-8") as fh:
-        fh.write("#![allow(dead_code)]\n#[path = \"%s/tables.rs\"] pub mod tables;\n"
-                 "#[path = \"%s/ffi.rs\"] pub mod ffi;\n"
-                 "pub mod rt {\n    pub use crate::ffi::*;\n    use std::os::raw::c_void;\n"
-                 "    extern \"C\" {\n%s    }\n}\n"
-                 "pub mod bindings {\n    use crate::rt;\n    include!(\"%s\");\n}\n"
-                 % (root, root, decls, os.path.abspath(module)))
-    return measured(["rustc", "--edition", "2021", "--crate-type", "rlib", "-O", lib, "-o",
-                     os.path.join(workdir, "bench_lib.rlib")])
+    beside the fkc crate's ffi and tables modules and fkc-sys's C API (scripts/rust_lib.py: what
+    rust/fkc compiles; without fkc-sys, ffi's `crate::sys` was unresolved, issue 27)."""
+    argv, env = rust_lib.lib_crate(module, workdir, "bench_lib")
+    return measured(argv[:1] + ["-O"] + argv[1:], env=env)
 
 
 def has_shards(fkcgen):

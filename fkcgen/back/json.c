@@ -268,6 +268,8 @@ static void binding(fkcg_buf *out, const fkcg_table *t, const fkcg_binding *b)
     kv_uint(out, 6, &first, "byte_width", b->byte_width);
     kv_str(out, 6, &first, "revision_hash", s->revision_hash);
     kv_str(out, 6, &first, "determinism", s->determinism);
+    if (s->cpu_reference)
+        kv_str(out, 6, &first, "cpu_reference", s->cpu_reference);
     field(out, 6, &first, "caps");
     caps(out, &s->caps);
     field(out, 6, &first, "cost");

@@ -257,7 +257,8 @@ typedef struct fkcg_section { /* one ```fkc block: one kernel */
     fkcg_caps caps;
     fkcg_cost cost;
     fkcg_precision precision;
-    const char *determinism; /* "bitwise" */
+    const char *determinism;   /* "bitwise" */
+    const char *cpu_reference; /* a C identifier, or NULL when not stated */
     /* The key (issue 22): the tensors it is made of, as tensor indexes (k < n_inputs: input
      * k; else output k - n_inputs); key_stated false: the seed's default [input 0, output 0]. */
     bool key_stated;

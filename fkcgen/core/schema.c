@@ -254,6 +254,10 @@ static const fkcg_key section_keys[] = {
     {"dtype_table", FT_TUPLES, OPT, NULL, NULL,
      "the allowed dtype tuples over `key`, one list each, instead of the cross product"},
     {"exclude", FT_TUPLES, OPT, NULL, NULL, "dtype tuples over `key` the cross product leaves out"},
+    {"cpu_reference", FT_IDENT, OPT, NULL, NULL,
+     "the C symbol of the op's CPU reference, of the op kind's kernel signature "
+     "(`<prefix>_<op snake>_fn`), defined by the backend's sources like its wrappers: "
+     "`fkc-run conform` checks every binding of the section against it (docs/runtime.md)"},
 };
 SCHEMA(fkcg_schema_section, "section", section_keys, false);
 

@@ -858,6 +858,12 @@ static void cmp_precision(dctx *c, const spair *p)
     cmp_prec_bound(c, p, "max_relative", o->max_relative, n->max_relative);
     cmp_prec_bound(c, p, "max_absolute", o->max_absolute, n->max_absolute);
     cmp_prec_flag(c, p, "audited", o->audited, n->audited);
+    if (!same(p->so->cpu_reference, p->sn->cpu_reference))
+        change(c, FKCG_R_CPU_REFERENCE_CHANGED, p, at(p->so, "cpu_reference"),
+               at(p->sn, "cpu_reference"), was_str(c, p->so->cpu_reference),
+               "cpu_reference of kernel '%s' changed from %s to %s", p->sn->kernel,
+               p->so->cpu_reference ? p->so->cpu_reference : "none",
+               p->sn->cpu_reference ? p->sn->cpu_reference : "none");
     if (!same(o->reference, n->reference))
         change(c, FKCG_R_PRECISION_REFERENCE_CHANGED, p, at(p->so, "precision.reference"),
                at(p->sn, "precision.reference"), was_str(c, o->reference),

@@ -125,6 +125,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     if (p->reference) /* issue 22: only when stated, so older hashes stay */
         put_text(out, "reference", p->reference);
     put_text(out, "determinism", s->determinism);
+    if (s->cpu_reference) /* issue 25: only when stated, so older hashes stay */
+        put_text(out, "cpu_reference", s->cpu_reference);
     if (s->key_stated)
         for (size_t i = 0; i < s->n_key; i++)
             put_uint(out, "key", (uint64_t)s->key[i]);

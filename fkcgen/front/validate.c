@@ -1300,6 +1300,7 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     s->entry_point = str(v, root, "entry_point");
     s->revision_hash = str(v, root, "kernel_revision_hash");
     s->determinism = str(v, root, "determinism");
+    s->cpu_reference = str(v, root, "cpu_reference");
     if (!clean(v, "op_kind", NULL))
         ;
     else if (!fkcg_is_op_kind(s->op_kind))

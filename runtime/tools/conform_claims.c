@@ -138,7 +138,8 @@ static int read_binding(json_object *b, conform_op op, conform_claim *c)
     memset(c, 0, sizeof *c);
     c->op = op;
     c->kernel = string_of(b, "kernel");
-    c->op_kind = op_kinds[op];
+    c->op_kind = op == CONFORM_GENERIC ? string_of(b, "op_kind") : op_kinds[op];
+    c->cpu_reference = string_of(b, "cpu_reference");
     c->kernel_source = string_of(b, "kernel_source");
     c->backend_name = string_of(b, "backend");
     c->backend = backend_of(c->backend_name);
@@ -192,7 +193,7 @@ int conform_claims_read(const char *path, conform_claims *c, char err[CLI_ERR_MA
         int op = 0;
         while (op < CONFORM_OP_COUNT && (!kind || strcmp(kind, op_kinds[op]) != 0))
             op++;
-        if (op == CONFORM_OP_COUNT) {
+        if (op == CONFORM_OP_COUNT && !string_of(b, "cpu_reference")) {
             note_other(c, kind ? kind : "?");
             continue;
         }
@@ -203,7 +204,21 @@ int conform_claims_read(const char *path, conform_claims *c, char err[CLI_ERR_MA
                      i, string_of(b, "kernel") ? string_of(b, "kernel") : "?");
             return -1;
         }
-        c->n++;
+        conform_claim *cl = &c->items[c->n++];
+        if (cl->op != CONFORM_GENERIC)
+            continue;
+        c->n_generic++;
+        uint32_t g = 0;
+        while (g < c->n_generic_ops && strcmp(c->generic_ops[g], cl->op_kind) != 0)
+            g++;
+        if (g == sizeof c->generic_ops / sizeof c->generic_ops[0]) {
+            cli_errf(err, "conform: more than %zu op kinds with a cpu_reference",
+                     sizeof c->generic_ops / sizeof c->generic_ops[0]);
+            return -1;
+        }
+        if (g == c->n_generic_ops)
+            c->generic_ops[c->n_generic_ops++] = cl->op_kind;
+        cl->generic = g;
     }
     return 0;
 }

@@ -97,6 +97,7 @@ static void test_parse_bad_headers(void **state)
         {"{descr: '<f4'}", "column 2: expected a quoted string"},
         {"{'descr': '<f4\", 'fortran_order': False, 'shape': (1,)}", "expected ',' or '}'"},
         {"{'descr': '<f\\x34', 'fortran_order': False, 'shape': (1,)}", "without escapes"},
+        {"{'descr': '<f\x7f', 'fortran_order': False, 'shape': (1,)}", "without escapes"}, /* DEL */
         {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,)}",
          "structured dtypes are not supported"},
         {"{'descr': '<f4', 'fortran_order': false, 'shape': (1,)}", "expected True or False"},

@@ -183,6 +183,8 @@ CASES_TEXT = {
     "negative_size": sub("alignment_bytes: 16", "alignment_bytes: -16"),
     # -0.0 compares equal to 0: refused by its sign, in both bounds, under a non-bitwise
     # determinism (issue 26 item 8: only the '-' test refuses it, and no case had it)
+    # a rank of one or two characters that is no number (the length test alone let "x" pass)
+    "rank_short_not_a_number": sub("rank: any", "rank: x"),
     "negative_zero_precision": sub("max_relative: 0.0", "max_relative: -0.0").replace(
         "max_absolute: 0.0", "max_absolute: -0").replace("determinism: bitwise",
                                                          "determinism: deterministic"),
@@ -322,6 +324,9 @@ RUNTIME_CASES = {
                                        " + capacity", ""),
     # the runtime's kernel type takes one input and one output
     # (a list's items but the last are flow mappings: the flattened form closes a block item)
+    # an error inside accept of a runtime op's section: reported alone, the runtime's fields not
+    # checked against op_params that were never built (issue 26's mutation sample of validate.c)
+    "runtime_op_accept_error": rt_sub("rank: any", "rank: many"),
     "runtime_op_two_inputs": rt_sub("- name: src\n", "- { name: pos, dtypes: [U8], layout: "
                                     "{ contiguous: required, strided: rejected }, rank: any }\n"
                                     "- name: src\n"),
@@ -374,6 +379,7 @@ CASES_TEXT.update({
     "block_dtype_misspelt_in_list": sub('revision_base: "git:0000"', BLOCK +
                                         '- { block: Q4_0, block_elements: 32, block_bytes: 18 }'
                                         ).replace("dtypes: [F32, U8]", "dtypes: [F32, Q4_1]"),
+    "cpu_reference_not_ident": sub("determinism: bitwise", 'determinism: bitwise\ncpu_reference: "demo::ref"'),
     "precision_reference_unknown": sub("audited: true", 'audited: true\nreference: "correctly_rounde"'),
     "precision_reference_bad_path": sub("audited: true", 'audited: true\nreference: "implementation:9x"'),
     # max_ulp a non-negative number (issue 22 item 5): a fraction is exact to 9 decimals and

@@ -176,6 +176,9 @@ stride: { kind: usize }
                    ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))},
     "key_changed_tuples": {"old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
                            "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"))},
+    "cpu_reference_changed": {
+        "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
+        "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},
     "precision_reference_changed": {
         "old": base(("audited: true", 'audited: true\nreference: "correctly_rounded"')),
         "new": base(("audited: true", 'audited: true\nreference: "implementation:demo::cpu::copy"'))},
