@@ -197,6 +197,31 @@ int conform_claims_read(const char *path, conform_claims *c, char err[CLI_ERR_MA
             note_other(c, kind ? kind : "?");
             continue;
         }
+        json_object *key = member(b, "dtypes", json_type_array);
+        if (op == CONFORM_OP_COUNT && key && json_object_array_length(key) != 2) {
+            cli_errf(err,
+                     "conform: %s (%s) has a key of %zu dtypes; conform checks a family of a "
+                     "backend's own keyed [in, out]",
+                     string_of(b, "kernel") ? string_of(b, "kernel") : "?", kind ? kind : "?",
+                     json_object_array_length(key));
+            return -1;
+        }
+        json_object *ins = member(b, "inputs", json_type_array);
+        json_object *dts = member(ins ? json_object_array_get_idx(ins, 0) : NULL, "dtypes",
+                                  json_type_array);
+        for (size_t k = 0;
+             op == CONFORM_OP_COUNT && key && k < 2 + (dts ? json_object_array_length(dts) : 0);
+             k++) {
+            json_object *v = json_object_array_get_idx(k < 2 ? key : dts, k < 2 ? k : k - 2);
+            if (dtype_of(v) == FKC_DTYPE_COUNT) {
+                cli_errf(err,
+                         "conform: %s (%s) takes %s; conform checks a family of a backend's "
+                         "own over fkc's nine dtypes (F32 ... I8)",
+                         string_of(b, "kernel") ? string_of(b, "kernel") : "?", kind ? kind : "?",
+                         v ? json_object_get_string(v) : "?");
+                return -1;
+            }
+        }
         if (read_binding(b, (conform_op)op, &c->items[c->n]) < 0) {
             cli_errf(err,
                      "conform: binding %zu of fkcgen's dump (%s) lacks a field "

@@ -125,6 +125,26 @@ with tempfile.TemporaryDirectory() as d:
           rc == 1 and "%s:%d:16: error: 'cpu_reference' must be a C identifier" % (bad, line)
           in err, out + err)
 
+    layout = ("layout: { contiguous: required, strided: rejected, broadcast_stride0: rejected, "
+              "start_offset: accepted, reverse_strides: rejected }\nrank: any\n")
+    for name, old, new, want in [
+            ("a dtype outside fkc's nine", "dtypes: [F32, I32]", "dtypes: [F32, I32, I16]",
+             "scale (Scale) takes I16; conform checks a family of a backend's own over "
+             "fkc's nine dtypes"),
+            ("a second input", "inputs:\n- name: x\ndtypes: [F32, I32]\n" + layout,
+             "inputs:\n  - name: x\n    dtypes: [F32, I32]\n    " + layout.replace(
+                 "\nrank", "\n    rank") + "  - name: w\n    dtypes: [F32, I32]\n    " +
+             layout.replace("\nrank", "\n    rank"),
+             "has 2 inputs and 1 outputs; conform checks a family of a backend's own with one "
+             "input and one output")]:
+        path = os.path.join(d, "shape.md")
+        text = open(CONTRACT).read()
+        with open(path, "w") as f:
+            f.write(text.replace(old, new))
+        rc, out, err = run(base + [path], env)
+        check("refused before compiling, naming the kernel: " + name,
+              old in text and rc == 1 and want in err and "compiler" not in err, out + err)
+
     # 4. the docs' block, verbatim (build/ read as FKC_RUN's directory)
     doc = open(os.path.join(ROOT, "docs", "runtime.md")).read()
     m = re.search(r"<!-- fkc-run conform family example[^\n]*\n```sh\n(.*?)```", doc, re.S)
