@@ -15,7 +15,7 @@ CLI_LIBFKC := $(BUILD)/libfkc.a
 BUILD_TARGETS += $(FKC_RUN)
 TEST_TARGETS  += check-cli-npy check-cli-errors check-cli-paths check-cli-numpy check-cli-readme \
                  check-cli-conform check-cli-conform-doc check-cli-conform-prefix \
-                 check-cli-conform-claims check-cli-numpy-set-rows
+                 check-cli-conform-claims check-cli-conform-backend check-cli-numpy-set-rows
 
 $(CLI_OBJ) $(BUILD)/tests/cli:
 	@mkdir -p $@
@@ -138,7 +138,8 @@ $(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c gener
 	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=0 $< generated/fkc_bindings.c -o $@.0.so
 CLI_SHIM_CHECK := $(BUILD)/tests/cli/conform_shim.gcc.so $(BUILD)/tests/cli/conform_shim.clang.so
 
-.PHONY: check-cli-conform check-cli-conform-doc check-cli-conform-prefix check-cli-conform-claims
+.PHONY: check-cli-conform check-cli-conform-doc check-cli-conform-prefix check-cli-conform-claims \
+        check-cli-conform-backend
 # Each claim class broken in turn by a wrong wrapper (tests/cli/conform/wrappers.c): exactly the
 # rows it breaks fail, each naming binding, dtype and claim (--format json).
 check-cli-conform-claims: $(FKC_RUN) $(BUILD)/fkcgen
@@ -147,6 +148,11 @@ check-cli-conform-claims: $(FKC_RUN) $(BUILD)/fkcgen
 # --emit-stubs skeletons (issue 25): the skeletons compile and fail, completed they pass.
 check-cli-conform-prefix: $(FKC_RUN) $(BUILD)/fkcgen
 	$(COUNT) py cli/conform_prefix.py $(PYTHON) tests/cli/conform_prefix.py $(FKC_RUN) $(BUILD)/fkcgen
+# A backend's own family (tests/conform-backend/: Scale, its GLSL kernel and its cpu_reference)
+# passes conform; each claim class broken in turn fails its rows (issue 25); docs/runtime.md's
+# "A family of your own" block run verbatim.
+check-cli-conform-backend: $(FKC_RUN) $(BUILD)/fkcgen
+	$(COUNT) py cli/conform_backend.py $(PYTHON) tests/cli/conform_backend.py $(FKC_RUN) $(BUILD)/fkcgen
 check-cli-conform: $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS) $(BUILD)/fkcgen \
                    $(CLI_SHIM_CHECK)
 	$(COUNT) cmocka cli/test_conform $(BUILD)/tests/cli/test_conform $(FKC_RUN) $(FKC_RUN_HOOKS)

@@ -843,18 +843,27 @@ static void cmp_precision(dctx *c, const spair *p)
     const fkcg_precision *o = &p->so->precision, *n = &p->sn->precision;
     cmp_prec_flag(c, p, "bit_stable_on_same_hardware", o->bit_stable_on_same_hardware,
                   n->bit_stable_on_same_hardware);
-    if (o->max_ulp != n->max_ulp) { /* a uint64: compared as one, printed exactly */
-        bool loose = n->max_ulp > o->max_ulp;
+    int ulp = fkcg_ulp_cmp(n, o);
+    if (ulp != 0) { /* exact (whole ulps and billionths), printed exactly */
+        char so[FKCG_ULP_TEXT], sn[FKCG_ULP_TEXT];
+        fkcg_ulp_format(so, o->max_ulp, o->max_ulp_frac);
+        fkcg_ulp_format(sn, n->max_ulp, n->max_ulp_frac);
+        bool loose = ulp > 0;
         change(c, loose ? FKCG_R_PRECISION_LOOSENED : FKCG_R_PRECISION_TIGHTENED, p,
                at(p->so, "precision.max_ulp"), at(p->sn, "precision.max_ulp"),
-               fkcg_sprintf(c->a, "was %llu", (unsigned long long)o->max_ulp),
-               "precision max_ulp of kernel '%s' %s from %llu to %llu", p->sn->kernel,
-               loose ? "loosened" : "tightened", (unsigned long long)o->max_ulp,
-               (unsigned long long)n->max_ulp);
+               fkcg_sprintf(c->a, "was %s", so),
+               "precision max_ulp of kernel '%s' %s from %s to %s", p->sn->kernel,
+               loose ? "loosened" : "tightened", so, sn);
     }
     cmp_prec_bound(c, p, "max_relative", o->max_relative, n->max_relative);
     cmp_prec_bound(c, p, "max_absolute", o->max_absolute, n->max_absolute);
     cmp_prec_flag(c, p, "audited", o->audited, n->audited);
+    if (!same(p->so->cpu_reference, p->sn->cpu_reference))
+        change(c, FKCG_R_CPU_REFERENCE_CHANGED, p, at(p->so, "cpu_reference"),
+               at(p->sn, "cpu_reference"), was_str(c, p->so->cpu_reference),
+               "cpu_reference of kernel '%s' changed from %s to %s", p->sn->kernel,
+               p->so->cpu_reference ? p->so->cpu_reference : "none",
+               p->sn->cpu_reference ? p->sn->cpu_reference : "none");
     if (!same(o->reference, n->reference))
         change(c, FKCG_R_PRECISION_REFERENCE_CHANGED, p, at(p->so, "precision.reference"),
                at(p->sn, "precision.reference"), was_str(c, o->reference),

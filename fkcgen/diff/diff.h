@@ -111,6 +111,8 @@
       "smaller error bounds, or a promise added")                                                \
     X(PRECISION_REFERENCE_CHANGED, BREAKING, "what the precision is measured against changed",   \
       "the same bounds now promise against another result")                                      \
+    X(CPU_REFERENCE_CHANGED, INFORMATIONAL, "the CPU reference changed, added or removed",        \
+      "what conform checks the kernel against; callers call the kernel, not the reference")       \
     X(DETERMINISM_WEAKENED, BREAKING, "determinism weakened",                                    \
       "`bitwise` > `deterministic` > `nondeterministic`: callers that compare runs break")     \
     X(DETERMINISM_STRENGTHENED, COMPATIBLE, "determinism strengthened", "a stronger promise")   \

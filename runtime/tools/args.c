@@ -399,7 +399,8 @@ static const struct option {
      "a dtype the runtime runs but the contract omits is\nnot a failure"},
     {"--wrappers", NULL, 1, CONFORM, 0, set_wrappers, "FILE.c",
      "compiled with the bindings: "
-     "the byte-width wrappers\nof the contracts' own kernels (repeatable)"},
+     "the byte-width wrappers\nof the contracts' own kernels and their cpu_references\n"
+     "(repeatable)"},
     {"--fkcgen", NULL, 1, CONFORM, 0, set_fkcgen, "PATH",
      "the fkcgen to run (default: $FKCGEN, "
      "else the one beside\nfkc-run)"},
@@ -675,7 +676,8 @@ const char *cli_usage(void)
            "options of conform (and --device, --cpu, --validate):\n"
            "  --cases N        seeded cases per binding (default 64)   --seed S  (default 1)\n"
            "  --allow-undeclared  an omitted dtype the runtime runs is no failure\n"
-           "  --wrappers FILE.c   wrappers of the contracts' own kernels (repeatable)\n"
+           "  --wrappers FILE.c   wrappers and cpu_references of the contracts' own kernels\n"
+           "                      (repeatable)\n"
            "  --fkcgen PATH    (default: $FKCGEN, else beside fkc-run)  --prefix NAME (fkc)\n"
            "  --cc-timeout SECONDS  the most $CC may take (default 300), then its process\n"
            "                   group is killed\n"
@@ -724,7 +726,9 @@ static const struct {
      "  says, determinism, shape_rule and dtype_rule, untouched inputs and guard\n"
      "  bytes, refused invalid calls and undeclared keys. One row per binding;\n"
      "  a dtype the runtime runs but the contract omits fails (works but\n"
-     "  undeclared). Exit 1 on any failure.\n"},
+     "  undeclared). A family of the contracts' own whose sections name a\n"
+     "  cpu_reference (defined by the --wrappers files) is checked against it.\n"
+     "  Exit 1 on any failure.\n"},
     {CLI_CMD_VERSION, "version\n  Prints fkc-run's version.\n"},
 };
 

@@ -968,7 +968,8 @@ static void print_header(const run *R)
            "passed", "failed", "refused", "result");
 }
 
-static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declared, const row *r)
+static void print_row_text(run *R, const conform_claim *c, const char *dtype, bool declared,
+                           const row *r)
 {
     char n[3][24];
     if (declared) {
@@ -984,27 +985,14 @@ static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declare
         const char *notes[MAX_NOTES];
         for (size_t i = 0; i < r->n_notes; i++)
             notes[i] = r->notes[i];
-        conform_report_row_t rr = {c->kernel,
-                                   c->op_kind,
-                                   fkc_dtype_name(dt),
-                                   c->file,
-                                   c->line,
-                                   declared,
-                                   r->fail,
-                                   r->cases,
-                                   r->passed,
-                                   r->refused,
-                                   result,
-                                   notes,
-                                   r->claims,
-                                   r->n_notes,
-                                   r->n_more,
-                                   declared ? c : NULL,
-                                   &r->err};
+        conform_report_row_t rr = {
+            c->kernel, c->op_kind,          dtype,      c->file, c->line, declared,  r->fail,
+            r->cases,  r->passed,           r->refused, result,  notes,   r->claims, r->n_notes,
+            r->n_more, declared ? c : NULL, &r->err};
         conform_report_row(R->rep, &rr);
     } else {
-        printf("%-24s %-20s %-5s %6s %7s %7s %8zu  %s\n", c->kernel, c->op_kind, fkc_dtype_name(dt),
-               n[0], n[1], n[2], r->refused, result);
+        printf("%-24s %-20s %-5s %6s %7s %7s %8zu  %s\n", c->kernel, c->op_kind, dtype, n[0], n[1],
+               n[2], r->refused, result);
         for (size_t i = 0; i < r->n_notes; i++)
             printf("  %s\n", r->notes[i]);
         if (r->n_more)
@@ -1014,6 +1002,453 @@ static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declare
         R->failed++;
     else
         R->passed++;
+}
+
+static void print_row(run *R, const conform_claim *c, fkc_dtype dt, bool declared, const row *r)
+{
+    print_row_text(R, c, fkc_dtype_name(dt), declared, r);
+}
+
+/* ---- families of a backend's own (CONFORM_GENERIC, issue 25) -------------------------------- */
+
+#define GEN_EDGE 5      /* edge cases before the random ones */
+#define GEN_MAX_N 65537 /* elements of the largest case: a long row, not a multiple of 4 */
+#define GEN_PARAMS_MAX 256
+
+/* A float element of dtype dt from a double (F16/BF16 rounded to nearest even). */
+static void put_float(fkc_dtype dt, double v, unsigned char *p)
+{
+    float f = (float)v;
+    uint16_t h;
+    switch (dt) {
+    case FKC_DTYPE_F64: memcpy(p, &v, 8); break;
+    case FKC_DTYPE_F32: memcpy(p, &f, 4); break;
+    case FKC_DTYPE_F16: h = cli_f16_from_float(f), memcpy(p, &h, 2); break;
+    default: h = cli_bf16_from_float(f), memcpy(p, &h, 2); break;
+    }
+}
+
+static bool is_float(fkc_dtype dt)
+{
+    return dt == FKC_DTYPE_F32 || dt == FKC_DTYPE_F64 || dt == FKC_DTYPE_F16 ||
+           dt == FKC_DTYPE_BF16;
+}
+
+/* The input of one case: random values (floats: random sign, mantissa and exponent in
+ * 2^-20 .. 2^20; integers: random bits), with specials (floats: zeros, infinities, a NaN, +-1,
+ * the smallest subnormal, the largest finite value; integers: 0, 1, -1, the largest and the
+ * smallest) first when `specials`, and one of them as the last element of every case. */
+static void gen_values(conform_rng *rng, fkc_dtype dt, unsigned char *p, size_t n, bool specials)
+{
+    size_t w = fkc_dtype_size(dt);
+    static const double sp[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0};
+    for (size_t i = 0; i < n; i++) {
+        if (!is_float(dt)) { /* specials: 0, 1, all ones (-1), the largest, the smallest */
+            fill_random(rng, p + i * w, w);
+            size_t k = specials ? i : i + 1 == n ? conform_rng_below(rng, 5) : 5;
+            if (k < 5) {
+                memset(p + i * w, k == 2 || k == 3 ? 0xff : 0, w);
+                if (k == 1)
+                    p[i * w] = 1;
+                else if (k == 3 || k == 4)
+                    p[i * w + w - 1] = k == 3 ? 0x7f : 0x80;
+            }
+            continue;
+        }
+        double v = ldexp((double)(conform_rng_below(rng, 1u << 24) + 1) / (1u << 24),
+                         (int)conform_rng_below(rng, 41) - 20);
+        if (conform_rng_below(rng, 2))
+            v = -v;
+        put_float(dt, v, p + i * w);
+        size_t k = specials ? i : i + 1 == n ? conform_rng_below(rng, 9) : 9;
+        if (k < 7)
+            put_float(dt, sp[k], p + i * w);
+        else if (k < 9) { /* the smallest subnormal, the largest finite value of dt */
+            memset(p + i * w, 0, w);
+            if (k == 7)
+                p[i * w] = 1;
+            else if (dt == FKC_DTYPE_F64) {
+                double m = 1.7976931348623157e308;
+                memcpy(p + i * w, &m, 8);
+            } else if (dt == FKC_DTYPE_F32) {
+                float m = 3.4028234663852886e38f;
+                memcpy(p + i * w, &m, 4);
+            } else {
+                uint16_t m = dt == FKC_DTYPE_F16 ? 0x7bff : 0x7f7f;
+                memcpy(p + i * w, &m, 2);
+            }
+        }
+    }
+}
+
+/* The shape of case i: the edge cases (one element, the specials, a long row of 65537, rank 3
+ * (3, 5, 7), rank 8), then random extents (rank 1..4) of at most 2^14 elements; with the
+ * contract's rank r, every case has rank r (the edge cases' elements on its last axis). */
+static size_t gen_shape(conform_rng *rng, uint32_t rank, size_t i, uint32_t *rk, size_t *shape,
+                        const char **what)
+{
+    static const char *const names[GEN_EDGE] = {"one element", "special values",
+                                                "a long row, its last element", "rank 3", "rank 8"};
+    size_t n = 1;
+    *what = i < GEN_EDGE ? names[i] : NULL;
+    if (i < GEN_EDGE && (rank == 0 || i < 3)) {
+        static const size_t len[3] = {1, 9, GEN_MAX_N};
+        *rk = i < 3 ? (rank ? rank : 1) : i == 3 ? 3 : FKC_MAX_RANK;
+        for (uint32_t a = 0; a < *rk; a++)
+            shape[a] = 1;
+        if (i < 3)
+            shape[*rk - 1] = len[i];
+        else if (i == 3)
+            shape[0] = 3, shape[1] = 5, shape[2] = 7;
+        else
+            for (uint32_t a = 0; a < *rk; a++)
+                shape[a] = 1 + (a % 2);
+    } else {
+        *rk = rank ? rank : 1 + (uint32_t)conform_rng_below(rng, 4);
+        for (uint32_t a = 0; a < *rk; a++)
+            shape[a] = 1;
+        for (uint32_t a = 0; a < *rk; a++) {
+            uint64_t room = (1u << 14) / n;
+            shape[a] = 1 + (size_t)conform_rng_below(rng, room < 64 ? room : 64);
+            n *= shape[a];
+        }
+    }
+    n = 1;
+    for (uint32_t a = 0; a < *rk; a++)
+        n *= shape[a];
+    return n;
+}
+
+/* The op_params of a case: floats from a few scales and uniform in [-4, 4], integers 0..7,
+ * bools either; in contract order. */
+static void gen_params(conform_rng *rng, const conform_claim *cl, double *v)
+{
+    static const double scales[] = {0.5, -1.5, 3.0, 0.1, 1.0};
+    for (uint32_t f = 0; f < cl->n_fields; f++) {
+        const char *k = cl->field_kinds[f];
+        if (k && (strcmp(k, "f32") == 0 || strcmp(k, "f64") == 0))
+            v[f] = conform_rng_below(rng, 2)
+                       ? scales[conform_rng_below(rng, 5)]
+                       : ((double)conform_rng_below(rng, 1u << 20) / (1u << 20)) * 8.0 - 4.0;
+        else
+            v[f] = (double)conform_rng_below(rng, 8);
+    }
+}
+
+/* "rank 2, shape (4, 6)" and the case's name. */
+static void shape_text(uint32_t rk, const size_t *shape, const char *what, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "rank %u, shape (", rk);
+    for (uint32_t a = 0; a < rk && n > 0 && (size_t)n < cap; a++)
+        n += snprintf(buf + n, cap - (size_t)n, "%s%zu", a ? ", " : "", shape[a]);
+    if (n > 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ")%s%s", what ? ": " : "", what ? what : "");
+}
+
+/* "scale F32" or "cast F32->F16". */
+static const char *gname(const conform_claim *cl, char *buf, size_t cap)
+{
+    if (cl->dtype == cl->out_dtype)
+        snprintf(buf, cap, "%s %s", cl->kernel, fkc_dtype_name(cl->dtype));
+    else
+        snprintf(buf, cap, "%s %s->%s", cl->kernel, fkc_dtype_name(cl->dtype),
+                 fkc_dtype_name(cl->out_dtype));
+    return buf;
+}
+
+/* One tensor in a buffer of its own between guard bands of random bytes. */
+typedef struct gbuf {
+    fkc_buffer *buf;
+    uint64_t at, bytes, size; /* the tensor's offset and length; the buffer's size */
+    unsigned char *init, *got;
+} gbuf;
+
+static fkc_status gbuf_make(run *R, conform_rng *rng, uint64_t bytes, uint32_t align,
+                            const unsigned char *data, gbuf *g)
+{
+    memset(g, 0, sizeof *g);
+    g->at = align_up(GUARD_MIN + conform_rng_below(rng, 64), align ? align : 1);
+    g->bytes = bytes;
+    g->size = g->at + bytes + GUARD_MIN + conform_rng_below(rng, 64);
+    if (!(g->init = malloc(g->size)) || !(g->got = malloc(g->size)))
+        return fkc_set_error(FKC_ERR_OUT_OF_MEMORY, "conform: out of memory");
+    fill_random(rng, g->init, g->size);
+    if (data)
+        memcpy(g->init + g->at, data, bytes);
+    fkc_status st = fkc_buffer_create(R->ctx, g->size, &g->buf);
+    return st == FKC_OK ? fkc_buffer_upload(g->buf, 0, g->init, g->size) : st;
+}
+
+static void gbuf_free(gbuf *g)
+{
+    fkc_buffer_destroy(g->buf);
+    free(g->init);
+    free(g->got);
+    memset(g, 0, sizeof *g);
+}
+
+/* The first byte outside the tensor that changed, as a note; false when none did. */
+static bool guard_changed(const gbuf *g, uint64_t *off)
+{
+    for (uint64_t i = 0; i < g->size; i++)
+        if ((i < g->at || i >= g->at + g->bytes) && g->got[i] != g->init[i]) {
+            *off = i;
+            return true;
+        }
+    return false;
+}
+
+/* Runs the kernel (ref false, on a stream, one submit) or the cpu_reference (ref true, with
+ * stream NULL, synchronously) on in -> out; then reads out back. */
+static fkc_status gen_call(run *R, const conform_claim *cl, bool ref, gbuf *in, gbuf *out,
+                           const uint32_t rk, const size_t *shape, const void *params)
+{
+    const fkc_conform_generic_op *op = &R->build.generic->ops[cl->generic];
+    fkc_tensor ti = {in->buf, in->at, cl->dtype, rk, {0}};
+    fkc_tensor to = {out->buf, out->at, cl->out_dtype, rk, {0}};
+    memcpy(ti.shape, shape, rk * sizeof *shape);
+    memcpy(to.shape, shape, rk * sizeof *shape);
+    fkc_stream *s = NULL;
+    fkc_status st = ref ? FKC_OK : fkc_stream_create(R->ctx, &s);
+    if (st == FKC_OK)
+        st = op->call(ref, cl->dtype, cl->out_dtype, cl->backend, s, &ti, &to, params);
+    if (st == FKC_OK && s)
+        st = fkc_stream_submit(s);
+    fkc_stream_destroy(s);
+    if (st == FKC_OK)
+        st = fkc_buffer_download(out->buf, 0, out->got, out->size);
+    if (st == FKC_OK)
+        st = fkc_buffer_download(in->buf, 0, in->got, in->size);
+    return st;
+}
+
+/* Every case of one binding of a family of the backend's own against its cpu_reference. */
+static void check_generic(run *R, const conform_claim *cl, row *r)
+{
+    const fkc_conform_generic_op *op = &R->build.generic->ops[cl->generic];
+    conform_rng rng = {R->o->seed ^ 0x9e3779b97f4a7c15u};
+    char nm[96], text[256], why[CLI_ERR_MAX], a[48], b2[48];
+    size_t win = fkc_dtype_size(cl->dtype), wout = fkc_dtype_size(cl->out_dtype);
+    conform_tolerance tol = {cl->max_ulp, cl->max_absolute, cl->max_relative};
+    unsigned char *data = malloc((size_t)GEN_MAX_N * 8);
+    double values[CONFORM_MAX_FIELDS];
+    _Alignas(16) unsigned char params[GEN_PARAMS_MAX];
+    for (const char *p = cl->kernel; *p; p++)
+        fnv(&rng.state, p, 1);
+    fnv(&rng.state, &cl->dtype, sizeof cl->dtype);
+    gname(cl, nm, sizeof nm);
+    r->cases = R->o->cases;
+    r->claim = "dtypes";
+    fkc_status st = op->lookup(cl->dtype, cl->out_dtype, cl->backend);
+    if (st != FKC_OK) {
+        note(r, "%s: the generated dispatch gives no kernel for the declared [%s, %s] on %s: %s",
+             nm, fkc_dtype_name(cl->dtype), fkc_dtype_name(cl->out_dtype), cl->backend_name,
+             fkc_status_name(st));
+        free(data);
+        return;
+    }
+    /* every other output dtype of this input must be refused, unless bound */
+    for (int u = 0; u < FKC_DTYPE_COUNT; u++) {
+        bool bound_here = false;
+        for (size_t j = 0; j < R->claims.n && !bound_here; j++) {
+            const conform_claim *x = &R->claims.items[j];
+            bound_here = x->op == CONFORM_GENERIC && x->generic == cl->generic &&
+                         x->dtype == cl->dtype && x->out_dtype == (fkc_dtype)u &&
+                         x->backend == cl->backend;
+        }
+        if (bound_here)
+            continue;
+        st = op->lookup(cl->dtype, (fkc_dtype)u, cl->backend);
+        if (st == FKC_ERR_NO_KERNEL)
+            r->refused++;
+        else
+            note(r, "%s: the dispatch gives %s for the unbound key [%s, %s], not FKC_ERR_NO_KERNEL",
+                 nm, fkc_status_name(st), fkc_dtype_name(cl->dtype), fkc_dtype_name((fkc_dtype)u));
+    }
+    if (op->params_size > GEN_PARAMS_MAX || !data) {
+        note(r, "%s: its params struct (%zu bytes) is larger than conform's %d", nm,
+             op->params_size, GEN_PARAMS_MAX);
+        free(data);
+        return;
+    }
+    for (size_t i = 0; i < R->o->cases; i++) {
+        uint32_t rk;
+        size_t shape[FKC_MAX_RANK];
+        const char *what;
+        size_t n = gen_shape(&rng, cl->rank, i, &rk, shape, &what);
+        gen_values(&rng, cl->dtype, data, n, i == 1);
+        gen_params(&rng, cl, values);
+        memset(params, 0, sizeof params);
+        op->make_params(values, cl->n_fields, params);
+        fnv(&R->digest, shape, rk * sizeof *shape);
+        fnv(&R->digest, data, n * win);
+        fnv(&R->digest, values, cl->n_fields * sizeof *values);
+        shape_text(rk, shape, what, text, sizeof text);
+        gbuf in, out, ref, again;
+        memset(&again, 0, sizeof again);
+        bool ok = true;
+        uint64_t off;
+        st = gbuf_make(R, &rng, n * win, cl->alignment, data, &in);
+        fkc_status st2 = st == FKC_OK ? gbuf_make(R, &rng, n * wout, cl->alignment, NULL, &out)
+                                      : (memset(&out, 0, sizeof out), st);
+        fkc_status st3 = st2 == FKC_OK ? gbuf_make(R, &rng, n * wout, cl->alignment, NULL, &ref)
+                                       : (memset(&ref, 0, sizeof ref), st2);
+        if (st3 != FKC_OK) {
+            r->claim = "run";
+            note(r, "%s: case %zu (%s): cannot make its buffers: %s", nm, i, text,
+                 why_failed(st3, why, sizeof why));
+            ok = false;
+            goto next;
+        }
+        /* the reference first: it must accept every case conform makes */
+        st = gen_call(R, cl, true, &in, &ref, rk, shape, params);
+        if (st != FKC_OK || guard_changed(&ref, &off)) {
+            r->claim = "run";
+            note(r, "%s: case %zu (%s): the cpu_reference %s %s", nm, i, text, op->reference,
+                 st != FKC_OK ? why_failed(st, why, sizeof why)
+                              : "wrote outside its output: fix the reference first");
+            ok = false;
+            goto next;
+        }
+        st = gen_call(R, cl, false, &in, &out, rk, shape, params);
+        if (st != FKC_OK) {
+            r->claim = "dtypes";
+            note(r, "%s: case %zu (%s): refused a valid call of a declared combination: %s", nm, i,
+                 text, why_failed(st, why, sizeof why));
+            ok = false;
+            goto next;
+        }
+        if (guard_changed(&out, &off)) {
+            r->claim = "guard";
+            if (off >= out.at + out.bytes)
+                note(r,
+                     "%s: case %zu (%s): byte %" PRIu64 " past the output's end changed "
+                     "(buffer offset %" PRIu64 ": 0x%02x -> 0x%02x)",
+                     nm, i, text, off - (out.at + out.bytes) + 1, off, out.init[off], out.got[off]);
+            else
+                note(r,
+                     "%s: case %zu (%s): byte %" PRIu64 " before the output changed "
+                     "(buffer offset %" PRIu64 ")",
+                     nm, i, text, out.at - off, off);
+            ok = false;
+        }
+        if (memcmp(in.got, in.init, in.size) != 0) {
+            r->claim = "aliasing";
+            note(r, "%s: case %zu (%s): the input changed (aliasing: %s)", nm, i, text,
+                 cl->aliasing);
+            ok = false;
+        }
+        for (size_t e = 0; e < n; e++) {
+            const unsigned char *g = out.got + out.at + e * wout, *w = ref.got + ref.at + e * wout;
+            conform_element_error(cl->out_dtype, g, w, &r->err);
+            if (!conform_element_ok(cl->out_dtype, g, w, &tol) && ok) {
+                r->claim = "precision";
+                note(r,
+                     "%s: case %zu (%s): element %zu is %s, the reference %s: %" PRIu64
+                     " ulp apart (max_ulp %" PRIu64 ", max_absolute %g, max_relative %g)",
+                     nm, i, text, e, hex(g, wout, a), hex(w, wout, b2),
+                     conform_ulp_distance(cl->out_dtype, g, w), cl->max_ulp, cl->max_absolute,
+                     cl->max_relative);
+                ok = false;
+            }
+        }
+        /* determinism: again, the output elsewhere (another offset and guard) */
+        if (ok && (cl->determinism != CONFORM_NONDETERMINISTIC || cl->bit_stable)) {
+            r->claim = "determinism";
+            st = gbuf_make(R, &rng, n * wout, cl->alignment, NULL, &again);
+            if (st == FKC_OK)
+                st = gen_call(R, cl, false, &in, &again, rk, shape, params);
+            if (st != FKC_OK || memcmp(again.got + again.at, out.got + out.at, n * wout) != 0) {
+                size_t e = 0;
+                while (st == FKC_OK && e < n &&
+                       !memcmp(again.got + again.at + e * wout, out.got + out.at + e * wout, wout))
+                    e++;
+                if (st != FKC_OK)
+                    note(r, "%s: case %zu (%s): a second run was refused: %s", nm, i, text,
+                         why_failed(st, why, sizeof why));
+                else
+                    note(r,
+                         "%s: case %zu (%s): a second run differs at element %zu: %s, then %s "
+                         "(determinism: %s)",
+                         nm, i, text, e, hex(out.got + out.at + e * wout, wout, a),
+                         hex(again.got + again.at + e * wout, wout, b2),
+                         cl->determinism == CONFORM_BITWISE         ? "bitwise"
+                         : cl->determinism == CONFORM_DETERMINISTIC ? "deterministic"
+                                                                    : "bit_stable");
+                ok = false;
+            }
+        }
+    next:
+        r->passed += ok;
+        gbuf_free(&in);
+        gbuf_free(&out);
+        gbuf_free(&ref);
+        gbuf_free(&again);
+    }
+    free(data);
+    check_validation(R, cl, cl->dtype, r);
+}
+
+/* An input dtype no binding of the kernel declares: the dispatch must refuse [dt, dt] (and
+ * every [dt, U]) unless another section of the op kind binds it. */
+static void check_generic_undeclared(run *R, const conform_claim *sec, fkc_dtype dt, row *r)
+{
+    const fkc_conform_generic_op *op = &R->build.generic->ops[sec->generic];
+    char nm[96];
+    r->claim = "dtypes";
+    for (int u = 0; u < FKC_DTYPE_COUNT; u++) {
+        bool bound_elsewhere = false;
+        for (size_t j = 0; j < R->claims.n && !bound_elsewhere; j++) {
+            const conform_claim *x = &R->claims.items[j];
+            bound_elsewhere = x->op == CONFORM_GENERIC && x->generic == sec->generic &&
+                              x->dtype == dt && x->out_dtype == (fkc_dtype)u &&
+                              x->backend == sec->backend;
+        }
+        if (bound_elsewhere)
+            continue;
+        fkc_status st = op->lookup(dt, (fkc_dtype)u, sec->backend);
+        if (st == FKC_ERR_NO_KERNEL)
+            r->refused++;
+        else
+            note(r,
+                 "%s: the dispatch gives %s for the undeclared key [%s, %s], not "
+                 "FKC_ERR_NO_KERNEL",
+                 name_of(sec, dt, nm, sizeof nm), fkc_status_name(st), fkc_dtype_name(dt),
+                 fkc_dtype_name((fkc_dtype)u));
+    }
+    if (!r->fail) {
+        r->result = "ok, refused as expected";
+        R->refused_undeclared++;
+    }
+}
+
+/* A kernel of a family of the backend's own: a row per binding (per declared combination),
+ * then a row per input dtype of the nine it does not declare. */
+static void check_generic_kernel(run *R, const conform_claim *sec, size_t first)
+{
+    bool in_seen[FKC_DTYPE_COUNT] = {false};
+    for (size_t j = first; j < R->claims.n; j++) {
+        const conform_claim *cl = &R->claims.items[j];
+        if (strcmp(cl->kernel, sec->kernel) != 0)
+            continue;
+        row r = {0};
+        char combo[48];
+        check_generic(R, cl, &r);
+        in_seen[cl->dtype] = true;
+        snprintf(combo, sizeof combo, "%s%s%s", fkc_dtype_name(cl->dtype),
+                 cl->dtype == cl->out_dtype ? "" : "->",
+                 cl->dtype == cl->out_dtype ? "" : fkc_dtype_name(cl->out_dtype));
+        print_row_text(R, cl, combo, true, &r);
+        fflush(stdout);
+    }
+    for (int d = 0; d < FKC_DTYPE_COUNT; d++) {
+        if (in_seen[d])
+            continue;
+        row r = {0};
+        check_generic_undeclared(R, sec, (fkc_dtype)d, &r);
+        print_row_text(R, sec, fkc_dtype_name((fkc_dtype)d), false, &r);
+        fflush(stdout);
+    }
 }
 
 /* Every kernel (section) of the claims in order of first appearance; for each the nine
@@ -1027,6 +1462,10 @@ static void check_all(run *R)
             first = strcmp(R->claims.items[j].kernel, sec->kernel) != 0;
         if (!first)
             continue;
+        if (sec->op == CONFORM_GENERIC) {
+            check_generic_kernel(R, sec, i);
+            continue;
+        }
         for (int d = 0; d < FKC_DTYPE_COUNT; d++) {
             const conform_claim *cl = NULL;
             for (size_t j = i; j < R->claims.n && !cl; j++)
@@ -1124,6 +1563,8 @@ static void measure(run *R)
            "device us", "GB/s");
     for (size_t i = 0; i < R->claims.n; i++) {
         const conform_claim *cl = &R->claims.items[i];
+        if (cl->op == CONFORM_GENERIC)
+            continue; /* --measure: the runtime's families (no generated cost call here) */
         fkc_status st;
         kfn k = kernel_of(R, cl->op, cl->dtype, cl->dtype, cl->backend, cl->kernel_source, &st);
         for (uint32_t j = 0; st == FKC_OK && j < R->o->n_sizes; j++) {
@@ -1167,14 +1608,28 @@ static void test_pause(const conform_build *b)
 static int plan(run *R, bool has[CONFORM_OP_COUNT], char err[CLI_ERR_MAX])
 {
     for (size_t i = 0; i < R->claims.n; i++) {
-        if (check_signature(&R->claims.items[i], err) < 0)
+        const conform_claim *c = &R->claims.items[i];
+        if (c->op == CONFORM_GENERIC) {
+            if (conform_generic_check(c, err) < 0)
+                return CLI_EXIT_FAIL;
+            if (R->o->cpu) {
+                cli_errf(err,
+                         "conform: --cpu checks the runtime's families only: %s (%s, %s:%u) is "
+                         "checked against its cpu_reference %s on a device (leave out --cpu)",
+                         c->kernel, c->op_kind, c->file, c->line, c->cpu_reference);
+                return CLI_EXIT_FAIL;
+            }
+            continue;
+        }
+        if (check_signature(c, err) < 0)
             return CLI_EXIT_FAIL;
-        has[R->claims.items[i].op] = true;
+        has[c->op] = true;
     }
     if (R->claims.n == 0) {
         cli_errf(err,
                  "conform: the contracts bind no op kind conform can check (WriteSlice, "
-                 "WriteSliceRotating: the runtime's kernel families)%s%s",
+                 "WriteSliceRotating: the runtime's kernel families)%s%s; a family of a "
+                 "backend's own is checked when its sections name a cpu_reference",
                  R->claims.n_other ? "; they bind " : "", R->claims.other);
         return CLI_EXIT_FAIL;
     }
@@ -1218,7 +1673,7 @@ int cli_run_conform(const cli_opts *o, char err[CLI_ERR_MAX])
     if (rc == CLI_EXIT_OK)
         rc = plan(&R, has, err);
     if (rc == CLI_EXIT_OK)
-        rc = conform_build_compile(&R.build, o, has, err);
+        rc = conform_build_compile(&R.build, o, has, &R.claims, err);
     if (rc == CLI_EXIT_OK)
         test_pause(&R.build);
     if (rc == CLI_EXIT_OK && !o->cpu)

@@ -19,7 +19,10 @@
 typedef enum conform_op {
     CONFORM_WRITE_SLICE, /* WriteSlice */
     CONFORM_ROTATING,    /* WriteSliceRotating */
-    CONFORM_OP_COUNT
+    CONFORM_OP_COUNT,
+    /* An op kind of a backend's own whose section names a cpu_reference (issue 25): checked
+     * against that reference through fkc_conform_generic (shim/conform_shim.h). */
+    CONFORM_GENERIC = CONFORM_OP_COUNT
 } conform_op;
 
 /* "WriteSlice" / "WriteSliceRotating". */
@@ -56,12 +59,17 @@ typedef struct conform_claim {
     const char *dtype_rule, *shape_rule, *aliasing; /* outputs[0]'s, as written */
     const char *fields[CONFORM_MAX_FIELDS], *field_kinds[CONFORM_MAX_FIELDS];
     uint32_t n_fields;
+    const char *cpu_reference; /* the section's, or NULL */
+    uint32_t generic;          /* CONFORM_GENERIC: its op kind's index in fkc_conform_generic */
 } conform_claim;
 
 typedef struct conform_claims {
     void *json;           /* the parsed dump (json_object *) */
     conform_claim *items; /* the bindings of conform's op kinds, in dump order */
     size_t n;
+    size_t n_generic;            /* bindings of CONFORM_GENERIC among items */
+    const char *generic_ops[64]; /* their op kinds, by conform_claim.generic */
+    uint32_t n_generic_ops;
     size_t n_other;  /* bindings of other op kinds (not checked) */
     char other[256]; /* their op kinds, "Fill, Gelu" */
 } conform_claims;
@@ -140,12 +148,13 @@ void conform_element_error(fkc_dtype dtype, const void *got, const void *want, c
 
 /* The private temp directory, its cleaner, and the compiled bindings. */
 typedef struct conform_build {
-    char dir[PATH_MAX];           /* $TMPDIR/fkc-conform.XXXXXX; "" before it exists */
-    char json[PATH_MAX + 16];     /* dir/claims.json: fkcgen dump --json */
-    int keep_fd;                  /* write end of the cleaner's pipe; -1 when none */
-    pid_t cleaner;                /* removes dir once every holder of the pipe is gone */
-    void *dl;                     /* the compiled bindings (dlopen) */
-    const fkc_conform_shim *shim; /* their table (conform_shim.h) */
+    char dir[PATH_MAX];                 /* $TMPDIR/fkc-conform.XXXXXX; "" before it exists */
+    char json[PATH_MAX + 16];           /* dir/claims.json: fkcgen dump --json */
+    int keep_fd;                        /* write end of the cleaner's pipe; -1 when none */
+    pid_t cleaner;                      /* removes dir once every holder of the pipe is gone */
+    void *dl;                           /* the compiled bindings (dlopen) */
+    const fkc_conform_shim *shim;       /* their table (conform_shim.h) */
+    const fkc_conform_generic *generic; /* families of the backend's own, or NULL */
 } conform_build;
 
 /* Makes the temp directory and starts its cleaner (before any thread exists). A CLI_EXIT_*. */
@@ -155,7 +164,10 @@ int conform_build_dump(conform_build *b, const cli_opts *o, char err[CLI_ERR_MAX
 /* Generates the C bindings, compiles them with the shim and the --wrappers files into one
  * shared object, loads it and finds its table. has[op]: the contracts bind that op kind. */
 int conform_build_compile(conform_build *b, const cli_opts *o, const bool has[CONFORM_OP_COUNT],
-                          char err[CLI_ERR_MAX]);
+                          const conform_claims *c, char err[CLI_ERR_MAX]);
+/* Whether conform can check claim c of a family of a backend's own (CONFORM_GENERIC): one
+ * input, one output of its shape, scalar op_params. 0, or -1 with a message naming it. */
+int conform_generic_check(const conform_claim *c, char err[CLI_ERR_MAX]);
 /* Unloads, removes the directory, ends the cleaner. Safe on a partly begun build. */
 void conform_build_end(conform_build *b);
 

@@ -126,6 +126,7 @@ void conform_build_end(conform_build *b)
         dlclose(b->dl);
     b->dl = NULL;
     b->shim = NULL;
+    b->generic = NULL;
     if (b->dir[0])
         remove_tree(b->dir, 0);
     b->dir[0] = '\0';
@@ -324,6 +325,173 @@ static int write_file(const char *path, const unsigned char *bytes, size_t n)
     return fclose(f) == 0 && w == n ? 0 : -1;
 }
 
+/* fkcgen's C name of an op kind (core/names.c, fkcg_snake_case): "GELUTanh" -> "gelu_tanh". */
+static void snake_case(const char *camel, char *out, size_t cap)
+{
+    size_t k = 0, n = strlen(camel);
+    for (size_t i = 0; i < n && k + 3 < cap; i++) {
+        int c = (unsigned char)camel[i];
+        if (isupper(c) && i > 0 && camel[i - 1] != '_' &&
+            (islower((unsigned char)camel[i - 1]) || isdigit((unsigned char)camel[i - 1]) ||
+             (isupper((unsigned char)camel[i - 1]) && islower((unsigned char)camel[i + 1]))))
+            out[k++] = '_';
+        out[k++] = (char)tolower(c);
+    }
+    out[k] = '\0';
+}
+
+/* The C type of a scalar op_params field kind; NULL for another (Vec<T>). */
+static const char *field_ctype(const char *kind)
+{
+    static const char *const m[][2] = {
+        {"usize", "size_t"}, {"isize", "ptrdiff_t"}, {"u8", "uint8_t"}, {"u16", "uint16_t"},
+        {"u32", "uint32_t"}, {"u64", "uint64_t"},    {"i8", "int8_t"},  {"i16", "int16_t"},
+        {"i32", "int32_t"},  {"i64", "int64_t"},     {"f32", "float"},  {"f64", "double"},
+        {"bool", "bool"}};
+    for (size_t i = 0; kind && i < sizeof m / sizeof m[0]; i++)
+        if (strcmp(kind, m[i][0]) == 0)
+            return m[i][1];
+    return NULL;
+}
+
+int conform_generic_check(const conform_claim *c, char err[CLI_ERR_MAX])
+{
+    if (c->n_inputs != 1 || c->n_outputs != 1) {
+        cli_errf(err,
+                 "conform: %s (%s:%u) has %u inputs and %u outputs; conform checks a family of "
+                 "a backend's own with one input and one output",
+                 c->kernel, c->file, c->line, c->n_inputs, c->n_outputs);
+        return -1;
+    }
+    char want[96];
+    snprintf(want, sizeof want, "same_as(%s)", c->input);
+    if (strcmp(c->shape_rule, want) != 0) {
+        cli_errf(err,
+                 "conform: %s (%s:%u) has shape_rule %s; conform checks a family of a "
+                 "backend's own whose output has the input's shape (%s)",
+                 c->kernel, c->file, c->line, c->shape_rule, want);
+        return -1;
+    }
+    for (uint32_t i = 0; i < c->n_fields; i++)
+        if (!field_ctype(c->field_kinds[i])) {
+            cli_errf(err,
+                     "conform: %s (%s:%u): op_params field %s is a %s; conform sets scalar "
+                     "fields only (usize, i32, f32, bool, ...)",
+                     c->kernel, c->file, c->line, c->fields[i],
+                     c->field_kinds[i] ? c->field_kinds[i] : "?");
+            return -1;
+        }
+    return 0;
+}
+
+/* dir/conform_generic.c: the table of shim/conform_shim.h's fkc_conform_generic for the op
+ * kinds with a cpu_reference, from the claims (one op kind: the fields of its first binding;
+ * fkcgen checks that every section of an op kind has the same signature). */
+static int write_generic(const conform_build *b, const cli_opts *o, const conform_claims *c)
+{
+    char path[PATH_MAX + 32], sn[160];
+    snprintf(path, sizeof path, "%s/conform_generic.c", b->dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const char *p = o->prefix;
+    char uc[64];
+    size_t k = 0;
+    for (; p[k] && k + 1 < sizeof uc; k++)
+        uc[k] = (char)toupper((unsigned char)p[k]);
+    uc[k] = '\0';
+    fprintf(f,
+            "/* written by fkc-run conform from the dump: families with a cpu_reference */\n"
+            "#include <string.h>\n#include \"conform_shim.h\"\n#include \"%s_bindings.h\"\n",
+            p);
+    fprintf(f,
+            "static int op_of(const char *name, %s_op_kind *op)\n{\n"
+            "    for (int k = 0; k < (int)%s_OP_KIND_COUNT; k++) {\n"
+            "        const char *n = %s_op_kind_name((%s_op_kind)k);\n"
+            "        if (n && strcmp(n, name) == 0) { *op = (%s_op_kind)k; return 0; }\n"
+            "    }\n    return -1;\n}\n",
+            p, uc, p, p, p);
+    for (uint32_t g = 0; g < c->n_generic_ops; g++) {
+        const conform_claim *cl = NULL;
+        for (size_t i = 0; i < c->n && !cl; i++)
+            if (c->items[i].op == CONFORM_GENERIC && c->items[i].generic == g)
+                cl = &c->items[i];
+        snake_case(cl->op_kind, sn, sizeof sn);
+        /* every distinct reference of the op kind is declared with its kernel type */
+        fprintf(f, "/* %s */\n", cl->op_kind);
+        for (size_t i = 0; i < c->n; i++) {
+            const conform_claim *x = &c->items[i];
+            bool first = x->op == CONFORM_GENERIC && x->generic == g;
+            for (size_t j = 0; j < i && first; j++)
+                first = !(c->items[j].op == CONFORM_GENERIC && c->items[j].generic == g &&
+                          strcmp(c->items[j].cpu_reference, x->cpu_reference) == 0);
+            if (first)
+                fprintf(f, "%s_%s_kernel %s;\n", p, sn, x->cpu_reference);
+        }
+        fprintf(f, "static void mp_%u(const double *v, size_t n, void *out)\n{\n", g);
+        if (cl->n_fields)
+            fprintf(f, "    %s_%s_params *p = out;\n    memset(p, 0, sizeof *p);\n", p, sn);
+        else
+            fprintf(f, "    (void)out;\n");
+        fprintf(f, "    (void)v;\n    (void)n;\n");
+        for (uint32_t i = 0; i < cl->n_fields; i++) {
+            const char *t = field_ctype(cl->field_kinds[i]);
+            if (strcmp(t, "bool") == 0)
+                fprintf(f, "    if (n > %u) p->%s = v[%u] != 0;\n", i, cl->fields[i], i);
+            else
+                fprintf(f, "    if (n > %u) p->%s = (%s)v[%u];\n", i, cl->fields[i], t, i);
+        }
+        fprintf(f, "}\n");
+        fprintf(f,
+                "static fkc_status lk_%u(fkc_dtype in, fkc_dtype out, fkc_backend be)\n{\n"
+                "    %s_op_kind op;\n    %s_kernel_ref r;\n"
+                "    if (op_of(\"%s\", &op) < 0) return FKC_ERR_NO_KERNEL;\n"
+                "    return %s_dispatch(op, in, out, be, &r);\n}\n",
+                g, p, p, cl->op_kind, p);
+        fprintf(f,
+                "static fkc_status call_%u(bool ref, fkc_dtype in_dt, fkc_dtype out_dt, "
+                "fkc_backend be, fkc_stream *s, const fkc_tensor *in, fkc_tensor *out, "
+                "const void *params)\n{\n",
+                g);
+        /* the reference of the binding's own section: by key */
+        fprintf(f, "    if (ref) {\n");
+        for (size_t i = 0; i < c->n; i++) {
+            const conform_claim *x = &c->items[i];
+            if (x->op == CONFORM_GENERIC && x->generic == g)
+                fprintf(f,
+                        "        if (in_dt == (fkc_dtype)%d && out_dt == (fkc_dtype)%d && be == "
+                        "(fkc_backend)%d) return %s(s, in, out, params, NULL);\n",
+                        (int)x->dtype, (int)x->out_dtype, (int)x->backend, x->cpu_reference);
+        }
+        fprintf(f,
+                "        return FKC_ERR_NO_KERNEL;\n    }\n"
+                "    %s_op_kind op;\n    %s_kernel_ref r;\n"
+                "    if (op_of(\"%s\", &op) < 0) return FKC_ERR_NO_KERNEL;\n"
+                "    fkc_status st = %s_dispatch(op, in_dt, out_dt, be, &r);\n"
+                "    return st != FKC_OK ? st : r.%s(s, in, out, params, NULL);\n}\n",
+                p, p, cl->op_kind, p, sn);
+    }
+    fprintf(f, "static const fkc_conform_generic_op ops[%u] = {\n", c->n_generic_ops);
+    for (uint32_t g = 0; g < c->n_generic_ops; g++) {
+        const conform_claim *cl = NULL;
+        for (size_t i = 0; i < c->n && !cl; i++)
+            if (c->items[i].op == CONFORM_GENERIC && c->items[i].generic == g)
+                cl = &c->items[i];
+        snake_case(cl->op_kind, sn, sizeof sn);
+        char size[256];
+        snprintf(size, sizeof size, cl->n_fields ? "sizeof(%s_%s_params)" : "0", p, sn);
+        fprintf(f, "    {\"%s\", \"%s\", %s, mp_%u, lk_%u, call_%u},\n", cl->op_kind,
+                cl->cpu_reference, size, g, g, g);
+    }
+    fprintf(f,
+            "};\n__attribute__((visibility(\"default\"))) extern const fkc_conform_generic "
+            "fkc_conform_generic_v1;\n"
+            "const fkc_conform_generic fkc_conform_generic_v1 = "
+            "{FKC_CONFORM_GENERIC_VERSION, sizeof(fkc_conform_generic), %u, ops};\n",
+            c->n_generic_ops);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 /* The environment variable var split at blanks (as make passes CC="cc -fsanitize=address"),
  * else dflt (NULL: nothing), into argv; the number of words. */
 static size_t env_words(const char *var, const char *dflt, char *buf, size_t cap, char **argv,
@@ -343,7 +511,7 @@ static size_t env_words(const char *var, const char *dflt, char *buf, size_t cap
 
 /* Compiles the shim, the generated source and the wrappers into dir/conform.so. */
 static int compile(const conform_build *b, const cli_opts *o, const char *include,
-                   const bool has[CONFORM_OP_COUNT], char err[CLI_ERR_MAX])
+                   const bool has[CONFORM_OP_COUNT], bool generic, char err[CLI_ERR_MAX])
 {
     char ccbuf[1024], flagbuf[2048], defs[7][PATH_MAX + 64], why[64];
     char *argv[MAX_ARGS];
@@ -362,7 +530,9 @@ static int compile(const conform_build *b, const cli_opts *o, const char *includ
     snprintf(defs[5], sizeof defs[5], "-DFKC_CONFORM_HAS_WRITE_SLICE=%d", has[CONFORM_WRITE_SLICE]);
     snprintf(defs[6], sizeof defs[6], "-DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=%d",
              has[CONFORM_ROTATING]);
-    static char src_shim[PATH_MAX + 32], src_gen[PATH_MAX + 80], so[PATH_MAX + 32];
+    static char src_shim[PATH_MAX + 32], src_gen[PATH_MAX + 80], so[PATH_MAX + 32],
+        src_generic[PATH_MAX + 32];
+    snprintf(src_generic, sizeof src_generic, "%s/conform_generic.c", b->dir);
     snprintf(src_shim, sizeof src_shim, "%s/conform_shim.c", b->dir);
     snprintf(src_gen, sizeof src_gen, "%s/%s_bindings.c", b->dir, o->prefix);
     snprintf(so, sizeof so, "%s/conform.so", b->dir);
@@ -375,6 +545,8 @@ static int compile(const conform_build *b, const cli_opts *o, const char *includ
     n += env_words("CFLAGS", NULL, flagbuf, sizeof flagbuf, argv + n, 24); /* -I for wrappers */
     argv[n++] = src_shim;
     argv[n++] = src_gen;
+    if (generic)
+        argv[n++] = src_generic;
     for (uint32_t i = 0; i < o->n_wrappers; i++)
         argv[n++] = (char *)o->wrappers[i];
     argv[n++] = "-o";
@@ -402,7 +574,7 @@ static int compile(const conform_build *b, const cli_opts *o, const char *includ
 }
 
 /* dlopen + the table, checked against this fkc-run. */
-static int load(conform_build *b, char err[CLI_ERR_MAX])
+static int load(conform_build *b, bool generic, char err[CLI_ERR_MAX])
 {
     char so[PATH_MAX + 32];
     snprintf(so, sizeof so, "%s/conform.so", b->dir);
@@ -427,11 +599,20 @@ static int load(conform_build *b, char err[CLI_ERR_MAX])
         return CLI_EXIT_FAIL;
     }
     b->shim = s;
+    if (!generic)
+        return CLI_EXIT_OK;
+    const fkc_conform_generic *g = dlsym(b->dl, FKC_CONFORM_GENERIC_SYMBOL);
+    if (!g || g->version != FKC_CONFORM_GENERIC_VERSION || g->size != sizeof *g) {
+        cli_errf(err, "conform: the compiled bindings' table %s is %s", FKC_CONFORM_GENERIC_SYMBOL,
+                 g ? "of another version" : "missing");
+        return CLI_EXIT_FAIL;
+    }
+    b->generic = g;
     return CLI_EXIT_OK;
 }
 
 int conform_build_compile(conform_build *b, const cli_opts *o, const bool has[CONFORM_OP_COUNT],
-                          char err[CLI_ERR_MAX])
+                          const conform_claims *c, char err[CLI_ERR_MAX])
 {
     char self[PATH_MAX], fkcgen[2 * PATH_MAX], include[PATH_MAX], path[PATH_MAX + 32];
     const char *args[] = {"gen", "--out-dir", b->dir, "--prefix", o->prefix};
@@ -449,7 +630,12 @@ int conform_build_compile(conform_build *b, const cli_opts *o, const bool has[CO
         cli_errf(err, "conform: cannot write %s: %s", path, strerror(errno));
         return CLI_EXIT_FAIL;
     }
-    if ((rc = compile(b, o, include, has, err)) != CLI_EXIT_OK)
+    bool generic = c->n_generic > 0;
+    if (generic && write_generic(b, o, c) < 0) {
+        cli_errf(err, "conform: cannot write %s/conform_generic.c: %s", b->dir, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    if ((rc = compile(b, o, include, has, generic, err)) != CLI_EXIT_OK)
         return rc;
-    return load(b, err);
+    return load(b, generic, err);
 }

@@ -5,6 +5,7 @@
  * Markdown. A dump that is not what docs/fkcgen.md says is an error naming the binding. */
 #include "conform.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,12 +67,24 @@ static int read_precision(json_object *p, conform_claim *c)
 {
     json_object *stable = member(p, "bit_stable_on_same_hardware", json_type_boolean);
     json_object *ulp = member(p, "max_ulp", json_type_int);
+    json_object *ulp_frac = member(p, "max_ulp", json_type_double); /* 2.5 (issue 22) */
     json_object *rel, *abs;
-    if (!stable || !ulp || !json_object_object_get_ex(p, "max_relative", &rel) ||
+    if (!stable || (!ulp && !ulp_frac) || !json_object_object_get_ex(p, "max_relative", &rel) ||
         !json_object_object_get_ex(p, "max_absolute", &abs))
         return -1;
     c->bit_stable = json_object_get_boolean(stable);
-    c->max_ulp = json_object_get_uint64(ulp);
+    if (ulp)
+        c->max_ulp = json_object_get_uint64(ulp);
+    else { /* a distance in whole ulps is at most 2.5 when it is at most 2: the whole part, read
+            * from the text as written (exact past 2^53, where a double is not) */
+        const char *t = json_object_to_json_string_ext(ulp_frac, JSON_C_TO_STRING_PLAIN);
+        char *end;
+        errno = 0;
+        unsigned long long w = strtoull(t, &end, 10);
+        if (errno || end == t || *end != '.')
+            return -1;
+        c->max_ulp = w;
+    }
     c->max_relative = json_object_get_double(rel);
     c->max_absolute = json_object_get_double(abs);
     return 0;
@@ -125,7 +138,8 @@ static int read_binding(json_object *b, conform_op op, conform_claim *c)
     memset(c, 0, sizeof *c);
     c->op = op;
     c->kernel = string_of(b, "kernel");
-    c->op_kind = op_kinds[op];
+    c->op_kind = op == CONFORM_GENERIC ? string_of(b, "op_kind") : op_kinds[op];
+    c->cpu_reference = string_of(b, "cpu_reference");
     c->kernel_source = string_of(b, "kernel_source");
     c->backend_name = string_of(b, "backend");
     c->backend = backend_of(c->backend_name);
@@ -179,9 +193,34 @@ int conform_claims_read(const char *path, conform_claims *c, char err[CLI_ERR_MA
         int op = 0;
         while (op < CONFORM_OP_COUNT && (!kind || strcmp(kind, op_kinds[op]) != 0))
             op++;
-        if (op == CONFORM_OP_COUNT) {
+        if (op == CONFORM_OP_COUNT && !string_of(b, "cpu_reference")) {
             note_other(c, kind ? kind : "?");
             continue;
+        }
+        json_object *key = member(b, "dtypes", json_type_array);
+        if (op == CONFORM_OP_COUNT && key && json_object_array_length(key) != 2) {
+            cli_errf(err,
+                     "conform: %s (%s) has a key of %zu dtypes; conform checks a family of a "
+                     "backend's own keyed [in, out]",
+                     string_of(b, "kernel") ? string_of(b, "kernel") : "?", kind ? kind : "?",
+                     json_object_array_length(key));
+            return -1;
+        }
+        json_object *ins = member(b, "inputs", json_type_array);
+        json_object *dts = member(ins ? json_object_array_get_idx(ins, 0) : NULL, "dtypes",
+                                  json_type_array);
+        for (size_t k = 0;
+             op == CONFORM_OP_COUNT && key && k < 2 + (dts ? json_object_array_length(dts) : 0);
+             k++) {
+            json_object *v = json_object_array_get_idx(k < 2 ? key : dts, k < 2 ? k : k - 2);
+            if (dtype_of(v) == FKC_DTYPE_COUNT) {
+                cli_errf(err,
+                         "conform: %s (%s) takes %s; conform checks a family of a backend's "
+                         "own over fkc's nine dtypes (F32 ... I8)",
+                         string_of(b, "kernel") ? string_of(b, "kernel") : "?", kind ? kind : "?",
+                         v ? json_object_get_string(v) : "?");
+                return -1;
+            }
         }
         if (read_binding(b, (conform_op)op, &c->items[c->n]) < 0) {
             cli_errf(err,
@@ -190,7 +229,21 @@ int conform_claims_read(const char *path, conform_claims *c, char err[CLI_ERR_MA
                      i, string_of(b, "kernel") ? string_of(b, "kernel") : "?");
             return -1;
         }
-        c->n++;
+        conform_claim *cl = &c->items[c->n++];
+        if (cl->op != CONFORM_GENERIC)
+            continue;
+        c->n_generic++;
+        uint32_t g = 0;
+        while (g < c->n_generic_ops && strcmp(c->generic_ops[g], cl->op_kind) != 0)
+            g++;
+        if (g == sizeof c->generic_ops / sizeof c->generic_ops[0]) {
+            cli_errf(err, "conform: more than %zu op kinds with a cpu_reference",
+                     sizeof c->generic_ops / sizeof c->generic_ops[0]);
+            return -1;
+        }
+        if (g == c->n_generic_ops)
+            c->generic_ops[c->n_generic_ops++] = cl->op_kind;
+        cl->generic = g;
     }
     return 0;
 }

@@ -176,6 +176,9 @@ stride: { kind: usize }
                    ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))},
     "key_changed_tuples": {"old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
                            "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"))},
+    "cpu_reference_changed": {
+        "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
+        "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},
     "precision_reference_changed": {
         "old": base(("audited: true", 'audited: true\nreference: "correctly_rounded"')),
         "new": base(("audited: true", 'audited: true\nreference: "implementation:demo::cpu::copy"'))},
@@ -216,6 +219,14 @@ stride: { kind: usize }
         ("max_relative: 0.0", "max_relative: 0.5"))},
     "precision_tightened": {"old": LOOSE, "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 1"),
                                                      ("audited: false", "audited: true"))},
+    # max_ulp a non-negative number (issue 22): 2.5 -> 3 loosens, 2.5 -> 2.25 tightens (exact,
+    # printed as written); 2.50 is 2.5 (no change)
+    "precision_ulp_fraction_loosened": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
+                                        "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 3"))},
+    "precision_ulp_fraction_tightened": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
+                                         "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.25"))},
+    "precision_ulp_fraction_same": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
+                                    "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.50"))},
     "determinism_weakened": {"old": LOOSE, "new": sub(LOOSE, ("determinism: deterministic",
                                                               "determinism: nondeterministic"))},
     "determinism_strengthened": {"old": sub(LOOSE, ("determinism: deterministic",

@@ -224,6 +224,17 @@ static void test_refusals(void **state)
     bad.queue_family = 99;
     REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT,
             "has no queue 0 of family 99");
+    /* just past the last family and the last queue (a mutation sample took `>=` as `>`) */
+    VkQueueFamilyProperties qf[16];
+    uint32_t nqf = 16;
+    vkGetPhysicalDeviceQueueFamilyProperties(h.pd, &nqf, qf);
+    bad = d;
+    bad.queue_family = nqf;
+    REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT, "has no queue 0");
+    bad = d;
+    bad.queue_index = qf[d.queue_family].queueCount;
+    REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT, "has no queue");
+    assert_null(c);
     bad = d;
     bad.enabled_extensions = NULL;
     REFUSED(fkc_context_create_vulkan(&bad, NULL, &c), FKC_ERR_INVALID_ARGUMENT,
@@ -250,6 +261,16 @@ static void test_refusals(void **state)
     fkc_context_destroy(c);
     rt_host_quiet(&h, "refused contexts");
 
+    /* fkc uses push descriptors only when they are among the first enabled_extension_count
+     * names (two survivors of a mutation sample: one name read past the count, and any name
+     * taken as a match); the device has them, the host does not say so */
+    const char *other_then_push[2] = {"VK_KHR_maintenance1", VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    bad = d;
+    bad.enabled_extensions = other_then_push;
+    bad.enabled_extension_count = 1;
+    RT_OK(fkc_context_create_vulkan(&bad, NULL, &c));
+    assert_false(fkc_context_vulkan_push_descriptors(c));
+    fkc_context_destroy(c);
     RT_OK(fkc_context_create_vulkan(&d, NULL, &c));
     assert_false(fkc_context_vulkan_timeline(c)); /* the host did not enable the feature */
     rt_hbuf H;

@@ -7,6 +7,8 @@
 #ifndef FKC_CONFORM_SHIM_H
 #define FKC_CONFORM_SHIM_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fkc/fkc_kernels.h"
@@ -36,5 +38,36 @@ typedef struct fkc_conform_shim {
                           const char *kernel_source, uint64_t n, uint64_t dtype_bytes,
                           const void *params);
 } fkc_conform_shim;
+
+/* Families of a backend's own (issue 25): op kinds that are not the runtime's, whose sections
+ * name a `cpu_reference`. fkc-run writes the file that fills this table (conform_generic.c,
+ * from the dump: it names the generated dispatch, params type and the references, each
+ * declared with the op kind's kernel type, so a reference of another signature fails to
+ * compile) and finds it with dlsym when the contracts have such families. The checked shape
+ * of op: one input, one output of the input's shape, a key [in, out], scalar op_params. */
+#define FKC_CONFORM_GENERIC_VERSION 1
+#define FKC_CONFORM_GENERIC_SYMBOL "fkc_conform_generic_v1"
+
+typedef struct fkc_conform_generic_op {
+    const char *op_kind;   /* "Scale" */
+    const char *reference; /* the cpu_reference's symbol */
+    size_t params_size;    /* sizeof the op kind's params struct */
+    /* Sets the params struct at out from values[0..n) (one per field, contract order;
+     * integer fields take the value truncated, bool fields value != 0). */
+    void (*make_params)(const double *values, size_t n, void *out);
+    /* The generated dispatch of (op kind, [in, out], backend): FKC_OK or its status. */
+    fkc_status (*lookup)(fkc_dtype in, fkc_dtype out, fkc_backend backend);
+    /* Calls the kernel the dispatch gives (reference false) or the cpu_reference (true). */
+    fkc_status (*call)(bool reference, fkc_dtype in_dt, fkc_dtype out_dt, fkc_backend backend,
+                       fkc_stream *stream, const fkc_tensor *in, fkc_tensor *out,
+                       const void *params);
+} fkc_conform_generic_op;
+
+typedef struct fkc_conform_generic {
+    uint32_t version; /* FKC_CONFORM_GENERIC_VERSION */
+    uint32_t size;    /* sizeof (fkc_conform_generic) */
+    uint32_t n_ops;
+    const fkc_conform_generic_op *ops; /* in the order of conform_claim.generic */
+} fkc_conform_generic;
 
 #endif /* FKC_CONFORM_SHIM_H */
