@@ -987,6 +987,37 @@ static void cmp_providers(dctx *c, const fkcg_provider *po, const fkcg_provider 
     if (strcmp(po->name, pn->name) != 0)
         change(c, FKCG_R_PROVIDER_RENAMED, p, pat(po, "provider.name"), pat(pn, "provider.name"),
                was_str(c, po->name), "provider renamed from '%s' to '%s'", po->name, pn->name);
+    /* block dtypes (issue 22): one declared on both sides with another geometry. One added or
+     * removed shows in the bindings that name it. */
+    for (size_t i = 0; i < pn->n_block_dtypes; i++) {
+        const fkcg_dtype_info *bn = &pn->block_dtypes[i];
+        for (size_t j = 0; j < po->n_block_dtypes; j++) {
+            const fkcg_dtype_info *bo = &po->block_dtypes[j];
+            if (strcmp(bo->name, bn->name) != 0)
+                continue;
+            if (bo->block_elements != bn->block_elements || bo->bytes != bn->bytes)
+                change(c, FKCG_R_BLOCK_DTYPE_CHANGED, p, bo->loc, bn->loc,
+                       fkcg_sprintf(c->a, "was %u elements in %u bytes", bo->block_elements,
+                                    bo->bytes),
+                       "block dtype %s changed from %u elements in %u bytes to %u in %u", bn->name,
+                       bo->block_elements, bo->bytes, bn->block_elements, bn->bytes);
+            break;
+        }
+    }
+    for (int side = 0; side < 2; side++) { /* declared on one side only */
+        const fkcg_provider *x = side ? po : pn, *y = side ? pn : po;
+        for (size_t i = 0; i < x->n_block_dtypes; i++) {
+            bool both = false;
+            for (size_t j = 0; j < y->n_block_dtypes && !both; j++)
+                both = !strcmp(x->block_dtypes[i].name, y->block_dtypes[j].name);
+            if (!both)
+                change(c, FKCG_R_BLOCK_DTYPE_DECLARED, p,
+                       side ? x->block_dtypes[i].loc : pat(po, "provider.block_dtypes"),
+                       side ? pat(pn, "provider.block_dtypes") : x->block_dtypes[i].loc,
+                       side ? "declared here" : NULL, "block dtype %s %s", x->block_dtypes[i].name,
+                       side ? "withdrawn" : "declared");
+        }
+    }
     /* fkc_version: this fkcgen reads one version (1); a second one brings its own rule. */
 }
 
@@ -1267,7 +1298,12 @@ static int check_covered(dctx *c, const size_t *mo, size_t first)
         bool named = false;
         for (size_t k = first; k < c->out->n && !named; k++)
             named = same(c->out->v[k].old_kernel, so->kernel) ||
-                    same(c->out->v[k].new_kernel, sn->kernel);
+                    same(c->out->v[k].new_kernel, sn->kernel) ||
+                    /* the front matter's block dtypes, folded into every section's data */
+                    ((c->out->v[k].rule == FKCG_R_BLOCK_DTYPE_CHANGED ||
+                      c->out->v[k].rule == FKCG_R_BLOCK_DTYPE_DECLARED) &&
+                     (same(c->out->v[k].new_loc.file, sn->loc.file) ||
+                      same(c->out->v[k].old_loc.file, so->loc.file)));
         if (!named) {
             fkcg_cli_error("fkcgen diff: internal error", NULL,
                            "kernels '%s' and '%s' differ "

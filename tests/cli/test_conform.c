@@ -348,7 +348,7 @@ static void test_wrong_wrappers(void **state)
 }
 
 /* Claims of the seed's contract the runtime's kernels do not keep: an output rule, aliasing.
- * And one they do: a looser precision (max_ulp 2, deterministic) still passes. */
+ * And ones they do: a looser precision (max_ulp 2, or 2.5; deterministic) still passes. */
 static void test_rules(void **state)
 {
     (void)state;
@@ -360,6 +360,8 @@ static void test_rules(void **state)
                                         "aliasing: none", "aliasing: may_alias_input"};
     static const char *const loose[] = {"max_ulp: 0", "max_ulp: 2", "determinism: bitwise",
                                         "determinism: deterministic"};
+    static const char *const fractional[] = {"max_ulp: 0", "max_ulp: 2.5", "determinism: bitwise",
+                                             "determinism: deterministic"};
     char cmd[800];
     seed_copy("same_as.md", same_as, 2);
     seed_copy("offsets.md", offsets, 2);
@@ -384,6 +386,11 @@ static void test_rules(void **state)
                            "claims aliasing may_alias_input, "
                            "but a call whose input overlaps its output failed"));
     snprintf(cmd, sizeof cmd, "conform --cases 6 %s/loose.md", tmpdir);
+    assert_int_equal(run(cmd, NULL), 0);
+    /* issue 22: a fractional max_ulp (dump --json writes 2.5, a JSON double) is a claim conform
+     * reads (as 2 whole ulps) and checks */
+    seed_copy("fractional.md", fractional, 4);
+    snprintf(cmd, sizeof cmd, "conform --cases 6 %s/fractional.md", tmpdir);
     assert_int_equal(run(cmd, NULL), 0);
 }
 
