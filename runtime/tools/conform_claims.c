@@ -73,11 +73,13 @@ static int read_precision(json_object *p, conform_claim *c)
         !json_object_object_get_ex(p, "max_absolute", &abs))
         return -1;
     c->bit_stable = json_object_get_boolean(stable);
+    c->max_ulp_stated = json_object_to_json_string_ext(ulp ? ulp : ulp_frac,
+                                                       JSON_C_TO_STRING_PLAIN);
     if (ulp)
         c->max_ulp = json_object_get_uint64(ulp);
     else { /* a distance in whole ulps is at most 2.5 when it is at most 2: the whole part, read
             * from the text as written (exact past 2^53, where a double is not) */
-        const char *t = json_object_to_json_string_ext(ulp_frac, JSON_C_TO_STRING_PLAIN);
+        const char *t = c->max_ulp_stated;
         char *end;
         errno = 0;
         unsigned long long w = strtoull(t, &end, 10);
