@@ -361,10 +361,10 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
         fkcg_buf_puts(b, "\n");
     }
     const fkcg_precision *p = &s->precision;
-    fkcg_buf_printf(b,
-                    "\n### Precision and determinism\n\n- determinism `%s`\n- max ulp %llu, "
-                    "max relative ",
-                    or_dash(s->determinism), (unsigned long long)p->max_ulp);
+    fkcg_buf_printf(b, "\n### Precision and determinism\n\n- determinism `%s`\n- max ulp ",
+                    or_dash(s->determinism));
+    fkcg_buf_put_ulp(b, p->max_ulp, p->max_ulp_frac);
+    fkcg_buf_puts(b, ", max relative ");
     put_real(b, p->max_relative);
     fkcg_buf_puts(b, ", max absolute ");
     put_real(b, p->max_absolute);

@@ -133,7 +133,8 @@ static void precision(fkcg_buf *out, const fkcg_precision *p)
     bool first = true;
     fkcg_buf_puts(out, "{");
     kv_bool(out, 8, &first, "bit_stable_on_same_hardware", p->bit_stable_on_same_hardware);
-    kv_uint(out, 8, &first, "max_ulp", p->max_ulp);
+    field(out, 8, &first, "max_ulp"); /* exact: 3, 2.5 (a JSON number) */
+    fkcg_buf_put_ulp(out, p->max_ulp, p->max_ulp_frac);
     kv_double(out, 8, &first, "max_relative", p->max_relative);
     kv_double(out, 8, &first, "max_absolute", p->max_absolute);
     kv_bool(out, 8, &first, "audited", p->audited);

@@ -168,7 +168,7 @@ static void precision_cells(cells *c, const fkcg_precision *pr)
 {
     nest(c, FKCG_T_PRECISION, true);
     boolean(c, pr->bit_stable_on_same_hardware);
-    uint64(c, pr->max_ulp);
+    uint64(c, fkcg_ulp_ceil(pr)); /* whole ulps, rounded up: a bound that still holds */
     f64(c, pr->max_relative);
     f64(c, pr->max_absolute);
     boolean(c, pr->audited);

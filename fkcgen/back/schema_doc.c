@@ -56,6 +56,11 @@ static void runtime_ops(fkcg_buf *out)
     size_t n;
     const fkcg_runtime_kernel *rk = fkcg_runtime_kernels(&n);
     for (size_t i = 0; i < n; i++) {
+        bool seen = false; /* one op kind of several kernels (SetRows) is listed once */
+        for (size_t j = 0; j < i; j++)
+            seen |= !strcmp(rk[j].op_kind, rk[i].op_kind);
+        if (seen)
+            continue;
         fkcg_buf_printf(out, "%s`%s` takes %zu input%s, %zu output%s and the fields", i ? "; " : "",
                         rk[i].op_kind, rk[i].n_inputs, rk[i].n_inputs == 1 ? "" : "s",
                         rk[i].n_outputs, rk[i].n_outputs == 1 ? "" : "s");

@@ -159,3 +159,22 @@ int fkcg_open_regular(const char *path, int *fd, struct stat *st)
     }
     return err;
 }
+
+void fkcg_ulp_format(char out[FKCG_ULP_TEXT], uint64_t whole, uint32_t frac)
+{
+    char d[10];
+    for (int i = 8; i >= 0; i--, frac /= 10)
+        d[i] = (char)('0' + frac % 10);
+    int n = 9;
+    while (n > 0 && d[n - 1] == '0')
+        n--;
+    d[n] = '\0';
+    snprintf(out, FKCG_ULP_TEXT, "%llu%s%s", (unsigned long long)whole, n ? "." : "", d);
+}
+
+void fkcg_buf_put_ulp(fkcg_buf *b, uint64_t whole, uint32_t frac)
+{
+    char t[FKCG_ULP_TEXT];
+    fkcg_ulp_format(t, whole, frac);
+    fkcg_buf_puts(b, t);
+}

@@ -60,6 +60,10 @@ void fkcg_buf_printf(fkcg_buf *b, const char *fmt, ...);
 
 /* Appends v in decimal, without printf (no locale; printers write millions of numbers). */
 void fkcg_buf_put_u64(fkcg_buf *b, uint64_t v);
+/* Appends whole + frac/10^9 exactly, "2.5", "3" (no trailing zeros, no point for a whole). */
+void fkcg_buf_put_ulp(fkcg_buf *b, uint64_t whole, uint32_t frac);
+#define FKCG_ULP_TEXT 32 /* 20 digits, '.', 9 decimals, NUL */
+void fkcg_ulp_format(char out[FKCG_ULP_TEXT], uint64_t whole, uint32_t frac);
 /* Appends item i of an n-item list in prose, "a, b or c": the separator, then item. */
 void fkcg_buf_put_listed(fkcg_buf *b, size_t i, size_t n, const char *item);
 

@@ -152,6 +152,7 @@ typedef enum fkcg_type {
     FT_IDENT,   /* a C identifier */
     FT_UINT,    /* unsigned decimal integer */
     FT_FLOAT,   /* non-negative decimal number */
+    FT_ULP,     /* non-negative decimal, exact: integer part to 2^64-1, up to 9 decimals */
     FT_BOOL,    /* true / false */
     FT_ENUM,    /* one value of .enum_name */
     FT_ENUMSEQ, /* non-empty sequence of distinct .enum_name values */

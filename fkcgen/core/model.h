@@ -192,13 +192,27 @@ typedef struct fkcg_cost {
 
 typedef struct fkcg_precision {
     bool bit_stable_on_same_hardware;
-    uint64_t max_ulp;
+    uint64_t max_ulp; /* whole ulps (max_ulp_frac below holds the fraction) */
     double max_relative;
     double max_absolute;
     bool audited;
     const char *notes;     /* free text or NULL */
     const char *reference; /* "correctly_rounded", "implementation:<path>", or NULL */
+    uint32_t max_ulp_frac; /* max_ulp's fraction, in billionths (0 .. 999999999) */
 } fkcg_precision;
+
+/* max_ulp rounded up to whole ulps (what the generated tables carry; validate refuses a
+ * fraction above 2^64-1), and the order of two max_ulp values (-1, 0, 1). */
+static inline uint64_t fkcg_ulp_ceil(const fkcg_precision *p)
+{
+    return p->max_ulp + (p->max_ulp_frac != 0);
+}
+static inline int fkcg_ulp_cmp(const fkcg_precision *a, const fkcg_precision *b)
+{
+    if (a->max_ulp != b->max_ulp)
+        return a->max_ulp < b->max_ulp ? -1 : 1;
+    return a->max_ulp_frac == b->max_ulp_frac ? 0 : a->max_ulp_frac < b->max_ulp_frac ? -1 : 1;
+}
 
 typedef struct fkcg_provider { /* the front matter of one file */
     uint64_t fkc_version;
@@ -386,6 +400,9 @@ typedef struct fkcg_runtime_kernel {
     size_t n_inputs; /* tensors of fkc_<op snake>_kernel: const inputs, then outputs */
     size_t n_outputs;
     bool extra; /* side inputs fkc_<op snake>_extra; else `const void *extra` */
+    /* the wrappers' suffixes fkc_<kernel>_<suffix>, NULL-ended, for a family keyed over more
+     * than [T, T]; NULL: b1, b2, b4 and b8 */
+    const char *const *wrappers;
 } fkcg_runtime_kernel;
 
 /* The runtime's families (names.c's table), *n of them. */

@@ -456,11 +456,28 @@ static const fkcg_runtime_field write_slice_rotating_fields[] = {
     {"dst_shape", "Vec<usize>"},
     {"capacity", "usize"},
 };
+static const fkcg_runtime_field set_rows_fields[] = {
+    {"slot_axis", "i32"},
+};
+/* Wrappers of a family keyed over more than [T, T] (NULL: fkc_<kernel>_b1, _b2, _b4, _b8). */
+static const char *const set_rows_wrappers[] = {
+    "b4", "b4_b8_b4", "b2_b4_b2", "b2_b8_b2", "b8_b4_b8", "b8", "b1_b4_b1", "b1_b8_b1", NULL};
+static const char *const set_rows_narrow_wrappers[] = {"f32_i32_f16", "f32_i32_bf16", "f32_i64_f16",
+                                                       "f32_i64_bf16", NULL};
+static const char *const set_rows_widen_wrappers[] = {"f16_i32_f32", "f16_i64_f32", "bf16_i32_f32",
+                                                      "bf16_i64_f32", NULL};
 #define FIELDS(f) f, sizeof f / sizeof f[0]
 static const fkcg_runtime_kernel runtime_kernels[] = {
-    {"write_slice", "WriteSlice", "Vulkan", FIELDS(write_slice_fields), 1, 1, false},
+    {"write_slice", "WriteSlice", "Vulkan", FIELDS(write_slice_fields), 1, 1, false, NULL},
     {"write_slice_rotating", "WriteSliceRotating", "Vulkan", FIELDS(write_slice_rotating_fields), 1,
-     1, true},
+     1, true, NULL},
+    /* SetRows: three kernels of one op kind (copies, narrowing, widening: contracts/vulkan/
+     * set_rows.md), each keyed [src, index, cache]; cache is also the output (in place). */
+    {"set_rows", "SetRows", "Vulkan", FIELDS(set_rows_fields), 3, 1, true, set_rows_wrappers},
+    {"set_rows_narrow", "SetRows", "Vulkan", FIELDS(set_rows_fields), 3, 1, true,
+     set_rows_narrow_wrappers},
+    {"set_rows_widen", "SetRows", "Vulkan", FIELDS(set_rows_fields), 3, 1, true,
+     set_rows_widen_wrappers},
 };
 #undef FIELDS
 enum { N_RUNTIME_KERNELS = sizeof runtime_kernels / sizeof runtime_kernels[0] };

@@ -210,7 +210,10 @@ static SCHEMA(schema_cost, "cost", cost_keys, false);
 
 static const fkcg_key precision_keys[] = {
     {"bit_stable_on_same_hardware", FT_BOOL, REQ, NULL, NULL, "same bits on every run"},
-    {"max_ulp", FT_UINT, REQ, NULL, NULL, "largest error in units in the last place"},
+    {"max_ulp", FT_ULP, REQ, NULL, NULL,
+     "largest error in units in the last place: a non-negative number (`3`, `2.5`; up to "
+     "18446744073709551615, at most 9 decimals); the generated tables carry it rounded up to "
+     "whole ulps, `dump --json` exactly"},
     {"max_relative", FT_FLOAT, REQ, NULL, NULL, "largest relative error, ≥ 0"},
     {"max_absolute", FT_FLOAT, REQ, NULL, NULL, "largest absolute error, ≥ 0"},
     {"audited", FT_BOOL, REQ, NULL, NULL, "the figures were checked"},
@@ -356,6 +359,7 @@ const char *fkcg_type_name(fkcg_type t)
     case FT_IDENT: return "identifier";
     case FT_UINT: return "unsigned integer";
     case FT_FLOAT: return "number";
+    case FT_ULP: return "non-negative number";
     case FT_BOOL: return "boolean";
     case FT_ENUM: return "enum";
     case FT_ENUMSEQ: return "list of enum";

@@ -843,14 +843,17 @@ static void cmp_precision(dctx *c, const spair *p)
     const fkcg_precision *o = &p->so->precision, *n = &p->sn->precision;
     cmp_prec_flag(c, p, "bit_stable_on_same_hardware", o->bit_stable_on_same_hardware,
                   n->bit_stable_on_same_hardware);
-    if (o->max_ulp != n->max_ulp) { /* a uint64: compared as one, printed exactly */
-        bool loose = n->max_ulp > o->max_ulp;
+    int ulp = fkcg_ulp_cmp(n, o);
+    if (ulp != 0) { /* exact (whole ulps and billionths), printed exactly */
+        char so[FKCG_ULP_TEXT], sn[FKCG_ULP_TEXT];
+        fkcg_ulp_format(so, o->max_ulp, o->max_ulp_frac);
+        fkcg_ulp_format(sn, n->max_ulp, n->max_ulp_frac);
+        bool loose = ulp > 0;
         change(c, loose ? FKCG_R_PRECISION_LOOSENED : FKCG_R_PRECISION_TIGHTENED, p,
                at(p->so, "precision.max_ulp"), at(p->sn, "precision.max_ulp"),
-               fkcg_sprintf(c->a, "was %llu", (unsigned long long)o->max_ulp),
-               "precision max_ulp of kernel '%s' %s from %llu to %llu", p->sn->kernel,
-               loose ? "loosened" : "tightened", (unsigned long long)o->max_ulp,
-               (unsigned long long)n->max_ulp);
+               fkcg_sprintf(c->a, "was %s", so),
+               "precision max_ulp of kernel '%s' %s from %s to %s", p->sn->kernel,
+               loose ? "loosened" : "tightened", so, sn);
     }
     cmp_prec_bound(c, p, "max_relative", o->max_relative, n->max_relative);
     cmp_prec_bound(c, p, "max_absolute", o->max_absolute, n->max_absolute);
@@ -984,6 +987,37 @@ static void cmp_providers(dctx *c, const fkcg_provider *po, const fkcg_provider 
     if (strcmp(po->name, pn->name) != 0)
         change(c, FKCG_R_PROVIDER_RENAMED, p, pat(po, "provider.name"), pat(pn, "provider.name"),
                was_str(c, po->name), "provider renamed from '%s' to '%s'", po->name, pn->name);
+    /* block dtypes (issue 22): one declared on both sides with another geometry. One added or
+     * removed shows in the bindings that name it. */
+    for (size_t i = 0; i < pn->n_block_dtypes; i++) {
+        const fkcg_dtype_info *bn = &pn->block_dtypes[i];
+        for (size_t j = 0; j < po->n_block_dtypes; j++) {
+            const fkcg_dtype_info *bo = &po->block_dtypes[j];
+            if (strcmp(bo->name, bn->name) != 0)
+                continue;
+            if (bo->block_elements != bn->block_elements || bo->bytes != bn->bytes)
+                change(c, FKCG_R_BLOCK_DTYPE_CHANGED, p, bo->loc, bn->loc,
+                       fkcg_sprintf(c->a, "was %u elements in %u bytes", bo->block_elements,
+                                    bo->bytes),
+                       "block dtype %s changed from %u elements in %u bytes to %u in %u", bn->name,
+                       bo->block_elements, bo->bytes, bn->block_elements, bn->bytes);
+            break;
+        }
+    }
+    for (int side = 0; side < 2; side++) { /* declared on one side only */
+        const fkcg_provider *x = side ? po : pn, *y = side ? pn : po;
+        for (size_t i = 0; i < x->n_block_dtypes; i++) {
+            bool both = false;
+            for (size_t j = 0; j < y->n_block_dtypes && !both; j++)
+                both = !strcmp(x->block_dtypes[i].name, y->block_dtypes[j].name);
+            if (!both)
+                change(c, FKCG_R_BLOCK_DTYPE_DECLARED, p,
+                       side ? x->block_dtypes[i].loc : pat(po, "provider.block_dtypes"),
+                       side ? pat(pn, "provider.block_dtypes") : x->block_dtypes[i].loc,
+                       side ? "declared here" : NULL, "block dtype %s %s", x->block_dtypes[i].name,
+                       side ? "withdrawn" : "declared");
+        }
+    }
     /* fkc_version: this fkcgen reads one version (1); a second one brings its own rule. */
 }
 
@@ -1264,7 +1298,12 @@ static int check_covered(dctx *c, const size_t *mo, size_t first)
         bool named = false;
         for (size_t k = first; k < c->out->n && !named; k++)
             named = same(c->out->v[k].old_kernel, so->kernel) ||
-                    same(c->out->v[k].new_kernel, sn->kernel);
+                    same(c->out->v[k].new_kernel, sn->kernel) ||
+                    /* the front matter's block dtypes, folded into every section's data */
+                    ((c->out->v[k].rule == FKCG_R_BLOCK_DTYPE_CHANGED ||
+                      c->out->v[k].rule == FKCG_R_BLOCK_DTYPE_DECLARED) &&
+                     (same(c->out->v[k].new_loc.file, sn->loc.file) ||
+                      same(c->out->v[k].old_loc.file, so->loc.file)));
         if (!named) {
             fkcg_cli_error("fkcgen diff: internal error", NULL,
                            "kernels '%s' and '%s' differ "

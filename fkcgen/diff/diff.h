@@ -48,6 +48,9 @@
       "are renamed", "code that defines or calls the old wrapper symbols no longer links")     \
     X(ENTRY_POINT_RENAMED, BREAKING, "an entry_point renamed: its symbols "                     \
       "`<entry_point>_<suffix>` are renamed", "the link registry no longer has the old symbols")\
+    X(BLOCK_DTYPE_CHANGED, BREAKING, "a block dtype's geometry changed",                         \
+      "the same name now means other elements or bytes per block: every buffer of it is read "  \
+      "otherwise")                                                                               \
     X(LINK_REGISTRY_RENAMED, BREAKING, "a provider's link_registry renamed",                    \
       "the backend links the registry by that name")                                             \
     X(INPUT_RENAMED, INFORMATIONAL, "an input renamed",                                          \
@@ -123,6 +126,8 @@
       "are reported themselves")                                                                 \
     X(REVISION_BASE_CHANGED, INFORMATIONAL, "a provider's revision_base changed",               \
       "the provider was rebuilt: every `auto` hash of the file changes")                       \
+    X(BLOCK_DTYPE_DECLARED, INFORMATIONAL, "a block dtype declared or withdrawn",               \
+      "the front matter's list; bindings that name it have their own rules")                     \
     X(PROVIDER_RENAMED, INFORMATIONAL, "a provider's name changed", "a label")                  \
     X(DOC_CHANGED, INFORMATIONAL, "a blurb or a note changed", "free text")
 /* clang-format on */

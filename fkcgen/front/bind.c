@@ -116,6 +116,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     const fkcg_precision *p = &s->precision;
     put_uint(out, "bit_stable", p->bit_stable_on_same_hardware);
     put_uint(out, "max_ulp", p->max_ulp);
+    if (p->max_ulp_frac) /* issue 22: only a fraction adds a line, so whole-ulp hashes stay */
+        put_uint(out, "max_ulp_billionths", p->max_ulp_frac);
     put_double(out, "max_relative", p->max_relative);
     put_double(out, "max_absolute", p->max_absolute);
     put_uint(out, "audited", p->audited);

@@ -120,6 +120,49 @@ static bool parse_float(vctx *v, const ynode *n, double *out)
     return true;
 }
 
+/* A non-negative decimal, exact: digits, then optionally '.' and 1 to 9 digits (issue 22:
+ * "2.5 ulp"). The whole part is parsed as parse_uint does (to 2^64-1), the fraction into
+ * billionths; rounded up to whole ulps it must still fit a uint64 (the generated tables). */
+static bool parse_ulp(vctx *v, const ynode *n, uint64_t *whole, uint32_t *frac)
+{
+    if (!need_scalar(v, n, "a non-negative number"))
+        return false;
+    const char *s = n->str, *dot = strchr(s, '.');
+    size_t wlen = dot ? (size_t)(dot - s) : strlen(s);
+    if (s[0] == '-' && s[1])
+        return fail(v, &n->loc, "'%s' must not be negative", key_of(n));
+    bool ok = n->plain && wlen > 0 && strspn(s, "0123456789") == wlen &&
+              (!dot || (dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1)));
+    if (!ok)
+        return fail(v, &n->loc,
+                    "'%s' must be a non-negative number without quotes (3, 2.5), not '%s'",
+                    key_of(n), s);
+    uint64_t x = 0;
+    for (size_t i = 0; i < wlen; i++) {
+        if (x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+            return fail(v, &n->loc, "'%s' is too large: at most 18446744073709551615, not '%s'",
+                        key_of(n), s);
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    uint32_t f = 0;
+    if (dot) {
+        const char *d = dot + 1;
+        size_t dlen = strlen(d);
+        if (dlen > 9 && strspn(d + 9, "0") != dlen - 9)
+            return fail(v, &n->loc, "'%s' has more than 9 decimals: '%s'", key_of(n), s);
+        for (size_t i = 0; i < 9; i++)
+            f = f * 10 + (uint32_t)(i < dlen ? d[i] - '0' : 0);
+    }
+    if (f && x == UINT64_MAX)
+        return fail(v, &n->loc,
+                    "'%s' is too large: rounded up to whole ulps (the generated tables) it "
+                    "passes 18446744073709551615, '%s'",
+                    key_of(n), s);
+    *whole = x;
+    *frac = f;
+    return true;
+}
+
 static bool parse_bool(vctx *v, const ynode *n, bool *out)
 {
     if (!need_scalar(v, n, "true or false"))
@@ -319,6 +362,7 @@ static void check_tuples(vctx *v, const ynode *n, const fkcg_key *k)
 static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
 {
     uint64_t u;
+    uint32_t uf;
     double f;
     bool b;
     const char *arg;
@@ -345,6 +389,7 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
         break;
     case FT_UINT: parse_uint(v, n, &u); break;
     case FT_FLOAT: parse_float(v, n, &f); break;
+    case FT_ULP: parse_ulp(v, n, &u, &uf); break;
     case FT_BOOL: parse_bool(v, n, &b); break;
     case FT_ENUM: parse_enum(v, n, fkcg_enum_find(k->enum_name), k->name); break;
     case FT_PATH: check_path(v, n); break;
@@ -1082,7 +1127,8 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
 {
     fkcg_precision *p = &s->precision;
     p->bit_stable_on_same_hardware = bool_of(v, prec, "bit_stable_on_same_hardware");
-    p->max_ulp = uint_of(v, prec, "max_ulp");
+    if (fkcg_map_get(prec, "max_ulp"))
+        parse_ulp(v, fkcg_map_get(prec, "max_ulp"), &p->max_ulp, &p->max_ulp_frac);
     p->max_relative = float_of(v, prec, "max_relative");
     p->max_absolute = float_of(v, prec, "max_absolute");
     p->audited = bool_of(v, prec, "audited");
@@ -1114,7 +1160,7 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
         const char *want;
     } rules[] = {
         {"bit_stable_on_same_hardware", !p->bit_stable_on_same_hardware, "true"},
-        {"max_ulp", p->max_ulp != 0, "0"},
+        {"max_ulp", p->max_ulp != 0 || p->max_ulp_frac != 0, "0"},
         {"max_relative", p->max_relative != 0, "0"},
         {"max_absolute", p->max_absolute != 0, "0"},
     };

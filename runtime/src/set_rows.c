@@ -15,6 +15,8 @@
  * rows gets the last of them (the highest i), whole. */
 #include "internal.h"
 
+#include "fkc/fkc_kernels.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -751,3 +753,75 @@ fkc_status fkc_set_rows_sync(fkc_context *ctx, const fkc_tensor *src, const fkc_
     fkc_stream_give(s);
     return st;
 }
+
+/* The wrappers of fkc_kernels.h that generated bindings of contracts/vulkan/set_rows.md point
+ * to: each takes only its own [src, index, cache] dtypes (by byte width for the bit copies, by
+ * dtype for the conversions) and the cache as the output, in place. sw/iw/cw: the byte widths
+ * of a copy (sdt FKC_DTYPE_COUNT); sdt/idt/cdt: a conversion's dtypes. */
+static fkc_status sr_wrapper(const char *name, fkc_stream *stream, const fkc_tensor *src,
+                             const fkc_tensor *index, const fkc_tensor *cache, fkc_tensor *out,
+                             const fkc_set_rows_params *params, const fkc_set_rows_extra *extra,
+                             size_t sw, size_t iw, fkc_dtype sdt, fkc_dtype idt, fkc_dtype cdt)
+{
+    if (!src || !index || !cache || !out || !params)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: src, index, cache, out or params is NULL",
+                        name);
+    bool ok;
+    if (sdt == FKC_DTYPE_COUNT) /* a bit copy of width sw, indices of width iw */
+        ok = src->dtype == cache->dtype && fkc_dtype_size(src->dtype) == sw &&
+             (iw == 4 ? index->dtype == FKC_DTYPE_I32 : index->dtype == FKC_DTYPE_I64);
+    else
+        ok = src->dtype == sdt && index->dtype == idt && cache->dtype == cdt;
+    if (!ok)
+        return fkc_fail(FKC_ERR_DTYPE,
+                        "%s: [src, index, cache] is [%s, %s, %s], not this wrapper's", name,
+                        dt_name(src->dtype), dt_name(index->dtype), dt_name(cache->dtype));
+    bool same = cache->buffer == out->buffer && cache->offset == out->offset &&
+                cache->dtype == out->dtype && cache->rank == out->rank &&
+                cache->rank <= FKC_MAX_RANK;
+    for (uint32_t k = 0; same && k < cache->rank; k++)
+        same = cache->shape[k] == out->shape[k];
+    if (!same)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
+                        "%s: cache and out are different tensors (set_rows writes the cache in "
+                        "place: pass the cache as both)",
+                        name);
+    return fkc_set_rows(stream, src, index, out, params->slot_axis, extra ? extra->status : NULL,
+                        extra ? extra->status_offset : 0);
+}
+
+#define SR_BITS(SUFFIX, SW, IW)                                                                    \
+    fkc_status fkc_set_rows_##SUFFIX(fkc_stream *stream, const fkc_tensor *src,                    \
+                                     const fkc_tensor *index, const fkc_tensor *cache,             \
+                                     fkc_tensor *out, const fkc_set_rows_params *params,           \
+                                     const fkc_set_rows_extra *extra)                              \
+    {                                                                                              \
+        return sr_wrapper("fkc_set_rows_" #SUFFIX, stream, src, index, cache, out, params, extra,  \
+                          SW, IW, FKC_DTYPE_COUNT, FKC_DTYPE_COUNT, FKC_DTYPE_COUNT);              \
+    }
+SR_BITS(b4, 4, 4)
+SR_BITS(b4_b8_b4, 4, 8)
+SR_BITS(b2_b4_b2, 2, 4)
+SR_BITS(b2_b8_b2, 2, 8)
+SR_BITS(b8_b4_b8, 8, 4)
+SR_BITS(b8, 8, 8)
+SR_BITS(b1_b4_b1, 1, 4)
+SR_BITS(b1_b8_b1, 1, 8)
+
+#define SR_CONV(KERNEL, S, I, C, SDT, IDT, CDT)                                                    \
+    fkc_status fkc_##KERNEL##_##S##_##I##_##C(fkc_stream *stream, const fkc_tensor *src,           \
+                                              const fkc_tensor *index, const fkc_tensor *cache,    \
+                                              fkc_tensor *out, const fkc_set_rows_params *params,  \
+                                              const fkc_set_rows_extra *extra)                     \
+    {                                                                                              \
+        return sr_wrapper("fkc_" #KERNEL "_" #S "_" #I "_" #C, stream, src, index, cache, out,     \
+                          params, extra, 0, 0, SDT, IDT, CDT);                                     \
+    }
+SR_CONV(set_rows_narrow, f32, i32, f16, FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_F16)
+SR_CONV(set_rows_narrow, f32, i32, bf16, FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_BF16)
+SR_CONV(set_rows_narrow, f32, i64, f16, FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_F16)
+SR_CONV(set_rows_narrow, f32, i64, bf16, FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_BF16)
+SR_CONV(set_rows_widen, f16, i32, f32, FKC_DTYPE_F16, FKC_DTYPE_I32, FKC_DTYPE_F32)
+SR_CONV(set_rows_widen, f16, i64, f32, FKC_DTYPE_F16, FKC_DTYPE_I64, FKC_DTYPE_F32)
+SR_CONV(set_rows_widen, bf16, i32, f32, FKC_DTYPE_BF16, FKC_DTYPE_I32, FKC_DTYPE_F32)
+SR_CONV(set_rows_widen, bf16, i64, f32, FKC_DTYPE_BF16, FKC_DTYPE_I64, FKC_DTYPE_F32)

@@ -1345,9 +1345,10 @@ static void check_generic(run *R, const conform_claim *cl, row *r)
                 r->claim = "precision";
                 note(r,
                      "%s: case %zu (%s): element %zu is %s, the reference %s: %" PRIu64
-                     " ulp apart (max_ulp %" PRIu64 ", max_absolute %g, max_relative %g)",
+                     " ulp apart (max_ulp %s, max_absolute %g, max_relative %g)",
                      nm, i, text, e, hex(g, wout, a), hex(w, wout, b2),
-                     conform_ulp_distance(cl->out_dtype, g, w), cl->max_ulp, cl->max_absolute,
+                     conform_ulp_distance(cl->out_dtype, g, w),
+                     cl->max_ulp_stated ? cl->max_ulp_stated : "0", cl->max_absolute,
                      cl->max_relative);
                 ok = false;
             }

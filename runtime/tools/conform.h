@@ -47,8 +47,9 @@ typedef struct conform_claim {
     fkc_backend backend;
     uint32_t byte_width; /* the dump's byte_width */
     conform_determinism determinism;
-    bool bit_stable; /* precision.bit_stable_on_same_hardware */
-    uint64_t max_ulp;
+    bool bit_stable;            /* precision.bit_stable_on_same_hardware */
+    uint64_t max_ulp;           /* whole ulps: a claim of 2.5 checks distances up to 2 */
+    const char *max_ulp_stated; /* the claim as the dump wrote it ("2.5", "3") */
     double max_relative, max_absolute;
     uint32_t alignment; /* caps.alignment_bytes */
     uint32_t n_inputs, n_outputs;

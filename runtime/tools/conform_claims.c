@@ -5,6 +5,7 @@
  * Markdown. A dump that is not what docs/fkcgen.md says is an error naming the binding. */
 #include "conform.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,12 +67,26 @@ static int read_precision(json_object *p, conform_claim *c)
 {
     json_object *stable = member(p, "bit_stable_on_same_hardware", json_type_boolean);
     json_object *ulp = member(p, "max_ulp", json_type_int);
+    json_object *ulp_frac = member(p, "max_ulp", json_type_double); /* 2.5 (issue 22) */
     json_object *rel, *abs;
-    if (!stable || !ulp || !json_object_object_get_ex(p, "max_relative", &rel) ||
+    if (!stable || (!ulp && !ulp_frac) || !json_object_object_get_ex(p, "max_relative", &rel) ||
         !json_object_object_get_ex(p, "max_absolute", &abs))
         return -1;
     c->bit_stable = json_object_get_boolean(stable);
-    c->max_ulp = json_object_get_uint64(ulp);
+    c->max_ulp_stated = json_object_to_json_string_ext(ulp ? ulp : ulp_frac,
+                                                       JSON_C_TO_STRING_PLAIN);
+    if (ulp)
+        c->max_ulp = json_object_get_uint64(ulp);
+    else { /* a distance in whole ulps is at most 2.5 when it is at most 2: the whole part, read
+            * from the text as written (exact past 2^53, where a double is not) */
+        const char *t = c->max_ulp_stated;
+        char *end;
+        errno = 0;
+        unsigned long long w = strtoull(t, &end, 10);
+        if (errno || end == t || *end != '.')
+            return -1;
+        c->max_ulp = w;
+    }
     c->max_relative = json_object_get_double(rel);
     c->max_absolute = json_object_get_double(abs);
     return 0;

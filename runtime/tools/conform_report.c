@@ -91,8 +91,11 @@ void conform_report_row(conform_report *r, const conform_report_row_t *row)
     json_object_object_add(o, "notes", notes);
     if (row->claim && row->err) { /* the precision block beside what was measured */
         json_object *claimed = json_object_new_object(), *measured = json_object_new_object();
-        json_object_object_add(claimed, "max_ulp",
-                               json_object_new_int64((int64_t)row->claim->max_ulp));
+        const char *stated = row->claim->max_ulp_stated;
+        json_object_object_add(claimed, "max_ulp", /* as stated: 2.5 stays 2.5 */
+                               stated && strchr(stated, '.')
+                                   ? json_object_new_double_s(strtod(stated, NULL), stated)
+                                   : json_object_new_int64((int64_t)row->claim->max_ulp));
         json_object_object_add(claimed, "max_relative",
                                json_object_new_double(row->claim->max_relative));
         json_object_object_add(claimed, "max_absolute",

@@ -348,7 +348,9 @@ static void test_wrong_wrappers(void **state)
 }
 
 /* Claims of the seed's contract the runtime's kernels do not keep: an output rule, aliasing.
- * And one they do: a looser precision (max_ulp 2, deterministic) still passes. */
+ * And ones they do: a looser precision (max_ulp 2, or 2.5; deterministic) still passes (the
+ * edits anchored at a line's start: unanchored, they changed the file's prose, not its first
+ * section, and the looser claim was never made). */
 static void test_rules(void **state)
 {
     (void)state;
@@ -358,8 +360,10 @@ static void test_rules(void **state)
                                           "shape_rule: from_params(offsets)"};
     static const char *const alias[] = {"aliasing: none", "aliasing: none", /* the first */
                                         "aliasing: none", "aliasing: may_alias_input"};
-    static const char *const loose[] = {"max_ulp: 0", "max_ulp: 2", "determinism: bitwise",
-                                        "determinism: deterministic"};
+    static const char *const loose[] = {"\nmax_ulp: 0", "\nmax_ulp: 2", "\ndeterminism: bitwise",
+                                        "\ndeterminism: deterministic"};
+    static const char *const fractional[] = {
+        "\nmax_ulp: 0", "\nmax_ulp: 2.5", "\ndeterminism: bitwise", "\ndeterminism: deterministic"};
     char cmd[800];
     seed_copy("same_as.md", same_as, 2);
     seed_copy("offsets.md", offsets, 2);
@@ -385,6 +389,15 @@ static void test_rules(void **state)
                            "but a call whose input overlaps its output failed"));
     snprintf(cmd, sizeof cmd, "conform --cases 6 %s/loose.md", tmpdir);
     assert_int_equal(run(cmd, NULL), 0);
+    /* issue 22: a fractional max_ulp (dump --json writes 2.5, a JSON double) is a claim conform
+     * reads (as 2 whole ulps) and checks */
+    seed_copy("fractional.md", fractional, 4);
+    snprintf(cmd, sizeof cmd, "conform --cases 6 %s/fractional.md", tmpdir);
+    assert_int_equal(run(cmd, NULL), 0);
+    snprintf(cmd, sizeof cmd, "conform --cases 2 --format json %s/fractional.md", tmpdir);
+    assert_int_equal(run(cmd, NULL), 0); /* the report's claim is the one stated */
+    assert_non_null(strstr(out_text, "\"claimed\": {\n"));
+    assert_non_null(strstr(out_text, "\"max_ulp\": 2.5"));
 }
 
 static void expand(const char *text, char *out, size_t cap);

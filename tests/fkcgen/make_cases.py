@@ -382,6 +382,18 @@ CASES_TEXT.update({
     "cpu_reference_not_ident": sub("determinism: bitwise", 'determinism: bitwise\ncpu_reference: "demo::ref"'),
     "precision_reference_unknown": sub("audited: true", 'audited: true\nreference: "correctly_rounde"'),
     "precision_reference_bad_path": sub("audited: true", 'audited: true\nreference: "implementation:9x"'),
+    # max_ulp a non-negative number (issue 22 item 5): a fraction is exact to 9 decimals and
+    # must still round up within a uint64; a misspelt key is named with its suggestion
+    "ulp_too_many_decimals": sub("max_ulp: 0", "max_ulp: 2.0000000001").replace(
+        "determinism: bitwise", "determinism: deterministic"),
+    "ulp_fraction_past_max": sub("max_ulp: 0", "max_ulp: 18446744073709551615.5").replace(
+        "determinism: bitwise", "determinism: deterministic"),
+    "ulp_bad_form": sub("max_ulp: 0", "max_ulp: 2.5e0").replace(
+        "determinism: bitwise", "determinism: deterministic"),
+    "ulp_misspelt_key": sub("max_ulp: 0", "max_ulps: 2.5").replace(
+        "determinism: bitwise", "determinism: deterministic"),
+    # a fraction under bitwise is still not exact
+    "ulp_fraction_not_bitwise": sub("max_ulp: 0", "max_ulp: 0.5"),
     # two unrelated errors of the new keys in one section: both reported
     "key_and_fanout_errors": sub("determinism: bitwise",
                                  "determinism: bitwise\nkey: [src, outt]\nfanout: dtype"),

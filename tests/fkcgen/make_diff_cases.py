@@ -219,6 +219,29 @@ stride: { kind: usize }
         ("max_relative: 0.0", "max_relative: 0.5"))},
     "precision_tightened": {"old": LOOSE, "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 1"),
                                                      ("audited: false", "audited: true"))},
+    # max_ulp a non-negative number (issue 22): 2.5 -> 3 loosens, 2.5 -> 2.25 tightens (exact,
+    # printed as written); 2.50 is 2.5 (no change)
+    "precision_ulp_fraction_loosened": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
+                                        "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 3"))},
+    "precision_ulp_fraction_tightened": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
+                                         "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.25"))},
+    "precision_ulp_fraction_same": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
+                                    "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.50"))},
+    # a block dtype's geometry changed (issue 22): breaking, at its declaration; the section
+    # that names it also changes revision hash (its hash folds the geometry in)
+    "block_dtype_geometry_changed": {
+        "old": base(('revision_base: "git:0000"', 'revision_base: "git:0000"\nblock_dtypes:\n'
+                     '- { block: Q8_0, block_elements: 32, block_bytes: 34 }'),
+                    ("dtypes: [F32, U8]", "dtypes: [F32, U8, Q8_0]")),
+        "new": base(('revision_base: "git:0000"', 'revision_base: "git:0000"\nblock_dtypes:\n'
+                     '- { block: Q8_0, block_elements: 32, block_bytes: 36 }'),
+                    ("dtypes: [F32, U8]", "dtypes: [F32, U8, Q8_0]"))},
+    # one declared (unused), one withdrawn (unused): informational, no binding changes
+    "block_dtype_declared": {
+        "old": base(('revision_base: "git:0000"', 'revision_base: "git:0000"\nblock_dtypes:\n'
+                     '- { block: Q8_0, block_elements: 32, block_bytes: 34 }')),
+        "new": base(('revision_base: "git:0000"', 'revision_base: "git:0000"\nblock_dtypes:\n'
+                     '- { block: Q4_0, block_elements: 32, block_bytes: 18 }'))},
     "determinism_weakened": {"old": LOOSE, "new": sub(LOOSE, ("determinism: deterministic",
                                                               "determinism: nondeterministic"))},
     "determinism_strengthened": {"old": sub(LOOSE, ("determinism: deterministic",

@@ -85,11 +85,12 @@ static void put_family(const fkcg_runtime_kernel *rk, size_t k)
         printf(", const fkc_%s_params *, const fkc_%s_extra *);\n", snake, snake);
     else
         printf(", const fkc_%s_params *, const void *);\n", snake);
-    static const char *const widths[] = {"b1", "b2", "b4", "b8"};
-    for (size_t w = 0; w < 4; w++)
+    static const char *const widths[] = {"b1", "b2", "b4", "b8", NULL};
+    const char *const *ws = rk->wrappers ? rk->wrappers : widths;
+    for (size_t w = 0; ws[w]; w++)
         printf("_Static_assert(_Generic(&fkc_%s_%s, stated_kernel_%zu *: 1, default: 0),\n"
                "               \"%s: fkc_%s_%s takes other tensors\");\n",
-               rk->kernel, widths[w], k, rk->op_kind, rk->kernel, widths[w]);
+               rk->kernel, ws[w], k, rk->op_kind, rk->kernel, ws[w]);
     printf("\n");
     free(snake);
 }

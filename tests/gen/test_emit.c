@@ -525,6 +525,37 @@ static void test_integer_literals(void **state)
     }
 }
 
+/* A fractional max_ulp (issue 22: 2.5) goes into the table rounded up to whole ulps, a bound
+ * that still holds: 0.5 -> 1, 2.5 -> 3, 2.000000001 -> 3, (2^64-2).5 -> 2^64-1; a whole one
+ * stays as it is. */
+static void test_fractional_ulp_rounds_up(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t whole;
+        uint32_t frac;
+        uint64_t want;
+    } cases[] = {{0, 500000000u, 1},
+                 {2, 500000000u, 3},
+                 {2, 1u, 3},
+                 {7, 0, 7},
+                 {UINT64_MAX - 1, 500000000u, UINT64_MAX}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        one *o = one_new();
+        o->s.precision.max_ulp = cases[i].whole;
+        o->s.precision.max_ulp_frac = cases[i].frac;
+        fkcg_buf h, c;
+        emit(&o->t, &h, &c);
+        char want[96];
+        snprintf(want, sizeof want, "{true, UINT64_C(%llu), 0.0, 0.0, true, ",
+                 (unsigned long long)cases[i].want);
+        assert_non_null(strstr(c.data, want));
+        fkcg_buf_free(&h);
+        fkcg_buf_free(&c);
+        free(o);
+    }
+}
+
 /* The seed's header and source, then those of a section whose precision has doubles that
  * need digits (1/3, 1e-06, 0.1): a locale whose decimal point is ',' must not change them. */
 static void emit_all(fkcg_buf *all)
@@ -807,6 +838,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_two_link_registries),
         cmocka_unit_test(test_doubles),
         cmocka_unit_test(test_integer_literals),
+        cmocka_unit_test(test_fractional_ulp_rounds_up),
         cmocka_unit_test(test_unified_diff),
         cmocka_unit_test(test_unified_diff_applies),
     };

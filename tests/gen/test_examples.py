@@ -54,6 +54,9 @@ check(len(ops) >= 25, "the examples state %d op kinds (at least 25)" % len(ops))
 check(any(len(set(b["dtypes"])) > 1 for b in rows), "some binding's slots differ in dtype")
 check(any(len(b["dtypes"]) >= 3 for b in rows), "some binding has three or more slots")
 check(len({b["source"]["file"] for b in rows}) == len(rel), "every file binds something")
+# max_ulp a non-negative number (issue 22): DIV states Vulkan's 2.5 ulp exactly in the dump
+div = [b["precision"]["max_ulp"] for b in rows if b["op_kind"] == "Div"]
+check(div and all(u == 2.5 for u in div), "dump --json: every DIV binding's max_ulp is 2.5")
 
 # The keys of each op kind (on each backend), and the wrong keys to try against them.
 keys = {}

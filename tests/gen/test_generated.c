@@ -3,8 +3,10 @@
  * which holds no generated code), and checks the seed's bindings: registration (key,
  * wrapper, precision), the dispatch switch over the 9 dtypes x 2 ops onto the runtime's
  * fkc_write_slice[_rotating]_b<width>, the link registry, the cost functions,
- * fkc_fill_unset_cost_for_backend and the runtime interface reference.
- * The expectations are written here from the contract's text, not read from the table. */
+ * fkc_fill_unset_cost_for_backend and the runtime interface reference; and the 26 SetRows
+ * bindings of contracts/vulkan/set_rows.md (keys [src, index, cache], symbols, wrappers,
+ * precision, whole-key dispatch), which sort before the seed's (op kinds and kernels by name).
+ * The expectations are written here from the contracts' text, not read from the table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,9 @@
 #include "fkc_bindings.h"
 
 #define SEED "contracts/vulkan/write_slice.md"
+#define SET_ROWS "contracts/vulkan/set_rows.md"
+#define NSR 26 /* SetRows bindings: 18 copies, 4 narrowing, 4 widening */
+#define NSRK 3 /* its kernels, before the seed's: set_rows, set_rows_narrow, set_rows_widen */
 #define NOPS 2
 #define NDT 9
 
@@ -58,6 +63,10 @@ static void *ref_fn(int op, fkc_kernel_ref ref)
     return op == 0 ? (void *)ref.write_slice : (void *)ref.write_slice_rotating;
 }
 
+/* The seed's bindings and kernels follow SetRows' (sorted by op kind, then kernel). */
+#define SEED_B(i) (NSR + (i))
+#define SEED_K(k) (NSRK + (k))
+
 static int op_index(fkc_op_kind op)
 {
     return op == FKC_OP_WRITE_SLICE ? 0 : op == FKC_OP_WRITE_SLICE_ROTATING ? 1 : -1;
@@ -74,7 +83,8 @@ static int dtype_index(fkc_dtype d)
 /* ---- the test registry ---- */
 typedef struct reg_call {
     fkc_op_kind op;
-    fkc_dtype key[2];
+    fkc_dtype key[3];
+    size_t n_key;
     fkc_backend backend;
     const char *kernel_source;
     const fkc_precision *precision;
@@ -91,18 +101,25 @@ static int record(void *r, fkc_op_kind op, const fkc_dtype *key, size_t n_key, f
                   const char *kernel_source, const fkc_precision *precision, fkc_kernel_ref ref)
 {
     registry *reg = r;
-    if (reg->n >= 64 || n_key != 2) /* the seed's keys are [in, out] */
+    /* the seed's keys are [in, out], SetRows' [src, index, cache] */
+    if (reg->n >= 64 || n_key != (op == FKC_OP_SET_ROWS ? 3u : 2u))
         return 99;
-    reg->calls[reg->n++] = (reg_call){op, {key[0], key[1]}, backend, kernel_source, precision, ref};
+    reg->calls[reg->n++] = (reg_call){op,
+                                      {key[0], key[1], n_key == 3 ? key[2] : key[1]},
+                                      n_key,
+                                      backend,
+                                      kernel_source,
+                                      precision,
+                                      ref};
     return reg->n == reg->fail_at ? 7 : 0;
 }
 
-/* The bindings the sections declare, counted from the contract facts (fkc_kernels): one per
- * dtype of each kernel's first input; no count of today's contracts is written here. */
+/* The bindings the seed's sections declare, counted from the contract facts (fkc_kernels): one
+ * per dtype of each kernel's first input; no count of the seed is written here. */
 static size_t declared_bindings(void)
 {
     size_t n = 0;
-    for (size_t k = 0; k < FKC_KERNEL_COUNT; k++) {
+    for (size_t k = NSRK; k < FKC_KERNEL_COUNT; k++) {
         assert_true(fkc_kernels[k].n_inputs > 0);
         n += fkc_kernels[k].inputs[0].n_dtypes;
     }
@@ -118,10 +135,13 @@ static void test_registers_every_binding(void **state)
     assert_int_equal(fkc_register_bindings(&reg, record), 0);
     size_t declared = declared_bindings();
     assert_true(declared > 0);
-    assert_int_equal(reg.n, declared);
-    assert_int_equal(FKC_BINDING_COUNT, declared);
+    assert_int_equal(reg.n, NSR + declared);
+    assert_int_equal(FKC_BINDING_COUNT, NSR + declared);
     for (int i = 0; i < reg.n; i++) {
         const reg_call *c = &reg.calls[i];
+        assert_int_equal(c->op == FKC_OP_SET_ROWS, i < NSR);
+        if (i < NSR)
+            continue; /* test_set_rows_bindings */
         int op = op_index(c->op), d = dtype_index(c->key[0]);
         assert_true(op >= 0 && d >= 0);
         assert_int_equal(c->key[1], c->key[0]);
@@ -156,7 +176,7 @@ static void test_table_rows(void **state)
 {
     (void)state;
     char buf[128];
-    for (int i = 0; i < FKC_BINDING_COUNT; i++) {
+    for (int i = NSR; i < FKC_BINDING_COUNT; i++) {
         const fkc_binding *b = &fkc_bindings[i];
         int op = op_index(b->op_kind), d = dtype_index(b->dtypes[0]);
         assert_true(op >= 0 && d >= 0);
@@ -183,15 +203,15 @@ static void test_table_rows(void **state)
         assert_int_equal(strspn(b->info->revision_hash, "0123456789abcdef"), 32);
         assert_string_equal(b->info->source_file, SEED);
         assert_true(b->info->source_line > 0);
-        assert_ptr_equal(b->info, &fkc_kernels[op]);
+        assert_ptr_equal(b->info, &fkc_kernels[SEED_K(op)]);
         assert_string_equal(b->info->kernel_source, "vulkan-slang");
     }
     assert_string_equal(fkc_op_kind_name(FKC_OP_WRITE_SLICE), "WriteSlice");
     assert_string_equal(fkc_op_kind_name(FKC_OP_WRITE_SLICE_ROTATING), "WriteSliceRotating");
     assert_null(fkc_op_kind_name(FKC_OP_KIND_COUNT));
-    assert_int_equal(FKC_KERNEL_COUNT, 2);
-    assert_string_equal(fkc_kernels[0].kernel, "write_slice");
-    assert_string_equal(fkc_kernels[1].entry_point,
+    assert_int_equal(FKC_KERNEL_COUNT, NSRK + 2);
+    assert_string_equal(fkc_kernels[SEED_K(0)].kernel, "write_slice");
+    assert_string_equal(fkc_kernels[SEED_K(1)].entry_point,
                         "fuel_vulkan_backend::fkc::write_slice_rotating");
 }
 
@@ -240,9 +260,11 @@ static void test_link_registry_resolves_every_binding(void **state)
 {
     (void)state;
     char sym[128], w[64];
-    assert_int_equal(FKC_LINK_ENTRY_COUNT, declared_bindings()); /* one symbol per binding */
-    assert_int_equal(FKC_LINK_REGISTRY_COUNT, 1);
-    assert_string_equal(fkc_link_registry_names[0], "fuel_vulkan_backend::fkc::ENTRY_POINTS");
+    /* one symbol per binding */
+    assert_int_equal(FKC_LINK_ENTRY_COUNT, NSR + declared_bindings());
+    assert_int_equal(FKC_LINK_REGISTRY_COUNT, 2);
+    assert_string_equal(fkc_link_registry_names[0], "fkc::runtime::SET_ROWS_ENTRY_POINTS");
+    assert_string_equal(fkc_link_registry_names[1], "fuel_vulkan_backend::fkc::ENTRY_POINTS");
     for (int i = 1; i < FKC_LINK_ENTRY_COUNT; i++)
         assert_true(strcmp(fkc_link_registry[i - 1].symbol, fkc_link_registry[i].symbol) < 0);
     for (int op = 0; op < NOPS; op++)
@@ -253,7 +275,7 @@ static void test_link_registry_resolves_every_binding(void **state)
             assert_non_null(e);
             assert_string_equal(e->symbol, sym);
             assert_string_equal(e->binding->wrapper, w);
-            assert_int_equal(e->registry, 0);
+            assert_int_equal(e->registry, 1);
             assert_int_equal(e->binding->op_kind, ops[op]);
             assert_ptr_equal(ref_fn(op, e->binding->ref), expected_fn(op, d));
             assert_string_equal(e->binding->symbol, sym);
@@ -283,24 +305,25 @@ static void test_cost_functions_and_fill(void **state)
     (void)state;
     static fkc_binding copy[FKC_BINDING_COUNT];
     fkc_write_slice_params p = {NULL, 0, NULL, 0};
-    const fkc_cost *c = fkc_bindings[0].cost;
+    const fkc_cost *c = fkc_bindings[SEED_B(0)].cost;
     assert_true(c->flops(1000, 4, &p) == 0.0);
     assert_true(c->bytes_moved(1000, 4, &p) == 8000.0); /* 2 * n * dtype_bytes */
     assert_true(c->bytes_moved(7, 2, NULL) == 28.0);
     memcpy(copy, fkc_bindings, sizeof copy);
     static const fkc_cost unknown = {
         FKC_COST_PROVENANCE_UNKNOWN, FKC_COST_CLASS_UNKNOWN, NULL, NULL, NULL, NULL};
-    copy[3].cost = &unknown;
-    copy[12].cost = NULL; /* treated as unknown too */
+    copy[SEED_B(3)].cost = &unknown;
+    copy[SEED_B(12)].cost = NULL; /* treated as unknown too */
     assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_CPU), 0);
-    assert_ptr_equal(copy[3].cost, &unknown);
+    assert_ptr_equal(copy[SEED_B(3)].cost, &unknown);
     assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN),
                      2);
-    assert_int_equal(copy[3].cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
-    assert_ptr_equal(copy[3].cost, fkc_op_shared_cost(copy[3].op_kind));
-    assert_ptr_equal(copy[3].cost, fkc_bindings[0].cost); /* WriteSlice: from write_slice */
-    assert_ptr_equal(copy[12].cost, fkc_op_shared_cost(FKC_OP_WRITE_SLICE_ROTATING));
-    assert_true(copy[12].cost->bytes_moved(10, 8, NULL) == 160.0);
+    assert_int_equal(copy[SEED_B(3)].cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
+    assert_ptr_equal(copy[SEED_B(3)].cost, fkc_op_shared_cost(copy[SEED_B(3)].op_kind));
+    /* WriteSlice: from write_slice */
+    assert_ptr_equal(copy[SEED_B(3)].cost, fkc_bindings[SEED_B(0)].cost);
+    assert_ptr_equal(copy[SEED_B(12)].cost, fkc_op_shared_cost(FKC_OP_WRITE_SLICE_ROTATING));
+    assert_true(copy[SEED_B(12)].cost->bytes_moved(10, 8, NULL) == 160.0);
     assert_int_equal(fkc_fill_unset_cost_for_backend(copy, FKC_BINDING_COUNT, FKC_BACKEND_VULKAN),
                      0);
     assert_int_equal(fkc_fill_unset_cost_for_backend(NULL, 3, FKC_BACKEND_VULKAN), 0);
@@ -313,8 +336,8 @@ static void test_cost_functions_and_fill(void **state)
 static void test_contract_facts(void **state)
 {
     (void)state;
-    assert_int_equal(FKC_PROVIDER_COUNT, 1);
-    const fkc_provider_info *pv = &fkc_providers[0];
+    assert_int_equal(FKC_PROVIDER_COUNT, 2); /* by source file: set_rows.md, write_slice.md */
+    const fkc_provider_info *pv = &fkc_providers[1];
     assert_string_equal(pv->name, "fuel-vulkan-kernels");
     assert_int_equal(pv->backend, FKC_BACKEND_VULKAN);
     assert_string_equal(pv->kernel_source, "vulkan-slang");
@@ -330,8 +353,8 @@ static void test_contract_facts(void **state)
         {"offsets", "Vec<usize>", "per-axis slab start offset in dst"},
         {"capacity", "usize", "ring window capacity along the rotating axis"}};
     for (int k = 0; k < NOPS; k++) {
-        const fkc_kernel_info *c = &fkc_kernels[k];
-        assert_string_equal(fkc_kernels[k].kernel, kernels[k]);
+        const fkc_kernel_info *c = &fkc_kernels[SEED_K(k)];
+        assert_string_equal(c->kernel, kernels[k]);
         assert_ptr_equal(c->provider, pv);
         assert_int_equal(c->n_inputs, 1);
         const fkc_input_info *in = &c->inputs[0];
@@ -364,7 +387,7 @@ static void test_contract_facts(void **state)
         assert_int_equal(c->cost->provenance, FKC_COST_PROVENANCE_JUDGE_MEASURED);
         assert_string_equal(c->cost->flops_expr, "0");
         assert_string_equal(c->cost->bytes_moved_expr, "2 * n * dtype_bytes");
-        assert_ptr_equal(c->cost->flops, fkc_bindings[k * NDT].cost->flops);
+        assert_ptr_equal(c->cost->flops, fkc_bindings[SEED_B(k * NDT)].cost->flops);
     }
 }
 
@@ -377,7 +400,7 @@ static void test_binding_lookup(void **state)
             const fkc_binding *b = fkc_binding_lookup(ops[k], dtypes[d], dtypes[d],
                                                       FKC_BACKEND_VULKAN, "vulkan-slang");
             assert_non_null(b);
-            assert_ptr_equal(b, &fkc_bindings[k * NDT + d]);
+            assert_ptr_equal(b, &fkc_bindings[SEED_B(k * NDT + d)]);
             assert_ptr_equal(
                 fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_VULKAN, NULL), b);
             assert_null(fkc_binding_lookup(ops[k], dtypes[d], dtypes[d], FKC_BACKEND_VULKAN,
@@ -390,6 +413,212 @@ static void test_binding_lookup(void **state)
                                    FKC_BACKEND_VULKAN, NULL));
     assert_null(fkc_binding_lookup((fkc_op_kind)-1, FKC_DTYPE_F32, FKC_DTYPE_F32,
                                    FKC_BACKEND_VULKAN, NULL));
+}
+
+/* contracts/vulkan/set_rows.md's 26 bindings, in its order (each section's src slowest, then
+ * index, then cache): key, symbol, wrapper (byte widths for the copies, one b<w> when the three
+ * agree; dtype suffixes for the conversions), the runtime's function, precision, whole-key
+ * dispatch and lookup; other keys refused. Written from the contract's text. */
+static void test_set_rows_bindings(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *kernel;
+        fkc_dtype key[3];
+        const char *symbol, *wrapper;
+        fkc_set_rows_kernel *fn;
+    } want[NSR] = {
+        {"set_rows",
+         {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_F32},
+         "set_rows_f32_i32_f32",
+         "b4",
+         fkc_set_rows_b4},
+        {"set_rows",
+         {FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_F32},
+         "set_rows_f32_i64_f32",
+         "b4_b8_b4",
+         fkc_set_rows_b4_b8_b4},
+        {"set_rows",
+         {FKC_DTYPE_I32, FKC_DTYPE_I32, FKC_DTYPE_I32},
+         "set_rows_i32",
+         "b4",
+         fkc_set_rows_b4},
+        {"set_rows",
+         {FKC_DTYPE_I32, FKC_DTYPE_I64, FKC_DTYPE_I32},
+         "set_rows_i32_i64_i32",
+         "b4_b8_b4",
+         fkc_set_rows_b4_b8_b4},
+        {"set_rows",
+         {FKC_DTYPE_U32, FKC_DTYPE_I32, FKC_DTYPE_U32},
+         "set_rows_u32_i32_u32",
+         "b4",
+         fkc_set_rows_b4},
+        {"set_rows",
+         {FKC_DTYPE_U32, FKC_DTYPE_I64, FKC_DTYPE_U32},
+         "set_rows_u32_i64_u32",
+         "b4_b8_b4",
+         fkc_set_rows_b4_b8_b4},
+        {"set_rows",
+         {FKC_DTYPE_F16, FKC_DTYPE_I32, FKC_DTYPE_F16},
+         "set_rows_f16_i32_f16",
+         "b2_b4_b2",
+         fkc_set_rows_b2_b4_b2},
+        {"set_rows",
+         {FKC_DTYPE_F16, FKC_DTYPE_I64, FKC_DTYPE_F16},
+         "set_rows_f16_i64_f16",
+         "b2_b8_b2",
+         fkc_set_rows_b2_b8_b2},
+        {"set_rows",
+         {FKC_DTYPE_BF16, FKC_DTYPE_I32, FKC_DTYPE_BF16},
+         "set_rows_bf16_i32_bf16",
+         "b2_b4_b2",
+         fkc_set_rows_b2_b4_b2},
+        {"set_rows",
+         {FKC_DTYPE_BF16, FKC_DTYPE_I64, FKC_DTYPE_BF16},
+         "set_rows_bf16_i64_bf16",
+         "b2_b8_b2",
+         fkc_set_rows_b2_b8_b2},
+        {"set_rows",
+         {FKC_DTYPE_F64, FKC_DTYPE_I32, FKC_DTYPE_F64},
+         "set_rows_f64_i32_f64",
+         "b8_b4_b8",
+         fkc_set_rows_b8_b4_b8},
+        {"set_rows",
+         {FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_F64},
+         "set_rows_f64_i64_f64",
+         "b8",
+         fkc_set_rows_b8},
+        {"set_rows",
+         {FKC_DTYPE_I64, FKC_DTYPE_I32, FKC_DTYPE_I64},
+         "set_rows_i64_i32_i64",
+         "b8_b4_b8",
+         fkc_set_rows_b8_b4_b8},
+        {"set_rows",
+         {FKC_DTYPE_I64, FKC_DTYPE_I64, FKC_DTYPE_I64},
+         "set_rows_i64",
+         "b8",
+         fkc_set_rows_b8},
+        {"set_rows",
+         {FKC_DTYPE_U8, FKC_DTYPE_I32, FKC_DTYPE_U8},
+         "set_rows_u8_i32_u8",
+         "b1_b4_b1",
+         fkc_set_rows_b1_b4_b1},
+        {"set_rows",
+         {FKC_DTYPE_U8, FKC_DTYPE_I64, FKC_DTYPE_U8},
+         "set_rows_u8_i64_u8",
+         "b1_b8_b1",
+         fkc_set_rows_b1_b8_b1},
+        {"set_rows",
+         {FKC_DTYPE_I8, FKC_DTYPE_I32, FKC_DTYPE_I8},
+         "set_rows_i8_i32_i8",
+         "b1_b4_b1",
+         fkc_set_rows_b1_b4_b1},
+        {"set_rows",
+         {FKC_DTYPE_I8, FKC_DTYPE_I64, FKC_DTYPE_I8},
+         "set_rows_i8_i64_i8",
+         "b1_b8_b1",
+         fkc_set_rows_b1_b8_b1},
+        {"set_rows_narrow",
+         {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_F16},
+         "set_rows_narrow_f32_i32_f16",
+         "f32_i32_f16",
+         fkc_set_rows_narrow_f32_i32_f16},
+        {"set_rows_narrow",
+         {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_BF16},
+         "set_rows_narrow_f32_i32_bf16",
+         "f32_i32_bf16",
+         fkc_set_rows_narrow_f32_i32_bf16},
+        {"set_rows_narrow",
+         {FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_F16},
+         "set_rows_narrow_f32_i64_f16",
+         "f32_i64_f16",
+         fkc_set_rows_narrow_f32_i64_f16},
+        {"set_rows_narrow",
+         {FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_BF16},
+         "set_rows_narrow_f32_i64_bf16",
+         "f32_i64_bf16",
+         fkc_set_rows_narrow_f32_i64_bf16},
+        {"set_rows_widen",
+         {FKC_DTYPE_F16, FKC_DTYPE_I32, FKC_DTYPE_F32},
+         "set_rows_widen_f16_i32_f32",
+         "f16_i32_f32",
+         fkc_set_rows_widen_f16_i32_f32},
+        {"set_rows_widen",
+         {FKC_DTYPE_F16, FKC_DTYPE_I64, FKC_DTYPE_F32},
+         "set_rows_widen_f16_i64_f32",
+         "f16_i64_f32",
+         fkc_set_rows_widen_f16_i64_f32},
+        {"set_rows_widen",
+         {FKC_DTYPE_BF16, FKC_DTYPE_I32, FKC_DTYPE_F32},
+         "set_rows_widen_bf16_i32_f32",
+         "bf16_i32_f32",
+         fkc_set_rows_widen_bf16_i32_f32},
+        {"set_rows_widen",
+         {FKC_DTYPE_BF16, FKC_DTYPE_I64, FKC_DTYPE_F32},
+         "set_rows_widen_bf16_i64_f32",
+         "bf16_i64_f32",
+         fkc_set_rows_widen_bf16_i64_f32},
+    };
+    char buf[128];
+    for (int i = 0; i < NSR; i++) {
+        const fkc_binding *b = &fkc_bindings[i];
+        assert_int_equal(b->op_kind, FKC_OP_SET_ROWS);
+        assert_int_equal(b->n_key, 3);
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(b->dtypes[k], want[i].key[k]);
+        assert_string_equal(b->info->kernel, want[i].kernel);
+        assert_string_equal(b->info->source_file, SET_ROWS);
+        assert_string_equal(b->info->kernel_source, "fkc-runtime");
+        snprintf(buf, sizeof buf, "fkc::runtime::%s", want[i].symbol);
+        assert_string_equal(b->symbol, buf);
+        snprintf(buf, sizeof buf, "fkc_%s_%s", want[i].kernel, want[i].wrapper);
+        assert_string_equal(b->wrapper, buf);
+        assert_ptr_equal(b->ref.set_rows, want[i].fn);
+        assert_int_equal(b->info->determinism, FKC_DETERMINISM_BITWISE);
+        assert_int_equal(b->info->precision.max_ulp, 0);
+        assert_true(b->info->precision.max_relative == 0.0);
+        assert_true(b->info->precision.max_absolute == 0.0);
+        assert_true(b->info->caps.in_place);
+        assert_int_equal(b->info->n_inputs, 3);
+        assert_string_equal(b->info->inputs[1].name, "index");
+        assert_string_equal(b->info->outputs[0].dtype_rule, "passthrough(cache)");
+        assert_int_equal(b->info->outputs[0].aliasing, FKC_ALIASING_IN_PLACE);
+        assert_int_equal(b->info->n_fields, 1);
+        assert_string_equal(b->info->fields[0].name, "slot_axis");
+        assert_string_equal(b->info->fields[0].kind, "i32");
+        fkc_kernel_ref ref;
+        memset(&ref, 0, sizeof ref);
+        assert_int_equal(
+            fkc_dispatch_key(FKC_OP_SET_ROWS, want[i].key, 3, FKC_BACKEND_VULKAN, &ref), FKC_OK);
+        assert_ptr_equal(ref.set_rows, want[i].fn);
+        assert_ptr_equal(fkc_binding_lookup_key(FKC_OP_SET_ROWS, want[i].key, 3, FKC_BACKEND_VULKAN,
+                                                "fkc-runtime"),
+                         b);
+        const fkc_link_entry *e = fkc_link_lookup(b->symbol);
+        assert_non_null(e);
+        assert_ptr_equal(e->binding, b);
+        assert_int_equal(e->registry, 0);
+        assert_int_equal(
+            fkc_dispatch_key(FKC_OP_SET_ROWS, want[i].key, 2, FKC_BACKEND_VULKAN, &ref),
+            FKC_ERR_NO_KERNEL);
+        assert_int_equal(fkc_dispatch_key(FKC_OP_SET_ROWS, want[i].key, 3, FKC_BACKEND_CPU, &ref),
+                         FKC_ERR_NO_KERNEL);
+    }
+    /* Keys the contract leaves out: F32 -> F64, a U32 index, F16 -> BF16, F64 -> F32, I16. */
+    static const fkc_dtype bad[][3] = {{FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_F64},
+                                       {FKC_DTYPE_F32, FKC_DTYPE_U32, FKC_DTYPE_F32},
+                                       {FKC_DTYPE_F16, FKC_DTYPE_I32, FKC_DTYPE_BF16},
+                                       {FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_F32},
+                                       {FKC_DTYPE_I16, FKC_DTYPE_I32, FKC_DTYPE_I16}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fkc_kernel_ref ref;
+        assert_int_equal(fkc_dispatch_key(FKC_OP_SET_ROWS, bad[i], 3, FKC_BACKEND_VULKAN, &ref),
+                         FKC_ERR_NO_KERNEL);
+        assert_null(fkc_binding_lookup_key(FKC_OP_SET_ROWS, bad[i], 3, FKC_BACKEND_VULKAN, NULL));
+    }
+    assert_string_equal(fkc_op_kind_name(FKC_OP_SET_ROWS), "SetRows");
+    assert_string_equal(fkc_providers[0].name, "fkc-runtime-set-rows");
+    assert_string_equal(fkc_providers[0].source_file, SET_ROWS);
 }
 
 /* The generated source references the interface symbol of the runtime it was made for. */
@@ -414,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_cost_functions_and_fill),
         cmocka_unit_test(test_contract_facts),
         cmocka_unit_test(test_binding_lookup),
+        cmocka_unit_test(test_set_rows_bindings),
         cmocka_unit_test(test_runtime_abi),
     };
     return cmocka_run_group_tests_name("generated", tests, NULL, NULL);

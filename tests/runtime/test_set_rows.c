@@ -10,6 +10,7 @@
  * async and one-shot submission, a host's command buffer, and the refusals. */
 #include <vulkan/vulkan.h>
 
+#include "fkc/fkc_kernels.h"
 #include "rt_host.h"
 
 RT_SHARED_CONTEXT(ctx)
@@ -900,6 +901,106 @@ static void test_host_command_buffer(void **state)
     rt_host_close(&h);
 }
 
+/* The wrappers of fkc_kernels.h that generated bindings of contracts/vulkan/set_rows.md call:
+ * each of the 16 on its own key, a duplicate (the last row wins), a -1 and a slot past the end
+ * (counted in the status word at a non-zero offset), byte for byte with the reference, guards
+ * and the status word's neighbours included; then what each refuses: another key's dtypes
+ * (FKC_ERR_DTYPE) and an output that is not the cache (FKC_ERR_INVALID_ARGUMENT). */
+static void test_wrappers(void **state)
+{
+    (void)state;
+    static const struct {
+        fkc_set_rows_kernel *fn;
+        const char *name;
+        fkc_dtype s, i, c;
+    } w[] = {
+        {fkc_set_rows_b4, "b4 F32", FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_F32},
+        {fkc_set_rows_b4, "b4 U32", FKC_DTYPE_U32, FKC_DTYPE_I32, FKC_DTYPE_U32},
+        {fkc_set_rows_b4_b8_b4, "b4_b8_b4", FKC_DTYPE_I32, FKC_DTYPE_I64, FKC_DTYPE_I32},
+        {fkc_set_rows_b2_b4_b2, "b2_b4_b2", FKC_DTYPE_BF16, FKC_DTYPE_I32, FKC_DTYPE_BF16},
+        {fkc_set_rows_b2_b8_b2, "b2_b8_b2", FKC_DTYPE_F16, FKC_DTYPE_I64, FKC_DTYPE_F16},
+        {fkc_set_rows_b8_b4_b8, "b8_b4_b8", FKC_DTYPE_F64, FKC_DTYPE_I32, FKC_DTYPE_F64},
+        {fkc_set_rows_b8, "b8", FKC_DTYPE_I64, FKC_DTYPE_I64, FKC_DTYPE_I64},
+        {fkc_set_rows_b1_b4_b1, "b1_b4_b1", FKC_DTYPE_U8, FKC_DTYPE_I32, FKC_DTYPE_U8},
+        {fkc_set_rows_b1_b8_b1, "b1_b8_b1", FKC_DTYPE_I8, FKC_DTYPE_I64, FKC_DTYPE_I8},
+        {fkc_set_rows_narrow_f32_i32_f16, "narrow_f32_i32_f16", FKC_DTYPE_F32, FKC_DTYPE_I32,
+         FKC_DTYPE_F16},
+        {fkc_set_rows_narrow_f32_i32_bf16, "narrow_f32_i32_bf16", FKC_DTYPE_F32, FKC_DTYPE_I32,
+         FKC_DTYPE_BF16},
+        {fkc_set_rows_narrow_f32_i64_f16, "narrow_f32_i64_f16", FKC_DTYPE_F32, FKC_DTYPE_I64,
+         FKC_DTYPE_F16},
+        {fkc_set_rows_narrow_f32_i64_bf16, "narrow_f32_i64_bf16", FKC_DTYPE_F32, FKC_DTYPE_I64,
+         FKC_DTYPE_BF16},
+        {fkc_set_rows_widen_f16_i32_f32, "widen_f16_i32_f32", FKC_DTYPE_F16, FKC_DTYPE_I32,
+         FKC_DTYPE_F32},
+        {fkc_set_rows_widen_f16_i64_f32, "widen_f16_i64_f32", FKC_DTYPE_F16, FKC_DTYPE_I64,
+         FKC_DTYPE_F32},
+        {fkc_set_rows_widen_bf16_i32_f32, "widen_bf16_i32_f32", FKC_DTYPE_BF16, FKC_DTYPE_I32,
+         FKC_DTYPE_F32},
+        {fkc_set_rows_widen_bf16_i64_f32, "widen_bf16_i64_f32", FKC_DTYPE_BF16, FKC_DTYPE_I64,
+         FKC_DTYPE_F32},
+    };
+    static const int64_t idx[4] = {5, -1, 6, 5}; /* 6 slots: 6 is past the end; 5 twice */
+    for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+        size_t ssz = fkc_dtype_size(w[k].s), csz = fkc_dtype_size(w[k].c);
+        size_t isz = fkc_dtype_size(w[k].i);
+        rt_buf S, I, D, T;
+        rt_buf_make(ctx, &S, 4 * 8 * ssz);
+        rt_buf_make(ctx, &I, 4 * isz);
+        rt_buf_make(ctx, &D, 64 + 6 * 8 * csz + 64);
+        rt_buf_make(ctx, &T, 16);
+        for (size_t i = 0; i < 4; i++)
+            put_index(I.host, w[k].i, i, idx[i]);
+        memset(T.host + 4, 0, 4);
+        RT_OK(fkc_buffer_upload(I.dev, 0, I.host, I.size));
+        RT_OK(fkc_buffer_upload(T.dev, 0, T.host, T.size));
+        size_t ssh[2] = {4, 8}, ish[1] = {4}, dsh[2] = {6, 8};
+        fkc_tensor St = rt_tensor(S.dev, 0, w[k].s, 2, ssh),
+                   It = rt_tensor(I.dev, 0, w[k].i, 1, ish),
+                   Dt = rt_tensor(D.dev, 64, w[k].c, 2, dsh);
+        fkc_set_rows_params p = {-1};
+        fkc_set_rows_extra x = {T.dev, 4};
+        fkc_stream *s;
+        RT_OK(fkc_stream_create(ctx, &s));
+        RT_OK(w[k].fn(s, &St, &It, &Dt, &Dt, &p, &x));
+        RT_OK(fkc_stream_submit(s));
+        fkc_host_tensor HS = {S.host, w[k].s, 2, {4, 8}}, HI = {I.host, w[k].i, 1, {4}},
+                        HD = {D.host + 64, w[k].c, 2, {6, 8}};
+        uint64_t past = 0;
+        RT_OK(fkc_ref_set_rows(&HS, &HI, &HD, -1, &past));
+        assert_int_equal(past, 1);
+        T.host[4] = 1; /* the status word: one index past the end */
+        rt_buf_check(&D, w[k].name);
+        rt_buf_check(&T, w[k].name);
+        /* Another key's dtypes: the src's (a copy's width, a conversion's dtype), the index's. */
+        fkc_tensor Sb = St, Ib = It;
+        Sb.dtype = w[k].s == FKC_DTYPE_F32 ? FKC_DTYPE_F64 : FKC_DTYPE_F32;
+        assert_int_equal(w[k].fn(s, &Sb, &It, &Dt, &Dt, &p, &x), FKC_ERR_DTYPE);
+        assert_non_null(strstr(fkc_last_error(), "not this wrapper's"));
+        Ib.dtype = w[k].i == FKC_DTYPE_I32 ? FKC_DTYPE_I64 : FKC_DTYPE_I32;
+        assert_int_equal(w[k].fn(s, &St, &Ib, &Dt, &Dt, &p, &x), FKC_ERR_DTYPE);
+        /* out is not the cache: another offset, another shape. */
+        fkc_tensor O = Dt;
+        O.offset += 4;
+        assert_int_equal(w[k].fn(s, &St, &It, &Dt, &O, &p, &x), FKC_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(fkc_last_error(), "in place"));
+        O = Dt;
+        O.shape[0] = 5;
+        assert_int_equal(w[k].fn(s, &St, &It, &Dt, &O, &p, &x), FKC_ERR_INVALID_ARGUMENT);
+        /* No status word: extra NULL is taken. */
+        RT_OK(fkc_stream_begin(s));
+        RT_OK(w[k].fn(s, &St, &It, &Dt, &Dt, &p, NULL));
+        RT_OK(fkc_stream_submit(s));
+        rt_buf_check(&D, w[k].name);
+        rt_buf_check(&T, w[k].name);
+        fkc_stream_destroy(s);
+        rt_buf_free(&S);
+        rt_buf_free(&I);
+        rt_buf_free(&D);
+        rt_buf_free(&T);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -916,6 +1017,7 @@ int main(void)
         cmocka_unit_test_teardown(test_ordering_async_sync, no_validation),
         cmocka_unit_test_teardown(test_refusals, no_validation),
         cmocka_unit_test_teardown(test_host_command_buffer, no_validation),
+        cmocka_unit_test_teardown(test_wrappers, no_validation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -75,6 +75,39 @@ typedef fkc_status fkc_write_slice_rotating_kernel(fkc_stream *stream, const fkc
 fkc_write_slice_rotating_kernel fkc_write_slice_rotating_b1, fkc_write_slice_rotating_b2,
     fkc_write_slice_rotating_b4, fkc_write_slice_rotating_b8;
 
+/* ---- SetRows: row-indexed writes into a (paged) cache ----------------------------------- */
+
+typedef struct fkc_set_rows_params {
+    int32_t slot_axis; /* i32: -1, the slot is axis 0 of the cache; k >= 1, split over 0 and k */
+} fkc_set_rows_params;
+
+/* The op's side inputs: the status word (fkc_set_rows in fkc_runtime.h). */
+typedef struct fkc_set_rows_extra {
+    fkc_buffer *status;     /* counts indices past the slot count (a little-endian u32), or NULL */
+    uint64_t status_offset; /* byte offset of that u32 in status, 4-aligned */
+} fkc_set_rows_extra;
+
+/* Record fkc_set_rows(stream, src, index, out, params->slot_axis, extra->status,
+ * extra->status_offset) (checks as that; extra may be NULL: no status word). The cache is
+ * written in place: `cache` and `out` must be the same tensor (buffer, offset, dtype, rank,
+ * shape), else FKC_ERR_INVALID_ARGUMENT. Each wrapper takes only its own [src, index, cache]
+ * dtypes (the contract's key, contracts/vulkan/set_rows.md): others are FKC_ERR_DTYPE. */
+typedef fkc_status fkc_set_rows_kernel(fkc_stream *stream, const fkc_tensor *src,
+                                       const fkc_tensor *index, const fkc_tensor *cache,
+                                       fkc_tensor *out, const fkc_set_rows_params *params,
+                                       const fkc_set_rows_extra *extra);
+/* Bit copies, by byte width (src = cache dtype; one b<w> when the three widths agree):
+ * b<src>_b<index>_b<cache>, the index I32 (4) or I64 (8). */
+fkc_set_rows_kernel fkc_set_rows_b4, fkc_set_rows_b4_b8_b4, fkc_set_rows_b2_b4_b2,
+    fkc_set_rows_b2_b8_b2, fkc_set_rows_b8_b4_b8, fkc_set_rows_b8, fkc_set_rows_b1_b4_b1,
+    fkc_set_rows_b1_b8_b1;
+/* F32 -> F16 / BF16, round to nearest even. */
+fkc_set_rows_kernel fkc_set_rows_narrow_f32_i32_f16, fkc_set_rows_narrow_f32_i32_bf16,
+    fkc_set_rows_narrow_f32_i64_f16, fkc_set_rows_narrow_f32_i64_bf16;
+/* F16 / BF16 -> F32, exact. */
+fkc_set_rows_kernel fkc_set_rows_widen_f16_i32_f32, fkc_set_rows_widen_f16_i64_f32,
+    fkc_set_rows_widen_bf16_i32_f32, fkc_set_rows_widen_bf16_i64_f32;
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

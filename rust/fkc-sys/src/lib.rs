@@ -237,6 +237,41 @@ wrappers! {
     write_slice_rotating_b8 = "fkc_write_slice_rotating_b8",
 }
 
+/// The same for the SetRows family (contracts/vulkan/set_rows.md: keyed `[src, index, cache]`,
+/// the cache also the output, written in place): its wrappers take three inputs.
+macro_rules! set_rows_wrappers {
+    ($($name:ident = $symbol:literal,)*) => {
+        extern "C" {
+            $(
+                #[link_name = $symbol]
+                pub fn $name(stream: *mut fkc_stream, src: *const fkc_tensor,
+                             index: *const fkc_tensor, cache: *const fkc_tensor,
+                             out: *mut fkc_tensor, params: *const c_void, extra: *const c_void)
+                    -> fkc_status;
+            )*
+        }
+    };
+}
+
+set_rows_wrappers! {
+    set_rows_b4 = "fkc_set_rows_b4",
+    set_rows_b4_b8_b4 = "fkc_set_rows_b4_b8_b4",
+    set_rows_b2_b4_b2 = "fkc_set_rows_b2_b4_b2",
+    set_rows_b2_b8_b2 = "fkc_set_rows_b2_b8_b2",
+    set_rows_b8_b4_b8 = "fkc_set_rows_b8_b4_b8",
+    set_rows_b8 = "fkc_set_rows_b8",
+    set_rows_b1_b4_b1 = "fkc_set_rows_b1_b4_b1",
+    set_rows_b1_b8_b1 = "fkc_set_rows_b1_b8_b1",
+    set_rows_narrow_f32_i32_f16 = "fkc_set_rows_narrow_f32_i32_f16",
+    set_rows_narrow_f32_i32_bf16 = "fkc_set_rows_narrow_f32_i32_bf16",
+    set_rows_narrow_f32_i64_f16 = "fkc_set_rows_narrow_f32_i64_f16",
+    set_rows_narrow_f32_i64_bf16 = "fkc_set_rows_narrow_f32_i64_bf16",
+    set_rows_widen_f16_i32_f32 = "fkc_set_rows_widen_f16_i32_f32",
+    set_rows_widen_f16_i64_f32 = "fkc_set_rows_widen_f16_i64_f32",
+    set_rows_widen_bf16_i32_f32 = "fkc_set_rows_widen_bf16_i32_f32",
+    set_rows_widen_bf16_i64_f32 = "fkc_set_rows_widen_bf16_i64_f32",
+}
+
 extern "C" {
     /// Defined only by a libfkc of interface 3: a library of another fails to link on it.
     pub static fkc_runtime_abi_3: c_int;
