@@ -25,6 +25,9 @@ import xml.etree.ElementTree as ET
 FKCGEN, FKC_RUN = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(ROOT, "contracts", "vulkan", "write_slice.md")
+# generated/ is made from every contract of contracts/vulkan/ (the Makefile's CONTRACTS)
+VULKAN = sorted("contracts/vulkan/" + n for n in os.listdir(os.path.join(ROOT, "contracts", "vulkan"))
+                if n.endswith(".md"))
 results = []
 
 
@@ -196,15 +199,15 @@ with tempfile.TemporaryDirectory() as d:
     src[9] += " /* drift */"
     with open(os.path.join(g, "fkc_bindings.c"), "w") as f:
         f.write("\n".join(src))
-    argv = [FKCGEN, "gen", "--check", "--out-dir", g, "contracts/vulkan/write_slice.md"]
+    argv = [FKCGEN, "gen", "--check", "--out-dir", g] + VULKAN
     out = formats("gen --check", argv, ROOT, 1, ["fkc.drift"], [g + "/fkc_bindings.c"],
-                  ["contracts/vulkan/write_slice.md", g + "/fkc_bindings.h", g + "/fkc_bindings.c"],
+                  VULKAN + [g + "/fkc_bindings.h", g + "/fkc_bindings.c"],
                   ["fkc.drift"])
     rc, out, err = run(*argv[:2], "--format", "sarif", *argv[2:], cwd=ROOT)
     r0 = json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     check("gen --check: the drift's region is the first changed line (10); the diff on stderr",
           r0["region"]["startLine"] == 10 and "+++ " in err and "/* drift */" in err, (r0, err[:500]))
-    rc, out, err = run(FKCGEN, "gen", "--format", "sarif", "--out-dir", g, "contracts/vulkan/write_slice.md", cwd=ROOT)
+    rc, out, err = run(FKCGEN, "gen", "--format", "sarif", "--out-dir", g, *VULKAN, cwd=ROOT)
     check("gen: --format without --check is a usage error", rc == 2 and "--check" in err, err)
 
     # ---- fkc-run conform: I8 removed from the seed (works but undeclared, two rows) ----
@@ -271,7 +274,8 @@ with tempfile.TemporaryDirectory() as d:
     subprocess.run(["git", "clone", "-q", os.path.join(d, "origin.git"), repo], check=True, env=env,
                    capture_output=True)
     os.makedirs(os.path.join(repo, "contracts", "vulkan"))
-    shutil.copy(SEED, os.path.join(repo, "contracts", "vulkan"))
+    for c in VULKAN:
+        shutil.copy(os.path.join(ROOT, c), os.path.join(repo, "contracts", "vulkan"))
     shutil.copytree(os.path.join(ROOT, "generated"), os.path.join(repo, "generated"))
     for c in (["add", "."], ["commit", "-qm", "seed"], ["push", "-q", "origin", "main"],
               ["checkout", "-q", "-b", "pr"]):
