@@ -1009,11 +1009,3 @@ bool fkc_context_vulkan_push_descriptors(const fkc_context *ctx)
 {
     return ctx && ctx->vk.vkCmdPushDescriptorSetKHR;
 }
-
-int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want)
-{
-    for (uint32_t i = 0; i < ctx->mem.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (ctx->mem.memoryTypes[i].propertyFlags & want) == want)
-            return (int)i;
-    return -1;
-}

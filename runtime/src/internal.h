@@ -343,8 +343,6 @@ fkc_status fkc_vk_fail(VkResult r, const char *what);
 const char *fkc_vk_result_name(VkResult r);
 
 /* ---- device.c ---- */
-/* Finds a memory type with all `want` flags among `bits`; -1 when none. */
-int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want);
 /* The context's life: every buffer, stream and kernel holds it; the last release frees it. */
 void fkc_context_retain(fkc_context *ctx);
 void fkc_context_release(fkc_context *ctx);
@@ -428,6 +426,16 @@ void fkc_stream_barrier(fkc_stream *s);
  * them overlaps a range an earlier command since the last barrier wrote (or, for a write, read
  * or wrote), then tracks them. */
 void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a);
+/* Whether two accesses must be ordered: the same buffer, overlapping bytes, one a write. */
+bool fkc_access_conflict(const fkc_access *t, VkBuffer buf, uint64_t lo, uint64_t hi, bool write);
+/* Whether [lo, hi) of buf (written or read) must wait for the tracked accesses of recorded
+ * commands (pending = false) or of the pending fused writes' exact bytes (pending = true). */
+bool fkc_stream_hazard(const fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t hi, bool write,
+                       bool pending);
+/* Tracks a, merged into a tracked range of the same kind and buffer that it touches. */
+void fkc_stream_track(fkc_stream *s, const fkc_access *a);
+
+/* ---- fused.c: the fused-write batcher ---- */
 /* Queues one aligned box write into the stream's pending fused dispatch (its ranges already
  * touched); false when the stream does not fuse or the box cannot be fused (then the caller
  * dispatches it), or on failure with *st set. */
@@ -435,7 +443,16 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
                      const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st);
 /* Whether the stream fuses an aligned write of this many 16-byte units. */
 bool fkc_stream_fusing(const fkc_stream *s, uint64_t units);
-/* Records the pending fused writes, if any, as one dispatch. */
+/* Records the pending fused writes as one dispatch: the table, then the dispatch. keep: the
+ * windows it binds stay tracked (no barrier follows); the pending writes' exact ranges are
+ * dropped either way. */
+void fkc_fused_flush(fkc_stream *s, bool keep);
+/* Whether access a must wait for the pending fused dispatch: it will bind whole windows,
+ * which is what the validation layer sees it touch. */
+bool fkc_fused_hazard(const fkc_stream *s, const fkc_access *a);
+
+/* ---- stream.c ---- */
+/* Records the pending fused writes and set_rows ops, if any, as their dispatches. */
 void fkc_stream_flush(fkc_stream *s);
 /* Binds a compute pipeline and its storage buffers (push descriptors, or a set of the
  * stream's pools): what every dispatch, the runtime's and user kernels', goes through. */
