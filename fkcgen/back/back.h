@@ -63,17 +63,21 @@ void *fkcg_xcalloc(size_t n, size_t size);
 
 /* ---- vocabularies: the schema's closed value sets as the generated code spells them ---- */
 
-/* One vocabulary: its schema enum and its spelling in each language. The C names are those of
- * runtime/include/fkc/fkc_tables.h (and fkc_types.h for dtypes and backends), the Rust ones
- * those of rust/fkc/src/tables.rs; tests/gen/test_vocab.c and the generated Rust's own const
- * check compare both with the schema. UNKNOWN (0) comes first where a contract may be silent. */
+/* One vocabulary: its schema enum. Each language back end spells its values itself (c.c's
+ * fkcg_c_vocab names those of runtime/include/fkc/fkc_tables.h and fkc_types.h, rust.c those of
+ * rust/fkc/src/tables.rs); tests/gen/test_vocab.c and the generated Rust's own const check
+ * compare both with the schema. UNKNOWN (0) comes first where a contract may be silent. */
 typedef struct fkcg_vocab {
-    const char *schema;  /* the schema's enum name ("cost_class") */
-    const char *ctype;   /* its C type ("fkc_cost_class") */
-    const char *cprefix; /* its C enumerators' prefix ("FKC_COST_CLASS_"; + upper-case value) */
-    const char *rtype;   /* its Rust type ("CostClass"; variants: the value in CamelCase) */
-    bool with_unknown;   /* UNKNOWN = 0 first (C ..._UNKNOWN, Rust Unknown) */
+    const char *schema; /* the schema's enum name ("cost_class") */
+    bool with_unknown;  /* UNKNOWN = 0 first (C ..._UNKNOWN, Rust Unknown) */
 } fkcg_vocab;
+
+/* A language's name of a vocabulary: its type ("fkc_cost_class", "CostClass") and the prefix
+ * of its enumerators ("FKC_COST_CLASS_"; + the value in upper case), or NULL. */
+typedef struct fkcg_vocab_name {
+    const char *type;
+    const char *prefix;
+} fkcg_vocab_name;
 
 enum {
     FKCG_EN_DETERMINISM,
@@ -88,6 +92,7 @@ enum {
     FKCG_EN_COUNT
 };
 extern const fkcg_vocab fkcg_vocabs[FKCG_EN_COUNT];
+extern const fkcg_vocab_name fkcg_c_vocab[FKCG_EN_COUNT]; /* the C back end's (c.c) */
 
 /* ---- the plan: every row the back ends print, resolved once (plan.c) ---- */
 
@@ -220,20 +225,15 @@ typedef enum fkcg_table_id {
     FKCG_T_COUNT
 } fkcg_table_id;
 
-enum { FKCG_LANG_C = 1, FKCG_LANG_RUST = 2, FKCG_LANG_ALL = 3 };
-
-/* What each language calls a table and the type of its rows. Names are templates of the C
- * back end ("@_bindings": the prefix; "@@_": in upper case) or, for a per-section table, carry
- * the section's suffix where '%' stands. */
-typedef struct fkcg_table_desc {
-    unsigned langs;     /* the languages that print it */
-    const char *ctype;  /* "@_binding" */
-    const char *cname;  /* "@_bindings"; NULL: a nested row's type */
-    const char *ccount; /* its C length macro ("@@_BINDING_COUNT"), or NULL */
-    const char *rtype;  /* "Binding"; a nested row's constructor: "Caps::new(" */
-    const char *rname;  /* "BINDINGS" */
-} fkcg_table_desc;
-extern const fkcg_table_desc fkcg_tables[FKCG_T_COUNT];
+/* What a language calls a table and the type of its rows: each style has one of these a
+ * table (fkcg_style.tables). The C back end's are templates ("@_bindings": the prefix; "@@_":
+ * in upper case, through its tpl); a per-section table's name carries the section's suffix
+ * where '%' stands. */
+typedef struct fkcg_table_name {
+    const char *type;  /* its rows' type ("@_binding", "Binding"); a nested row's constructor */
+    const char *name;  /* "@_bindings", "BINDINGS"; NULL: a nested row's type, or not printed */
+    const char *count; /* its length macro ("@@_BINDING_COUNT"), or NULL */
+} fkcg_table_name;
 
 /* The value of one cell of a row, as the plan gives it; a back end's style prints it. */
 typedef enum fkcg_cell_kind {
@@ -257,9 +257,16 @@ typedef enum fkcg_cell_kind {
     FKCG_CELL_CLOSE,    /* ... and ends */
 } fkcg_cell_kind;
 
+/* What a cell is to a reader beyond its value: the style's cell callback may leave a role
+ * out. */
+typedef enum fkcg_cell_role {
+    FKCG_ROLE_DATA,  /* a field of the row */
+    FKCG_ROLE_PROSE, /* the contract's Markdown around a section (its heading, its prose) */
+} fkcg_cell_role;
+
 typedef struct fkcg_cell {
     fkcg_cell_kind kind;
-    unsigned langs; /* who prints it (FKCG_LANG_*) */
+    fkcg_cell_role role;
     int which;
     const char *s;
     uint64_t u;
@@ -276,7 +283,9 @@ typedef struct fkcg_cell {
  * (render.c) composes everything else. */
 typedef struct fkcg_render fkcg_render;
 typedef struct fkcg_style {
-    unsigned lang;                                    /* FKCG_LANG_C or FKCG_LANG_RUST */
+    const fkcg_table_name *tables; /* [FKCG_T_COUNT]: what the language calls each table */
+    /* Each cell of a row, before it is printed: whether to print it (NULL: every cell). */
+    bool (*cell)(const fkcg_render *r, fkcg_table_id t, const fkcg_cell *c);
     void (*str)(fkcg_buf *out, const char *s);        /* a string literal (s NULL: C NULL) */
     void (*ident)(fkcg_buf *out, const char *s);      /* an identifier from a contract */
     void (*comment)(fkcg_buf *out, const char *text); /* a comment: the delimiters, text */
@@ -285,7 +294,9 @@ typedef struct fkcg_style {
     void (*uint)(fkcg_buf *out, uint64_t u, int bits); /* an integer for a field of that many
                                                   bits (NULL: the bare decimal) */
     void (*vocab)(fkcg_buf *out, int which, const char *value); /* value of fkcg_vocabs[which] */
-    void (*op)(fkcg_render *r, fkcg_buf *out, size_t op);       /* an op kind's enumerator */
+    void (*row_edge)(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open); /* a row's
+                                                 (or nested row's) opening or end */
+    void (*op)(fkcg_render *r, fkcg_buf *out, size_t op); /* an op kind's enumerator */
     void (*wrapper)(fkcg_render *r, fkcg_buf *out, size_t row, bool ref); /* a row's wrapper:
                                                              its kernel ref, or its name */
     /* a table of n rows: sec (FKCG_NONE: not a section's) and k (its input, for DTYPES) name a
@@ -303,7 +314,6 @@ typedef struct fkcg_style {
     size_t cont;              /* a wrapped row's next lines: this many columns past its indent */
     const char *section_lead; /* before a section's tables' comment line */
     const char *none, *some, *some_end; /* an absent value; around a present optional one */
-    const char *row_open, *row_end;     /* around a row; row_open NULL: "<Rust type>::new(" */
     const char *key_open, *key_end;     /* around a key [T, T] */
     bool key_count;                     /* the key's length follows it (C: ", 2") */
     const char *empty_slice;            /* a slice of no rows */

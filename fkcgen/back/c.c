@@ -237,10 +237,48 @@ static void style_comment(fkcg_buf *out, const char *text)
     LIT(out, " */");
 }
 
+/* The vocabularies as runtime/include/fkc/fkc_tables.h (and fkc_types.h for dtypes and
+ * backends) name them: the type and its enumerators' prefix (tests/gen/test_vocab.c). */
+const fkcg_vocab_name fkcg_c_vocab[FKCG_EN_COUNT] = {
+    [FKCG_EN_DETERMINISM] = {"fkc_determinism", "FKC_DETERMINISM_"},
+    [FKCG_EN_PROVENANCE] = {"fkc_cost_provenance", "FKC_COST_PROVENANCE_"},
+    [FKCG_EN_COST_CLASS] = {"fkc_cost_class", "FKC_COST_CLASS_"},
+    [FKCG_EN_STRATEGY] = {"fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_"},
+    [FKCG_EN_LAYOUT_RULE] = {"fkc_layout_rule", "FKC_LAYOUT_RULE_"},
+    [FKCG_EN_GUARANTEE] = {"fkc_layout_guarantee", "FKC_LAYOUT_GUARANTEE_"},
+    [FKCG_EN_ALIASING] = {"fkc_aliasing", "FKC_ALIASING_"},
+    [FKCG_EN_DTYPE] = {"fkc_dtype", "FKC_DTYPE_"},
+    [FKCG_EN_BACKEND] = {"fkc_backend", "FKC_BACKEND_"},
+};
+
+/* What C calls each table and the type of its rows: templates ("@": the prefix, "@@": in upper
+ * case); '%' stands for the section's index (and a per-input suffix) in a per-section table's
+ * name. The link registry names are C's alone. */
+static const fkcg_table_name c_tables[FKCG_T_COUNT] = {
+    [FKCG_T_FAST_PATHS] = {"fkc_fast_path", "fast_paths_%", NULL},
+    [FKCG_T_DTYPES] = {"fkc_dtype", "dtypes_%", NULL},
+    [FKCG_T_INPUTS] = {"fkc_input_info", "inputs_%", NULL},
+    [FKCG_T_OUTPUTS] = {"fkc_output_info", "outputs_%", NULL},
+    [FKCG_T_FIELDS] = {"fkc_field_info", "fields_%", NULL},
+    [FKCG_T_COST] = {"fkc_cost", "cost_%", NULL},
+    [FKCG_T_PROVIDERS] = {"fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT"},
+    [FKCG_T_KERNELS] = {"@_kernel_info", "@_kernels", "@@_KERNEL_COUNT"},
+    [FKCG_T_BINDINGS] = {"@_binding", "@_bindings", "@@_BINDING_COUNT"},
+    [FKCG_T_LINKS] = {"@_link_entry", "@_link_registry", "@@_LINK_ENTRY_COUNT"},
+    [FKCG_T_REGISTRIES] = {"const char *", "@_link_registry_names", "@@_LINK_REGISTRY_COUNT"},
+    [FKCG_T_SHARED_COST] = {"const fkc_cost *", "shared_cost", "@@_OP_KIND_COUNT"},
+    [FKCG_T_OP_NAMES] = {"const char *", "op_names", "@@_OP_KIND_COUNT"},
+    [FKCG_T_OP_ROWS] = {"size_t", "op_rows", "@@_OP_KIND_COUNT"},
+    [FKCG_T_CAPS] = {"fkc_caps", NULL, NULL},
+    [FKCG_T_PRECISION] = {"fkc_precision", NULL, NULL},
+    [FKCG_T_LAYOUT] = {"fkc_layout", NULL, NULL},
+    [FKCG_T_SPAN] = {"size_t", NULL, NULL},
+};
+
 /* PREFIX + VALUE of a vocabulary; PREFIX + UNKNOWN when value is NULL. */
 static void put_vocab(fkcg_buf *b, int which, const char *value)
 {
-    put_str(b, fkcg_vocabs[which].cprefix);
+    put_str(b, fkcg_c_vocab[which].prefix);
     put_upper(b, value ? value : "UNKNOWN");
 }
 
@@ -286,22 +324,22 @@ static void put_wrapper(fkcg_render *r, fkcg_buf *out, size_t row, bool ref)
  * static (DTYPES and COST take their row on this line). */
 static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
 {
-    const fkcg_table_desc *d = &fkcg_tables[t];
-    bool pointers = d->ctype[strlen(d->ctype) - 1] == '*';
+    const fkcg_table_name *d = &c_tables[t];
+    bool pointers = d->type[strlen(d->type) - 1] == '*';
     bool sharded = r->shard && fkcg_render_sharded(t); /* shard k's part: exported, sized */
     if (sec != FKCG_NONE || (t >= FKCG_T_SHARED_COST && !sharded))
         LIT(r->b, "static ");
     if (!pointers) /* "const char *" ends "const char *const name" */
         LIT(r->b, "const ");
-    put_tpl(r->b, r->p, d->ctype);
+    put_tpl(r->b, r->p, d->type);
     put_str(r->b, pointers ? "const " : " ");
     fkcg_render_name(r, r->b, t, sec, k);
     if (t != FKCG_T_COST) {
         put_ch(r->b, '[');
         if (sharded)
             fkcg_buf_put_u64(r->b, n);
-        else if (d->ccount)
-            put_tpl(r->b, r->p, d->ccount);
+        else if (d->count)
+            put_tpl(r->b, r->p, d->count);
         put_str(r->b, t == FKCG_T_OP_ROWS ? "][2]" : "]");
     }
     put_str(r->b, t == FKCG_T_DTYPES || t == FKCG_T_COST ? " = {" : " = {\n");
@@ -366,6 +404,22 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     }
 }
 
+/* A row (or nested row) in braces. */
+static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
+{
+    (void)r;
+    (void)t;
+    put_ch(out, open ? '{' : '}');
+}
+
+/* C prints a row's fields; the Markdown around a section is the Rust docs' alone. */
+static bool keep_cell(const fkcg_render *r, fkcg_table_id t, const fkcg_cell *c)
+{
+    (void)r;
+    (void)t;
+    return c->role != FKCG_ROLE_PROSE;
+}
+
 /* An integer into a field of `bits` bits, typed by its suffix: a decimal without one is an int,
  * or from 2^63 on a constant gcc and clang warn "is so large that it is unsigned". */
 static void put_uint(fkcg_buf *out, uint64_t u, int bits)
@@ -392,12 +446,13 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style c_style = {
-    .lang = FKCG_LANG_C, .str = put_cstr, .ident = style_ident, .comment = style_comment,
+    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge,
+    .str = put_cstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_double, .uint = put_uint, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
-    .none = "NULL", .some = "", .some_end = "", .row_open = "{", .row_end = "}",
+    .none = "NULL", .some = "", .some_end = "",
     .key_open = "{", .key_end = "}", .key_count = true, .empty_slice = "NULL, 0",
     .slice_counted = true,
     .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,
