@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
 """runtime-layers.py — the runtime's structure, checked (issue 23 item 2).
 
-  runtime-layers.py OBJDIR [SRCDIR]
+  runtime-layers.py SRCDIR OBJECT...
 
-Prints the file-level call graph of runtime/src: for each object of OBJDIR (the built
-runtime/src/*.o), the files whose symbols it uses, read with `nm` (a name it leaves undefined
+Prints the file-level call graph of SRCDIR (runtime/src): for each OBJECT (the built
+SRCDIR/*.c, one object each), the files whose symbols it uses, read with `nm` (a name it leaves undefined
 that another object defines: a call, or a use of a table). Then the layers: layer 0 uses no
 other file, layer n uses files of layers below n only. Fails (exit 1) when
 
   - the graph has a circle (two or more files that reach each other): each circle is printed;
-  - a function of SRCDIR/*.c (default runtime/src) is longer than MAX_LINES (60) lines, counted
+  - a function of SRCDIR/*.c is longer than MAX_LINES (60) lines, counted
     from its opening brace to its closing brace, both excluded: the tree's style
     (.clang-format: Linux braces) puts both alone in column 0, so the count needs no parser.
 
-A file that lists an object but not its source (or back) is an error too: the check must see
-every file. Run by `make check-runtime-layers` (part of `make test`); docs/runtime.md shows its
+Objects that are not SRCDIR's sources one for one are an error too: the check must see every
+file. Run by `make check-runtime-layers` (part of `make test`); docs/runtime.md shows its
 output as the runtime's layering.
 """
 import os
@@ -44,12 +44,10 @@ def symbols(obj):
     return defined, undefined
 
 
-def graph(objdir):
-    objs = sorted(f for f in os.listdir(objdir) if f.endswith(".o"))
-    if not objs:
-        sys.exit(f"runtime-layers: no objects in {objdir} (build the runtime first)")
-    names = [o[:-2] for o in objs]
-    syms = {n: symbols(os.path.join(objdir, n + ".o")) for n in names}
+def graph(objs):
+    names = sorted(os.path.basename(o)[:-2] for o in objs)
+    path = {os.path.basename(o)[:-2]: o for o in objs}
+    syms = {n: symbols(path[n]) for n in names}
     owner = {}
     for n in names:
         for s in syms[n][0]:
@@ -145,16 +143,15 @@ def long_functions(srcdir):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit(__doc__.strip().split("\n\n")[1])
-    objdir = sys.argv[1]
-    srcdir = sys.argv[2] if len(sys.argv) == 3 else "runtime/src"
-    names, edges = graph(objdir)
+    if len(sys.argv) < 3 or not all(o.endswith(".o") for o in sys.argv[2:]):
+        sys.exit("usage: " + __doc__.strip().split("\n\n")[1].strip())
+    srcdir = sys.argv[1]
+    names, edges = graph(sys.argv[2:])
     bad = 0
     srcs = sorted(f[:-2] for f in os.listdir(srcdir) if f.endswith(".c"))
     if srcs != names:
         print(f"runtime-layers: the objects ({' '.join(names)}) are not the sources "
-              f"({' '.join(srcs)}): build the runtime again")
+              f"({' '.join(srcs)})")
         bad = 1
     level = layers(names, edges)
     print(f"File-level call graph of {srcdir} (A -> B: A uses a function or table of B):")

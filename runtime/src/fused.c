@@ -8,6 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fused_flush(fkc_stream *s, bool keep);
+static bool fused_hazard(const fkc_stream *s, const fkc_access *a);
+static uint32_t fused_pending(const fkc_stream *s);
+static void fused_reset(fkc_stream *s);
+static void fused_release(fkc_stream *s);
+static const fkc_batcher fused_batcher;
+
 /* Span in bytes of a fused write's source and destination (a ring dim at its capacity). */
 static uint64_t fused_span(const fkc_fused *w, bool dst)
 {
@@ -78,11 +85,6 @@ static bool batch_place(fkc_stream *s, fkc_batch *b, const fkc_fused *w, VkBuffe
     return true;
 }
 
-bool fkc_stream_fusing(const fkc_stream *s, uint64_t units)
-{
-    return !s->borrowed && !s->no_fusion && s->ctx->fusion && units <= FKC_FUSE_MAX_UNITS;
-}
-
 bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
                      const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st)
 {
@@ -97,7 +99,9 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
         *st = fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused-write batch");
         return false;
     }
-    if (fkc_set_rows_pending(s)) /* its windows and these must not meet unordered */
+    s->batcher[FKC_BATCHER_FUSED] = &fused_batcher;
+    if (fkc_stream_pending(
+            s, FKC_BATCHER_SET_ROWS)) /* its windows and these must not meet unordered */
         fkc_stream_barrier(s);
     fkc_batch *b = s->batch;
     fkc_access ex[3] = {{src->buffer, w->src, w->src + fused_span(w, false), false, true},
@@ -116,7 +120,7 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
         return false;
     for (int pass = 0; pass < 3; pass++) {
         if (b->n == FKC_FUSE_MAX || b->groups + groups > lim * lim)
-            fkc_fused_flush(s, true);
+            fused_flush(s, true);
         if (b->n == 0 && (*st = batch_start(s, b)) != FKC_OK)
             return false;
         if (batch_place(s, b, w, src->buffer, dst->buffer, pos ? pos->buffer : VK_NULL_HANDLE)) {
@@ -128,7 +132,7 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
         }
         /* no room for its windows, or they would cover what a recorded command touches */
         if (b->n)
-            fkc_fused_flush(s, true);
+            fused_flush(s, true);
         else
             fkc_stream_barrier(s);
     }
@@ -138,7 +142,7 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
 /* Records the pending fused writes as one dispatch: the table (vkCmdUpdateBuffer into the
  * stream's table buffer), then the dispatch. keep: the windows it binds stay tracked (no
  * barrier follows); the pending writes' exact ranges are dropped either way. */
-void fkc_fused_flush(fkc_stream *s, bool keep)
+static void fused_flush(fkc_stream *s, bool keep)
 {
     fkc_batch *b = s->batch;
     if (!b || !b->n)
@@ -153,7 +157,7 @@ void fkc_fused_flush(fkc_stream *s, bool keep)
     if (b->n == 1) { /* one write: its own kernel, without the table and its update */
         b->n = 0;
         b->groups = 0;
-        fkc_record_fused_alone(s, &b->w[0]); /* tracks its windows itself */
+        b->w[0].alone(s, &b->w[0]); /* tracks its windows itself */
         return;
     }
     uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
@@ -236,7 +240,7 @@ void fkc_fused_flush(fkc_stream *s, bool keep)
 
 /* Whether access a must wait for the pending fused dispatch: it will bind whole windows,
  * which is what the validation layer sees it touch. */
-bool fkc_fused_hazard(const fkc_stream *s, const fkc_access *a)
+static bool fused_hazard(const fkc_stream *s, const fkc_access *a)
 {
     const fkc_batch *b = s->batch;
     if (!b || !b->n)
@@ -249,3 +253,24 @@ bool fkc_fused_hazard(const fkc_stream *s, const fkc_access *a)
     }
     return false;
 }
+
+static uint32_t fused_pending(const fkc_stream *s)
+{
+    const fkc_batch *b = s->batch; /* its dispatch (and table update) */
+    return !b || !b->n ? 0 : b->n == 1 || b->table->map ? 1 : 2;
+}
+
+static void fused_reset(fkc_stream *s)
+{
+    if (s->batch)
+        s->batch->n = 0, s->batch->groups = 0;
+}
+
+static void fused_release(fkc_stream *s)
+{
+    free(s->batch);
+    s->batch = NULL;
+}
+
+static const fkc_batcher fused_batcher = {fused_flush, fused_hazard, fused_pending, fused_reset,
+                                          fused_release};

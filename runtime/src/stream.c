@@ -146,8 +146,9 @@ void fkc_stream_free(fkc_stream *s)
         fkc_memory_release(ctx, s->tables[i].memory);
     }
     free(s->tables);
-    free(s->batch);
-    fkc_set_rows_free(s);
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i])
+            s->batcher[i]->release(s);
     free(s->pending);
     if (s->timer)
         vk->vkDestroyQueryPool(ctx->device, s->timer, ctx->alloc);
@@ -203,9 +204,9 @@ static fkc_status reset_recording(fkc_stream *s)
     s->n_track = 0;
     s->cur_table = 0;
     s->table_used = 0;
-    if (s->batch)
-        s->batch->n = 0, s->batch->groups = 0;
-    fkc_set_rows_reset(s);
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i])
+            s->batcher[i]->reset(s);
     s->broken = false;
     s->replayable = false;
     s->host_read = false;
@@ -267,11 +268,33 @@ fkc_status fkc_stream_ensure(fkc_stream *s)
     return s->recording ? FKC_OK : fkc_stream_begin(s);
 }
 
+/* Records the pending work of every batcher (fkc_batcher: set_rows' ops, then the fused
+ * writes). */
+static void flush_batchers(fkc_stream *s, bool keep)
+{
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i])
+            s->batcher[i]->flush(s, keep);
+}
+
+/* Whether access a must wait for a batcher's pending dispatch. */
+static bool batch_hazard(const fkc_stream *s, const fkc_access *a)
+{
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i] && s->batcher[i]->hazard(s, a))
+            return true;
+    return false;
+}
+
+uint32_t fkc_stream_pending(const fkc_stream *s, fkc_batcher_id id)
+{
+    return s->batcher[id] ? s->batcher[id]->pending(s) : 0;
+}
+
 void fkc_stream_barrier(fkc_stream *s)
 {
     bool any = s->n_track > 0; /* pending fused writes are tracked too */
-    fkc_set_rows_flush(s);     /* (its windows are tracked: they stay until the barrier) */
-    fkc_fused_flush(s, false);
+    flush_batchers(s, false);  /* (set_rows' windows are tracked: they stay until the barrier) */
     if (!any)
         return;
     barrier(s, FKC_VULKAN_STAGES, FKC_VULKAN_ACCESS_WRITE, FKC_VULKAN_STAGES,
@@ -282,8 +305,7 @@ void fkc_stream_barrier(fkc_stream *s)
 
 void fkc_stream_flush(fkc_stream *s)
 {
-    fkc_set_rows_flush(s);
-    fkc_fused_flush(s, true);
+    flush_batchers(s, true);
 }
 
 /* Whether two accesses must be ordered: the same buffer, overlapping bytes, one a write. */
@@ -326,7 +348,7 @@ void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a)
     for (uint32_t i = 0; i < n && !wait; i++)
         wait = a[i].lo < a[i].hi &&
                (fkc_stream_hazard(s, a[i].buffer, a[i].lo, a[i].hi, a[i].write, false) ||
-                fkc_fused_hazard(s, &a[i]) || fkc_set_rows_hazard(s, &a[i]));
+                batch_hazard(s, &a[i]));
     if (wait)
         fkc_stream_barrier(s);
     for (uint32_t i = 0; i < n; i++) {
@@ -334,6 +356,11 @@ void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a)
         t.pending = false;
         fkc_stream_track(s, &t);
     }
+}
+
+bool fkc_stream_fusing(const fkc_stream *s, uint64_t units)
+{
+    return !s->borrowed && !s->no_fusion && s->ctx->fusion && units <= FKC_FUSE_MAX_UNITS;
 }
 
 /* ---- fused-write tables (fused.c and set_rows.c write them) ---------------------------- */
@@ -953,12 +980,10 @@ uint32_t fkc_stream_command_count(const fkc_stream *s)
 {
     if (!s)
         return 0;
-    const fkc_batch *b = s->batch; /* a pending batch: its dispatch (and table update) */
-    return s->commands +
-           (!b || !b->n                  ? 0
-            : b->n == 1 || b->table->map ? 1
-                                         : 2) +
-           fkc_set_rows_pending(s);
+    uint32_t n = s->commands; /* and the pending batches' dispatches (and table updates) */
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        n += fkc_stream_pending(s, (fkc_batcher_id)i);
+    return n;
 }
 
 uint32_t fkc_stream_barrier_count(const fkc_stream *s)
