@@ -252,6 +252,38 @@ static void put_doc_line(fkcg_buf *b, const char *indent, const char *words, con
 
 #define SIG(p, op) ((p)->t->sections[(op)->sig]) /* an op kind's signature section */
 
+/* The vocabularies' types as rust/fkc/src/tables.rs names them (variants: the value in
+ * CamelCase). */
+static const char *const vocab_type[FKCG_EN_COUNT] = {
+    [FKCG_EN_DETERMINISM] = "Determinism", [FKCG_EN_PROVENANCE] = "CostProvenance",
+    [FKCG_EN_COST_CLASS] = "CostClass",    [FKCG_EN_STRATEGY] = "LayoutStrategy",
+    [FKCG_EN_LAYOUT_RULE] = "LayoutRule",  [FKCG_EN_GUARANTEE] = "LayoutGuarantee",
+    [FKCG_EN_ALIASING] = "Aliasing",       [FKCG_EN_DTYPE] = "DType",
+    [FKCG_EN_BACKEND] = "Backend",
+};
+
+/* What Rust calls each table and the type of its rows (a nested row's: its constructor). */
+static const fkcg_table_name rust_tables[FKCG_T_COUNT] = {
+    [FKCG_T_FAST_PATHS] = {"FastPath", "FAST_PATHS_%", NULL},
+    [FKCG_T_DTYPES] = {"DType", "DTYPES_%", NULL},
+    [FKCG_T_INPUTS] = {"Input", "INPUTS_%", NULL},
+    [FKCG_T_OUTPUTS] = {"Output", "OUTPUTS_%", NULL},
+    [FKCG_T_FIELDS] = {"Field", "FIELDS_%", NULL},
+    [FKCG_T_COST] = {"Cost", "COST_%", NULL},
+    [FKCG_T_PROVIDERS] = {"Provider", "PROVIDERS", NULL},
+    [FKCG_T_KERNELS] = {"KernelInfo", "KERNELS", NULL},
+    [FKCG_T_BINDINGS] = {"Binding", "BINDINGS", NULL},
+    [FKCG_T_LINKS] = {"LinkEntry", NULL, NULL},
+    [FKCG_T_REGISTRIES] = {NULL, NULL, NULL},
+    [FKCG_T_SHARED_COST] = {"&Cost", "SHARED_COST", NULL},
+    [FKCG_T_OP_NAMES] = {"&str", "OP_NAMES", NULL},
+    [FKCG_T_OP_ROWS] = {"(usize, usize)", "OP_ROWS", NULL},
+    [FKCG_T_CAPS] = {"Caps", NULL, NULL},
+    [FKCG_T_PRECISION] = {"Precision", NULL, NULL},
+    [FKCG_T_LAYOUT] = {"Layout", NULL, NULL},
+    [FKCG_T_SPAN] = {"(", NULL, NULL},
+};
+
 /* Type::Variant of a vocabulary; Type::Unknown for an unstated value where it has one. */
 static void put_vocab(fkcg_buf *b, int which, const char *value)
 {
@@ -266,7 +298,7 @@ static void put_vocab(fkcg_buf *b, int which, const char *value)
         put_rident(b, value);
         return;
     }
-    put_str(b, v->rtype);
+    put_str(b, vocab_type[which]);
     PUT(b, "::");
     if (which == FKCG_EN_DTYPE)
         put_rident(b, value);
@@ -353,7 +385,7 @@ static char *registry_module(const char *const *regs, size_t n, size_t k)
 
 static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
 {
-    const fkcg_table_desc *d = &fkcg_tables[t];
+    const fkcg_table_name *d = &rust_tables[t];
     fkcg_buf *b = r->b;
     if (sec != FKCG_NONE) {
         PUT(b, "    pub(super) static ");
@@ -362,7 +394,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
             PUT(b, ": Cost = Cost::new(");
             return;
         }
-        fkcg_buf_printf(b, ": [%s; %zu] = [%s", d->rtype, n, t == FKCG_T_DTYPES ? "" : "\n");
+        fkcg_buf_printf(b, ": [%s; %zu] = [%s", d->type, n, t == FKCG_T_DTYPES ? "" : "\n");
         return;
     }
     if (t == FKCG_T_LINKS) {
@@ -377,7 +409,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
         return;
     }
     fkcg_buf_printf(b, "/// %s\n%sstatic %s: [%s; %zu] = [\n", table_doc[t],
-                    t < FKCG_T_SHARED_COST ? "pub " : "", d->rname, d->rtype, n);
+                    t < FKCG_T_SHARED_COST ? "pub " : "", d->name, d->type, n);
 }
 
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
@@ -444,16 +476,30 @@ static void style_ident(fkcg_buf *out, const char *s)
     put_rident(out, s);
 }
 
+/* A row: `Type::new(` ... `)`; a tuple's `(` ... `)`. */
+static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
+{
+    (void)r;
+    const char *type = fkcg_nz(rust_tables[t].type);
+    if (!open)
+        fkcg_buf_putc(out, ')');
+    else if (type[0] == '(')
+        fkcg_buf_putc(out, '(');
+    else
+        fkcg_buf_printf(out, "%s::new(", type);
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style rust_style = {
-    .lang = FKCG_LANG_RUST, .str = put_rstr, .ident = style_ident, .comment = style_comment,
+    .tables = rust_tables, .row_edge = row_edge,
+    .str = put_rstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
     .section_lead = "    ",
-    .none = "None", .some = "Some(", .some_end = ")", .row_open = NULL, .row_end = ")",
+    .none = "None", .some = "Some(", .some_end = ")",
     .key_open = "&[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };
@@ -505,8 +551,8 @@ static void emit_prologue(fkcg_buf *b, const fkcg_plan *p)
     for (int w = 0; w < FKCG_EN_COUNT; w++) {
         const fkcg_vocab *v = &fkcg_vocabs[w];
         const fkcg_enum *e = fkcg_enum_find(v->schema);
-        fkcg_buf_printf(b, "const _: () = assert!(rt::tables::same_names(%s::NAMES, &[%s", v->rtype,
-                        v->with_unknown ? "\"\"" : "");
+        fkcg_buf_printf(b, "const _: () = assert!(rt::tables::same_names(%s::NAMES, &[%s",
+                        vocab_type[w], v->with_unknown ? "\"\"" : "");
         for (size_t i = 0; e && i < e->count; i++) {
             put_str(b, i || v->with_unknown ? ", " : "");
             put_rstr(b, e->values[i]);

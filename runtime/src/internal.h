@@ -170,8 +170,9 @@ struct fkc_context {
     VkAllocationCallbacks alloc_copy;
     fkc_vulkan_memory_fn on_allocate, on_free; /* the host's device-memory callbacks */
     void *memory_user;
-    atomic_uint refs; /* the creator's + one per buffer, stream, kernel */
-    bool borrowed;    /* instance, device and queue are the host's */
+    atomic_uint refs;                          /* the creator's + one per buffer, stream, kernel */
+    void (*teardown)(struct fkc_context *ctx); /* device.c's: frees it at the last release */
+    bool borrowed;                             /* instance, device and queue are the host's */
     VkInstance instance;
     uint32_t instance_api; /* the instance's API version */
     VkDebugUtilsMessengerEXT messenger;
@@ -261,6 +262,8 @@ typedef struct fkc_fused {
     uint32_t row_units, rows, planes, s_row, d_row, s_plane, d_plane; /* 16-byte units */
     uint32_t ring, cap, skip;
     const struct fkc_buffer *bsrc, *bdst, *bpos; /* the buffers (a lone write is dispatched) */
+    /* records it as its own dispatch (slab.c's, given by who queues it): a batch of one */
+    void (*alone)(struct fkc_stream *s, const struct fkc_fused *w);
 } fkc_fused;
 
 /* A buffer of fused-write tables: host-visible device memory the host writes when it records
@@ -298,6 +301,27 @@ typedef struct fkc_pending {
     uint64_t at, size; /* bytes [at, at + size) of the chunk */
 } fkc_pending;
 
+/* A batcher above the stream (fused.c's small writes, set_rows.c's ops): work queued on a
+ * stream and recorded later as one dispatch. The stream calls it through this table, which the
+ * batcher installs in s->batcher[] when it first queues on the stream, so that stream.c calls
+ * nothing above it. flush records what is pending (keep: the windows it binds stay tracked);
+ * hazard: whether access a must wait for the pending dispatch; pending: the commands that
+ * dispatch will record; reset forgets what is pending, release frees the batcher's state. */
+typedef struct fkc_batcher {
+    void (*flush)(struct fkc_stream *s, bool keep);
+    bool (*hazard)(const struct fkc_stream *s, const fkc_access *a);
+    uint32_t (*pending)(const struct fkc_stream *s);
+    void (*reset)(struct fkc_stream *s);
+    void (*release)(struct fkc_stream *s);
+} fkc_batcher;
+
+/* The batchers, in the order a barrier flushes them. */
+typedef enum fkc_batcher_id {
+    FKC_BATCHER_SET_ROWS,
+    FKC_BATCHER_FUSED,
+    FKC_BATCHERS
+} fkc_batcher_id;
+
 struct fkc_stream {
     fkc_context *ctx;
     bool borrowed;      /* records into the host's command buffer (fkc_stream_wrap_vulkan) */
@@ -330,8 +354,9 @@ struct fkc_stream {
     uint32_t n_pending, cap_pending;
     VkDescriptorPool *dpools; /* no push descriptors: the sets of the recorded ops */
     uint32_t n_dpools, cur_dpool;
-    fkc_stream *next_idle, *next_pooled; /* the context's pool lists */
-    struct fkc_sr_batch *sr;             /* set_rows ops waiting to be fused (set_rows.c) */
+    fkc_stream *next_idle, *next_pooled;      /* the context's pool lists */
+    struct fkc_sr_batch *sr;                  /* set_rows ops waiting to be fused (set_rows.c) */
+    const fkc_batcher *batcher[FKC_BATCHERS]; /* installed by the batchers above */
 };
 
 /* ---- error.c ---- */
@@ -342,10 +367,9 @@ fkc_status fkc_fail(fkc_status status, const char *fmt, ...) __attribute__((form
 fkc_status fkc_vk_fail(VkResult r, const char *what);
 const char *fkc_vk_result_name(VkResult r);
 
-/* ---- device.c ---- */
-/* Finds a memory type with all `want` flags among `bits`; -1 when none. */
-int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want);
-/* The context's life: every buffer, stream and kernel holds it; the last release frees it. */
+/* ---- context.c ---- */
+/* The context's life: every buffer, stream and kernel holds it; the last release frees it
+ * (ctx->teardown). */
 void fkc_context_retain(fkc_context *ctx);
 void fkc_context_release(fkc_context *ctx);
 /* FKC_CONTEXT_DEBUG_LIFETIME: waits for the device to be idle (under the queue's lock) before a
@@ -353,6 +377,7 @@ void fkc_context_release(fkc_context *ctx);
 void fkc_debug_lifetime_wait(fkc_context *ctx);
 /* vkQueueSubmit under the queue's lock (fkc's mutex, or the host's queue_lock). */
 fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence);
+/* ---- device.c ---- */
 /* Creates a context: owned (host NULL; gipa NULL: vh's, else the loader's, opened at run time)
  * or over the host's device; vh may be NULL. */
 fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan_device *host,
@@ -428,14 +453,29 @@ void fkc_stream_barrier(fkc_stream *s);
  * them overlaps a range an earlier command since the last barrier wrote (or, for a write, read
  * or wrote), then tracks them. */
 void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a);
+/* Whether two accesses must be ordered: the same buffer, overlapping bytes, one a write. */
+bool fkc_access_conflict(const fkc_access *t, VkBuffer buf, uint64_t lo, uint64_t hi, bool write);
+/* Whether [lo, hi) of buf (written or read) must wait for the tracked accesses of recorded
+ * commands (pending = false) or of the pending fused writes' exact bytes (pending = true). */
+bool fkc_stream_hazard(const fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t hi, bool write,
+                       bool pending);
+/* Tracks a, merged into a tracked range of the same kind and buffer that it touches. */
+void fkc_stream_track(fkc_stream *s, const fkc_access *a);
+
+/* Whether the stream fuses an aligned write of this many 16-byte units. */
+bool fkc_stream_fusing(const fkc_stream *s, uint64_t units);
+/* Commands the pending dispatch of batcher `id` will record (0: nothing pending). */
+uint32_t fkc_stream_pending(const fkc_stream *s, fkc_batcher_id id);
+
+/* ---- fused.c: the fused-write batcher ---- */
 /* Queues one aligned box write into the stream's pending fused dispatch (its ranges already
  * touched); false when the stream does not fuse or the box cannot be fused (then the caller
  * dispatches it), or on failure with *st set. */
 bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
                      const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st);
-/* Whether the stream fuses an aligned write of this many 16-byte units. */
-bool fkc_stream_fusing(const fkc_stream *s, uint64_t units);
-/* Records the pending fused writes, if any, as one dispatch. */
+
+/* ---- stream.c ---- */
+/* Records the pending fused writes and set_rows ops, if any, as their dispatches. */
 void fkc_stream_flush(fkc_stream *s);
 /* Binds a compute pipeline and its storage buffers (push descriptors, or a set of the
  * stream's pools): what every dispatch, the runtime's and user kernels', goes through. */
@@ -451,17 +491,6 @@ fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkD
 void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
                                VkPipelineStageFlags dst, VkAccessFlags dst_access);
 
-/* ---- set_rows.c ---- */
-/* Records the stream's pending fused set_rows ops, if any, as one dispatch (their accesses are
- * tracked already); forgets them (reset); frees the batch. Dispatches pending now (0 or 1). */
-void fkc_set_rows_flush(fkc_stream *s);
-void fkc_set_rows_reset(fkc_stream *s);
-void fkc_set_rows_free(fkc_stream *s);
-uint32_t fkc_set_rows_pending(const fkc_stream *s);
-/* Whether access a must wait for the pending fused set_rows dispatch: it will bind whole
- * windows (widened over bytes between its ops), which is what the validation layer sees. */
-bool fkc_set_rows_hazard(const fkc_stream *s, const fkc_access *a);
-
 /* ---- slab.c ---- */
 /* Records one planned box copy from src into out (shapes from the tensors). */
 fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
@@ -475,10 +504,6 @@ fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor
 fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                            const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
                            uint64_t skip, const fkc_buffer *pos, uint64_t pos_off);
-
-/* Records one queued fused write as its own copy_u128 / ring_u128 dispatch (a batch of one:
- * no table to update). */
-void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w);
 
 /* ---- user_kernel.c ---- */
 void fkc_user_kernels_destroy(fkc_context *ctx); /* the context's cached kernels */
