@@ -741,6 +741,90 @@ static void emit_h_block_dtypes(fkcg_buf *b, const fkcg_plan *p)
     put_ch(b, '\n');
 }
 
+/* ---- optional inputs (issue 22): data only when a contract has one (the seed's output
+ * stays as it was) ---- */
+static size_t n_optional_inputs(const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].optional;
+    return n;
+}
+
+static void emit_h_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = n_optional_inputs(p);
+    if (!n)
+        return;
+    TPL(b, p,
+        "/* The optional inputs (accept.inputs[].optional), by kernel: a wrapper gets NULL for an\n"
+        " * absent one. A call without it is keyed with absent_key in its key slot, or, when\n"
+        " * absent_tie >= 0 (same_dtype_as), with the dtype of key slot absent_tie; slot -1: the\n"
+        " * key does not name it (absent_key is then FKC_DTYPE_COUNT, as with a tie). */\n"
+        "typedef struct @_optional_input {\n"
+        "    size_t kernel;         /* its section: @_kernels[kernel] */\n"
+        "    @_op_kind op;\n"
+        "    size_t input;          /* its place among the kernel's inputs */\n"
+        "    const char *name;      /* the input's name */\n"
+        "    int slot;              /* its slot in the key, or -1 */\n"
+        "    fkc_dtype absent_key;  /* what that slot holds in a call without it */\n"
+        "    int absent_tie;        /* or the slot whose dtype it holds then, or -1 */\n"
+        "} @_optional_input;\n"
+        "#define @@_OPTIONAL_INPUT_COUNT ");
+    fkcg_buf_put_u64(b, n);
+    TPL(b, p, "\nextern const @_optional_input @_optional_inputs[@@_OPTIONAL_INPUT_COUNT];\n\n");
+}
+
+static int key_slot(const fkcg_section *s, int tensor)
+{
+    for (size_t i = 0; i < s->n_key; i++)
+        if (s->key[i] == tensor)
+            return (int)i;
+    return -1;
+}
+
+static void emit_c_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!n_optional_inputs(p))
+        return;
+    TPL(b, p, "const @_optional_input @_optional_inputs[@@_OPTIONAL_INPUT_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            const fkcg_input *in = &s->inputs[k];
+            if (!in->optional)
+                continue;
+            int slot = key_slot(s, (int)k);
+            int tie = -1;
+            if (slot >= 0 && in->same_dtype_as)
+                for (size_t j = 0; j < s->n_key; j++)
+                    if (!strcmp(s->key[j] < (int)s->n_inputs
+                                    ? s->inputs[s->key[j]].name
+                                    : s->outputs[(size_t)s->key[j] - s->n_inputs].name,
+                                in->same_dtype_as))
+                        tie = (int)j;
+            fkcg_buf_printf(b, "    {%zu, ", i);
+            TPL(b, p, "@@_OP_");
+            put_ident(b, p->ops[p->secs[i].op].upper);
+            fkcg_buf_printf(b, ", %zu, ", k);
+            put_cstr(b, in->name);
+            fkcg_buf_printf(b, ", %d, ", slot);
+            const fkcg_dtype_info *d = slot >= 0 && in->absent_key >= 0
+                                           ? fkcg_section_dtype(s, in->absent_key)
+                                           : NULL;
+            if (d)
+                put_vocab(b, FKCG_EN_DTYPE, d->name);
+            else
+                LIT(b, "FKC_DTYPE_COUNT");
+            fkcg_buf_printf(b, ", %d}, /* ", tie);
+            put_comment(b, s->kernel);
+            LIT(b, " */\n");
+        }
+    }
+    LIT(b, "};\n\n");
+}
+
 static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 {
     LIT(b, "/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which\n"
@@ -1476,6 +1560,8 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
         emit_c_runtime_params(c, p);
     }
     emit_c_tables(&r);
+    if (k == 0)
+        emit_c_optional(c, p);
     if (w->row_lo < w->row_hi) {
         emit_dispatch_data(c, p, w->op_lo, w->op_hi, w->row_lo);
         TPL(c, p, "fkc_status @_dispatch_");
@@ -1516,6 +1602,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_h_params(h, p);
     emit_h_fn_types(h, p);
     emit_h_block_dtypes(h, p);
+    emit_h_optional(h, p);
     emit_h_wrappers(h, p);
     emit_h_tables(h, p, shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
@@ -1533,6 +1620,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_c_abi(c, p);
     emit_c_runtime_params(c, p);
     emit_c_tables(&r);
+    emit_c_optional(c, p);
     emit_c_dispatch(c, p);
     put_tpl(c, p, c_functions);
     fkcg_render_free(&r);
