@@ -648,6 +648,110 @@ static void put_fields(fkcg_buf *b, const fkcg_section *s)
         LIT(b, "    char unused; /* the variant has no fields */\n");
 }
 
+/* @@_<OP>_<FIELD>_<VALUE>, @@_<OP>_DEFAULT_<FIELD> (value NULL: no suffix). */
+static void put_field_const(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                            const char *mid, const char *field, const char *value)
+{
+    TPL(b, p, "@@_");
+    put_upper(b, op->snake);
+    put_ch(b, '_');
+    put_str(b, mid);
+    put_upper(b, field);
+    if (value) {
+        put_ch(b, '_');
+        put_upper(b, value);
+    }
+}
+
+/* A field's value as a C constant expression of its type: an enum value's or a dtype's
+ * constant, a cast integer (the most negative one as -MAX - 1: its literal would not fit),
+ * a float, true or false. */
+static void put_field_value(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                            const fkcg_section *s, const fkcg_field *f)
+{
+    bool vec;
+    const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
+    if (fkcg_field_is_enum(f)) {
+        put_field_const(b, p, op, "", f->name, f->def);
+    } else if (fkcg_field_is_dtype(f)) {
+        put_vocab(b, FKCG_EN_DTYPE, fkcg_section_dtype(s, f->def_index)->name);
+    } else if (!strcmp(f->kind, "bool")) {
+        put_str(b, f->def);
+    } else if (!strcmp(f->kind, "f32") || !strcmp(f->kind, "f64")) {
+        LIT(b, "((");
+        put_str(b, ks->ctype);
+        LIT(b, ")");
+        put_str(b, f->def);
+        LIT(b, ")");
+    } else {
+        LIT(b, "((");
+        put_str(b, ks ? ks->ctype : "int");
+        LIT(b, ")");
+        if (f->def[0] == '-') { /* -(x - 1) - 1: x - 1 fits whatever x is */
+            uint64_t x = strtoull(f->def + 1, NULL, 10);
+            fkcg_buf_printf(b, "(-%lluLL - 1)", (unsigned long long)(x - 1));
+        } else {
+            fkcg_buf_printf(b, "%sULL", f->def);
+        }
+        LIT(b, ")");
+    }
+}
+
+/* Before an op's params struct: each enum field's C enum and name table, each default's
+ * macro (issue 22 item 3). The struct's member stays a fixed-width integer (int32_t), the
+ * enum names its values. */
+static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                             const fkcg_section *s)
+{
+    for (size_t k = 0; k < s->n_fields; k++) {
+        const fkcg_field *f = &s->fields[k];
+        if (fkcg_field_is_enum(f)) {
+            TPL(b, p, "/* The values of ");
+            put_comment(b, op->name);
+            LIT(b, "'s enum field ");
+            put_comment(b, f->name);
+            TPL(b, p, " (its int32_t member); their contract names in @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            LIT(b, "_names. */\n");
+            TPL(b, p, "typedef enum @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            LIT(b, " {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                LIT(b, "    ");
+                put_field_const(b, p, op, "", f->name, f->values[i]);
+                fkcg_buf_printf(b, " = %zu,\n", i);
+            }
+            TPL(b, p, "} @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            TPL(b, p, ";\nstatic const char *const @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            fkcg_buf_printf(b, "_names[%zu] = {", f->n_values);
+            for (size_t i = 0; i < f->n_values; i++) {
+                put_str(b, i ? ", " : "");
+                put_cstr(b, f->values[i]);
+            }
+            LIT(b, "};\n");
+        }
+        if (f->def) {
+            LIT(b, "#define ");
+            put_field_const(b, p, op, "DEFAULT_", f->name, NULL);
+            put_ch(b, ' ');
+            put_field_value(b, p, op, s, f);
+            LIT(b, " /* the value of an unset ");
+            put_comment(b, f->name);
+            LIT(b, " */\n");
+        }
+    }
+}
+
 /* One params struct per op kind; an op kind the runtime implements takes the runtime's struct
  * (the generated source checks it against the contract's fields: emit_c_runtime_params). */
 static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
@@ -671,7 +775,9 @@ static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
             LIT(b, "_params;\n");
             continue;
         }
-        TPL(b, p, " */\ntypedef struct @_");
+        LIT(b, " */\n");
+        put_field_typing(b, p, op, s);
+        TPL(b, p, "typedef struct @_");
         put_ident(b, op->snake);
         LIT(b, "_params {\n");
         put_fields(b, s);

@@ -91,6 +91,10 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, "field", s->fields[i].name);
         put_text(out, " kind", s->fields[i].kind);
         put_text(out, " note", s->fields[i].note);
+        for (size_t k = 0; k < s->fields[i].n_values; k++) /* issue 22: only when stated */
+            put_text(out, " value", s->fields[i].values[k]);
+        if (s->fields[i].def)
+            put_text(out, " default", s->fields[i].def);
     }
     for (size_t i = 0; i < s->n_outputs; i++) {
         const fkcg_output *o = &s->outputs[i];
