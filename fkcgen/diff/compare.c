@@ -690,17 +690,22 @@ static long input_index(const fkcg_section *s, const char *name)
     return -1;
 }
 
-/* Do two rules `fn(arg)` mean the same? An input argument is compared by its position (an
- * input renamed along with the rule is no change), a field argument by name. */
+/* Do two rules `fn(arg)` mean the same? An input argument (passthrough, same_as) is compared
+ * by its position (an input renamed along with the rule is no change), any other (a field of
+ * from_params or param, the dtype of fixed) as written: a fixed(D) or param(F) rule compared
+ * by input position was "changed" against itself. */
 static bool same_rule(const fkcg_section *so, const char *ro, const char *ao,
                       const fkcg_section *sn, const char *rn, const char *an)
 {
     size_t lo = strcspn(ro, "("), ln = strcspn(rn, "(");
     if (lo != ln || strncmp(ro, rn, lo) != 0)
         return false;
+    bool by_input = (lo == 11 && !strncmp(ro, "passthrough", lo)) ||
+                    (lo == 7 && !strncmp(ro, "same_as", lo));
+    if (!by_input)
+        return same(ao, an);
     long io = input_index(so, ao), in = input_index(sn, an);
-    bool field = !strncmp(ro, "from_params", lo);
-    return field ? !strcmp(ao, an) : io == in && io >= 0;
+    return io == in && io >= 0;
 }
 
 static void cmp_output(dctx *c, const spair *p, size_t i)
