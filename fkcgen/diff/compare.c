@@ -454,6 +454,14 @@ static void cmp_optional(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
     const fkcg_input *io = &so->inputs[i], *in = &sn->inputs[i];
+    if (io->shape_only != in->shape_only) /* issue 22: shape-only inputs */
+        change(c, in->shape_only ? FKCG_R_INPUT_MADE_SHAPE_ONLY : FKCG_R_INPUT_DATA_READ, p,
+               at(so, io->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),
+               at(sn, in->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),
+               io->shape_only ? "was shape-only" : "was read", "input '%s' of kernel '%s' %s",
+               in->name, sn->kernel,
+               in->shape_only ? "made shape-only: its data is no longer read"
+                              : "is read now: it was shape-only");
     if (io->optional != in->optional) {
         change(c, in->optional ? FKCG_R_INPUT_MADE_OPTIONAL : FKCG_R_INPUT_MADE_REQUIRED, p,
                at(so, io->optional ? "accept.inputs[%zu].optional" : "accept.inputs[%zu]", i),
