@@ -167,61 +167,26 @@ static void fused_flush(fkc_stream *s, bool keep)
         uint32_t *e = &t[i * FKC_FUSE_WORDS];
         uint32_t units = w->row_units * w->rows * w->planes;
         memset(e, 0, FKC_FUSE_WORDS * 4);
-        e[0] = group;
-        e[1] = units;
-        e[2] = w->slot[0] | w->slot[1] << 4 | w->slot[2] << 8;
-        e[3] = (uint32_t)((w->src - b->slot[w->slot[0]].lo) / 16);
-        e[4] = (uint32_t)((w->dst - b->slot[FKC_FUSE_READ + w->slot[1]].lo) / 16);
-        e[5] = w->row_units, e[6] = w->rows;
-        e[7] = w->s_row, e[8] = w->d_row, e[9] = w->s_plane, e[10] = w->d_plane;
-        e[11] = w->ring, e[12] = w->cap, e[13] = w->skip;
-        e[14] = w->ring ? (uint32_t)(w->pos - b->slot[w->slot[2]].lo) : 0;
+        e[FUSED_GROUP] = group;
+        e[FUSED_UNITS] = units;
+        e[FUSED_SLOTS] = w->slot[0] | w->slot[1] << 4 | w->slot[2] << 8;
+        e[FUSED_SRC] = (uint32_t)((w->src - b->slot[w->slot[0]].lo) / 16);
+        e[FUSED_DST] = (uint32_t)((w->dst - b->slot[FKC_FUSE_READ + w->slot[1]].lo) / 16);
+        e[FUSED_ROW_UNITS] = w->row_units, e[FUSED_ROWS] = w->rows;
+        e[FUSED_S_ROW] = w->s_row, e[FUSED_D_ROW] = w->d_row;
+        e[FUSED_S_PLANE] = w->s_plane, e[FUSED_D_PLANE] = w->d_plane;
+        e[FUSED_RING] = w->ring, e[FUSED_CAP] = w->cap, e[FUSED_SKIP] = w->skip;
+        e[FUSED_POS] = w->ring ? (uint32_t)(w->pos - b->slot[w->slot[2]].lo) : 0;
         if ((w->row_units & (w->row_units - 1)) == 0) /* a power of two: the shader shifts */
-            e[15] = 1 + (uint32_t)__builtin_ctz(w->row_units);
+            e[FUSED_SHIFT] = 1 + (uint32_t)__builtin_ctz(w->row_units);
         group += (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
     }
     uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
-    VkBuffer tb = b->table->buffer;
-    uint64_t toff = b->at;
-    if (b->table->map) { /* host-visible: written now, seen by the submit that runs it */
-        memcpy(b->table->map + toff, t, bytes);
-    } else {
-        vk->vkCmdUpdateBuffer(s->cmd, tb, toff, bytes, t);
-        s->commands++;
-        /* the table's bytes are this batch's alone: only the update must finish before the
-         * dispatch reads it (earlier work keeps running) */
-        fkc_stream_memory_barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    }
-    enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE };
-    VkDescriptorBufferInfo bi[NB];
-    bi[0] = (VkDescriptorBufferInfo){tb, toff, bytes};
-    for (uint32_t i = 0; i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
-        bool write = i >= FKC_FUSE_READ;
-        uint32_t k = write ? i - FKC_FUSE_READ : i;
-        const fkc_slot *sl = &b->slot[i];
-        if (k < (write ? b->n_write : b->n_read))
-            bi[i + 1] = (VkDescriptorBufferInfo){sl->buffer, sl->lo, sl->hi - sl->lo};
-        else /* unused: read ones see the table, written ones the first written window */
-            bi[i + 1] = write ? bi[1 + FKC_FUSE_READ] : bi[0];
-    }
-    VkWriteDescriptorSet wr[NB];
-    for (uint32_t i = 0; i < NB; i++)
-        wr[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                       .dstSet = b->set,
-                                       .dstBinding = i,
-                                       .descriptorCount = 1,
-                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       .pBufferInfo = &bi[i]};
-    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelines[KERNEL_FUSED]);
-    if (vk->vkCmdPushDescriptorSetKHR) {
-        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0,
-                                      NB, wr);
-    } else {
-        vk->vkUpdateDescriptorSets(ctx->device, NB, wr, 0, NULL);
-        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0, 1,
-                                    &b->set, 0, NULL);
-    }
+    fkc_stream_write_table(s, b->table, b->at, t, bytes);
+    VkDescriptorBufferInfo bi[1 + FKC_FUSE_READ + FKC_FUSE_WRITE];
+    uint32_t nb = fkc_table_windows(bi, (VkDescriptorBufferInfo){b->table->buffer, b->at, bytes},
+                                    b->slot, b->n_read, FKC_FUSE_READ, b->n_write, FKC_FUSE_WRITE);
+    fkc_stream_bind_set(s, ctx->pipelines[KERNEL_FUSED], ctx->fused_layout, b->set, nb, bi);
     uint32_t n = b->n;
     vk->vkCmdPushConstants(s->cmd, ctx->fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &n);
     uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
