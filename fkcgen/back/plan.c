@@ -678,7 +678,6 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
 {
     memset(p, 0, sizeof *p);
     p->t = t;
-    p->n_shards = 1;
     snprintf(p->prefix, sizeof p->prefix, "%s", prefix ? prefix : FKCG_EMIT_PREFIX);
     for (size_t i = 0; p->prefix[i]; i++)
         p->prefix_upper[i] = fkcg_upper_byte[(unsigned char)p->prefix[i]];

@@ -20,7 +20,7 @@ const char *fkcg_buf_str(const fkcg_buf *b)
 void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
                       const void *ctx)
 {
-    *r = (fkcg_render){.b = b, .p = p, .shard = NULL, .st = st, .ctx = ctx};
+    *r = (fkcg_render){.b = b, .p = p, .window = NULL, .st = st, .ctx = ctx};
     fkcg_buf_init(&r->scratch);
 }
 
@@ -246,14 +246,14 @@ static size_t column(const fkcg_buf *b)
 
 void fkcg_render_name(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t sec, size_t k)
 {
-    const char *name = fkcg_nz(r->st->tables[t].name);
+    const fkcg_window *w = r->window && fkcg_render_windowed(t) ? r->window : NULL;
+    const char *name = w && w->names && w->names[t] ? w->names[t] : fkcg_nz(r->st->tables[t].name);
     const char *at = strchr(name, '%');
     if (!at) {
-        bool sharded = r->shard && fkcg_render_sharded(t);
-        r->st->tpl(r, out, sharded && t == FKCG_T_SHARED_COST ? "@_shared_cost" : name);
-        if (sharded) { /* shard k's part: <name>_<k> */
+        r->st->tpl(r, out, name);
+        if (w) { /* the window's part: <name>_<part> */
             fkcg_buf_putc(out, '_');
-            fkcg_buf_put_u64(out, r->shard->k);
+            fkcg_buf_put_u64(out, w->part);
         }
         return;
     }
@@ -287,10 +287,10 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
         fkcg_buf_puts(out, r->st->none);
         return;
     }
-    if (r->shard && t == FKCG_T_KERNELS)
-        i = r->shard->sec_local[i]; /* a row's section is in the row's shard */
-    else if (r->shard && t == FKCG_T_BINDINGS)
-        i -= r->shard->row_lo;
+    if (r->window && t == FKCG_T_KERNELS)
+        i = r->window->sec_local[i]; /* a row's section is in the row's window */
+    else if (r->window && t == FKCG_T_BINDINGS)
+        i -= r->window->row_lo;
     fkcg_buf_putc(out, '&');
     fkcg_render_name(r, out, t, FKCG_NONE, FKCG_NONE);
     fkcg_buf_putc(out, '[');
@@ -298,17 +298,17 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
     fkcg_buf_putc(out, ']');
 }
 
-bool fkcg_render_sharded(fkcg_table_id t)
+bool fkcg_render_windowed(fkcg_table_id t)
 {
     return t == FKCG_T_KERNELS || t == FKCG_T_BINDINGS || t == FKCG_T_LINKS ||
            t == FKCG_T_SHARED_COST;
 }
 
 /* The section whose cost section sec names: same (the first section with that cost), or,
- * when a shard is printed, the first in that shard (an earlier one's is static in its own). */
-static size_t in_shard(const fkcg_render *r, size_t sec, size_t same)
+ * when a window is printed, the first in that window (an earlier one's is another part's). */
+static size_t in_window(const fkcg_render *r, size_t sec, size_t same)
 {
-    return r->shard ? r->shard->same[FKCG_T_COST][sec] : same;
+    return r->window ? r->window->same[FKCG_T_COST][sec] : same;
 }
 
 /* Where section sec's table t (of input k, for DTYPES) is printed: at the first section with
@@ -322,8 +322,8 @@ static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_
     case FKCG_T_DTYPES: {
         size_t kk = *k;
         fkcg_plan_input(p,
-                        r->shard ? r->shard->same[FKCG_T_DTYPES][ps->inputs + *k]
-                                 : p->same_dtypes[ps->inputs + *k],
+                        r->window ? r->window->same[FKCG_T_DTYPES][ps->inputs + *k]
+                                  : p->same_dtypes[ps->inputs + *k],
                         sec, k);
         return *sec == was && *k == kk;
     }
@@ -334,8 +334,8 @@ static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_
     case FKCG_T_COST: *sec = ps->same_cost; break;
     default: break;
     }
-    if (r->shard && t <= FKCG_T_COST)
-        *sec = r->shard->same[t][was];
+    if (r->window && t <= FKCG_T_COST)
+        *sec = r->window->same[t][was];
     return *sec == was;
 }
 
@@ -370,7 +370,7 @@ static void put_cost_fn(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         return;
     }
     fkcg_buf_printf(out, "%scost_%llu_%s%s", r->st->some,
-                    (unsigned long long)in_shard(r, c->u, r->p->secs[c->u].same_cost),
+                    (unsigned long long)in_window(r, c->u, r->p->secs[c->u].same_cost),
                     c->which ? "bytes_moved" : "flops", r->st->some_end);
 }
 
@@ -426,7 +426,7 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
             break;
         }
         fkcg_buf_putc(out, '&');
-        fkcg_render_name(r, out, FKCG_T_COST, in_shard(r, c->u, r->p->secs[c->u].same_cost),
+        fkcg_render_name(r, out, FKCG_T_COST, in_window(r, c->u, r->p->secs[c->u].same_cost),
                          FKCG_NONE);
         break;
     case FKCG_CELL_REGISTRY:
@@ -591,7 +591,7 @@ static void put_templates(fkcg_render *r)
     const fkcg_plan *p = r->p;
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_plan_sec *ps = &p->secs[i];
-        if (!ps->templated || (r->shard && r->shard->sec_shard[i] != r->shard->k))
+        if (!ps->templated || (r->window && r->window->sec_part[i] != r->window->part))
             continue;
         r->st->template_open(r, i, true);
         r->st->str(r->b, ps->s->entry_point);
@@ -621,7 +621,7 @@ static void put_template_row(fkcg_render *r, size_t k)
 void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
 {
     const fkcg_plan *p = r->p;
-    const fkcg_shard *w = fkcg_render_sharded(t) ? r->shard : NULL;
+    const fkcg_window *w = fkcg_render_windowed(t) ? r->window : NULL;
     size_t n = t == FKCG_T_PROVIDERS          ? p->t->n_providers
                : t == FKCG_T_KERNELS          ? (w ? w->n_secs : p->t->n_sections)
                : t == FKCG_T_BINDINGS         ? (w ? w->row_hi - w->row_lo : p->n_rows)
@@ -629,7 +629,7 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
                : t == FKCG_T_REGISTRIES       ? p->n_registries
                : t == FKCG_T_SHARED_COST && w ? w->op_hi - w->op_lo
                                               : p->n_ops;
-    /* a shard's rows: [lo, hi) of the whole table's (its links and kernels by a filter) */
+    /* a window's rows: [lo, hi) of the whole table's (its links and kernels by a filter) */
     size_t lo = 0, hi = n;
     if (w && t == FKCG_T_BINDINGS)
         lo = w->row_lo, hi = w->row_hi;
@@ -653,7 +653,7 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
         size_t row = links ? links[k] : k;
         if (w && t == FKCG_T_LINKS && (row < w->row_lo || row >= w->row_hi))
             continue;
-        if (w && t == FKCG_T_KERNELS && w->sec_shard[k] != w->k)
+        if (w && t == FKCG_T_KERNELS && w->sec_part[k] != w->part)
             continue;
         switch (t) {
         case FKCG_T_PROVIDERS: provider_cells(&c, p->t->providers[k]); break;
@@ -779,7 +779,7 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
         section_table(r, FKCG_T_OUTPUTS, sec, FKCG_NONE, s->n_outputs, s->outputs, fill_output);
     if (s->n_fields)
         section_table(r, FKCG_T_FIELDS, sec, FKCG_NONE, s->n_fields, s->fields, fill_field);
-    if (cost_fns && s->cost.present && in_shard(r, sec, r->p->secs[sec].same_cost) == sec)
+    if (cost_fns && s->cost.present && in_window(r, sec, r->p->secs[sec].same_cost) == sec)
         cost_fns(r, sec); /* else an earlier section's are the same functions */
     if (s->cost.present)
         section_table(r, FKCG_T_COST, sec, FKCG_NONE, 1, s, fill_cost);

@@ -1051,6 +1051,76 @@ static const char functions[] =
     "pub fn fill_unset_cost_for_backend(bindings: &mut [Binding], backend: Backend) -> usize {\n"
     "    rt::tables::fill_cost(bindings, backend, &SHARED_COST)\n}\n";
 
+/* The optional inputs (issue 22), as the C back end's @_optional_inputs: only when a contract
+ * has one (the seed's module stays as it was). */
+static void emit_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].optional;
+    if (!n)
+        return;
+    PUT(b,
+        "\n/// An optional input (accept.inputs[].optional): a wrapper gets a null pointer for an\n"
+        "/// absent one. A call without it is keyed with `absent_key` in its key slot, or, when\n"
+        "/// `absent_tie` is set (same_dtype_as), with the dtype of that key slot; `slot` None:\n"
+        "/// the key does not name it (`absent_key` is then None, as with a tie).\n"
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct OptionalInput {\n"
+        "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+        "    /// The op kind.\n    pub op: OpKind,\n"
+        "    /// Its place among the kernel's inputs.\n    pub input: usize,\n"
+        "    /// The input's name.\n    pub name: &'static str,\n"
+        "    /// Its slot in the key.\n    pub slot: Option<usize>,\n"
+        "    /// What that slot holds in a call without it.\n    pub absent_key: Option<DType>,\n"
+        "    /// Or the slot whose dtype it holds then.\n    pub absent_tie: Option<usize>,\n"
+        "}\n\n/// The optional inputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static OPTIONAL_INPUTS: [OptionalInput; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            const fkcg_input *in = &s->inputs[k];
+            if (!in->optional)
+                continue;
+            int slot = -1, tie = -1;
+            for (size_t j = 0; j < s->n_key; j++) {
+                const char *nm = (size_t)s->key[j] < s->n_inputs
+                                     ? s->inputs[s->key[j]].name
+                                     : s->outputs[(size_t)s->key[j] - s->n_inputs].name;
+                if (s->key[j] == (int)k)
+                    slot = (int)j;
+                if (in->same_dtype_as && !strcmp(nm, in->same_dtype_as))
+                    tie = (int)j;
+            }
+            if (slot < 0)
+                tie = -1;
+            fkcg_buf_printf(b, "    OptionalInput { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", input: %zu, name: ", k);
+            put_rstr(b, in->name);
+            if (slot >= 0)
+                fkcg_buf_printf(b, ", slot: Some(%d), absent_key: ", slot);
+            else
+                PUT(b, ", slot: None, absent_key: ");
+            const fkcg_dtype_info *d = slot >= 0 && in->absent_key >= 0
+                                           ? fkcg_section_dtype(s, in->absent_key)
+                                           : NULL;
+            if (d) {
+                PUT(b, "Some(");
+                put_vocab(b, FKCG_EN_DTYPE, d->name);
+                PUT(b, ")");
+            } else {
+                PUT(b, "None");
+            }
+            if (tie >= 0)
+                fkcg_buf_printf(b, ", absent_tie: Some(%d) },\n", tie);
+            else
+                PUT(b, ", absent_tie: None },\n");
+        }
+    }
+    PUT(b, "];\n");
+}
+
 static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
 {
     fkcg_buf *b = outs[0];
@@ -1064,6 +1134,7 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_kernel_ref(b, p);
     emit_tables(&r);
     put_str(b, functions);
+    emit_optional(b, p);
     fkcg_render_free(&r);
 }
 

@@ -7,9 +7,15 @@
 // A write is the copy_u128 box (planes x rows x row_units 16-byte units), optionally a ring
 // with the device-resident position (ring_u128: row or plane i lands at (start + i) mod cap).
 // The table is written by runtime/src/fused.c from struct fkc_fused.
+// Built twice: `fused`, and `fused_advance` (-DADVANCE=1), which also adds a delta to a u64 ring
+// position after every group is done with it (fkc_stream_advance folded into the dispatch that
+// writes at that position; see finish() below for why no group can read the advanced value).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "../src/fused_table.h"
+#ifndef ADVANCE
+#define ADVANCE 0
+#endif
 
 layout(local_size_x = 256) in;
 
@@ -29,8 +35,20 @@ layout(std430, set = 0, binding = 12) writeonly buffer W6 { uvec4 w6[]; };
 layout(std430, set = 0, binding = 13) writeonly buffer W7 { uvec4 w7[]; };
 layout(std430, set = 0, binding = 14) writeonly buffer W8 { uvec4 w8[]; };
 
+#if ADVANCE
+// 15: the dispatch's own counter word (in the stream's table buffer, 0 when the dispatch
+// starts, left 0 when it ends); 16: the window holding the position to advance.
+layout(std430, set = 0, binding = 15) coherent buffer Ctl { uint done; } ctl;
+layout(std430, set = 0, binding = 16) coherent buffer Adv { uint a[]; };
+#endif
+
 layout(push_constant) uniform Push {
     uint n; // writes in the table
+#if ADVANCE
+    uint word;     // the position's low word in window 16
+    uint delta_lo; // the delta, low and high 32 bits
+    uint delta_hi;
+#endif
 } pc;
 
 uvec4 ld(uint k, uint i) // read window k
@@ -79,7 +97,7 @@ uint mod64(uint lo, uint hi, uint cap)
     return r;
 }
 
-void main()
+void body()
 {
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     uint lo = 0u, hi = pc.n; // the last write whose first group is <= g
@@ -118,4 +136,42 @@ void main()
     }
     uvec4 v = ld(ks, t[e + FUSED_SRC] + plane * t[e + FUSED_S_PLANE] + row * t[e + FUSED_S_ROW] + col);
     st(kd, t[e + FUSED_DST] + dplane * t[e + FUSED_D_PLANE] + drow * t[e + FUSED_D_ROW] + col, v);
+}
+
+#if ADVANCE
+// The advance: every group counts itself done in ctl.done once all its invocations have made
+// their accesses (memoryBarrierBuffer, then the work-group barrier: each invocation's reads of
+// the position and its stores come before invocation 0's atomicAdd). The group whose atomicAdd
+// returns the number of groups - 1 is the last: the atomicAdds form one modification order of
+// ctl.done, so every other group's add, and with it every read of the position any group made,
+// came before this one; after its own memoryBarrierBuffer it reads the position, writes
+// position + delta and puts the counter back to 0, so a replay of the recording starts from 0
+// again. No group reads the position after it was advanced: the only write comes after the
+// last group counted itself, and no group reads the position after counting. The next command
+// sees the new position through the stream's barrier, as after advance.comp.
+void finish()
+{
+    memoryBarrierBuffer();
+    barrier();
+    if (gl_LocalInvocationIndex != 0u)
+        return;
+    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    if (atomicAdd(ctl.done, 1u) != groups - 1u)
+        return;
+    memoryBarrierBuffer();
+    uint lo = a[pc.word], hi = a[pc.word + 1u];
+    uint carry;
+    uint nlo = uaddCarry(lo, pc.delta_lo, carry);
+    a[pc.word] = nlo;
+    a[pc.word + 1u] = hi + pc.delta_hi + carry;
+    ctl.done = 0u;
+}
+#endif
+
+void main()
+{
+    body(); // (returns early for invocations past their write: all reach finish())
+#if ADVANCE
+    finish();
+#endif
 }

@@ -13,6 +13,7 @@ static bool fused_hazard(const fkc_stream *s, const fkc_access *a);
 static uint32_t fused_pending(const fkc_stream *s);
 static void fused_reset(fkc_stream *s);
 static void fused_release(fkc_stream *s);
+static bool fused_advance(fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t at, uint64_t delta);
 static const fkc_batcher fused_batcher;
 
 /* Span in bytes of a fused write's source and destination (a ring dim at its capacity). */
@@ -56,8 +57,9 @@ static int slot_for(fkc_stream *s, fkc_batch *b, VkBuffer buf, uint64_t lo, uint
 /* Starts a batch: reserves its table space and (without push descriptors) its set. */
 static fkc_status batch_start(fkc_stream *s, fkc_batch *b)
 {
-    fkc_status st = fkc_stream_table(s, &b->table, &b->at);
+    fkc_status st = fkc_stream_table(s, 16, &b->table, &b->at); /* (16: its counter) */
     b->set = VK_NULL_HANDLE;
+    b->adv = false;
     if (st == FKC_OK && !s->ctx->vk.vkCmdPushDescriptorSetKHR)
         st = fkc_stream_alloc_set(s, s->ctx->fused_set_layout, &b->set);
     b->n_read = b->n_write = 0;
@@ -139,28 +141,9 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
     return false; /* cannot happen: alone after a barrier, a write fitting the window fits */
 }
 
-/* Records the pending fused writes as one dispatch: the table (vkCmdUpdateBuffer into the
- * stream's table buffer), then the dispatch. keep: the windows it binds stay tracked (no
- * barrier follows); the pending writes' exact ranges are dropped either way. */
-static void fused_flush(fkc_stream *s, bool keep)
+/* The batch's table entries into t (fused_table.h's layout); returns its work groups. */
+static uint32_t fused_entries(const fkc_batch *b, uint32_t *t)
 {
-    fkc_batch *b = s->batch;
-    if (!b || !b->n)
-        return;
-    fkc_context *ctx = s->ctx;
-    const fkc_vk *vk = &ctx->vk;
-    uint32_t kept = 0; /* the pending writes' exact ranges go; the windows stay (keep) */
-    for (uint32_t i = 0; i < s->n_track; i++)
-        if (!s->track[i].pending)
-            s->track[kept++] = s->track[i];
-    s->n_track = kept;
-    if (b->n == 1) { /* one write: its own kernel, without the table and its update */
-        b->n = 0;
-        b->groups = 0;
-        b->w[0].alone(s, &b->w[0]); /* tracks its windows itself */
-        return;
-    }
-    uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
     uint32_t group = 0;
     for (uint32_t i = 0; i < b->n; i++) {
         const fkc_fused *w = &b->w[i];
@@ -181,26 +164,110 @@ static void fused_flush(fkc_stream *s, bool keep)
             e[FUSED_SHIFT] = 1 + (uint32_t)__builtin_ctz(w->row_units);
         group += (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
     }
-    uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
-    fkc_stream_write_table(s, b->table, b->at, t, bytes);
-    VkDescriptorBufferInfo bi[1 + FKC_FUSE_READ + FKC_FUSE_WRITE];
-    uint32_t nb = fkc_table_windows(bi, (VkDescriptorBufferInfo){b->table->buffer, b->at, bytes},
-                                    b->slot, b->n_read, FKC_FUSE_READ, b->n_write, FKC_FUSE_WRITE);
-    fkc_stream_bind_set(s, ctx->pipelines[KERNEL_FUSED], ctx->fused_layout, b->set, nb, bi);
-    uint32_t n = b->n;
-    vk->vkCmdPushConstants(s->cmd, ctx->fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &n);
-    uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
-    vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
-    s->commands++;
-    b->n = 0;
-    b->groups = 0;
-    for (uint32_t i = 0; keep && i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
+    return group;
+}
+
+/* Tracks the windows the recorded dispatch bound (and the advanced position's), as no barrier
+ * follows. */
+static void fused_track(fkc_stream *s, const fkc_batch *b)
+{
+    for (uint32_t i = 0; i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
         bool write = i >= FKC_FUSE_READ;
         if ((write ? i - FKC_FUSE_READ : i) < (write ? b->n_write : b->n_read)) {
             fkc_access a = {b->slot[i].buffer, b->slot[i].lo, b->slot[i].hi, write, false};
             fkc_stream_track(s, &a);
         }
     }
+    if (b->adv) { /* (room: fused_advance checked it) */
+        fkc_access a = {b->adv_buf, b->adv_lo, b->adv_at + 8, true, false};
+        fkc_stream_track(s, &a);
+    }
+}
+
+/* Records the pending fused writes as one dispatch: the table (vkCmdUpdateBuffer into the
+ * stream's table buffer), then the dispatch. keep: the windows it binds stay tracked (no
+ * barrier follows); the pending writes' exact ranges are dropped either way. */
+static void fused_flush(fkc_stream *s, bool keep)
+{
+    fkc_batch *b = s->batch;
+    if (!b || !b->n)
+        return;
+    fkc_context *ctx = s->ctx;
+    const fkc_vk *vk = &ctx->vk;
+    uint32_t kept = 0; /* the pending writes' exact ranges go; the windows stay (keep) */
+    for (uint32_t i = 0; i < s->n_track; i++)
+        if (!s->track[i].pending)
+            s->track[kept++] = s->track[i];
+    s->n_track = kept;
+    if (b->n == 1 && !b->adv) { /* one write: its own kernel, without the table and update */
+        b->n = 0;
+        b->groups = 0;
+        b->w[0].alone(s, &b->w[0]); /* tracks its windows itself */
+        return;
+    }
+    uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
+    uint32_t group = fused_entries(b, t);
+    uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
+    uint64_t coff = b->at + FKC_FUSE_COUNTER; /* the advance's counter */
+    if (b->adv && b->table->map) { /* 0 at the start; the dispatch leaves it 0 for a replay */
+        memset(b->table->map + coff, 0, 4);
+    } else if (b->adv) {
+        static const uint32_t zero[4];
+        vk->vkCmdUpdateBuffer(s->cmd, b->table->buffer, coff, sizeof zero, zero);
+        s->commands++;
+    }
+    /* (with an advance the dispatch also writes the counter the update may have written) */
+    fkc_stream_write_table(s, b->table, b->at, t, bytes, b->adv ? VK_ACCESS_SHADER_WRITE_BIT : 0);
+    enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE };
+    VkDescriptorBufferInfo bi[NB + 2];
+    uint32_t nb = fkc_table_windows(bi, (VkDescriptorBufferInfo){b->table->buffer, b->at, bytes},
+                                    b->slot, b->n_read, FKC_FUSE_READ, b->n_write, FKC_FUSE_WRITE);
+    if (b->adv) { /* its counter, and the position's window (bound [adv_lo, adv_at + 8)) */
+        bi[nb++] = (VkDescriptorBufferInfo){b->table->buffer, coff, 16};
+        bi[nb++] = (VkDescriptorBufferInfo){b->adv_buf, b->adv_lo, b->adv_at + 8 - b->adv_lo};
+    }
+    /* (pushed, always, with an advance: ctx->fused_advance) */
+    VkPipelineLayout layout = b->adv ? ctx->fused_advance_layout : ctx->fused_layout;
+    fkc_stream_bind_set(s, ctx->pipelines[b->adv ? KERNEL_FUSED_ADVANCE : KERNEL_FUSED], layout,
+                        b->set, nb, bi);
+    uint32_t push[4] = {b->n, (uint32_t)((b->adv_at - b->adv_lo) / 4), (uint32_t)b->adv_delta,
+                        (uint32_t)(b->adv_delta >> 32)};
+    vk->vkCmdPushConstants(s->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, b->adv ? 16 : 4, push);
+    uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
+    vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
+    s->commands++;
+    b->n = 0;
+    b->groups = 0;
+    if (keep)
+        fused_track(s, b);
+    b->adv = false;
+}
+
+/* fkc_stream_advance of the u64 at byte `at` of buf (bound from `lo`) as part of the pending
+ * fused dispatch: the dispatch's last work group advances it once every group is done with it
+ * (fused.comp, ADVANCE), and the dispatch is recorded now, so no later write joins it. Only
+ * where that is the same as an advance recorded after the dispatch: no pending fused write
+ * writes the position's bytes, and nothing recorded since the last barrier touches its window
+ * (else the advance needs a barrier of its own, and is recorded as its own dispatch). */
+static bool fused_advance(fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t at, uint64_t delta)
+{
+    fkc_batch *b = s->batch;
+    if (!s->ctx->fused_advance || !b || !b->n || fkc_stream_pending(s, FKC_BATCHER_SET_ROWS) ||
+        s->n_track + FKC_FUSE_READ + FKC_FUSE_WRITE + 1 > FKC_TRACK_MAX ||
+        fkc_stream_hazard(s, buf, lo, at + 8, true, false))
+        return false;
+    for (uint32_t i = 0; i < s->n_track; i++) {
+        const fkc_access *t = &s->track[i];
+        if (t->pending && t->write && t->buffer == buf && t->lo < at + 8 && at < t->hi)
+            return false;
+    }
+    b->adv = true;
+    b->adv_buf = buf;
+    b->adv_lo = lo;
+    b->adv_at = at;
+    b->adv_delta = delta;
+    fused_flush(s, true);
+    return true;
 }
 
 /* Whether access a must wait for the pending fused dispatch: it will bind whole windows,
@@ -237,5 +304,5 @@ static void fused_release(fkc_stream *s)
     s->batch = NULL;
 }
 
-static const fkc_batcher fused_batcher = {fused_flush, fused_hazard, fused_pending, fused_reset,
-                                          fused_release};
+static const fkc_batcher fused_batcher = {fused_flush, fused_hazard,  fused_pending,
+                                          fused_reset, fused_release, fused_advance};

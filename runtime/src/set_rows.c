@@ -425,7 +425,7 @@ static int sr_slot(fkc_stream *s, struct fkc_sr_batch *b, const VkDescriptorBuff
 
 static fkc_status sr_start(fkc_stream *s, struct fkc_sr_batch *b)
 {
-    fkc_status st = fkc_stream_table(s, &b->table, &b->at);
+    fkc_status st = fkc_stream_table(s, 0, &b->table, &b->at);
     b->set = VK_NULL_HANDLE;
     if (st == FKC_OK && !s->ctx->vk.vkCmdPushDescriptorSetKHR)
         st = fkc_stream_alloc_set(s, s->ctx->set_rows_fused_set_layout, &b->set);
@@ -517,7 +517,7 @@ static void sr_flush(fkc_stream *s)
         group += o->pc.groups;
     }
     uint64_t bytes = (uint64_t)b->n * SR_WORDS * 4;
-    fkc_stream_write_table(s, b->table, b->at, t, bytes);
+    fkc_stream_write_table(s, b->table, b->at, t, bytes, 0);
     VkDescriptorBufferInfo bi[1 + SR_READ + SR_WRITE];
     uint32_t nb = fkc_table_windows(bi, (VkDescriptorBufferInfo){b->table->buffer, b->at, bytes},
                                     b->slot, b->n_read, SR_READ, b->n_write, SR_WRITE);
@@ -542,7 +542,8 @@ static void sr_flush_keep(fkc_stream *s, bool keep)
     sr_flush(s);
 }
 
-static const fkc_batcher sr_batcher = {sr_flush_keep, sr_hazard, sr_pending, sr_reset, sr_release};
+static const fkc_batcher sr_batcher = {sr_flush_keep, sr_hazard,  sr_pending,
+                                       sr_reset,      sr_release, NULL};
 
 /* One set_rows call on the device: its plan, operands (bytes [lo, hi) of their VkBuffers; the
  * status word's when `status`), bindings, accesses and push constants. */
