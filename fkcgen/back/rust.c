@@ -383,10 +383,10 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t == FKCG_T_COST     ? ");\n"
-                  : t == FKCG_T_DTYPES ? "];\n"
-                  : t < FKCG_T_COST    ? "    ];\n"
-                                       : "];\n\n");
+    put_str(r->b, t == FKCG_T_COST           ? ");\n"
+                  : t == FKCG_T_DTYPES       ? "];\n"
+                  : t <= FKCG_T_PRECISION_BY ? "    ];\n"
+                                             : "];\n\n");
 }
 
 /* A templated section's row templates, as macros: symbol_<sec>!(suffix), its symbols, and
