@@ -182,6 +182,11 @@ static void inputs(fkcg_buf *out, const fkcg_section *s)
         fkcg_buf_puts(out, "}");
         kv_str(out, 10, &first, "rank", in->rank);
         kv_str(out, 10, &first, "shape_constraint", in->shape_constraint);
+        if (in->optional) { /* issue 22: only when stated (the seed's dump stays) */
+            kv_bool(out, 10, &first, "optional", true);
+            if (in->absent_key >= 0)
+                kv_str(out, 10, &first, "absent_key", dt_name(s, in->absent_key));
+        }
         fkcg_buf_puts(out, "\n        }");
     }
     fkcg_buf_puts(out, s->n_inputs ? "\n      ]" : "]");

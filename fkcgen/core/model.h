@@ -110,6 +110,12 @@ typedef struct fkcg_input {
     const char *shape_constraint; /* free text or NULL */
     fkcg_loc loc;
     const char *same_dtype_as; /* a tensor of the key this one has the dtype of, or NULL */
+    /* optional: the caller may leave it out (the wrapper gets NULL). When the key names it,
+     * a call without it is keyed with absent_key in its slot (a model dtype index), or, for
+     * an input with same_dtype_as, the tied tensor's dtype (absent_key -1). */
+    bool optional;
+    int absent_key;
+    fkcg_loc optional_loc; /* where optional (or absent_key) is stated */
 } fkcg_input;
 
 /* How an output's dtype follows (return.outputs[].dtype_rule). */

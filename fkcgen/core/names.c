@@ -704,7 +704,8 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
     if (a->n_inputs != b->n_inputs)
         return "inputs";
     for (size_t i = 0; i < a->n_inputs; i++)
-        if (strcmp(a->inputs[i].name, b->inputs[i].name))
+        if (strcmp(a->inputs[i].name, b->inputs[i].name) ||
+            a->inputs[i].optional != b->inputs[i].optional)
             return "inputs";
     if (a->n_outputs != b->n_outputs)
         return "outputs";

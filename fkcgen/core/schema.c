@@ -139,6 +139,13 @@ static const fkcg_key input_keys[] = {
     {"shape_constraint", FT_STRING, OPT, NULL, NULL, "free text"},
     {"same_dtype_as", FT_IDENT, OPT, NULL, NULL,
      "a tensor before it in the key whose dtype this input always has"},
+    {"optional", FT_BOOL, OPT, NULL, NULL,
+     "`true`: the caller may leave it out; the wrapper then gets NULL (C) or a null pointer "
+     "(Rust); default `false`"},
+    {"absent_key", FT_IDENT, OPT, NULL, NULL,
+     "an optional input the key names: the dtype its slot holds in a call without it (one of "
+     "its `dtypes`: the binding of that key serves both calls); not stated with "
+     "`same_dtype_as` (the slot then holds the tied tensor's dtype)"},
 };
 static SCHEMA(schema_input, "accept.inputs[]", input_keys, false);
 

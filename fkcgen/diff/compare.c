@@ -448,6 +448,36 @@ static void cmp_layout(dctx *c, const spair *p, size_t i)
     }
 }
 
+/* optional and absent_key (issue 22): made optional is compatible, made required breaking,
+ * another absent key (the key a call without it is looked up under) breaking. */
+static void cmp_optional(dctx *c, const spair *p, size_t i)
+{
+    const fkcg_section *so = p->so, *sn = p->sn;
+    const fkcg_input *io = &so->inputs[i], *in = &sn->inputs[i];
+    if (io->optional != in->optional) {
+        change(c, in->optional ? FKCG_R_INPUT_MADE_OPTIONAL : FKCG_R_INPUT_MADE_REQUIRED, p,
+               at(so, io->optional ? "accept.inputs[%zu].optional" : "accept.inputs[%zu]", i),
+               at(sn, in->optional ? "accept.inputs[%zu].optional" : "accept.inputs[%zu]", i),
+               io->optional ? "was optional" : "was required", "input '%s' of kernel '%s' made %s",
+               in->name, sn->kernel,
+               in->optional ? "optional: the wrapper may get NULL for it"
+                            : "required: a call without it is refused");
+        return;
+    }
+    if (!in->optional)
+        return;
+    const fkcg_dtype_info *ao = io->absent_key >= 0 ? fkcg_section_dtype(so, io->absent_key) : NULL;
+    const fkcg_dtype_info *an = in->absent_key >= 0 ? fkcg_section_dtype(sn, in->absent_key) : NULL;
+    if ((ao == NULL) != (an == NULL) || (ao && strcmp(ao->name, an->name) != 0))
+        change(c, FKCG_R_ABSENT_KEY_CHANGED, p,
+               at(so, ao ? "accept.inputs[%zu].absent_key" : "accept.inputs[%zu]", i),
+               at(sn, an ? "accept.inputs[%zu].absent_key" : "accept.inputs[%zu]", i),
+               ao ? fkcg_sprintf(c->a, "was %s", ao->name) : "was not stated",
+               "absent_key of optional input '%s' of kernel '%s' now %s: a call without it is "
+               "keyed otherwise",
+               in->name, sn->kernel, an ? an->name : "not stated");
+}
+
 static void cmp_input(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
@@ -459,6 +489,7 @@ static void cmp_input(dctx *c, const spair *p, size_t i)
                in->name);
     cmp_dtypes(c, p, i);
     cmp_layout(c, p, i);
+    cmp_optional(c, p, i);
     if (strcmp(io->rank, in->rank) != 0) {
         bool wide = !strcmp(in->rank, "any");
         change(c, wide ? FKCG_R_RANK_WIDENED : FKCG_R_RANK_NARROWED, p,

@@ -88,6 +88,12 @@
       "still is")                                                                                \
     X(SHAPE_CONSTRAINT_CHANGED, INFORMATIONAL, "an input's shape_constraint changed",            \
       "free text: a reviewer reads it")                                                          \
+    X(INPUT_MADE_OPTIONAL, COMPATIBLE, "an input made optional",                                \
+      "callers that pass it still do; they may now pass NULL")                                 \
+    X(INPUT_MADE_REQUIRED, BREAKING, "an optional input made required",                         \
+      "callers that left it out (NULL) are refused")                                            \
+    X(ABSENT_KEY_CHANGED, BREAKING, "the key of a call without an optional input changed",     \
+      "its `absent_key` (or tie) is another: such calls are looked up under another key")      \
     X(OUTPUT_DTYPE_RULE_CHANGED, BREAKING, "an output's dtype_rule changed",                     \
       "the output's dtype is another (an input renamed with its rule is no change)")           \
     X(OUTPUT_SHAPE_RULE_CHANGED, BREAKING, "an output's shape_rule changed",                     \

@@ -80,6 +80,11 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " shape_constraint", in->shape_constraint);
         if (in->same_dtype_as) /* fields issue 22 added: only when stated (old hashes stay) */
             put_text(out, " same_dtype_as", in->same_dtype_as);
+        if (in->optional) { /* issue 22: only when stated (old hashes stay) */
+            put_text(out, " optional", "true");
+            if (in->absent_key >= 0)
+                put_text(out, " absent_key", fkcg_section_dtype(s, in->absent_key)->name);
+        }
     }
     put_text(out, "variant", s->variant);
     for (size_t i = 0; i < s->n_fields; i++) {

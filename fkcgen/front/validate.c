@@ -575,6 +575,8 @@ static void check_tensor_name(vctx *v, const ynode *item, const char *what)
              what, n->str, what);
 }
 
+static bool has_dtype(const int *list, size_t n, int d);
+
 /* The mapping of input k in the section's tree. */
 static const ynode *nth_input_node(const ynode *root, size_t k)
 {
@@ -584,6 +586,32 @@ static const ynode *nth_input_node(const ynode *root, size_t k)
     while (e && k--)
         e = e->next;
     return e;
+}
+
+/* optional and absent_key of an input (issue 22: optional inputs); absent_key -1 when not
+ * stated. What needs the key is checked by check_optional, after it. */
+static void read_optional(vctx *v, const ynode *item, fkcg_input *in)
+{
+    const ynode *on = fkcg_map_get(item, "optional"), *ak = fkcg_map_get(item, "absent_key");
+    in->optional = bool_of(v, item, "optional");
+    in->absent_key = -1;
+    in->optional_loc = on ? on->key->loc : ak ? ak->key->loc : in->loc;
+    if (!ak)
+        return;
+    int d = parse_dtype(v, ak);
+    if (!in->optional) {
+        fail(v, &ak->key->loc,
+             "input '%s' states 'absent_key' but is not optional: add 'optional: true', or "
+             "drop 'absent_key'",
+             in->name);
+        return;
+    }
+    in->absent_key = d;
+    if (d >= 0 && !has_dtype(in->dtypes, in->n_dtypes, d))
+        fail(v, &ak->loc,
+             "absent_key '%s' is not one of input '%s''s dtypes: a call without it must be "
+             "served by a binding of its own key",
+             ak->str, in->name);
 }
 
 static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
@@ -604,6 +632,7 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         while (in->rank && in->rank[0] == '0' && in->rank[1] != '\0')
             in->rank++; /* 01 and 1 are one rank: the hash follows the number, not its spelling */
         in->shape_constraint = str(v, item, "shape_constraint");
+        read_optional(v, item, in);
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
@@ -1055,6 +1084,104 @@ static void build_key_(vctx *v, const ynode *root, fkcg_section *s, bool tables_
     s->n_tuples = n;
 }
 
+/* The node of key `rule` of output k in the section's tree, or NULL. */
+static const ynode *nth_output_rule(const ynode *root, size_t k, const char *rule)
+{
+    const ynode *ret = fkcg_map_get(root, "return");
+    const ynode *seq = ret ? fkcg_map_get(ret, "outputs") : NULL;
+    const ynode *e = seq ? seq->kids : NULL;
+    while (e && k--)
+        e = e->next;
+    return e ? fkcg_map_get(e, rule) : NULL;
+}
+
+static const char *dt_first(const fkcg_section *s, const fkcg_input *in)
+{
+    const fkcg_dtype_info *d = in->n_dtypes ? fkcg_section_dtype(s, in->dtypes[0]) : NULL;
+    return d ? d->name : "F32";
+}
+
+/* Optional inputs against the rest of the section: no rule takes its dtype or shape from one
+ * (an absent input has neither), a key that names one says what its slot holds without it
+ * (absent_key, or the tie of same_dtype_as), and some allowed key has that there. */
+static void check_optional(vctx *v, const ynode *root, fkcg_section *s)
+{
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const fkcg_input *in = &s->inputs[i];
+        if (!in->optional)
+            continue;
+        if (s->op_kind && fkcg_runtime_op_kind(s->op_kind))
+            fail(v, &in->optional_loc,
+                 "input '%s' is optional, but the fkc runtime's %s takes every input it has; "
+                 "drop 'optional'",
+                 in->name, s->op_kind);
+        for (size_t k = 0; k < s->n_outputs; k++) {
+            const fkcg_output *o = &s->outputs[k];
+            bool dr = o->dtype_rule_arg && o->rule != FKCG_DR_FIXED && o->rule != FKCG_DR_PARAM &&
+                      !strcmp(o->dtype_rule_arg, in->name);
+            bool sr = o->shape_rule_arg && o->shape_rule && !strncmp(o->shape_rule, "same_as", 7) &&
+                      !strcmp(o->shape_rule_arg, in->name);
+            for (int r = 0; r < 2; r++) {
+                bool d = r == 0;
+                if (!(d ? dr : sr))
+                    continue;
+                const ynode *rn = nth_output_rule(root, k, d ? "dtype_rule" : "shape_rule");
+                fail(v, rn ? &rn->loc : &o->loc,
+                     "%s '%s' takes output '%s''s %s from input '%s', which is optional: a call "
+                     "may leave it out; name a required input",
+                     d ? "dtype_rule" : "shape_rule", d ? o->dtype_rule : o->shape_rule, o->name,
+                     d ? "dtype" : "shape", in->name);
+            }
+        }
+        for (size_t k = 0; k < s->n_inputs; k++)
+            if (s->inputs[k].same_dtype_as && !strcmp(s->inputs[k].same_dtype_as, in->name)) {
+                const ynode *item = nth_input_node(root, k);
+                const ynode *sd = item ? fkcg_map_get(item, "same_dtype_as") : NULL;
+                fail(v, sd ? &sd->loc : &s->inputs[k].loc,
+                     "same_dtype_as names '%s', which is optional: a call may leave it out; "
+                     "tie '%s' to a required input",
+                     in->name, s->inputs[k].name);
+            }
+        if (!v->ok || !s->n_key)
+            continue;
+        int slot = slot_of(s, (int)i);
+        const ynode *item = nth_input_node(root, i);
+        const ynode *ak = item ? fkcg_map_get(item, "absent_key") : NULL;
+        if (slot < 0 && ak) {
+            fail(v, &ak->key->loc,
+                 "input '%s' states 'absent_key' but the key does not name it; drop "
+                 "'absent_key'",
+                 in->name);
+            continue;
+        }
+        if (slot < 0)
+            continue;
+        if (in->same_dtype_as && ak) {
+            fail(v, &ak->key->loc,
+                 "input '%s' has same_dtype_as '%s': without it, its key slot holds that "
+                 "tensor's dtype; drop 'absent_key'",
+                 in->name, in->same_dtype_as);
+            continue;
+        }
+        if (in->same_dtype_as)
+            continue;
+        if (!ak) {
+            fail(v, &in->optional_loc,
+                 "optional input '%s' is in the key: say which dtype its slot holds in a call "
+                 "without it, e.g. 'absent_key: %s' (that key's binding then serves both calls)",
+                 in->name, dt_first(s, in));
+            continue;
+        }
+        bool served = false;
+        for (size_t t = 0; t < s->n_tuples && !served; t++)
+            served = s->tuples[t * s->n_key + (size_t)slot] == in->absent_key;
+        if (in->absent_key >= 0 && !served && s->n_tuples)
+            fail(v, &ak->loc,
+                 "no allowed key has %s in input '%s''s slot: nothing serves a call without it",
+                 ak->str, in->name);
+    }
+}
+
 static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
 {
     fkcg_caps *c = &s->caps;
@@ -1433,6 +1560,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
         build_outputs(v, fkcg_map_get(root, "return"), s);
     if (accepted && clean(v, "return", "key", NULL))
         build_key(v, root, s, clean(v, "dtype_table", "exclude", NULL));
+    if (accepted && clean(v, "return", "key", NULL))
+        check_optional(v, root, s);
     if (accepted && clean(v, "op_kind", NULL))
         check_runtime_op(v, root, s, clean(v, "return", NULL));
     if (clean(v, "caps", NULL))

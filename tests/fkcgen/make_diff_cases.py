@@ -179,6 +179,20 @@ stride: { kind: usize }
                    ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))},
     "key_changed_tuples": {"old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
                            "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"))},
+    # issue 22: optional inputs (idx optional, keyed as I32 without it)
+    "input_made_optional": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I32\n"))},
+    "input_made_required": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I32\n")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"))},
+    "absent_key_changed": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I32\n")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I64\n"))},
     "cpu_reference_changed": {
         "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
         "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},

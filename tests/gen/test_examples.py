@@ -63,8 +63,10 @@ check(len({b["kernel"] for b in rows if b["op_kind"] in ("Gelu", "Silu")}) == 2 
       gelu.get(("F32", "F32"), {}).get("max_ulp") == 4 and
       gelu.get(("F16", "F16"), {}).get("max_ulp") == 2 and
       gelu[("F16", "F16")].get("max_relative") == 0.001 and
-      gelu[("F16", "F16")].get("precision_by_dtype") == 0 and "precision_by_dtype" not in gelu[("F32", "F32")],
-      "dump --json: GELU is one section whose F16 binding has its precision_by_dtype figures", str(gelu))
+      gelu[("F16", "F16")].get("precision_by_dtype") == 0 and
+      "precision_by_dtype" not in gelu[("F32", "F32")],
+      "dump --json: GELU is one section whose F16 binding has its precision_by_dtype figures",
+      str(gelu))
 
 # The keys of each op kind (on each backend), and the wrong keys to try against them.
 keys = {}
@@ -87,6 +89,37 @@ for (op, be), ks in sorted(keys.items()):
                 wrong.append((op, be, w))
 check(len(wrong) > 1000, "%d wrong keys to refuse" % len(wrong))
 
+# Optional inputs (issue 22): a call without one is keyed with its absent_key in its slot (or
+# the tied slot's dtype, same_dtype_as); that key must be a binding of the same section, whose
+# wrapper the generated dispatch then gives (checked below, from the generated tables).
+absent = []  # (binding row, input index, slot or -1, the key without it, its wrapper)
+for b in rows:
+    for i, inp in enumerate(b["inputs"]):
+        if not inp.get("optional"):
+            continue
+        key = list(b["dtypes"])
+        slot = b["key"].index(inp["name"]) if inp["name"] in b["key"] else -1
+        if slot >= 0:
+            key[slot] = inp["absent_key"] if "absent_key" in inp else \
+                key[b["key"].index(inp["same_dtype_as"])]
+        absent.append((b, i, slot, tuple(key), keys[(b["op_kind"], b["backend"])].get(tuple(key))))
+opt_ops = sorted({b["op_kind"] for b, _, _, _, _ in absent})
+check(len(opt_ops) >= 4, "optional inputs in %d op kinds (%s)" % (len(opt_ops), ", ".join(opt_ops)))
+check(absent and all(w for _, _, _, _, w in absent),
+      "every binding with an optional input has a binding for the call without it",
+      [(b["kernel"], k) for b, _, _, k, w in absent if not w])
+check(any(s < 0 for _, _, s, _, _ in absent) and any(s >= 0 for _, _, s, _, _ in absent),
+      "optional inputs in the key and out of it")
+opt_rows = []  # the generated table's rows, in its order (by kernel, then input)
+for k in sorted({b["kernel"] for b, _, _, _, _ in absent}):
+    for b, i, slot, _, _ in absent:
+        if b["kernel"] == k:
+            inp = b["inputs"][i]
+            opt_rows.append((k, i, inp["name"], slot, inp.get("absent_key"),
+                             b["key"].index(inp["same_dtype_as"]) if slot >= 0 and
+                             "absent_key" not in inp else -1))
+            break
+
 gen = os.path.join(tmp, "gen")
 r = run([FKCGEN, "gen", "--prefix", "ex", "--out-dir", gen, "--emit-stubs",
          os.path.join(tmp, "stubs.c")] + rel, cwd=ROOT)
@@ -100,7 +133,7 @@ def cdt(d):
 
 
 # ---- C: every key reaches its own wrapper, every wrong key is FKC_ERR_NO_KERNEL ----
-c = ['#include <stdio.h>', '#include "ex_bindings.h"', "",
+c = ['#include <stdio.h>', '#include <string.h>', '#include "ex_bindings.h"', "",
      "typedef void (*anyfn)(void); /* function pointers compare as one type */",
      "typedef struct { ex_op_kind op; fkc_backend be; fkc_dtype key[8]; size_t n; "
      "anyfn fn; const char *wrapper; unsigned long long ulp; double rel; } row;",
@@ -110,7 +143,18 @@ for b in rows:
     ulp = b["precision"]["max_ulp"]  # the tables carry it rounded up to whole ulps
     c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, (anyfn)ex_%s, \"%s\", %dULL, %r}," % (
         m.upper(), b["backend"].upper(), ", ".join(cdt(d) for d in b["dtypes"]),
-        len(b["dtypes"]), b["wrapper"], b["wrapper"], -int(-ulp // 1), float(b["precision"]["max_relative"])))
+        len(b["dtypes"]), b["wrapper"], b["wrapper"], -int(-ulp // 1),
+        float(b["precision"]["max_relative"])))
+c += ["};", "/* each binding with an optional input: its key, and the wrapper of the call without it */",
+      "typedef struct { size_t row; size_t input; const char *kernel; anyfn fn; } absent_row;",
+      "static const absent_row absent[] = {"]
+for b, i, slot, k, w in absent:
+    c.append("    {%d, %d, \"%s\", (anyfn)ex_%s}," % (rows.index(b), i, b["kernel"], w))
+c += ["};", "typedef struct { const char *kernel; size_t input; const char *name; int slot; "
+      "fkc_dtype absent_key; int tie; } opt_row;", "static const opt_row opts[] = {"]
+for k, i, name, slot, ak, tie in opt_rows:
+    c.append("    {\"%s\", %d, \"%s\", %d, %s, %d}," % (k, i, name, slot,
+             cdt(ak) if ak and slot >= 0 else "FKC_DTYPE_COUNT", tie))
 c += ["};", "static const row wrong[] = {"]
 for op, be, k in wrong:
     c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL, 0, 0}," % (
@@ -123,6 +167,36 @@ for op in ops:
     c.append("    case EX_OP_%s: return (anyfn)ref.%s;" % (m.upper(), m))
 c += ["    default: return NULL;", "    }", "}", "",
       "int main(void)", "{", "    int bad = 0;",
+      "    /* the optional inputs' table is the contracts' */",
+      "    if (EX_OPTIONAL_INPUT_COUNT != sizeof opts / sizeof opts[0]) {",
+      "        printf(\"EX_OPTIONAL_INPUT_COUNT %u\\n\", (unsigned)EX_OPTIONAL_INPUT_COUNT);",
+      "        bad++;", "    }",
+      "    for (size_t i = 0; i < EX_OPTIONAL_INPUT_COUNT && i < sizeof opts / sizeof opts[0]; i++) {",
+      "        const ex_optional_input *o = &ex_optional_inputs[i];",
+      "        const ex_kernel_info *k = &ex_kernels[o->kernel];",
+      "        if (strcmp(k->kernel, opts[i].kernel) || o->input != opts[i].input ||",
+      "            strcmp(o->name, opts[i].name) || strcmp(k->inputs[o->input].name, o->name) ||",
+      "            o->op != k->op_kind || o->slot != opts[i].slot ||",
+      "            o->absent_key != opts[i].absent_key || o->absent_tie != opts[i].tie) {",
+      "            printf(\"optional input %zu (%s.%s) differs\\n\", i, opts[i].kernel, opts[i].name);",
+      "            bad++;", "        }", "    }",
+      "    /* a call without the optional input, keyed from the table, reaches its wrapper */",
+      "    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {",
+      "        const row *w = &rows[absent[i].row];",
+      "        const ex_optional_input *o = NULL;",
+      "        for (size_t j = 0; j < EX_OPTIONAL_INPUT_COUNT; j++)",
+      "            if (!strcmp(ex_kernels[ex_optional_inputs[j].kernel].kernel, absent[i].kernel) &&",
+      "                ex_optional_inputs[j].input == absent[i].input)",
+      "                o = &ex_optional_inputs[j];",
+      "        fkc_dtype key[8];", "        memcpy(key, w->key, sizeof key);",
+      "        if (o && o->slot >= 0)",
+      "            key[o->slot] = o->absent_tie >= 0 ? key[o->absent_tie] : o->absent_key;",
+      "        ex_kernel_ref ref;",
+      "        if (!o || ex_dispatch_key(w->op, key, w->n, w->be, &ref) != FKC_OK ||",
+      "            ref_fn(w->op, ref) != absent[i].fn) {",
+      "            printf(\"row %zu (%s): the call without input %zu does not reach its wrapper\\n\",",
+      "                   absent[i].row, w->wrapper, absent[i].input);",
+      "            bad++;", "        }", "    }",
       "    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {",
       "        const row *w = &rows[i];", "        ex_kernel_ref ref;",
       "        fkc_status st = ex_dispatch_key(w->op, w->key, w->n, w->be, &ref);",
@@ -192,7 +266,10 @@ for w, op in sorted(wrappers.items()):
     ni, no = sig[op]
     ps = ["_s: *mut fkc_stream"] + ["_i%d: *const fkc_tensor" % i for i in range(ni)] + \
          ["_o%d: *mut fkc_tensor" % i for i in range(no)] + ["_p: *const c_void", "_e: *const c_void"]
-    h.append("    pub unsafe extern \"C\" fn %s(%s) -> fkc_status { 0 }" % (w, ", ".join(ps)))
+    # an op with optional inputs: the status says which inputs arrived null (bit i: input i)
+    body = "0" if op not in opt_ops else "1000 + " + " + ".join(
+        "((_i%d.is_null() as u32) << %d)" % (i, i) for i in range(ni))
+    h.append("    pub unsafe extern \"C\" fn %s(%s) -> fkc_status { %s }" % (w, ", ".join(ps), body))
 h += ["}", "", "pub mod bindings {", "    use super::rt;", "    include!(\"%s\");" % rs, "}", "",
       "use bindings::{Backend, DType, OpKind};", ""]
 
@@ -206,6 +283,46 @@ for b in rows:
     h.append("    assert_eq!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).map(|b| b.wrapper), "
              "Some(\"%s\"));" % (b["op_kind"], ", ".join(rdt(d) for d in b["dtypes"]), b["backend"],
                                  b["wrapper"]))
+h += ["}", "", "#[test]", "fn the_optional_inputs_table_is_the_contracts() {",
+      "    assert_eq!(bindings::OPTIONAL_INPUTS.len(), %d);" % len(opt_rows)]
+for n, (k, i, name, slot, ak, tie) in enumerate(opt_rows):
+    h.append("    let o = &bindings::OPTIONAL_INPUTS[%d];" % n)
+    h.append("    assert_eq!((bindings::KERNELS[o.kernel].kernel, o.input, o.name, o.slot, o.absent_key, "
+             "o.absent_tie), (\"%s\", %d, \"%s\", %s, %s, %s));" % (
+                 k, i, name, "Some(%d)" % slot if slot >= 0 else "None",
+                 "Some(%s)" % rdt(ak) if ak and slot >= 0 else "None",
+                 "Some(%d)" % tie if tie >= 0 else "None"))
+h += ["}", ""]
+# a call without an optional input: its key (from the table) reaches the wrapper, which gets
+# a null pointer for it and non-null ones for the others
+RVAL = {"f32": "0.0", "f64": "0.0", "bool": "false"}
+called = 0
+h += ["#[test]", "fn a_null_optional_input_reaches_the_wrapper() {",
+      "    let t = rt::fkc_tensor { buffer: std::ptr::null_mut(), offset: 0, dtype: 0, rank: 0, "
+      "shape: [0; 8] };", "    let mut o = rt::fkc_tensor { buffer: std::ptr::null_mut(), "
+      "offset: 0, dtype: 0, rank: 0, shape: [0; 8] };"]
+for b, i, slot, k, w in absent:
+    op = b["op_kind"]
+    fields = (b["op_params"] or {}).get("fields", [])
+    vals = []
+    for f in fields:
+        kd = f["kind"]
+        v = RVAL.get(kd) or ("0" if kd in ("usize", "isize", "u32", "i32", "u64", "i64") else
+                             "Vec::new()" if kd.startswith("Vec<") else None)
+        vals.append(v)
+    if None in vals:
+        continue  # a field kind this test cannot make a value of
+    called += 1
+    params = "None" if not b["op_params"] else "Some(&bindings::OpParams::%s { %s })" % (
+        b["op_params"]["variant"], ", ".join("r#%s: %s" % (f["name"], v) if f["name"] in ("type", "mod", "fn") else "%s: %s" % (f["name"], v)
+                                              for f, v in zip(fields, vals)))
+    ni = len(b["inputs"])
+    ins = ", ".join("std::ptr::null()" if j == i else "&t as *const rt::fkc_tensor" for j in range(ni))
+    h.append("    let b = bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).unwrap();" % (
+        op, ", ".join(rdt(d) for d in k), b["backend"]))
+    h.append("    assert_eq!(b.wrapper, \"%s\");" % w)
+    h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut rt::fkc_tensor], "
+             "%s, std::ptr::null()) }, Some(%d));" % (ins, params, 1000 + (1 << i)))
 h += ["}", "", "#[test]", "fn every_binding_has_its_own_precision() {"]
 for b in rows:
     pr = b["precision"]
@@ -218,6 +335,7 @@ for op, be, k in wrong:
     h.append("    assert!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).is_none());" % (
         op, ", ".join(rdt(d) for d in k), be))
 h += ["}", ""]
+check(called >= 4, "Rust: %d calls without an optional input" % called)
 harness = os.path.join(tmp, "harness.rs")
 open(harness, "w").write("\n".join(h))
 have_rustc = run(["sh", "-c", "command -v " + RUSTC]).returncode == 0
@@ -230,7 +348,7 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "3 passed" in r.stdout,
+        check(r.returncode == 0 and "5 passed" in r.stdout,
               "rustc: every key reaches its wrapper with its own precision, every wrong key is None", r.stdout[-3000:])
 
 # ---- gen --select by whole keys ----
