@@ -162,7 +162,7 @@ static void fused_flush(fkc_stream *s, bool keep)
         b->w[0].alone(s, &b->w[0]); /* tracks its windows itself */
         return;
     }
-    uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
+    uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS + FKC_FUSE_MAP_GROUPS / 4];
     uint32_t group = 0;
     for (uint32_t i = 0; i < b->n; i++) {
         const fkc_fused *w = &b->w[i];
@@ -183,6 +183,16 @@ static void fused_flush(fkc_stream *s, bool keep)
         group += (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
     }
     uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
+    uint32_t map = group <= FKC_FUSE_MAP_GROUPS ? group : 0; /* a byte per group: its write */
+    if (map) {
+        unsigned char *m = (unsigned char *)&t[b->n * FKC_FUSE_WORDS];
+        for (uint32_t i = 0; i < b->n; i++) {
+            uint32_t end = i + 1 < b->n ? t[(i + 1) * FKC_FUSE_WORDS] : group;
+            memset(m + t[i * FKC_FUSE_WORDS], (int)i, end - t[i * FKC_FUSE_WORDS]);
+        }
+        memset(m + group, 0, (4 - group % 4) % 4);
+        bytes += (group + 3) / 4 * 4;
+    }
     VkBuffer tb = b->table->buffer;
     uint64_t toff = b->at, coff = toff + FKC_FUSE_COUNTER; /* (coff: the advance's counter) */
     if (b->table->map) { /* host-visible: written now, seen by the submit that runs it */
@@ -239,9 +249,9 @@ static void fused_flush(fkc_stream *s, bool keep)
         vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0, 1,
                                     &b->set, 0, NULL);
     }
-    uint32_t push[4] = {b->n, (uint32_t)((b->adv_at - b->adv_lo) / 4), (uint32_t)b->adv_delta,
+    uint32_t push[5] = {b->n, map, (uint32_t)((b->adv_at - b->adv_lo) / 4), (uint32_t)b->adv_delta,
                         (uint32_t)(b->adv_delta >> 32)};
-    vk->vkCmdPushConstants(s->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, b->adv ? 16 : 4, push);
+    vk->vkCmdPushConstants(s->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, b->adv ? 20 : 8, push);
     uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
     vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
     s->commands++;
