@@ -261,6 +261,7 @@ static const fkcg_table_name c_tables[FKCG_T_COUNT] = {
     [FKCG_T_OUTPUTS] = {"fkc_output_info", "outputs_%", NULL},
     [FKCG_T_FIELDS] = {"fkc_field_info", "fields_%", NULL},
     [FKCG_T_COST] = {"fkc_cost", "cost_%", NULL},
+    [FKCG_T_PRECISION_BY] = {"fkc_precision", "precision_by_%", NULL},
     [FKCG_T_PROVIDERS] = {"fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT"},
     [FKCG_T_KERNELS] = {"@_kernel_info", "@_kernels", "@@_KERNEL_COUNT"},
     [FKCG_T_BINDINGS] = {"@_binding", "@_bindings", "@@_BINDING_COUNT"},
@@ -348,7 +349,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t <= FKCG_T_COST ? "};\n" : "};\n\n");
+    put_str(r->b, t <= FKCG_T_PRECISION_BY ? "};\n" : "};\n\n");
 }
 
 /* A templated section's row templates, as macros: @@_SYMBOL_<sec>(_s), its symbols ("entry
@@ -714,7 +715,15 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
             put_ident(b, op->snake);
             put_ch(b, '_');
             put_ident(b, f->name);
-            LIT(b, "_names. */\n");
+            LIT(b, "_names");
+            if (f->codes) {
+                TPL(b, p, ", name k's code in @_");
+                put_ident(b, op->snake);
+                put_ch(b, '_');
+                put_ident(b, f->name);
+                LIT(b, "_codes[k]");
+            }
+            LIT(b, ". */\n");
             TPL(b, p, "typedef enum @_");
             put_ident(b, op->snake);
             put_ch(b, '_');
@@ -723,7 +732,7 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
             for (size_t i = 0; i < f->n_values; i++) {
                 LIT(b, "    ");
                 put_field_const(b, p, op, "", f->name, f->values[i]);
-                fkcg_buf_printf(b, " = %zu,\n", i);
+                fkcg_buf_printf(b, " = %lld,\n", (long long)fkcg_field_code(f, i));
             }
             TPL(b, p, "} @_");
             put_ident(b, op->snake);
@@ -739,6 +748,16 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
                 put_cstr(b, f->values[i]);
             }
             LIT(b, "};\n");
+            if (f->codes) { /* stated codes: the value with name k has code k here */
+                TPL(b, p, "static const int32_t @_");
+                put_ident(b, op->snake);
+                put_ch(b, '_');
+                put_ident(b, f->name);
+                fkcg_buf_printf(b, "_codes[%zu] = {", f->n_values);
+                for (size_t i = 0; i < f->n_values; i++)
+                    fkcg_buf_printf(b, "%s%lld", i ? ", " : "", (long long)f->codes[i]);
+                LIT(b, "};\n");
+            }
         }
         if (f->def) {
             LIT(b, "#define ");
@@ -924,6 +943,59 @@ static void emit_c_optional(fkcg_buf *b, const fkcg_plan *p)
             else
                 LIT(b, "FKC_DTYPE_COUNT");
             fkcg_buf_printf(b, ", %d}, /* ", tie);
+            put_comment(b, s->kernel);
+            LIT(b, " */\n");
+        }
+    }
+    LIT(b, "};\n\n");
+}
+
+/* ---- shape-only inputs (issue 22): data only when a contract states one ---- */
+static size_t n_shape_only(const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].shape_only;
+    return n;
+}
+
+static void emit_h_shape_only(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = n_shape_only(p);
+    if (!n)
+        return;
+    TPL(b, p,
+        "/* The shape-only inputs (accept.inputs[].shape_only), by kernel: the wrapper reads their\n"
+        " * shape and dtype, never their data (a caller need not have written it). */\n"
+        "typedef struct @_shape_only_input {\n"
+        "    size_t kernel;    /* its section: @_kernels[kernel] */\n"
+        "    @_op_kind op;\n"
+        "    size_t input;     /* its place among the kernel's inputs */\n"
+        "    const char *name; /* the input's name */\n"
+        "} @_shape_only_input;\n"
+        "#define @@_SHAPE_ONLY_INPUT_COUNT ");
+    fkcg_buf_put_u64(b, n);
+    TPL(b, p,
+        "\nextern const @_shape_only_input @_shape_only_inputs[@@_SHAPE_ONLY_INPUT_COUNT];\n\n");
+}
+
+static void emit_c_shape_only(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!n_shape_only(p))
+        return;
+    TPL(b, p, "const @_shape_only_input @_shape_only_inputs[@@_SHAPE_ONLY_INPUT_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            if (!s->inputs[k].shape_only)
+                continue;
+            fkcg_buf_printf(b, "    {%zu, ", i);
+            TPL(b, p, "@@_OP_");
+            put_ident(b, p->ops[p->secs[i].op].upper);
+            fkcg_buf_printf(b, ", %zu, ", k);
+            put_cstr(b, s->inputs[k].name);
+            LIT(b, "}, /* ");
             put_comment(b, s->kernel);
             LIT(b, " */\n");
         }
@@ -1725,6 +1797,7 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
     if (k == 0) {
         emit_c_optional(c, p);
         emit_c_aliases(c, p);
+        emit_c_shape_only(c, p);
     }
     if (w->row_lo < w->row_hi) {
         emit_dispatch_data(c, p, w->op_lo, w->op_hi, w->row_lo);
@@ -1768,6 +1841,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_h_block_dtypes(h, p);
     emit_h_optional(h, p);
     emit_h_aliases(h, p);
+    emit_h_shape_only(h, p);
     emit_h_wrappers(h, p);
     emit_h_tables(h, p, shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
@@ -1787,6 +1861,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_c_tables(&r);
     emit_c_optional(c, p);
     emit_c_aliases(c, p);
+    emit_c_shape_only(c, p);
     emit_c_dispatch(c, p);
     put_tpl(c, p, c_functions);
     fkcg_render_free(&r);

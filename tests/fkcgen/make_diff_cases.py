@@ -76,7 +76,17 @@ TWO_OUT = """outputs:
 LOOSE = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 4"),
              ("max_relative: 0.0", "max_relative: 1e-6"), ("audited: true", "audited: false"))
 
+PBY = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 4"),
+           ("max_relative: 0.0", "max_relative: 0.000001"))
+
 NINE = base(("dtypes: [F32, U8]", "dtypes: [F32, I32, U32, F16, BF16, F64, I64, U8, I8]"))
+
+# The output of a dtype field's dtype (param(to); issue 22's dtype rules).
+TWO_OUT_PARAM = base(("dst: { kind: \"Vec<usize>\", note: \"destination extents\" }",
+                      "dst: { kind: \"Vec<usize>\", note: \"destination extents\" }\n"
+                      "to: { kind: dtype, note: \"the output's dtype\" }"),
+                     ("dtype_rule: passthrough(src)", "dtype_rule: param(to)\ndtypes: [F32, U8]"),
+                     ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"))
 
 CASES = {
     # ---- bindings and keys ----
@@ -150,6 +160,12 @@ stride: { kind: usize }
     # a value inserted before desc: desc's number changes (and the new value is reported added)
     "enum_value_renumbered": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }")),
                               "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, stable, desc] }"))},
+    # a stated code changed (ggml's NEOX 2 -> 3): compiled callers pass the old number
+    "enum_value_code_changed": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 2 } }")),
+                                "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 3 } }"))},
+    # the list form and a mapping of the same codes: no change
+    "enum_values_as_mapping_same": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: [normal, neox] }")),
+                                    "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 1 } }"))},
     "enum_kind_changed": {"old": base((LEN, LEN + "\norder: { kind: i32 }")),
                           "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }"))},
     "op_param_default_added": {"old": base((LEN, LEN + "\nkeep: { kind: bool }")),
@@ -219,6 +235,26 @@ stride: { kind: usize }
                    ("aliasing: in_place", "aliasing: in_place\nin_place: src")),
         "new": sub(TWO, ("aliasing: none", "aliasing: in_place"), ("in_place: false", "in_place: true"),
                    ("shape_rule: from_params(dst)", "shape_rule: same_as(src)"))},
+    # fixed(D) and param(F) dtype rules unchanged: no change (they were compared by input
+    # position, which they have none of, and reported as changed against themselves)
+    "output_fixed_param_rule_unchanged": {
+        "old": sub(TWO_OUT_PARAM, ("determinism: bitwise", "determinism: bitwise")),
+        "new": sub(TWO_OUT_PARAM, ("copy a tensor", "copy a tensor, as is"))},
+    "output_fixed_rule_unchanged": {
+        "old": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
+                    ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
+        "new": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
+                    ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                    ("copy a tensor", "copy a tensor, as is"))},
+    # issue 22: shape-only inputs
+    "input_made_shape_only": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                   ("    rank: 1\n", "    rank: 1\n    shape_only: true\n"))},
+    "input_data_read": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                   ("    rank: 1\n", "    rank: 1\n    shape_only: true\n")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"))},
     "cpu_reference_changed": {
         "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
         "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},
@@ -270,6 +306,17 @@ stride: { kind: usize }
                                          "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.25"))},
     "precision_ulp_fraction_same": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
                                     "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.50"))},
+    # precision_by_dtype (issue 22): a binding's own figures, compared binding by binding; U8's
+    # looser is breaking for [U8, U8] alone, an entry added that tightens U8 is compatible
+    "precision_by_dtype_loosened": {
+        "old": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 2")),
+        "new": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 3\n  audited: false"))},
+    "precision_by_dtype_tightened": {
+        "old": PBY,
+        "new": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 2\n  max_relative: 0.0"))},
     # a block dtype's geometry changed (issue 22): breaking, at its declaration; the section
     # that names it also changes revision hash (its hash folds the geometry in)
     "block_dtype_geometry_changed": {
