@@ -313,10 +313,12 @@ typedef struct fkcg_style {
     size_t cont;              /* a wrapped row's next lines: this many columns past its indent */
     const char *section_lead; /* before a section's tables' comment line */
     const char *none, *some, *some_end; /* an absent value; around a present optional one */
+    const char *truth[2];               /* false, true */
+    const char *address;                /* before a row or table referenced ("&") */
     const char *key_open, *key_end;     /* around a key [T, T] */
     bool key_count;                     /* the key's length follows it (C: ", 2") */
     const char *empty_slice;            /* a slice of no rows */
-    bool slice_counted;                 /* a slice is "name, n" (C), else "&name" (Rust) */
+    bool slice_counted;                 /* a slice is "name, n" (C), else address name ("&name") */
     const char *section_scope;          /* before a section's table named from outside it */
     const char *unknown_cost;           /* the unknown-cost sentinel, referenced */
     bool registry_path;                 /* a link registry by its path (Rust), not by index */

@@ -452,7 +452,7 @@ static const fkcg_style c_style = {
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
-    .none = "NULL", .some = "", .some_end = "",
+    .none = "NULL", .some = "", .some_end = "", .truth = {"false", "true"}, .address = "&",
     .key_open = "{", .key_end = "}", .key_count = true, .empty_slice = "NULL, 0",
     .slice_counted = true,
     .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,

@@ -291,7 +291,7 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
         i = r->window->sec_local[i]; /* a row's section is in the row's window */
     else if (r->window && t == FKCG_T_BINDINGS)
         i -= r->window->row_lo;
-    fkcg_buf_putc(out, '&');
+    fkcg_buf_puts(out, r->st->address);
     fkcg_render_name(r, out, t, FKCG_NONE, FKCG_NONE);
     fkcg_buf_putc(out, '[');
     fkcg_buf_put_u64(out, i);
@@ -348,7 +348,7 @@ static void put_slice(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     }
     size_t sec = c->u, k = c->k;
     same_table(r, (fkcg_table_id)c->which, &sec, &k);
-    fkcg_buf_puts(out, r->st->slice_counted ? "" : "&");
+    fkcg_buf_puts(out, r->st->slice_counted ? "" : r->st->address);
     fkcg_render_name(r, out, (fkcg_table_id)c->which, sec, k);
     if (r->st->slice_counted) {
         fkcg_buf_puts(out, ", ");
@@ -390,7 +390,7 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         else
             fkcg_buf_put_u64(out, c->u);
         break;
-    case FKCG_CELL_BOOL: fkcg_buf_puts(out, c->u ? "true" : "false"); break;
+    case FKCG_CELL_BOOL: fkcg_buf_puts(out, st->truth[c->u != 0]); break;
     case FKCG_CELL_F64: st->f64(out, c->d); break;
     case FKCG_CELL_VOCAB: st->vocab(out, c->which, c->s); break;
     case FKCG_CELL_OP: st->op(r, out, c->u); break;
@@ -425,7 +425,7 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
             fkcg_buf_puts(out, st->unknown_cost);
             break;
         }
-        fkcg_buf_putc(out, '&');
+        fkcg_buf_puts(out, st->address);
         fkcg_render_name(r, out, FKCG_T_COST, in_window(r, c->u, r->p->secs[c->u].same_cost),
                          FKCG_NONE);
         break;

@@ -499,7 +499,7 @@ static const fkcg_style rust_style = {
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
     .section_lead = "    ",
-    .none = "None", .some = "Some(", .some_end = ")",
+    .none = "None", .some = "Some(", .some_end = ")", .truth = {"false", "true"}, .address = "&",
     .key_open = "&[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };
