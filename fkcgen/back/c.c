@@ -648,6 +648,110 @@ static void put_fields(fkcg_buf *b, const fkcg_section *s)
         LIT(b, "    char unused; /* the variant has no fields */\n");
 }
 
+/* @@_<OP>_<FIELD>_<VALUE>, @@_<OP>_DEFAULT_<FIELD> (value NULL: no suffix). */
+static void put_field_const(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                            const char *mid, const char *field, const char *value)
+{
+    TPL(b, p, "@@_");
+    put_upper(b, op->snake);
+    put_ch(b, '_');
+    put_str(b, mid);
+    put_upper(b, field);
+    if (value) {
+        put_ch(b, '_');
+        put_upper(b, value);
+    }
+}
+
+/* A field's value as a C constant expression of its type: an enum value's or a dtype's
+ * constant, a cast integer (the most negative one as -MAX - 1: its literal would not fit),
+ * a float, true or false. */
+static void put_field_value(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                            const fkcg_section *s, const fkcg_field *f)
+{
+    bool vec;
+    const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
+    if (fkcg_field_is_enum(f)) {
+        put_field_const(b, p, op, "", f->name, f->def);
+    } else if (fkcg_field_is_dtype(f)) {
+        put_vocab(b, FKCG_EN_DTYPE, fkcg_section_dtype(s, f->def_index)->name);
+    } else if (!strcmp(f->kind, "bool")) {
+        put_str(b, f->def);
+    } else if (!strcmp(f->kind, "f32") || !strcmp(f->kind, "f64")) {
+        LIT(b, "((");
+        put_str(b, ks->ctype);
+        LIT(b, ")");
+        put_str(b, f->def);
+        LIT(b, ")");
+    } else {
+        LIT(b, "((");
+        put_str(b, ks ? ks->ctype : "int");
+        LIT(b, ")");
+        if (f->def[0] == '-') { /* -(x - 1) - 1: x - 1 fits whatever x is */
+            uint64_t x = strtoull(f->def + 1, NULL, 10);
+            fkcg_buf_printf(b, "(-%lluLL - 1)", (unsigned long long)(x - 1));
+        } else {
+            fkcg_buf_printf(b, "%sULL", f->def);
+        }
+        LIT(b, ")");
+    }
+}
+
+/* Before an op's params struct: each enum field's C enum and name table, each default's
+ * macro (issue 22 item 3). The struct's member stays a fixed-width integer (int32_t), the
+ * enum names its values. */
+static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                             const fkcg_section *s)
+{
+    for (size_t k = 0; k < s->n_fields; k++) {
+        const fkcg_field *f = &s->fields[k];
+        if (fkcg_field_is_enum(f)) {
+            TPL(b, p, "/* The values of ");
+            put_comment(b, op->name);
+            LIT(b, "'s enum field ");
+            put_comment(b, f->name);
+            TPL(b, p, " (its int32_t member); their contract names in @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            LIT(b, "_names. */\n");
+            TPL(b, p, "typedef enum @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            LIT(b, " {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                LIT(b, "    ");
+                put_field_const(b, p, op, "", f->name, f->values[i]);
+                fkcg_buf_printf(b, " = %zu,\n", i);
+            }
+            TPL(b, p, "} @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            TPL(b, p, ";\nstatic const char *const @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            fkcg_buf_printf(b, "_names[%zu] = {", f->n_values);
+            for (size_t i = 0; i < f->n_values; i++) {
+                put_str(b, i ? ", " : "");
+                put_cstr(b, f->values[i]);
+            }
+            LIT(b, "};\n");
+        }
+        if (f->def) {
+            LIT(b, "#define ");
+            put_field_const(b, p, op, "DEFAULT_", f->name, NULL);
+            put_ch(b, ' ');
+            put_field_value(b, p, op, s, f);
+            LIT(b, " /* the value of an unset ");
+            put_comment(b, f->name);
+            LIT(b, " */\n");
+        }
+    }
+}
+
 /* One params struct per op kind; an op kind the runtime implements takes the runtime's struct
  * (the generated source checks it against the contract's fields: emit_c_runtime_params). */
 static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
@@ -671,7 +775,9 @@ static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
             LIT(b, "_params;\n");
             continue;
         }
-        TPL(b, p, " */\ntypedef struct @_");
+        LIT(b, " */\n");
+        put_field_typing(b, p, op, s);
+        TPL(b, p, "typedef struct @_");
         put_ident(b, op->snake);
         LIT(b, "_params {\n");
         put_fields(b, s);
@@ -739,6 +845,146 @@ static void emit_h_block_dtypes(fkcg_buf *b, const fkcg_plan *p)
                         (unsigned)d->block_elements, (unsigned)d->bytes);
     }
     put_ch(b, '\n');
+}
+
+/* ---- optional inputs (issue 22): data only when a contract has one (the seed's output
+ * stays as it was) ---- */
+static size_t n_optional_inputs(const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].optional;
+    return n;
+}
+
+static void emit_h_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = n_optional_inputs(p);
+    if (!n)
+        return;
+    TPL(b, p,
+        "/* The optional inputs (accept.inputs[].optional), by kernel: a wrapper gets NULL for an\n"
+        " * absent one. A call without it is keyed with absent_key in its key slot, or, when\n"
+        " * absent_tie >= 0 (same_dtype_as), with the dtype of key slot absent_tie; slot -1: the\n"
+        " * key does not name it (absent_key is then FKC_DTYPE_COUNT, as with a tie). */\n"
+        "typedef struct @_optional_input {\n"
+        "    size_t kernel;         /* its section: @_kernels[kernel] */\n"
+        "    @_op_kind op;\n"
+        "    size_t input;          /* its place among the kernel's inputs */\n"
+        "    const char *name;      /* the input's name */\n"
+        "    int slot;              /* its slot in the key, or -1 */\n"
+        "    fkc_dtype absent_key;  /* what that slot holds in a call without it */\n"
+        "    int absent_tie;        /* or the slot whose dtype it holds then, or -1 */\n"
+        "} @_optional_input;\n"
+        "#define @@_OPTIONAL_INPUT_COUNT ");
+    fkcg_buf_put_u64(b, n);
+    TPL(b, p, "\nextern const @_optional_input @_optional_inputs[@@_OPTIONAL_INPUT_COUNT];\n\n");
+}
+
+static int key_slot(const fkcg_section *s, int tensor)
+{
+    for (size_t i = 0; i < s->n_key; i++)
+        if (s->key[i] == tensor)
+            return (int)i;
+    return -1;
+}
+
+static void emit_c_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!n_optional_inputs(p))
+        return;
+    TPL(b, p, "const @_optional_input @_optional_inputs[@@_OPTIONAL_INPUT_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            const fkcg_input *in = &s->inputs[k];
+            if (!in->optional)
+                continue;
+            int slot = key_slot(s, (int)k);
+            int tie = -1;
+            if (slot >= 0 && in->same_dtype_as)
+                for (size_t j = 0; j < s->n_key; j++)
+                    if (!strcmp(s->key[j] < (int)s->n_inputs
+                                    ? s->inputs[s->key[j]].name
+                                    : s->outputs[(size_t)s->key[j] - s->n_inputs].name,
+                                in->same_dtype_as))
+                        tie = (int)j;
+            fkcg_buf_printf(b, "    {%zu, ", i);
+            TPL(b, p, "@@_OP_");
+            put_ident(b, p->ops[p->secs[i].op].upper);
+            fkcg_buf_printf(b, ", %zu, ", k);
+            put_cstr(b, in->name);
+            fkcg_buf_printf(b, ", %d, ", slot);
+            const fkcg_dtype_info *d = slot >= 0 && in->absent_key >= 0
+                                           ? fkcg_section_dtype(s, in->absent_key)
+                                           : NULL;
+            if (d)
+                put_vocab(b, FKCG_EN_DTYPE, d->name);
+            else
+                LIT(b, "FKC_DTYPE_COUNT");
+            fkcg_buf_printf(b, ", %d}, /* ", tie);
+            put_comment(b, s->kernel);
+            LIT(b, " */\n");
+        }
+    }
+    LIT(b, "};\n\n");
+}
+
+/* ---- outputs aliasing a named input (issue 22): data only when a contract states one ---- */
+static size_t n_output_aliases(const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
+            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+                 p->t->sections[i]->outputs[k].out_arg;
+    return n;
+}
+
+static void emit_h_aliases(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = n_output_aliases(p);
+    if (!n)
+        return;
+    TPL(b, p,
+        "/* The outputs that alias a named input or are an out= argument (return.outputs[]\n"
+        " * .in_place, .out_arg), by kernel: pass input in_place's tensor as the output too. */\n"
+        "typedef struct @_output_alias {\n"
+        "    size_t kernel;    /* its section: @_kernels[kernel] */\n"
+        "    @_op_kind op;\n"
+        "    size_t output;    /* its place among the kernel's outputs */\n"
+        "    const char *name; /* the output's name */\n"
+        "    int in_place;     /* the input it is written over (its place), or -1 */\n"
+        "    bool out_arg;     /* the caller's out= destination argument */\n"
+        "} @_output_alias;\n"
+        "#define @@_OUTPUT_ALIAS_COUNT ");
+    fkcg_buf_put_u64(b, n);
+    TPL(b, p, "\nextern const @_output_alias @_output_aliases[@@_OUTPUT_ALIAS_COUNT];\n\n");
+}
+
+static void emit_c_aliases(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!n_output_aliases(p))
+        return;
+    TPL(b, p, "const @_output_alias @_output_aliases[@@_OUTPUT_ALIAS_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_outputs; k++) {
+            const fkcg_output *o = &s->outputs[k];
+            if (o->in_place_input < 0 && !o->out_arg)
+                continue;
+            fkcg_buf_printf(b, "    {%zu, ", i);
+            TPL(b, p, "@@_OP_");
+            put_ident(b, p->ops[p->secs[i].op].upper);
+            fkcg_buf_printf(b, ", %zu, ", k);
+            put_cstr(b, o->name);
+            fkcg_buf_printf(b, ", %d, %s}, /* ", o->in_place_input, o->out_arg ? "true" : "false");
+            put_comment(b, s->kernel);
+            LIT(b, " */\n");
+        }
+    }
+    LIT(b, "};\n\n");
 }
 
 static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
@@ -1476,6 +1722,10 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
         emit_c_runtime_params(c, p);
     }
     emit_c_tables(&r);
+    if (k == 0) {
+        emit_c_optional(c, p);
+        emit_c_aliases(c, p);
+    }
     if (w->row_lo < w->row_hi) {
         emit_dispatch_data(c, p, w->op_lo, w->op_hi, w->row_lo);
         TPL(c, p, "fkc_status @_dispatch_");
@@ -1516,6 +1766,8 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_h_params(h, p);
     emit_h_fn_types(h, p);
     emit_h_block_dtypes(h, p);
+    emit_h_optional(h, p);
+    emit_h_aliases(h, p);
     emit_h_wrappers(h, p);
     emit_h_tables(h, p, shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
@@ -1533,6 +1785,8 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_c_abi(c, p);
     emit_c_runtime_params(c, p);
     emit_c_tables(&r);
+    emit_c_optional(c, p);
+    emit_c_aliases(c, p);
     emit_c_dispatch(c, p);
     put_tpl(c, p, c_functions);
     fkcg_render_free(&r);

@@ -622,13 +622,33 @@ static void emit_op_kinds(fkcg_buf *b, const fkcg_plan *p)
         "    pub fn name(self) -> &'static str {\n        OP_NAMES[self as usize]\n    }\n}\n\n");
 }
 
-/* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element. */
-static void put_kind(fkcg_buf *b, const fkcg_field *f, bool c_view)
+/* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element;
+ * an enum field is its enum ops::<op snake>::<field> (the C view: i32), a dtype field DType.
+ * `from` is the path from where the type is written to the crate's root items. */
+static void put_kind(fkcg_buf *b, const fkcg_field *f, bool c_view, const char *snake,
+                     const char *from)
 {
     bool vec;
     const fkcg_kind_spec *k = fkcg_kind_lookup(f->kind, &vec);
     if (!k) {
         PUT(b, BROKEN("field kind"));
+        return;
+    }
+    if (fkcg_field_is_enum(f)) {
+        if (c_view) {
+            PUT(b, "i32");
+            return;
+        }
+        put_str(b, from);
+        PUT(b, "ops::");
+        put_rident(b, snake);
+        PUT(b, "::");
+        put_rident(b, f->name);
+        return;
+    }
+    if (fkcg_field_is_dtype(f)) {
+        put_str(b, from);
+        PUT(b, "DType");
         return;
     }
     if (vec)
@@ -668,7 +688,7 @@ static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
             PUT(b, "        ");
             put_rident(b, f->name);
             PUT(b, ": ");
-            put_kind(b, f, false);
+            put_kind(b, f, false, p->ops[i].snake, "");
             PUT(b, ",\n");
         }
         PUT(b, "    },\n");
@@ -708,6 +728,74 @@ static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, con
 }
 
 
+/* A field's value as a Rust constant of its type (inside ops::<op snake>). */
+static void put_field_value(fkcg_buf *b, const fkcg_section *s, const fkcg_field *f)
+{
+    if (fkcg_field_is_enum(f)) {
+        put_rident(b, f->name);
+        PUT(b, "::");
+        put_camel(b, f->def);
+    } else if (fkcg_field_is_dtype(f)) {
+        PUT(b, "super::super::");
+        put_vocab(b, FKCG_EN_DTYPE, fkcg_section_dtype(s, f->def_index)->name);
+    } else {
+        put_str(b, f->def); /* validate.c normalised it: an integer, a float literal, a bool */
+    }
+}
+
+/* Each enum field's enum (its values in contract order, numbered as the C enum) with its
+ * names, and each default's constant DEFAULT_<FIELD> (issue 22 item 3). */
+static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
+{
+    for (size_t k = 0; k < s->n_fields; k++) {
+        const fkcg_field *f = &s->fields[k];
+        if (fkcg_field_is_enum(f)) {
+            PUT(b, "        /// The values of enum field `");
+            put_rdoc(b, f->name);
+            PUT(b, "`, numbered as the C enum (its C view is an i32).\n"
+                   "        #[allow(non_camel_case_types)]\n"
+                   "        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n"
+                   "        #[repr(i32)]\n        pub enum ");
+            put_rident(b, f->name);
+            PUT(b, " {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                PUT(b, "            /// Contract value `");
+                put_rdoc(b, f->values[i]);
+                PUT(b, "`.\n            ");
+                put_camel(b, f->values[i]);
+                fkcg_buf_printf(b, " = %zu,\n", i);
+            }
+            PUT(b, "        }\n\n        impl ");
+            put_rident(b, f->name);
+            PUT(b, " {\n            /// The contract's names of the values, in order.\n"
+                   "            pub const NAMES: [&'static str; ");
+            fkcg_buf_printf(b, "%zu] = [", f->n_values);
+            for (size_t i = 0; i < f->n_values; i++) {
+                put_str(b, i ? ", " : "");
+                put_rstr(b, f->values[i]);
+            }
+            PUT(b, "];\n\n            /// The contract's name of this value.\n"
+                   "            pub fn name(self) -> &'static str {\n"
+                   "                Self::NAMES[self as usize]\n            }\n        }\n\n");
+        }
+        if (f->def) {
+            PUT(b, "        /// The value of an unset `");
+            put_rdoc(b, f->name);
+            PUT(b, "`.\n        pub const DEFAULT_");
+            for (const char *c = f->name; *c; c++)
+                fkcg_buf_putc(b, (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c));
+            PUT(b, ": ");
+            if (fkcg_field_is_enum(f))
+                put_rident(b, f->name);
+            else
+                put_kind(b, f, false, NULL, "super::super::");
+            PUT(b, " = ");
+            put_field_value(b, s, f);
+            PUT(b, ";\n");
+        }
+    }
+}
+
 /* One op kind's C interface: its params' C view (a Vec field as pointer + _len) and the
  * wrappers' function type. */
 static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
@@ -717,6 +805,7 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
     PUT(b, "    #[allow(non_snake_case)]\n    pub mod ");
     put_rident(b, op->snake);
     PUT(b, " {\n");
+    emit_field_typing(b, s);
     if (s->variant) {
         PUT(b, "        /// `fkc_");
         put_rdoc(b, op->snake);
@@ -733,7 +822,7 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
             PUT(b, ".\n            pub ");
             put_rident(b, s->fields[k].name);
             PUT(b, ": ");
-            put_kind(b, &s->fields[k], true);
+            put_kind(b, &s->fields[k], true, op->snake, "super::super::");
             PUT(b, ",\n");
             if (vec) {
                 PUT(b, "            /// Elements of the field above.\n            pub ");
@@ -806,7 +895,8 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
                 put_rident_suffixed(b, s->fields[k].name, "_len");
                 fkcg_buf_printf(b, ": p%zu.len()", k);
             } else {
-                fkcg_buf_printf(b, ": *p%zu", k);
+                fkcg_buf_printf(b, fkcg_field_is_enum(&s->fields[k]) ? ": *p%zu as i32" : ": *p%zu",
+                                k);
             }
         }
         put_str(b, s->n_fields ? ",\n                };\n" : " unused: 0 };\n");
@@ -1051,6 +1141,117 @@ static const char functions[] =
     "pub fn fill_unset_cost_for_backend(bindings: &mut [Binding], backend: Backend) -> usize {\n"
     "    rt::tables::fill_cost(bindings, backend, &SHARED_COST)\n}\n";
 
+/* The optional inputs (issue 22), as the C back end's @_optional_inputs: only when a contract
+ * has one (the seed's module stays as it was). */
+static void emit_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].optional;
+    if (!n)
+        return;
+    PUT(b,
+        "\n/// An optional input (accept.inputs[].optional): a wrapper gets a null pointer for an\n"
+        "/// absent one. A call without it is keyed with `absent_key` in its key slot, or, when\n"
+        "/// `absent_tie` is set (same_dtype_as), with the dtype of that key slot; `slot` None:\n"
+        "/// the key does not name it (`absent_key` is then None, as with a tie).\n"
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct OptionalInput {\n"
+        "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+        "    /// The op kind.\n    pub op: OpKind,\n"
+        "    /// Its place among the kernel's inputs.\n    pub input: usize,\n"
+        "    /// The input's name.\n    pub name: &'static str,\n"
+        "    /// Its slot in the key.\n    pub slot: Option<usize>,\n"
+        "    /// What that slot holds in a call without it.\n    pub absent_key: Option<DType>,\n"
+        "    /// Or the slot whose dtype it holds then.\n    pub absent_tie: Option<usize>,\n"
+        "}\n\n/// The optional inputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static OPTIONAL_INPUTS: [OptionalInput; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            const fkcg_input *in = &s->inputs[k];
+            if (!in->optional)
+                continue;
+            int slot = -1, tie = -1;
+            for (size_t j = 0; j < s->n_key; j++) {
+                const char *nm = (size_t)s->key[j] < s->n_inputs
+                                     ? s->inputs[s->key[j]].name
+                                     : s->outputs[(size_t)s->key[j] - s->n_inputs].name;
+                if (s->key[j] == (int)k)
+                    slot = (int)j;
+                if (in->same_dtype_as && !strcmp(nm, in->same_dtype_as))
+                    tie = (int)j;
+            }
+            if (slot < 0)
+                tie = -1;
+            fkcg_buf_printf(b, "    OptionalInput { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", input: %zu, name: ", k);
+            put_rstr(b, in->name);
+            if (slot >= 0)
+                fkcg_buf_printf(b, ", slot: Some(%d), absent_key: ", slot);
+            else
+                PUT(b, ", slot: None, absent_key: ");
+            const fkcg_dtype_info *d = slot >= 0 && in->absent_key >= 0
+                                           ? fkcg_section_dtype(s, in->absent_key)
+                                           : NULL;
+            if (d) {
+                PUT(b, "Some(");
+                put_vocab(b, FKCG_EN_DTYPE, d->name);
+                PUT(b, ")");
+            } else {
+                PUT(b, "None");
+            }
+            if (tie >= 0)
+                fkcg_buf_printf(b, ", absent_tie: Some(%d) },\n", tie);
+            else
+                PUT(b, ", absent_tie: None },\n");
+        }
+    }
+    PUT(b, "];\n");
+}
+
+/* The outputs aliasing a named input (issue 22), as the C back end's @_output_aliases. */
+static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
+            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+                 p->t->sections[i]->outputs[k].out_arg;
+    if (!n)
+        return;
+    PUT(b, "\n/// An output that aliases a named input or is an out= argument (return.outputs[]\n"
+           "/// .in_place, .out_arg): pass input `in_place`'s tensor as the output too.\n"
+           "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct OutputAlias {\n"
+           "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+           "    /// The op kind.\n    pub op: OpKind,\n"
+           "    /// Its place among the kernel's outputs.\n    pub output: usize,\n"
+           "    /// The output's name.\n    pub name: &'static str,\n"
+           "    /// The input it is written over (its place).\n    pub in_place: Option<usize>,\n"
+           "    /// The caller's out= destination argument.\n    pub out_arg: bool,\n"
+           "}\n\n/// The aliased outputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static OUTPUT_ALIASES: [OutputAlias; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_outputs; k++) {
+            const fkcg_output *o = &s->outputs[k];
+            if (o->in_place_input < 0 && !o->out_arg)
+                continue;
+            fkcg_buf_printf(b, "    OutputAlias { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", output: %zu, name: ", k);
+            put_rstr(b, o->name);
+            if (o->in_place_input >= 0)
+                fkcg_buf_printf(b, ", in_place: Some(%d)", o->in_place_input);
+            else
+                PUT(b, ", in_place: None");
+            fkcg_buf_printf(b, ", out_arg: %s },\n", o->out_arg ? "true" : "false");
+        }
+    }
+    PUT(b, "];\n");
+}
+
 static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
 {
     fkcg_buf *b = outs[0];
@@ -1064,6 +1265,8 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_kernel_ref(b, p);
     emit_tables(&r);
     put_str(b, functions);
+    emit_optional(b, p);
+    emit_aliases(b, p);
     fkcg_render_free(&r);
 }
 

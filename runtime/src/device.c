@@ -547,12 +547,13 @@ static void read_properties(fkc_context *ctx)
                                                                                  : (void *)&m3};
     ctx->vk.vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
     ctx->max_allocation = m3.maxMemoryAllocationSize;
-    uint32_t m = FKC_KERNEL_MAX_BUFFERS;
+    uint32_t m = UINT32_MAX;
     if (ctx->vk.vkCmdPushDescriptorSetKHR && pd.maxPushDescriptors < m)
         m = pd.maxPushDescriptors;
     if (p2.properties.limits.maxPerStageDescriptorStorageBuffers < m)
         m = p2.properties.limits.maxPerStageDescriptorStorageBuffers;
-    ctx->max_push_buffers = m;
+    ctx->max_bindings = m;
+    ctx->max_push_buffers = m < FKC_KERNEL_MAX_BUFFERS ? m : FKC_KERNEL_MAX_BUFFERS;
     ctx->vk.vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->mem);
     timestamps(ctx);
 }

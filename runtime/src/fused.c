@@ -13,6 +13,7 @@ static bool fused_hazard(const fkc_stream *s, const fkc_access *a);
 static uint32_t fused_pending(const fkc_stream *s);
 static void fused_reset(fkc_stream *s);
 static void fused_release(fkc_stream *s);
+static bool fused_advance(fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t at, uint64_t delta);
 static const fkc_batcher fused_batcher;
 
 /* Span in bytes of a fused write's source and destination (a ring dim at its capacity). */
@@ -56,8 +57,9 @@ static int slot_for(fkc_stream *s, fkc_batch *b, VkBuffer buf, uint64_t lo, uint
 /* Starts a batch: reserves its table space and (without push descriptors) its set. */
 static fkc_status batch_start(fkc_stream *s, fkc_batch *b)
 {
-    fkc_status st = fkc_stream_table(s, &b->table, &b->at);
+    fkc_status st = fkc_stream_table(s, 16, &b->table, &b->at); /* (16: its counter) */
     b->set = VK_NULL_HANDLE;
+    b->adv = false;
     if (st == FKC_OK && !s->ctx->vk.vkCmdPushDescriptorSetKHR)
         st = fkc_stream_alloc_set(s, s->ctx->fused_set_layout, &b->set);
     b->n_read = b->n_write = 0;
@@ -154,7 +156,7 @@ static void fused_flush(fkc_stream *s, bool keep)
         if (!s->track[i].pending)
             s->track[kept++] = s->track[i];
     s->n_track = kept;
-    if (b->n == 1) { /* one write: its own kernel, without the table and its update */
+    if (b->n == 1 && !b->adv) { /* one write: its own kernel, without the table and update */
         b->n = 0;
         b->groups = 0;
         b->w[0].alone(s, &b->w[0]); /* tracks its windows itself */
@@ -182,19 +184,28 @@ static void fused_flush(fkc_stream *s, bool keep)
     }
     uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
     VkBuffer tb = b->table->buffer;
-    uint64_t toff = b->at;
+    uint64_t toff = b->at, coff = toff + FKC_FUSE_COUNTER; /* (coff: the advance's counter) */
     if (b->table->map) { /* host-visible: written now, seen by the submit that runs it */
         memcpy(b->table->map + toff, t, bytes);
+        if (b->adv) /* 0 at the start; the dispatch leaves it 0 for a replay */
+            memset(b->table->map + coff, 0, 4);
     } else {
         vk->vkCmdUpdateBuffer(s->cmd, tb, toff, bytes, t);
         s->commands++;
+        if (b->adv) {
+            static const uint32_t zero[4];
+            vk->vkCmdUpdateBuffer(s->cmd, tb, coff, sizeof zero, zero);
+            s->commands++;
+        }
         /* the table's bytes are this batch's alone: only the update must finish before the
-         * dispatch reads it (earlier work keeps running) */
+         * dispatch reads it (and writes the counter; earlier work keeps running) */
         fkc_stream_memory_barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_SHADER_READ_BIT |
+                                      (b->adv ? VK_ACCESS_SHADER_WRITE_BIT : 0));
     }
-    enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE };
-    VkDescriptorBufferInfo bi[NB];
+    enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, NBA = NB + 2 };
+    VkDescriptorBufferInfo bi[NBA];
     bi[0] = (VkDescriptorBufferInfo){tb, toff, bytes};
     for (uint32_t i = 0; i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
         bool write = i >= FKC_FUSE_READ;
@@ -205,25 +216,32 @@ static void fused_flush(fkc_stream *s, bool keep)
         else /* unused: read ones see the table, written ones the first written window */
             bi[i + 1] = write ? bi[1 + FKC_FUSE_READ] : bi[0];
     }
-    VkWriteDescriptorSet wr[NB];
-    for (uint32_t i = 0; i < NB; i++)
+    uint32_t nb = b->adv ? NBA : NB;
+    if (b->adv) { /* its counter, and the position's window (bound [adv_lo, adv_at + 8)) */
+        bi[NB] = (VkDescriptorBufferInfo){tb, coff, 16};
+        bi[NB + 1] = (VkDescriptorBufferInfo){b->adv_buf, b->adv_lo, b->adv_at + 8 - b->adv_lo};
+    }
+    VkWriteDescriptorSet wr[NBA];
+    for (uint32_t i = 0; i < nb; i++)
         wr[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                        .dstSet = b->set,
                                        .dstBinding = i,
                                        .descriptorCount = 1,
                                        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                        .pBufferInfo = &bi[i]};
-    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelines[KERNEL_FUSED]);
-    if (vk->vkCmdPushDescriptorSetKHR) {
-        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0,
-                                      NB, wr);
+    VkPipelineLayout layout = b->adv ? ctx->fused_advance_layout : ctx->fused_layout;
+    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          ctx->pipelines[b->adv ? KERNEL_FUSED_ADVANCE : KERNEL_FUSED]);
+    if (vk->vkCmdPushDescriptorSetKHR) { /* (always, with an advance: ctx->fused_advance) */
+        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, nb, wr);
     } else {
         vk->vkUpdateDescriptorSets(ctx->device, NB, wr, 0, NULL);
         vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0, 1,
                                     &b->set, 0, NULL);
     }
-    uint32_t n = b->n;
-    vk->vkCmdPushConstants(s->cmd, ctx->fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &n);
+    uint32_t push[4] = {b->n, (uint32_t)((b->adv_at - b->adv_lo) / 4), (uint32_t)b->adv_delta,
+                        (uint32_t)(b->adv_delta >> 32)};
+    vk->vkCmdPushConstants(s->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, b->adv ? 16 : 4, push);
     uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
     vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
     s->commands++;
@@ -236,6 +254,38 @@ static void fused_flush(fkc_stream *s, bool keep)
             fkc_stream_track(s, &a);
         }
     }
+    if (keep && b->adv) { /* (room: fused_advance checked it) */
+        fkc_access a = {b->adv_buf, b->adv_lo, b->adv_at + 8, true, false};
+        fkc_stream_track(s, &a);
+    }
+    b->adv = false;
+}
+
+/* fkc_stream_advance of the u64 at byte `at` of buf (bound from `lo`) as part of the pending
+ * fused dispatch: the dispatch's last work group advances it once every group is done with it
+ * (fused.comp, ADVANCE), and the dispatch is recorded now, so no later write joins it. Only
+ * where that is the same as an advance recorded after the dispatch: no pending fused write
+ * writes the position's bytes, and nothing recorded since the last barrier touches its window
+ * (else the advance needs a barrier of its own, and is recorded as its own dispatch). */
+static bool fused_advance(fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t at, uint64_t delta)
+{
+    fkc_batch *b = s->batch;
+    if (!s->ctx->fused_advance || !b || !b->n || fkc_stream_pending(s, FKC_BATCHER_SET_ROWS) ||
+        s->n_track + FKC_FUSE_READ + FKC_FUSE_WRITE + 1 > FKC_TRACK_MAX ||
+        fkc_stream_hazard(s, buf, lo, at + 8, true, false))
+        return false;
+    for (uint32_t i = 0; i < s->n_track; i++) {
+        const fkc_access *t = &s->track[i];
+        if (t->pending && t->write && t->buffer == buf && t->lo < at + 8 && at < t->hi)
+            return false;
+    }
+    b->adv = true;
+    b->adv_buf = buf;
+    b->adv_lo = lo;
+    b->adv_at = at;
+    b->adv_delta = delta;
+    fused_flush(s, true);
+    return true;
 }
 
 /* Whether access a must wait for the pending fused dispatch: it will bind whole windows,
@@ -272,5 +322,5 @@ static void fused_release(fkc_stream *s)
     s->batch = NULL;
 }
 
-static const fkc_batcher fused_batcher = {fused_flush, fused_hazard, fused_pending, fused_reset,
-                                          fused_release};
+static const fkc_batcher fused_batcher = {fused_flush, fused_hazard,  fused_pending,
+                                          fused_reset, fused_release, fused_advance};

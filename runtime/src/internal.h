@@ -38,7 +38,10 @@
 #define FKC_FUSE_WRITE 8u             /* and written ones (fused.comp: bindings 1..14) */
 #define FKC_FUSE_MAX_UNITS (1u << 16) /* 16-byte units a write may have to be fused */
 #define FKC_FUSE_WORDS 16u            /* 32-bit words of one write's entry (fused.comp) */
-#define FKC_TABLE_BYTES (64u << 10)   /* buffer of a stream's fused-write tables */
+/* Where a fused batch's counter word (fused.comp's ADVANCE variant) lies after its table: past
+ * the largest table, a multiple of every storage offset alignment (at most 256 bytes). */
+#define FKC_FUSE_COUNTER (FKC_FUSE_MAX * FKC_FUSE_WORDS * 4u)
+#define FKC_TABLE_BYTES (64u << 10) /* buffer of a stream's fused-write tables */
 
 /* ---- vk.c: every Vulkan function the runtime calls, loaded through vkGetInstanceProcAddr --
  * (the host's or the loader's); the library calls no other Vulkan symbol. */
@@ -116,6 +119,7 @@ typedef enum kernel_id {
     KERNEL_RING_U128,
     KERNEL_RING_WIDE,
     KERNEL_FUSED,
+    KERNEL_FUSED_ADVANCE, /* fused.comp with a position advance after its writes */
     KERNEL_ADVANCE,
     KERNEL_SET_ROWS_WORD,  /* set_rows.comp: one 32-bit word of a cache row per invocation */
     KERNEL_SET_ROWS_VEC,   /* and one 16-byte unit (rows and offsets 16-aligned) */
@@ -194,25 +198,29 @@ struct fkc_context {
     uint64_t offset_align;                /* window start alignment */
     uint64_t max_allocation;              /* maxMemoryAllocationSize (0: not reported) */
     uint32_t max_push_buffers;            /* storage buffers one user kernel may bind */
-    uint32_t timestamp_bits;              /* valid timestamp bits of the queue (0: none) */
-    double timestamp_ns;                  /* nanoseconds per timestamp tick */
+    uint32_t max_bindings;   /* storage buffers one of the runtime's kernels may bind */
+    uint32_t timestamp_bits; /* valid timestamp bits of the queue (0: none) */
+    double timestamp_ns;     /* nanoseconds per timestamp tick */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
     VkPipeline pipelines[KERNEL_COUNT];
     VkDescriptorSetLayout fused_set_layout; /* fused.comp: the table and its windows */
     VkPipelineLayout fused_layout;
+    VkDescriptorSetLayout fused_advance_set_layout; /* and its counter and position windows */
+    VkPipelineLayout fused_advance_layout;
     VkDescriptorSetLayout advance_set_layout; /* advance.comp: one buffer */
     VkPipelineLayout advance_layout;
     VkDescriptorSetLayout set_rows_set_layout; /* set_rows.comp: source, index, cache, status */
     VkPipelineLayout set_rows_layout;
     VkDescriptorSetLayout set_rows_fused_set_layout; /* the table, 4 read and 8 written windows */
     VkPipelineLayout set_rows_fused_layout;
-    bool fusion;                     /* the device binds enough buffers to fuse writes */
-    bool no_host_tables;             /* test hook: never host-visible fused tables */
-    fkc_memory memory;               /* blocks of the buffers (memory.c) */
-    pthread_mutex_t lock;            /* the stream pool and the user-kernel cache */
-    fkc_stream *idle;                /* pooled streams of one-shot calls and copies */
-    fkc_stream *pooled;              /* every pooled stream (freed with the context) */
+    bool fusion;          /* the device binds enough buffers to fuse writes */
+    bool fused_advance;   /* ... and 2 more, pushed: fkc_stream_advance joins a fused dispatch */
+    bool no_host_tables;  /* test hook: never host-visible fused tables */
+    fkc_memory memory;    /* blocks of the buffers (memory.c) */
+    pthread_mutex_t lock; /* the stream pool and the user-kernel cache */
+    fkc_stream *idle;     /* pooled streams of one-shot calls and copies */
+    fkc_stream *pooled;   /* every pooled stream (freed with the context) */
     struct fkc_kernel *user_kernels; /* fkc_kernel_cached's kernels (user_kernel.c) */
     fkc_message_fn on_validation;
     void *on_validation_user;
@@ -290,8 +298,13 @@ typedef struct fkc_batch {
     fkc_slot slot[FKC_FUSE_READ + FKC_FUSE_WRITE]; /* read ones first, then written ones */
     uint32_t n_read, n_write;
     struct fkc_table *table; /* where its table goes: `table` at byte `at` */
-    uint64_t at;
+    uint64_t at;             /* (its counter word FKC_FUSE_COUNTER bytes further) */
     VkDescriptorSet set;
+    /* fkc_stream_advance folded into the dispatch (fused_advance.comp): the u64 at byte
+     * adv_at of adv_buf moves on by adv_delta after the writes, bound as [adv_lo, adv_at + 8) */
+    bool adv;
+    VkBuffer adv_buf;
+    uint64_t adv_lo, adv_at, adv_delta;
 } fkc_batch;
 
 /* A recorded download: its bytes land in `dst` when the stream's work has completed. */
@@ -313,6 +326,9 @@ typedef struct fkc_batcher {
     uint32_t (*pending)(const struct fkc_stream *s);
     void (*reset)(struct fkc_stream *s);
     void (*release)(struct fkc_stream *s);
+    /* fkc_stream_advance of the u64 at byte `at` of buf (its window bound from `lo`) as part of
+     * the pending dispatch, recorded now; false (nothing done) where it cannot be (NULL: never) */
+    bool (*advance)(struct fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t at, uint64_t delta);
 } fkc_batcher;
 
 /* The batchers, in the order a barrier flushes them. */
@@ -485,7 +501,7 @@ fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layo
 
 /* Table space for one fused batch (FKC_FUSE_MAX * FKC_FUSE_WORDS words) in the stream's table
  * buffers, and (without push descriptors) a descriptor set of the stream's pools. */
-fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at);
+fkc_status fkc_stream_table(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at);
 fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set);
 /* A memory barrier (stream.c's one place recording vkCmdPipelineBarrier). */
 void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,

@@ -421,7 +421,7 @@ static int sr_slot(fkc_stream *s, struct fkc_sr_batch *b, const VkDescriptorBuff
 
 static fkc_status sr_start(fkc_stream *s, struct fkc_sr_batch *b)
 {
-    fkc_status st = fkc_stream_table(s, &b->table, &b->at);
+    fkc_status st = fkc_stream_table(s, 0, &b->table, &b->at);
     b->set = VK_NULL_HANDLE;
     if (st == FKC_OK && !s->ctx->vk.vkCmdPushDescriptorSetKHR)
         st = fkc_stream_alloc_set(s, s->ctx->set_rows_fused_set_layout, &b->set);
@@ -571,7 +571,8 @@ static void sr_flush_keep(fkc_stream *s, bool keep)
     sr_flush(s);
 }
 
-static const fkc_batcher sr_batcher = {sr_flush_keep, sr_hazard, sr_pending, sr_reset, sr_release};
+static const fkc_batcher sr_batcher = {sr_flush_keep, sr_hazard,  sr_pending,
+                                       sr_reset,      sr_release, NULL};
 
 static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
                                 fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,

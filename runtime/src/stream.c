@@ -387,10 +387,11 @@ static fkc_status table_new(fkc_stream *s, fkc_table *t)
     return FKC_OK;
 }
 
-/* Table space for one batch (FKC_FUSE_MAX entries) in the stream's table buffers. */
-static fkc_status table_reserve(fkc_stream *s, fkc_table **tab, uint64_t *at)
+/* Table space for one batch (FKC_FUSE_MAX entries) in the stream's table buffers, and `extra`
+ * bytes FKC_FUSE_COUNTER bytes after its start. */
+static fkc_status table_reserve(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at)
 {
-    uint64_t need = FKC_FUSE_MAX * FKC_FUSE_WORDS * 4;
+    uint64_t need = FKC_FUSE_COUNTER + extra;
     uint64_t a = s->ctx->offset_align;
     for (;;) {
         if (s->cur_table < s->n_tables) {
@@ -416,9 +417,9 @@ static fkc_status table_reserve(fkc_stream *s, fkc_table **tab, uint64_t *at)
     }
 }
 
-fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at)
+fkc_status fkc_stream_table(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at)
 {
-    return table_reserve(s, tab, at);
+    return table_reserve(s, extra, tab, at);
 }
 
 fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set)
@@ -755,6 +756,12 @@ static fkc_status advance_body(fkc_stream *s, fkc_buffer *position, uint64_t off
     fkc_status st = fkc_stream_ensure(s);
     if (st != FKC_OK)
         return st;
+    const fkc_batcher *fb = s->batcher[FKC_BATCHER_FUSED]; /* one dispatch with the writes */
+    if (fb && fb->advance && fb->advance(s, position->buffer, lo, at, delta)) {
+        s->items++;
+        s->ops++;
+        return FKC_OK;
+    }
     VkDescriptorBufferInfo bi = {position->buffer, lo, at + 8 - lo};
     fkc_access acc = {position->buffer, lo, at + 8, true, false};
     fkc_stream_touch(s, 1, &acc); /* after the ops reading the position, before later ones */
