@@ -227,6 +227,7 @@ $(GEN_TDIR)/python_backend.o: tests/gen/python_backend.c | $(GEN_TDIR)
 $(GEN_TDIR)/fkcgen-py: $(GEN_TDIR)/backends-py.o $(GEN_TDIR)/python_backend.o \
                        $(filter-out %/back/backends.o,$(FKCGEN_OBJS))
 	$(CC) $(FKCGEN_CFLAGS) -o $@ $^ $(FKCGEN_LIBS)
+-include $(GEN_TDIR)/backends-py.d $(GEN_TDIR)/python_backend.d
 
 GEN_TESTS = $(GEN_TDIR)/fkcgen-py $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_vocab $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
             $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \

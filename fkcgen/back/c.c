@@ -444,10 +444,19 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
         fkcg_buf_printf(out, "(%s, %s, %u)", d->name, d->suffix, (unsigned)w->b->byte_width);
 }
 
+/* A referenced row's field: .caps or .precision, the names of the row type's members. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    (void)r;
+    (void)t;
+    (void)row;
+    fkcg_buf_puts(out, field == FKCG_T_CAPS ? ".caps" : ".precision");
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style c_style = {
-    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge,
+    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge, .member = member,
     .str = put_cstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_double, .uint = put_uint, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,

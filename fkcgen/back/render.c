@@ -437,12 +437,12 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         break;
     case FKCG_CELL_PREC: {
         const fkcg_plan_row *row = &r->p->rows[c->u];
-        if (!row->b->precision_by) {
+        if (!row->b->precision_by) { /* its kernel row's precision, referenced */
             put_row_ref(r, out, FKCG_T_KERNELS, row->sec);
-            fkcg_buf_puts(out, ".precision");
+            st->member(r, out, FKCG_T_KERNELS, row->sec, FKCG_T_PRECISION);
             break;
         }
-        fkcg_buf_putc(out, '&');
+        fkcg_buf_puts(out, st->address);
         fkcg_render_name(r, out, FKCG_T_PRECISION_BY, row->sec, FKCG_NONE);
         fkcg_buf_printf(out, "[%u]", (unsigned)(row->b->precision_by - 1));
         break;
@@ -462,6 +462,23 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
 static bool keep(const fkcg_render *r, fkcg_table_id t, const fkcg_cell *c)
 {
     return !r->st->cell || r->st->cell(r, t, c);
+}
+
+size_t fkcg_render_place(const fkcg_render *r, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    cells c = {.n = 0};
+    if (t == FKCG_T_KERNELS)
+        kernel_cells(&c, r->p, row);
+    size_t place = 0;
+    for (size_t i = 0, depth = 0; i < c.n; i++) {
+        const fkcg_cell *x = &c.v[i];
+        if (depth == 0 && x->kind == FKCG_CELL_OPEN && x->which == (int)field)
+            return place;
+        depth += x->kind == FKCG_CELL_OPEN;
+        depth -= x->kind == FKCG_CELL_CLOSE;
+        place += depth == 0 && keep(r, t, x);
+    }
+    return FKCG_NONE;
 }
 
 /* cells v[*i] (one leaf, or a nested row to its CLOSE) into out; *i moves past it. */

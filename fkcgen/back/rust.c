@@ -490,10 +490,19 @@ static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
         fkcg_buf_printf(out, "%s::new(", type);
 }
 
+/* A referenced row's field: .caps or .precision, the names of the row type's members. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    (void)r;
+    (void)t;
+    (void)row;
+    fkcg_buf_puts(out, field == FKCG_T_CAPS ? ".caps" : ".precision");
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style rust_style = {
-    .tables = rust_tables, .row_edge = row_edge,
+    .tables = rust_tables, .row_edge = row_edge, .member = member,
     .str = put_rstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,

@@ -97,6 +97,7 @@ static const fkcg_table_name py_tables[FKCG_T_COUNT] = {
     [FKCG_T_OUTPUTS] = {NULL, "OUTPUTS_%", NULL},
     [FKCG_T_FIELDS] = {NULL, "FIELDS_%", NULL},
     [FKCG_T_COST] = {NULL, "COST_%", NULL},
+    [FKCG_T_PRECISION_BY] = {NULL, "PRECISION_BY_%", NULL},
     [FKCG_T_PROVIDERS] = {NULL, "PROVIDERS", NULL},
     [FKCG_T_KERNELS] = {NULL, "KERNELS", NULL},
     [FKCG_T_BINDINGS] = {NULL, "BINDINGS", NULL},
@@ -118,7 +119,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    fkcg_buf_puts(r->b, t == FKCG_T_COST ? ")\n" : t <= FKCG_T_COST ? "]\n" : "]\n\n");
+    fkcg_buf_puts(r->b, t == FKCG_T_COST ? ")\n" : t <= FKCG_T_PRECISION_BY ? "]\n" : "]\n\n");
 }
 
 static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
@@ -126,6 +127,12 @@ static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
     (void)r;
     (void)t;
     fkcg_buf_putc(out, open ? '(' : ')');
+}
+
+/* A referenced row's field: its place in the tuple. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    fkcg_buf_printf(out, "[%zu]", fkcg_render_place(r, t, row, field));
 }
 
 /* A templated section's rows: def symbol_<sec>(s) (its symbols) and def rows_<sec>(t, s, w,
@@ -170,7 +177,7 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
 
 /* clang-format off */
 static const fkcg_style py_style = {
-    .tables = py_tables, .row_edge = row_edge,
+    .tables = py_tables, .row_edge = row_edge, .member = member,
     .str = put_pystr, .ident = put_ident, .comment = put_comment, .tpl = put_tpl, .f64 = put_f64,
     .vocab = put_vocab, .op = put_op, .wrapper = put_wrapper, .open = table_open,
     .close = table_close, .template_open = template_open, .template_close = template_close,

@@ -5,12 +5,12 @@ FKCGEN_PY is fkcgen with one back end more, `python` (tests/gen/python_backend.c
 an emit over the shared walk), its row added by -DFKCG_EXTRA_BACKEND (fkcgen/gen.mk); no other
 file of fkcgen differs. For the seed contracts and contracts/examples/: the module it writes
 runs under python3, and its rows are the binding table `dump --json` prints (op kind, the
-whole key, backend, kernel, symbol, wrapper, byte width, in table order), its link registry is
+whole key, backend, kernel, symbol, wrapper, byte width, precision, in table order), its link registry is
 every symbol in byte order naming its binding, its op rows cover each op kind's bindings;
 `gen --check` works on it (0 unchanged, 1 on drift); the capabilities it does not declare are
 refused (--shards, --emit-stubs), naming the back ends that do; and the C that FKCGEN_PY writes
 is byte for byte FKCGEN's. Run from the repository root (make test-gen)."""
-import glob, json, os, runpy, subprocess, sys, tempfile
+import glob, json, math, os, runpy, subprocess, sys, tempfile
 
 FKCGEN = sys.argv[1] if len(sys.argv) > 1 else "build/fkcgen"
 FKCGEN_PY = sys.argv[2] if len(sys.argv) > 2 else "build/tests/gen/fkcgen-py"
@@ -47,10 +47,14 @@ def rows_agree(name, files, tmp):
         return
     check(True, "%s: the module runs under python3" % name)
     dump = json.loads(run(FKCGEN, "dump", "--json", *files).stdout)["bindings"]
+    def prec(p):
+        return (p["bit_stable_on_same_hardware"], math.ceil(p["max_ulp"]), p["max_relative"],
+                p["max_absolute"], p["audited"])
     want = [(b["op_kind"], b["dtypes"], b["backend"], b["kernel"], b["symbol"], b["wrapper"],
-             b["byte_width"]) for b in dump]
-    got = [(op, key, backend, kernel[0], symbol, wrapper, width)
-           for op, key, backend, kernel, symbol, wrapper, _ref, width, _cost in m["BINDINGS"]]
+             b["byte_width"], prec(b["precision"])) for b in dump]
+    # a row: op, key, backend, kernel, symbol, wrapper, its kernel ref, byte width, cost, and
+    # its precision (its kernel's, or its precision_by_dtype row)
+    got = [(b[0], b[1], b[2], b[3][0], b[4], b[5], b[7], tuple(b[9][:5])) for b in m["BINDINGS"]]
     first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
     check(len(got) == len(want) and first is None and len(want) > 0,
           "%s: its %d binding rows are dump --json's" % (name, len(want)),
