@@ -1229,6 +1229,40 @@ static void emit_optional(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "];\n");
 }
 
+/* The shape-only inputs (issue 22), as the C back end's @_shape_only_inputs. */
+static void emit_shape_only(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].shape_only;
+    if (!n)
+        return;
+    PUT(b,
+        "\n/// A shape-only input (accept.inputs[].shape_only): the wrapper reads its shape and\n"
+        "/// dtype, never its data.\n"
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct ShapeOnlyInput {\n"
+        "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+        "    /// The op kind.\n    pub op: OpKind,\n"
+        "    /// Its place among the kernel's inputs.\n    pub input: usize,\n"
+        "    /// The input's name.\n    pub name: &'static str,\n"
+        "}\n\n/// The shape-only inputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static SHAPE_ONLY_INPUTS: [ShapeOnlyInput; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            if (!s->inputs[k].shape_only)
+                continue;
+            fkcg_buf_printf(b, "    ShapeOnlyInput { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", input: %zu, name: ", k);
+            put_rstr(b, s->inputs[k].name);
+            PUT(b, " },\n");
+        }
+    }
+    PUT(b, "];\n");
+}
+
 /* The outputs aliasing a named input (issue 22), as the C back end's @_output_aliases. */
 static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
 {
@@ -1285,6 +1319,7 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     put_str(b, functions);
     emit_optional(b, p);
     emit_aliases(b, p);
+    emit_shape_only(b, p);
     fkcg_render_free(&r);
 }
 

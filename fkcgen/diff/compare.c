@@ -526,6 +526,14 @@ static void cmp_optional(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
     const fkcg_input *io = &so->inputs[i], *in = &sn->inputs[i];
+    if (io->shape_only != in->shape_only) /* issue 22: shape-only inputs */
+        change(c, in->shape_only ? FKCG_R_INPUT_MADE_SHAPE_ONLY : FKCG_R_INPUT_DATA_READ, p,
+               at(so, io->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),
+               at(sn, in->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),
+               io->shape_only ? "was shape-only" : "was read", "input '%s' of kernel '%s' %s",
+               in->name, sn->kernel,
+               in->shape_only ? "made shape-only: its data is no longer read"
+                              : "is read now: it was shape-only");
     if (io->optional != in->optional) {
         change(c, in->optional ? FKCG_R_INPUT_MADE_OPTIONAL : FKCG_R_INPUT_MADE_REQUIRED, p,
                at(so, io->optional ? "accept.inputs[%zu].optional" : "accept.inputs[%zu]", i),
@@ -766,25 +774,22 @@ static long input_index(const fkcg_section *s, const char *name)
     return -1;
 }
 
-/* Whether rule r (its name n bytes long) is fn(...). */
-static bool rule_is(const char *r, size_t n, const char *fn)
-{
-    return n == strlen(fn) && !strncmp(r, fn, n);
-}
-
-/* Do two rules `fn(arg)` mean the same? An input argument is compared by its position (an
- * input renamed along with the rule is no change), a field (from_params, param) or a dtype
- * (fixed) by its text, as any other argument. */
+/* Do two rules `fn(arg)` mean the same? An input argument (passthrough, same_as) is compared
+ * by its position (an input renamed along with the rule is no change), any other (a field of
+ * from_params or param, the dtype of fixed) as written: a fixed(D) or param(F) rule compared
+ * by input position was "changed" against itself. */
 static bool same_rule(const fkcg_section *so, const char *ro, const char *ao,
                       const fkcg_section *sn, const char *rn, const char *an)
 {
     size_t lo = strcspn(ro, "("), ln = strcspn(rn, "(");
     if (lo != ln || strncmp(ro, rn, lo) != 0)
         return false;
-    if (rule_is(ro, lo, "from_params") || rule_is(ro, lo, "param") || rule_is(ro, lo, "fixed"))
+    bool by_input = (lo == 11 && !strncmp(ro, "passthrough", lo)) ||
+                    (lo == 7 && !strncmp(ro, "same_as", lo));
+    if (!by_input)
         return same(ao, an);
-    long io = ao ? input_index(so, ao) : -1, in = an ? input_index(sn, an) : -1;
-    return io >= 0 || in >= 0 ? io == in : same(ao, an);
+    long io = input_index(so, ao), in = input_index(sn, an);
+    return io == in && io >= 0;
 }
 
 static void cmp_output(dctx *c, const spair *p, size_t i)

@@ -118,6 +118,10 @@
       "callers that left it out (NULL) are refused")                                            \
     X(ABSENT_KEY_CHANGED, BREAKING, "the key of a call without an optional input changed",     \
       "its `absent_key` (or tie) is another: such calls are looked up under another key")      \
+    X(INPUT_MADE_SHAPE_ONLY, COMPATIBLE, "an input made shape-only",                           \
+      "the kernel no longer reads its data: every call that worked still does")                \
+    X(INPUT_DATA_READ, BREAKING, "a shape-only input's data now read",                          \
+      "callers that passed it unwritten (only its shape and dtype mattered) get other results") \
     X(OUTPUT_DTYPE_RULE_CHANGED, BREAKING, "an output's dtype_rule changed",                     \
       "the output's dtype is another (an input renamed with its rule is no change)")           \
     X(OUTPUT_SHAPE_RULE_CHANGED, BREAKING, "an output's shape_rule changed",                     \

@@ -95,6 +95,13 @@ SAME_OLD = sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, i
                ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))
 SAME_NEW = sub(SAME_OLD, ("    rank: 1\n", "    rank: 1\n    same_dtype_as: src\n"))
 
+# The output of a dtype field's dtype (param(to); issue 22's dtype rules).
+TWO_OUT_PARAM = base(("dst: { kind: \"Vec<usize>\", note: \"destination extents\" }",
+                      "dst: { kind: \"Vec<usize>\", note: \"destination extents\" }\n"
+                      "to: { kind: dtype, note: \"the output's dtype\" }"),
+                     ("dtype_rule: passthrough(src)", "dtype_rule: param(to)\ndtypes: [F32, U8]"),
+                     ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"))
+
 CASES = {
     # ---- bindings and keys ----
     "backend_removed": {  # the only file moves from Vulkan to Cuda: one backend gone, one new
@@ -249,6 +256,26 @@ stride: { kind: usize }
                    ("aliasing: in_place", "aliasing: in_place\nin_place: src")),
         "new": sub(TWO, ("aliasing: none", "aliasing: in_place"), ("in_place: false", "in_place: true"),
                    ("shape_rule: from_params(dst)", "shape_rule: same_as(src)"))},
+    # fixed(D) and param(F) dtype rules unchanged: no change (they were compared by input
+    # position, which they have none of, and reported as changed against themselves)
+    "output_fixed_param_rule_unchanged": {
+        "old": sub(TWO_OUT_PARAM, ("determinism: bitwise", "determinism: bitwise")),
+        "new": sub(TWO_OUT_PARAM, ("copy a tensor", "copy a tensor, as is"))},
+    "output_fixed_rule_unchanged": {
+        "old": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
+                    ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
+        "new": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
+                    ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                    ("copy a tensor", "copy a tensor, as is"))},
+    # issue 22: shape-only inputs
+    "input_made_shape_only": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                   ("    rank: 1\n", "    rank: 1\n    shape_only: true\n"))},
+    "input_data_read": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                   ("    rank: 1\n", "    rank: 1\n    shape_only: true\n")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"))},
     "cpu_reference_changed": {
         "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
         "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},
