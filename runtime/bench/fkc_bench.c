@@ -191,6 +191,27 @@ static int bandwidth(bench *b, size_t bytes, bool refs)
             table_row(b, "write_slice whole rows", "whole_rows", "b4", "contig", bytes, dev, plain,
                       copy);
     }
+    fkc_buffer *pos = NULL; /* rotating: the rows into a ring of rows + 2 at device position
+                             * 3 (the last row wraps to 0), each width (issue 23 item 5) */
+    static const unsigned char start[8] = {3};
+    if (!rc && ((st = fkc_buffer_create(b->ctx, 16, &pos)) != FKC_OK ||
+                (st = fkc_buffer_upload(pos, 0, start, sizeof start)) != FKC_OK))
+        rc = die("position buffer", st);
+    for (int w = 0; w < 4 && !rc; w++) {
+        size_t e = fkc_dtype_size(widths[w].dt), n = ROW_BYTES / e;
+        op o = {.src = {src, 0, widths[w].dt, 2, {rows, n}},
+                .out = {dst, 0, widths[w].dt, 2, {rows + 2, n}},
+                .rotating = true,
+                .pos = pos,
+                .cap = rows + 2,
+                .axis = 0};
+        if ((st = measure(b, &o, b->o->iters, &dev, &host)) != FKC_OK)
+            rc = die("write_slice_rotating", st);
+        else
+            table_row(b, "rotating [r,n] into a ring", "rotating", widths[w].name, "aligned", bytes,
+                      dev, plain, copy);
+    }
+    fkc_buffer_destroy(pos);
     if (!rc) { /* 4-D, innermost run 6 x f16 = 12 bytes inside rows of 8 */
         op o = {.src = {src, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 6}},
                 .out = {dst, 0, FKC_DTYPE_F16, 4, {outer, 16, 64, 8}},
