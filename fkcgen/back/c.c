@@ -444,16 +444,25 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
         fkcg_buf_printf(out, "(%s, %s, %u)", d->name, d->suffix, (unsigned)w->b->byte_width);
 }
 
+/* A referenced row's field: .caps or .precision, the names of the row type's members. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    (void)r;
+    (void)t;
+    (void)row;
+    fkcg_buf_puts(out, field == FKCG_T_CAPS ? ".caps" : ".precision");
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style c_style = {
-    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge,
+    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge, .member = member,
     .str = put_cstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_double, .uint = put_uint, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
-    .none = "NULL", .some = "", .some_end = "",
+    .none = "NULL", .some = "", .some_end = "", .truth = {"false", "true"}, .address = "&",
     .key_open = "{", .key_end = "}", .key_count = true, .empty_slice = "NULL, 0",
     .slice_counted = true,
     .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,

@@ -490,17 +490,26 @@ static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
         fkcg_buf_printf(out, "%s::new(", type);
 }
 
+/* A referenced row's field: .caps or .precision, the names of the row type's members. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    (void)r;
+    (void)t;
+    (void)row;
+    fkcg_buf_puts(out, field == FKCG_T_CAPS ? ".caps" : ".precision");
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style rust_style = {
-    .tables = rust_tables, .row_edge = row_edge,
+    .tables = rust_tables, .row_edge = row_edge, .member = member,
     .str = put_rstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
     .section_lead = "    ",
-    .none = "None", .some = "Some(", .some_end = ")",
+    .none = "None", .some = "Some(", .some_end = ")", .truth = {"false", "true"}, .address = "&",
     .key_open = "&[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };

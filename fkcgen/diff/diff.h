@@ -103,6 +103,15 @@
       "still is")                                                                                \
     X(SHAPE_CONSTRAINT_CHANGED, INFORMATIONAL, "an input's shape_constraint changed",            \
       "free text: a reviewer reads it")                                                          \
+    X(SAME_DTYPE_AS_CHANGED, BREAKING, "an input's same_dtype_as stated or changed, and a "     \
+      "key bound before breaks it", "the keys where the two dtypes differ are not registered "  \
+      "any more (COMBINATION_REMOVED lists them; this rule names the cause)")                   \
+    X(SAME_DTYPE_AS_STATED, INFORMATIONAL, "an input's same_dtype_as stated or changed, no "    \
+      "key bound before breaking it", "every key bound before is bound still (another "         \
+      "exclude had left out the same ones)")                                                     \
+    X(SAME_DTYPE_AS_REMOVED, COMPATIBLE, "an input's same_dtype_as removed",                     \
+      "its dtype is free of the other tensor's: keys only added (COMBINATION_ADDED lists "      \
+      "them)")                                                                                   \
     X(INPUT_MADE_OPTIONAL, COMPATIBLE, "an input made optional",                                \
       "callers that pass it still do; they may now pass NULL")                                 \
     X(INPUT_MADE_REQUIRED, BREAKING, "an optional input made required",                         \
