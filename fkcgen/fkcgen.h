@@ -1,4 +1,5 @@
-/* fkcgen.h — fkcgen's library API: the one header cli/main.c and the tests include.
+/* fkcgen.h — fkcgen's library API: the one header the commands (cli/, whose own declarations
+ * are cli/cli.h's) and the tests include.
  * A run reads contracts into a validated model and a binding table (model.h, the front end:
  * front/); the back ends (back/, one table of them in back/backends.c) turn that table into C
  * sources, a Rust module or JSON; the commands (cli/) drive both. */
@@ -49,30 +50,5 @@ void fkcg_dump_json(const fkcg_table *table, fkcg_buf *out);
 /* The C header and source (default prefix; see docs/generated-code.md), without the back end's
  * checks (back/back.h has the rest of the back ends' interface). */
 void fkcg_emit_c(const fkcg_table *table, fkcg_buf *header, fkcg_buf *source);
-
-/* `fkcgen gen ...`: argv[0] is "gen". Defined by the gen command (cli/gen.c); cli/main.c calls
- * it. Returns the process exit code. */
-int fkcg_cmd_gen(int argc, char **argv);
-/* `fkcgen diff ...`: argv[0] is "diff" (cli/diff.c; docs/fkcgen.md, ## diff). Returns the
- * process exit code: 0 no breaking change, 1 a breaking change not allowed (or an expired
- * allow entry), 2 usage, I/O, git or contract errors on either side. */
-int fkcg_cmd_diff(int argc, char **argv);
-/* `fkcgen doc`: each provider's reference page (cli/doc.c, back/doc.c); argv[0] is "doc". */
-int fkcg_cmd_doc(int argc, char **argv);
-
-/* ---- opts.c: the option parser of every fkcgen subcommand ---- */
-typedef struct fkcg_option {
-    const char *name; /* "--out-dir" */
-    bool value;       /* takes a value: `--out-dir DIR` or `--out-dir=DIR` */
-} fkcg_option;
-enum { FKCG_OPT_END = -1, FKCG_OPT_HELP = -2, FKCG_OPT_ERROR = -3 };
-/* Reads the option at argv[*i] and moves *i past it (and its value): the index of the option
- * in opts (*value set for one that takes a value), FKCG_OPT_HELP for --help or -h,
- * FKCG_OPT_END at the first operand or after `--`, or FKCG_OPT_ERROR after reporting an
- * unknown option (with a did-you-mean), a missing value or a value given to a flag on stderr
- * as "prog: ...", followed by usage, in one message (diag.c's fkcg_cli_error). */
-int fkcg_opt_next(const char *prog, const char *usage, const fkcg_option *opts, size_t n, int argc,
-                  char **argv, int *i, const char **value);
-
 
 #endif /* FKCGEN_H */

@@ -44,6 +44,8 @@ RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k)))
 # Kernels of their own file: the fused small writes and the device position advance.
 RT_SHADERS := fused advance
 RT_INCS    += $(foreach k,$(RT_SHADERS),$(RT_SPV)/$(k).spv.inc)
+# fused.comp again with the position advance folded in (fkc_stream_advance after fused writes).
+RT_INCS    += $(RT_SPV)/fused_advance.spv.inc
 # set_rows.comp (row-indexed writes) in three variants: 32-bit words, 16-byte units, and many
 # ops of a stream in one dispatch.
 RT_SET_ROWS := set_rows_word:-DVEC=0,-DFUSED=0 set_rows_vec:-DVEC=1,-DFUSED=0 \
@@ -123,6 +125,11 @@ $(RT_SPV)/$(1).spv.inc: runtime/shaders/set_rows.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $(2) -mfmt=c $$< -o $$@
 endef
 $(foreach k,$(RT_SET_ROWS),$(eval $(call rt_set_rows,$(firstword $(subst :, ,$(k))),$(subst $(comma), ,$(word 2,$(subst :, ,$(k)))))))
+
+$(RT_SPV)/fused_advance.spv.inc: runtime/shaders/fused.comp | $(RT_SPV)
+	$(GLSLC) $(GLSL_FLAGS) -DADVANCE=1 $< -o $(RT_SPV)/fused_advance.spv
+	$(SPIRV_VAL) --target-env vulkan1.1 $(RT_SPV)/fused_advance.spv
+	$(GLSLC) $(GLSL_FLAGS) -DADVANCE=1 -mfmt=c $< -o $@
 
 $(RT_SPV)/%.spv.inc: runtime/shaders/%.comp | $(RT_SPV)
 	$(GLSLC) $(GLSL_FLAGS) $< -o $(RT_SPV)/$*.spv

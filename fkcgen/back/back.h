@@ -63,17 +63,21 @@ void *fkcg_xcalloc(size_t n, size_t size);
 
 /* ---- vocabularies: the schema's closed value sets as the generated code spells them ---- */
 
-/* One vocabulary: its schema enum and its spelling in each language. The C names are those of
- * runtime/include/fkc/fkc_tables.h (and fkc_types.h for dtypes and backends), the Rust ones
- * those of rust/fkc/src/tables.rs; tests/gen/test_vocab.c and the generated Rust's own const
- * check compare both with the schema. UNKNOWN (0) comes first where a contract may be silent. */
+/* One vocabulary: its schema enum. Each language back end spells its values itself (c.c's
+ * fkcg_c_vocab names those of runtime/include/fkc/fkc_tables.h and fkc_types.h, rust.c those of
+ * rust/fkc/src/tables.rs); tests/gen/test_vocab.c and the generated Rust's own const check
+ * compare both with the schema. UNKNOWN (0) comes first where a contract may be silent. */
 typedef struct fkcg_vocab {
-    const char *schema;  /* the schema's enum name ("cost_class") */
-    const char *ctype;   /* its C type ("fkc_cost_class") */
-    const char *cprefix; /* its C enumerators' prefix ("FKC_COST_CLASS_"; + upper-case value) */
-    const char *rtype;   /* its Rust type ("CostClass"; variants: the value in CamelCase) */
-    bool with_unknown;   /* UNKNOWN = 0 first (C ..._UNKNOWN, Rust Unknown) */
+    const char *schema; /* the schema's enum name ("cost_class") */
+    bool with_unknown;  /* UNKNOWN = 0 first (C ..._UNKNOWN, Rust Unknown) */
 } fkcg_vocab;
+
+/* A language's name of a vocabulary: its type ("fkc_cost_class", "CostClass") and the prefix
+ * of its enumerators ("FKC_COST_CLASS_"; + the value in upper case), or NULL. */
+typedef struct fkcg_vocab_name {
+    const char *type;
+    const char *prefix;
+} fkcg_vocab_name;
 
 enum {
     FKCG_EN_DETERMINISM,
@@ -88,6 +92,7 @@ enum {
     FKCG_EN_COUNT
 };
 extern const fkcg_vocab fkcg_vocabs[FKCG_EN_COUNT];
+extern const fkcg_vocab_name fkcg_c_vocab[FKCG_EN_COUNT]; /* the C back end's (c.c) */
 
 /* ---- the plan: every row the back ends print, resolved once (plan.c) ---- */
 
@@ -147,8 +152,7 @@ typedef struct fkcg_plan_group {
 
 typedef struct fkcg_plan {
     const fkcg_table *t;
-    size_t n_shards;                  /* the C back end's sources (gen --shards N): 1 by default */
-    char prefix[FKCG_PREFIX_MAX + 1]; /* of the generated names, "fkc" by default */
+    char prefix[FKCG_PREFIX_MAX + 1];       /* of the generated names, "fkc" by default */
     char prefix_upper[FKCG_PREFIX_MAX + 1]; /* "FKC" */
     fkcg_plan_op *ops;
     size_t n_ops;
@@ -220,20 +224,15 @@ typedef enum fkcg_table_id {
     FKCG_T_COUNT
 } fkcg_table_id;
 
-enum { FKCG_LANG_C = 1, FKCG_LANG_RUST = 2, FKCG_LANG_ALL = 3 };
-
-/* What each language calls a table and the type of its rows. Names are templates of the C
- * back end ("@_bindings": the prefix; "@@_": in upper case) or, for a per-section table, carry
- * the section's suffix where '%' stands. */
-typedef struct fkcg_table_desc {
-    unsigned langs;     /* the languages that print it */
-    const char *ctype;  /* "@_binding" */
-    const char *cname;  /* "@_bindings"; NULL: a nested row's type */
-    const char *ccount; /* its C length macro ("@@_BINDING_COUNT"), or NULL */
-    const char *rtype;  /* "Binding"; a nested row's constructor: "Caps::new(" */
-    const char *rname;  /* "BINDINGS" */
-} fkcg_table_desc;
-extern const fkcg_table_desc fkcg_tables[FKCG_T_COUNT];
+/* What a language calls a table and the type of its rows: each style has one of these a
+ * table (fkcg_style.tables). The C back end's are templates ("@_bindings": the prefix; "@@_":
+ * in upper case, through its tpl); a per-section table's name carries the section's suffix
+ * where '%' stands. */
+typedef struct fkcg_table_name {
+    const char *type;  /* its rows' type ("@_binding", "Binding"); a nested row's constructor */
+    const char *name;  /* "@_bindings", "BINDINGS"; NULL: a nested row's type, or not printed */
+    const char *count; /* its length macro ("@@_BINDING_COUNT"), or NULL */
+} fkcg_table_name;
 
 /* The value of one cell of a row, as the plan gives it; a back end's style prints it. */
 typedef enum fkcg_cell_kind {
@@ -257,9 +256,16 @@ typedef enum fkcg_cell_kind {
     FKCG_CELL_CLOSE,    /* ... and ends */
 } fkcg_cell_kind;
 
+/* What a cell is to a reader beyond its value: the style's cell callback may leave a role
+ * out. */
+typedef enum fkcg_cell_role {
+    FKCG_ROLE_DATA,  /* a field of the row */
+    FKCG_ROLE_PROSE, /* the contract's Markdown around a section (its heading, its prose) */
+} fkcg_cell_role;
+
 typedef struct fkcg_cell {
     fkcg_cell_kind kind;
-    unsigned langs; /* who prints it (FKCG_LANG_*) */
+    fkcg_cell_role role;
     int which;
     const char *s;
     uint64_t u;
@@ -276,7 +282,9 @@ typedef struct fkcg_cell {
  * (render.c) composes everything else. */
 typedef struct fkcg_render fkcg_render;
 typedef struct fkcg_style {
-    unsigned lang;                                    /* FKCG_LANG_C or FKCG_LANG_RUST */
+    const fkcg_table_name *tables; /* [FKCG_T_COUNT]: what the language calls each table */
+    /* Each cell of a row, before it is printed: whether to print it (NULL: every cell). */
+    bool (*cell)(const fkcg_render *r, fkcg_table_id t, const fkcg_cell *c);
     void (*str)(fkcg_buf *out, const char *s);        /* a string literal (s NULL: C NULL) */
     void (*ident)(fkcg_buf *out, const char *s);      /* an identifier from a contract */
     void (*comment)(fkcg_buf *out, const char *text); /* a comment: the delimiters, text */
@@ -285,7 +293,9 @@ typedef struct fkcg_style {
     void (*uint)(fkcg_buf *out, uint64_t u, int bits); /* an integer for a field of that many
                                                   bits (NULL: the bare decimal) */
     void (*vocab)(fkcg_buf *out, int which, const char *value); /* value of fkcg_vocabs[which] */
-    void (*op)(fkcg_render *r, fkcg_buf *out, size_t op);       /* an op kind's enumerator */
+    void (*row_edge)(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open); /* a row's
+                                                 (or nested row's) opening or end */
+    void (*op)(fkcg_render *r, fkcg_buf *out, size_t op); /* an op kind's enumerator */
     void (*wrapper)(fkcg_render *r, fkcg_buf *out, size_t row, bool ref); /* a row's wrapper:
                                                              its kernel ref, or its name */
     /* a table of n rows: sec (FKCG_NONE: not a section's) and k (its input, for DTYPES) name a
@@ -303,7 +313,6 @@ typedef struct fkcg_style {
     size_t cont;              /* a wrapped row's next lines: this many columns past its indent */
     const char *section_lead; /* before a section's tables' comment line */
     const char *none, *some, *some_end; /* an absent value; around a present optional one */
-    const char *row_open, *row_end;     /* around a row; row_open NULL: "<Rust type>::new(" */
     const char *key_open, *key_end;     /* around a key [T, T] */
     bool key_count;                     /* the key's length follows it (C: ", 2") */
     const char *empty_slice;            /* a slice of no rows */
@@ -313,28 +322,33 @@ typedef struct fkcg_style {
     bool registry_path;                 /* a link registry by its path (Rust), not by index */
 } fkcg_style;
 
-/* One source of the C back end's `gen --shards N` output: the op kinds [op_lo, op_hi) and so
- * the rows [row_lo, row_hi) (rows are sorted by op kind) and the sections of those op kinds.
- * render.c prints only its rows of the kernels, bindings, link registry and shared costs, names
- * those tables <name>_<k>, indexes them from 0, and shares a section's table with an earlier
- * section only within the shard. */
-typedef struct fkcg_shard {
-    size_t k; /* its index, 0 .. n_shards - 1 */
+/* A window of the plan a back end may hand the walk (fkcg_render.window), to print a part of
+ * it: the op kinds [op_lo, op_hi) and so the rows [row_lo, row_hi) (rows are sorted by op
+ * kind) and the sections of those op kinds. The walk then prints only the window's rows of the
+ * kernels, bindings, link registry and shared costs (fkcg_render_windowed), names those tables
+ * as the style does (or as `names` says, where it has one) with "_<part>" after the name,
+ * indexes them from 0, and
+ * shares a section's table with an earlier section only within the window. (The C back end's
+ * `gen --shards N` prints each source through one.) */
+typedef struct fkcg_window {
+    size_t part;              /* its index among the back end's parts */
+    const char *const *names; /* [FKCG_T_COUNT] or NULL: a windowed table's own name (a
+                                 template as the style's), NULL where the style's serves */
     size_t op_lo, op_hi, row_lo, row_hi;
-    const size_t *sec_shard; /* every section's shard */
-    const size_t *sec_local; /* every section's index among its shard's sections */
-    size_t n_secs;           /* the sections of this shard */
+    const size_t *sec_part;  /* every section's window (of the back end's parts) */
+    const size_t *sec_local; /* every section's index among its window's sections */
+    size_t n_secs;           /* the sections of this window */
     size_t n_links;          /* its link rows (= its rows) */
     /* For the per-section tables FAST_PATHS .. COST: each section's (DTYPES: each input's,
-     * by the plan's flat input index) first alike in its own shard, as secs[].same_* is in the
-     * whole plan: a table is printed at that one, and named from there. */
+     * by the plan's flat input index) first alike in its own window, as secs[].same_* is in
+     * the whole plan: a table is printed at that one, and named from there. */
     const size_t *same[FKCG_T_COST + 1];
-} fkcg_shard;
+} fkcg_window;
 
 struct fkcg_render {
     fkcg_buf *b;
     const fkcg_plan *p;
-    const fkcg_shard *shard; /* NULL: the whole plan (every back end but sharded C) */
+    const fkcg_window *window; /* NULL: the whole plan */
     const fkcg_style *st;
     const void *ctx;  /* the back end's own */
     bool in_section;  /* printing a section's tables (render_section) */
@@ -353,8 +367,8 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry);
 void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_render *r, size_t sec));
 /* The number of rows of registry reg (FKCG_NONE: all) in the link table. */
 size_t fkcg_render_links_of(const fkcg_plan *p, size_t reg);
-/* Whether a whole-plan table is split over the shards (kernels, bindings, links, shared cost). */
-bool fkcg_render_sharded(fkcg_table_id t);
+/* Whether a whole-plan table is cut to a window (kernels, bindings, links, shared cost). */
+bool fkcg_render_windowed(fkcg_table_id t);
 /* A table's name as the style's language writes it (a section's: '%' is sec, or sec_k for an
  * input's dtypes; from outside the section with the style's section_scope first). */
 void fkcg_render_name(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t sec, size_t k);
@@ -370,34 +384,51 @@ const char *fkcg_buf_str(const fkcg_buf *b);
 /* A back end: `fkcgen gen --lang NAME` (and `dump --json`, the "json" one) find it by name.
  * Its outputs are templates of file names under --out-dir ("@_bindings.h": @ is --prefix).
  * check: its own checks on top of the plan's (NULL: none), returning the number of errors.
- * emit: prints the plan into outs (one buffer per output, in outputs' order). Adding one: a
- * file back/NAME.c defining `const fkcg_backend fkcg_backend_NAME`, and its row below. */
+ * emit: prints the plan into outs (one buffer per output, in outputs' order). The gen options
+ * that only some back ends take are capabilities a back end declares (gen refuses the option
+ * for one that does not): parts (gen --shards N, its output split over N sources: outputs,
+ * then part_output for k = 1 .. N - 1) and stubs (gen --emit-stubs FILE). Adding one: a file
+ * back/NAME.c defining `const fkcg_backend fkcg_backend_NAME`, and its row in backends.c. */
 enum { FKCG_MAX_OUTPUTS = 2 };
+/* gen --shards N: at most this many sources. */
+enum { FKCG_MAX_SHARDS = 64 };
 typedef struct fkcg_backend {
     const char *name;                      /* "c" */
     const char *outputs[FKCG_MAX_OUTPUTS]; /* NULL after the last */
     size_t (*check)(const fkcg_plan *p, struct fkcg_diag *d);
     void (*emit)(const fkcg_plan *p, fkcg_buf *const outs[]);
+    /* gen --shards N: emit over `parts` sources (NULL: it takes no --shards); part k's output
+     * for k >= 1, after outputs: "@_bindings_%.c" (% is k); own_part: whether a file of that
+     * name opening with head (its first bytes, NUL-terminated) is one it wrote (gen removes the
+     * stale parts an earlier run with more left, only those) */
+    void (*emit_parts)(const fkcg_plan *p, size_t parts, fkcg_buf *const outs[]);
+    const char *part_output;
+    bool (*own_part)(const char *name, const char *head);
+    /* gen --emit-stubs FILE: the skeleton of what the generated code calls (NULL: none) */
+    void (*stubs)(const fkcg_table *t, const char *prefix, fkcg_buf *out);
 } fkcg_backend;
 
 extern const fkcg_backend fkcg_backend_c, fkcg_backend_rust, fkcg_backend_json;
-/* The back end of that name, or NULL; fkcg_backend_names: "c, rust or json", for messages. */
+/* The back end of that name, or NULL; fkcg_backend_names: "c, rust or json", for messages
+ * (can_split: only those with emit_parts; can_stub: only those with stubs). The default
+ * back end (gen without --lang) is the table's first. */
 const fkcg_backend *fkcg_backend_find(const char *name);
 const char *fkcg_backend_names(void);
+const char *fkcg_backend_names_that(bool can_split, bool can_stub);
+const fkcg_backend *fkcg_backend_default(void);
 size_t fkcg_backend_count(const fkcg_backend *be); /* its outputs */
 /* One run of a back end on a table: the plan, its checks, then (when they found nothing and
- * outs is not NULL) its outputs. Returns the number of errors reported through d. */
-/* gen --shards N: the C back end's sources (at most FKCG_MAX_SHARDS); its outputs are then
- * @_bindings.h, @_bindings.c and @_bindings_<k>.c for k = 1 .. N - 1. */
-enum { FKCG_MAX_SHARDS = 64 };
-size_t fkcg_backend_run_shards(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
-                               size_t shards, struct fkcg_diag *d, fkcg_buf *const outs[]);
+ * outs is not NULL) its outputs; parts > 1 (gen --shards, at most FKCG_MAX_SHARDS) through
+ * its emit_parts. Returns the number of errors reported through d. */
+size_t fkcg_backend_run_parts(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
+                              size_t parts, struct fkcg_diag *d, fkcg_buf *const outs[]);
 size_t fkcg_backend_run(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
                         struct fkcg_diag *d, fkcg_buf *const outs[]);
 
-/* The C back end's other output (`gen --emit-stubs`): the C skeleton of every byte-width
- * wrapper the table binds, one function per <kernel>_b<width> with the op's signature,
- * returning FKC_ERR_UNSUPPORTED until its TODO is done. For a table the C checks accepted. */
+/* The C back end's other output (`gen --emit-stubs`, its stubs): the C skeleton of every
+ * byte-width wrapper the table binds, one function per <kernel>_b<width> with the op's
+ * signature, returning FKC_ERR_UNSUPPORTED until its TODO is done. For a table the C checks
+ * accepted. */
 void fkcg_emit_stubs(const fkcg_table *table, const char *prefix, fkcg_buf *out);
 
 /* The tests' entry points (tests/gen): a back end on a hand-built table with a sink of its own

@@ -22,18 +22,34 @@ const fkcg_backend *fkcg_backend_find(const char *name)
     return NULL;
 }
 
-const char *fkcg_backend_names(void)
+const fkcg_backend *fkcg_backend_default(void)
 {
-    static char names[64];
-    if (!names[0]) {
+    return backends[0];
+}
+
+const char *fkcg_backend_names_that(bool can_split, bool can_stub)
+{
+    static char names[4][128];
+    char *out = names[can_split * 2 + can_stub];
+    if (!out[0]) {
+        const fkcg_backend *v[N_BACKENDS];
+        size_t n = 0;
+        for (size_t i = 0; i < N_BACKENDS; i++)
+            if ((!can_split || backends[i]->emit_parts) && (!can_stub || backends[i]->stubs))
+                v[n++] = backends[i];
         fkcg_buf b;
         fkcg_buf_init(&b);
-        for (size_t i = 0; i < N_BACKENDS; i++)
-            fkcg_buf_put_listed(&b, i, N_BACKENDS, backends[i]->name);
-        snprintf(names, sizeof names, "%s", fkcg_buf_str(&b));
+        for (size_t i = 0; i < n; i++)
+            fkcg_buf_put_listed(&b, i, n, v[i]->name);
+        snprintf(out, sizeof names[0], "%s", n ? fkcg_buf_str(&b) : "none");
         fkcg_buf_free(&b);
     }
-    return names;
+    return out;
+}
+
+const char *fkcg_backend_names(void)
+{
+    return fkcg_backend_names_that(false, false);
 }
 
 size_t fkcg_backend_count(const fkcg_backend *be)
@@ -47,17 +63,18 @@ size_t fkcg_backend_count(const fkcg_backend *be)
 size_t fkcg_backend_run(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
                         fkcg_diag *d, fkcg_buf *const outs[])
 {
-    return fkcg_backend_run_shards(be, t, prefix, 1, d, outs);
+    return fkcg_backend_run_parts(be, t, prefix, 1, d, outs);
 }
 
-size_t fkcg_backend_run_shards(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
-                               size_t shards, fkcg_diag *d, fkcg_buf *const outs[])
+size_t fkcg_backend_run_parts(const fkcg_backend *be, const fkcg_table *t, const char *prefix,
+                              size_t parts, fkcg_diag *d, fkcg_buf *const outs[])
 {
     fkcg_plan p;
     fkcg_plan_init(&p, t, prefix);
-    p.n_shards = shards ? shards : 1;
     size_t errors = be->check ? be->check(&p, d) : 0;
-    if (errors == 0 && outs)
+    if (errors == 0 && outs && parts > 1 && be->emit_parts)
+        be->emit_parts(&p, parts, outs);
+    else if (errors == 0 && outs)
         be->emit(&p, outs);
     fkcg_plan_free(&p);
     return errors;

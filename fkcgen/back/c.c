@@ -237,10 +237,48 @@ static void style_comment(fkcg_buf *out, const char *text)
     LIT(out, " */");
 }
 
+/* The vocabularies as runtime/include/fkc/fkc_tables.h (and fkc_types.h for dtypes and
+ * backends) name them: the type and its enumerators' prefix (tests/gen/test_vocab.c). */
+const fkcg_vocab_name fkcg_c_vocab[FKCG_EN_COUNT] = {
+    [FKCG_EN_DETERMINISM] = {"fkc_determinism", "FKC_DETERMINISM_"},
+    [FKCG_EN_PROVENANCE] = {"fkc_cost_provenance", "FKC_COST_PROVENANCE_"},
+    [FKCG_EN_COST_CLASS] = {"fkc_cost_class", "FKC_COST_CLASS_"},
+    [FKCG_EN_STRATEGY] = {"fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_"},
+    [FKCG_EN_LAYOUT_RULE] = {"fkc_layout_rule", "FKC_LAYOUT_RULE_"},
+    [FKCG_EN_GUARANTEE] = {"fkc_layout_guarantee", "FKC_LAYOUT_GUARANTEE_"},
+    [FKCG_EN_ALIASING] = {"fkc_aliasing", "FKC_ALIASING_"},
+    [FKCG_EN_DTYPE] = {"fkc_dtype", "FKC_DTYPE_"},
+    [FKCG_EN_BACKEND] = {"fkc_backend", "FKC_BACKEND_"},
+};
+
+/* What C calls each table and the type of its rows: templates ("@": the prefix, "@@": in upper
+ * case); '%' stands for the section's index (and a per-input suffix) in a per-section table's
+ * name. The link registry names are C's alone. */
+static const fkcg_table_name c_tables[FKCG_T_COUNT] = {
+    [FKCG_T_FAST_PATHS] = {"fkc_fast_path", "fast_paths_%", NULL},
+    [FKCG_T_DTYPES] = {"fkc_dtype", "dtypes_%", NULL},
+    [FKCG_T_INPUTS] = {"fkc_input_info", "inputs_%", NULL},
+    [FKCG_T_OUTPUTS] = {"fkc_output_info", "outputs_%", NULL},
+    [FKCG_T_FIELDS] = {"fkc_field_info", "fields_%", NULL},
+    [FKCG_T_COST] = {"fkc_cost", "cost_%", NULL},
+    [FKCG_T_PROVIDERS] = {"fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT"},
+    [FKCG_T_KERNELS] = {"@_kernel_info", "@_kernels", "@@_KERNEL_COUNT"},
+    [FKCG_T_BINDINGS] = {"@_binding", "@_bindings", "@@_BINDING_COUNT"},
+    [FKCG_T_LINKS] = {"@_link_entry", "@_link_registry", "@@_LINK_ENTRY_COUNT"},
+    [FKCG_T_REGISTRIES] = {"const char *", "@_link_registry_names", "@@_LINK_REGISTRY_COUNT"},
+    [FKCG_T_SHARED_COST] = {"const fkc_cost *", "shared_cost", "@@_OP_KIND_COUNT"},
+    [FKCG_T_OP_NAMES] = {"const char *", "op_names", "@@_OP_KIND_COUNT"},
+    [FKCG_T_OP_ROWS] = {"size_t", "op_rows", "@@_OP_KIND_COUNT"},
+    [FKCG_T_CAPS] = {"fkc_caps", NULL, NULL},
+    [FKCG_T_PRECISION] = {"fkc_precision", NULL, NULL},
+    [FKCG_T_LAYOUT] = {"fkc_layout", NULL, NULL},
+    [FKCG_T_SPAN] = {"size_t", NULL, NULL},
+};
+
 /* PREFIX + VALUE of a vocabulary; PREFIX + UNKNOWN when value is NULL. */
 static void put_vocab(fkcg_buf *b, int which, const char *value)
 {
-    put_str(b, fkcg_vocabs[which].cprefix);
+    put_str(b, fkcg_c_vocab[which].prefix);
     put_upper(b, value ? value : "UNKNOWN");
 }
 
@@ -286,22 +324,22 @@ static void put_wrapper(fkcg_render *r, fkcg_buf *out, size_t row, bool ref)
  * static (DTYPES and COST take their row on this line). */
 static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
 {
-    const fkcg_table_desc *d = &fkcg_tables[t];
-    bool pointers = d->ctype[strlen(d->ctype) - 1] == '*';
-    bool sharded = r->shard && fkcg_render_sharded(t); /* shard k's part: exported, sized */
+    const fkcg_table_name *d = &c_tables[t];
+    bool pointers = d->type[strlen(d->type) - 1] == '*';
+    bool sharded = r->window && fkcg_render_windowed(t); /* shard k's part: exported, sized */
     if (sec != FKCG_NONE || (t >= FKCG_T_SHARED_COST && !sharded))
         LIT(r->b, "static ");
     if (!pointers) /* "const char *" ends "const char *const name" */
         LIT(r->b, "const ");
-    put_tpl(r->b, r->p, d->ctype);
+    put_tpl(r->b, r->p, d->type);
     put_str(r->b, pointers ? "const " : " ");
     fkcg_render_name(r, r->b, t, sec, k);
     if (t != FKCG_T_COST) {
         put_ch(r->b, '[');
         if (sharded)
             fkcg_buf_put_u64(r->b, n);
-        else if (d->ccount)
-            put_tpl(r->b, r->p, d->ccount);
+        else if (d->count)
+            put_tpl(r->b, r->p, d->count);
         put_str(r->b, t == FKCG_T_OP_ROWS ? "][2]" : "]");
     }
     put_str(r->b, t == FKCG_T_DTYPES || t == FKCG_T_COST ? " = {" : " = {\n");
@@ -366,6 +404,22 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     }
 }
 
+/* A row (or nested row) in braces. */
+static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
+{
+    (void)r;
+    (void)t;
+    put_ch(out, open ? '{' : '}');
+}
+
+/* C prints a row's fields; the Markdown around a section is the Rust docs' alone. */
+static bool keep_cell(const fkcg_render *r, fkcg_table_id t, const fkcg_cell *c)
+{
+    (void)r;
+    (void)t;
+    return c->role != FKCG_ROLE_PROSE;
+}
+
 /* An integer into a field of `bits` bits, typed by its suffix: a decimal without one is an int,
  * or from 2^63 on a constant gcc and clang warn "is so large that it is unsigned". */
 static void put_uint(fkcg_buf *out, uint64_t u, int bits)
@@ -392,12 +446,13 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style c_style = {
-    .lang = FKCG_LANG_C, .str = put_cstr, .ident = style_ident, .comment = style_comment,
+    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge,
+    .str = put_cstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_double, .uint = put_uint, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
-    .none = "NULL", .some = "", .some_end = "", .row_open = "{", .row_end = "}",
+    .none = "NULL", .some = "", .some_end = "",
     .key_open = "{", .key_end = "}", .key_count = true, .empty_slice = "NULL, 0",
     .slice_counted = true,
     .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,
@@ -593,6 +648,110 @@ static void put_fields(fkcg_buf *b, const fkcg_section *s)
         LIT(b, "    char unused; /* the variant has no fields */\n");
 }
 
+/* @@_<OP>_<FIELD>_<VALUE>, @@_<OP>_DEFAULT_<FIELD> (value NULL: no suffix). */
+static void put_field_const(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                            const char *mid, const char *field, const char *value)
+{
+    TPL(b, p, "@@_");
+    put_upper(b, op->snake);
+    put_ch(b, '_');
+    put_str(b, mid);
+    put_upper(b, field);
+    if (value) {
+        put_ch(b, '_');
+        put_upper(b, value);
+    }
+}
+
+/* A field's value as a C constant expression of its type: an enum value's or a dtype's
+ * constant, a cast integer (the most negative one as -MAX - 1: its literal would not fit),
+ * a float, true or false. */
+static void put_field_value(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                            const fkcg_section *s, const fkcg_field *f)
+{
+    bool vec;
+    const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
+    if (fkcg_field_is_enum(f)) {
+        put_field_const(b, p, op, "", f->name, f->def);
+    } else if (fkcg_field_is_dtype(f)) {
+        put_vocab(b, FKCG_EN_DTYPE, fkcg_section_dtype(s, f->def_index)->name);
+    } else if (!strcmp(f->kind, "bool")) {
+        put_str(b, f->def);
+    } else if (!strcmp(f->kind, "f32") || !strcmp(f->kind, "f64")) {
+        LIT(b, "((");
+        put_str(b, ks->ctype);
+        LIT(b, ")");
+        put_str(b, f->def);
+        LIT(b, ")");
+    } else {
+        LIT(b, "((");
+        put_str(b, ks ? ks->ctype : "int");
+        LIT(b, ")");
+        if (f->def[0] == '-') { /* -(x - 1) - 1: x - 1 fits whatever x is */
+            uint64_t x = strtoull(f->def + 1, NULL, 10);
+            fkcg_buf_printf(b, "(-%lluLL - 1)", (unsigned long long)(x - 1));
+        } else {
+            fkcg_buf_printf(b, "%sULL", f->def);
+        }
+        LIT(b, ")");
+    }
+}
+
+/* Before an op's params struct: each enum field's C enum and name table, each default's
+ * macro (issue 22 item 3). The struct's member stays a fixed-width integer (int32_t), the
+ * enum names its values. */
+static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op,
+                             const fkcg_section *s)
+{
+    for (size_t k = 0; k < s->n_fields; k++) {
+        const fkcg_field *f = &s->fields[k];
+        if (fkcg_field_is_enum(f)) {
+            TPL(b, p, "/* The values of ");
+            put_comment(b, op->name);
+            LIT(b, "'s enum field ");
+            put_comment(b, f->name);
+            TPL(b, p, " (its int32_t member); their contract names in @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            LIT(b, "_names. */\n");
+            TPL(b, p, "typedef enum @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            LIT(b, " {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                LIT(b, "    ");
+                put_field_const(b, p, op, "", f->name, f->values[i]);
+                fkcg_buf_printf(b, " = %zu,\n", i);
+            }
+            TPL(b, p, "} @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            TPL(b, p, ";\nstatic const char *const @_");
+            put_ident(b, op->snake);
+            put_ch(b, '_');
+            put_ident(b, f->name);
+            fkcg_buf_printf(b, "_names[%zu] = {", f->n_values);
+            for (size_t i = 0; i < f->n_values; i++) {
+                put_str(b, i ? ", " : "");
+                put_cstr(b, f->values[i]);
+            }
+            LIT(b, "};\n");
+        }
+        if (f->def) {
+            LIT(b, "#define ");
+            put_field_const(b, p, op, "DEFAULT_", f->name, NULL);
+            put_ch(b, ' ');
+            put_field_value(b, p, op, s, f);
+            LIT(b, " /* the value of an unset ");
+            put_comment(b, f->name);
+            LIT(b, " */\n");
+        }
+    }
+}
+
 /* One params struct per op kind; an op kind the runtime implements takes the runtime's struct
  * (the generated source checks it against the contract's fields: emit_c_runtime_params). */
 static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
@@ -616,7 +775,9 @@ static void emit_h_params(fkcg_buf *b, const fkcg_plan *p)
             LIT(b, "_params;\n");
             continue;
         }
-        TPL(b, p, " */\ntypedef struct @_");
+        LIT(b, " */\n");
+        put_field_typing(b, p, op, s);
+        TPL(b, p, "typedef struct @_");
         put_ident(b, op->snake);
         LIT(b, "_params {\n");
         put_fields(b, s);
@@ -686,6 +847,90 @@ static void emit_h_block_dtypes(fkcg_buf *b, const fkcg_plan *p)
     put_ch(b, '\n');
 }
 
+/* ---- optional inputs (issue 22): data only when a contract has one (the seed's output
+ * stays as it was) ---- */
+static size_t n_optional_inputs(const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].optional;
+    return n;
+}
+
+static void emit_h_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = n_optional_inputs(p);
+    if (!n)
+        return;
+    TPL(b, p,
+        "/* The optional inputs (accept.inputs[].optional), by kernel: a wrapper gets NULL for an\n"
+        " * absent one. A call without it is keyed with absent_key in its key slot, or, when\n"
+        " * absent_tie >= 0 (same_dtype_as), with the dtype of key slot absent_tie; slot -1: the\n"
+        " * key does not name it (absent_key is then FKC_DTYPE_COUNT, as with a tie). */\n"
+        "typedef struct @_optional_input {\n"
+        "    size_t kernel;         /* its section: @_kernels[kernel] */\n"
+        "    @_op_kind op;\n"
+        "    size_t input;          /* its place among the kernel's inputs */\n"
+        "    const char *name;      /* the input's name */\n"
+        "    int slot;              /* its slot in the key, or -1 */\n"
+        "    fkc_dtype absent_key;  /* what that slot holds in a call without it */\n"
+        "    int absent_tie;        /* or the slot whose dtype it holds then, or -1 */\n"
+        "} @_optional_input;\n"
+        "#define @@_OPTIONAL_INPUT_COUNT ");
+    fkcg_buf_put_u64(b, n);
+    TPL(b, p, "\nextern const @_optional_input @_optional_inputs[@@_OPTIONAL_INPUT_COUNT];\n\n");
+}
+
+static int key_slot(const fkcg_section *s, int tensor)
+{
+    for (size_t i = 0; i < s->n_key; i++)
+        if (s->key[i] == tensor)
+            return (int)i;
+    return -1;
+}
+
+static void emit_c_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!n_optional_inputs(p))
+        return;
+    TPL(b, p, "const @_optional_input @_optional_inputs[@@_OPTIONAL_INPUT_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            const fkcg_input *in = &s->inputs[k];
+            if (!in->optional)
+                continue;
+            int slot = key_slot(s, (int)k);
+            int tie = -1;
+            if (slot >= 0 && in->same_dtype_as)
+                for (size_t j = 0; j < s->n_key; j++)
+                    if (!strcmp(s->key[j] < (int)s->n_inputs
+                                    ? s->inputs[s->key[j]].name
+                                    : s->outputs[(size_t)s->key[j] - s->n_inputs].name,
+                                in->same_dtype_as))
+                        tie = (int)j;
+            fkcg_buf_printf(b, "    {%zu, ", i);
+            TPL(b, p, "@@_OP_");
+            put_ident(b, p->ops[p->secs[i].op].upper);
+            fkcg_buf_printf(b, ", %zu, ", k);
+            put_cstr(b, in->name);
+            fkcg_buf_printf(b, ", %d, ", slot);
+            const fkcg_dtype_info *d = slot >= 0 && in->absent_key >= 0
+                                           ? fkcg_section_dtype(s, in->absent_key)
+                                           : NULL;
+            if (d)
+                put_vocab(b, FKCG_EN_DTYPE, d->name);
+            else
+                LIT(b, "FKC_DTYPE_COUNT");
+            fkcg_buf_printf(b, ", %d}, /* ", tie);
+            put_comment(b, s->kernel);
+            LIT(b, " */\n");
+        }
+    }
+    LIT(b, "};\n\n");
+}
+
 static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 {
     LIT(b, "/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which\n"
@@ -732,8 +977,13 @@ static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 /* The row types of fkc/fkc_tables.h for these bindings, the tables, the functions. */
 /* ---- gen --shards N: the rows over N sources, by op kind ---- */
 
+/* A shard's tables are named as the whole plan's, with _<k> after the name; its shared costs
+ * are exported (the first source's functions read them), so they take the prefix. */
+static const char *const shard_names[FKCG_T_COUNT] = {[FKCG_T_SHARED_COST] = "@_shared_cost"};
+
 typedef struct shard_plan {
-    fkcg_shard *w; /* n_shards of them */
+    size_t n;       /* the shards (gen --shards N) */
+    fkcg_window *w; /* n of them: the window each source is printed through */
     size_t *sec_shard, *sec_local;
     size_t *same[FKCG_T_COST + 1]; /* each shard's same[t] (one array for all shards) */
 } shard_plan;
@@ -746,7 +996,7 @@ typedef struct shard_plan {
 static size_t *same_in_shards(const fkcg_plan *p, const shard_plan *sp, size_t n,
                               const size_t *same, size_t stride, bool inputs)
 {
-    size_t ns = p->n_shards;
+    size_t ns = sp->n;
     size_t *local = fkcg_xcalloc(n, sizeof *local), *first = fkcg_xcalloc(n, sizeof *first);
     size_t *stamp = fkcg_xcalloc(n, sizeof *stamp), *order = fkcg_xcalloc(n, sizeof *order);
     size_t *at = fkcg_xcalloc(ns + 1, sizeof *at);
@@ -775,19 +1025,20 @@ static size_t *same_in_shards(const fkcg_plan *p, const shard_plan *sp, size_t n
 /* Op kinds in order, each shard up to its share of the rows (an op kind starting before the
  * share's end joins it; the last takes the rest): shards may be empty when op kinds are fewer,
  * or one op kind holds most rows. */
-static void shard_plan_init(shard_plan *sp, const fkcg_plan *p)
+static void shard_plan_init(shard_plan *sp, const fkcg_plan *p, size_t n)
 {
-    size_t n = p->n_shards;
+    sp->n = n;
     sp->w = fkcg_xcalloc(n, sizeof *sp->w);
     sp->sec_shard = fkcg_xcalloc(p->t->n_sections, sizeof *sp->sec_shard);
     sp->sec_local = fkcg_xcalloc(p->t->n_sections, sizeof *sp->sec_local);
     size_t *op_shard = fkcg_xcalloc(p->n_ops, sizeof *op_shard);
     size_t op = 0, row = 0;
     for (size_t k = 0; k < n; k++) {
-        fkcg_shard *w = &sp->w[k];
+        fkcg_window *w = &sp->w[k];
         size_t goal = p->n_rows / n * (k + 1) + p->n_rows % n * (k + 1) / n;
-        w->k = k;
-        w->sec_shard = sp->sec_shard;
+        w->part = k;
+        w->names = shard_names;
+        w->sec_part = sp->sec_shard;
         w->sec_local = sp->sec_local;
         w->op_lo = op;
         w->row_lo = row;
@@ -800,8 +1051,8 @@ static void shard_plan_init(shard_plan *sp, const fkcg_plan *p)
         w->n_links = w->row_hi - w->row_lo;
     }
     for (size_t i = 0; i < p->t->n_sections; i++) {
-        fkcg_shard *w = &sp->w[op_shard[p->secs[i].op]];
-        sp->sec_shard[i] = w->k;
+        fkcg_window *w = &sp->w[op_shard[p->secs[i].op]];
+        sp->sec_shard[i] = w->part;
         sp->sec_local[i] = w->n_secs++;
     }
     free(op_shard);
@@ -815,7 +1066,7 @@ static void shard_plan_init(shard_plan *sp, const fkcg_plan *p)
     sp->same[FKCG_T_OUTPUTS] = same_in_shards(p, sp, n, &p->secs[0].same_outputs, stride, false);
     sp->same[FKCG_T_FIELDS] = same_in_shards(p, sp, n, &p->secs[0].same_fields, stride, false);
     sp->same[FKCG_T_COST] = same_in_shards(p, sp, n, &p->secs[0].same_cost, stride, false);
-    for (size_t k = 0; k < p->n_shards; k++)
+    for (size_t k = 0; k < sp->n; k++)
         for (int t = 0; t <= FKCG_T_COST; t++)
             sp->w[k].same[t] = sp->same[t];
 }
@@ -836,14 +1087,14 @@ static void emit_h_shards(fkcg_buf *b, const fkcg_plan *p, const shard_plan *sp)
     fkcg_buf_printf(b,
                     "\n/* gen --shards %zu: the kernels, bindings, link registry rows and "
                     "shared costs of the op\n * kinds of shard k, in ",
-                    p->n_shards);
+                    sp->n);
     TPL(b, p,
         "@_bindings.c (k = 0) or @_bindings_<k>.c; the functions below\n"
         " * read them all. */\n#define @@_SHARD_COUNT ");
-    fkcg_buf_put_u64(b, p->n_shards);
+    fkcg_buf_put_u64(b, sp->n);
     put_ch(b, '\n');
-    for (size_t k = 0; k < p->n_shards; k++) {
-        const fkcg_shard *w = &sp->w[k];
+    for (size_t k = 0; k < sp->n; k++) {
+        const fkcg_window *w = &sp->w[k];
         if (w->row_lo == w->row_hi)
             continue;
         fkcg_buf_printf(b, "/* shard %zu: op kinds %zu to %zu */\n", k, w->op_lo, w->op_hi - 1);
@@ -1140,11 +1391,11 @@ static void emit_cost_fns(fkcg_render *r, size_t sec)
 static void emit_c_tables(fkcg_render *r)
 {
     const fkcg_plan *p = r->p;
-    const fkcg_shard *w = r->shard; /* NULL: one source holds everything */
+    const fkcg_window *w = r->window; /* NULL: one source holds everything */
     size_t op_lo = w ? w->op_lo : 0, op_hi = w ? w->op_hi : p->n_ops;
     bool unknown = false;
     for (size_t i = 0; i < p->t->n_sections; i++)
-        if (!w || w->sec_shard[i] == w->k)
+        if (!w || w->sec_part[i] == w->part)
             unknown |= !p->t->sections[i]->cost.present;
     for (size_t i = op_lo; i < op_hi; i++)
         unknown |= p->ops[i].cost == FKCG_NONE;
@@ -1153,7 +1404,7 @@ static void emit_c_tables(fkcg_render *r)
                   "static const fkc_cost unknown_cost = {FKC_COST_PROVENANCE_UNKNOWN, "
                   "FKC_COST_CLASS_UNKNOWN, NULL, NULL, NULL, NULL};\n\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
-        if (w && w->sec_shard[i] != w->k)
+        if (w && w->sec_part[i] != w->part)
             continue;
         fkcg_render_section(r, i, emit_cost_fns);
         put_ch(r->b, '\n');
@@ -1162,10 +1413,10 @@ static void emit_c_tables(fkcg_render *r)
                                           FKCG_T_BINDINGS,    FKCG_T_REGISTRIES, FKCG_T_LINKS,
                                           FKCG_T_SHARED_COST, FKCG_T_OP_ROWS};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        bool part = fkcg_render_sharded(order[i]);
+        bool part = fkcg_render_windowed(order[i]);
         /* sharded: the first source holds the whole-plan tables (its own op_rows, below),
          * each source its part of the others, when it has rows */
-        if (w && ((part && w->row_lo == w->row_hi) || (!part && w->k != 0) ||
+        if (w && ((part && w->row_lo == w->row_hi) || (!part && w->part != 0) ||
                   order[i] == FKCG_T_OP_ROWS))
             continue;
         fkcg_render_table(r, order[i], FKCG_NONE);
@@ -1358,10 +1609,10 @@ static void emit_c_shard_index(fkcg_buf *b, const fkcg_plan *p, const shard_plan
         "/* Each op kind's shard and its rows there. */\n"
         "static const unsigned char op_shard[@@_OP_KIND_COUNT] = {");
     for (size_t i = 0; i < p->n_ops; i++)
-        fkcg_buf_printf(b, "%s%zu", i ? ", " : "", sp->w[sp->sec_shard[p->ops[i].sig]].k);
+        fkcg_buf_printf(b, "%s%zu", i ? ", " : "", sp->w[sp->sec_shard[p->ops[i].sig]].part);
     TPL(b, p, "};\nstatic const size_t op_rows[@@_OP_KIND_COUNT][2] = {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        const fkcg_shard *w = &sp->w[sp->sec_shard[p->ops[i].sig]];
+        const fkcg_window *w = &sp->w[sp->sec_shard[p->ops[i].sig]];
         fkcg_buf_printf(b, "    {%zu, %zu}, /* ", p->ops[i].first - w->row_lo,
                         p->ops[i].end - w->row_lo);
         put_comment(b, p->ops[i].name);
@@ -1373,8 +1624,8 @@ static void emit_c_shard_index(fkcg_buf *b, const fkcg_plan *p, const shard_plan
         "    const fkc_cost *const *shared_cost;\n    size_t op_lo, n_ops;\n"
         "    fkc_status (*dispatch)(@_op_kind op, fkc_dtype in, fkc_backend backend,\n"
         "                           @_kernel_ref *ref);\n} shards[@@_SHARD_COUNT] = {\n");
-    for (size_t k = 0; k < p->n_shards; k++) {
-        const fkcg_shard *w = &sp->w[k];
+    for (size_t k = 0; k < sp->n; k++) {
+        const fkcg_window *w = &sp->w[k];
         if (w->row_lo == w->row_hi) {
             LIT(b, "    {NULL, 0, NULL, NULL, 0, 0, NULL},\n");
             continue;
@@ -1397,10 +1648,10 @@ static void emit_c_shard_index(fkcg_buf *b, const fkcg_plan *p, const shard_plan
 static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uint64_t pair_hash,
                          fkcg_buf *c)
 {
-    const fkcg_shard *w = &sp->w[k];
+    const fkcg_window *w = &sp->w[k];
     fkcg_render r;
     fkcg_render_init(&r, c, p, &c_style, NULL);
-    r.shard = w;
+    r.window = w;
     fkcg_buf name;
     fkcg_buf_init(&name);
     if (k)
@@ -1415,6 +1666,8 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
         emit_c_runtime_params(c, p);
     }
     emit_c_tables(&r);
+    if (k == 0)
+        emit_c_optional(c, p);
     if (w->row_lo < w->row_hi) {
         emit_dispatch_data(c, p, w->op_lo, w->op_hi, w->row_lo);
         TPL(c, p, "fkc_status @_dispatch_");
@@ -1439,13 +1692,13 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
 }
 
 /* The header and the source(s), part by part, in order: outs[0] the header, outs[1 + k] source
- * k (one unless --shards). */
-static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
+ * k (of `shards`: one unless gen --shards). */
+static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs[])
 {
     fkcg_buf *h = outs[0], *c = outs[1];
-    shard_plan sp = {NULL, NULL, NULL, {NULL}};
-    if (p->n_shards > 1)
-        shard_plan_init(&sp, p);
+    shard_plan sp = {0, NULL, NULL, NULL, {NULL}};
+    if (shards > 1)
+        shard_plan_init(&sp, p, shards);
     pair_hasher ph;
     uint64_t pair_hash;
     hash_begin(&ph, h);
@@ -1455,12 +1708,13 @@ static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_h_params(h, p);
     emit_h_fn_types(h, p);
     emit_h_block_dtypes(h, p);
+    emit_h_optional(h, p);
     emit_h_wrappers(h, p);
-    emit_h_tables(h, p, p->n_shards > 1 ? &sp : NULL);
+    emit_h_tables(h, p, shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
 
-    if (p->n_shards > 1) {
-        for (size_t k = 0; k < p->n_shards; k++)
+    if (shards > 1) {
+        for (size_t k = 0; k < shards; k++)
             emit_c_shard(p, &sp, k, pair_hash, outs[1 + k]);
         shard_plan_free(&sp);
         return;
@@ -1472,6 +1726,7 @@ static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_c_abi(c, p);
     emit_c_runtime_params(c, p);
     emit_c_tables(&r);
+    emit_c_optional(c, p);
     emit_c_dispatch(c, p);
     put_tpl(c, p, c_functions);
     fkcg_render_free(&r);
@@ -1516,11 +1771,32 @@ static size_t check_c(const fkcg_plan *p, fkcg_diag *d)
     return fkcg_diag_errors(d) - before;
 }
 
+static void emit_c(const fkcg_plan *p, fkcg_buf *const outs[])
+{
+    emit_c_parts(p, 1, outs);
+}
+
+/* Whether a file `name` that opens with head is a source this back end wrote under that name:
+ * its banner ("/" "* NAME - generated by fkcgen ", then the "Do not edit" line in it). */
+static bool own_part(const char *name, const char *head)
+{
+    char want[320];
+    int w = snprintf(want, sizeof want, "/* %s - generated by fkcgen ", name);
+    const char *end = strstr(head, "*/");
+    const char *keep = strstr(head, "\n * Do not edit: change the contracts");
+    return w > 0 && (size_t)w < sizeof want && strncmp(head, want, (size_t)w) == 0 && keep && end &&
+           keep < end;
+}
+
 const fkcg_backend fkcg_backend_c = {
     .name = "c",
     .outputs = {"@_bindings.h", "@_bindings.c"},
     .check = check_c,
     .emit = emit_c,
+    .emit_parts = emit_c_parts,
+    .part_output = "@_bindings_%.c",
+    .own_part = own_part,
+    .stubs = fkcg_emit_stubs,
 };
 
 /* ---- gen --emit-stubs -------------------------------------------------------------------- */

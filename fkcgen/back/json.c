@@ -179,9 +179,36 @@ static void inputs(fkcg_buf *out, const fkcg_section *s)
         fkcg_buf_puts(out, "}");
         kv_str(out, 10, &first, "rank", in->rank);
         kv_str(out, 10, &first, "shape_constraint", in->shape_constraint);
+        if (in->optional) { /* issue 22: only when stated (the seed's dump stays) */
+            kv_bool(out, 10, &first, "optional", true);
+            if (in->absent_key >= 0)
+                kv_str(out, 10, &first, "absent_key", dt_name(s, in->absent_key));
+        }
         fkcg_buf_puts(out, "\n        }");
     }
     fkcg_buf_puts(out, s->n_inputs ? "\n      ]" : "]");
+}
+
+/* An enum field's "values" and a field's "default" (issue 22 item 3), only when stated: a
+ * number, true/false or a name (an enum value, a dtype) as a string. */
+static void field_typing(fkcg_buf *out, const fkcg_field *f)
+{
+    if (f->n_values) {
+        fkcg_buf_puts(out, ", \"values\": [");
+        for (size_t k = 0; k < f->n_values; k++) {
+            if (k)
+                fkcg_buf_puts(out, ", ");
+            json_str(out, f->values[k]);
+        }
+        fkcg_buf_puts(out, "]");
+    }
+    if (!f->def)
+        return;
+    fkcg_buf_puts(out, ", \"default\": ");
+    if (fkcg_field_is_enum(f) || fkcg_field_is_dtype(f))
+        json_str(out, f->def);
+    else
+        fkcg_buf_puts(out, f->def); /* validate.c normalised it to a JSON number or boolean */
 }
 
 /* op_params: null when the section has none, else the variant and its fields in order. */
@@ -203,6 +230,7 @@ static void op_params(fkcg_buf *out, const fkcg_section *s)
         json_str(out, s->fields[i].kind);
         fkcg_buf_puts(out, ", \"note\": ");
         json_str(out, s->fields[i].note);
+        field_typing(out, &s->fields[i]);
         fkcg_buf_puts(out, "}");
     }
     fkcg_buf_puts(out, s->n_fields ? "\n        ]\n      }" : "]\n      }");

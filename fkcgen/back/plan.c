@@ -147,20 +147,15 @@ const char *fkcg_prefix_problem(const char *name)
 /* ---- vocabularies ------------------------------------------------------------------------ */
 
 const fkcg_vocab fkcg_vocabs[FKCG_EN_COUNT] = {
-    [FKCG_EN_DETERMINISM] = {"determinism", "fkc_determinism", "FKC_DETERMINISM_", "Determinism",
-                             false},
-    [FKCG_EN_PROVENANCE] = {"cost_provenance", "fkc_cost_provenance", "FKC_COST_PROVENANCE_",
-                            "CostProvenance", true},
-    [FKCG_EN_COST_CLASS] = {"cost_class", "fkc_cost_class", "FKC_COST_CLASS_", "CostClass", true},
-    [FKCG_EN_STRATEGY] = {"awkward_layout_strategy", "fkc_layout_strategy", "FKC_LAYOUT_STRATEGY_",
-                          "LayoutStrategy", false},
-    [FKCG_EN_LAYOUT_RULE] = {"layout_req", "fkc_layout_rule", "FKC_LAYOUT_RULE_", "LayoutRule",
-                             true},
-    [FKCG_EN_GUARANTEE] = {"layout_guarantee", "fkc_layout_guarantee", "FKC_LAYOUT_GUARANTEE_",
-                           "LayoutGuarantee", false},
-    [FKCG_EN_ALIASING] = {"aliasing", "fkc_aliasing", "FKC_ALIASING_", "Aliasing", false},
-    [FKCG_EN_DTYPE] = {"dtype", "fkc_dtype", "FKC_DTYPE_", "DType", false},
-    [FKCG_EN_BACKEND] = {"backend", "fkc_backend", "FKC_BACKEND_", "Backend", false},
+    [FKCG_EN_DETERMINISM] = {"determinism", false},
+    [FKCG_EN_PROVENANCE] = {"cost_provenance", true},
+    [FKCG_EN_COST_CLASS] = {"cost_class", true},
+    [FKCG_EN_STRATEGY] = {"awkward_layout_strategy", false},
+    [FKCG_EN_LAYOUT_RULE] = {"layout_req", true},
+    [FKCG_EN_GUARANTEE] = {"layout_guarantee", false},
+    [FKCG_EN_ALIASING] = {"aliasing", false},
+    [FKCG_EN_DTYPE] = {"dtype", false},
+    [FKCG_EN_BACKEND] = {"backend", false},
 };
 
 /* ---- the plan -------------------------------------------------------------------- */
@@ -683,7 +678,6 @@ void fkcg_plan_init(fkcg_plan *p, const fkcg_table *t, const char *prefix)
 {
     memset(p, 0, sizeof *p);
     p->t = t;
-    p->n_shards = 1;
     snprintf(p->prefix, sizeof p->prefix, "%s", prefix ? prefix : FKCG_EMIT_PREFIX);
     for (size_t i = 0; p->prefix[i]; i++)
         p->prefix_upper[i] = fkcg_upper_byte[(unsigned char)p->prefix[i]];

@@ -1,45 +1,13 @@
 /* render.c — the tables of the plan, walked once for every back end (as cmark's render.c
- * walks one tree for each of its formats): which tables there are and what each language calls
- * them (fkcg_tables), the cells of each table's rows in order, and the walk that prints them:
- * rows with their comments, wrapped under 100 columns. A back end gives the walk its style
- * (back.h): its escape gate for the leaves and how a table opens and closes. */
+ * walks one tree for each of its formats): the cells of each table's rows in order, and the
+ * walk that prints them: rows with their comments, wrapped under 100 columns. A back end gives
+ * the walk its style (back.h): what its language calls each table, its escape gate for the
+ * leaves, how a table and a row open and close, and which cells it prints. The walk knows no
+ * language. */
 #include <stdio.h>
 #include <string.h>
 
 #include "back.h"
-
-/* C names are templates ("@": the prefix, "@@": in upper case); '%' stands for the section's
- * index (and a per-input suffix) in a per-section table's name. */
-const fkcg_table_desc fkcg_tables[FKCG_T_COUNT] = {
-    /*                      langs           C type                 C name              C count                   Rust type       Rust name */
-    [FKCG_T_FAST_PATHS] = {FKCG_LANG_ALL, "fkc_fast_path", "fast_paths_%", NULL, "FastPath",
-                           "FAST_PATHS_%"},
-    [FKCG_T_DTYPES] = {FKCG_LANG_ALL, "fkc_dtype", "dtypes_%", NULL, "DType", "DTYPES_%"},
-    [FKCG_T_INPUTS] = {FKCG_LANG_ALL, "fkc_input_info", "inputs_%", NULL, "Input", "INPUTS_%"},
-    [FKCG_T_OUTPUTS] = {FKCG_LANG_ALL, "fkc_output_info", "outputs_%", NULL, "Output", "OUTPUTS_%"},
-    [FKCG_T_FIELDS] = {FKCG_LANG_ALL, "fkc_field_info", "fields_%", NULL, "Field", "FIELDS_%"},
-    [FKCG_T_COST] = {FKCG_LANG_ALL, "fkc_cost", "cost_%", NULL, "Cost", "COST_%"},
-    [FKCG_T_PROVIDERS] = {FKCG_LANG_ALL, "fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT",
-                          "Provider", "PROVIDERS"},
-    [FKCG_T_KERNELS] = {FKCG_LANG_ALL, "@_kernel_info", "@_kernels", "@@_KERNEL_COUNT",
-                        "KernelInfo", "KERNELS"},
-    [FKCG_T_BINDINGS] = {FKCG_LANG_ALL, "@_binding", "@_bindings", "@@_BINDING_COUNT", "Binding",
-                         "BINDINGS"},
-    [FKCG_T_LINKS] = {FKCG_LANG_ALL, "@_link_entry", "@_link_registry", "@@_LINK_ENTRY_COUNT",
-                      "LinkEntry", NULL},
-    [FKCG_T_REGISTRIES] = {FKCG_LANG_C, "const char *", "@_link_registry_names",
-                           "@@_LINK_REGISTRY_COUNT", NULL, NULL},
-    [FKCG_T_SHARED_COST] = {FKCG_LANG_ALL, "const fkc_cost *", "shared_cost", "@@_OP_KIND_COUNT",
-                            "&Cost", "SHARED_COST"},
-    [FKCG_T_OP_NAMES] = {FKCG_LANG_ALL, "const char *", "op_names", "@@_OP_KIND_COUNT", "&str",
-                         "OP_NAMES"},
-    [FKCG_T_OP_ROWS] = {FKCG_LANG_ALL, "size_t", "op_rows", "@@_OP_KIND_COUNT", "(usize, usize)",
-                        "OP_ROWS"},
-    [FKCG_T_CAPS] = {FKCG_LANG_ALL, "fkc_caps", NULL, NULL, "Caps", NULL},
-    [FKCG_T_PRECISION] = {FKCG_LANG_ALL, "fkc_precision", NULL, NULL, "Precision", NULL},
-    [FKCG_T_LAYOUT] = {FKCG_LANG_ALL, "fkc_layout", NULL, NULL, "Layout", NULL},
-    [FKCG_T_SPAN] = {FKCG_LANG_ALL, "size_t", NULL, NULL, "(", NULL},
-};
 
 #define WRAP_COLUMN 100 /* rows wrap before this column */
 enum { MAX_CELLS = 48 };
@@ -52,7 +20,7 @@ const char *fkcg_buf_str(const fkcg_buf *b)
 void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
                       const void *ctx)
 {
-    *r = (fkcg_render){.b = b, .p = p, .shard = NULL, .st = st, .ctx = ctx};
+    *r = (fkcg_render){.b = b, .p = p, .window = NULL, .st = st, .ctx = ctx};
     fkcg_buf_init(&r->scratch);
 }
 
@@ -71,7 +39,7 @@ typedef struct cells {
 static fkcg_cell *add(cells *c, fkcg_cell_kind kind)
 {
     fkcg_cell *x = &c->v[c->n < MAX_CELLS ? c->n++ : MAX_CELLS - 1];
-    *x = (fkcg_cell){.kind = kind, .langs = FKCG_LANG_ALL, .k = FKCG_NONE};
+    *x = (fkcg_cell){.kind = kind, .role = FKCG_ROLE_DATA, .k = FKCG_NONE};
     return x;
 }
 
@@ -199,9 +167,9 @@ static void kernel_cells(cells *c, const fkcg_plan *p, size_t i)
     slice(c, FKCG_T_FIELDS, i, FKCG_NONE, s->n_fields);
     ref(c, FKCG_CELL_COST, 0, s->cost.present ? i : FKCG_NONE);
     ostr(c, s->heading);
-    c->v[c->n - 1].langs = FKCG_LANG_RUST; /* the Markdown around the block: rustdoc's */
+    c->v[c->n - 1].role = FKCG_ROLE_PROSE; /* the Markdown around the block */
     ostr(c, s->prose);
-    c->v[c->n - 1].langs = FKCG_LANG_RUST;
+    c->v[c->n - 1].role = FKCG_ROLE_PROSE;
 }
 
 /* Row i's cells; template: as the row template of its section, whose parameters (the cells
@@ -278,15 +246,14 @@ static size_t column(const fkcg_buf *b)
 
 void fkcg_render_name(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t sec, size_t k)
 {
-    const fkcg_table_desc *d = &fkcg_tables[t];
-    const char *name = fkcg_nz(r->st->lang == FKCG_LANG_C ? d->cname : d->rname);
+    const fkcg_window *w = r->window && fkcg_render_windowed(t) ? r->window : NULL;
+    const char *name = w && w->names && w->names[t] ? w->names[t] : fkcg_nz(r->st->tables[t].name);
     const char *at = strchr(name, '%');
     if (!at) {
-        bool sharded = r->shard && fkcg_render_sharded(t);
-        r->st->tpl(r, out, sharded && t == FKCG_T_SHARED_COST ? "@_shared_cost" : name);
-        if (sharded) { /* shard k's part: <name>_<k> */
+        r->st->tpl(r, out, name);
+        if (w) { /* the window's part: <name>_<part> */
             fkcg_buf_putc(out, '_');
-            fkcg_buf_put_u64(out, r->shard->k);
+            fkcg_buf_put_u64(out, w->part);
         }
         return;
     }
@@ -320,10 +287,10 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
         fkcg_buf_puts(out, r->st->none);
         return;
     }
-    if (r->shard && t == FKCG_T_KERNELS)
-        i = r->shard->sec_local[i]; /* a row's section is in the row's shard */
-    else if (r->shard && t == FKCG_T_BINDINGS)
-        i -= r->shard->row_lo;
+    if (r->window && t == FKCG_T_KERNELS)
+        i = r->window->sec_local[i]; /* a row's section is in the row's window */
+    else if (r->window && t == FKCG_T_BINDINGS)
+        i -= r->window->row_lo;
     fkcg_buf_putc(out, '&');
     fkcg_render_name(r, out, t, FKCG_NONE, FKCG_NONE);
     fkcg_buf_putc(out, '[');
@@ -331,17 +298,17 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
     fkcg_buf_putc(out, ']');
 }
 
-bool fkcg_render_sharded(fkcg_table_id t)
+bool fkcg_render_windowed(fkcg_table_id t)
 {
     return t == FKCG_T_KERNELS || t == FKCG_T_BINDINGS || t == FKCG_T_LINKS ||
            t == FKCG_T_SHARED_COST;
 }
 
 /* The section whose cost section sec names: same (the first section with that cost), or,
- * when a shard is printed, the first in that shard (an earlier one's is static in its own). */
-static size_t in_shard(const fkcg_render *r, size_t sec, size_t same)
+ * when a window is printed, the first in that window (an earlier one's is another part's). */
+static size_t in_window(const fkcg_render *r, size_t sec, size_t same)
 {
-    return r->shard ? r->shard->same[FKCG_T_COST][sec] : same;
+    return r->window ? r->window->same[FKCG_T_COST][sec] : same;
 }
 
 /* Where section sec's table t (of input k, for DTYPES) is printed: at the first section with
@@ -355,8 +322,8 @@ static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_
     case FKCG_T_DTYPES: {
         size_t kk = *k;
         fkcg_plan_input(p,
-                        r->shard ? r->shard->same[FKCG_T_DTYPES][ps->inputs + *k]
-                                 : p->same_dtypes[ps->inputs + *k],
+                        r->window ? r->window->same[FKCG_T_DTYPES][ps->inputs + *k]
+                                  : p->same_dtypes[ps->inputs + *k],
                         sec, k);
         return *sec == was && *k == kk;
     }
@@ -367,8 +334,8 @@ static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_
     case FKCG_T_COST: *sec = ps->same_cost; break;
     default: break;
     }
-    if (r->shard && t <= FKCG_T_COST)
-        *sec = r->shard->same[t][was];
+    if (r->window && t <= FKCG_T_COST)
+        *sec = r->window->same[t][was];
     return *sec == was;
 }
 
@@ -392,13 +359,7 @@ static void put_slice(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
 /* The opening or end of a row (or nested row) of table t. */
 static void put_row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
 {
-    const char *rtype = fkcg_tables[t].rtype;
-    if (!open)
-        fkcg_buf_puts(out, r->st->row_end);
-    else if (r->st->row_open || (rtype && rtype[0] == '('))
-        fkcg_buf_puts(out, r->st->row_open ? r->st->row_open : "(");
-    else
-        fkcg_buf_printf(out, "%s::new(", fkcg_nz(rtype));
+    r->st->row_edge(r, out, t, open);
 }
 
 /* A cost function of a section ("cost_3_flops"), or none. */
@@ -409,7 +370,7 @@ static void put_cost_fn(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         return;
     }
     fkcg_buf_printf(out, "%scost_%llu_%s%s", r->st->some,
-                    (unsigned long long)in_shard(r, c->u, r->p->secs[c->u].same_cost),
+                    (unsigned long long)in_window(r, c->u, r->p->secs[c->u].same_cost),
                     c->which ? "bytes_moved" : "flops", r->st->some_end);
 }
 
@@ -465,7 +426,7 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
             break;
         }
         fkcg_buf_putc(out, '&');
-        fkcg_render_name(r, out, FKCG_T_COST, in_shard(r, c->u, r->p->secs[c->u].same_cost),
+        fkcg_render_name(r, out, FKCG_T_COST, in_window(r, c->u, r->p->secs[c->u].same_cost),
                          FKCG_NONE);
         break;
     case FKCG_CELL_REGISTRY:
@@ -479,8 +440,15 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     }
 }
 
+/* Whether the style prints cell c of a row of table t. */
+static bool keep(const fkcg_render *r, fkcg_table_id t, const fkcg_cell *c)
+{
+    return !r->st->cell || r->st->cell(r, t, c);
+}
+
 /* cells v[*i] (one leaf, or a nested row to its CLOSE) into out; *i moves past it. */
-static void put_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *v, size_t n, size_t *i)
+static void put_cell(fkcg_render *r, fkcg_table_id t, fkcg_buf *out, const fkcg_cell *v, size_t n,
+                     size_t *i)
 {
     if (v[*i].kind != FKCG_CELL_OPEN) {
         fkcg_render_cell(r, out, &v[(*i)++]);
@@ -488,13 +456,13 @@ static void put_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *v, size_t n
     }
     fkcg_render_cell(r, out, &v[(*i)++]);
     for (bool first = true; *i < n && v[*i].kind != FKCG_CELL_CLOSE;) {
-        if (!(v[*i].langs & r->st->lang)) {
+        if (!keep(r, t, &v[*i])) {
             (*i)++;
             continue;
         }
         if (!first)
             fkcg_buf_puts(out, ", ");
-        put_cell(r, out, v, n, i);
+        put_cell(r, t, out, v, n, i);
         first = false;
     }
     if (*i < n)
@@ -503,17 +471,17 @@ static void put_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *v, size_t n
 
 /* A row's cells after its opening: ", " between them, or ",\n" and the alignment `open`
  * (a column) before one that would cross WRAP_COLUMN. */
-static void put_cells(fkcg_render *r, const cells *c, size_t open)
+static void put_cells(fkcg_render *r, fkcg_table_id t, const cells *c, size_t open)
 {
     size_t col = column(r->b);
     bool first = true;
     for (size_t i = 0; i < c->n;) {
-        if (!(c->v[i].langs & r->st->lang)) {
+        if (!keep(r, t, &c->v[i])) {
             i++;
             continue;
         }
         r->scratch.len = 0;
-        put_cell(r, &r->scratch, c->v, c->n, &i);
+        put_cell(r, t, &r->scratch, c->v, c->n, &i);
         size_t len = r->scratch.len;
         if (!first && col + 2 + len + 2 > WRAP_COLUMN && col > open) {
             fkcg_buf_puts(r->b, ",\n");
@@ -543,7 +511,7 @@ static void put_row(fkcg_render *r, fkcg_table_id t, const cells *c, const char 
     }
     fkcg_buf_puts(r->b, indent);
     put_row_edge(r, r->b, t, true);
-    put_cells(r, c, strlen(indent) + r->st->cont);
+    put_cells(r, t, c, strlen(indent) + r->st->cont);
     put_row_edge(r, r->b, t, false);
     fkcg_buf_putc(r->b, ',');
     if (comment && trailing) {
@@ -554,10 +522,10 @@ static void put_row(fkcg_render *r, fkcg_table_id t, const cells *c, const char 
 }
 
 /* One value a line, with a trailing comment (when given). */
-static void put_value(fkcg_render *r, const cells *c, const char *comment)
+static void put_value(fkcg_render *r, fkcg_table_id t, const cells *c, const char *comment)
 {
     fkcg_buf_puts(r->b, r->st->indent[r->in_section]);
-    put_cells(r, c, column(r->b));
+    put_cells(r, t, c, column(r->b));
     fkcg_buf_putc(r->b, ',');
     if (comment) {
         fkcg_buf_putc(r->b, ' ');
@@ -623,7 +591,7 @@ static void put_templates(fkcg_render *r)
     const fkcg_plan *p = r->p;
     for (size_t i = 0; i < p->t->n_sections; i++) {
         const fkcg_plan_sec *ps = &p->secs[i];
-        if (!ps->templated || (r->shard && r->shard->sec_shard[i] != r->shard->k))
+        if (!ps->templated || (r->window && r->window->sec_part[i] != r->window->part))
             continue;
         r->st->template_open(r, i, true);
         r->st->str(r->b, ps->s->entry_point);
@@ -632,7 +600,7 @@ static void put_templates(fkcg_render *r)
         binding_cells(&c, p, ps->first, true);
         r->st->template_open(r, i, false);
         put_row_edge(r, r->b, FKCG_T_BINDINGS, true);
-        put_cells(r, &c, (size_t)-1); /* on one line */
+        put_cells(r, FKCG_T_BINDINGS, &c, (size_t)-1); /* on one line */
         put_row_edge(r, r->b, FKCG_T_BINDINGS, false);
         r->st->template_close(r, false);
     }
@@ -653,7 +621,7 @@ static void put_template_row(fkcg_render *r, size_t k)
 void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
 {
     const fkcg_plan *p = r->p;
-    const fkcg_shard *w = fkcg_render_sharded(t) ? r->shard : NULL;
+    const fkcg_window *w = fkcg_render_windowed(t) ? r->window : NULL;
     size_t n = t == FKCG_T_PROVIDERS          ? p->t->n_providers
                : t == FKCG_T_KERNELS          ? (w ? w->n_secs : p->t->n_sections)
                : t == FKCG_T_BINDINGS         ? (w ? w->row_hi - w->row_lo : p->n_rows)
@@ -661,7 +629,7 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
                : t == FKCG_T_REGISTRIES       ? p->n_registries
                : t == FKCG_T_SHARED_COST && w ? w->op_hi - w->op_lo
                                               : p->n_ops;
-    /* a shard's rows: [lo, hi) of the whole table's (its links and kernels by a filter) */
+    /* a window's rows: [lo, hi) of the whole table's (its links and kernels by a filter) */
     size_t lo = 0, hi = n;
     if (w && t == FKCG_T_BINDINGS)
         lo = w->row_lo, hi = w->row_hi;
@@ -685,7 +653,7 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
         size_t row = links ? links[k] : k;
         if (w && t == FKCG_T_LINKS && (row < w->row_lo || row >= w->row_hi))
             continue;
-        if (w && t == FKCG_T_KERNELS && w->sec_shard[k] != w->k)
+        if (w && t == FKCG_T_KERNELS && w->sec_part[k] != w->part)
             continue;
         switch (t) {
         case FKCG_T_PROVIDERS: provider_cells(&c, p->t->providers[k]); break;
@@ -712,7 +680,7 @@ void fkcg_render_table(fkcg_render *r, fkcg_table_id t, size_t registry)
         if (t <= FKCG_T_LINKS)
             put_row(r, t, &c, t == FKCG_T_LINKS ? NULL : row_comment(&cm, p, t, row), false);
         else
-            put_value(r, &c,
+            put_value(r, t, &c,
                       t == FKCG_T_SHARED_COST || t == FKCG_T_OP_ROWS ? p->ops[k].name : NULL);
     }
     r->st->close(r, t, n);
@@ -733,7 +701,7 @@ static void section_table(fkcg_render *r, fkcg_table_id t, size_t sec, size_t in
         cells c = {.n = 0};
         for (size_t k = 0; k < n; k++)
             fill(&c, items, k, sec);
-        put_cells(r, &c, column(r->b));
+        put_cells(r, t, &c, column(r->b));
     }
     for (size_t k = 0; t != FKCG_T_DTYPES && t != FKCG_T_COST && k < n; k++) {
         cells c = {.n = 0};
@@ -811,7 +779,7 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
         section_table(r, FKCG_T_OUTPUTS, sec, FKCG_NONE, s->n_outputs, s->outputs, fill_output);
     if (s->n_fields)
         section_table(r, FKCG_T_FIELDS, sec, FKCG_NONE, s->n_fields, s->fields, fill_field);
-    if (cost_fns && s->cost.present && in_shard(r, sec, r->p->secs[sec].same_cost) == sec)
+    if (cost_fns && s->cost.present && in_window(r, sec, r->p->secs[sec].same_cost) == sec)
         cost_fns(r, sec); /* else an earlier section's are the same functions */
     if (s->cost.present)
         section_table(r, FKCG_T_COST, sec, FKCG_NONE, 1, s, fill_cost);

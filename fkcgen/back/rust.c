@@ -252,6 +252,38 @@ static void put_doc_line(fkcg_buf *b, const char *indent, const char *words, con
 
 #define SIG(p, op) ((p)->t->sections[(op)->sig]) /* an op kind's signature section */
 
+/* The vocabularies' types as rust/fkc/src/tables.rs names them (variants: the value in
+ * CamelCase). */
+static const char *const vocab_type[FKCG_EN_COUNT] = {
+    [FKCG_EN_DETERMINISM] = "Determinism", [FKCG_EN_PROVENANCE] = "CostProvenance",
+    [FKCG_EN_COST_CLASS] = "CostClass",    [FKCG_EN_STRATEGY] = "LayoutStrategy",
+    [FKCG_EN_LAYOUT_RULE] = "LayoutRule",  [FKCG_EN_GUARANTEE] = "LayoutGuarantee",
+    [FKCG_EN_ALIASING] = "Aliasing",       [FKCG_EN_DTYPE] = "DType",
+    [FKCG_EN_BACKEND] = "Backend",
+};
+
+/* What Rust calls each table and the type of its rows (a nested row's: its constructor). */
+static const fkcg_table_name rust_tables[FKCG_T_COUNT] = {
+    [FKCG_T_FAST_PATHS] = {"FastPath", "FAST_PATHS_%", NULL},
+    [FKCG_T_DTYPES] = {"DType", "DTYPES_%", NULL},
+    [FKCG_T_INPUTS] = {"Input", "INPUTS_%", NULL},
+    [FKCG_T_OUTPUTS] = {"Output", "OUTPUTS_%", NULL},
+    [FKCG_T_FIELDS] = {"Field", "FIELDS_%", NULL},
+    [FKCG_T_COST] = {"Cost", "COST_%", NULL},
+    [FKCG_T_PROVIDERS] = {"Provider", "PROVIDERS", NULL},
+    [FKCG_T_KERNELS] = {"KernelInfo", "KERNELS", NULL},
+    [FKCG_T_BINDINGS] = {"Binding", "BINDINGS", NULL},
+    [FKCG_T_LINKS] = {"LinkEntry", NULL, NULL},
+    [FKCG_T_REGISTRIES] = {NULL, NULL, NULL},
+    [FKCG_T_SHARED_COST] = {"&Cost", "SHARED_COST", NULL},
+    [FKCG_T_OP_NAMES] = {"&str", "OP_NAMES", NULL},
+    [FKCG_T_OP_ROWS] = {"(usize, usize)", "OP_ROWS", NULL},
+    [FKCG_T_CAPS] = {"Caps", NULL, NULL},
+    [FKCG_T_PRECISION] = {"Precision", NULL, NULL},
+    [FKCG_T_LAYOUT] = {"Layout", NULL, NULL},
+    [FKCG_T_SPAN] = {"(", NULL, NULL},
+};
+
 /* Type::Variant of a vocabulary; Type::Unknown for an unstated value where it has one. */
 static void put_vocab(fkcg_buf *b, int which, const char *value)
 {
@@ -266,7 +298,7 @@ static void put_vocab(fkcg_buf *b, int which, const char *value)
         put_rident(b, value);
         return;
     }
-    put_str(b, v->rtype);
+    put_str(b, vocab_type[which]);
     PUT(b, "::");
     if (which == FKCG_EN_DTYPE)
         put_rident(b, value);
@@ -355,7 +387,7 @@ static const char *registry_static(const char *path);
 
 static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
 {
-    const fkcg_table_desc *d = &fkcg_tables[t];
+    const fkcg_table_name *d = &rust_tables[t];
     fkcg_buf *b = r->b;
     if (sec != FKCG_NONE) {
         PUT(b, "    pub(super) static ");
@@ -364,7 +396,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
             PUT(b, ": Cost = Cost::new(");
             return;
         }
-        fkcg_buf_printf(b, ": [%s; %zu] = [%s", d->rtype, n, t == FKCG_T_DTYPES ? "" : "\n");
+        fkcg_buf_printf(b, ": [%s; %zu] = [%s", d->type, n, t == FKCG_T_DTYPES ? "" : "\n");
         return;
     }
     if (t == FKCG_T_LINKS) {
@@ -379,7 +411,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
         return;
     }
     fkcg_buf_printf(b, "/// %s\n%sstatic %s: [%s; %zu] = [\n", table_doc[t],
-                    t < FKCG_T_SHARED_COST ? "pub " : "", d->rname, d->rtype, n);
+                    t < FKCG_T_SHARED_COST ? "pub " : "", d->name, d->type, n);
 }
 
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
@@ -446,16 +478,30 @@ static void style_ident(fkcg_buf *out, const char *s)
     put_rident(out, s);
 }
 
+/* A row: `Type::new(` ... `)`; a tuple's `(` ... `)`. */
+static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
+{
+    (void)r;
+    const char *type = fkcg_nz(rust_tables[t].type);
+    if (!open)
+        fkcg_buf_putc(out, ')');
+    else if (type[0] == '(')
+        fkcg_buf_putc(out, '(');
+    else
+        fkcg_buf_printf(out, "%s::new(", type);
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style rust_style = {
-    .lang = FKCG_LANG_RUST, .str = put_rstr, .ident = style_ident, .comment = style_comment,
+    .tables = rust_tables, .row_edge = row_edge,
+    .str = put_rstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
     .section_lead = "    ",
-    .none = "None", .some = "Some(", .some_end = ")", .row_open = NULL, .row_end = ")",
+    .none = "None", .some = "Some(", .some_end = ")",
     .key_open = "&[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };
@@ -507,8 +553,8 @@ static void emit_prologue(fkcg_buf *b, const fkcg_plan *p)
     for (int w = 0; w < FKCG_EN_COUNT; w++) {
         const fkcg_vocab *v = &fkcg_vocabs[w];
         const fkcg_enum *e = fkcg_enum_find(v->schema);
-        fkcg_buf_printf(b, "const _: () = assert!(rt::tables::same_names(%s::NAMES, &[%s", v->rtype,
-                        v->with_unknown ? "\"\"" : "");
+        fkcg_buf_printf(b, "const _: () = assert!(rt::tables::same_names(%s::NAMES, &[%s",
+                        vocab_type[w], v->with_unknown ? "\"\"" : "");
         for (size_t i = 0; e && i < e->count; i++) {
             put_str(b, i || v->with_unknown ? ", " : "");
             put_rstr(b, e->values[i]);
@@ -578,13 +624,33 @@ static void emit_op_kinds(fkcg_buf *b, const fkcg_plan *p)
         "    pub fn name(self) -> &'static str {\n        OP_NAMES[self as usize]\n    }\n}\n\n");
 }
 
-/* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element. */
-static void put_kind(fkcg_buf *b, const fkcg_field *f, bool c_view)
+/* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element;
+ * an enum field is its enum ops::<op snake>::<field> (the C view: i32), a dtype field DType.
+ * `from` is the path from where the type is written to the crate's root items. */
+static void put_kind(fkcg_buf *b, const fkcg_field *f, bool c_view, const char *snake,
+                     const char *from)
 {
     bool vec;
     const fkcg_kind_spec *k = fkcg_kind_lookup(f->kind, &vec);
     if (!k) {
         PUT(b, BROKEN("field kind"));
+        return;
+    }
+    if (fkcg_field_is_enum(f)) {
+        if (c_view) {
+            PUT(b, "i32");
+            return;
+        }
+        put_str(b, from);
+        PUT(b, "ops::");
+        put_rident(b, snake);
+        PUT(b, "::");
+        put_rident(b, f->name);
+        return;
+    }
+    if (fkcg_field_is_dtype(f)) {
+        put_str(b, from);
+        PUT(b, "DType");
         return;
     }
     if (vec)
@@ -624,7 +690,7 @@ static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
             PUT(b, "        ");
             put_rident(b, f->name);
             PUT(b, ": ");
-            put_kind(b, f, false);
+            put_kind(b, f, false, p->ops[i].snake, "");
             PUT(b, ",\n");
         }
         PUT(b, "    },\n");
@@ -664,6 +730,74 @@ static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, con
 }
 
 
+/* A field's value as a Rust constant of its type (inside ops::<op snake>). */
+static void put_field_value(fkcg_buf *b, const fkcg_section *s, const fkcg_field *f)
+{
+    if (fkcg_field_is_enum(f)) {
+        put_rident(b, f->name);
+        PUT(b, "::");
+        put_camel(b, f->def);
+    } else if (fkcg_field_is_dtype(f)) {
+        PUT(b, "super::super::");
+        put_vocab(b, FKCG_EN_DTYPE, fkcg_section_dtype(s, f->def_index)->name);
+    } else {
+        put_str(b, f->def); /* validate.c normalised it: an integer, a float literal, a bool */
+    }
+}
+
+/* Each enum field's enum (its values in contract order, numbered as the C enum) with its
+ * names, and each default's constant DEFAULT_<FIELD> (issue 22 item 3). */
+static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
+{
+    for (size_t k = 0; k < s->n_fields; k++) {
+        const fkcg_field *f = &s->fields[k];
+        if (fkcg_field_is_enum(f)) {
+            PUT(b, "        /// The values of enum field `");
+            put_rdoc(b, f->name);
+            PUT(b, "`, numbered as the C enum (its C view is an i32).\n"
+                   "        #[allow(non_camel_case_types)]\n"
+                   "        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n"
+                   "        #[repr(i32)]\n        pub enum ");
+            put_rident(b, f->name);
+            PUT(b, " {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                PUT(b, "            /// Contract value `");
+                put_rdoc(b, f->values[i]);
+                PUT(b, "`.\n            ");
+                put_camel(b, f->values[i]);
+                fkcg_buf_printf(b, " = %zu,\n", i);
+            }
+            PUT(b, "        }\n\n        impl ");
+            put_rident(b, f->name);
+            PUT(b, " {\n            /// The contract's names of the values, in order.\n"
+                   "            pub const NAMES: [&'static str; ");
+            fkcg_buf_printf(b, "%zu] = [", f->n_values);
+            for (size_t i = 0; i < f->n_values; i++) {
+                put_str(b, i ? ", " : "");
+                put_rstr(b, f->values[i]);
+            }
+            PUT(b, "];\n\n            /// The contract's name of this value.\n"
+                   "            pub fn name(self) -> &'static str {\n"
+                   "                Self::NAMES[self as usize]\n            }\n        }\n\n");
+        }
+        if (f->def) {
+            PUT(b, "        /// The value of an unset `");
+            put_rdoc(b, f->name);
+            PUT(b, "`.\n        pub const DEFAULT_");
+            for (const char *c = f->name; *c; c++)
+                fkcg_buf_putc(b, (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c));
+            PUT(b, ": ");
+            if (fkcg_field_is_enum(f))
+                put_rident(b, f->name);
+            else
+                put_kind(b, f, false, NULL, "super::super::");
+            PUT(b, " = ");
+            put_field_value(b, s, f);
+            PUT(b, ";\n");
+        }
+    }
+}
+
 /* One op kind's C interface: its params' C view (a Vec field as pointer + _len) and the
  * wrappers' function type. */
 static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
@@ -673,6 +807,7 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
     PUT(b, "    #[allow(non_snake_case)]\n    pub mod ");
     put_rident(b, op->snake);
     PUT(b, " {\n");
+    emit_field_typing(b, s);
     if (s->variant) {
         PUT(b, "        /// `fkc_");
         put_rdoc(b, op->snake);
@@ -689,7 +824,7 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
             PUT(b, ".\n            pub ");
             put_rident(b, s->fields[k].name);
             PUT(b, ": ");
-            put_kind(b, &s->fields[k], true);
+            put_kind(b, &s->fields[k], true, op->snake, "super::super::");
             PUT(b, ",\n");
             if (vec) {
                 PUT(b, "            /// Elements of the field above.\n            pub ");
@@ -762,7 +897,8 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
                 put_rident_suffixed(b, s->fields[k].name, "_len");
                 fkcg_buf_printf(b, ": p%zu.len()", k);
             } else {
-                fkcg_buf_printf(b, ": *p%zu", k);
+                fkcg_buf_printf(b, fkcg_field_is_enum(&s->fields[k]) ? ": *p%zu as i32" : ": *p%zu",
+                                k);
             }
         }
         put_str(b, s->n_fields ? ",\n                };\n" : " unused: 0 };\n");
@@ -1248,6 +1384,76 @@ static const char functions[] =
     "pub fn fill_unset_cost_for_backend(bindings: &mut [Binding], backend: Backend) -> usize {\n"
     "    rt::tables::fill_cost(bindings, backend, &SHARED_COST)\n}\n";
 
+/* The optional inputs (issue 22), as the C back end's @_optional_inputs: only when a contract
+ * has one (the seed's module stays as it was). */
+static void emit_optional(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].optional;
+    if (!n)
+        return;
+    PUT(b,
+        "\n/// An optional input (accept.inputs[].optional): a wrapper gets a null pointer for an\n"
+        "/// absent one. A call without it is keyed with `absent_key` in its key slot, or, when\n"
+        "/// `absent_tie` is set (same_dtype_as), with the dtype of that key slot; `slot` None:\n"
+        "/// the key does not name it (`absent_key` is then None, as with a tie).\n"
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct OptionalInput {\n"
+        "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+        "    /// The op kind.\n    pub op: OpKind,\n"
+        "    /// Its place among the kernel's inputs.\n    pub input: usize,\n"
+        "    /// The input's name.\n    pub name: &'static str,\n"
+        "    /// Its slot in the key.\n    pub slot: Option<usize>,\n"
+        "    /// What that slot holds in a call without it.\n    pub absent_key: Option<DType>,\n"
+        "    /// Or the slot whose dtype it holds then.\n    pub absent_tie: Option<usize>,\n"
+        "}\n\n/// The optional inputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static OPTIONAL_INPUTS: [OptionalInput; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            const fkcg_input *in = &s->inputs[k];
+            if (!in->optional)
+                continue;
+            int slot = -1, tie = -1;
+            for (size_t j = 0; j < s->n_key; j++) {
+                const char *nm = (size_t)s->key[j] < s->n_inputs
+                                     ? s->inputs[s->key[j]].name
+                                     : s->outputs[(size_t)s->key[j] - s->n_inputs].name;
+                if (s->key[j] == (int)k)
+                    slot = (int)j;
+                if (in->same_dtype_as && !strcmp(nm, in->same_dtype_as))
+                    tie = (int)j;
+            }
+            if (slot < 0)
+                tie = -1;
+            fkcg_buf_printf(b, "    OptionalInput { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", input: %zu, name: ", k);
+            put_rstr(b, in->name);
+            if (slot >= 0)
+                fkcg_buf_printf(b, ", slot: Some(%d), absent_key: ", slot);
+            else
+                PUT(b, ", slot: None, absent_key: ");
+            const fkcg_dtype_info *d = slot >= 0 && in->absent_key >= 0
+                                           ? fkcg_section_dtype(s, in->absent_key)
+                                           : NULL;
+            if (d) {
+                PUT(b, "Some(");
+                put_vocab(b, FKCG_EN_DTYPE, d->name);
+                PUT(b, ")");
+            } else {
+                PUT(b, "None");
+            }
+            if (tie >= 0)
+                fkcg_buf_printf(b, ", absent_tie: Some(%d) },\n", tie);
+            else
+                PUT(b, ", absent_tie: None },\n");
+        }
+    }
+    PUT(b, "];\n");
+}
+
 static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
 {
     fkcg_buf *b = outs[0];
@@ -1261,6 +1467,7 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_kernel_ref(b, p);
     emit_tables(&r);
     put_str(b, functions);
+    emit_optional(b, p);
     fkcg_render_free(&r);
 }
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "diff.h"
+#include "cli.h"
 #include "fkcgen.h"
 #include "report.h"
 

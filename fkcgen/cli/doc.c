@@ -10,6 +10,7 @@
 
 #include "back.h"
 #include "doc.h"
+#include "cli.h"
 #include "fkcgen.h"
 #include "internal.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "back.h"
+#include "cli.h"
 #include "fkcgen.h"
 #include "internal.h"
 #include "report.h"

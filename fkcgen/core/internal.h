@@ -148,24 +148,26 @@ ynode *fkcg_map_get(const ynode *map, const char *key);
 
 /* ---- schema.c: the contract schema, written once ---- */
 typedef enum fkcg_type {
-    FT_STRING,  /* any scalar text */
-    FT_IDENT,   /* a C identifier */
-    FT_UINT,    /* unsigned decimal integer */
-    FT_FLOAT,   /* non-negative decimal number */
-    FT_ULP,     /* non-negative decimal, exact: integer part to 2^64-1, up to 9 decimals */
-    FT_BOOL,    /* true / false */
-    FT_ENUM,    /* one value of .enum_name */
-    FT_ENUMSEQ, /* non-empty sequence of distinct .enum_name values */
-    FT_RANK,    /* "any" or an unsigned integer */
-    FT_CALL,    /* fn(arg): fn one value of .enum_name, arg an identifier */
-    FT_EXPR,    /* a cost expression */
-    FT_HASH,    /* "auto" or 32 lower-case hex digits */
-    FT_PATH,    /* a::b::c, each segment a C identifier */
-    FT_MAP,     /* a mapping of .child */
-    FT_SEQMAP,  /* a non-empty sequence of mappings of .child */
-    FT_FREEMAP, /* a mapping from identifiers to mappings of .child */
-    FT_NAMESEQ, /* a non-empty sequence of distinct identifiers */
-    FT_TUPLES   /* a non-empty sequence of dtype lists ([F32, F16]) */
+    FT_STRING,   /* any scalar text */
+    FT_IDENT,    /* a C identifier */
+    FT_UINT,     /* unsigned decimal integer */
+    FT_FLOAT,    /* non-negative decimal number */
+    FT_ULP,      /* non-negative decimal, exact: integer part to 2^64-1, up to 9 decimals */
+    FT_BOOL,     /* true / false */
+    FT_ENUM,     /* one value of .enum_name */
+    FT_ENUMSEQ,  /* non-empty sequence of distinct .enum_name values */
+    FT_RANK,     /* "any" or an unsigned integer */
+    FT_CALL,     /* fn(arg): fn one value of .enum_name, arg an identifier */
+    FT_EXPR,     /* a cost expression */
+    FT_HASH,     /* "auto" or 32 lower-case hex digits */
+    FT_PATH,     /* a::b::c, each segment a C identifier */
+    FT_MAP,      /* a mapping of .child */
+    FT_SEQMAP,   /* a non-empty sequence of mappings of .child */
+    FT_FREEMAP,  /* a mapping from identifiers to mappings of .child */
+    FT_NAMESEQ,  /* a non-empty sequence of distinct identifiers */
+    FT_TUPLES,   /* a non-empty sequence of dtype lists ([F32, F16]) */
+    FT_IDENTSEQ, /* a non-empty sequence of distinct C identifiers (an enum field's values) */
+    FT_SCALAR    /* one plain scalar, checked by its owner (a field's default, by its kind) */
 } fkcg_type;
 
 typedef struct fkcg_key {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FKCG_NDTYPES 12 /* F32 I32 U32 F16 BF16 F64 I64 U8 I8 I16 U16 Bool */
 /* The first nine are the runtime's (fkc_dtype 0 .. 8, FKC_DTYPE_COUNT); I16, U16 and Bool are
@@ -110,6 +111,12 @@ typedef struct fkcg_input {
     const char *shape_constraint; /* free text or NULL */
     fkcg_loc loc;
     const char *same_dtype_as; /* a tensor of the key this one has the dtype of, or NULL */
+    /* optional: the caller may leave it out (the wrapper gets NULL). When the key names it,
+     * a call without it is keyed with absent_key in its slot (a model dtype index), or, for
+     * an input with same_dtype_as, the tied tensor's dtype (absent_key -1). */
+    bool optional;
+    int absent_key;
+    fkcg_loc optional_loc; /* where optional (or absent_key) is stated */
 } fkcg_input;
 
 /* How an output's dtype follows (return.outputs[].dtype_rule). */
@@ -144,7 +151,8 @@ typedef struct fkcg_output {
 #define FKCG_FIELD_KINDS(X)                                                                 \
     X("usize", "size_t", true) X("isize", "ptrdiff_t", true) X("u32", "uint32_t", true)       \
     X("i32", "int32_t", true) X("u64", "uint64_t", true) X("i64", "int64_t", true)            \
-    X("f32", "float", false) X("f64", "double", false) X("bool", "bool", false)
+    X("f32", "float", false) X("f64", "double", false) X("bool", "bool", false)                \
+    X("enum", "int32_t", false) X("dtype", "fkc_dtype", false)
 /* clang-format on */
 #define FKCG_VEC_KINDS(X) X("usize") X("isize") X("i64")
 
@@ -163,7 +171,26 @@ typedef struct fkcg_field { /* one op_params field */
     const char *kind;       /* "Vec<usize>", "usize", ... (schema's field_kind enum) */
     const char *note;       /* free text or NULL */
     fkcg_loc loc;
+    /* kind enum (issue 22 item 3): its values, C identifiers, numbered 0.. in this order. */
+    const char **values;
+    size_t n_values;
+    /* The default, normalised (an integer in decimal, a number as written, true/false, an
+     * enum value, a dtype name), or NULL when none: a caller may leave the field unset. */
+    const char *def;
+    int def_index;    /* kind enum: the value's index; kind dtype: its model index; else -1 */
+    fkcg_loc def_loc; /* the default's value (for messages) */
 } fkcg_field;
+
+/* Field kinds beyond the C scalars (issue 22 item 3): an enum of the field's values, and a
+ * dtype of the vocabulary or a provider block dtype. */
+static inline bool fkcg_field_is_enum(const fkcg_field *f)
+{
+    return f->kind && !strcmp(f->kind, "enum");
+}
+static inline bool fkcg_field_is_dtype(const fkcg_field *f)
+{
+    return f->kind && !strcmp(f->kind, "dtype");
+}
 
 typedef struct fkcg_fast_path {
     const char *when;       /* "all_inputs_contiguous" */

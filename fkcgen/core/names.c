@@ -699,12 +699,25 @@ const fkcg_field *fkcg_field_len_clash(const fkcg_field *fields, size_t n, const
     return NULL;
 }
 
+/* An enum's values and a default are the op kind's (one C enum, one default macro). */
+static bool same_field_typing(const fkcg_field *a, const fkcg_field *b)
+{
+    if (a->n_values != b->n_values || (a->def == NULL) != (b->def == NULL) ||
+        (a->def && strcmp(a->def, b->def) != 0))
+        return false;
+    for (size_t k = 0; k < a->n_values; k++)
+        if (strcmp(a->values[k], b->values[k]) != 0)
+            return false;
+    return true;
+}
+
 const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
 {
     if (a->n_inputs != b->n_inputs)
         return "inputs";
     for (size_t i = 0; i < a->n_inputs; i++)
-        if (strcmp(a->inputs[i].name, b->inputs[i].name))
+        if (strcmp(a->inputs[i].name, b->inputs[i].name) ||
+            a->inputs[i].optional != b->inputs[i].optional)
             return "inputs";
     if (a->n_outputs != b->n_outputs)
         return "outputs";
@@ -715,7 +728,8 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
         return "op_params";
     for (size_t i = 0; i < a->n_fields; i++)
         if (strcmp(a->fields[i].name, b->fields[i].name) ||
-            strcmp(a->fields[i].kind, b->fields[i].kind))
+            strcmp(a->fields[i].kind, b->fields[i].kind) ||
+            !same_field_typing(&a->fields[i], &b->fields[i]))
             return "op_params";
     return NULL;
 }

@@ -139,12 +139,31 @@ static const fkcg_key input_keys[] = {
     {"shape_constraint", FT_STRING, OPT, NULL, NULL, "free text"},
     {"same_dtype_as", FT_IDENT, OPT, NULL, NULL,
      "a tensor before it in the key whose dtype this input always has"},
+    {"optional", FT_BOOL, OPT, NULL, NULL,
+     "`true`: the caller may leave it out; the wrapper then gets NULL (C) or a null pointer "
+     "(Rust); default `false`"},
+    {"absent_key", FT_IDENT, OPT, NULL, NULL,
+     "an optional input the key names: the dtype its slot holds in a call without it (one of "
+     "its `dtypes`: the binding of that key serves both calls); not stated with "
+     "`same_dtype_as` (the slot then holds the tied tensor's dtype)"},
 };
 static SCHEMA(schema_input, "accept.inputs[]", input_keys, false);
 
 static const fkcg_key field_keys[] = {
-    {"kind", FT_ENUM, REQ, "field_kind", NULL, "the parameter's type"},
+    {"kind", FT_ENUM, REQ, "field_kind", NULL,
+     "the parameter's type: a C scalar, `Vec<T>`, `enum` (one of `values`) or `dtype` (a "
+     "dtype of the vocabulary or a provider block dtype; C `fkc_dtype`, Rust `DType`)"},
     {"note", FT_STRING, OPT, NULL, NULL, "free text"},
+    {"values", FT_IDENTSEQ, OPT, NULL, NULL,
+     "with `kind: enum` only (and required there): its values, distinct C identifiers "
+     "(also when upper-cased), numbered from 0 in this order; C gets an enum "
+     "`<prefix>_<op snake>_<field>` and a name table, Rust an enum "
+     "`ops::<op snake>::<field>`"},
+    {"default", FT_SCALAR, OPT, NULL, NULL,
+     "the value a caller who does not set the field means, of the field's kind: an integer "
+     "in the kind's range (u64 to 18446744073709551615, i64 from -9223372036854775808), a "
+     "number, `true`/`false`, one of `values`, a dtype; not for `Vec<T>`. C: "
+     "`<PREFIX>_<OP>_<FIELD>_DEFAULT`, Rust: `ops::<op snake>::<FIELD>_DEFAULT`"},
 };
 static SCHEMA(schema_field, "accept.op_params.fields.<name>", field_keys, false);
 static const fkcg_schema schema_fields = {"accept.op_params.fields", field_keys, 0, true,
@@ -373,6 +392,8 @@ const char *fkcg_type_name(fkcg_type t)
     case FT_FREEMAP: return "mapping of names";
     case FT_NAMESEQ: return "list of names";
     case FT_TUPLES: return "list of dtype lists";
+    case FT_IDENTSEQ: return "list of identifiers";
+    case FT_SCALAR: return "value";
     }
     return "?";
 }

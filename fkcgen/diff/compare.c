@@ -448,6 +448,36 @@ static void cmp_layout(dctx *c, const spair *p, size_t i)
     }
 }
 
+/* optional and absent_key (issue 22): made optional is compatible, made required breaking,
+ * another absent key (the key a call without it is looked up under) breaking. */
+static void cmp_optional(dctx *c, const spair *p, size_t i)
+{
+    const fkcg_section *so = p->so, *sn = p->sn;
+    const fkcg_input *io = &so->inputs[i], *in = &sn->inputs[i];
+    if (io->optional != in->optional) {
+        change(c, in->optional ? FKCG_R_INPUT_MADE_OPTIONAL : FKCG_R_INPUT_MADE_REQUIRED, p,
+               at(so, io->optional ? "accept.inputs[%zu].optional" : "accept.inputs[%zu]", i),
+               at(sn, in->optional ? "accept.inputs[%zu].optional" : "accept.inputs[%zu]", i),
+               io->optional ? "was optional" : "was required", "input '%s' of kernel '%s' made %s",
+               in->name, sn->kernel,
+               in->optional ? "optional: the wrapper may get NULL for it"
+                            : "required: a call without it is refused");
+        return;
+    }
+    if (!in->optional)
+        return;
+    const fkcg_dtype_info *ao = io->absent_key >= 0 ? fkcg_section_dtype(so, io->absent_key) : NULL;
+    const fkcg_dtype_info *an = in->absent_key >= 0 ? fkcg_section_dtype(sn, in->absent_key) : NULL;
+    if ((ao == NULL) != (an == NULL) || (ao && strcmp(ao->name, an->name) != 0))
+        change(c, FKCG_R_ABSENT_KEY_CHANGED, p,
+               at(so, ao ? "accept.inputs[%zu].absent_key" : "accept.inputs[%zu]", i),
+               at(sn, an ? "accept.inputs[%zu].absent_key" : "accept.inputs[%zu]", i),
+               ao ? fkcg_sprintf(c->a, "was %s", ao->name) : "was not stated",
+               "absent_key of optional input '%s' of kernel '%s' now %s: a call without it is "
+               "keyed otherwise",
+               in->name, sn->kernel, an ? an->name : "not stated");
+}
+
 static void cmp_input(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
@@ -459,6 +489,7 @@ static void cmp_input(dctx *c, const spair *p, size_t i)
                in->name);
     cmp_dtypes(c, p, i);
     cmp_layout(c, p, i);
+    cmp_optional(c, p, i);
     if (strcmp(io->rank, in->rank) != 0) {
         bool wide = !strcmp(in->rank, "any");
         change(c, wide ? FKCG_R_RANK_WIDENED : FKCG_R_RANK_NARROWED, p,
@@ -509,6 +540,59 @@ static const fkcg_field *field_named(const fkcg_section *s, const char *name, si
             return &s->fields[i];
         }
     return NULL;
+}
+
+static long value_index(const fkcg_field *f, const char *v)
+{
+    for (size_t k = 0; k < f->n_values; k++)
+        if (!strcmp(f->values[k], v))
+            return (long)k;
+    return -1;
+}
+
+/* A field of one kind on both sides (issue 22 item 3): its enum values and its default. A
+ * value added is compatible (callers' values still mean what they meant); one removed, or one
+ * whose number changed (a value inserted before it, or the list reordered), is breaking. A
+ * default added is compatible (no caller relied on one), removed or changed is breaking:
+ * callers who left the field unset now fail to build, or get another behaviour. */
+static void cmp_field_typing(dctx *c, const spair *p, const fkcg_field *f, const fkcg_field *g)
+{
+    const fkcg_section *so = p->so, *sn = p->sn;
+    fkcg_loc lo = at(so, "accept.op_params.fields.%s.values", f->name);
+    fkcg_loc ln = at(sn, "accept.op_params.fields.%s.values", f->name);
+    for (size_t k = 0; k < f->n_values; k++) {
+        long j = value_index(g, f->values[k]);
+        if (j < 0)
+            change(c, FKCG_R_ENUM_VALUE_REMOVED, p, lo, ln,
+                   fkcg_sprintf(c->a, "had '%s' (%zu)", f->values[k], k),
+                   "value '%s' of enum field '%s' of kernel '%s' removed", f->values[k], f->name,
+                   sn->kernel);
+        else if ((size_t)j != k)
+            change(c, FKCG_R_ENUM_VALUE_RENUMBERED, p, lo, ln, fkcg_sprintf(c->a, "was %zu", k),
+                   "value '%s' of enum field '%s' of kernel '%s' is numbered %ld, was %zu",
+                   f->values[k], f->name, sn->kernel, j, k);
+    }
+    for (size_t k = 0; k < g->n_values; k++)
+        if (value_index(f, g->values[k]) < 0)
+            change(c, FKCG_R_ENUM_VALUE_ADDED, p, lo, ln, "had no such value",
+                   "value '%s' (%zu) added to enum field '%s' of kernel '%s'", g->values[k], k,
+                   g->name, sn->kernel);
+    if (same(f->def, g->def))
+        return;
+    fkcg_loc dn = g->def ? g->def_loc : at(sn, "accept.op_params.fields.%s", f->name);
+    fkcg_loc dol = f->def ? f->def_loc : at(so, "accept.op_params.fields.%s", f->name);
+    if (!f->def)
+        change(c, FKCG_R_OP_PARAM_DEFAULT_ADDED, p, dol, dn, "had no default",
+               "op_params field '%s' of kernel '%s' has a default now: %s", g->name, sn->kernel,
+               g->def);
+    else if (!g->def)
+        change(c, FKCG_R_OP_PARAM_DEFAULT_REMOVED, p, dol, dn, fkcg_sprintf(c->a, "was %s", f->def),
+               "default of op_params field '%s' of kernel '%s' removed: callers must set it",
+               g->name, sn->kernel);
+    else
+        change(c, FKCG_R_OP_PARAM_DEFAULT_CHANGED, p, dol, dn, fkcg_sprintf(c->a, "was %s", f->def),
+               "default of op_params field '%s' of kernel '%s' changed from %s to %s", g->name,
+               sn->kernel, f->def, g->def);
 }
 
 /* The fields both sides have, in old order and in new order: the same list, or reordered. */
@@ -575,6 +659,8 @@ static void cmp_op_params(dctx *c, const spair *p)
                    at(sn, "accept.op_params.fields.%s.kind", f->name), was_str(c, f->kind),
                    "op_params field '%s' of kernel '%s' changed kind from %s to %s", f->name,
                    sn->kernel, f->kind, g->kind);
+        else
+            cmp_field_typing(c, p, f, g);
         if (!same(f->note, g->note))
             change(c, FKCG_R_DOC_CHANGED, p, at(so, "accept.op_params.fields.%s.note", f->name),
                    at(sn, "accept.op_params.fields.%s.note", f->name),
@@ -590,7 +676,7 @@ static void cmp_op_params(dctx *c, const spair *p)
             change(c, FKCG_R_OP_PARAM_ADDED, p, at(so, "accept.op_params.fields"), g->loc,
                    "had no such field",
                    "op_params field '%s' (%s) added to kernel '%s': every caller must set it "
-                   "(fields have no default)",
+                   "(or take its default) and rebuild",
                    g->name, g->kind, sn->kernel);
     }
     cmp_field_order(c, p);

@@ -67,14 +67,29 @@
     X(OP_PARAMS_VARIANT_CHANGED, BREAKING, "the op_params variant changed, added or removed",   \
       "callers build the params of that variant")                                               \
     X(OP_PARAM_ADDED, BREAKING, "an op_params field added",                                      \
-      "fields have no default (the schema has none): every caller must now set it, and the "   \
-      "params struct changes")                                                                   \
+      "every caller must now set it (or take its default) and rebuild: the params struct "     \
+      "changes")                                                                                 \
     X(OP_PARAM_REMOVED, BREAKING, "an op_params field removed",                                  \
       "callers that set it no longer compile")                                                   \
     X(OP_PARAM_KIND_CHANGED, BREAKING, "an op_params field of another kind",                     \
       "the field's C and Rust type changes")                                                     \
     X(OP_PARAMS_REORDERED, BREAKING, "op_params fields in another order",                        \
       "the field order is the parameter order: the params struct's layout changes")             \
+    X(ENUM_VALUE_ADDED, COMPATIBLE, "a value added to an enum field",                           \
+      "the values callers pass keep their numbers and meaning")                                \
+    X(ENUM_VALUE_REMOVED, BREAKING, "a value removed from an enum field",                       \
+      "callers passing it no longer compile (C, Rust) or pass a number the kernel does not "    \
+      "know")                                                                                    \
+    X(ENUM_VALUE_RENUMBERED, BREAKING, "an enum field's value numbered otherwise",              \
+      "a value inserted before it or the list reordered: compiled callers pass the old "        \
+      "number, which now means another value")                                                   \
+    X(OP_PARAM_DEFAULT_ADDED, COMPATIBLE, "an op_params field's default added",                 \
+      "callers set the field before; they may now leave it unset")                              \
+    X(OP_PARAM_DEFAULT_REMOVED, BREAKING, "an op_params field's default removed",               \
+      "callers that left the field unset (used `<PREFIX>_<OP>_DEFAULT_<FIELD>`) no longer "    \
+      "build")                                                                                   \
+    X(OP_PARAM_DEFAULT_CHANGED, BREAKING, "an op_params field's default changed",               \
+      "callers relying on the default get another behaviour without changing a line")          \
     X(LAYOUT_TIGHTENED, BREAKING, "an input layout key tightened: a layout it took is "          \
       "refused, or its statement removed",                                                       \
       "`accepted` to `required` or `rejected`, `required` to `rejected` or back, or a stated "  \
@@ -88,6 +103,12 @@
       "still is")                                                                                \
     X(SHAPE_CONSTRAINT_CHANGED, INFORMATIONAL, "an input's shape_constraint changed",            \
       "free text: a reviewer reads it")                                                          \
+    X(INPUT_MADE_OPTIONAL, COMPATIBLE, "an input made optional",                                \
+      "callers that pass it still do; they may now pass NULL")                                 \
+    X(INPUT_MADE_REQUIRED, BREAKING, "an optional input made required",                         \
+      "callers that left it out (NULL) are refused")                                            \
+    X(ABSENT_KEY_CHANGED, BREAKING, "the key of a call without an optional input changed",     \
+      "its `absent_key` (or tie) is another: such calls are looked up under another key")      \
     X(OUTPUT_DTYPE_RULE_CHANGED, BREAKING, "an output's dtype_rule changed",                     \
       "the output's dtype is another (an input renamed with its rule is no change)")           \
     X(OUTPUT_SHAPE_RULE_CHANGED, BREAKING, "an output's shape_rule changed",                     \

@@ -80,12 +80,21 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " shape_constraint", in->shape_constraint);
         if (in->same_dtype_as) /* fields issue 22 added: only when stated (old hashes stay) */
             put_text(out, " same_dtype_as", in->same_dtype_as);
+        if (in->optional) { /* issue 22: only when stated (old hashes stay) */
+            put_text(out, " optional", "true");
+            if (in->absent_key >= 0)
+                put_text(out, " absent_key", fkcg_section_dtype(s, in->absent_key)->name);
+        }
     }
     put_text(out, "variant", s->variant);
     for (size_t i = 0; i < s->n_fields; i++) {
         put_text(out, "field", s->fields[i].name);
         put_text(out, " kind", s->fields[i].kind);
         put_text(out, " note", s->fields[i].note);
+        for (size_t k = 0; k < s->fields[i].n_values; k++) /* issue 22: only when stated */
+            put_text(out, " value", s->fields[i].values[k]);
+        if (s->fields[i].def)
+            put_text(out, " default", s->fields[i].def);
     }
     for (size_t i = 0; i < s->n_outputs; i++) {
         const fkcg_output *o = &s->outputs[i];

@@ -358,6 +358,51 @@ static void check_tuples(vctx *v, const ynode *n, const fkcg_key *k)
     }
 }
 
+/* Two enum values that name one constant: C upper-cases them (FKC_ROPE_MODE_NEOX), Rust
+ * camel-cases them (Neox), so case and underscores do not tell them apart. */
+static bool same_value_name(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == '_')
+            a++;
+        while (*b == '_')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        if ((*a | 0x20) != (*b | 0x20))
+            return false;
+        a++, b++;
+    }
+}
+
+/* A non-empty list of C identifiers, distinct as same_value_name (an enum field's values). */
+static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
+{
+    if (n->kind != YN_SEQ || n->n == 0) {
+        fail(v, val_loc(n), "'%s' must be a non-empty list of names like [asc, desc], not %s",
+             k->name, n->kind == YN_SEQ ? "an empty list" : describe(n));
+        return;
+    }
+    for (const ynode *item = n->kids; item; item = item->next) {
+        if (!need_scalar(v, item, "a name"))
+            continue;
+        if (!fkcg_is_c_ident_shape(item->str)) {
+            fail(v, &item->loc, "'%s' must list C identifiers (" FKCG_IDENT_RULE "), not '%s'",
+                 k->name, item->str);
+            continue;
+        }
+        for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+            if (prev->kind == YN_SCALAR && same_value_name(prev->str, item->str)) {
+                fail(v, &item->loc,
+                     "'%s' lists '%s' after '%s'; the generated C upper-cases values and Rust "
+                     "camel-cases them, so the two would be one name: rename one",
+                     k->name, item->str, prev->str);
+                fkcg_note(v->d, &prev->loc, "first listed here");
+                break;
+            }
+    }
+}
+
 /* Checks one value against its key's type. */
 static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
 {
@@ -408,6 +453,8 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
     case FT_ENUMSEQ: check_enum_list(v, n, k); break;
     case FT_NAMESEQ: check_name_list(v, n, k); break;
     case FT_TUPLES: check_tuples(v, n, k); break;
+    case FT_IDENTSEQ: check_ident_list(v, n, k); break;
+    case FT_SCALAR: need_scalar(v, n, "a value"); break;
     case FT_MAP:
         if (n->kind != YN_MAP)
             fail(v, val_loc(n), "'%s' must be a mapping of %s keys, not %s", k->name,
@@ -575,6 +622,8 @@ static void check_tensor_name(vctx *v, const ynode *item, const char *what)
              what, n->str, what);
 }
 
+static bool has_dtype(const int *list, size_t n, int d);
+
 /* The mapping of input k in the section's tree. */
 static const ynode *nth_input_node(const ynode *root, size_t k)
 {
@@ -584,6 +633,32 @@ static const ynode *nth_input_node(const ynode *root, size_t k)
     while (e && k--)
         e = e->next;
     return e;
+}
+
+/* optional and absent_key of an input (issue 22: optional inputs); absent_key -1 when not
+ * stated. What needs the key is checked by check_optional, after it. */
+static void read_optional(vctx *v, const ynode *item, fkcg_input *in)
+{
+    const ynode *on = fkcg_map_get(item, "optional"), *ak = fkcg_map_get(item, "absent_key");
+    in->optional = bool_of(v, item, "optional");
+    in->absent_key = -1;
+    in->optional_loc = on ? on->key->loc : ak ? ak->key->loc : in->loc;
+    if (!ak)
+        return;
+    int d = parse_dtype(v, ak);
+    if (!in->optional) {
+        fail(v, &ak->key->loc,
+             "input '%s' states 'absent_key' but is not optional: add 'optional: true', or "
+             "drop 'absent_key'",
+             in->name);
+        return;
+    }
+    in->absent_key = d;
+    if (d >= 0 && !has_dtype(in->dtypes, in->n_dtypes, d))
+        fail(v, &ak->loc,
+             "absent_key '%s' is not one of input '%s''s dtypes: a call without it must be "
+             "served by a binding of its own key",
+             ak->str, in->name);
 }
 
 static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
@@ -604,12 +679,160 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         while (in->rank && in->rank[0] == '0' && in->rank[1] != '\0')
             in->rank++; /* 01 and 1 are one rank: the hash follows the number, not its spelling */
         in->shape_constraint = str(v, item, "shape_constraint");
+        read_optional(v, item, in);
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
                 fail(v, &fkcg_map_get(item, "name")->loc, "input '%s' is declared twice", in->name);
                 fkcg_note(v->d, &s->inputs[j].loc, "first declared here");
             }
+    }
+}
+
+/* An integer default of a field of kind `kind` ([lo, hi] its C type's range), normalised to
+ * decimal without leading zeros. */
+static const char *int_default(vctx *v, const ynode *n, const fkcg_field *f, bool sign, uint64_t hi)
+{
+    const char *s = n->str, *d = s + (s[0] == '-');
+    bool neg = s[0] == '-';
+    if (!n->plain || !*d || strspn(d, "0123456789") != strlen(d)) {
+        fail(v, &n->loc, "default '%s' of field '%s' must be an integer without quotes (%s)", s,
+             f->name, f->kind);
+        return NULL;
+    }
+    uint64_t x = 0;
+    bool over = false;
+    for (const char *p = d; *p; p++) {
+        if (x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            over = true;
+        else
+            x = x * 10 + (uint64_t)(*p - '0');
+    }
+    if (neg && x == 0)
+        neg = false; /* -0 is 0 */
+    if (over || (neg && !sign) || (!neg && x > hi) || (neg && x > hi + 1)) {
+        if (sign)
+            fail(v, &n->loc, "default '%s' of field '%s' is out of range for %s (-%llu to %llu)", s,
+                 f->name, f->kind, (unsigned long long)hi + 1, (unsigned long long)hi);
+        else
+            fail(v, &n->loc, "default '%s' of field '%s' is out of range for %s (0 to %llu)", s,
+                 f->name, f->kind, (unsigned long long)hi);
+        return NULL;
+    }
+    return fkcg_sprintf(v->a, "%s%llu", neg ? "-" : "", (unsigned long long)x);
+}
+
+/* A number default, normalised so that it is a float literal in C and in Rust alike:
+ * no '+', a digit before and after the point (".5" -> "0.5", "1" -> "1.0", "2.e3" -> "2.0e3"). */
+static const char *float_default(vctx *v, const ynode *n, const fkcg_field *f, bool single)
+{
+    const char *s = n->str;
+    char *end;
+    double x = strtod(s, &end);
+    bool number = n->plain && *s && *end == '\0' && strspn(s, "+-0123456789.eE") == strlen(s);
+    if (!number) {
+        fail(v, &n->loc, "default '%s' of field '%s' must be a number without quotes (%s)", s,
+             f->name, f->kind);
+        return NULL;
+    }
+    if (!isfinite(x) || (single && !isfinite(strtof(s, NULL)))) {
+        fail(v, &n->loc, "default '%s' of field '%s' is out of range for %s", s, f->name, f->kind);
+        return NULL;
+    }
+    fkcg_buf b;
+    fkcg_buf_init(&b);
+    const char *p = s[0] == '+' ? s + 1 : s;
+    if (*p == '-')
+        fkcg_buf_putc(&b, *p++);
+    if (*p == '.')
+        fkcg_buf_putc(&b, '0');
+    size_t mant = strcspn(p, "eE");
+    bool dot = memchr(p, '.', mant) != NULL;
+    for (size_t i = 0; i < mant; i++) {
+        fkcg_buf_putc(&b, p[i]);
+        if (p[i] == '.' && i + 1 == mant)
+            fkcg_buf_putc(&b, '0');
+    }
+    if (!dot)
+        fkcg_buf_puts(&b, ".0");
+    fkcg_buf_puts(&b, p + mant);
+    const char *out = fkcg_strdup(v->a, b.data);
+    fkcg_buf_free(&b);
+    return out;
+}
+
+/* The field's `values` and `default` (issue 22 item 3), checked against its kind. */
+static void build_field_typing(vctx *v, const ynode *e, fkcg_field *f)
+{
+    const ynode *vals = fkcg_map_get(e, "values"), *def = fkcg_map_get(e, "default");
+    const ynode *kind = fkcg_map_get(e, "kind");
+    bool is_enum = fkcg_field_is_enum(f);
+    f->def_index = -1;
+    if (vals) {
+        f->values = fkcg_alloc(v->a, (vals->n + 1) * sizeof *f->values);
+        for (const ynode *i = vals->kids; i; i = i->next)
+            f->values[f->n_values++] = fkcg_strndup(v->a, i->str, i->len);
+    }
+    if (is_enum && !vals)
+        fail(v, &kind->loc, "field '%s' is an enum: list its values, like 'values: [asc, desc]'",
+             f->name);
+    if (vals && !is_enum)
+        fail(v, &vals->key->loc,
+             "field '%s' states 'values' but is of kind %s; 'values' goes with kind: enum", f->name,
+             f->kind ? f->kind : "?");
+    if (is_enum &&
+        (!strcmp(f->name, "params") || !strcmp(f->name, "kernel") || !strcmp(f->name, "fn")))
+        fail(v, &f->loc,
+             "enum field '%s' would name its C enum <prefix>_<op>_%s, a name the op kind's "
+             "own C type has; rename the field",
+             f->name, f->name);
+    if (!def || !f->kind)
+        return;
+    f->def_loc = def->loc;
+    bool vec;
+    const fkcg_kind_spec *ks = fkcg_kind_lookup(f->kind, &vec);
+    const char *k = f->kind;
+    if (vec || !ks) {
+        fail(v, &def->loc, "field '%s' is a %s: a Vec field takes no default", f->name, k);
+    } else if (!strcmp(k, "bool")) {
+        bool b;
+        if (def->plain && (!strcmp(def->str, "true") || !strcmp(def->str, "false")))
+            f->def = def->str[0] == 't' ? "true" : "false";
+        else
+            parse_bool(v, def, &b);
+    } else if (!strcmp(k, "f32") || !strcmp(k, "f64")) {
+        f->def = float_default(v, def, f, k[1] == '3');
+    } else if (!strcmp(k, "u32") || !strcmp(k, "i32")) {
+        f->def = int_default(v, def, f, k[0] == 'i', k[0] == 'i' ? INT32_MAX : UINT32_MAX);
+    } else if (!strcmp(k, "u64") || !strcmp(k, "usize")) {
+        f->def = int_default(v, def, f, false, UINT64_MAX);
+    } else if (!strcmp(k, "i64") || !strcmp(k, "isize")) {
+        f->def = int_default(v, def, f, true, INT64_MAX);
+    } else if (is_enum) {
+        for (size_t i = 0; i < f->n_values && f->def_index < 0; i++)
+            if (!strcmp(f->values[i], def->str))
+                f->def_index = (int)i;
+        if (f->def_index >= 0) {
+            f->def = f->values[f->def_index];
+        } else if (f->n_values) {
+            const char *hint = fkcg_suggest(f->values, f->n_values, def->str);
+            fkcg_buf list;
+            fkcg_buf_init(&list);
+            for (size_t i = 0; i < f->n_values; i++)
+                fkcg_buf_put_listed(&list, i, f->n_values, f->values[i]);
+            if (hint)
+                fail(v, &def->loc,
+                     "default '%s' of field '%s' is not one of its values; did you mean '%s'?",
+                     def->str, f->name, hint);
+            else
+                fail(v, &def->loc, "default '%s' of field '%s' is not one of its values: %s",
+                     def->str, f->name, list.data);
+            fkcg_buf_free(&list);
+        }
+    } else if (fkcg_field_is_dtype(f)) {
+        f->def_index = parse_dtype(v, def);
+        if (f->def_index >= 0)
+            f->def = fkcg_strndup(v->a, def->str, def->len);
     }
 }
 
@@ -627,6 +850,7 @@ static void build_op_params(vctx *v, const ynode *accept, fkcg_section *s)
         f->kind = str(v, e, "kind");
         f->note = str(v, e, "note");
         f->loc = e->key->loc;
+        build_field_typing(v, e, f);
     }
     for (size_t i = 0; i < s->n_fields; i++) {
         const fkcg_field *f = &s->fields[i];
@@ -647,6 +871,14 @@ static bool is_input(const fkcg_section *s, const char *name)
         if (!strcmp(s->inputs[i].name, name))
             return true;
     return false;
+}
+
+static const fkcg_field *field_named(const fkcg_section *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_fields; i++)
+        if (!strcmp(s->fields[i].name, name))
+            return &s->fields[i];
+    return NULL;
 }
 
 static bool is_field(const fkcg_section *s, const char *name)
@@ -724,11 +956,29 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
             arg.str = o->dtype_rule_arg;
             o->fixed_dtype = parse_dtype(v, &arg);
         } else if (o->rule == FKCG_DR_PARAM && o->dtype_rule_arg) {
-            if (!is_field(s, o->dtype_rule_arg))
+            const fkcg_field *f = field_named(s, o->dtype_rule_arg);
+            if (!f)
                 fail(v, &dr->loc,
                      "dtype_rule '%s' names '%s', which is not an op_params field; name one "
                      "of: %s",
                      o->dtype_rule, o->dtype_rule_arg, names(v, s, false));
+            else if (!fkcg_field_is_dtype(f))
+                fail(v, &dr->loc,
+                     "dtype_rule '%s' names '%s', a field of kind %s; the output's dtype comes "
+                     "from a dtype-valued field: declare it 'kind: dtype'",
+                     o->dtype_rule, f->name, f->kind ? f->kind : "?");
+            else if (f->def_index >= 0 && odt) {
+                bool listed = false;
+                for (size_t k = 0; k < o->n_dtypes; k++)
+                    listed |= o->dtypes[k] == f->def_index;
+                if (!listed) {
+                    fail(v, &f->def_loc,
+                         "default '%s' of field '%s' is not among the dtypes output '%s' may "
+                         "have (its dtype_rule is '%s')",
+                         f->def, f->name, o->name, o->dtype_rule);
+                    fkcg_note(v->d, &odt->key->loc, "the output's dtypes are listed here");
+                }
+            }
         } else if (o->dtype_rule_arg && !is_input(s, o->dtype_rule_arg))
             fail(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
                  o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
@@ -1055,6 +1305,104 @@ static void build_key_(vctx *v, const ynode *root, fkcg_section *s, bool tables_
     s->n_tuples = n;
 }
 
+/* The node of key `rule` of output k in the section's tree, or NULL. */
+static const ynode *nth_output_rule(const ynode *root, size_t k, const char *rule)
+{
+    const ynode *ret = fkcg_map_get(root, "return");
+    const ynode *seq = ret ? fkcg_map_get(ret, "outputs") : NULL;
+    const ynode *e = seq ? seq->kids : NULL;
+    while (e && k--)
+        e = e->next;
+    return e ? fkcg_map_get(e, rule) : NULL;
+}
+
+static const char *dt_first(const fkcg_section *s, const fkcg_input *in)
+{
+    const fkcg_dtype_info *d = in->n_dtypes ? fkcg_section_dtype(s, in->dtypes[0]) : NULL;
+    return d ? d->name : "F32";
+}
+
+/* Optional inputs against the rest of the section: no rule takes its dtype or shape from one
+ * (an absent input has neither), a key that names one says what its slot holds without it
+ * (absent_key, or the tie of same_dtype_as), and some allowed key has that there. */
+static void check_optional(vctx *v, const ynode *root, fkcg_section *s)
+{
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const fkcg_input *in = &s->inputs[i];
+        if (!in->optional)
+            continue;
+        if (s->op_kind && fkcg_runtime_op_kind(s->op_kind))
+            fail(v, &in->optional_loc,
+                 "input '%s' is optional, but the fkc runtime's %s takes every input it has; "
+                 "drop 'optional'",
+                 in->name, s->op_kind);
+        for (size_t k = 0; k < s->n_outputs; k++) {
+            const fkcg_output *o = &s->outputs[k];
+            bool dr = o->dtype_rule_arg && o->rule != FKCG_DR_FIXED && o->rule != FKCG_DR_PARAM &&
+                      !strcmp(o->dtype_rule_arg, in->name);
+            bool sr = o->shape_rule_arg && o->shape_rule && !strncmp(o->shape_rule, "same_as", 7) &&
+                      !strcmp(o->shape_rule_arg, in->name);
+            for (int r = 0; r < 2; r++) {
+                bool d = r == 0;
+                if (!(d ? dr : sr))
+                    continue;
+                const ynode *rn = nth_output_rule(root, k, d ? "dtype_rule" : "shape_rule");
+                fail(v, rn ? &rn->loc : &o->loc,
+                     "%s '%s' takes output '%s''s %s from input '%s', which is optional: a call "
+                     "may leave it out; name a required input",
+                     d ? "dtype_rule" : "shape_rule", d ? o->dtype_rule : o->shape_rule, o->name,
+                     d ? "dtype" : "shape", in->name);
+            }
+        }
+        for (size_t k = 0; k < s->n_inputs; k++)
+            if (s->inputs[k].same_dtype_as && !strcmp(s->inputs[k].same_dtype_as, in->name)) {
+                const ynode *item = nth_input_node(root, k);
+                const ynode *sd = item ? fkcg_map_get(item, "same_dtype_as") : NULL;
+                fail(v, sd ? &sd->loc : &s->inputs[k].loc,
+                     "same_dtype_as names '%s', which is optional: a call may leave it out; "
+                     "tie '%s' to a required input",
+                     in->name, s->inputs[k].name);
+            }
+        if (!v->ok || !s->n_key)
+            continue;
+        int slot = slot_of(s, (int)i);
+        const ynode *item = nth_input_node(root, i);
+        const ynode *ak = item ? fkcg_map_get(item, "absent_key") : NULL;
+        if (slot < 0 && ak) {
+            fail(v, &ak->key->loc,
+                 "input '%s' states 'absent_key' but the key does not name it; drop "
+                 "'absent_key'",
+                 in->name);
+            continue;
+        }
+        if (slot < 0)
+            continue;
+        if (in->same_dtype_as && ak) {
+            fail(v, &ak->key->loc,
+                 "input '%s' has same_dtype_as '%s': without it, its key slot holds that "
+                 "tensor's dtype; drop 'absent_key'",
+                 in->name, in->same_dtype_as);
+            continue;
+        }
+        if (in->same_dtype_as)
+            continue;
+        if (!ak) {
+            fail(v, &in->optional_loc,
+                 "optional input '%s' is in the key: say which dtype its slot holds in a call "
+                 "without it, e.g. 'absent_key: %s' (that key's binding then serves both calls)",
+                 in->name, dt_first(s, in));
+            continue;
+        }
+        bool served = false;
+        for (size_t t = 0; t < s->n_tuples && !served; t++)
+            served = s->tuples[t * s->n_key + (size_t)slot] == in->absent_key;
+        if (in->absent_key >= 0 && !served && s->n_tuples)
+            fail(v, &ak->loc,
+                 "no allowed key has %s in input '%s''s slot: nothing serves a call without it",
+                 ak->str, in->name);
+    }
+}
+
 static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
 {
     fkcg_caps *c = &s->caps;
@@ -1343,6 +1691,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
         build_outputs(v, fkcg_map_get(root, "return"), s);
     if (accepted && clean(v, "return", "key", NULL))
         build_key(v, root, s, clean(v, "dtype_table", "exclude", NULL));
+    if (accepted && clean(v, "return", "key", NULL))
+        check_optional(v, root, s);
     if (accepted && clean(v, "op_kind", NULL))
         check_runtime_op(v, root, s, clean(v, "return", NULL));
     if (clean(v, "caps", NULL))

@@ -6,7 +6,13 @@
 // A write is the copy_u128 box (planes x rows x row_units 16-byte units), optionally a ring
 // with the device-resident position (ring_u128: row or plane i lands at (start + i) mod cap).
 // Must match struct fkc_fused and the table built in runtime/src/stream.c.
+// Built twice: `fused`, and `fused_advance` (-DADVANCE=1), which also adds a delta to a u64 ring
+// position after every group is done with it (fkc_stream_advance folded into the dispatch that
+// writes at that position; see finish() below for why no group can read the advanced value).
 #version 450
+#ifndef ADVANCE
+#define ADVANCE 0
+#endif
 
 layout(local_size_x = 256) in;
 
@@ -26,8 +32,20 @@ layout(std430, set = 0, binding = 12) writeonly buffer W6 { uvec4 w6[]; };
 layout(std430, set = 0, binding = 13) writeonly buffer W7 { uvec4 w7[]; };
 layout(std430, set = 0, binding = 14) writeonly buffer W8 { uvec4 w8[]; };
 
+#if ADVANCE
+// 15: the dispatch's own counter word (in the stream's table buffer, 0 when the dispatch
+// starts, left 0 when it ends); 16: the window holding the position to advance.
+layout(std430, set = 0, binding = 15) coherent buffer Ctl { uint done; } ctl;
+layout(std430, set = 0, binding = 16) coherent buffer Adv { uint a[]; };
+#endif
+
 layout(push_constant) uniform Push {
     uint n; // writes in the table
+#if ADVANCE
+    uint word;     // the position's low word in window 16
+    uint delta_lo; // the delta, low and high 32 bits
+    uint delta_hi;
+#endif
 } pc;
 
 uvec4 ld(uint k, uint i) // read window k
@@ -76,7 +94,7 @@ uint mod64(uint lo, uint hi, uint cap)
     return r;
 }
 
-void main()
+void body()
 {
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     uint lo = 0u, hi = pc.n; // the last write whose first group is <= g
@@ -115,4 +133,42 @@ void main()
     }
     uvec4 v = ld(ks, t[e + 3u] + plane * t[e + 9u] + row * t[e + 7u] + col);
     st(kd, t[e + 4u] + dplane * t[e + 10u] + drow * t[e + 8u] + col, v);
+}
+
+#if ADVANCE
+// The advance: every group counts itself done in ctl.done once all its invocations have made
+// their accesses (memoryBarrierBuffer, then the work-group barrier: each invocation's reads of
+// the position and its stores come before invocation 0's atomicAdd). The group whose atomicAdd
+// returns the number of groups - 1 is the last: the atomicAdds form one modification order of
+// ctl.done, so every other group's add, and with it every read of the position any group made,
+// came before this one; after its own memoryBarrierBuffer it reads the position, writes
+// position + delta and puts the counter back to 0, so a replay of the recording starts from 0
+// again. No group reads the position after it was advanced: the only write comes after the
+// last group counted itself, and no group reads the position after counting. The next command
+// sees the new position through the stream's barrier, as after advance.comp.
+void finish()
+{
+    memoryBarrierBuffer();
+    barrier();
+    if (gl_LocalInvocationIndex != 0u)
+        return;
+    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    if (atomicAdd(ctl.done, 1u) != groups - 1u)
+        return;
+    memoryBarrierBuffer();
+    uint lo = a[pc.word], hi = a[pc.word + 1u];
+    uint carry;
+    uint nlo = uaddCarry(lo, pc.delta_lo, carry);
+    a[pc.word] = nlo;
+    a[pc.word + 1u] = hi + pc.delta_hi + carry;
+    ctl.done = 0u;
+}
+#endif
+
+void main()
+{
+    body(); // (returns early for invocations past their write: all reach finish())
+#if ADVANCE
+    finish();
+#endif
 }

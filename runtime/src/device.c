@@ -547,12 +547,13 @@ static void read_properties(fkc_context *ctx)
                                                                                  : (void *)&m3};
     ctx->vk.vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
     ctx->max_allocation = m3.maxMemoryAllocationSize;
-    uint32_t m = FKC_KERNEL_MAX_BUFFERS;
+    uint32_t m = UINT32_MAX;
     if (ctx->vk.vkCmdPushDescriptorSetKHR && pd.maxPushDescriptors < m)
         m = pd.maxPushDescriptors;
     if (p2.properties.limits.maxPerStageDescriptorStorageBuffers < m)
         m = p2.properties.limits.maxPerStageDescriptorStorageBuffers;
-    ctx->max_push_buffers = m;
+    ctx->max_bindings = m;
+    ctx->max_push_buffers = m < FKC_KERNEL_MAX_BUFFERS ? m : FKC_KERNEL_MAX_BUFFERS;
     ctx->vk.vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->mem);
     timestamps(ctx);
 }
@@ -764,17 +765,6 @@ static void teardown(fkc_context *ctx)
     free(ctx);
 }
 
-void fkc_context_retain(fkc_context *ctx)
-{
-    atomic_fetch_add(&ctx->refs, 1);
-}
-
-void fkc_context_release(fkc_context *ctx)
-{
-    if (atomic_fetch_sub(&ctx->refs, 1) == 1)
-        teardown(ctx);
-}
-
 static fkc_status check_options(const fkc_context_options *o, const char *what)
 {
     if (o->size != sizeof *o)
@@ -847,6 +837,7 @@ fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan
     if (!ctx)
         return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the context");
     atomic_init(&ctx->refs, 1);
+    ctx->teardown = teardown;
     atomic_init(&ctx->validation_count, 0);
     pthread_mutex_init(&ctx->lock, NULL);
     pthread_mutex_init(&ctx->submit_lock, NULL);
@@ -935,37 +926,6 @@ void fkc_context_destroy(fkc_context *ctx)
         fkc_context_release(ctx);
 }
 
-void fkc_debug_lifetime_wait(fkc_context *ctx)
-{
-    if (!(ctx->flags & FKC_CONTEXT_DEBUG_LIFETIME))
-        return;
-    /* vkDeviceWaitIdle needs the device's queues externally synchronised: fkc's lock, or the
-     * host's queue_lock of the queue it lent (its other queues are the host's rule) */
-    if (ctx->queue_lock)
-        ctx->queue_lock(ctx->queue_lock_user, ctx->queue, true);
-    else
-        pthread_mutex_lock(&ctx->submit_lock);
-    ctx->vk.vkDeviceWaitIdle(ctx->device); /* (a lost device: nothing is pending any more) */
-    if (ctx->queue_lock)
-        ctx->queue_lock(ctx->queue_lock_user, ctx->queue, false);
-    else
-        pthread_mutex_unlock(&ctx->submit_lock);
-}
-
-fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence)
-{
-    if (ctx->queue_lock)
-        ctx->queue_lock(ctx->queue_lock_user, ctx->queue, true);
-    else
-        pthread_mutex_lock(&ctx->submit_lock);
-    VkResult r = ctx->vk.vkQueueSubmit(ctx->queue, 1, submit, fence);
-    if (ctx->queue_lock)
-        ctx->queue_lock(ctx->queue_lock_user, ctx->queue, false);
-    else
-        pthread_mutex_unlock(&ctx->submit_lock);
-    return r == VK_SUCCESS ? FKC_OK : fkc_vk_fail(r, "vkQueueSubmit");
-}
-
 const fkc_device_info *fkc_context_device(const fkc_context *ctx)
 {
     return ctx ? &ctx->info : NULL;
@@ -1008,12 +968,4 @@ bool fkc_context_vulkan_timeline(const fkc_context *ctx)
 bool fkc_context_vulkan_push_descriptors(const fkc_context *ctx)
 {
     return ctx && ctx->vk.vkCmdPushDescriptorSetKHR;
-}
-
-int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want)
-{
-    for (uint32_t i = 0; i < ctx->mem.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (ctx->mem.memoryTypes[i].propertyFlags & want) == want)
-            return (int)i;
-    return -1;
 }

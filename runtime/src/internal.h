@@ -38,7 +38,10 @@
 #define FKC_FUSE_WRITE 8u             /* and written ones (fused.comp: bindings 1..14) */
 #define FKC_FUSE_MAX_UNITS (1u << 16) /* 16-byte units a write may have to be fused */
 #define FKC_FUSE_WORDS 16u            /* 32-bit words of one write's entry (fused.comp) */
-#define FKC_TABLE_BYTES (64u << 10)   /* buffer of a stream's fused-write tables */
+/* Where a fused batch's counter word (fused.comp's ADVANCE variant) lies after its table: past
+ * the largest table, a multiple of every storage offset alignment (at most 256 bytes). */
+#define FKC_FUSE_COUNTER (FKC_FUSE_MAX * FKC_FUSE_WORDS * 4u)
+#define FKC_TABLE_BYTES (64u << 10) /* buffer of a stream's fused-write tables */
 
 /* ---- vk.c: every Vulkan function the runtime calls, loaded through vkGetInstanceProcAddr --
  * (the host's or the loader's); the library calls no other Vulkan symbol. */
@@ -116,6 +119,7 @@ typedef enum kernel_id {
     KERNEL_RING_U128,
     KERNEL_RING_WIDE,
     KERNEL_FUSED,
+    KERNEL_FUSED_ADVANCE, /* fused.comp with a position advance after its writes */
     KERNEL_ADVANCE,
     KERNEL_SET_ROWS_WORD,  /* set_rows.comp: one 32-bit word of a cache row per invocation */
     KERNEL_SET_ROWS_VEC,   /* and one 16-byte unit (rows and offsets 16-aligned) */
@@ -170,8 +174,9 @@ struct fkc_context {
     VkAllocationCallbacks alloc_copy;
     fkc_vulkan_memory_fn on_allocate, on_free; /* the host's device-memory callbacks */
     void *memory_user;
-    atomic_uint refs; /* the creator's + one per buffer, stream, kernel */
-    bool borrowed;    /* instance, device and queue are the host's */
+    atomic_uint refs;                          /* the creator's + one per buffer, stream, kernel */
+    void (*teardown)(struct fkc_context *ctx); /* device.c's: frees it at the last release */
+    bool borrowed;                             /* instance, device and queue are the host's */
     VkInstance instance;
     uint32_t instance_api; /* the instance's API version */
     VkDebugUtilsMessengerEXT messenger;
@@ -193,25 +198,29 @@ struct fkc_context {
     uint64_t offset_align;                /* window start alignment */
     uint64_t max_allocation;              /* maxMemoryAllocationSize (0: not reported) */
     uint32_t max_push_buffers;            /* storage buffers one user kernel may bind */
-    uint32_t timestamp_bits;              /* valid timestamp bits of the queue (0: none) */
-    double timestamp_ns;                  /* nanoseconds per timestamp tick */
+    uint32_t max_bindings;   /* storage buffers one of the runtime's kernels may bind */
+    uint32_t timestamp_bits; /* valid timestamp bits of the queue (0: none) */
+    double timestamp_ns;     /* nanoseconds per timestamp tick */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
     VkPipeline pipelines[KERNEL_COUNT];
     VkDescriptorSetLayout fused_set_layout; /* fused.comp: the table and its windows */
     VkPipelineLayout fused_layout;
+    VkDescriptorSetLayout fused_advance_set_layout; /* and its counter and position windows */
+    VkPipelineLayout fused_advance_layout;
     VkDescriptorSetLayout advance_set_layout; /* advance.comp: one buffer */
     VkPipelineLayout advance_layout;
     VkDescriptorSetLayout set_rows_set_layout; /* set_rows.comp: source, index, cache, status */
     VkPipelineLayout set_rows_layout;
     VkDescriptorSetLayout set_rows_fused_set_layout; /* the table, 4 read and 8 written windows */
     VkPipelineLayout set_rows_fused_layout;
-    bool fusion;                     /* the device binds enough buffers to fuse writes */
-    bool no_host_tables;             /* test hook: never host-visible fused tables */
-    fkc_memory memory;               /* blocks of the buffers (memory.c) */
-    pthread_mutex_t lock;            /* the stream pool and the user-kernel cache */
-    fkc_stream *idle;                /* pooled streams of one-shot calls and copies */
-    fkc_stream *pooled;              /* every pooled stream (freed with the context) */
+    bool fusion;          /* the device binds enough buffers to fuse writes */
+    bool fused_advance;   /* ... and 2 more, pushed: fkc_stream_advance joins a fused dispatch */
+    bool no_host_tables;  /* test hook: never host-visible fused tables */
+    fkc_memory memory;    /* blocks of the buffers (memory.c) */
+    pthread_mutex_t lock; /* the stream pool and the user-kernel cache */
+    fkc_stream *idle;     /* pooled streams of one-shot calls and copies */
+    fkc_stream *pooled;   /* every pooled stream (freed with the context) */
     struct fkc_kernel *user_kernels; /* fkc_kernel_cached's kernels (user_kernel.c) */
     fkc_message_fn on_validation;
     void *on_validation_user;
@@ -261,6 +270,8 @@ typedef struct fkc_fused {
     uint32_t row_units, rows, planes, s_row, d_row, s_plane, d_plane; /* 16-byte units */
     uint32_t ring, cap, skip;
     const struct fkc_buffer *bsrc, *bdst, *bpos; /* the buffers (a lone write is dispatched) */
+    /* records it as its own dispatch (slab.c's, given by who queues it): a batch of one */
+    void (*alone)(struct fkc_stream *s, const struct fkc_fused *w);
 } fkc_fused;
 
 /* A buffer of fused-write tables: host-visible device memory the host writes when it records
@@ -287,8 +298,13 @@ typedef struct fkc_batch {
     fkc_slot slot[FKC_FUSE_READ + FKC_FUSE_WRITE]; /* read ones first, then written ones */
     uint32_t n_read, n_write;
     struct fkc_table *table; /* where its table goes: `table` at byte `at` */
-    uint64_t at;
+    uint64_t at;             /* (its counter word FKC_FUSE_COUNTER bytes further) */
     VkDescriptorSet set;
+    /* fkc_stream_advance folded into the dispatch (fused_advance.comp): the u64 at byte
+     * adv_at of adv_buf moves on by adv_delta after the writes, bound as [adv_lo, adv_at + 8) */
+    bool adv;
+    VkBuffer adv_buf;
+    uint64_t adv_lo, adv_at, adv_delta;
 } fkc_batch;
 
 /* A recorded download: its bytes land in `dst` when the stream's work has completed. */
@@ -297,6 +313,30 @@ typedef struct fkc_pending {
     uint32_t chunk;    /* index in the stream's download chunks */
     uint64_t at, size; /* bytes [at, at + size) of the chunk */
 } fkc_pending;
+
+/* A batcher above the stream (fused.c's small writes, set_rows.c's ops): work queued on a
+ * stream and recorded later as one dispatch. The stream calls it through this table, which the
+ * batcher installs in s->batcher[] when it first queues on the stream, so that stream.c calls
+ * nothing above it. flush records what is pending (keep: the windows it binds stay tracked);
+ * hazard: whether access a must wait for the pending dispatch; pending: the commands that
+ * dispatch will record; reset forgets what is pending, release frees the batcher's state. */
+typedef struct fkc_batcher {
+    void (*flush)(struct fkc_stream *s, bool keep);
+    bool (*hazard)(const struct fkc_stream *s, const fkc_access *a);
+    uint32_t (*pending)(const struct fkc_stream *s);
+    void (*reset)(struct fkc_stream *s);
+    void (*release)(struct fkc_stream *s);
+    /* fkc_stream_advance of the u64 at byte `at` of buf (its window bound from `lo`) as part of
+     * the pending dispatch, recorded now; false (nothing done) where it cannot be (NULL: never) */
+    bool (*advance)(struct fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t at, uint64_t delta);
+} fkc_batcher;
+
+/* The batchers, in the order a barrier flushes them. */
+typedef enum fkc_batcher_id {
+    FKC_BATCHER_SET_ROWS,
+    FKC_BATCHER_FUSED,
+    FKC_BATCHERS
+} fkc_batcher_id;
 
 struct fkc_stream {
     fkc_context *ctx;
@@ -330,8 +370,9 @@ struct fkc_stream {
     uint32_t n_pending, cap_pending;
     VkDescriptorPool *dpools; /* no push descriptors: the sets of the recorded ops */
     uint32_t n_dpools, cur_dpool;
-    fkc_stream *next_idle, *next_pooled; /* the context's pool lists */
-    struct fkc_sr_batch *sr;             /* set_rows ops waiting to be fused (set_rows.c) */
+    fkc_stream *next_idle, *next_pooled;      /* the context's pool lists */
+    struct fkc_sr_batch *sr;                  /* set_rows ops waiting to be fused (set_rows.c) */
+    const fkc_batcher *batcher[FKC_BATCHERS]; /* installed by the batchers above */
 };
 
 /* ---- error.c ---- */
@@ -342,10 +383,9 @@ fkc_status fkc_fail(fkc_status status, const char *fmt, ...) __attribute__((form
 fkc_status fkc_vk_fail(VkResult r, const char *what);
 const char *fkc_vk_result_name(VkResult r);
 
-/* ---- device.c ---- */
-/* Finds a memory type with all `want` flags among `bits`; -1 when none. */
-int fkc_memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want);
-/* The context's life: every buffer, stream and kernel holds it; the last release frees it. */
+/* ---- context.c ---- */
+/* The context's life: every buffer, stream and kernel holds it; the last release frees it
+ * (ctx->teardown). */
 void fkc_context_retain(fkc_context *ctx);
 void fkc_context_release(fkc_context *ctx);
 /* FKC_CONTEXT_DEBUG_LIFETIME: waits for the device to be idle (under the queue's lock) before a
@@ -353,6 +393,7 @@ void fkc_context_release(fkc_context *ctx);
 void fkc_debug_lifetime_wait(fkc_context *ctx);
 /* vkQueueSubmit under the queue's lock (fkc's mutex, or the host's queue_lock). */
 fkc_status fkc_queue_submit(fkc_context *ctx, const VkSubmitInfo *submit, VkFence fence);
+/* ---- device.c ---- */
 /* Creates a context: owned (host NULL; gipa NULL: vh's, else the loader's, opened at run time)
  * or over the host's device; vh may be NULL. */
 fkc_status fkc_context_open(const fkc_context_options *options, const fkc_vulkan_device *host,
@@ -428,14 +469,29 @@ void fkc_stream_barrier(fkc_stream *s);
  * them overlaps a range an earlier command since the last barrier wrote (or, for a write, read
  * or wrote), then tracks them. */
 void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a);
+/* Whether two accesses must be ordered: the same buffer, overlapping bytes, one a write. */
+bool fkc_access_conflict(const fkc_access *t, VkBuffer buf, uint64_t lo, uint64_t hi, bool write);
+/* Whether [lo, hi) of buf (written or read) must wait for the tracked accesses of recorded
+ * commands (pending = false) or of the pending fused writes' exact bytes (pending = true). */
+bool fkc_stream_hazard(const fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t hi, bool write,
+                       bool pending);
+/* Tracks a, merged into a tracked range of the same kind and buffer that it touches. */
+void fkc_stream_track(fkc_stream *s, const fkc_access *a);
+
+/* Whether the stream fuses an aligned write of this many 16-byte units. */
+bool fkc_stream_fusing(const fkc_stream *s, uint64_t units);
+/* Commands the pending dispatch of batcher `id` will record (0: nothing pending). */
+uint32_t fkc_stream_pending(const fkc_stream *s, fkc_batcher_id id);
+
+/* ---- fused.c: the fused-write batcher ---- */
 /* Queues one aligned box write into the stream's pending fused dispatch (its ranges already
  * touched); false when the stream does not fuse or the box cannot be fused (then the caller
  * dispatches it), or on failure with *st set. */
 bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
                      const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st);
-/* Whether the stream fuses an aligned write of this many 16-byte units. */
-bool fkc_stream_fusing(const fkc_stream *s, uint64_t units);
-/* Records the pending fused writes, if any, as one dispatch. */
+
+/* ---- stream.c ---- */
+/* Records the pending fused writes and set_rows ops, if any, as their dispatches. */
 void fkc_stream_flush(fkc_stream *s);
 /* Binds a compute pipeline and its storage buffers (push descriptors, or a set of the
  * stream's pools): what every dispatch, the runtime's and user kernels', goes through. */
@@ -445,22 +501,11 @@ fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layo
 
 /* Table space for one fused batch (FKC_FUSE_MAX * FKC_FUSE_WORDS words) in the stream's table
  * buffers, and (without push descriptors) a descriptor set of the stream's pools. */
-fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at);
+fkc_status fkc_stream_table(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at);
 fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set);
 /* A memory barrier (stream.c's one place recording vkCmdPipelineBarrier). */
 void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
                                VkPipelineStageFlags dst, VkAccessFlags dst_access);
-
-/* ---- set_rows.c ---- */
-/* Records the stream's pending fused set_rows ops, if any, as one dispatch (their accesses are
- * tracked already); forgets them (reset); frees the batch. Dispatches pending now (0 or 1). */
-void fkc_set_rows_flush(fkc_stream *s);
-void fkc_set_rows_reset(fkc_stream *s);
-void fkc_set_rows_free(fkc_stream *s);
-uint32_t fkc_set_rows_pending(const fkc_stream *s);
-/* Whether access a must wait for the pending fused set_rows dispatch: it will bind whole
- * windows (widened over bytes between its ops), which is what the validation layer sees. */
-bool fkc_set_rows_hazard(const fkc_stream *s, const fkc_access *a);
 
 /* ---- slab.c ---- */
 /* Records one planned box copy from src into out (shapes from the tensors). */
@@ -475,10 +520,6 @@ fkc_status fkc_record_box(fkc_stream *s, const fkc_tensor *src, const fkc_tensor
 fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *out,
                            const fkc_box *box, size_t elem_size, uint32_t axis, uint64_t cap,
                            uint64_t skip, const fkc_buffer *pos, uint64_t pos_off);
-
-/* Records one queued fused write as its own copy_u128 / ring_u128 dispatch (a batch of one:
- * no table to update). */
-void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w);
 
 /* ---- user_kernel.c ---- */
 void fkc_user_kernels_destroy(fkc_context *ctx); /* the context's cached kernels */

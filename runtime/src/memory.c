@@ -115,6 +115,15 @@ uint64_t fkc_context_vulkan_heap_used(const fkc_context *ctx, uint32_t heap)
     return used;
 }
 
+/* Finds a memory type with all `want` flags among `bits`; -1 when none. */
+static int memory_type(const fkc_context *ctx, uint32_t bits, VkMemoryPropertyFlags want)
+{
+    for (uint32_t i = 0; i < ctx->mem.memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (ctx->mem.memoryTypes[i].propertyFlags & want) == want)
+            return (int)i;
+    return -1;
+}
+
 fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFlags usage,
                                 VkMemoryPropertyFlags want, VkMemoryPropertyFlags fallback,
                                 VkBuffer *buf, VkDeviceMemory *mem, bool *coherent)
@@ -132,9 +141,9 @@ fkc_status fkc_memory_dedicated(fkc_context *ctx, uint64_t size, VkBufferUsageFl
     }
     VkMemoryRequirements req;
     vk->vkGetBufferMemoryRequirements(ctx->device, *buf, &req);
-    int type = fkc_memory_type(ctx, req.memoryTypeBits, want);
+    int type = memory_type(ctx, req.memoryTypeBits, want);
     if (type < 0)
-        type = fkc_memory_type(ctx, req.memoryTypeBits, fallback);
+        type = memory_type(ctx, req.memoryTypeBits, fallback);
     if (type < 0) {
         vk->vkDestroyBuffer(ctx->device, *buf, ctx->alloc);
         *buf = VK_NULL_HANDLE;
@@ -179,9 +188,9 @@ fkc_status fkc_memory_init(fkc_context *ctx, uint64_t block_bytes)
     m->type_bits = req.memoryTypeBits;
     /* Blocks: FKC_BLOCK_BYTES, at most an eighth of the heap and the largest allocation. */
     uint64_t block = block_bytes ? block_bytes : FKC_BLOCK_BYTES;
-    int type = fkc_memory_type(ctx, m->type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    int type = memory_type(ctx, m->type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (type < 0)
-        type = fkc_memory_type(ctx, m->type_bits, 0);
+        type = memory_type(ctx, m->type_bits, 0);
     if (type >= 0 && !block_bytes) {
         uint64_t heap = ctx->mem.memoryHeaps[ctx->mem.memoryTypes[type].heapIndex].size;
         while (block > (1u << 20) && block > heap / 8)

@@ -31,6 +31,9 @@ static const uint32_t spv_ring_wide[] =
 static const uint32_t spv_fused[] =
 #include "fused.spv.inc"
     ;
+static const uint32_t spv_fused_advance[] =
+#include "fused_advance.spv.inc"
+    ;
 static const uint32_t spv_advance[] =
 #include "advance.spv.inc"
     ;
@@ -57,6 +60,7 @@ static const struct {
     [KERNEL_RING_U128] = {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
     [KERNEL_RING_WIDE] = {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
     [KERNEL_FUSED] = {spv_fused, sizeof spv_fused, "fused"},
+    [KERNEL_FUSED_ADVANCE] = {spv_fused_advance, sizeof spv_fused_advance, "fused_advance"},
     [KERNEL_ADVANCE] = {spv_advance, sizeof spv_advance, "advance"},
     [KERNEL_SET_ROWS_WORD] = {spv_set_rows_word, sizeof spv_set_rows_word, "set_rows_word"},
     [KERNEL_SET_ROWS_VEC] = {spv_set_rows_vec, sizeof spv_set_rows_vec, "set_rows_vec"},
@@ -69,7 +73,9 @@ fkc_status fkc_compute_layout(fkc_context *ctx, uint32_t n_buffers, uint32_t pus
                               const char *who, VkDescriptorSetLayout *set, VkPipelineLayout *layout)
 {
     char what[64];
-    VkDescriptorSetLayoutBinding b[FKC_KERNEL_MAX_BUFFERS];
+    VkDescriptorSetLayoutBinding b[32]; /* user kernels: FKC_KERNEL_MAX_BUFFERS; fused: 17 */
+    if (n_buffers > 32)
+        return fkc_fail(FKC_ERR_UNSUPPORTED, "%s%u bindings in one layout", who, n_buffers);
     for (uint32_t i = 0; i < n_buffers; i++)
         b[i] = (VkDescriptorSetLayoutBinding){.binding = i,
                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -114,6 +120,13 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
     if (st == FKC_OK && ctx->fusion)
         st = fkc_compute_layout(ctx, 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, 4, "",
                                 &ctx->fused_set_layout, &ctx->fused_layout);
+    /* its advancing variant binds 2 more (its counter, the position's window) and is used with
+     * push descriptors only (the set is chosen when the advance comes, after the writes) */
+    ctx->fused_advance = ctx->fusion && ctx->vk.vkCmdPushDescriptorSetKHR &&
+                         ctx->max_bindings >= 3 + FKC_FUSE_READ + FKC_FUSE_WRITE;
+    if (st == FKC_OK && ctx->fused_advance)
+        st = fkc_compute_layout(ctx, 3 + FKC_FUSE_READ + FKC_FUSE_WRITE, 16, "",
+                                &ctx->fused_advance_set_layout, &ctx->fused_advance_layout);
     if (st == FKC_OK)
         st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout, &ctx->advance_layout);
     if (st == FKC_OK) /* set_rows.comp: source, index, cache, status; 21 words of push */
@@ -125,11 +138,13 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
      * records completely or not at all), and the pipelines are read-only afterwards. */
     for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++) {
         VkPipelineLayout layout = k == KERNEL_FUSED            ? ctx->fused_layout
+                                  : k == KERNEL_FUSED_ADVANCE  ? ctx->fused_advance_layout
                                   : k == KERNEL_ADVANCE        ? ctx->advance_layout
                                   : k == KERNEL_SET_ROWS_FUSED ? ctx->set_rows_fused_layout
                                   : k >= KERNEL_SET_ROWS_WORD  ? ctx->set_rows_layout
                                                                : ctx->pipeline_layout;
-        if ((k == KERNEL_FUSED || k == KERNEL_SET_ROWS_FUSED) && !ctx->fusion)
+        if (((k == KERNEL_FUSED || k == KERNEL_SET_ROWS_FUSED) && !ctx->fusion) ||
+            (k == KERNEL_FUSED_ADVANCE && !ctx->fused_advance))
             continue;
         st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, layout, "",
                                   &ctx->pipelines[k]);
@@ -142,14 +157,16 @@ void fkc_pipelines_destroy(fkc_context *ctx)
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (ctx->pipelines[k])
             ctx->vk.vkDestroyPipeline(ctx->device, ctx->pipelines[k], ctx->alloc);
-    VkPipelineLayout layouts[5] = {ctx->pipeline_layout, ctx->fused_layout, ctx->advance_layout,
-                                   ctx->set_rows_layout, ctx->set_rows_fused_layout};
-    VkDescriptorSetLayout sets[4] = {ctx->fused_set_layout, ctx->advance_set_layout,
-                                     ctx->set_rows_set_layout, ctx->set_rows_fused_set_layout};
-    for (int i = 0; i < 5; i++)
+    VkPipelineLayout layouts[6] = {ctx->pipeline_layout,      ctx->fused_layout,
+                                   ctx->fused_advance_layout, ctx->advance_layout,
+                                   ctx->set_rows_layout,      ctx->set_rows_fused_layout};
+    VkDescriptorSetLayout sets[5] = {ctx->fused_set_layout, ctx->fused_advance_set_layout,
+                                     ctx->advance_set_layout, ctx->set_rows_set_layout,
+                                     ctx->set_rows_fused_set_layout};
+    for (int i = 0; i < 6; i++)
         if (layouts[i])
             ctx->vk.vkDestroyPipelineLayout(ctx->device, layouts[i], ctx->alloc);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (sets[i])
             ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, sets[i], ctx->alloc);
     if (ctx->set_layout)

@@ -335,7 +335,9 @@ struct fkc_sr_batch {
     bool self; /* its own op is being touched: its windows are no hazard to it */
 };
 
-bool fkc_set_rows_hazard(const fkc_stream *s, const fkc_access *a)
+static void sr_flush(fkc_stream *s);
+
+static bool sr_hazard(const fkc_stream *s, const fkc_access *a)
 {
     const struct fkc_sr_batch *b = s->sr;
     if (!b || !b->n || b->self)
@@ -349,18 +351,18 @@ bool fkc_set_rows_hazard(const fkc_stream *s, const fkc_access *a)
     return false;
 }
 
-uint32_t fkc_set_rows_pending(const fkc_stream *s)
+static uint32_t sr_pending(const fkc_stream *s)
 {
     return s->sr && s->sr->n ? 1 + (s->sr->table->map ? 0 : 1) : 0;
 }
 
-void fkc_set_rows_reset(fkc_stream *s)
+static void sr_reset(fkc_stream *s)
 {
     if (s->sr)
         s->sr->n = 0, s->sr->groups = 0;
 }
 
-void fkc_set_rows_free(fkc_stream *s)
+static void sr_release(fkc_stream *s)
 {
     free(s->sr);
     s->sr = NULL;
@@ -419,7 +421,7 @@ static int sr_slot(fkc_stream *s, struct fkc_sr_batch *b, const VkDescriptorBuff
 
 static fkc_status sr_start(fkc_stream *s, struct fkc_sr_batch *b)
 {
-    fkc_status st = fkc_stream_table(s, &b->table, &b->at);
+    fkc_status st = fkc_stream_table(s, 0, &b->table, &b->at);
     b->set = VK_NULL_HANDLE;
     if (st == FKC_OK && !s->ctx->vk.vkCmdPushDescriptorSetKHR)
         st = fkc_stream_alloc_set(s, s->ctx->set_rows_fused_set_layout, &b->set);
@@ -436,7 +438,7 @@ static fkc_status sr_queue(fkc_stream *s, const sr_push *pc, const uint64_t at[4
     struct fkc_sr_batch *b = s->sr;
     for (int pass = 0; pass < 2; pass++) {
         if (b->n && (b->n == SR_FUSE_MAX || b->groups + groups > glim * glim))
-            fkc_set_rows_flush(s);
+            sr_flush(s);
         fkc_status st;
         if (b->n == 0 && (st = sr_start(s, b)) != FKC_OK)
             return st;
@@ -449,7 +451,7 @@ static fkc_status sr_queue(fkc_stream *s, const sr_push *pc, const uint64_t at[4
         if (k[0] < 0 || k[1] < 0 || k[2] < 0 || k[3] < 0) {
             memcpy(b->slot, saved, sizeof saved);
             b->n_read = nr, b->n_write = nw;
-            fkc_set_rows_flush(s); /* a new batch: its windows are the op's own */
+            sr_flush(s); /* a new batch: its windows are the op's own */
             continue;
         }
         sr_op *o = &b->op[b->n++];
@@ -463,7 +465,7 @@ static fkc_status sr_queue(fkc_stream *s, const sr_push *pc, const uint64_t at[4
         b->groups += groups;
         s->items++;
         /* (its exact windows are tracked; later commands meeting the widened ones find them
-         * through fkc_set_rows_hazard) */
+         * through sr_hazard) */
         return FKC_OK;
     }
     return fkc_fail(FKC_ERR_STATE, "set_rows: the op's windows fit no fused batch");
@@ -482,7 +484,7 @@ static bool shares_status(const fkc_stream *s, const VkDescriptorBufferInfo *w)
     return false;
 }
 
-void fkc_set_rows_flush(fkc_stream *s)
+static void sr_flush(fkc_stream *s)
 {
     struct fkc_sr_batch *b = s->sr;
     if (!b || !b->n)
@@ -562,6 +564,15 @@ void fkc_set_rows_flush(fkc_stream *s)
     b->n = 0;
     b->groups = 0;
 }
+
+static void sr_flush_keep(fkc_stream *s, bool keep)
+{
+    (void)keep; /* (its windows stay tracked until the barrier either way) */
+    sr_flush(s);
+}
+
+static const fkc_batcher sr_batcher = {sr_flush_keep, sr_hazard,  sr_pending,
+                                       sr_reset,      sr_release, NULL};
 
 static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
                                 fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
@@ -693,6 +704,7 @@ static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_
          * not, when the batch's ops count into it already */
         if (!s->sr && !(s->sr = calloc(1, sizeof *s->sr)))
             return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused set_rows batch");
+        s->batcher[FKC_BATCHER_SET_ROWS] = &sr_batcher;
         bool shared = status && shares_status(s, &bi[3]);
         s->sr->self = true;
         fkc_stream_touch(s, nacc - (shared ? 1 : 0), acc);

@@ -201,6 +201,10 @@ static fkc_status bind(fkc_stream *s, VkPipeline pipe, uint32_t nb,
     return fkc_stream_bind(s, pipe, s->ctx->pipeline_layout, s->ctx->set_layout, nb, bi);
 }
 
+/* Records one queued fused write as its own copy_u128 / ring_u128 dispatch (a batch of one:
+ * no table to update); the batcher calls it through fkc_fused.alone. */
+static void record_alone(fkc_stream *s, const fkc_fused *w);
+
 /* Records the dispatches of one piece that fits the storage range: binds the windows (and the
  * ring position), then walks the grid in chunks the work-group limit allows. */
 static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
@@ -263,7 +267,8 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
                        .skip = pc.skip,
                        .bsrc = from,
                        .bdst = to,
-                       .bpos = p->ring ? p->pos : NULL};
+                       .bpos = p->ring ? p->pos : NULL,
+                       .alone = record_alone};
         if (fkc_stream_fuse(s, &w, from, to, p->ring ? p->pos : NULL, &st))
             return FKC_OK;
         if (st != FKC_OK)
@@ -470,7 +475,7 @@ fkc_status fkc_record_ring(fkc_stream *s, const fkc_tensor *src, const fkc_tenso
     return record_job(s, src, out, &j, p);
 }
 
-void fkc_record_fused_alone(fkc_stream *s, const fkc_fused *w)
+static void record_alone(fkc_stream *s, const fkc_fused *w)
 {
     piece p = {.src = w->src,
                .dst = w->dst,

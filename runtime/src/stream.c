@@ -146,8 +146,9 @@ void fkc_stream_free(fkc_stream *s)
         fkc_memory_release(ctx, s->tables[i].memory);
     }
     free(s->tables);
-    free(s->batch);
-    fkc_set_rows_free(s);
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i])
+            s->batcher[i]->release(s);
     free(s->pending);
     if (s->timer)
         vk->vkDestroyQueryPool(ctx->device, s->timer, ctx->alloc);
@@ -203,9 +204,9 @@ static fkc_status reset_recording(fkc_stream *s)
     s->n_track = 0;
     s->cur_table = 0;
     s->table_used = 0;
-    if (s->batch)
-        s->batch->n = 0, s->batch->groups = 0;
-    fkc_set_rows_reset(s);
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i])
+            s->batcher[i]->reset(s);
     s->broken = false;
     s->replayable = false;
     s->host_read = false;
@@ -267,13 +268,33 @@ fkc_status fkc_stream_ensure(fkc_stream *s)
     return s->recording ? FKC_OK : fkc_stream_begin(s);
 }
 
-static void flush_batch(fkc_stream *s, bool keep);
+/* Records the pending work of every batcher (fkc_batcher: set_rows' ops, then the fused
+ * writes). */
+static void flush_batchers(fkc_stream *s, bool keep)
+{
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i])
+            s->batcher[i]->flush(s, keep);
+}
+
+/* Whether access a must wait for a batcher's pending dispatch. */
+static bool batch_hazard(const fkc_stream *s, const fkc_access *a)
+{
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        if (s->batcher[i] && s->batcher[i]->hazard(s, a))
+            return true;
+    return false;
+}
+
+uint32_t fkc_stream_pending(const fkc_stream *s, fkc_batcher_id id)
+{
+    return s->batcher[id] ? s->batcher[id]->pending(s) : 0;
+}
 
 void fkc_stream_barrier(fkc_stream *s)
 {
     bool any = s->n_track > 0; /* pending fused writes are tracked too */
-    fkc_set_rows_flush(s);     /* (its windows are tracked: they stay until the barrier) */
-    flush_batch(s, false);
+    flush_batchers(s, false);  /* (set_rows' windows are tracked: they stay until the barrier) */
     if (!any)
         return;
     barrier(s, FKC_VULKAN_STAGES, FKC_VULKAN_ACCESS_WRITE, FKC_VULKAN_STAGES,
@@ -282,41 +303,30 @@ void fkc_stream_barrier(fkc_stream *s)
     s->barriers++;
 }
 
+void fkc_stream_flush(fkc_stream *s)
+{
+    flush_batchers(s, true);
+}
+
 /* Whether two accesses must be ordered: the same buffer, overlapping bytes, one a write. */
-static bool conflict(const fkc_access *t, VkBuffer buf, uint64_t lo, uint64_t hi, bool write)
+bool fkc_access_conflict(const fkc_access *t, VkBuffer buf, uint64_t lo, uint64_t hi, bool write)
 {
     return (t->write || write) && t->buffer == buf && lo < t->hi && t->lo < hi;
 }
 
 /* Whether [lo, hi) of buf (written or read) must wait for the tracked accesses of recorded
  * commands (pending = false) or of the pending fused writes' exact bytes (pending = true). */
-static bool hazard(const fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t hi, bool write,
-                   bool pending)
+bool fkc_stream_hazard(const fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t hi, bool write,
+                       bool pending)
 {
     for (uint32_t i = 0; i < s->n_track; i++)
-        if (s->track[i].pending == pending && conflict(&s->track[i], buf, lo, hi, write))
+        if (s->track[i].pending == pending && fkc_access_conflict(&s->track[i], buf, lo, hi, write))
             return true;
-    return false;
-}
-
-/* Whether access a must wait for the pending fused dispatch: it will bind whole windows,
- * which is what the validation layer sees it touch. */
-static bool batch_hazard(const fkc_stream *s, const fkc_access *a)
-{
-    const fkc_batch *b = s->batch;
-    if (!b || !b->n)
-        return false;
-    for (uint32_t i = 0; i < b->n_read + b->n_write; i++) {
-        uint32_t k = i < b->n_read ? i : FKC_FUSE_READ + i - b->n_read;
-        fkc_access t = {b->slot[k].buffer, b->slot[k].lo, b->slot[k].hi, k >= FKC_FUSE_READ, false};
-        if (conflict(&t, a->buffer, a->lo, a->hi, a->write))
-            return true;
-    }
     return false;
 }
 
 /* Tracks a, merged into a tracked range of the same kind and buffer that it touches. */
-static void track(fkc_stream *s, const fkc_access *a)
+void fkc_stream_track(fkc_stream *s, const fkc_access *a)
 {
     if (a->lo >= a->hi)
         return;
@@ -336,18 +346,24 @@ void fkc_stream_touch(fkc_stream *s, uint32_t n, const fkc_access *a)
 {
     bool wait = s->n_track + n > FKC_TRACK_MAX; /* too many ranges: one barrier forgets them */
     for (uint32_t i = 0; i < n && !wait; i++)
-        wait = a[i].lo < a[i].hi && (hazard(s, a[i].buffer, a[i].lo, a[i].hi, a[i].write, false) ||
-                                     batch_hazard(s, &a[i]) || fkc_set_rows_hazard(s, &a[i]));
+        wait = a[i].lo < a[i].hi &&
+               (fkc_stream_hazard(s, a[i].buffer, a[i].lo, a[i].hi, a[i].write, false) ||
+                batch_hazard(s, &a[i]));
     if (wait)
         fkc_stream_barrier(s);
     for (uint32_t i = 0; i < n; i++) {
         fkc_access t = a[i];
         t.pending = false;
-        track(s, &t);
+        fkc_stream_track(s, &t);
     }
 }
 
-/* ---- fused small writes ----------------------------------------------------------------- */
+bool fkc_stream_fusing(const fkc_stream *s, uint64_t units)
+{
+    return !s->borrowed && !s->no_fusion && s->ctx->fusion && units <= FKC_FUSE_MAX_UNITS;
+}
+
+/* ---- fused-write tables (fused.c and set_rows.c write them) ---------------------------- */
 
 /* A table buffer: host-visible device-local memory where there is some (written by the host,
  * read by the dispatch: no command), else device-local (written by vkCmdUpdateBuffer). */
@@ -371,10 +387,11 @@ static fkc_status table_new(fkc_stream *s, fkc_table *t)
     return FKC_OK;
 }
 
-/* Table space for one batch (FKC_FUSE_MAX entries) in the stream's table buffers. */
-static fkc_status table_reserve(fkc_stream *s, fkc_table **tab, uint64_t *at)
+/* Table space for one batch (FKC_FUSE_MAX entries) in the stream's table buffers, and `extra`
+ * bytes FKC_FUSE_COUNTER bytes after its start. */
+static fkc_status table_reserve(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at)
 {
-    uint64_t need = FKC_FUSE_MAX * FKC_FUSE_WORDS * 4;
+    uint64_t need = FKC_FUSE_COUNTER + extra;
     uint64_t a = s->ctx->offset_align;
     for (;;) {
         if (s->cur_table < s->n_tables) {
@@ -400,241 +417,9 @@ static fkc_status table_reserve(fkc_stream *s, fkc_table **tab, uint64_t *at)
     }
 }
 
-/* Span in bytes of a fused write's source and destination (a ring dim at its capacity). */
-static uint64_t fused_span(const fkc_fused *w, bool dst)
+fkc_status fkc_stream_table(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at)
 {
-    uint64_t rows = dst && w->ring == 1 ? w->cap : w->rows;
-    uint64_t planes = dst && w->ring == 2 ? w->cap : w->planes;
-    uint64_t sr = dst ? w->d_row : w->s_row, sp = dst ? w->d_plane : w->s_plane;
-    return ((planes - 1) * sp + (rows - 1) * sr + w->row_units) * 16;
-}
-
-/* The window of the batch (read or written) holding [lo, hi) of buf, widened or added, as long
- * as the widened window needs no barrier against what is tracked; -1 when none can. */
-static int slot_for(fkc_stream *s, fkc_batch *b, VkBuffer buf, uint64_t lo, uint64_t hi, bool write)
-{
-    uint64_t a = s->ctx->offset_align;
-    uint64_t lim = (s->ctx->storage_range - a - 16) & ~(uint64_t)15;
-    uint32_t first = write ? FKC_FUSE_READ : 0, n = write ? b->n_write : b->n_read;
-    uint32_t max = write ? FKC_FUSE_WRITE : FKC_FUSE_READ;
-    lo = lo / a * a;
-    hi = (hi + 15) & ~(uint64_t)15;
-    for (uint32_t i = 0; i < n; i++) {
-        fkc_slot *t = &b->slot[first + i];
-        uint64_t l = lo < t->lo ? lo : t->lo, h = hi > t->hi ? hi : t->hi;
-        if (t->buffer == buf && h - l <= lim && !hazard(s, buf, l, h, write, false)) {
-            t->lo = l;
-            t->hi = h;
-            return (int)i;
-        }
-    }
-    if (n == max || hi - lo > lim || hazard(s, buf, lo, hi, write, false))
-        return -1;
-    b->slot[first + n] = (fkc_slot){buf, lo, hi};
-    if (write)
-        b->n_write++;
-    else
-        b->n_read++;
-    return (int)n;
-}
-
-/* Starts a batch: reserves its table space and (without push descriptors) its set. */
-static fkc_status batch_start(fkc_stream *s, fkc_batch *b)
-{
-    fkc_status st = table_reserve(s, &b->table, &b->at);
-    b->set = VK_NULL_HANDLE;
-    if (st == FKC_OK && !s->ctx->vk.vkCmdPushDescriptorSetKHR)
-        st = alloc_set(s, s->ctx->fused_set_layout, &b->set);
-    b->n_read = b->n_write = 0;
-    return st;
-}
-
-/* Tries to place w in the batch's windows; restores them when it does not fit. */
-static bool batch_place(fkc_stream *s, fkc_batch *b, const fkc_fused *w, VkBuffer src, VkBuffer dst,
-                        VkBuffer pos)
-{
-    fkc_slot saved[FKC_FUSE_READ + FKC_FUSE_WRITE];
-    uint32_t nr = b->n_read, nw = b->n_write;
-    memcpy(saved, b->slot, sizeof saved);
-    fkc_fused e = *w;
-    int ks = slot_for(s, b, src, w->src, w->src + fused_span(w, false), false);
-    int kd = ks < 0 ? -1 : slot_for(s, b, dst, w->dst, w->dst + fused_span(w, true), true);
-    int kp = !w->ring || kd < 0 ? 0 : slot_for(s, b, pos, w->pos, w->pos + 8, false);
-    if (ks < 0 || kd < 0 || kp < 0) {
-        memcpy(b->slot, saved, sizeof saved);
-        b->n_read = nr, b->n_write = nw;
-        return false;
-    }
-    e.slot[0] = (uint32_t)ks, e.slot[1] = (uint32_t)kd, e.slot[2] = (uint32_t)kp;
-    b->w[b->n++] = e;
-    return true;
-}
-
-bool fkc_stream_fusing(const fkc_stream *s, uint64_t units)
-{
-    return !s->borrowed && !s->no_fusion && s->ctx->fusion && units <= FKC_FUSE_MAX_UNITS;
-}
-
-bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
-                     const fkc_buffer *dst, const fkc_buffer *pos, fkc_status *st)
-{
-    *st = FKC_OK;
-    uint64_t units = (uint64_t)w->row_units * w->rows * w->planes;
-    if (!fkc_stream_fusing(s, units))
-        return false;
-    /* the kernel reads the position as a whole 16-byte unit: it must lie in the buffer */
-    if (w->ring && ((w->pos + 8 + 15) & ~(uint64_t)15) > pos->base + pos->vk_size)
-        return false;
-    if (!s->batch && !(s->batch = calloc(1, sizeof *s->batch))) {
-        *st = fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused-write batch");
-        return false;
-    }
-    if (fkc_set_rows_pending(s)) /* its windows and these must not meet unordered */
-        fkc_stream_barrier(s);
-    fkc_batch *b = s->batch;
-    fkc_access ex[3] = {{src->buffer, w->src, w->src + fused_span(w, false), false, true},
-                        {dst->buffer, w->dst, w->dst + fused_span(w, true), true, true},
-                        {pos ? pos->buffer : VK_NULL_HANDLE, w->pos, w->pos + 8, false, true}};
-    uint32_t nex = w->ring ? 3 : 2;
-    /* a write that depends on one of the batch's (or on a recorded command) waits */
-    bool wait = s->n_track + nex + FKC_FUSE_READ + FKC_FUSE_WRITE > FKC_TRACK_MAX;
-    for (uint32_t i = 0; i < nex && !wait; i++)
-        wait = hazard(s, ex[i].buffer, ex[i].lo, ex[i].hi, ex[i].write, true) ||
-               hazard(s, ex[i].buffer, ex[i].lo, ex[i].hi, ex[i].write, false);
-    if (wait)
-        fkc_stream_barrier(s);
-    uint64_t lim = s->ctx->group_limit, groups = (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
-    if (groups > lim * lim)
-        return false;
-    for (int pass = 0; pass < 3; pass++) {
-        if (b->n == FKC_FUSE_MAX || b->groups + groups > lim * lim)
-            flush_batch(s, true);
-        if (b->n == 0 && (*st = batch_start(s, b)) != FKC_OK)
-            return false;
-        if (batch_place(s, b, w, src->buffer, dst->buffer, pos ? pos->buffer : VK_NULL_HANDLE)) {
-            for (uint32_t i = 0; i < nex; i++)
-                track(s, &ex[i]);
-            b->groups += groups;
-            s->items++;
-            return true;
-        }
-        /* no room for its windows, or they would cover what a recorded command touches */
-        if (b->n)
-            flush_batch(s, true);
-        else
-            fkc_stream_barrier(s);
-    }
-    return false; /* cannot happen: alone after a barrier, a write fitting the window fits */
-}
-
-/* Records the pending fused writes as one dispatch: the table (vkCmdUpdateBuffer into the
- * stream's table buffer), then the dispatch. keep: the windows it binds stay tracked (no
- * barrier follows); the pending writes' exact ranges are dropped either way. */
-static void flush_batch(fkc_stream *s, bool keep)
-{
-    fkc_batch *b = s->batch;
-    if (!b || !b->n)
-        return;
-    fkc_context *ctx = s->ctx;
-    const fkc_vk *vk = &ctx->vk;
-    uint32_t kept = 0; /* the pending writes' exact ranges go; the windows stay (keep) */
-    for (uint32_t i = 0; i < s->n_track; i++)
-        if (!s->track[i].pending)
-            s->track[kept++] = s->track[i];
-    s->n_track = kept;
-    if (b->n == 1) { /* one write: its own kernel, without the table and its update */
-        b->n = 0;
-        b->groups = 0;
-        fkc_record_fused_alone(s, &b->w[0]); /* tracks its windows itself */
-        return;
-    }
-    uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
-    uint32_t group = 0;
-    for (uint32_t i = 0; i < b->n; i++) {
-        const fkc_fused *w = &b->w[i];
-        uint32_t *e = &t[i * FKC_FUSE_WORDS];
-        uint32_t units = w->row_units * w->rows * w->planes;
-        memset(e, 0, FKC_FUSE_WORDS * 4);
-        e[0] = group;
-        e[1] = units;
-        e[2] = w->slot[0] | w->slot[1] << 4 | w->slot[2] << 8;
-        e[3] = (uint32_t)((w->src - b->slot[w->slot[0]].lo) / 16);
-        e[4] = (uint32_t)((w->dst - b->slot[FKC_FUSE_READ + w->slot[1]].lo) / 16);
-        e[5] = w->row_units, e[6] = w->rows;
-        e[7] = w->s_row, e[8] = w->d_row, e[9] = w->s_plane, e[10] = w->d_plane;
-        e[11] = w->ring, e[12] = w->cap, e[13] = w->skip;
-        e[14] = w->ring ? (uint32_t)(w->pos - b->slot[w->slot[2]].lo) : 0;
-        if ((w->row_units & (w->row_units - 1)) == 0) /* a power of two: the shader shifts */
-            e[15] = 1 + (uint32_t)__builtin_ctz(w->row_units);
-        group += (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
-    }
-    uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
-    VkBuffer tb = b->table->buffer;
-    uint64_t toff = b->at;
-    if (b->table->map) { /* host-visible: written now, seen by the submit that runs it */
-        memcpy(b->table->map + toff, t, bytes);
-    } else {
-        vk->vkCmdUpdateBuffer(s->cmd, tb, toff, bytes, t);
-        s->commands++;
-        /* the table's bytes are this batch's alone: only the update must finish before the
-         * dispatch reads it (earlier work keeps running) */
-        barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    }
-    enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE };
-    VkDescriptorBufferInfo bi[NB];
-    bi[0] = (VkDescriptorBufferInfo){tb, toff, bytes};
-    for (uint32_t i = 0; i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
-        bool write = i >= FKC_FUSE_READ;
-        uint32_t k = write ? i - FKC_FUSE_READ : i;
-        const fkc_slot *sl = &b->slot[i];
-        if (k < (write ? b->n_write : b->n_read))
-            bi[i + 1] = (VkDescriptorBufferInfo){sl->buffer, sl->lo, sl->hi - sl->lo};
-        else /* unused: read ones see the table, written ones the first written window */
-            bi[i + 1] = write ? bi[1 + FKC_FUSE_READ] : bi[0];
-    }
-    VkWriteDescriptorSet wr[NB];
-    for (uint32_t i = 0; i < NB; i++)
-        wr[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                       .dstSet = b->set,
-                                       .dstBinding = i,
-                                       .descriptorCount = 1,
-                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       .pBufferInfo = &bi[i]};
-    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipelines[KERNEL_FUSED]);
-    if (vk->vkCmdPushDescriptorSetKHR) {
-        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0,
-                                      NB, wr);
-    } else {
-        vk->vkUpdateDescriptorSets(ctx->device, NB, wr, 0, NULL);
-        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0, 1,
-                                    &b->set, 0, NULL);
-    }
-    uint32_t n = b->n;
-    vk->vkCmdPushConstants(s->cmd, ctx->fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &n);
-    uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
-    vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
-    s->commands++;
-    b->n = 0;
-    b->groups = 0;
-    for (uint32_t i = 0; keep && i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
-        bool write = i >= FKC_FUSE_READ;
-        if ((write ? i - FKC_FUSE_READ : i) < (write ? b->n_write : b->n_read)) {
-            fkc_access a = {b->slot[i].buffer, b->slot[i].lo, b->slot[i].hi, write, false};
-            track(s, &a);
-        }
-    }
-}
-
-void fkc_stream_flush(fkc_stream *s)
-{
-    fkc_set_rows_flush(s);
-    flush_batch(s, true);
-}
-
-fkc_status fkc_stream_table(fkc_stream *s, fkc_table **tab, uint64_t *at)
-{
-    return table_reserve(s, tab, at);
+    return table_reserve(s, extra, tab, at);
 }
 
 fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set)
@@ -971,6 +756,12 @@ static fkc_status advance_body(fkc_stream *s, fkc_buffer *position, uint64_t off
     fkc_status st = fkc_stream_ensure(s);
     if (st != FKC_OK)
         return st;
+    const fkc_batcher *fb = s->batcher[FKC_BATCHER_FUSED]; /* one dispatch with the writes */
+    if (fb && fb->advance && fb->advance(s, position->buffer, lo, at, delta)) {
+        s->items++;
+        s->ops++;
+        return FKC_OK;
+    }
     VkDescriptorBufferInfo bi = {position->buffer, lo, at + 8 - lo};
     fkc_access acc = {position->buffer, lo, at + 8, true, false};
     fkc_stream_touch(s, 1, &acc); /* after the ops reading the position, before later ones */
@@ -1196,12 +987,10 @@ uint32_t fkc_stream_command_count(const fkc_stream *s)
 {
     if (!s)
         return 0;
-    const fkc_batch *b = s->batch; /* a pending batch: its dispatch (and table update) */
-    return s->commands +
-           (!b || !b->n                  ? 0
-            : b->n == 1 || b->table->map ? 1
-                                         : 2) +
-           fkc_set_rows_pending(s);
+    uint32_t n = s->commands; /* and the pending batches' dispatches (and table updates) */
+    for (int i = 0; i < FKC_BATCHERS; i++)
+        n += fkc_stream_pending(s, (fkc_batcher_id)i);
+    return n;
 }
 
 uint32_t fkc_stream_barrier_count(const fkc_stream *s)

@@ -8,6 +8,7 @@ import os, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
 
+LEN = 'len: { kind: usize, note: "elements to copy" }'
 BASE = """---
 fkc_version: 1
 provider:
@@ -361,7 +362,8 @@ CASES_TEXT.update({
     "same_dtype_as_unknown": sub("rank: any\n", "rank: any\nsame_dtype_as: dts\n"),
     "same_dtype_as_not_earlier": sub("rank: any\n", "rank: any\nsame_dtype_as: out\n"),
     "dtype_rule_fixed_unknown_dtype": sub("dtype_rule: passthrough(src)", "dtype_rule: fixed(F23)"),
-    "dtype_rule_param_no_dtypes": sub("dtype_rule: passthrough(src)", "dtype_rule: param(len)"),
+    "dtype_rule_param_no_dtypes": sub(LEN, LEN + "\nto: { kind: dtype }").replace(
+        "dtype_rule: passthrough(src)", "dtype_rule: param(to)"),
     "dtype_rule_param_not_field": sub("dtype_rule: passthrough(src)",
                                       "dtype_rule: param(lenn)\ndtypes: [F32]"),
     "dtype_rule_unknown": sub("dtype_rule: passthrough(src)", "dtype_rule: fixd(F32)"),
@@ -397,6 +399,36 @@ CASES_TEXT.update({
     # two unrelated errors of the new keys in one section: both reported
     "key_and_fanout_errors": sub("determinism: bitwise",
                                  "determinism: bitwise\nkey: [src, outt]\nfanout: dtype"),
+    # typed op params (issue 22 item 3): enum values, dtype-valued fields, typed defaults
+    "field_enum_no_values": sub(LEN, LEN + "\nmode: { kind: enum }"),
+    "field_kind_misspelt": sub(LEN, LEN + "\nmode: { kind: enun, values: [a, b] }"),
+    "field_values_not_enum": sub(LEN, LEN + "\nmode: { kind: u32, values: [a, b] }"),
+    "field_enum_values_collide": sub(LEN, LEN + "\nop: { kind: enum, values: [swiglu, swi_glu] }"),
+    "field_enum_value_not_ident": sub(LEN, LEN + "\nop: { kind: enum, values: [reglu, 2x] }"),
+    "field_enum_default_misspelt": sub(LEN, LEN +
+                                       "\norder: { kind: enum, values: [asc, desc], default: descc }"),
+    "field_enum_default_unknown": sub(LEN, LEN +
+                                      "\norder: { kind: enum, values: [asc, desc], default: sideways }"),
+    "field_enum_named_params": sub(LEN, LEN + "\nparams: { kind: enum, values: [a, b] }"),
+    "field_default_u64_past_max": sub(LEN, LEN + "\ncount: { kind: u64, default: 18446744073709551616 }"),
+    "field_default_i64_past_min": sub(LEN, LEN + "\ncount: { kind: i64, default: -9223372036854775809 }"),
+    "field_default_i64_past_max": sub(LEN, LEN + "\ncount: { kind: i64, default: 9223372036854775808 }"),
+    "field_default_u32_negative": sub(LEN, LEN + "\ncount: { kind: u32, default: -1 }"),
+    "field_default_i32_past_max": sub(LEN, LEN + "\ncount: { kind: i32, default: 2147483648 }"),
+    "field_default_quoted_int": sub(LEN, LEN + '\ncount: { kind: u32, default: "7" }'),
+    "field_default_f32_out_of_range": sub(LEN, LEN + "\nx: { kind: f32, default: 1e39 }"),
+    "field_default_bool_bad": sub(LEN, LEN + "\nkeep: { kind: bool, default: yes }"),
+    "field_default_vec": sub('dst: { kind: "Vec<usize>", note: "destination extents" }',
+                             'dst: { kind: "Vec<usize>", default: 0, note: "destination extents" }'),
+    "field_default_dtype_misspelt": sub(LEN, LEN + "\nto: { kind: dtype, default: F32x }"),
+    "field_default_misspelt_key": sub(LEN, LEN + "\ncount: { kind: u32, defualt: 1 }"),
+    "dtype_rule_param_not_dtype": sub("dtype_rule: passthrough(src)",
+                                      "dtype_rule: param(len)\ndtypes: [F32]"),
+    "dtype_rule_param_default_not_listed": sub(LEN, LEN + "\nto: { kind: dtype, default: F64 }").replace(
+        "dtype_rule: passthrough(src)", "dtype_rule: param(to)\ndtypes: [F32, U8]"),
+    # two unrelated errors of the typed fields in one section: both reported
+    "field_typing_two_errors": sub(LEN, LEN + "\norder: { kind: enum, values: [asc, desc], default: ascc }"
+                                   "\ncount: { kind: u64, default: 18446744073709551616 }"),
 })
 SRC2 = ("inputs:\n- { name: src2, dtypes: %s, layout: { contiguous: required, strided: rejected }, "
         "rank: any }\n")

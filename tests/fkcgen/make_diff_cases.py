@@ -17,6 +17,9 @@ HEADER = BASE[:BASE.index("## copy")]
 K2 = SECOND.replace("op_kind: Copy", "op_kind: Copy2").replace("demo::fkc::copy", "demo::fkc::copy2")
 
 
+LEN = 'len: { kind: usize, note: "elements to copy" }'
+
+
 def sibling(name, dtype):
     """A kernel of op kind Copy binding one dtype, its own entry point."""
     return SECOND.replace("copy2", name).replace("demo::fkc::copy", "demo::fkc::" + name).replace(
@@ -139,6 +142,25 @@ stride: { kind: usize }
     "op_param_removed": {"old": BASE, "new": base(('len: { kind: usize, note: "elements to copy" }\n', ""),
                                                   (" + len", ""))},
     "op_param_kind_changed": {"old": BASE, "new": base(("len: { kind: usize", "len: { kind: u32"))},
+    # typed op params (issue 22 item 3): enum values and defaults
+    "enum_value_added": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }")),
+                         "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc, stable] }"))},
+    "enum_value_removed": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc, stable] }")),
+                           "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }"))},
+    # a value inserted before desc: desc's number changes (and the new value is reported added)
+    "enum_value_renumbered": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }")),
+                              "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, stable, desc] }"))},
+    "enum_kind_changed": {"old": base((LEN, LEN + "\norder: { kind: i32 }")),
+                          "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }"))},
+    "op_param_default_added": {"old": base((LEN, LEN + "\nkeep: { kind: bool }")),
+                               "new": base((LEN, LEN + "\nkeep: { kind: bool, default: false }"))},
+    "op_param_default_removed": {"old": base((LEN, LEN + "\nalpha: { kind: f64, default: 1 }")),
+                                 "new": base((LEN, LEN + "\nalpha: { kind: f64 }"))},
+    "op_param_default_changed": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc], default: asc }")),
+                                 "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc], default: desc }"))},
+    # the same default spelt otherwise (1, 1.0): no change
+    "op_param_default_same": {"old": base((LEN, LEN + "\nalpha: { kind: f64, default: 1 }")),
+                              "new": base((LEN, LEN + "\nalpha: { kind: f64, default: 1.0 }"))},
     "op_params_reordered": {"old": BASE, "new": base(
         ('len: { kind: usize, note: "elements to copy" }\ndst: { kind: "Vec<usize>", note: '
          '"destination extents" }', 'dst: { kind: "Vec<usize>", note: "destination extents" }\n'
@@ -176,6 +198,20 @@ stride: { kind: usize }
                    ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))},
     "key_changed_tuples": {"old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
                            "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [idx, src]"))},
+    # issue 22: optional inputs (idx optional, keyed as I32 without it)
+    "input_made_optional": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I32\n"))},
+    "input_made_required": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I32\n")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"))},
+    "absent_key_changed": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I32\n")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+                   ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I64\n"))},
     "cpu_reference_changed": {
         "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
         "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},

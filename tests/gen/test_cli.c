@@ -553,6 +553,13 @@ static void test_emit_stubs(void **state)
                tmp, cc, repo, cc, cc),
             0);
     }
+    /* a back end that declares no stubs refuses the option, naming those that do */
+    assert_int_equal(sh("cd %s && %s gen --lang rust --out-dir %s/g3 --emit-stubs %s/stubs3.c %s",
+                        repo, fkcgen, tmp, tmp, fill),
+                     2);
+    assert_non_null(strstr(err_text, "--lang rust has none (the back ends that do: c)"));
+    assert_false(exists("%s/%s", "stubs3.c"));
+    assert_false(exists("%s/%s", "g3"));
     /* never over an existing file: exit 2, nothing written, the file as it was */
     assert_int_equal(sh("cd %s && %s gen --out-dir %s/g2 --emit-stubs %s/stubs.c %s", repo, fkcgen,
                         tmp, tmp, fill),
@@ -1173,7 +1180,9 @@ static void test_shards_cli(void **state)
     }
     assert_int_equal(
         sh("cd %s && %s gen --shards 2 --lang rust --out-dir %s/q %s", repo, fkcgen, tmp, seed), 2);
-    assert_non_null(strstr(err_text, "--shards splits the C sources; it takes no --lang rust"));
+    assert_non_null(strstr(err_text,
+                           "--shards splits a back end's sources; --lang rust has none to "
+                           "split (the back ends that do: c)"));
     assert_false(exists("%s/%s", "q"));
     assert_int_equal(sh("cd %s && %s gen --shards 3 --out-dir %s/s --depfile %s/s.d %s && ls %s/s "
                         "&& head -1 %s/s.d",

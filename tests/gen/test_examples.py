@@ -57,6 +57,21 @@ check(len({b["source"]["file"] for b in rows}) == len(rel), "every file binds so
 # max_ulp a non-negative number (issue 22): DIV states Vulkan's 2.5 ulp exactly in the dump
 div = [b["precision"]["max_ulp"] for b in rows if b["op_kind"] == "Div"]
 check(div and all(u == 2.5 for u in div), "dump --json: every DIV binding's max_ulp is 2.5")
+# typed op params (issue 22 item 3): enum values, dtype-valued fields, typed defaults
+fields = {}
+for b in rows:
+    for f in (b["op_params"] or {}).get("fields", []):
+        fields[(b["op_kind"], f["name"])] = f
+check(fields[("Rope", "mode")].get("values") == ["normal", "neox", "mrope", "vision"] and
+      fields[("Rope", "mode")].get("default") == "normal", "dump --json: ROPE's mode enum and default")
+check(fields[("Glu", "op")].get("values", [None])[3] == "swiglu_oai" and
+      fields[("Argsort", "order")].get("default") == "asc", "dump --json: GLU's op, ARGSORT's order")
+check(fields[("Cpy", "dst_type")]["kind"] == "dtype" and fields[("ToCopy", "dtype")]["kind"] == "dtype"
+      and "default" not in fields[("ToCopy", "dtype")], "dump --json: CPY's and _to_copy's dtype fields")
+check(fields[("AddmmOut", "alpha")].get("default") == 1.0 and
+      fields[("AddmmOut", "beta")].get("default") == 1.0 and
+      fields[("MaxDim", "keepdim")].get("default") is False,
+      "dump --json: addmm's beta and alpha default 1, max.dim's keepdim false")
 
 # The keys of each op kind (on each backend), and the wrong keys to try against them.
 keys = {}
@@ -79,6 +94,37 @@ for (op, be), ks in sorted(keys.items()):
                 wrong.append((op, be, w))
 check(len(wrong) > 1000, "%d wrong keys to refuse" % len(wrong))
 
+# Optional inputs (issue 22): a call without one is keyed with its absent_key in its slot (or
+# the tied slot's dtype, same_dtype_as); that key must be a binding of the same section, whose
+# wrapper the generated dispatch then gives (checked below, from the generated tables).
+absent = []  # (binding row, input index, slot or -1, the key without it, its wrapper)
+for b in rows:
+    for i, inp in enumerate(b["inputs"]):
+        if not inp.get("optional"):
+            continue
+        key = list(b["dtypes"])
+        slot = b["key"].index(inp["name"]) if inp["name"] in b["key"] else -1
+        if slot >= 0:
+            key[slot] = inp["absent_key"] if "absent_key" in inp else \
+                key[b["key"].index(inp["same_dtype_as"])]
+        absent.append((b, i, slot, tuple(key), keys[(b["op_kind"], b["backend"])].get(tuple(key))))
+opt_ops = sorted({b["op_kind"] for b, _, _, _, _ in absent})
+check(len(opt_ops) >= 4, "optional inputs in %d op kinds (%s)" % (len(opt_ops), ", ".join(opt_ops)))
+check(absent and all(w for _, _, _, _, w in absent),
+      "every binding with an optional input has a binding for the call without it",
+      [(b["kernel"], k) for b, _, _, k, w in absent if not w])
+check(any(s < 0 for _, _, s, _, _ in absent) and any(s >= 0 for _, _, s, _, _ in absent),
+      "optional inputs in the key and out of it")
+opt_rows = []  # the generated table's rows, in its order (by kernel, then input)
+for k in sorted({b["kernel"] for b, _, _, _, _ in absent}):
+    for b, i, slot, _, _ in absent:
+        if b["kernel"] == k:
+            inp = b["inputs"][i]
+            opt_rows.append((k, i, inp["name"], slot, inp.get("absent_key"),
+                             b["key"].index(inp["same_dtype_as"]) if slot >= 0 and
+                             "absent_key" not in inp else -1))
+            break
+
 gen = os.path.join(tmp, "gen")
 r = run([FKCGEN, "gen", "--prefix", "ex", "--out-dir", gen, "--emit-stubs",
          os.path.join(tmp, "stubs.c")] + rel, cwd=ROOT)
@@ -92,7 +138,7 @@ def cdt(d):
 
 
 # ---- C: every key reaches its own wrapper, every wrong key is FKC_ERR_NO_KERNEL ----
-c = ['#include <stdio.h>', '#include "ex_bindings.h"', "",
+c = ['#include <stdio.h>', '#include <string.h>', '#include "ex_bindings.h"', "",
      "typedef void (*anyfn)(void); /* function pointers compare as one type */",
      "typedef struct { ex_op_kind op; fkc_backend be; fkc_dtype key[8]; size_t n; "
      "anyfn fn; const char *wrapper; } row;", "static const row rows[] = {"]
@@ -101,6 +147,16 @@ for b in rows:
     c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, (anyfn)ex_%s, \"%s\"}," % (
         m.upper(), b["backend"].upper(), ", ".join(cdt(d) for d in b["dtypes"]),
         len(b["dtypes"]), b["wrapper"], b["wrapper"]))
+c += ["};", "/* each binding with an optional input: its key, and the wrapper of the call without it */",
+      "typedef struct { size_t row; size_t input; const char *kernel; anyfn fn; } absent_row;",
+      "static const absent_row absent[] = {"]
+for b, i, slot, k, w in absent:
+    c.append("    {%d, %d, \"%s\", (anyfn)ex_%s}," % (rows.index(b), i, b["kernel"], w))
+c += ["};", "typedef struct { const char *kernel; size_t input; const char *name; int slot; "
+      "fkc_dtype absent_key; int tie; } opt_row;", "static const opt_row opts[] = {"]
+for k, i, name, slot, ak, tie in opt_rows:
+    c.append("    {\"%s\", %d, \"%s\", %d, %s, %d}," % (k, i, name, slot,
+             cdt(ak) if ak and slot >= 0 else "FKC_DTYPE_COUNT", tie))
 c += ["};", "static const row wrong[] = {"]
 for op, be, k in wrong:
     c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL}," % (
@@ -112,7 +168,52 @@ for op in ops:
     m = snake(op)
     c.append("    case EX_OP_%s: return (anyfn)ref.%s;" % (m.upper(), m))
 c += ["    default: return NULL;", "    }", "}", "",
+      "/* typed op params: the enums number their values in contract order, defaults are",
+      " * constants of the field's type, a dtype field is an fkc_dtype */",
+      "_Static_assert(EX_ROPE_MODE_NORMAL == 0 && EX_ROPE_MODE_VISION == 3, \"rope mode\");",
+      "_Static_assert(EX_ROPE_DEFAULT_MODE == EX_ROPE_MODE_NORMAL, \"rope default\");",
+      "_Static_assert(EX_ARGSORT_DEFAULT_ORDER == 0 && EX_ARGSORT_ORDER_DESC == 1, \"order\");",
+      "_Static_assert(EX_GLU_OP_SWIGLU_OAI == 3 && EX_GLU_DEFAULT_OP == EX_GLU_OP_REGLU, \"glu\");",
+      "_Static_assert(_Generic(EX_ADDMM_OUT_DEFAULT_ALPHA, double: 1, default: 0), \"addmm\");",
+      "_Static_assert(!EX_MAX_DIM_DEFAULT_KEEPDIM, \"keepdim\");",
+      "_Static_assert(sizeof(((ex_rope_params *)0)->mode) == 4, \"an enum member is an int32_t\");",
+      "_Static_assert(_Generic(((ex_cpy_params *)0)->dst_type, fkc_dtype: 1, default: 0), \"dtype\");",
+      "",
       "int main(void)", "{", "    int bad = 0;",
+      "    if (sizeof ex_glu_op_names / sizeof ex_glu_op_names[0] != 6 ||",
+      "        ex_glu_op_names[EX_GLU_OP_SWIGLU_OAI][6] != '_' || ex_rope_mode_names[3][0] != 'v' ||",
+      "        EX_ADDMM_OUT_DEFAULT_ALPHA != 1.0 || EX_ADDMM_OUT_DEFAULT_BETA != 1.0) {",
+      "        printf(\"enum name tables or defaults differ\\n\");", "        bad++;", "    }",
+      "    /* the optional inputs' table is the contracts' */",
+      "    if (EX_OPTIONAL_INPUT_COUNT != sizeof opts / sizeof opts[0]) {",
+      "        printf(\"EX_OPTIONAL_INPUT_COUNT %u\\n\", (unsigned)EX_OPTIONAL_INPUT_COUNT);",
+      "        bad++;", "    }",
+      "    for (size_t i = 0; i < EX_OPTIONAL_INPUT_COUNT && i < sizeof opts / sizeof opts[0]; i++) {",
+      "        const ex_optional_input *o = &ex_optional_inputs[i];",
+      "        const ex_kernel_info *k = &ex_kernels[o->kernel];",
+      "        if (strcmp(k->kernel, opts[i].kernel) || o->input != opts[i].input ||",
+      "            strcmp(o->name, opts[i].name) || strcmp(k->inputs[o->input].name, o->name) ||",
+      "            o->op != k->op_kind || o->slot != opts[i].slot ||",
+      "            o->absent_key != opts[i].absent_key || o->absent_tie != opts[i].tie) {",
+      "            printf(\"optional input %zu (%s.%s) differs\\n\", i, opts[i].kernel, opts[i].name);",
+      "            bad++;", "        }", "    }",
+      "    /* a call without the optional input, keyed from the table, reaches its wrapper */",
+      "    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {",
+      "        const row *w = &rows[absent[i].row];",
+      "        const ex_optional_input *o = NULL;",
+      "        for (size_t j = 0; j < EX_OPTIONAL_INPUT_COUNT; j++)",
+      "            if (!strcmp(ex_kernels[ex_optional_inputs[j].kernel].kernel, absent[i].kernel) &&",
+      "                ex_optional_inputs[j].input == absent[i].input)",
+      "                o = &ex_optional_inputs[j];",
+      "        fkc_dtype key[8];", "        memcpy(key, w->key, sizeof key);",
+      "        if (o && o->slot >= 0)",
+      "            key[o->slot] = o->absent_tie >= 0 ? key[o->absent_tie] : o->absent_key;",
+      "        ex_kernel_ref ref;",
+      "        if (!o || ex_dispatch_key(w->op, key, w->n, w->be, &ref) != FKC_OK ||",
+      "            ref_fn(w->op, ref) != absent[i].fn) {",
+      "            printf(\"row %zu (%s): the call without input %zu does not reach its wrapper\\n\",",
+      "                   absent[i].row, w->wrapper, absent[i].input);",
+      "            bad++;", "        }", "    }",
       "    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {",
       "        const row *w = &rows[i];", "        ex_kernel_ref ref;",
       "        fkc_status st = ex_dispatch_key(w->op, w->key, w->n, w->be, &ref);",
@@ -178,7 +279,10 @@ for w, op in sorted(wrappers.items()):
     ni, no = sig[op]
     ps = ["_s: *mut fkc_stream"] + ["_i%d: *const fkc_tensor" % i for i in range(ni)] + \
          ["_o%d: *mut fkc_tensor" % i for i in range(no)] + ["_p: *const c_void", "_e: *const c_void"]
-    h.append("    pub unsafe extern \"C\" fn %s(%s) -> fkc_status { 0 }" % (w, ", ".join(ps)))
+    # an op with optional inputs: the status says which inputs arrived null (bit i: input i)
+    body = "0" if op not in opt_ops else "1000 + " + " + ".join(
+        "((_i%d.is_null() as u32) << %d)" % (i, i) for i in range(ni))
+    h.append("    pub unsafe extern \"C\" fn %s(%s) -> fkc_status { %s }" % (w, ", ".join(ps), body))
 h += ["}", "", "pub mod bindings {", "    use super::rt;", "    include!(\"%s\");" % rs, "}", "",
       "use bindings::{Backend, DType, OpKind};", ""]
 
@@ -192,11 +296,65 @@ for b in rows:
     h.append("    assert_eq!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).map(|b| b.wrapper), "
              "Some(\"%s\"));" % (b["op_kind"], ", ".join(rdt(d) for d in b["dtypes"]), b["backend"],
                                  b["wrapper"]))
+h += ["}", "", "#[test]", "fn the_optional_inputs_table_is_the_contracts() {",
+      "    assert_eq!(bindings::OPTIONAL_INPUTS.len(), %d);" % len(opt_rows)]
+for n, (k, i, name, slot, ak, tie) in enumerate(opt_rows):
+    h.append("    let o = &bindings::OPTIONAL_INPUTS[%d];" % n)
+    h.append("    assert_eq!((bindings::KERNELS[o.kernel].kernel, o.input, o.name, o.slot, o.absent_key, "
+             "o.absent_tie), (\"%s\", %d, \"%s\", %s, %s, %s));" % (
+                 k, i, name, "Some(%d)" % slot if slot >= 0 else "None",
+                 "Some(%s)" % rdt(ak) if ak and slot >= 0 else "None",
+                 "Some(%d)" % tie if tie >= 0 else "None"))
+h += ["}", ""]
+# a call without an optional input: its key (from the table) reaches the wrapper, which gets
+# a null pointer for it and non-null ones for the others
+RVAL = {"f32": "0.0", "f64": "0.0", "bool": "false"}
+called = 0
+h += ["#[test]", "fn a_null_optional_input_reaches_the_wrapper() {",
+      "    let t = rt::fkc_tensor { buffer: std::ptr::null_mut(), offset: 0, dtype: 0, rank: 0, "
+      "shape: [0; 8] };", "    let mut o = rt::fkc_tensor { buffer: std::ptr::null_mut(), "
+      "offset: 0, dtype: 0, rank: 0, shape: [0; 8] };"]
+for b, i, slot, k, w in absent:
+    op = b["op_kind"]
+    fields = (b["op_params"] or {}).get("fields", [])
+    vals = []
+    for f in fields:
+        kd = f["kind"]
+        v = RVAL.get(kd) or ("0" if kd in ("usize", "isize", "u32", "i32", "u64", "i64") else
+                             "Vec::new()" if kd.startswith("Vec<") else None)
+        vals.append(v)
+    if None in vals:
+        continue  # a field kind this test cannot make a value of
+    called += 1
+    params = "None" if not b["op_params"] else "Some(&bindings::OpParams::%s { %s })" % (
+        b["op_params"]["variant"], ", ".join("r#%s: %s" % (f["name"], v) if f["name"] in ("type", "mod", "fn") else "%s: %s" % (f["name"], v)
+                                              for f, v in zip(fields, vals)))
+    ni = len(b["inputs"])
+    ins = ", ".join("std::ptr::null()" if j == i else "&t as *const rt::fkc_tensor" for j in range(ni))
+    h.append("    let b = bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).unwrap();" % (
+        op, ", ".join(rdt(d) for d in k), b["backend"]))
+    h.append("    assert_eq!(b.wrapper, \"%s\");" % w)
+    h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut rt::fkc_tensor], "
+             "%s, std::ptr::null()) }, Some(%d));" % (ins, params, 1000 + (1 << i)))
 h += ["}", "", "#[test]", "fn every_wrong_key_is_refused() {"]
 for op, be, k in wrong:
     h.append("    assert!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).is_none());" % (
         op, ", ".join(rdt(d) for d in k), be))
-h += ["}", ""]
+h += ["}", "", "#[test]", "fn typed_op_params() {",
+      "    use bindings::ops::{addmm_out, argsort, glu, max_dim, rope};",
+      "    assert_eq!(rope::DEFAULT_MODE, rope::mode::Normal);",
+      "    assert_eq!(rope::mode::Vision as i32, 3);",
+      "    assert_eq!(rope::mode::Neox.name(), \"neox\");",
+      "    assert_eq!(argsort::DEFAULT_ORDER, argsort::order::Asc);",
+      "    assert_eq!(glu::op::SwigluOai as i32, 3);",
+      "    assert_eq!(glu::op::NAMES, [\"reglu\", \"geglu\", \"swiglu\", \"swiglu_oai\", \"geglu_erf\", \"geglu_quick\"]);",
+      "    assert_eq!(addmm_out::DEFAULT_ALPHA, 1.0f64);",
+      "    assert_eq!(addmm_out::DEFAULT_BETA, 1.0f64);",
+      "    assert!(!max_dim::DEFAULT_KEEPDIM);",
+      "    let p = bindings::OpParams::Cpy { dst_type: DType::F16 };",
+      "    assert_eq!(p.op_kind(), OpKind::Cpy);",
+      "}", ""]
+check(called >= 4, "Rust: %d calls without an optional input" % called)
 harness = os.path.join(tmp, "harness.rs")
 open(harness, "w").write("\n".join(h))
 have_rustc = run(["sh", "-c", "command -v " + RUSTC]).returncode == 0
@@ -209,8 +367,9 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "2 passed" in r.stdout,
-              "rustc: every key reaches its wrapper, every wrong key is None", r.stdout[-3000:])
+        check(r.returncode == 0 and "5 passed" in r.stdout,
+              "rustc: every key reaches its wrapper, every wrong key is None, the typed params' "
+              "enums and defaults", r.stdout[-3000:])
 
 # ---- gen --select by whole keys ----
 sel = os.path.join(tmp, "select.txt")
@@ -226,6 +385,100 @@ r = run([FKCGEN, "gen", "--select", sel, "--out-dir", os.path.join(tmp, "sel2")]
 check(r.returncode == 1 and "select.txt:2:6: error: op kind Cpy is bound for no key [F32]" in r.stderr
       and not os.path.exists(os.path.join(tmp, "sel2")), "gen --select: a key no binding has is "
       "an error at its line:col, nothing written", r.stderr)
+
+# ---- typed defaults at the edges of their kinds: 2^31, 2^32-1, 2^63, 2^64-1, -2^63 ----
+EDGE = """---
+fkc_version: 1
+provider:
+  name: edge
+  backend: Cpu
+  kernel_source: "edge"
+  link_registry: edge::fkc::ENTRY_POINTS
+  revision_base: "edge"
+---
+# edge
+## edge
+```fkc
+kernel: edge
+op_kind: Edge
+blurb: "defaults at the edges"
+backend: Cpu
+kernel_source: "edge"
+entry_point: "edge::fkc::edge"
+kernel_revision_hash: auto
+accept:
+  inputs:
+  - { name: src, dtypes: [F32], layout: { contiguous: required, strided: rejected }, rank: any }
+  op_params:
+    variant: Edge
+    fields:
+      u64_max: { kind: u64, default: 18446744073709551615 }
+      u64_2_63: { kind: u64, default: 9223372036854775808 }
+      usize_max: { kind: usize, default: 18446744073709551615 }
+      i64_max: { kind: i64, default: 9223372036854775807 }
+      i64_min: { kind: i64, default: -9223372036854775808 }
+      isize_min: { kind: isize, default: -9223372036854775808 }
+      u32_max: { kind: u32, default: 4294967295 }
+      i32_min: { kind: i32, default: -2147483648 }
+      i32_lead: { kind: i32, default: -007 }
+      half: { kind: f32, default: .5 }
+      big: { kind: f64, default: 2.e3 }
+      to: { kind: dtype, default: BF16 }
+      how: { kind: enum, values: [a, b_c], default: b_c }
+return:
+  outputs:
+  - { name: out, dtype_rule: param(to), dtypes: [F32, BF16], shape_rule: same_as(src), layout_guarantee: contiguous, aliasing: none }
+caps: { awkward_layout_strategy: requires_contiguous, in_place: false, alignment_bytes: 16, access_granularity_bits: 32 }
+precision: { bit_stable_on_same_hardware: true, max_ulp: 0, max_relative: 0.0, max_absolute: 0.0, audited: false }
+determinism: deterministic
+```
+"""
+edge = os.path.join(tmp, "edge.md")
+open(edge, "w").write(EDGE)
+r = run([FKCGEN, "dump", "--json", edge])
+got = {}
+if r.returncode == 0:
+    got = {f["name"]: f.get("default") for b in json.loads(r.stdout)["bindings"][:1]
+           for f in b["op_params"]["fields"]}
+check(got == {"u64_max": 2**64 - 1, "u64_2_63": 2**63, "usize_max": 2**64 - 1, "i64_max": 2**63 - 1,
+              "i64_min": -2**63, "isize_min": -2**63, "u32_max": 2**32 - 1, "i32_min": -2**31,
+              "i32_lead": -7, "half": 0.5, "big": 2000.0, "to": "BF16", "how": "b_c"},
+      "dump --json: defaults at the edges of their kinds, exact", r.stderr + str(got))
+egen = os.path.join(tmp, "edge_gen")
+r = run([FKCGEN, "gen", "--prefix", "ed", "--out-dir", egen, edge])
+check(r.returncode == 0, "gen: the edge defaults", r.stderr)
+open(os.path.join(tmp, "edge_check.c"), "w").write("\n".join([
+    '#include "ed_bindings.h"',
+    "_Static_assert(ED_EDGE_DEFAULT_U64_MAX == UINT64_MAX, \"2^64-1\");",
+    "_Static_assert(ED_EDGE_DEFAULT_U64_2_63 == (uint64_t)1 << 63, \"2^63\");",
+    "_Static_assert(ED_EDGE_DEFAULT_USIZE_MAX == (size_t)UINT64_MAX, \"usize\");",
+    "_Static_assert(ED_EDGE_DEFAULT_I64_MAX == INT64_MAX, \"2^63-1\");",
+    "_Static_assert(ED_EDGE_DEFAULT_I64_MIN == INT64_MIN, \"-2^63\");",
+    "_Static_assert(ED_EDGE_DEFAULT_ISIZE_MIN == (ptrdiff_t)INT64_MIN, \"isize\");",
+    "_Static_assert(ED_EDGE_DEFAULT_U32_MAX == UINT32_MAX, \"2^32-1\");",
+    "_Static_assert(ED_EDGE_DEFAULT_I32_MIN == INT32_MIN, \"-2^31\");",
+    "_Static_assert(ED_EDGE_DEFAULT_I32_LEAD == -7, \"-007\");",
+    "_Static_assert(_Generic(ED_EDGE_DEFAULT_U64_MAX, uint64_t: 1, default: 0), \"u64 type\");",
+    "_Static_assert(_Generic(ED_EDGE_DEFAULT_I32_MIN, int32_t: 1, default: 0), \"i32 type\");",
+    "_Static_assert(_Generic(ED_EDGE_DEFAULT_HALF, float: 1, default: 0), \"f32 type\");",
+    "_Static_assert(ED_EDGE_DEFAULT_TO == FKC_DTYPE_BF16, \"dtype\");",
+    "_Static_assert(ED_EDGE_DEFAULT_HOW == ED_EDGE_HOW_B_C && ED_EDGE_HOW_B_C == 1, \"enum\");",
+    "int edge_half_is_half(void);",
+    "int edge_half_is_half(void) { return ED_EDGE_DEFAULT_HALF == 0.5f && ED_EDGE_DEFAULT_BIG == 2000.0; }",
+    ""]))
+for cc in ("gcc", "clang"):
+    r = run([cc] + flags + ["-I" + egen, "-c", os.path.join(tmp, "edge_check.c"), "-o",
+                            os.path.join(tmp, "edge_%s.o" % cc)])
+    check(r.returncode == 0, "%s: the edge defaults are constants of their C types" % cc,
+          r.stderr[-3000:])
+r = run([FKCGEN, "gen", "--lang", "rust", "--prefix", "ed", "--out-dir", egen, edge])
+rsrc = open(os.path.join(egen, "ed_bindings.rs")).read() if r.returncode == 0 else ""
+for line in ("pub const DEFAULT_U64_MAX: u64 = 18446744073709551615;",
+             "pub const DEFAULT_I64_MIN: i64 = -9223372036854775808;",
+             "pub const DEFAULT_HALF: f32 = 0.5;", "pub const DEFAULT_BIG: f64 = 2.0e3;",
+             "pub const DEFAULT_TO: super::super::DType = super::super::DType::BF16;",
+             "pub const DEFAULT_HOW: how = how::BC;"):
+    check(line in rsrc, "rust: " + line, r.stderr)
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(failed != 0)

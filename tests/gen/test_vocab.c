@@ -76,7 +76,7 @@ static void test_tables_h_vocabularies_are_the_schemas(void **state)
             char prefix[64], want[64];
             snprintf(prefix, sizeof prefix, "FKC_%s_", x->vocab);
             upper(want, sizeof want, e->values[i]);
-            assert_string_equal(prefix, v->cprefix);
+            assert_string_equal(prefix, fkcg_c_vocab[maps[m].which].prefix);
             assert_string_equal(x->value, want);
             assert_string_equal(x->text, e->values[i]);
             assert_int_equal(x->number, (int)i + v->with_unknown);
@@ -106,8 +106,8 @@ static void test_types_h_dtypes_and_backends_are_the_schemas(void **state)
     assert_int_equal(be->count, FKC_BACKEND_COUNT);
     for (int i = 0; i < FKC_BACKEND_COUNT; i++)
         assert_string_equal(fkc_backend_name((fkc_backend)i), be->values[i]);
-    assert_string_equal(fkcg_vocabs[FKCG_EN_DTYPE].cprefix, "FKC_DTYPE_");
-    assert_string_equal(fkcg_vocabs[FKCG_EN_BACKEND].cprefix, "FKC_BACKEND_");
+    assert_string_equal(fkcg_c_vocab[FKCG_EN_DTYPE].prefix, "FKC_DTYPE_");
+    assert_string_equal(fkcg_c_vocab[FKCG_EN_BACKEND].prefix, "FKC_BACKEND_");
 }
 
 /* fkc_layout's fields are the schema's layout keys, in order (the rows give them by place). */

@@ -398,7 +398,9 @@ static void test_step_replay(void **state)
         for (int k = 0; k < 3; k++) {
             fkc_context *keep = mode_begin(mode);
             bool fuse = mode > 0;
-            uint32_t want = mode_commands(mode, 2 * L, 1);
+            /* fused, the advance is part of the writes' dispatch (no barrier); by update, the
+             * table's and the counter's updates come first */
+            uint32_t want = mode == 0 ? 2 * L + 1 : mode == 1 ? 1 : 3, want_bars = mode == 0;
             step t;
             step_make(&t, 2);
             put_u64(t.pos.host, starts[k]);
@@ -408,9 +410,9 @@ static void test_step_replay(void **state)
                 RT_OK(fkc_write_slice_rotating(s, &t.src[i], &t.out[i], CAP, t.pos.dev, 0, 2));
             RT_OK(fkc_stream_advance(s, t.pos.dev, 0, 1));
             uint32_t cmds = fkc_test_command_count(s), bars = fkc_test_barrier_count(s);
-            if (bars != 1 || cmds != want)
-                fail_msg("rotating step (%s): %u commands and %u barriers, want %u and 1",
-                         mode_name[mode], cmds, bars, want);
+            if (bars != want_bars || cmds != want)
+                fail_msg("rotating step (%s): %u commands and %u barriers, want %u and %u",
+                         mode_name[mode], cmds, bars, want, want_bars);
             RT_OK(fkc_stream_submit(s));
             step_ref(&t, true);
             rt_buf_check(&t.cache, "rotating step");
@@ -432,6 +434,140 @@ static void test_step_replay(void **state)
             rt_no_validation(ctx);
             mode_end(mode, keep);
         }
+}
+
+/* ---- fkc_stream_advance in the fused dispatch (issue 23 item 5) ------------------------- */
+
+enum { ADV_W = 3, ADV_CAP = 7, ADV_HEADS = 8, ADV_ROW = 4096 };
+
+/* A step of ADV_W rotating writes of ADV_HEADS rows of ADV_ROW bytes (2048 16-byte units: 8
+ * work groups each, 24 in the dispatch; the last ring on planes, axis 1) and one
+ * fkc_stream_advance by `delta`, recorded once and replayed 2 * ADV_CAP + 3 times with a fresh
+ * token uploaded before each: every run must put its token at the ring row of the position
+ * it started from and advance the position exactly once (wrapping the ring twice), the whole
+ * cache bit-exact against the reference after each run. With fusion the advance is part of the
+ * writes' dispatch: one command (three with the tables by update), no barrier. */
+static void advance_replays(int mode, uint64_t start, uint64_t delta)
+{
+    size_t c[3][4] = {{1, ADV_HEADS, ADV_CAP, ADV_ROW / 4},
+                      {1, ADV_HEADS, ADV_CAP, ADV_ROW / 4},
+                      {1, ADV_CAP, ADV_HEADS, ADV_ROW / 4}};
+    size_t k[3][4] = {{1, ADV_HEADS, 1, ADV_ROW / 4},
+                      {1, ADV_HEADS, 1, ADV_ROW / 4},
+                      {1, 1, ADV_HEADS, ADV_ROW / 4}};
+    int32_t axis[3] = {2, 2, 1};
+    size_t cb = rt_elems(4, c[0]) * 4, tb = rt_elems(4, k[0]) * 4;
+    rt_buf cache, tok, pos;
+    rt_buf_make(ctx, &cache, ADV_W * cb);
+    rt_buf_make(ctx, &tok, ADV_W * tb);
+    rt_buf_make(ctx, &pos, 16);
+    put_u64(pos.host, start);
+    RT_OK(fkc_buffer_upload(pos.dev, 0, pos.host, 16));
+    fkc_stream *s = stream(mode > 0);
+    for (int w = 0; w < ADV_W; w++) {
+        fkc_tensor st = rt_tensor(tok.dev, (size_t)w * tb, FKC_DTYPE_F32, 4, k[w]);
+        fkc_tensor ot = rt_tensor(cache.dev, (size_t)w * cb, FKC_DTYPE_F32, 4, c[w]);
+        RT_OK(fkc_write_slice_rotating(s, &st, &ot, ADV_CAP, pos.dev, 0, axis[w]));
+    }
+    RT_OK(fkc_stream_advance(s, pos.dev, 0, delta));
+    uint32_t want = mode == 0 ? ADV_W + 1 : mode == 1 ? 1 : 3, want_bars = mode == 0;
+    uint32_t cmds = fkc_test_command_count(s), bars = fkc_test_barrier_count(s);
+    if (cmds != want || bars != want_bars)
+        fail_msg("advance step (%s): %u commands and %u barriers, want %u and %u", mode_name[mode],
+                 cmds, bars, want, want_bars);
+    for (int r = 0; r < 2 * ADV_CAP + 4; r++) {
+        if (r > 0) { /* a fresh token for the replay (a replay reads its inputs afresh) */
+            fill_tricky(tok.host, tok.size, 4);
+            RT_OK(fkc_buffer_upload(tok.dev, 0, tok.host, tok.size));
+        }
+        RT_OK(r == 0 ? fkc_stream_submit(s) : fkc_stream_replay(s));
+        uint64_t p = get_u64(pos.host);
+        for (int w = 0; w < ADV_W; w++)
+            assert_int_equal(fkc_ref_write_slice_rotating(cache.host + (size_t)w * cb, c[w], 4,
+                                                          tok.host + (size_t)w * tb, k[w], ADV_CAP,
+                                                          p, axis[w], 4),
+                             FKC_OK);
+        put_u64(pos.host, p + delta);
+        rt_buf_check(&cache, "cache after an advancing step");
+        rt_buf_check(&pos, "position after an advancing step");
+    }
+    assert_int_equal(fkc_test_command_count(s), want);
+    fkc_stream_destroy(s);
+    rt_buf_free(&cache);
+    rt_buf_free(&tok);
+    rt_buf_free(&pos);
+    rt_no_validation(ctx);
+}
+
+static void test_advance_replays(void **state)
+{
+    (void)state;
+    /* low word carrying into the high one; a delta with a high word; u64 wrap-around */
+    static const uint64_t starts[3] = {0xffffffffull - 5, 2, UINT64_MAX - 9};
+    static const uint64_t deltas[3] = {1, (1ull << 32) + 3, 1};
+    for (int mode = 0; mode < 3; mode++)
+        for (int i = 0; i < 3; i++) {
+            fkc_context *keep = mode_begin(mode);
+            advance_replays(mode, starts[i], deltas[i]);
+            mode_end(mode, keep);
+        }
+}
+
+/* Where the advance cannot join the pending dispatch it is its own, behind a barrier: a
+ * pending fused write of the position's own bytes (a new position from the host), and a
+ * recorded command since the last barrier that read the position (an unfusable rotating
+ * write, too large for the table). The position must be the written value + 1, the ring row
+ * the one at the position of that time. */
+static void test_advance_not_folded(void **state)
+{
+    (void)state;
+    rt_buf pos, val, cache, tok;
+    rt_buf_make(ctx, &pos, 16);
+    rt_buf_make(ctx, &val, 16);
+    put_u64(val.host, 41);
+    RT_OK(fkc_buffer_upload(val.dev, 0, val.host, 16));
+    size_t one[1] = {16};
+    fkc_tensor vt = rt_tensor(val.dev, 0, FKC_DTYPE_U8, 1, one);
+    fkc_tensor pt = rt_tensor(pos.dev, 0, FKC_DTYPE_U8, 1, one);
+    size_t at[1] = {0};
+    fkc_stream *s = stream(true);
+    RT_OK(fkc_write_slice(s, &vt, &pt, at)); /* fused: pending */
+    RT_OK(fkc_stream_advance(s, pos.dev, 0, 1));
+    assert_int_equal(fkc_test_barrier_count(s), 1);
+    assert_int_equal(fkc_test_command_count(s), 2);
+    RT_OK(fkc_stream_submit(s));
+    memcpy(pos.host, val.host, 16);
+    put_u64(pos.host, 42);
+    rt_buf_check(&pos, "position written, then advanced");
+    /* a ring write too large to fuse (2^16 + 256 units) read the position: its own dispatch */
+    size_t cs[2] = {3, ((1u << 16) + 256) * 4}, ks[2] = {1, cs[1]}; /* (FKC_FUSE_MAX_UNITS) */
+    rt_buf oth;
+    rt_buf_make(ctx, &oth, 16);
+    fkc_tensor xt = rt_tensor(oth.dev, 0, FKC_DTYPE_U8, 1, one);
+    rt_buf_make(ctx, &cache, rt_elems(2, cs) * 4);
+    rt_buf_make(ctx, &tok, rt_elems(2, ks) * 4);
+    fkc_tensor st = rt_tensor(tok.dev, 0, FKC_DTYPE_F32, 2, ks);
+    fkc_tensor ot = rt_tensor(cache.dev, 0, FKC_DTYPE_F32, 2, cs);
+    RT_OK(fkc_stream_begin(s));
+    RT_OK(fkc_write_slice(s, &vt, &xt, at)); /* a pending fused write elsewhere */
+    RT_OK(fkc_write_slice_rotating(s, &st, &ot, 3, pos.dev, 0, 0));
+    RT_OK(fkc_stream_advance(s, pos.dev, 0, 1));
+    assert_int_equal(fkc_test_barrier_count(s), 1);
+    RT_OK(fkc_stream_submit(s));
+    assert_int_equal(fkc_ref_write_slice_rotating(cache.host, cs, 2, tok.host, ks, 3, 42, 0, 4),
+                     FKC_OK);
+    put_u64(pos.host, 43);
+    rt_buf_check(&cache, "ring row at the position of that time");
+    rt_buf_check(&pos, "position after the unfused ring write");
+    memcpy(oth.host, val.host, 16);
+    rt_buf_check(&oth, "the fused write beside it");
+    fkc_stream_destroy(s);
+    rt_buf_free(&oth);
+    rt_buf_free(&pos);
+    rt_buf_free(&val);
+    rt_buf_free(&cache);
+    rt_buf_free(&tok);
+    rt_no_validation(ctx);
 }
 
 /* A chunk of tokens into a ring (rotating rows wrap at the ring end inside one write), at
@@ -665,6 +801,8 @@ int main(void)
         cmocka_unit_test_teardown(test_many_writes, no_validation),
         cmocka_unit_test_teardown(test_full_batch, no_validation),
         cmocka_unit_test_teardown(test_ring_odd_position, no_validation),
+        cmocka_unit_test_teardown(test_advance_replays, no_validation),
+        cmocka_unit_test_teardown(test_advance_not_folded, no_validation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -245,7 +245,9 @@ fkc_status fkc_stream_replay_async(fkc_stream *stream);
 /* Records a small op adding `delta` (mod 2^64) to the little-endian u64 at `offset` of
  * `position` on the device, in stream order: after the ops recorded before it that read those
  * bytes, before the ops recorded after it. With fkc_stream_replay, a decode step's rotating
- * writes then land at successive ring positions with no host upload. offset: a multiple of 8
+ * writes then land at successive ring positions with no host upload. After fused writes (an
+ * owned stream's small aligned ones) it is part of their dispatch, else a dispatch of its own
+ * (docs/runtime.md, Replay). offset: a multiple of 8
  * (FKC_ERR_INVALID_ARGUMENT otherwise); FKC_ERR_OUT_OF_BOUNDS outside the buffer. */
 fkc_status fkc_stream_advance(fkc_stream *stream, fkc_buffer *position, uint64_t offset,
                               uint64_t delta);
