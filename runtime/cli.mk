@@ -130,7 +130,8 @@ $(BUILD)/tests/cli/test_conform: tests/cli/test_conform.c tests/cli/tmpdir.h $(C
 	$(CC) $(CLI_TEST_CFLAGS) $< $(CLI_CONFORM_UNIT) $(CLI_LIBFKC) -o $@ $(CLI_TEST_LIBS) $(CLI_LIBS)
 
 CLI_SHIM_DEFS = -DFKC_CONFORM_PREFIX=fkc -DFKC_CONFORM_PREFIX_UC=FKC \
-                '-DFKC_CONFORM_HEADER="fkc_bindings.h"' -DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=1
+                '-DFKC_CONFORM_HEADER="fkc_bindings.h"' -DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=1 \
+                -DFKC_CONFORM_HAS_SET_ROWS=1
 $(BUILD)/tests/cli/conform_shim.%.so: $(CLI_SHIM) generated/fkc_bindings.c generated/fkc_bindings.h | $(BUILD)/tests/cli
 	$* $(STRICT) -fPIC -shared -fvisibility=hidden -Iruntime/include -Iruntime/tools/shim \
 	    -Igenerated $(CLI_SHIM_DEFS) -DFKC_CONFORM_HAS_WRITE_SLICE=1 $< generated/fkc_bindings.c -o $@

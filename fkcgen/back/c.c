@@ -931,6 +931,62 @@ static void emit_c_optional(fkcg_buf *b, const fkcg_plan *p)
     LIT(b, "};\n\n");
 }
 
+/* ---- outputs aliasing a named input (issue 22): data only when a contract states one ---- */
+static size_t n_output_aliases(const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
+            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+                 p->t->sections[i]->outputs[k].out_arg;
+    return n;
+}
+
+static void emit_h_aliases(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = n_output_aliases(p);
+    if (!n)
+        return;
+    TPL(b, p,
+        "/* The outputs that alias a named input or are an out= argument (return.outputs[]\n"
+        " * .in_place, .out_arg), by kernel: pass input in_place's tensor as the output too. */\n"
+        "typedef struct @_output_alias {\n"
+        "    size_t kernel;    /* its section: @_kernels[kernel] */\n"
+        "    @_op_kind op;\n"
+        "    size_t output;    /* its place among the kernel's outputs */\n"
+        "    const char *name; /* the output's name */\n"
+        "    int in_place;     /* the input it is written over (its place), or -1 */\n"
+        "    bool out_arg;     /* the caller's out= destination argument */\n"
+        "} @_output_alias;\n"
+        "#define @@_OUTPUT_ALIAS_COUNT ");
+    fkcg_buf_put_u64(b, n);
+    TPL(b, p, "\nextern const @_output_alias @_output_aliases[@@_OUTPUT_ALIAS_COUNT];\n\n");
+}
+
+static void emit_c_aliases(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!n_output_aliases(p))
+        return;
+    TPL(b, p, "const @_output_alias @_output_aliases[@@_OUTPUT_ALIAS_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_outputs; k++) {
+            const fkcg_output *o = &s->outputs[k];
+            if (o->in_place_input < 0 && !o->out_arg)
+                continue;
+            fkcg_buf_printf(b, "    {%zu, ", i);
+            TPL(b, p, "@@_OP_");
+            put_ident(b, p->ops[p->secs[i].op].upper);
+            fkcg_buf_printf(b, ", %zu, ", k);
+            put_cstr(b, o->name);
+            fkcg_buf_printf(b, ", %d, %s}, /* ", o->in_place_input, o->out_arg ? "true" : "false");
+            put_comment(b, s->kernel);
+            LIT(b, " */\n");
+        }
+    }
+    LIT(b, "};\n\n");
+}
+
 static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 {
     LIT(b, "/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which\n"
@@ -1666,8 +1722,10 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
         emit_c_runtime_params(c, p);
     }
     emit_c_tables(&r);
-    if (k == 0)
+    if (k == 0) {
         emit_c_optional(c, p);
+        emit_c_aliases(c, p);
+    }
     if (w->row_lo < w->row_hi) {
         emit_dispatch_data(c, p, w->op_lo, w->op_hi, w->row_lo);
         TPL(c, p, "fkc_status @_dispatch_");
@@ -1709,6 +1767,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_h_fn_types(h, p);
     emit_h_block_dtypes(h, p);
     emit_h_optional(h, p);
+    emit_h_aliases(h, p);
     emit_h_wrappers(h, p);
     emit_h_tables(h, p, shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
@@ -1727,6 +1786,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_c_runtime_params(c, p);
     emit_c_tables(&r);
     emit_c_optional(c, p);
+    emit_c_aliases(c, p);
     emit_c_dispatch(c, p);
     put_tpl(c, p, c_functions);
     fkcg_render_free(&r);

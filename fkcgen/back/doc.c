@@ -303,7 +303,14 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
         const fkcg_binding *bd = &t->bindings[i];
         if (bd->section != s)
             continue;
-        const char *dt = slot_name(t, bd, 0); /* conform's rows name the key's first slot */
+        /* conform's rows name a two-slot key by its first slot, a longer one (SetRows'
+         * [src, index, cache]) by all of them: "F32,I32,F16" */
+        char dt[160];
+        size_t n = 0;
+        for (uint32_t k = 0; k < fkcg_binding_n_key(bd) && (k == 0 || fkcg_binding_n_key(bd) > 2);
+             k++)
+            n += (size_t)snprintf(dt + n, n < sizeof dt ? sizeof dt - n : 0, "%s%s", k ? "," : "",
+                                  slot_name(t, bd, k));
         fkcg_buf_printf(b, "- `(%s, [", s->op_kind);
         for (uint32_t k = 0; k < fkcg_binding_n_key(bd); k++)
             fkcg_buf_printf(b, "%s%s", k ? ", " : "", slot_name(t, bd, k));

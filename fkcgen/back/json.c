@@ -256,6 +256,10 @@ static void outputs(fkcg_buf *out, const fkcg_section *s)
         kv_str(out, 10, &first, "shape_rule", o->shape_rule);
         kv_str(out, 10, &first, "layout_guarantee", o->layout_guarantee);
         kv_str(out, 10, &first, "aliasing", o->aliasing);
+        if (o->in_place) /* issue 22: only when stated (the seed's dump stays) */
+            kv_str(out, 10, &first, "in_place", o->in_place);
+        if (o->out_arg)
+            kv_bool(out, 10, &first, "out_arg", true);
         fkcg_buf_puts(out, "\n        }");
     }
     fkcg_buf_puts(out, s->n_outputs ? "\n      ]" : "]");

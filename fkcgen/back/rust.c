@@ -1454,6 +1454,47 @@ static void emit_optional(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "];\n");
 }
 
+/* The outputs aliasing a named input (issue 22), as the C back end's @_output_aliases. */
+static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
+            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+                 p->t->sections[i]->outputs[k].out_arg;
+    if (!n)
+        return;
+    PUT(b, "\n/// An output that aliases a named input or is an out= argument (return.outputs[]\n"
+           "/// .in_place, .out_arg): pass input `in_place`'s tensor as the output too.\n"
+           "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct OutputAlias {\n"
+           "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+           "    /// The op kind.\n    pub op: OpKind,\n"
+           "    /// Its place among the kernel's outputs.\n    pub output: usize,\n"
+           "    /// The output's name.\n    pub name: &'static str,\n"
+           "    /// The input it is written over (its place).\n    pub in_place: Option<usize>,\n"
+           "    /// The caller's out= destination argument.\n    pub out_arg: bool,\n"
+           "}\n\n/// The aliased outputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static OUTPUT_ALIASES: [OutputAlias; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_outputs; k++) {
+            const fkcg_output *o = &s->outputs[k];
+            if (o->in_place_input < 0 && !o->out_arg)
+                continue;
+            fkcg_buf_printf(b, "    OutputAlias { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", output: %zu, name: ", k);
+            put_rstr(b, o->name);
+            if (o->in_place_input >= 0)
+                fkcg_buf_printf(b, ", in_place: Some(%d)", o->in_place_input);
+            else
+                PUT(b, ", in_place: None");
+            fkcg_buf_printf(b, ", out_arg: %s },\n", o->out_arg ? "true" : "false");
+        }
+    }
+    PUT(b, "];\n");
+}
+
 static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
 {
     fkcg_buf *b = outs[0];
@@ -1468,6 +1509,7 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_tables(&r);
     put_str(b, functions);
     emit_optional(b, p);
+    emit_aliases(b, p);
     fkcg_render_free(&r);
 }
 

@@ -140,6 +140,13 @@ typedef struct fkcg_output {
     int fixed_dtype;             /* FKCG_DR_FIXED: the dtype; else -1 */
     int dtypes[FKCG_MAX_DTYPES]; /* FKCG_DR_PARAM: the dtypes it may have (`dtypes`) */
     size_t n_dtypes;
+    /* Aliases (issue 22): in_place, the input whose memory the output is (written over it),
+     * or NULL, and its index (-1 when none); out_arg: the output is the caller's out=
+     * destination argument (PyTorch's `Tensor(a!) out`), written and returned. */
+    const char *in_place;
+    int in_place_input;
+    bool out_arg;
+    fkcg_loc alias_loc; /* where in_place (or out_arg) is stated */
 } fkcg_output;
 
 /* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the

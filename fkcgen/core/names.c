@@ -722,7 +722,9 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
     if (a->n_outputs != b->n_outputs)
         return "outputs";
     for (size_t i = 0; i < a->n_outputs; i++)
-        if (strcmp(a->outputs[i].name, b->outputs[i].name))
+        if (strcmp(a->outputs[i].name, b->outputs[i].name) ||
+            a->outputs[i].in_place_input != b->outputs[i].in_place_input ||
+            a->outputs[i].out_arg != b->outputs[i].out_arg)
             return "outputs";
     if ((a->variant == NULL) != (b->variant == NULL) || a->n_fields != b->n_fields)
         return "op_params";

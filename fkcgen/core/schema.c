@@ -193,6 +193,12 @@ static const fkcg_key output_keys[] = {
      "`from_params(<field>)` or `same_as(<input>)`"},
     {"layout_guarantee", FT_ENUM, REQ, "layout_guarantee", NULL, "the output's layout"},
     {"aliasing", FT_ENUM, REQ, "aliasing", NULL, "may the output alias an input"},
+    {"in_place", FT_IDENT, OPT, NULL, NULL,
+     "the input whose memory the output is (written over it): its dtype and shape rules are "
+     "`same_as(<input>)`, `aliasing: in_place`, `caps.in_place: true`"},
+    {"out_arg", FT_BOOL, OPT, NULL, NULL,
+     "`true`: the output is the caller's out= destination argument (PyTorch `Tensor(a!) "
+     "out`), written and returned; default `false`"},
 };
 static SCHEMA(schema_output, "return.outputs[]", output_keys, false);
 

@@ -734,6 +734,19 @@ static void cmp_output(dctx *c, const spair *p, size_t i)
                "aliasing of output '%s' of kernel '%s' %s from %s to %s", n->name, sn->kernel,
                narrowed ? "narrowed" : "changed", o->aliasing, n->aliasing);
     }
+    /* issue 22: in_place by the input's place (an input renamed with it is no change) */
+    if (o->in_place_input != n->in_place_input || o->out_arg != n->out_arg) {
+        const char *key_o = o->in_place ? "in_place" : o->out_arg ? "out_arg" : "aliasing";
+        const char *key_n = n->in_place ? "in_place" : n->out_arg ? "out_arg" : "aliasing";
+        const char *now = n->in_place  ? fkcg_sprintf(c->a, "in place over '%s'", n->in_place)
+                          : n->out_arg ? "an out= argument"
+                                       : "aliased to no named input";
+        change(c, FKCG_R_OUTPUT_ALIAS_CHANGED, p, OUT_AT(so, key_o), OUT_AT(sn, key_n),
+               o->in_place  ? fkcg_sprintf(c->a, "was in place over '%s'", o->in_place)
+               : o->out_arg ? "was an out= argument"
+                            : "had no named alias",
+               "output '%s' of kernel '%s' is now %s", n->name, sn->kernel, now);
+    }
 #undef OUT_AT
 }
 

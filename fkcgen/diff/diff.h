@@ -119,6 +119,9 @@
       "the output may or must now share memory with an input (or no longer does in place)")    \
     X(OUTPUT_ALIASING_NARROWED, COMPATIBLE, "an output's aliasing narrowed from "               \
       "`may_alias_input` to `none`", "callers ready for aliasing are ready for none")           \
+    X(OUTPUT_ALIAS_CHANGED, BREAKING, "an output's named alias added, removed or changed",      \
+      "`in_place: <input>` or `out_arg`: callers pass another tensor as the output, or no "    \
+      "longer the input's")                                                                      \
     X(CAPS_NARROWED, BREAKING, "caps narrowed",                                                  \
       "`in_place` withdrawn, larger `alignment_bytes` or `access_granularity_bits`, or "        \
       "`awkward_layout_strategy` now `requires_contiguous`: the planner's old plans break")    \

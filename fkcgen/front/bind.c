@@ -105,6 +105,10 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " shape_rule", o->shape_rule);
         put_text(out, " layout_guarantee", o->layout_guarantee);
         put_text(out, " aliasing", o->aliasing);
+        if (o->in_place) /* issue 22: only when stated (old hashes stay) */
+            put_text(out, " in_place", o->in_place);
+        if (o->out_arg)
+            put_text(out, " out_arg", "true");
     }
     const fkcg_caps *c = &s->caps;
     put_text(out, "awkward_layout_strategy", c->awkward_layout_strategy);

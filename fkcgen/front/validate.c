@@ -916,6 +916,11 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
         o->shape_rule_arg = call_arg(v, item, "shape_rule", "shape_rule");
         o->layout_guarantee = str(v, item, "layout_guarantee");
         o->aliasing = str(v, item, "aliasing");
+        o->in_place = str(v, item, "in_place");
+        o->in_place_input = -1;
+        o->out_arg = bool_of(v, item, "out_arg");
+        const ynode *ip = fkcg_map_get(item, "in_place"), *oa = fkcg_map_get(item, "out_arg");
+        o->alias_loc = ip ? ip->loc : oa ? oa->key->loc : item->loc;
         check_tensor_name(v, item, "output");
         for (size_t j = 0; j < s->n_inputs + s->n_outputs - 1; j++) {
             bool in = j < s->n_inputs;
@@ -1403,6 +1408,87 @@ static void check_optional(vctx *v, const ynode *root, fkcg_section *s)
     }
 }
 
+/* Outputs aliasing a named input (issue 22): in_place names a required input, the output
+ * takes its dtype and shape (same_as), says `aliasing: in_place`, the caps allow writing in
+ * place, and no two outputs are written over one input; out_arg is not also in place. */
+static void check_aliases(vctx *v, const ynode *root, fkcg_section *s, bool caps_clean)
+{
+    for (size_t k = 0; k < s->n_outputs; k++) {
+        fkcg_output *o = &s->outputs[k];
+        if (!o->in_place)
+            continue;
+        int x = -1;
+        for (size_t i = 0; i < s->n_inputs; i++)
+            if (!strcmp(s->inputs[i].name, o->in_place))
+                x = (int)i;
+        if (x < 0) {
+            const char *cand[64];
+            size_t nc = 0;
+            for (size_t i = 0; i < s->n_inputs && nc < 64; i++)
+                cand[nc++] = s->inputs[i].name;
+            const char *hint = fkcg_suggest(cand, nc, o->in_place);
+            if (hint)
+                fail(v, &o->alias_loc, "in_place names '%s', which is no input; did you mean '%s'?",
+                     o->in_place, hint);
+            else
+                fail(v, &o->alias_loc, "in_place names '%s', which is no input; name one of: %s",
+                     o->in_place, names(v, s, true));
+            continue;
+        }
+        o->in_place_input = x;
+        const fkcg_input *in = &s->inputs[x];
+        if (in->optional)
+            fail(v, &o->alias_loc,
+                 "output '%s' is written in place over input '%s', which is optional: a call "
+                 "may leave it out",
+                 o->name, in->name);
+        if (o->out_arg)
+            fail(v, &o->alias_loc,
+                 "output '%s' is both in place over '%s' and an out= argument: state one", o->name,
+                 in->name);
+        bool same_dtype = (o->rule == FKCG_DR_PASSTHROUGH || o->rule == FKCG_DR_SAME_AS) &&
+                          o->dtype_rule_arg && !strcmp(o->dtype_rule_arg, in->name);
+        if (!same_dtype) {
+            const ynode *rn = nth_output_rule(root, k, "dtype_rule");
+            fail(v, rn ? &rn->loc : &o->loc,
+                 "output '%s' is written in place over input '%s', so it has its dtype: its "
+                 "dtype_rule must be same_as(%s), not '%s'",
+                 o->name, in->name, in->name, o->dtype_rule ? o->dtype_rule : "");
+        }
+        bool same_shape = o->shape_rule && !strncmp(o->shape_rule, "same_as(", 8) &&
+                          o->shape_rule_arg && !strcmp(o->shape_rule_arg, in->name);
+        if (!same_shape) {
+            const ynode *rn = nth_output_rule(root, k, "shape_rule");
+            fail(v, rn ? &rn->loc : &o->loc,
+                 "output '%s' is written in place over input '%s', so it has its shape: its "
+                 "shape_rule must be same_as(%s), not '%s'",
+                 o->name, in->name, in->name, o->shape_rule ? o->shape_rule : "");
+        }
+        if (o->aliasing && strcmp(o->aliasing, "in_place") != 0) {
+            const ynode *an = nth_output_rule(root, k, "aliasing");
+            fail(v, an ? &an->loc : &o->loc,
+                 "output '%s' is written in place over input '%s': its aliasing is in_place, "
+                 "not '%s'",
+                 o->name, in->name, o->aliasing);
+        }
+        if (caps_clean && !s->caps.in_place) {
+            const ynode *caps = fkcg_map_get(root, "caps");
+            const ynode *cn = caps ? fkcg_map_get(caps, "in_place") : NULL;
+            fail(v, cn ? &cn->loc : &o->alias_loc,
+                 "output '%s' is written in place over input '%s', but caps.in_place is false; "
+                 "set it true",
+                 o->name, in->name);
+        }
+        for (size_t j = 0; j < k; j++)
+            if (s->outputs[j].in_place_input == x) {
+                fail(v, &o->alias_loc,
+                     "outputs '%s' and '%s' are both written in place over input '%s'",
+                     s->outputs[j].name, o->name, in->name);
+                fkcg_note(v->d, &s->outputs[j].alias_loc, "the first is here");
+            }
+    }
+}
+
 static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
 {
     fkcg_caps *c = &s->caps;
@@ -1699,6 +1785,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
         build_caps(v, fkcg_map_get(root, "caps"), s);
     if (accepted && clean(v, "cost", NULL))
         build_cost(v, fkcg_map_get(root, "cost"), s);
+    if (accepted && clean(v, "return", NULL))
+        check_aliases(v, root, s, clean(v, "caps", NULL));
     if (clean(v, "precision", "determinism", NULL))
         build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
     s->invalid = !v->ok;

@@ -661,7 +661,9 @@ const char *cli_usage(void)
            "  show FILE.npy [--dtype bf16]   print an array\n"
            "  conform CONTRACT.md... [--cases N] [--seed S] [--wrappers FILE.c]...\n"
            "      check that the kernels the contracts bind keep their claims: seeded cases\n"
-           "      through the generated dispatch against the CPU reference (docs/runtime.md)\n"
+           "      through the generated dispatch against the CPU reference (WriteSlice,\n"
+           "      WriteSliceRotating, SetRows; a cpu_reference of the contracts' own)\n"
+           "      (docs/runtime.md)\n"
            "  help, --help, -h   this text; COMMAND --help: that command's usage and options\n"
            "  version, --version\n"
            "\n"
@@ -726,8 +728,13 @@ static const struct {
      "  says, determinism, shape_rule and dtype_rule, untouched inputs and guard\n"
      "  bytes, refused invalid calls and undeclared keys. One row per binding;\n"
      "  a dtype the runtime runs but the contract omits fails (works but\n"
-     "  undeclared). A family of the contracts' own whose sections name a\n"
-     "  cpu_reference (defined by the --wrappers files) is checked against it.\n"
+     "  undeclared). SetRows bindings ([src, index, cache] keys, one row each)\n"
+     "  run through the whole-key dispatch against fkc_ref_set_rows bit for bit:\n"
+     "  negative and past-the-end indices (the status word), duplicates, NHD/HND\n"
+     "  slot axes, NaN/Inf/subnormal/tie sources; a row \"unbound\" checks every\n"
+     "  other key is FKC_ERR_NO_KERNEL. A family of the contracts' own whose\n"
+     "  sections name a cpu_reference (defined by the --wrappers files) is\n"
+     "  checked against it.\n"
      "  Exit 1 on any failure.\n"},
     {CLI_CMD_VERSION, "version\n  Prints fkc-run's version.\n"},
 };

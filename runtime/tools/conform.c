@@ -24,22 +24,12 @@
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
 
-#define MAX_NOTES 4     /* failure details printed per row; the rest are counted */
+#define MAX_NOTES CONFORM_MAX_NOTES
 #define GUARD_MIN 16    /* bytes of random guard before each tensor, at least */
 #define ALIGN_MAX 4096  /* tensors lie at multiples of the contract's alignment_bytes, capped */
 #define MEASURE_ITERS 5 /* submits per size; the median is printed */
 
-/* A row's verdict and the details of what failed. */
-typedef struct row {
-    size_t cases, passed, refused;
-    bool fail;
-    char notes[MAX_NOTES][CLI_ERR_MAX];
-    const char *claims[MAX_NOTES]; /* the claim each note is about (--format's rule) */
-    const char *claim;             /* the claim being checked: the next notes' */
-    size_t n_notes, n_more;
-    const char *result; /* the result column when not "ok" / "FAIL" */
-    conform_error err;  /* the worst error measured over the outputs (precision) */
-} row;
+typedef conform_row row;
 
 /* One conform run. */
 typedef struct run {
@@ -72,8 +62,9 @@ typedef struct batch {
     bool *ok; /* case i passed every check so far */
 } batch;
 
-static void note(row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(row *r, const char *fmt, ...)
+#define note conform_note
+
+void conform_note(conform_row *r, const char *fmt, ...)
 {
     va_list ap;
     r->fail = true;
@@ -165,6 +156,22 @@ static int check_signature(const conform_claim *c, char err[CLI_ERR_MAX])
              c->file, c->line, c->kernel, c->op_kind, runtime_fields[c->op][0][0],
              runtime_fields[c->op][0][1], runtime_fields[c->op][1][0], runtime_fields[c->op][1][1],
              c->op == CONFORM_WRITE_SLICE ? "write_slice" : "write_slice_rotating");
+    return -1;
+}
+
+/* SetRows: [src, index, cache] in, out (the cache, in place), op_params slot_axis: i32, as
+ * fkc_set_rows_kernel takes them. */
+static int check_sr_signature(const conform_claim *c, char err[CLI_ERR_MAX])
+{
+    if (c->n_inputs == 3 && c->n_outputs == 1 && c->n_fields == 1 && c->fields[0] &&
+        strcmp(c->fields[0], "slot_axis") == 0 && c->field_kinds[0] &&
+        strcmp(c->field_kinds[0], "i32") == 0)
+        return 0;
+    cli_errf(err,
+             "conform: %s:%u: kernel %s binds SetRows with another signature than the "
+             "runtime's (inputs src, index, cache; one output; op_params slot_axis: i32): "
+             "conform calls it as fkc_set_rows_kernel",
+             c->file, c->line, c->kernel);
     return -1;
 }
 
@@ -964,6 +971,19 @@ static void print_header(const run *R)
                "onto a Vulkan stream,\nand is compared with conform's own oracle; the "
                "dispatch is checked as on a device; %zu cases a binding, seed %" PRIu64 "\n",
                o->cases, o->seed);
+    bool sr = false;
+    for (size_t i = 0; i < R->claims.n; i++)
+        sr |= R->claims.items[i].op == CONFORM_SET_ROWS;
+    if (sr)
+        printf("SetRows: each row runs its cases through the generated whole-key "
+               "dispatch (fkc_dispatch_key) and compares\n  the cache bit for bit with "
+               "fkc_ref_set_rows%s: negative indices (-1, INT_MIN) first/last/every,\n  "
+               "past the end (the status word counts them; I64 2^31, 2^32 + k, 2^63 - "
+               "1), duplicates (last wins),\n  the last slot, NHD and HND slot axes, "
+               "NaN/Inf/subnormal/overflow/tie sources; guard bytes, inputs\n  "
+               "untouched, a second run, refused invalid calls, neighbouring keys "
+               "FKC_ERR_NO_KERNEL\n",
+               R->ctx ? "" : " (--cpu: the reference against conform's oracle)");
     printf("%-24s %-20s %-5s %6s %7s %7s %8s  %s\n", "kernel", "op kind", "dtype", "cases",
            "passed", "failed", "refused", "result");
 }
@@ -1452,10 +1472,78 @@ static void check_generic_kernel(run *R, const conform_claim *sec, size_t first)
     }
 }
 
+/* ---- SetRows (conform_set_rows.c) ----------------------------------------------------------- */
+
+static conform_sr_env sr_env(run *R)
+{
+    conform_sr_env e = {R->ctx, R->build.shim, &R->claims, R->o->seed, R->o->cases, &R->digest};
+    return e;
+}
+
+/* A SetRows kernel (section): a row per binding, [src, index, cache] in the dtype column and in
+ * the result what its precision claim was checked as. */
+static void check_sr_kernel(run *R, const conform_claim *sec, size_t first)
+{
+    conform_sr_env e = sr_env(R);
+    for (size_t j = first; j < R->claims.n; j++) {
+        const conform_claim *cl = &R->claims.items[j];
+        if (strcmp(cl->kernel, sec->kernel) != 0)
+            continue;
+        row r = {0};
+        char key[48], ok[160];
+        conform_sr_binding(&e, cl, &r);
+        check_validation(R, cl, cl->dtype, &r);
+        if (!r.fail)
+            r.result = conform_sr_checked(cl, ok, sizeof ok);
+        print_row_text(R, cl, conform_sr_key(cl, key, sizeof key), true, &r);
+        fflush(stdout);
+    }
+}
+
+/* After the SetRows kernels: one row per backend they bind, every key no contract binds. */
+static void check_sr_unbound(run *R)
+{
+    conform_sr_env e = sr_env(R);
+    for (int be = 0; be < FKC_BACKEND_COUNT; be++) {
+        const conform_claim *first = NULL;
+        for (size_t i = 0; i < R->claims.n && !first; i++)
+            if (R->claims.items[i].op == CONFORM_SET_ROWS &&
+                R->claims.items[i].backend == (fkc_backend)be)
+                first = &R->claims.items[i];
+        if (!first)
+            continue;
+        row r = {0};
+        char example[64], result[160];
+        size_t works = conform_sr_unbound(&e, (fkc_backend)be, &r, example, sizeof example);
+        check_validation(R, first, first->dtype, &r);
+        if (!r.fail && !works) {
+            r.result = "ok, refused as expected";
+            R->refused_undeclared++;
+        } else if (!r.fail && R->o->allow_undeclared) {
+            snprintf(result, sizeof result,
+                     "ok, refused; %zu keys work but undeclared (--allow-undeclared)", works);
+            r.result = result;
+            R->works_undeclared++;
+        } else if (!r.fail) {
+            r.claim = "dtypes";
+            note(&r,
+                 "%s: the dispatch refuses every unbound key as it should, but the runtime runs "
+                 "%zu of them (%s first): declare them in a SetRows section (%s:%u), or pass "
+                 "--allow-undeclared",
+                 first->op_kind, works, example, first->file, first->line);
+            r.result = "FAIL: works but undeclared";
+            R->works_undeclared++;
+        }
+        print_row_text(R, first, "unbound", false, &r);
+        fflush(stdout);
+    }
+}
+
 /* Every kernel (section) of the claims in order of first appearance; for each the nine
  * dtypes, declared ones as binding rows and the others as undeclared rows. */
 static void check_all(run *R)
 {
+    bool sr = false;
     for (size_t i = 0; i < R->claims.n; i++) {
         const conform_claim *sec = &R->claims.items[i];
         bool first = true;
@@ -1465,6 +1553,11 @@ static void check_all(run *R)
             continue;
         if (sec->op == CONFORM_GENERIC) {
             check_generic_kernel(R, sec, i);
+            continue;
+        }
+        if (sec->op == CONFORM_SET_ROWS) {
+            sr = true;
+            check_sr_kernel(R, sec, i);
             continue;
         }
         for (int d = 0; d < FKC_DTYPE_COUNT; d++) {
@@ -1482,6 +1575,8 @@ static void check_all(run *R)
             fflush(stdout);
         }
     }
+    if (sr)
+        check_sr_unbound(R);
 }
 
 /* ---- --measure ------------------------------------------------------------------------------ */
@@ -1564,8 +1659,8 @@ static void measure(run *R)
            "device us", "GB/s");
     for (size_t i = 0; i < R->claims.n; i++) {
         const conform_claim *cl = &R->claims.items[i];
-        if (cl->op == CONFORM_GENERIC)
-            continue; /* --measure: the runtime's families (no generated cost call here) */
+        if (cl->op == CONFORM_GENERIC || cl->op == CONFORM_SET_ROWS)
+            continue; /* --measure: the write-slice families (no generated cost call here) */
         fkc_status st;
         kfn k = kernel_of(R, cl->op, cl->dtype, cl->dtype, cl->backend, cl->kernel_source, &st);
         for (uint32_t j = 0; st == FKC_OK && j < R->o->n_sizes; j++) {
@@ -1622,14 +1717,15 @@ static int plan(run *R, bool has[CONFORM_OP_COUNT], char err[CLI_ERR_MAX])
             }
             continue;
         }
-        if (check_signature(c, err) < 0)
+        if (c->op == CONFORM_SET_ROWS ? check_sr_signature(c, err) < 0
+                                      : check_signature(c, err) < 0)
             return CLI_EXIT_FAIL;
         has[c->op] = true;
     }
     if (R->claims.n == 0) {
         cli_errf(err,
                  "conform: the contracts bind no op kind conform can check (WriteSlice, "
-                 "WriteSliceRotating: the runtime's kernel families)%s%s; a family of a "
+                 "WriteSliceRotating, SetRows: the runtime's kernel families)%s%s; a family of a "
                  "backend's own is checked when its sections name a cpu_reference",
                  R->claims.n_other ? "; they bind " : "", R->claims.other);
         return CLI_EXIT_FAIL;

@@ -19,13 +19,14 @@
 typedef enum conform_op {
     CONFORM_WRITE_SLICE, /* WriteSlice */
     CONFORM_ROTATING,    /* WriteSliceRotating */
+    CONFORM_SET_ROWS,    /* SetRows: keyed [src, index, cache] (conform_set_rows.c) */
     CONFORM_OP_COUNT,
     /* An op kind of a backend's own whose section names a cpu_reference (issue 25): checked
      * against that reference through fkc_conform_generic (shim/conform_shim.h). */
     CONFORM_GENERIC = CONFORM_OP_COUNT
 } conform_op;
 
-/* "WriteSlice" / "WriteSliceRotating". */
+/* "WriteSlice" / "WriteSliceRotating" / "SetRows". */
 const char *conform_op_kind(conform_op op);
 
 typedef enum conform_determinism {
@@ -43,7 +44,8 @@ typedef struct conform_claim {
     const char *file; /* source.file, as fkcgen prints it */
     uint32_t line;    /* source.line */
     conform_op op;
-    fkc_dtype dtype, out_dtype; /* the key's [in, out] */
+    fkc_dtype dtype, out_dtype; /* the key's [in, out]; SetRows: [src, cache] */
+    fkc_dtype index_dtype;      /* SetRows: the key's middle slot (I32, I64) */
     fkc_backend backend;
     uint32_t byte_width; /* the dump's byte_width */
     conform_determinism determinism;
@@ -144,6 +146,52 @@ typedef struct conform_error {
 } conform_error;
 /* Folds the error of element got against want into e. */
 void conform_element_error(fkc_dtype dtype, const void *got, const void *want, conform_error *e);
+
+/* ---- rows ------------------------------------------------------------------------------ */
+
+#define CONFORM_MAX_NOTES 4 /* failure details printed per row; the rest are counted */
+
+/* A row's verdict and the details of what failed. */
+typedef struct conform_row {
+    size_t cases, passed, refused;
+    bool fail;
+    char notes[CONFORM_MAX_NOTES][CLI_ERR_MAX];
+    const char *claims[CONFORM_MAX_NOTES]; /* the claim each note is about (--format's rule) */
+    const char *claim;                     /* the claim being checked: the next notes' */
+    size_t n_notes, n_more;
+    const char *result; /* the result column when not "ok" / "FAIL" */
+    conform_error err;  /* the worst error measured over the outputs (precision) */
+} conform_row;
+
+/* Fails the row with a note about r->claim (printf format). */
+void conform_note(conform_row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- SetRows (conform_set_rows.c) --------------------------------------------------------- */
+
+/* What the SetRows checks need of the run. */
+typedef struct conform_sr_env {
+    struct fkc_context *ctx;      /* the device; NULL with --cpu (the reference is the kernel) */
+    const fkc_conform_shim *shim; /* the compiled bindings' table */
+    const conform_claims *claims;
+    uint64_t seed;
+    size_t cases;
+    uint64_t *digest; /* FNV-1a over every case made */
+} conform_sr_env;
+
+/* One SetRows binding: its cases through the whole-key dispatch against fkc_ref_set_rows (with
+ * --cpu: the reference against conform's own oracle), the status word, guards, inputs,
+ * determinism, refusals and the dispatch of its neighbouring keys. */
+void conform_sr_binding(const conform_sr_env *e, const conform_claim *cl, conform_row *r);
+/* Every [src, index, cache] key of the vocabulary no contract binds on backend be (and keys of
+ * 2 and 4 slots): FKC_ERR_NO_KERNEL from the dispatch and the binding lookups (failures noted
+ * in r). Returns how many of them the runtime's own op (fkc_set_rows; --cpu: fkc_ref_set_rows)
+ * runs nonetheless ("works but undeclared"), the first in example ("[U32, I32, U32]"). */
+size_t conform_sr_unbound(const conform_sr_env *e, fkc_backend be, conform_row *r, char *example,
+                          size_t cap);
+/* The key as the rows print it: "F32,I32,F16". */
+const char *conform_sr_key(const conform_claim *cl, char *buf, size_t cap);
+/* What a passing row checked, for its result column: "ok: bit copy, 0 ulp". */
+const char *conform_sr_checked(const conform_claim *cl, char *buf, size_t cap);
 
 /* ---- the build --------------------------------------------------------------------------- */
 

@@ -513,7 +513,7 @@ static size_t env_words(const char *var, const char *dflt, char *buf, size_t cap
 static int compile(const conform_build *b, const cli_opts *o, const char *include,
                    const bool has[CONFORM_OP_COUNT], bool generic, char err[CLI_ERR_MAX])
 {
-    char ccbuf[1024], flagbuf[2048], defs[7][PATH_MAX + 64], why[64];
+    char ccbuf[1024], flagbuf[2048], defs[8][PATH_MAX + 64], why[64];
     char *argv[MAX_ARGS];
     char prefix_uc[64];
     size_t n = env_words("CC", "cc", ccbuf, sizeof ccbuf, argv, 16);
@@ -530,6 +530,7 @@ static int compile(const conform_build *b, const cli_opts *o, const char *includ
     snprintf(defs[5], sizeof defs[5], "-DFKC_CONFORM_HAS_WRITE_SLICE=%d", has[CONFORM_WRITE_SLICE]);
     snprintf(defs[6], sizeof defs[6], "-DFKC_CONFORM_HAS_WRITE_SLICE_ROTATING=%d",
              has[CONFORM_ROTATING]);
+    snprintf(defs[7], sizeof defs[7], "-DFKC_CONFORM_HAS_SET_ROWS=%d", has[CONFORM_SET_ROWS]);
     static char src_shim[PATH_MAX + 32], src_gen[PATH_MAX + 80], so[PATH_MAX + 32],
         src_generic[PATH_MAX + 32];
     snprintf(src_generic, sizeof src_generic, "%s/conform_generic.c", b->dir);

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_kinds[CONFORM_OP_COUNT] = {"WriteSlice", "WriteSliceRotating"};
+static const char *const op_kinds[CONFORM_OP_COUNT] = {"WriteSlice", "WriteSliceRotating",
+                                                       "SetRows"};
 
 const char *conform_op_kind(conform_op op)
 {
@@ -147,11 +148,15 @@ static int read_binding(json_object *b, conform_op op, conform_claim *c)
     c->backend = backend_of(c->backend_name);
     c->file = string_of(src, "file");
     c->line = line ? (uint32_t)json_object_get_int(line) : 0;
+    size_t n_key = op == CONFORM_SET_ROWS ? 3 : 2; /* SetRows: [src, index, cache] */
     if (!c->kernel || !c->kernel_source || c->backend == FKC_BACKEND_COUNT || !dts ||
-        json_object_array_length(dts) != 2 || !width || !c->file || !align)
+        json_object_array_length(dts) != n_key || !width || !c->file || !align)
         return -1;
     c->dtype = dtype_of(json_object_array_get_idx(dts, 0));
-    c->out_dtype = dtype_of(json_object_array_get_idx(dts, 1));
+    c->out_dtype = dtype_of(json_object_array_get_idx(dts, n_key - 1));
+    c->index_dtype = n_key == 3 ? dtype_of(json_object_array_get_idx(dts, 1)) : FKC_DTYPE_COUNT;
+    if (n_key == 3 && c->index_dtype == FKC_DTYPE_COUNT)
+        return -1;
     c->byte_width = (uint32_t)json_object_get_int(width);
     c->alignment = (uint32_t)json_object_get_int(align);
     if (c->dtype == FKC_DTYPE_COUNT || c->out_dtype == FKC_DTYPE_COUNT ||

@@ -136,6 +136,21 @@ with tempfile.TemporaryDirectory() as d:
           rc == 0 and "- `I8` on CPU reference (--cpu): **FAILED** (FAIL: works but undeclared)" in
           section(p3, "write_slice"), section(p3, "write_slice")[-1500:])
 
+    # a three-slot key (SetRows' [src, index, cache]): conform's row names the whole key
+    srres = os.path.join(d, "set_rows.json")
+    with open(srres, "w") as f:
+        f.write(run(FKC_RUN, "conform", "--cpu", "--cases", "2", "--format", "json",
+                    "contracts/vulkan/set_rows.md")[1])
+    srdir = os.path.join(d, "srdoc")
+    os.mkdir(srdir)
+    rc, _, err = run(FKCGEN, "doc", "--results", srres, "--out-dir", srdir, "contracts/vulkan/set_rows.md")
+    p4 = open(os.path.join(srdir, "fkc-runtime-set-rows.md")).read()
+    lines = [x for x in p4.split("\n") if x.startswith("- `(SetRows, [")]
+    narrow = [x for x in lines if x.startswith("- `(SetRows, [F32, I64, BF16]")]
+    check("results: each of the 26 SetRows bindings (keys of 3 slots) shows its own row, passed",
+          rc == 0 and len(lines) == 26 and all("**passed**" in x and "2 of 2 cases" in x for x in lines) and
+          len(narrow) == 1 and "round to nearest even" in narrow[0], (rc, err, lines[:3]))
+
     # HTML: parses, same facts, contract text escaped
     h = Text()
     h.feed(open(os.path.join(out, "fuel-vulkan-kernels.html")).read())

@@ -212,6 +212,13 @@ stride: { kind: usize }
                    ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I32\n")),
         "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
                    ("    rank: 1\n", "    rank: 1\n    optional: true\n    absent_key: I64\n"))},
+    # issue 22: outputs aliasing a named input
+    "output_alias_changed": {
+        "old": sub(TWO, ("aliasing: none", "aliasing: in_place"), ("in_place: false", "in_place: true"),
+                   ("shape_rule: from_params(dst)", "shape_rule: same_as(src)"),
+                   ("aliasing: in_place", "aliasing: in_place\nin_place: src")),
+        "new": sub(TWO, ("aliasing: none", "aliasing: in_place"), ("in_place: false", "in_place: true"),
+                   ("shape_rule: from_params(dst)", "shape_rule: same_as(src)"))},
     "cpu_reference_changed": {
         "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
         "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},

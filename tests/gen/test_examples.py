@@ -115,6 +115,16 @@ check(absent and all(w for _, _, _, _, w in absent),
       [(b["kernel"], k) for b, _, _, k, w in absent if not w])
 check(any(s < 0 for _, _, s, _, _ in absent) and any(s >= 0 for _, _, s, _, _ in absent),
       "optional inputs in the key and out of it")
+# Outputs aliasing a named input (in_place) or an out= argument, by kernel then output.
+alias_rows = []
+for k in sorted({b["kernel"] for b in rows}):
+    b = next(x for x in rows if x["kernel"] == k)
+    for j, o in enumerate(b["outputs"]):
+        if "in_place" in o or o.get("out_arg"):
+            ip = [i["name"] for i in b["inputs"]].index(o["in_place"]) if "in_place" in o else -1
+            alias_rows.append((k, j, o["name"], ip, bool(o.get("out_arg"))))
+check(any(r[3] >= 0 for r in alias_rows) and any(r[4] for r in alias_rows),
+      "an output in place over a named input and an out= argument (%d aliased outputs)" % len(alias_rows))
 opt_rows = []  # the generated table's rows, in its order (by kernel, then input)
 for k in sorted({b["kernel"] for b, _, _, _, _ in absent}):
     for b, i, slot, _, _ in absent:
@@ -157,6 +167,10 @@ c += ["};", "typedef struct { const char *kernel; size_t input; const char *name
 for k, i, name, slot, ak, tie in opt_rows:
     c.append("    {\"%s\", %d, \"%s\", %d, %s, %d}," % (k, i, name, slot,
              cdt(ak) if ak and slot >= 0 else "FKC_DTYPE_COUNT", tie))
+c += ["};", "typedef struct { const char *kernel; size_t output; const char *name; int in_place; "
+      "int out_arg; } alias_row;", "static const alias_row aliases[] = {"]
+for k, j, name, ip, oa in alias_rows:
+    c.append("    {\"%s\", %d, \"%s\", %d, %d}," % (k, j, name, ip, int(oa)))
 c += ["};", "static const row wrong[] = {"]
 for op, be, k in wrong:
     c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL}," % (
@@ -196,6 +210,20 @@ c += ["    default: return NULL;", "    }", "}", "",
       "            o->op != k->op_kind || o->slot != opts[i].slot ||",
       "            o->absent_key != opts[i].absent_key || o->absent_tie != opts[i].tie) {",
       "            printf(\"optional input %zu (%s.%s) differs\\n\", i, opts[i].kernel, opts[i].name);",
+      "            bad++;", "        }", "    }",
+      "    /* the aliased outputs' table is the contracts' */",
+      "    if (EX_OUTPUT_ALIAS_COUNT != sizeof aliases / sizeof aliases[0]) {",
+      "        printf(\"EX_OUTPUT_ALIAS_COUNT %u\\n\", (unsigned)EX_OUTPUT_ALIAS_COUNT);",
+      "        bad++;", "    }",
+      "    for (size_t i = 0; i < EX_OUTPUT_ALIAS_COUNT && i < sizeof aliases / sizeof aliases[0]; i++) {",
+      "        const ex_output_alias *o = &ex_output_aliases[i];",
+      "        const ex_kernel_info *k = &ex_kernels[o->kernel];",
+      "        if (strcmp(k->kernel, aliases[i].kernel) || o->output != aliases[i].output ||",
+      "            strcmp(o->name, aliases[i].name) || strcmp(k->outputs[o->output].name, o->name) ||",
+      "            o->op != k->op_kind || o->in_place != aliases[i].in_place ||",
+      "            (int)o->out_arg != aliases[i].out_arg ||",
+      "            (o->in_place >= 0 && k->outputs[o->output].aliasing != FKC_ALIASING_IN_PLACE)) {",
+      "            printf(\"aliased output %zu (%s.%s) differs\\n\", i, aliases[i].kernel, aliases[i].name);",
       "            bad++;", "        }", "    }",
       "    /* a call without the optional input, keyed from the table, reaches its wrapper */",
       "    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {",
@@ -305,6 +333,13 @@ for n, (k, i, name, slot, ak, tie) in enumerate(opt_rows):
                  k, i, name, "Some(%d)" % slot if slot >= 0 else "None",
                  "Some(%s)" % rdt(ak) if ak and slot >= 0 else "None",
                  "Some(%d)" % tie if tie >= 0 else "None"))
+h += ["}", "", "#[test]", "fn the_output_aliases_table_is_the_contracts() {",
+      "    assert_eq!(bindings::OUTPUT_ALIASES.len(), %d);" % len(alias_rows)]
+for n, (k, j, name, ip, oa) in enumerate(alias_rows):
+    h.append("    let o = &bindings::OUTPUT_ALIASES[%d];" % n)
+    h.append("    assert_eq!((bindings::KERNELS[o.kernel].kernel, o.output, o.name, o.in_place, o.out_arg), "
+             "(\"%s\", %d, \"%s\", %s, %s));" % (k, j, name, "Some(%d)" % ip if ip >= 0 else "None",
+                                                  "true" if oa else "false"))
 h += ["}", ""]
 # a call without an optional input: its key (from the table) reaches the wrapper, which gets
 # a null pointer for it and non-null ones for the others
@@ -367,7 +402,7 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "5 passed" in r.stdout,
+        check(r.returncode == 0 and "6 passed" in r.stdout,
               "rustc: every key reaches its wrapper, every wrong key is None, the typed params' "
               "enums and defaults", r.stdout[-3000:])
 

@@ -3,8 +3,9 @@
  * conform_shim.h from the generated dispatch, binding lookup and cost functions. The only file
  * of fkc that names generated symbols at run time: adapt it when the generated C changes.
  * conform passes -DFKC_CONFORM_PREFIX=fkc -DFKC_CONFORM_PREFIX_UC=FKC (gen --prefix),
- * -DFKC_CONFORM_HEADER="fkc_bindings.h" and FKC_CONFORM_HAS_<OP>=0|1 for the two op kinds
- * (a kernel_ref member exists only for an op kind the contracts name). */
+ * -DFKC_CONFORM_HEADER="fkc_bindings.h" and FKC_CONFORM_HAS_<OP>=0|1 for the three op kinds
+ * WRITE_SLICE, WRITE_SLICE_ROTATING, SET_ROWS (a kernel_ref member exists only for an op kind
+ * the contracts name). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -55,6 +56,10 @@ _Static_assert(_Generic(((G(kernel_ref) *)0)->write_slice_rotating,
                "WriteSliceRotating: the contracts' kernel type is not "
                "fkc_write_slice_rotating_kernel");
 #endif
+#if FKC_CONFORM_HAS_SET_ROWS
+_Static_assert(_Generic(((G(kernel_ref) *)0)->set_rows, fkc_set_rows_kernel * : 1, default : 0),
+               "SetRows: the contracts' kernel type is not fkc_set_rows_kernel");
+#endif
 
 static fkc_status write_slice(fkc_dtype in, fkc_dtype out, fkc_backend backend,
                               const char *kernel_source, fkc_write_slice_kernel **fn)
@@ -89,6 +94,32 @@ static fkc_status write_slice_rotating(fkc_dtype in, fkc_dtype out, fkc_backend 
 #endif
 }
 
+/* SetRows is keyed over all three tensors: the whole-key dispatch and lookup. */
+static fkc_status set_rows(const fkc_dtype *key, size_t n_key, fkc_backend backend,
+                           const char *kernel_source, fkc_set_rows_kernel **fn)
+{
+    *fn = NULL;
+#if FKC_CONFORM_HAS_SET_ROWS
+    G(kernel_ref) ref;
+    fkc_status st = FKC_OK;
+    if (!kernel_source) {
+        st = G(dispatch_key)(GU(OP_SET_ROWS), key, n_key, backend, &ref);
+    } else {
+        const G(binding) *b = G(binding_lookup_key)(GU(OP_SET_ROWS), key, n_key, backend,
+                                                    kernel_source);
+        if (!b)
+            return FKC_ERR_NO_KERNEL;
+        ref = b->ref;
+    }
+    if (st == FKC_OK)
+        *fn = ref.set_rows;
+    return st;
+#else
+    (void)key, (void)n_key, (void)backend, (void)kernel_source;
+    return FKC_ERR_NO_KERNEL;
+#endif
+}
+
 static double bytes_moved(const char *op_kind, fkc_dtype dtype, fkc_backend backend,
                           const char *kernel_source, uint64_t n, uint64_t dtype_bytes,
                           const void *params)
@@ -103,9 +134,13 @@ static double bytes_moved(const char *op_kind, fkc_dtype dtype, fkc_backend back
 }
 
 /* The one exported symbol (the shared object is built with -fvisibility=hidden). */
-__attribute__((visibility("default"))) extern const fkc_conform_shim fkc_conform_shim_v1;
-const fkc_conform_shim fkc_conform_shim_v1 = {
-    FKC_CONFORM_SHIM_VERSION, sizeof(fkc_conform_shim),
-    FKC_RUNTIME_ABI,          write_slice,
-    write_slice_rotating,     bytes_moved,
+__attribute__((visibility("default"))) extern const fkc_conform_shim fkc_conform_shim_v2;
+const fkc_conform_shim fkc_conform_shim_v2 = {
+    FKC_CONFORM_SHIM_VERSION,
+    sizeof(fkc_conform_shim),
+    FKC_RUNTIME_ABI,
+    write_slice,
+    write_slice_rotating,
+    bytes_moved,
+    set_rows,
 };

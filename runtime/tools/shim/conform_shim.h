@@ -13,8 +13,8 @@
 
 #include "fkc/fkc_kernels.h"
 
-#define FKC_CONFORM_SHIM_VERSION 1
-#define FKC_CONFORM_SHIM_SYMBOL "fkc_conform_shim_v1"
+#define FKC_CONFORM_SHIM_VERSION 2
+#define FKC_CONFORM_SHIM_SYMBOL "fkc_conform_shim_v2"
 
 typedef struct fkc_conform_shim {
     uint32_t version;     /* FKC_CONFORM_SHIM_VERSION */
@@ -37,6 +37,13 @@ typedef struct fkc_conform_shim {
     double (*bytes_moved)(const char *op_kind, fkc_dtype dtype, fkc_backend backend,
                           const char *kernel_source, uint64_t n, uint64_t dtype_bytes,
                           const void *params);
+    /* The kernel bound to (SetRows, the whole key key[0..n_key), backend): [src, index, cache]
+     * through the generated fkc_dispatch_key (kernel_source NULL) or fkc_binding_lookup_key
+     * (that kernel source). FKC_OK and *fn set, or the generated code's status
+     * (FKC_ERR_NO_KERNEL for a key of another length or any other slot) and *fn NULL.
+     * Contracts that bind no SetRows give FKC_ERR_NO_KERNEL for every key. (Version 2.) */
+    fkc_status (*set_rows)(const fkc_dtype *key, size_t n_key, fkc_backend backend,
+                           const char *kernel_source, fkc_set_rows_kernel **fn);
 } fkc_conform_shim;
 
 /* Families of a backend's own (issue 25): op kinds that are not the runtime's, whose sections
