@@ -52,6 +52,9 @@ RT_SET_ROWS := set_rows_word:-DVEC=0,-DFUSED=0 set_rows_vec:-DVEC=1,-DFUSED=0 \
                set_rows_fused:-DVEC=0,-DFUSED=1
 RT_INCS    += $(foreach k,$(RT_SET_ROWS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
+# The fused tables' word layout, which fused.comp and set_rows.comp include as C does.
+$(RT_INCS): runtime/src/fused_table.h
+
 # The version (FKC_VERSION_MAJOR.MINOR.PATCH) and the library's ABI number, from the one header.
 FKC_VERSION_H := runtime/include/fkc/fkc_version.h
 fkc_version_field = $(shell sed -n 's/^\#define FKC_$(1) \([0-9][0-9]*\)$$/\1/p' $(FKC_VERSION_H))
@@ -190,6 +193,27 @@ check-runtime-env: $(RT_TESTS)
 	 $(COUNT) cmocka runtime-env/$${t##*/} env $(RT_ENV_LAYERS) \
 	   timeout -k 10 $(RT_TEST_TIMEOUT) $$t || { echo "$$t: failed"; rc=1; }; done; exit $$rc
 TEST_TARGETS += check-runtime-env
+
+# The runtime's layering (issue 23): scripts/runtime-layers.py prints runtime/src's file-level
+# call graph, read from the objects' symbols with nm, and fails on a call circle or a function
+# over 60 lines; over the test build's objects too (the FKC_TEST_HOOKS code), quietly unless it
+# fails. docs/runtime.md (### Layers) shows its output. tests/runtime/layers/check.sh first
+# proves the checker fails on a circle and a 61-line function (and passes 60 lines).
+.PHONY: check-runtime-layers
+check-runtime-layers: $(RT_OBJS) $(patsubst $(RT_OBJ)/%,$(RT_TOBJ)/%,$(RT_OBJS)) \
+                      scripts/runtime-layers.py tests/runtime/layers/check.sh
+	@sh tests/runtime/layers/check.sh '$(CC)' $(BUILD)
+	@$(PYTHON) scripts/runtime-layers.py runtime/src $(RT_OBJS) > $(BUILD)/runtime-layers.txt || \
+	    { cat $(BUILD)/runtime-layers.txt; exit 1; }
+	@cat $(BUILD)/runtime-layers.txt
+	@awk '/^<!-- runtime-layers:/ { on = 1; next } on && /^```$$/ { if (++n == 2) exit; next } \
+	    on && n == 1' docs/runtime.md | diff -u - $(BUILD)/runtime-layers.txt || \
+	    { echo "check-runtime-layers: docs/runtime.md (### Layers) differs from the output above"; \
+	    exit 1; }
+	@$(PYTHON) scripts/runtime-layers.py runtime/src $(patsubst $(RT_OBJ)/%,$(RT_TOBJ)/%,$(RT_OBJS)) \
+	    > $(BUILD)/runtime-layers-test.txt || { cat $(BUILD)/runtime-layers-test.txt; \
+	    echo "check-runtime-layers: the test build's objects (FKC_TEST_HOOKS)"; exit 1; }
+TEST_TARGETS += check-runtime-layers
 
 # ---- benchmark: build/fkc-bench prints a Markdown table; never a timed assertion ----
 # (fkc_bench.c + bare.c, the references straight on Vulkan, with their own plain copy shader)

@@ -1,15 +1,18 @@
 // fused.comp — many small 16-byte-aligned box writes in one dispatch (issue 15): binding 0
-// holds a table of writes, FKC_FUSE_WORDS (16) words each; bindings 1..6 are windows the writes
-// read (sources, ring positions), 7..14 windows they write. Each work group belongs to one
+// holds a table of writes, FKC_FUSE_WORDS (16) words each, laid out as runtime/src/fused_table.h
+// says; bindings 1..6 are windows the writes read (sources, ring positions), 7..14 windows they
+// write. Each work group belongs to one
 // write (the table's first word is its first group), so the window a group uses is the same
 // for all its invocations.
 // A write is the copy_u128 box (planes x rows x row_units 16-byte units), optionally a ring
 // with the device-resident position (ring_u128: row or plane i lands at (start + i) mod cap).
-// Must match struct fkc_fused and the table built in runtime/src/stream.c.
+// The table is written by runtime/src/fused.c from struct fkc_fused.
 // Built twice: `fused`, and `fused_advance` (-DADVANCE=1), which also adds a delta to a u64 ring
 // position after every group is done with it (fkc_stream_advance folded into the dispatch that
 // writes at that position; see finish() below for why no group can read the advanced value).
 #version 450
+#extension GL_GOOGLE_include_directive : require
+#include "../src/fused_table.h"
 #ifndef ADVANCE
 #define ADVANCE 0
 #endif
@@ -100,18 +103,18 @@ void body()
     uint lo = 0u, hi = pc.n; // the last write whose first group is <= g
     while (hi - lo > 1u) {
         uint mid = (lo + hi) >> 1u;
-        if (t[mid * 16u] <= g)
+        if (t[mid * FKC_FUSE_WORDS + FUSED_GROUP] <= g)
             lo = mid;
         else
             hi = mid;
     }
-    uint e = lo * 16u;
-    uint i = (g - t[e]) * 256u + gl_LocalInvocationID.x;
-    uint row_units = t[e + 5u], rows = t[e + 6u];
-    if (g < t[e] || i >= t[e + 1u])
+    uint e = lo * FKC_FUSE_WORDS;
+    uint i = (g - t[e + FUSED_GROUP]) * 256u + gl_LocalInvocationID.x;
+    uint row_units = t[e + FUSED_ROW_UNITS], rows = t[e + FUSED_ROWS];
+    if (g < t[e + FUSED_GROUP] || i >= t[e + FUSED_UNITS])
         return;
-    uint slots = t[e + 2u], ks = slots & 15u, kd = (slots >> 4u) & 15u, kp = slots >> 8u;
-    uint sh = t[e + 15u]; // log2(row_units) + 1 when a power of two: no division
+    uint slots = t[e + FUSED_SLOTS], ks = slots & 15u, kd = (slots >> 4u) & 15u, kp = slots >> 8u;
+    uint sh = t[e + FUSED_SHIFT]; // log2(row_units) + 1 when a power of two: no division
     uint r = sh != 0u ? i >> (sh - 1u) : i / row_units;
     uint col = i - r * row_units;
     uint row = r, plane = 0u; // one plane (a token's rows): no division either
@@ -120,19 +123,19 @@ void body()
         row = r - plane * rows;
     }
     uint drow = row, dplane = plane;
-    uint ring = t[e + 11u];
+    uint ring = t[e + FUSED_RING];
     if (ring != 0u) {
-        uint cap = t[e + 12u], po = t[e + 14u];
+        uint cap = t[e + FUSED_CAP], po = t[e + FUSED_POS];
         uint plo = word_at(kp, po), phi = word_at(kp, po + 4u);
-        uint start = (phi == 0u ? plo % cap : mod64(plo, phi, cap)) + t[e + 13u];
+        uint start = (phi == 0u ? plo % cap : mod64(plo, phi, cap)) + t[e + FUSED_SKIP];
         start = start >= cap ? start - cap : start;
         if (ring == 1u)
             drow = row + start >= cap ? row + start - cap : row + start;
         else
             dplane = plane + start >= cap ? plane + start - cap : plane + start;
     }
-    uvec4 v = ld(ks, t[e + 3u] + plane * t[e + 9u] + row * t[e + 7u] + col);
-    st(kd, t[e + 4u] + dplane * t[e + 10u] + drow * t[e + 8u] + col, v);
+    uvec4 v = ld(ks, t[e + FUSED_SRC] + plane * t[e + FUSED_S_PLANE] + row * t[e + FUSED_S_ROW] + col);
+    st(kd, t[e + FUSED_DST] + dplane * t[e + FUSED_D_PLANE] + drow * t[e + FUSED_D_ROW] + col, v);
 }
 
 #if ADVANCE

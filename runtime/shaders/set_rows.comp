@@ -12,11 +12,13 @@
 // 3 the status window. -DFUSED=1: many ops of one stream in one dispatch, from a table.
 // Must match struct sr_push and the table built in runtime/src/set_rows.c.
 #version 450
+#extension GL_GOOGLE_include_directive : require
+#include "../src/fused_table.h"
 
 layout(local_size_x = 256) in;
 
 // The op's parameters, in this order (struct sr_push): push constants of a single op; in the
-// fused variant (-DFUSED=1) words 4.. of the op's table entry.
+// fused variant (-DFUSED=1) words SR_E_PARAMS.. of the op's table entry.
 #define N 0u         // source rows (indices)
 #define ROW_BASE 1u  // first row of this dispatch
 #define CHUNKS 2u    // work groups per row
@@ -40,7 +42,7 @@ layout(local_size_x = 256) in;
 #define UPI 20u      // units each invocation writes, 256 apart (a work group: 256 * UPI units)
 
 #if FUSED
-// Binding 0: the table, 32 words an op: its first group, its slots (source, index: read
+// Binding 0: the table (runtime/src/fused_table.h), SR_WORDS (32) words an op: its first group, its slots (source, index: read
 // windows 0..3; cache, status: written windows 0..7, 4 bits each), 16-byte units or words,
 // then the 21 parameters. Bindings 1..4: read windows; 5..12: written windows.
 layout(std430, set = 0, binding = 0) readonly buffer Table { uint t[]; };
@@ -63,7 +65,7 @@ layout(push_constant) uniform Push {
 uint e0;         // the op's table entry
 uint ks, ki, kd, kt; // its windows
 bool vec;
-uint P(uint k) { return t[e0 + 4u + k]; }
+uint P(uint k) { return t[e0 + SR_E_PARAMS + k]; }
 #define RSW(f, k, i) (k == 0u ? f##a[i] : k == 1u ? f##b[i] : k == 2u ? f##c[i] : f##d[i])
 uint s1(uint i) { return RSW(r1, ks, i); }
 uvec2 s2(uint i) { return RSW(r2, ks, i); }
@@ -231,19 +233,19 @@ void main()
     } else {
         while (hi_ - lo_ > 1u) {
             uint mid = (lo_ + hi_) >> 1u;
-            if (t[mid * 32u] <= g)
+            if (t[mid * SR_WORDS + SR_E_GROUP] <= g)
                 lo_ = mid;
             else
                 hi_ = mid;
         }
     }
-    e0 = lo_ * 32u;
-    if (g < t[e0])
+    e0 = lo_ * SR_WORDS;
+    if (g < t[e0 + SR_E_GROUP])
         return;
-    g -= t[e0];
-    uint sl = t[e0 + 1u];
+    g -= t[e0 + SR_E_GROUP];
+    uint sl = t[e0 + SR_E_SLOTS];
     ks = sl & 15u, ki = (sl >> 4u) & 15u, kd = (sl >> 8u) & 15u, kt = (sl >> 12u) & 15u;
-    vec = t[e0 + 2u] != 0u;
+    vec = t[e0 + SR_E_VEC] != 0u;
 #endif
     uint row = P(ROW_BASE) + g / P(CHUNKS), chunk = g % P(CHUNKS);
     uint lx = gl_LocalInvocationID.x;

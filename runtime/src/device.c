@@ -200,6 +200,45 @@ static bool layer_has_extension(const fkc_vk *vk, const char *layer, const char 
     return found;
 }
 
+/* The validation messenger of ctx: warnings and errors to on_message. */
+static VkDebugUtilsMessengerCreateInfoEXT messenger_info(fkc_context *ctx)
+{
+    return (VkDebugUtilsMessengerCreateInfoEXT){
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = on_message,
+        .pUserData = ctx};
+}
+
+/* Loads the new instance's functions into vk and (dm: validation) creates ctx's messenger;
+ * destroys the instance on failure. */
+static fkc_status load_instance(fkc_vk *vk, fkc_context *ctx,
+                                const VkDebugUtilsMessengerCreateInfoEXT *dm, VkInstance *out)
+{
+    const VkAllocationCallbacks *alloc = ctx ? ctx->alloc : NULL;
+    fkc_status st = fkc_vk_load_instance(vk, *out);
+    VkResult r;
+    if (st == FKC_OK && dm) {
+        if (!vk->vkCreateDebugUtilsMessengerEXT)
+            st = fkc_fail(FKC_ERR_VULKAN, "vkCreateDebugUtilsMessengerEXT is missing");
+        else if ((r = vk->vkCreateDebugUtilsMessengerEXT(*out, dm, alloc, &ctx->messenger)) !=
+                 VK_SUCCESS)
+            st = fkc_vk_fail(r, "vkCreateDebugUtilsMessengerEXT");
+    }
+    if (st != FKC_OK) {
+        PFN_vkDestroyInstance kill = (PFN_vkDestroyInstance)vk->vkGetInstanceProcAddr(
+            *out, "vkDestroyInstance");
+        if (kill)
+            kill(*out, alloc);
+        *out = VK_NULL_HANDLE;
+    }
+    return st;
+}
+
 /* Creates the instance and loads its functions into vk; with ctx and FKC_CONTEXT_VALIDATION,
  * also the layer and messenger. */
 static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags, VkInstance *out)
@@ -212,15 +251,7 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags, 
                              .pApplicationName = "fkc",
                              .pEngineName = "fkc",
                              .apiVersion = VK_API_VERSION_1_2};
-    VkDebugUtilsMessengerCreateInfoEXT dm = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-        .pfnUserCallback = on_message,
-        .pUserData = ctx};
+    VkDebugUtilsMessengerCreateInfoEXT dm = messenger_info(ctx);
     /* Synchronization validation too: a missing barrier between ops is a test failure. */
     VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
     VkValidationFeaturesEXT vf = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
@@ -259,22 +290,7 @@ static fkc_status create_instance(fkc_vk *vk, fkc_context *ctx, uint32_t flags, 
                         fkc_vk_result_name(r));
     if (r != VK_SUCCESS)
         return fkc_vk_fail(r, "vkCreateInstance");
-    fkc_status st = fkc_vk_load_instance(vk, *out);
-    if (st == FKC_OK && validate) {
-        if (!vk->vkCreateDebugUtilsMessengerEXT)
-            st = fkc_fail(FKC_ERR_VULKAN, "vkCreateDebugUtilsMessengerEXT is missing");
-        else if ((r = vk->vkCreateDebugUtilsMessengerEXT(*out, &dm, alloc, &ctx->messenger)) !=
-                 VK_SUCCESS)
-            st = fkc_vk_fail(r, "vkCreateDebugUtilsMessengerEXT");
-    }
-    if (st != FKC_OK) {
-        PFN_vkDestroyInstance kill = (PFN_vkDestroyInstance)vk->vkGetInstanceProcAddr(
-            *out, "vkDestroyInstance");
-        if (kill)
-            kill(*out, alloc);
-        *out = VK_NULL_HANDLE;
-    }
-    return st;
+    return load_instance(vk, ctx, validate ? &dm : NULL, out);
 }
 
 /* Physical devices of an instance (at most MAX_DEVICES); FKC_ERR_NO_DEVICE when none. */

@@ -141,6 +141,49 @@ bool fkc_stream_fuse(fkc_stream *s, const fkc_fused *w, const fkc_buffer *src,
     return false; /* cannot happen: alone after a barrier, a write fitting the window fits */
 }
 
+/* The batch's table entries into t (fused_table.h's layout); returns its work groups. */
+static uint32_t fused_entries(const fkc_batch *b, uint32_t *t)
+{
+    uint32_t group = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const fkc_fused *w = &b->w[i];
+        uint32_t *e = &t[i * FKC_FUSE_WORDS];
+        uint32_t units = w->row_units * w->rows * w->planes;
+        memset(e, 0, FKC_FUSE_WORDS * 4);
+        e[FUSED_GROUP] = group;
+        e[FUSED_UNITS] = units;
+        e[FUSED_SLOTS] = w->slot[0] | w->slot[1] << 4 | w->slot[2] << 8;
+        e[FUSED_SRC] = (uint32_t)((w->src - b->slot[w->slot[0]].lo) / 16);
+        e[FUSED_DST] = (uint32_t)((w->dst - b->slot[FKC_FUSE_READ + w->slot[1]].lo) / 16);
+        e[FUSED_ROW_UNITS] = w->row_units, e[FUSED_ROWS] = w->rows;
+        e[FUSED_S_ROW] = w->s_row, e[FUSED_D_ROW] = w->d_row;
+        e[FUSED_S_PLANE] = w->s_plane, e[FUSED_D_PLANE] = w->d_plane;
+        e[FUSED_RING] = w->ring, e[FUSED_CAP] = w->cap, e[FUSED_SKIP] = w->skip;
+        e[FUSED_POS] = w->ring ? (uint32_t)(w->pos - b->slot[w->slot[2]].lo) : 0;
+        if ((w->row_units & (w->row_units - 1)) == 0) /* a power of two: the shader shifts */
+            e[FUSED_SHIFT] = 1 + (uint32_t)__builtin_ctz(w->row_units);
+        group += (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
+    }
+    return group;
+}
+
+/* Tracks the windows the recorded dispatch bound (and the advanced position's), as no barrier
+ * follows. */
+static void fused_track(fkc_stream *s, const fkc_batch *b)
+{
+    for (uint32_t i = 0; i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
+        bool write = i >= FKC_FUSE_READ;
+        if ((write ? i - FKC_FUSE_READ : i) < (write ? b->n_write : b->n_read)) {
+            fkc_access a = {b->slot[i].buffer, b->slot[i].lo, b->slot[i].hi, write, false};
+            fkc_stream_track(s, &a);
+        }
+    }
+    if (b->adv) { /* (room: fused_advance checked it) */
+        fkc_access a = {b->adv_buf, b->adv_lo, b->adv_at + 8, true, false};
+        fkc_stream_track(s, &a);
+    }
+}
+
 /* Records the pending fused writes as one dispatch: the table (vkCmdUpdateBuffer into the
  * stream's table buffer), then the dispatch. keep: the windows it binds stay tracked (no
  * barrier follows); the pending writes' exact ranges are dropped either way. */
@@ -163,82 +206,30 @@ static void fused_flush(fkc_stream *s, bool keep)
         return;
     }
     uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
-    uint32_t group = 0;
-    for (uint32_t i = 0; i < b->n; i++) {
-        const fkc_fused *w = &b->w[i];
-        uint32_t *e = &t[i * FKC_FUSE_WORDS];
-        uint32_t units = w->row_units * w->rows * w->planes;
-        memset(e, 0, FKC_FUSE_WORDS * 4);
-        e[0] = group;
-        e[1] = units;
-        e[2] = w->slot[0] | w->slot[1] << 4 | w->slot[2] << 8;
-        e[3] = (uint32_t)((w->src - b->slot[w->slot[0]].lo) / 16);
-        e[4] = (uint32_t)((w->dst - b->slot[FKC_FUSE_READ + w->slot[1]].lo) / 16);
-        e[5] = w->row_units, e[6] = w->rows;
-        e[7] = w->s_row, e[8] = w->d_row, e[9] = w->s_plane, e[10] = w->d_plane;
-        e[11] = w->ring, e[12] = w->cap, e[13] = w->skip;
-        e[14] = w->ring ? (uint32_t)(w->pos - b->slot[w->slot[2]].lo) : 0;
-        if ((w->row_units & (w->row_units - 1)) == 0) /* a power of two: the shader shifts */
-            e[15] = 1 + (uint32_t)__builtin_ctz(w->row_units);
-        group += (units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
-    }
+    uint32_t group = fused_entries(b, t);
     uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
-    VkBuffer tb = b->table->buffer;
-    uint64_t toff = b->at, coff = toff + FKC_FUSE_COUNTER; /* (coff: the advance's counter) */
-    if (b->table->map) { /* host-visible: written now, seen by the submit that runs it */
-        memcpy(b->table->map + toff, t, bytes);
-        if (b->adv) /* 0 at the start; the dispatch leaves it 0 for a replay */
-            memset(b->table->map + coff, 0, 4);
-    } else {
-        vk->vkCmdUpdateBuffer(s->cmd, tb, toff, bytes, t);
+    uint64_t coff = b->at + FKC_FUSE_COUNTER; /* the advance's counter */
+    if (b->adv && b->table->map) { /* 0 at the start; the dispatch leaves it 0 for a replay */
+        memset(b->table->map + coff, 0, 4);
+    } else if (b->adv) {
+        static const uint32_t zero[4];
+        vk->vkCmdUpdateBuffer(s->cmd, b->table->buffer, coff, sizeof zero, zero);
         s->commands++;
-        if (b->adv) {
-            static const uint32_t zero[4];
-            vk->vkCmdUpdateBuffer(s->cmd, tb, coff, sizeof zero, zero);
-            s->commands++;
-        }
-        /* the table's bytes are this batch's alone: only the update must finish before the
-         * dispatch reads it (and writes the counter; earlier work keeps running) */
-        fkc_stream_memory_barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                  VK_ACCESS_SHADER_READ_BIT |
-                                      (b->adv ? VK_ACCESS_SHADER_WRITE_BIT : 0));
     }
-    enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, NBA = NB + 2 };
-    VkDescriptorBufferInfo bi[NBA];
-    bi[0] = (VkDescriptorBufferInfo){tb, toff, bytes};
-    for (uint32_t i = 0; i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
-        bool write = i >= FKC_FUSE_READ;
-        uint32_t k = write ? i - FKC_FUSE_READ : i;
-        const fkc_slot *sl = &b->slot[i];
-        if (k < (write ? b->n_write : b->n_read))
-            bi[i + 1] = (VkDescriptorBufferInfo){sl->buffer, sl->lo, sl->hi - sl->lo};
-        else /* unused: read ones see the table, written ones the first written window */
-            bi[i + 1] = write ? bi[1 + FKC_FUSE_READ] : bi[0];
-    }
-    uint32_t nb = b->adv ? NBA : NB;
+    /* (with an advance the dispatch also writes the counter the update may have written) */
+    fkc_stream_write_table(s, b->table, b->at, t, bytes, b->adv ? VK_ACCESS_SHADER_WRITE_BIT : 0);
+    enum { NB = 1 + FKC_FUSE_READ + FKC_FUSE_WRITE };
+    VkDescriptorBufferInfo bi[NB + 2];
+    uint32_t nb = fkc_table_windows(bi, (VkDescriptorBufferInfo){b->table->buffer, b->at, bytes},
+                                    b->slot, b->n_read, FKC_FUSE_READ, b->n_write, FKC_FUSE_WRITE);
     if (b->adv) { /* its counter, and the position's window (bound [adv_lo, adv_at + 8)) */
-        bi[NB] = (VkDescriptorBufferInfo){tb, coff, 16};
-        bi[NB + 1] = (VkDescriptorBufferInfo){b->adv_buf, b->adv_lo, b->adv_at + 8 - b->adv_lo};
+        bi[nb++] = (VkDescriptorBufferInfo){b->table->buffer, coff, 16};
+        bi[nb++] = (VkDescriptorBufferInfo){b->adv_buf, b->adv_lo, b->adv_at + 8 - b->adv_lo};
     }
-    VkWriteDescriptorSet wr[NBA];
-    for (uint32_t i = 0; i < nb; i++)
-        wr[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                       .dstSet = b->set,
-                                       .dstBinding = i,
-                                       .descriptorCount = 1,
-                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       .pBufferInfo = &bi[i]};
+    /* (pushed, always, with an advance: ctx->fused_advance) */
     VkPipelineLayout layout = b->adv ? ctx->fused_advance_layout : ctx->fused_layout;
-    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          ctx->pipelines[b->adv ? KERNEL_FUSED_ADVANCE : KERNEL_FUSED]);
-    if (vk->vkCmdPushDescriptorSetKHR) { /* (always, with an advance: ctx->fused_advance) */
-        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, nb, wr);
-    } else {
-        vk->vkUpdateDescriptorSets(ctx->device, NB, wr, 0, NULL);
-        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fused_layout, 0, 1,
-                                    &b->set, 0, NULL);
-    }
+    fkc_stream_bind_set(s, ctx->pipelines[b->adv ? KERNEL_FUSED_ADVANCE : KERNEL_FUSED], layout,
+                        b->set, nb, bi);
     uint32_t push[4] = {b->n, (uint32_t)((b->adv_at - b->adv_lo) / 4), (uint32_t)b->adv_delta,
                         (uint32_t)(b->adv_delta >> 32)};
     vk->vkCmdPushConstants(s->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, b->adv ? 16 : 4, push);
@@ -247,17 +238,8 @@ static void fused_flush(fkc_stream *s, bool keep)
     s->commands++;
     b->n = 0;
     b->groups = 0;
-    for (uint32_t i = 0; keep && i < FKC_FUSE_READ + FKC_FUSE_WRITE; i++) {
-        bool write = i >= FKC_FUSE_READ;
-        if ((write ? i - FKC_FUSE_READ : i) < (write ? b->n_write : b->n_read)) {
-            fkc_access a = {b->slot[i].buffer, b->slot[i].lo, b->slot[i].hi, write, false};
-            fkc_stream_track(s, &a);
-        }
-    }
-    if (keep && b->adv) { /* (room: fused_advance checked it) */
-        fkc_access a = {b->adv_buf, b->adv_lo, b->adv_at + 8, true, false};
-        fkc_stream_track(s, &a);
-    }
+    if (keep)
+        fused_track(s, b);
     b->adv = false;
 }
 

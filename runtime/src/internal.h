@@ -13,6 +13,7 @@
 #include "fkc/fkc_profiling.h"
 #include "fkc/fkc_runtime.h"
 #include "fkc/fkc_vulkan.h"
+#include "fused_table.h"
 #include "plan.h"
 
 /* ---- limits and defaults (one place) ---- */
@@ -34,14 +35,12 @@
                                           (H200: single kernel faster at 1 MiB, split at 16) */
 #define FKC_TRACK_MAX 256u            /* ranges a stream tracks between barriers (then: one) */
 #define FKC_FUSE_MAX 256u             /* writes one fused dispatch takes */
-#define FKC_FUSE_READ 6u              /* read-only buffer windows one fused dispatch binds */
-#define FKC_FUSE_WRITE 8u             /* and written ones (fused.comp: bindings 1..14) */
 #define FKC_FUSE_MAX_UNITS (1u << 16) /* 16-byte units a write may have to be fused */
-#define FKC_FUSE_WORDS 16u            /* 32-bit words of one write's entry (fused.comp) */
 /* Where a fused batch's counter word (fused.comp's ADVANCE variant) lies after its table: past
  * the largest table, a multiple of every storage offset alignment (at most 256 bytes). */
 #define FKC_FUSE_COUNTER (FKC_FUSE_MAX * FKC_FUSE_WORDS * 4u)
 #define FKC_TABLE_BYTES (64u << 10) /* buffer of a stream's fused-write tables */
+#define FKC_BIND_MAX 32u            /* storage buffers one of fkc's binds may take */
 
 /* ---- vk.c: every Vulkan function the runtime calls, loaded through vkGetInstanceProcAddr --
  * (the host's or the loader's); the library calls no other Vulkan symbol. */
@@ -498,6 +497,25 @@ void fkc_stream_flush(fkc_stream *s);
 fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
                            VkDescriptorSetLayout set_layout, uint32_t n,
                            const VkDescriptorBufferInfo *buffers);
+
+/* Binds a compute pipeline and its n storage buffers: pushed, or written into `set` (a set of
+ * the stream's pools the caller reserved) and bound. What fkc_stream_bind does once it has
+ * the set; the batchers reserve theirs when a batch starts, so recording it cannot fail. */
+void fkc_stream_bind_set(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
+                         VkDescriptorSet set, uint32_t n, const VkDescriptorBufferInfo *buffers);
+/* Writes a batch's table, `bytes` at byte `at` of tab: by the host into host-visible table
+ * memory (seen by the submit that runs it), else as vkCmdUpdateBuffer and a barrier from the
+ * updates recorded so far to the compute shaders' reads and `also` (only the dispatch reading
+ * the table waits for it). */
+void fkc_stream_write_table(fkc_stream *s, const fkc_table *tab, uint64_t at, const uint32_t *words,
+                            uint64_t bytes, VkAccessFlags also);
+/* The bindings of a batch's dispatch into bi (returns their count, 1 + max_read + max_write):
+ * 0 the table, then the read windows slot[0..max_read), then the written ones
+ * slot[max_read..); of each kind the first n_read (n_write) are used, the rest bind the table
+ * (read) or the first written window. */
+uint32_t fkc_table_windows(VkDescriptorBufferInfo *bi, VkDescriptorBufferInfo table,
+                           const fkc_slot *slot, uint32_t n_read, uint32_t max_read,
+                           uint32_t n_write, uint32_t max_write);
 
 /* Table space for one fused batch (FKC_FUSE_MAX * FKC_FUSE_WORDS words) in the stream's table
  * buffers, and (without push descriptors) a descriptor set of the stream's pools. */

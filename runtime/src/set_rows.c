@@ -65,6 +65,26 @@ static const char *dt_name(fkc_dtype d)
     return n ? n : "?";
 }
 
+/* The plan's row layout from checked shapes (k: the slot axis, 0 for axis 0). */
+static void sr_layout(sr_plan *p, uint32_t k, uint32_t srank, const size_t *sshape, uint32_t drank,
+                      const size_t *dshape)
+{
+    p->n = sshape[0];
+    p->run_len = 1;
+    for (uint32_t a = k + 1; a < drank; a++)
+        p->run_len *= dshape[a];
+    p->row_elems = 1;
+    for (uint32_t a = 1; a < srank; a++)
+        p->row_elems *= sshape[a];
+    p->d_outer = p->run_len;
+    for (uint32_t a = 1; a <= k; a++)
+        p->d_outer *= dshape[a];
+    p->split = k ? dshape[k] : 1;
+    p->slots = dshape[0] * p->split; /* (inside the checked element count) */
+    p->d_inner = p->run_len;
+    p->d_run = k ? dshape[k] * p->run_len : 0;
+}
+
 /* The checks of both paths: dtypes, ranks, shapes, sizes. Sets fkc_last_error() on refusal. */
 static fkc_status sr_check(const char *op, fkc_dtype sdt, uint32_t srank, const size_t *sshape,
                            fkc_dtype idt, uint32_t irank, const size_t *ishape, fkc_dtype ddt,
@@ -123,20 +143,7 @@ static fkc_status sr_check(const char *op, fkc_dtype sdt, uint32_t srank, const 
                             op, b, sshape[b], a, dshape[a]);
         b++;
     }
-    p->n = sshape[0];
-    p->run_len = 1;
-    for (uint32_t a = k + 1; a < drank; a++)
-        p->run_len *= dshape[a];
-    p->row_elems = 1;
-    for (uint32_t a = 1; a < srank; a++)
-        p->row_elems *= sshape[a];
-    p->d_outer = p->run_len;
-    for (uint32_t a = 1; a <= k; a++)
-        p->d_outer *= dshape[a];
-    p->split = k ? dshape[k] : 1;
-    p->slots = dshape[0] * p->split; /* (inside the checked element count) */
-    p->d_inner = p->run_len;
-    p->d_run = k ? dshape[k] * p->run_len : 0;
+    sr_layout(p, k, srank, sshape, drank, dshape);
     return FKC_OK;
 }
 
@@ -309,9 +316,6 @@ static VkDescriptorBufferInfo window(const fkc_context *ctx, VkBuffer buf, uint6
 /* ---- fusing: the set_rows ops of a stream in one dispatch --------------------------------- */
 
 #define SR_FUSE_MAX 128u /* ops one fused dispatch takes (32 words each: 16 KiB of table) */
-#define SR_WORDS 32u     /* words of an op's table entry (set_rows.comp, FUSED) */
-#define SR_READ 4u       /* read windows (sources, indices) */
-#define SR_WRITE 8u      /* written windows (caches, status words) */
 
 /* One queued op: its parameters (offsets still in bytes in the VkBuffers), its windows' slots
  * (source, index, cache, status) and its unit. */
@@ -499,9 +503,9 @@ static void sr_flush(fkc_stream *s)
         const fkc_slot *rs = &b->slot[o->slot[0]], *ri = &b->slot[o->slot[1]],
                        *wd = &b->slot[SR_READ + o->slot[2]], *wt = &b->slot[SR_READ + o->slot[3]];
         memset(e, 0, SR_WORDS * 4);
-        e[0] = group;
-        e[1] = o->slot[0] | o->slot[1] << 4 | o->slot[2] << 8 | o->slot[3] << 12;
-        e[2] = o->unit == 16;
+        e[SR_E_GROUP] = group;
+        e[SR_E_SLOTS] = o->slot[0] | o->slot[1] << 4 | o->slot[2] << 8 | o->slot[3] << 12;
+        e[SR_E_VEC] = o->unit == 16;
         sr_push p = o->pc;
         if (p.row_units)
             p.d_off = (uint32_t)((o->at[2] - wd->lo) / o->unit);
@@ -509,49 +513,16 @@ static void sr_flush(fkc_stream *s)
         p.i_off = (uint32_t)((o->at[1] - ri->lo) / 4);
         if (p.st_word != 0xffffffffu)
             p.st_word = (uint32_t)((o->at[3] - wt->lo) / 4);
-        memcpy(&e[4], &p, sizeof p);
+        memcpy(&e[SR_E_PARAMS], &p, sizeof p);
         group += o->pc.groups;
     }
     uint64_t bytes = (uint64_t)b->n * SR_WORDS * 4;
-    VkBuffer tb = b->table->buffer;
-    if (b->table->map) {
-        memcpy(b->table->map + b->at, t, bytes);
-    } else {
-        vk->vkCmdUpdateBuffer(s->cmd, tb, b->at, bytes, t);
-        s->commands++;
-        fkc_stream_memory_barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    }
-    enum { NB = 1 + SR_READ + SR_WRITE };
-    VkDescriptorBufferInfo bi[NB];
-    bi[0] = (VkDescriptorBufferInfo){tb, b->at, bytes};
-    for (uint32_t i = 0; i < SR_READ + SR_WRITE; i++) {
-        bool write = i >= SR_READ;
-        uint32_t k = write ? i - SR_READ : i;
-        const fkc_slot *sl = &b->slot[i];
-        if (k < (write ? b->n_write : b->n_read))
-            bi[i + 1] = (VkDescriptorBufferInfo){sl->buffer, sl->lo, sl->hi - sl->lo};
-        else /* unused: read ones see the table, written ones the first written window */
-            bi[i + 1] = write ? bi[1 + SR_READ] : bi[0];
-    }
-    VkWriteDescriptorSet wr[NB];
-    for (uint32_t i = 0; i < NB; i++)
-        wr[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                       .dstSet = b->set,
-                                       .dstBinding = i,
-                                       .descriptorCount = 1,
-                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       .pBufferInfo = &bi[i]};
-    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          ctx->pipelines[KERNEL_SET_ROWS_FUSED]);
-    if (vk->vkCmdPushDescriptorSetKHR) {
-        vk->vkCmdPushDescriptorSetKHR(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                                      ctx->set_rows_fused_layout, 0, NB, wr);
-    } else {
-        vk->vkUpdateDescriptorSets(ctx->device, NB, wr, 0, NULL);
-        vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                                    ctx->set_rows_fused_layout, 0, 1, &b->set, 0, NULL);
-    }
+    fkc_stream_write_table(s, b->table, b->at, t, bytes, 0);
+    VkDescriptorBufferInfo bi[1 + SR_READ + SR_WRITE];
+    uint32_t nb = fkc_table_windows(bi, (VkDescriptorBufferInfo){b->table->buffer, b->at, bytes},
+                                    b->slot, b->n_read, SR_READ, b->n_write, SR_WRITE);
+    fkc_stream_bind_set(s, ctx->pipelines[KERNEL_SET_ROWS_FUSED], ctx->set_rows_fused_layout,
+                        b->set, nb, bi);
     uint32_t push[2] = {b->n, b->op[0].pc.groups}; /* every op as many groups: no search */
     for (uint32_t i = 1; i < b->n && push[1]; i++)
         if (b->op[i].pc.groups != push[1])
@@ -574,24 +545,34 @@ static void sr_flush_keep(fkc_stream *s, bool keep)
 static const fkc_batcher sr_batcher = {sr_flush_keep, sr_hazard,  sr_pending,
                                        sr_reset,      sr_release, NULL};
 
-static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
-                                fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
-                                uint64_t status_offset)
-{
-    uint64_t slo, shi, ilo, ihi, dlo, dhi, tlo = 0, thi = 0;
+/* One set_rows call on the device: its plan, operands (bytes [lo, hi) of their VkBuffers; the
+ * status word's when `status`), bindings, accesses and push constants. */
+typedef struct sr_call {
     sr_plan p;
+    VkBuffer sb, ib, db, tb;
+    uint64_t slo, shi, ilo, ihi, dlo, dhi, tlo, thi;
+    bool status, rows, vec; /* rows: cache rows with bytes (something may be written) */
+    uint64_t run_bytes, unit, chunks, per;
+    VkDescriptorBufferInfo bi[4]; /* source, index, cache, status */
+    fkc_access acc[4];
+    uint32_t nacc;
+    sr_push pc;
+} sr_call;
+
+/* The operands in their buffers, the status word checked, none of them overlapping out. */
+static fkc_status sr_operands(const fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                              const fkc_tensor *out, const fkc_buffer *status,
+                              uint64_t status_offset, sr_call *c)
+{
     fkc_status st;
-    if (!s || !src || !index || !out)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: NULL stream or tensor");
-    if ((st = sr_check("set_rows", src->dtype, src->rank, src->shape, index->dtype, index->rank,
-                       index->shape, out->dtype, out->rank, out->shape, slot_axis, &p)) != FKC_OK)
+    if ((st = sr_tensor(s, src, "src", &c->slo, &c->shi)) != FKC_OK ||
+        (st = sr_tensor(s, index, "index", &c->ilo, &c->ihi)) != FKC_OK ||
+        (st = sr_tensor(s, out, "out", &c->dlo, &c->dhi)) != FKC_OK)
         return st;
-    if ((st = sr_tensor(s, src, "src", &slo, &shi)) != FKC_OK ||
-        (st = sr_tensor(s, index, "index", &ilo, &ihi)) != FKC_OK ||
-        (st = sr_tensor(s, out, "out", &dlo, &dhi)) != FKC_OK)
-        return st;
-    VkBuffer sb = src->buffer->buffer, ib = index->buffer->buffer, db = out->buffer->buffer;
-    VkBuffer tb = VK_NULL_HANDLE;
+    c->sb = src->buffer->buffer, c->ib = index->buffer->buffer, c->db = out->buffer->buffer;
+    c->tb = VK_NULL_HANDLE;
+    c->tlo = c->thi = 0;
+    c->status = status != NULL;
     if (status) {
         if (status->ctx != s->ctx)
             return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: the status buffer belongs to "
@@ -601,134 +582,160 @@ static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_
                             "set_rows: the status word's 4 bytes at offset %" PRIu64
                             " are outside its %" PRIu64 "-byte buffer",
                             status_offset, status->size);
-        tb = status->buffer;
-        tlo = status->base + status_offset;
-        thi = tlo + 4;
-        if (tlo % 4)
+        c->tb = status->buffer;
+        c->tlo = status->base + status_offset;
+        c->thi = c->tlo + 4;
+        if (c->tlo % 4)
             return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
                             "set_rows: the status word at offset %" PRIu64 " is not 4-aligned",
                             status_offset);
     }
-    if (overlap(sb, slo, shi, db, dlo, dhi) || overlap(ib, ilo, ihi, db, dlo, dhi))
+    bool s_out = overlap(c->sb, c->slo, c->shi, c->db, c->dlo, c->dhi);
+    if (s_out || overlap(c->ib, c->ilo, c->ihi, c->db, c->dlo, c->dhi))
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: out overlaps %s in one buffer",
-                        overlap(sb, slo, shi, db, dlo, dhi) ? "src" : "the index");
-    if (status && (overlap(tb, tlo, thi, db, dlo, dhi) || overlap(tb, tlo, thi, sb, slo, shi) ||
-                   overlap(tb, tlo, thi, ib, ilo, ihi)))
+                        s_out ? "src" : "the index");
+    if (status && (overlap(c->tb, c->tlo, c->thi, c->db, c->dlo, c->dhi) ||
+                   overlap(c->tb, c->tlo, c->thi, c->sb, c->slo, c->shi) ||
+                   overlap(c->tb, c->tlo, c->thi, c->ib, c->ilo, c->ihi)))
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT,
                         "set_rows: the status word overlaps src, the index or out");
-    fkc_context *ctx = s->ctx;
-    uint64_t run_bytes = p.run_len * p.dsize, lim = ctx->storage_range;
-    bool rows = p.row_elems && p.slots; /* cache rows with bytes: something may be written */
-    /* What the 32-bit-word kernel can write exactly (and address in 32-bit arithmetic). */
-    if (rows && (run_bytes % 4 || dlo % 4))
+    return FKC_OK;
+}
+
+/* What the device kernels can do: whole 32-bit words of the cache (addressed in 32-bit
+ * arithmetic), aligned indices and 16-bit sources, each tensor inside one storage window. */
+static fkc_status sr_fits(const fkc_context *ctx, sr_call *c)
+{
+    const sr_plan *p = &c->p;
+    uint64_t lim = ctx->storage_range, a = ctx->offset_align;
+    c->run_bytes = p->run_len * p->dsize;
+    c->rows = p->row_elems && p->slots;
+    if (c->rows && (c->run_bytes % 4 || c->dlo % 4))
         return fkc_fail(FKC_ERR_UNSUPPORTED,
                         "set_rows: the cache's contiguous runs (%" PRIu64 " bytes at byte %" PRIu64
                         ") are not whole 32-bit words, which the device kernel writes",
-                        run_bytes, dlo);
-    if (p.n && (ilo % 4))
+                        c->run_bytes, c->dlo);
+    if (p->n && (c->ilo % 4))
         return fkc_fail(FKC_ERR_UNSUPPORTED, "set_rows: the index is not 4-byte aligned");
-    if (rows && (p.conv == SR_F16_F32 || p.conv == SR_BF16_F32) && slo % 2)
+    if (c->rows && (p->conv == SR_F16_F32 || p->conv == SR_BF16_F32) && c->slo % 2)
         return fkc_fail(FKC_ERR_UNSUPPORTED, "set_rows: the 16-bit source is not 2-byte aligned");
-    uint64_t a = ctx->offset_align;
-    if (p.slots >= (1ull << 31) || dhi - dlo / a * a + 16 > lim || shi - slo / a * a + 16 > lim ||
-        ihi - ilo / a * a + 16 > lim)
+    if (p->slots >= (1ull << 31) || c->dhi - c->dlo / a * a + 16 > lim ||
+        c->shi - c->slo / a * a + 16 > lim || c->ihi - c->ilo / a * a + 16 > lim)
         return fkc_fail(FKC_ERR_UNSUPPORTED,
                         "set_rows: a tensor spans more than one %" PRIu64 "-byte storage window "
                         "(or the cache has 2^31 slots or more)",
                         lim);
-    if ((st = fkc_stream_ensure(s)) != FKC_OK)
-        return st;
-    if (p.n == 0 || (!rows && !status)) {
-        s->ops++; /* nothing to write or count */
-        return FKC_OK;
-    }
-    bool vec = rows && run_bytes % 16 == 0 && dlo % 16 == 0;
-    uint64_t unit = vec ? 16 : 4, s_unit = unit * p.ssize / p.dsize;
-    uint64_t s_al = s_unit < 16 ? s_unit : 16;
-    if (vec && (slo % s_al || (p.row_elems * p.ssize) % s_al))
-        vec = false, unit = 4, s_unit = 4 * p.ssize / p.dsize;
-    uint64_t row_units = rows ? p.row_elems * p.dsize / unit : 0;
-    VkDescriptorBufferInfo bi[4];
-    bi[1] = window(ctx, ib, ilo, ihi);
-    bi[0] = rows ? window(ctx, sb, slo, shi) : bi[1];
-    bi[3] = status ? window(ctx, tb, tlo, thi) : bi[1];
-    bi[2] = rows ? window(ctx, db, dlo, dhi) : bi[3];
-    if (!status)
+    return FKC_OK;
+}
+
+/* The unit (16-byte units where the cache runs and source rows allow, else words), the
+ * windows bound and the accesses they make. */
+static void sr_bindings(const fkc_context *ctx, sr_call *c)
+{
+    const sr_plan *p = &c->p;
+    c->vec = c->rows && c->run_bytes % 16 == 0 && c->dlo % 16 == 0;
+    c->unit = c->vec ? 16 : 4;
+    uint64_t s_unit = c->unit * p->ssize / p->dsize, s_al = s_unit < 16 ? s_unit : 16;
+    if (c->vec && (c->slo % s_al || (p->row_elems * p->ssize) % s_al))
+        c->vec = false, c->unit = 4;
+    VkDescriptorBufferInfo *bi = c->bi;
+    bi[1] = window(ctx, c->ib, c->ilo, c->ihi);
+    bi[0] = c->rows ? window(ctx, c->sb, c->slo, c->shi) : bi[1];
+    bi[3] = c->status ? window(ctx, c->tb, c->tlo, c->thi) : bi[1];
+    bi[2] = c->rows ? window(ctx, c->db, c->dlo, c->dhi) : bi[3];
+    if (!c->status)
         bi[3] = bi[2];
     /* the accesses: the windows, as bound (the status word is read and written) */
-    fkc_access acc[4] = {{bi[0].buffer, bi[0].offset, bi[0].offset + bi[0].range, false, false},
-                         {bi[1].buffer, bi[1].offset, bi[1].offset + bi[1].range, false, false},
-                         {bi[2].buffer, bi[2].offset, bi[2].offset + bi[2].range, true, false},
-                         {bi[3].buffer, bi[3].offset, bi[3].offset + bi[3].range, true, false}};
-    uint32_t nacc = status && rows ? 4 : 3; /* without a status, binding 3 is the cache's */
-    if (!rows) /* nothing written but the status word: binding 2 is the status window too */
-        acc[2] = acc[3], nacc = 3;
+    for (uint32_t i = 0; i < 4; i++)
+        c->acc[i] = (fkc_access){bi[i].buffer, bi[i].offset, bi[i].offset + bi[i].range, i >= 2,
+                                 false};
+    c->nacc = c->status && c->rows ? 4 : 3; /* without a status, binding 3 is the cache's */
+    if (!c->rows) /* nothing written but the status word: binding 2 is the status window too */
+        c->acc[2] = c->acc[3], c->nacc = 3;
+}
+
+/* The push constants; FKC_ERR_UNSUPPORTED when one row needs more groups than a dispatch. */
+static fkc_status sr_params(const fkc_context *ctx, sr_call *c, bool i64)
+{
+    const sr_plan *p = &c->p;
+    uint64_t unit = c->unit, row_units = c->rows ? p->row_elems * p->dsize / unit : 0;
     /* with several rows (a duplicate scan each group), a group writes up to 4 x 256 units */
-    uint64_t upi = p.n > 1 && row_units > FKC_LOCAL_SIZE
+    uint64_t upi = p->n > 1 && row_units > FKC_LOCAL_SIZE
                        ? (row_units + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE
                        : 1;
     upi = upi > 4 ? 4 : upi;
-    uint64_t span = FKC_LOCAL_SIZE * upi;
-    uint64_t chunks = row_units ? (row_units + span - 1) / span : 1;
-    uint64_t glim = ctx->group_limit, per = glim * glim / chunks;
-    if (per == 0)
+    uint64_t span = FKC_LOCAL_SIZE * upi, glim = ctx->group_limit;
+    c->chunks = row_units ? (row_units + span - 1) / span : 1;
+    if ((c->per = glim * glim / c->chunks) == 0)
         return fkc_fail(FKC_ERR_UNSUPPORTED, "set_rows: one row needs more work groups than a "
                                              "dispatch may have");
-    sr_push pc = {
-        .n = (uint32_t)p.n,
-        .chunks = (uint32_t)chunks,
+    c->pc = (sr_push){
+        .n = (uint32_t)p->n,
+        .chunks = (uint32_t)c->chunks,
         .row_units = (uint32_t)row_units,
-        .d_off = (uint32_t)((dlo - bi[2].offset) / unit),
-        .split = (uint32_t)p.split,
-        .d_outer = (uint32_t)(p.d_outer * p.dsize / unit),
-        .d_inner = (uint32_t)(p.d_inner * p.dsize / unit),
-        .run_units = (uint32_t)(rows ? run_bytes / unit : 1),
-        .d_run = (uint32_t)(p.d_run * p.dsize / unit),
-        .s_off = (uint32_t)(rows ? slo - bi[0].offset : 0),
-        .s_row = (uint32_t)(p.row_elems * p.ssize),
-        .i_off = (uint32_t)((ilo - bi[1].offset) / 4),
-        .i64 = index->dtype == FKC_DTYPE_I64,
-        .slots = (uint32_t)p.slots,
-        .st_word = status ? (uint32_t)((tlo - bi[3].offset) / 4) : 0xffffffffu,
-        .conv = (uint32_t)p.conv,
-        .s_unit = (uint32_t)s_unit,
-        .dups = p.n > 1 && rows,
+        .d_off = c->rows ? (uint32_t)((c->dlo - c->bi[2].offset) / unit) : 0,
+        .split = (uint32_t)p->split,
+        .d_outer = (uint32_t)(p->d_outer * p->dsize / unit),
+        .d_inner = (uint32_t)(p->d_inner * p->dsize / unit),
+        .run_units = (uint32_t)(c->rows ? c->run_bytes / unit : 1),
+        .d_run = (uint32_t)(p->d_run * p->dsize / unit),
+        .s_off = (uint32_t)(c->rows ? c->slo - c->bi[0].offset : 0),
+        .s_row = (uint32_t)(p->row_elems * p->ssize),
+        .i_off = (uint32_t)((c->ilo - c->bi[1].offset) / 4),
+        .i64 = i64,
+        .slots = (uint32_t)p->slots,
+        .st_word = c->status ? (uint32_t)((c->tlo - c->bi[3].offset) / 4) : 0xffffffffu,
+        .conv = (uint32_t)p->conv,
+        .s_unit = (uint32_t)(unit * p->ssize / p->dsize),
+        .dups = p->n > 1 && c->rows,
         .upi = (uint32_t)upi,
     };
-    if (!rows)
-        pc.d_off = 0, pc.run_units = 1;
-    if (fkc_stream_fusing(s, 0) && p.n * chunks <= glim * glim) {
-        uint64_t at[4] = {rows ? slo : ilo, ilo, rows ? dlo : tlo, status ? tlo : dlo};
-        pc.row_base = 0;
-        /* a barrier (and the batch before it) if it must wait; the status word (acc's last)
-         * not, when the batch's ops count into it already */
-        if (!s->sr && !(s->sr = calloc(1, sizeof *s->sr)))
-            return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused set_rows batch");
-        s->batcher[FKC_BATCHER_SET_ROWS] = &sr_batcher;
-        bool shared = status && shares_status(s, &bi[3]);
-        s->sr->self = true;
-        fkc_stream_touch(s, nacc - (shared ? 1 : 0), acc);
-        if (shared && !shares_status(s, &bi[3])) /* the touch flushed the batch */
-            fkc_stream_touch(s, 1, &acc[nacc - 1]);
-        s->sr->self = false;
-        st = sr_queue(s, &pc, at, (uint32_t)unit, bi, status, p.n * chunks);
-        s->ops++;
-        return st;
-    }
-    uint64_t before = s->items;
-    kernel_id k = vec ? KERNEL_SET_ROWS_VEC : KERNEL_SET_ROWS_WORD;
-    for (uint64_t base = 0; base < p.n; base += per) {
-        uint64_t nr = p.n - base < per ? p.n - base : per, groups = nr * chunks;
-        fkc_stream_touch(s, nacc, acc);
+    return FKC_OK;
+}
+
+/* Queues the op into the stream's fused set_rows batch (an op of the stream either way but
+ * when the batch cannot be allocated). */
+static fkc_status sr_fused(fkc_stream *s, sr_call *c)
+{
+    uint64_t at[4] = {c->rows ? c->slo : c->ilo, c->ilo, c->rows ? c->dlo : c->tlo,
+                      c->status ? c->tlo : c->dlo};
+    c->pc.row_base = 0;
+    /* a barrier (and the batch before it) if it must wait; the status word (acc's last)
+     * not, when the batch's ops count into it already */
+    if (!s->sr && !(s->sr = calloc(1, sizeof *s->sr)))
+        return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating the fused set_rows batch");
+    s->batcher[FKC_BATCHER_SET_ROWS] = &sr_batcher;
+    bool shared = c->status && shares_status(s, &c->bi[3]);
+    s->sr->self = true;
+    fkc_stream_touch(s, c->nacc - (shared ? 1 : 0), c->acc);
+    if (shared && !shares_status(s, &c->bi[3])) /* the touch flushed the batch */
+        fkc_stream_touch(s, 1, &c->acc[c->nacc - 1]);
+    s->sr->self = false;
+    fkc_status st = sr_queue(s, &c->pc, at, (uint32_t)c->unit, c->bi, c->status,
+                             c->p.n * c->chunks);
+    s->ops++;
+    return st;
+}
+
+/* Records the op as its own dispatches, c->per rows' groups each (an op of the stream). */
+static fkc_status sr_direct(fkc_stream *s, sr_call *c)
+{
+    fkc_context *ctx = s->ctx;
+    fkc_status st = FKC_OK;
+    uint64_t before = s->items, glim = ctx->group_limit;
+    kernel_id k = c->vec ? KERNEL_SET_ROWS_VEC : KERNEL_SET_ROWS_WORD;
+    for (uint64_t base = 0; base < c->p.n; base += c->per) {
+        uint64_t nr = c->p.n - base < c->per ? c->p.n - base : c->per, groups = nr * c->chunks;
+        fkc_stream_touch(s, c->nacc, c->acc);
         st = fkc_stream_bind(s, ctx->pipelines[k], ctx->set_rows_layout, ctx->set_rows_set_layout,
-                             4, bi);
+                             4, c->bi);
         if (st != FKC_OK)
             break;
-        pc.row_base = (uint32_t)base;
-        pc.groups = (uint32_t)groups;
+        c->pc.row_base = (uint32_t)base;
+        c->pc.groups = (uint32_t)groups;
         uint64_t gx = groups < glim ? groups : glim;
         ctx->vk.vkCmdPushConstants(s->cmd, ctx->set_rows_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                   sizeof pc, &pc);
+                                   sizeof c->pc, &c->pc);
         ctx->vk.vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)((groups + gx - 1) / gx), 1);
         s->commands++;
         s->items++;
@@ -737,6 +744,32 @@ static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_
         s->broken = true;
     s->ops++;
     return st;
+}
+
+static fkc_status set_rows_body(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,
+                                fkc_tensor *out, int32_t slot_axis, fkc_buffer *status,
+                                uint64_t status_offset)
+{
+    sr_call c;
+    fkc_status st;
+    if (!s || !src || !index || !out)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "set_rows: NULL stream or tensor");
+    if ((st = sr_check("set_rows", src->dtype, src->rank, src->shape, index->dtype, index->rank,
+                       index->shape, out->dtype, out->rank, out->shape, slot_axis, &c.p)) !=
+            FKC_OK ||
+        (st = sr_operands(s, src, index, out, status, status_offset, &c)) != FKC_OK ||
+        (st = sr_fits(s->ctx, &c)) != FKC_OK || (st = fkc_stream_ensure(s)) != FKC_OK)
+        return st;
+    if (c.p.n == 0 || (!c.rows && !status)) {
+        s->ops++; /* nothing to write or count */
+        return FKC_OK;
+    }
+    sr_bindings(s->ctx, &c);
+    if ((st = sr_params(s->ctx, &c, index->dtype == FKC_DTYPE_I64)) != FKC_OK)
+        return st;
+    uint64_t glim = s->ctx->group_limit;
+    return fkc_stream_fusing(s, 0) && c.p.n * c.chunks <= glim * glim ? sr_fused(s, &c)
+                                                                      : sr_direct(s, &c);
 }
 
 fkc_status fkc_set_rows(fkc_stream *s, const fkc_tensor *src, const fkc_tensor *index,

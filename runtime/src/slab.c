@@ -205,23 +205,21 @@ static fkc_status bind(fkc_stream *s, VkPipeline pipe, uint32_t nb,
  * no table to update); the batcher calls it through fkc_fused.alone. */
 static void record_alone(fkc_stream *s, const fkc_fused *w);
 
-/* Records the dispatches of one piece that fits the storage range: binds the windows (and the
- * ring position), then walks the grid in chunks the work-group limit allows. */
-static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
-                           const piece *p, kernel_id k)
+/* The windows one piece binds (bi: source, destination and, for a ring, its position; returns
+ * how many) and the push constants of kernel k over them. */
+static uint32_t windows(const fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
+                        const piece *p, kernel_id k, VkDescriptorBufferInfo bi[3], struct push *out)
 {
-    fkc_context *ctx = s->ctx;
-    VkPipeline pipe = fkc_pipeline_get(ctx, k);
-    fkc_status st;
     bool wide = k == KERNEL_WIDE || k == KERNEL_WIDE_SHORT || k == KERNEL_RING_WIDE;
     uint32_t unit = wide ? 1 : 16;
-    uint64_t a = ctx->offset_align;
+    uint64_t a = s->ctx->offset_align;
     uint64_t sb = p->src / a * a, db = p->dst / a * a;
     /* Windows cover whole 16-byte units (buffers are allocated in multiples of 16). */
     uint64_t ssz = (p->src - sb + span_src(p) + 15) & ~(uint64_t)15;
     uint64_t dsz = (p->dst - db + span_dst(p) + 15) & ~(uint64_t)15;
-    VkDescriptorBufferInfo bi[3] = {{from->buffer, sb, ssz}, {to->buffer, db, dsz}};
-    uint32_t nb = 2;
+    bi[0] = (VkDescriptorBufferInfo){from->buffer, sb, ssz};
+    bi[1] = (VkDescriptorBufferInfo){to->buffer, db, dsz};
+    bi[2] = (VkDescriptorBufferInfo){0};
     struct push pc = {.row_units = (uint32_t)(p->row / unit),
                       .rows = (uint32_t)p->rows,
                       .src_off = (uint32_t)((p->src - sb) / unit),
@@ -239,45 +237,63 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
         pc.slots = (uint32_t)((p->row + 15) / 16);
     if (k == KERNEL_WIDE_SHORT)
         pc.slots = 1; /* one invocation per row */
-    if (p->ring) {
-        uint64_t pb = p->pos_off / a * a;
-        uint64_t end = p->pos->base + p->pos->vk_size; /* the window stays inside the buffer */
-        bi[2] = (VkDescriptorBufferInfo){p->pos->buffer, pb, (p->pos_off - pb + 8 + 7) & ~7ull};
-        if (bi[2].offset + bi[2].range > end)
-            bi[2].range = end - bi[2].offset;
-        nb = 3;
-        pc.ring = p->ring;
-        pc.cap = (uint32_t)p->cap;
-        pc.skip = (uint32_t)p->skip;
-        pc.pos_off = (uint32_t)(p->pos_off - pb);
-    }
-    if (!wide) { /* 16-byte units: a small one joins the stream's fused dispatch */
-        fkc_fused w = {.src = p->src,
-                       .dst = p->dst,
-                       .pos = p->pos_off,
-                       .row_units = pc.row_units,
-                       .rows = pc.rows,
-                       .planes = pc.planes,
-                       .s_row = pc.s_row,
-                       .d_row = pc.d_row,
-                       .s_plane = pc.s_plane,
-                       .d_plane = pc.d_plane,
-                       .ring = p->ring,
-                       .cap = pc.cap,
-                       .skip = pc.skip,
-                       .bsrc = from,
-                       .bdst = to,
-                       .bpos = p->ring ? p->pos : NULL,
-                       .alone = record_alone};
-        if (fkc_stream_fuse(s, &w, from, to, p->ring ? p->pos : NULL, &st))
-            return FKC_OK;
-        if (st != FKC_OK)
-            return st;
-    }
+    *out = pc;
+    if (!p->ring)
+        return 2;
+    uint64_t pb = p->pos_off / a * a;
+    uint64_t end = p->pos->base + p->pos->vk_size; /* the window stays inside the buffer */
+    bi[2] = (VkDescriptorBufferInfo){p->pos->buffer, pb, (p->pos_off - pb + 8 + 7) & ~7ull};
+    if (bi[2].offset + bi[2].range > end)
+        bi[2].range = end - bi[2].offset;
+    out->ring = p->ring;
+    out->cap = (uint32_t)p->cap;
+    out->skip = (uint32_t)p->skip;
+    out->pos_off = (uint32_t)(p->pos_off - pb);
+    return 3;
+}
+
+/* Queues a piece of 16-byte units into the stream's fused dispatch: true when it joined (or
+ * failed, *st set), false when the caller dispatches it. */
+static bool fuse(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to, const piece *p,
+                 const struct push *pc, fkc_status *st)
+{
+    fkc_fused w = {.src = p->src,
+                   .dst = p->dst,
+                   .pos = p->pos_off,
+                   .row_units = pc->row_units,
+                   .rows = pc->rows,
+                   .planes = pc->planes,
+                   .s_row = pc->s_row,
+                   .d_row = pc->d_row,
+                   .s_plane = pc->s_plane,
+                   .d_plane = pc->d_plane,
+                   .ring = p->ring,
+                   .cap = pc->cap,
+                   .skip = pc->skip,
+                   .bsrc = from,
+                   .bdst = to,
+                   .bpos = p->ring ? p->pos : NULL,
+                   .alone = record_alone};
+    return fkc_stream_fuse(s, &w, from, to, p->ring ? p->pos : NULL, st) || *st != FKC_OK;
+}
+
+/* Records the dispatches of one piece that fits the storage range: binds the windows (and the
+ * ring position), then walks the grid in chunks the work-group limit allows. */
+static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buffer *to,
+                           const piece *p, kernel_id k)
+{
+    fkc_context *ctx = s->ctx;
+    fkc_status st = FKC_OK;
+    VkDescriptorBufferInfo bi[3];
+    struct push pc;
+    uint32_t nb = windows(s, from, to, p, k, bi, &pc);
+    bool wide = k == KERNEL_WIDE || k == KERNEL_WIDE_SHORT || k == KERNEL_RING_WIDE;
+    if (!wide && fuse(s, from, to, p, &pc, &st)) /* a small one joins the fused dispatch */
+        return st;
     /* What the dispatch binds is what it touches (the validation layer sees the windows);
      * a unit-owning (wide) kernel also reads and rewrites the destination's edge units. */
-    fkc_access acc[3] = {{from->buffer, sb, sb + ssz, false, false},
-                         {to->buffer, db, db + dsz, true, false},
+    fkc_access acc[3] = {{bi[0].buffer, bi[0].offset, bi[0].offset + bi[0].range, false, false},
+                         {bi[1].buffer, bi[1].offset, bi[1].offset + bi[1].range, true, false},
                          {p->ring ? bi[2].buffer : VK_NULL_HANDLE, bi[2].offset,
                           bi[2].offset + bi[2].range, false, false}};
     fkc_stream_touch(s, nb, acc);
@@ -287,19 +303,17 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
          * rows with a kernel free of the edge code (its presence costs ~7% of the bandwidth,
          * the second dispatch ~1-2 µs: worth it from a few MiB). No barrier between: a unit is either inside one row or an
          * edge unit, so the two dispatches read and write disjoint units. */
-        VkPipeline in = fkc_pipeline_get(ctx, KERNEL_WIDE_IN);
-        VkPipeline edge = fkc_pipeline_get(ctx, KERNEL_WIDE_EDGE);
         struct push ep = pc; /* the edges first: their few latency-bound groups then overlap
                               * the bulk instead of trailing it */
         ep.slots = 2;
-        if ((st = bind(s, edge, nb, bi)) != FKC_OK)
+        if ((st = bind(s, fkc_pipeline_get(ctx, KERNEL_WIDE_EDGE), nb, bi)) != FKC_OK)
             return st;
         flat_walk(s, &ep, p->planes * p->rows * 2);
-        if ((st = bind(s, in, nb, bi)) != FKC_OK)
+        if ((st = bind(s, fkc_pipeline_get(ctx, KERNEL_WIDE_IN), nb, bi)) != FKC_OK)
             return st;
         grid_walk(s, &pc);
     } else {
-        if ((st = bind(s, pipe, nb, bi)) != FKC_OK)
+        if ((st = bind(s, fkc_pipeline_get(ctx, k), nb, bi)) != FKC_OK)
             return st;
         if (pc.slots >= FKC_GRID_MIN_UNITS)
             grid_walk(s, &pc);

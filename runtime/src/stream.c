@@ -503,14 +503,21 @@ fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layo
                            VkDescriptorSetLayout set_layout, uint32_t n,
                            const VkDescriptorBufferInfo *buffers)
 {
-    const fkc_vk *vk = &s->ctx->vk;
-    VkWriteDescriptorSet w[FKC_KERNEL_MAX_BUFFERS];
     VkDescriptorSet set = VK_NULL_HANDLE;
-    if (n && !vk->vkCmdPushDescriptorSetKHR) {
+    if (n && !s->ctx->vk.vkCmdPushDescriptorSetKHR) {
         fkc_status st = alloc_set(s, set_layout, &set);
         if (st != FKC_OK)
             return st;
     }
+    fkc_stream_bind_set(s, pipe, layout, set, n, buffers);
+    return FKC_OK;
+}
+
+void fkc_stream_bind_set(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layout,
+                         VkDescriptorSet set, uint32_t n, const VkDescriptorBufferInfo *buffers)
+{
+    const fkc_vk *vk = &s->ctx->vk;
+    VkWriteDescriptorSet w[FKC_BIND_MAX];
     for (uint32_t i = 0; i < n; i++)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                       .dstSet = set,
@@ -526,7 +533,38 @@ fkc_status fkc_stream_bind(fkc_stream *s, VkPipeline pipe, VkPipelineLayout layo
         vk->vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
                                     NULL);
     }
-    return FKC_OK;
+}
+
+void fkc_stream_write_table(fkc_stream *s, const fkc_table *tab, uint64_t at, const uint32_t *words,
+                            uint64_t bytes, VkAccessFlags also)
+{
+    if (tab->map) { /* host-visible: written now, seen by the submit that runs it */
+        memcpy(tab->map + at, words, bytes);
+        return;
+    }
+    s->ctx->vk.vkCmdUpdateBuffer(s->cmd, tab->buffer, at, bytes, words);
+    s->commands++;
+    /* the table's bytes are this batch's alone: only the update must finish before the
+     * dispatch reads it (earlier work keeps running) */
+    barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | also);
+}
+
+uint32_t fkc_table_windows(VkDescriptorBufferInfo *bi, VkDescriptorBufferInfo table,
+                           const fkc_slot *slot, uint32_t n_read, uint32_t max_read,
+                           uint32_t n_write, uint32_t max_write)
+{
+    bi[0] = table;
+    for (uint32_t i = 0; i < max_read + max_write; i++) {
+        bool write = i >= max_read;
+        uint32_t k = write ? i - max_read : i;
+        const fkc_slot *sl = &slot[i];
+        if (k < (write ? n_write : n_read))
+            bi[i + 1] = (VkDescriptorBufferInfo){sl->buffer, sl->lo, sl->hi - sl->lo};
+        else /* unused: read ones see the table, written ones the first written window */
+            bi[i + 1] = write ? bi[1 + max_read] : bi[0];
+    }
+    return 1 + max_read + max_write;
 }
 
 /* ---- submitting and waiting ------------------------------------------------------------- */
@@ -593,17 +631,10 @@ static fkc_status wait_body(fkc_stream *s, uint64_t timeout_ns)
     return deliver(s);
 }
 
-/* Ends the recording (if any) and submits it with the semaphores, fenced. */
-static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *what)
+/* Refuses the semaphores of x (NULL: none) that the submission cannot take. */
+static fkc_status check_semaphores(const fkc_stream *s, const fkc_vulkan_submit *x,
+                                   const char *what)
 {
-    if (!s)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: stream is NULL", what);
-    if (s->borrowed)
-        return fkc_fail(FKC_ERR_STATE,
-                        "%s: the stream records into the host's command buffer; "
-                        "the host submits it",
-                        what);
-    fkc_context *ctx = s->ctx;
     uint32_t nw = x ? x->wait_count : 0, ns = x ? x->signal_count : 0;
     if ((nw && !x->wait) || (ns && !x->signal))
         return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: a semaphore count without its array", what);
@@ -612,41 +643,38 @@ static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *
         if (!m->semaphore)
             return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: %s semaphore %u is NULL", what,
                             i < nw ? "wait" : "signal", i < nw ? i : i - nw);
-        if (m->value && !ctx->timeline)
+        if (m->value && !s->ctx->timeline)
             return fkc_fail(FKC_ERR_UNSUPPORTED,
                             "%s: semaphore value %" PRIu64 ": the device "
                             "has no timeline semaphores enabled (binary semaphores take 0)",
                             what, m->value);
     }
-    if (!s->recording && nw + ns == 0)
-        return FKC_OK;  /* nothing recorded, nothing to signal */
-    if (s->in_flight) { /* an empty batch on a stream still running: wait for it first */
-        fkc_status st = fkc_stream_wait(s, UINT64_MAX);
-        if (st != FKC_OK)
-            return st;
-    }
-    bool recorded = s->recording;
-    s->recording = false;
-    s->device_seconds = -1;
-    if (recorded) {
-        fkc_stream_flush(s);
-        if (s->timer)
-            ctx->vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timer, 1);
-        VkResult r = ctx->vk.vkEndCommandBuffer(s->cmd);
-        if (s->broken)
-            return fkc_fail(FKC_ERR_STATE,
-                            "%s: an op failed half-way while being recorded; "
-                            "nothing was submitted (begin the stream again)",
-                            what);
-        if (r != VK_SUCCESS)
-            return fkc_vk_fail(r, "vkEndCommandBuffer");
-    }
+    return FKC_OK;
+}
+
+/* Ends the recording: the pending batches, the closing timestamp, vkEndCommandBuffer. */
+static fkc_status end_recording(fkc_stream *s, const char *what)
+{
+    fkc_stream_flush(s);
+    if (s->timer)
+        s->ctx->vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timer, 1);
+    VkResult r = s->ctx->vk.vkEndCommandBuffer(s->cmd);
+    if (s->broken)
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: an op failed half-way while being recorded; "
+                        "nothing was submitted (begin the stream again)",
+                        what);
+    return r == VK_SUCCESS ? FKC_OK : fkc_vk_fail(r, "vkEndCommandBuffer");
+}
+
+/* Submits the stream's command buffer (recorded) or none, with x's semaphores (at most 32 of
+ * each kind), fenced. */
+static fkc_status queue_fenced(fkc_stream *s, const fkc_vulkan_submit *x, bool recorded)
+{
+    uint32_t nw = x ? x->wait_count : 0, ns = x ? x->signal_count : 0;
     VkSemaphore sem[2 * 32];
     uint64_t val[2 * 32];
     VkPipelineStageFlags stages[32];
-    if (nw > 32 || ns > 32)
-        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: more than 32 wait or signal semaphores",
-                        what);
     for (uint32_t i = 0; i < nw; i++) {
         sem[i] = x->wait[i].semaphore;
         val[i] = x->wait[i].value;
@@ -662,7 +690,7 @@ static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *
                                         .signalSemaphoreValueCount = ns,
                                         .pSignalSemaphoreValues = val + 32};
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                       .pNext = ctx->timeline && nw + ns ? &ti : NULL,
+                       .pNext = s->ctx->timeline && nw + ns ? &ti : NULL,
                        .waitSemaphoreCount = nw,
                        .pWaitSemaphores = sem,
                        .pWaitDstStageMask = stages,
@@ -670,8 +698,35 @@ static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *
                        .pCommandBuffers = &s->cmd,
                        .signalSemaphoreCount = ns,
                        .pSignalSemaphores = sem + 32};
-    fkc_status st = fkc_queue_submit(ctx, &si, s->fence);
-    if (st != FKC_OK) {
+    return fkc_queue_submit(s->ctx, &si, s->fence);
+}
+
+/* Ends the recording (if any) and submits it with the semaphores, fenced. */
+static fkc_status submit(fkc_stream *s, const fkc_vulkan_submit *x, const char *what)
+{
+    if (!s)
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: stream is NULL", what);
+    if (s->borrowed)
+        return fkc_fail(FKC_ERR_STATE,
+                        "%s: the stream records into the host's command buffer; "
+                        "the host submits it",
+                        what);
+    fkc_status st = check_semaphores(s, x, what);
+    if (st != FKC_OK)
+        return st;
+    if (!s->recording && (x ? x->wait_count + x->signal_count : 0) == 0)
+        return FKC_OK; /* nothing recorded, nothing to signal */
+    if (s->in_flight && (st = fkc_stream_wait(s, UINT64_MAX)) != FKC_OK)
+        return st; /* (an empty batch on a stream still running: wait for it first) */
+    bool recorded = s->recording;
+    s->recording = false;
+    s->device_seconds = -1;
+    if (recorded && (st = end_recording(s, what)) != FKC_OK)
+        return st;
+    if (x && (x->wait_count > 32 || x->signal_count > 32))
+        return fkc_fail(FKC_ERR_INVALID_ARGUMENT, "%s: more than 32 wait or signal semaphores",
+                        what);
+    if ((st = queue_fenced(s, x, recorded)) != FKC_OK) {
         s->n_pending = 0; /* nothing ran: the downloads never land */
         s->replayable = false;
         return st;
