@@ -261,6 +261,7 @@ static const fkcg_table_name c_tables[FKCG_T_COUNT] = {
     [FKCG_T_OUTPUTS] = {"fkc_output_info", "outputs_%", NULL},
     [FKCG_T_FIELDS] = {"fkc_field_info", "fields_%", NULL},
     [FKCG_T_COST] = {"fkc_cost", "cost_%", NULL},
+    [FKCG_T_PRECISION_BY] = {"fkc_precision", "precision_by_%", NULL},
     [FKCG_T_PROVIDERS] = {"fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT"},
     [FKCG_T_KERNELS] = {"@_kernel_info", "@_kernels", "@@_KERNEL_COUNT"},
     [FKCG_T_BINDINGS] = {"@_binding", "@_bindings", "@@_BINDING_COUNT"},
@@ -348,7 +349,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t <= FKCG_T_COST ? "};\n" : "};\n\n");
+    put_str(r->b, t <= FKCG_T_PRECISION_BY ? "};\n" : "};\n\n");
 }
 
 /* A templated section's row templates, as macros: @@_SYMBOL_<sec>(_s), its symbols ("entry

@@ -270,6 +270,7 @@ static const fkcg_table_name rust_tables[FKCG_T_COUNT] = {
     [FKCG_T_OUTPUTS] = {"Output", "OUTPUTS_%", NULL},
     [FKCG_T_FIELDS] = {"Field", "FIELDS_%", NULL},
     [FKCG_T_COST] = {"Cost", "COST_%", NULL},
+    [FKCG_T_PRECISION_BY] = {"Precision", "PRECISION_BY_%", NULL},
     [FKCG_T_PROVIDERS] = {"Provider", "PROVIDERS", NULL},
     [FKCG_T_KERNELS] = {"KernelInfo", "KERNELS", NULL},
     [FKCG_T_BINDINGS] = {"Binding", "BINDINGS", NULL},
@@ -417,10 +418,10 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t == FKCG_T_COST     ? ");\n"
-                  : t == FKCG_T_DTYPES ? "];\n"
-                  : t < FKCG_T_COST    ? "    ];\n"
-                                       : "];\n\n");
+    put_str(r->b, t == FKCG_T_COST           ? ");\n"
+                  : t == FKCG_T_DTYPES       ? "];\n"
+                  : t <= FKCG_T_PRECISION_BY ? "    ];\n"
+                                             : "];\n\n");
 }
 
 /* A templated section's row templates, as macros: symbol_<sec>!(suffix), its symbols, and

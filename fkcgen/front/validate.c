@@ -1556,17 +1556,25 @@ static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
     }
 }
 
-/* determinism: bitwise promises exact results: the precision block must say so. */
-static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_section *s)
+/* The precision keys prec states, over *p (a by_dtype entry's over the section's). */
+static void read_precision(vctx *v, const ynode *prec, fkcg_precision *p)
 {
-    fkcg_precision *p = &s->precision;
-    p->bit_stable_on_same_hardware = bool_of(v, prec, "bit_stable_on_same_hardware");
-    if (fkcg_map_get(prec, "max_ulp"))
+    if (fkcg_map_get(prec, "bit_stable_on_same_hardware"))
+        p->bit_stable_on_same_hardware = bool_of(v, prec, "bit_stable_on_same_hardware");
+    if (fkcg_map_get(prec, "max_ulp")) {
+        p->max_ulp_frac = 0;
         parse_ulp(v, fkcg_map_get(prec, "max_ulp"), &p->max_ulp, &p->max_ulp_frac);
-    p->max_relative = float_of(v, prec, "max_relative");
-    p->max_absolute = float_of(v, prec, "max_absolute");
-    p->audited = bool_of(v, prec, "audited");
-    p->notes = str(v, prec, "notes");
+    }
+    if (fkcg_map_get(prec, "max_relative"))
+        p->max_relative = float_of(v, prec, "max_relative");
+    if (fkcg_map_get(prec, "max_absolute"))
+        p->max_absolute = float_of(v, prec, "max_absolute");
+    if (fkcg_map_get(prec, "audited"))
+        p->audited = bool_of(v, prec, "audited");
+    if (fkcg_map_get(prec, "notes"))
+        p->notes = str(v, prec, "notes");
+    if (!fkcg_map_get(prec, "reference"))
+        return;
     p->reference = str(v, prec, "reference");
     const ynode *rn = fkcg_map_get(prec, "reference");
     if (p->reference && strcmp(p->reference, "correctly_rounded") != 0) {
@@ -1586,7 +1594,14 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
                  "reference '%s' must be correctly_rounded or implementation:<a::b::c>",
                  p->reference);
     }
-    if (strcmp(s->determinism, "bitwise") != 0)
+}
+
+/* determinism: bitwise promises exact results: each precision (the section's, each by_dtype
+ * entry's) must say so; prec: the mapping that states p (a key it does not state is reported
+ * at the mapping). */
+static void check_bitwise(vctx *v, const ynode *prec, const ynode *det, const fkcg_precision *p)
+{
+    if (strcmp(det->str, "bitwise") != 0)
         return;
     struct {
         const char *key;
@@ -1601,10 +1616,85 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         if (!rules[i].bad)
             continue;
-        fail(v, &fkcg_map_get(prec, rules[i].key)->loc, "determinism: bitwise requires %s: %s",
-             rules[i].key, rules[i].want);
+        const ynode *k = fkcg_map_get(prec, rules[i].key);
+        fail(v, k ? &k->loc : &prec->loc, "determinism: bitwise requires %s: %s", rules[i].key,
+             rules[i].want);
         fkcg_note(v->d, &det->loc, "determinism is set here");
     }
+}
+
+/* precision_by_dtype: each entry's tuples are bindings of the section, each in one entry;
+ * each entry's figures are precision's with its own keys over them. keyed: the key and its
+ * tuples were built (else the entries are not matched). */
+static void build_precision_by(vctx *v, const ynode *by, const ynode *det, fkcg_section *s,
+                               bool keyed)
+{
+    fkcg_precision_by *out = fkcg_alloc(v->a, (by->n + 1) * sizeof *out);
+    size_t n = 0;
+    for (const ynode *e = by->kids; e; e = e->next) {
+        fkcg_precision_by *pb = &out[n++];
+        pb->loc = e->loc;
+        pb->p = s->precision;
+        read_precision(v, e, &pb->p);
+        if (e->n == 1 && fkcg_diag_errors(v->d) == 0) /* after any error (a misspelt key
+                                                        * shape dropped): not said */
+            fail(v, &e->loc,
+                 "this precision_by_dtype entry states only its dtypes; give the figures that "
+                 "differ from precision's (max_ulp, max_relative, ...)");
+        check_bitwise(v, e, det, &pb->p);
+        const ynode *dt = fkcg_map_get(e, "dtypes");
+        if (!keyed || !dt)
+            continue;
+        bool was = v->ok;
+        v->ok = true;
+        pb->tuples = read_tuples(v, s, dt, &pb->n_tuples);
+        const ynode *row = dt->kids;
+        for (size_t r = 0; v->ok && r < pb->n_tuples; r++, row = row->next) {
+            const int *t = &pb->tuples[r * s->n_key];
+            bool bound = false;
+            for (size_t q = 0; !bound && q < s->n_tuples; q++)
+                bound = same_tuple(&s->tuples[q * s->n_key], t, s->n_key);
+            if (!bound) {
+                fkcg_buf all;
+                fkcg_buf_init(&all);
+                for (size_t q = 0; q < s->n_tuples; q++)
+                    fkcg_buf_put_listed(&all, q, s->n_tuples,
+                                        tuple_text(v, s, &s->tuples[q * s->n_key]));
+                fail(v, &row->loc,
+                     "precision_by_dtype names %s, which is no binding of kernel '%s'; its keys "
+                     "are %s",
+                     tuple_text(v, s, t), s->kernel ? s->kernel : "?", all.data);
+                fkcg_buf_free(&all);
+                continue;
+            }
+            for (size_t pe = 0; pe + 1 < n; pe++) /* an earlier entry */
+                for (size_t q = 0; q < out[pe].n_tuples; q++)
+                    if (same_tuple(&out[pe].tuples[q * s->n_key], t, s->n_key)) {
+                        fail(v, &row->loc, "precision_by_dtype gives %s figures twice",
+                             tuple_text(v, s, t));
+                        fkcg_note(v->d, &out[pe].loc, "first given here");
+                    }
+            for (size_t q = 0; q < r; q++)
+                if (same_tuple(&pb->tuples[q * s->n_key], t, s->n_key)) {
+                    fail(v, &row->loc, "precision_by_dtype gives %s figures twice",
+                         tuple_text(v, s, t));
+                    break;
+                }
+        }
+        v->ok = was && v->ok;
+    }
+    s->precision_by = out;
+    s->n_precision_by = n;
+}
+
+static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_section *s,
+                            bool by_clean, bool keyed)
+{
+    read_precision(v, prec, &s->precision);
+    check_bitwise(v, prec, det, &s->precision);
+    const ynode *by = fkcg_map_get(v->root, "precision_by_dtype");
+    if (by && by_clean)
+        build_precision_by(v, by, det, s, keyed);
 }
 
 /* A section's backend and kernel_source must be its provider's. */
@@ -1788,7 +1878,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     if (accepted && clean(v, "return", NULL))
         check_aliases(v, root, s, clean(v, "caps", NULL));
     if (clean(v, "precision", "determinism", NULL))
-        build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
+        build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s,
+                        clean(v, "precision_by_dtype", NULL), accepted && s->n_tuples > 0);
     s->invalid = !v->ok;
     return s;
 }

@@ -76,6 +76,9 @@ TWO_OUT = """outputs:
 LOOSE = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 4"),
              ("max_relative: 0.0", "max_relative: 1e-6"), ("audited: true", "audited: false"))
 
+PBY = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 4"),
+           ("max_relative: 0.0", "max_relative: 0.000001"))
+
 NINE = base(("dtypes: [F32, U8]", "dtypes: [F32, I32, U32, F16, BF16, F64, I64, U8, I8]"))
 
 CASES = {
@@ -270,6 +273,17 @@ stride: { kind: usize }
                                          "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.25"))},
     "precision_ulp_fraction_same": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
                                     "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.50"))},
+    # precision_by_dtype (issue 22): a binding's own figures, compared binding by binding; U8's
+    # looser is breaking for [U8, U8] alone, an entry added that tightens U8 is compatible
+    "precision_by_dtype_loosened": {
+        "old": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 2")),
+        "new": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 3\n  audited: false"))},
+    "precision_by_dtype_tightened": {
+        "old": PBY,
+        "new": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 2\n  max_relative: 0.0"))},
     # a block dtype's geometry changed (issue 22): breaking, at its declaration; the section
     # that names it also changes revision hash (its hash folds the geometry in)
     "block_dtype_geometry_changed": {

@@ -57,6 +57,16 @@ check(len({b["source"]["file"] for b in rows}) == len(rel), "every file binds so
 # max_ulp a non-negative number (issue 22): DIV states Vulkan's 2.5 ulp exactly in the dump
 div = [b["precision"]["max_ulp"] for b in rows if b["op_kind"] == "Div"]
 check(div and all(u == 2.5 for u in div), "dump --json: every DIV binding's max_ulp is 2.5")
+# precision per dtype (issue 22): one GELU section, its F16 binding with its own figures
+gelu = {tuple(b["dtypes"]): b["precision"] for b in rows if b["op_kind"] == "Gelu"}
+check(len({b["kernel"] for b in rows if b["op_kind"] in ("Gelu", "Silu")}) == 2 and
+      gelu.get(("F32", "F32"), {}).get("max_ulp") == 4 and
+      gelu.get(("F16", "F16"), {}).get("max_ulp") == 2 and
+      gelu[("F16", "F16")].get("max_relative") == 0.001 and
+      gelu[("F16", "F16")].get("precision_by_dtype") == 0 and
+      "precision_by_dtype" not in gelu[("F32", "F32")],
+      "dump --json: GELU is one section whose F16 binding has its precision_by_dtype figures",
+      str(gelu))
 # typed op params (issue 22 item 3): enum values, dtype-valued fields, typed defaults
 fields = {}
 for b in rows:
@@ -151,12 +161,15 @@ def cdt(d):
 c = ['#include <stdio.h>', '#include <string.h>', '#include "ex_bindings.h"', "",
      "typedef void (*anyfn)(void); /* function pointers compare as one type */",
      "typedef struct { ex_op_kind op; fkc_backend be; fkc_dtype key[8]; size_t n; "
-     "anyfn fn; const char *wrapper; } row;", "static const row rows[] = {"]
+     "anyfn fn; const char *wrapper; unsigned long long ulp; double rel; } row;",
+     "static const row rows[] = {"]
 for b in rows:
     m = snake(b["op_kind"])
-    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, (anyfn)ex_%s, \"%s\"}," % (
+    ulp = b["precision"]["max_ulp"]  # the tables carry it rounded up to whole ulps
+    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, (anyfn)ex_%s, \"%s\", %dULL, %r}," % (
         m.upper(), b["backend"].upper(), ", ".join(cdt(d) for d in b["dtypes"]),
-        len(b["dtypes"]), b["wrapper"], b["wrapper"]))
+        len(b["dtypes"]), b["wrapper"], b["wrapper"], -int(-ulp // 1),
+        float(b["precision"]["max_relative"])))
 c += ["};", "/* each binding with an optional input: its key, and the wrapper of the call without it */",
       "typedef struct { size_t row; size_t input; const char *kernel; anyfn fn; } absent_row;",
       "static const absent_row absent[] = {"]
@@ -173,7 +186,7 @@ for k, j, name, ip, oa in alias_rows:
     c.append("    {\"%s\", %d, \"%s\", %d, %d}," % (k, j, name, ip, int(oa)))
 c += ["};", "static const row wrong[] = {"]
 for op, be, k in wrong:
-    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL}," % (
+    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL, 0, 0}," % (
         snake(op).upper(), be.upper(), ", ".join(cdt(d) for d in k), len(k)))
 c += ["};", "",
       "/* The wrapper a kernel ref holds, whatever its op kind. */",
@@ -248,7 +261,11 @@ c += ["    default: return NULL;", "    }", "}", "",
       "        const ex_binding *b = ex_binding_lookup_key(w->op, w->key, w->n, w->be, NULL);",
       "        if (st != FKC_OK || ref_fn(w->op, ref) != w->fn || !b || b->ref_dummy_check) {",
       "            printf(\"row %zu (%s): status %d\\n\", i, w->wrapper, (int)st);", "            bad++;",
-      "        }", "        if (w->n == 2) { /* the two-slot dispatch agrees */",
+      "        }",
+      "        if (b && (!b->precision || b->precision->max_ulp != w->ulp ||",
+      "                  b->precision->max_relative != w->rel)) { /* each row's own precision */",
+      "            printf(\"row %zu (%s): precision differs from dump --json\\n\", i, w->wrapper);",
+      "            bad++;", "        }", "        if (w->n == 2) { /* the two-slot dispatch agrees */",
       "            ex_kernel_ref r2;",
       "            if (ex_dispatch(w->op, w->key[0], w->key[1], w->be, &r2) != FKC_OK ||",
       "                ref_fn(w->op, r2) != w->fn) {",
@@ -371,6 +388,13 @@ for b, i, slot, k, w in absent:
     h.append("    assert_eq!(b.wrapper, \"%s\");" % w)
     h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut rt::fkc_tensor], "
              "%s, std::ptr::null()) }, Some(%d));" % (ins, params, 1000 + (1 << i)))
+h += ["}", "", "#[test]", "fn every_binding_has_its_own_precision() {"]
+for b in rows:
+    pr = b["precision"]
+    h.append("    assert_eq!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).map(|b| "
+             "(b.precision.max_ulp, b.precision.max_relative)), Some((%d, %r)));" % (
+                 b["op_kind"], ", ".join(rdt(d) for d in b["dtypes"]), b["backend"],
+                 -int(-pr["max_ulp"] // 1), float(pr["max_relative"])))
 h += ["}", "", "#[test]", "fn every_wrong_key_is_refused() {"]
 for op, be, k in wrong:
     h.append("    assert!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).is_none());" % (
@@ -402,8 +426,8 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "6 passed" in r.stdout,
-              "rustc: every key reaches its wrapper, every wrong key is None, the typed params' "
+        check(r.returncode == 0 and "7 passed" in r.stdout,
+              "rustc: every key reaches its wrapper with its own precision, every wrong key is None, the typed params' "
               "enums and defaults", r.stdout[-3000:])
 
 # ---- gen --select by whole keys ----
