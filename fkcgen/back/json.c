@@ -205,6 +205,12 @@ static void field_typing(fkcg_buf *out, const fkcg_field *f)
         }
         fkcg_buf_puts(out, "]");
     }
+    if (f->codes) {
+        fkcg_buf_puts(out, ", \"codes\": [");
+        for (size_t k = 0; k < f->n_values; k++)
+            fkcg_buf_printf(out, "%s%lld", k ? ", " : "", (long long)f->codes[k]);
+        fkcg_buf_puts(out, "]");
+    }
     if (!f->def)
         return;
     fkcg_buf_puts(out, ", \"default\": ");

@@ -766,7 +766,7 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
                 put_rdoc(b, f->values[i]);
                 PUT(b, "`.\n            ");
                 put_camel(b, f->values[i]);
-                fkcg_buf_printf(b, " = %zu,\n", i);
+                fkcg_buf_printf(b, " = %lld,\n", (long long)fkcg_field_code(f, i));
             }
             PUT(b, "        }\n\n        impl ");
             put_rident(b, f->name);
@@ -779,7 +779,15 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
             }
             PUT(b, "];\n\n            /// The contract's name of this value.\n"
                    "            pub fn name(self) -> &'static str {\n"
-                   "                Self::NAMES[self as usize]\n            }\n        }\n\n");
+                   "                match self {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                PUT(b, "                    ");
+                put_rident(b, f->name);
+                PUT(b, "::");
+                put_camel(b, f->values[i]);
+                fkcg_buf_printf(b, " => Self::NAMES[%zu],\n", i);
+            }
+            PUT(b, "                }\n            }\n        }\n\n");
         }
         if (f->def) {
             PUT(b, "        /// The value of an unset `");

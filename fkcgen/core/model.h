@@ -181,12 +181,19 @@ typedef struct fkcg_field { /* one op_params field */
     /* kind enum (issue 22 item 3): its values, C identifiers, numbered 0.. in this order. */
     const char **values;
     size_t n_values;
+    int32_t *codes; /* `values` as a mapping: each value's code; NULL: its index */
     /* The default, normalised (an integer in decimal, a number as written, true/false, an
      * enum value, a dtype name), or NULL when none: a caller may leave the field unset. */
     const char *def;
     int def_index;    /* kind enum: the value's index; kind dtype: its model index; else -1 */
     fkcg_loc def_loc; /* the default's value (for messages) */
 } fkcg_field;
+
+/* The code of enum value k of f: its stated code, or its index. */
+static inline int64_t fkcg_field_code(const struct fkcg_field *f, size_t k)
+{
+    return f->codes ? f->codes[k] : (int64_t)k;
+}
 
 /* Field kinds beyond the C scalars (issue 22 item 3): an enum of the field's values, and a
  * dtype of the vocabulary or a provider block dtype. */

@@ -156,7 +156,8 @@ static const fkcg_key field_keys[] = {
     {"note", FT_STRING, OPT, NULL, NULL, "free text"},
     {"values", FT_IDENTSEQ, OPT, NULL, NULL,
      "with `kind: enum` only (and required there): its values, distinct C identifiers "
-     "(also when upper-cased), numbered from 0 in this order; C gets an enum "
+     "(also when upper-cased), numbered from 0 in this order (`[asc, desc]`), or a mapping "
+     "of them to distinct int32 codes (`{ normal: 0, neox: 2 }`); C gets an enum "
      "`<prefix>_<op snake>_<field>` and a name table, Rust an enum "
      "`ops::<op snake>::<field>`"},
     {"default", FT_SCALAR, OPT, NULL, NULL,

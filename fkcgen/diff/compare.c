@@ -564,19 +564,22 @@ static void cmp_field_typing(dctx *c, const spair *p, const fkcg_field *f, const
         long j = value_index(g, f->values[k]);
         if (j < 0)
             change(c, FKCG_R_ENUM_VALUE_REMOVED, p, lo, ln,
-                   fkcg_sprintf(c->a, "had '%s' (%zu)", f->values[k], k),
+                   fkcg_sprintf(c->a, "had '%s' (%lld)", f->values[k],
+                                (long long)fkcg_field_code(f, k)),
                    "value '%s' of enum field '%s' of kernel '%s' removed", f->values[k], f->name,
                    sn->kernel);
-        else if ((size_t)j != k)
-            change(c, FKCG_R_ENUM_VALUE_RENUMBERED, p, lo, ln, fkcg_sprintf(c->a, "was %zu", k),
-                   "value '%s' of enum field '%s' of kernel '%s' is numbered %ld, was %zu",
-                   f->values[k], f->name, sn->kernel, j, k);
+        else if (fkcg_field_code(g, (size_t)j) != fkcg_field_code(f, k))
+            change(c, FKCG_R_ENUM_VALUE_RENUMBERED, p, lo, ln,
+                   fkcg_sprintf(c->a, "was %lld", (long long)fkcg_field_code(f, k)),
+                   "value '%s' of enum field '%s' of kernel '%s' is numbered %lld, was %lld",
+                   f->values[k], f->name, sn->kernel, (long long)fkcg_field_code(g, (size_t)j),
+                   (long long)fkcg_field_code(f, k));
     }
     for (size_t k = 0; k < g->n_values; k++)
         if (value_index(f, g->values[k]) < 0)
             change(c, FKCG_R_ENUM_VALUE_ADDED, p, lo, ln, "had no such value",
-                   "value '%s' (%zu) added to enum field '%s' of kernel '%s'", g->values[k], k,
-                   g->name, sn->kernel);
+                   "value '%s' (%lld) added to enum field '%s' of kernel '%s'", g->values[k],
+                   (long long)fkcg_field_code(g, k), g->name, sn->kernel);
     if (same(f->def, g->def))
         return;
     fkcg_loc dn = g->def ? g->def_loc : at(sn, "accept.op_params.fields.%s", f->name);

@@ -93,6 +93,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " note", s->fields[i].note);
         for (size_t k = 0; k < s->fields[i].n_values; k++) /* issue 22: only when stated */
             put_text(out, " value", s->fields[i].values[k]);
+        for (size_t k = 0; s->fields[i].codes && k < s->fields[i].n_values; k++)
+            put_uint(out, " code", (uint64_t)(int64_t)s->fields[i].codes[k]);
         if (s->fields[i].def)
             put_text(out, " default", s->fields[i].def);
     }

@@ -375,15 +375,56 @@ static bool same_value_name(const char *a, const char *b)
     }
 }
 
-/* A non-empty list of C identifiers, distinct as same_value_name (an enum field's values). */
+/* An enum value's code: an integer of int32_t's range, plain. */
+static bool parse_code(vctx *v, const ynode *n, int64_t *out)
+{
+    if (!need_scalar(v, n, "an integer"))
+        return false;
+    const char *s = n->str, *d = s + (s[0] == '-');
+    if (!n->plain || !*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 10)
+        return fail(v, &n->loc,
+                    "the code of enum value '%s' must be an integer from -2147483648 to "
+                    "2147483647 without quotes, not '%s'",
+                    key_of(n), s);
+    int64_t x = strtoll(s, NULL, 10);
+    if (x < INT32_MIN || x > INT32_MAX)
+        return fail(v, &n->loc,
+                    "the code of enum value '%s' is out of range: %s is not from -2147483648 to "
+                    "2147483647 (the C enum and the int32_t member)",
+                    key_of(n), s);
+    *out = x;
+    return true;
+}
+
+/* A non-empty list of C identifiers, distinct as same_value_name (an enum field's values),
+ * or a mapping of such names to distinct codes (`{ normal: 0, neox: 2 }`). */
 static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
 {
-    if (n->kind != YN_SEQ || n->n == 0) {
-        fail(v, val_loc(n), "'%s' must be a non-empty list of names like [asc, desc], not %s",
-             k->name, n->kind == YN_SEQ ? "an empty list" : describe(n));
+    bool map = n->kind == YN_MAP;
+    if ((n->kind != YN_SEQ && !map) || n->n == 0) {
+        fail(v, val_loc(n),
+             "'%s' must be a non-empty list of names like [asc, desc], or a mapping of names "
+             "to codes like { normal: 0, neox: 2 }, not %s",
+             k->name, n->kind == YN_SEQ || map ? "an empty one" : describe(n));
         return;
     }
-    for (const ynode *item = n->kids; item; item = item->next) {
+    int64_t *codes = map ? fkcg_alloc(v->a, n->n * sizeof *codes) : NULL;
+    bool *good = map ? fkcg_alloc(v->a, n->n * sizeof *good) : NULL;
+    size_t i = 0;
+    for (const ynode *e = n->kids; map && e; e = e->next, i++) {
+        good[i] = parse_code(v, e, &codes[i]);
+        size_t j = 0;
+        for (const ynode *prev = n->kids; good[i] && prev != e; prev = prev->next, j++)
+            if (good[j] && codes[j] == codes[i]) {
+                fail(v, &e->loc,
+                     "'%s' gives code %lld to '%s' and to '%s'; each value needs its own", k->name,
+                     (long long)codes[i], prev->key->str, e->key->str);
+                fkcg_note(v->d, &prev->loc, "first given here");
+                break;
+            }
+    }
+    for (const ynode *it = n->kids; it; it = it->next) {
+        const ynode *item = map ? it->key : it;
         if (!need_scalar(v, item, "a name"))
             continue;
         if (!fkcg_is_c_ident_shape(item->str)) {
@@ -391,7 +432,8 @@ static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
                  k->name, item->str);
             continue;
         }
-        for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+        for (const ynode *pv = n->kids; pv != it; pv = pv->next) {
+            const ynode *prev = map ? pv->key : pv;
             if (prev->kind == YN_SCALAR && same_value_name(prev->str, item->str)) {
                 fail(v, &item->loc,
                      "'%s' lists '%s' after '%s'; the generated C upper-cases values and Rust "
@@ -400,6 +442,7 @@ static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
                 fkcg_note(v->d, &prev->loc, "first listed here");
                 break;
             }
+        }
     }
 }
 
@@ -770,8 +813,19 @@ static void build_field_typing(vctx *v, const ynode *e, fkcg_field *f)
     f->def_index = -1;
     if (vals) {
         f->values = fkcg_alloc(v->a, (vals->n + 1) * sizeof *f->values);
-        for (const ynode *i = vals->kids; i; i = i->next)
-            f->values[f->n_values++] = fkcg_strndup(v->a, i->str, i->len);
+        if (vals->kind == YN_MAP)
+            f->codes = fkcg_alloc(v->a, (vals->n + 1) * sizeof *f->codes);
+        for (const ynode *i = vals->kids; i; i = i->next) {
+            const ynode *name = vals->kind == YN_MAP ? i->key : i;
+            if (f->codes)
+                f->codes[f->n_values] = (int32_t)strtol(i->str, NULL, 10);
+            f->values[f->n_values++] = fkcg_strndup(v->a, name->str, name->len);
+        }
+        bool positional = true; /* codes 0, 1, ..: the list form, said otherwise */
+        for (size_t k = 0; f->codes && k < f->n_values; k++)
+            positional &= f->codes[k] == (int32_t)k;
+        if (positional)
+            f->codes = NULL;
     }
     if (is_enum && !vals)
         fail(v, &kind->loc, "field '%s' is an enum: list its values, like 'values: [asc, desc]'",

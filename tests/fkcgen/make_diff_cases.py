@@ -153,6 +153,12 @@ stride: { kind: usize }
     # a value inserted before desc: desc's number changes (and the new value is reported added)
     "enum_value_renumbered": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }")),
                               "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, stable, desc] }"))},
+    # a stated code changed (ggml's NEOX 2 -> 3): compiled callers pass the old number
+    "enum_value_code_changed": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 2 } }")),
+                                "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 3 } }"))},
+    # the list form and a mapping of the same codes: no change
+    "enum_values_as_mapping_same": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: [normal, neox] }")),
+                                    "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 1 } }"))},
     "enum_kind_changed": {"old": base((LEN, LEN + "\norder: { kind: i32 }")),
                           "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }"))},
     "op_param_default_added": {"old": base((LEN, LEN + "\nkeep: { kind: bool }")),
