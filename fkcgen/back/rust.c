@@ -1234,6 +1234,22 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
         put_rstr(b, p->rows[i].b->symbol);
         PUT(b, ",\n");
     }
+    size_t *prec_base = fkcg_xcalloc(p->t->n_sections + 1, sizeof *prec_base), n_prec = 0;
+    for (size_t s = 0; s < p->t->n_sections; s++) {
+        prec_base[s] = n_prec;
+        n_prec += p->t->sections[s]->n_precision_by;
+    }
+    fkcg_buf_printf(b,
+                    "    ];\n    /// The bindings' own precisions (precision_by_dtype), by section "
+                    "(BindingRow::precision - 1).\n"
+                    "    pub(super) static PRECISIONS: [&Precision; %zu] = [\n",
+                    n_prec);
+    for (size_t s = 0; s < p->t->n_sections; s++)
+        for (size_t k = 0; k < p->t->sections[s]->n_precision_by; k++) {
+            PUT(b, "        &");
+            fkcg_render_name(r, b, FKCG_T_PRECISION_BY, s, FKCG_NONE);
+            fkcg_buf_printf(b, "[%zu],\n", k);
+        }
     fkcg_buf_printf(b,
                     "    ];\n    /// BINDINGS as plain data, in table order.\n"
                     "    pub(super) static BINDING_ROWS: [rt::tables::BindingRow; %zu] = [\n",
@@ -1242,14 +1258,16 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
         const fkcg_plan_row *row = &p->rows[i];
         fkcg_buf_printf(b,
                         "        rt::tables::BindingRow { kernel: %zu, key: %zu, n_key: %u, "
-                        "wrapper: %zu, width: %u },",
+                        "wrapper: %zu, width: %u, precision: %zu },",
                         row->sec, x->key[i], (unsigned)fkcg_binding_n_key(row->b), x->wrapper[i],
-                        (unsigned)row->b->byte_width);
+                        (unsigned)row->b->byte_width,
+                        row->b->precision_by ? prec_base[row->sec] + row->b->precision_by : 0);
         put_row_comment(b, p, i);
     }
     PUT(b, "    ];\n\n    pub(super) fn bindings() -> Vec<Binding> {\n"
            "        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, "
-           "&WRAPPERS)\n    }\n");
+           "&WRAPPERS,\n                             &PRECISIONS)\n    }\n");
+    free(prec_base);
 }
 
 /* In mod data: each link registry's rows, its bindings' indices by symbol, and its builder. */

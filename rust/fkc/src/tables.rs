@@ -624,7 +624,7 @@ impl<T> core::ops::Deref for Lazy<T> {
 
 /// One binding as plain data, the generated `BINDING_ROWS`: indices into its module's tables.
 /// Its op kind, backend, cost and kernel_source are its section's (`KERNELS[kernel]`), its
-/// symbol the same row of `SYMBOLS`.
+/// symbol the same row of `SYMBOLS`; its precision its section's (0) or `PRECISIONS[p - 1]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BindingRow {
     /// Its section's row of `KERNELS`.
@@ -637,22 +637,28 @@ pub struct BindingRow {
     pub wrapper: u32,
     /// The dtype's byte width.
     pub width: u32,
+    /// 0: its section's precision; p: `PRECISIONS[p - 1]` (a `precision_by_dtype` entry).
+    pub precision: u32,
 }
 
 /// The bindings of plain `rows` (row i's symbol is `symbols[i]`), built once (a generated
 /// module's `BINDINGS`). Panics when an index is out of range, which fkcgen never writes.
 pub fn bindings<S: Contracts>(rows: &'static [BindingRow], symbols: &'static [&'static str],
                               kernels: &'static [KernelInfo<S>], keys: &'static [DType],
-                              wrappers: &'static [(&'static str, S::KernelRef)])
-                              -> Vec<Binding<S>> {
+                              wrappers: &'static [(&'static str, S::KernelRef)],
+                              precisions: &'static [&'static Precision]) -> Vec<Binding<S>> {
     assert_eq!(rows.len(), symbols.len(), "one symbol per binding row");
     rows.iter().zip(symbols).map(|(r, &symbol)| {
         let info = &kernels[r.kernel as usize];
         let (wrapper, kernel) = wrappers[r.wrapper as usize];
         let key = r.key as usize;
+        let precision = match r.precision {
+            0 => &info.precision,
+            p => precisions[p as usize - 1],
+        };
         Binding { op_kind: info.op_kind, dtypes: &keys[key..key + r.n_key as usize],
                   backend: info.backend, info, symbol, wrapper, kernel, byte_width: r.width,
-                  cost: info.cost }
+                  cost: info.cost, precision }
     }).collect()
 }
 

@@ -338,30 +338,34 @@ mod data {
         "fuel_vulkan_backend::fkc::write_slice_rotating_u8",
         "fuel_vulkan_backend::fkc::write_slice_rotating_i8",
     ];
+    /// The bindings' own precisions (precision_by_dtype), by section (BindingRow::precision - 1).
+    pub(super) static PRECISIONS: [&Precision; 0] = [
+    ];
     /// BINDINGS as plain data, in table order.
     pub(super) static BINDING_ROWS: [rt::tables::BindingRow; 18] = [
-        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 2, wrapper: 0, width: 4 }, // [0] write_slice F32 F32
-        rt::tables::BindingRow { kernel: 0, key: 2, n_key: 2, wrapper: 0, width: 4 }, // [1] write_slice I32 I32
-        rt::tables::BindingRow { kernel: 0, key: 4, n_key: 2, wrapper: 0, width: 4 }, // [2] write_slice U32 U32
-        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 2, wrapper: 1, width: 2 }, // [3] write_slice F16 F16
-        rt::tables::BindingRow { kernel: 0, key: 8, n_key: 2, wrapper: 1, width: 2 }, // [4] write_slice BF16 BF16
-        rt::tables::BindingRow { kernel: 0, key: 10, n_key: 2, wrapper: 2, width: 8 }, // [5] write_slice F64 F64
-        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 2, wrapper: 2, width: 8 }, // [6] write_slice I64 I64
-        rt::tables::BindingRow { kernel: 0, key: 14, n_key: 2, wrapper: 3, width: 1 }, // [7] write_slice U8 U8
-        rt::tables::BindingRow { kernel: 0, key: 16, n_key: 2, wrapper: 3, width: 1 }, // [8] write_slice I8 I8
-        rt::tables::BindingRow { kernel: 1, key: 0, n_key: 2, wrapper: 4, width: 4 }, // [9] write_slice_rotating F32 F32
-        rt::tables::BindingRow { kernel: 1, key: 2, n_key: 2, wrapper: 4, width: 4 }, // [10] write_slice_rotating I32 I32
-        rt::tables::BindingRow { kernel: 1, key: 4, n_key: 2, wrapper: 4, width: 4 }, // [11] write_slice_rotating U32 U32
-        rt::tables::BindingRow { kernel: 1, key: 6, n_key: 2, wrapper: 5, width: 2 }, // [12] write_slice_rotating F16 F16
-        rt::tables::BindingRow { kernel: 1, key: 8, n_key: 2, wrapper: 5, width: 2 }, // [13] write_slice_rotating BF16 BF16
-        rt::tables::BindingRow { kernel: 1, key: 10, n_key: 2, wrapper: 6, width: 8 }, // [14] write_slice_rotating F64 F64
-        rt::tables::BindingRow { kernel: 1, key: 12, n_key: 2, wrapper: 6, width: 8 }, // [15] write_slice_rotating I64 I64
-        rt::tables::BindingRow { kernel: 1, key: 14, n_key: 2, wrapper: 7, width: 1 }, // [16] write_slice_rotating U8 U8
-        rt::tables::BindingRow { kernel: 1, key: 16, n_key: 2, wrapper: 7, width: 1 }, // [17] write_slice_rotating I8 I8
+        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [0] write_slice F32 F32
+        rt::tables::BindingRow { kernel: 0, key: 2, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [1] write_slice I32 I32
+        rt::tables::BindingRow { kernel: 0, key: 4, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [2] write_slice U32 U32
+        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 2, wrapper: 1, width: 2, precision: 0 }, // [3] write_slice F16 F16
+        rt::tables::BindingRow { kernel: 0, key: 8, n_key: 2, wrapper: 1, width: 2, precision: 0 }, // [4] write_slice BF16 BF16
+        rt::tables::BindingRow { kernel: 0, key: 10, n_key: 2, wrapper: 2, width: 8, precision: 0 }, // [5] write_slice F64 F64
+        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 2, wrapper: 2, width: 8, precision: 0 }, // [6] write_slice I64 I64
+        rt::tables::BindingRow { kernel: 0, key: 14, n_key: 2, wrapper: 3, width: 1, precision: 0 }, // [7] write_slice U8 U8
+        rt::tables::BindingRow { kernel: 0, key: 16, n_key: 2, wrapper: 3, width: 1, precision: 0 }, // [8] write_slice I8 I8
+        rt::tables::BindingRow { kernel: 1, key: 0, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [9] write_slice_rotating F32 F32
+        rt::tables::BindingRow { kernel: 1, key: 2, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [10] write_slice_rotating I32 I32
+        rt::tables::BindingRow { kernel: 1, key: 4, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [11] write_slice_rotating U32 U32
+        rt::tables::BindingRow { kernel: 1, key: 6, n_key: 2, wrapper: 5, width: 2, precision: 0 }, // [12] write_slice_rotating F16 F16
+        rt::tables::BindingRow { kernel: 1, key: 8, n_key: 2, wrapper: 5, width: 2, precision: 0 }, // [13] write_slice_rotating BF16 BF16
+        rt::tables::BindingRow { kernel: 1, key: 10, n_key: 2, wrapper: 6, width: 8, precision: 0 }, // [14] write_slice_rotating F64 F64
+        rt::tables::BindingRow { kernel: 1, key: 12, n_key: 2, wrapper: 6, width: 8, precision: 0 }, // [15] write_slice_rotating I64 I64
+        rt::tables::BindingRow { kernel: 1, key: 14, n_key: 2, wrapper: 7, width: 1, precision: 0 }, // [16] write_slice_rotating U8 U8
+        rt::tables::BindingRow { kernel: 1, key: 16, n_key: 2, wrapper: 7, width: 1, precision: 0 }, // [17] write_slice_rotating I8 I8
     ];
 
     pub(super) fn bindings() -> Vec<Binding> {
-        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, &WRAPPERS)
+        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, &WRAPPERS,
+                             &PRECISIONS)
     }
 
     /// Link registry `fuel_vulkan_backend::fkc::ENTRY_POINTS`: its rows of BINDINGS, by symbol (byte order).
