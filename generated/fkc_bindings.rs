@@ -559,56 +559,60 @@ mod data {
         "fuel_vulkan_backend::fkc::write_slice_rotating_u8",
         "fuel_vulkan_backend::fkc::write_slice_rotating_i8",
     ];
+    /// The bindings' own precisions (precision_by_dtype), by section (BindingRow::precision - 1).
+    pub(super) static PRECISIONS: [&Precision; 0] = [
+    ];
     /// BINDINGS as plain data, in table order.
     pub(super) static BINDING_ROWS: [rt::tables::BindingRow; 44] = [
-        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 3, wrapper: 0, width: 4 }, // [0] set_rows F32 I32 F32
-        rt::tables::BindingRow { kernel: 0, key: 3, n_key: 3, wrapper: 1, width: 4 }, // [1] set_rows F32 I64 F32
-        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 3, wrapper: 0, width: 4 }, // [2] set_rows I32 I32 I32
-        rt::tables::BindingRow { kernel: 0, key: 9, n_key: 3, wrapper: 1, width: 4 }, // [3] set_rows I32 I64 I32
-        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 3, wrapper: 0, width: 4 }, // [4] set_rows U32 I32 U32
-        rt::tables::BindingRow { kernel: 0, key: 15, n_key: 3, wrapper: 1, width: 4 }, // [5] set_rows U32 I64 U32
-        rt::tables::BindingRow { kernel: 0, key: 18, n_key: 3, wrapper: 2, width: 2 }, // [6] set_rows F16 I32 F16
-        rt::tables::BindingRow { kernel: 0, key: 21, n_key: 3, wrapper: 3, width: 2 }, // [7] set_rows F16 I64 F16
-        rt::tables::BindingRow { kernel: 0, key: 24, n_key: 3, wrapper: 2, width: 2 }, // [8] set_rows BF16 I32 BF16
-        rt::tables::BindingRow { kernel: 0, key: 27, n_key: 3, wrapper: 3, width: 2 }, // [9] set_rows BF16 I64 BF16
-        rt::tables::BindingRow { kernel: 0, key: 30, n_key: 3, wrapper: 4, width: 8 }, // [10] set_rows F64 I32 F64
-        rt::tables::BindingRow { kernel: 0, key: 33, n_key: 3, wrapper: 5, width: 8 }, // [11] set_rows F64 I64 F64
-        rt::tables::BindingRow { kernel: 0, key: 36, n_key: 3, wrapper: 4, width: 8 }, // [12] set_rows I64 I32 I64
-        rt::tables::BindingRow { kernel: 0, key: 39, n_key: 3, wrapper: 5, width: 8 }, // [13] set_rows I64 I64 I64
-        rt::tables::BindingRow { kernel: 0, key: 42, n_key: 3, wrapper: 6, width: 1 }, // [14] set_rows U8 I32 U8
-        rt::tables::BindingRow { kernel: 0, key: 45, n_key: 3, wrapper: 7, width: 1 }, // [15] set_rows U8 I64 U8
-        rt::tables::BindingRow { kernel: 0, key: 48, n_key: 3, wrapper: 6, width: 1 }, // [16] set_rows I8 I32 I8
-        rt::tables::BindingRow { kernel: 0, key: 51, n_key: 3, wrapper: 7, width: 1 }, // [17] set_rows I8 I64 I8
-        rt::tables::BindingRow { kernel: 1, key: 54, n_key: 3, wrapper: 8, width: 4 }, // [18] set_rows_narrow F32 I32 F16
-        rt::tables::BindingRow { kernel: 1, key: 57, n_key: 3, wrapper: 9, width: 4 }, // [19] set_rows_narrow F32 I32 BF16
-        rt::tables::BindingRow { kernel: 1, key: 60, n_key: 3, wrapper: 10, width: 4 }, // [20] set_rows_narrow F32 I64 F16
-        rt::tables::BindingRow { kernel: 1, key: 63, n_key: 3, wrapper: 11, width: 4 }, // [21] set_rows_narrow F32 I64 BF16
-        rt::tables::BindingRow { kernel: 2, key: 66, n_key: 3, wrapper: 12, width: 2 }, // [22] set_rows_widen F16 I32 F32
-        rt::tables::BindingRow { kernel: 2, key: 69, n_key: 3, wrapper: 13, width: 2 }, // [23] set_rows_widen F16 I64 F32
-        rt::tables::BindingRow { kernel: 2, key: 72, n_key: 3, wrapper: 14, width: 2 }, // [24] set_rows_widen BF16 I32 F32
-        rt::tables::BindingRow { kernel: 2, key: 75, n_key: 3, wrapper: 15, width: 2 }, // [25] set_rows_widen BF16 I64 F32
-        rt::tables::BindingRow { kernel: 3, key: 78, n_key: 2, wrapper: 16, width: 4 }, // [26] write_slice F32 F32
-        rt::tables::BindingRow { kernel: 3, key: 80, n_key: 2, wrapper: 16, width: 4 }, // [27] write_slice I32 I32
-        rt::tables::BindingRow { kernel: 3, key: 82, n_key: 2, wrapper: 16, width: 4 }, // [28] write_slice U32 U32
-        rt::tables::BindingRow { kernel: 3, key: 84, n_key: 2, wrapper: 17, width: 2 }, // [29] write_slice F16 F16
-        rt::tables::BindingRow { kernel: 3, key: 86, n_key: 2, wrapper: 17, width: 2 }, // [30] write_slice BF16 BF16
-        rt::tables::BindingRow { kernel: 3, key: 88, n_key: 2, wrapper: 18, width: 8 }, // [31] write_slice F64 F64
-        rt::tables::BindingRow { kernel: 3, key: 90, n_key: 2, wrapper: 18, width: 8 }, // [32] write_slice I64 I64
-        rt::tables::BindingRow { kernel: 3, key: 92, n_key: 2, wrapper: 19, width: 1 }, // [33] write_slice U8 U8
-        rt::tables::BindingRow { kernel: 3, key: 94, n_key: 2, wrapper: 19, width: 1 }, // [34] write_slice I8 I8
-        rt::tables::BindingRow { kernel: 4, key: 78, n_key: 2, wrapper: 20, width: 4 }, // [35] write_slice_rotating F32 F32
-        rt::tables::BindingRow { kernel: 4, key: 80, n_key: 2, wrapper: 20, width: 4 }, // [36] write_slice_rotating I32 I32
-        rt::tables::BindingRow { kernel: 4, key: 82, n_key: 2, wrapper: 20, width: 4 }, // [37] write_slice_rotating U32 U32
-        rt::tables::BindingRow { kernel: 4, key: 84, n_key: 2, wrapper: 21, width: 2 }, // [38] write_slice_rotating F16 F16
-        rt::tables::BindingRow { kernel: 4, key: 86, n_key: 2, wrapper: 21, width: 2 }, // [39] write_slice_rotating BF16 BF16
-        rt::tables::BindingRow { kernel: 4, key: 88, n_key: 2, wrapper: 22, width: 8 }, // [40] write_slice_rotating F64 F64
-        rt::tables::BindingRow { kernel: 4, key: 90, n_key: 2, wrapper: 22, width: 8 }, // [41] write_slice_rotating I64 I64
-        rt::tables::BindingRow { kernel: 4, key: 92, n_key: 2, wrapper: 23, width: 1 }, // [42] write_slice_rotating U8 U8
-        rt::tables::BindingRow { kernel: 4, key: 94, n_key: 2, wrapper: 23, width: 1 }, // [43] write_slice_rotating I8 I8
+        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [0] set_rows F32 I32 F32
+        rt::tables::BindingRow { kernel: 0, key: 3, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [1] set_rows F32 I64 F32
+        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [2] set_rows I32 I32 I32
+        rt::tables::BindingRow { kernel: 0, key: 9, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [3] set_rows I32 I64 I32
+        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [4] set_rows U32 I32 U32
+        rt::tables::BindingRow { kernel: 0, key: 15, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [5] set_rows U32 I64 U32
+        rt::tables::BindingRow { kernel: 0, key: 18, n_key: 3, wrapper: 2, width: 2, precision: 0 }, // [6] set_rows F16 I32 F16
+        rt::tables::BindingRow { kernel: 0, key: 21, n_key: 3, wrapper: 3, width: 2, precision: 0 }, // [7] set_rows F16 I64 F16
+        rt::tables::BindingRow { kernel: 0, key: 24, n_key: 3, wrapper: 2, width: 2, precision: 0 }, // [8] set_rows BF16 I32 BF16
+        rt::tables::BindingRow { kernel: 0, key: 27, n_key: 3, wrapper: 3, width: 2, precision: 0 }, // [9] set_rows BF16 I64 BF16
+        rt::tables::BindingRow { kernel: 0, key: 30, n_key: 3, wrapper: 4, width: 8, precision: 0 }, // [10] set_rows F64 I32 F64
+        rt::tables::BindingRow { kernel: 0, key: 33, n_key: 3, wrapper: 5, width: 8, precision: 0 }, // [11] set_rows F64 I64 F64
+        rt::tables::BindingRow { kernel: 0, key: 36, n_key: 3, wrapper: 4, width: 8, precision: 0 }, // [12] set_rows I64 I32 I64
+        rt::tables::BindingRow { kernel: 0, key: 39, n_key: 3, wrapper: 5, width: 8, precision: 0 }, // [13] set_rows I64 I64 I64
+        rt::tables::BindingRow { kernel: 0, key: 42, n_key: 3, wrapper: 6, width: 1, precision: 0 }, // [14] set_rows U8 I32 U8
+        rt::tables::BindingRow { kernel: 0, key: 45, n_key: 3, wrapper: 7, width: 1, precision: 0 }, // [15] set_rows U8 I64 U8
+        rt::tables::BindingRow { kernel: 0, key: 48, n_key: 3, wrapper: 6, width: 1, precision: 0 }, // [16] set_rows I8 I32 I8
+        rt::tables::BindingRow { kernel: 0, key: 51, n_key: 3, wrapper: 7, width: 1, precision: 0 }, // [17] set_rows I8 I64 I8
+        rt::tables::BindingRow { kernel: 1, key: 54, n_key: 3, wrapper: 8, width: 4, precision: 0 }, // [18] set_rows_narrow F32 I32 F16
+        rt::tables::BindingRow { kernel: 1, key: 57, n_key: 3, wrapper: 9, width: 4, precision: 0 }, // [19] set_rows_narrow F32 I32 BF16
+        rt::tables::BindingRow { kernel: 1, key: 60, n_key: 3, wrapper: 10, width: 4, precision: 0 }, // [20] set_rows_narrow F32 I64 F16
+        rt::tables::BindingRow { kernel: 1, key: 63, n_key: 3, wrapper: 11, width: 4, precision: 0 }, // [21] set_rows_narrow F32 I64 BF16
+        rt::tables::BindingRow { kernel: 2, key: 66, n_key: 3, wrapper: 12, width: 2, precision: 0 }, // [22] set_rows_widen F16 I32 F32
+        rt::tables::BindingRow { kernel: 2, key: 69, n_key: 3, wrapper: 13, width: 2, precision: 0 }, // [23] set_rows_widen F16 I64 F32
+        rt::tables::BindingRow { kernel: 2, key: 72, n_key: 3, wrapper: 14, width: 2, precision: 0 }, // [24] set_rows_widen BF16 I32 F32
+        rt::tables::BindingRow { kernel: 2, key: 75, n_key: 3, wrapper: 15, width: 2, precision: 0 }, // [25] set_rows_widen BF16 I64 F32
+        rt::tables::BindingRow { kernel: 3, key: 78, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [26] write_slice F32 F32
+        rt::tables::BindingRow { kernel: 3, key: 80, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [27] write_slice I32 I32
+        rt::tables::BindingRow { kernel: 3, key: 82, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [28] write_slice U32 U32
+        rt::tables::BindingRow { kernel: 3, key: 84, n_key: 2, wrapper: 17, width: 2, precision: 0 }, // [29] write_slice F16 F16
+        rt::tables::BindingRow { kernel: 3, key: 86, n_key: 2, wrapper: 17, width: 2, precision: 0 }, // [30] write_slice BF16 BF16
+        rt::tables::BindingRow { kernel: 3, key: 88, n_key: 2, wrapper: 18, width: 8, precision: 0 }, // [31] write_slice F64 F64
+        rt::tables::BindingRow { kernel: 3, key: 90, n_key: 2, wrapper: 18, width: 8, precision: 0 }, // [32] write_slice I64 I64
+        rt::tables::BindingRow { kernel: 3, key: 92, n_key: 2, wrapper: 19, width: 1, precision: 0 }, // [33] write_slice U8 U8
+        rt::tables::BindingRow { kernel: 3, key: 94, n_key: 2, wrapper: 19, width: 1, precision: 0 }, // [34] write_slice I8 I8
+        rt::tables::BindingRow { kernel: 4, key: 78, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [35] write_slice_rotating F32 F32
+        rt::tables::BindingRow { kernel: 4, key: 80, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [36] write_slice_rotating I32 I32
+        rt::tables::BindingRow { kernel: 4, key: 82, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [37] write_slice_rotating U32 U32
+        rt::tables::BindingRow { kernel: 4, key: 84, n_key: 2, wrapper: 21, width: 2, precision: 0 }, // [38] write_slice_rotating F16 F16
+        rt::tables::BindingRow { kernel: 4, key: 86, n_key: 2, wrapper: 21, width: 2, precision: 0 }, // [39] write_slice_rotating BF16 BF16
+        rt::tables::BindingRow { kernel: 4, key: 88, n_key: 2, wrapper: 22, width: 8, precision: 0 }, // [40] write_slice_rotating F64 F64
+        rt::tables::BindingRow { kernel: 4, key: 90, n_key: 2, wrapper: 22, width: 8, precision: 0 }, // [41] write_slice_rotating I64 I64
+        rt::tables::BindingRow { kernel: 4, key: 92, n_key: 2, wrapper: 23, width: 1, precision: 0 }, // [42] write_slice_rotating U8 U8
+        rt::tables::BindingRow { kernel: 4, key: 94, n_key: 2, wrapper: 23, width: 1, precision: 0 }, // [43] write_slice_rotating I8 I8
     ];
 
     pub(super) fn bindings() -> Vec<Binding> {
-        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, &WRAPPERS)
+        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, &WRAPPERS,
+                             &PRECISIONS)
     }
 
     /// Link registry `fkc::runtime::SET_ROWS_ENTRY_POINTS`: its rows of BINDINGS, by symbol (byte order).
