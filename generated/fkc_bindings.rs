@@ -528,7 +528,7 @@ macro_rules! symbol_3 {
 }
 macro_rules! rows_3 {
     ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSlice, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[3], symbol_3!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_3)
+        Binding::new(OpKind::WriteSlice, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[3], symbol_3!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_3, &KERNELS[3].precision)
     };
 }
 macro_rules! symbol_4 {
@@ -538,7 +538,7 @@ macro_rules! symbol_4 {
 }
 macro_rules! rows_4 {
     ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSliceRotating, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[4], symbol_4!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_3)
+        Binding::new(OpKind::WriteSliceRotating, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[4], symbol_4!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_3, &KERNELS[4].precision)
     };
 }
 /// One row per (section x dtype), by op kind, backend, kernel, dtype.
@@ -546,107 +546,115 @@ pub static BINDINGS: [Binding; 44] = [
     // [0] set_rows F32 I32 F32
     Binding::new(OpKind::SetRows, &[DType::F32, DType::I32, DType::F32], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_f32_i32_f32", "set_rows_b4",
-        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0, &KERNELS[0].precision),
     // [1] set_rows F32 I64 F32
     Binding::new(OpKind::SetRows, &[DType::F32, DType::I64, DType::F32], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_f32_i64_f32", "set_rows_b4_b8_b4",
-        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0, &KERNELS[0].precision),
     // [2] set_rows I32 I32 I32
     Binding::new(OpKind::SetRows, &[DType::I32, DType::I32, DType::I32], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_i32", "set_rows_b4",
-        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0, &KERNELS[0].precision),
     // [3] set_rows I32 I64 I32
     Binding::new(OpKind::SetRows, &[DType::I32, DType::I64, DType::I32], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_i32_i64_i32", "set_rows_b4_b8_b4",
-        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0, &KERNELS[0].precision),
     // [4] set_rows U32 I32 U32
     Binding::new(OpKind::SetRows, &[DType::U32, DType::I32, DType::U32], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_u32_i32_u32", "set_rows_b4",
-        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0, &KERNELS[0].precision),
     // [5] set_rows U32 I64 U32
     Binding::new(OpKind::SetRows, &[DType::U32, DType::I64, DType::U32], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_u32_i64_u32", "set_rows_b4_b8_b4",
-        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0, &KERNELS[0].precision),
     // [6] set_rows F16 I32 F16
     Binding::new(OpKind::SetRows, &[DType::F16, DType::I32, DType::F16], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_f16_i32_f16", "set_rows_b2_b4_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b4_b2), 2, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b2_b4_b2), 2, &data::COST_0, &KERNELS[0].precision),
     // [7] set_rows F16 I64 F16
     Binding::new(OpKind::SetRows, &[DType::F16, DType::I64, DType::F16], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_f16_i64_f16", "set_rows_b2_b8_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b8_b2), 2, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b2_b8_b2), 2, &data::COST_0, &KERNELS[0].precision),
     // [8] set_rows BF16 I32 BF16
     Binding::new(OpKind::SetRows, &[DType::BF16, DType::I32, DType::BF16], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_bf16_i32_bf16", "set_rows_b2_b4_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b4_b2), 2, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b2_b4_b2), 2, &data::COST_0, &KERNELS[0].precision),
     // [9] set_rows BF16 I64 BF16
     Binding::new(OpKind::SetRows, &[DType::BF16, DType::I64, DType::BF16], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_bf16_i64_bf16", "set_rows_b2_b8_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b8_b2), 2, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b2_b8_b2), 2, &data::COST_0, &KERNELS[0].precision),
     // [10] set_rows F64 I32 F64
     Binding::new(OpKind::SetRows, &[DType::F64, DType::I32, DType::F64], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_f64_i32_f64", "set_rows_b8_b4_b8",
-        KernelRef::SetRows(rt::set_rows_b8_b4_b8), 8, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b8_b4_b8), 8, &data::COST_0, &KERNELS[0].precision),
     // [11] set_rows F64 I64 F64
     Binding::new(OpKind::SetRows, &[DType::F64, DType::I64, DType::F64], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_f64_i64_f64", "set_rows_b8",
-        KernelRef::SetRows(rt::set_rows_b8), 8, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b8), 8, &data::COST_0, &KERNELS[0].precision),
     // [12] set_rows I64 I32 I64
     Binding::new(OpKind::SetRows, &[DType::I64, DType::I32, DType::I64], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_i64_i32_i64", "set_rows_b8_b4_b8",
-        KernelRef::SetRows(rt::set_rows_b8_b4_b8), 8, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b8_b4_b8), 8, &data::COST_0, &KERNELS[0].precision),
     // [13] set_rows I64 I64 I64
     Binding::new(OpKind::SetRows, &[DType::I64, DType::I64, DType::I64], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_i64", "set_rows_b8",
-        KernelRef::SetRows(rt::set_rows_b8), 8, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b8), 8, &data::COST_0, &KERNELS[0].precision),
     // [14] set_rows U8 I32 U8
     Binding::new(OpKind::SetRows, &[DType::U8, DType::I32, DType::U8], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_u8_i32_u8", "set_rows_b1_b4_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b4_b1), 1, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b1_b4_b1), 1, &data::COST_0, &KERNELS[0].precision),
     // [15] set_rows U8 I64 U8
     Binding::new(OpKind::SetRows, &[DType::U8, DType::I64, DType::U8], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_u8_i64_u8", "set_rows_b1_b8_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b8_b1), 1, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b1_b8_b1), 1, &data::COST_0, &KERNELS[0].precision),
     // [16] set_rows I8 I32 I8
     Binding::new(OpKind::SetRows, &[DType::I8, DType::I32, DType::I8], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_i8_i32_i8", "set_rows_b1_b4_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b4_b1), 1, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b1_b4_b1), 1, &data::COST_0, &KERNELS[0].precision),
     // [17] set_rows I8 I64 I8
     Binding::new(OpKind::SetRows, &[DType::I8, DType::I64, DType::I8], Backend::Vulkan,
         &KERNELS[0], "fkc::runtime::set_rows_i8_i64_i8", "set_rows_b1_b8_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b8_b1), 1, &data::COST_0),
+        KernelRef::SetRows(rt::set_rows_b1_b8_b1), 1, &data::COST_0, &KERNELS[0].precision),
     // [18] set_rows_narrow F32 I32 F16
     Binding::new(OpKind::SetRows, &[DType::F32, DType::I32, DType::F16], Backend::Vulkan,
         &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i32_f16", "set_rows_narrow_f32_i32_f16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i32_f16), 4, &data::COST_1),
+        KernelRef::SetRows(rt::set_rows_narrow_f32_i32_f16), 4, &data::COST_1,
+        &KERNELS[1].precision),
     // [19] set_rows_narrow F32 I32 BF16
     Binding::new(OpKind::SetRows, &[DType::F32, DType::I32, DType::BF16], Backend::Vulkan,
         &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i32_bf16", "set_rows_narrow_f32_i32_bf16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i32_bf16), 4, &data::COST_1),
+        KernelRef::SetRows(rt::set_rows_narrow_f32_i32_bf16), 4, &data::COST_1,
+        &KERNELS[1].precision),
     // [20] set_rows_narrow F32 I64 F16
     Binding::new(OpKind::SetRows, &[DType::F32, DType::I64, DType::F16], Backend::Vulkan,
         &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i64_f16", "set_rows_narrow_f32_i64_f16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i64_f16), 4, &data::COST_1),
+        KernelRef::SetRows(rt::set_rows_narrow_f32_i64_f16), 4, &data::COST_1,
+        &KERNELS[1].precision),
     // [21] set_rows_narrow F32 I64 BF16
     Binding::new(OpKind::SetRows, &[DType::F32, DType::I64, DType::BF16], Backend::Vulkan,
         &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i64_bf16", "set_rows_narrow_f32_i64_bf16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i64_bf16), 4, &data::COST_1),
+        KernelRef::SetRows(rt::set_rows_narrow_f32_i64_bf16), 4, &data::COST_1,
+        &KERNELS[1].precision),
     // [22] set_rows_widen F16 I32 F32
     Binding::new(OpKind::SetRows, &[DType::F16, DType::I32, DType::F32], Backend::Vulkan,
         &KERNELS[2], "fkc::runtime::set_rows_widen_f16_i32_f32", "set_rows_widen_f16_i32_f32",
-        KernelRef::SetRows(rt::set_rows_widen_f16_i32_f32), 2, &data::COST_2),
+        KernelRef::SetRows(rt::set_rows_widen_f16_i32_f32), 2, &data::COST_2,
+        &KERNELS[2].precision),
     // [23] set_rows_widen F16 I64 F32
     Binding::new(OpKind::SetRows, &[DType::F16, DType::I64, DType::F32], Backend::Vulkan,
         &KERNELS[2], "fkc::runtime::set_rows_widen_f16_i64_f32", "set_rows_widen_f16_i64_f32",
-        KernelRef::SetRows(rt::set_rows_widen_f16_i64_f32), 2, &data::COST_2),
+        KernelRef::SetRows(rt::set_rows_widen_f16_i64_f32), 2, &data::COST_2,
+        &KERNELS[2].precision),
     // [24] set_rows_widen BF16 I32 F32
     Binding::new(OpKind::SetRows, &[DType::BF16, DType::I32, DType::F32], Backend::Vulkan,
         &KERNELS[2], "fkc::runtime::set_rows_widen_bf16_i32_f32", "set_rows_widen_bf16_i32_f32",
-        KernelRef::SetRows(rt::set_rows_widen_bf16_i32_f32), 2, &data::COST_2),
+        KernelRef::SetRows(rt::set_rows_widen_bf16_i32_f32), 2, &data::COST_2,
+        &KERNELS[2].precision),
     // [25] set_rows_widen BF16 I64 F32
     Binding::new(OpKind::SetRows, &[DType::BF16, DType::I64, DType::F32], Backend::Vulkan,
         &KERNELS[2], "fkc::runtime::set_rows_widen_bf16_i64_f32", "set_rows_widen_bf16_i64_f32",
-        KernelRef::SetRows(rt::set_rows_widen_bf16_i64_f32), 2, &data::COST_2),
+        KernelRef::SetRows(rt::set_rows_widen_bf16_i64_f32), 2, &data::COST_2,
+        &KERNELS[2].precision),
     rows_3!(F32, "f32", write_slice_b4, 4), // [26]
     rows_3!(I32, "i32", write_slice_b4, 4), // [27]
     rows_3!(U32, "u32", write_slice_b4, 4), // [28]

@@ -209,6 +209,7 @@ typedef enum fkcg_table_id {
     FKCG_T_OUTPUTS,
     FKCG_T_FIELDS,
     FKCG_T_COST,
+    FKCG_T_PRECISION_BY, /* a section's precision_by_dtype figures (issue 22) */
     FKCG_T_PROVIDERS,
     FKCG_T_KERNELS,
     FKCG_T_BINDINGS,
@@ -252,6 +253,7 @@ typedef enum fkcg_cell_kind {
     FKCG_CELL_COST,     /* &section u's cost, or the unknown sentinel (u FKCG_NONE) */
     FKCG_CELL_REGISTRY, /* link registry u (C its index, Rust its path) */
     FKCG_CELL_SYMBOL,   /* row u's symbol (a row template's hole when the section is templated) */
+    FKCG_CELL_PREC,     /* &row u's precision: its kernel's, or its precision_by_dtype row */
     FKCG_CELL_OPEN,     /* a nested row of table which begins */
     FKCG_CELL_CLOSE,    /* ... and ends */
 } fkcg_cell_kind;

@@ -261,6 +261,7 @@ static const fkcg_table_name c_tables[FKCG_T_COUNT] = {
     [FKCG_T_OUTPUTS] = {"fkc_output_info", "outputs_%", NULL},
     [FKCG_T_FIELDS] = {"fkc_field_info", "fields_%", NULL},
     [FKCG_T_COST] = {"fkc_cost", "cost_%", NULL},
+    [FKCG_T_PRECISION_BY] = {"fkc_precision", "precision_by_%", NULL},
     [FKCG_T_PROVIDERS] = {"fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT"},
     [FKCG_T_KERNELS] = {"@_kernel_info", "@_kernels", "@@_KERNEL_COUNT"},
     [FKCG_T_BINDINGS] = {"@_binding", "@_bindings", "@@_BINDING_COUNT"},
@@ -348,7 +349,7 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t <= FKCG_T_COST ? "};\n" : "};\n\n");
+    put_str(r->b, t <= FKCG_T_PRECISION_BY ? "};\n" : "};\n\n");
 }
 
 /* A templated section's row templates, as macros: @@_SYMBOL_<sec>(_s), its symbols ("entry
@@ -714,7 +715,15 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
             put_ident(b, op->snake);
             put_ch(b, '_');
             put_ident(b, f->name);
-            LIT(b, "_names. */\n");
+            LIT(b, "_names");
+            if (f->codes) {
+                TPL(b, p, ", name k's code in @_");
+                put_ident(b, op->snake);
+                put_ch(b, '_');
+                put_ident(b, f->name);
+                LIT(b, "_codes[k]");
+            }
+            LIT(b, ". */\n");
             TPL(b, p, "typedef enum @_");
             put_ident(b, op->snake);
             put_ch(b, '_');
@@ -723,7 +732,7 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
             for (size_t i = 0; i < f->n_values; i++) {
                 LIT(b, "    ");
                 put_field_const(b, p, op, "", f->name, f->values[i]);
-                fkcg_buf_printf(b, " = %zu,\n", i);
+                fkcg_buf_printf(b, " = %lld,\n", (long long)fkcg_field_code(f, i));
             }
             TPL(b, p, "} @_");
             put_ident(b, op->snake);
@@ -739,6 +748,16 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
                 put_cstr(b, f->values[i]);
             }
             LIT(b, "};\n");
+            if (f->codes) { /* stated codes: the value with name k has code k here */
+                TPL(b, p, "static const int32_t @_");
+                put_ident(b, op->snake);
+                put_ch(b, '_');
+                put_ident(b, f->name);
+                fkcg_buf_printf(b, "_codes[%zu] = {", f->n_values);
+                for (size_t i = 0; i < f->n_values; i++)
+                    fkcg_buf_printf(b, "%s%lld", i ? ", " : "", (long long)f->codes[i]);
+                LIT(b, "};\n");
+            }
         }
         if (f->def) {
             LIT(b, "#define ");

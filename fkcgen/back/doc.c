@@ -382,6 +382,27 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
         put_text(b, p->notes);
         fkcg_buf_puts(b, "\n");
     }
+    for (size_t e = 0; e < s->n_precision_by; e++) { /* issue 22: a binding's own figures */
+        const fkcg_precision_by *pb = &s->precision_by[e];
+        fkcg_buf_puts(b, "- for");
+        for (size_t i = 0; i < pb->n_tuples; i++) {
+            fkcg_buf_puts(b, i ? ", `[" : " `[");
+            for (size_t k = 0; k < s->n_key; k++) {
+                const fkcg_dtype_info *d = fkcg_section_dtype(s, pb->tuples[i * s->n_key + k]);
+                fkcg_buf_printf(b, "%s%s", k ? ", " : "", d ? d->name : "?");
+            }
+            fkcg_buf_puts(b, "]`");
+        }
+        fkcg_buf_puts(b, ": max ulp ");
+        fkcg_buf_put_ulp(b, pb->p.max_ulp, pb->p.max_ulp_frac);
+        fkcg_buf_puts(b, ", max relative ");
+        put_real(b, pb->p.max_relative);
+        fkcg_buf_puts(b, ", max absolute ");
+        put_real(b, pb->p.max_absolute);
+        fkcg_buf_printf(b, "; bit stable: %s; audited: %s\n",
+                        pb->p.bit_stable_on_same_hardware ? "yes" : "no",
+                        pb->p.audited ? "yes" : "no");
+    }
     fkcg_buf_puts(b, "\n");
 }
 

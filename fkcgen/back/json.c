@@ -128,7 +128,8 @@ static void cost(fkcg_buf *out, const fkcg_cost *c)
     fkcg_buf_puts(out, "\n      }");
 }
 
-static void precision(fkcg_buf *out, const fkcg_precision *p)
+/* by: 0, the section's precision; k, its precision_by_dtype[k-1] (shown as "precision_by_dtype": k-1). */
+static void precision(fkcg_buf *out, const fkcg_precision *p, uint32_t by)
 {
     bool first = true;
     fkcg_buf_puts(out, "{");
@@ -141,6 +142,8 @@ static void precision(fkcg_buf *out, const fkcg_precision *p)
     kv_str(out, 8, &first, "notes", p->notes);
     if (p->reference)
         kv_str(out, 8, &first, "reference", p->reference);
+    if (by)
+        kv_uint(out, 8, &first, "precision_by_dtype", by - 1);
     fkcg_buf_puts(out, "\n      }");
 }
 
@@ -200,6 +203,12 @@ static void field_typing(fkcg_buf *out, const fkcg_field *f)
                 fkcg_buf_puts(out, ", ");
             json_str(out, f->values[k]);
         }
+        fkcg_buf_puts(out, "]");
+    }
+    if (f->codes) {
+        fkcg_buf_puts(out, ", \"codes\": [");
+        for (size_t k = 0; k < f->n_values; k++)
+            fkcg_buf_printf(out, "%s%lld", k ? ", " : "", (long long)f->codes[k]);
         fkcg_buf_puts(out, "]");
     }
     if (!f->def)
@@ -307,7 +316,7 @@ static void binding(fkcg_buf *out, const fkcg_table *t, const fkcg_binding *b)
     field(out, 6, &first, "cost");
     cost(out, &s->cost);
     field(out, 6, &first, "precision");
-    precision(out, &s->precision);
+    precision(out, fkcg_binding_precision(b), b->precision_by);
     kv_str(out, 6, &first, "blurb", s->blurb);
     field(out, 6, &first, "inputs");
     inputs(out, s);

@@ -287,7 +287,8 @@ static bool is_joined(const char *text, const char *a, const char *b, const char
 static bool follows_rule(const fkcg_plan *p, size_t sec)
 {
     const fkcg_section *s = p->t->sections[sec];
-    if (!s->entry_point || !s->kernel || p->secs[sec].first == p->secs[sec].end)
+    if (!s->entry_point || !s->kernel || p->secs[sec].first == p->secs[sec].end ||
+        s->n_precision_by) /* the rows' precision differs: no template holds it */
         return false;
     for (size_t i = p->secs[sec].first; i < p->secs[sec].end; i++) {
         const fkcg_binding *b = p->rows[i].b;

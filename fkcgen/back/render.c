@@ -132,15 +132,20 @@ static void caps_cells(cells *c, const fkcg_section *s, size_t sec)
     nest(c, FKCG_T_CAPS, false);
 }
 
-static void precision_cells(cells *c, const fkcg_precision *pr)
+static void precision_fields(cells *c, const fkcg_precision *pr)
 {
-    nest(c, FKCG_T_PRECISION, true);
     boolean(c, pr->bit_stable_on_same_hardware);
     uint64(c, fkcg_ulp_ceil(pr)); /* whole ulps, rounded up: a bound that still holds */
     f64(c, pr->max_relative);
     f64(c, pr->max_absolute);
     boolean(c, pr->audited);
     ostr(c, pr->notes);
+}
+
+static void precision_cells(cells *c, const fkcg_precision *pr)
+{
+    nest(c, FKCG_T_PRECISION, true);
+    precision_fields(c, pr);
     nest(c, FKCG_T_PRECISION, false);
 }
 
@@ -187,6 +192,7 @@ static void binding_cells(cells *c, const fkcg_plan *p, size_t i, bool template)
     uint(c, row->b->byte_width);
     c->v[c->n - 1].hole = template;
     ref(c, FKCG_CELL_COST, 0, p->secs[row->sec].s->cost.present ? row->sec : FKCG_NONE);
+    ref(c, FKCG_CELL_PREC, 0, i); /* a templated section has no by_dtype: one for all */
 }
 
 static void link_cells(cells *c, const fkcg_plan *p, size_t row)
@@ -429,6 +435,18 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         fkcg_render_name(r, out, FKCG_T_COST, in_window(r, c->u, r->p->secs[c->u].same_cost),
                          FKCG_NONE);
         break;
+    case FKCG_CELL_PREC: {
+        const fkcg_plan_row *row = &r->p->rows[c->u];
+        if (!row->b->precision_by) {
+            put_row_ref(r, out, FKCG_T_KERNELS, row->sec);
+            fkcg_buf_puts(out, ".precision");
+            break;
+        }
+        fkcg_buf_putc(out, '&');
+        fkcg_render_name(r, out, FKCG_T_PRECISION_BY, row->sec, FKCG_NONE);
+        fkcg_buf_printf(out, "[%u]", (unsigned)(row->b->precision_by - 1));
+        break;
+    }
     case FKCG_CELL_REGISTRY:
         if (st->registry_path)
             st->str(out, r->p->registries[c->u]);
@@ -745,6 +763,12 @@ static void fill_field(cells *c, const void *items, size_t k, size_t sec)
     ostr(c, f->note);
 }
 
+static void fill_precision_by(cells *c, const void *items, size_t k, size_t sec)
+{
+    (void)sec;
+    precision_fields(c, &((const fkcg_precision_by *)items)[k].p);
+}
+
 static void fill_cost(cells *c, const void *items, size_t k, size_t sec)
 {
     (void)k;
@@ -783,5 +807,8 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
         cost_fns(r, sec); /* else an earlier section's are the same functions */
     if (s->cost.present)
         section_table(r, FKCG_T_COST, sec, FKCG_NONE, 1, s, fill_cost);
+    if (s->n_precision_by)
+        section_table(r, FKCG_T_PRECISION_BY, sec, FKCG_NONE, s->n_precision_by, s->precision_by,
+                      fill_precision_by);
     r->in_section = false;
 }

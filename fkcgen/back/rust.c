@@ -270,6 +270,7 @@ static const fkcg_table_name rust_tables[FKCG_T_COUNT] = {
     [FKCG_T_OUTPUTS] = {"Output", "OUTPUTS_%", NULL},
     [FKCG_T_FIELDS] = {"Field", "FIELDS_%", NULL},
     [FKCG_T_COST] = {"Cost", "COST_%", NULL},
+    [FKCG_T_PRECISION_BY] = {"Precision", "PRECISION_BY_%", NULL},
     [FKCG_T_PROVIDERS] = {"Provider", "PROVIDERS", NULL},
     [FKCG_T_KERNELS] = {"KernelInfo", "KERNELS", NULL},
     [FKCG_T_BINDINGS] = {"Binding", "BINDINGS", NULL},
@@ -415,10 +416,10 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t == FKCG_T_COST     ? ");\n"
-                  : t == FKCG_T_DTYPES ? "];\n"
-                  : t < FKCG_T_COST    ? "    ];\n"
-                                       : "];\n\n");
+    put_str(r->b, t == FKCG_T_COST           ? ");\n"
+                  : t == FKCG_T_DTYPES       ? "];\n"
+                  : t <= FKCG_T_PRECISION_BY ? "    ];\n"
+                                             : "];\n\n");
 }
 
 /* A templated section's row templates, as macros: symbol_<sec>!(suffix), its symbols, and
@@ -763,7 +764,7 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
                 put_rdoc(b, f->values[i]);
                 PUT(b, "`.\n            ");
                 put_camel(b, f->values[i]);
-                fkcg_buf_printf(b, " = %zu,\n", i);
+                fkcg_buf_printf(b, " = %lld,\n", (long long)fkcg_field_code(f, i));
             }
             PUT(b, "        }\n\n        impl ");
             put_rident(b, f->name);
@@ -776,7 +777,15 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
             }
             PUT(b, "];\n\n            /// The contract's name of this value.\n"
                    "            pub fn name(self) -> &'static str {\n"
-                   "                Self::NAMES[self as usize]\n            }\n        }\n\n");
+                   "                match self {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                PUT(b, "                    ");
+                put_rident(b, f->name);
+                PUT(b, "::");
+                put_camel(b, f->values[i]);
+                fkcg_buf_printf(b, " => Self::NAMES[%zu],\n", i);
+            }
+            PUT(b, "                }\n            }\n        }\n\n");
         }
         if (f->def) {
             PUT(b, "        /// The value of an unset `");

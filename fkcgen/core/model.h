@@ -181,12 +181,19 @@ typedef struct fkcg_field { /* one op_params field */
     /* kind enum (issue 22 item 3): its values, C identifiers, numbered 0.. in this order. */
     const char **values;
     size_t n_values;
+    int32_t *codes; /* `values` as a mapping: each value's code; NULL: its index */
     /* The default, normalised (an integer in decimal, a number as written, true/false, an
      * enum value, a dtype name), or NULL when none: a caller may leave the field unset. */
     const char *def;
     int def_index;    /* kind enum: the value's index; kind dtype: its model index; else -1 */
     fkcg_loc def_loc; /* the default's value (for messages) */
 } fkcg_field;
+
+/* The code of enum value k of f: its stated code, or its index. */
+static inline int64_t fkcg_field_code(const struct fkcg_field *f, size_t k)
+{
+    return f->codes ? f->codes[k] : (int64_t)k;
+}
 
 /* Field kinds beyond the C scalars (issue 22 item 3): an enum of the field's values, and a
  * dtype of the vocabulary or a provider block dtype. */
@@ -248,6 +255,14 @@ static inline int fkcg_ulp_cmp(const fkcg_precision *a, const fkcg_precision *b)
     return a->max_ulp_frac == b->max_ulp_frac ? 0 : a->max_ulp_frac < b->max_ulp_frac ? -1 : 1;
 }
 
+/* precision_by_dtype (issue 22): other figures for some dtype tuples of the key. */
+typedef struct fkcg_precision_by {
+    const int *tuples; /* the key's tuples it covers, n_key model indexes each */
+    size_t n_tuples;
+    fkcg_precision p; /* the section's precision with this entry's keys laid over it */
+    fkcg_loc loc;     /* the entry */
+} fkcg_precision_by;
+
 typedef struct fkcg_provider { /* the front matter of one file */
     uint64_t fkc_version;
     fkcg_dtype_info *block_dtypes; /* provider.block_dtypes, in file order; NULL when none */
@@ -290,7 +305,9 @@ typedef struct fkcg_section { /* one ```fkc block: one kernel */
     size_t n_fields;
     fkcg_caps caps;
     fkcg_cost cost;
-    fkcg_precision precision;
+    fkcg_precision precision;              /* the default of its bindings */
+    const fkcg_precision_by *precision_by; /* precision_by_dtype, in file order; NULL: none */
+    size_t n_precision_by;
     const char *determinism;   /* "bitwise" */
     const char *cpu_reference; /* a C identifier, or NULL when not stated */
     /* The key (issue 22): the tensors it is made of, as tensor indexes (k < n_inputs: input
@@ -323,7 +340,15 @@ typedef struct fkcg_binding {
     const char *wrapper;   /* "<kernel>_b<width>" ("_b<w1>_b<w2>..", or by dtype suffixes) */
     uint32_t n_key;        /* the key's slots; 0 in a hand-built table: [dtype, dtype] */
     int key[FKCG_KEY_MAX]; /* table-wide dtype codes */
+    uint32_t precision_by; /* 0: its section's precision; k: the section's precision_by[k-1] */
 } fkcg_binding;
+
+/* The precision b promises: its section's, or the precision_by_dtype entry of its key. */
+static inline const fkcg_precision *fkcg_binding_precision(const fkcg_binding *b)
+{
+    return b->precision_by ? &b->section->precision_by[b->precision_by - 1].p
+                           : &b->section->precision;
+}
 
 /* The slots of b's key (a hand-built table's n_key 0: [dtype, dtype]). */
 static inline uint32_t fkcg_binding_n_key(const fkcg_binding *b)

@@ -706,7 +706,8 @@ static bool same_field_typing(const fkcg_field *a, const fkcg_field *b)
         (a->def && strcmp(a->def, b->def) != 0))
         return false;
     for (size_t k = 0; k < a->n_values; k++)
-        if (strcmp(a->values[k], b->values[k]) != 0)
+        if (strcmp(a->values[k], b->values[k]) != 0 ||
+            fkcg_field_code(a, k) != fkcg_field_code(b, k))
             return false;
     return true;
 }

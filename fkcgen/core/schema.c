@@ -156,7 +156,8 @@ static const fkcg_key field_keys[] = {
     {"note", FT_STRING, OPT, NULL, NULL, "free text"},
     {"values", FT_IDENTSEQ, OPT, NULL, NULL,
      "with `kind: enum` only (and required there): its values, distinct C identifiers "
-     "(also when upper-cased), numbered from 0 in this order; C gets an enum "
+     "(also when upper-cased), numbered from 0 in this order (`[asc, desc]`), or a mapping "
+     "of them to distinct int32 codes (`{ normal: 0, neox: 2 }`); C gets an enum "
      "`<prefix>_<op snake>_<field>` and a name table, Rust an enum "
      "`ops::<op snake>::<field>`"},
     {"default", FT_SCALAR, OPT, NULL, NULL,
@@ -233,6 +234,20 @@ static const fkcg_key cost_keys[] = {
 };
 static SCHEMA(schema_cost, "cost", cost_keys, false);
 
+static const fkcg_key precision_by_keys[] = {
+    {"dtypes", FT_TUPLES, REQ, NULL, NULL,
+     "the key's dtype tuples this entry is for (`[[F16, F16]]`), each a binding of the section, "
+     "each in one entry at most"},
+    {"bit_stable_on_same_hardware", FT_BOOL, OPT, NULL, NULL, "as `precision`'s; default: its"},
+    {"max_ulp", FT_ULP, OPT, NULL, NULL, "as `precision`'s; default: its"},
+    {"max_relative", FT_FLOAT, OPT, NULL, NULL, "as `precision`'s; default: its"},
+    {"max_absolute", FT_FLOAT, OPT, NULL, NULL, "as `precision`'s; default: its"},
+    {"audited", FT_BOOL, OPT, NULL, NULL, "as `precision`'s; default: its"},
+    {"notes", FT_STRING, OPT, NULL, NULL, "as `precision`'s; default: its"},
+    {"reference", FT_STRING, OPT, NULL, NULL, "as `precision`'s; default: its"},
+};
+static SCHEMA(schema_precision_by, "precision_by_dtype[]", precision_by_keys, false);
+
 static const fkcg_key precision_keys[] = {
     {"bit_stable_on_same_hardware", FT_BOOL, REQ, NULL, NULL, "same bits on every run"},
     {"max_ulp", FT_ULP, REQ, NULL, NULL,
@@ -269,6 +284,9 @@ static const fkcg_key section_keys[] = {
     {"caps", FT_MAP, REQ, NULL, &schema_caps, "capabilities"},
     {"cost", FT_MAP, OPT, NULL, &schema_cost, "cost hints; absent: the unknown-cost sentinel"},
     {"precision", FT_MAP, REQ, NULL, &schema_precision, "numerical precision"},
+    {"precision_by_dtype", FT_SEQMAP, OPT, NULL, &schema_precision_by,
+     "other figures for some of the key's dtype tuples, each entry's keys over `precision`'s: "
+     "every binding of the generated tables (and of `dump --json`) carries its own precision"},
     {"determinism", FT_ENUM, REQ, "determinism", NULL, "`bitwise` requires exact precision"},
     {"key", FT_NAMESEQ, OPT, NULL, NULL,
      "the tensors the binding key is made of (inputs and outputs, in signature order); "
@@ -287,10 +305,11 @@ static const fkcg_key section_keys[] = {
 SCHEMA(fkcg_schema_section, "section", section_keys, false);
 
 static const fkcg_schema *const all_schemas[] = {
-    &fkcg_schema_front, &schema_provider,  &schema_block_dtype, &fkcg_schema_section,
-    &schema_accept,     &schema_input,     &schema_layout,      &schema_op_params,
-    &schema_fields,     &schema_field,     &schema_return,      &schema_output,
-    &schema_caps,       &schema_fast_path, &schema_cost,        &schema_precision,
+    &fkcg_schema_front,   &schema_provider,  &schema_block_dtype, &fkcg_schema_section,
+    &schema_accept,       &schema_input,     &schema_layout,      &schema_op_params,
+    &schema_fields,       &schema_field,     &schema_return,      &schema_output,
+    &schema_caps,         &schema_fast_path, &schema_cost,        &schema_precision,
+    &schema_precision_by,
 };
 
 size_t fkcg_schema_all(const fkcg_schema **out, size_t cap)

@@ -564,19 +564,22 @@ static void cmp_field_typing(dctx *c, const spair *p, const fkcg_field *f, const
         long j = value_index(g, f->values[k]);
         if (j < 0)
             change(c, FKCG_R_ENUM_VALUE_REMOVED, p, lo, ln,
-                   fkcg_sprintf(c->a, "had '%s' (%zu)", f->values[k], k),
+                   fkcg_sprintf(c->a, "had '%s' (%lld)", f->values[k],
+                                (long long)fkcg_field_code(f, k)),
                    "value '%s' of enum field '%s' of kernel '%s' removed", f->values[k], f->name,
                    sn->kernel);
-        else if ((size_t)j != k)
-            change(c, FKCG_R_ENUM_VALUE_RENUMBERED, p, lo, ln, fkcg_sprintf(c->a, "was %zu", k),
-                   "value '%s' of enum field '%s' of kernel '%s' is numbered %ld, was %zu",
-                   f->values[k], f->name, sn->kernel, j, k);
+        else if (fkcg_field_code(g, (size_t)j) != fkcg_field_code(f, k))
+            change(c, FKCG_R_ENUM_VALUE_RENUMBERED, p, lo, ln,
+                   fkcg_sprintf(c->a, "was %lld", (long long)fkcg_field_code(f, k)),
+                   "value '%s' of enum field '%s' of kernel '%s' is numbered %lld, was %lld",
+                   f->values[k], f->name, sn->kernel, (long long)fkcg_field_code(g, (size_t)j),
+                   (long long)fkcg_field_code(f, k));
     }
     for (size_t k = 0; k < g->n_values; k++)
         if (value_index(f, g->values[k]) < 0)
             change(c, FKCG_R_ENUM_VALUE_ADDED, p, lo, ln, "had no such value",
-                   "value '%s' (%zu) added to enum field '%s' of kernel '%s'", g->values[k], k,
-                   g->name, sn->kernel);
+                   "value '%s' (%lld) added to enum field '%s' of kernel '%s'", g->values[k],
+                   (long long)fkcg_field_code(g, k), g->name, sn->kernel);
     if (same(f->def, g->def))
         return;
     fkcg_loc dn = g->def ? g->def_loc : at(sn, "accept.op_params.fields.%s", f->name);
@@ -977,6 +980,71 @@ static void cmp_precision(dctx *c, const spair *p)
                           : "stated");
 }
 
+/* precision_by_dtype (issue 22): each matched binding whose precision is a by_dtype entry's on
+ * either side, compared as a whole (the section's figures are compared by cmp_precision);
+ * v[0..n): the pair's matched bindings, mo: old binding -> new. */
+static void cmp_precision_by(dctx *c, const spair *p, const size_t *ob, size_t n, const size_t *mo)
+{
+    const fkcg_table *ot = c->old->table, *nt = c->new_->table;
+    for (size_t i = 0; i < n; i++) {
+        const fkcg_binding *bo = &ot->bindings[ob[i]], *bn = &nt->bindings[mo[ob[i]]];
+        if (!bo->precision_by && !bn->precision_by)
+            continue;
+        const fkcg_precision *o = fkcg_binding_precision(bo), *nw = fkcg_binding_precision(bn);
+        fkcg_buf what;
+        fkcg_buf_init(&what);
+        bool looser = false, other = false;
+        char so[FKCG_ULP_TEXT], sn[FKCG_ULP_TEXT];
+        fkcg_ulp_format(so, o->max_ulp, o->max_ulp_frac);
+        fkcg_ulp_format(sn, nw->max_ulp, nw->max_ulp_frac);
+        struct {
+            const char *key;
+            int cmp; /* > 0: looser */
+            const char *was, *now;
+        } f[] = {
+            {"max_ulp", fkcg_ulp_cmp(nw, o), so, sn},
+            {"max_relative",
+             (nw->max_relative > o->max_relative) - (nw->max_relative < o->max_relative),
+             num(c, o->max_relative), num(c, nw->max_relative)},
+            {"max_absolute",
+             (nw->max_absolute > o->max_absolute) - (nw->max_absolute < o->max_absolute),
+             num(c, o->max_absolute), num(c, nw->max_absolute)},
+            {"bit_stable_on_same_hardware",
+             (int)o->bit_stable_on_same_hardware - (int)nw->bit_stable_on_same_hardware,
+             o->bit_stable_on_same_hardware ? "true" : "false",
+             nw->bit_stable_on_same_hardware ? "true" : "false"},
+            {"audited", (int)o->audited - (int)nw->audited, o->audited ? "true" : "false",
+             nw->audited ? "true" : "false"},
+            {"reference", same(o->reference, nw->reference) ? 0 : 1, or_unset(o->reference),
+             or_unset(nw->reference)},
+        };
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+            if (!f[k].cmp)
+                continue;
+            fkcg_buf_printf(&what, "%s%s %s to %s", what.len ? ", " : "", f[k].key, f[k].was,
+                            f[k].now);
+            looser = looser || f[k].cmp > 0;
+            other = true;
+        }
+        if (other) {
+            fkcg_dkey *key = fkcg_alloc(c->a, sizeof *key); /* the change keeps it */
+            *key = key_of(ot, bo);
+            spair one = {p->so, p->sn, key, 1};
+            fkcg_loc lo = bo->precision_by ? p->so->precision_by[bo->precision_by - 1].loc
+                                           : at(p->so, "precision");
+            fkcg_loc ln = bn->precision_by ? p->sn->precision_by[bn->precision_by - 1].loc
+                                           : at(p->sn, "precision");
+            change(c,
+                   looser ? FKCG_R_PRECISION_BY_DTYPE_LOOSENED
+                          : FKCG_R_PRECISION_BY_DTYPE_TIGHTENED,
+                   &one, lo, ln, bo->precision_by ? "was this by_dtype entry" : "was the section's",
+                   "precision of kernel '%s' for this key %s (%s)", p->sn->kernel,
+                   looser ? "loosened" : "tightened", what.data);
+        }
+        fkcg_buf_free(&what);
+    }
+}
+
 /* Determinism from strongest to weakest (the schema's determinism vocabulary). */
 static int determinism_strength(const char *d)
 {
@@ -1167,6 +1235,10 @@ static void cmp_matched(dctx *c, const size_t *mo)
         }
         spair p = {o->sections[v[i].oi], n->sections[v[i].ni], keys_of(c, v, i, j), j - i};
         cmp_sections(c, &p);
+        size_t *ob = fkcg_alloc(c->a, (j - i) * sizeof *ob);
+        for (size_t m = i; m < j; m++)
+            ob[m - i] = v[m].ob;
+        cmp_precision_by(c, &p, ob, j - i, mo);
     }
     for (size_t i = 0; i < nv; i++) {
         const fkcg_binding *b = &o->bindings[v[i].ob];

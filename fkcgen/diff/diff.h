@@ -136,6 +136,12 @@
       "or `audited` withdrawn: results callers accepted may now be off")                        \
     X(PRECISION_TIGHTENED, COMPATIBLE, "precision tightened",                                    \
       "smaller error bounds, or a promise added")                                                \
+    X(PRECISION_BY_DTYPE_LOOSENED, BREAKING, "a binding's own precision loosened",             \
+      "a binding with `precision_by_dtype` figures on either side has a larger bound, a "       \
+      "promise withdrawn or another `reference` than before: its callers' results may be off") \
+    X(PRECISION_BY_DTYPE_TIGHTENED, COMPATIBLE, "a binding's own precision tightened",         \
+      "a binding with `precision_by_dtype` figures on either side has smaller bounds or a "     \
+      "promise added, nothing looser")                                                          \
     X(PRECISION_REFERENCE_CHANGED, BREAKING, "what the precision is measured against changed",   \
       "the same bounds now promise against another result")                                      \
     X(CPU_REFERENCE_CHANGED, INFORMATIONAL, "the CPU reference changed, added or removed",        \

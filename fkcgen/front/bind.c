@@ -93,6 +93,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " note", s->fields[i].note);
         for (size_t k = 0; k < s->fields[i].n_values; k++) /* issue 22: only when stated */
             put_text(out, " value", s->fields[i].values[k]);
+        for (size_t k = 0; s->fields[i].codes && k < s->fields[i].n_values; k++)
+            put_uint(out, " code", (uint64_t)(int64_t)s->fields[i].codes[k]);
         if (s->fields[i].def)
             put_text(out, " default", s->fields[i].def);
     }
@@ -137,6 +139,21 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
     put_text(out, "notes", p->notes);
     if (p->reference) /* issue 22: only when stated, so older hashes stay */
         put_text(out, "reference", p->reference);
+    for (size_t e = 0; e < s->n_precision_by; e++) { /* issue 22: only when stated */
+        const fkcg_precision_by *pb = &s->precision_by[e];
+        for (size_t i = 0; i < pb->n_tuples; i++)
+            for (size_t k = 0; k < s->n_key; k++)
+                put_text(out, k ? " dtype" : "precision_by",
+                         fkcg_section_dtype(s, pb->tuples[i * s->n_key + k])->name);
+        put_uint(out, " bit_stable", pb->p.bit_stable_on_same_hardware);
+        put_uint(out, " max_ulp", pb->p.max_ulp);
+        put_uint(out, " max_ulp_billionths", pb->p.max_ulp_frac);
+        put_double(out, " max_relative", pb->p.max_relative);
+        put_double(out, " max_absolute", pb->p.max_absolute);
+        put_uint(out, " audited", pb->p.audited);
+        put_text(out, " notes", pb->p.notes);
+        put_text(out, " reference", pb->p.reference);
+    }
     put_text(out, "determinism", s->determinism);
     if (s->cpu_reference) /* issue 25: only when stated, so older hashes stay */
         put_text(out, "cpu_reference", s->cpu_reference);
@@ -631,6 +648,10 @@ static fkcg_binding *make_bindings(fkcg_arena *a, const fkcg_section *const *ord
                 snprintf(widths[k], sizeof widths[k], "b%u", (unsigned)di->bytes);
                 wpart[k] = s->fanout_dtypes || di->block_elements ? di->suffix : widths[k];
             }
+            for (size_t e = 0; !x->precision_by && e < s->n_precision_by; e++)
+                for (size_t q = 0; q < s->precision_by[e].n_tuples; q++)
+                    if (!memcmp(&s->precision_by[e].tuples[q * s->n_key], t, s->n_key * sizeof *t))
+                        x->precision_by = (uint32_t)e + 1;
             const fkcg_dtype_info *d0 = fkcg_section_dtype(s, t[0]);
             x->dtype = x->key[0];
             x->byte_width = d0->bytes;

@@ -375,15 +375,56 @@ static bool same_value_name(const char *a, const char *b)
     }
 }
 
-/* A non-empty list of C identifiers, distinct as same_value_name (an enum field's values). */
+/* An enum value's code: an integer of int32_t's range, plain. */
+static bool parse_code(vctx *v, const ynode *n, int64_t *out)
+{
+    if (!need_scalar(v, n, "an integer"))
+        return false;
+    const char *s = n->str, *d = s + (s[0] == '-');
+    if (!n->plain || !*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 10)
+        return fail(v, &n->loc,
+                    "the code of enum value '%s' must be an integer from -2147483648 to "
+                    "2147483647 without quotes, not '%s'",
+                    key_of(n), s);
+    int64_t x = strtoll(s, NULL, 10);
+    if (x < INT32_MIN || x > INT32_MAX)
+        return fail(v, &n->loc,
+                    "the code of enum value '%s' is out of range: %s is not from -2147483648 to "
+                    "2147483647 (the C enum and the int32_t member)",
+                    key_of(n), s);
+    *out = x;
+    return true;
+}
+
+/* A non-empty list of C identifiers, distinct as same_value_name (an enum field's values),
+ * or a mapping of such names to distinct codes (`{ normal: 0, neox: 2 }`). */
 static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
 {
-    if (n->kind != YN_SEQ || n->n == 0) {
-        fail(v, val_loc(n), "'%s' must be a non-empty list of names like [asc, desc], not %s",
-             k->name, n->kind == YN_SEQ ? "an empty list" : describe(n));
+    bool map = n->kind == YN_MAP;
+    if ((n->kind != YN_SEQ && !map) || n->n == 0) {
+        fail(v, val_loc(n),
+             "'%s' must be a non-empty list of names like [asc, desc], or a mapping of names "
+             "to codes like { normal: 0, neox: 2 }, not %s",
+             k->name, n->kind == YN_SEQ || map ? "an empty one" : describe(n));
         return;
     }
-    for (const ynode *item = n->kids; item; item = item->next) {
+    int64_t *codes = map ? fkcg_alloc(v->a, n->n * sizeof *codes) : NULL;
+    bool *good = map ? fkcg_alloc(v->a, n->n * sizeof *good) : NULL;
+    size_t i = 0;
+    for (const ynode *e = n->kids; map && e; e = e->next, i++) {
+        good[i] = parse_code(v, e, &codes[i]);
+        size_t j = 0;
+        for (const ynode *prev = n->kids; good[i] && prev != e; prev = prev->next, j++)
+            if (good[j] && codes[j] == codes[i]) {
+                fail(v, &e->loc,
+                     "'%s' gives code %lld to '%s' and to '%s'; each value needs its own", k->name,
+                     (long long)codes[i], prev->key->str, e->key->str);
+                fkcg_note(v->d, &prev->loc, "first given here");
+                break;
+            }
+    }
+    for (const ynode *it = n->kids; it; it = it->next) {
+        const ynode *item = map ? it->key : it;
         if (!need_scalar(v, item, "a name"))
             continue;
         if (!fkcg_is_c_ident_shape(item->str)) {
@@ -391,7 +432,8 @@ static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
                  k->name, item->str);
             continue;
         }
-        for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+        for (const ynode *pv = n->kids; pv != it; pv = pv->next) {
+            const ynode *prev = map ? pv->key : pv;
             if (prev->kind == YN_SCALAR && same_value_name(prev->str, item->str)) {
                 fail(v, &item->loc,
                      "'%s' lists '%s' after '%s'; the generated C upper-cases values and Rust "
@@ -400,6 +442,7 @@ static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
                 fkcg_note(v->d, &prev->loc, "first listed here");
                 break;
             }
+        }
     }
 }
 
@@ -770,8 +813,19 @@ static void build_field_typing(vctx *v, const ynode *e, fkcg_field *f)
     f->def_index = -1;
     if (vals) {
         f->values = fkcg_alloc(v->a, (vals->n + 1) * sizeof *f->values);
-        for (const ynode *i = vals->kids; i; i = i->next)
-            f->values[f->n_values++] = fkcg_strndup(v->a, i->str, i->len);
+        if (vals->kind == YN_MAP)
+            f->codes = fkcg_alloc(v->a, (vals->n + 1) * sizeof *f->codes);
+        for (const ynode *i = vals->kids; i; i = i->next) {
+            const ynode *name = vals->kind == YN_MAP ? i->key : i;
+            if (f->codes)
+                f->codes[f->n_values] = (int32_t)strtol(i->str, NULL, 10);
+            f->values[f->n_values++] = fkcg_strndup(v->a, name->str, name->len);
+        }
+        bool positional = true; /* codes 0, 1, ..: the list form, said otherwise */
+        for (size_t k = 0; f->codes && k < f->n_values; k++)
+            positional &= f->codes[k] == (int32_t)k;
+        if (positional)
+            f->codes = NULL;
     }
     if (is_enum && !vals)
         fail(v, &kind->loc, "field '%s' is an enum: list its values, like 'values: [asc, desc]'",
@@ -1556,17 +1610,25 @@ static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
     }
 }
 
-/* determinism: bitwise promises exact results: the precision block must say so. */
-static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_section *s)
+/* The precision keys prec states, over *p (a by_dtype entry's over the section's). */
+static void read_precision(vctx *v, const ynode *prec, fkcg_precision *p)
 {
-    fkcg_precision *p = &s->precision;
-    p->bit_stable_on_same_hardware = bool_of(v, prec, "bit_stable_on_same_hardware");
-    if (fkcg_map_get(prec, "max_ulp"))
+    if (fkcg_map_get(prec, "bit_stable_on_same_hardware"))
+        p->bit_stable_on_same_hardware = bool_of(v, prec, "bit_stable_on_same_hardware");
+    if (fkcg_map_get(prec, "max_ulp")) {
+        p->max_ulp_frac = 0;
         parse_ulp(v, fkcg_map_get(prec, "max_ulp"), &p->max_ulp, &p->max_ulp_frac);
-    p->max_relative = float_of(v, prec, "max_relative");
-    p->max_absolute = float_of(v, prec, "max_absolute");
-    p->audited = bool_of(v, prec, "audited");
-    p->notes = str(v, prec, "notes");
+    }
+    if (fkcg_map_get(prec, "max_relative"))
+        p->max_relative = float_of(v, prec, "max_relative");
+    if (fkcg_map_get(prec, "max_absolute"))
+        p->max_absolute = float_of(v, prec, "max_absolute");
+    if (fkcg_map_get(prec, "audited"))
+        p->audited = bool_of(v, prec, "audited");
+    if (fkcg_map_get(prec, "notes"))
+        p->notes = str(v, prec, "notes");
+    if (!fkcg_map_get(prec, "reference"))
+        return;
     p->reference = str(v, prec, "reference");
     const ynode *rn = fkcg_map_get(prec, "reference");
     if (p->reference && strcmp(p->reference, "correctly_rounded") != 0) {
@@ -1586,7 +1648,14 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
                  "reference '%s' must be correctly_rounded or implementation:<a::b::c>",
                  p->reference);
     }
-    if (strcmp(s->determinism, "bitwise") != 0)
+}
+
+/* determinism: bitwise promises exact results: each precision (the section's, each by_dtype
+ * entry's) must say so; prec: the mapping that states p (a key it does not state is reported
+ * at the mapping). */
+static void check_bitwise(vctx *v, const ynode *prec, const ynode *det, const fkcg_precision *p)
+{
+    if (strcmp(det->str, "bitwise") != 0)
         return;
     struct {
         const char *key;
@@ -1601,10 +1670,85 @@ static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_s
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         if (!rules[i].bad)
             continue;
-        fail(v, &fkcg_map_get(prec, rules[i].key)->loc, "determinism: bitwise requires %s: %s",
-             rules[i].key, rules[i].want);
+        const ynode *k = fkcg_map_get(prec, rules[i].key);
+        fail(v, k ? &k->loc : &prec->loc, "determinism: bitwise requires %s: %s", rules[i].key,
+             rules[i].want);
         fkcg_note(v->d, &det->loc, "determinism is set here");
     }
+}
+
+/* precision_by_dtype: each entry's tuples are bindings of the section, each in one entry;
+ * each entry's figures are precision's with its own keys over them. keyed: the key and its
+ * tuples were built (else the entries are not matched). */
+static void build_precision_by(vctx *v, const ynode *by, const ynode *det, fkcg_section *s,
+                               bool keyed)
+{
+    fkcg_precision_by *out = fkcg_alloc(v->a, (by->n + 1) * sizeof *out);
+    size_t n = 0;
+    for (const ynode *e = by->kids; e; e = e->next) {
+        fkcg_precision_by *pb = &out[n++];
+        pb->loc = e->loc;
+        pb->p = s->precision;
+        read_precision(v, e, &pb->p);
+        if (e->n == 1 && fkcg_diag_errors(v->d) == 0) /* after any error (a misspelt key
+                                                        * shape dropped): not said */
+            fail(v, &e->loc,
+                 "this precision_by_dtype entry states only its dtypes; give the figures that "
+                 "differ from precision's (max_ulp, max_relative, ...)");
+        check_bitwise(v, e, det, &pb->p);
+        const ynode *dt = fkcg_map_get(e, "dtypes");
+        if (!keyed || !dt)
+            continue;
+        bool was = v->ok;
+        v->ok = true;
+        pb->tuples = read_tuples(v, s, dt, &pb->n_tuples);
+        const ynode *row = dt->kids;
+        for (size_t r = 0; v->ok && r < pb->n_tuples; r++, row = row->next) {
+            const int *t = &pb->tuples[r * s->n_key];
+            bool bound = false;
+            for (size_t q = 0; !bound && q < s->n_tuples; q++)
+                bound = same_tuple(&s->tuples[q * s->n_key], t, s->n_key);
+            if (!bound) {
+                fkcg_buf all;
+                fkcg_buf_init(&all);
+                for (size_t q = 0; q < s->n_tuples; q++)
+                    fkcg_buf_put_listed(&all, q, s->n_tuples,
+                                        tuple_text(v, s, &s->tuples[q * s->n_key]));
+                fail(v, &row->loc,
+                     "precision_by_dtype names %s, which is no binding of kernel '%s'; its keys "
+                     "are %s",
+                     tuple_text(v, s, t), s->kernel ? s->kernel : "?", all.data);
+                fkcg_buf_free(&all);
+                continue;
+            }
+            for (size_t pe = 0; pe + 1 < n; pe++) /* an earlier entry */
+                for (size_t q = 0; q < out[pe].n_tuples; q++)
+                    if (same_tuple(&out[pe].tuples[q * s->n_key], t, s->n_key)) {
+                        fail(v, &row->loc, "precision_by_dtype gives %s figures twice",
+                             tuple_text(v, s, t));
+                        fkcg_note(v->d, &out[pe].loc, "first given here");
+                    }
+            for (size_t q = 0; q < r; q++)
+                if (same_tuple(&pb->tuples[q * s->n_key], t, s->n_key)) {
+                    fail(v, &row->loc, "precision_by_dtype gives %s figures twice",
+                         tuple_text(v, s, t));
+                    break;
+                }
+        }
+        v->ok = was && v->ok;
+    }
+    s->precision_by = out;
+    s->n_precision_by = n;
+}
+
+static void build_precision(vctx *v, const ynode *prec, const ynode *det, fkcg_section *s,
+                            bool by_clean, bool keyed)
+{
+    read_precision(v, prec, &s->precision);
+    check_bitwise(v, prec, det, &s->precision);
+    const ynode *by = fkcg_map_get(v->root, "precision_by_dtype");
+    if (by && by_clean)
+        build_precision_by(v, by, det, s, keyed);
 }
 
 /* A section's backend and kernel_source must be its provider's. */
@@ -1788,7 +1932,8 @@ fkcg_section *fkcg_validate_section(fkcg_arena *a, fkcg_diag *d, const ynode *ro
     if (accepted && clean(v, "return", NULL))
         check_aliases(v, root, s, clean(v, "caps", NULL));
     if (clean(v, "precision", "determinism", NULL))
-        build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s);
+        build_precision(v, fkcg_map_get(root, "precision"), fkcg_map_get(root, "determinism"), s,
+                        clean(v, "precision_by_dtype", NULL), accepted && s->n_tuples > 0);
     s->invalid = !v->ok;
     return s;
 }

@@ -37,9 +37,12 @@
 #define FKC_TRACK_MAX 256u            /* ranges a stream tracks between barriers (then: one) */
 #define FKC_FUSE_MAX 256u             /* writes one fused dispatch takes */
 #define FKC_FUSE_MAX_UNITS (1u << 16) /* 16-byte units a write may have to be fused */
+/* A fused dispatch of at most this many work groups has a byte per group after its entries
+ * naming the group's write (fused.comp reads it instead of searching the table). */
+#define FKC_FUSE_MAP_GROUPS 4096u
 /* Where a fused batch's counter word (fused.comp's ADVANCE variant) lies after its table: past
- * the largest table, a multiple of every storage offset alignment (at most 256 bytes). */
-#define FKC_FUSE_COUNTER (FKC_FUSE_MAX * FKC_FUSE_WORDS * 4u)
+ * the largest table and map, a multiple of every storage offset alignment (at most 256). */
+#define FKC_FUSE_COUNTER (FKC_FUSE_MAX * FKC_FUSE_WORDS * 4u + FKC_FUSE_MAP_GROUPS)
 #define FKC_TABLE_BYTES (64u << 10) /* buffer of a stream's fused-write tables */
 #define FKC_BIND_MAX 32u            /* storage buffers one of fkc's binds may take */
 

@@ -76,6 +76,9 @@ TWO_OUT = """outputs:
 LOOSE = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 4"),
              ("max_relative: 0.0", "max_relative: 1e-6"), ("audited: true", "audited: false"))
 
+PBY = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0", "max_ulp: 4"),
+           ("max_relative: 0.0", "max_relative: 0.000001"))
+
 NINE = base(("dtypes: [F32, U8]", "dtypes: [F32, I32, U32, F16, BF16, F64, I64, U8, I8]"))
 
 CASES = {
@@ -150,6 +153,12 @@ stride: { kind: usize }
     # a value inserted before desc: desc's number changes (and the new value is reported added)
     "enum_value_renumbered": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }")),
                               "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, stable, desc] }"))},
+    # a stated code changed (ggml's NEOX 2 -> 3): compiled callers pass the old number
+    "enum_value_code_changed": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 2 } }")),
+                                "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 3 } }"))},
+    # the list form and a mapping of the same codes: no change
+    "enum_values_as_mapping_same": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: [normal, neox] }")),
+                                    "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 1 } }"))},
     "enum_kind_changed": {"old": base((LEN, LEN + "\norder: { kind: i32 }")),
                           "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }"))},
     "op_param_default_added": {"old": base((LEN, LEN + "\nkeep: { kind: bool }")),
@@ -270,6 +279,17 @@ stride: { kind: usize }
                                          "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.25"))},
     "precision_ulp_fraction_same": {"old": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.5")),
                                     "new": sub(LOOSE, ("max_ulp: 4", "max_ulp: 2.50"))},
+    # precision_by_dtype (issue 22): a binding's own figures, compared binding by binding; U8's
+    # looser is breaking for [U8, U8] alone, an entry added that tightens U8 is compatible
+    "precision_by_dtype_loosened": {
+        "old": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 2")),
+        "new": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 3\n  audited: false"))},
+    "precision_by_dtype_tightened": {
+        "old": PBY,
+        "new": sub(PBY, ("audited: true", "audited: true\nprecision_by_dtype:\n- dtypes: [[U8, U8]]\n"
+                                          "  max_ulp: 2\n  max_relative: 0.0"))},
     # a block dtype's geometry changed (issue 22): breaking, at its declaration; the section
     # that names it also changes revision hash (its hash folds the geometry in)
     "block_dtype_geometry_changed": {

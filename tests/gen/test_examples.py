@@ -57,12 +57,23 @@ check(len({b["source"]["file"] for b in rows}) == len(rel), "every file binds so
 # max_ulp a non-negative number (issue 22): DIV states Vulkan's 2.5 ulp exactly in the dump
 div = [b["precision"]["max_ulp"] for b in rows if b["op_kind"] == "Div"]
 check(div and all(u == 2.5 for u in div), "dump --json: every DIV binding's max_ulp is 2.5")
+# precision per dtype (issue 22): one GELU section, its F16 binding with its own figures
+gelu = {tuple(b["dtypes"]): b["precision"] for b in rows if b["op_kind"] == "Gelu"}
+check(len({b["kernel"] for b in rows if b["op_kind"] in ("Gelu", "Silu")}) == 2 and
+      gelu.get(("F32", "F32"), {}).get("max_ulp") == 4 and
+      gelu.get(("F16", "F16"), {}).get("max_ulp") == 2 and
+      gelu[("F16", "F16")].get("max_relative") == 0.001 and
+      gelu[("F16", "F16")].get("precision_by_dtype") == 0 and
+      "precision_by_dtype" not in gelu[("F32", "F32")],
+      "dump --json: GELU is one section whose F16 binding has its precision_by_dtype figures",
+      str(gelu))
 # typed op params (issue 22 item 3): enum values, dtype-valued fields, typed defaults
 fields = {}
 for b in rows:
     for f in (b["op_params"] or {}).get("fields", []):
         fields[(b["op_kind"], f["name"])] = f
 check(fields[("Rope", "mode")].get("values") == ["normal", "neox", "mrope", "vision"] and
+      fields[("Rope", "mode")].get("codes") == [0, 2, 8, 24] and "codes" not in fields[("Glu", "op")] and
       fields[("Rope", "mode")].get("default") == "normal", "dump --json: ROPE's mode enum and default")
 check(fields[("Glu", "op")].get("values", [None])[3] == "swiglu_oai" and
       fields[("Argsort", "order")].get("default") == "asc", "dump --json: GLU's op, ARGSORT's order")
@@ -151,12 +162,15 @@ def cdt(d):
 c = ['#include <stdio.h>', '#include <string.h>', '#include "ex_bindings.h"', "",
      "typedef void (*anyfn)(void); /* function pointers compare as one type */",
      "typedef struct { ex_op_kind op; fkc_backend be; fkc_dtype key[8]; size_t n; "
-     "anyfn fn; const char *wrapper; } row;", "static const row rows[] = {"]
+     "anyfn fn; const char *wrapper; unsigned long long ulp; double rel; } row;",
+     "static const row rows[] = {"]
 for b in rows:
     m = snake(b["op_kind"])
-    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, (anyfn)ex_%s, \"%s\"}," % (
+    ulp = b["precision"]["max_ulp"]  # the tables carry it rounded up to whole ulps
+    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, (anyfn)ex_%s, \"%s\", %dULL, %r}," % (
         m.upper(), b["backend"].upper(), ", ".join(cdt(d) for d in b["dtypes"]),
-        len(b["dtypes"]), b["wrapper"], b["wrapper"]))
+        len(b["dtypes"]), b["wrapper"], b["wrapper"], -int(-ulp // 1),
+        float(b["precision"]["max_relative"])))
 c += ["};", "/* each binding with an optional input: its key, and the wrapper of the call without it */",
       "typedef struct { size_t row; size_t input; const char *kernel; anyfn fn; } absent_row;",
       "static const absent_row absent[] = {"]
@@ -173,7 +187,7 @@ for k, j, name, ip, oa in alias_rows:
     c.append("    {\"%s\", %d, \"%s\", %d, %d}," % (k, j, name, ip, int(oa)))
 c += ["};", "static const row wrong[] = {"]
 for op, be, k in wrong:
-    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL}," % (
+    c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL, 0, 0}," % (
         snake(op).upper(), be.upper(), ", ".join(cdt(d) for d in k), len(k)))
 c += ["};", "",
       "/* The wrapper a kernel ref holds, whatever its op kind. */",
@@ -184,7 +198,7 @@ for op in ops:
 c += ["    default: return NULL;", "    }", "}", "",
       "/* typed op params: the enums number their values in contract order, defaults are",
       " * constants of the field's type, a dtype field is an fkc_dtype */",
-      "_Static_assert(EX_ROPE_MODE_NORMAL == 0 && EX_ROPE_MODE_VISION == 3, \"rope mode\");",
+      "_Static_assert(EX_ROPE_MODE_NORMAL == 0 && EX_ROPE_MODE_NEOX == 2 && EX_ROPE_MODE_VISION == 24, \"rope mode: ggml's codes\");",
       "_Static_assert(EX_ROPE_DEFAULT_MODE == EX_ROPE_MODE_NORMAL, \"rope default\");",
       "_Static_assert(EX_ARGSORT_DEFAULT_ORDER == 0 && EX_ARGSORT_ORDER_DESC == 1, \"order\");",
       "_Static_assert(EX_GLU_OP_SWIGLU_OAI == 3 && EX_GLU_DEFAULT_OP == EX_GLU_OP_REGLU, \"glu\");",
@@ -196,6 +210,7 @@ c += ["    default: return NULL;", "    }", "}", "",
       "int main(void)", "{", "    int bad = 0;",
       "    if (sizeof ex_glu_op_names / sizeof ex_glu_op_names[0] != 6 ||",
       "        ex_glu_op_names[EX_GLU_OP_SWIGLU_OAI][6] != '_' || ex_rope_mode_names[3][0] != 'v' ||",
+      "        ex_rope_mode_codes[3] != 24 || ex_rope_mode_codes[1] != EX_ROPE_MODE_NEOX ||",
       "        EX_ADDMM_OUT_DEFAULT_ALPHA != 1.0 || EX_ADDMM_OUT_DEFAULT_BETA != 1.0) {",
       "        printf(\"enum name tables or defaults differ\\n\");", "        bad++;", "    }",
       "    /* the optional inputs' table is the contracts' */",
@@ -248,7 +263,11 @@ c += ["    default: return NULL;", "    }", "}", "",
       "        const ex_binding *b = ex_binding_lookup_key(w->op, w->key, w->n, w->be, NULL);",
       "        if (st != FKC_OK || ref_fn(w->op, ref) != w->fn || !b || b->ref_dummy_check) {",
       "            printf(\"row %zu (%s): status %d\\n\", i, w->wrapper, (int)st);", "            bad++;",
-      "        }", "        if (w->n == 2) { /* the two-slot dispatch agrees */",
+      "        }",
+      "        if (b && (!b->precision || b->precision->max_ulp != w->ulp ||",
+      "                  b->precision->max_relative != w->rel)) { /* each row's own precision */",
+      "            printf(\"row %zu (%s): precision differs from dump --json\\n\", i, w->wrapper);",
+      "            bad++;", "        }", "        if (w->n == 2) { /* the two-slot dispatch agrees */",
       "            ex_kernel_ref r2;",
       "            if (ex_dispatch(w->op, w->key[0], w->key[1], w->be, &r2) != FKC_OK ||",
       "                ref_fn(w->op, r2) != w->fn) {",
@@ -371,6 +390,13 @@ for b, i, slot, k, w in absent:
     h.append("    assert_eq!(b.wrapper, \"%s\");" % w)
     h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut rt::fkc_tensor], "
              "%s, std::ptr::null()) }, Some(%d));" % (ins, params, 1000 + (1 << i)))
+h += ["}", "", "#[test]", "fn every_binding_has_its_own_precision() {"]
+for b in rows:
+    pr = b["precision"]
+    h.append("    assert_eq!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).map(|b| "
+             "(b.precision.max_ulp, b.precision.max_relative)), Some((%d, %r)));" % (
+                 b["op_kind"], ", ".join(rdt(d) for d in b["dtypes"]), b["backend"],
+                 -int(-pr["max_ulp"] // 1), float(pr["max_relative"])))
 h += ["}", "", "#[test]", "fn every_wrong_key_is_refused() {"]
 for op, be, k in wrong:
     h.append("    assert!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).is_none());" % (
@@ -378,8 +404,11 @@ for op, be, k in wrong:
 h += ["}", "", "#[test]", "fn typed_op_params() {",
       "    use bindings::ops::{addmm_out, argsort, glu, max_dim, rope};",
       "    assert_eq!(rope::DEFAULT_MODE, rope::mode::Normal);",
-      "    assert_eq!(rope::mode::Vision as i32, 3);",
+      "    assert_eq!(rope::mode::Vision as i32, 24);",
+      "    assert_eq!(rope::mode::Neox as i32, 2);",
       "    assert_eq!(rope::mode::Neox.name(), \"neox\");",
+      "    assert_eq!(rope::mode::Vision.name(), \"vision\");",
+      "    assert_eq!(glu::op::GegluQuick.name(), \"geglu_quick\");",
       "    assert_eq!(argsort::DEFAULT_ORDER, argsort::order::Asc);",
       "    assert_eq!(glu::op::SwigluOai as i32, 3);",
       "    assert_eq!(glu::op::NAMES, [\"reglu\", \"geglu\", \"swiglu\", \"swiglu_oai\", \"geglu_erf\", \"geglu_quick\"]);",
@@ -402,8 +431,8 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "6 passed" in r.stdout,
-              "rustc: every key reaches its wrapper, every wrong key is None, the typed params' "
+        check(r.returncode == 0 and "7 passed" in r.stdout,
+              "rustc: every key reaches its wrapper with its own precision, every wrong key is None, the typed params' "
               "enums and defaults", r.stdout[-3000:])
 
 # ---- gen --select by whole keys ----
@@ -460,6 +489,7 @@ accept:
       big: { kind: f64, default: 2.e3 }
       to: { kind: dtype, default: BF16 }
       how: { kind: enum, values: [a, b_c], default: b_c }
+      span: { kind: enum, values: { lo: -2147483648, mid: 0, hi: 2147483647 }, default: hi }
 return:
   outputs:
   - { name: out, dtype_rule: param(to), dtypes: [F32, BF16], shape_rule: same_as(src), layout_guarantee: contiguous, aliasing: none }
@@ -477,7 +507,7 @@ if r.returncode == 0:
            for f in b["op_params"]["fields"]}
 check(got == {"u64_max": 2**64 - 1, "u64_2_63": 2**63, "usize_max": 2**64 - 1, "i64_max": 2**63 - 1,
               "i64_min": -2**63, "isize_min": -2**63, "u32_max": 2**32 - 1, "i32_min": -2**31,
-              "i32_lead": -7, "half": 0.5, "big": 2000.0, "to": "BF16", "how": "b_c"},
+              "i32_lead": -7, "half": 0.5, "big": 2000.0, "to": "BF16", "how": "b_c", "span": "hi"},
       "dump --json: defaults at the edges of their kinds, exact", r.stderr + str(got))
 egen = os.path.join(tmp, "edge_gen")
 r = run([FKCGEN, "gen", "--prefix", "ed", "--out-dir", egen, edge])
@@ -498,6 +528,7 @@ open(os.path.join(tmp, "edge_check.c"), "w").write("\n".join([
     "_Static_assert(_Generic(ED_EDGE_DEFAULT_HALF, float: 1, default: 0), \"f32 type\");",
     "_Static_assert(ED_EDGE_DEFAULT_TO == FKC_DTYPE_BF16, \"dtype\");",
     "_Static_assert(ED_EDGE_DEFAULT_HOW == ED_EDGE_HOW_B_C && ED_EDGE_HOW_B_C == 1, \"enum\");",
+    "_Static_assert(ED_EDGE_SPAN_LO == INT32_MIN && ED_EDGE_DEFAULT_SPAN == INT32_MAX, \"codes\");",
     "int edge_half_is_half(void);",
     "int edge_half_is_half(void) { return ED_EDGE_DEFAULT_HALF == 0.5f && ED_EDGE_DEFAULT_BIG == 2000.0; }",
     ""]))
@@ -512,8 +543,43 @@ for line in ("pub const DEFAULT_U64_MAX: u64 = 18446744073709551615;",
              "pub const DEFAULT_I64_MIN: i64 = -9223372036854775808;",
              "pub const DEFAULT_HALF: f32 = 0.5;", "pub const DEFAULT_BIG: f64 = 2.0e3;",
              "pub const DEFAULT_TO: super::super::DType = super::super::DType::BF16;",
-             "pub const DEFAULT_HOW: how = how::BC;"):
+             "pub const DEFAULT_HOW: how = how::BC;", "Lo = -2147483648,", "Hi = 2147483647,"):
     check(line in rsrc, "rust: " + line, r.stderr)
+if have_rustc and rsrc:
+    eh = [l for l in h[:h.index("pub mod rt {") + 1]] + [
+        "    use std::ffi::c_void;",
+        "    #[repr(C)] pub struct fkc_stream { _opaque: [u8; 0] }",
+        "    #[repr(C)] pub struct fkc_buffer { _opaque: [u8; 0] }",
+        "    #[repr(C)] pub struct fkc_tensor { pub buffer: *mut fkc_buffer, pub offset: u64, "
+        "pub dtype: u32, pub rank: u32, pub shape: [usize; 8] }",
+        "    pub type fkc_status = u32;", "    pub const FKC_RUNTIME_ABI: i32 = 3;",
+        "    pub use crate::tables;"]
+    for w in sorted(set(re.findall(r"rt::(edge_b[0-9_b]+)", rsrc))):
+        eh.append("    pub unsafe extern \"C\" fn %s(_s: *mut fkc_stream, _i0: *const fkc_tensor, "
+                  "_o0: *mut fkc_tensor, _p: *const c_void, _e: *const c_void) -> fkc_status { 0 }" % w)
+    eh += ["}", "", "pub mod bindings {", "    use super::rt;",
+           "    include!(\"%s\");" % os.path.join(egen, "ed_bindings.rs"), "}", "",
+           "#[test]", "fn edge_defaults() {", "    use bindings::ops::edge::*;",
+           "    assert_eq!(DEFAULT_U64_MAX, u64::MAX);", "    assert_eq!(DEFAULT_U64_2_63, 1u64 << 63);",
+           "    assert_eq!(DEFAULT_USIZE_MAX, usize::MAX);", "    assert_eq!(DEFAULT_I64_MAX, i64::MAX);",
+           "    assert_eq!(DEFAULT_I64_MIN, i64::MIN);", "    assert_eq!(DEFAULT_ISIZE_MIN, isize::MIN);",
+           "    assert_eq!(DEFAULT_U32_MAX, u32::MAX);", "    assert_eq!(DEFAULT_I32_MIN, i32::MIN);",
+           "    assert_eq!(DEFAULT_I32_LEAD, -7);", "    assert_eq!(DEFAULT_HALF, 0.5f32);",
+           "    assert_eq!(DEFAULT_BIG, 2000.0f64);", "    assert_eq!(DEFAULT_TO, bindings::DType::BF16);",
+           "    assert_eq!(DEFAULT_HOW, how::BC);", "    assert_eq!(DEFAULT_SPAN as i32, i32::MAX);",
+           "    assert_eq!(span::Lo as i32, i32::MIN);", "    assert_eq!(span::Hi.name(), \"hi\");",
+           "}", ""]
+    eharness = os.path.join(tmp, "edge_harness.rs")
+    open(eharness, "w").write("\n".join(eh))
+    exe = os.path.join(tmp, "edge_harness")
+    r = run([RUSTC, "--edition", "2021", "--test", "-D", "warnings", "-C", "opt-level=0", eharness,
+             "-o", exe])
+    check(r.returncode == 0, "rustc: the edge defaults' module compiles under -D warnings",
+          r.stderr[-3000:])
+    if r.returncode == 0:
+        r = run([exe])
+        check(r.returncode == 0 and "1 passed" in r.stdout,
+              "rustc: the edge defaults are the constants of their Rust types", r.stdout[-3000:])
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(failed != 0)

@@ -570,6 +570,44 @@ static void test_advance_not_folded(void **state)
     rt_no_validation(ctx);
 }
 
+/* A dispatch of more work groups than its table's group map holds (FKC_FUSE_MAP_GROUPS, 4096):
+ * 17 writes of 256 work groups each (64 rows of 16 KiB), then an advance in the same dispatch;
+ * fused.comp finds each group's write by searching the table there, and counts 4352 groups
+ * before advancing. One command, bit-exact, the position + 1. */
+static void test_past_group_map(void **state)
+{
+    (void)state;
+    enum { NW = 17, ROWS = 64, COLS = 4096 };
+    size_t ss[2] = {ROWS, COLS}, ds[2] = {ROWS, COLS + 4}, off[2] = {0, 4};
+    size_t sb = ROWS * COLS * 4, db = ROWS * (COLS + 4) * 4;
+    rt_buf S, D, P;
+    rt_buf_make(ctx, &S, NW * sb);
+    rt_buf_make(ctx, &D, NW * db);
+    rt_buf_make(ctx, &P, 16);
+    put_u64(P.host, 0xffffffffull);
+    RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 16));
+    fkc_stream *s = stream(true);
+    for (size_t w = 0; w < NW; w++) {
+        fkc_tensor st = rt_tensor(S.dev, w * sb, FKC_DTYPE_F32, 2, ss);
+        fkc_tensor ot = rt_tensor(D.dev, w * db, FKC_DTYPE_F32, 2, ds);
+        RT_OK(fkc_write_slice(s, &st, &ot, off));
+        assert_int_equal(fkc_ref_write_slice(D.host + w * db, ds, 2, S.host + w * sb, ss, off, 4),
+                         FKC_OK);
+    }
+    RT_OK(fkc_stream_advance(s, P.dev, 0, 1));
+    assert_int_equal(fkc_test_command_count(s), 1);
+    assert_int_equal(fkc_test_barrier_count(s), 0);
+    RT_OK(fkc_stream_submit(s));
+    put_u64(P.host, 0x100000000ull);
+    rt_buf_check(&D, "17 writes past the group map");
+    rt_buf_check(&P, "position advanced after 4352 groups");
+    fkc_stream_destroy(s);
+    rt_buf_free(&S);
+    rt_buf_free(&D);
+    rt_buf_free(&P);
+    rt_no_validation(ctx);
+}
+
 /* A chunk of tokens into a ring (rotating rows wrap at the ring end inside one write), at
  * positions where the high word matters: on rows (axis 2), on planes (axis 1 outside a dim
  * that does not merge), and a chunk longer than the ring (its first rows skipped). */
@@ -803,6 +841,7 @@ int main(void)
         cmocka_unit_test_teardown(test_ring_odd_position, no_validation),
         cmocka_unit_test_teardown(test_advance_replays, no_validation),
         cmocka_unit_test_teardown(test_advance_not_folded, no_validation),
+        cmocka_unit_test_teardown(test_past_group_map, no_validation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

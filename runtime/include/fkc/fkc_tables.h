@@ -274,7 +274,9 @@ typedef struct FKC_T(binding) {
     const char *wrapper;             /* its C symbol, "fkc_write_slice_b4" */
     FKC_T(kernel_ref) ref;
     uint32_t byte_width;
-    const fkc_cost *cost; /* never NULL; the cost fill upgrades it in a copy */
+    const fkc_cost *cost;           /* never NULL; the cost fill upgrades it in a copy */
+    const fkc_precision *precision; /* never NULL: its section's (&info->precision), or the
+                                     * precision_by_dtype figures of its key (issue 22) */
 } FKC_T(binding);
 
 /* A row of the link registry: an <entry_point>_<suffix> symbol -> its binding. */
@@ -300,7 +302,7 @@ static inline int FKC_T(tables_register)(const FKC_T(binding) * rows, size_t n, 
     for (size_t i = 0; i < n; i++) {
         const FKC_T(binding) *b = &rows[i];
         int rc = fn(registry, b->op_kind, b->dtypes, b->n_key, b->backend, b->info->kernel_source,
-                    &b->info->precision, b->ref);
+                    b->precision, b->ref);
         if (rc != 0)
             return rc;
     }

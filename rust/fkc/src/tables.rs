@@ -534,6 +534,8 @@ pub struct Binding<S: Contracts> {
     pub byte_width: u32,
     /// Its cost: fill_unset_cost_for_backend upgrades the unknown sentinel.
     pub cost: &'static Cost<S>,
+    /// Its precision: its section's, or the `precision_by_dtype` entry of its key.
+    pub precision: &'static Precision,
 }
 
 impl<S: Contracts> Binding<S> {
@@ -541,8 +543,10 @@ impl<S: Contracts> Binding<S> {
     #[allow(clippy::too_many_arguments)]
     pub const fn new(op_kind: S::OpKind, dtypes: &'static [DType], backend: Backend,
                      info: &'static KernelInfo<S>, symbol: &'static str, wrapper: &'static str,
-                     kernel: S::KernelRef, byte_width: u32, cost: &'static Cost<S>) -> Self {
-        Binding { op_kind, dtypes, backend, info, symbol, wrapper, kernel, byte_width, cost }
+                     kernel: S::KernelRef, byte_width: u32, cost: &'static Cost<S>,
+                     precision: &'static Precision) -> Self {
+        Binding { op_kind, dtypes, backend, info, symbol, wrapper, kernel, byte_width, cost,
+                  precision }
     }
 
     /// The key's kernel_source tag.
@@ -598,7 +602,7 @@ pub fn register_all<S: Contracts, R: Registry<S>>(rows: &'static [Binding<S>], r
                                                   -> Result<(), R::Error> {
     for b in rows {
         registry.register_with_precision(b.op_kind, b.dtypes, b.backend, b.info.kernel_source,
-                                         &b.info.precision, b.kernel)?;
+                                         b.precision, b.kernel)?;
     }
     Ok(())
 }

@@ -140,9 +140,9 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
 };
 
 #define FKC_SYMBOL_0(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
-#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w##u, &cost_0}
+#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w##u, &cost_0, &fkc_kernels[0].precision}
 #define FKC_SYMBOL_1(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
-#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w##u, &cost_0}
+#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w##u, &cost_0, &fkc_kernels[1].precision}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     FKC_ROWS_0(F32, f32, 4), /* [0] */
     FKC_ROWS_0(I32, i32, 4), /* [1] */

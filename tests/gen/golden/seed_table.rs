@@ -336,7 +336,7 @@ macro_rules! symbol_0 {
 }
 macro_rules! rows_0 {
     ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSlice, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[0], symbol_0!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_0)
+        Binding::new(OpKind::WriteSlice, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[0], symbol_0!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_0, &KERNELS[0].precision)
     };
 }
 macro_rules! symbol_1 {
@@ -346,7 +346,7 @@ macro_rules! symbol_1 {
 }
 macro_rules! rows_1 {
     ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSliceRotating, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[1], symbol_1!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_0)
+        Binding::new(OpKind::WriteSliceRotating, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[1], symbol_1!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_0, &KERNELS[1].precision)
     };
 }
 /// One row per (section x dtype), by op kind, backend, kernel, dtype.
