@@ -490,17 +490,26 @@ static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
         fkcg_buf_printf(out, "%s::new(", type);
 }
 
+/* A referenced row's field: .caps or .precision, the names of the row type's members. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    (void)r;
+    (void)t;
+    (void)row;
+    fkcg_buf_puts(out, field == FKCG_T_CAPS ? ".caps" : ".precision");
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style rust_style = {
-    .tables = rust_tables, .row_edge = row_edge,
+    .tables = rust_tables, .row_edge = row_edge, .member = member,
     .str = put_rstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
     .section_lead = "    ",
-    .none = "None", .some = "Some(", .some_end = ")",
+    .none = "None", .some = "Some(", .some_end = ")", .truth = {"false", "true"}, .address = "&",
     .key_open = "&[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };
@@ -1220,6 +1229,40 @@ static void emit_optional(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "];\n");
 }
 
+/* The shape-only inputs (issue 22), as the C back end's @_shape_only_inputs. */
+static void emit_shape_only(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].shape_only;
+    if (!n)
+        return;
+    PUT(b,
+        "\n/// A shape-only input (accept.inputs[].shape_only): the wrapper reads its shape and\n"
+        "/// dtype, never its data.\n"
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct ShapeOnlyInput {\n"
+        "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+        "    /// The op kind.\n    pub op: OpKind,\n"
+        "    /// Its place among the kernel's inputs.\n    pub input: usize,\n"
+        "    /// The input's name.\n    pub name: &'static str,\n"
+        "}\n\n/// The shape-only inputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static SHAPE_ONLY_INPUTS: [ShapeOnlyInput; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            if (!s->inputs[k].shape_only)
+                continue;
+            fkcg_buf_printf(b, "    ShapeOnlyInput { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", input: %zu, name: ", k);
+            put_rstr(b, s->inputs[k].name);
+            PUT(b, " },\n");
+        }
+    }
+    PUT(b, "];\n");
+}
+
 /* The outputs aliasing a named input (issue 22), as the C back end's @_output_aliases. */
 static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
 {
@@ -1276,6 +1319,7 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     put_str(b, functions);
     emit_optional(b, p);
     emit_aliases(b, p);
+    emit_shape_only(b, p);
     fkcg_render_free(&r);
 }
 

@@ -506,6 +506,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
             check_map(v, n, k->child, n->key ? &n->key->loc : &n->loc);
         break;
     case FT_SEQMAP:
+        if (n->kind == YN_SEQ && n->n == 0 && k->child &&
+            !strcmp(k->child->path, "accept.inputs[]"))
+            break; /* a zero-input op (issue 22: arange, zeros): its key names its outputs */
         if (n->kind != YN_SEQ || n->n == 0) {
             fail(v, val_loc(n),
                  "'%s' must be a non-empty list of mappings (- key: value), "
@@ -723,6 +726,7 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
             in->rank++; /* 01 and 1 are one rank: the hash follows the number, not its spelling */
         in->shape_constraint = str(v, item, "shape_constraint");
         read_optional(v, item, in);
+        in->shape_only = bool_of(v, item, "shape_only");
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
@@ -1214,6 +1218,12 @@ static void build_key_(vctx *v, const ynode *root, fkcg_section *s, bool tables_
         }
         if (!v->ok)
             return;
+    } else if (s->n_inputs == 0) {
+        fail(v, &s->loc,
+             "kernel '%s' has no inputs, so the default key [<first input>, <first output>] "
+             "has no first input: state its key, e.g. 'key: [%s]'",
+             s->kernel ? s->kernel : "?", s->n_outputs ? s->outputs[0].name : "out");
+        return;
     } else {
         s->n_key = 2;
         s->key[0] = 0;
@@ -1388,6 +1398,14 @@ static void check_optional(vctx *v, const ynode *root, fkcg_section *s)
 {
     for (size_t i = 0; i < s->n_inputs; i++) {
         const fkcg_input *in = &s->inputs[i];
+        if (in->shape_only && s->op_kind && fkcg_runtime_op_kind(s->op_kind)) {
+            const ynode *item = nth_input_node(root, i);
+            const ynode *so = item ? fkcg_map_get(item, "shape_only") : NULL;
+            fail(v, so ? &so->key->loc : &in->loc,
+                 "input '%s' is shape_only, but the fkc runtime's %s reads every input's data; "
+                 "drop 'shape_only'",
+                 in->name, s->op_kind);
+        }
         if (!in->optional)
             continue;
         if (s->op_kind && fkcg_runtime_op_kind(s->op_kind))
@@ -1586,6 +1604,25 @@ static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
         }
 }
 
+static bool expr_has(const fkcg_expr *e, fkcg_expr_kind kind)
+{
+    return e && (e->kind == kind || expr_has(e->lhs, kind) || expr_has(e->rhs, kind));
+}
+
+/* A zero-input op's cost cannot use n or dtype_bytes (the first input's). */
+static void check_cost_inputs(vctx *v, const ynode *n, const fkcg_expr *e, const fkcg_section *s)
+{
+    if (!n || !e || s->n_inputs)
+        return;
+    bool un = expr_has(e, FKCG_EXPR_N), ub = expr_has(e, FKCG_EXPR_DTYPE_BYTES);
+    if (un || ub)
+        fail(v, &n->loc,
+             "cost uses '%s', the first input's %s, but kernel '%s' has no inputs; use its "
+             "op_params fields",
+             un ? "n" : "dtype_bytes", un ? "element count" : "byte width",
+             s->kernel ? s->kernel : "?");
+}
+
 static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
 {
     fkcg_cost *c = &s->cost;
@@ -1608,6 +1645,8 @@ static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
                                          s->n_fields);
         v->ok = v->ok && c->bytes_moved;
     }
+    check_cost_inputs(v, fl, c->flops, s);
+    check_cost_inputs(v, bm, c->bytes_moved, s);
 }
 
 /* The precision keys prec states, over *p (a by_dtype entry's over the section's). */
