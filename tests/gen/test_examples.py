@@ -136,6 +136,16 @@ for k in sorted({b["kernel"] for b in rows}):
             alias_rows.append((k, j, o["name"], ip, bool(o.get("out_arg"))))
 check(any(r[3] >= 0 for r in alias_rows) and any(r[4] for r in alias_rows),
       "an output in place over a named input and an out= argument (%d aliased outputs)" % len(alias_rows))
+# Shape-only inputs, by kernel then input; an op with no input tensor (keyed by its output).
+shape_rows = []
+for k in sorted({b["kernel"] for b in rows}):
+    b = next(x for x in rows if x["kernel"] == k)
+    shape_rows += [(k, i, inp["name"]) for i, inp in enumerate(b["inputs"]) if inp.get("shape_only")]
+check(len({k for k, _, _ in shape_rows}) >= 2, "shape-only inputs in %d kernels" % len(shape_rows))
+zero = sorted({b["op_kind"] for b in rows if not b["inputs"]})
+check(zero and all(len(b["dtypes"]) == len(b["key"]) and set(b["key"]) <= {o["name"] for o in b["outputs"]}
+                   for b in rows if not b["inputs"]),
+      "ops with no input, keyed by their outputs: %s" % ", ".join(zero))
 opt_rows = []  # the generated table's rows, in its order (by kernel, then input)
 for k in sorted({b["kernel"] for b, _, _, _, _ in absent}):
     for b, i, slot, _, _ in absent:
@@ -185,6 +195,10 @@ c += ["};", "typedef struct { const char *kernel; size_t output; const char *nam
       "int out_arg; } alias_row;", "static const alias_row aliases[] = {"]
 for k, j, name, ip, oa in alias_rows:
     c.append("    {\"%s\", %d, \"%s\", %d, %d}," % (k, j, name, ip, int(oa)))
+c += ["};", "typedef struct { const char *kernel; size_t input; const char *name; } shape_row;",
+      "static const shape_row shapes[] = {"]
+for k, i, name in shape_rows:
+    c.append("    {\"%s\", %d, \"%s\"}," % (k, i, name))
 c += ["};", "static const row wrong[] = {"]
 for op, be, k in wrong:
     c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL, 0, 0}," % (
@@ -239,6 +253,18 @@ c += ["    default: return NULL;", "    }", "}", "",
       "            (int)o->out_arg != aliases[i].out_arg ||",
       "            (o->in_place >= 0 && k->outputs[o->output].aliasing != FKC_ALIASING_IN_PLACE)) {",
       "            printf(\"aliased output %zu (%s.%s) differs\\n\", i, aliases[i].kernel, aliases[i].name);",
+      "            bad++;", "        }", "    }",
+      "    /* the shape-only inputs' table is the contracts' */",
+      "    if (EX_SHAPE_ONLY_INPUT_COUNT != sizeof shapes / sizeof shapes[0]) {",
+      "        printf(\"EX_SHAPE_ONLY_INPUT_COUNT %u\\n\", (unsigned)EX_SHAPE_ONLY_INPUT_COUNT);",
+      "        bad++;", "    }",
+      "    for (size_t i = 0; i < EX_SHAPE_ONLY_INPUT_COUNT && i < sizeof shapes / sizeof shapes[0]; i++) {",
+      "        const ex_shape_only_input *o = &ex_shape_only_inputs[i];",
+      "        const ex_kernel_info *k = &ex_kernels[o->kernel];",
+      "        if (strcmp(k->kernel, shapes[i].kernel) || o->input != shapes[i].input ||",
+      "            strcmp(o->name, shapes[i].name) || strcmp(k->inputs[o->input].name, o->name) ||",
+      "            o->op != k->op_kind) {",
+      "            printf(\"shape-only input %zu (%s.%s) differs\\n\", i, shapes[i].kernel, shapes[i].name);",
       "            bad++;", "        }", "    }",
       "    /* a call without the optional input, keyed from the table, reaches its wrapper */",
       "    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {",
@@ -310,6 +336,10 @@ rs = gen and os.path.join(gen, "ex_bindings.rs")
 sig = {}  # op kind -> (inputs, outputs)
 for b in rows:
     sig[b["op_kind"]] = (len(b["inputs"]), len(b["outputs"]))
+# a variadic last input (issue 22): a pointer array and its count in the C signature
+variadic = {b["op_kind"] for b in rows if b["inputs"] and b["inputs"][-1].get("variadic")}
+check(variadic and all(i == len(b["inputs"]) - 1 for b in rows for i, x in enumerate(b["inputs"])
+                       if x.get("variadic")), "variadic inputs, each the last: %s" % ", ".join(sorted(variadic)))
 wrappers = {}
 for b in rows:
     wrappers.setdefault(b["wrapper"], b["op_kind"])
@@ -326,8 +356,10 @@ for w, op in sorted(wrappers.items()):
     ni, no = sig[op]
     ps = ["_s: *mut fkc_stream"] + ["_i%d: *const fkc_tensor" % i for i in range(ni)] + \
          ["_o%d: *mut fkc_tensor" % i for i in range(no)] + ["_p: *const c_void", "_e: *const c_void"]
+    if op in variadic:  # the status is 2000 + the count of tensors it got
+        ps[ni] = "_i%d: *const *const fkc_tensor, _n: usize" % (ni - 1)
     # an op with optional inputs: the status says which inputs arrived null (bit i: input i)
-    body = "0" if op not in opt_ops else "1000 + " + " + ".join(
+    body = "2000 + _n as u32" if op in variadic else "0" if op not in opt_ops else "1000 + " + " + ".join(
         "((_i%d.is_null() as u32) << %d)" % (i, i) for i in range(ni))
     h.append("    pub unsafe extern \"C\" fn %s(%s) -> fkc_status { %s }" % (w, ", ".join(ps), body))
 h += ["}", "", "pub mod bindings {", "    use super::rt;", "    include!(\"%s\");" % rs, "}", "",
@@ -359,6 +391,12 @@ for n, (k, j, name, ip, oa) in enumerate(alias_rows):
     h.append("    assert_eq!((bindings::KERNELS[o.kernel].kernel, o.output, o.name, o.in_place, o.out_arg), "
              "(\"%s\", %d, \"%s\", %s, %s));" % (k, j, name, "Some(%d)" % ip if ip >= 0 else "None",
                                                   "true" if oa else "false"))
+h += ["}", "", "#[test]", "fn the_shape_only_inputs_table_is_the_contracts() {",
+      "    assert_eq!(bindings::SHAPE_ONLY_INPUTS.len(), %d);" % len(shape_rows)]
+for n, (k, i, name) in enumerate(shape_rows):
+    h.append("    let o = &bindings::SHAPE_ONLY_INPUTS[%d];" % n)
+    h.append("    assert_eq!((bindings::KERNELS[o.kernel].kernel, o.input, o.name), (\"%s\", %d, \"%s\"));"
+             % (k, i, name))
 h += ["}", ""]
 # a call without an optional input: its key (from the table) reaches the wrapper, which gets
 # a null pointer for it and non-null ones for the others
@@ -397,6 +435,27 @@ for b in rows:
              "(b.precision.max_ulp, b.precision.max_relative)), Some((%d, %r)));" % (
                  b["op_kind"], ", ".join(rdt(d) for d in b["dtypes"]), b["backend"],
                  -int(-pr["max_ulp"] // 1), float(pr["max_relative"])))
+# a variadic input's tensors reach the wrapper as one array: its count is theirs
+h += ["}", "", "#[test]", "fn a_variadic_input_reaches_the_wrapper_as_one_array() {",
+      "    let t = rt::fkc_tensor { buffer: std::ptr::null_mut(), offset: 0, dtype: 0, rank: 0, "
+      "shape: [0; 8] };", "    let mut o = rt::fkc_tensor { buffer: std::ptr::null_mut(), "
+      "offset: 0, dtype: 0, rank: 0, shape: [0; 8] };", "    let p = &t as *const rt::fkc_tensor;"]
+nvar = 0
+for b in rows:
+    if b["op_kind"] not in variadic or b["op_kind"] != "Cat":
+        continue
+    nvar += 1
+    h.append("    let b = bindings::dispatch_key(OpKind::Cat, &[%s], Backend::%s).unwrap();" % (
+        ", ".join(rdt(d) for d in b["dtypes"]), b["backend"]))
+    for n in (1, 3):
+        h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut "
+                 "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+                 "std::ptr::null()) }, Some(%d));" % (", ".join(["p"] * n), 2000 + n))
+    h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[], &[&mut o as *mut "
+             "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+             "std::ptr::null()) }, None);")
+    break
+check(nvar == 1, "Rust: Cat's wrapper called with one and three tensors, and refused none")
 h += ["}", "", "#[test]", "fn every_wrong_key_is_refused() {"]
 for op, be, k in wrong:
     h.append("    assert!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).is_none());" % (
@@ -431,9 +490,11 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "7 passed" in r.stdout,
-              "rustc: every key reaches its wrapper with its own precision, every wrong key is None, the typed params' "
-              "enums and defaults", r.stdout[-3000:])
+        check(r.returncode == 0 and "9 passed" in r.stdout,
+              "rustc: every key reaches its wrapper with its own precision, every wrong key is None, "
+              "the typed params' enums and defaults, the aliased outputs and shape-only inputs, a variadic "
+              "input's tensors as one array",
+              r.stdout[-3000:])
 
 # ---- gen --select by whole keys ----
 sel = os.path.join(tmp, "select.txt")
