@@ -552,9 +552,17 @@ static void put_params(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
     for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
         bool in = i < s->n_inputs;
         t.len = 0;
-        put_str(&t, in ? "const fkc_tensor *" : "fkc_tensor *");
+        bool var = in && s->inputs[i].variadic; /* issue 22: a pointer array and its count */
+        put_str(&t, var ? "const fkc_tensor *const *" : in ? "const fkc_tensor *" : "fkc_tensor *");
         put_ident(&t, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
         put_param(b, open, false, fkcg_buf_str(&t));
+        if (var) {
+            t.len = 0;
+            put_str(&t, "size_t ");
+            put_ident(&t, s->inputs[i].name);
+            put_str(&t, "_count");
+            put_param(b, open, false, fkcg_buf_str(&t));
+        }
     }
     t.len = 0;
     if (s->variant || op->rt) {
@@ -1981,6 +1989,11 @@ static void emit_keyed_stub(fkcg_buf *b, const fkcg_plan *p, size_t k)
         put_ident(b,
                   i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
         LIT(b, ";\n");
+        if (i < sig->n_inputs && sig->inputs[i].variadic) {
+            LIT(b, "    (void)");
+            put_ident(b, sig->inputs[i].name);
+            LIT(b, "_count;\n");
+        }
     }
     LIT(b,
         "    (void)params;\n    (void)extra;\n"
@@ -2017,6 +2030,11 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
         put_ident(b,
                   i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
         LIT(b, ";\n");
+        if (i < sig->n_inputs && sig->inputs[i].variadic) {
+            LIT(b, "    (void)");
+            put_ident(b, sig->inputs[i].name);
+            LIT(b, "_count;\n");
+        }
     }
     LIT(b, "    (void)params;\n    (void)extra;\n"
            "    /* TODO: check the call, then record the kernel on stream for ");

@@ -732,6 +732,12 @@ static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, con
         bool in = i < s->n_inputs;
         put_str(b, indent);
         put_rident(b, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
+        if (in && s->inputs[i].variadic) { /* issue 22: a pointer array and its count */
+            fkcg_buf_printf(b, ": *const *const %sfkc_tensor,\n%s", rt, indent);
+            put_rident_suffixed(b, s->inputs[i].name, "_count");
+            put_str(b, ": usize,\n");
+            continue;
+        }
         fkcg_buf_printf(b, ": *%s %sfkc_tensor,\n", in ? "const" : "mut", rt);
     }
     fkcg_buf_printf(b,
@@ -897,10 +903,11 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
     } else {
         fkcg_buf_putc(b, '_');
     }
+    bool var = s->n_inputs && s->inputs[s->n_inputs - 1].variadic; /* issue 22 */
     fkcg_buf_printf(b,
-                    ") => {\n                if inputs.len() != %zu || outputs.len() != %zu {\n"
+                    ") => {\n                if inputs.len() %s %zu || outputs.len() != %zu {\n"
                     "                    return None;\n                }\n",
-                    s->n_inputs, s->n_outputs);
+                    var ? "<" : "!=", s->n_inputs, s->n_outputs);
     if (s->variant) {
         PUT(b, "                let c = ops::");
         put_rident(b, op->snake);
@@ -924,7 +931,13 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
     PUT(b,
         "                Some(unsafe {\n                    f(\n                        stream,\n");
     for (size_t i = 0; i < s->n_inputs; i++)
-        fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
+        if (var && i + 1 == s->n_inputs) /* the rest of `inputs`: the variadic input's tensors */
+            fkcg_buf_printf(b,
+                            "                        inputs[%zu..].as_ptr(),\n"
+                            "                        inputs.len() - %zu,\n",
+                            i, i);
+        else
+            fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
     for (size_t i = 0; i < s->n_outputs; i++)
         fkcg_buf_printf(b, "                        outputs[%zu],\n", i);
     put_str(b, s->variant

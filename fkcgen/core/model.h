@@ -116,6 +116,8 @@ typedef struct fkcg_input {
      * an input with same_dtype_as, the tied tensor's dtype (absent_key -1). */
     bool optional;
     bool shape_only; /* the kernel reads its shape (and dtype), never its data */
+    bool variadic;   /* the last input only: one or more tensors of one dtype (C: a pointer
+                        array and <name>_count) */
     int absent_key;
     fkcg_loc optional_loc; /* where optional (or absent_key) is stated */
 } fkcg_input;

@@ -719,7 +719,8 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
     for (size_t i = 0; i < a->n_inputs; i++)
         if (strcmp(a->inputs[i].name, b->inputs[i].name) ||
             a->inputs[i].optional != b->inputs[i].optional ||
-            a->inputs[i].shape_only != b->inputs[i].shape_only)
+            a->inputs[i].shape_only != b->inputs[i].shape_only ||
+            a->inputs[i].variadic != b->inputs[i].variadic)
             return "inputs";
     if (a->n_outputs != b->n_outputs)
         return "outputs";

@@ -526,6 +526,14 @@ static void cmp_optional(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
     const fkcg_input *io = &so->inputs[i], *in = &sn->inputs[i];
+    if (io->variadic != in->variadic) /* issue 22: variadic inputs */
+        change(c, FKCG_R_VARIADIC_CHANGED, p,
+               at(so, io->variadic ? "accept.inputs[%zu].variadic" : "accept.inputs[%zu]", i),
+               at(sn, in->variadic ? "accept.inputs[%zu].variadic" : "accept.inputs[%zu]", i),
+               io->variadic ? "was variadic" : "was one tensor", "input '%s' of kernel '%s' %s",
+               in->name, sn->kernel,
+               in->variadic ? "made variadic: its C parameter is a pointer array and a count"
+                            : "no longer variadic: its C parameter is one tensor");
     if (io->shape_only != in->shape_only) /* issue 22: shape-only inputs */
         change(c, in->shape_only ? FKCG_R_INPUT_MADE_SHAPE_ONLY : FKCG_R_INPUT_DATA_READ, p,
                at(so, io->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),

@@ -267,6 +267,10 @@ stride: { kind: usize }
         "new": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
                     ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
                     ("copy a tensor", "copy a tensor, as is"))},
+    # issue 22: variadic inputs
+    "variadic_changed": {
+        "old": TWO,
+        "new": sub(TWO, ("    rank: 1\n", "    rank: 1\n    variadic: true\n"))},
     # issue 22: shape-only inputs
     "input_made_shape_only": {
         "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
