@@ -552,9 +552,17 @@ static void put_params(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
     for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
         bool in = i < s->n_inputs;
         t.len = 0;
-        put_str(&t, in ? "const fkc_tensor *" : "fkc_tensor *");
+        bool var = in && s->inputs[i].variadic; /* issue 22: a pointer array and its count */
+        put_str(&t, var ? "const fkc_tensor *const *" : in ? "const fkc_tensor *" : "fkc_tensor *");
         put_ident(&t, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
         put_param(b, open, false, fkcg_buf_str(&t));
+        if (var) {
+            t.len = 0;
+            put_str(&t, "size_t ");
+            put_ident(&t, s->inputs[i].name);
+            put_str(&t, "_count");
+            put_param(b, open, false, fkcg_buf_str(&t));
+        }
     }
     t.len = 0;
     if (s->variant || op->rt) {
@@ -1018,7 +1026,7 @@ static size_t n_output_aliases(const fkcg_plan *p)
     size_t n = 0;
     for (size_t i = 0; i < p->t->n_sections; i++)
         for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
-            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+            n += fkcg_output_in_place(&p->t->sections[i]->outputs[k]) >= 0 ||
                  p->t->sections[i]->outputs[k].out_arg;
     return n;
 }
@@ -1053,14 +1061,15 @@ static void emit_c_aliases(fkcg_buf *b, const fkcg_plan *p)
         const fkcg_section *s = p->t->sections[i];
         for (size_t k = 0; k < s->n_outputs; k++) {
             const fkcg_output *o = &s->outputs[k];
-            if (o->in_place_input < 0 && !o->out_arg)
+            if (fkcg_output_in_place(o) < 0 && !o->out_arg)
                 continue;
             fkcg_buf_printf(b, "    {%zu, ", i);
             TPL(b, p, "@@_OP_");
             put_ident(b, p->ops[p->secs[i].op].upper);
             fkcg_buf_printf(b, ", %zu, ", k);
             put_cstr(b, o->name);
-            fkcg_buf_printf(b, ", %d, %s}, /* ", o->in_place_input, o->out_arg ? "true" : "false");
+            fkcg_buf_printf(b, ", %d, %s}, /* ", fkcg_output_in_place(o),
+                            o->out_arg ? "true" : "false");
             put_comment(b, s->kernel);
             LIT(b, " */\n");
         }
@@ -1981,6 +1990,11 @@ static void emit_keyed_stub(fkcg_buf *b, const fkcg_plan *p, size_t k)
         put_ident(b,
                   i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
         LIT(b, ";\n");
+        if (i < sig->n_inputs && sig->inputs[i].variadic) {
+            LIT(b, "    (void)");
+            put_ident(b, sig->inputs[i].name);
+            LIT(b, "_count;\n");
+        }
     }
     LIT(b,
         "    (void)params;\n    (void)extra;\n"
@@ -2017,6 +2031,11 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
         put_ident(b,
                   i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
         LIT(b, ";\n");
+        if (i < sig->n_inputs && sig->inputs[i].variadic) {
+            LIT(b, "    (void)");
+            put_ident(b, sig->inputs[i].name);
+            LIT(b, "_count;\n");
+        }
     }
     LIT(b, "    (void)params;\n    (void)extra;\n"
            "    /* TODO: check the call, then record the kernel on stream for ");

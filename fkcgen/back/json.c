@@ -182,6 +182,8 @@ static void inputs(fkcg_buf *out, const fkcg_section *s)
         fkcg_buf_puts(out, "}");
         kv_str(out, 10, &first, "rank", in->rank);
         kv_str(out, 10, &first, "shape_constraint", in->shape_constraint);
+        if (in->variadic) /* issue 22: only when stated (the seed's dump stays) */
+            kv_bool(out, 10, &first, "variadic", true);
         if (in->shape_only) /* issue 22: only when stated (the seed's dump stays) */
             kv_bool(out, 10, &first, "shape_only", true);
         if (in->optional) { /* issue 22: only when stated (the seed's dump stays) */

@@ -116,6 +116,8 @@ typedef struct fkcg_input {
      * an input with same_dtype_as, the tied tensor's dtype (absent_key -1). */
     bool optional;
     bool shape_only; /* the kernel reads its shape (and dtype), never its data */
+    bool variadic;   /* the last input only: one or more tensors of one dtype (C: a pointer
+                        array and <name>_count) */
     int absent_key;
     fkcg_loc optional_loc; /* where optional (or absent_key) is stated */
 } fkcg_input;
@@ -149,6 +151,13 @@ typedef struct fkcg_output {
     bool out_arg;
     fkcg_loc alias_loc; /* where in_place (or out_arg) is stated */
 } fkcg_output;
+
+/* The input an output is written over, or -1 (also for a hand-built output, whose
+ * in_place_input is 0 but whose in_place is NULL). */
+static inline int fkcg_output_in_place(const fkcg_output *o)
+{
+    return o->in_place ? o->in_place_input : -1;
+}
 
 /* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the
  * cost parser (expr.c), the C plan and the Rust back end read this list. Per kind: its name

@@ -145,6 +145,10 @@ static const fkcg_key input_keys[] = {
     {"shape_only", FT_BOOL, OPT, NULL, NULL,
      "`true`: the kernel reads only the input's shape and dtype, never its data (PyTorch "
      "`zeros_like`'s self, `expand_as`'s other); default `false`"},
+    {"variadic", FT_BOOL, OPT, NULL, NULL,
+     "`true` on the last input: the kernel takes one or more tensors there, all of one dtype "
+     "(its key slot's), as `const fkc_tensor *const *<name>, size_t <name>_count` (PyTorch "
+     "`cat(Tensor[] tensors)`); default `false`"},
     {"absent_key", FT_IDENT, OPT, NULL, NULL,
      "an optional input the key names: the dtype its slot holds in a call without it (one of "
      "its `dtypes`: the binding of that key serves both calls); not stated with "

@@ -526,6 +526,14 @@ static void cmp_optional(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
     const fkcg_input *io = &so->inputs[i], *in = &sn->inputs[i];
+    if (io->variadic != in->variadic) /* issue 22: variadic inputs */
+        change(c, FKCG_R_VARIADIC_CHANGED, p,
+               at(so, io->variadic ? "accept.inputs[%zu].variadic" : "accept.inputs[%zu]", i),
+               at(sn, in->variadic ? "accept.inputs[%zu].variadic" : "accept.inputs[%zu]", i),
+               io->variadic ? "was variadic" : "was one tensor", "input '%s' of kernel '%s' %s",
+               in->name, sn->kernel,
+               in->variadic ? "made variadic: its C parameter is a pointer array and a count"
+                            : "no longer variadic: its C parameter is one tensor");
     if (io->shape_only != in->shape_only) /* issue 22: shape-only inputs */
         change(c, in->shape_only ? FKCG_R_INPUT_MADE_SHAPE_ONLY : FKCG_R_INPUT_DATA_READ, p,
                at(so, io->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),
@@ -824,7 +832,7 @@ static void cmp_output(dctx *c, const spair *p, size_t i)
                narrowed ? "narrowed" : "changed", o->aliasing, n->aliasing);
     }
     /* issue 22: in_place by the input's place (an input renamed with it is no change) */
-    if (o->in_place_input != n->in_place_input || o->out_arg != n->out_arg) {
+    if (fkcg_output_in_place(o) != fkcg_output_in_place(n) || o->out_arg != n->out_arg) {
         const char *key_o = o->in_place ? "in_place" : o->out_arg ? "out_arg" : "aliasing";
         const char *key_n = n->in_place ? "in_place" : n->out_arg ? "out_arg" : "aliasing";
         const char *now = n->in_place  ? fkcg_sprintf(c->a, "in place over '%s'", n->in_place)
@@ -1172,8 +1180,14 @@ static void cmp_misc(dctx *c, const spair *p)
         change(c, FKCG_R_DOC_CHANGED, p, at(so, "blurb"), at(sn, "blurb"), "was this",
                "blurb of kernel '%s' changed", sn->kernel);
     bool key_same = (!so->key_stated && !sn->key_stated) || so->n_key == sn->n_key;
-    for (size_t i = 0; key_same && (so->key_stated || sn->key_stated) && i < so->n_key; i++)
-        key_same = so->key[i] == sn->key[i]; /* by place: a renamed tensor is the same slot */
+    for (size_t i = 0; key_same && (so->key_stated || sn->key_stated) && i < so->n_key; i++) {
+        /* by place: a renamed tensor is the same slot; an output by its place among the
+         * outputs (an input added or removed shifts its tensor index, not the key) */
+        bool oo = (size_t)so->key[i] >= so->n_inputs, on = (size_t)sn->key[i] >= sn->n_inputs;
+        key_same = oo == on &&
+                   (oo ? (size_t)so->key[i] - so->n_inputs == (size_t)sn->key[i] - sn->n_inputs
+                       : so->key[i] == sn->key[i]);
+    }
     if (!key_same)
         change(c, FKCG_R_KEY_CHANGED, p, at(so, "key"), at(sn, "key"),
                fkcg_sprintf(c->a, "was [%s]", key_names(c, so)),

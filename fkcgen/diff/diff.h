@@ -122,6 +122,8 @@
       "the kernel no longer reads its data: every call that worked still does")                \
     X(INPUT_DATA_READ, BREAKING, "a shape-only input's data now read",                          \
       "callers that passed it unwritten (only its shape and dtype mattered) get other results") \
+    X(VARIADIC_CHANGED, BREAKING, "an input made variadic, or no longer variadic",              \
+      "the kernel's C signature takes a pointer array and a count there, or one tensor")       \
     X(OUTPUT_DTYPE_RULE_CHANGED, BREAKING, "an output's dtype_rule changed",                     \
       "the output's dtype is another (an input renamed with its rule is no change)")           \
     X(OUTPUT_SHAPE_RULE_CHANGED, BREAKING, "an output's shape_rule changed",                     \

@@ -80,6 +80,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " shape_constraint", in->shape_constraint);
         if (in->same_dtype_as) /* fields issue 22 added: only when stated (old hashes stay) */
             put_text(out, " same_dtype_as", in->same_dtype_as);
+        if (in->variadic) /* issue 22: only when stated (old hashes stay) */
+            put_text(out, " variadic", "true");
         if (in->shape_only) /* issue 22: only when stated (old hashes stay) */
             put_text(out, " shape_only", "true");
         if (in->optional) { /* issue 22: only when stated (old hashes stay) */

@@ -727,6 +727,7 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
         in->shape_constraint = str(v, item, "shape_constraint");
         read_optional(v, item, in);
         in->shape_only = bool_of(v, item, "shape_only");
+        in->variadic = bool_of(v, item, "variadic");
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
@@ -1385,6 +1386,54 @@ static const ynode *nth_output_rule(const ynode *root, size_t k, const char *rul
     return e ? fkcg_map_get(e, rule) : NULL;
 }
 
+/* A variadic input (issue 22): the last input, required, not the runtime's, its C count
+ * parameter <name>_count no other parameter's name, and no output's shape taken from it (it
+ * is several tensors). */
+static void check_variadic(vctx *v, const ynode *root, const fkcg_section *s, size_t i)
+{
+    const fkcg_input *in = &s->inputs[i];
+    const ynode *item = nth_input_node(root, i);
+    const ynode *vn = item ? fkcg_map_get(item, "variadic") : NULL;
+    const fkcg_loc *at = vn ? &vn->key->loc : &in->loc;
+    if (i + 1 != s->n_inputs)
+        fail(v, at,
+             "input '%s' is variadic but not the last input: only the last may be (its tensors "
+             "end the C parameter list's inputs)",
+             in->name);
+    if (in->optional)
+        fail(v, at,
+             "input '%s' is variadic and optional: a variadic input takes at least one tensor",
+             in->name);
+    if (s->op_kind && fkcg_runtime_op_kind(s->op_kind))
+        fail(v, at,
+             "input '%s' is variadic, but the fkc runtime's %s takes one tensor each; "
+             "drop 'variadic'",
+             in->name, s->op_kind);
+    size_t len = strlen(in->name);
+    for (size_t t = 0; t < s->n_inputs + s->n_outputs + s->n_fields; t++) {
+        const char *other = t < s->n_inputs ? s->inputs[t].name
+                            : t < s->n_inputs + s->n_outputs
+                                ? s->outputs[t - s->n_inputs].name
+                                : s->fields[t - s->n_inputs - s->n_outputs].name;
+        if (!strncmp(other, in->name, len) && !strcmp(other + len, "_count"))
+            fail(v, at,
+                 "variadic input '%s' has a C count parameter '%s_count', the name of another "
+                 "tensor or field; rename one",
+                 in->name, in->name);
+    }
+    for (size_t k = 0; k < s->n_outputs; k++) {
+        const fkcg_output *o = &s->outputs[k];
+        if (o->shape_rule && !strncmp(o->shape_rule, "same_as(", 8) && o->shape_rule_arg &&
+            !strcmp(o->shape_rule_arg, in->name)) {
+            const ynode *rn = nth_output_rule(root, k, "shape_rule");
+            fail(v, rn ? &rn->loc : &o->loc,
+                 "shape_rule '%s' takes output '%s''s shape from variadic input '%s', which is "
+                 "several tensors; state the shape from a field (from_params)",
+                 o->shape_rule, o->name, in->name);
+        }
+    }
+}
+
 static const char *dt_first(const fkcg_section *s, const fkcg_input *in)
 {
     const fkcg_dtype_info *d = in->n_dtypes ? fkcg_section_dtype(s, in->dtypes[0]) : NULL;
@@ -1406,6 +1455,8 @@ static void check_optional(vctx *v, const ynode *root, fkcg_section *s)
                  "drop 'shape_only'",
                  in->name, s->op_kind);
         }
+        if (in->variadic)
+            check_variadic(v, root, s, i);
         if (!in->optional)
             continue;
         if (s->op_kind && fkcg_runtime_op_kind(s->op_kind))
@@ -1518,6 +1569,11 @@ static void check_aliases(vctx *v, const ynode *root, fkcg_section *s, bool caps
             fail(v, &o->alias_loc,
                  "output '%s' is both in place over '%s' and an out= argument: state one", o->name,
                  in->name);
+        if (in->variadic)
+            fail(v, &o->alias_loc,
+                 "output '%s' is written in place over input '%s', which is variadic (several "
+                 "tensors)",
+                 o->name, in->name);
         bool same_dtype = (o->rule == FKCG_DR_PASSTHROUGH || o->rule == FKCG_DR_SAME_AS) &&
                           o->dtype_rule_arg && !strcmp(o->dtype_rule_arg, in->name);
         if (!same_dtype) {

@@ -3,7 +3,10 @@
  * entries in the stream's table buffers (fkc_fused_flush), with the windows they read and write
  * bound once; a batch of one write is dispatched alone (slab.c). The stream's barrier flushes
  * the batch, its touch asks whether an access meets it (fkc_fused_hazard). */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "fused.h"
+#include "stream.h"
 
 #include <stdlib.h>
 #include <string.h>

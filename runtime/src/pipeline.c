@@ -2,7 +2,8 @@
  * their pipelines: one descriptor-set layout (pushed, or allocated from the streams' pools where
  * the device has no push descriptors) and one pipeline layout for all, and one pipeline per
  * kernel, all created with the context and read-only afterwards. */
-#include "internal.h"
+#include "context.h"
+#include "pipeline.h"
 
 #include <stdio.h>
 

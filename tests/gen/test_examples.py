@@ -336,6 +336,10 @@ rs = gen and os.path.join(gen, "ex_bindings.rs")
 sig = {}  # op kind -> (inputs, outputs)
 for b in rows:
     sig[b["op_kind"]] = (len(b["inputs"]), len(b["outputs"]))
+# a variadic last input (issue 22): a pointer array and its count in the C signature
+variadic = {b["op_kind"] for b in rows if b["inputs"] and b["inputs"][-1].get("variadic")}
+check(variadic and all(i == len(b["inputs"]) - 1 for b in rows for i, x in enumerate(b["inputs"])
+                       if x.get("variadic")), "variadic inputs, each the last: %s" % ", ".join(sorted(variadic)))
 wrappers = {}
 for b in rows:
     wrappers.setdefault(b["wrapper"], b["op_kind"])
@@ -352,8 +356,10 @@ for w, op in sorted(wrappers.items()):
     ni, no = sig[op]
     ps = ["_s: *mut fkc_stream"] + ["_i%d: *const fkc_tensor" % i for i in range(ni)] + \
          ["_o%d: *mut fkc_tensor" % i for i in range(no)] + ["_p: *const c_void", "_e: *const c_void"]
+    if op in variadic:  # the status is 2000 + the count of tensors it got
+        ps[ni] = "_i%d: *const *const fkc_tensor, _n: usize" % (ni - 1)
     # an op with optional inputs: the status says which inputs arrived null (bit i: input i)
-    body = "0" if op not in opt_ops else "1000 + " + " + ".join(
+    body = "2000 + _n as u32" if op in variadic else "0" if op not in opt_ops else "1000 + " + " + ".join(
         "((_i%d.is_null() as u32) << %d)" % (i, i) for i in range(ni))
     h.append("    pub unsafe extern \"C\" fn %s(%s) -> fkc_status { %s }" % (w, ", ".join(ps), body))
 h += ["}", "", "pub mod bindings {", "    use super::rt;", "    include!(\"%s\");" % rs, "}", "",
@@ -429,6 +435,27 @@ for b in rows:
              "(b.precision.max_ulp, b.precision.max_relative)), Some((%d, %r)));" % (
                  b["op_kind"], ", ".join(rdt(d) for d in b["dtypes"]), b["backend"],
                  -int(-pr["max_ulp"] // 1), float(pr["max_relative"])))
+# a variadic input's tensors reach the wrapper as one array: its count is theirs
+h += ["}", "", "#[test]", "fn a_variadic_input_reaches_the_wrapper_as_one_array() {",
+      "    let t = rt::fkc_tensor { buffer: std::ptr::null_mut(), offset: 0, dtype: 0, rank: 0, "
+      "shape: [0; 8] };", "    let mut o = rt::fkc_tensor { buffer: std::ptr::null_mut(), "
+      "offset: 0, dtype: 0, rank: 0, shape: [0; 8] };", "    let p = &t as *const rt::fkc_tensor;"]
+nvar = 0
+for b in rows:
+    if b["op_kind"] not in variadic or b["op_kind"] != "Cat":
+        continue
+    nvar += 1
+    h.append("    let b = bindings::dispatch_key(OpKind::Cat, &[%s], Backend::%s).unwrap();" % (
+        ", ".join(rdt(d) for d in b["dtypes"]), b["backend"]))
+    for n in (1, 3):
+        h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut "
+                 "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+                 "std::ptr::null()) }, Some(%d));" % (", ".join(["p"] * n), 2000 + n))
+    h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[], &[&mut o as *mut "
+             "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+             "std::ptr::null()) }, None);")
+    break
+check(nvar == 1, "Rust: Cat's wrapper called with one and three tensors, and refused none")
 h += ["}", "", "#[test]", "fn every_wrong_key_is_refused() {"]
 for op, be, k in wrong:
     h.append("    assert!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).is_none());" % (
@@ -463,9 +490,10 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "8 passed" in r.stdout,
+        check(r.returncode == 0 and "9 passed" in r.stdout,
               "rustc: every key reaches its wrapper with its own precision, every wrong key is None, "
-              "the typed params' enums and defaults, the aliased outputs and shape-only inputs",
+              "the typed params' enums and defaults, the aliased outputs and shape-only inputs, a variadic "
+              "input's tensors as one array",
               r.stdout[-3000:])
 
 # ---- gen --select by whole keys ----
@@ -482,6 +510,15 @@ r = run([FKCGEN, "gen", "--select", sel, "--out-dir", os.path.join(tmp, "sel2")]
 check(r.returncode == 1 and "select.txt:2:6: error: op kind Cpy is bound for no key [F32]" in r.stderr
       and not os.path.exists(os.path.join(tmp, "sel2")), "gen --select: a key no binding has is "
       "an error at its line:col, nothing written", r.stderr)
+
+# ---- fkcgen doc: a field's enum values (with codes) and default on the page ----
+dd = os.path.join(tmp, "doc")
+os.makedirs(dd)
+r = run([FKCGEN, "doc", "--out-dir", dd] + rel, cwd=ROOT)
+page = "".join(open(os.path.join(dp, fn)).read() for dp, _, fns in os.walk(dd) for fn in fns)
+check(r.returncode == 0 and "- `mode`: `enum` of `normal` (0), `neox` (2), `mrope` (8), `vision` (24), "
+      "default `normal`," in page and "- `keepdim`: `bool`, default `false`," in page,
+      "doc: ROPE's mode values with their codes and default, max.dim's keepdim default", r.stderr)
 
 # ---- typed defaults at the edges of their kinds: 2^31, 2^32-1, 2^63, 2^64-1, -2^63 ----
 EDGE = """---
