@@ -495,27 +495,3 @@ pub fn op_shared_cost(op: OpKind) -> Option<&'static Cost> {
 pub fn fill_unset_cost_for_backend(bindings: &mut [Binding], backend: Backend) -> usize {
     rt::tables::fill_cost(bindings, backend, &SHARED_COST)
 }
-
-/// An output that aliases a named input or is an out= argument (return.outputs[]
-/// .in_place, .out_arg): pass input `in_place`'s tensor as the output too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OutputAlias {
-    /// Its section: `KERNELS[kernel]`.
-    pub kernel: usize,
-    /// The op kind.
-    pub op: OpKind,
-    /// Its place among the kernel's outputs.
-    pub output: usize,
-    /// The output's name.
-    pub name: &'static str,
-    /// The input it is written over (its place).
-    pub in_place: Option<usize>,
-    /// The caller's out= destination argument.
-    pub out_arg: bool,
-}
-
-/// The aliased outputs, by kernel.
-pub static OUTPUT_ALIASES: [OutputAlias; 2] = [
-    OutputAlias { kernel: 0, op: OpKind::WriteSlice, output: 0, name: "out", in_place: Some(0), out_arg: false },
-    OutputAlias { kernel: 1, op: OpKind::WriteSliceRotating, output: 0, name: "out", in_place: Some(0), out_arg: false },
-];
