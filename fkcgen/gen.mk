@@ -218,7 +218,18 @@ $(GEN_TDIR)/gen-hooks.o: fkcgen/cli/gen.c | $(GEN_TDIR)
 $(GEN_TDIR)/fkcgen-hooks: $(GEN_TDIR)/gen-hooks.o $(filter-out %/cli/gen.o,$(FKCGEN_OBJS))
 	$(CC) $(FKCGEN_CFLAGS) -o $@ $^ $(FKCGEN_LIBS)
 
-GEN_TESTS = $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_vocab $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
+# A back end of the test's own (tests/gen/python_backend.c: Python tables through the walk), in
+# one file, with its row added by FKCG_EXTRA_BACKEND: fkcgen's other objects as they are.
+$(GEN_TDIR)/backends-py.o: fkcgen/back/backends.c | $(GEN_TDIR)
+	$(CC) $(FKCGEN_CFLAGS) -DFKCG_EXTRA_BACKEND=fkcg_backend_python -c $< -o $@
+$(GEN_TDIR)/python_backend.o: tests/gen/python_backend.c | $(GEN_TDIR)
+	$(CC) $(FKCGEN_CFLAGS) -c $< -o $@
+$(GEN_TDIR)/fkcgen-py: $(GEN_TDIR)/backends-py.o $(GEN_TDIR)/python_backend.o \
+                       $(filter-out %/back/backends.o,$(FKCGEN_OBJS))
+	$(CC) $(FKCGEN_CFLAGS) -o $@ $^ $(FKCGEN_LIBS)
+-include $(GEN_TDIR)/backends-py.d $(GEN_TDIR)/python_backend.d
+
+GEN_TESTS = $(GEN_TDIR)/fkcgen-py $(GEN_TDIR)/test_emit $(GEN_TDIR)/test_emit_rust $(GEN_TDIR)/test_vocab $(GEN_TDIR)/test_generated_gcc $(GEN_TDIR)/test_generated_clang \
             $(GEN_TDIR)/test_injection_gcc $(GEN_TDIR)/test_injection_clang \
             $(GEN_TDIR)/test_injc_gcc $(GEN_TDIR)/test_injc_clang $(GEN_TDIR)/test_cli \
             $(GEN_TDIR)/fkcgen-hooks $(GEN_TDIR)/qsort_reverse.so $(GEN_TDIR)/qsort_probe \
@@ -255,6 +266,8 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
 	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN)
 	$(COUNT) py gen/test_examples.py $(PYTHON) tests/gen/test_examples.py $(FKCGEN_BIN)
+	$(COUNT) py gen/test_python_backend.py $(PYTHON) tests/gen/test_python_backend.py \
+	    $(FKCGEN_BIN) $(GEN_TDIR)/fkcgen-py
 ifeq ($(SANITIZE),)
 	$(COUNT) py gen/test_growth.py $(PYTHON) tests/gen/test_growth.py $(FKCGEN_BIN)
 endif

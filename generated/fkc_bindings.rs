@@ -307,7 +307,8 @@ impl ::core::fmt::Debug for KernelRef {
     }
 }
 
-/// The tables' parts, one group per kernel section (by index in KERNELS).
+/// The tables' parts, one group per kernel section (by index in KERNELS), then the
+/// bindings as plain rows.
 mod data {
     use super::*;
 
@@ -447,6 +448,199 @@ mod data {
         Field::new("dst_shape", "Vec<usize>", Some("the ring-buffer destination extents")),
         Field::new("capacity", "usize", Some("ring window capacity along the rotating axis")),
     ];
+
+    /// The dtypes of the bindings' keys: each key is a run of them (BindingRow::key, n_key).
+    pub(super) static KEY_DTYPES: [DType; 96] = [
+        DType::F32, DType::I32, DType::F32, // [0]
+        DType::F32, DType::I64, DType::F32, // [3]
+        DType::I32, DType::I32, DType::I32, // [6]
+        DType::I32, DType::I64, DType::I32, // [9]
+        DType::U32, DType::I32, DType::U32, // [12]
+        DType::U32, DType::I64, DType::U32, // [15]
+        DType::F16, DType::I32, DType::F16, // [18]
+        DType::F16, DType::I64, DType::F16, // [21]
+        DType::BF16, DType::I32, DType::BF16, // [24]
+        DType::BF16, DType::I64, DType::BF16, // [27]
+        DType::F64, DType::I32, DType::F64, // [30]
+        DType::F64, DType::I64, DType::F64, // [33]
+        DType::I64, DType::I32, DType::I64, // [36]
+        DType::I64, DType::I64, DType::I64, // [39]
+        DType::U8, DType::I32, DType::U8, // [42]
+        DType::U8, DType::I64, DType::U8, // [45]
+        DType::I8, DType::I32, DType::I8, // [48]
+        DType::I8, DType::I64, DType::I8, // [51]
+        DType::F32, DType::I32, DType::F16, // [54]
+        DType::F32, DType::I32, DType::BF16, // [57]
+        DType::F32, DType::I64, DType::F16, // [60]
+        DType::F32, DType::I64, DType::BF16, // [63]
+        DType::F16, DType::I32, DType::F32, // [66]
+        DType::F16, DType::I64, DType::F32, // [69]
+        DType::BF16, DType::I32, DType::F32, // [72]
+        DType::BF16, DType::I64, DType::F32, // [75]
+        DType::F32, DType::F32, // [78]
+        DType::I32, DType::I32, // [80]
+        DType::U32, DType::U32, // [82]
+        DType::F16, DType::F16, // [84]
+        DType::BF16, DType::BF16, // [86]
+        DType::F64, DType::F64, // [88]
+        DType::I64, DType::I64, // [90]
+        DType::U8, DType::U8, // [92]
+        DType::I8, DType::I8, // [94]
+    ];
+    /// The wrappers the bindings call (BindingRow::wrapper): name, reference.
+    pub(super) static WRAPPERS: [(&str, KernelRef); 24] = [
+        ("set_rows_b4", KernelRef::SetRows(rt::set_rows_b4)), // [0]
+        ("set_rows_b4_b8_b4", KernelRef::SetRows(rt::set_rows_b4_b8_b4)), // [1]
+        ("set_rows_b2_b4_b2", KernelRef::SetRows(rt::set_rows_b2_b4_b2)), // [2]
+        ("set_rows_b2_b8_b2", KernelRef::SetRows(rt::set_rows_b2_b8_b2)), // [3]
+        ("set_rows_b8_b4_b8", KernelRef::SetRows(rt::set_rows_b8_b4_b8)), // [4]
+        ("set_rows_b8", KernelRef::SetRows(rt::set_rows_b8)), // [5]
+        ("set_rows_b1_b4_b1", KernelRef::SetRows(rt::set_rows_b1_b4_b1)), // [6]
+        ("set_rows_b1_b8_b1", KernelRef::SetRows(rt::set_rows_b1_b8_b1)), // [7]
+        ("set_rows_narrow_f32_i32_f16", KernelRef::SetRows(rt::set_rows_narrow_f32_i32_f16)), // [8]
+        ("set_rows_narrow_f32_i32_bf16", KernelRef::SetRows(rt::set_rows_narrow_f32_i32_bf16)), // [9]
+        ("set_rows_narrow_f32_i64_f16", KernelRef::SetRows(rt::set_rows_narrow_f32_i64_f16)), // [10]
+        ("set_rows_narrow_f32_i64_bf16", KernelRef::SetRows(rt::set_rows_narrow_f32_i64_bf16)), // [11]
+        ("set_rows_widen_f16_i32_f32", KernelRef::SetRows(rt::set_rows_widen_f16_i32_f32)), // [12]
+        ("set_rows_widen_f16_i64_f32", KernelRef::SetRows(rt::set_rows_widen_f16_i64_f32)), // [13]
+        ("set_rows_widen_bf16_i32_f32", KernelRef::SetRows(rt::set_rows_widen_bf16_i32_f32)), // [14]
+        ("set_rows_widen_bf16_i64_f32", KernelRef::SetRows(rt::set_rows_widen_bf16_i64_f32)), // [15]
+        ("write_slice_b4", KernelRef::WriteSlice(rt::write_slice_b4)), // [16]
+        ("write_slice_b2", KernelRef::WriteSlice(rt::write_slice_b2)), // [17]
+        ("write_slice_b8", KernelRef::WriteSlice(rt::write_slice_b8)), // [18]
+        ("write_slice_b1", KernelRef::WriteSlice(rt::write_slice_b1)), // [19]
+        ("write_slice_rotating_b4", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4)), // [20]
+        ("write_slice_rotating_b2", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b2)), // [21]
+        ("write_slice_rotating_b8", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b8)), // [22]
+        ("write_slice_rotating_b1", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b1)), // [23]
+    ];
+    /// Each binding's symbol (`<entry_point>_<suffix>`), in table order.
+    pub(super) static SYMBOLS: [&str; 44] = [
+        "fkc::runtime::set_rows_f32_i32_f32",
+        "fkc::runtime::set_rows_f32_i64_f32",
+        "fkc::runtime::set_rows_i32",
+        "fkc::runtime::set_rows_i32_i64_i32",
+        "fkc::runtime::set_rows_u32_i32_u32",
+        "fkc::runtime::set_rows_u32_i64_u32",
+        "fkc::runtime::set_rows_f16_i32_f16",
+        "fkc::runtime::set_rows_f16_i64_f16",
+        "fkc::runtime::set_rows_bf16_i32_bf16",
+        "fkc::runtime::set_rows_bf16_i64_bf16",
+        "fkc::runtime::set_rows_f64_i32_f64",
+        "fkc::runtime::set_rows_f64_i64_f64",
+        "fkc::runtime::set_rows_i64_i32_i64",
+        "fkc::runtime::set_rows_i64",
+        "fkc::runtime::set_rows_u8_i32_u8",
+        "fkc::runtime::set_rows_u8_i64_u8",
+        "fkc::runtime::set_rows_i8_i32_i8",
+        "fkc::runtime::set_rows_i8_i64_i8",
+        "fkc::runtime::set_rows_narrow_f32_i32_f16",
+        "fkc::runtime::set_rows_narrow_f32_i32_bf16",
+        "fkc::runtime::set_rows_narrow_f32_i64_f16",
+        "fkc::runtime::set_rows_narrow_f32_i64_bf16",
+        "fkc::runtime::set_rows_widen_f16_i32_f32",
+        "fkc::runtime::set_rows_widen_f16_i64_f32",
+        "fkc::runtime::set_rows_widen_bf16_i32_f32",
+        "fkc::runtime::set_rows_widen_bf16_i64_f32",
+        "fuel_vulkan_backend::fkc::write_slice_f32",
+        "fuel_vulkan_backend::fkc::write_slice_i32",
+        "fuel_vulkan_backend::fkc::write_slice_u32",
+        "fuel_vulkan_backend::fkc::write_slice_f16",
+        "fuel_vulkan_backend::fkc::write_slice_bf16",
+        "fuel_vulkan_backend::fkc::write_slice_f64",
+        "fuel_vulkan_backend::fkc::write_slice_i64",
+        "fuel_vulkan_backend::fkc::write_slice_u8",
+        "fuel_vulkan_backend::fkc::write_slice_i8",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_f32",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_i32",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_u32",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_f16",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_bf16",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_f64",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_i64",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_u8",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_i8",
+    ];
+    /// The bindings' own precisions (precision_by_dtype), by section (BindingRow::precision - 1).
+    pub(super) static PRECISIONS: [&Precision; 0] = [
+    ];
+    /// BINDINGS as plain data, in table order.
+    pub(super) static BINDING_ROWS: [rt::tables::BindingRow; 44] = [
+        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [0] set_rows F32 I32 F32
+        rt::tables::BindingRow { kernel: 0, key: 3, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [1] set_rows F32 I64 F32
+        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [2] set_rows I32 I32 I32
+        rt::tables::BindingRow { kernel: 0, key: 9, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [3] set_rows I32 I64 I32
+        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [4] set_rows U32 I32 U32
+        rt::tables::BindingRow { kernel: 0, key: 15, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [5] set_rows U32 I64 U32
+        rt::tables::BindingRow { kernel: 0, key: 18, n_key: 3, wrapper: 2, width: 2, precision: 0 }, // [6] set_rows F16 I32 F16
+        rt::tables::BindingRow { kernel: 0, key: 21, n_key: 3, wrapper: 3, width: 2, precision: 0 }, // [7] set_rows F16 I64 F16
+        rt::tables::BindingRow { kernel: 0, key: 24, n_key: 3, wrapper: 2, width: 2, precision: 0 }, // [8] set_rows BF16 I32 BF16
+        rt::tables::BindingRow { kernel: 0, key: 27, n_key: 3, wrapper: 3, width: 2, precision: 0 }, // [9] set_rows BF16 I64 BF16
+        rt::tables::BindingRow { kernel: 0, key: 30, n_key: 3, wrapper: 4, width: 8, precision: 0 }, // [10] set_rows F64 I32 F64
+        rt::tables::BindingRow { kernel: 0, key: 33, n_key: 3, wrapper: 5, width: 8, precision: 0 }, // [11] set_rows F64 I64 F64
+        rt::tables::BindingRow { kernel: 0, key: 36, n_key: 3, wrapper: 4, width: 8, precision: 0 }, // [12] set_rows I64 I32 I64
+        rt::tables::BindingRow { kernel: 0, key: 39, n_key: 3, wrapper: 5, width: 8, precision: 0 }, // [13] set_rows I64 I64 I64
+        rt::tables::BindingRow { kernel: 0, key: 42, n_key: 3, wrapper: 6, width: 1, precision: 0 }, // [14] set_rows U8 I32 U8
+        rt::tables::BindingRow { kernel: 0, key: 45, n_key: 3, wrapper: 7, width: 1, precision: 0 }, // [15] set_rows U8 I64 U8
+        rt::tables::BindingRow { kernel: 0, key: 48, n_key: 3, wrapper: 6, width: 1, precision: 0 }, // [16] set_rows I8 I32 I8
+        rt::tables::BindingRow { kernel: 0, key: 51, n_key: 3, wrapper: 7, width: 1, precision: 0 }, // [17] set_rows I8 I64 I8
+        rt::tables::BindingRow { kernel: 1, key: 54, n_key: 3, wrapper: 8, width: 4, precision: 0 }, // [18] set_rows_narrow F32 I32 F16
+        rt::tables::BindingRow { kernel: 1, key: 57, n_key: 3, wrapper: 9, width: 4, precision: 0 }, // [19] set_rows_narrow F32 I32 BF16
+        rt::tables::BindingRow { kernel: 1, key: 60, n_key: 3, wrapper: 10, width: 4, precision: 0 }, // [20] set_rows_narrow F32 I64 F16
+        rt::tables::BindingRow { kernel: 1, key: 63, n_key: 3, wrapper: 11, width: 4, precision: 0 }, // [21] set_rows_narrow F32 I64 BF16
+        rt::tables::BindingRow { kernel: 2, key: 66, n_key: 3, wrapper: 12, width: 2, precision: 0 }, // [22] set_rows_widen F16 I32 F32
+        rt::tables::BindingRow { kernel: 2, key: 69, n_key: 3, wrapper: 13, width: 2, precision: 0 }, // [23] set_rows_widen F16 I64 F32
+        rt::tables::BindingRow { kernel: 2, key: 72, n_key: 3, wrapper: 14, width: 2, precision: 0 }, // [24] set_rows_widen BF16 I32 F32
+        rt::tables::BindingRow { kernel: 2, key: 75, n_key: 3, wrapper: 15, width: 2, precision: 0 }, // [25] set_rows_widen BF16 I64 F32
+        rt::tables::BindingRow { kernel: 3, key: 78, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [26] write_slice F32 F32
+        rt::tables::BindingRow { kernel: 3, key: 80, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [27] write_slice I32 I32
+        rt::tables::BindingRow { kernel: 3, key: 82, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [28] write_slice U32 U32
+        rt::tables::BindingRow { kernel: 3, key: 84, n_key: 2, wrapper: 17, width: 2, precision: 0 }, // [29] write_slice F16 F16
+        rt::tables::BindingRow { kernel: 3, key: 86, n_key: 2, wrapper: 17, width: 2, precision: 0 }, // [30] write_slice BF16 BF16
+        rt::tables::BindingRow { kernel: 3, key: 88, n_key: 2, wrapper: 18, width: 8, precision: 0 }, // [31] write_slice F64 F64
+        rt::tables::BindingRow { kernel: 3, key: 90, n_key: 2, wrapper: 18, width: 8, precision: 0 }, // [32] write_slice I64 I64
+        rt::tables::BindingRow { kernel: 3, key: 92, n_key: 2, wrapper: 19, width: 1, precision: 0 }, // [33] write_slice U8 U8
+        rt::tables::BindingRow { kernel: 3, key: 94, n_key: 2, wrapper: 19, width: 1, precision: 0 }, // [34] write_slice I8 I8
+        rt::tables::BindingRow { kernel: 4, key: 78, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [35] write_slice_rotating F32 F32
+        rt::tables::BindingRow { kernel: 4, key: 80, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [36] write_slice_rotating I32 I32
+        rt::tables::BindingRow { kernel: 4, key: 82, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [37] write_slice_rotating U32 U32
+        rt::tables::BindingRow { kernel: 4, key: 84, n_key: 2, wrapper: 21, width: 2, precision: 0 }, // [38] write_slice_rotating F16 F16
+        rt::tables::BindingRow { kernel: 4, key: 86, n_key: 2, wrapper: 21, width: 2, precision: 0 }, // [39] write_slice_rotating BF16 BF16
+        rt::tables::BindingRow { kernel: 4, key: 88, n_key: 2, wrapper: 22, width: 8, precision: 0 }, // [40] write_slice_rotating F64 F64
+        rt::tables::BindingRow { kernel: 4, key: 90, n_key: 2, wrapper: 22, width: 8, precision: 0 }, // [41] write_slice_rotating I64 I64
+        rt::tables::BindingRow { kernel: 4, key: 92, n_key: 2, wrapper: 23, width: 1, precision: 0 }, // [42] write_slice_rotating U8 U8
+        rt::tables::BindingRow { kernel: 4, key: 94, n_key: 2, wrapper: 23, width: 1, precision: 0 }, // [43] write_slice_rotating I8 I8
+    ];
+
+    pub(super) fn bindings() -> Vec<Binding> {
+        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, &WRAPPERS,
+                             &PRECISIONS)
+    }
+
+    /// Link registry `fkc::runtime::SET_ROWS_ENTRY_POINTS`: its rows of BINDINGS, by symbol (byte order).
+    pub(super) static LINKS_0: [u32; 26] = [
+        8, 9, 6, 7, 0, 1, 10, 11, 2, 3, 13, 12, 16, 17, 19, 18,
+        21, 20, 4, 5, 14, 15, 24, 25, 22, 23,
+    ];
+    pub(super) fn links_0() -> Vec<LinkEntry> {
+        rt::tables::links("fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS, &LINKS_0)
+    }
+
+    /// Link registry `fuel_vulkan_backend::fkc::ENTRY_POINTS`: its rows of BINDINGS, by symbol (byte order).
+    pub(super) static LINKS_1: [u32; 18] = [
+        30, 29, 26, 31, 27, 32, 34, 39, 38, 35, 40, 36, 41, 43, 37, 42,
+        28, 33,
+    ];
+    pub(super) fn links_1() -> Vec<LinkEntry> {
+        rt::tables::links("fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS, &LINKS_1)
+    }
+
+    pub(super) fn registries() -> Vec<(&'static str, &'static [LinkEntry])> {
+        vec![
+            ("fkc::runtime::SET_ROWS_ENTRY_POINTS", &super::SET_ROWS_ENTRY_POINTS[..]),
+            ("fuel_vulkan_backend::fkc::ENTRY_POINTS", &super::ENTRY_POINTS[..]),
+        ]
+    }
 }
 
 /// The unknown-cost sentinel (docs/cost.md).
@@ -523,245 +717,20 @@ pub static KERNELS: [KernelInfo; 5] = [
         Some("The sliding-window (rotating KV-cache) variant of write_slice: the wrapper handles the position D2H readback + ring-boundary split, then delegates to the byte-width slab-write path (a pure byte/word data move). BYTE-WIDTH-keyed: the 9 element dtypes map to 4 wrappers (write_slice_rotating::write_slice_rotating_{b1,b2,b4,b8}). This section fans the BASE entry_point over [F32, I32, U32, F16, BF16, F64, I64, U8, I8]. Contiguous-only binding. Dispatch key (WriteSliceRotating, [T, T], Vulkan).")),
 ];
 
-macro_rules! symbol_3 {
-    ($s:literal) => {
-        concat!("fuel_vulkan_backend::fkc::write_slice", "_", $s)
-    };
-}
-macro_rules! rows_3 {
-    ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSlice, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[3], symbol_3!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_3, &KERNELS[3].precision)
-    };
-}
-macro_rules! symbol_4 {
-    ($s:literal) => {
-        concat!("fuel_vulkan_backend::fkc::write_slice_rotating", "_", $s)
-    };
-}
-macro_rules! rows_4 {
-    ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSliceRotating, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[4], symbol_4!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_3, &KERNELS[4].precision)
-    };
-}
-/// One row per (section x dtype), by op kind, backend, kernel, dtype.
-pub static BINDINGS: [Binding; 44] = [
-    // [0] set_rows F32 I32 F32
-    Binding::new(OpKind::SetRows, &[DType::F32, DType::I32, DType::F32], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_f32_i32_f32", "set_rows_b4",
-        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0, &KERNELS[0].precision),
-    // [1] set_rows F32 I64 F32
-    Binding::new(OpKind::SetRows, &[DType::F32, DType::I64, DType::F32], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_f32_i64_f32", "set_rows_b4_b8_b4",
-        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0, &KERNELS[0].precision),
-    // [2] set_rows I32 I32 I32
-    Binding::new(OpKind::SetRows, &[DType::I32, DType::I32, DType::I32], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_i32", "set_rows_b4",
-        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0, &KERNELS[0].precision),
-    // [3] set_rows I32 I64 I32
-    Binding::new(OpKind::SetRows, &[DType::I32, DType::I64, DType::I32], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_i32_i64_i32", "set_rows_b4_b8_b4",
-        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0, &KERNELS[0].precision),
-    // [4] set_rows U32 I32 U32
-    Binding::new(OpKind::SetRows, &[DType::U32, DType::I32, DType::U32], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_u32_i32_u32", "set_rows_b4",
-        KernelRef::SetRows(rt::set_rows_b4), 4, &data::COST_0, &KERNELS[0].precision),
-    // [5] set_rows U32 I64 U32
-    Binding::new(OpKind::SetRows, &[DType::U32, DType::I64, DType::U32], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_u32_i64_u32", "set_rows_b4_b8_b4",
-        KernelRef::SetRows(rt::set_rows_b4_b8_b4), 4, &data::COST_0, &KERNELS[0].precision),
-    // [6] set_rows F16 I32 F16
-    Binding::new(OpKind::SetRows, &[DType::F16, DType::I32, DType::F16], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_f16_i32_f16", "set_rows_b2_b4_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b4_b2), 2, &data::COST_0, &KERNELS[0].precision),
-    // [7] set_rows F16 I64 F16
-    Binding::new(OpKind::SetRows, &[DType::F16, DType::I64, DType::F16], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_f16_i64_f16", "set_rows_b2_b8_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b8_b2), 2, &data::COST_0, &KERNELS[0].precision),
-    // [8] set_rows BF16 I32 BF16
-    Binding::new(OpKind::SetRows, &[DType::BF16, DType::I32, DType::BF16], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_bf16_i32_bf16", "set_rows_b2_b4_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b4_b2), 2, &data::COST_0, &KERNELS[0].precision),
-    // [9] set_rows BF16 I64 BF16
-    Binding::new(OpKind::SetRows, &[DType::BF16, DType::I64, DType::BF16], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_bf16_i64_bf16", "set_rows_b2_b8_b2",
-        KernelRef::SetRows(rt::set_rows_b2_b8_b2), 2, &data::COST_0, &KERNELS[0].precision),
-    // [10] set_rows F64 I32 F64
-    Binding::new(OpKind::SetRows, &[DType::F64, DType::I32, DType::F64], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_f64_i32_f64", "set_rows_b8_b4_b8",
-        KernelRef::SetRows(rt::set_rows_b8_b4_b8), 8, &data::COST_0, &KERNELS[0].precision),
-    // [11] set_rows F64 I64 F64
-    Binding::new(OpKind::SetRows, &[DType::F64, DType::I64, DType::F64], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_f64_i64_f64", "set_rows_b8",
-        KernelRef::SetRows(rt::set_rows_b8), 8, &data::COST_0, &KERNELS[0].precision),
-    // [12] set_rows I64 I32 I64
-    Binding::new(OpKind::SetRows, &[DType::I64, DType::I32, DType::I64], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_i64_i32_i64", "set_rows_b8_b4_b8",
-        KernelRef::SetRows(rt::set_rows_b8_b4_b8), 8, &data::COST_0, &KERNELS[0].precision),
-    // [13] set_rows I64 I64 I64
-    Binding::new(OpKind::SetRows, &[DType::I64, DType::I64, DType::I64], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_i64", "set_rows_b8",
-        KernelRef::SetRows(rt::set_rows_b8), 8, &data::COST_0, &KERNELS[0].precision),
-    // [14] set_rows U8 I32 U8
-    Binding::new(OpKind::SetRows, &[DType::U8, DType::I32, DType::U8], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_u8_i32_u8", "set_rows_b1_b4_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b4_b1), 1, &data::COST_0, &KERNELS[0].precision),
-    // [15] set_rows U8 I64 U8
-    Binding::new(OpKind::SetRows, &[DType::U8, DType::I64, DType::U8], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_u8_i64_u8", "set_rows_b1_b8_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b8_b1), 1, &data::COST_0, &KERNELS[0].precision),
-    // [16] set_rows I8 I32 I8
-    Binding::new(OpKind::SetRows, &[DType::I8, DType::I32, DType::I8], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_i8_i32_i8", "set_rows_b1_b4_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b4_b1), 1, &data::COST_0, &KERNELS[0].precision),
-    // [17] set_rows I8 I64 I8
-    Binding::new(OpKind::SetRows, &[DType::I8, DType::I64, DType::I8], Backend::Vulkan,
-        &KERNELS[0], "fkc::runtime::set_rows_i8_i64_i8", "set_rows_b1_b8_b1",
-        KernelRef::SetRows(rt::set_rows_b1_b8_b1), 1, &data::COST_0, &KERNELS[0].precision),
-    // [18] set_rows_narrow F32 I32 F16
-    Binding::new(OpKind::SetRows, &[DType::F32, DType::I32, DType::F16], Backend::Vulkan,
-        &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i32_f16", "set_rows_narrow_f32_i32_f16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i32_f16), 4, &data::COST_1,
-        &KERNELS[1].precision),
-    // [19] set_rows_narrow F32 I32 BF16
-    Binding::new(OpKind::SetRows, &[DType::F32, DType::I32, DType::BF16], Backend::Vulkan,
-        &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i32_bf16", "set_rows_narrow_f32_i32_bf16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i32_bf16), 4, &data::COST_1,
-        &KERNELS[1].precision),
-    // [20] set_rows_narrow F32 I64 F16
-    Binding::new(OpKind::SetRows, &[DType::F32, DType::I64, DType::F16], Backend::Vulkan,
-        &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i64_f16", "set_rows_narrow_f32_i64_f16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i64_f16), 4, &data::COST_1,
-        &KERNELS[1].precision),
-    // [21] set_rows_narrow F32 I64 BF16
-    Binding::new(OpKind::SetRows, &[DType::F32, DType::I64, DType::BF16], Backend::Vulkan,
-        &KERNELS[1], "fkc::runtime::set_rows_narrow_f32_i64_bf16", "set_rows_narrow_f32_i64_bf16",
-        KernelRef::SetRows(rt::set_rows_narrow_f32_i64_bf16), 4, &data::COST_1,
-        &KERNELS[1].precision),
-    // [22] set_rows_widen F16 I32 F32
-    Binding::new(OpKind::SetRows, &[DType::F16, DType::I32, DType::F32], Backend::Vulkan,
-        &KERNELS[2], "fkc::runtime::set_rows_widen_f16_i32_f32", "set_rows_widen_f16_i32_f32",
-        KernelRef::SetRows(rt::set_rows_widen_f16_i32_f32), 2, &data::COST_2,
-        &KERNELS[2].precision),
-    // [23] set_rows_widen F16 I64 F32
-    Binding::new(OpKind::SetRows, &[DType::F16, DType::I64, DType::F32], Backend::Vulkan,
-        &KERNELS[2], "fkc::runtime::set_rows_widen_f16_i64_f32", "set_rows_widen_f16_i64_f32",
-        KernelRef::SetRows(rt::set_rows_widen_f16_i64_f32), 2, &data::COST_2,
-        &KERNELS[2].precision),
-    // [24] set_rows_widen BF16 I32 F32
-    Binding::new(OpKind::SetRows, &[DType::BF16, DType::I32, DType::F32], Backend::Vulkan,
-        &KERNELS[2], "fkc::runtime::set_rows_widen_bf16_i32_f32", "set_rows_widen_bf16_i32_f32",
-        KernelRef::SetRows(rt::set_rows_widen_bf16_i32_f32), 2, &data::COST_2,
-        &KERNELS[2].precision),
-    // [25] set_rows_widen BF16 I64 F32
-    Binding::new(OpKind::SetRows, &[DType::BF16, DType::I64, DType::F32], Backend::Vulkan,
-        &KERNELS[2], "fkc::runtime::set_rows_widen_bf16_i64_f32", "set_rows_widen_bf16_i64_f32",
-        KernelRef::SetRows(rt::set_rows_widen_bf16_i64_f32), 2, &data::COST_2,
-        &KERNELS[2].precision),
-    rows_3!(F32, "f32", write_slice_b4, 4), // [26]
-    rows_3!(I32, "i32", write_slice_b4, 4), // [27]
-    rows_3!(U32, "u32", write_slice_b4, 4), // [28]
-    rows_3!(F16, "f16", write_slice_b2, 2), // [29]
-    rows_3!(BF16, "bf16", write_slice_b2, 2), // [30]
-    rows_3!(F64, "f64", write_slice_b8, 8), // [31]
-    rows_3!(I64, "i64", write_slice_b8, 8), // [32]
-    rows_3!(U8, "u8", write_slice_b1, 1), // [33]
-    rows_3!(I8, "i8", write_slice_b1, 1), // [34]
-    rows_4!(F32, "f32", write_slice_rotating_b4, 4), // [35]
-    rows_4!(I32, "i32", write_slice_rotating_b4, 4), // [36]
-    rows_4!(U32, "u32", write_slice_rotating_b4, 4), // [37]
-    rows_4!(F16, "f16", write_slice_rotating_b2, 2), // [38]
-    rows_4!(BF16, "bf16", write_slice_rotating_b2, 2), // [39]
-    rows_4!(F64, "f64", write_slice_rotating_b8, 8), // [40]
-    rows_4!(I64, "i64", write_slice_rotating_b8, 8), // [41]
-    rows_4!(U8, "u8", write_slice_rotating_b1, 1), // [42]
-    rows_4!(I8, "i8", write_slice_rotating_b1, 1), // [43]
-];
+/// One row per (section x dtype), by op kind, backend, kernel, dtype. Built from data::BINDING_ROWS on first use (44 rows).
+pub static BINDINGS: rt::tables::Lazy<Vec<Binding>> = rt::tables::Lazy::new(data::bindings);
 
 /// Link registry `fkc::runtime::SET_ROWS_ENTRY_POINTS`: every `<entry_point>_<suffix>` symbol -> its
-/// binding, sorted by symbol (byte order).
-pub static SET_ROWS_ENTRY_POINTS: [LinkEntry; 26] = [
-    LinkEntry::new("fkc::runtime::set_rows_bf16_i32_bf16", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[8]),
-    LinkEntry::new("fkc::runtime::set_rows_bf16_i64_bf16", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[9]),
-    LinkEntry::new("fkc::runtime::set_rows_f16_i32_f16", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[6]),
-    LinkEntry::new("fkc::runtime::set_rows_f16_i64_f16", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[7]),
-    LinkEntry::new("fkc::runtime::set_rows_f32_i32_f32", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[0]),
-    LinkEntry::new("fkc::runtime::set_rows_f32_i64_f32", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[1]),
-    LinkEntry::new("fkc::runtime::set_rows_f64_i32_f64", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[10]),
-    LinkEntry::new("fkc::runtime::set_rows_f64_i64_f64", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[11]),
-    LinkEntry::new("fkc::runtime::set_rows_i32", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[2]),
-    LinkEntry::new("fkc::runtime::set_rows_i32_i64_i32", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[3]),
-    LinkEntry::new("fkc::runtime::set_rows_i64", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[13]),
-    LinkEntry::new("fkc::runtime::set_rows_i64_i32_i64", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[12]),
-    LinkEntry::new("fkc::runtime::set_rows_i8_i32_i8", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[16]),
-    LinkEntry::new("fkc::runtime::set_rows_i8_i64_i8", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[17]),
-    LinkEntry::new("fkc::runtime::set_rows_narrow_f32_i32_bf16",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[19]),
-    LinkEntry::new("fkc::runtime::set_rows_narrow_f32_i32_f16",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[18]),
-    LinkEntry::new("fkc::runtime::set_rows_narrow_f32_i64_bf16",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[21]),
-    LinkEntry::new("fkc::runtime::set_rows_narrow_f32_i64_f16",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[20]),
-    LinkEntry::new("fkc::runtime::set_rows_u32_i32_u32", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[4]),
-    LinkEntry::new("fkc::runtime::set_rows_u32_i64_u32", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[5]),
-    LinkEntry::new("fkc::runtime::set_rows_u8_i32_u8", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[14]),
-    LinkEntry::new("fkc::runtime::set_rows_u8_i64_u8", "fkc::runtime::SET_ROWS_ENTRY_POINTS",
-        &BINDINGS[15]),
-    LinkEntry::new("fkc::runtime::set_rows_widen_bf16_i32_f32",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[24]),
-    LinkEntry::new("fkc::runtime::set_rows_widen_bf16_i64_f32",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[25]),
-    LinkEntry::new("fkc::runtime::set_rows_widen_f16_i32_f32",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[22]),
-    LinkEntry::new("fkc::runtime::set_rows_widen_f16_i64_f32",
-        "fkc::runtime::SET_ROWS_ENTRY_POINTS", &BINDINGS[23]),
-];
+/// binding, sorted by symbol (byte order); 26 rows, built on first use.
+pub static SET_ROWS_ENTRY_POINTS: rt::tables::Lazy<Vec<LinkEntry>> = rt::tables::Lazy::new(data::links_0);
 
 /// Link registry `fuel_vulkan_backend::fkc::ENTRY_POINTS`: every `<entry_point>_<suffix>` symbol -> its
-/// binding, sorted by symbol (byte order).
-pub static ENTRY_POINTS: [LinkEntry; 18] = [
-    LinkEntry::new(symbol_3!("bf16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[30]),
-    LinkEntry::new(symbol_3!("f16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[29]),
-    LinkEntry::new(symbol_3!("f32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[26]),
-    LinkEntry::new(symbol_3!("f64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[31]),
-    LinkEntry::new(symbol_3!("i32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[27]),
-    LinkEntry::new(symbol_3!("i64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[32]),
-    LinkEntry::new(symbol_3!("i8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[34]),
-    LinkEntry::new(symbol_4!("bf16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[39]),
-    LinkEntry::new(symbol_4!("f16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[38]),
-    LinkEntry::new(symbol_4!("f32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[35]),
-    LinkEntry::new(symbol_4!("f64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[40]),
-    LinkEntry::new(symbol_4!("i32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[36]),
-    LinkEntry::new(symbol_4!("i64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[41]),
-    LinkEntry::new(symbol_4!("i8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[43]),
-    LinkEntry::new(symbol_4!("u32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[37]),
-    LinkEntry::new(symbol_4!("u8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[42]),
-    LinkEntry::new(symbol_3!("u32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[28]),
-    LinkEntry::new(symbol_3!("u8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[33]),
-];
+/// binding, sorted by symbol (byte order); 18 rows, built on first use.
+pub static ENTRY_POINTS: rt::tables::Lazy<Vec<LinkEntry>> = rt::tables::Lazy::new(data::links_1);
 
-/// Every link registry: its path and its rows, sorted by path.
-pub static LINK_REGISTRIES: [(&str, &[LinkEntry]); 2] = [
-    ("fkc::runtime::SET_ROWS_ENTRY_POINTS", &SET_ROWS_ENTRY_POINTS),
-    ("fuel_vulkan_backend::fkc::ENTRY_POINTS", &ENTRY_POINTS),
-];
+/// Every link registry: its path and its rows, sorted by path; built on first use.
+pub static LINK_REGISTRIES: rt::tables::Lazy<Vec<(&str, &[LinkEntry])>> =
+    rt::tables::Lazy::new(data::registries);
 
 /// Each op kind's shared cost: its first section's (by kernel) that states a known one.
 static SHARED_COST: [&Cost; 3] = [

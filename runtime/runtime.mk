@@ -245,12 +245,13 @@ check-bench-short: $(BUILD)/fkc-bench
 	          '### set_rows' 'set_rows x 64 + advance, replayed' 'set_rows x 64, f32 -> f16 |' \
 	          'fkc_write_slice_sync' '### Host command buffers' 'the host'"'"'s command buffer |' \
 	          'fkc_stream_submit_async, one op' '### Decode step' '64 x write_slice |' \
-	          '64 x rotating + advance, replayed |'; do \
+	          '64 x rotating + advance, replayed |' '64 x rotating, no advance |' \
+	          'rotating [r,n] into a ring'; do \
 	    grep -qF -- "$$s" $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; \
 	    echo "check-bench-short: no '$$s' in the output"; exit 1; }; done
 	@awk -F'|' '/^\| 64 x / { n++; if ($$6 + 0 > 4 || $$6 + 0 < 1) { print "check-bench-short: " \
 	    "a 64-write decode step records " $$6 + 0 " commands (at most 4):"; print; bad = 1 } } \
-	    END { if (n != 6) { print "check-bench-short: " n + 0 " decode-step rows, not 6"; bad = 1 } \
+	    END { if (n != 8) { print "check-bench-short: " n + 0 " decode-step rows, not 8"; bad = 1 } \
 	    exit bad }' $(BUILD)/bench-short.md || { cat $(BUILD)/bench-short.md; exit 1; }
 	@echo "check-bench-short: fkc-bench --short ran and printed every section; a 64-write decode step records at most 4 commands"
 

@@ -48,7 +48,7 @@ $(FUZZ_DIR)/fuzz_emit: tests/fkcgen/fuzz_emit.c $(FUZZ_EMIT_SRCS) $(wildcard fkc
 	    -o $@ $(filter %.c,$^) $(FKCGEN_LIBS)
 
 $(FUZZ_DIR)/fuzz_npy: tests/cli/fuzz_npy.c $(FUZZ_NPY_SRCS) $(wildcard runtime/tools/npy.h \
-                      runtime/include/fkc/*.h runtime/src/internal.h runtime/src/plan.h)
+                      runtime/include/fkc/*.h runtime/src/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iruntime/include -Iruntime/tools -Iruntime/src \
 	    -o $@ $(filter %.c,$^)

@@ -299,6 +299,10 @@ typedef struct fkcg_style {
     void (*vocab)(fkcg_buf *out, int which, const char *value); /* value of fkcg_vocabs[which] */
     void (*row_edge)(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open); /* a row's
                                                  (or nested row's) opening or end */
+    /* after a row referenced (row `row` of table t), its field that is a nested row of table
+     * `field` (KERNELS' PRECISION): C and Rust ".precision"; a language whose rows have no
+     * field names by its place (fkcg_render_place) */
+    void (*member)(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field);
     void (*op)(fkcg_render *r, fkcg_buf *out, size_t op); /* an op kind's enumerator */
     void (*wrapper)(fkcg_render *r, fkcg_buf *out, size_t row, bool ref); /* a row's wrapper:
                                                              its kernel ref, or its name */
@@ -317,10 +321,12 @@ typedef struct fkcg_style {
     size_t cont;              /* a wrapped row's next lines: this many columns past its indent */
     const char *section_lead; /* before a section's tables' comment line */
     const char *none, *some, *some_end; /* an absent value; around a present optional one */
+    const char *truth[2];               /* false, true */
+    const char *address;                /* before a row or table referenced ("&") */
     const char *key_open, *key_end;     /* around a key [T, T] */
     bool key_count;                     /* the key's length follows it (C: ", 2") */
     const char *empty_slice;            /* a slice of no rows */
-    bool slice_counted;                 /* a slice is "name, n" (C), else "&name" (Rust) */
+    bool slice_counted;                 /* a slice is "name, n" (C), else address name ("&name") */
     const char *section_scope;          /* before a section's table named from outside it */
     const char *unknown_cost;           /* the unknown-cost sentinel, referenced */
     bool registry_path;                 /* a link registry by its path (Rust), not by index */
@@ -376,6 +382,9 @@ bool fkcg_render_windowed(fkcg_table_id t);
 /* A table's name as the style's language writes it (a section's: '%' is sec, or sec_k for an
  * input's dtypes; from outside the section with the style's section_scope first). */
 void fkcg_render_name(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t sec, size_t k);
+/* The place of row `row` of table t's field that is a nested row of table `field`, among the
+ * cells the style prints (0 first), or FKCG_NONE: for a style's member. */
+size_t fkcg_render_place(const fkcg_render *r, fkcg_table_id t, size_t row, fkcg_table_id field);
 /* A cell, nested rows whole, through the style. */
 void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c);
 /* "[i] kernel (file:line)": the comment of a section's row; line false leaves ":line" out. */

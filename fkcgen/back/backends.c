@@ -7,10 +7,20 @@
 #include "fkcgen.h"
 #include "internal.h"
 
+/* A build may add a back end of its own without editing a file of fkcgen:
+ * -DFKCG_EXTRA_BACKEND=NAME, the `const fkcg_backend NAME` its one file defines, adds its row
+ * last (tests/gen/python_backend.c, in build/tests/gen/fkcgen-py). */
+#ifdef FKCG_EXTRA_BACKEND
+extern const fkcg_backend FKCG_EXTRA_BACKEND;
+#endif
+
 static const fkcg_backend *const backends[] = {
     &fkcg_backend_c,
     &fkcg_backend_rust,
     &fkcg_backend_json,
+#ifdef FKCG_EXTRA_BACKEND
+    &FKCG_EXTRA_BACKEND,
+#endif
 };
 enum { N_BACKENDS = sizeof backends / sizeof backends[0] };
 

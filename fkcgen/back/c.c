@@ -447,16 +447,25 @@ static void template_call(fkcg_render *r, fkcg_buf *out, size_t row, bool symbol
         fkcg_buf_printf(out, "(%s, %s, %u)", d->name, d->suffix, (unsigned)w->b->byte_width);
 }
 
+/* A referenced row's field: .caps or .precision, the names of the row type's members. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    (void)r;
+    (void)t;
+    (void)row;
+    fkcg_buf_puts(out, field == FKCG_T_CAPS ? ".caps" : ".precision");
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style c_style = {
-    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge,
+    .tables = c_tables, .cell = keep_cell, .row_edge = row_edge, .member = member,
     .str = put_cstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_double, .uint = put_uint, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "    "}, .cont = 1, .section_lead = "",
-    .none = "NULL", .some = "", .some_end = "",
+    .none = "NULL", .some = "", .some_end = "", .truth = {"false", "true"}, .address = "&",
     .key_open = "{", .key_end = "}", .key_count = true, .empty_slice = "NULL, 0",
     .slice_counted = true,
     .section_scope = "", .unknown_cost = "&unknown_cost", .registry_path = false,
@@ -546,9 +555,17 @@ static void put_params(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
     for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
         bool in = i < s->n_inputs;
         t.len = 0;
-        put_str(&t, in ? "const fkc_tensor *" : "fkc_tensor *");
+        bool var = in && s->inputs[i].variadic; /* issue 22: a pointer array and its count */
+        put_str(&t, var ? "const fkc_tensor *const *" : in ? "const fkc_tensor *" : "fkc_tensor *");
         put_ident(&t, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
         put_param(b, open, false, fkcg_buf_str(&t));
+        if (var) {
+            t.len = 0;
+            put_str(&t, "size_t ");
+            put_ident(&t, s->inputs[i].name);
+            put_str(&t, "_count");
+            put_param(b, open, false, fkcg_buf_str(&t));
+        }
     }
     t.len = 0;
     if (s->variant || op->rt) {
@@ -718,7 +735,15 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
             put_ident(b, op->snake);
             put_ch(b, '_');
             put_ident(b, f->name);
-            LIT(b, "_names. */\n");
+            LIT(b, "_names");
+            if (f->codes) {
+                TPL(b, p, ", name k's code in @_");
+                put_ident(b, op->snake);
+                put_ch(b, '_');
+                put_ident(b, f->name);
+                LIT(b, "_codes[k]");
+            }
+            LIT(b, ". */\n");
             TPL(b, p, "typedef enum @_");
             put_ident(b, op->snake);
             put_ch(b, '_');
@@ -727,7 +752,7 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
             for (size_t i = 0; i < f->n_values; i++) {
                 LIT(b, "    ");
                 put_field_const(b, p, op, "", f->name, f->values[i]);
-                fkcg_buf_printf(b, " = %zu,\n", i);
+                fkcg_buf_printf(b, " = %lld,\n", (long long)fkcg_field_code(f, i));
             }
             TPL(b, p, "} @_");
             put_ident(b, op->snake);
@@ -743,6 +768,16 @@ static void put_field_typing(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op
                 put_cstr(b, f->values[i]);
             }
             LIT(b, "};\n");
+            if (f->codes) { /* stated codes: the value with name k has code k here */
+                TPL(b, p, "static const int32_t @_");
+                put_ident(b, op->snake);
+                put_ch(b, '_');
+                put_ident(b, f->name);
+                fkcg_buf_printf(b, "_codes[%zu] = {", f->n_values);
+                for (size_t i = 0; i < f->n_values; i++)
+                    fkcg_buf_printf(b, "%s%lld", i ? ", " : "", (long long)f->codes[i]);
+                LIT(b, "};\n");
+            }
         }
         if (f->def) {
             LIT(b, "#define ");
@@ -928,6 +963,59 @@ static void emit_c_optional(fkcg_buf *b, const fkcg_plan *p)
             else
                 LIT(b, "FKC_DTYPE_COUNT");
             fkcg_buf_printf(b, ", %d}, /* ", tie);
+            put_comment(b, s->kernel);
+            LIT(b, " */\n");
+        }
+    }
+    LIT(b, "};\n\n");
+}
+
+/* ---- shape-only inputs (issue 22): data only when a contract states one ---- */
+static size_t n_shape_only(const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].shape_only;
+    return n;
+}
+
+static void emit_h_shape_only(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = n_shape_only(p);
+    if (!n)
+        return;
+    TPL(b, p,
+        "/* The shape-only inputs (accept.inputs[].shape_only), by kernel: the wrapper reads their\n"
+        " * shape and dtype, never their data (a caller need not have written it). */\n"
+        "typedef struct @_shape_only_input {\n"
+        "    size_t kernel;    /* its section: @_kernels[kernel] */\n"
+        "    @_op_kind op;\n"
+        "    size_t input;     /* its place among the kernel's inputs */\n"
+        "    const char *name; /* the input's name */\n"
+        "} @_shape_only_input;\n"
+        "#define @@_SHAPE_ONLY_INPUT_COUNT ");
+    fkcg_buf_put_u64(b, n);
+    TPL(b, p,
+        "\nextern const @_shape_only_input @_shape_only_inputs[@@_SHAPE_ONLY_INPUT_COUNT];\n\n");
+}
+
+static void emit_c_shape_only(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!n_shape_only(p))
+        return;
+    TPL(b, p, "const @_shape_only_input @_shape_only_inputs[@@_SHAPE_ONLY_INPUT_COUNT] = {\n");
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            if (!s->inputs[k].shape_only)
+                continue;
+            fkcg_buf_printf(b, "    {%zu, ", i);
+            TPL(b, p, "@@_OP_");
+            put_ident(b, p->ops[p->secs[i].op].upper);
+            fkcg_buf_printf(b, ", %zu, ", k);
+            put_cstr(b, s->inputs[k].name);
+            LIT(b, "}, /* ");
             put_comment(b, s->kernel);
             LIT(b, " */\n");
         }
@@ -1729,6 +1817,7 @@ static void emit_c_shard(const fkcg_plan *p, const shard_plan *sp, size_t k, uin
     if (k == 0) {
         emit_c_optional(c, p);
         emit_c_aliases(c, p);
+        emit_c_shape_only(c, p);
     }
     if (w->row_lo < w->row_hi) {
         emit_dispatch_data(c, p, w->op_lo, w->op_hi, w->row_lo);
@@ -1772,6 +1861,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_h_block_dtypes(h, p);
     emit_h_optional(h, p);
     emit_h_aliases(h, p);
+    emit_h_shape_only(h, p);
     emit_h_wrappers(h, p);
     emit_h_tables(h, p, shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);
@@ -1791,6 +1881,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_c_tables(&r);
     emit_c_optional(c, p);
     emit_c_aliases(c, p);
+    emit_c_shape_only(c, p);
     emit_c_dispatch(c, p);
     put_tpl(c, p, c_functions);
     fkcg_render_free(&r);
@@ -1901,6 +1992,11 @@ static void emit_keyed_stub(fkcg_buf *b, const fkcg_plan *p, size_t k)
         put_ident(b,
                   i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
         LIT(b, ";\n");
+        if (i < sig->n_inputs && sig->inputs[i].variadic) {
+            LIT(b, "    (void)");
+            put_ident(b, sig->inputs[i].name);
+            LIT(b, "_count;\n");
+        }
     }
     LIT(b,
         "    (void)params;\n    (void)extra;\n"
@@ -1937,6 +2033,11 @@ static void emit_stub(fkcg_buf *b, const fkcg_plan *p, size_t sec, unsigned widt
         put_ident(b,
                   i < sig->n_inputs ? sig->inputs[i].name : sig->outputs[i - sig->n_inputs].name);
         LIT(b, ";\n");
+        if (i < sig->n_inputs && sig->inputs[i].variadic) {
+            LIT(b, "    (void)");
+            put_ident(b, sig->inputs[i].name);
+            LIT(b, "_count;\n");
+        }
     }
     LIT(b, "    (void)params;\n    (void)extra;\n"
            "    /* TODO: check the call, then record the kernel on stream for ");

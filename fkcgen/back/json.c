@@ -182,6 +182,10 @@ static void inputs(fkcg_buf *out, const fkcg_section *s)
         fkcg_buf_puts(out, "}");
         kv_str(out, 10, &first, "rank", in->rank);
         kv_str(out, 10, &first, "shape_constraint", in->shape_constraint);
+        if (in->variadic) /* issue 22: only when stated (the seed's dump stays) */
+            kv_bool(out, 10, &first, "variadic", true);
+        if (in->shape_only) /* issue 22: only when stated (the seed's dump stays) */
+            kv_bool(out, 10, &first, "shape_only", true);
         if (in->optional) { /* issue 22: only when stated (the seed's dump stays) */
             kv_bool(out, 10, &first, "optional", true);
             if (in->absent_key >= 0)
@@ -203,6 +207,12 @@ static void field_typing(fkcg_buf *out, const fkcg_field *f)
                 fkcg_buf_puts(out, ", ");
             json_str(out, f->values[k]);
         }
+        fkcg_buf_puts(out, "]");
+    }
+    if (f->codes) {
+        fkcg_buf_puts(out, ", \"codes\": [");
+        for (size_t k = 0; k < f->n_values; k++)
+            fkcg_buf_printf(out, "%s%lld", k ? ", " : "", (long long)f->codes[k]);
         fkcg_buf_puts(out, "]");
     }
     if (!f->def)

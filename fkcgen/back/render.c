@@ -318,7 +318,7 @@ static void put_row_ref(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, uint64_t
         i = r->window->sec_local[i]; /* a row's section is in the row's window */
     else if (r->window && t == FKCG_T_BINDINGS)
         i -= r->window->row_lo;
-    fkcg_buf_putc(out, '&');
+    fkcg_buf_puts(out, r->st->address);
     fkcg_render_name(r, out, t, FKCG_NONE, FKCG_NONE);
     fkcg_buf_putc(out, '[');
     fkcg_buf_put_u64(out, i);
@@ -375,7 +375,7 @@ static void put_slice(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
     }
     size_t sec = c->u, k = c->k;
     same_table(r, (fkcg_table_id)c->which, &sec, &k);
-    fkcg_buf_puts(out, r->st->slice_counted ? "" : "&");
+    fkcg_buf_puts(out, r->st->slice_counted ? "" : r->st->address);
     fkcg_render_name(r, out, (fkcg_table_id)c->which, sec, k);
     if (r->st->slice_counted) {
         fkcg_buf_puts(out, ", ");
@@ -417,7 +417,7 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         else
             fkcg_buf_put_u64(out, c->u);
         break;
-    case FKCG_CELL_BOOL: fkcg_buf_puts(out, c->u ? "true" : "false"); break;
+    case FKCG_CELL_BOOL: fkcg_buf_puts(out, st->truth[c->u != 0]); break;
     case FKCG_CELL_F64: st->f64(out, c->d); break;
     case FKCG_CELL_VOCAB: st->vocab(out, c->which, c->s); break;
     case FKCG_CELL_OP: st->op(r, out, c->u); break;
@@ -452,18 +452,18 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
             fkcg_buf_puts(out, st->unknown_cost);
             break;
         }
-        fkcg_buf_putc(out, '&');
+        fkcg_buf_puts(out, st->address);
         fkcg_render_name(r, out, FKCG_T_COST, in_window(r, c->u, r->p->secs[c->u].same_cost),
                          FKCG_NONE);
         break;
     case FKCG_CELL_PREC: {
         const fkcg_plan_row *row = &r->p->rows[c->u];
-        if (!row->b->precision_by) {
+        if (!row->b->precision_by) { /* its kernel row's precision, referenced */
             put_row_ref(r, out, FKCG_T_KERNELS, row->sec);
-            fkcg_buf_puts(out, ".precision");
+            st->member(r, out, FKCG_T_KERNELS, row->sec, FKCG_T_PRECISION);
             break;
         }
-        fkcg_buf_putc(out, '&');
+        fkcg_buf_puts(out, st->address);
         fkcg_render_name(r, out, FKCG_T_PRECISION_BY, row->sec, FKCG_NONE);
         fkcg_buf_printf(out, "[%u]", (unsigned)(row->b->precision_by - 1));
         break;
@@ -483,6 +483,23 @@ void fkcg_render_cell(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
 static bool keep(const fkcg_render *r, fkcg_table_id t, const fkcg_cell *c)
 {
     return !r->st->cell || r->st->cell(r, t, c);
+}
+
+size_t fkcg_render_place(const fkcg_render *r, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    cells c = {.n = 0};
+    if (t == FKCG_T_KERNELS)
+        kernel_cells(&c, r->p, row);
+    size_t place = 0;
+    for (size_t i = 0, depth = 0; i < c.n; i++) {
+        const fkcg_cell *x = &c.v[i];
+        if (depth == 0 && x->kind == FKCG_CELL_OPEN && x->which == (int)field)
+            return place;
+        depth += x->kind == FKCG_CELL_OPEN;
+        depth -= x->kind == FKCG_CELL_CLOSE;
+        place += depth == 0 && keep(r, t, x);
+    }
+    return FKCG_NONE;
 }
 
 /* cells v[*i] (one leaf, or a nested row to its CLOSE) into out; *i moves past it. */

@@ -385,6 +385,8 @@ static char *registry_module(const char *const *regs, size_t n, size_t k)
     return m;
 }
 
+static const char *registry_static(const char *path);
+
 static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, size_t n)
 {
     const fkcg_table_name *d = &rust_tables[t];
@@ -492,17 +494,26 @@ static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
         fkcg_buf_printf(out, "%s::new(", type);
 }
 
+/* A referenced row's field: .caps or .precision, the names of the row type's members. */
+static void member(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, size_t row, fkcg_table_id field)
+{
+    (void)r;
+    (void)t;
+    (void)row;
+    fkcg_buf_puts(out, field == FKCG_T_CAPS ? ".caps" : ".precision");
+}
+
 /* The escape gate, a few fields a line. */
 /* clang-format off */
 static const fkcg_style rust_style = {
-    .tables = rust_tables, .row_edge = row_edge,
+    .tables = rust_tables, .row_edge = row_edge, .member = member,
     .str = put_rstr, .ident = style_ident, .comment = style_comment,
     .tpl = style_tpl, .f64 = put_f64, .vocab = put_vocab, .op = put_op,
     .wrapper = put_wrapper, .open = table_open, .close = table_close,
     .template_open = template_open, .template_close = template_close, .hole = put_hole,
     .template_call = template_call, .indent = {"    ", "        "}, .cont = 4,
     .section_lead = "    ",
-    .none = "None", .some = "Some(", .some_end = ")",
+    .none = "None", .some = "Some(", .some_end = ")", .truth = {"false", "true"}, .address = "&",
     .key_open = "&[", .key_end = "]", .empty_slice = "&[]", .slice_counted = false,
     .section_scope = "data::", .unknown_cost = "&UNKNOWN_COST", .registry_path = true,
 };
@@ -723,6 +734,12 @@ static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, con
         bool in = i < s->n_inputs;
         put_str(b, indent);
         put_rident(b, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
+        if (in && s->inputs[i].variadic) { /* issue 22: a pointer array and its count */
+            fkcg_buf_printf(b, ": *const *const %sfkc_tensor,\n%s", rt, indent);
+            put_rident_suffixed(b, s->inputs[i].name, "_count");
+            put_str(b, ": usize,\n");
+            continue;
+        }
         fkcg_buf_printf(b, ": *%s %sfkc_tensor,\n", in ? "const" : "mut", rt);
     }
     fkcg_buf_printf(b,
@@ -766,7 +783,7 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
                 put_rdoc(b, f->values[i]);
                 PUT(b, "`.\n            ");
                 put_camel(b, f->values[i]);
-                fkcg_buf_printf(b, " = %zu,\n", i);
+                fkcg_buf_printf(b, " = %lld,\n", (long long)fkcg_field_code(f, i));
             }
             PUT(b, "        }\n\n        impl ");
             put_rident(b, f->name);
@@ -779,7 +796,15 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
             }
             PUT(b, "];\n\n            /// The contract's name of this value.\n"
                    "            pub fn name(self) -> &'static str {\n"
-                   "                Self::NAMES[self as usize]\n            }\n        }\n\n");
+                   "                match self {\n");
+            for (size_t i = 0; i < f->n_values; i++) {
+                PUT(b, "                    ");
+                put_rident(b, f->name);
+                PUT(b, "::");
+                put_camel(b, f->values[i]);
+                fkcg_buf_printf(b, " => Self::NAMES[%zu],\n", i);
+            }
+            PUT(b, "                }\n            }\n        }\n\n");
         }
         if (f->def) {
             PUT(b, "        /// The value of an unset `");
@@ -880,10 +905,11 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
     } else {
         fkcg_buf_putc(b, '_');
     }
+    bool var = s->n_inputs && s->inputs[s->n_inputs - 1].variadic; /* issue 22 */
     fkcg_buf_printf(b,
-                    ") => {\n                if inputs.len() != %zu || outputs.len() != %zu {\n"
+                    ") => {\n                if inputs.len() %s %zu || outputs.len() != %zu {\n"
                     "                    return None;\n                }\n",
-                    s->n_inputs, s->n_outputs);
+                    var ? "<" : "!=", s->n_inputs, s->n_outputs);
     if (s->variant) {
         PUT(b, "                let c = ops::");
         put_rident(b, op->snake);
@@ -907,7 +933,13 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
     PUT(b,
         "                Some(unsafe {\n                    f(\n                        stream,\n");
     for (size_t i = 0; i < s->n_inputs; i++)
-        fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
+        if (var && i + 1 == s->n_inputs) /* the rest of `inputs`: the variadic input's tensors */
+            fkcg_buf_printf(b,
+                            "                        inputs[%zu..].as_ptr(),\n"
+                            "                        inputs.len() - %zu,\n",
+                            i, i);
+        else
+            fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
     for (size_t i = 0; i < s->n_outputs; i++)
         fkcg_buf_printf(b, "                        outputs[%zu],\n", i);
     put_str(b, s->variant
@@ -1052,55 +1084,314 @@ static void emit_cost_fns(fkcg_render *r, size_t sec)
 }
 
 
-/* The tables: each section's data in mod data, then the whole plan's. */
+/* ---- the bindings as plain data -------------------------------------------------------- */
+
+/* A set of byte strings, each with the index of its first insertion (open addressing, FNV-1a):
+ * the distinct keys and wrappers of the rows, found in time linear in the rows. */
+typedef struct interned {
+    char *bytes;
+    size_t len, index;
+} interned;
+
+typedef struct interner {
+    interned *slot;
+    size_t cap, n;
+} interner;
+
+static size_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return (size_t)h;
+}
+
+static void intern_grow(interner *in)
+{
+    interner big = {fkcg_xcalloc(in->cap ? in->cap * 2 : 64, sizeof(interned)),
+                    in->cap ? in->cap * 2 : 64, in->n};
+    for (size_t i = 0; i < in->cap; i++) {
+        if (!in->slot[i].bytes)
+            continue;
+        size_t j = fnv1a(in->slot[i].bytes, in->slot[i].len) & (big.cap - 1);
+        while (big.slot[j].bytes)
+            j = (j + 1) & (big.cap - 1);
+        big.slot[j] = in->slot[i];
+    }
+    free(in->slot);
+    *in = big;
+}
+
+/* The index of bytes s[0..n) in the set, inserting it (as index in->n) when new; *added
+ * says which. */
+static size_t intern(interner *in, const char *s, size_t n, bool *added)
+{
+    if (2 * (in->n + 1) > in->cap)
+        intern_grow(in);
+    size_t j = fnv1a(s, n) & (in->cap - 1);
+    for (; in->slot[j].bytes; j = (j + 1) & (in->cap - 1))
+        if (in->slot[j].len == n && memcmp(in->slot[j].bytes, s, n) == 0) {
+            *added = false;
+            return in->slot[j].index;
+        }
+    char *copy = fkcg_xcalloc(n + 1, 1);
+    memcpy(copy, s, n);
+    in->slot[j] = (interned){copy, n, in->n};
+    *added = true;
+    return in->n++;
+}
+
+static void intern_free(interner *in)
+{
+    for (size_t i = 0; i < in->cap; i++)
+        free(in->slot[i].bytes);
+    free(in->slot);
+}
+
+/* Where each row's key starts in KEY_DTYPES and which WRAPPERS row it calls; the first row
+ * of each distinct wrapper, in WRAPPERS order; the pool's length. */
+typedef struct row_index {
+    size_t *key, *wrapper, *wrapper_row;
+    size_t n_pool, n_wrappers;
+} row_index;
+
+static void index_rows(const fkcg_plan *p, row_index *x)
+{
+    interner keys = {0}, wrappers = {0};
+    size_t *pool_at = fkcg_xcalloc(p->n_rows + 1, sizeof *pool_at); /* by distinct key */
+    x->key = fkcg_xcalloc(p->n_rows + 1, sizeof *x->key);
+    x->wrapper = fkcg_xcalloc(p->n_rows + 1, sizeof *x->wrapper);
+    x->wrapper_row = fkcg_xcalloc(p->n_rows + 1, sizeof *x->wrapper_row);
+    x->n_pool = 0;
+    fkcg_buf name;
+    fkcg_buf_init(&name);
+    for (size_t i = 0; i < p->n_rows; i++) {
+        const fkcg_binding *b = p->rows[i].b;
+        int code[FKCG_KEY_MAX + 1];
+        uint32_t n = fkcg_binding_n_key(b);
+        for (uint32_t k = 0; k < n; k++)
+            code[k] = fkcg_binding_slot(b, k);
+        bool added;
+        size_t at = intern(&keys, (const char *)code, n * sizeof code[0], &added);
+        if (added) { /* a new key: its run starts at the pool's end */
+            pool_at[at] = x->n_pool;
+            x->n_pool += n;
+        }
+        x->key[i] = pool_at[at];
+        name.len = 0; /* one wrapper of one op kind: its name is a function of that op's type */
+        fkcg_buf_printf(&name, "%zu:%s", p->rows[i].op, fkcg_nz(b->wrapper));
+        x->wrapper[i] = intern(&wrappers, name.data, name.len, &added);
+        if (added)
+            x->wrapper_row[x->wrapper[i]] = i;
+    }
+    x->n_wrappers = wrappers.n;
+    fkcg_buf_free(&name);
+    free(pool_at);
+    intern_free(&keys);
+    intern_free(&wrappers);
+}
+
+static void row_index_free(row_index *x)
+{
+    free(x->key);
+    free(x->wrapper);
+    free(x->wrapper_row);
+}
+
+/* The comment of binding row i: "[i] kernel DTYPE ...". */
+static void put_row_comment(fkcg_buf *b, const fkcg_plan *p, size_t i)
+{
+    const fkcg_plan_row *row = &p->rows[i];
+    fkcg_buf_printf(b, " // [%zu] ", i);
+    put_rcomment(b, p->secs[row->sec].s->kernel);
+    for (uint32_t k = 0; k < fkcg_binding_n_key(row->b); k++) {
+        const fkcg_dtype_info *d = fkcg_table_dtype(p->t, fkcg_binding_slot(row->b, k));
+        fkcg_buf_putc(b, ' ');
+        put_rcomment(b, d ? d->name : "?");
+    }
+    fkcg_buf_putc(b, '\n');
+}
+
+/* In mod data: the bindings as rows of plain types (rt::tables::BindingRow: integers that index
+ * KERNELS, KEY_DTYPES and WRAPPERS) and SYMBOLS, one string literal a row; no macro, no
+ * constructor call per row, so rustc's cost stays a small constant per row. */
+static void emit_binding_rows(fkcg_render *r, const row_index *x)
+{
+    const fkcg_plan *p = r->p;
+    fkcg_buf *b = r->b;
+    fkcg_buf_printf(b,
+                    "\n    /// The dtypes of the bindings' keys: each key is a run of them "
+                    "(BindingRow::key, n_key).\n"
+                    "    pub(super) static KEY_DTYPES: [DType; %zu] = [\n",
+                    x->n_pool);
+    for (size_t i = 0, at = 0; i < p->n_rows; i++) {
+        if (x->key[i] != at)
+            continue; /* a key met before: its run is in the pool already */
+        const fkcg_binding *bd = p->rows[i].b;
+        PUT(b, "        ");
+        for (uint32_t k = 0; k < fkcg_binding_n_key(bd); k++) {
+            const fkcg_dtype_info *d = fkcg_table_dtype(p->t, fkcg_binding_slot(bd, k));
+            put_vocab(b, FKCG_EN_DTYPE, d ? d->name : NULL);
+            PUT(b, ", ");
+        }
+        fkcg_buf_printf(b, "// [%zu]\n", at);
+        at += fkcg_binding_n_key(bd);
+    }
+    fkcg_buf_printf(b,
+                    "    ];\n    /// The wrappers the bindings call (BindingRow::wrapper): name, "
+                    "reference.\n"
+                    "    pub(super) static WRAPPERS: [(&str, KernelRef); %zu] = [\n",
+                    x->n_wrappers);
+    for (size_t w = 0; w < x->n_wrappers; w++) {
+        PUT(b, "        (");
+        put_wrapper(r, b, x->wrapper_row[w], false);
+        PUT(b, ", ");
+        put_wrapper(r, b, x->wrapper_row[w], true);
+        fkcg_buf_printf(b, "), // [%zu]\n", w);
+    }
+    fkcg_buf_printf(b,
+                    "    ];\n    /// Each binding's symbol (`<entry_point>_<suffix>`), in table "
+                    "order.\n    pub(super) static SYMBOLS: [&str; %zu] = [\n",
+                    p->n_rows);
+    for (size_t i = 0; i < p->n_rows; i++) {
+        PUT(b, "        ");
+        put_rstr(b, p->rows[i].b->symbol);
+        PUT(b, ",\n");
+    }
+    size_t *prec_base = fkcg_xcalloc(p->t->n_sections + 1, sizeof *prec_base), n_prec = 0;
+    for (size_t s = 0; s < p->t->n_sections; s++) {
+        prec_base[s] = n_prec;
+        n_prec += p->t->sections[s]->n_precision_by;
+    }
+    fkcg_buf_printf(b,
+                    "    ];\n    /// The bindings' own precisions (precision_by_dtype), by section "
+                    "(BindingRow::precision - 1).\n"
+                    "    pub(super) static PRECISIONS: [&Precision; %zu] = [\n",
+                    n_prec);
+    for (size_t s = 0; s < p->t->n_sections; s++)
+        for (size_t k = 0; k < p->t->sections[s]->n_precision_by; k++) {
+            PUT(b, "        &");
+            fkcg_render_name(r, b, FKCG_T_PRECISION_BY, s, FKCG_NONE);
+            fkcg_buf_printf(b, "[%zu],\n", k);
+        }
+    fkcg_buf_printf(b,
+                    "    ];\n    /// BINDINGS as plain data, in table order.\n"
+                    "    pub(super) static BINDING_ROWS: [rt::tables::BindingRow; %zu] = [\n",
+                    p->n_rows);
+    for (size_t i = 0; i < p->n_rows; i++) {
+        const fkcg_plan_row *row = &p->rows[i];
+        fkcg_buf_printf(b,
+                        "        rt::tables::BindingRow { kernel: %zu, key: %zu, n_key: %u, "
+                        "wrapper: %zu, width: %u, precision: %zu },",
+                        row->sec, x->key[i], (unsigned)fkcg_binding_n_key(row->b), x->wrapper[i],
+                        (unsigned)row->b->byte_width,
+                        row->b->precision_by ? prec_base[row->sec] + row->b->precision_by : 0);
+        put_row_comment(b, p, i);
+    }
+    PUT(b, "    ];\n\n    pub(super) fn bindings() -> Vec<Binding> {\n"
+           "        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, "
+           "&WRAPPERS,\n                             &PRECISIONS)\n    }\n");
+    free(prec_base);
+}
+
+/* In mod data: each link registry's rows, its bindings' indices by symbol, and its builder. */
+static void emit_link_rows(fkcg_render *r)
+{
+    const fkcg_plan *p = r->p;
+    fkcg_buf *b = r->b;
+    for (size_t k = 0; k < p->n_registries; k++) {
+        size_t n = fkcg_render_links_of(p, k);
+        const size_t *links = p->reg_links + p->reg_first[k];
+        PUT(b, "\n    /// Link registry `");
+        put_rdoc(b, p->registries[k]);
+        fkcg_buf_printf(b,
+                        "`: its rows of BINDINGS, by symbol (byte order).\n"
+                        "    pub(super) static LINKS_%zu: [u32; %zu] = [",
+                        k, n);
+        for (size_t i = 0; i < n; i++)
+            fkcg_buf_printf(b, "%s%zu,", i % 16 ? " " : "\n        ", links[i]);
+        fkcg_buf_printf(b,
+                        "\n    ];\n    pub(super) fn links_%zu() -> Vec<LinkEntry> {\n"
+                        "        rt::tables::links(",
+                        k);
+        put_rstr(b, p->registries[k]);
+        fkcg_buf_printf(b, ", &BINDINGS, &LINKS_%zu)\n    }\n", k);
+    }
+    PUT(b, "\n    pub(super) fn registries() -> Vec<(&'static str, &'static [LinkEntry])> {\n"
+           "        vec![\n");
+    for (size_t k = 0; k < p->n_registries; k++) {
+        const char *reg = p->registries[k];
+        char *mod = registry_module((const char *const *)p->registries, p->n_registries, k);
+        PUT(b, "            (");
+        put_rstr(b, reg);
+        PUT(b, ", &super::"); /* data's own names would shadow a registry's */
+        if (mod)
+            fkcg_buf_printf(b, "%s::", mod);
+        put_rident(b, registry_static(reg));
+        PUT(b, "[..]),\n");
+        free(mod);
+    }
+    PUT(b, "        ]\n    }\n");
+}
+
+/* The tables: each section's data and the bindings' rows in mod data, then the whole plan's
+ * tables; BINDINGS, the link registries and LINK_REGISTRIES are built from the rows on first
+ * use (rt::tables::Lazy). */
 static void emit_tables(fkcg_render *r)
 {
     const fkcg_plan *p = r->p;
     fkcg_buf *b = r->b;
-    PUT(b, "/// The tables' parts, one group per kernel section (by index in KERNELS).\n"
-           "mod data {\n    use super::*;\n\n");
+    row_index x;
+    index_rows(p, &x);
+    PUT(b, "/// The tables' parts, one group per kernel section (by index in KERNELS), then the\n"
+           "/// bindings as plain rows.\nmod data {\n    use super::*;\n\n");
     for (size_t i = 0; i < p->t->n_sections; i++) {
         if (i)
             fkcg_buf_putc(b, '\n');
         fkcg_render_section(r, i, emit_cost_fns);
     }
+    emit_binding_rows(r, &x);
+    emit_link_rows(r);
+    row_index_free(&x);
     PUT(b, "}\n\n/// The unknown-cost sentinel (docs/cost.md).\n"
            "pub static UNKNOWN_COST: Cost = Cost::UNKNOWN;\n\n");
     fkcg_render_table(r, FKCG_T_PROVIDERS, FKCG_NONE);
     fkcg_render_table(r, FKCG_T_KERNELS, FKCG_NONE);
-    fkcg_render_table(r, FKCG_T_BINDINGS, FKCG_NONE);
+    fkcg_buf_printf(b,
+                    "/// %s Built from data::BINDING_ROWS on first use (%zu rows).\n"
+                    "pub static BINDINGS: rt::tables::Lazy<Vec<Binding>> = "
+                    "rt::tables::Lazy::new(data::bindings);\n\n",
+                    table_doc[FKCG_T_BINDINGS], p->n_rows);
     for (size_t k = 0; k < p->n_registries; k++) {
+        const char *reg = p->registries[k];
         char *mod = registry_module((const char *const *)p->registries, p->n_registries, k);
         if (mod) { /* the path is fkcg_is_c_path's: nothing to escape */
             PUT(b, "/// Link registry `");
-            put_rdoc(b, p->registries[k]);
+            put_rdoc(b, reg);
             fkcg_buf_printf(b,
                             "` in a module of its own (another registry's static has its "
                             "name).\npub mod %s {\n    use super::*;\n\n",
                             mod);
         }
-        fkcg_render_table(r, FKCG_T_LINKS, k);
+        PUT(b, "/// Link registry `");
+        put_rdoc(b, reg);
+        fkcg_buf_printf(b,
+                        "`: every `<entry_point>_<suffix>` symbol -> its\n/// binding, sorted "
+                        "by symbol (byte order); %zu rows, built on first use.\npub static ",
+                        fkcg_render_links_of(p, k));
+        put_rident(b, registry_static(reg));
+        fkcg_buf_printf(b,
+                        ": rt::tables::Lazy<Vec<LinkEntry>> = "
+                        "rt::tables::Lazy::new(%sdata::links_%zu);\n",
+                        mod ? "super::" : "", k);
         if (mod)
-            PUT(b, "}\n\n");
+            PUT(b, "}\n");
+        fkcg_buf_putc(b, '\n');
         free(mod);
     }
-    fkcg_buf_printf(b,
-                    "/// Every link registry: its path and its rows, sorted by path.\n"
-                    "pub static LINK_REGISTRIES: [(&str, &[LinkEntry]); %zu] = [\n",
-                    p->n_registries);
-    for (size_t k = 0; k < p->n_registries; k++) {
-        const char *reg = p->registries[k];
-        char *mod = registry_module((const char *const *)p->registries, p->n_registries, k);
-        PUT(b, "    (");
-        put_rstr(b, reg);
-        PUT(b, ", &");
-        if (mod)
-            fkcg_buf_printf(b, "%s::", mod);
-        put_rident(b, strrchr(reg, ':') ? strrchr(reg, ':') + 1 : reg);
-        PUT(b, "),\n");
-        free(mod);
-    }
-    PUT(b, "];\n\n");
+    PUT(b, "/// Every link registry: its path and its rows, sorted by path; built on first use.\n"
+           "pub static LINK_REGISTRIES: rt::tables::Lazy<Vec<(&str, &[LinkEntry])>> =\n"
+           "    rt::tables::Lazy::new(data::registries);\n\n");
     fkcg_render_table(r, FKCG_T_SHARED_COST, FKCG_NONE);
     fkcg_render_table(r, FKCG_T_OP_NAMES, FKCG_NONE);
     fkcg_render_table(r, FKCG_T_OP_ROWS, FKCG_NONE);
@@ -1214,6 +1505,40 @@ static void emit_optional(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "];\n");
 }
 
+/* The shape-only inputs (issue 22), as the C back end's @_shape_only_inputs. */
+static void emit_shape_only(fkcg_buf *b, const fkcg_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->t->n_sections; i++)
+        for (size_t k = 0; k < p->t->sections[i]->n_inputs; k++)
+            n += p->t->sections[i]->inputs[k].shape_only;
+    if (!n)
+        return;
+    PUT(b,
+        "\n/// A shape-only input (accept.inputs[].shape_only): the wrapper reads its shape and\n"
+        "/// dtype, never its data.\n"
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct ShapeOnlyInput {\n"
+        "    /// Its section: `KERNELS[kernel]`.\n    pub kernel: usize,\n"
+        "    /// The op kind.\n    pub op: OpKind,\n"
+        "    /// Its place among the kernel's inputs.\n    pub input: usize,\n"
+        "    /// The input's name.\n    pub name: &'static str,\n"
+        "}\n\n/// The shape-only inputs, by kernel.\n");
+    fkcg_buf_printf(b, "pub static SHAPE_ONLY_INPUTS: [ShapeOnlyInput; %zu] = [\n", n);
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->t->sections[i];
+        for (size_t k = 0; k < s->n_inputs; k++) {
+            if (!s->inputs[k].shape_only)
+                continue;
+            fkcg_buf_printf(b, "    ShapeOnlyInput { kernel: %zu, op: OpKind::", i);
+            put_rident(b, p->ops[p->secs[i].op].name);
+            fkcg_buf_printf(b, ", input: %zu, name: ", k);
+            put_rstr(b, s->inputs[k].name);
+            PUT(b, " },\n");
+        }
+    }
+    PUT(b, "];\n");
+}
+
 /* The outputs aliasing a named input (issue 22), as the C back end's @_output_aliases. */
 static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
 {
@@ -1270,6 +1595,7 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     put_str(b, functions);
     emit_optional(b, p);
     emit_aliases(b, p);
+    emit_shape_only(b, p);
     fkcg_render_free(&r);
 }
 

@@ -115,6 +115,9 @@ typedef struct fkcg_input {
      * a call without it is keyed with absent_key in its slot (a model dtype index), or, for
      * an input with same_dtype_as, the tied tensor's dtype (absent_key -1). */
     bool optional;
+    bool shape_only; /* the kernel reads its shape (and dtype), never its data */
+    bool variadic;   /* the last input only: one or more tensors of one dtype (C: a pointer
+                        array and <name>_count) */
     int absent_key;
     fkcg_loc optional_loc; /* where optional (or absent_key) is stated */
 } fkcg_input;
@@ -199,12 +202,19 @@ typedef struct fkcg_field { /* one op_params field */
     /* kind enum (issue 22 item 3): its values, C identifiers, numbered 0.. in this order. */
     const char **values;
     size_t n_values;
+    int32_t *codes; /* `values` as a mapping: each value's code; NULL: its index */
     /* The default, normalised (an integer in decimal, a number as written, true/false, an
      * enum value, a dtype name), or NULL when none: a caller may leave the field unset. */
     const char *def;
     int def_index;    /* kind enum: the value's index; kind dtype: its model index; else -1 */
     fkcg_loc def_loc; /* the default's value (for messages) */
 } fkcg_field;
+
+/* The code of enum value k of f: its stated code, or its index. */
+static inline int64_t fkcg_field_code(const struct fkcg_field *f, size_t k)
+{
+    return f->codes ? f->codes[k] : (int64_t)k;
+}
 
 /* Field kinds beyond the C scalars (issue 22 item 3): an enum of the field's values, and a
  * dtype of the vocabulary or a provider block dtype. */

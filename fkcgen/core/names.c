@@ -706,7 +706,8 @@ static bool same_field_typing(const fkcg_field *a, const fkcg_field *b)
         (a->def && strcmp(a->def, b->def) != 0))
         return false;
     for (size_t k = 0; k < a->n_values; k++)
-        if (strcmp(a->values[k], b->values[k]) != 0)
+        if (strcmp(a->values[k], b->values[k]) != 0 ||
+            fkcg_field_code(a, k) != fkcg_field_code(b, k))
             return false;
     return true;
 }
@@ -717,7 +718,9 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
         return "inputs";
     for (size_t i = 0; i < a->n_inputs; i++)
         if (strcmp(a->inputs[i].name, b->inputs[i].name) ||
-            a->inputs[i].optional != b->inputs[i].optional)
+            a->inputs[i].optional != b->inputs[i].optional ||
+            a->inputs[i].shape_only != b->inputs[i].shape_only ||
+            a->inputs[i].variadic != b->inputs[i].variadic)
             return "inputs";
     if (a->n_outputs != b->n_outputs)
         return "outputs";

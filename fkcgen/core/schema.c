@@ -143,6 +143,13 @@ static const fkcg_key input_keys[] = {
     {"optional", FT_BOOL, OPT, NULL, NULL,
      "`true`: the caller may leave it out; the wrapper then gets NULL (C) or a null pointer "
      "(Rust); default `false`"},
+    {"shape_only", FT_BOOL, OPT, NULL, NULL,
+     "`true`: the kernel reads only the input's shape and dtype, never its data (PyTorch "
+     "`zeros_like`'s self, `expand_as`'s other); default `false`"},
+    {"variadic", FT_BOOL, OPT, NULL, NULL,
+     "`true` on the last input: the kernel takes one or more tensors there, all of one dtype "
+     "(its key slot's), as `const fkc_tensor *const *<name>, size_t <name>_count` (PyTorch "
+     "`cat(Tensor[] tensors)`); default `false`"},
     {"absent_key", FT_IDENT, OPT, NULL, NULL,
      "an optional input the key names: the dtype its slot holds in a call without it (one of "
      "its `dtypes`: the binding of that key serves both calls); not stated with "
@@ -157,7 +164,8 @@ static const fkcg_key field_keys[] = {
     {"note", FT_STRING, OPT, NULL, NULL, "free text"},
     {"values", FT_IDENTSEQ, OPT, NULL, NULL,
      "with `kind: enum` only (and required there): its values, distinct C identifiers "
-     "(also when upper-cased), numbered from 0 in this order; C gets an enum "
+     "(also when upper-cased), numbered from 0 in this order (`[asc, desc]`), or a mapping "
+     "of them to distinct int32 codes (`{ normal: 0, neox: 2 }`); C gets an enum "
      "`<prefix>_<op snake>_<field>` and a name table, Rust an enum "
      "`ops::<op snake>::<field>`"},
     {"default", FT_SCALAR, OPT, NULL, NULL,

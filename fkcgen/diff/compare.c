@@ -388,6 +388,13 @@ static bool has_dtype(const fkcg_input *in, int d)
     return false;
 }
 
+/* A section's dtype d by name: the vocabulary's or one of its provider's block dtypes. */
+static const char *section_dtype_name(const fkcg_section *s, int d)
+{
+    const fkcg_dtype_info *di = fkcg_section_dtype(s, d);
+    return di ? di->name : "?";
+}
+
 /* Input i's dtypes: for inputs after the first (the first's are the bindings, matched by
  * key), each removed or added; for every input, the common ones listed in another order. */
 static void cmp_dtypes(dctx *c, const spair *p, size_t i)
@@ -398,15 +405,15 @@ static void cmp_dtypes(dctx *c, const spair *p, size_t i)
             change(c, FKCG_R_DTYPE_REMOVED, p, at(p->so, "accept.inputs[%zu].dtypes[%zu]", i, k),
                    at(p->sn, "accept.inputs[%zu].dtypes", i), "was listed here",
                    "dtype %s removed from input '%s' of kernel '%s'",
-                   fkcg_dtypes[io->dtypes[k]].name, in->name, p->sn->kernel);
+                   section_dtype_name(p->so, io->dtypes[k]), in->name, p->sn->kernel);
     for (size_t k = 0; i > 0 && k < in->n_dtypes; k++)
         if (!has_dtype(io, in->dtypes[k]))
             change(c, FKCG_R_DTYPE_ADDED, p, at(p->so, "accept.inputs[%zu].dtypes", i),
                    at(p->sn, "accept.inputs[%zu].dtypes[%zu]", i, k), "was not listed",
-                   "dtype %s added to input '%s' of kernel '%s'", fkcg_dtypes[in->dtypes[k]].name,
-                   in->name, p->sn->kernel);
-    /* the dtypes both list, in each side's order */
-    int co[FKCG_NDTYPES], cn[FKCG_NDTYPES];
+                   "dtype %s added to input '%s' of kernel '%s'",
+                   section_dtype_name(p->sn, in->dtypes[k]), in->name, p->sn->kernel);
+    /* the dtypes both list, in each side's order (block dtypes too: up to FKCG_MAX_DTYPES) */
+    int co[FKCG_MAX_DTYPES], cn[FKCG_MAX_DTYPES];
     size_t no = 0, nn = 0;
     for (size_t k = 0; k < io->n_dtypes; k++)
         if (has_dtype(in, io->dtypes[k]))
@@ -448,12 +455,93 @@ static void cmp_layout(dctx *c, const spair *p, size_t i)
     }
 }
 
+/* The tensor index of a name in s (input k: k; output k: n_inputs + k), or -1. */
+static long tensor_named(const fkcg_section *s, const char *name)
+{
+    for (size_t k = 0; k < s->n_inputs + s->n_outputs; k++)
+        if (!strcmp(k < s->n_inputs ? s->inputs[k].name : s->outputs[k - s->n_inputs].name, name))
+            return (long)k;
+    return -1;
+}
+
+/* How many of so's dtype tuples have input i's dtype differ from that of the tensor x names
+ * (by its position in sn, the side that states it): the keys the constraint `same_dtype_as: x`
+ * forbids of those bound before. SIZE_MAX when so's key lacks either slot (KEY_CHANGED). */
+static size_t keys_split(const fkcg_section *so, const fkcg_section *sn, size_t i, const char *x)
+{
+    long tx = tensor_named(sn, x);
+    int si = -1, sx = -1;
+    for (size_t k = 0; k < so->n_key; k++) {
+        if (so->key[k] == (int)i)
+            si = (int)k;
+        if (tx >= 0 && so->key[k] == (int)tx)
+            sx = (int)k;
+    }
+    if (si < 0 || sx < 0)
+        return SIZE_MAX;
+    size_t n = 0;
+    for (size_t j = 0; j < so->n_tuples; j++)
+        n += so->tuples[j * so->n_key + (size_t)si] != so->tuples[j * so->n_key + (size_t)sx];
+    return n;
+}
+
+/* same_dtype_as of input i: stated or changed (breaking when a key bound before breaks it),
+ * or removed. The keys themselves are COMBINATION_*'s; this names the cause, at its line. */
+static void cmp_same_dtype(dctx *c, const spair *p, size_t i)
+{
+    const fkcg_input *io = &p->so->inputs[i], *in = &p->sn->inputs[i];
+    if (same(io->same_dtype_as, in->same_dtype_as))
+        return;
+    fkcg_loc lo = at(p->so, "accept.inputs[%zu].same_dtype_as", i);
+    fkcg_loc ln = at(p->sn, "accept.inputs[%zu].same_dtype_as", i);
+    const char *was = io->same_dtype_as ? was_str(c, io->same_dtype_as) : "was not stated";
+    if (!in->same_dtype_as) {
+        change(c, FKCG_R_SAME_DTYPE_AS_REMOVED, p, lo, ln, was,
+               "same_dtype_as of input '%s' of kernel '%s' removed: its dtype no longer "
+               "follows '%s'",
+               in->name, p->sn->kernel, io->same_dtype_as);
+        return;
+    }
+    size_t n = keys_split(p->so, p->sn, i, in->same_dtype_as);
+    const char *how = io->same_dtype_as ? "changed" : "stated";
+    if (n == 0)
+        change(c, FKCG_R_SAME_DTYPE_AS_STATED, p, lo, ln, was,
+               "same_dtype_as of input '%s' of kernel '%s' %s: '%s'; no key bound before has "
+               "their dtypes differ",
+               in->name, p->sn->kernel, how, in->same_dtype_as);
+    else if (n == SIZE_MAX)
+        change(c, FKCG_R_SAME_DTYPE_AS_CHANGED, p, lo, ln, was,
+               "same_dtype_as of input '%s' of kernel '%s' %s: '%s' (the key changed too)",
+               in->name, p->sn->kernel, how, in->same_dtype_as);
+    else
+        change(c, FKCG_R_SAME_DTYPE_AS_CHANGED, p, lo, ln, was,
+               "same_dtype_as of input '%s' of kernel '%s' %s: '%s'; %zu key%s bound before "
+               "had their dtypes differ",
+               in->name, p->sn->kernel, how, in->same_dtype_as, n, n == 1 ? "" : "s");
+}
+
 /* optional and absent_key (issue 22): made optional is compatible, made required breaking,
  * another absent key (the key a call without it is looked up under) breaking. */
 static void cmp_optional(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
     const fkcg_input *io = &so->inputs[i], *in = &sn->inputs[i];
+    if (io->variadic != in->variadic) /* issue 22: variadic inputs */
+        change(c, FKCG_R_VARIADIC_CHANGED, p,
+               at(so, io->variadic ? "accept.inputs[%zu].variadic" : "accept.inputs[%zu]", i),
+               at(sn, in->variadic ? "accept.inputs[%zu].variadic" : "accept.inputs[%zu]", i),
+               io->variadic ? "was variadic" : "was one tensor", "input '%s' of kernel '%s' %s",
+               in->name, sn->kernel,
+               in->variadic ? "made variadic: its C parameter is a pointer array and a count"
+                            : "no longer variadic: its C parameter is one tensor");
+    if (io->shape_only != in->shape_only) /* issue 22: shape-only inputs */
+        change(c, in->shape_only ? FKCG_R_INPUT_MADE_SHAPE_ONLY : FKCG_R_INPUT_DATA_READ, p,
+               at(so, io->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),
+               at(sn, in->shape_only ? "accept.inputs[%zu].shape_only" : "accept.inputs[%zu]", i),
+               io->shape_only ? "was shape-only" : "was read", "input '%s' of kernel '%s' %s",
+               in->name, sn->kernel,
+               in->shape_only ? "made shape-only: its data is no longer read"
+                              : "is read now: it was shape-only");
     if (io->optional != in->optional) {
         change(c, in->optional ? FKCG_R_INPUT_MADE_OPTIONAL : FKCG_R_INPUT_MADE_REQUIRED, p,
                at(so, io->optional ? "accept.inputs[%zu].optional" : "accept.inputs[%zu]", i),
@@ -488,6 +576,7 @@ static void cmp_input(dctx *c, const spair *p, size_t i)
                "input %zu of kernel '%s' renamed from '%s' to '%s'", i + 1, sn->kernel, io->name,
                in->name);
     cmp_dtypes(c, p, i);
+    cmp_same_dtype(c, p, i);
     cmp_layout(c, p, i);
     cmp_optional(c, p, i);
     if (strcmp(io->rank, in->rank) != 0) {
@@ -564,19 +653,22 @@ static void cmp_field_typing(dctx *c, const spair *p, const fkcg_field *f, const
         long j = value_index(g, f->values[k]);
         if (j < 0)
             change(c, FKCG_R_ENUM_VALUE_REMOVED, p, lo, ln,
-                   fkcg_sprintf(c->a, "had '%s' (%zu)", f->values[k], k),
+                   fkcg_sprintf(c->a, "had '%s' (%lld)", f->values[k],
+                                (long long)fkcg_field_code(f, k)),
                    "value '%s' of enum field '%s' of kernel '%s' removed", f->values[k], f->name,
                    sn->kernel);
-        else if ((size_t)j != k)
-            change(c, FKCG_R_ENUM_VALUE_RENUMBERED, p, lo, ln, fkcg_sprintf(c->a, "was %zu", k),
-                   "value '%s' of enum field '%s' of kernel '%s' is numbered %ld, was %zu",
-                   f->values[k], f->name, sn->kernel, j, k);
+        else if (fkcg_field_code(g, (size_t)j) != fkcg_field_code(f, k))
+            change(c, FKCG_R_ENUM_VALUE_RENUMBERED, p, lo, ln,
+                   fkcg_sprintf(c->a, "was %lld", (long long)fkcg_field_code(f, k)),
+                   "value '%s' of enum field '%s' of kernel '%s' is numbered %lld, was %lld",
+                   f->values[k], f->name, sn->kernel, (long long)fkcg_field_code(g, (size_t)j),
+                   (long long)fkcg_field_code(f, k));
     }
     for (size_t k = 0; k < g->n_values; k++)
         if (value_index(f, g->values[k]) < 0)
             change(c, FKCG_R_ENUM_VALUE_ADDED, p, lo, ln, "had no such value",
-                   "value '%s' (%zu) added to enum field '%s' of kernel '%s'", g->values[k], k,
-                   g->name, sn->kernel);
+                   "value '%s' (%lld) added to enum field '%s' of kernel '%s'", g->values[k],
+                   (long long)fkcg_field_code(g, k), g->name, sn->kernel);
     if (same(f->def, g->def))
         return;
     fkcg_loc dn = g->def ? g->def_loc : at(sn, "accept.op_params.fields.%s", f->name);
@@ -690,17 +782,22 @@ static long input_index(const fkcg_section *s, const char *name)
     return -1;
 }
 
-/* Do two rules `fn(arg)` mean the same? An input argument is compared by its position (an
- * input renamed along with the rule is no change), a field argument by name. */
+/* Do two rules `fn(arg)` mean the same? An input argument (passthrough, same_as) is compared
+ * by its position (an input renamed along with the rule is no change), any other (a field of
+ * from_params or param, the dtype of fixed) as written: a fixed(D) or param(F) rule compared
+ * by input position was "changed" against itself. */
 static bool same_rule(const fkcg_section *so, const char *ro, const char *ao,
                       const fkcg_section *sn, const char *rn, const char *an)
 {
     size_t lo = strcspn(ro, "("), ln = strcspn(rn, "(");
     if (lo != ln || strncmp(ro, rn, lo) != 0)
         return false;
+    bool by_input = (lo == 11 && !strncmp(ro, "passthrough", lo)) ||
+                    (lo == 7 && !strncmp(ro, "same_as", lo));
+    if (!by_input)
+        return same(ao, an);
     long io = input_index(so, ao), in = input_index(sn, an);
-    bool field = !strncmp(ro, "from_params", lo);
-    return field ? !strcmp(ao, an) : io == in && io >= 0;
+    return io == in && io >= 0;
 }
 
 /* Do the operands of two shape rules with operands of their own (broadcast, reduce, ...; issue

@@ -103,12 +103,27 @@
       "still is")                                                                                \
     X(SHAPE_CONSTRAINT_CHANGED, INFORMATIONAL, "an input's shape_constraint changed",            \
       "free text: a reviewer reads it")                                                          \
+    X(SAME_DTYPE_AS_CHANGED, BREAKING, "an input's same_dtype_as stated or changed, and a "     \
+      "key bound before breaks it", "the keys where the two dtypes differ are not registered "  \
+      "any more (COMBINATION_REMOVED lists them; this rule names the cause)")                   \
+    X(SAME_DTYPE_AS_STATED, INFORMATIONAL, "an input's same_dtype_as stated or changed, no "    \
+      "key bound before breaking it", "every key bound before is bound still (another "         \
+      "exclude had left out the same ones)")                                                     \
+    X(SAME_DTYPE_AS_REMOVED, COMPATIBLE, "an input's same_dtype_as removed",                     \
+      "its dtype is free of the other tensor's: keys only added (COMBINATION_ADDED lists "      \
+      "them)")                                                                                   \
     X(INPUT_MADE_OPTIONAL, COMPATIBLE, "an input made optional",                                \
       "callers that pass it still do; they may now pass NULL")                                 \
     X(INPUT_MADE_REQUIRED, BREAKING, "an optional input made required",                         \
       "callers that left it out (NULL) are refused")                                            \
     X(ABSENT_KEY_CHANGED, BREAKING, "the key of a call without an optional input changed",     \
       "its `absent_key` (or tie) is another: such calls are looked up under another key")      \
+    X(INPUT_MADE_SHAPE_ONLY, COMPATIBLE, "an input made shape-only",                           \
+      "the kernel no longer reads its data: every call that worked still does")                \
+    X(INPUT_DATA_READ, BREAKING, "a shape-only input's data now read",                          \
+      "callers that passed it unwritten (only its shape and dtype mattered) get other results") \
+    X(VARIADIC_CHANGED, BREAKING, "an input made variadic, or no longer variadic",              \
+      "the kernel's C signature takes a pointer array and a count there, or one tensor")       \
     X(OUTPUT_DTYPE_RULE_CHANGED, BREAKING, "an output's dtype_rule changed",                     \
       "the output's dtype is another (an input renamed with its rule is no change)")           \
     X(OUTPUT_SHAPE_RULE_CHANGED, BREAKING, "an output's shape_rule changed",                     \

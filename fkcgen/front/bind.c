@@ -80,6 +80,10 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " shape_constraint", in->shape_constraint);
         if (in->same_dtype_as) /* fields issue 22 added: only when stated (old hashes stay) */
             put_text(out, " same_dtype_as", in->same_dtype_as);
+        if (in->variadic) /* issue 22: only when stated (old hashes stay) */
+            put_text(out, " variadic", "true");
+        if (in->shape_only) /* issue 22: only when stated (old hashes stay) */
+            put_text(out, " shape_only", "true");
         if (in->optional) { /* issue 22: only when stated (old hashes stay) */
             put_text(out, " optional", "true");
             if (in->absent_key >= 0)
@@ -93,6 +97,8 @@ void fkcg_section_canonical(const fkcg_section *s, fkcg_buf *out)
         put_text(out, " note", s->fields[i].note);
         for (size_t k = 0; k < s->fields[i].n_values; k++) /* issue 22: only when stated */
             put_text(out, " value", s->fields[i].values[k]);
+        for (size_t k = 0; s->fields[i].codes && k < s->fields[i].n_values; k++)
+            put_uint(out, " code", (uint64_t)(int64_t)s->fields[i].codes[k]);
         if (s->fields[i].def)
             put_text(out, " default", s->fields[i].def);
     }

@@ -380,15 +380,56 @@ static bool same_value_name(const char *a, const char *b)
     }
 }
 
-/* A non-empty list of C identifiers, distinct as same_value_name (an enum field's values). */
+/* An enum value's code: an integer of int32_t's range, plain. */
+static bool parse_code(vctx *v, const ynode *n, int64_t *out)
+{
+    if (!need_scalar(v, n, "an integer"))
+        return false;
+    const char *s = n->str, *d = s + (s[0] == '-');
+    if (!n->plain || !*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 10)
+        return fail(v, &n->loc,
+                    "the code of enum value '%s' must be an integer from -2147483648 to "
+                    "2147483647 without quotes, not '%s'",
+                    key_of(n), s);
+    int64_t x = strtoll(s, NULL, 10);
+    if (x < INT32_MIN || x > INT32_MAX)
+        return fail(v, &n->loc,
+                    "the code of enum value '%s' is out of range: %s is not from -2147483648 to "
+                    "2147483647 (the C enum and the int32_t member)",
+                    key_of(n), s);
+    *out = x;
+    return true;
+}
+
+/* A non-empty list of C identifiers, distinct as same_value_name (an enum field's values),
+ * or a mapping of such names to distinct codes (`{ normal: 0, neox: 2 }`). */
 static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
 {
-    if (n->kind != YN_SEQ || n->n == 0) {
-        fail(v, val_loc(n), "'%s' must be a non-empty list of names like [asc, desc], not %s",
-             k->name, n->kind == YN_SEQ ? "an empty list" : describe(n));
+    bool map = n->kind == YN_MAP;
+    if ((n->kind != YN_SEQ && !map) || n->n == 0) {
+        fail(v, val_loc(n),
+             "'%s' must be a non-empty list of names like [asc, desc], or a mapping of names "
+             "to codes like { normal: 0, neox: 2 }, not %s",
+             k->name, n->kind == YN_SEQ || map ? "an empty one" : describe(n));
         return;
     }
-    for (const ynode *item = n->kids; item; item = item->next) {
+    int64_t *codes = map ? fkcg_alloc(v->a, n->n * sizeof *codes) : NULL;
+    bool *good = map ? fkcg_alloc(v->a, n->n * sizeof *good) : NULL;
+    size_t i = 0;
+    for (const ynode *e = n->kids; map && e; e = e->next, i++) {
+        good[i] = parse_code(v, e, &codes[i]);
+        size_t j = 0;
+        for (const ynode *prev = n->kids; good[i] && prev != e; prev = prev->next, j++)
+            if (good[j] && codes[j] == codes[i]) {
+                fail(v, &e->loc,
+                     "'%s' gives code %lld to '%s' and to '%s'; each value needs its own", k->name,
+                     (long long)codes[i], prev->key->str, e->key->str);
+                fkcg_note(v->d, &prev->loc, "first given here");
+                break;
+            }
+    }
+    for (const ynode *it = n->kids; it; it = it->next) {
+        const ynode *item = map ? it->key : it;
         if (!need_scalar(v, item, "a name"))
             continue;
         if (!fkcg_is_c_ident_shape(item->str)) {
@@ -396,7 +437,8 @@ static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
                  k->name, item->str);
             continue;
         }
-        for (const ynode *prev = n->kids; prev != item; prev = prev->next)
+        for (const ynode *pv = n->kids; pv != it; pv = pv->next) {
+            const ynode *prev = map ? pv->key : pv;
             if (prev->kind == YN_SCALAR && same_value_name(prev->str, item->str)) {
                 fail(v, &item->loc,
                      "'%s' lists '%s' after '%s'; the generated C upper-cases values and Rust "
@@ -405,6 +447,7 @@ static void check_ident_list(vctx *v, const ynode *n, const fkcg_key *k)
                 fkcg_note(v->d, &prev->loc, "first listed here");
                 break;
             }
+        }
     }
 }
 
@@ -468,6 +511,9 @@ static void check_value(vctx *v, const ynode *n, const fkcg_key *k)
             check_map(v, n, k->child, n->key ? &n->key->loc : &n->loc);
         break;
     case FT_SEQMAP:
+        if (n->kind == YN_SEQ && n->n == 0 && k->child &&
+            !strcmp(k->child->path, "accept.inputs[]"))
+            break; /* a zero-input op (issue 22: arange, zeros): its key names its outputs */
         if (n->kind != YN_SEQ || n->n == 0) {
             fail(v, val_loc(n),
                  "'%s' must be a non-empty list of mappings (- key: value), "
@@ -685,6 +731,8 @@ static void build_inputs(vctx *v, const ynode *accept, fkcg_section *s)
             in->rank++; /* 01 and 1 are one rank: the hash follows the number, not its spelling */
         in->shape_constraint = str(v, item, "shape_constraint");
         read_optional(v, item, in);
+        in->shape_only = bool_of(v, item, "shape_only");
+        in->variadic = bool_of(v, item, "variadic");
         check_tensor_name(v, item, "input");
         for (size_t j = 0; j + 1 < s->n_inputs; j++)
             if (!strcmp(s->inputs[j].name, in->name)) {
@@ -775,8 +823,19 @@ static void build_field_typing(vctx *v, const ynode *e, fkcg_field *f)
     f->def_index = -1;
     if (vals) {
         f->values = fkcg_alloc(v->a, (vals->n + 1) * sizeof *f->values);
-        for (const ynode *i = vals->kids; i; i = i->next)
-            f->values[f->n_values++] = fkcg_strndup(v->a, i->str, i->len);
+        if (vals->kind == YN_MAP)
+            f->codes = fkcg_alloc(v->a, (vals->n + 1) * sizeof *f->codes);
+        for (const ynode *i = vals->kids; i; i = i->next) {
+            const ynode *name = vals->kind == YN_MAP ? i->key : i;
+            if (f->codes)
+                f->codes[f->n_values] = (int32_t)strtol(i->str, NULL, 10);
+            f->values[f->n_values++] = fkcg_strndup(v->a, name->str, name->len);
+        }
+        bool positional = true; /* codes 0, 1, ..: the list form, said otherwise */
+        for (size_t k = 0; f->codes && k < f->n_values; k++)
+            positional &= f->codes[k] == (int32_t)k;
+        if (positional)
+            f->codes = NULL;
     }
     if (is_enum && !vals)
         fail(v, &kind->loc, "field '%s' is an enum: list its values, like 'values: [asc, desc]'",
@@ -1363,6 +1422,12 @@ static void build_key_(vctx *v, const ynode *root, fkcg_section *s, bool tables_
         }
         if (!v->ok)
             return;
+    } else if (s->n_inputs == 0) {
+        fail(v, &s->loc,
+             "kernel '%s' has no inputs, so the default key [<first input>, <first output>] "
+             "has no first input: state its key, e.g. 'key: [%s]'",
+             s->kernel ? s->kernel : "?", s->n_outputs ? s->outputs[0].name : "out");
+        return;
     } else {
         s->n_key = 2;
         s->key[0] = 0;
@@ -1524,6 +1589,54 @@ static const ynode *nth_output_rule(const ynode *root, size_t k, const char *rul
     return e ? fkcg_map_get(e, rule) : NULL;
 }
 
+/* A variadic input (issue 22): the last input, required, not the runtime's, its C count
+ * parameter <name>_count no other parameter's name, and no output's shape taken from it (it
+ * is several tensors). */
+static void check_variadic(vctx *v, const ynode *root, const fkcg_section *s, size_t i)
+{
+    const fkcg_input *in = &s->inputs[i];
+    const ynode *item = nth_input_node(root, i);
+    const ynode *vn = item ? fkcg_map_get(item, "variadic") : NULL;
+    const fkcg_loc *at = vn ? &vn->key->loc : &in->loc;
+    if (i + 1 != s->n_inputs)
+        fail(v, at,
+             "input '%s' is variadic but not the last input: only the last may be (its tensors "
+             "end the C parameter list's inputs)",
+             in->name);
+    if (in->optional)
+        fail(v, at,
+             "input '%s' is variadic and optional: a variadic input takes at least one tensor",
+             in->name);
+    if (s->op_kind && fkcg_runtime_op_kind(s->op_kind))
+        fail(v, at,
+             "input '%s' is variadic, but the fkc runtime's %s takes one tensor each; "
+             "drop 'variadic'",
+             in->name, s->op_kind);
+    size_t len = strlen(in->name);
+    for (size_t t = 0; t < s->n_inputs + s->n_outputs + s->n_fields; t++) {
+        const char *other = t < s->n_inputs ? s->inputs[t].name
+                            : t < s->n_inputs + s->n_outputs
+                                ? s->outputs[t - s->n_inputs].name
+                                : s->fields[t - s->n_inputs - s->n_outputs].name;
+        if (!strncmp(other, in->name, len) && !strcmp(other + len, "_count"))
+            fail(v, at,
+                 "variadic input '%s' has a C count parameter '%s_count', the name of another "
+                 "tensor or field; rename one",
+                 in->name, in->name);
+    }
+    for (size_t k = 0; k < s->n_outputs; k++) {
+        const fkcg_output *o = &s->outputs[k];
+        if (o->shape_rule && !strncmp(o->shape_rule, "same_as(", 8) && o->shape_rule_arg &&
+            !strcmp(o->shape_rule_arg, in->name)) {
+            const ynode *rn = nth_output_rule(root, k, "shape_rule");
+            fail(v, rn ? &rn->loc : &o->loc,
+                 "shape_rule '%s' takes output '%s''s shape from variadic input '%s', which is "
+                 "several tensors; state the shape from a field (from_params)",
+                 o->shape_rule, o->name, in->name);
+        }
+    }
+}
+
 static const char *dt_first(const fkcg_section *s, const fkcg_input *in)
 {
     const fkcg_dtype_info *d = in->n_dtypes ? fkcg_section_dtype(s, in->dtypes[0]) : NULL;
@@ -1537,6 +1650,16 @@ static void check_optional(vctx *v, const ynode *root, fkcg_section *s)
 {
     for (size_t i = 0; i < s->n_inputs; i++) {
         const fkcg_input *in = &s->inputs[i];
+        if (in->shape_only && s->op_kind && fkcg_runtime_op_kind(s->op_kind)) {
+            const ynode *item = nth_input_node(root, i);
+            const ynode *so = item ? fkcg_map_get(item, "shape_only") : NULL;
+            fail(v, so ? &so->key->loc : &in->loc,
+                 "input '%s' is shape_only, but the fkc runtime's %s reads every input's data; "
+                 "drop 'shape_only'",
+                 in->name, s->op_kind);
+        }
+        if (in->variadic)
+            check_variadic(v, root, s, i);
         if (!in->optional)
             continue;
         if (s->op_kind && fkcg_runtime_op_kind(s->op_kind))
@@ -1649,6 +1772,11 @@ static void check_aliases(vctx *v, const ynode *root, fkcg_section *s, bool caps
             fail(v, &o->alias_loc,
                  "output '%s' is both in place over '%s' and an out= argument: state one", o->name,
                  in->name);
+        if (in->variadic)
+            fail(v, &o->alias_loc,
+                 "output '%s' is written in place over input '%s', which is variadic (several "
+                 "tensors)",
+                 o->name, in->name);
         bool same_dtype = (o->rule == FKCG_DR_PASSTHROUGH || o->rule == FKCG_DR_SAME_AS) &&
                           o->dtype_rule_arg && !strcmp(o->dtype_rule_arg, in->name);
         if (!same_dtype) {
@@ -1735,6 +1863,25 @@ static void build_caps(vctx *v, const ynode *caps, fkcg_section *s)
         }
 }
 
+static bool expr_has(const fkcg_expr *e, fkcg_expr_kind kind)
+{
+    return e && (e->kind == kind || expr_has(e->lhs, kind) || expr_has(e->rhs, kind));
+}
+
+/* A zero-input op's cost cannot use n or dtype_bytes (the first input's). */
+static void check_cost_inputs(vctx *v, const ynode *n, const fkcg_expr *e, const fkcg_section *s)
+{
+    if (!n || !e || s->n_inputs)
+        return;
+    bool un = expr_has(e, FKCG_EXPR_N), ub = expr_has(e, FKCG_EXPR_DTYPE_BYTES);
+    if (un || ub)
+        fail(v, &n->loc,
+             "cost uses '%s', the first input's %s, but kernel '%s' has no inputs; use its "
+             "op_params fields",
+             un ? "n" : "dtype_bytes", un ? "element count" : "byte width",
+             s->kernel ? s->kernel : "?");
+}
+
 static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
 {
     fkcg_cost *c = &s->cost;
@@ -1757,6 +1904,8 @@ static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
                                          s->n_fields);
         v->ok = v->ok && c->bytes_moved;
     }
+    check_cost_inputs(v, fl, c->flops, s);
+    check_cost_inputs(v, bm, c->bytes_moved, s);
 }
 
 /* The precision keys prec states, over *p (a by_dtype entry's over the section's). */

@@ -3,13 +3,16 @@
 // says; bindings 1..6 are windows the writes read (sources, ring positions), 7..14 windows they
 // write. Each work group belongs to one
 // write (the table's first word is its first group), so the window a group uses is the same
-// for all its invocations.
+// for all its invocations. Where the dispatch has at most FKC_FUSE_MAP_GROUPS (4096) groups,
+// a byte per group after the entries names its write (push constant `groups` > 0): one load
+// instead of a binary search of dependent ones (on the H200 the search cost 1.3 us of a 7 us
+// 64-write step).
 // A write is the copy_u128 box (planes x rows x row_units 16-byte units), optionally a ring
 // with the device-resident position (ring_u128: row or plane i lands at (start + i) mod cap).
 // The table is written by runtime/src/fused.c from struct fkc_fused.
 // Built twice: `fused`, and `fused_advance` (-DADVANCE=1), which also adds a delta to a u64 ring
 // position after every group is done with it (fkc_stream_advance folded into the dispatch that
-// writes at that position; see finish() below for why no group can read the advanced value).
+// writes at that position; see count_done() below for why no group can read the advanced value).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "../src/fused_table.h"
@@ -43,7 +46,8 @@ layout(std430, set = 0, binding = 16) coherent buffer Adv { uint a[]; };
 #endif
 
 layout(push_constant) uniform Push {
-    uint n; // writes in the table
+    uint n;      // writes in the table
+    uint groups; // > 0: the work groups, a byte each after the entries naming its write
 #if ADVANCE
     uint word;     // the position's low word in window 16
     uint delta_lo; // the delta, low and high 32 bits
@@ -97,67 +101,30 @@ uint mod64(uint lo, uint hi, uint cap)
     return r;
 }
 
-void body()
-{
-    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    uint lo = 0u, hi = pc.n; // the last write whose first group is <= g
-    while (hi - lo > 1u) {
-        uint mid = (lo + hi) >> 1u;
-        if (t[mid * FKC_FUSE_WORDS + FUSED_GROUP] <= g)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    uint e = lo * FKC_FUSE_WORDS;
-    uint i = (g - t[e + FUSED_GROUP]) * 256u + gl_LocalInvocationID.x;
-    uint row_units = t[e + FUSED_ROW_UNITS], rows = t[e + FUSED_ROWS];
-    if (g < t[e + FUSED_GROUP] || i >= t[e + FUSED_UNITS])
-        return;
-    uint slots = t[e + FUSED_SLOTS], ks = slots & 15u, kd = (slots >> 4u) & 15u, kp = slots >> 8u;
-    uint sh = t[e + FUSED_SHIFT]; // log2(row_units) + 1 when a power of two: no division
-    uint r = sh != 0u ? i >> (sh - 1u) : i / row_units;
-    uint col = i - r * row_units;
-    uint row = r, plane = 0u; // one plane (a token's rows): no division either
-    if (r >= rows) {
-        plane = r / rows;
-        row = r - plane * rows;
-    }
-    uint drow = row, dplane = plane;
-    uint ring = t[e + FUSED_RING];
-    if (ring != 0u) {
-        uint cap = t[e + FUSED_CAP], po = t[e + FUSED_POS];
-        uint plo = word_at(kp, po), phi = word_at(kp, po + 4u);
-        uint start = (phi == 0u ? plo % cap : mod64(plo, phi, cap)) + t[e + FUSED_SKIP];
-        start = start >= cap ? start - cap : start;
-        if (ring == 1u)
-            drow = row + start >= cap ? row + start - cap : row + start;
-        else
-            dplane = plane + start >= cap ? plane + start - cap : plane + start;
-    }
-    uvec4 v = ld(ks, t[e + FUSED_SRC] + plane * t[e + FUSED_S_PLANE] + row * t[e + FUSED_S_ROW] + col);
-    st(kd, t[e + FUSED_DST] + dplane * t[e + FUSED_D_PLANE] + drow * t[e + FUSED_D_ROW] + col, v);
-}
-
 #if ADVANCE
-// The advance: every group counts itself done in ctl.done once all its invocations have made
-// their accesses (memoryBarrierBuffer, then the work-group barrier: each invocation's reads of
-// the position and its stores come before invocation 0's atomicAdd). The group whose atomicAdd
-// returns the number of groups - 1 is the last: the atomicAdds form one modification order of
-// ctl.done, so every other group's add, and with it every read of the position any group made,
-// came before this one; after its own memoryBarrierBuffer it reads the position, writes
-// position + delta and puts the counter back to 0, so a replay of the recording starts from 0
-// again. No group reads the position after it was advanced: the only write comes after the
-// last group counted itself, and no group reads the position after counting. The next command
-// sees the new position through the stream's barrier, as after advance.comp.
-void finish()
+// The advance (fkc_stream_advance folded into the dispatch). Every group counts itself in
+// ctl.done once each of its invocations has read the position it needs, before it loads or
+// stores any data: memoryBarrierBuffer in each invocation, then the work-group barrier, then
+// one atomicAdd by invocation 0 (the idiom of CUDA's threadFenceReduction). The atomicAdds form
+// one modification order of ctl.done, so the group whose add returns the number of groups - 1
+// is the last to count, and every read of the position by any group came before it. Only that
+// group's invocation 0 writes the position (position + delta, after its own memoryBarrierBuffer)
+// and then puts the counter back to 0, so a replay of the recording starts from 0 again. No
+// group reads the position after it was advanced: a group reads it only before counting
+// itself, and the write comes after the last group counted. The fence waits for no data store
+// (none is issued yet), so the count costs the groups little and the advance overlaps the
+// other groups' copying. The next command sees the new position through the stream's barrier,
+// as after advance.comp.
+bool count_done()
 {
     memoryBarrierBuffer();
     barrier();
-    if (gl_LocalInvocationIndex != 0u)
-        return;
-    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    if (atomicAdd(ctl.done, 1u) != groups - 1u)
-        return;
+    return gl_LocalInvocationIndex == 0u &&
+           atomicAdd(ctl.done, 1u) == gl_NumWorkGroups.x * gl_NumWorkGroups.y - 1u;
+}
+
+void advance()
+{
     memoryBarrierBuffer();
     uint lo = a[pc.word], hi = a[pc.word + 1u];
     uint carry;
@@ -170,8 +137,62 @@ void finish()
 
 void main()
 {
-    body(); // (returns early for invocations past their write: all reach finish())
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    uint lo = 0u, hi = pc.n; // the last write whose first group is <= g
+    bool live = true;        // (with ADVANCE every invocation reaches the count: no return)
+    if (pc.groups != 0u) {   // one load, not a search of dependent ones
+        live = g < pc.groups;
+        if (live)
+            lo = (t[pc.n * FKC_FUSE_WORDS + (g >> 2u)] >> ((g & 3u) * 8u)) & 255u;
+    } else {
+        while (hi - lo > 1u) {
+            uint mid = (lo + hi) >> 1u;
+            if (t[mid * FKC_FUSE_WORDS + FUSED_GROUP] <= g)
+                lo = mid;
+            else
+                hi = mid;
+        }
+    }
+    uint e = lo * FKC_FUSE_WORDS;
+    uint i = (g - t[e + FUSED_GROUP]) * 256u + gl_LocalInvocationID.x;
+    uint row_units = t[e + FUSED_ROW_UNITS], rows = t[e + FUSED_ROWS];
+    live = live && g >= t[e + FUSED_GROUP] && i < t[e + FUSED_UNITS];
+#if !ADVANCE
+    if (!live)
+        return;
+#endif
+    uint slots = t[e + FUSED_SLOTS], ks = slots & 15u, kd = (slots >> 4u) & 15u, kp = slots >> 8u;
+    uint sh = t[e + FUSED_SHIFT]; // log2(row_units) + 1 when a power of two: no division
+    uint r = sh != 0u ? i >> (sh - 1u) : i / row_units;
+    uint col = i - r * row_units;
+    uint row = r, plane = 0u; // one plane (a token's rows): no division either
+    if (r >= rows) {
+        plane = r / rows;
+        row = r - plane * rows;
+    }
+    uint drow = row, dplane = plane;
+    uint ring = t[e + FUSED_RING];
+    if (live && ring != 0u) {
+        uint cap = t[e + FUSED_CAP], po = t[e + FUSED_POS];
+        uint plo = word_at(kp, po), phi = word_at(kp, po + 4u);
+        uint start = (phi == 0u ? plo % cap : mod64(plo, phi, cap)) + t[e + FUSED_SKIP];
+        start = start >= cap ? start - cap : start;
+        if (ring == 1u)
+            drow = row + start >= cap ? row + start - cap : row + start;
+        else
+            dplane = plane + start >= cap ? plane + start - cap : plane + start;
+    }
 #if ADVANCE
-    finish();
+    bool last = count_done();
+#endif
+    if (live) {
+        uvec4 v = ld(ks, t[e + FUSED_SRC] + plane * t[e + FUSED_S_PLANE] + row * t[e + FUSED_S_ROW] +
+                          col);
+        st(kd, t[e + FUSED_DST] + dplane * t[e + FUSED_D_PLANE] + drow * t[e + FUSED_D_ROW] + col,
+           v);
+    }
+#if ADVANCE
+    if (last)
+        advance();
 #endif
 }

@@ -3,7 +3,10 @@
  * synchronous copy takes a stream of the context's pool and records, submits and waits for one
  * staged copy of at most FKC_STAGING_BYTES at a time, so copies from several threads never
  * share a command buffer, fence or staging buffer. */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "memory.h"
+#include "stream.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

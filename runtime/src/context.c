@@ -3,7 +3,7 @@
  * sets), the debug-lifetime wait and the queue submission under the queue's lock. Below the
  * streams, buffers and kernels that hold the context, so that none of them calls up into
  * device.c. */
-#include "internal.h"
+#include "context.h"
 
 void fkc_context_retain(fkc_context *ctx)
 {

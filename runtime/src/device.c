@@ -4,7 +4,12 @@
  * A borrowed one: the host's instance, device and queue, checked for what fkc needs. Both then
  * get the dispatch table, memory blocks and pipelines; the context is freed with its last
  * reference (its creator's, and one per buffer, stream and kernel). */
-#include "internal.h"
+#include "context.h"
+#include "memory.h"
+#include "pipeline.h"
+#include "stream.h"
+#include "user_kernel.h"
+#include "vk.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* error.c — the thread's last error message (fkc_last_error) and the helpers every runtime
  * file uses to fail with a specific status and a readable message. */
-#include "internal.h"
+#include "common.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,10 @@
  * entries in the stream's table buffers (fkc_fused_flush), with the windows they read and write
  * bound once; a batch of one write is dispatched alone (slab.c). The stream's barrier flushes
  * the batch, its touch asks whether an access meets it (fkc_fused_hazard). */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "fused.h"
+#include "stream.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +170,20 @@ static uint32_t fused_entries(const fkc_batch *b, uint32_t *t)
     return group;
 }
 
+/* The group map after the n entries of t (at most FKC_FUSE_MAP_GROUPS groups): a byte per
+ * work group, its write's index, padded to a word. Its bytes. */
+static uint64_t fused_map(const fkc_batch *b, uint32_t *t, uint32_t groups)
+{
+    unsigned char *m = (unsigned char *)&t[b->n * FKC_FUSE_WORDS];
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint32_t first = t[i * FKC_FUSE_WORDS + FUSED_GROUP];
+        uint32_t end = i + 1 < b->n ? t[(i + 1) * FKC_FUSE_WORDS + FUSED_GROUP] : groups;
+        memset(m + first, (int)i, end - first);
+    }
+    memset(m + groups, 0, (4 - groups % 4) % 4);
+    return (groups + 3) / 4 * 4;
+}
+
 /* Tracks the windows the recorded dispatch bound (and the advanced position's), as no barrier
  * follows. */
 static void fused_track(fkc_stream *s, const fkc_batch *b)
@@ -205,9 +222,10 @@ static void fused_flush(fkc_stream *s, bool keep)
         b->w[0].alone(s, &b->w[0]); /* tracks its windows itself */
         return;
     }
-    uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS];
+    uint32_t t[FKC_FUSE_MAX * FKC_FUSE_WORDS + FKC_FUSE_MAP_GROUPS / 4];
     uint32_t group = fused_entries(b, t);
-    uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4;
+    uint32_t map = group <= FKC_FUSE_MAP_GROUPS ? group : 0; /* a byte per group: its write */
+    uint64_t bytes = (uint64_t)b->n * FKC_FUSE_WORDS * 4 + (map ? fused_map(b, t, group) : 0);
     uint64_t coff = b->at + FKC_FUSE_COUNTER; /* the advance's counter */
     if (b->adv && b->table->map) { /* 0 at the start; the dispatch leaves it 0 for a replay */
         memset(b->table->map + coff, 0, 4);
@@ -230,9 +248,9 @@ static void fused_flush(fkc_stream *s, bool keep)
     VkPipelineLayout layout = b->adv ? ctx->fused_advance_layout : ctx->fused_layout;
     fkc_stream_bind_set(s, ctx->pipelines[b->adv ? KERNEL_FUSED_ADVANCE : KERNEL_FUSED], layout,
                         b->set, nb, bi);
-    uint32_t push[4] = {b->n, (uint32_t)((b->adv_at - b->adv_lo) / 4), (uint32_t)b->adv_delta,
+    uint32_t push[5] = {b->n, map, (uint32_t)((b->adv_at - b->adv_lo) / 4), (uint32_t)b->adv_delta,
                         (uint32_t)(b->adv_delta >> 32)};
-    vk->vkCmdPushConstants(s->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, b->adv ? 16 : 4, push);
+    vk->vkCmdPushConstants(s->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, b->adv ? 20 : 8, push);
     uint32_t lim = ctx->group_limit, gx = group < lim ? group : lim;
     vk->vkCmdDispatch(s->cmd, gx, (group + gx - 1) / gx, 1);
     s->commands++;

@@ -3,7 +3,9 @@
  * each range aligned for storage windows (max(16, minStorageBufferOffsetAlignment)); a block
  * keeps its free ranges sorted and coalesced, and an empty block is released unless it is the
  * last one. Large buffers get an allocation of their own. Thread-safe (one mutex). */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "memory.h"
 
 #include <stdlib.h>
 #include <string.h>

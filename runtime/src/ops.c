@@ -3,7 +3,10 @@
  * public calls (op + dtype size → the wrapper of that width) and the one-shot conveniences.
  * Every check goes through the same plan functions as the reference, so the CPU and GPU paths
  * accept and refuse the same calls. No generated code is involved. */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "slab.h"
+#include "stream.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,7 +2,8 @@
  * their pipelines: one descriptor-set layout (pushed, or allocated from the streams' pools where
  * the device has no push descriptors) and one pipeline layout for all, and one pipeline per
  * kernel, all created with the context and read-only afterwards. */
-#include "internal.h"
+#include "context.h"
+#include "pipeline.h"
 
 #include <stdio.h>
 
@@ -118,14 +119,14 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
      * buffers per stage record every write as its own dispatch. */
     ctx->fusion = ctx->max_push_buffers >= 1 + FKC_FUSE_READ + FKC_FUSE_WRITE;
     if (st == FKC_OK && ctx->fusion)
-        st = fkc_compute_layout(ctx, 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, 4, "",
+        st = fkc_compute_layout(ctx, 1 + FKC_FUSE_READ + FKC_FUSE_WRITE, 8, "",
                                 &ctx->fused_set_layout, &ctx->fused_layout);
     /* its advancing variant binds 2 more (its counter, the position's window) and is used with
      * push descriptors only (the set is chosen when the advance comes, after the writes) */
     ctx->fused_advance = ctx->fusion && ctx->vk.vkCmdPushDescriptorSetKHR &&
                          ctx->max_bindings >= 3 + FKC_FUSE_READ + FKC_FUSE_WRITE;
     if (st == FKC_OK && ctx->fused_advance)
-        st = fkc_compute_layout(ctx, 3 + FKC_FUSE_READ + FKC_FUSE_WRITE, 16, "",
+        st = fkc_compute_layout(ctx, 3 + FKC_FUSE_READ + FKC_FUSE_WRITE, 20, "",
                                 &ctx->fused_advance_set_layout, &ctx->fused_advance_layout);
     if (st == FKC_OK)
         st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout, &ctx->advance_layout);

@@ -2,7 +2,7 @@
  * Everything is overflow-checked before any byte moves; nothing here allocates. The plans only
  * return a status (the device ops word their own messages); the reference ops set
  * fkc_last_error() too. */
-#include "internal.h" /* fkc_fail: the ops' refusals set fkc_last_error() like every other call */
+#include "common.h" /* fkc_fail: the ops' refusals set fkc_last_error() like every other call */
 
 #include <inttypes.h>
 #include <string.h>

@@ -13,7 +13,9 @@
  * Indices: negative ones are skipped; one at or past the slot count writes nothing and adds 1
  * to the status word (a little-endian u32, mod 2^32) when one is given. A slot named by several
  * rows gets the last of them (the highest i), whole. */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "stream.h"
 
 #include "fkc/fkc_kernels.h"
 
@@ -383,14 +385,9 @@ static bool touched(const fkc_stream *s, VkBuffer buf, uint64_t lo, uint64_t hi,
         if ((t->write || write) && t->buffer == buf && lo < t->hi && t->lo < hi)
             return true;
     }
-    const fkc_batch *b = s->batch;
-    for (uint32_t i = 0; b && b->n && i < b->n_read + b->n_write; i++) {
-        uint32_t k = i < b->n_read ? i : FKC_FUSE_READ + i - b->n_read;
-        bool w = k >= FKC_FUSE_READ;
-        if ((w || write) && b->slot[k].buffer == buf && lo < b->slot[k].hi && b->slot[k].lo < hi)
-            return true;
-    }
-    return false;
+    const fkc_batcher *fused = s->batcher[FKC_BATCHER_FUSED]; /* its windows, through it */
+    fkc_access a = {buf, lo, hi, write, false};
+    return fused && fused->hazard(s, &a);
 }
 
 /* The slot of the batch holding window w (read or written): an existing one of its VkBuffer

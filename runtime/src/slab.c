@@ -8,7 +8,12 @@
  * own dimension; the kernel reads the position and splits the write itself. Each command
  * declares the windows it binds (fkc_stream_touch), which decides the barriers; a small aligned
  * piece joins the stream's fused dispatch instead (fkc_stream_fuse). */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "fused.h"
+#include "pipeline.h"
+#include "slab.h"
+#include "stream.h"
 
 #include <string.h>
 

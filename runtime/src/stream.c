@@ -8,7 +8,10 @@
  * queued and recorded as one fused dispatch over a table (fused.comp); a submitted recording
  * can be replayed as it is. Recorded uploads and downloads go through the stream's own staging
  * chunks; without push descriptors the stream also keeps the descriptor pools of its ops. */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "memory.h"
+#include "stream.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

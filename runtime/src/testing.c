@@ -1,6 +1,8 @@
 /* testing.c — the test-only hooks of fkc_test.h, compiled into the test build of the library
  * only (-DFKC_TEST_HOOKS: build/libfkc-test.a); the shipped library holds none of it. */
-#include "internal.h"
+#include "context.h"
+#include "memory.h"
+#include "stream.h"
 
 #ifdef FKC_TEST_HOOKS
 #include "fkc_test.h"

@@ -3,7 +3,11 @@
  * dispatched on an fkc_stream like a built-in op (the same barriers order it with the others).
  * The module is read before Vulkan sees it, so that a malformed one is refused with a message
  * rather than handed to the driver. See docs/runtime.md (### User kernels). */
-#include "internal.h"
+#include "context.h"
+#include "buffer.h"
+#include "pipeline.h"
+#include "stream.h"
+#include "user_kernel.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

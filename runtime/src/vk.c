@@ -2,7 +2,7 @@
  * vkGetInstanceProcAddr it was given (the host's, or the loader's for a context fkc owns) and
  * the device's vkGetDeviceProcAddr. The rest of libfkc calls Vulkan only through fkc_vk, so a
  * host loading Vulkan through volk or its own loader works, and tests can wrap any call. */
-#include "internal.h"
+#include "vk.h"
 
 #include <dlfcn.h>
 #include <string.h>

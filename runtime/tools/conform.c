@@ -1,6 +1,7 @@
 /* conform.c — `fkc-run conform CONTRACT...`: checks that the kernels the contracts bind keep
  * what the contracts claim. For every binding of the runtime's kernel families (WriteSlice,
- * WriteSliceRotating) it runs seeded cases through the generated dispatch on a Vulkan device
+ * WriteSliceRotating; SetRows, keyed [src, index, cache], in conform_set_rows.c) it runs seeded
+ * cases through the generated dispatch on a Vulkan device
  * and compares them with the CPU reference as the precision block says; checks determinism
  * (two runs, same bytes), the output rules (shape_rule, dtype_rule), that inputs and the bytes
  * around each output are left alone, that invalid calls are refused, and that the dispatch

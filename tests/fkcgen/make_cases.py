@@ -409,6 +409,10 @@ CASES_TEXT.update({
                                        "\norder: { kind: enum, values: [asc, desc], default: descc }"),
     "field_enum_default_unknown": sub(LEN, LEN +
                                       "\norder: { kind: enum, values: [asc, desc], default: sideways }"),
+    "field_enum_code_twice": sub(LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 2, mrope: 02 } }"),
+    "field_enum_code_past_i32": sub(LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 2147483648 } }"),
+    "field_enum_code_not_int": sub(LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: two } }"),
+    "field_enum_codes_names_collide": sub(LEN, LEN + "\nmode: { kind: enum, values: { neox: 0, NEOX: 1 } }"),
     "field_enum_named_params": sub(LEN, LEN + "\nparams: { kind: enum, values: [a, b] }"),
     "field_default_u64_past_max": sub(LEN, LEN + "\ncount: { kind: u64, default: 18446744073709551616 }"),
     "field_default_i64_past_min": sub(LEN, LEN + "\ncount: { kind: i64, default: -9223372036854775809 }"),

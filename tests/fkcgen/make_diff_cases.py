@@ -81,6 +81,27 @@ PBY = base(("determinism: bitwise", "determinism: deterministic"), ("max_ulp: 0"
 
 NINE = base(("dtypes: [F32, U8]", "dtypes: [F32, I32, U32, F16, BF16, F64, I64, U8, I8]"))
 
+# The key [src]: out's dtype always F32.
+FIXED = sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src]"),
+            ("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"))
+
+BLOCKS = ('revision_base: "git:0000"\nblock_dtypes:\n- { block: Q8_0, block_elements: 32, '
+          'block_bytes: 34 }\n- { block: Q4_0, block_elements: 32, block_bytes: 18 }')
+ALL12 = "F32, I32, U32, F16, BF16, F64, I64, U8, I8, I16, U16, Bool"
+
+# Two inputs of the same dtypes in the key [src, idx]: every pair of them, or (SAME_NEW) idx
+# with src's dtype.
+SAME_OLD = sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"),
+               ("dtypes: [U32, I32, I64]", "dtypes: [F32, U8]"))
+SAME_NEW = sub(SAME_OLD, ("    rank: 1\n", "    rank: 1\n    same_dtype_as: src\n"))
+
+# The output of a dtype field's dtype (param(to); issue 22's dtype rules).
+TWO_OUT_PARAM = base(("dst: { kind: \"Vec<usize>\", note: \"destination extents\" }",
+                      "dst: { kind: \"Vec<usize>\", note: \"destination extents\" }\n"
+                      "to: { kind: dtype, note: \"the output's dtype\" }"),
+                     ("dtype_rule: passthrough(src)", "dtype_rule: param(to)\ndtypes: [F32, U8]"),
+                     ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"))
+
 CASES = {
     # ---- bindings and keys ----
     "backend_removed": {  # the only file moves from Vulkan to Cuda: one backend gone, one new
@@ -153,6 +174,12 @@ stride: { kind: usize }
     # a value inserted before desc: desc's number changes (and the new value is reported added)
     "enum_value_renumbered": {"old": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }")),
                               "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, stable, desc] }"))},
+    # a stated code changed (ggml's NEOX 2 -> 3): compiled callers pass the old number
+    "enum_value_code_changed": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 2 } }")),
+                                "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 3 } }"))},
+    # the list form and a mapping of the same codes: no change
+    "enum_values_as_mapping_same": {"old": base((LEN, LEN + "\nmode: { kind: enum, values: [normal, neox] }")),
+                                    "new": base((LEN, LEN + "\nmode: { kind: enum, values: { normal: 0, neox: 1 } }"))},
     "enum_kind_changed": {"old": base((LEN, LEN + "\norder: { kind: i32 }")),
                           "new": base((LEN, LEN + "\norder: { kind: enum, values: [asc, desc] }"))},
     "op_param_default_added": {"old": base((LEN, LEN + "\nkeep: { kind: bool }")),
@@ -192,6 +219,13 @@ stride: { kind: usize }
     # the default key [src, out]: out's dtype is idx's now, so every key changed
     "output_dtype_rule_changed_key": {"old": TWO,
                                       "new": sub(TWO, ("passthrough(src)", "passthrough(idx)"))},
+    # fixed(D) is compared by its dtype: the same rule is no change (only the blurb changed),
+    # another dtype is breaking
+    "output_dtype_rule_fixed_same": {
+        "old": sub(FIXED, ('blurb: "copy a tensor"', 'blurb: "copy a tensor"')),
+        "new": sub(FIXED, ('blurb: "copy a tensor"', 'blurb: "copy a tensor, as F32"'))},
+    "output_dtype_rule_fixed_changed": {
+        "old": FIXED, "new": sub(FIXED, ("dtype_rule: fixed(F32)", "dtype_rule: fixed(F16)"))},
     "output_shape_rule_changed": {"old": BASE, "new": base(("from_params(dst)", "same_as(src)"))},
     # issue 22: keys over several tensors
     "key_changed": {  # the same tuples, the slots swapped: every key matches, the key changed
@@ -222,6 +256,30 @@ stride: { kind: usize }
                    ("aliasing: in_place", "aliasing: in_place\nin_place: src")),
         "new": sub(TWO, ("aliasing: none", "aliasing: in_place"), ("in_place: false", "in_place: true"),
                    ("shape_rule: from_params(dst)", "shape_rule: same_as(src)"))},
+    # fixed(D) and param(F) dtype rules unchanged: no change (they were compared by input
+    # position, which they have none of, and reported as changed against themselves)
+    "output_fixed_param_rule_unchanged": {
+        "old": sub(TWO_OUT_PARAM, ("determinism: bitwise", "determinism: bitwise")),
+        "new": sub(TWO_OUT_PARAM, ("copy a tensor", "copy a tensor, as is"))},
+    "output_fixed_rule_unchanged": {
+        "old": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
+                    ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
+        "new": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
+                    ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                    ("copy a tensor", "copy a tensor, as is"))},
+    # issue 22: variadic inputs
+    "variadic_changed": {
+        "old": TWO,
+        "new": sub(TWO, ("    rank: 1\n", "    rank: 1\n    variadic: true\n"))},
+    # issue 22: shape-only inputs
+    "input_made_shape_only": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                   ("    rank: 1\n", "    rank: 1\n    shape_only: true\n"))},
+    "input_data_read": {
+        "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
+                   ("    rank: 1\n", "    rank: 1\n    shape_only: true\n")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"))},
     "cpu_reference_changed": {
         "old": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref")),
         "new": base(("determinism: bitwise", "determinism: bitwise\ncpu_reference: copy_ref2"))},
@@ -238,6 +296,14 @@ stride: { kind: usize }
         "old": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]\n"
                          "exclude:\n- [U8, I64]")),
         "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, idx]"))},
+    # same_dtype_as (issue 22): idx takes src's dtype, so the keys where they differ go
+    "same_dtype_as_added": {"old": SAME_OLD, "new": SAME_NEW},
+    "same_dtype_as_removed": {"old": SAME_NEW, "new": SAME_OLD},
+    # the old exclude removed the same keys: the constraint drops no key that was bound
+    "same_dtype_as_no_key_lost": {
+        "old": sub(SAME_OLD, ("key: [src, idx]", "key: [src, idx]\nexclude:\n- [F32, U8]\n"
+                              "- [U8, F32]")),
+        "new": SAME_NEW},
     "output_layout_changed": {"old": BASE, "new": base(("layout_guarantee: contiguous",
                                                         "layout_guarantee: same_as_input"))},
     "output_aliasing_changed": {"old": BASE, "new": base(("aliasing: none", "aliasing: may_alias_input"))},
@@ -297,6 +363,12 @@ stride: { kind: usize }
         "new": base(('revision_base: "git:0000"', 'revision_base: "git:0000"\nblock_dtypes:\n'
                      '- { block: Q8_0, block_elements: 32, block_bytes: 36 }'),
                     ("dtypes: [F32, U8]", "dtypes: [F32, U8, Q8_0]"))},
+    # more dtypes than the vocabulary's twelve on a second input (block dtypes): Q4_0 added
+    "dtype_added_block_second_input": {
+        "old": sub(TWO, ('revision_base: "git:0000"', BLOCKS),
+                   ("dtypes: [U32, I32, I64]", "dtypes: [" + ALL12 + ", Q8_0]")),
+        "new": sub(TWO, ('revision_base: "git:0000"', BLOCKS),
+                   ("dtypes: [U32, I32, I64]", "dtypes: [" + ALL12 + ", Q8_0, Q4_0]"))},
     # one declared (unused), one withdrawn (unused): informational, no binding changes
     "block_dtype_declared": {
         "old": base(('revision_base: "git:0000"', 'revision_base: "git:0000"\nblock_dtypes:\n'

@@ -73,6 +73,7 @@ for b in rows:
     for f in (b["op_params"] or {}).get("fields", []):
         fields[(b["op_kind"], f["name"])] = f
 check(fields[("Rope", "mode")].get("values") == ["normal", "neox", "mrope", "vision"] and
+      fields[("Rope", "mode")].get("codes") == [0, 2, 8, 24] and "codes" not in fields[("Glu", "op")] and
       fields[("Rope", "mode")].get("default") == "normal", "dump --json: ROPE's mode enum and default")
 check(fields[("Glu", "op")].get("values", [None])[3] == "swiglu_oai" and
       fields[("Argsort", "order")].get("default") == "asc", "dump --json: GLU's op, ARGSORT's order")
@@ -134,20 +135,30 @@ for k in sorted({b["kernel"] for b in rows}):
             ip = [i["name"] for i in b["inputs"]].index(o["in_place"]) if "in_place" in o else -1
             alias_rows.append((k, j, o["name"], ip, bool(o.get("out_arg"))))
 # output shape rules (issue 22): every output's rule kind and operands, as the dump has them
-shape_rows, shape_bad = {}, []
+out_shape_rows, out_shape_bad = {}, []
 for b in rows:
     for j, o in enumerate(b["outputs"]):
         kind = o["shape_rule"].split("(")[0]
-        shape_rows[(b["kernel"], j)] = (kind, o.get("shape_operands", []))
+        out_shape_rows[(b["kernel"], j)] = (kind, o.get("shape_operands", []))
         if ("shape" in o) != (kind not in ("from_params", "same_as")) or o.get("shape", kind) != kind:
-            shape_bad.append((b["kernel"], o["name"]))
-shape_rows = sorted((k, j, kind, opnds) for (k, j), (kind, opnds) in shape_rows.items())
-kinds = {kind for _, _, kind, _ in shape_rows}
-check(not shape_bad and {"broadcast", "reduce", "matmul", "concat", "gather"} <= kinds,
+            out_shape_bad.append((b["kernel"], o["name"]))
+out_shape_rows = sorted((k, j, kind, opnds) for (k, j), (kind, opnds) in out_shape_rows.items())
+kinds = {kind for _, _, kind, _ in out_shape_rows}
+check(not out_shape_bad and {"broadcast", "reduce", "matmul", "concat", "gather"} <= kinds,
       "dump --json: the examples' broadcast, reduce, matmul, concat and gather rules with their "
-      "kind and operands (%s)" % sorted(kinds), str(shape_bad))
+      "kind and operands (%s)" % sorted(kinds), str(out_shape_bad))
 check(any(r[3] >= 0 for r in alias_rows) and any(r[4] for r in alias_rows),
       "an output in place over a named input and an out= argument (%d aliased outputs)" % len(alias_rows))
+# Shape-only inputs, by kernel then input; an op with no input tensor (keyed by its output).
+shape_rows = []
+for k in sorted({b["kernel"] for b in rows}):
+    b = next(x for x in rows if x["kernel"] == k)
+    shape_rows += [(k, i, inp["name"]) for i, inp in enumerate(b["inputs"]) if inp.get("shape_only")]
+check(len({k for k, _, _ in shape_rows}) >= 2, "shape-only inputs in %d kernels" % len(shape_rows))
+zero = sorted({b["op_kind"] for b in rows if not b["inputs"]})
+check(zero and all(len(b["dtypes"]) == len(b["key"]) and set(b["key"]) <= {o["name"] for o in b["outputs"]}
+                   for b in rows if not b["inputs"]),
+      "ops with no input, keyed by their outputs: %s" % ", ".join(zero))
 opt_rows = []  # the generated table's rows, in its order (by kernel, then input)
 for k in sorted({b["kernel"] for b, _, _, _, _ in absent}):
     for b, i, slot, _, _ in absent:
@@ -197,9 +208,13 @@ c += ["};", "typedef struct { const char *kernel; size_t output; const char *nam
       "int out_arg; } alias_row;", "static const alias_row aliases[] = {"]
 for k, j, name, ip, oa in alias_rows:
     c.append("    {\"%s\", %d, \"%s\", %d, %d}," % (k, j, name, ip, int(oa)))
+c += ["};", "typedef struct { const char *kernel; size_t input; const char *name; } shape_row;",
+      "static const shape_row shapes[] = {"]
+for k, i, name in shape_rows:
+    c.append("    {\"%s\", %d, \"%s\"}," % (k, i, name))
 c += ["};", "typedef struct { const char *kernel; size_t output; fkc_shape_rule shape; size_t n; "
-      "const char *ops[8]; } shape_row;", "static const shape_row shapes[] = {"]
-for k, j, kind, opnds in shape_rows:
+      "const char *ops[8]; } out_shape_row;", "static const out_shape_row out_shapes[] = {"]
+for k, j, kind, opnds in out_shape_rows:
     c.append("    {\"%s\", %d, FKC_SHAPE_RULE_%s, %d, {%s}}," % (
         k, j, kind.upper(), len(opnds), ", ".join('"%s"' % x for x in opnds) or "NULL"))
 c += ["};", "static const row wrong[] = {"]
@@ -215,7 +230,7 @@ for op in ops:
 c += ["    default: return NULL;", "    }", "}", "",
       "/* typed op params: the enums number their values in contract order, defaults are",
       " * constants of the field's type, a dtype field is an fkc_dtype */",
-      "_Static_assert(EX_ROPE_MODE_NORMAL == 0 && EX_ROPE_MODE_VISION == 3, \"rope mode\");",
+      "_Static_assert(EX_ROPE_MODE_NORMAL == 0 && EX_ROPE_MODE_NEOX == 2 && EX_ROPE_MODE_VISION == 24, \"rope mode: ggml's codes\");",
       "_Static_assert(EX_ROPE_DEFAULT_MODE == EX_ROPE_MODE_NORMAL, \"rope default\");",
       "_Static_assert(EX_ARGSORT_DEFAULT_ORDER == 0 && EX_ARGSORT_ORDER_DESC == 1, \"order\");",
       "_Static_assert(EX_GLU_OP_SWIGLU_OAI == 3 && EX_GLU_DEFAULT_OP == EX_GLU_OP_REGLU, \"glu\");",
@@ -227,6 +242,7 @@ c += ["    default: return NULL;", "    }", "}", "",
       "int main(void)", "{", "    int bad = 0;",
       "    if (sizeof ex_glu_op_names / sizeof ex_glu_op_names[0] != 6 ||",
       "        ex_glu_op_names[EX_GLU_OP_SWIGLU_OAI][6] != '_' || ex_rope_mode_names[3][0] != 'v' ||",
+      "        ex_rope_mode_codes[3] != 24 || ex_rope_mode_codes[1] != EX_ROPE_MODE_NEOX ||",
       "        EX_ADDMM_OUT_DEFAULT_ALPHA != 1.0 || EX_ADDMM_OUT_DEFAULT_BETA != 1.0) {",
       "        printf(\"enum name tables or defaults differ\\n\");", "        bad++;", "    }",
       "    /* the optional inputs' table is the contracts' */",
@@ -243,8 +259,8 @@ c += ["    default: return NULL;", "    }", "}", "",
       "            printf(\"optional input %zu (%s.%s) differs\\n\", i, opts[i].kernel, opts[i].name);",
       "            bad++;", "        }", "    }",
       "    /* each output's shape rule kind and operands are the contracts' */",
-      "    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {",
-      "        const shape_row *w = &shapes[i];", "        const fkc_output_info *o = NULL;",
+      "    for (size_t i = 0; i < sizeof out_shapes / sizeof out_shapes[0]; i++) {",
+      "        const out_shape_row *w = &out_shapes[i];", "        const fkc_output_info *o = NULL;",
       "        for (size_t k = 0; k < EX_KERNEL_COUNT; k++)",
       "            if (!strcmp(ex_kernels[k].kernel, w->kernel))",
       "                o = &ex_kernels[k].outputs[w->output];",
@@ -268,6 +284,18 @@ c += ["    default: return NULL;", "    }", "}", "",
       "            (int)o->out_arg != aliases[i].out_arg ||",
       "            (o->in_place >= 0 && k->outputs[o->output].aliasing != FKC_ALIASING_IN_PLACE)) {",
       "            printf(\"aliased output %zu (%s.%s) differs\\n\", i, aliases[i].kernel, aliases[i].name);",
+      "            bad++;", "        }", "    }",
+      "    /* the shape-only inputs' table is the contracts' */",
+      "    if (EX_SHAPE_ONLY_INPUT_COUNT != sizeof shapes / sizeof shapes[0]) {",
+      "        printf(\"EX_SHAPE_ONLY_INPUT_COUNT %u\\n\", (unsigned)EX_SHAPE_ONLY_INPUT_COUNT);",
+      "        bad++;", "    }",
+      "    for (size_t i = 0; i < EX_SHAPE_ONLY_INPUT_COUNT && i < sizeof shapes / sizeof shapes[0]; i++) {",
+      "        const ex_shape_only_input *o = &ex_shape_only_inputs[i];",
+      "        const ex_kernel_info *k = &ex_kernels[o->kernel];",
+      "        if (strcmp(k->kernel, shapes[i].kernel) || o->input != shapes[i].input ||",
+      "            strcmp(o->name, shapes[i].name) || strcmp(k->inputs[o->input].name, o->name) ||",
+      "            o->op != k->op_kind) {",
+      "            printf(\"shape-only input %zu (%s.%s) differs\\n\", i, shapes[i].kernel, shapes[i].name);",
       "            bad++;", "        }", "    }",
       "    /* a call without the optional input, keyed from the table, reaches its wrapper */",
       "    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {",
@@ -339,6 +367,10 @@ rs = gen and os.path.join(gen, "ex_bindings.rs")
 sig = {}  # op kind -> (inputs, outputs)
 for b in rows:
     sig[b["op_kind"]] = (len(b["inputs"]), len(b["outputs"]))
+# a variadic last input (issue 22): a pointer array and its count in the C signature
+variadic = {b["op_kind"] for b in rows if b["inputs"] and b["inputs"][-1].get("variadic")}
+check(variadic and all(i == len(b["inputs"]) - 1 for b in rows for i, x in enumerate(b["inputs"])
+                       if x.get("variadic")), "variadic inputs, each the last: %s" % ", ".join(sorted(variadic)))
 wrappers = {}
 for b in rows:
     wrappers.setdefault(b["wrapper"], b["op_kind"])
@@ -355,8 +387,10 @@ for w, op in sorted(wrappers.items()):
     ni, no = sig[op]
     ps = ["_s: *mut fkc_stream"] + ["_i%d: *const fkc_tensor" % i for i in range(ni)] + \
          ["_o%d: *mut fkc_tensor" % i for i in range(no)] + ["_p: *const c_void", "_e: *const c_void"]
+    if op in variadic:  # the status is 2000 + the count of tensors it got
+        ps[ni] = "_i%d: *const *const fkc_tensor, _n: usize" % (ni - 1)
     # an op with optional inputs: the status says which inputs arrived null (bit i: input i)
-    body = "0" if op not in opt_ops else "1000 + " + " + ".join(
+    body = "2000 + _n as u32" if op in variadic else "0" if op not in opt_ops else "1000 + " + " + ".join(
         "((_i%d.is_null() as u32) << %d)" % (i, i) for i in range(ni))
     h.append("    pub unsafe extern \"C\" fn %s(%s) -> fkc_status { %s }" % (w, ", ".join(ps), body))
 h += ["}", "", "pub mod bindings {", "    use super::rt;", "    include!(\"%s\");" % rs, "}", "",
@@ -383,7 +417,7 @@ for n, (k, i, name, slot, ak, tie) in enumerate(opt_rows):
                  "Some(%d)" % tie if tie >= 0 else "None"))
 h += ["}", "", "#[test]", "fn every_output_has_its_shape_rule() {",
       "    let find = |k: &str| bindings::KERNELS.iter().find(|x| x.kernel == k).unwrap();"]
-for k, j, kind, opnds in shape_rows:
+for k, j, kind, opnds in out_shape_rows:
     h.append("    assert_eq!((find(\"%s\").outputs[%d].shape, find(\"%s\").outputs[%d].shape_operands), "
              "(rt::tables::ShapeRule::%s, &[%s][..]));" % (
                  k, j, k, j, "".join(w.capitalize() for w in kind.split("_")),
@@ -395,6 +429,12 @@ for n, (k, j, name, ip, oa) in enumerate(alias_rows):
     h.append("    assert_eq!((bindings::KERNELS[o.kernel].kernel, o.output, o.name, o.in_place, o.out_arg), "
              "(\"%s\", %d, \"%s\", %s, %s));" % (k, j, name, "Some(%d)" % ip if ip >= 0 else "None",
                                                   "true" if oa else "false"))
+h += ["}", "", "#[test]", "fn the_shape_only_inputs_table_is_the_contracts() {",
+      "    assert_eq!(bindings::SHAPE_ONLY_INPUTS.len(), %d);" % len(shape_rows)]
+for n, (k, i, name) in enumerate(shape_rows):
+    h.append("    let o = &bindings::SHAPE_ONLY_INPUTS[%d];" % n)
+    h.append("    assert_eq!((bindings::KERNELS[o.kernel].kernel, o.input, o.name), (\"%s\", %d, \"%s\"));"
+             % (k, i, name))
 h += ["}", ""]
 # a call without an optional input: its key (from the table) reaches the wrapper, which gets
 # a null pointer for it and non-null ones for the others
@@ -433,6 +473,27 @@ for b in rows:
              "(b.precision.max_ulp, b.precision.max_relative)), Some((%d, %r)));" % (
                  b["op_kind"], ", ".join(rdt(d) for d in b["dtypes"]), b["backend"],
                  -int(-pr["max_ulp"] // 1), float(pr["max_relative"])))
+# a variadic input's tensors reach the wrapper as one array: its count is theirs
+h += ["}", "", "#[test]", "fn a_variadic_input_reaches_the_wrapper_as_one_array() {",
+      "    let t = rt::fkc_tensor { buffer: std::ptr::null_mut(), offset: 0, dtype: 0, rank: 0, "
+      "shape: [0; 8] };", "    let mut o = rt::fkc_tensor { buffer: std::ptr::null_mut(), "
+      "offset: 0, dtype: 0, rank: 0, shape: [0; 8] };", "    let p = &t as *const rt::fkc_tensor;"]
+nvar = 0
+for b in rows:
+    if b["op_kind"] not in variadic or b["op_kind"] != "Cat":
+        continue
+    nvar += 1
+    h.append("    let b = bindings::dispatch_key(OpKind::Cat, &[%s], Backend::%s).unwrap();" % (
+        ", ".join(rdt(d) for d in b["dtypes"]), b["backend"]))
+    for n in (1, 3):
+        h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut "
+                 "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+                 "std::ptr::null()) }, Some(%d));" % (", ".join(["p"] * n), 2000 + n))
+    h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[], &[&mut o as *mut "
+             "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+             "std::ptr::null()) }, None);")
+    break
+check(nvar == 1, "Rust: Cat's wrapper called with one and three tensors, and refused none")
 h += ["}", "", "#[test]", "fn every_wrong_key_is_refused() {"]
 for op, be, k in wrong:
     h.append("    assert!(bindings::dispatch_key(OpKind::%s, &[%s], Backend::%s).is_none());" % (
@@ -440,8 +501,11 @@ for op, be, k in wrong:
 h += ["}", "", "#[test]", "fn typed_op_params() {",
       "    use bindings::ops::{addmm_out, argsort, glu, max_dim, rope};",
       "    assert_eq!(rope::DEFAULT_MODE, rope::mode::Normal);",
-      "    assert_eq!(rope::mode::Vision as i32, 3);",
+      "    assert_eq!(rope::mode::Vision as i32, 24);",
+      "    assert_eq!(rope::mode::Neox as i32, 2);",
       "    assert_eq!(rope::mode::Neox.name(), \"neox\");",
+      "    assert_eq!(rope::mode::Vision.name(), \"vision\");",
+      "    assert_eq!(glu::op::GegluQuick.name(), \"geglu_quick\");",
       "    assert_eq!(argsort::DEFAULT_ORDER, argsort::order::Asc);",
       "    assert_eq!(glu::op::SwigluOai as i32, 3);",
       "    assert_eq!(glu::op::NAMES, [\"reglu\", \"geglu\", \"swiglu\", \"swiglu_oai\", \"geglu_erf\", \"geglu_quick\"]);",
@@ -464,9 +528,11 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "8 passed" in r.stdout,
-              "rustc: every key reaches its wrapper with its own precision, every wrong key is None, the typed params' "
-              "enums and defaults", r.stdout[-3000:])
+        check(r.returncode == 0 and "10 passed" in r.stdout,
+              "rustc: every key reaches its wrapper with its own precision, every wrong key is None, "
+              "the typed params' enums and defaults, the aliased outputs, the outputs' shape rules and shape-only inputs, a variadic "
+              "input's tensors as one array",
+              r.stdout[-3000:])
 
 # ---- permute (no example states one): the SUM_ROWS section with permute rules, checked ----
 src = open(os.path.join(ROOT, "contracts/examples/ggml-vulkan/ops.md")).read()
@@ -542,6 +608,7 @@ accept:
       big: { kind: f64, default: 2.e3 }
       to: { kind: dtype, default: BF16 }
       how: { kind: enum, values: [a, b_c], default: b_c }
+      span: { kind: enum, values: { lo: -2147483648, mid: 0, hi: 2147483647 }, default: hi }
 return:
   outputs:
   - { name: out, dtype_rule: param(to), dtypes: [F32, BF16], shape_rule: same_as(src), layout_guarantee: contiguous, aliasing: none }
@@ -559,7 +626,7 @@ if r.returncode == 0:
            for f in b["op_params"]["fields"]}
 check(got == {"u64_max": 2**64 - 1, "u64_2_63": 2**63, "usize_max": 2**64 - 1, "i64_max": 2**63 - 1,
               "i64_min": -2**63, "isize_min": -2**63, "u32_max": 2**32 - 1, "i32_min": -2**31,
-              "i32_lead": -7, "half": 0.5, "big": 2000.0, "to": "BF16", "how": "b_c"},
+              "i32_lead": -7, "half": 0.5, "big": 2000.0, "to": "BF16", "how": "b_c", "span": "hi"},
       "dump --json: defaults at the edges of their kinds, exact", r.stderr + str(got))
 egen = os.path.join(tmp, "edge_gen")
 r = run([FKCGEN, "gen", "--prefix", "ed", "--out-dir", egen, edge])
@@ -580,6 +647,7 @@ open(os.path.join(tmp, "edge_check.c"), "w").write("\n".join([
     "_Static_assert(_Generic(ED_EDGE_DEFAULT_HALF, float: 1, default: 0), \"f32 type\");",
     "_Static_assert(ED_EDGE_DEFAULT_TO == FKC_DTYPE_BF16, \"dtype\");",
     "_Static_assert(ED_EDGE_DEFAULT_HOW == ED_EDGE_HOW_B_C && ED_EDGE_HOW_B_C == 1, \"enum\");",
+    "_Static_assert(ED_EDGE_SPAN_LO == INT32_MIN && ED_EDGE_DEFAULT_SPAN == INT32_MAX, \"codes\");",
     "int edge_half_is_half(void);",
     "int edge_half_is_half(void) { return ED_EDGE_DEFAULT_HALF == 0.5f && ED_EDGE_DEFAULT_BIG == 2000.0; }",
     ""]))
@@ -594,8 +662,43 @@ for line in ("pub const DEFAULT_U64_MAX: u64 = 18446744073709551615;",
              "pub const DEFAULT_I64_MIN: i64 = -9223372036854775808;",
              "pub const DEFAULT_HALF: f32 = 0.5;", "pub const DEFAULT_BIG: f64 = 2.0e3;",
              "pub const DEFAULT_TO: super::super::DType = super::super::DType::BF16;",
-             "pub const DEFAULT_HOW: how = how::BC;"):
+             "pub const DEFAULT_HOW: how = how::BC;", "Lo = -2147483648,", "Hi = 2147483647,"):
     check(line in rsrc, "rust: " + line, r.stderr)
+if have_rustc and rsrc:
+    eh = [l for l in h[:h.index("pub mod rt {") + 1]] + [
+        "    use std::ffi::c_void;",
+        "    #[repr(C)] pub struct fkc_stream { _opaque: [u8; 0] }",
+        "    #[repr(C)] pub struct fkc_buffer { _opaque: [u8; 0] }",
+        "    #[repr(C)] pub struct fkc_tensor { pub buffer: *mut fkc_buffer, pub offset: u64, "
+        "pub dtype: u32, pub rank: u32, pub shape: [usize; 8] }",
+        "    pub type fkc_status = u32;", "    pub const FKC_RUNTIME_ABI: i32 = 3;",
+        "    pub use crate::tables;"]
+    for w in sorted(set(re.findall(r"rt::(edge_b[0-9_b]+)", rsrc))):
+        eh.append("    pub unsafe extern \"C\" fn %s(_s: *mut fkc_stream, _i0: *const fkc_tensor, "
+                  "_o0: *mut fkc_tensor, _p: *const c_void, _e: *const c_void) -> fkc_status { 0 }" % w)
+    eh += ["}", "", "pub mod bindings {", "    use super::rt;",
+           "    include!(\"%s\");" % os.path.join(egen, "ed_bindings.rs"), "}", "",
+           "#[test]", "fn edge_defaults() {", "    use bindings::ops::edge::*;",
+           "    assert_eq!(DEFAULT_U64_MAX, u64::MAX);", "    assert_eq!(DEFAULT_U64_2_63, 1u64 << 63);",
+           "    assert_eq!(DEFAULT_USIZE_MAX, usize::MAX);", "    assert_eq!(DEFAULT_I64_MAX, i64::MAX);",
+           "    assert_eq!(DEFAULT_I64_MIN, i64::MIN);", "    assert_eq!(DEFAULT_ISIZE_MIN, isize::MIN);",
+           "    assert_eq!(DEFAULT_U32_MAX, u32::MAX);", "    assert_eq!(DEFAULT_I32_MIN, i32::MIN);",
+           "    assert_eq!(DEFAULT_I32_LEAD, -7);", "    assert_eq!(DEFAULT_HALF, 0.5f32);",
+           "    assert_eq!(DEFAULT_BIG, 2000.0f64);", "    assert_eq!(DEFAULT_TO, bindings::DType::BF16);",
+           "    assert_eq!(DEFAULT_HOW, how::BC);", "    assert_eq!(DEFAULT_SPAN as i32, i32::MAX);",
+           "    assert_eq!(span::Lo as i32, i32::MIN);", "    assert_eq!(span::Hi.name(), \"hi\");",
+           "}", ""]
+    eharness = os.path.join(tmp, "edge_harness.rs")
+    open(eharness, "w").write("\n".join(eh))
+    exe = os.path.join(tmp, "edge_harness")
+    r = run([RUSTC, "--edition", "2021", "--test", "-D", "warnings", "-C", "opt-level=0", eharness,
+             "-o", exe])
+    check(r.returncode == 0, "rustc: the edge defaults' module compiles under -D warnings",
+          r.stderr[-3000:])
+    if r.returncode == 0:
+        r = run([exe])
+        check(r.returncode == 0 and "1 passed" in r.stdout,
+              "rustc: the edge defaults are the constants of their Rust types", r.stdout[-3000:])
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(failed != 0)

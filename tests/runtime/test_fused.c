@@ -440,14 +440,15 @@ static void test_step_replay(void **state)
 
 enum { ADV_W = 3, ADV_CAP = 7, ADV_HEADS = 8, ADV_ROW = 4096 };
 
-/* A step of ADV_W rotating writes of ADV_HEADS rows of ADV_ROW bytes (2048 16-byte units: 8
- * work groups each, 24 in the dispatch; the last ring on planes, axis 1) and one
+/* A step of nw (ADV_W, or 1) rotating writes of ADV_HEADS rows of ADV_ROW bytes (2048 16-byte
+ * units: 8 work groups each, 24 in a dispatch of 3; the third ring on planes, axis 1) and one
  * fkc_stream_advance by `delta`, recorded once and replayed 2 * ADV_CAP + 3 times with a fresh
  * token uploaded before each: every run must put its token at the ring row of the position
  * it started from and advance the position exactly once (wrapping the ring twice), the whole
  * cache bit-exact against the reference after each run. With fusion the advance is part of the
- * writes' dispatch: one command (three with the tables by update), no barrier. */
-static void advance_replays(int mode, uint64_t start, uint64_t delta)
+ * writes' dispatch: one command (three with the tables by update), no barrier, even for one
+ * write (then through the table, not the lone write's kernel). */
+static void advance_replays(int mode, uint64_t start, uint64_t delta, int nw)
 {
     size_t c[3][4] = {{1, ADV_HEADS, ADV_CAP, ADV_ROW / 4},
                       {1, ADV_HEADS, ADV_CAP, ADV_ROW / 4},
@@ -458,19 +459,19 @@ static void advance_replays(int mode, uint64_t start, uint64_t delta)
     int32_t axis[3] = {2, 2, 1};
     size_t cb = rt_elems(4, c[0]) * 4, tb = rt_elems(4, k[0]) * 4;
     rt_buf cache, tok, pos;
-    rt_buf_make(ctx, &cache, ADV_W * cb);
-    rt_buf_make(ctx, &tok, ADV_W * tb);
+    rt_buf_make(ctx, &cache, (size_t)nw * cb);
+    rt_buf_make(ctx, &tok, (size_t)nw * tb);
     rt_buf_make(ctx, &pos, 16);
     put_u64(pos.host, start);
     RT_OK(fkc_buffer_upload(pos.dev, 0, pos.host, 16));
     fkc_stream *s = stream(mode > 0);
-    for (int w = 0; w < ADV_W; w++) {
+    for (int w = 0; w < nw; w++) {
         fkc_tensor st = rt_tensor(tok.dev, (size_t)w * tb, FKC_DTYPE_F32, 4, k[w]);
         fkc_tensor ot = rt_tensor(cache.dev, (size_t)w * cb, FKC_DTYPE_F32, 4, c[w]);
         RT_OK(fkc_write_slice_rotating(s, &st, &ot, ADV_CAP, pos.dev, 0, axis[w]));
     }
     RT_OK(fkc_stream_advance(s, pos.dev, 0, delta));
-    uint32_t want = mode == 0 ? ADV_W + 1 : mode == 1 ? 1 : 3, want_bars = mode == 0;
+    uint32_t want = mode == 0 ? (uint32_t)nw + 1 : mode == 1 ? 1 : 3, want_bars = mode == 0;
     uint32_t cmds = fkc_test_command_count(s), bars = fkc_test_barrier_count(s);
     if (cmds != want || bars != want_bars)
         fail_msg("advance step (%s): %u commands and %u barriers, want %u and %u", mode_name[mode],
@@ -482,7 +483,7 @@ static void advance_replays(int mode, uint64_t start, uint64_t delta)
         }
         RT_OK(r == 0 ? fkc_stream_submit(s) : fkc_stream_replay(s));
         uint64_t p = get_u64(pos.host);
-        for (int w = 0; w < ADV_W; w++)
+        for (int w = 0; w < nw; w++)
             assert_int_equal(fkc_ref_write_slice_rotating(cache.host + (size_t)w * cb, c[w], 4,
                                                           tok.host + (size_t)w * tb, k[w], ADV_CAP,
                                                           p, axis[w], 4),
@@ -508,7 +509,8 @@ static void test_advance_replays(void **state)
     for (int mode = 0; mode < 3; mode++)
         for (int i = 0; i < 3; i++) {
             fkc_context *keep = mode_begin(mode);
-            advance_replays(mode, starts[i], deltas[i]);
+            advance_replays(mode, starts[i], deltas[i], 3);
+            advance_replays(mode, starts[i], deltas[i], 1); /* one write: still the table */
             mode_end(mode, keep);
         }
 }
@@ -567,6 +569,44 @@ static void test_advance_not_folded(void **state)
     rt_buf_free(&val);
     rt_buf_free(&cache);
     rt_buf_free(&tok);
+    rt_no_validation(ctx);
+}
+
+/* A dispatch of more work groups than its table's group map holds (FKC_FUSE_MAP_GROUPS, 4096):
+ * 17 writes of 256 work groups each (64 rows of 16 KiB), then an advance in the same dispatch;
+ * fused.comp finds each group's write by searching the table there, and counts 4352 groups
+ * before advancing. One command, bit-exact, the position + 1. */
+static void test_past_group_map(void **state)
+{
+    (void)state;
+    enum { NW = 17, ROWS = 64, COLS = 4096 };
+    size_t ss[2] = {ROWS, COLS}, ds[2] = {ROWS, COLS + 4}, off[2] = {0, 4};
+    size_t sb = ROWS * COLS * 4, db = ROWS * (COLS + 4) * 4;
+    rt_buf S, D, P;
+    rt_buf_make(ctx, &S, NW * sb);
+    rt_buf_make(ctx, &D, NW * db);
+    rt_buf_make(ctx, &P, 16);
+    put_u64(P.host, 0xffffffffull);
+    RT_OK(fkc_buffer_upload(P.dev, 0, P.host, 16));
+    fkc_stream *s = stream(true);
+    for (size_t w = 0; w < NW; w++) {
+        fkc_tensor st = rt_tensor(S.dev, w * sb, FKC_DTYPE_F32, 2, ss);
+        fkc_tensor ot = rt_tensor(D.dev, w * db, FKC_DTYPE_F32, 2, ds);
+        RT_OK(fkc_write_slice(s, &st, &ot, off));
+        assert_int_equal(fkc_ref_write_slice(D.host + w * db, ds, 2, S.host + w * sb, ss, off, 4),
+                         FKC_OK);
+    }
+    RT_OK(fkc_stream_advance(s, P.dev, 0, 1));
+    assert_int_equal(fkc_test_command_count(s), 1);
+    assert_int_equal(fkc_test_barrier_count(s), 0);
+    RT_OK(fkc_stream_submit(s));
+    put_u64(P.host, 0x100000000ull);
+    rt_buf_check(&D, "17 writes past the group map");
+    rt_buf_check(&P, "position advanced after 4352 groups");
+    fkc_stream_destroy(s);
+    rt_buf_free(&S);
+    rt_buf_free(&D);
+    rt_buf_free(&P);
     rt_no_validation(ctx);
 }
 
@@ -803,6 +843,7 @@ int main(void)
         cmocka_unit_test_teardown(test_ring_odd_position, no_validation),
         cmocka_unit_test_teardown(test_advance_replays, no_validation),
         cmocka_unit_test_teardown(test_advance_not_folded, no_validation),
+        cmocka_unit_test_teardown(test_past_group_map, no_validation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

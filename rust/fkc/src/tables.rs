@@ -599,6 +599,90 @@ impl<S: Contracts> Clone for LinkEntry<S> {
 }
 impl<S: Contracts> Copy for LinkEntry<S> {}
 
+/// A value built on its first use, once, whichever thread comes first: the generated module's
+/// `BINDINGS`, link registries and `LINK_REGISTRIES`, which it builds from plain rows
+/// ([`BindingRow`]) rather than having rustc evaluate a constructor call per binding (std's
+/// `LazyLock` is Rust 1.80; this is 1.63's `Once`). For statics: the value is never dropped.
+pub struct Lazy<T> {
+    once: std::sync::Once,
+    init: fn() -> T,
+    value: core::cell::UnsafeCell<core::mem::MaybeUninit<T>>,
+}
+
+// SAFETY: the value is written once, inside `call_once`, before any reader sees it; after that
+// it is only read (shared), so sharing a Lazy is sharing a T, which another thread may have built.
+unsafe impl<T: Send + Sync> Sync for Lazy<T> {}
+
+impl<T> Lazy<T> {
+    /// A value that `init` builds on the first dereference.
+    pub const fn new(init: fn() -> T) -> Self {
+        Lazy { once: std::sync::Once::new(), init,
+               value: core::cell::UnsafeCell::new(core::mem::MaybeUninit::uninit()) }
+    }
+}
+
+impl<T> core::ops::Deref for Lazy<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: call_once runs the write at most once and every return from it (here or on
+        // another thread) happens after the write completed; a panic in init poisons the Once,
+        // so no reader ever sees the uninitialised value.
+        self.once.call_once(|| unsafe {
+            (*self.value.get()).as_mut_ptr().write((self.init)());
+        });
+        unsafe { &*(*self.value.get()).as_ptr() }
+    }
+}
+
+/// One binding as plain data, the generated `BINDING_ROWS`: indices into its module's tables.
+/// Its op kind, backend, cost and kernel_source are its section's (`KERNELS[kernel]`), its
+/// symbol the same row of `SYMBOLS`; its precision its section's (0) or `PRECISIONS[p - 1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BindingRow {
+    /// Its section's row of `KERNELS`.
+    pub kernel: u32,
+    /// Where its key starts in `KEY_DTYPES`.
+    pub key: u32,
+    /// The key's slots.
+    pub n_key: u32,
+    /// Its wrapper's row of `WRAPPERS`.
+    pub wrapper: u32,
+    /// The dtype's byte width.
+    pub width: u32,
+    /// 0: its section's precision; p: `PRECISIONS[p - 1]` (a `precision_by_dtype` entry).
+    pub precision: u32,
+}
+
+/// The bindings of plain `rows` (row i's symbol is `symbols[i]`), built once (a generated
+/// module's `BINDINGS`). Panics when an index is out of range, which fkcgen never writes.
+pub fn bindings<S: Contracts>(rows: &'static [BindingRow], symbols: &'static [&'static str],
+                              kernels: &'static [KernelInfo<S>], keys: &'static [DType],
+                              wrappers: &'static [(&'static str, S::KernelRef)],
+                              precisions: &'static [&'static Precision]) -> Vec<Binding<S>> {
+    assert_eq!(rows.len(), symbols.len(), "one symbol per binding row");
+    rows.iter().zip(symbols).map(|(r, &symbol)| {
+        let info = &kernels[r.kernel as usize];
+        let (wrapper, kernel) = wrappers[r.wrapper as usize];
+        let key = r.key as usize;
+        let precision = match r.precision {
+            0 => &info.precision,
+            p => precisions[p as usize - 1],
+        };
+        Binding { op_kind: info.op_kind, dtypes: &keys[key..key + r.n_key as usize],
+                  backend: info.backend, info, symbol, wrapper, kernel, byte_width: r.width,
+                  cost: info.cost, precision }
+    }).collect()
+}
+
+/// The rows of link registry `registry`: `bindings[i]` for each i of `rows` (sorted by symbol).
+pub fn links<S: Contracts>(registry: &'static str, bindings: &'static [Binding<S>],
+                           rows: &'static [u32]) -> Vec<LinkEntry<S>> {
+    rows.iter().map(|&i| {
+        let binding = &bindings[i as usize];
+        LinkEntry { symbol: binding.symbol, registry, binding }
+    }).collect()
+}
+
 /// The caller's registry: `register_all` calls it once per binding, in table order.
 pub trait Registry<S: Contracts> {
     /// What a refused registration returns; it stops `register_all`.

@@ -251,7 +251,8 @@ impl ::core::fmt::Debug for KernelRef {
     }
 }
 
-/// The tables' parts, one group per kernel section (by index in KERNELS).
+/// The tables' parts, one group per kernel section (by index in KERNELS), then the
+/// bindings as plain rows.
 mod data {
     use super::*;
 
@@ -294,6 +295,95 @@ mod data {
         Field::new("dst_shape", "Vec<usize>", Some("the ring-buffer destination extents")),
         Field::new("capacity", "usize", Some("ring window capacity along the rotating axis")),
     ];
+
+    /// The dtypes of the bindings' keys: each key is a run of them (BindingRow::key, n_key).
+    pub(super) static KEY_DTYPES: [DType; 18] = [
+        DType::F32, DType::F32, // [0]
+        DType::I32, DType::I32, // [2]
+        DType::U32, DType::U32, // [4]
+        DType::F16, DType::F16, // [6]
+        DType::BF16, DType::BF16, // [8]
+        DType::F64, DType::F64, // [10]
+        DType::I64, DType::I64, // [12]
+        DType::U8, DType::U8, // [14]
+        DType::I8, DType::I8, // [16]
+    ];
+    /// The wrappers the bindings call (BindingRow::wrapper): name, reference.
+    pub(super) static WRAPPERS: [(&str, KernelRef); 8] = [
+        ("write_slice_b4", KernelRef::WriteSlice(rt::write_slice_b4)), // [0]
+        ("write_slice_b2", KernelRef::WriteSlice(rt::write_slice_b2)), // [1]
+        ("write_slice_b8", KernelRef::WriteSlice(rt::write_slice_b8)), // [2]
+        ("write_slice_b1", KernelRef::WriteSlice(rt::write_slice_b1)), // [3]
+        ("write_slice_rotating_b4", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b4)), // [4]
+        ("write_slice_rotating_b2", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b2)), // [5]
+        ("write_slice_rotating_b8", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b8)), // [6]
+        ("write_slice_rotating_b1", KernelRef::WriteSliceRotating(rt::write_slice_rotating_b1)), // [7]
+    ];
+    /// Each binding's symbol (`<entry_point>_<suffix>`), in table order.
+    pub(super) static SYMBOLS: [&str; 18] = [
+        "fuel_vulkan_backend::fkc::write_slice_f32",
+        "fuel_vulkan_backend::fkc::write_slice_i32",
+        "fuel_vulkan_backend::fkc::write_slice_u32",
+        "fuel_vulkan_backend::fkc::write_slice_f16",
+        "fuel_vulkan_backend::fkc::write_slice_bf16",
+        "fuel_vulkan_backend::fkc::write_slice_f64",
+        "fuel_vulkan_backend::fkc::write_slice_i64",
+        "fuel_vulkan_backend::fkc::write_slice_u8",
+        "fuel_vulkan_backend::fkc::write_slice_i8",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_f32",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_i32",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_u32",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_f16",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_bf16",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_f64",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_i64",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_u8",
+        "fuel_vulkan_backend::fkc::write_slice_rotating_i8",
+    ];
+    /// The bindings' own precisions (precision_by_dtype), by section (BindingRow::precision - 1).
+    pub(super) static PRECISIONS: [&Precision; 0] = [
+    ];
+    /// BINDINGS as plain data, in table order.
+    pub(super) static BINDING_ROWS: [rt::tables::BindingRow; 18] = [
+        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [0] write_slice F32 F32
+        rt::tables::BindingRow { kernel: 0, key: 2, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [1] write_slice I32 I32
+        rt::tables::BindingRow { kernel: 0, key: 4, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [2] write_slice U32 U32
+        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 2, wrapper: 1, width: 2, precision: 0 }, // [3] write_slice F16 F16
+        rt::tables::BindingRow { kernel: 0, key: 8, n_key: 2, wrapper: 1, width: 2, precision: 0 }, // [4] write_slice BF16 BF16
+        rt::tables::BindingRow { kernel: 0, key: 10, n_key: 2, wrapper: 2, width: 8, precision: 0 }, // [5] write_slice F64 F64
+        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 2, wrapper: 2, width: 8, precision: 0 }, // [6] write_slice I64 I64
+        rt::tables::BindingRow { kernel: 0, key: 14, n_key: 2, wrapper: 3, width: 1, precision: 0 }, // [7] write_slice U8 U8
+        rt::tables::BindingRow { kernel: 0, key: 16, n_key: 2, wrapper: 3, width: 1, precision: 0 }, // [8] write_slice I8 I8
+        rt::tables::BindingRow { kernel: 1, key: 0, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [9] write_slice_rotating F32 F32
+        rt::tables::BindingRow { kernel: 1, key: 2, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [10] write_slice_rotating I32 I32
+        rt::tables::BindingRow { kernel: 1, key: 4, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [11] write_slice_rotating U32 U32
+        rt::tables::BindingRow { kernel: 1, key: 6, n_key: 2, wrapper: 5, width: 2, precision: 0 }, // [12] write_slice_rotating F16 F16
+        rt::tables::BindingRow { kernel: 1, key: 8, n_key: 2, wrapper: 5, width: 2, precision: 0 }, // [13] write_slice_rotating BF16 BF16
+        rt::tables::BindingRow { kernel: 1, key: 10, n_key: 2, wrapper: 6, width: 8, precision: 0 }, // [14] write_slice_rotating F64 F64
+        rt::tables::BindingRow { kernel: 1, key: 12, n_key: 2, wrapper: 6, width: 8, precision: 0 }, // [15] write_slice_rotating I64 I64
+        rt::tables::BindingRow { kernel: 1, key: 14, n_key: 2, wrapper: 7, width: 1, precision: 0 }, // [16] write_slice_rotating U8 U8
+        rt::tables::BindingRow { kernel: 1, key: 16, n_key: 2, wrapper: 7, width: 1, precision: 0 }, // [17] write_slice_rotating I8 I8
+    ];
+
+    pub(super) fn bindings() -> Vec<Binding> {
+        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, &WRAPPERS,
+                             &PRECISIONS)
+    }
+
+    /// Link registry `fuel_vulkan_backend::fkc::ENTRY_POINTS`: its rows of BINDINGS, by symbol (byte order).
+    pub(super) static LINKS_0: [u32; 18] = [
+        4, 3, 0, 5, 1, 6, 8, 13, 12, 9, 14, 10, 15, 17, 11, 16,
+        2, 7,
+    ];
+    pub(super) fn links_0() -> Vec<LinkEntry> {
+        rt::tables::links("fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS, &LINKS_0)
+    }
+
+    pub(super) fn registries() -> Vec<(&'static str, &'static [LinkEntry])> {
+        vec![
+            ("fuel_vulkan_backend::fkc::ENTRY_POINTS", &super::ENTRY_POINTS[..]),
+        ]
+    }
 }
 
 /// The unknown-cost sentinel (docs/cost.md).
@@ -331,75 +421,16 @@ pub static KERNELS: [KernelInfo; 2] = [
         None),
 ];
 
-macro_rules! symbol_0 {
-    ($s:literal) => {
-        concat!("fuel_vulkan_backend::fkc::write_slice", "_", $s)
-    };
-}
-macro_rules! rows_0 {
-    ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSlice, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[0], symbol_0!($s), stringify!($w), KernelRef::WriteSlice(rt::$w), $bw, &data::COST_0, &KERNELS[0].precision)
-    };
-}
-macro_rules! symbol_1 {
-    ($s:literal) => {
-        concat!("fuel_vulkan_backend::fkc::write_slice_rotating", "_", $s)
-    };
-}
-macro_rules! rows_1 {
-    ($t:ident, $s:literal, $w:ident, $bw:literal) => {
-        Binding::new(OpKind::WriteSliceRotating, &[DType::$t, DType::$t], Backend::Vulkan, &KERNELS[1], symbol_1!($s), stringify!($w), KernelRef::WriteSliceRotating(rt::$w), $bw, &data::COST_0, &KERNELS[1].precision)
-    };
-}
-/// One row per (section x dtype), by op kind, backend, kernel, dtype.
-pub static BINDINGS: [Binding; 18] = [
-    rows_0!(F32, "f32", write_slice_b4, 4), // [0]
-    rows_0!(I32, "i32", write_slice_b4, 4), // [1]
-    rows_0!(U32, "u32", write_slice_b4, 4), // [2]
-    rows_0!(F16, "f16", write_slice_b2, 2), // [3]
-    rows_0!(BF16, "bf16", write_slice_b2, 2), // [4]
-    rows_0!(F64, "f64", write_slice_b8, 8), // [5]
-    rows_0!(I64, "i64", write_slice_b8, 8), // [6]
-    rows_0!(U8, "u8", write_slice_b1, 1), // [7]
-    rows_0!(I8, "i8", write_slice_b1, 1), // [8]
-    rows_1!(F32, "f32", write_slice_rotating_b4, 4), // [9]
-    rows_1!(I32, "i32", write_slice_rotating_b4, 4), // [10]
-    rows_1!(U32, "u32", write_slice_rotating_b4, 4), // [11]
-    rows_1!(F16, "f16", write_slice_rotating_b2, 2), // [12]
-    rows_1!(BF16, "bf16", write_slice_rotating_b2, 2), // [13]
-    rows_1!(F64, "f64", write_slice_rotating_b8, 8), // [14]
-    rows_1!(I64, "i64", write_slice_rotating_b8, 8), // [15]
-    rows_1!(U8, "u8", write_slice_rotating_b1, 1), // [16]
-    rows_1!(I8, "i8", write_slice_rotating_b1, 1), // [17]
-];
+/// One row per (section x dtype), by op kind, backend, kernel, dtype. Built from data::BINDING_ROWS on first use (18 rows).
+pub static BINDINGS: rt::tables::Lazy<Vec<Binding>> = rt::tables::Lazy::new(data::bindings);
 
 /// Link registry `fuel_vulkan_backend::fkc::ENTRY_POINTS`: every `<entry_point>_<suffix>` symbol -> its
-/// binding, sorted by symbol (byte order).
-pub static ENTRY_POINTS: [LinkEntry; 18] = [
-    LinkEntry::new(symbol_0!("bf16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[4]),
-    LinkEntry::new(symbol_0!("f16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[3]),
-    LinkEntry::new(symbol_0!("f32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[0]),
-    LinkEntry::new(symbol_0!("f64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[5]),
-    LinkEntry::new(symbol_0!("i32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[1]),
-    LinkEntry::new(symbol_0!("i64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[6]),
-    LinkEntry::new(symbol_0!("i8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[8]),
-    LinkEntry::new(symbol_1!("bf16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[13]),
-    LinkEntry::new(symbol_1!("f16"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[12]),
-    LinkEntry::new(symbol_1!("f32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[9]),
-    LinkEntry::new(symbol_1!("f64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[14]),
-    LinkEntry::new(symbol_1!("i32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[10]),
-    LinkEntry::new(symbol_1!("i64"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[15]),
-    LinkEntry::new(symbol_1!("i8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[17]),
-    LinkEntry::new(symbol_1!("u32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[11]),
-    LinkEntry::new(symbol_1!("u8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[16]),
-    LinkEntry::new(symbol_0!("u32"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[2]),
-    LinkEntry::new(symbol_0!("u8"), "fuel_vulkan_backend::fkc::ENTRY_POINTS", &BINDINGS[7]),
-];
+/// binding, sorted by symbol (byte order); 18 rows, built on first use.
+pub static ENTRY_POINTS: rt::tables::Lazy<Vec<LinkEntry>> = rt::tables::Lazy::new(data::links_0);
 
-/// Every link registry: its path and its rows, sorted by path.
-pub static LINK_REGISTRIES: [(&str, &[LinkEntry]); 1] = [
-    ("fuel_vulkan_backend::fkc::ENTRY_POINTS", &ENTRY_POINTS),
-];
+/// Every link registry: its path and its rows, sorted by path; built on first use.
+pub static LINK_REGISTRIES: rt::tables::Lazy<Vec<(&str, &[LinkEntry])>> =
+    rt::tables::Lazy::new(data::registries);
 
 /// Each op kind's shared cost: its first section's (by kernel) that states a known one.
 static SHARED_COST: [&Cost; 2] = [
