@@ -1204,8 +1204,14 @@ static void cmp_misc(dctx *c, const spair *p)
         change(c, FKCG_R_DOC_CHANGED, p, at(so, "blurb"), at(sn, "blurb"), "was this",
                "blurb of kernel '%s' changed", sn->kernel);
     bool key_same = (!so->key_stated && !sn->key_stated) || so->n_key == sn->n_key;
-    for (size_t i = 0; key_same && (so->key_stated || sn->key_stated) && i < so->n_key; i++)
-        key_same = so->key[i] == sn->key[i]; /* by place: a renamed tensor is the same slot */
+    for (size_t i = 0; key_same && (so->key_stated || sn->key_stated) && i < so->n_key; i++) {
+        /* by place: a renamed tensor is the same slot; an output by its place among the
+         * outputs (an input added or removed shifts its tensor index, not the key) */
+        bool oo = (size_t)so->key[i] >= so->n_inputs, on = (size_t)sn->key[i] >= sn->n_inputs;
+        key_same = oo == on &&
+                   (oo ? (size_t)so->key[i] - so->n_inputs == (size_t)sn->key[i] - sn->n_inputs
+                       : so->key[i] == sn->key[i]);
+    }
     if (!key_same)
         change(c, FKCG_R_KEY_CHANGED, p, at(so, "key"), at(sn, "key"),
                fkcg_sprintf(c->a, "was [%s]", key_names(c, so)),

@@ -267,6 +267,11 @@ stride: { kind: usize }
         "new": base(("dtype_rule: passthrough(src)", "dtype_rule: fixed(F32)"),
                     ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"),
                     ("copy a tensor", "copy a tensor, as is"))},
+    # an input added before a key's output: the output's tensor index moves, the key does not
+    # (KEY_CHANGED "from [src, out] to [src, out]" was reported beside INPUT_ADDED)
+    "input_added_key_output_kept": {
+        "old": base(("determinism: bitwise", "determinism: bitwise\nkey: [src, out]")),
+        "new": sub(TWO, ("determinism: bitwise", "determinism: bitwise\nkey: [src, out]"))},
     # issue 22: variadic inputs
     "variadic_changed": {
         "old": TWO,

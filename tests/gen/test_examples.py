@@ -569,6 +569,15 @@ check(r.returncode == 1 and "select.txt:2:6: error: op kind Cpy is bound for no 
       and not os.path.exists(os.path.join(tmp, "sel2")), "gen --select: a key no binding has is "
       "an error at its line:col, nothing written", r.stderr)
 
+# ---- fkcgen doc: a field's enum values (with codes) and default on the page ----
+dd = os.path.join(tmp, "doc")
+os.makedirs(dd)
+r = run([FKCGEN, "doc", "--out-dir", dd] + rel, cwd=ROOT)
+page = "".join(open(os.path.join(dp, fn)).read() for dp, _, fns in os.walk(dd) for fn in fns)
+check(r.returncode == 0 and "- `mode`: `enum` of `normal` (0), `neox` (2), `mrope` (8), `vision` (24), "
+      "default `normal`," in page and "- `keepdim`: `bool`, default `false`," in page,
+      "doc: ROPE's mode values with their codes and default, max.dim's keepdim default", r.stderr)
+
 # ---- typed defaults at the edges of their kinds: 2^31, 2^32-1, 2^63, 2^64-1, -2^63 ----
 EDGE = """---
 fkc_version: 1
