@@ -1029,7 +1029,7 @@ static size_t n_output_aliases(const fkcg_plan *p)
     size_t n = 0;
     for (size_t i = 0; i < p->t->n_sections; i++)
         for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
-            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+            n += fkcg_output_in_place(&p->t->sections[i]->outputs[k]) >= 0 ||
                  p->t->sections[i]->outputs[k].out_arg;
     return n;
 }
@@ -1064,14 +1064,15 @@ static void emit_c_aliases(fkcg_buf *b, const fkcg_plan *p)
         const fkcg_section *s = p->t->sections[i];
         for (size_t k = 0; k < s->n_outputs; k++) {
             const fkcg_output *o = &s->outputs[k];
-            if (o->in_place_input < 0 && !o->out_arg)
+            if (fkcg_output_in_place(o) < 0 && !o->out_arg)
                 continue;
             fkcg_buf_printf(b, "    {%zu, ", i);
             TPL(b, p, "@@_OP_");
             put_ident(b, p->ops[p->secs[i].op].upper);
             fkcg_buf_printf(b, ", %zu, ", k);
             put_cstr(b, o->name);
-            fkcg_buf_printf(b, ", %d, %s}, /* ", o->in_place_input, o->out_arg ? "true" : "false");
+            fkcg_buf_printf(b, ", %d, %s}, /* ", fkcg_output_in_place(o),
+                            o->out_arg ? "true" : "false");
             put_comment(b, s->kernel);
             LIT(b, " */\n");
         }

@@ -1545,7 +1545,7 @@ static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
     size_t n = 0;
     for (size_t i = 0; i < p->t->n_sections; i++)
         for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
-            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+            n += fkcg_output_in_place(&p->t->sections[i]->outputs[k]) >= 0 ||
                  p->t->sections[i]->outputs[k].out_arg;
     if (!n)
         return;
@@ -1564,14 +1564,14 @@ static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
         const fkcg_section *s = p->t->sections[i];
         for (size_t k = 0; k < s->n_outputs; k++) {
             const fkcg_output *o = &s->outputs[k];
-            if (o->in_place_input < 0 && !o->out_arg)
+            if (fkcg_output_in_place(o) < 0 && !o->out_arg)
                 continue;
             fkcg_buf_printf(b, "    OutputAlias { kernel: %zu, op: OpKind::", i);
             put_rident(b, p->ops[p->secs[i].op].name);
             fkcg_buf_printf(b, ", output: %zu, name: ", k);
             put_rstr(b, o->name);
-            if (o->in_place_input >= 0)
-                fkcg_buf_printf(b, ", in_place: Some(%d)", o->in_place_input);
+            if (fkcg_output_in_place(o) >= 0)
+                fkcg_buf_printf(b, ", in_place: Some(%d)", fkcg_output_in_place(o));
             else
                 PUT(b, ", in_place: None");
             fkcg_buf_printf(b, ", out_arg: %s },\n", o->out_arg ? "true" : "false");

@@ -170,6 +170,13 @@ typedef struct fkcg_output {
     size_t n_shape_args;
 } fkcg_output;
 
+/* The input an output is written over, or -1 (also for a hand-built output, whose
+ * in_place_input is 0 but whose in_place is NULL). */
+static inline int fkcg_output_in_place(const fkcg_output *o)
+{
+    return o->in_place ? o->in_place_input : -1;
+}
+
 /* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the
  * cost parser (expr.c), the C plan and the Rust back end read this list. Per kind: its name
  * (also its Rust type), its C type, whether a cost expression may use it. A Vec<T> of the

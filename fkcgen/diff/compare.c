@@ -856,7 +856,7 @@ static void cmp_output(dctx *c, const spair *p, size_t i)
                narrowed ? "narrowed" : "changed", o->aliasing, n->aliasing);
     }
     /* issue 22: in_place by the input's place (an input renamed with it is no change) */
-    if (o->in_place_input != n->in_place_input || o->out_arg != n->out_arg) {
+    if (fkcg_output_in_place(o) != fkcg_output_in_place(n) || o->out_arg != n->out_arg) {
         const char *key_o = o->in_place ? "in_place" : o->out_arg ? "out_arg" : "aliasing";
         const char *key_n = n->in_place ? "in_place" : n->out_arg ? "out_arg" : "aliasing";
         const char *now = n->in_place  ? fkcg_sprintf(c->a, "in place over '%s'", n->in_place)
