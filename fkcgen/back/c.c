@@ -1080,6 +1080,86 @@ static void emit_c_aliases(fkcg_buf *b, const fkcg_plan *p)
     LIT(b, "};\n\n");
 }
 
+static bool expr_uses(const fkcg_expr *e, fkcg_expr_kind kind)
+{
+    return e && (e->kind == kind || expr_uses(e->lhs, kind) || expr_uses(e->rhs, kind));
+}
+
+static void put_field_double(fkcg_buf *b, const char *name, const void *ctx)
+{
+    (void)ctx;
+    LIT(b, "(double)p->");
+    put_ident(b, name);
+}
+
+/* A tensor term over the tensor-cost function's argument t (fkc_tables.h's fkc_cost_tensor
+ * helpers; an absent optional input: 0). */
+static void put_tensor_double(fkcg_buf *b, const fkcg_expr *e, const void *ctx)
+{
+    (void)ctx;
+    if (e->kind == FKCG_EXPR_TENSOR_DIM)
+        fkcg_buf_printf(b, "fkc_cost_tensor_dim(&t[%d], %lld)", e->slot, (long long)e->axis);
+    else
+        fkcg_buf_printf(b, "fkc_cost_tensor_%s(&t[%d])",
+                        e->kind == FKCG_EXPR_TENSOR_N ? "n" : "bytes", e->slot);
+}
+
+/* One tensor-term cost of section sec, as a static inline function of the tensors. */
+static void emit_h_tensor_cost(fkcg_buf *b, const fkcg_plan *p, size_t sec, const char *what,
+                               const fkcg_expr *e, const char *src)
+{
+    static const fkcg_expr_style c_tensor = {
+        ".0", "(double)n", "(double)dtype_bytes", put_field_double, NULL, false, put_tensor_double};
+    const fkcg_section *s = p->secs[sec].s;
+    bool field = expr_uses(e, FKCG_EXPR_FIELD);
+    LIT(b, "/* ");
+    put_str(b, s->kernel);
+    LIT(b, ": ");
+    put_str(b, what);
+    LIT(b, " = ");
+    put_comment(b, src);
+    TPL(b, p, " */\nstatic inline double @_cost_");
+    put_ident(b, s->kernel);
+    fkcg_buf_printf(b, "_%s(const fkc_cost_tensor *t, size_t count, const void *params)\n{\n",
+                    what);
+    if (field) {
+        TPL(b, p, "    const @_");
+        put_ident(b, p->ops[p->secs[sec].op].snake);
+        LIT(b, "_params *p = params;\n");
+    } else {
+        LIT(b, "    (void)params;\n");
+    }
+    fkcg_buf_printf(b, "    if (!t || count < %zu%s)\n        return (double)NAN;\n    return ",
+                    s->n_inputs + s->n_outputs, field ? " || !p" : "");
+    fkcg_expr_write(e, b, &c_tensor);
+    LIT(b, ";\n}\n");
+}
+
+/* The costs over tensor terms, by kernel (none in a contract without them). */
+static void emit_h_tensor_costs(fkcg_buf *b, const fkcg_plan *p)
+{
+    bool any = false;
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_cost *c = &p->secs[i].s->cost;
+        if (!fkcg_expr_uses_tensors(c->flops) && !fkcg_expr_uses_tensors(c->bytes_moved))
+            continue;
+        if (!any)
+            LIT(b,
+                "/* The costs over tensors (cost.flops / bytes_moved naming n(X), dim(X, k),\n"
+                " * bytes(X)), by kernel: t is the kernel's inputs then its outputs, in signature\n"
+                " * order (fkc_cost_tensor; an absent optional input has dims NULL); NAN when t\n"
+                " * is NULL or short, or params is NULL where the expression names a field. The\n"
+                " * binding's fkc_cost has NULL for these functions. */\n");
+        any = true;
+        if (fkcg_expr_uses_tensors(c->flops))
+            emit_h_tensor_cost(b, p, i, "flops", c->flops, c->flops_src);
+        if (fkcg_expr_uses_tensors(c->bytes_moved))
+            emit_h_tensor_cost(b, p, i, "bytes_moved", c->bytes_moved, c->bytes_moved_src);
+    }
+    if (any)
+        fkcg_buf_putc(b, '\n');
+}
+
 static void emit_h_wrappers(fkcg_buf *b, const fkcg_plan *p)
 {
     LIT(b, "/* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which\n"
@@ -1485,24 +1565,12 @@ static void emit_c_runtime_params(fkcg_buf *b, const fkcg_plan *p)
     }
 }
 
-static bool expr_uses(const fkcg_expr *e, fkcg_expr_kind kind)
-{
-    return e && (e->kind == kind || expr_uses(e->lhs, kind) || expr_uses(e->rhs, kind));
-}
-
-static void put_field_double(fkcg_buf *b, const char *name, const void *ctx)
-{
-    (void)ctx;
-    LIT(b, "(double)p->");
-    put_ident(b, name);
-}
-
 /* One cost expression of section sec as a function, in double arithmetic. */
 static void emit_cost_fn(fkcg_buf *b, const fkcg_plan *p, size_t sec, const char *what,
                          const fkcg_expr *e, const char *src)
 {
     static const fkcg_expr_style c_double = {
-        ".0", "(double)n", "(double)dtype_bytes", put_field_double, NULL, false};
+        ".0", "(double)n", "(double)dtype_bytes", put_field_double, NULL, false, put_tensor_double};
     bool field = expr_uses(e, FKCG_EXPR_FIELD);
     LIT(b, "/* ");
     put_str(b, what);
@@ -1529,9 +1597,9 @@ static void emit_cost_fn(fkcg_buf *b, const fkcg_plan *p, size_t sec, const char
 static void emit_cost_fns(fkcg_render *r, size_t sec)
 {
     const fkcg_section *s = r->p->secs[sec].s;
-    if (s->cost.flops)
+    if (s->cost.flops && !fkcg_expr_uses_tensors(s->cost.flops))
         emit_cost_fn(r->b, r->p, sec, "flops", s->cost.flops, s->cost.flops_src);
-    if (s->cost.bytes_moved)
+    if (s->cost.bytes_moved && !fkcg_expr_uses_tensors(s->cost.bytes_moved))
         emit_cost_fn(r->b, r->p, sec, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
 }
 
@@ -1863,6 +1931,7 @@ static void emit_c_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs
     emit_h_optional(h, p);
     emit_h_aliases(h, p);
     emit_h_shape_only(h, p);
+    emit_h_tensor_costs(h, p);
     emit_h_wrappers(h, p);
     emit_h_tables(h, p, shards > 1 ? &sp : NULL);
     emit_h_pair_hash(h, p, &ph, &pair_hash);

@@ -253,11 +253,12 @@ static void cost_cells(cells *c, const fkcg_section *s, size_t sec)
     ostr(c, s->cost.flops ? s->cost.flops_src : NULL);
     ostr(c, s->cost.bytes_moved ? s->cost.bytes_moved_src : NULL);
     ref(c, FKCG_CELL_COSTFN, 0, sec);
-    c->v[c->n - 1].n = s->cost.flops != NULL;
+    /* a cost over tensor terms: no (n, dtype_bytes) function (the header's per kernel) */
+    c->v[c->n - 1].n = s->cost.flops != NULL && !fkcg_expr_uses_tensors(s->cost.flops);
     fkcg_cell *bm = add(c, FKCG_CELL_COSTFN);
     bm->which = 1;
     bm->u = sec;
-    bm->n = s->cost.bytes_moved != NULL;
+    bm->n = s->cost.bytes_moved != NULL && !fkcg_expr_uses_tensors(s->cost.bytes_moved);
 }
 
 /* ---- printing: cells through the style, rows wrapped under WRAP_COLUMN ---- */

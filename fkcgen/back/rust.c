@@ -1016,12 +1016,22 @@ static void put_field_f64(fkcg_buf *b, const char *name, const void *ctx)
     fkcg_buf_printf(b, "*p%zu as f64", field_index(ctx, name));
 }
 
+/* A tensor term over the tensor-cost function's argument t (the crate's CostTensor). */
+static void put_tensor_f64(fkcg_buf *b, const fkcg_expr *e, const void *ctx)
+{
+    (void)ctx;
+    if (e->kind == FKCG_EXPR_TENSOR_DIM)
+        fkcg_buf_printf(b, "t[%d].dim(%lld)", e->slot, (long long)e->axis);
+    else
+        fkcg_buf_printf(b, "t[%d].%s()", e->slot, e->kind == FKCG_EXPR_TENSOR_N ? "n" : "bytes");
+}
+
 /* The expression in f64 arithmetic, without parentheses around the whole (rustc's
  * unused_parens). */
 static void put_expr(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e)
 {
-    const fkcg_expr_style rust_f64 = {".0",          "n as f64", "dtype_bytes as f64",
-                                      put_field_f64, s,          true};
+    const fkcg_expr_style rust_f64 = {".0", "n as f64", "dtype_bytes as f64", put_field_f64,
+                                      s,    true,       put_tensor_f64};
     fkcg_expr_write(e, b, &rust_f64);
 }
 
@@ -1077,10 +1087,64 @@ static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const c
 static void emit_cost_fns(fkcg_render *r, size_t sec)
 {
     const fkcg_section *s = r->p->secs[sec].s;
-    if (s->cost.flops)
+    if (s->cost.flops && !fkcg_expr_uses_tensors(s->cost.flops))
         emit_cost_fn(r->b, s, sec, "flops", s->cost.flops, s->cost.flops_src);
-    if (s->cost.bytes_moved)
+    if (s->cost.bytes_moved && !fkcg_expr_uses_tensors(s->cost.bytes_moved))
         emit_cost_fn(r->b, s, sec, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
+}
+
+/* One tensor-term cost of a section: pub fn <kernel>_<what>(t, params) in mod tensor_costs. */
+static void emit_tensor_cost(fkcg_buf *b, const fkcg_section *s, const char *what,
+                             const fkcg_expr *e, const char *src)
+{
+    bool f = expr_uses(e, FKCG_EXPR_FIELD);
+    fkcg_buf_printf(b, "    /// `%s`: %s = `", s->kernel, what);
+    put_rdoc(b, src);
+    PUT(b, "`\n    pub fn ");
+    put_rident(b, s->kernel);
+    fkcg_buf_printf(b,
+                    "_%s(t: &[rt::tables::CostTensor<'_>], %sparams: Option<&OpParams>) -> f64 {\n"
+                    "        if t.len() < %zu {\n            return f64::NAN;\n        }\n",
+                    what, f ? "" : "_", s->n_inputs + s->n_outputs);
+    if (f) {
+        PUT(b, "        match params {\n            Some(OpParams::");
+        put_rident(b, s->variant);
+        PUT(b, " {");
+        put_field_bindings(b, s, e);
+        PUT(b, ") => ");
+        put_expr(b, s, e);
+        PUT(b, ",\n            _ => f64::NAN,\n        }\n");
+    } else {
+        PUT(b, "        ");
+        put_expr(b, s, e);
+        fkcg_buf_putc(b, '\n');
+    }
+    PUT(b, "    }\n");
+}
+
+/* The costs over tensor terms, by kernel, in mod tensor_costs (none without them). */
+static void emit_tensor_costs(fkcg_buf *b, const fkcg_plan *p)
+{
+    bool any = false;
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        const fkcg_section *s = p->secs[i].s;
+        if (!fkcg_expr_uses_tensors(s->cost.flops) && !fkcg_expr_uses_tensors(s->cost.bytes_moved))
+            continue;
+        if (!any)
+            PUT(b,
+                "/// The costs over tensors (cost.flops / bytes_moved naming n(X), dim(X, k),\n"
+                "/// bytes(X)), by kernel: `t` is the kernel's inputs then its outputs, in\n"
+                "/// signature order; NaN when it is short, or when the expression names a field\n"
+                "/// and `params` is None or of another op. The binding's Cost has None for them.\n"
+                "pub mod tensor_costs {\n    use super::*;\n\n");
+        any = true;
+        if (fkcg_expr_uses_tensors(s->cost.flops))
+            emit_tensor_cost(b, s, "flops", s->cost.flops, s->cost.flops_src);
+        if (fkcg_expr_uses_tensors(s->cost.bytes_moved))
+            emit_tensor_cost(b, s, "bytes_moved", s->cost.bytes_moved, s->cost.bytes_moved_src);
+    }
+    if (any)
+        PUT(b, "}\n\n");
 }
 
 
@@ -1355,6 +1419,7 @@ static void emit_tables(fkcg_render *r)
     row_index_free(&x);
     PUT(b, "}\n\n/// The unknown-cost sentinel (docs/cost.md).\n"
            "pub static UNKNOWN_COST: Cost = Cost::UNKNOWN;\n\n");
+    emit_tensor_costs(b, p);
     fkcg_render_table(r, FKCG_T_PROVIDERS, FKCG_NONE);
     fkcg_render_table(r, FKCG_T_KERNELS, FKCG_NONE);
     fkcg_buf_printf(b,

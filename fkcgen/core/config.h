@@ -16,6 +16,7 @@
     120u                        /* a quoted source line longer than this is cut to
                                              * a window around the caret, "..." at each cut */
 #define FKCG_MAX_EXPR_DEPTH 32u /* parentheses nesting in cost exprs */
+#define FKCG_MAX_EXPR_AXIS 64   /* dim(X, k): |k| below this */
 #define FKCG_MAX_EXPR_OPS                                                                          \
     64u                                 /* operators in one cost expression: bounds the tree
                                              * depth (recursive printers) and the generated C's

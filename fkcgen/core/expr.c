@@ -15,8 +15,9 @@ typedef struct parser {
     int val_col;   /* columns from loc to src[0]; -1: unknown */
     const fkcg_field *fields;
     size_t n_fields;
-    unsigned depth; /* open parentheses */
-    unsigned ops;   /* operators read so far (at most FKCG_MAX_EXPR_OPS) */
+    const fkcg_section *sec; /* its tensors, for n(X), dim(X, k), bytes(X); NULL: none */
+    unsigned depth;          /* open parentheses */
+    unsigned ops;            /* operators read so far (at most FKCG_MAX_EXPR_OPS) */
     bool failed;
 } parser;
 
@@ -72,15 +73,126 @@ bool fkcg_expr_is_variable(const char *name)
     return false;
 }
 
-/* A name: n, dtype_bytes or an integer op_params field. */
+static bool is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The tensor terms: n(X), dim(X, k), bytes(X). */
+static const struct {
+    const char *name;
+    fkcg_expr_kind kind;
+} tensor_terms[] = {
+    {"n", FKCG_EXPR_TENSOR_N},
+    {"dim", FKCG_EXPR_TENSOR_DIM},
+    {"bytes", FKCG_EXPR_TENSOR_BYTES},
+};
+
+/* The tensor named at ps->p (an input or output of the section), its slot in *slot. */
+static const char *tensor_name(parser *ps, const char *fn, int *slot)
+{
+    skip_space(ps);
+    const char *start = ps->p;
+    while (is_ident_char(*ps->p))
+        ps->p++;
+    if (ps->p == start) {
+        fail(ps, start, "%s() needs a tensor name: an input or output of the section", fn);
+        return NULL;
+    }
+    char *id = fkcg_strndup(ps->a, start, (size_t)(ps->p - start));
+    const fkcg_section *s = ps->sec;
+    size_t n_in = s ? s->n_inputs : 0, n_out = s ? s->n_outputs : 0;
+    const char **names = fkcg_alloc(ps->a, (n_in + n_out + 1) * sizeof *names);
+    for (size_t i = 0; i < n_in + n_out; i++) {
+        names[i] = i < n_in ? s->inputs[i].name : s->outputs[i - n_in].name;
+        if (strcmp(names[i], id) != 0)
+            continue;
+        if (i < n_in && s->inputs[i].variadic) {
+            fail(ps, start,
+                 "%s(%s): '%s' is a variadic input (several tensors); a cost expression can "
+                 "name only a single tensor",
+                 fn, id, id);
+            return NULL;
+        }
+        if (i < n_in && s->inputs[i].shape_only && !strcmp(fn, "bytes")) {
+            fail(ps, start,
+                 "bytes(%s): '%s' is a shape-only input (its data is never read); use n(%s) or "
+                 "dim(%s, k)",
+                 id, id, id, id);
+            return NULL;
+        }
+        *slot = (int)i;
+        return names[i];
+    }
+    const char *hint = fkcg_suggest(names, n_in + n_out, id);
+    if (hint)
+        fail(ps, start, "unknown tensor '%s' in %s(); did you mean '%s'?", id, fn, hint);
+    else
+        fail(ps, start, "unknown tensor '%s' in %s(); name an input or output of the section", id,
+             fn);
+    return NULL;
+}
+
+/* n(X), dim(X, k) or bytes(X), after its name (ps->p at the '('). */
+static fkcg_expr *tensor_term(parser *ps, const char *fn, fkcg_expr_kind kind)
+{
+    ps->p++; /* ( */
+    fkcg_expr *e = node(ps, kind);
+    e->tensor = tensor_name(ps, fn, &e->slot);
+    if (!e->tensor)
+        return NULL;
+    skip_space(ps);
+    if (kind == FKCG_EXPR_TENSOR_DIM) {
+        if (*ps->p != ',')
+            return fail(ps, ps->p, "dim() takes two arguments: dim(%s, k), k an axis", e->tensor);
+        ps->p++;
+        skip_space(ps);
+        const char *at = ps->p;
+        bool neg = *ps->p == '-';
+        if (neg)
+            ps->p++;
+        if (!(*ps->p >= '0' && *ps->p <= '9'))
+            return fail(ps, at,
+                        "dim(%s, k): k must be an integer literal (an axis; negative counts "
+                        "from the end)",
+                        e->tensor);
+        int64_t k = 0;
+        while (*ps->p >= '0' && *ps->p <= '9') {
+            k = k * 10 + (*ps->p++ - '0');
+            if (k >= FKCG_MAX_EXPR_AXIS)
+                return fail(ps, at, "dim(%s, k): axis %s%lld... is out of range (|k| < %d)",
+                            e->tensor, neg ? "-" : "", (long long)k, FKCG_MAX_EXPR_AXIS);
+        }
+        e->axis = neg ? -k : k;
+        skip_space(ps);
+    }
+    if (*ps->p == ',')
+        return fail(ps, ps->p, "%s() takes %s", fn,
+                    kind == FKCG_EXPR_TENSOR_DIM ? "two arguments: dim(X, k)"
+                                                 : "one argument: a tensor name");
+    if (*ps->p != ')')
+        return fail(ps, ps->p, "missing ')' after %s(%s", fn, e->tensor);
+    ps->p++;
+    return e;
+}
+
+/* A name: n, dtype_bytes, an integer op_params field, or a tensor term (name then '('). */
 static fkcg_expr *name(parser *ps)
 {
     const char *start = ps->p;
-    while ((*ps->p >= 'a' && *ps->p <= 'z') || (*ps->p >= 'A' && *ps->p <= 'Z') ||
-           (*ps->p >= '0' && *ps->p <= '9') || *ps->p == '_')
+    while (is_ident_char(*ps->p))
         ps->p++;
     size_t len = (size_t)(ps->p - start);
     char *id = fkcg_strndup(ps->a, start, len);
+    if (*ps->p == '(') {
+        for (size_t i = 0; i < sizeof tensor_terms / sizeof tensor_terms[0]; i++)
+            if (!strcmp(id, tensor_terms[i].name))
+                return tensor_term(ps, id, tensor_terms[i].kind);
+        return fail(ps, start,
+                    "unknown function '%s' in cost expression; use n(X), dim(X, k) or "
+                    "bytes(X)",
+                    id);
+    }
     for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
         if (!strcmp(id, variables[i].name))
             return node(ps, variables[i].kind);
@@ -188,9 +300,9 @@ static fkcg_expr *sum(parser *ps)
 }
 
 fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
-                           const fkcg_field *fields, size_t n_fields)
+                           const fkcg_field *fields, size_t n_fields, const fkcg_section *sec)
 {
-    parser ps = {a, d, src, src, loc, val_col, fields, n_fields, 0, 0, false};
+    parser ps = {a, d, src, src, loc, val_col, fields, n_fields, sec, 0, 0, false};
     fkcg_expr *e = sum(&ps);
     skip_space(&ps);
     if (e && *ps.p) {
@@ -217,6 +329,21 @@ static void write_node(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style 
     case FKCG_EXPR_N: fkcg_buf_puts(out, st->n); return;
     case FKCG_EXPR_DTYPE_BYTES: fkcg_buf_puts(out, st->dtype_bytes); return;
     case FKCG_EXPR_FIELD: st->field(out, e->field, st->ctx); return;
+    case FKCG_EXPR_TENSOR_N:
+    case FKCG_EXPR_TENSOR_DIM:
+    case FKCG_EXPR_TENSOR_BYTES:
+        if (st->tensor) {
+            st->tensor(out, e, st->ctx);
+            return;
+        }
+        fkcg_buf_puts(out, e->kind == FKCG_EXPR_TENSOR_N     ? "n("
+                           : e->kind == FKCG_EXPR_TENSOR_DIM ? "dim("
+                                                             : "bytes(");
+        fkcg_buf_puts(out, e->tensor);
+        if (e->kind == FKCG_EXPR_TENSOR_DIM)
+            fkcg_buf_printf(out, ", %lld", (long long)e->axis);
+        fkcg_buf_putc(out, ')');
+        return;
     default: break;
     }
     if (!top)
@@ -227,6 +354,13 @@ static void write_node(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style 
     write_node(e->rhs, out, st, false);
     if (!top)
         fkcg_buf_putc(out, ')');
+}
+
+bool fkcg_expr_uses_tensors(const fkcg_expr *e)
+{
+    return e && (e->kind == FKCG_EXPR_TENSOR_N || e->kind == FKCG_EXPR_TENSOR_DIM ||
+                 e->kind == FKCG_EXPR_TENSOR_BYTES || fkcg_expr_uses_tensors(e->lhs) ||
+                 fkcg_expr_uses_tensors(e->rhs));
 }
 
 void fkcg_expr_write(const fkcg_expr *e, fkcg_buf *out, const fkcg_expr_style *st)
@@ -242,6 +376,6 @@ static void put_name(fkcg_buf *out, const char *name, const void *ctx)
 
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out)
 {
-    static const fkcg_expr_style canonical = {"", "n", "dtype_bytes", put_name, NULL, false};
+    static const fkcg_expr_style canonical = {"", "n", "dtype_bytes", put_name, NULL, false, NULL};
     fkcg_expr_write(e, out, &canonical);
 }

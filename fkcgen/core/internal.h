@@ -225,7 +225,7 @@ const fkcg_loc *fkcg_where_find(const fkcg_where *w, const char *path);
 /* Parses src (a scalar at loc, whose text starts val_col columns after loc.col, -1 unknown).
  * fields: op_params field names usable as variables (n_fields of them); NULL after an error. */
 fkcg_expr *fkcg_expr_parse(fkcg_arena *a, fkcg_diag *d, const char *src, fkcg_loc loc, int val_col,
-                           const fkcg_field *fields, size_t n_fields);
+                           const fkcg_field *fields, size_t n_fields, const fkcg_section *sec);
 void fkcg_expr_print(const fkcg_expr *e, fkcg_buf *out); /* canonical, fully parenthesised */
 /* n and dtype_bytes: a cost expression's own variables, names no op_params field may take. */
 bool fkcg_expr_is_variable(const char *name);

@@ -53,10 +53,13 @@ int fkcg_enum_index(const fkcg_enum *e, const char *value);
 
 /* Cost expression tree: integers, n, dtype_bytes, op_params fields, + - * / ( ). */
 typedef enum fkcg_expr_kind {
-    FKCG_EXPR_INT,         /* value */
-    FKCG_EXPR_N,           /* element count of the first input */
-    FKCG_EXPR_DTYPE_BYTES, /* its byte width */
-    FKCG_EXPR_FIELD,       /* an op_params field (a scalar field) */
+    FKCG_EXPR_INT,          /* value */
+    FKCG_EXPR_N,            /* element count of the first input */
+    FKCG_EXPR_DTYPE_BYTES,  /* its byte width */
+    FKCG_EXPR_FIELD,        /* an op_params field (a scalar field) */
+    FKCG_EXPR_TENSOR_N,     /* n(X): tensor X's element count (0: an absent optional input) */
+    FKCG_EXPR_TENSOR_DIM,   /* dim(X, k): its extent on axis k (k < 0: from the end) */
+    FKCG_EXPR_TENSOR_BYTES, /* bytes(X): its size in bytes (blocks x block_bytes) */
     FKCG_EXPR_ADD,
     FKCG_EXPR_SUB,
     FKCG_EXPR_MUL,
@@ -67,6 +70,9 @@ typedef struct fkcg_expr {
     fkcg_expr_kind kind;
     uint64_t value;        /* FKCG_EXPR_INT */
     const char *field;     /* FKCG_EXPR_FIELD: the field's name */
+    const char *tensor;    /* FKCG_EXPR_TENSOR_*: the tensor's name */
+    int slot;              /* its index (k < n_inputs: input k; else output k - n_inputs) */
+    int64_t axis;          /* FKCG_EXPR_TENSOR_DIM: k as written */
     struct fkcg_expr *lhs; /* binary operators */
     struct fkcg_expr *rhs;
 } fkcg_expr;
@@ -80,9 +86,14 @@ typedef struct fkcg_expr_style {
     void (*field)(struct fkcg_buf *out, const char *name, const void *ctx); /* a field */
     const void *ctx;
     bool bare_top; /* no parentheses around the whole expression */
+    /* n(X), dim(X, k), bytes(X) (NULL: the canonical spelling, as written) */
+    void (*tensor)(struct fkcg_buf *out, const struct fkcg_expr *e, const void *ctx);
 } fkcg_expr_style;
 /* Appends e, each operation parenthesised ("(a + b)"), its leaves spelled by st. */
 void fkcg_expr_write(const fkcg_expr *e, struct fkcg_buf *out, const fkcg_expr_style *st);
+/* Whether e names a tensor term (n(X), dim(X, k), bytes(X)): its function then takes the
+ * tensors (fkc_cost_tensor), not (n, dtype_bytes); false for NULL. */
+bool fkcg_expr_uses_tensors(const fkcg_expr *e);
 
 /* Layout keys of an input, each "required", "accepted" or "rejected" (NULL: not stated),
  * written once: the schema's layout mapping (schema.c), the model, the JSON dump and the back

@@ -241,7 +241,10 @@ static const fkcg_key cost_keys[] = {
     {"class", FT_ENUM, REQ, "cost_class", NULL, "the cost class"},
     {"flops", FT_EXPR, OPT, NULL, NULL,
      "cost expression: integers, + - * / ( ), n, "
-     "dtype_bytes and scalar op_params fields"},
+     "dtype_bytes, scalar op_params fields, and over any input or output X: n(X) (its element "
+     "count; 0 for an absent optional input), dim(X, k) (its extent on axis k, an integer "
+     "literal, negative from the end; NaN past its rank), bytes(X) (n(X) over the block's "
+     "elements times its bytes); not over a variadic input, nor bytes() of a shape_only one"},
     {"bytes_moved", FT_EXPR, OPT, NULL, NULL, "cost expression, as flops"},
 };
 static SCHEMA(schema_cost, "cost", cost_keys, false);

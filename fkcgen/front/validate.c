@@ -1895,13 +1895,13 @@ static void build_cost(vctx *v, const ynode *cost, fkcg_section *s)
     if (fl) {
         c->flops_src = fkcg_strndup(v->a, fl->str, fl->len);
         c->flops = fkcg_expr_parse(v->a, v->d, fl->str, fl->loc, fl->val_col, s->fields,
-                                   s->n_fields);
+                                   s->n_fields, s);
         v->ok = v->ok && c->flops;
     }
     if (bm) {
         c->bytes_moved_src = fkcg_strndup(v->a, bm->str, bm->len);
         c->bytes_moved = fkcg_expr_parse(v->a, v->d, bm->str, bm->loc, bm->val_col, s->fields,
-                                         s->n_fields);
+                                         s->n_fields, s);
         v->ok = v->ok && c->bytes_moved;
     }
     check_cost_inputs(v, fl, c->flops, s);

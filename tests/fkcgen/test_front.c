@@ -515,7 +515,7 @@ static void expressions(void **state)
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         fkcg_diag *d = fkcg_diag_new(sink);
         fkcg_loc at = {"x.md", 1, 1};
-        fkcg_expr *e = fkcg_expr_parse(&a, d, ok[i].src, at, 0, fields, 2);
+        fkcg_expr *e = fkcg_expr_parse(&a, d, ok[i].src, at, 0, fields, 2, NULL);
         assert_non_null(e);
         fkcg_buf b;
         fkcg_buf_init(&b);
@@ -537,7 +537,7 @@ static void expressions(void **state)
         FILE *s = open_memstream(&text, &len);
         fkcg_diag *d = fkcg_diag_new(s);
         fkcg_loc at = {"x.md", 7, 10};
-        assert_null(fkcg_expr_parse(&a, d, bad[i].src, at, 1, fields, 2));
+        assert_null(fkcg_expr_parse(&a, d, bad[i].src, at, 1, fields, 2, NULL));
         assert_int_equal(fkcg_diag_errors(d), 1);
         fkcg_diag_free(d);
         fclose(s);
@@ -555,7 +555,7 @@ static void expressions(void **state)
     deep[399] = '\0';
     fkcg_diag *d = fkcg_diag_new(sink);
     fkcg_loc at = {"x.md", 1, 1};
-    assert_null(fkcg_expr_parse(&a, d, deep, at, 0, fields, 2));
+    assert_null(fkcg_expr_parse(&a, d, deep, at, 0, fields, 2, NULL));
     fkcg_diag_free(d);
     /* A chain of FKCG_MAX_EXPR_OPS operators parses; one more is refused (a chain of
      * 100,000 terms overflowed the stack of the recursive printers). */
@@ -570,7 +570,7 @@ static void expressions(void **state)
         }
         chain[k] = '\0';
         d = fkcg_diag_new(sink);
-        fkcg_expr *e = fkcg_expr_parse(&a, d, chain, at, 0, fields, 2);
+        fkcg_expr *e = fkcg_expr_parse(&a, d, chain, at, 0, fields, 2, NULL);
         assert_true(ops == FKCG_MAX_EXPR_OPS ? e != NULL : e == NULL);
         fkcg_diag_free(d);
     }

@@ -362,6 +362,52 @@ for cc in ("gcc", "clang"):
               "FKC_ERR_NO_KERNEL (%s)" % (cc, r.stdout.strip().splitlines()[-1] if r.stdout else ""),
               r.stdout[-3000:])
 
+# ---- C: the costs over tensors (issue 22), with real shapes ----
+tc = ['#include <math.h>', '#include <stdio.h>', '#include "ex_bindings.h"', "",
+      "static int bad;",
+      "static void eq(double got, double want, const char *what)", "{",
+      "    if (!(got == want || (isnan(want) && isnan(got)))) {",
+      "        printf(\"%s: %.17g, want %.17g\\n\", what, got, want);", "        bad++;", "    }", "}",
+      "#define T(e, b, ...) {(const uint64_t[]){__VA_ARGS__}, (uint32_t)(sizeof((uint64_t[]){__VA_ARGS__}) / 8), e, b}",
+      "int main(void)", "{",
+      "    const fkc_cost_tensor mm[3] = {T(1, 4, 3, 5), T(1, 4, 3, 7), T(1, 4, 5, 7)};",
+      "    eq(ex_cost_mul_mat_flops(mm, 3, NULL), 210.0, \"MUL_MAT 2*M*N*K\");",
+      "    eq(ex_cost_mul_mat_bytes_moved(mm, 3, NULL), 284.0, \"MUL_MAT bytes\");",
+      "    const fkc_cost_tensor q4[3] = {T(32, 18, 64, 2), T(1, 4, 64, 3), T(1, 4, 2, 3)};",
+      "    eq(ex_cost_mul_mat_bytes_moved(q4, 3, NULL), 72.0 + 768.0 + 24.0, \"MUL_MAT Q4_0 blocks\");",
+      "    const fkc_cost_tensor big[3] = {T(1, 4, 1ull << 32, 1ull << 31), T(1, 4, 1ull << 32, 1), T(1, 4, 1ull << 31, 1)};",
+      "    eq(ex_cost_mul_mat_flops(big, 3, NULL), 18446744073709551616.0, \"2^64 exactly\");",
+      "    const fkc_cost_tensor max[3] = {T(1, 4, UINT64_MAX, 1), T(1, 4, UINT64_MAX, 1), T(1, 4, 1, 1)};",
+      "    eq(ex_cost_mul_mat_flops(max, 3, NULL), 2.0 * 18446744073709551616.0, \"2^64-1 rounds as (double)n\");",
+      "    const fkc_cost_tensor half[3] = {T(1, 4, 1ull << 63, 1), T(1, 4, 1ull << 63, 1), T(1, 4, 1, 1)};",
+      "    eq(ex_cost_mul_mat_flops(half, 3, NULL), 18446744073709551616.0, \"2^63\");",
+      "    eq(ex_cost_mul_mat_flops(mm, 2, NULL), NAN, \"short t\");",
+      "    eq(ex_cost_mul_mat_flops(NULL, 3, NULL), NAN, \"NULL t\");",
+      "    const fkc_cost_tensor rank1[3] = {T(1, 4, 3), T(1, 4, 3, 7), T(1, 4, 7)};",
+      "    eq(ex_cost_mul_mat_flops(rank1, 3, NULL), NAN, \"no axis 1\");",
+      "    fkc_cost_tensor fa[5] = {T(1, 4, 64, 8, 4, 1), T(1, 2, 64, 16, 4, 1), T(1, 2, 64, 16, 4, 1),",
+      "                             {NULL, 0, 1, 2}, T(1, 4, 64, 4, 8, 1)};",
+      "    eq(ex_cost_flash_attn_ext_flops(fa, 5, NULL), 131072.0, \"FLASH_ATTN_EXT flops\");",
+      "    eq(ex_cost_flash_attn_ext_bytes_moved(fa, 5, NULL), 32768.0, \"absent mask: 0 bytes\");",
+      "    const fkc_cost_tensor mask = T(1, 2, 16, 8);", "    fa[3] = mask;",
+      "    eq(ex_cost_flash_attn_ext_bytes_moved(fa, 5, NULL), 32768.0 + 256.0, \"with the mask\");",
+      "    for (size_t i = 0; i < EX_BINDING_COUNT; i++)",
+      "        if (ex_bindings[i].op_kind == EX_OP_MUL_MAT && (ex_bindings[i].cost->flops ||",
+      "                                                        !ex_bindings[i].cost->flops_expr)) {",
+      "            printf(\"MUL_MAT binding %zu: a (n, dtype_bytes) flops function\\n\", i);",
+      "            bad++;", "        }",
+      "    printf(\"%d bad\\n\", bad);", "    return bad != 0;", "}", ""]
+open(os.path.join(tmp, "tensor_cost.c"), "w").write("\n".join(tc))
+for cc in ("gcc", "clang"):
+    exe = os.path.join(tmp, "tensor_cost_" + cc)
+    r = run([cc] + flags + [os.path.join(tmp, "tensor_cost.c"), os.path.join(gen, "ex_bindings.c"),
+                            os.path.join(tmp, "stubs.c"), os.path.join(tmp, "abi.c"), "-o", exe])
+    check(r.returncode == 0, "%s: the costs over tensors compile strictly" % cc, r.stderr[-3000:])
+    if r.returncode == 0:
+        r = run([exe])
+        check(r.returncode == 0, "%s: MUL_MAT 2*M*N*K, its Q4_0 bytes, 2^63/2^64-1, FLASH_ATTN_EXT "
+              "with and without its mask (%s)" % (cc, r.stdout.strip()), r.stdout[-3000:])
+
 # ---- Rust: the same through the generated module ----
 rs = gen and os.path.join(gen, "ex_bindings.rs")
 sig = {}  # op kind -> (inputs, outputs)
@@ -515,6 +561,34 @@ h += ["}", "", "#[test]", "fn typed_op_params() {",
       "    let p = bindings::OpParams::Cpy { dst_type: DType::F16 };",
       "    assert_eq!(p.op_kind(), OpKind::Cpy);",
       "}", ""]
+# cost over tensors (issue 22): MUL_MAT's 2*M*N*K and FLASH_ATTN_EXT's over q/k/v, with real shapes
+h += ["#[test]", "fn tensor_costs() {", "    use bindings::tensor_costs::*;",
+      "    use rt::tables::CostTensor;",
+      "    let t = |d: &'static [u64], e: u32, b: u64| CostTensor { dims: Some(d), block_elems: e, block_bytes: b };",
+      "    let mm = [t(&[3, 5], 1, 4), t(&[3, 7], 1, 4), t(&[5, 7], 1, 4)];",
+      "    assert_eq!(mul_mat_flops(&mm, None), 210.0);",
+      "    assert_eq!(mul_mat_bytes_moved(&mm, None), 284.0);",
+      "    let q4 = [t(&[64, 2], 32, 18), t(&[64, 3], 1, 4), t(&[2, 3], 1, 4)];",
+      "    assert_eq!(mul_mat_bytes_moved(&q4, None), 72.0 + 768.0 + 24.0);",
+      "    let big = [t(&[1 << 32, 1 << 31], 1, 4), t(&[1 << 32, 1], 1, 4), t(&[1 << 31, 1], 1, 4)];",
+      "    assert_eq!(mul_mat_flops(&big, None), 18446744073709551616.0);",
+      "    let max = [t(&[u64::MAX, 1], 1, 4), t(&[u64::MAX, 1], 1, 4), t(&[1, 1], 1, 4)];",
+      "    assert_eq!(mul_mat_flops(&max, None), 2.0 * 18446744073709551616.0);",
+      "    let half = [t(&[1 << 63, 1], 1, 4), t(&[1 << 63, 1], 1, 4), t(&[1, 1], 1, 4)];",
+      "    assert_eq!(mul_mat_flops(&half, None), 18446744073709551616.0);",
+      "    assert!(mul_mat_flops(&mm[..2], None).is_nan());",
+      "    let rank1 = [t(&[3], 1, 4), t(&[3, 7], 1, 4), t(&[7], 1, 4)];",
+      "    assert!(mul_mat_flops(&rank1, None).is_nan());",
+      "    let none = CostTensor { dims: None, block_elems: 1, block_bytes: 2 };",
+      "    let fa = [t(&[64, 8, 4, 1], 1, 4), t(&[64, 16, 4, 1], 1, 2), t(&[64, 16, 4, 1], 1, 2), none,",
+      "              t(&[64, 4, 8, 1], 1, 4)];",
+      "    assert_eq!(flash_attn_ext_flops(&fa, None), 131072.0);",
+      "    assert_eq!(flash_attn_ext_bytes_moved(&fa, None), 32768.0);",
+      "    let mut fm = fa;", "    fm[3] = t(&[16, 8], 1, 2);",
+      "    assert_eq!(flash_attn_ext_bytes_moved(&fm, None), 32768.0 + 256.0);",
+      "    let b = bindings::BINDINGS.iter().find(|b| b.op_kind == OpKind::MulMat).unwrap();",
+      "    assert!(b.cost.flops.is_none() && b.cost.flops_expr == Some(\"2 * dim(a, 1) * dim(b, 1) * dim(a, 0)\"));",
+      "}", ""]
 check(called >= 4, "Rust: %d calls without an optional input" % called)
 harness = os.path.join(tmp, "harness.rs")
 open(harness, "w").write("\n".join(h))
@@ -528,10 +602,10 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "10 passed" in r.stdout,
+        check(r.returncode == 0 and "11 passed" in r.stdout,
               "rustc: every key reaches its wrapper with its own precision, every wrong key is None, "
               "the typed params' enums and defaults, the aliased outputs, the outputs' shape rules and shape-only inputs, a variadic "
-              "input's tensors as one array",
+              "input's tensors as one array, the costs over tensors",
               r.stdout[-3000:])
 
 # ---- permute (no example states one): the SUM_ROWS section with permute rules, checked ----

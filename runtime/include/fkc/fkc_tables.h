@@ -11,6 +11,7 @@
 #ifndef FKC_TABLES_H
 #define FKC_TABLES_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -164,6 +165,52 @@ typedef struct fkc_cost {
     fkc_cost_fn flops;            /* the expression as a function; NULL when not stated */
     fkc_cost_fn bytes_moved;
 } fkc_cost;
+
+/* A tensor as a tensor-term cost function sees it (issue 22: a cost over n(X), dim(X, k),
+ * bytes(X); docs/cost.md). dims NULL: an absent optional input, whose n, dims and bytes are 0.
+ * block_elems: elements per block (1 for a plain dtype); block_bytes: bytes per block (a plain
+ * dtype's byte width). Such a cost's fkc_cost.flops / bytes_moved is NULL (its expression is
+ * still there): the generated header has it as <prefix>_cost_<kernel>_flops(t, count, params),
+ * t the kernel's inputs then its outputs in signature order. All in double arithmetic: like
+ * (double)n, no overflow and no trap (a product past 2^53 is rounded). */
+typedef struct fkc_cost_tensor {
+    const uint64_t *dims;
+    uint32_t rank;
+    uint32_t block_elems;
+    uint64_t block_bytes;
+} fkc_cost_tensor;
+
+/* n(X): the product of X's extents (1 for rank 0; 0 when absent). */
+static inline double fkc_cost_tensor_n(const fkc_cost_tensor *t)
+{
+    if (!t->dims)
+        return 0.0;
+    double n = 1.0;
+    for (uint32_t k = 0; k < t->rank; k++)
+        n *= (double)t->dims[k];
+    return n;
+}
+
+/* dim(X, k): X's extent on axis k (k < 0 counts from the end: -1 is the last axis); NAN when
+ * X has no axis k; 0 when absent. */
+static inline double fkc_cost_tensor_dim(const fkc_cost_tensor *t, long long k)
+{
+    if (!t->dims)
+        return 0.0;
+    long long r = (long long)t->rank, a = k < 0 ? r + k : k;
+    return a >= 0 && a < r ? (double)t->dims[a] : (double)NAN;
+}
+
+/* bytes(X): its blocks (n over block_elems: a block dtype's extents hold whole blocks) times
+ * block_bytes; NAN when block_elems is 0; 0 when absent. */
+static inline double fkc_cost_tensor_bytes(const fkc_cost_tensor *t)
+{
+    if (!t->dims)
+        return 0.0;
+    if (!t->block_elems)
+        return (double)NAN;
+    return fkc_cost_tensor_n(t) / (double)t->block_elems * (double)t->block_bytes;
+}
 
 /* An input's layout keys (accept.inputs[].layout), in the schema's order (tests/gen/test_vocab.c
  * compares them); each UNKNOWN when the contract does not state it. */

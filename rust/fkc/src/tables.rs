@@ -256,6 +256,53 @@ impl<S: Contracts> Clone for Cost<S> {
 }
 impl<S: Contracts> Copy for Cost<S> {}
 
+/// A tensor as a tensor-term cost function sees it (issue 22: a cost over `n(X)`, `dim(X, k)`,
+/// `bytes(X)`; docs/cost.md): `dims` None is an absent optional input (its n, dims and bytes
+/// are 0); `block_elems` elements per block (1 for a plain dtype), `block_bytes` bytes per
+/// block (a plain dtype's byte width). The C runtime's `fkc_cost_tensor`, in f64 arithmetic.
+#[derive(Clone, Copy, Debug)]
+pub struct CostTensor<'a> {
+    /// The extents, axis 0 first; None: absent.
+    pub dims: Option<&'a [u64]>,
+    /// Elements per block (1 for a plain dtype).
+    pub block_elems: u32,
+    /// Bytes per block (a plain dtype's byte width).
+    pub block_bytes: u64,
+}
+
+impl CostTensor<'_> {
+    /// n(X): the product of the extents (1 for rank 0; 0 when absent).
+    pub fn n(&self) -> f64 {
+        match self.dims {
+            None => 0.0,
+            Some(d) => d.iter().fold(1.0, |a, &x| a * x as f64),
+        }
+    }
+
+    /// dim(X, k): the extent on axis k (k < 0 from the end); NaN when there is no axis k; 0
+    /// when absent.
+    pub fn dim(&self, k: i64) -> f64 {
+        match self.dims {
+            None => 0.0,
+            Some(d) => {
+                let r = d.len() as i64;
+                let a = if k < 0 { r + k } else { k };
+                if a >= 0 && a < r { d[a as usize] as f64 } else { f64::NAN }
+            }
+        }
+    }
+
+    /// bytes(X): n over block_elems, times block_bytes; NaN when block_elems is 0; 0 when
+    /// absent.
+    pub fn bytes(&self) -> f64 {
+        match self.dims {
+            None => 0.0,
+            Some(_) if self.block_elems == 0 => f64::NAN,
+            Some(_) => self.n() / self.block_elems as f64 * self.block_bytes as f64,
+        }
+    }
+}
+
 /// A fast path a kernel takes, and the cost class it then has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FastPath {
