@@ -70,11 +70,11 @@ typedef struct fkcg_expr {
     fkcg_expr_kind kind;
     uint64_t value;        /* FKCG_EXPR_INT */
     const char *field;     /* FKCG_EXPR_FIELD: the field's name */
-    const char *tensor;    /* FKCG_EXPR_TENSOR_*: the tensor's name */
-    int slot;              /* its index (k < n_inputs: input k; else output k - n_inputs) */
-    int64_t axis;          /* FKCG_EXPR_TENSOR_DIM: k as written */
     struct fkcg_expr *lhs; /* binary operators */
     struct fkcg_expr *rhs;
+    const char *tensor; /* FKCG_EXPR_TENSOR_*: the tensor's name */
+    int slot;           /* its index (k < n_inputs: input k; else output k - n_inputs) */
+    int64_t axis;       /* FKCG_EXPR_TENSOR_DIM: k as written */
 } fkcg_expr;
 
 /* How a printer spells an expression's leaves (expr.c's fkcg_expr_write walks the tree for
