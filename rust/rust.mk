@@ -2,7 +2,8 @@
 # and rust/fkc-build (fkcgen from a build script) (fragment of ../Makefile). `make check-rust`
 # (part of `make test`) runs `cargo test --offline` of fkc and fkc-build against this build's
 # build/libfkc.a and build/fkcgen, then rust/test_rerun.sh: on a copy of the crate, a contract change reruns its
-# build.rs and nothing else does, and regenerating changes no byte. Cargo's target dirs live
+# build.rs and nothing else does, and regenerating changes no byte, and tests/rust/scale.py:
+# the Rust module of a 2,000-section corpus built and tested by cargo (issue 27). Cargo's target dirs live
 # under build/. Cargo: `cargo` on PATH, else ~/.cargo/bin/cargo (rustup), else Debian's
 # (scripts/deps.sh installs it); CARGO=... overrides.
 
@@ -19,6 +20,8 @@ check-rust: $(LIBFKC) $(FKCGEN_BIN)
 	  $(CARGO) test --offline --manifest-path rust/fkc/Cargo.toml -- --test-threads=1
 	$(RUST_ENV) $(CARGO) test --offline --quiet --manifest-path rust/fkc-build/Cargo.toml
 	sh rust/test_rerun.sh $(CARGO) $(BUILD)
+	FKC_BUILD_DIR=$(CURDIR)/$(BUILD) CARGO_TARGET_DIR=$(RUST_TARGET_DIR)-scale CARGO=$(CARGO) \
+	  $(COUNT) py rust/scale.py $(PYTHON) tests/rust/scale.py $(FKCGEN_BIN) 2000
 	@$(MAKE) --no-print-directory check-rust-shared
 
 # fkc-sys's shared link (FKC_LINK=shared): the stream and op tests built against

@@ -9,18 +9,51 @@ import re
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
-def lib_crate(module, workdir, name="gen_lib"):
-    """Writes WORKDIR/NAME.rs around MODULE; returns (rustc argv without -O, environment)."""
-    src = os.path.join(ROOT, "rust/fkc/src")
+def wrapper_decls(text, define=False):
+    """The extern declarations, in an `rt` module's body, of the wrappers (`<kernel>_b<width>`)
+    a generated module's text names that fkc-sys does not declare; with define, stand-ins
+    defined in Rust instead (a linked program has no such C functions), each returning
+    FKC_ERR_NO_KERNEL."""
     sys_src = os.path.join(ROOT, "rust/fkc-sys/src/lib.rs")
-    text = open(module, encoding="utf-8").read()
     declared = set(re.findall(r"(?m)^\s*([a-z][a-z0-9_]*_b[1248]) = \"", open(sys_src).read()))
     wrappers = sorted(set(re.findall(r"\b[a-z][a-z0-9_]*_b[1248]\b", text)) - declared)
     decls = "".join("        pub fn %s(stream: *mut fkc_stream, src: *const fkc_tensor, "
                     "out: *mut fkc_tensor, params: *const c_void, extra: *const c_void) "
                     "-> fkc_status;\n" % w for w in wrappers)
+    if define:
+        return "    use std::os::raw::c_void;\n" + "".join(
+            "    pub unsafe extern \"C\" fn %s(_: *mut fkc_stream, _: *const fkc_tensor, "
+            "_: *mut fkc_tensor, _: *const c_void, _: *const c_void) -> fkc_status {\n"
+            "        FKC_ERR_NO_KERNEL\n    }\n" % w for w in wrappers) if wrappers else ""
     if decls:
         decls = "    use std::os::raw::c_void;\n    extern \"C\" {\n%s    }\n" % decls
+    return decls
+
+
+def cargo_crate(module, workdir, name, test_body=""):
+    """Writes a Cargo package WORKDIR/NAME whose library includes MODULE as `bindings` over the
+    fkc crate (a path dependency on rust/fkc: what a backend crate does), the wrappers the
+    module names declared in its `rt`, and TEST_BODY as its unit tests; returns its manifest."""
+    root = os.path.join(workdir, name)
+    os.makedirs(os.path.join(root, "src"), exist_ok=True)
+    with open(os.path.join(root, "Cargo.toml"), "w", encoding="utf-8") as fh:
+        fh.write("[package]\nname = \"%s\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
+                 "publish = false\n\n[dependencies]\nfkc = { path = \"%s\" }\n\n[workspace]\n"
+                 % (name, os.path.join(ROOT, "rust/fkc")))
+    text = open(module, encoding="utf-8").read()
+    with open(os.path.join(root, "src/lib.rs"), "w", encoding="utf-8") as fh:
+        fh.write("#![deny(warnings)]\n#![allow(dead_code)]\npub mod rt {\n    pub use fkc::ffi::*;\n%s}\n"
+                 "pub mod bindings {\n    use crate::rt;\n    include!(\"%s\");\n}\n"
+                 "#[cfg(test)]\nmod tests {\n%s}\n"
+                 % (wrapper_decls(text, define=True), os.path.abspath(module), test_body))
+    return os.path.join(root, "Cargo.toml")
+
+
+def lib_crate(module, workdir, name="gen_lib"):
+    """Writes WORKDIR/NAME.rs around MODULE; returns (rustc argv without -O, environment)."""
+    src = os.path.join(ROOT, "rust/fkc/src")
+    sys_src = os.path.join(ROOT, "rust/fkc-sys/src/lib.rs")
+    decls = wrapper_decls(open(module, encoding="utf-8").read())
     lib = os.path.join(workdir, name + ".rs")
     with open(lib, "w", encoding="utf-8") as fh:
         fh.write("#![allow(dead_code)]\n#[path = \"%s\"] pub mod sys;\n"

@@ -277,6 +277,17 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
     for (size_t i = 0; i < s->n_fields; i++) {
         fkcg_buf_printf(b, "- `%s`: ", s->fields[i].name);
         put_code(b, s->fields[i].kind);
+        const fkcg_field *f = &s->fields[i];
+        for (size_t k = 0; k < f->n_values; k++) { /* issue 22: an enum's values, its default */
+            fkcg_buf_puts(b, k ? ", " : " of ");
+            put_code(b, f->values[k]);
+            if (f->codes)
+                fkcg_buf_printf(b, " (%lld)", (long long)f->codes[k]);
+        }
+        if (f->def) {
+            fkcg_buf_puts(b, ", default ");
+            put_code(b, f->def);
+        }
         if (s->fields[i].note) {
             fkcg_buf_puts(b, ", ");
             put_text(b, s->fields[i].note);

@@ -32,9 +32,10 @@ with tempfile.TemporaryDirectory() as work:
     subprocess.run([FKCGEN, "gen", "--out-dir", os.path.join(work, "out4")] + paths, check=True)
     try:
         lines, figures = bench.compile_table(os.path.abspath(FKCGEN), work, [(4, paths)])
-        g, c, r = figures[4]
-        check("bench compile path: gcc, clang and rustc on 4 sections",
-              g[0] > 0 and c[0] > 0 and r is not None and r[0] > 0, repr(figures[4]))
+        g, c, r, rd = figures[4]
+        check("bench compile path: gcc, clang, rustc -O and rustc (debug) on 4 sections",
+              g[0] > 0 and c[0] > 0 and r is not None and r[0] > 0 and rd is not None
+              and rd[0] > 0, repr(figures[4]))
         check("bench compile path: the shard sources", (4, "shards") in figures, repr(figures))
         check("bench compile path: one table row", sum(l.startswith("| 4 |") for l in lines) == 1,
               "\n".join(lines))
