@@ -96,7 +96,7 @@ static const fkc_input_info inputs_0[] = {
 };
 static const fkc_output_info outputs_0[] = {
     {"out", "passthrough(cache)", "cache", "same_as(cache)", "cache",
-     FKC_LAYOUT_GUARANTEE_SAME_AS_INPUT, FKC_ALIASING_IN_PLACE},
+     FKC_LAYOUT_GUARANTEE_SAME_AS_INPUT, FKC_ALIASING_IN_PLACE, FKC_SHAPE_RULE_SAME_AS, NULL, 0},
 };
 static const fkc_field_info fields_0[] = {
     {"slot_axis", "i32", "-1: slot = axis 0; k >= 1: slot = i0 * shape[k] + ik"},
@@ -191,7 +191,7 @@ static const fkc_input_info inputs_3[] = {
 };
 static const fkc_output_info outputs_3[] = {
     {"out", "passthrough(src)", "src", "from_params(dst_shape)", "dst_shape",
-     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE},
+     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE, FKC_SHAPE_RULE_FROM_PARAMS, NULL, 0},
 };
 static const fkc_field_info fields_3[] = {
     {"dst_shape", "Vec<usize>", "the larger destination extents"},

@@ -7,7 +7,7 @@
 
 pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, Determinism,
                      FastPath, Field, Input, Layout, LayoutGuarantee, LayoutRule, LayoutStrategy,
-                     Output, Precision, Provider, Registry};
+                     Output, Precision, Provider, Registry, ShapeRule};
 
 /// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.
 pub const RUNTIME_ABI: i32 = 3;
@@ -21,6 +21,7 @@ const _: () = assert!(rt::tables::same_names(LayoutStrategy::NAMES, &["requires_
 const _: () = assert!(rt::tables::same_names(LayoutRule::NAMES, &["", "required", "accepted", "rejected"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(LayoutGuarantee::NAMES, &["contiguous", "same_as_input"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Aliasing::NAMES, &["none", "may_alias_input", "in_place"]), "rt::tables is of another fkcgen");
+const _: () = assert!(rt::tables::same_names(ShapeRule::NAMES, &["", "from_params", "same_as", "broadcast", "reduce", "matmul", "concat", "gather", "permute"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(DType::NAMES, &["F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8", "I16", "U16", "Bool"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Backend::NAMES, &["Cpu", "Vulkan", "Cuda", "Metal", "Wgpu"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Layout::KEYS, &["contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides"]), "rt::tables is of another fkcgen");
@@ -334,7 +335,7 @@ mod data {
     ];
     pub(super) static OUTPUTS_0: [Output; 1] = [
         Output::new("out", Some("passthrough(cache)"), Some("cache"), Some("same_as(cache)"),
-            Some("cache"), LayoutGuarantee::SameAsInput, Aliasing::InPlace),
+            Some("cache"), LayoutGuarantee::SameAsInput, Aliasing::InPlace, ShapeRule::SameAs, &[]),
     ];
     pub(super) static FIELDS_0: [Field; 1] = [
         Field::new("slot_axis", "i32",
@@ -416,7 +417,8 @@ mod data {
     ];
     pub(super) static OUTPUTS_3: [Output; 1] = [
         Output::new("out", Some("passthrough(src)"), Some("src"), Some("from_params(dst_shape)"),
-            Some("dst_shape"), LayoutGuarantee::Contiguous, Aliasing::None),
+            Some("dst_shape"), LayoutGuarantee::Contiguous, Aliasing::None, ShapeRule::FromParams,
+            &[]),
     ];
     pub(super) static FIELDS_3: [Field; 2] = [
         Field::new("dst_shape", "Vec<usize>", Some("the larger destination extents")),

@@ -87,6 +87,7 @@ enum {
     FKCG_EN_LAYOUT_RULE,
     FKCG_EN_GUARANTEE,
     FKCG_EN_ALIASING,
+    FKCG_EN_SHAPE_RULE,
     FKCG_EN_DTYPE,
     FKCG_EN_BACKEND,
     FKCG_EN_COUNT
@@ -209,7 +210,8 @@ typedef enum fkcg_table_id {
     FKCG_T_OUTPUTS,
     FKCG_T_FIELDS,
     FKCG_T_COST,
-    FKCG_T_PRECISION_BY, /* a section's precision_by_dtype figures (issue 22) */
+    FKCG_T_PRECISION_BY,   /* a section's precision_by_dtype figures (issue 22) */
+    FKCG_T_SHAPE_OPERANDS, /* an output's shape rule operands (issue 22), per output */
     FKCG_T_PROVIDERS,
     FKCG_T_KERNELS,
     FKCG_T_BINDINGS,

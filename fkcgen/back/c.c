@@ -249,6 +249,7 @@ const fkcg_vocab_name fkcg_c_vocab[FKCG_EN_COUNT] = {
     [FKCG_EN_ALIASING] = {"fkc_aliasing", "FKC_ALIASING_"},
     [FKCG_EN_DTYPE] = {"fkc_dtype", "FKC_DTYPE_"},
     [FKCG_EN_BACKEND] = {"fkc_backend", "FKC_BACKEND_"},
+    [FKCG_EN_SHAPE_RULE] = {"fkc_shape_rule", "FKC_SHAPE_RULE_"},
 };
 
 /* What C calls each table and the type of its rows: templates ("@": the prefix, "@@": in upper
@@ -262,6 +263,7 @@ static const fkcg_table_name c_tables[FKCG_T_COUNT] = {
     [FKCG_T_FIELDS] = {"fkc_field_info", "fields_%", NULL},
     [FKCG_T_COST] = {"fkc_cost", "cost_%", NULL},
     [FKCG_T_PRECISION_BY] = {"fkc_precision", "precision_by_%", NULL},
+    [FKCG_T_SHAPE_OPERANDS] = {"const char *", "shape_operands_%", NULL},
     [FKCG_T_PROVIDERS] = {"fkc_provider_info", "@_providers", "@@_PROVIDER_COUNT"},
     [FKCG_T_KERNELS] = {"@_kernel_info", "@_kernels", "@@_KERNEL_COUNT"},
     [FKCG_T_BINDINGS] = {"@_binding", "@_bindings", "@@_BINDING_COUNT"},
@@ -343,13 +345,14 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
             put_tpl(r->b, r->p, d->count);
         put_str(r->b, t == FKCG_T_OP_ROWS ? "][2]" : "]");
     }
-    put_str(r->b, t == FKCG_T_DTYPES || t == FKCG_T_COST ? " = {" : " = {\n");
+    put_str(r->b, t == FKCG_T_DTYPES || t == FKCG_T_COST || t == FKCG_T_SHAPE_OPERANDS ? " = {"
+                                                                                       : " = {\n");
 }
 
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t <= FKCG_T_PRECISION_BY ? "};\n" : "};\n\n");
+    put_str(r->b, t <= FKCG_T_SHAPE_OPERANDS ? "};\n" : "};\n\n");
 }
 
 /* A templated section's row templates, as macros: @@_SYMBOL_<sec>(_s), its symbols ("entry
@@ -1026,7 +1029,7 @@ static size_t n_output_aliases(const fkcg_plan *p)
     size_t n = 0;
     for (size_t i = 0; i < p->t->n_sections; i++)
         for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
-            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+            n += fkcg_output_in_place(&p->t->sections[i]->outputs[k]) >= 0 ||
                  p->t->sections[i]->outputs[k].out_arg;
     return n;
 }
@@ -1061,14 +1064,15 @@ static void emit_c_aliases(fkcg_buf *b, const fkcg_plan *p)
         const fkcg_section *s = p->t->sections[i];
         for (size_t k = 0; k < s->n_outputs; k++) {
             const fkcg_output *o = &s->outputs[k];
-            if (o->in_place_input < 0 && !o->out_arg)
+            if (fkcg_output_in_place(o) < 0 && !o->out_arg)
                 continue;
             fkcg_buf_printf(b, "    {%zu, ", i);
             TPL(b, p, "@@_OP_");
             put_ident(b, p->ops[p->secs[i].op].upper);
             fkcg_buf_printf(b, ", %zu, ", k);
             put_cstr(b, o->name);
-            fkcg_buf_printf(b, ", %d, %s}, /* ", o->in_place_input, o->out_arg ? "true" : "false");
+            fkcg_buf_printf(b, ", %d, %s}, /* ", fkcg_output_in_place(o),
+                            o->out_arg ? "true" : "false");
             put_comment(b, s->kernel);
             LIT(b, " */\n");
         }

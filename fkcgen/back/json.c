@@ -267,6 +267,16 @@ static void outputs(fkcg_buf *out, const fkcg_section *s)
             fkcg_buf_puts(out, "]");
         }
         kv_str(out, 10, &first, "shape_rule", o->shape_rule);
+        if (o->shape >= FKCG_SR_BROADCAST) { /* issue 22: the rule's kind and operands */
+            kv_str(out, 10, &first, "shape", fkcg_enum_find("shape_rule")->values[o->shape]);
+            field(out, 10, &first, "shape_operands");
+            fkcg_buf_puts(out, "[");
+            for (size_t k = 0; k < o->n_shape_args; k++) {
+                fkcg_buf_puts(out, k ? ", " : "");
+                json_str(out, o->shape_args[k]);
+            }
+            fkcg_buf_puts(out, "]");
+        }
         kv_str(out, 10, &first, "layout_guarantee", o->layout_guarantee);
         kv_str(out, 10, &first, "aliasing", o->aliasing);
         if (o->in_place) /* issue 22: only when stated (the seed's dump stays) */

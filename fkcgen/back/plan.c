@@ -156,6 +156,7 @@ const fkcg_vocab fkcg_vocabs[FKCG_EN_COUNT] = {
     [FKCG_EN_ALIASING] = {"aliasing", false},
     [FKCG_EN_DTYPE] = {"dtype", false},
     [FKCG_EN_BACKEND] = {"backend", false},
+    [FKCG_EN_SHAPE_RULE] = {"shape_rule", true},
 };
 
 /* ---- the plan -------------------------------------------------------------------- */

@@ -214,7 +214,26 @@ static void input_cells(cells *c, const fkcg_input *in, size_t sec, size_t k)
     ostr(c, in->shape_constraint);
 }
 
-static void output_cells(cells *c, const fkcg_output *o)
+/* The kind of a shape rule as written ("reduce" of "reduce(x, 0, true)"), a schema value;
+ * NULL when it is none (a hand-built table's text). */
+static const char *shape_kind(const char *rule)
+{
+    const fkcg_enum *e = fkcg_enum_find("shape_rule");
+    for (size_t k = 0; rule && e && k < e->count; k++) {
+        size_t len = strlen(e->values[k]);
+        if (!strncmp(rule, e->values[k], len) && rule[len] == '(')
+            return e->values[k];
+    }
+    return NULL;
+}
+
+/* An output's shape operands: those of the rules that have their own (issue 22). */
+static size_t shape_operands(const fkcg_output *o)
+{
+    return o->shape >= FKCG_SR_BROADCAST ? o->n_shape_args : 0;
+}
+
+static void output_cells(cells *c, const fkcg_output *o, size_t sec, size_t k)
 {
     str(c, o->name);
     ostr(c, o->dtype_rule);
@@ -223,6 +242,8 @@ static void output_cells(cells *c, const fkcg_output *o)
     ostr(c, o->shape_rule_arg);
     vocab(c, FKCG_EN_GUARANTEE, o->layout_guarantee);
     vocab(c, FKCG_EN_ALIASING, o->aliasing);
+    vocab(c, FKCG_EN_SHAPE_RULE, shape_kind(o->shape_rule));
+    slice(c, FKCG_T_SHAPE_OPERANDS, sec, k, shape_operands(o));
 }
 
 static void cost_cells(cells *c, const fkcg_section *s, size_t sec)
@@ -732,13 +753,14 @@ static void section_table(fkcg_render *r, fkcg_table_id t, size_t sec, size_t in
     if (!same_table(r, t, &at, &k))
         return; /* an earlier section's table has these rows: it is named instead */
     r->st->open(r, t, sec, input, n);
-    if (t == FKCG_T_DTYPES || t == FKCG_T_COST) { /* a list of values / one struct: inline */
+    bool inline_ = t == FKCG_T_DTYPES || t == FKCG_T_COST || t == FKCG_T_SHAPE_OPERANDS;
+    if (inline_) { /* a list of values / one struct: inline */
         cells c = {.n = 0};
         for (size_t k = 0; k < n; k++)
             fill(&c, items, k, sec);
         put_cells(r, t, &c, column(r->b));
     }
-    for (size_t k = 0; t != FKCG_T_DTYPES && t != FKCG_T_COST && k < n; k++) {
+    for (size_t k = 0; !inline_ && k < n; k++) {
         cells c = {.n = 0};
         fill(&c, items, k, sec);
         put_row(r, t, &c, NULL, false);
@@ -760,6 +782,12 @@ static void fill_dtype(cells *c, const void *items, size_t k, size_t sec)
     vocab(c, FKCG_EN_DTYPE, ((const char *const *)items)[k]);
 }
 
+static void fill_operand(cells *c, const void *items, size_t k, size_t sec)
+{
+    (void)sec;
+    str(c, ((const char *const *)items)[k]);
+}
+
 static void fill_input(cells *c, const void *items, size_t k, size_t sec)
 {
     input_cells(c, &((const fkcg_input *)items)[k], sec, k);
@@ -768,7 +796,7 @@ static void fill_input(cells *c, const void *items, size_t k, size_t sec)
 static void fill_output(cells *c, const void *items, size_t k, size_t sec)
 {
     (void)sec;
-    output_cells(c, &((const fkcg_output *)items)[k]);
+    output_cells(c, &((const fkcg_output *)items)[k], sec, k);
 }
 
 static void fill_field(cells *c, const void *items, size_t k, size_t sec)
@@ -816,6 +844,12 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
     }
     if (s->n_inputs)
         section_table(r, FKCG_T_INPUTS, sec, FKCG_NONE, s->n_inputs, s->inputs, fill_input);
+    size_t own = sec, none = FKCG_NONE; /* an earlier section's outputs: its operands too */
+    bool outputs_own = s->n_outputs && same_table(r, FKCG_T_OUTPUTS, &own, &none);
+    for (size_t k = 0; outputs_own && k < s->n_outputs; k++)
+        if (shape_operands(&s->outputs[k]))
+            section_table(r, FKCG_T_SHAPE_OPERANDS, sec, k, shape_operands(&s->outputs[k]),
+                          s->outputs[k].shape_args, fill_operand);
     if (s->n_outputs)
         section_table(r, FKCG_T_OUTPUTS, sec, FKCG_NONE, s->n_outputs, s->outputs, fill_output);
     if (s->n_fields)

@@ -259,7 +259,7 @@ static const char *const vocab_type[FKCG_EN_COUNT] = {
     [FKCG_EN_COST_CLASS] = "CostClass",    [FKCG_EN_STRATEGY] = "LayoutStrategy",
     [FKCG_EN_LAYOUT_RULE] = "LayoutRule",  [FKCG_EN_GUARANTEE] = "LayoutGuarantee",
     [FKCG_EN_ALIASING] = "Aliasing",       [FKCG_EN_DTYPE] = "DType",
-    [FKCG_EN_BACKEND] = "Backend",
+    [FKCG_EN_BACKEND] = "Backend",         [FKCG_EN_SHAPE_RULE] = "ShapeRule",
 };
 
 /* What Rust calls each table and the type of its rows (a nested row's: its constructor). */
@@ -271,6 +271,7 @@ static const fkcg_table_name rust_tables[FKCG_T_COUNT] = {
     [FKCG_T_FIELDS] = {"Field", "FIELDS_%", NULL},
     [FKCG_T_COST] = {"Cost", "COST_%", NULL},
     [FKCG_T_PRECISION_BY] = {"Precision", "PRECISION_BY_%", NULL},
+    [FKCG_T_SHAPE_OPERANDS] = {"&str", "SHAPE_OPERANDS_%", NULL},
     [FKCG_T_PROVIDERS] = {"Provider", "PROVIDERS", NULL},
     [FKCG_T_KERNELS] = {"KernelInfo", "KERNELS", NULL},
     [FKCG_T_BINDINGS] = {"Binding", "BINDINGS", NULL},
@@ -397,7 +398,8 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
             PUT(b, ": Cost = Cost::new(");
             return;
         }
-        fkcg_buf_printf(b, ": [%s; %zu] = [%s", d->type, n, t == FKCG_T_DTYPES ? "" : "\n");
+        fkcg_buf_printf(b, ": [%s; %zu] = [%s", d->type, n,
+                        t == FKCG_T_DTYPES || t == FKCG_T_SHAPE_OPERANDS ? "" : "\n");
         return;
     }
     if (t == FKCG_T_LINKS) {
@@ -418,10 +420,10 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    put_str(r->b, t == FKCG_T_COST           ? ");\n"
-                  : t == FKCG_T_DTYPES       ? "];\n"
-                  : t <= FKCG_T_PRECISION_BY ? "    ];\n"
-                                             : "];\n\n");
+    put_str(r->b, t == FKCG_T_COST                                   ? ");\n"
+                  : t == FKCG_T_DTYPES || t == FKCG_T_SHAPE_OPERANDS ? "];\n"
+                  : t <= FKCG_T_PRECISION_BY                         ? "    ];\n"
+                                                                     : "];\n\n");
 }
 
 /* A templated section's row templates, as macros: symbol_<sec>!(suffix), its symbols, and
@@ -551,7 +553,7 @@ static void emit_prologue(fkcg_buf *b, const fkcg_plan *p)
         "pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, "
         "Determinism,\n                     FastPath, Field, Input, Layout, LayoutGuarantee, "
         "LayoutRule, LayoutStrategy,\n                     Output, Precision, Provider, "
-        "Registry};\n\n"
+        "Registry, ShapeRule};\n\n"
         "/// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.\n"
         "pub const RUNTIME_ABI: i32 = " STR(
             FKCG_RUNTIME_ABI) ";\n"
@@ -1543,7 +1545,7 @@ static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
     size_t n = 0;
     for (size_t i = 0; i < p->t->n_sections; i++)
         for (size_t k = 0; k < p->t->sections[i]->n_outputs; k++)
-            n += p->t->sections[i]->outputs[k].in_place_input >= 0 ||
+            n += fkcg_output_in_place(&p->t->sections[i]->outputs[k]) >= 0 ||
                  p->t->sections[i]->outputs[k].out_arg;
     if (!n)
         return;
@@ -1562,14 +1564,14 @@ static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
         const fkcg_section *s = p->t->sections[i];
         for (size_t k = 0; k < s->n_outputs; k++) {
             const fkcg_output *o = &s->outputs[k];
-            if (o->in_place_input < 0 && !o->out_arg)
+            if (fkcg_output_in_place(o) < 0 && !o->out_arg)
                 continue;
             fkcg_buf_printf(b, "    OutputAlias { kernel: %zu, op: OpKind::", i);
             put_rident(b, p->ops[p->secs[i].op].name);
             fkcg_buf_printf(b, ", output: %zu, name: ", k);
             put_rstr(b, o->name);
-            if (o->in_place_input >= 0)
-                fkcg_buf_printf(b, ", in_place: Some(%d)", o->in_place_input);
+            if (fkcg_output_in_place(o) >= 0)
+                fkcg_buf_printf(b, ", in_place: Some(%d)", fkcg_output_in_place(o));
             else
                 PUT(b, ", in_place: None");
             fkcg_buf_printf(b, ", out_arg: %s },\n", o->out_arg ? "true" : "false");

@@ -130,6 +130,19 @@ typedef enum fkcg_dtype_rule {
     FKCG_DR_PARAM        /* param(F): the dtype the op_params field F names; one of `dtypes` */
 } fkcg_dtype_rule;
 
+/* How an output's shape follows (return.outputs[].shape_rule), in the schema's order. */
+typedef enum fkcg_shape_rule {
+    FKCG_SR_FROM_PARAMS, /* from_params(F): an op_params field's extents */
+    FKCG_SR_SAME_AS,     /* same_as(X) */
+    FKCG_SR_BROADCAST,   /* broadcast(A, B, ...): the inputs' broadcast shape */
+    FKCG_SR_REDUCE,      /* reduce(X, axes, keepdim) */
+    FKCG_SR_MATMUL,      /* matmul(A, B) */
+    FKCG_SR_CONCAT,      /* concat(axis): every input joined along axis */
+    FKCG_SR_GATHER,      /* gather(X, index, axis) */
+    FKCG_SR_PERMUTE      /* permute(X, perm) */
+} fkcg_shape_rule;
+#define FKCG_SHAPE_ARGS 8 /* the most operands of a shape rule (broadcast's inputs) */
+
 typedef struct fkcg_output {
     const char *name;             /* "out" */
     const char *dtype_rule;       /* "passthrough(src)", as written */
@@ -149,8 +162,20 @@ typedef struct fkcg_output {
     const char *in_place;
     int in_place_input;
     bool out_arg;
-    fkcg_loc alias_loc; /* where in_place (or out_arg) is stated */
+    fkcg_loc alias_loc;    /* where in_place (or out_arg) is stated */
+    fkcg_shape_rule shape; /* the shape rule's kind */
+    /* its operands as written, in order: tensor names, field names, integers, lists ("[0, 2]"),
+     * true/false (issue 22) */
+    const char *shape_args[FKCG_SHAPE_ARGS];
+    size_t n_shape_args;
 } fkcg_output;
+
+/* The input an output is written over, or -1 (also for a hand-built output, whose
+ * in_place_input is 0 but whose in_place is NULL). */
+static inline int fkcg_output_in_place(const fkcg_output *o)
+{
+    return o->in_place ? o->in_place_input : -1;
+}
 
 /* The field kinds of op_params, written once: the schema's field_kind enum (schema.c), the
  * cost parser (expr.c), the C plan and the Rust back end read this list. Per kind: its name

@@ -726,7 +726,7 @@ const char *fkcg_signature_diff(const fkcg_section *a, const fkcg_section *b)
         return "outputs";
     for (size_t i = 0; i < a->n_outputs; i++)
         if (strcmp(a->outputs[i].name, b->outputs[i].name) ||
-            a->outputs[i].in_place_input != b->outputs[i].in_place_input ||
+            fkcg_output_in_place(&a->outputs[i]) != fkcg_output_in_place(&b->outputs[i]) ||
             a->outputs[i].out_arg != b->outputs[i].out_arg)
             return "outputs";
     if ((a->variant == NULL) != (b->variant == NULL) || a->n_fields != b->n_fields)

@@ -72,7 +72,8 @@ const fkcg_kind_spec *fkcg_kind_lookup(const char *kind, bool *vec)
     X(field_kind, FKCG_FIELD_KINDS(KIND_NAME) FKCG_VEC_KINDS(VEC_KIND_NAME))                   \
     X(dtype_rule, "passthrough", "same_as", "fixed", "param")                                   \
     X(fanout, "bytes", "dtypes")                                                                \
-    X(shape_rule, "from_params", "same_as")
+    X(shape_rule, "from_params", "same_as", "broadcast", "reduce", "matmul", "concat", "gather",  \
+      "permute")
 /* clang-format on */
 
 #define ENUM_VALUES(name, ...) static const char *const enum_##name[] = {__VA_ARGS__};
@@ -198,7 +199,11 @@ static const fkcg_key output_keys[] = {
     {"dtypes", FT_ENUMSEQ, OPT, "dtype", NULL,
      "with `param(<field>)` only: the dtypes the output may have"},
     {"shape_rule", FT_CALL, REQ, "shape_rule", NULL,
-     "`from_params(<field>)` or `same_as(<input>)`"},
+     "`from_params(<field>)`, `same_as(<input>)`, `broadcast(<input>, <input>...)`, "
+     "`reduce(<input>, <axes>, <keepdim>)`, `matmul(<input>, <input>)`, `concat(<axis>)` (of "
+     "every input), `gather(<input>, <index input>, <axis>)` or `permute(<input>, <perm>)`; an "
+     "axis is an integer or an integer op_params field, axes and perm an integer, a list "
+     "`[0, 2]` or such a field (a Vec too), keepdim `true`, `false` or a bool field"},
     {"layout_guarantee", FT_ENUM, REQ, "layout_guarantee", NULL, "the output's layout"},
     {"aliasing", FT_ENUM, REQ, "aliasing", NULL, "may the output alias an input"},
     {"in_place", FT_IDENT, OPT, NULL, NULL,

@@ -800,6 +800,29 @@ static bool same_rule(const fkcg_section *so, const char *ro, const char *ao,
     return io == in && io >= 0;
 }
 
+/* Do the operands of two shape rules with operands of their own (broadcast, reduce, ...; issue
+ * 22) mean the same? An input by its position, anything else as validate spells it. */
+static bool same_shape_operands(const fkcg_section *so, const fkcg_output *o,
+                                const fkcg_section *sn, const fkcg_output *n)
+{
+    if (o->shape < FKCG_SR_BROADCAST && n->shape < FKCG_SR_BROADCAST)
+        return true;
+    if (o->shape != n->shape || o->n_shape_args != n->n_shape_args)
+        return false;
+    for (size_t k = 0; k < o->n_shape_args; k++) {
+        const char *a = o->shape_args[k], *b = n->shape_args[k];
+        long ia = input_index(so, a), ib = input_index(sn, b);
+        if (ia >= 0 || ib >= 0) {
+            if (ia != ib)
+                return false;
+            continue;
+        }
+        if (strcmp(a, b) != 0) /* one spelling each (validate.c) */
+            return false;
+    }
+    return true;
+}
+
 static void cmp_output(dctx *c, const spair *p, size_t i)
 {
     const fkcg_section *so = p->so, *sn = p->sn;
@@ -814,7 +837,8 @@ static void cmp_output(dctx *c, const spair *p, size_t i)
                OUT_AT(sn, "dtype_rule"), was_str(c, o->dtype_rule),
                "dtype_rule of output '%s' of kernel '%s' changed from %s to %s", n->name,
                sn->kernel, o->dtype_rule, n->dtype_rule);
-    if (!same_rule(so, o->shape_rule, o->shape_rule_arg, sn, n->shape_rule, n->shape_rule_arg))
+    if (!same_rule(so, o->shape_rule, o->shape_rule_arg, sn, n->shape_rule, n->shape_rule_arg) ||
+        !same_shape_operands(so, o, sn, n))
         change(c, FKCG_R_OUTPUT_SHAPE_RULE_CHANGED, p, OUT_AT(so, "shape_rule"),
                OUT_AT(sn, "shape_rule"), was_str(c, o->shape_rule),
                "shape_rule of output '%s' of kernel '%s' changed from %s to %s", n->name,
@@ -832,7 +856,7 @@ static void cmp_output(dctx *c, const spair *p, size_t i)
                narrowed ? "narrowed" : "changed", o->aliasing, n->aliasing);
     }
     /* issue 22: in_place by the input's place (an input renamed with it is no change) */
-    if (o->in_place_input != n->in_place_input || o->out_arg != n->out_arg) {
+    if (fkcg_output_in_place(o) != fkcg_output_in_place(n) || o->out_arg != n->out_arg) {
         const char *key_o = o->in_place ? "in_place" : o->out_arg ? "out_arg" : "aliasing";
         const char *key_n = n->in_place ? "in_place" : n->out_arg ? "out_arg" : "aliasing";
         const char *now = n->in_place  ? fkcg_sprintf(c->a, "in place over '%s'", n->in_place)

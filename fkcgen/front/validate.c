@@ -273,6 +273,11 @@ static bool parse_call(vctx *v, const ynode *n, const char *name, const char **a
     if (parse_enum(v, &fn, fkcg_enum_find(name), key_of(n)) < 0)
         return false;
     char *a = fkcg_strndup(v->a, open + 1, (size_t)(close - open - 1));
+    int kind = parse_enum(v, &fn, fkcg_enum_find(name), key_of(n));
+    if (!strcmp(name, "shape_rule") && kind >= FKCG_SR_BROADCAST) {
+        *arg = NULL; /* operands of their own: build_outputs reads them (shape_operands) */
+        return true;
+    }
     /* A name; whether a valid one is for the key it names (else one bad name errs twice). */
     size_t len = strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
     if (!*a || a[len] || (*a >= '0' && *a <= '9'))
@@ -961,6 +966,194 @@ static const char *names(vctx *v, const fkcg_section *s, bool inputs)
     return out;
 }
 
+/* The operands of a shape rule's text "fn(a, [0, 1], b)", split at the commas outside
+ * brackets and trimmed, into o->shape_args; false (reported at at) when there are too many
+ * or one is empty. */
+static bool split_shape_args(vctx *v, const fkcg_loc *at, fkcg_output *o)
+{
+    const char *p = strchr(o->shape_rule, '(') + 1, *end = strrchr(o->shape_rule, ')');
+    o->n_shape_args = 0;
+    while (p <= end) {
+        int depth = 0;
+        const char *q = p;
+        while (q < end && (depth > 0 || *q != ',')) {
+            depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+            q++;
+        }
+        const char *a = p, *b = q;
+        while (a < b && *a == ' ')
+            a++;
+        while (b > a && b[-1] == ' ')
+            b--;
+        if (a == b)
+            return fail(v, at, "shape_rule '%s' has an empty operand", o->shape_rule);
+        if (o->n_shape_args == FKCG_SHAPE_ARGS)
+            return fail(v, at, "shape_rule '%s' has more than %d operands", o->shape_rule,
+                        FKCG_SHAPE_ARGS);
+        fkcg_buf op; /* no spaces but one after each comma of a list: one spelling each */
+        fkcg_buf_init(&op);
+        for (const char *x = a; x < b; x++)
+            if (*x != ' ')
+                fkcg_buf_put(&op, *x == ',' ? ", " : x, *x == ',' ? 2 : 1);
+        o->shape_args[o->n_shape_args++] = fkcg_strdup(v->a, op.data ? op.data : "");
+        fkcg_buf_free(&op);
+        p = q + 1;
+    }
+    /* the rule in that spelling, "reduce(x, [0, 2], true)": the table's, the dump's, the
+     * revision hash's and the diff's text */
+    fkcg_buf rule;
+    fkcg_buf_init(&rule);
+    fkcg_buf_put(&rule, o->shape_rule, (size_t)(strchr(o->shape_rule, '(') - o->shape_rule) + 1);
+    for (size_t k = 0; k < o->n_shape_args; k++)
+        fkcg_buf_printf(&rule, "%s%s", k ? ", " : "", o->shape_args[k]);
+    fkcg_buf_putc(&rule, ')');
+    o->shape_rule = fkcg_strdup(v->a, rule.data);
+    fkcg_buf_free(&rule);
+    return true;
+}
+
+/* Whether text is an integer (an optional '-', then digits). */
+static bool is_int_text(const char *t)
+{
+    t += *t == '-';
+    return *t && strspn(t, "0123456789") == strlen(t) && strlen(t) <= 18;
+}
+
+/* An axis operand: an integer, or an integer op_params field (vec: a Vec of integers too, or
+ * a list [0, 2] of integers). */
+static bool shape_axis_ok(const fkcg_section *s, const char *t, bool vec_ok)
+{
+    if (is_int_text(t))
+        return true;
+    size_t n = strlen(t);
+    if (vec_ok && n >= 2 && t[0] == '[' && t[n - 1] == ']') {
+        char item[32];
+        const char *p = t + 1;
+        for (;;) {
+            while (*p == ' ')
+                p++;
+            size_t len = strcspn(p, ",]");
+            while (len > 0 && p[len - 1] == ' ')
+                len--;
+            if (len == 0 || len >= sizeof item)
+                return false;
+            memcpy(item, p, len);
+            item[len] = '\0';
+            if (!is_int_text(item))
+                return false;
+            p += strcspn(p, ",]");
+            if (*p == ']')
+                return p[1] == '\0';
+            p++;
+        }
+    }
+    for (size_t i = 0; i < s->n_fields; i++) {
+        if (strcmp(s->fields[i].name, t) != 0)
+            continue;
+        bool vec;
+        const fkcg_kind_spec *k = fkcg_kind_lookup(s->fields[i].kind, &vec);
+        return k && k->integer && (!vec || vec_ok);
+    }
+    return false;
+}
+
+/* An input's name, or a message naming the closest input (did-you-mean) or all of them. */
+static bool shape_input_ok(vctx *v, const fkcg_section *s, const fkcg_output *o, const fkcg_loc *at,
+                           const char *t, const char *what)
+{
+    if (is_input(s, t))
+        return true;
+    const char *cand[64];
+    size_t nc = 0;
+    for (size_t i = 0; i < s->n_inputs && nc < 64; i++)
+        cand[nc++] = s->inputs[i].name;
+    const char *hint = fkcg_suggest(cand, nc, t);
+    if (hint)
+        return fail(v, at, "shape_rule '%s': %s '%s' is not an input; did you mean '%s'?",
+                    o->shape_rule, what, t, hint);
+    return fail(v, at, "shape_rule '%s': %s '%s' is not an input; name one of: %s", o->shape_rule,
+                what, t, names(v, s, true));
+}
+
+/* The operands of broadcast, reduce, matmul, concat, gather and permute (issue 22): how many,
+ * and each a tensor, an axis or axes of the kind its place takes. */
+static void check_shape_rule(vctx *v, const fkcg_section *s, fkcg_output *o, const fkcg_loc *at)
+{
+    static const struct {
+        const char *form; /* its operands, for messages */
+        size_t min, max;  /* operand counts */
+    } forms[] = {
+        [FKCG_SR_BROADCAST] = {"broadcast(<input>, <input>...)", 2, FKCG_SHAPE_ARGS},
+        [FKCG_SR_REDUCE] = {"reduce(<input>, <axes>, <keepdim>)", 3, 3},
+        [FKCG_SR_MATMUL] = {"matmul(<input>, <input>)", 2, 2},
+        [FKCG_SR_CONCAT] = {"concat(<axis>)", 1, 1},
+        [FKCG_SR_GATHER] = {"gather(<input>, <index input>, <axis>)", 3, 3},
+        [FKCG_SR_PERMUTE] = {"permute(<input>, <perm>)", 2, 2},
+    };
+    if (!split_shape_args(v, at, o))
+        return;
+    size_t n = o->n_shape_args;
+    if (n < forms[o->shape].min || n > forms[o->shape].max) {
+        fail(v, at, "shape_rule '%s' has %zu operand%s; write it as %s", o->shape_rule, n,
+             n == 1 ? "" : "s", forms[o->shape].form);
+        return;
+    }
+    const char *const *a = o->shape_args;
+    switch (o->shape) {
+    case FKCG_SR_BROADCAST:
+    case FKCG_SR_MATMUL:
+        for (size_t i = 0; i < n; i++)
+            shape_input_ok(v, s, o, at, a[i], "operand");
+        break;
+    case FKCG_SR_REDUCE:
+        shape_input_ok(v, s, o, at, a[0], "operand");
+        if (!shape_axis_ok(s, a[1], true))
+            fail(v, at,
+                 "shape_rule '%s': axes '%s' must be an integer, a list like [0, 2] or an integer "
+                 "op_params field (a Vec too)",
+                 o->shape_rule, a[1]);
+        if (strcmp(a[2], "true") != 0 && strcmp(a[2], "false") != 0) {
+            bool field = false;
+            for (size_t i = 0; i < s->n_fields; i++)
+                field = field ||
+                        (!strcmp(s->fields[i].name, a[2]) && !strcmp(s->fields[i].kind, "bool"));
+            if (!field)
+                fail(v, at,
+                     "shape_rule '%s': keepdim '%s' must be true, false or a bool op_params "
+                     "field",
+                     o->shape_rule, a[2]);
+        }
+        break;
+    case FKCG_SR_CONCAT:
+        if (!shape_axis_ok(s, a[0], false))
+            fail(v, at,
+                 "shape_rule '%s': axis '%s' must be an integer or an integer op_params "
+                 "field",
+                 o->shape_rule, a[0]);
+        break;
+    case FKCG_SR_GATHER:
+        shape_input_ok(v, s, o, at, a[0], "operand");
+        shape_input_ok(v, s, o, at, a[1], "index");
+        if (!shape_axis_ok(s, a[2], false))
+            fail(v, at,
+                 "shape_rule '%s': axis '%s' must be an integer or an integer op_params "
+                 "field",
+                 o->shape_rule, a[2]);
+        break;
+    case FKCG_SR_PERMUTE:
+        shape_input_ok(v, s, o, at, a[0], "operand");
+        if (!shape_axis_ok(s, a[1], true))
+            fail(v, at,
+                 "shape_rule '%s': perm '%s' must be a list like [1, 0, 2] or an integer "
+                 "op_params field (a Vec)",
+                 o->shape_rule, a[1]);
+        break;
+    default: break;
+    }
+    if (o->shape != FKCG_SR_CONCAT) /* the table's shape_rule_arg: its first tensor */
+        o->shape_rule_arg = a[0];
+}
+
 static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
 {
     const ynode *seq = fkcg_map_get(ret, "outputs");
@@ -1047,6 +1240,16 @@ static void build_outputs(vctx *v, const ynode *ret, fkcg_section *s)
             fail(v, &dr->loc, "dtype_rule '%s' names '%s', which is not an input; name one of: %s",
                  o->dtype_rule, o->dtype_rule_arg, names(v, s, true));
         bool from_params = o->shape_rule && !strncmp(o->shape_rule, "from_params", 11);
+        const fkcg_enum *sre = fkcg_enum_find("shape_rule");
+        for (size_t k = 0; o->shape_rule && k < sre->count; k++) {
+            size_t len = strlen(sre->values[k]);
+            if (!strncmp(o->shape_rule, sre->values[k], len) && o->shape_rule[len] == '(')
+                o->shape = (fkcg_shape_rule)k;
+        }
+        if (o->shape_rule && o->shape >= FKCG_SR_BROADCAST && sr) {
+            check_shape_rule(v, s, o, &sr->loc);
+            continue;
+        }
         if (o->shape_rule_arg && from_params && !is_field(s, o->shape_rule_arg))
             fail(v, &sr->loc,
                  "shape_rule '%s' names '%s', which is not an op_params field; name "

@@ -72,6 +72,7 @@ static void make_section(int k)
     in->loc = (fkcg_loc){SEED, line[k] + 10, 3};
     outputs[k] = (fkcg_output){"out",       "passthrough(src)", "src",  "from_params(dst_shape)",
                                "dst_shape", "contiguous",       "none", {SEED, line[k] + 23, 3}};
+    outputs[k].in_place_input = -1; /* aliases no input (model.h: -1 when none) */
     fkcg_field *f = k == 0 ? fields0 : fields1;
     f[0] = (fkcg_field){"dst_shape",
                         "Vec<usize>",

@@ -134,6 +134,19 @@ for k in sorted({b["kernel"] for b in rows}):
         if "in_place" in o or o.get("out_arg"):
             ip = [i["name"] for i in b["inputs"]].index(o["in_place"]) if "in_place" in o else -1
             alias_rows.append((k, j, o["name"], ip, bool(o.get("out_arg"))))
+# output shape rules (issue 22): every output's rule kind and operands, as the dump has them
+out_shape_rows, out_shape_bad = {}, []
+for b in rows:
+    for j, o in enumerate(b["outputs"]):
+        kind = o["shape_rule"].split("(")[0]
+        out_shape_rows[(b["kernel"], j)] = (kind, o.get("shape_operands", []))
+        if ("shape" in o) != (kind not in ("from_params", "same_as")) or o.get("shape", kind) != kind:
+            out_shape_bad.append((b["kernel"], o["name"]))
+out_shape_rows = sorted((k, j, kind, opnds) for (k, j), (kind, opnds) in out_shape_rows.items())
+kinds = {kind for _, _, kind, _ in out_shape_rows}
+check(not out_shape_bad and {"broadcast", "reduce", "matmul", "concat", "gather"} <= kinds,
+      "dump --json: the examples' broadcast, reduce, matmul, concat and gather rules with their "
+      "kind and operands (%s)" % sorted(kinds), str(out_shape_bad))
 check(any(r[3] >= 0 for r in alias_rows) and any(r[4] for r in alias_rows),
       "an output in place over a named input and an out= argument (%d aliased outputs)" % len(alias_rows))
 # Shape-only inputs, by kernel then input; an op with no input tensor (keyed by its output).
@@ -199,6 +212,11 @@ c += ["};", "typedef struct { const char *kernel; size_t input; const char *name
       "static const shape_row shapes[] = {"]
 for k, i, name in shape_rows:
     c.append("    {\"%s\", %d, \"%s\"}," % (k, i, name))
+c += ["};", "typedef struct { const char *kernel; size_t output; fkc_shape_rule shape; size_t n; "
+      "const char *ops[8]; } out_shape_row;", "static const out_shape_row out_shapes[] = {"]
+for k, j, kind, opnds in out_shape_rows:
+    c.append("    {\"%s\", %d, FKC_SHAPE_RULE_%s, %d, {%s}}," % (
+        k, j, kind.upper(), len(opnds), ", ".join('"%s"' % x for x in opnds) or "NULL"))
 c += ["};", "static const row wrong[] = {"]
 for op, be, k in wrong:
     c.append("    {EX_OP_%s, FKC_BACKEND_%s, {%s}, %d, NULL, NULL, 0, 0}," % (
@@ -239,6 +257,19 @@ c += ["    default: return NULL;", "    }", "}", "",
       "            o->op != k->op_kind || o->slot != opts[i].slot ||",
       "            o->absent_key != opts[i].absent_key || o->absent_tie != opts[i].tie) {",
       "            printf(\"optional input %zu (%s.%s) differs\\n\", i, opts[i].kernel, opts[i].name);",
+      "            bad++;", "        }", "    }",
+      "    /* each output's shape rule kind and operands are the contracts' */",
+      "    for (size_t i = 0; i < sizeof out_shapes / sizeof out_shapes[0]; i++) {",
+      "        const out_shape_row *w = &out_shapes[i];", "        const fkc_output_info *o = NULL;",
+      "        for (size_t k = 0; k < EX_KERNEL_COUNT; k++)",
+      "            if (!strcmp(ex_kernels[k].kernel, w->kernel))",
+      "                o = &ex_kernels[k].outputs[w->output];",
+      "        int same = o && o->shape == w->shape && o->n_shape_operands == w->n &&",
+      "                   (w->n == 0) == (o->shape_operands == NULL);",
+      "        for (size_t k = 0; same && k < w->n; k++)",
+      "            same = !strcmp(o->shape_operands[k], w->ops[k]);",
+      "        if (!same) {",
+      "            printf(\"shape rule of %s output %zu differs\\n\", w->kernel, w->output);",
       "            bad++;", "        }", "    }",
       "    /* the aliased outputs' table is the contracts' */",
       "    if (EX_OUTPUT_ALIAS_COUNT != sizeof aliases / sizeof aliases[0]) {",
@@ -384,6 +415,13 @@ for n, (k, i, name, slot, ak, tie) in enumerate(opt_rows):
                  k, i, name, "Some(%d)" % slot if slot >= 0 else "None",
                  "Some(%s)" % rdt(ak) if ak and slot >= 0 else "None",
                  "Some(%d)" % tie if tie >= 0 else "None"))
+h += ["}", "", "#[test]", "fn every_output_has_its_shape_rule() {",
+      "    let find = |k: &str| bindings::KERNELS.iter().find(|x| x.kernel == k).unwrap();"]
+for k, j, kind, opnds in out_shape_rows:
+    h.append("    assert_eq!((find(\"%s\").outputs[%d].shape, find(\"%s\").outputs[%d].shape_operands), "
+             "(rt::tables::ShapeRule::%s, &[%s][..]));" % (
+                 k, j, k, j, "".join(w.capitalize() for w in kind.split("_")),
+                 ", ".join('"%s"' % x for x in opnds)))
 h += ["}", "", "#[test]", "fn the_output_aliases_table_is_the_contracts() {",
       "    assert_eq!(bindings::OUTPUT_ALIASES.len(), %d);" % len(alias_rows)]
 for n, (k, j, name, ip, oa) in enumerate(alias_rows):
@@ -490,11 +528,31 @@ if have_rustc:
           r.stderr[-3000:])
     if r.returncode == 0:
         r = run([exe])
-        check(r.returncode == 0 and "9 passed" in r.stdout,
+        check(r.returncode == 0 and "10 passed" in r.stdout,
               "rustc: every key reaches its wrapper with its own precision, every wrong key is None, "
-              "the typed params' enums and defaults, the aliased outputs and shape-only inputs, a variadic "
+              "the typed params' enums and defaults, the aliased outputs, the outputs' shape rules and shape-only inputs, a variadic "
               "input's tensors as one array",
               r.stdout[-3000:])
+
+# ---- permute (no example states one): the SUM_ROWS section with permute rules, checked ----
+src = open(os.path.join(ROOT, "contracts/examples/ggml-vulkan/ops.md")).read()
+a = src.index("## sum_rows\n")
+sec = src[a:src.index("\n## ", a + 1)]
+head = src[:src.index("\n## ")]
+for rule, want in (("permute(src, [1, 0, 2])", ["src", "[1, 0, 2]"]),
+                   ("permute(src, dst_shape)", ["src", "dst_shape"])):
+    pm = os.path.join(tmp, "permute.md")
+    open(pm, "w").write(head + "\n" + sec.replace("reduce(src, 0, true)", rule) + "\n")
+    r = run([FKCGEN, "dump", "--json", pm])
+    outs = json.loads(r.stdout)["bindings"][0]["outputs"] if r.returncode == 0 else []
+    check(r.returncode == 0 and outs[0].get("shape") == "permute" and
+          outs[0].get("shape_operands") == want, "shape_rule %s is checked and dumped" % rule,
+          r.stderr)
+pm = os.path.join(tmp, "permute.md")
+open(pm, "w").write(head + "\n" + sec.replace("reduce(src, 0, true)", "permute(src, 0.5)") + "\n")
+r = run([FKCGEN, "check", pm])
+check(r.returncode == 1 and "perm '0.5' must be a list" in r.stderr, "permute(src, 0.5) is refused",
+      r.stderr)
 
 # ---- gen --select by whole keys ----
 sel = os.path.join(tmp, "select.txt")

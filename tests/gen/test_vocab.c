@@ -32,6 +32,7 @@ static const entry strategy[] = {FKC_LAYOUT_STRATEGY_MAP(ENTRY)};
 static const entry layout_rule[] = {FKC_LAYOUT_RULE_MAP(ENTRY)};
 static const entry guarantee[] = {FKC_LAYOUT_GUARANTEE_MAP(ENTRY)};
 static const entry aliasing[] = {FKC_ALIASING_MAP(ENTRY)};
+static const entry shape_rule[] = {FKC_SHAPE_RULE_MAP(ENTRY)};
 
 #define MAP(which, v, count)                                                                       \
     {                                                                                              \
@@ -50,6 +51,7 @@ static const struct {
     MAP(FKCG_EN_LAYOUT_RULE, layout_rule, FKC_LAYOUT_RULE_COUNT),
     MAP(FKCG_EN_GUARANTEE, guarantee, FKC_LAYOUT_GUARANTEE_COUNT),
     MAP(FKCG_EN_ALIASING, aliasing, FKC_ALIASING_COUNT),
+    MAP(FKCG_EN_SHAPE_RULE, shape_rule, FKC_SHAPE_RULE_COUNT),
 };
 
 /* s in upper case (the C back end's enumerator form of a value). */

@@ -69,6 +69,17 @@ extern "C" {
     X(ALIASING, MAY_ALIAS_INPUT, "may_alias_input")                                              \
     X(ALIASING, IN_PLACE, "in_place")
 /* clang-format on */
+/* clang-format off */
+#define FKC_SHAPE_RULE_MAP(X)                                                                    \
+    X(SHAPE_RULE, FROM_PARAMS, "from_params")                                                    \
+    X(SHAPE_RULE, SAME_AS, "same_as")                                                            \
+    X(SHAPE_RULE, BROADCAST, "broadcast")                                                        \
+    X(SHAPE_RULE, REDUCE, "reduce")                                                              \
+    X(SHAPE_RULE, MATMUL, "matmul")                                                              \
+    X(SHAPE_RULE, CONCAT, "concat")                                                              \
+    X(SHAPE_RULE, GATHER, "gather")                                                              \
+    X(SHAPE_RULE, PERMUTE, "permute")
+/* clang-format on */
 
 #define FKC_X_ENUMERATOR(e, value, text) FKC_##e##_##value,
 
@@ -102,6 +113,11 @@ typedef enum fkc_layout_guarantee {
 } fkc_layout_guarantee;
 
 typedef enum fkc_aliasing { FKC_ALIASING_MAP(FKC_X_ENUMERATOR) FKC_ALIASING_COUNT } fkc_aliasing;
+
+typedef enum fkc_shape_rule { /* return.outputs[].shape_rule's kind; UNKNOWN: not stated */
+                              FKC_SHAPE_RULE_UNKNOWN,
+                              FKC_SHAPE_RULE_MAP(FKC_X_ENUMERATOR) FKC_SHAPE_RULE_COUNT
+} fkc_shape_rule;
 
 /* ---- the rows every binding set shares ------------------------------------------------------ */
 
@@ -179,6 +195,11 @@ typedef struct fkc_output_info {
     const char *shape_rule_arg; /* "dst_shape": a field, or an input */
     fkc_layout_guarantee layout_guarantee;
     fkc_aliasing aliasing;
+    fkc_shape_rule shape; /* the shape rule's kind (issue 22) */
+    /* its operands as written ("a", "[0, 2]", "true"), for broadcast, reduce, matmul, concat,
+     * gather and permute; NULL and 0 for from_params and same_as (shape_rule_arg) */
+    const char *const *shape_operands;
+    size_t n_shape_operands;
 } fkc_output_info;
 
 /* An op_params field, in contract (parameter) order. */

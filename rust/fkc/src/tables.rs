@@ -69,6 +69,12 @@ vocabulary! {
     Aliasing { None = "none", MayAliasInput = "may_alias_input", InPlace = "in_place", }
 }
 vocabulary! {
+    /// The schema's shape_rule kinds (Unknown: not stated).
+    ShapeRule { Unknown = "", FromParams = "from_params", SameAs = "same_as",
+                Broadcast = "broadcast", Reduce = "reduce", Matmul = "matmul", Concat = "concat",
+                Gather = "gather", Permute = "permute", }
+}
+vocabulary! {
     /// The backends a contract may name; each value is the C side's `fkc_backend`.
     Backend { Cpu = "Cpu", Vulkan = "Vulkan", Cuda = "Cuda", Metal = "Metal", Wgpu = "Wgpu", }
 }
@@ -383,6 +389,11 @@ pub struct Output {
     pub layout_guarantee: LayoutGuarantee,
     /// May it alias an input.
     pub aliasing: Aliasing,
+    /// The shape rule's kind.
+    pub shape: ShapeRule,
+    /// Its operands as written, for broadcast, reduce, matmul, concat, gather and permute
+    /// (empty for from_params and same_as: `shape_rule_arg`).
+    pub shape_operands: &'static [&'static str],
 }
 
 impl Output {
@@ -390,9 +401,10 @@ impl Output {
     pub const fn new(name: &'static str, dtype_rule: Option<&'static str>,
                      dtype_rule_arg: Option<&'static str>, shape_rule: Option<&'static str>,
                      shape_rule_arg: Option<&'static str>, layout_guarantee: LayoutGuarantee,
-                     aliasing: Aliasing) -> Self {
+                     aliasing: Aliasing, shape: ShapeRule,
+                     shape_operands: &'static [&'static str]) -> Self {
         Output { name, dtype_rule, dtype_rule_arg, shape_rule, shape_rule_arg, layout_guarantee,
-                 aliasing }
+                 aliasing, shape, shape_operands }
     }
 }
 

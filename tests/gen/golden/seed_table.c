@@ -76,7 +76,7 @@ static const fkc_input_info inputs_0[] = {
 };
 static const fkc_output_info outputs_0[] = {
     {"out", "passthrough(src)", "src", "from_params(dst_shape)", "dst_shape",
-     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE},
+     FKC_LAYOUT_GUARANTEE_CONTIGUOUS, FKC_ALIASING_NONE, FKC_SHAPE_RULE_FROM_PARAMS, NULL, 0},
 };
 static const fkc_field_info fields_0[] = {
     {"dst_shape", "Vec<usize>", "the larger destination extents"},

@@ -6,7 +6,7 @@
 
 pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, Determinism,
                      FastPath, Field, Input, Layout, LayoutGuarantee, LayoutRule, LayoutStrategy,
-                     Output, Precision, Provider, Registry};
+                     Output, Precision, Provider, Registry, ShapeRule};
 
 /// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.
 pub const RUNTIME_ABI: i32 = 3;
@@ -20,6 +20,7 @@ const _: () = assert!(rt::tables::same_names(LayoutStrategy::NAMES, &["requires_
 const _: () = assert!(rt::tables::same_names(LayoutRule::NAMES, &["", "required", "accepted", "rejected"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(LayoutGuarantee::NAMES, &["contiguous", "same_as_input"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Aliasing::NAMES, &["none", "may_alias_input", "in_place"]), "rt::tables is of another fkcgen");
+const _: () = assert!(rt::tables::same_names(ShapeRule::NAMES, &["", "from_params", "same_as", "broadcast", "reduce", "matmul", "concat", "gather", "permute"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(DType::NAMES, &["F32", "I32", "U32", "F16", "BF16", "F64", "I64", "U8", "I8", "I16", "U16", "Bool"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Backend::NAMES, &["Cpu", "Vulkan", "Cuda", "Metal", "Wgpu"]), "rt::tables is of another fkcgen");
 const _: () = assert!(rt::tables::same_names(Layout::KEYS, &["contiguous", "strided", "broadcast_stride0", "start_offset", "reverse_strides"]), "rt::tables is of another fkcgen");
@@ -269,7 +270,8 @@ mod data {
     ];
     pub(super) static OUTPUTS_0: [Output; 1] = [
         Output::new("out", Some("passthrough(src)"), Some("src"), Some("from_params(dst_shape)"),
-            Some("dst_shape"), LayoutGuarantee::Contiguous, Aliasing::None),
+            Some("dst_shape"), LayoutGuarantee::Contiguous, Aliasing::None, ShapeRule::FromParams,
+            &[]),
     ];
     pub(super) static FIELDS_0: [Field; 2] = [
         Field::new("dst_shape", "Vec<usize>", Some("the larger destination extents")),
@@ -495,27 +497,3 @@ pub fn op_shared_cost(op: OpKind) -> Option<&'static Cost> {
 pub fn fill_unset_cost_for_backend(bindings: &mut [Binding], backend: Backend) -> usize {
     rt::tables::fill_cost(bindings, backend, &SHARED_COST)
 }
-
-/// An output that aliases a named input or is an out= argument (return.outputs[]
-/// .in_place, .out_arg): pass input `in_place`'s tensor as the output too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OutputAlias {
-    /// Its section: `KERNELS[kernel]`.
-    pub kernel: usize,
-    /// The op kind.
-    pub op: OpKind,
-    /// Its place among the kernel's outputs.
-    pub output: usize,
-    /// The output's name.
-    pub name: &'static str,
-    /// The input it is written over (its place).
-    pub in_place: Option<usize>,
-    /// The caller's out= destination argument.
-    pub out_arg: bool,
-}
-
-/// The aliased outputs, by kernel.
-pub static OUTPUT_ALIASES: [OutputAlias; 2] = [
-    OutputAlias { kernel: 0, op: OpKind::WriteSlice, output: 0, name: "out", in_place: Some(0), out_arg: false },
-    OutputAlias { kernel: 1, op: OpKind::WriteSliceRotating, output: 0, name: "out", in_place: Some(0), out_arg: false },
-];
