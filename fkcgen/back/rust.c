@@ -608,8 +608,9 @@ static void emit_prologue(fkcg_buf *b, const fkcg_plan *p)
         "/// A link registry row of this set.\npub type LinkEntry = rt::tables::LinkEntry<Set>;\n\n");
 }
 
-static const char derive_enum[] =
-    "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n";
+/* No derived Debug: its one match arm per op kind grew faster than the op kinds in rustc
+ * (issue 27); OpKind's Debug is its name, written below. */
+static const char derive_enum[] = "#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]\n";
 
 static void emit_op_kinds(fkcg_buf *b, const fkcg_plan *p)
 {
@@ -631,9 +632,11 @@ static void emit_op_kinds(fkcg_buf *b, const fkcg_plan *p)
         put_str(b, i ? ", OpKind::" : "OpKind::");
         put_rident(b, p->ops[i].name);
     }
-    PUT(b,
-        "];\n\n    /// The contract name (\"WriteSlice\").\n"
-        "    pub fn name(self) -> &'static str {\n        OP_NAMES[self as usize]\n    }\n}\n\n");
+    PUT(b, "];\n\n    /// The contract name (\"WriteSlice\").\n"
+           "    pub fn name(self) -> &'static str {\n        OP_NAMES[self as usize]\n    }\n}\n\n"
+           "impl ::core::fmt::Debug for OpKind {\n"
+           "    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n"
+           "        f.write_str(self.name())\n    }\n}\n\n");
 }
 
 /* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element;
@@ -682,7 +685,7 @@ static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "/// The op_params of every op kind that has some: one variant per contract\n"
            "/// `op_params.variant`, its fields in contract order.\n"
            "#[allow(non_camel_case_types, non_snake_case)]\n"
-           "#[derive(Clone, Debug, PartialEq)]\npub enum OpParams {\n");
+           "#[derive(Clone, Debug)]\npub enum OpParams {\n");
     size_t n = 0;
     for (size_t i = 0; i < p->n_ops; i++) {
         const fkcg_section *s = SIG(p, &p->ops[i]);
@@ -724,6 +727,62 @@ static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, ",\n");
     }
     PUT(b, "        }\n    }\n}\n\n");
+    /* PartialEq through ops::<op>::params_eq, by op kind: the derived one's match over the
+     * pair (self, other) grew faster than the variants in rustc (issue 27). */
+    bool any_without = false;
+    for (size_t i = 0; i < p->n_ops; i++)
+        any_without |= !op_has_params(p, &p->ops[i]);
+    PUT(b, "impl PartialEq for OpParams {\n    fn eq(&self, other: &OpParams) -> bool {\n");
+    if (any_without)
+        PUT(b,
+            "        // An op kind without op_params has no variant: never reached.\n"
+            "        fn none(_: &OpParams, _: &OpParams) -> bool {\n            false\n        }\n");
+    fkcg_buf_printf(b,
+                    "        /// ops::<op>::params_eq, by op kind value.\n"
+                    "        static EQ: [fn(&OpParams, &OpParams) -> bool; %zu] = [\n",
+                    p->n_ops);
+    for (size_t i = 0; i < p->n_ops; i++) {
+        if (!op_has_params(p, &p->ops[i])) {
+            PUT(b, "            none,\n");
+            continue;
+        }
+        PUT(b, "            ops::");
+        put_rident(b, p->ops[i].snake);
+        PUT(b, "::params_eq,\n");
+    }
+    PUT(b, "        ];\n        EQ[self.op_kind() as usize](self, other)\n    }\n}\n\n");
+}
+
+/* ops::<op>::params_eq: OpParams' PartialEq for this op kind's variant. */
+static void emit_params_eq(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+{
+    const fkcg_section *s = SIG(p, op);
+    size_t variants = 0;
+    for (size_t i = 0; i < p->n_ops; i++)
+        variants += op_has_params(p, &p->ops[i]);
+    PUT(b, "        /// `OpParams`' `PartialEq` for its variant `");
+    put_rdoc(b, s->variant);
+    PUT(b, "`.\n        pub(in super::super) fn params_eq(a: &super::super::OpParams, "
+           "b: &super::super::OpParams) -> bool {\n            match (a, b) {\n");
+    for (int side = 0; side < 2; side++) {
+        put_str(b,
+                side ? ", super::super::OpParams::" : "                (super::super::OpParams::");
+        put_rident(b, s->variant);
+        PUT(b, " {");
+        for (size_t k = 0; k < s->n_fields; k++) {
+            put_str(b, k ? ", " : " ");
+            put_rident(b, s->fields[k].name);
+            fkcg_buf_printf(b, ": %c%zu", side ? 'b' : 'a', k);
+        }
+        put_str(b, s->n_fields ? " }" : "}");
+    }
+    PUT(b, ") => ");
+    for (size_t k = 0; k < s->n_fields; k++)
+        fkcg_buf_printf(b, "%sa%zu == b%zu", k ? " && " : "", k, k);
+    put_str(b, s->n_fields ? ",\n" : "true,\n");
+    if (variants > 1)
+        PUT(b, "                _ => false,\n");
+    PUT(b, "            }\n        }\n\n");
 }
 
 /* `name: type` of each C parameter of an op's wrappers, as in the C function type. */
@@ -826,6 +885,8 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
 
 /* One op kind's C interface: its params' C view (a Vec field as pointer + _len) and the
  * wrappers' function type. */
+static void emit_op_call(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op);
+
 static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
 {
     const fkcg_section *s = SIG(p, op);
@@ -869,7 +930,11 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
     PUT(b, ", `extra` to the op's side inputs or is null.\n"
            "        pub type Kernel = unsafe extern \"C\" fn(\n");
     put_c_params(b, s, "super::super::rt::", "            ");
-    PUT(b, "        ) -> super::super::rt::fkc_status;\n    }\n");
+    PUT(b, "        ) -> super::super::rt::fkc_status;\n\n");
+    if (s->variant)
+        emit_params_eq(b, p, op);
+    emit_op_call(b, p, op);
+    PUT(b, "    }\n");
 }
 
 static void emit_ops(fkcg_buf *b, const fkcg_plan *p)
@@ -885,15 +950,40 @@ static void emit_ops(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "}\n\n");
 }
 
-/* One arm of KernelRef::call. */
-static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+/* ops::<op>::call: KernelRef::call for one op kind, reached through the table of `call`
+ * (issue 27: one small function per op kind, not one match of as many arms over the pair
+ * (KernelRef, OpParams), whose type and borrow checking grew faster than the op kinds). */
+static void emit_op_call(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
 {
     const fkcg_section *s = SIG(p, op);
-    PUT(b, "            (KernelRef::");
+    const char *r = "super::super::";
+    PUT(b, "        /// `KernelRef::call` for this op kind (see there): None unless `k` is its\n"
+           "        /// wrapper and `params` its variant.\n"
+           "        #[allow(unused_unsafe)] // the inner block: needed from edition 2024\n"
+           "        pub(in super::super) unsafe fn call(\n");
+    fkcg_buf_printf(b,
+                    "            k: &%sKernelRef,\n            stream: *mut %srt::fkc_stream,\n"
+                    "            inputs: &[*const %srt::fkc_tensor],\n"
+                    "            outputs: &[*mut %srt::fkc_tensor],\n"
+                    "            %s: Option<&%sOpParams>,\n"
+                    "            extra: *const ::core::ffi::c_void,\n"
+                    "        ) -> Option<%srt::fkc_status> {\n",
+                    r, r, r, r, s->variant ? "params" : "_params", r, r);
+    PUT(b, "            let f = match *k {\n                super::super::KernelRef::");
     put_rident(b, op->name);
-    PUT(b, "(f), ");
-    if (s->variant) {
-        PUT(b, "Some(OpParams::");
+    PUT(b, "(f) => f,\n");
+    if (p->n_ops > 1)
+        PUT(b, "                _ => return None,\n");
+    PUT(b, "            };\n");
+    if (s->variant && s->n_fields == 0) {
+        PUT(b, "            if !matches!(params, Some(super::super::OpParams::");
+        put_rident(b, s->variant);
+        PUT(b, " {})) {\n                return None;\n            }\n");
+    } else if (s->variant) {
+        PUT(b, "            let (");
+        for (size_t k = 0; k < s->n_fields; k++)
+            fkcg_buf_printf(b, "p%zu,%s", k, k + 1 < s->n_fields ? " " : "");
+        PUT(b, ") = match params {\n                Some(super::super::OpParams::");
         put_rident(b, s->variant);
         PUT(b, " {");
         for (size_t k = 0; k < s->n_fields; k++) {
@@ -901,26 +991,25 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
             put_rident(b, s->fields[k].name);
             fkcg_buf_printf(b, ": p%zu", k);
         }
-        PUT(b, " })");
-    } else {
-        fkcg_buf_putc(b, '_');
+        PUT(b, " }) => (");
+        for (size_t k = 0; k < s->n_fields; k++)
+            fkcg_buf_printf(b, "p%zu,%s", k, k + 1 < s->n_fields ? " " : "");
+        PUT(b, "),\n                _ => return None,\n            };\n");
     }
     bool var = s->n_inputs && s->inputs[s->n_inputs - 1].variadic; /* issue 22 */
     fkcg_buf_printf(b,
-                    ") => {\n                if inputs.len() %s %zu || outputs.len() != %zu {\n"
-                    "                    return None;\n                }\n",
+                    "            if inputs.len() %s %zu || outputs.len() != %zu {\n"
+                    "                return None;\n            }\n",
                     var ? "<" : "!=", s->n_inputs, s->n_outputs);
     if (s->variant) {
-        PUT(b, "                let c = ops::");
-        put_rident(b, op->snake);
-        PUT(b, "::Params {");
+        PUT(b, "            let c = Params {");
         for (size_t k = 0; k < s->n_fields; k++) {
             bool vec;
             fkcg_kind_lookup(s->fields[k].kind, &vec);
-            put_str(b, k ? ",\n                    " : "\n                    ");
+            put_str(b, k ? ",\n                " : "\n                ");
             put_rident(b, s->fields[k].name);
             if (vec) {
-                fkcg_buf_printf(b, ": p%zu.as_ptr(),\n                    ", k);
+                fkcg_buf_printf(b, ": p%zu.as_ptr(),\n                ", k);
                 put_rident_suffixed(b, s->fields[k].name, "_len");
                 fkcg_buf_printf(b, ": p%zu.len()", k);
             } else {
@@ -928,34 +1017,29 @@ static void emit_call_arm(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *o
                                 k);
             }
         }
-        put_str(b, s->n_fields ? ",\n                };\n" : " unused: 0 };\n");
+        put_str(b, s->n_fields ? ",\n            };\n" : " unused: 0 };\n");
     }
-    PUT(b,
-        "                Some(unsafe {\n                    f(\n                        stream,\n");
+    PUT(b, "            Some(unsafe {\n                f(\n                    stream,\n");
     for (size_t i = 0; i < s->n_inputs; i++)
         if (var && i + 1 == s->n_inputs) /* the rest of `inputs`: the variadic input's tensors */
             fkcg_buf_printf(b,
-                            "                        inputs[%zu..].as_ptr(),\n"
-                            "                        inputs.len() - %zu,\n",
+                            "                    inputs[%zu..].as_ptr(),\n"
+                            "                    inputs.len() - %zu,\n",
                             i, i);
         else
-            fkcg_buf_printf(b, "                        inputs[%zu],\n", i);
+            fkcg_buf_printf(b, "                    inputs[%zu],\n", i);
     for (size_t i = 0; i < s->n_outputs; i++)
-        fkcg_buf_printf(b, "                        outputs[%zu],\n", i);
-    put_str(b, s->variant
-                   ? "                        &c as *const _ as *const ::core::ffi::c_void,\n"
-                   : "                        ::core::ptr::null(),\n");
-    PUT(b, "                        extra,\n                    )\n                })\n"
-           "            }\n");
+        fkcg_buf_printf(b, "                    outputs[%zu],\n", i);
+    put_str(b, s->variant ? "                    &c as *const _ as *const ::core::ffi::c_void,\n"
+                          : "                    ::core::ptr::null(),\n");
+    PUT(b, "                    extra,\n                )\n            })\n        }\n");
 }
 
 static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
 {
-    bool any_params = false;
     PUT(b, "/// A kernel reference: a byte-width wrapper of the runtime, by op kind.\n"
            "#[allow(non_camel_case_types)]\n#[derive(Clone, Copy)]\npub enum KernelRef {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
-        any_params |= op_has_params(p, &p->ops[i]);
         put_doc_line(b, "    ", "A wrapper of op kind ", p->ops[i].name);
         PUT(b, "    ");
         put_rident(b, p->ops[i].name);
@@ -985,13 +1069,29 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
         "    pub unsafe fn call(\n        &self,\n        stream: *mut rt::fkc_stream,\n"
         "        inputs: &[*const rt::fkc_tensor],\n        outputs: &[*mut rt::fkc_tensor],\n"
         "        params: Option<&OpParams>,\n        extra: *const ::core::ffi::c_void,\n"
-        "    ) -> Option<rt::fkc_status> {\n        match (*self, params) {\n");
-    for (size_t i = 0; i < p->n_ops; i++)
-        emit_call_arm(b, p, &p->ops[i]);
-    if (any_params)
-        PUT(b, "            _ => None,\n");
-    PUT(b, "        }\n    }\n}\n\n"
-           "impl ::core::fmt::Debug for KernelRef {\n"
+        "    ) -> Option<rt::fkc_status> {\n");
+    if (p->n_ops == 0) {
+        PUT(b, "        match *self {}\n    }\n}\n\n");
+    } else {
+        PUT(b,
+            "        type Call = unsafe fn(&KernelRef, *mut rt::fkc_stream, &[*const rt::fkc_tensor],\n"
+            "                              &[*mut rt::fkc_tensor], Option<&OpParams>,\n"
+            "                              *const ::core::ffi::c_void) -> Option<rt::fkc_status>;\n");
+        fkcg_buf_printf(b,
+                        "        /// ops::<op>::call, by op kind value.\n"
+                        "        static CALLS: [Call; %zu] = [\n",
+                        p->n_ops);
+        for (size_t i = 0; i < p->n_ops; i++) {
+            PUT(b, "            ops::");
+            put_rident(b, p->ops[i].snake);
+            PUT(b, "::call,\n");
+        }
+        PUT(b,
+            "        ];\n"
+            "        unsafe { CALLS[self.op_kind() as usize](self, stream, inputs, outputs, params, extra) }\n"
+            "    }\n}\n\n");
+    }
+    PUT(b, "impl ::core::fmt::Debug for KernelRef {\n"
            "    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n"
            "        write!(f, \"KernelRef::{}\", self.op_kind().name())\n    }\n}\n\n");
 }

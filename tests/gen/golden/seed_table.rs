@@ -52,7 +52,7 @@ pub type LinkEntry = rt::tables::LinkEntry<Set>;
 /// The op kinds the contracts name, sorted by name; each value is the C side's
 /// `<PREFIX>_OP_*` enumerator.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u32)]
 pub enum OpKind {
     /// Contract op kind WriteSlice
@@ -71,10 +71,16 @@ impl OpKind {
     }
 }
 
+impl ::core::fmt::Debug for OpKind {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The op_params of every op kind that has some: one variant per contract
 /// `op_params.variant`, its fields in contract order.
 #[allow(non_camel_case_types, non_snake_case)]
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum OpParams {
     /// The parameters of WriteSlice.
     WriteSlice {
@@ -103,6 +109,17 @@ impl OpParams {
             OpParams::WriteSlice { .. } => OpKind::WriteSlice,
             OpParams::WriteSliceRotating { .. } => OpKind::WriteSliceRotating,
         }
+    }
+}
+
+impl PartialEq for OpParams {
+    fn eq(&self, other: &OpParams) -> bool {
+        /// ops::<op>::params_eq, by op kind value.
+        static EQ: [fn(&OpParams, &OpParams) -> bool; 2] = [
+            ops::write_slice::params_eq,
+            ops::write_slice_rotating::params_eq,
+        ];
+        EQ[self.op_kind() as usize](self, other)
     }
 }
 
@@ -135,6 +152,53 @@ pub mod ops {
             params: *const ::core::ffi::c_void,
             extra: *const ::core::ffi::c_void,
         ) -> super::super::rt::fkc_status;
+
+        /// `OpParams`' `PartialEq` for its variant `WriteSlice`.
+        pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
+            match (a, b) {
+                (super::super::OpParams::WriteSlice { dst_shape: a0, offsets: a1 }, super::super::OpParams::WriteSlice { dst_shape: b0, offsets: b1 }) => a0 == b0 && a1 == b1,
+                _ => false,
+            }
+        }
+
+        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
+        /// wrapper and `params` its variant.
+        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
+        pub(in super::super) unsafe fn call(
+            k: &super::super::KernelRef,
+            stream: *mut super::super::rt::fkc_stream,
+            inputs: &[*const super::super::rt::fkc_tensor],
+            outputs: &[*mut super::super::rt::fkc_tensor],
+            params: Option<&super::super::OpParams>,
+            extra: *const ::core::ffi::c_void,
+        ) -> Option<super::super::rt::fkc_status> {
+            let f = match *k {
+                super::super::KernelRef::WriteSlice(f) => f,
+                _ => return None,
+            };
+            let (p0, p1,) = match params {
+                Some(super::super::OpParams::WriteSlice { dst_shape: p0, offsets: p1 }) => (p0, p1,),
+                _ => return None,
+            };
+            if inputs.len() != 1 || outputs.len() != 1 {
+                return None;
+            }
+            let c = Params {
+                dst_shape: p0.as_ptr(),
+                dst_shape_len: p0.len(),
+                offsets: p1.as_ptr(),
+                offsets_len: p1.len(),
+            };
+            Some(unsafe {
+                f(
+                    stream,
+                    inputs[0],
+                    outputs[0],
+                    &c as *const _ as *const ::core::ffi::c_void,
+                    extra,
+                )
+            })
+        }
     }
 
     /// The C interface of op kind WriteSliceRotating
@@ -161,6 +225,52 @@ pub mod ops {
             params: *const ::core::ffi::c_void,
             extra: *const ::core::ffi::c_void,
         ) -> super::super::rt::fkc_status;
+
+        /// `OpParams`' `PartialEq` for its variant `WriteSliceRotating`.
+        pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
+            match (a, b) {
+                (super::super::OpParams::WriteSliceRotating { dst_shape: a0, capacity: a1 }, super::super::OpParams::WriteSliceRotating { dst_shape: b0, capacity: b1 }) => a0 == b0 && a1 == b1,
+                _ => false,
+            }
+        }
+
+        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
+        /// wrapper and `params` its variant.
+        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
+        pub(in super::super) unsafe fn call(
+            k: &super::super::KernelRef,
+            stream: *mut super::super::rt::fkc_stream,
+            inputs: &[*const super::super::rt::fkc_tensor],
+            outputs: &[*mut super::super::rt::fkc_tensor],
+            params: Option<&super::super::OpParams>,
+            extra: *const ::core::ffi::c_void,
+        ) -> Option<super::super::rt::fkc_status> {
+            let f = match *k {
+                super::super::KernelRef::WriteSliceRotating(f) => f,
+                _ => return None,
+            };
+            let (p0, p1,) = match params {
+                Some(super::super::OpParams::WriteSliceRotating { dst_shape: p0, capacity: p1 }) => (p0, p1,),
+                _ => return None,
+            };
+            if inputs.len() != 1 || outputs.len() != 1 {
+                return None;
+            }
+            let c = Params {
+                dst_shape: p0.as_ptr(),
+                dst_shape_len: p0.len(),
+                capacity: *p1,
+            };
+            Some(unsafe {
+                f(
+                    stream,
+                    inputs[0],
+                    outputs[0],
+                    &c as *const _ as *const ::core::ffi::c_void,
+                    extra,
+                )
+            })
+        }
     }
 }
 
@@ -200,48 +310,15 @@ impl KernelRef {
         params: Option<&OpParams>,
         extra: *const ::core::ffi::c_void,
     ) -> Option<rt::fkc_status> {
-        match (*self, params) {
-            (KernelRef::WriteSlice(f), Some(OpParams::WriteSlice { dst_shape: p0, offsets: p1 })) => {
-                if inputs.len() != 1 || outputs.len() != 1 {
-                    return None;
-                }
-                let c = ops::write_slice::Params {
-                    dst_shape: p0.as_ptr(),
-                    dst_shape_len: p0.len(),
-                    offsets: p1.as_ptr(),
-                    offsets_len: p1.len(),
-                };
-                Some(unsafe {
-                    f(
-                        stream,
-                        inputs[0],
-                        outputs[0],
-                        &c as *const _ as *const ::core::ffi::c_void,
-                        extra,
-                    )
-                })
-            }
-            (KernelRef::WriteSliceRotating(f), Some(OpParams::WriteSliceRotating { dst_shape: p0, capacity: p1 })) => {
-                if inputs.len() != 1 || outputs.len() != 1 {
-                    return None;
-                }
-                let c = ops::write_slice_rotating::Params {
-                    dst_shape: p0.as_ptr(),
-                    dst_shape_len: p0.len(),
-                    capacity: *p1,
-                };
-                Some(unsafe {
-                    f(
-                        stream,
-                        inputs[0],
-                        outputs[0],
-                        &c as *const _ as *const ::core::ffi::c_void,
-                        extra,
-                    )
-                })
-            }
-            _ => None,
-        }
+        type Call = unsafe fn(&KernelRef, *mut rt::fkc_stream, &[*const rt::fkc_tensor],
+                              &[*mut rt::fkc_tensor], Option<&OpParams>,
+                              *const ::core::ffi::c_void) -> Option<rt::fkc_status>;
+        /// ops::<op>::call, by op kind value.
+        static CALLS: [Call; 2] = [
+            ops::write_slice::call,
+            ops::write_slice_rotating::call,
+        ];
+        unsafe { CALLS[self.op_kind() as usize](self, stream, inputs, outputs, params, extra) }
     }
 }
 
