@@ -53,7 +53,7 @@ pub type LinkEntry = rt::tables::LinkEntry<Set>;
 /// The op kinds the contracts name, sorted by name; each value is the C side's
 /// `<PREFIX>_OP_*` enumerator.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u32)]
 pub enum OpKind {
     /// Contract op kind SetRows
@@ -74,10 +74,16 @@ impl OpKind {
     }
 }
 
+impl ::core::fmt::Debug for OpKind {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The op_params of every op kind that has some: one variant per contract
 /// `op_params.variant`, its fields in contract order.
 #[allow(non_camel_case_types, non_snake_case)]
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum OpParams {
     /// The parameters of SetRows.
     SetRows {
@@ -116,6 +122,18 @@ impl OpParams {
     }
 }
 
+impl PartialEq for OpParams {
+    fn eq(&self, other: &OpParams) -> bool {
+        /// ops::<op>::params_eq, by op kind value.
+        static EQ: [fn(&OpParams, &OpParams) -> bool; 3] = [
+            ops::set_rows::params_eq,
+            ops::write_slice::params_eq,
+            ops::write_slice_rotating::params_eq,
+        ];
+        EQ[self.op_kind() as usize](self, other)
+    }
+}
+
 /// The C interface of each op kind: its parameter struct and its function type; the
 /// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).
 pub mod ops {
@@ -141,6 +159,52 @@ pub mod ops {
             params: *const ::core::ffi::c_void,
             extra: *const ::core::ffi::c_void,
         ) -> super::super::rt::fkc_status;
+
+        /// `OpParams`' `PartialEq` for its variant `SetRows`.
+        pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
+            match (a, b) {
+                (super::super::OpParams::SetRows { slot_axis: a0 }, super::super::OpParams::SetRows { slot_axis: b0 }) => a0 == b0,
+                _ => false,
+            }
+        }
+
+        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
+        /// wrapper and `params` its variant.
+        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
+        pub(in super::super) unsafe fn call(
+            k: &super::super::KernelRef,
+            stream: *mut super::super::rt::fkc_stream,
+            inputs: &[*const super::super::rt::fkc_tensor],
+            outputs: &[*mut super::super::rt::fkc_tensor],
+            params: Option<&super::super::OpParams>,
+            extra: *const ::core::ffi::c_void,
+        ) -> Option<super::super::rt::fkc_status> {
+            let f = match *k {
+                super::super::KernelRef::SetRows(f) => f,
+                _ => return None,
+            };
+            let (p0,) = match params {
+                Some(super::super::OpParams::SetRows { slot_axis: p0 }) => (p0,),
+                _ => return None,
+            };
+            if inputs.len() != 3 || outputs.len() != 1 {
+                return None;
+            }
+            let c = Params {
+                slot_axis: *p0,
+            };
+            Some(unsafe {
+                f(
+                    stream,
+                    inputs[0],
+                    inputs[1],
+                    inputs[2],
+                    outputs[0],
+                    &c as *const _ as *const ::core::ffi::c_void,
+                    extra,
+                )
+            })
+        }
     }
 
     /// The C interface of op kind WriteSlice
@@ -169,6 +233,53 @@ pub mod ops {
             params: *const ::core::ffi::c_void,
             extra: *const ::core::ffi::c_void,
         ) -> super::super::rt::fkc_status;
+
+        /// `OpParams`' `PartialEq` for its variant `WriteSlice`.
+        pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
+            match (a, b) {
+                (super::super::OpParams::WriteSlice { dst_shape: a0, offsets: a1 }, super::super::OpParams::WriteSlice { dst_shape: b0, offsets: b1 }) => a0 == b0 && a1 == b1,
+                _ => false,
+            }
+        }
+
+        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
+        /// wrapper and `params` its variant.
+        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
+        pub(in super::super) unsafe fn call(
+            k: &super::super::KernelRef,
+            stream: *mut super::super::rt::fkc_stream,
+            inputs: &[*const super::super::rt::fkc_tensor],
+            outputs: &[*mut super::super::rt::fkc_tensor],
+            params: Option<&super::super::OpParams>,
+            extra: *const ::core::ffi::c_void,
+        ) -> Option<super::super::rt::fkc_status> {
+            let f = match *k {
+                super::super::KernelRef::WriteSlice(f) => f,
+                _ => return None,
+            };
+            let (p0, p1,) = match params {
+                Some(super::super::OpParams::WriteSlice { dst_shape: p0, offsets: p1 }) => (p0, p1,),
+                _ => return None,
+            };
+            if inputs.len() != 1 || outputs.len() != 1 {
+                return None;
+            }
+            let c = Params {
+                dst_shape: p0.as_ptr(),
+                dst_shape_len: p0.len(),
+                offsets: p1.as_ptr(),
+                offsets_len: p1.len(),
+            };
+            Some(unsafe {
+                f(
+                    stream,
+                    inputs[0],
+                    outputs[0],
+                    &c as *const _ as *const ::core::ffi::c_void,
+                    extra,
+                )
+            })
+        }
     }
 
     /// The C interface of op kind WriteSliceRotating
@@ -195,6 +306,52 @@ pub mod ops {
             params: *const ::core::ffi::c_void,
             extra: *const ::core::ffi::c_void,
         ) -> super::super::rt::fkc_status;
+
+        /// `OpParams`' `PartialEq` for its variant `WriteSliceRotating`.
+        pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
+            match (a, b) {
+                (super::super::OpParams::WriteSliceRotating { dst_shape: a0, capacity: a1 }, super::super::OpParams::WriteSliceRotating { dst_shape: b0, capacity: b1 }) => a0 == b0 && a1 == b1,
+                _ => false,
+            }
+        }
+
+        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
+        /// wrapper and `params` its variant.
+        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
+        pub(in super::super) unsafe fn call(
+            k: &super::super::KernelRef,
+            stream: *mut super::super::rt::fkc_stream,
+            inputs: &[*const super::super::rt::fkc_tensor],
+            outputs: &[*mut super::super::rt::fkc_tensor],
+            params: Option<&super::super::OpParams>,
+            extra: *const ::core::ffi::c_void,
+        ) -> Option<super::super::rt::fkc_status> {
+            let f = match *k {
+                super::super::KernelRef::WriteSliceRotating(f) => f,
+                _ => return None,
+            };
+            let (p0, p1,) = match params {
+                Some(super::super::OpParams::WriteSliceRotating { dst_shape: p0, capacity: p1 }) => (p0, p1,),
+                _ => return None,
+            };
+            if inputs.len() != 1 || outputs.len() != 1 {
+                return None;
+            }
+            let c = Params {
+                dst_shape: p0.as_ptr(),
+                dst_shape_len: p0.len(),
+                capacity: *p1,
+            };
+            Some(unsafe {
+                f(
+                    stream,
+                    inputs[0],
+                    outputs[0],
+                    &c as *const _ as *const ::core::ffi::c_void,
+                    extra,
+                )
+            })
+        }
     }
 }
 
@@ -237,67 +394,16 @@ impl KernelRef {
         params: Option<&OpParams>,
         extra: *const ::core::ffi::c_void,
     ) -> Option<rt::fkc_status> {
-        match (*self, params) {
-            (KernelRef::SetRows(f), Some(OpParams::SetRows { slot_axis: p0 })) => {
-                if inputs.len() != 3 || outputs.len() != 1 {
-                    return None;
-                }
-                let c = ops::set_rows::Params {
-                    slot_axis: *p0,
-                };
-                Some(unsafe {
-                    f(
-                        stream,
-                        inputs[0],
-                        inputs[1],
-                        inputs[2],
-                        outputs[0],
-                        &c as *const _ as *const ::core::ffi::c_void,
-                        extra,
-                    )
-                })
-            }
-            (KernelRef::WriteSlice(f), Some(OpParams::WriteSlice { dst_shape: p0, offsets: p1 })) => {
-                if inputs.len() != 1 || outputs.len() != 1 {
-                    return None;
-                }
-                let c = ops::write_slice::Params {
-                    dst_shape: p0.as_ptr(),
-                    dst_shape_len: p0.len(),
-                    offsets: p1.as_ptr(),
-                    offsets_len: p1.len(),
-                };
-                Some(unsafe {
-                    f(
-                        stream,
-                        inputs[0],
-                        outputs[0],
-                        &c as *const _ as *const ::core::ffi::c_void,
-                        extra,
-                    )
-                })
-            }
-            (KernelRef::WriteSliceRotating(f), Some(OpParams::WriteSliceRotating { dst_shape: p0, capacity: p1 })) => {
-                if inputs.len() != 1 || outputs.len() != 1 {
-                    return None;
-                }
-                let c = ops::write_slice_rotating::Params {
-                    dst_shape: p0.as_ptr(),
-                    dst_shape_len: p0.len(),
-                    capacity: *p1,
-                };
-                Some(unsafe {
-                    f(
-                        stream,
-                        inputs[0],
-                        outputs[0],
-                        &c as *const _ as *const ::core::ffi::c_void,
-                        extra,
-                    )
-                })
-            }
-            _ => None,
-        }
+        type Call = unsafe fn(&KernelRef, *mut rt::fkc_stream, &[*const rt::fkc_tensor],
+                              &[*mut rt::fkc_tensor], Option<&OpParams>,
+                              *const ::core::ffi::c_void) -> Option<rt::fkc_status>;
+        /// ops::<op>::call, by op kind value.
+        static CALLS: [Call; 3] = [
+            ops::set_rows::call,
+            ops::write_slice::call,
+            ops::write_slice_rotating::call,
+        ];
+        unsafe { CALLS[self.op_kind() as usize](self, stream, inputs, outputs, params, extra) }
     }
 }
 
