@@ -102,14 +102,19 @@ $(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c $(GEN_TDIR)/fkc_binding
 	$* $(GEN_TEST_CFLAGS) -I$(GEN_DIR) tests/gen/test_generated.c \
 	    $(GEN_TDIR)/fkc_bindings.$*.o -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(RT_LIBS)
 
-$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) fkcgen/back/back.h tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
+# The headers the test programs that compile fkcgen's back-end sources themselves read: a
+# change of the model's structs must rebuild them (a stale emit_fixture read new fields wrong).
+GEN_BACK_HDRS = fkcgen/back/back.h fkcgen/core/model.h fkcgen/core/config.h fkcgen/core/buf.h \
+                fkcgen/core/internal.h fkcgen/core/report.h
+
+$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) $(GEN_BACK_HDRS) tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
 	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 
 # The schema's vocabularies as the runtime's headers restate them (tests/gen/test_vocab.c),
 # against fkcgen's schema and libfkc's names.
-$(GEN_TDIR)/test_vocab: tests/gen/test_vocab.c $(GEN_BACK_SRCS) fkcgen/back/back.h \
+$(GEN_TDIR)/test_vocab: tests/gen/test_vocab.c $(GEN_BACK_SRCS) $(GEN_BACK_HDRS) \
                         runtime/include/fkc/fkc_tables.h $(BUILD)/libfkc.a | $(GEN_TDIR)
 	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) tests/gen/test_vocab.c \
 	    $(GEN_BACK_SRCS) -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(GEN_XXH_LIBS) $(RT_LIBS)
@@ -117,7 +122,7 @@ $(GEN_TDIR)/test_vocab: tests/gen/test_vocab.c $(GEN_BACK_SRCS) fkcgen/back/back
 # The Rust back end on the same hand-built tables (golden tests/gen/golden/seed_table.rs).
 GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
-$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/back/back.h \
+$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) $(GEN_BACK_HDRS) \
                             tests/gen/seed_table.h tests/gen/golden.h tests/gen/injection_strings.h | $(GEN_TDIR)
 	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
 	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
@@ -126,7 +131,7 @@ $(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) fkcgen/back/back.h \
 # every hostile string must read back byte for byte.
 GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
 
-$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) fkcgen/back/back.h tests/gen/seed_table.h \
+$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) $(GEN_BACK_HDRS) tests/gen/seed_table.h \
                           tests/gen/injection_strings.h | $(GEN_TDIR)
 	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_FIX_SRCS) -o $@ \
 	    $(GEN_XXH_LIBS)

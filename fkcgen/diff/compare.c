@@ -1005,6 +1005,14 @@ static void cmp_cost_expr(dctx *c, const spair *p, const char *key, const fkcg_e
            : eo ? "changed from '"
                 : "stated: '",
            eo && en ? so_src : "", eo && en ? "' to '" : "", en ? sn_src : "", en ? "'" : "");
+    if (eo && en && fkcg_expr_uses_tensors(eo) != fkcg_expr_uses_tensors(en))
+        change(c, FKCG_R_COST_FORM_CHANGED, p, at(p->so, "cost.%s", key), at(p->sn, "cost.%s", key),
+               was_str(c, so_src),
+               "cost %s of kernel '%s' %s tensor terms: its generated function is now %s", key,
+               p->sn->kernel, fkcg_expr_uses_tensors(en) ? "gained" : "lost",
+               fkcg_expr_uses_tensors(en) ? "the header's <prefix>_cost_<kernel>_<key>(t, count, "
+                                            "params) (the binding's is NULL)"
+                                          : "the binding's (n, dtype_bytes) one");
 }
 
 static void cmp_cost(dctx *c, const spair *p)

@@ -166,6 +166,10 @@
     X(DETERMINISM_STRENGTHENED, COMPATIBLE, "determinism strengthened", "a stronger promise")   \
     X(COST_CHANGED, INFORMATIONAL, "cost changed, added or removed",                             \
       "hints for the planner: no caller breaks")                                                 \
+    X(COST_FORM_CHANGED, BREAKING, "a cost expression gained or lost its tensor terms",          \
+      "`n(X)`, `dim(X, k)`, `bytes(X)` move it from the binding's (n, dtype_bytes) function (NULL "   \
+      "now) to the header's `<prefix>_cost_<kernel>_<key>`(t, count, params), or back: a caller " \
+      "of the one it had no longer compiles or gets NULL")                                       \
     X(REVISION_HASH_CHANGED, INFORMATIONAL, "a kernel_revision_hash written out changed",        \
       "caches keyed by it are invalidated; an `auto` hash follows the data, whose changes "     \
       "are reported themselves")                                                                 \

@@ -98,6 +98,7 @@ static const fkcg_table_name py_tables[FKCG_T_COUNT] = {
     [FKCG_T_FIELDS] = {NULL, "FIELDS_%", NULL},
     [FKCG_T_COST] = {NULL, "COST_%", NULL},
     [FKCG_T_PRECISION_BY] = {NULL, "PRECISION_BY_%", NULL},
+    [FKCG_T_SHAPE_OPERANDS] = {NULL, "SHAPE_OPERANDS_%", NULL},
     [FKCG_T_PROVIDERS] = {NULL, "PROVIDERS", NULL},
     [FKCG_T_KERNELS] = {NULL, "KERNELS", NULL},
     [FKCG_T_BINDINGS] = {NULL, "BINDINGS", NULL},
@@ -113,13 +114,15 @@ static void table_open(fkcg_render *r, fkcg_table_id t, size_t sec, size_t k, si
 {
     (void)n;
     fkcg_render_name(r, r->b, t, sec, k);
-    fkcg_buf_puts(r->b, t == FKCG_T_COST ? " = (" : t == FKCG_T_DTYPES ? " = [" : " = [\n");
+    fkcg_buf_puts(r->b, t == FKCG_T_COST                                   ? " = ("
+                        : t == FKCG_T_DTYPES || t == FKCG_T_SHAPE_OPERANDS ? " = ["
+                                                                           : " = [\n");
 }
 
 static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 {
     (void)n;
-    fkcg_buf_puts(r->b, t == FKCG_T_COST ? ")\n" : t <= FKCG_T_PRECISION_BY ? "]\n" : "]\n\n");
+    fkcg_buf_puts(r->b, t == FKCG_T_COST ? ")\n" : t <= FKCG_T_SHAPE_OPERANDS ? "]\n" : "]\n\n");
 }
 
 static void row_edge(fkcg_render *r, fkcg_buf *out, fkcg_table_id t, bool open)
