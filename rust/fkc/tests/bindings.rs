@@ -136,6 +136,23 @@ fn kernel_ref_refuses_another_ops_params() {
     assert_eq!(other.op_kind(), OpKind::WriteSliceRotating);
 }
 
+/// `OpParams`' `PartialEq` (a table of per-op-kind functions, not derived: issue 27) compares
+/// the variant and every field; `OpKind`'s `Debug` is its contract name.
+#[test]
+fn op_params_equality_and_op_kind_debug() {
+    let a = OpParams::WriteSlice { dst_shape: vec![4, 8], offsets: vec![0, 2] };
+    assert_eq!(a, a.clone());
+    assert_ne!(a, OpParams::WriteSlice { dst_shape: vec![4, 8], offsets: vec![0, 3] });
+    assert_ne!(a, OpParams::WriteSlice { dst_shape: vec![4, 9], offsets: vec![0, 2] });
+    let r = OpParams::WriteSliceRotating { dst_shape: vec![4, 8], capacity: 2 };
+    assert_eq!(r, r.clone());
+    assert_ne!(r, OpParams::WriteSliceRotating { dst_shape: vec![4, 8], capacity: 3 });
+    assert_ne!(a, r);
+    assert_ne!(r, a);
+    assert_eq!(format!("{:?}", OpKind::WriteSliceRotating), "WriteSliceRotating");
+    assert_eq!(format!("{:?}", OpKind::WriteSlice), OpKind::WriteSlice.name());
+}
+
 #[test]
 fn tables_carry_every_contract_field() {
     let k = &bindings::KERNELS[1];
