@@ -39,8 +39,7 @@ GLSL_FLAGS := --target-env=vulkan1.1 -O -Werror
 RT_KERNELS := copy_u128:-DWIDE=0 copy_wide:-DWIDE=1 copy_wide_in:-DWIDE=1,-DPART=1 \
               copy_wide_edge:-DWIDE=1,-DPART=2 \
               copy_wide_short:-DWIDE=1,-DPART=3 ring_u128:-DWIDE=0,-DRING=1 \
-              ring_wide:-DWIDE=1,-DRING=1 copy_u32:-DWIDE=0,-DNARROW=4 \
-              copy_u16:-DWIDE=0,-DNARROW=2
+              ring_wide:-DWIDE=1,-DRING=1
 RT_INCS    := $(foreach k,$(RT_KERNELS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 # Kernels of their own file: the fused small writes and the device position advance.
 RT_SHADERS := fused advance

@@ -285,15 +285,6 @@ MUTANTS = [
      "that lavapipe's lane order never loses a byte in)"),
     ("S44", SLAB, "bool short_rows = p->row <= FKC_SHORT_MAX_ROW",
      "bool short_rows = p->row < FKC_SHORT_MAX_ROW", "16-byte misaligned rows: the general kernel"),
-    # ---- narrow short runs (issue 23 item 5): copy_u32 / copy_u16 ----
-    ("N01", SLAB, "short_rows && align >= 4                   ? KERNEL_U32",
-     "short_rows && align >= 2                   ? KERNEL_U32",
-     "narrow runs: 2-byte aligned runs in 32-bit words"),
-    ("N02", SLAB, "k == KERNEL_U32 ? 4 : k == KERNEL_U16 ? 2 : 16",
-     "k == KERNEL_U32 ? 4 : k == KERNEL_U16 ? 4 : 16", "narrow runs: halves sized as words"),
-    ("N03", SLAB, "bool units16 = k == KERNEL_U128 || k == KERNEL_RING_U128;",
-     "bool units16 = k == KERNEL_U128 || k == KERNEL_RING_U128 || k == KERNEL_U32;",
-     "narrow runs: word pieces queued as fused 16-byte units"),
     # ---- stream.c and fused.comp (issue 15): range barriers, fused writes, replay ----
     ("R01", STREAM, "return (t->write || write) && t->buffer == buf", "return t->buffer == buf",
      "two reads of one range taken as a hazard"),

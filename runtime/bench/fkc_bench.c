@@ -136,9 +136,8 @@ static const struct {
     {FKC_DTYPE_U8, "b1"}, {FKC_DTYPE_F16, "b2"}, {FKC_DTYPE_F32, "b4"}, {FKC_DTYPE_F64, "b8"}};
 
 /* The bandwidth rows of one size: the two references, write_slice at each width aligned and
- * not, whole rows, and a 4-D slab with 12-byte innermost runs (by default the narrow kernel,
- * copy_u16, where the device has 16-bit storage, else the short-run kernel; then again through
- * the general kernel, FKC_CONTEXT_NO_SHORT_RUNS, side by side). */
+ * not, whole rows, and a 4-D slab with 12-byte innermost runs (by default the short-run kernel;
+ * then again through the general kernel, FKC_CONTEXT_NO_SHORT_RUNS, side by side). */
 static int bandwidth(bench *b, size_t bytes, bool refs)
 {
     size_t rows = bytes / ROW_BYTES;

@@ -1,5 +1,5 @@
 // copy.comp — the slab copy: a 3-D box of rows (planes x rows x row) moved in 16-byte units,
-// bits never through float, every access a whole 32-bit word or wider (but NARROW=2: 16-bit).
+// bits never through float, every access a whole 32-bit word or wider (no 8/16-bit storage).
 // Variants (glslc -D): WIDE=0 — every offset and stride 16-byte aligned, one uvec4 per
 // invocation, sizes in 16-byte units; WIDE=1 — any alignment, sizes in bytes: each invocation
 // owns one aligned 16-byte destination unit, assembles it from the source with shifts of two
@@ -12,25 +12,9 @@
 // only). RING=1 adds the device-resident ring position (binding 2): the
 // shader reads it and splits the write at the ring end itself (WIDE=0: in one dispatch, each
 // ring row wrapped; WIDE=1: piece A or B of the split, one dispatch each).
-// NARROW=4 / NARROW=2 (with WIDE=0, RING=0): the same flat copy in 32-bit words / 16-bit
-// halves, sizes in those units, for rows whose offsets and strides are 4- / 2-byte aligned but
-// not 16: every store writes only the row's own bytes, no destination unit is read back (a
-// 12-byte run is 3 words). NARROW=2 needs storageBuffer16BitAccess, which the runtime enables
-// where the device offers it (else it keeps the unit-owning kernels).
 #version 450
 #ifndef WIDE
 #error WIDE must be 0 or 1
-#endif
-#ifndef NARROW
-#define NARROW 0
-#endif
-#if NARROW == 2
-#extension GL_EXT_shader_16bit_storage : require
-#define UNIT uint16_t
-#elif NARROW == 4
-#define UNIT uint
-#else
-#define UNIT uvec4
 #endif
 #ifndef PART
 #define PART 0 // WIDE=1: 0 every unit; 1 only units inside rows; 2 only edge units; 3 short rows
@@ -38,11 +22,11 @@
 
 layout(local_size_x = 256) in;
 
-layout(std430, set = 0, binding = 0) readonly buffer Src { UNIT s[]; };
+layout(std430, set = 0, binding = 0) readonly buffer Src { uvec4 s[]; };
 #if WIDE
-layout(std430, set = 0, binding = 1) buffer Dst { UNIT d[]; };
+layout(std430, set = 0, binding = 1) buffer Dst { uvec4 d[]; };
 #else
-layout(std430, set = 0, binding = 1) writeonly buffer Dst { UNIT d[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer Dst { uvec4 d[]; };
 #endif
 #if RING
 layout(std430, set = 0, binding = 2) readonly buffer Pos { uint pw[]; };
@@ -52,7 +36,7 @@ layout(std430, set = 0, binding = 2) readonly buffer Pos { uint pw[]; };
 layout(push_constant) uniform Push {
     uint base;       // flat mode: first slot index of this dispatch; grid mode: first column
     uint count;      // flat mode: slots this dispatch covers
-    uint row_units;  // row length (WIDE=0: 16-byte units, NARROW: its units; WIDE=1: bytes)
+    uint row_units;  // row length (WIDE=0: 16-byte units; WIDE=1: bytes)
     uint rows;       // rows per plane
     uint src_off;    // first source unit/byte of the box
     uint dst_off;    // first destination unit/byte of the box

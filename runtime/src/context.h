@@ -43,7 +43,6 @@ struct fkc_context {
     fkc_copy_path copy_path;              /* resolved: never AUTO for "is CPU" decisions */
     bool prefer_transfer;                 /* AUTO chose copy regions for long rows */
     bool timeline;                        /* timeline semaphores enabled on the device */
-    bool storage16;                       /* storageBuffer16BitAccess enabled (KERNEL_U16) */
     uint64_t storage_range;               /* usable window bytes per binding */
     uint32_t group_limit;                 /* groups per grid dimension (the lowest) */
     uint64_t offset_align;                /* window start alignment */

@@ -485,21 +485,14 @@ static fkc_status create_device(fkc_context *ctx, const fkc_hooks *hooks)
     ctx->timeline = offers_timeline(ctx, api);
     if (ctx->timeline && api < VK_API_VERSION_1_2)
         exts[n_ext++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
-    /* 16-bit storage (core 1.1) where offered: short 2-byte aligned runs then go in halves. */
-    VkPhysicalDevice16BitStorageFeatures f16 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
-        .pNext = ctx->timeline ? &tf : NULL,
-        .storageBuffer16BitAccess = VK_TRUE};
-    ctx->storage16 = in->storage_16bit && api >= VK_API_VERSION_1_1;
+    /* The kernels access memory in 32-bit words or wider: no 8/16-bit storage is enabled. */
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                   .queueFamilyIndex = ctx->queue_family,
                                   .queueCount = 1,
                                   .pQueuePriorities = &prio};
     VkDeviceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                             .pNext = ctx->storage16  ? (void *)&f16
-                                      : ctx->timeline ? (void *)&tf
-                                                      : NULL,
+                             .pNext = ctx->timeline ? &tf : NULL,
                              .queueCreateInfoCount = 1,
                              .pQueueCreateInfos = &qi,
                              .enabledExtensionCount = n_ext,
@@ -654,20 +647,6 @@ static bool chain_has_timeline(const void *chain)
     return false;
 }
 
-/* Whether the host's feature chain enables storageBuffer16BitAccess. */
-static bool chain_has_storage16(const void *chain)
-{
-    for (const VkBaseInStructure *s = chain; s; s = s->pNext) {
-        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES &&
-            ((const VkPhysicalDeviceVulkan11Features *)s)->storageBuffer16BitAccess)
-            return true;
-        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES &&
-            ((const VkPhysicalDevice16BitStorageFeatures *)s)->storageBuffer16BitAccess)
-            return true;
-    }
-    return false;
-}
-
 /* The host's objects: checked for what fkc needs before fkc uses them. */
 static fkc_status check_host(const fkc_vulkan_device *h, const fkc_context_options *o)
 {
@@ -760,7 +739,6 @@ static fkc_status open_borrowed(fkc_context *ctx, const fkc_vulkan_device *h,
                     (api >= VK_API_VERSION_1_2 ||
                      listed(h->enabled_extensions, h->enabled_extension_count,
                             VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME));
-    ctx->storage16 = chain_has_storage16(h->enabled_features) && api >= VK_API_VERSION_1_1;
     if ((st = fkc_vk_load_device(&ctx->vk, h->device, push)) != FKC_OK)
         return st;
     ctx->device = h->device; /* from here on, teardown frees fkc's objects on it */

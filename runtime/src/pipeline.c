@@ -29,12 +29,6 @@ static const uint32_t spv_ring_u128[] =
 static const uint32_t spv_ring_wide[] =
 #include "ring_wide.spv.inc"
     ;
-static const uint32_t spv_u32[] =
-#include "copy_u32.spv.inc"
-    ;
-static const uint32_t spv_u16[] =
-#include "copy_u16.spv.inc"
-    ;
 static const uint32_t spv_fused[] =
 #include "fused.spv.inc"
     ;
@@ -66,8 +60,6 @@ static const struct {
     [KERNEL_WIDE_SHORT] = {spv_wide_short, sizeof spv_wide_short, "copy_wide_short"},
     [KERNEL_RING_U128] = {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
     [KERNEL_RING_WIDE] = {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
-    [KERNEL_U32] = {spv_u32, sizeof spv_u32, "copy_u32"},
-    [KERNEL_U16] = {spv_u16, sizeof spv_u16, "copy_u16"},
     [KERNEL_FUSED] = {spv_fused, sizeof spv_fused, "fused"},
     [KERNEL_FUSED_ADVANCE] = {spv_fused_advance, sizeof spv_fused_advance, "fused_advance"},
     [KERNEL_ADVANCE] = {spv_advance, sizeof spv_advance, "advance"},
@@ -153,8 +145,7 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
                                   : k >= KERNEL_SET_ROWS_WORD  ? ctx->set_rows_layout
                                                                : ctx->pipeline_layout;
         if (((k == KERNEL_FUSED || k == KERNEL_SET_ROWS_FUSED) && !ctx->fusion) ||
-            (k == KERNEL_FUSED_ADVANCE && !ctx->fused_advance) ||
-            (k == KERNEL_U16 && !ctx->storage16))
+            (k == KERNEL_FUSED_ADVANCE && !ctx->fused_advance))
             continue;
         st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, layout, "",
                                   &ctx->pipelines[k]);

@@ -6,8 +6,8 @@
 
 /* Kernels (runtime/shaders/copy.comp variants), one pipeline each, created with the context:
  * 16-byte aligned units; any alignment (word-granular): whole, its units inside rows, its edge
- * units, rows of at most 16 bytes; aligned / any alignment with the device-resident ring
- * position; and 4- / 2-byte aligned rows in words / halves. */
+ * units, rows of at most 16 bytes; and aligned / any alignment with the device-resident ring
+ * position. */
 typedef enum kernel_id {
     KERNEL_U128,
     KERNEL_WIDE,
@@ -16,8 +16,6 @@ typedef enum kernel_id {
     KERNEL_WIDE_SHORT,
     KERNEL_RING_U128,
     KERNEL_RING_WIDE,
-    KERNEL_U32, /* 4-byte aligned short rows in 32-bit words, no unit read back */
-    KERNEL_U16, /* 2-byte aligned ones in 16-bit halves (only with 16-bit storage enabled) */
     KERNEL_FUSED,
     KERNEL_FUSED_ADVANCE, /* fused.comp with a position advance after its writes */
     KERNEL_ADVANCE,

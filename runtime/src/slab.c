@@ -1,10 +1,8 @@
 /* slab.c — records one planned box copy (fkc_box) on the device. The box is first coalesced
  * into byte rows (axes contiguous in both tensors merge, so most boxes become one 2-D copy);
  * each 3-D piece then goes either through vkCmdCopyBuffer regions or a compute kernel: 16-byte
- * units when everything is 16-byte aligned; short rows 4-byte aligned in 32-bit words, 2-byte
- * aligned in 16-bit halves where the device has 16-bit storage (each store only the row's
- * bytes); else the word-granular kernel that owns aligned 16-byte destination units (any
- * alignment). Pieces wider than the storage
+ * units when everything is 16-byte aligned, else the word-granular kernel that owns aligned
+ * 16-byte destination units (any alignment, no 8/16-bit storage). Pieces wider than the storage
  * range are split, grids beyond the work-group limit are walked: large work is never refused.
  * A ring write with its position on the device (fkc_record_ring) keeps the rotating axis as its
  * own dimension; the kernel reads the position and splits the write itself. Each command
@@ -218,7 +216,7 @@ static uint32_t windows(const fkc_stream *s, const fkc_buffer *from, const fkc_b
                         const piece *p, kernel_id k, VkDescriptorBufferInfo bi[3], struct push *out)
 {
     bool wide = k == KERNEL_WIDE || k == KERNEL_WIDE_SHORT || k == KERNEL_RING_WIDE;
-    uint32_t unit = wide ? 1 : k == KERNEL_U32 ? 4 : k == KERNEL_U16 ? 2 : 16;
+    uint32_t unit = wide ? 1 : 16;
     uint64_t a = s->ctx->offset_align;
     uint64_t sb = p->src / a * a, db = p->dst / a * a;
     /* Windows cover whole 16-byte units (buffers are allocated in multiples of 16). */
@@ -294,8 +292,8 @@ static fkc_status dispatch(fkc_stream *s, const fkc_buffer *from, const fkc_buff
     VkDescriptorBufferInfo bi[3];
     struct push pc;
     uint32_t nb = windows(s, from, to, p, k, bi, &pc);
-    bool units16 = k == KERNEL_U128 || k == KERNEL_RING_U128;
-    if (units16 && fuse(s, from, to, p, &pc, &st)) /* a small one joins the fused dispatch */
+    bool wide = k == KERNEL_WIDE || k == KERNEL_WIDE_SHORT || k == KERNEL_RING_WIDE;
+    if (!wide && fuse(s, from, to, p, &pc, &st)) /* a small one joins the fused dispatch */
         return st;
     /* What the dispatch binds is what it touches (the validation layer sees the windows);
      * a unit-owning (wide) kernel also reads and rewrites the destination's edge units. */
@@ -408,16 +406,13 @@ static fkc_status record_piece(fkc_stream *s, const fkc_buffer *from, const fkc_
         record_regions(s, from->buffer, to->buffer, p);
         return FKC_OK;
     }
-    /* misaligned short rows: in words or halves when aligned to them, else one invocation per
-     * row (FKC_CONTEXT_NO_SHORT_RUNS: the general kernel, to measure it beside) */
+    /* misaligned short rows: one invocation per row (FKC_CONTEXT_NO_SHORT_RUNS: the general
+     * kernel, to measure it beside) */
     bool short_rows = p->row <= FKC_SHORT_MAX_ROW && !(ctx->flags & FKC_CONTEXT_NO_SHORT_RUNS);
-    uint32_t align = alignment(p);
     return fit(s, from, to, p,
-               aligned                                      ? KERNEL_U128
-               : short_rows && align >= 4                   ? KERNEL_U32
-               : short_rows && align >= 2 && ctx->storage16 ? KERNEL_U16
-               : short_rows                                 ? KERNEL_WIDE_SHORT
-                                                            : KERNEL_WIDE);
+               aligned      ? KERNEL_U128
+               : short_rows ? KERNEL_WIDE_SHORT
+                            : KERNEL_WIDE);
 }
 
 /* Records every piece of a coalesced job: the piece takes dims 0 and 1 (the ring's dim

@@ -13,7 +13,7 @@ defines every wrapper, and its tests run. Prints one `ok`/`FAIL` line per check 
 `N passed, M failed`.
 
 usage: test_examples.py FKCGEN [RUSTC]"""
-import glob, json, os, re, subprocess, sys, tempfile
+import atexit, glob, json, os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FKCGEN = os.path.abspath(sys.argv[1])
@@ -42,6 +42,7 @@ def snake(camel):  # fkcg_snake_case for the plain CamelCase names of the exampl
 
 
 tmp = tempfile.mkdtemp(prefix="fkc-examples-")
+atexit.register(shutil.rmtree, tmp, True)  # left behind on every run before
 rel = [os.path.relpath(f, ROOT) for f in FILES]
 r = run([FKCGEN, "check"] + rel, cwd=ROOT)
 check(r.returncode == 0, "check: the %d example files are clean" % len(rel), r.stderr)

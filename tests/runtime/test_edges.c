@@ -43,27 +43,9 @@ static const uint32_t spv_ring_u128[] =
 static const uint32_t spv_ring_wide[] =
 #include "ring_wide.spv.inc"
     ;
-static const uint32_t spv_u32[] =
-#include "copy_u32.spv.inc"
-    ;
-static const uint32_t spv_u16[] =
-#include "copy_u16.spv.inc"
-    ;
 
-enum {
-    K_U128,
-    K_WIDE,
-    K_WIDE_IN,
-    K_WIDE_EDGE,
-    K_WIDE_SHORT,
-    K_RING_U128,
-    K_RING_WIDE,
-    K_U32,
-    K_U16,
-    K_COUNT
-};
-#define K_NONE K_COUNT        /* a pipeline that is none of the runtime's kernels */
-#define K_SHORT (K_COUNT + 1) /* run_cases: any short-run kernel (copy_wide_short, u32, u16) */
+enum { K_U128, K_WIDE, K_WIDE_IN, K_WIDE_EDGE, K_WIDE_SHORT, K_RING_U128, K_RING_WIDE, K_COUNT };
+#define K_NONE K_COUNT /* a pipeline that is none of the runtime's kernels */
 
 static const struct {
     const uint32_t *code;
@@ -77,19 +59,7 @@ static const struct {
     {spv_wide_short, sizeof spv_wide_short, "copy_wide_short"},
     {spv_ring_u128, sizeof spv_ring_u128, "ring_u128"},
     {spv_ring_wide, sizeof spv_ring_wide, "ring_wide"},
-    {spv_u32, sizeof spv_u32, "copy_u32"},
-    {spv_u16, sizeof spv_u16, "copy_u16"},
 };
-
-/* The kernel a misaligned short-row piece of this alignment (its offsets and strides) takes:
- * 32-bit words from 4 bytes, 16-bit halves from 2 where the device has 16-bit storage (an
- * owned context enables it where offered), else the unit-owning short-row kernel. */
-static int short_kernel(const fkc_context *ctx, size_t align)
-{
-    return align % 4 == 0                                             ? K_U32
-           : align % 2 == 0 && fkc_context_device(ctx)->storage_16bit ? K_U16
-                                                                      : K_WIDE_SHORT;
-}
 
 /* The kernels' Push block (runtime/shaders/copy.comp). */
 typedef struct push {
@@ -1233,7 +1203,7 @@ static void short_rows(fkc_dtype dt)
     rt_buf_check(&S, what);
     /* rows under 16 bytes (misaligned: at least half): the short-row kernel; gapless ones
      * merge into long rows */
-    assert_true(t.by_kernel[K_WIDE_SHORT] + t.by_kernel[K_U32] + t.by_kernel[K_U16] >= N / 2);
+    assert_true(t.by_kernel[K_WIDE_SHORT] >= N / 2);
     fkc_stream_destroy(s);
     rt_buf_free(&D);
     rt_buf_free(&S);
@@ -1297,12 +1267,9 @@ static trace_sum run_cases(fkc_context *ctx, fkc_dtype dt, run_case *c, int n, b
     RT_OK(fkc_stream_submit(s));
     rt_buf_check(&D, what);
     rt_buf_check(&S, what);
-    uint32_t got = want == K_SHORT
-                       ? t.by_kernel[K_WIDE_SHORT] + t.by_kernel[K_U32] + t.by_kernel[K_U16]
-                       : t.by_kernel[want];
-    if (t.copies != 0 || got != t.dispatches)
-        fail_msg("%s: %u of %u dispatches took %s (%u copies)", what, got, t.dispatches,
-                 want == K_SHORT ? "a short-run kernel" : kernels[want].name, t.copies);
+    if (t.copies != 0 || t.by_kernel[want] != t.dispatches)
+        fail_msg("%s: %u of %u dispatches took %s (%u copies)", what, t.by_kernel[want],
+                 t.dispatches, kernels[want].name, t.copies);
     fkc_stream_destroy(s);
     rt_buf_free(&D);
     rt_buf_free(&S);
@@ -1343,7 +1310,7 @@ static void test_short_runs(void **state)
 {
     (void)state;
     for (int w = 0; w < 4; w++)
-        short_runs(compute_ctx, widths[w], K_SHORT, "short runs");
+        short_runs(compute_ctx, widths[w], K_WIDE_SHORT, "short runs");
     /* FKC_CONTEXT_NO_SHORT_RUNS: the same runs through the general kernel (the bench's old
      * row) */
     fkc_context *old = edge_context(FKC_CONTEXT_NO_SHORT_RUNS, FKC_COPY_COMPUTE, 0, 0);
@@ -1372,7 +1339,7 @@ static void test_short_run_edges(void **state)
                           .off = {0, 1},
                           .d_at = 16 + n % 16,
                           .s_at = 32 + (3 * n) % 16};
-            run_cases(compute_ctx, widths[w], &c, 1, true, false, K_SHORT, "last element");
+            run_cases(compute_ctx, widths[w], &c, 1, true, false, K_WIDE_SHORT, "last element");
         }
     }
     run_case m[2] = {{.rank = 4, .src = {3, 16, 8, 6}, .dst = {3, 16, 8, 8}, .off = {0, 0, 0, 1}},
@@ -1382,7 +1349,7 @@ static void test_short_run_edges(void **state)
                       .off = {1, 1, 1, 2},
                       .d_at = 6,
                       .s_at = 10}};
-    trace_sum t = run_cases(compute_ctx, f16, m, 2, false, true, K_SHORT, "merged axes");
+    trace_sum t = run_cases(compute_ctx, f16, m, 2, false, true, K_WIDE_SHORT, "merged axes");
     assert_int_equal(t.dispatches, 1 + 2); /* the merged slab one; the other a plane each */
     fkc_context *win = edge_context(0, FKC_COPY_COMPUTE, 256, 0);
     fkc_context *few = edge_context(0, FKC_COPY_COMPUTE, 0, 1);
@@ -1404,7 +1371,7 @@ static void test_short_run_edges(void **state)
                           .off = {0, 1, 2 / e},
                           .d_at = 2,
                           .s_at = 9}};
-        t = run_cases(win, widths[w], c, 2, false, true, K_SHORT, "short runs, windows");
+        t = run_cases(win, widths[w], c, 2, false, true, K_WIDE_SHORT, "short runs, windows");
         assert_true(t.dispatches >= 2 * 3);
         /* 700 rows through dispatches of one work group (256 invocations) */
         run_case g = {.rank = 2,
@@ -1413,72 +1380,11 @@ static void test_short_run_edges(void **state)
                       .off = {0, 2 / e},
                       .d_at = 3,
                       .s_at = 1};
-        t = run_cases(few, widths[w], &g, 1, false, true, K_SHORT, "short runs, groups");
+        t = run_cases(few, widths[w], &g, 1, false, true, K_WIDE_SHORT, "short runs, groups");
         assert_int_equal(t.dispatches, 3);
     }
     fkc_context_destroy(win);
     fkc_context_destroy(few);
-}
-
-/* The largest power of two (up to 16) dividing every value. */
-static size_t align_of(const size_t *v, int n)
-{
-    size_t bits = 16;
-    for (int i = 0; i < n; i++)
-        bits |= v[i];
-    return bits & (~bits + 1);
-}
-
-/* Narrow short runs (copy_u32 / copy_u16: each store only the run's bytes, nothing read back):
- * 12-byte runs (6 x f16 in rows of 8, 3 x f32, 12 x u8) and odd lengths (3 and 5 x f16; 5,
- * 3 and 1 x u8) and 4 and 8 x u8, at 4-, 2- and 1-byte alignment (the bench's 2-aligned
- * 12-byte runs among them), [3, 4, n]
- * into [3, 5, pitch] at [0, 1, pitch - n]: each alone in its buffers, once with the run's last
- * element the destination buffer's last byte (the source's too) and once behind guard bytes;
- * the bytes between runs are guards as well (both buffers compared whole). Each case must take
- * the one kernel its alignment gives. */
-static void test_narrow_runs(void **state)
-{
-    (void)state;
-    const fkc_device_info *info = fkc_context_device(compute_ctx);
-    if (strstr(info->name, "llvmpipe")) /* CI's lavapipe offers 16-bit storage: pin that */
-        assert_true(info->storage_16bit);
-    static const struct {
-        fkc_dtype dt;
-        size_t n, pitch, d_at, s_at;
-    } c[] = {
-        {FKC_DTYPE_F16, 6, 8, 0, 0},  {FKC_DTYPE_F16, 6, 8, 2, 4},  {FKC_DTYPE_F16, 6, 8, 6, 2},
-        {FKC_DTYPE_F32, 3, 4, 4, 8},  {FKC_DTYPE_F32, 3, 4, 12, 4}, {FKC_DTYPE_U8, 12, 16, 1, 3},
-        {FKC_DTYPE_U8, 12, 16, 2, 6}, {FKC_DTYPE_U8, 12, 14, 0, 0}, {FKC_DTYPE_F16, 3, 4, 2, 0},
-        {FKC_DTYPE_F16, 5, 8, 0, 2},  {FKC_DTYPE_F16, 3, 5, 4, 4},  {FKC_DTYPE_U8, 5, 8, 0, 0},
-        {FKC_DTYPE_U8, 3, 4, 2, 2},   {FKC_DTYPE_U8, 1, 2, 0, 0},   {FKC_DTYPE_U8, 4, 6, 2, 4},
-        {FKC_DTYPE_U8, 8, 12, 3, 0},  {FKC_DTYPE_U8, 12, 16, 4, 8}, {FKC_DTYPE_U8, 8, 12, 0, 4}};
-    int took[K_COUNT] = {0};
-    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-        size_t e = fkc_dtype_size(c[i].dt), n = c[i].n, pitch = c[i].pitch;
-        /* the piece: the run at byte d_at + (pitch + pitch - n) * e, rows pitch * e apart,
-         * planes 5 * pitch * e apart; the source's rows n * e apart */
-        size_t v[5] = {c[i].d_at + (2 * pitch - n) * e, c[i].s_at, n * e, pitch * e, 5 * pitch * e};
-        int want = short_kernel(compute_ctx, align_of(v, 5));
-        took[want]++;
-        for (int guard = 0; guard < 2; guard++) {
-            run_case k = {.rank = 3,
-                          .src = {3, 4, n},
-                          .dst = {3, 5, pitch},
-                          .off = {0, 1, pitch - n},
-                          .d_at = c[i].d_at,
-                          .s_at = c[i].s_at};
-            char what[80];
-            snprintf(what, sizeof what, "narrow runs: %zu x %s, pitch %zu, at %zu%s", n,
-                     fkc_dtype_name(c[i].dt), pitch, c[i].d_at, guard ? ", guarded" : "");
-            trace_sum t = run_cases(compute_ctx, c[i].dt, &k, 1, true, guard, want, what);
-            assert_int_equal(t.dispatches, 1);
-        }
-    }
-    /* every class is exercised: words, halves (or their fallback) and the byte-owning kernel */
-    assert_true(took[K_U32] >= 4);
-    assert_true(took[K_WIDE_SHORT] >= 3);
-    assert_true(took[info->storage_16bit ? K_U16 : K_WIDE_SHORT] >= 5);
 }
 
 /* Each width, 16- and 48-byte rows: the source's offset, the destination's offset and the
@@ -1498,8 +1404,7 @@ static void test_alignment_classes(void **state)
             trace_sum t = slice_one(compute_ctx, widths[w], 2, dst, src, off, 16 + (dm ? e : 0),
                                     16 + (sm ? e : 0), "alignment class");
             bool aligned = !sm && !dm && !stride_m;
-            int want = aligned ? K_U128 : row == 16 ? short_kernel(compute_ctx, e) : K_WIDE;
-            EXPECT(t, want, 1, "alignment class");
+            EXPECT(t, aligned ? K_U128 : row == 16 ? K_WIDE_SHORT : K_WIDE, 1, "alignment class");
         }
     }
 }
@@ -1611,7 +1516,6 @@ int main(void)
         cmocka_unit_test(test_wrapper_arguments), cmocka_unit_test(test_short_rows),
         cmocka_unit_test(test_short_runs),        cmocka_unit_test(test_short_run_edges),
         cmocka_unit_test(test_alignment_classes), cmocka_unit_test(test_dependent_ops),
-        cmocka_unit_test(test_narrow_runs),
     };
     return cmocka_run_group_tests_name("runtime kernel edges", tests, setup, teardown);
 }
