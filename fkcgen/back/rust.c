@@ -1157,18 +1157,11 @@ static void put_field_bindings(fkcg_buf *b, const fkcg_section *s, const fkcg_ex
     PUT(b, ", .. }");
 }
 
-static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const char *what,
-                         const fkcg_expr *e, const char *src)
+/* A cost function's body and closing brace: the expression, or, when it reads op params
+ * (uses_fields), a match that binds them (NaN without them). */
+static void put_cost_body(fkcg_buf *b, const fkcg_section *s, const fkcg_expr *e, bool uses_fields)
 {
-    bool n = expr_uses(e, FKCG_EXPR_N), db = expr_uses(e, FKCG_EXPR_DTYPE_BYTES);
-    bool f = expr_uses(e, FKCG_EXPR_FIELD);
-    fkcg_buf_printf(b, "    // %s = ", what);
-    put_rcomment(b, src);
-    fkcg_buf_printf(b,
-                    "\n    fn cost_%zu_%s(%sn: u64, %sdtype_bytes: u64, "
-                    "%sparams: Option<&OpParams>) -> f64 {\n",
-                    sec, what, n ? "" : "_", db ? "" : "_", f ? "" : "_");
-    if (f) {
+    if (uses_fields) {
         PUT(b, "        match params {\n            Some(OpParams::");
         put_rident(b, s->variant);
         PUT(b, " {");
@@ -1182,6 +1175,20 @@ static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const c
         fkcg_buf_putc(b, '\n');
     }
     PUT(b, "    }\n");
+}
+
+static void emit_cost_fn(fkcg_buf *b, const fkcg_section *s, size_t sec, const char *what,
+                         const fkcg_expr *e, const char *src)
+{
+    bool n = expr_uses(e, FKCG_EXPR_N), db = expr_uses(e, FKCG_EXPR_DTYPE_BYTES);
+    bool f = expr_uses(e, FKCG_EXPR_FIELD);
+    fkcg_buf_printf(b, "    // %s = ", what);
+    put_rcomment(b, src);
+    fkcg_buf_printf(b,
+                    "\n    fn cost_%zu_%s(%sn: u64, %sdtype_bytes: u64, "
+                    "%sparams: Option<&OpParams>) -> f64 {\n",
+                    sec, what, n ? "" : "_", db ? "" : "_", f ? "" : "_");
+    put_cost_body(b, s, e, f);
 }
 
 static void emit_cost_fns(fkcg_render *r, size_t sec)
@@ -1206,20 +1213,7 @@ static void emit_tensor_cost(fkcg_buf *b, const fkcg_section *s, const char *wha
                     "_%s(t: &[rt::tables::CostTensor<'_>], %sparams: Option<&OpParams>) -> f64 {\n"
                     "        if t.len() < %zu {\n            return f64::NAN;\n        }\n",
                     what, f ? "" : "_", s->n_inputs + s->n_outputs);
-    if (f) {
-        PUT(b, "        match params {\n            Some(OpParams::");
-        put_rident(b, s->variant);
-        PUT(b, " {");
-        put_field_bindings(b, s, e);
-        PUT(b, ") => ");
-        put_expr(b, s, e);
-        PUT(b, ",\n            _ => f64::NAN,\n        }\n");
-    } else {
-        PUT(b, "        ");
-        put_expr(b, s, e);
-        fkcg_buf_putc(b, '\n');
-    }
-    PUT(b, "    }\n");
+    put_cost_body(b, s, e, f);
 }
 
 /* The costs over tensor terms, by kernel, in mod tensor_costs (none without them). */
