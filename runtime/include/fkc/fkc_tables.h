@@ -343,8 +343,9 @@ typedef struct FKC_T(binding) {
     FKC_T(kernel_ref) ref;
     uint32_t byte_width;
     const fkc_cost *cost;           /* never NULL; the cost fill upgrades it in a copy */
-    const fkc_precision *precision; /* never NULL: its section's (&info->precision), or the
-                                     * precision_by_dtype figures of its key (issue 22) */
+    const fkc_precision *precision; /* its section's (&info->precision), or the
+                                     * precision_by_dtype figures of its key (issue 22); NULL
+                                     * only in rows of an earlier fkcgen: read as its section's */
 } FKC_T(binding);
 
 /* A row of the link registry: an <entry_point>_<suffix> symbol -> its binding. */
@@ -369,8 +370,11 @@ static inline int FKC_T(tables_register)(const FKC_T(binding) * rows, size_t n, 
         return (int)FKC_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < n; i++) {
         const FKC_T(binding) *b = &rows[i];
+        /* precision NULL: a row of an earlier fkcgen's (the same ABI 3, before the member was
+         * added last; it zero-fills): its section's figures, as those rows meant */
+        const fkc_precision *pr = b->precision ? b->precision : &b->info->precision;
         int rc = fn(registry, b->op_kind, b->dtypes, b->n_key, b->backend, b->info->kernel_source,
-                    b->precision, b->ref);
+                    pr, b->ref);
         if (rc != 0)
             return rc;
     }
