@@ -923,8 +923,8 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
     }
 }
 
-/* A wrapper's shape: its inputs (t a tensor, v a variadic one: pointers and a count), then
- * its number of outputs; `<what>_<shape>` names the function type and the call of it that
+/* A wrapper's shape: its inputs (t a tensor, v a variadic one: pointers and a count; 0 for
+ * none), then its number of outputs; `<what>_<shape>` names the function type and the call of it that
  * every op kind of that shape shares (issue 27: not one copy per op kind). */
 static void put_shape(fkcg_buf *b, const char *what, const fkcg_section *s)
 {
@@ -932,6 +932,8 @@ static void put_shape(fkcg_buf *b, const char *what, const fkcg_section *s)
     fkcg_buf_putc(b, '_');
     for (size_t i = 0; i < s->n_inputs; i++)
         fkcg_buf_putc(b, s->inputs[i].variadic ? 'v' : 't');
+    if (!s->n_inputs)
+        fkcg_buf_putc(b, '0'); /* no input: call_0_1, never call__1 (not snake case) */
     fkcg_buf_printf(b, "_%zu", s->n_outputs);
 }
 
