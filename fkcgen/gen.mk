@@ -269,7 +269,8 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN) \
 	    $(CURDIR)/$(GEN_TDIR)/fkcgen-hooks $(CURDIR)/$(GEN_TDIR)
 	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
-	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN)
+	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN) \
+	    $(GEN_BENCH_DIR)/bench-gen-parse
 	$(COUNT) py gen/test_examples.py $(PYTHON) tests/gen/test_examples.py $(FKCGEN_BIN)
 	$(COUNT) py gen/test_python_backend.py $(PYTHON) tests/gen/test_python_backend.py \
 	    $(FKCGEN_BIN) $(GEN_TDIR)/fkcgen-py
@@ -296,3 +297,6 @@ bench-gen: $(FKCGEN_BIN) $(GEN_BENCH_DIR)/bench-gen-parse
 	    $(GEN_BENCH_DIR) docs/benchmarks.md
 
 BENCH_TARGETS += bench-gen
+
+# tests/gen/test_bench_compile.py runs the bench whole on tiny corpora (test-gen above).
+test-gen: $(GEN_BENCH_DIR)/bench-gen-parse

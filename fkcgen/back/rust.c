@@ -1413,21 +1413,25 @@ static void intern_free(interner *in)
 /* Where each row's key starts in KEY_DTYPES and which WRAPPERS row it calls; the first row
  * of each distinct wrapper, in WRAPPERS order; the pool's length. */
 typedef struct row_index {
+    size_t lo, hi; /* the rows indexed: key[i - lo], wrapper[i - lo] */
     size_t *key, *wrapper, *wrapper_row;
     size_t n_pool, n_wrappers;
 } row_index;
 
-static void index_rows(const fkcg_plan *p, row_index *x)
+/* The rows [lo, hi) (a shard's; all of them unsharded), indexed from lo. */
+static void index_rows(const fkcg_plan *p, size_t lo, size_t hi, row_index *x)
 {
     interner keys = {0}, wrappers = {0};
-    size_t *pool_at = fkcg_xcalloc(p->n_rows + 1, sizeof *pool_at); /* by distinct key */
-    x->key = fkcg_xcalloc(p->n_rows + 1, sizeof *x->key);
-    x->wrapper = fkcg_xcalloc(p->n_rows + 1, sizeof *x->wrapper);
-    x->wrapper_row = fkcg_xcalloc(p->n_rows + 1, sizeof *x->wrapper_row);
+    size_t *pool_at = fkcg_xcalloc(hi - lo + 1, sizeof *pool_at); /* by distinct key */
+    x->key = fkcg_xcalloc(hi - lo + 1, sizeof *x->key);
+    x->wrapper = fkcg_xcalloc(hi - lo + 1, sizeof *x->wrapper);
+    x->wrapper_row = fkcg_xcalloc(hi - lo + 1, sizeof *x->wrapper_row);
+    x->lo = lo;
+    x->hi = hi;
     x->n_pool = 0;
     fkcg_buf name;
     fkcg_buf_init(&name);
-    for (size_t i = 0; i < p->n_rows; i++) {
+    for (size_t i = lo; i < hi; i++) {
         const fkcg_binding *b = p->rows[i].b;
         int code[FKCG_KEY_MAX + 1];
         uint32_t n = fkcg_binding_n_key(b);
@@ -1439,12 +1443,12 @@ static void index_rows(const fkcg_plan *p, row_index *x)
             pool_at[at] = x->n_pool;
             x->n_pool += n;
         }
-        x->key[i] = pool_at[at];
+        x->key[i - lo] = pool_at[at];
         name.len = 0; /* one wrapper of one op kind: its name is a function of that op's type */
         fkcg_buf_printf(&name, "%zu:%s", p->rows[i].op, fkcg_nz(b->wrapper));
-        x->wrapper[i] = intern(&wrappers, name.data, name.len, &added);
+        x->wrapper[i - lo] = intern(&wrappers, name.data, name.len, &added);
         if (added)
-            x->wrapper_row[x->wrapper[i]] = i;
+            x->wrapper_row[x->wrapper[i - lo]] = i;
     }
     x->n_wrappers = wrappers.n;
     fkcg_buf_free(&name);
@@ -1474,20 +1478,34 @@ static void put_row_comment(fkcg_buf *b, const fkcg_plan *p, size_t i)
     fkcg_buf_putc(b, '\n');
 }
 
+/* A shard's name suffix of its binding tables ("_<k>"), or "" unsharded. */
+static void put_part(fkcg_buf *b, const fkcg_render *r)
+{
+    if (r->window)
+        fkcg_buf_printf(b, "_%zu", r->window->part);
+}
+
+/* Whether section sec is printed through r (its window's, or every one unsharded). */
+static bool in_part(const fkcg_render *r, size_t sec)
+{
+    return !r->window || r->window->sec_part[sec] == r->window->part;
+}
+
 /* In mod data: the bindings as rows of plain types (rt::tables::BindingRow: integers that index
  * KERNELS, KEY_DTYPES and WRAPPERS) and SYMBOLS, one string literal a row; no macro, no
- * constructor call per row, so rustc's cost stays a small constant per row. */
+ * constructor call per row, so rustc's cost stays a small constant per row. Sharded (r's
+ * window), a shard's rows [x->lo, x->hi), in tables of its own (KEY_DTYPES_<k>, ...). */
 static void emit_binding_rows(fkcg_render *r, const row_index *x)
 {
     const fkcg_plan *p = r->p;
     fkcg_buf *b = r->b;
-    fkcg_buf_printf(b,
-                    "\n    /// The dtypes of the bindings' keys: each key is a run of them "
-                    "(BindingRow::key, n_key).\n"
-                    "    pub(super) static KEY_DTYPES: [DType; %zu] = [\n",
-                    x->n_pool);
-    for (size_t i = 0, at = 0; i < p->n_rows; i++) {
-        if (x->key[i] != at)
+    PUT(b, "\n    /// The dtypes of the bindings' keys: each key is a run of them "
+           "(BindingRow::key, n_key).\n"
+           "    pub(super) static KEY_DTYPES");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [DType; %zu] = [\n", x->n_pool);
+    for (size_t i = x->lo, at = 0; i < x->hi; i++) {
+        if (x->key[i - x->lo] != at)
             continue; /* a key met before: its run is in the pool already */
         const fkcg_binding *bd = p->rows[i].b;
         PUT(b, "        ");
@@ -1499,11 +1517,11 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
         fkcg_buf_printf(b, "// [%zu]\n", at);
         at += fkcg_binding_n_key(bd);
     }
-    fkcg_buf_printf(b,
-                    "    ];\n    /// The wrappers the bindings call (BindingRow::wrapper): name, "
-                    "reference.\n"
-                    "    pub(super) static WRAPPERS: [(&str, KernelRef); %zu] = [\n",
-                    x->n_wrappers);
+    PUT(b, "    ];\n    /// The wrappers the bindings call (BindingRow::wrapper): name, "
+           "reference.\n"
+           "    pub(super) static WRAPPERS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [(&str, KernelRef); %zu] = [\n", x->n_wrappers);
     for (size_t w = 0; w < x->n_wrappers; w++) {
         PUT(b, "        (");
         put_wrapper(r, b, x->wrapper_row[w], false);
@@ -1511,11 +1529,11 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
         put_wrapper(r, b, x->wrapper_row[w], true);
         fkcg_buf_printf(b, "), // [%zu]\n", w);
     }
-    fkcg_buf_printf(b,
-                    "    ];\n    /// Each binding's symbol (`<entry_point>_<suffix>`), in table "
-                    "order.\n    pub(super) static SYMBOLS: [&str; %zu] = [\n",
-                    p->n_rows);
-    for (size_t i = 0; i < p->n_rows; i++) {
+    PUT(b, "    ];\n    /// Each binding's symbol (`<entry_point>_<suffix>`), in table "
+           "order.\n    pub(super) static SYMBOLS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [&str; %zu] = [\n", x->hi - x->lo);
+    for (size_t i = x->lo; i < x->hi; i++) {
         PUT(b, "        ");
         put_rstr(b, p->rows[i].b->symbol);
         PUT(b, ",\n");
@@ -1523,37 +1541,59 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
     size_t *prec_base = fkcg_xcalloc(p->t->n_sections + 1, sizeof *prec_base), n_prec = 0;
     for (size_t s = 0; s < p->t->n_sections; s++) {
         prec_base[s] = n_prec;
-        n_prec += p->t->sections[s]->n_precision_by;
+        n_prec += in_part(r, s) ? p->t->sections[s]->n_precision_by : 0;
     }
-    fkcg_buf_printf(b,
-                    "    ];\n    /// The bindings' own precisions (precision_by_dtype), by section "
-                    "(BindingRow::precision - 1).\n"
-                    "    pub(super) static PRECISIONS: [&Precision; %zu] = [\n",
-                    n_prec);
+    PUT(b, "    ];\n    /// The bindings' own precisions (precision_by_dtype), by section "
+           "(BindingRow::precision - 1).\n"
+           "    pub(super) static PRECISIONS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [&Precision; %zu] = [\n", n_prec);
     for (size_t s = 0; s < p->t->n_sections; s++)
-        for (size_t k = 0; k < p->t->sections[s]->n_precision_by; k++) {
+        for (size_t k = 0; in_part(r, s) && k < p->t->sections[s]->n_precision_by; k++) {
             PUT(b, "        &");
             fkcg_render_name(r, b, FKCG_T_PRECISION_BY, s, FKCG_NONE);
             fkcg_buf_printf(b, "[%zu],\n", k);
         }
-    fkcg_buf_printf(
-        b,
+    PUT(b,
         "    ];\n    /// BINDINGS as plain data, in table order: [kernel, key, n_key, wrapper, width,\n"
         "    /// precision] (rt::tables::BindingRow).\n"
-        "    pub(super) static BINDING_ROWS: [rt::tables::BindingRow; %zu] = [\n",
-        p->n_rows);
-    for (size_t i = 0; i < p->n_rows; i++) {
+        "    pub(super) static BINDING_ROWS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [rt::tables::BindingRow; %zu] = [\n", x->hi - x->lo);
+    for (size_t i = x->lo; i < x->hi; i++) {
         const fkcg_plan_row *row = &p->rows[i];
-        fkcg_buf_printf(b, "        [%zu, %zu, %u, %zu, %u, %zu],", row->sec, x->key[i],
-                        (unsigned)fkcg_binding_n_key(row->b), x->wrapper[i],
+        fkcg_buf_printf(b, "        [%zu, %zu, %u, %zu, %u, %zu],", row->sec, x->key[i - x->lo],
+                        (unsigned)fkcg_binding_n_key(row->b), x->wrapper[i - x->lo],
                         (unsigned)row->b->byte_width,
                         row->b->precision_by ? prec_base[row->sec] + row->b->precision_by : 0);
         put_row_comment(b, p, i);
     }
-    PUT(b, "    ];\n\n    pub(super) fn bindings() -> Vec<Binding> {\n"
-           "        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, "
-           "&WRAPPERS,\n                             &PRECISIONS)\n    }\n");
+    PUT(b, "    ];\n");
     free(prec_base);
+}
+
+/* In mod data: BINDINGS' builder, from the rows (sharded: every shard's with rows, in order). */
+static void emit_bindings_fn(fkcg_buf *b, const fkcg_shards *sp)
+{
+    if (!sp) {
+        PUT(b, "\n    pub(super) fn bindings() -> Vec<Binding> {\n"
+               "        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, "
+               "&WRAPPERS,\n                             &PRECISIONS)\n    }\n");
+        return;
+    }
+    PUT(b, "\n    pub(super) fn bindings() -> Vec<Binding> {\n"
+           "        let mut rows = Vec::with_capacity(BINDINGS_LEN);\n");
+    for (size_t k = 0; k < sp->n; k++) {
+        if (sp->w[k].row_lo == sp->w[k].row_hi)
+            continue;
+        fkcg_buf_printf(b,
+                        "        rows.extend(rt::tables::bindings(&BINDING_ROWS_%zu, &SYMBOLS_%zu, "
+                        "&KERNELS, &KEY_DTYPES_%zu,\n"
+                        "                                         &WRAPPERS_%zu, "
+                        "&PRECISIONS_%zu));\n",
+                        k, k, k, k, k);
+    }
+    PUT(b, "        rows\n    }\n");
 }
 
 /* In mod data: each link registry's rows, its bindings' indices by symbol, and its builder. */
@@ -1599,22 +1639,58 @@ static void emit_link_rows(fkcg_render *r)
 /* The tables: each section's data and the bindings' rows in mod data, then the whole plan's
  * tables; BINDINGS, the link registries and LINK_REGISTRIES are built from the rows on first
  * use (rt::tables::Lazy). */
-static void emit_tables(fkcg_render *r)
+/* One part's sections' data and its binding rows, in mod data: the whole plan's (r's window
+ * NULL), or a shard's. */
+static void emit_part_data(fkcg_render *r)
+{
+    const fkcg_plan *p = r->p;
+    const fkcg_window *w = r->window;
+    row_index x;
+    index_rows(p, w ? w->row_lo : 0, w ? w->row_hi : p->n_rows, &x);
+    for (size_t i = 0, first = 1; i < p->t->n_sections; i++) {
+        if (!in_part(r, i))
+            continue;
+        if (!first)
+            fkcg_buf_putc(r->b, '\n');
+        first = 0;
+        fkcg_render_section(r, i, emit_cost_fns);
+    }
+    if (!w || w->row_lo < w->row_hi)
+        emit_binding_rows(r, &x);
+    row_index_free(&x);
+}
+
+/* The file name of part k (k >= 1) of a sharded module: @_bindings_<k>.rs. */
+static void put_part_file(fkcg_buf *b, const fkcg_plan *p, size_t k)
+{
+    fkcg_buf_printf(b, "%s_bindings_%zu.rs", p->prefix, k);
+}
+
+static void emit_tables(fkcg_render *r, const fkcg_shards *sp)
 {
     const fkcg_plan *p = r->p;
     fkcg_buf *b = r->b;
-    row_index x;
-    index_rows(p, &x);
     PUT(b, "/// The tables' parts, one group per kernel section (by index in KERNELS), then the\n"
            "/// bindings as plain rows.\nmod data {\n    use super::*;\n\n");
-    for (size_t i = 0; i < p->t->n_sections; i++) {
-        if (i)
-            fkcg_buf_putc(b, '\n');
-        fkcg_render_section(r, i, emit_cost_fns);
+    if (sp) {
+        fkcg_buf_printf(b,
+                        "    // gen --shards %zu: shard 0's sections and rows here, shard k's in "
+                        "the part\n    // %s_bindings_<k>.rs beside this file (included below).\n"
+                        "    const BINDINGS_LEN: usize = %zu;\n\n",
+                        sp->n, p->prefix, p->n_rows);
+        r->window = &sp->w[0];
     }
-    emit_binding_rows(r, &x);
+    emit_part_data(r);
+    r->window = NULL;
+    for (size_t k = 1; sp && k < sp->n; k++) {
+        PUT(b, "\n    include!(\"");
+        put_part_file(b, p, k);
+        PUT(b, "\");\n");
+    }
+    emit_bindings_fn(b, sp);
     emit_link_rows(r);
-    row_index_free(&x);
+    r->same = sp ? (const size_t *const *)sp->same : NULL; /* KERNELS and SHARED_COST name the
+                                                              shards' tables */
     PUT(b, "}\n\n/// The unknown-cost sentinel (docs/cost.md).\n"
            "pub static UNKNOWN_COST: Cost = Cost::UNKNOWN;\n\n");
     emit_tensor_costs(b, p);
@@ -1843,9 +1919,39 @@ static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "];\n");
 }
 
-static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
+/* Part k (k >= 1) of a sharded module: shard k's sections' data and binding rows, items of
+ * the top's mod data, which include!s it. */
+static void emit_rust_part(const fkcg_plan *p, const fkcg_shards *sp, size_t k, fkcg_buf *b)
+{
+    fkcg_render r;
+    fkcg_render_init(&r, b, p, &rust_style, NULL);
+    PUT(b, "// ");
+    put_part_file(b, p, k);
+    PUT(b, " - generated by fkcgen " FKCGEN_VERSION ": part of ");
+    fkcg_buf_printf(b, "%s_bindings.rs (gen --shards %zu).\n", p->prefix, sp->n);
+    const fkcg_window *w = &sp->w[k];
+    if (w->row_lo < w->row_hi)
+        fkcg_buf_printf(b, "// Shard %zu: op kinds %zu to %zu, bindings %zu to %zu.\n", k, w->op_lo,
+                        w->op_hi - 1, w->row_lo, w->row_hi - 1);
+    else
+        fkcg_buf_printf(b, "// Shard %zu holds no op kind.\n", k);
+    fkcg_buf_printf(
+        b,
+        "// Do not edit: change the contracts and run `make` (fkcgen gen --lang rust).\n"
+        "// %s_bindings.rs include!s it into its mod data; see docs/generated-code.md.\n",
+        p->prefix);
+    r.window = w;
+    emit_part_data(&r);
+    fkcg_render_free(&r);
+}
+
+/* The module, outs[0], and with shards > 1 (gen --shards) its parts 1 .. shards - 1, outs[k]. */
+static void emit_rust_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs[])
 {
     fkcg_buf *b = outs[0];
+    fkcg_shards sp;
+    if (shards > 1)
+        fkcg_shards_init(&sp, p, shards, NULL);
     fkcg_render r;
     fkcg_render_init(&r, b, p, &rust_style, NULL);
     emit_banner(b, p);
@@ -1855,12 +1961,31 @@ static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
     emit_shapes(b, p);
     emit_ops(b, p);
     emit_kernel_ref(b, p);
-    emit_tables(&r);
+    emit_tables(&r, shards > 1 ? &sp : NULL);
     put_str(b, functions);
     emit_optional(b, p);
     emit_aliases(b, p);
     emit_shape_only(b, p);
     fkcg_render_free(&r);
+    for (size_t k = 1; k < shards; k++)
+        emit_rust_part(p, &sp, k, outs[k]);
+    if (shards > 1)
+        fkcg_shards_free(&sp);
+}
+
+static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
+{
+    emit_rust_parts(p, 1, outs);
+}
+
+/* Whether a file `name` that opens with head is a part this back end wrote under that name:
+ * its banner ("// NAME - generated by fkcgen ", then the "Do not edit" line in it). */
+static bool own_part(const char *name, const char *head)
+{
+    char want[320];
+    int w = snprintf(want, sizeof want, "// %s - generated by fkcgen ", name);
+    const char *keep = strstr(head, "\n// Do not edit: change the contracts");
+    return w > 0 && (size_t)w < sizeof want && strncmp(head, want, (size_t)w) == 0 && keep;
 }
 
 /* ---- checks ---------------------------------------------------------------------------- */
@@ -2052,4 +2177,7 @@ const fkcg_backend fkcg_backend_rust = {
     .outputs = {"@_bindings.rs"},
     .check = check_rust,
     .emit = emit_rust,
+    .emit_parts = emit_rust_parts,
+    .part_output = "@_bindings_%.rs",
+    .own_part = own_part,
 };
