@@ -100,7 +100,12 @@ static two *two_new(void)
         o->b[i] = seed->bindings[i];
         o->b[i].section = &o->s[seed->bindings[i].section == seed->sections[0] ? 0 : 1];
     }
-    o->t = (fkcg_table){o->pp, 1, o->sp, 2, o->b, 18};
+    o->t = (fkcg_table){.providers = o->pp,
+                        .n_providers = 1,
+                        .sections = o->sp,
+                        .n_sections = 2,
+                        .bindings = o->b,
+                        .n_bindings = 18};
     return o;
 }
 
