@@ -77,7 +77,7 @@ check-generated: $(FKCGEN_BIN)
 GEN_TDIR        = $(BUILD)/tests/gen
 CMOCKA_CFLAGS   = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka)
-GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
+GEN_TEST_CFLAGS = $(CFLAGS_BASE) $(TEST_WERROR) -Iruntime/include $(CMOCKA_CFLAGS)
 # The emitter hashes the header (the pair hash) with libxxhash.
 GEN_XXH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags libxxhash)
 GEN_XXH_LIBS    = $(shell $(PKG_CONFIG) --libs libxxhash)
@@ -137,7 +137,7 @@ GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c
 
 $(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) $(GEN_BACK_OBJS) $(GEN_BACK_HDRS) tests/gen/seed_table.h \
                           tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_FIX_SRCS) \
+	$(CC) $(CFLAGS_BASE) $(TEST_WERROR) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_FIX_SRCS) \
 	    $(GEN_BACK_OBJS) -o $@ $(GEN_XXH_LIBS)
 
 $(GEN_TDIR)/inj/fkc_bindings.c: $(GEN_TDIR)/emit_fixture
@@ -211,14 +211,14 @@ $(GEN_TDIR)/test_shards_%: tests/gen/test_shards.c $(GEN_SH)/stamp
 
 # fkcgen gen as a program (order, locale, cwd, --check, make check-generated, mtimes, errors).
 $(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS_BASE) $(TEST_WERROR) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
 
 # A qsort that orders ties the other way (tests/gen/qsort_reverse.c), preloaded by test_cli into
 # gen, whose output must not change; and a program that shows the preload takes effect.
 $(GEN_TDIR)/qsort_reverse.so: tests/gen/qsort_reverse.c | $(GEN_TDIR)
 	$(CC) -shared -fPIC -O2 -o $@ $<
 $(GEN_TDIR)/qsort_probe: tests/gen/qsort_probe.c | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) -o $@ $<
+	$(CC) $(CFLAGS_BASE) $(TEST_WERROR) -o $@ $<
 
 # fkcgen with its test hook (cli/gen.c, FKCG_TEST_HOOKS), for test_cli alone: the fkcgen that
 # `make` builds and installs has none.
@@ -273,7 +273,8 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN) \
 	    $(CURDIR)/$(GEN_TDIR)/fkcgen-hooks $(CURDIR)/$(GEN_TDIR)
 	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
-	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN)
+	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN) \
+	    $(GEN_BENCH_DIR)/bench-gen-parse
 	$(COUNT) py gen/test_examples.py $(PYTHON) tests/gen/test_examples.py $(FKCGEN_BIN)
 	$(COUNT) py gen/test_python_backend.py $(PYTHON) tests/gen/test_python_backend.py \
 	    $(FKCGEN_BIN) $(GEN_TDIR)/fkcgen-py
@@ -300,3 +301,6 @@ bench-gen: $(FKCGEN_BIN) $(GEN_BENCH_DIR)/bench-gen-parse
 	    $(GEN_BENCH_DIR) docs/benchmarks.md
 
 BENCH_TARGETS += bench-gen
+
+# tests/gen/test_bench_compile.py runs the bench whole on tiny corpora (test-gen above).
+test-gen: $(GEN_BENCH_DIR)/bench-gen-parse

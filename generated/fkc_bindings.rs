@@ -80,10 +80,17 @@ impl ::core::fmt::Debug for OpKind {
     }
 }
 
+/// The tag of a `#[repr(u32)]` enum's value (`OpParams`, `KernelRef`): its first u32
+/// (RFC 2195), the variant's place.
+fn tag<T>(v: &T) -> u32 {
+    // SAFETY: T is a #[repr(u32)] enum, whose every value begins with its u32 tag.
+    unsafe { *(v as *const T as *const u32) }
+}
+
 /// The op_params of every op kind that has some: one variant per contract
 /// `op_params.variant`, its fields in contract order.
 #[allow(non_camel_case_types, non_snake_case)]
-#[derive(Clone, Debug)]
+#[repr(u32)]
 pub enum OpParams {
     /// The parameters of SetRows.
     SetRows {
@@ -114,24 +121,138 @@ pub enum OpParams {
 impl OpParams {
     /// The op kind these parameters belong to.
     pub fn op_kind(&self) -> OpKind {
-        match self {
-            OpParams::SetRows { .. } => OpKind::SetRows,
-            OpParams::WriteSlice { .. } => OpKind::WriteSlice,
-            OpParams::WriteSliceRotating { .. } => OpKind::WriteSliceRotating,
-        }
+        PARAMS[tag(self) as usize].op
     }
 }
 
+/// One variant of `OpParams`: its op kind and its own functions (ops::<op>).
+struct ParamsFns {
+    op: OpKind,
+    eq: fn(&OpParams, &OpParams) -> bool,
+    clone: fn(&OpParams) -> OpParams,
+    fmt: fn(&OpParams, &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result,
+}
+
+/// Each variant's ParamsFns, by tag.
+static PARAMS: [ParamsFns; 3] = [
+    ParamsFns { op: OpKind::SetRows, eq: ops::set_rows::params_eq, clone: ops::set_rows::params_clone, fmt: ops::set_rows::params_fmt },
+    ParamsFns { op: OpKind::WriteSlice, eq: ops::write_slice::params_eq, clone: ops::write_slice::params_clone, fmt: ops::write_slice::params_fmt },
+    ParamsFns { op: OpKind::WriteSliceRotating, eq: ops::write_slice_rotating::params_eq, clone: ops::write_slice_rotating::params_clone, fmt: ops::write_slice_rotating::params_fmt },
+];
+
 impl PartialEq for OpParams {
     fn eq(&self, other: &OpParams) -> bool {
-        /// ops::<op>::params_eq, by op kind value.
-        static EQ: [fn(&OpParams, &OpParams) -> bool; 3] = [
-            ops::set_rows::params_eq,
-            ops::write_slice::params_eq,
-            ops::write_slice_rotating::params_eq,
-        ];
-        EQ[self.op_kind() as usize](self, other)
+        (PARAMS[tag(self) as usize].eq)(self, other)
     }
+}
+
+impl Clone for OpParams {
+    fn clone(&self) -> OpParams {
+        (PARAMS[tag(self) as usize].clone)(self)
+    }
+}
+
+impl ::core::fmt::Debug for OpParams {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        (PARAMS[tag(self) as usize].fmt)(self, f)
+    }
+}
+
+// What KernelRef::call hands to ops::<op>::call.
+struct CallArgs<'a> {
+    stream: *mut rt::fkc_stream,
+    inputs: &'a [*const rt::fkc_tensor],
+    outputs: &'a [*mut rt::fkc_tensor],
+    params: Option<&'a OpParams>,
+    extra: *const ::core::ffi::c_void,
+}
+
+// The wrapper `k` holds when its tag is `op`. SAFETY (the caller's): variant `op` of
+// KernelRef holds a K (#[repr(u32)]: laid out as Ref, RFC 2195).
+#[allow(unused_unsafe)] // the inner block: needed from edition 2024
+unsafe fn wrapper_of<K: Copy>(k: &KernelRef, op: u32) -> Option<K> {
+    #[repr(C)]
+    struct Ref<K>(u32, K);
+    if tag(k) != op {
+        return None;
+    }
+    Some(unsafe { (*(k as *const KernelRef as *const Ref<K>)).1 })
+}
+
+// The fields of `p` when its tag is `t`. SAFETY (the caller's): V lays out variant
+// `t` of OpParams (#[repr(u32)]: its tag, then its fields, RFC 2195).
+#[allow(unused_unsafe)] // the inner block: needed from edition 2024
+unsafe fn variant_of<V>(p: &OpParams, t: u32) -> Option<&V> {
+    if tag(p) != t {
+        return None;
+    }
+    Some(unsafe { &*(p as *const OpParams as *const V) })
+}
+
+/// The C function type of a wrapper of this shape (inputs: t a tensor, v a variadic
+/// input; then the number of outputs): `ops::<op>::Kernel`.
+#[allow(non_camel_case_types)]
+pub type Kernel_ttt_1 = unsafe extern "C" fn(
+    *mut rt::fkc_stream,
+    *const rt::fkc_tensor,
+    *const rt::fkc_tensor,
+    *const rt::fkc_tensor,
+    *mut rt::fkc_tensor,
+    *const ::core::ffi::c_void,
+    *const ::core::ffi::c_void,
+) -> rt::fkc_status;
+
+// Calls a wrapper of this shape with `params` (its C params or null): None (and no
+// call) when the numbers of tensors are not its own.
+#[allow(unused_unsafe)] // the inner block: needed from edition 2024
+unsafe fn call_ttt_1(f: Kernel_ttt_1, a: &CallArgs<'_>, params: *const ::core::ffi::c_void)
+    -> Option<rt::fkc_status> {
+    let (inputs, outputs) = (a.inputs, a.outputs);
+    if inputs.len() != 3 || outputs.len() != 1 {
+        return None;
+    }
+    Some(unsafe {
+        f(
+            a.stream,
+            inputs[0],
+            inputs[1],
+            inputs[2],
+            outputs[0],
+            params,
+            a.extra,
+        )
+    })
+}
+
+/// The C function type of a wrapper of this shape (inputs: t a tensor, v a variadic
+/// input; then the number of outputs): `ops::<op>::Kernel`.
+#[allow(non_camel_case_types)]
+pub type Kernel_t_1 = unsafe extern "C" fn(
+    *mut rt::fkc_stream,
+    *const rt::fkc_tensor,
+    *mut rt::fkc_tensor,
+    *const ::core::ffi::c_void,
+    *const ::core::ffi::c_void,
+) -> rt::fkc_status;
+
+// Calls a wrapper of this shape with `params` (its C params or null): None (and no
+// call) when the numbers of tensors are not its own.
+#[allow(unused_unsafe)] // the inner block: needed from edition 2024
+unsafe fn call_t_1(f: Kernel_t_1, a: &CallArgs<'_>, params: *const ::core::ffi::c_void)
+    -> Option<rt::fkc_status> {
+    let (inputs, outputs) = (a.inputs, a.outputs);
+    if inputs.len() != 1 || outputs.len() != 1 {
+        return None;
+    }
+    Some(unsafe {
+        f(
+            a.stream,
+            inputs[0],
+            outputs[0],
+            params,
+            a.extra,
+        )
+    })
 }
 
 /// The C interface of each op kind: its parameter struct and its function type; the
@@ -142,7 +263,7 @@ pub mod ops {
     pub mod set_rows {
         /// `fkc_set_rows_params`: the C view of `OpParams::SetRows` (pointers borrowed from it).
         #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct Params {
             /// Contract field slot_axis.
             pub slot_axis: i32,
@@ -150,60 +271,53 @@ pub mod ops {
 
         /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);
         /// `params` points to a `Params`, `extra` to the op's side inputs or is null.
-        pub type Kernel = unsafe extern "C" fn(
-            stream: *mut super::super::rt::fkc_stream,
-            src: *const super::super::rt::fkc_tensor,
-            index: *const super::super::rt::fkc_tensor,
-            cache: *const super::super::rt::fkc_tensor,
-            out: *mut super::super::rt::fkc_tensor,
-            params: *const ::core::ffi::c_void,
-            extra: *const ::core::ffi::c_void,
-        ) -> super::super::rt::fkc_status;
+        /// Its parameters: `stream`, `src`, `index`, `cache`, `out`, `params`, `extra`.
+        pub type Kernel = super::super::Kernel_ttt_1;
 
-        /// `OpParams`' `PartialEq` for its variant `SetRows`.
+        // `OpParams::SetRows` as laid out: its tag, then its fields (RFC 2195: `OpParams` is
+        // `#[repr(u32)]`).
+        #[repr(C)]
+        struct Variant(u32, i32);
+        // Its tag: its place among `OpParams`' variants.
+        const TAG: u32 = 0;
+
+        // The variant's fields, when `p` is it.
+        fn variant(p: &super::super::OpParams) -> Option<&Variant> {
+            // SAFETY: Variant lays out variant TAG.
+            unsafe { super::super::variant_of(p, TAG) }
+        }
+
+        // `OpParams`' `PartialEq` for this variant.
         pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
-            match (a, b) {
-                (super::super::OpParams::SetRows { slot_axis: a0 }, super::super::OpParams::SetRows { slot_axis: b0 }) => a0 == b0,
+            match (variant(a), variant(b)) {
+                (Some(a), Some(b)) => a.1 == b.1,
                 _ => false,
             }
         }
 
-        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
-        /// wrapper and `params` its variant.
-        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
-        pub(in super::super) unsafe fn call(
-            k: &super::super::KernelRef,
-            stream: *mut super::super::rt::fkc_stream,
-            inputs: &[*const super::super::rt::fkc_tensor],
-            outputs: &[*mut super::super::rt::fkc_tensor],
-            params: Option<&super::super::OpParams>,
-            extra: *const ::core::ffi::c_void,
-        ) -> Option<super::super::rt::fkc_status> {
-            let f = match *k {
-                super::super::KernelRef::SetRows(f) => f,
-                _ => return None,
-            };
-            let (p0,) = match params {
-                Some(super::super::OpParams::SetRows { slot_axis: p0 }) => (p0,),
-                _ => return None,
-            };
-            if inputs.len() != 3 || outputs.len() != 1 {
-                return None;
-            }
+        // `OpParams`' `Clone` for this variant (`p` is it).
+        pub(in super::super) fn params_clone(p: &super::super::OpParams) -> super::super::OpParams {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            super::super::OpParams::SetRows { slot_axis: v.1.clone() }
+        }
+
+        // `OpParams`' `Debug` for this variant (`p` is it), as derived.
+        pub(in super::super) fn params_fmt(p: &super::super::OpParams, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            f.debug_struct("SetRows").field("slot_axis", &v.1).finish()
+        }
+
+        // `KernelRef::call` for this op kind (see there): None unless `k` is its
+        // wrapper and `a.params` its variant.
+        pub(in super::super) unsafe fn call(k: &super::super::KernelRef, a: &super::super::CallArgs<'_>)
+            -> Option<super::super::rt::fkc_status> {
+            // SAFETY: variant 0 of KernelRef holds a Kernel.
+            let f: Kernel = unsafe { super::super::wrapper_of(k, 0)? };
+            let v = variant(a.params?)?;
             let c = Params {
-                slot_axis: *p0,
+                slot_axis: v.1,
             };
-            Some(unsafe {
-                f(
-                    stream,
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                    outputs[0],
-                    &c as *const _ as *const ::core::ffi::c_void,
-                    extra,
-                )
-            })
+            unsafe { super::super::call_ttt_1(f, a, &c as *const Params as *const ::core::ffi::c_void) }
         }
     }
 
@@ -212,7 +326,7 @@ pub mod ops {
     pub mod write_slice {
         /// `fkc_write_slice_params`: the C view of `OpParams::WriteSlice` (pointers borrowed from it).
         #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct Params {
             /// Contract field dst_shape.
             pub dst_shape: *const usize,
@@ -226,59 +340,56 @@ pub mod ops {
 
         /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);
         /// `params` points to a `Params`, `extra` to the op's side inputs or is null.
-        pub type Kernel = unsafe extern "C" fn(
-            stream: *mut super::super::rt::fkc_stream,
-            src: *const super::super::rt::fkc_tensor,
-            out: *mut super::super::rt::fkc_tensor,
-            params: *const ::core::ffi::c_void,
-            extra: *const ::core::ffi::c_void,
-        ) -> super::super::rt::fkc_status;
+        /// Its parameters: `stream`, `src`, `out`, `params`, `extra`.
+        pub type Kernel = super::super::Kernel_t_1;
 
-        /// `OpParams`' `PartialEq` for its variant `WriteSlice`.
+        // `OpParams::WriteSlice` as laid out: its tag, then its fields (RFC 2195: `OpParams` is
+        // `#[repr(u32)]`).
+        #[repr(C)]
+        struct Variant(u32, Vec<usize>, Vec<usize>);
+        // Its tag: its place among `OpParams`' variants.
+        const TAG: u32 = 1;
+
+        // The variant's fields, when `p` is it.
+        fn variant(p: &super::super::OpParams) -> Option<&Variant> {
+            // SAFETY: Variant lays out variant TAG.
+            unsafe { super::super::variant_of(p, TAG) }
+        }
+
+        // `OpParams`' `PartialEq` for this variant.
         pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
-            match (a, b) {
-                (super::super::OpParams::WriteSlice { dst_shape: a0, offsets: a1 }, super::super::OpParams::WriteSlice { dst_shape: b0, offsets: b1 }) => a0 == b0 && a1 == b1,
+            match (variant(a), variant(b)) {
+                (Some(a), Some(b)) => a.1 == b.1 && a.2 == b.2,
                 _ => false,
             }
         }
 
-        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
-        /// wrapper and `params` its variant.
-        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
-        pub(in super::super) unsafe fn call(
-            k: &super::super::KernelRef,
-            stream: *mut super::super::rt::fkc_stream,
-            inputs: &[*const super::super::rt::fkc_tensor],
-            outputs: &[*mut super::super::rt::fkc_tensor],
-            params: Option<&super::super::OpParams>,
-            extra: *const ::core::ffi::c_void,
-        ) -> Option<super::super::rt::fkc_status> {
-            let f = match *k {
-                super::super::KernelRef::WriteSlice(f) => f,
-                _ => return None,
-            };
-            let (p0, p1,) = match params {
-                Some(super::super::OpParams::WriteSlice { dst_shape: p0, offsets: p1 }) => (p0, p1,),
-                _ => return None,
-            };
-            if inputs.len() != 1 || outputs.len() != 1 {
-                return None;
-            }
+        // `OpParams`' `Clone` for this variant (`p` is it).
+        pub(in super::super) fn params_clone(p: &super::super::OpParams) -> super::super::OpParams {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            super::super::OpParams::WriteSlice { dst_shape: v.1.clone(), offsets: v.2.clone() }
+        }
+
+        // `OpParams`' `Debug` for this variant (`p` is it), as derived.
+        pub(in super::super) fn params_fmt(p: &super::super::OpParams, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            f.debug_struct("WriteSlice").field("dst_shape", &v.1).field("offsets", &v.2).finish()
+        }
+
+        // `KernelRef::call` for this op kind (see there): None unless `k` is its
+        // wrapper and `a.params` its variant.
+        pub(in super::super) unsafe fn call(k: &super::super::KernelRef, a: &super::super::CallArgs<'_>)
+            -> Option<super::super::rt::fkc_status> {
+            // SAFETY: variant 1 of KernelRef holds a Kernel.
+            let f: Kernel = unsafe { super::super::wrapper_of(k, 1)? };
+            let v = variant(a.params?)?;
             let c = Params {
-                dst_shape: p0.as_ptr(),
-                dst_shape_len: p0.len(),
-                offsets: p1.as_ptr(),
-                offsets_len: p1.len(),
+                dst_shape: v.1.as_ptr(),
+                dst_shape_len: v.1.len(),
+                offsets: v.2.as_ptr(),
+                offsets_len: v.2.len(),
             };
-            Some(unsafe {
-                f(
-                    stream,
-                    inputs[0],
-                    outputs[0],
-                    &c as *const _ as *const ::core::ffi::c_void,
-                    extra,
-                )
-            })
+            unsafe { super::super::call_t_1(f, a, &c as *const Params as *const ::core::ffi::c_void) }
         }
     }
 
@@ -287,7 +398,7 @@ pub mod ops {
     pub mod write_slice_rotating {
         /// `fkc_write_slice_rotating_params`: the C view of `OpParams::WriteSliceRotating` (pointers borrowed from it).
         #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct Params {
             /// Contract field dst_shape.
             pub dst_shape: *const usize,
@@ -299,58 +410,55 @@ pub mod ops {
 
         /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);
         /// `params` points to a `Params`, `extra` to the op's side inputs or is null.
-        pub type Kernel = unsafe extern "C" fn(
-            stream: *mut super::super::rt::fkc_stream,
-            src: *const super::super::rt::fkc_tensor,
-            out: *mut super::super::rt::fkc_tensor,
-            params: *const ::core::ffi::c_void,
-            extra: *const ::core::ffi::c_void,
-        ) -> super::super::rt::fkc_status;
+        /// Its parameters: `stream`, `src`, `out`, `params`, `extra`.
+        pub type Kernel = super::super::Kernel_t_1;
 
-        /// `OpParams`' `PartialEq` for its variant `WriteSliceRotating`.
+        // `OpParams::WriteSliceRotating` as laid out: its tag, then its fields (RFC 2195: `OpParams` is
+        // `#[repr(u32)]`).
+        #[repr(C)]
+        struct Variant(u32, Vec<usize>, usize);
+        // Its tag: its place among `OpParams`' variants.
+        const TAG: u32 = 2;
+
+        // The variant's fields, when `p` is it.
+        fn variant(p: &super::super::OpParams) -> Option<&Variant> {
+            // SAFETY: Variant lays out variant TAG.
+            unsafe { super::super::variant_of(p, TAG) }
+        }
+
+        // `OpParams`' `PartialEq` for this variant.
         pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
-            match (a, b) {
-                (super::super::OpParams::WriteSliceRotating { dst_shape: a0, capacity: a1 }, super::super::OpParams::WriteSliceRotating { dst_shape: b0, capacity: b1 }) => a0 == b0 && a1 == b1,
+            match (variant(a), variant(b)) {
+                (Some(a), Some(b)) => a.1 == b.1 && a.2 == b.2,
                 _ => false,
             }
         }
 
-        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
-        /// wrapper and `params` its variant.
-        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
-        pub(in super::super) unsafe fn call(
-            k: &super::super::KernelRef,
-            stream: *mut super::super::rt::fkc_stream,
-            inputs: &[*const super::super::rt::fkc_tensor],
-            outputs: &[*mut super::super::rt::fkc_tensor],
-            params: Option<&super::super::OpParams>,
-            extra: *const ::core::ffi::c_void,
-        ) -> Option<super::super::rt::fkc_status> {
-            let f = match *k {
-                super::super::KernelRef::WriteSliceRotating(f) => f,
-                _ => return None,
-            };
-            let (p0, p1,) = match params {
-                Some(super::super::OpParams::WriteSliceRotating { dst_shape: p0, capacity: p1 }) => (p0, p1,),
-                _ => return None,
-            };
-            if inputs.len() != 1 || outputs.len() != 1 {
-                return None;
-            }
+        // `OpParams`' `Clone` for this variant (`p` is it).
+        pub(in super::super) fn params_clone(p: &super::super::OpParams) -> super::super::OpParams {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            super::super::OpParams::WriteSliceRotating { dst_shape: v.1.clone(), capacity: v.2.clone() }
+        }
+
+        // `OpParams`' `Debug` for this variant (`p` is it), as derived.
+        pub(in super::super) fn params_fmt(p: &super::super::OpParams, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            f.debug_struct("WriteSliceRotating").field("dst_shape", &v.1).field("capacity", &v.2).finish()
+        }
+
+        // `KernelRef::call` for this op kind (see there): None unless `k` is its
+        // wrapper and `a.params` its variant.
+        pub(in super::super) unsafe fn call(k: &super::super::KernelRef, a: &super::super::CallArgs<'_>)
+            -> Option<super::super::rt::fkc_status> {
+            // SAFETY: variant 2 of KernelRef holds a Kernel.
+            let f: Kernel = unsafe { super::super::wrapper_of(k, 2)? };
+            let v = variant(a.params?)?;
             let c = Params {
-                dst_shape: p0.as_ptr(),
-                dst_shape_len: p0.len(),
-                capacity: *p1,
+                dst_shape: v.1.as_ptr(),
+                dst_shape_len: v.1.len(),
+                capacity: v.2,
             };
-            Some(unsafe {
-                f(
-                    stream,
-                    inputs[0],
-                    outputs[0],
-                    &c as *const _ as *const ::core::ffi::c_void,
-                    extra,
-                )
-            })
+            unsafe { super::super::call_t_1(f, a, &c as *const Params as *const ::core::ffi::c_void) }
         }
     }
 }
@@ -358,6 +466,7 @@ pub mod ops {
 /// A kernel reference: a byte-width wrapper of the runtime, by op kind.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy)]
+#[repr(u32)]
 pub enum KernelRef {
     /// A wrapper of op kind SetRows
     SetRows(ops::set_rows::Kernel),
@@ -370,11 +479,9 @@ pub enum KernelRef {
 impl KernelRef {
     /// The op kind of the wrapper.
     pub fn op_kind(&self) -> OpKind {
-        match self {
-            KernelRef::SetRows(_) => OpKind::SetRows,
-            KernelRef::WriteSlice(_) => OpKind::WriteSlice,
-            KernelRef::WriteSliceRotating(_) => OpKind::WriteSliceRotating,
-        }
+        // SAFETY: the tag of a KernelRef is its op kind's value (variant i is op
+        // kind i), a valid OpKind (#[repr(u32)] both).
+        unsafe { ::core::mem::transmute::<u32, OpKind>(tag(self)) }
     }
 
     /// Calls the wrapper: `params` is lent to it as the op's C params struct. None
@@ -394,16 +501,15 @@ impl KernelRef {
         params: Option<&OpParams>,
         extra: *const ::core::ffi::c_void,
     ) -> Option<rt::fkc_status> {
-        type Call = unsafe fn(&KernelRef, *mut rt::fkc_stream, &[*const rt::fkc_tensor],
-                              &[*mut rt::fkc_tensor], Option<&OpParams>,
-                              *const ::core::ffi::c_void) -> Option<rt::fkc_status>;
+        type Call = unsafe fn(&KernelRef, &CallArgs<'_>) -> Option<rt::fkc_status>;
         /// ops::<op>::call, by op kind value.
         static CALLS: [Call; 3] = [
             ops::set_rows::call,
             ops::write_slice::call,
             ops::write_slice_rotating::call,
         ];
-        unsafe { CALLS[self.op_kind() as usize](self, stream, inputs, outputs, params, extra) }
+        let a = CallArgs { stream, inputs, outputs, params, extra };
+        unsafe { CALLS[self.op_kind() as usize](self, &a) }
     }
 }
 
@@ -670,52 +776,53 @@ mod data {
     /// The bindings' own precisions (precision_by_dtype), by section (BindingRow::precision - 1).
     pub(super) static PRECISIONS: [&Precision; 0] = [
     ];
-    /// BINDINGS as plain data, in table order.
+    /// BINDINGS as plain data, in table order: [kernel, key, n_key, wrapper, width,
+    /// precision] (rt::tables::BindingRow).
     pub(super) static BINDING_ROWS: [rt::tables::BindingRow; 44] = [
-        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [0] set_rows F32 I32 F32
-        rt::tables::BindingRow { kernel: 0, key: 3, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [1] set_rows F32 I64 F32
-        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [2] set_rows I32 I32 I32
-        rt::tables::BindingRow { kernel: 0, key: 9, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [3] set_rows I32 I64 I32
-        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 3, wrapper: 0, width: 4, precision: 0 }, // [4] set_rows U32 I32 U32
-        rt::tables::BindingRow { kernel: 0, key: 15, n_key: 3, wrapper: 1, width: 4, precision: 0 }, // [5] set_rows U32 I64 U32
-        rt::tables::BindingRow { kernel: 0, key: 18, n_key: 3, wrapper: 2, width: 2, precision: 0 }, // [6] set_rows F16 I32 F16
-        rt::tables::BindingRow { kernel: 0, key: 21, n_key: 3, wrapper: 3, width: 2, precision: 0 }, // [7] set_rows F16 I64 F16
-        rt::tables::BindingRow { kernel: 0, key: 24, n_key: 3, wrapper: 2, width: 2, precision: 0 }, // [8] set_rows BF16 I32 BF16
-        rt::tables::BindingRow { kernel: 0, key: 27, n_key: 3, wrapper: 3, width: 2, precision: 0 }, // [9] set_rows BF16 I64 BF16
-        rt::tables::BindingRow { kernel: 0, key: 30, n_key: 3, wrapper: 4, width: 8, precision: 0 }, // [10] set_rows F64 I32 F64
-        rt::tables::BindingRow { kernel: 0, key: 33, n_key: 3, wrapper: 5, width: 8, precision: 0 }, // [11] set_rows F64 I64 F64
-        rt::tables::BindingRow { kernel: 0, key: 36, n_key: 3, wrapper: 4, width: 8, precision: 0 }, // [12] set_rows I64 I32 I64
-        rt::tables::BindingRow { kernel: 0, key: 39, n_key: 3, wrapper: 5, width: 8, precision: 0 }, // [13] set_rows I64 I64 I64
-        rt::tables::BindingRow { kernel: 0, key: 42, n_key: 3, wrapper: 6, width: 1, precision: 0 }, // [14] set_rows U8 I32 U8
-        rt::tables::BindingRow { kernel: 0, key: 45, n_key: 3, wrapper: 7, width: 1, precision: 0 }, // [15] set_rows U8 I64 U8
-        rt::tables::BindingRow { kernel: 0, key: 48, n_key: 3, wrapper: 6, width: 1, precision: 0 }, // [16] set_rows I8 I32 I8
-        rt::tables::BindingRow { kernel: 0, key: 51, n_key: 3, wrapper: 7, width: 1, precision: 0 }, // [17] set_rows I8 I64 I8
-        rt::tables::BindingRow { kernel: 1, key: 54, n_key: 3, wrapper: 8, width: 4, precision: 0 }, // [18] set_rows_narrow F32 I32 F16
-        rt::tables::BindingRow { kernel: 1, key: 57, n_key: 3, wrapper: 9, width: 4, precision: 0 }, // [19] set_rows_narrow F32 I32 BF16
-        rt::tables::BindingRow { kernel: 1, key: 60, n_key: 3, wrapper: 10, width: 4, precision: 0 }, // [20] set_rows_narrow F32 I64 F16
-        rt::tables::BindingRow { kernel: 1, key: 63, n_key: 3, wrapper: 11, width: 4, precision: 0 }, // [21] set_rows_narrow F32 I64 BF16
-        rt::tables::BindingRow { kernel: 2, key: 66, n_key: 3, wrapper: 12, width: 2, precision: 0 }, // [22] set_rows_widen F16 I32 F32
-        rt::tables::BindingRow { kernel: 2, key: 69, n_key: 3, wrapper: 13, width: 2, precision: 0 }, // [23] set_rows_widen F16 I64 F32
-        rt::tables::BindingRow { kernel: 2, key: 72, n_key: 3, wrapper: 14, width: 2, precision: 0 }, // [24] set_rows_widen BF16 I32 F32
-        rt::tables::BindingRow { kernel: 2, key: 75, n_key: 3, wrapper: 15, width: 2, precision: 0 }, // [25] set_rows_widen BF16 I64 F32
-        rt::tables::BindingRow { kernel: 3, key: 78, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [26] write_slice F32 F32
-        rt::tables::BindingRow { kernel: 3, key: 80, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [27] write_slice I32 I32
-        rt::tables::BindingRow { kernel: 3, key: 82, n_key: 2, wrapper: 16, width: 4, precision: 0 }, // [28] write_slice U32 U32
-        rt::tables::BindingRow { kernel: 3, key: 84, n_key: 2, wrapper: 17, width: 2, precision: 0 }, // [29] write_slice F16 F16
-        rt::tables::BindingRow { kernel: 3, key: 86, n_key: 2, wrapper: 17, width: 2, precision: 0 }, // [30] write_slice BF16 BF16
-        rt::tables::BindingRow { kernel: 3, key: 88, n_key: 2, wrapper: 18, width: 8, precision: 0 }, // [31] write_slice F64 F64
-        rt::tables::BindingRow { kernel: 3, key: 90, n_key: 2, wrapper: 18, width: 8, precision: 0 }, // [32] write_slice I64 I64
-        rt::tables::BindingRow { kernel: 3, key: 92, n_key: 2, wrapper: 19, width: 1, precision: 0 }, // [33] write_slice U8 U8
-        rt::tables::BindingRow { kernel: 3, key: 94, n_key: 2, wrapper: 19, width: 1, precision: 0 }, // [34] write_slice I8 I8
-        rt::tables::BindingRow { kernel: 4, key: 78, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [35] write_slice_rotating F32 F32
-        rt::tables::BindingRow { kernel: 4, key: 80, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [36] write_slice_rotating I32 I32
-        rt::tables::BindingRow { kernel: 4, key: 82, n_key: 2, wrapper: 20, width: 4, precision: 0 }, // [37] write_slice_rotating U32 U32
-        rt::tables::BindingRow { kernel: 4, key: 84, n_key: 2, wrapper: 21, width: 2, precision: 0 }, // [38] write_slice_rotating F16 F16
-        rt::tables::BindingRow { kernel: 4, key: 86, n_key: 2, wrapper: 21, width: 2, precision: 0 }, // [39] write_slice_rotating BF16 BF16
-        rt::tables::BindingRow { kernel: 4, key: 88, n_key: 2, wrapper: 22, width: 8, precision: 0 }, // [40] write_slice_rotating F64 F64
-        rt::tables::BindingRow { kernel: 4, key: 90, n_key: 2, wrapper: 22, width: 8, precision: 0 }, // [41] write_slice_rotating I64 I64
-        rt::tables::BindingRow { kernel: 4, key: 92, n_key: 2, wrapper: 23, width: 1, precision: 0 }, // [42] write_slice_rotating U8 U8
-        rt::tables::BindingRow { kernel: 4, key: 94, n_key: 2, wrapper: 23, width: 1, precision: 0 }, // [43] write_slice_rotating I8 I8
+        [0, 0, 3, 0, 4, 0], // [0] set_rows F32 I32 F32
+        [0, 3, 3, 1, 4, 0], // [1] set_rows F32 I64 F32
+        [0, 6, 3, 0, 4, 0], // [2] set_rows I32 I32 I32
+        [0, 9, 3, 1, 4, 0], // [3] set_rows I32 I64 I32
+        [0, 12, 3, 0, 4, 0], // [4] set_rows U32 I32 U32
+        [0, 15, 3, 1, 4, 0], // [5] set_rows U32 I64 U32
+        [0, 18, 3, 2, 2, 0], // [6] set_rows F16 I32 F16
+        [0, 21, 3, 3, 2, 0], // [7] set_rows F16 I64 F16
+        [0, 24, 3, 2, 2, 0], // [8] set_rows BF16 I32 BF16
+        [0, 27, 3, 3, 2, 0], // [9] set_rows BF16 I64 BF16
+        [0, 30, 3, 4, 8, 0], // [10] set_rows F64 I32 F64
+        [0, 33, 3, 5, 8, 0], // [11] set_rows F64 I64 F64
+        [0, 36, 3, 4, 8, 0], // [12] set_rows I64 I32 I64
+        [0, 39, 3, 5, 8, 0], // [13] set_rows I64 I64 I64
+        [0, 42, 3, 6, 1, 0], // [14] set_rows U8 I32 U8
+        [0, 45, 3, 7, 1, 0], // [15] set_rows U8 I64 U8
+        [0, 48, 3, 6, 1, 0], // [16] set_rows I8 I32 I8
+        [0, 51, 3, 7, 1, 0], // [17] set_rows I8 I64 I8
+        [1, 54, 3, 8, 4, 0], // [18] set_rows_narrow F32 I32 F16
+        [1, 57, 3, 9, 4, 0], // [19] set_rows_narrow F32 I32 BF16
+        [1, 60, 3, 10, 4, 0], // [20] set_rows_narrow F32 I64 F16
+        [1, 63, 3, 11, 4, 0], // [21] set_rows_narrow F32 I64 BF16
+        [2, 66, 3, 12, 2, 0], // [22] set_rows_widen F16 I32 F32
+        [2, 69, 3, 13, 2, 0], // [23] set_rows_widen F16 I64 F32
+        [2, 72, 3, 14, 2, 0], // [24] set_rows_widen BF16 I32 F32
+        [2, 75, 3, 15, 2, 0], // [25] set_rows_widen BF16 I64 F32
+        [3, 78, 2, 16, 4, 0], // [26] write_slice F32 F32
+        [3, 80, 2, 16, 4, 0], // [27] write_slice I32 I32
+        [3, 82, 2, 16, 4, 0], // [28] write_slice U32 U32
+        [3, 84, 2, 17, 2, 0], // [29] write_slice F16 F16
+        [3, 86, 2, 17, 2, 0], // [30] write_slice BF16 BF16
+        [3, 88, 2, 18, 8, 0], // [31] write_slice F64 F64
+        [3, 90, 2, 18, 8, 0], // [32] write_slice I64 I64
+        [3, 92, 2, 19, 1, 0], // [33] write_slice U8 U8
+        [3, 94, 2, 19, 1, 0], // [34] write_slice I8 I8
+        [4, 78, 2, 20, 4, 0], // [35] write_slice_rotating F32 F32
+        [4, 80, 2, 20, 4, 0], // [36] write_slice_rotating I32 I32
+        [4, 82, 2, 20, 4, 0], // [37] write_slice_rotating U32 U32
+        [4, 84, 2, 21, 2, 0], // [38] write_slice_rotating F16 F16
+        [4, 86, 2, 21, 2, 0], // [39] write_slice_rotating BF16 BF16
+        [4, 88, 2, 22, 8, 0], // [40] write_slice_rotating F64 F64
+        [4, 90, 2, 22, 8, 0], // [41] write_slice_rotating I64 I64
+        [4, 92, 2, 23, 1, 0], // [42] write_slice_rotating U8 U8
+        [4, 94, 2, 23, 1, 0], // [43] write_slice_rotating I8 I8
     ];
 
     pub(super) fn bindings() -> Vec<Binding> {

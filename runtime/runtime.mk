@@ -150,7 +150,7 @@ RT_TESTS += $(BUILD)/tests/runtime/test_fused
 RT_TESTS += $(BUILD)/tests/runtime/test_hooks
 RT_TESTS += $(BUILD)/tests/runtime/test_replay $(BUILD)/tests/runtime/test_misuse
 RT_TESTS += $(BUILD)/tests/runtime/test_set_rows
-RT_TEST_CFLAGS = $(RT_CFLAGS) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
+RT_TEST_CFLAGS = $(RT_CFLAGS) $(TEST_WERROR) -Itests/runtime -Iruntime/src $(shell $(PKG_CONFIG) --cflags cmocka)
 RT_TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka) $(RT_VK_LIBS) $(RT_LIBS)
 
 $(BUILD)/tests/runtime/%: tests/runtime/%.c tests/runtime/rt_harness.h tests/runtime/rt_vk_hooks.h tests/runtime/rt_host.h \
