@@ -233,6 +233,9 @@ def compile_table(fkcgen, workdir, corpora):
         if rust_shards:
             gen["rs-sh"] = outputs(gen_into(fkcgen, base + "-rs-sh", paths,
                                             ["--lang", "rust", "--shards", str(SHARDS)]), ".rs")
+            if len(gen["rs-sh"]) < 2 or not gen["rs-sh"][0].endswith("_bindings.rs"):
+                sys.exit("bench-gen: `gen --lang rust --shards %d` wrote %s: not a module and its"
+                         " parts" % (SHARDS, ", ".join(gen["rs-sh"])))
         dump = subprocess.run([fkcgen, "dump", "--json"] + paths, check=True,
                               stdout=subprocess.PIPE).stdout
         bindings = dump.count(b'"symbol": ')
