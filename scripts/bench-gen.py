@@ -93,6 +93,7 @@ JOBS = max(1, int(os.environ.get("BENCH_GEN_JOBS", "1") or "1"))
 # sections, and the table says so in every such cell and above the table.
 RUSTC_MAX = int(os.environ.get("BENCH_GEN_RUSTC_MAX", "0") or "0") or None
 MiB = 1024.0
+FAILED = []  # the compiles that exited non-zero: the table says so, and the run exits 1
 
 
 def note(msg):
@@ -183,7 +184,12 @@ def run_jobs(jobs):
 
     def one(i):
         key, argv, env = jobs[i]
-        r = measured(argv, env=env)
+        try:
+            r = measured(argv, env=env)
+        except SystemExit as e:  # the compile failed: its cell says so, the run goes on
+            note("%s FAILED: %s" % (key, e))
+            FAILED.append("%s: %s" % (key, str(e)[:300]))
+            return None
         note("%s %s: %.1f s, %.0f MiB" % (key, os.path.basename(argv[-3] if key.startswith(
             ("gcc", "clang")) else argv[-1]), r[0], r[1]))
         return r
@@ -201,8 +207,12 @@ def run_jobs(jobs):
 
 def aggregate(results):
     """{key: (cpu, rss)}: a shard set's CPU summed and its peak RSS, and its longest source."""
-    fig = {}
-    for key, (cpu, rss) in results:
+    fig, failed = {}, set()
+    for key, r in results:
+        if r is None:  # failed: so is its shard set (and its longest source)
+            failed.add(key)
+            continue
+        cpu, rss = r
         if key.endswith("-sh") and key.startswith(("gcc", "clang")):
             tot = fig.get(key, (0.0, 0.0))
             fig[key] = (tot[0] + cpu, max(tot[1], rss))
@@ -210,12 +220,18 @@ def aggregate(results):
                 fig[key + "-max"] = (cpu, rss)
         else:
             fig[key] = (cpu, rss)
+    for key in failed:
+        fig[key] = None
+        if key.endswith("-sh") and key.startswith(("gcc", "clang")):
+            fig[key + "-max"] = None
     return fig
 
 
 def cell(fig, key):
     if key not in fig:
         return "- | -"
+    if fig[key] is None:
+        return "**FAILED** (the compiler exited non-zero; see the run's output) | -"
     return "%.1f s | %.0f MiB" % fig[key]
 
 
@@ -355,7 +371,10 @@ def targets(rows, figures):
     out = ["### Targets of issue 27, this run", ""]
     for n, (cpu_max, rss_max) in sorted(TARGET_RUSTC_O.items()):
         f = figures.get(n, {}).get("rustc-O")
-        if f:
+        if n in figures and "rustc-O" in figures[n] and f is None:
+            out.append("- rustc -O on the %s-section module within %.0f s of CPU and %.0f MiB of"
+                       " RSS: **missed: the compile FAILED**." % (fmt_n(n), cpu_max, rss_max))
+        elif f:
             out.append("- rustc -O on the %s-section module within %.0f s of CPU and %.0f MiB of RSS:"
                        " %s (%.1f s, %.0f MiB)." % (fmt_n(n), cpu_max, rss_max,
                                                     met(f[0] <= cpu_max and f[1] <= rss_max), *f))
@@ -364,7 +383,11 @@ def targets(rows, figures):
                        " **not measured in this run**." % (fmt_n(n), cpu_max, rss_max))
     for cc in ("clang", "gcc"):
         a, b = figures.get(1000, {}).get(cc), figures.get(10000, {}).get(cc)
-        if a and b:
+        if (cc in figures.get(1000, {}) and a is None) or (cc in figures.get(10000, {}) and b is None):
+            out.append("- %s -O2 on the 10,000-section C within %.0f s and within %.1fx of ten times"
+                       " its 1,000-section cost: **missed: a compile FAILED**."
+                       % (cc, TARGET_C_10K_S, TARGET_C_GROWTH))
+        elif a and b:
             bound = TARGET_C_GROWTH * 10 * a[0]
             out.append("- %s -O2 on the 10,000-section C (one source) within %.0f s of CPU: %s"
                        " (%.1f s); within %.1fx of ten times its 1,000-section cost (%.1f s x 10 x"
@@ -390,7 +413,7 @@ def targets(rows, figures):
     sizes = sorted(figures)
     for a, b in zip(sizes, sizes[1:]):
         grow = ["%s %.1fx" % (label, figures[b][k][0] / figures[a][k][0])
-                for k, label in COMPILES if k in figures[a] and k in figures[b]
+                for k, label in COMPILES if figures[a].get(k) and figures[b].get(k)
                 and figures[a][k][0] > 0]
         if grow:
             out.append("- Growth of every compile's CPU, %s to %s sections (%.0fx the input):"
@@ -431,6 +454,7 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     t_start, load_start = time.perf_counter(), os.getloadavg()
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    measured_commit = commit()  # at the start: what the run measures
     rows = []
     cpu_rows = []  # (sections, {command: best CPU seconds})
     sizes = []  # (sections, bindings, C bytes, Rust bytes)
@@ -548,7 +572,8 @@ def main():
                   " average (1, 5, 15 min) %.2f, %.2f, %.2f at its start and %.2f, %.2f, %.2f at its"
                   " end (this 2-core machine is shared: a load above 1 means other work ran"
                   " beside the bench and inflated its CPU seconds somewhat)."
-                  % ((stamp, commit(), time.perf_counter() - t_start) + load_start + load_end), ""]
+                  % ((stamp, measured_commit, time.perf_counter() - t_start) + load_start
+                     + load_end), ""]
     if SIZES_PICKED:
         lines[2:2] = ["**A trial run: sizes picked by BENCH_GEN_SIZES=%s, not the default"
                       " 1,000 and 10,000.**" % ",".join(SIZES_PICKED), ""]
@@ -556,6 +581,9 @@ def main():
     print(text)
     if doc:
         write_section(doc, text)
+    if FAILED:
+        sys.exit("bench-gen: %d compile(s) FAILED (the table says which):\n%s"
+                 % (len(FAILED), "\n".join(FAILED)))
 
 
 def write_section(doc, text):

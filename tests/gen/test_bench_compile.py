@@ -94,6 +94,28 @@ with tempfile.TemporaryDirectory() as work:
                   for cc in ("gcc", "clang")), repr(figures))
     except SystemExit as e:  # measured() exits on a compiler failure, with its message
         check("compile_table on 2 sections", False, str(e))
+    # a compile that fails (a clang that exits 3, first on PATH): its cells say FAILED, the rest
+    # of the table is there, the doc is written and the run exits non-zero
+    fake = os.path.join(work, "fakebin")
+    os.makedirs(fake)
+    with open(os.path.join(fake, "clang"), "w") as fh:
+        fh.write("#!/bin/sh\necho 'fake clang: refused' >&2\nexit 3\n")
+    os.chmod(os.path.join(fake, "clang"), 0o755)
+    doc2 = os.path.join(work, "benchmarks2.md")
+    with open(doc2, "w", encoding="utf-8") as fh:
+        fh.write(orig)
+    env2 = dict(env, BENCH_GEN_SIZES="2", PATH=fake + os.pathsep + os.environ["PATH"])
+    p = subprocess.run([sys.executable, "scripts/bench-gen.py", FKCGEN, PARSE,
+                        os.path.join(work, "bench2"), doc2], env=env2, capture_output=True,
+                       text=True)
+    sec2, _ = section(open(doc2, encoding="utf-8").read())
+    check("a failed compile: the run exits 1 and names it", p.returncode == 1
+          and "compile(s) FAILED" in p.stderr and "fake clang: refused" in p.stderr, p.stderr)
+    rows = {l.split(" | ")[0][2:]: l for l in sec2.splitlines() if l.startswith("| ")}
+    check("a failed compile: clang's three rows say FAILED, gcc's and rustc's have figures",
+          all("**FAILED**" in rows.get(label, "") for _, label in bench.COMPILES[3:6])
+          and all(re.search(cell, rows.get(label, "")) for _, label in
+                  bench.COMPILES[:3] + bench.COMPILES[6:]), sec2)
     out = os.path.join(work, "ext")
     subprocess.run([FKCGEN, "gen", "--lang", "rust", "--out-dir", out,
                     "tests/fkcgen/fuzz_accepted/extremes.md"], check=True)
