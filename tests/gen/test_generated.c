@@ -656,9 +656,9 @@ static void test_set_rows_bindings(void **state)
 static void test_runtime_abi(void **state)
 {
     (void)state;
-    assert_ptr_equal(fkc_runtime_abi, &fkc_runtime_abi_3);
+    assert_ptr_equal(fkc_runtime_abi, &fkc_runtime_abi_4);
     assert_int_equal(*fkc_runtime_abi, FKC_RUNTIME_ABI);
-    assert_int_equal(FKC_RUNTIME_ABI, 3);
+    assert_int_equal(FKC_RUNTIME_ABI, 4);
 }
 
 int main(void)

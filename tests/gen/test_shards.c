@@ -19,7 +19,7 @@
 #include "c_bindings.h"
 
 /* The interface symbol libfkc defines; this test links no libfkc. */
-const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;
 
 /* One registration call as a comparable record. */
 typedef struct call {

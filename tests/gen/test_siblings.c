@@ -22,7 +22,7 @@
     }
 
 /* The interface symbol libfkc defines; this test links no libfkc. */
-const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;
 
 WRAPPER(fkc_copy_b1)
 WRAPPER(fkc_copy_b4)
