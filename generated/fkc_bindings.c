@@ -5,14 +5,14 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
-#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0x7e7d1fa600e38d5cu
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xd452c7e889527e25u
 #error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
 #endif
 
 #include <math.h>
 
 /* Links only with an fkc runtime of the interface this file was generated for. */
-const int *const fkc_runtime_abi = &fkc_runtime_abi_3;
+const int *const fkc_runtime_abi = &fkc_runtime_abi_4;
 
 /* A row holds its wrapper as an fkc_kernel_fn; fkc_binding_ref gives its bytes back as
  * fkc_kernel_ref, a union of the op kinds' function pointers (fkc/fkc_tables.h). */
