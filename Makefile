@@ -111,3 +111,9 @@ check-format:
 	done; [ $$rc = 0 ] && echo "check-format: $(words $(FORMAT_FILES)) C files as clang-format writes them"; \
 	exit $$rc
 TEST_TARGETS += check-format
+
+# `make sanitize` (SANITIZE=1) runs every test target but those of SAN_ONCE (tests/sanitize.mk
+# says why each runs once, in `make test`).
+ifneq ($(SANITIZE),)
+TEST_TARGETS := $(filter-out $(SAN_ONCE),$(TEST_TARGETS))
+endif

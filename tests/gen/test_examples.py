@@ -84,6 +84,20 @@ check(fields[("AddmmOut", "alpha")].get("default") == 1.0 and
       fields[("AddmmOut", "beta")].get("default") == 1.0 and
       fields[("MaxDim", "keepdim")].get("default") is False,
       "dump --json: addmm's beta and alpha default 1, max.dim's keepdim false")
+# GLU's swiglu_oai reads op_params[2] and [3]: alpha and limit, f32, after op and swapped
+glu = [f["name"] for b in rows if b["op_kind"] == "Glu" for f in b["op_params"]["fields"]][:4]
+check(glu == ["op", "swapped", "alpha", "limit"] and
+      all(fields[("Glu", n)]["kind"] == "f32" and fields[("Glu", n)].get("default") == 0
+          for n in ("alpha", "limit")),
+      "dump --json: GLU's fields op, swapped, alpha, limit (f32, default 0) in ggml's order", str(glu))
+# An output shape a shape rule gives needs no extents param: only from_params outputs have one
+# (FLASH_ATTN_EXT's dst_shape, arange's out_shape).
+ext = sorted({(b["op_kind"], f["name"]) for b in rows
+              for f in (b["op_params"] or {}).get("fields", []) if f["kind"] == "Vec<usize>"})
+from_params = sorted({(b["op_kind"], o["shape_rule"][len("from_params("):-1]) for b in rows
+                      for o in b["outputs"] if o["shape_rule"].startswith("from_params(")})
+check(ext == from_params == [("Arange", "out_shape"), ("FlashAttnExt", "dst_shape")],
+      "dump --json: the only extents params are the two from_params outputs'", str((ext, from_params)))
 
 # The keys of each op kind (on each backend), and the wrong keys to try against them.
 keys = {}
@@ -540,10 +554,10 @@ for b in rows:
         ", ".join(rdt(d) for d in b["dtypes"]), b["backend"]))
     for n in (1, 3):
         h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut "
-                 "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+                 "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0 }), "
                  "std::ptr::null()) }, Some(%d));" % (", ".join(["p"] * n), 2000 + n))
     h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[], &[&mut o as *mut "
-             "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+             "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0 }), "
              "std::ptr::null()) }, None);")
     break
 check(nvar == 1, "Rust: Cat's wrapper called with one and three tensors, and refused none")
@@ -746,10 +760,16 @@ src = open(os.path.join(ROOT, "contracts/examples/ggml-vulkan/ops.md")).read()
 a = src.index("## sum_rows\n")
 sec = src[a:src.index("\n## ", a + 1)]
 head = src[:src.index("\n## ")]
-for rule, want in (("permute(src, [1, 0, 2])", ["src", "[1, 0, 2]"]),
-                   ("permute(src, dst_shape)", ["src", "dst_shape"])):
+# (SUM_ROWS states no op_params: the field-operand case adds a Vec field perm for the rule)
+perm = ("  op_params:\n    variant: SumRows\n    fields:\n"
+        "      perm: { kind: \"Vec<usize>\", note: \"the axes' order\" }\nreturn:")
+for rule, want, fields_in in (("permute(src, [1, 0, 2])", ["src", "[1, 0, 2]"], False),
+                              ("permute(src, perm)", ["src", "perm"], True)):
     pm = os.path.join(tmp, "permute.md")
-    open(pm, "w").write(head + "\n" + sec.replace("reduce(src, 0, true)", rule) + "\n")
+    ps = sec.replace("reduce(src, 0, true)", rule)
+    if fields_in:
+        ps = ps.replace("return:", perm, 1)
+    open(pm, "w").write(head + "\n" + ps + "\n")
     r = run([FKCGEN, "dump", "--json", pm])
     outs = json.loads(r.stdout)["bindings"][0]["outputs"] if r.returncode == 0 else []
     check(r.returncode == 0 and outs[0].get("shape") == "permute" and
