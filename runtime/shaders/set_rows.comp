@@ -204,8 +204,7 @@ uint h2f(uint h)
 uint narrow(uint x) { return P(CONV) == 1u ? f2h(x) : f2b(x); }
 uint widen(uint h) { return P(CONV) == 3u ? h2f(h) : h << 16u; }
 
-// Unit u of source row `row` into slot lo: preloaded (16-byte units, copies and narrowing) in
-// pa, pb.
+// Unit u of source row `row` into slot lo: preloaded (the first unit of a 16-byte op) in pa, pb.
 void unit(uint u, uint row, uint lo, bool pre, uvec4 pa, uvec4 pb)
 {
     uint conv = P(CONV), sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
@@ -291,19 +290,15 @@ void main()
     uint lx = gl_LocalInvocationID.x;
     if (g >= P(GROUPS))
         return;
-    // the source of the invocation's units is read before the index is known (the loads
-    // overlap): their addresses do not depend on the slot
+    // the source of the first unit is read before the index is known (the two loads overlap):
+    // its address does not depend on the slot
     uint u0 = chunk * 256u * P(UPI) + lx, conv = P(CONV);
-    uvec4 pa[4], pb[4];
-    for (uint k = 0u; k < 4u; k++) {
-        pa[k] = uvec4(0u), pb[k] = uvec4(0u);
-        uint u = u0 + 256u * k;
-        if (k < P(UPI) && u < P(ROW_UNITS) && vec && conv <= 2u) {
-            uint sb = P(S_OFF) + row * P(S_ROW) + u * P(S_UNIT);
-            pa[k] = s4(sb >> 4u);
-            if (conv != 0u)
-                pb[k] = s4((sb >> 4u) + 1u);
-        }
+    uvec4 pa = uvec4(0u), pb = uvec4(0u);
+    if (u0 < P(ROW_UNITS) && vec && conv <= 2u) {
+        uint sb = P(S_OFF) + row * P(S_ROW) + u0 * P(S_UNIT);
+        pa = s4(sb >> 4u);
+        if (conv != 0u)
+            pb = s4((sb >> 4u) + 1u);
     }
     uvec2 v = index_of(row);
     uint lo = v.x, hi = v.y;
@@ -315,9 +310,7 @@ void main()
         return; // past the cache: counted, nothing written
     }
     if (P(DUPS) == 2u) { // the first pass's winner writes; its last group resets the word
-        if (lx == 0u && P(CHUNKS) == 1u) { // one group a row: test and reset in one atomic
-            later = atomicCompSwap(scr[P(SCR) + lo], row + 1u, 0u) == row + 1u ? 0u : 1u;
-        } else if (lx == 0u) {
+        if (lx == 0u) {
             uint a = P(SCR) + lo, b = P(SBITS), w = atomicOr(scr[a], 0u);
             later = (w & ((1u << b) - 1u)) == row + 1u ? 0u : 1u;
             // (the word cannot be reset before this group's add: that takes all of them)
@@ -343,8 +336,8 @@ void main()
         if (later != 0u)
             return;
     }
-    for (uint k = 0u; k < 4u; k++)
-        if (k < P(UPI) && u0 + 256u * k < P(ROW_UNITS))
-            unit(u0 + 256u * k, row, lo, true, pa[k], pb[k]);
+    for (uint k = 0u; k < P(UPI); k++)
+        if (u0 + 256u * k < P(ROW_UNITS))
+            unit(u0 + 256u * k, row, lo, k == 0u, pa, pb);
 }
 #endif
