@@ -28,6 +28,9 @@ WARN       := -Wall -Wextra
 STRICT     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wmissing-prototypes \
               -Wstrict-prototypes -Werror
 CFLAGS_BASE = -std=c11 $(WARN) $(OPT) -D_POSIX_C_SOURCE=200809L
+# The test programs' own sources compile warning-free (-Wall -Wextra, the runtime's tests with its
+# strict set too): a warning there fails the build. `make TEST_WERROR=` for a newer compiler.
+TEST_WERROR ?= -Werror
 
 CONTRACTS := $(sort $(wildcard contracts/*.md contracts/*/*.md))
 
@@ -108,3 +111,9 @@ check-format:
 	done; [ $$rc = 0 ] && echo "check-format: $(words $(FORMAT_FILES)) C files as clang-format writes them"; \
 	exit $$rc
 TEST_TARGETS += check-format
+
+# `make sanitize` (SANITIZE=1) runs every test target but those of SAN_ONCE (tests/sanitize.mk
+# says why each runs once, in `make test`).
+ifneq ($(SANITIZE),)
+TEST_TARGETS := $(filter-out $(SAN_ONCE),$(TEST_TARGETS))
+endif

@@ -36,7 +36,7 @@ $(BUILD)/fkcgen: $(FKCGEN_OBJS)
 BUILD_TARGETS += $(BUILD)/fkcgen
 
 # ---- tests ----
-FKCGEN_TEST_CFLAGS = $(FKCGEN_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka)
+FKCGEN_TEST_CFLAGS = $(FKCGEN_CFLAGS) $(TEST_WERROR) $(shell $(PKG_CONFIG) --cflags cmocka)
 FKCGEN_TEST_LIBS   = $(FKCGEN_LIBS) $(shell $(PKG_CONFIG) --libs cmocka)
 FKCGEN_TESTS := $(patsubst tests/fkcgen/%.c,$(BUILD)/tests/fkcgen/%,\
                   $(sort $(wildcard tests/fkcgen/test_*.c)))

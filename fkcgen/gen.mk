@@ -77,7 +77,7 @@ check-generated: $(FKCGEN_BIN)
 GEN_TDIR        = $(BUILD)/tests/gen
 CMOCKA_CFLAGS   = $(shell $(PKG_CONFIG) --cflags cmocka)
 CMOCKA_LIBS     = $(shell $(PKG_CONFIG) --libs cmocka)
-GEN_TEST_CFLAGS = $(CFLAGS_BASE) -Iruntime/include $(CMOCKA_CFLAGS)
+GEN_TEST_CFLAGS = $(CFLAGS_BASE) $(TEST_WERROR) -Iruntime/include $(CMOCKA_CFLAGS)
 # The emitter hashes the header (the pair hash) with libxxhash.
 GEN_XXH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags libxxhash)
 GEN_XXH_LIBS    = $(shell $(PKG_CONFIG) --libs libxxhash)
@@ -86,7 +86,10 @@ GEN_BACK_SRCS   = fkcgen/back/c.c fkcgen/back/rust.c fkcgen/back/json.c fkcgen/b
                   fkcgen/back/check.c fkcgen/back/render.c fkcgen/back/backends.c fkcgen/cli/udiff.c \
                   fkcgen/core/arena.c fkcgen/core/buf.c fkcgen/core/diag.c fkcgen/core/report.c fkcgen/core/expr.c \
                   fkcgen/core/schema.c fkcgen/core/model.c fkcgen/core/names.c
-GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
+# Their objects as build/fkcgen's are compiled (the same flags): the test programs link them
+# rather than compiling the sources again, each.
+GEN_BACK_OBJS   = $(patsubst fkcgen/%.c,$(BUILD)/obj/fkcgen/%.o,$(GEN_BACK_SRCS))
+GEN_EMIT_SRCS   = tests/gen/test_emit.c tests/gen/seed_table.c
 
 $(GEN_TDIR):
 	@mkdir -p $@
@@ -107,34 +110,35 @@ $(GEN_TDIR)/test_generated_%: tests/gen/test_generated.c $(GEN_TDIR)/fkc_binding
 GEN_BACK_HDRS = fkcgen/back/back.h fkcgen/core/model.h fkcgen/core/config.h fkcgen/core/buf.h \
                 fkcgen/core/internal.h fkcgen/core/report.h
 
-$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) $(GEN_BACK_HDRS) tests/gen/seed_table.h tests/gen/golden.h | $(GEN_TDIR)
-	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_SRCS) -o $@ \
-	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
+$(GEN_TDIR)/test_emit: $(GEN_EMIT_SRCS) $(GEN_BACK_OBJS) $(GEN_BACK_HDRS) tests/gen/seed_table.h \
+                       tests/gen/golden.h | $(GEN_TDIR)
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_SRCS) \
+	    $(GEN_BACK_OBJS) -o $@ $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 
 # The schema's vocabularies as the runtime's headers restate them (tests/gen/test_vocab.c),
 # against fkcgen's schema and libfkc's names.
-$(GEN_TDIR)/test_vocab: tests/gen/test_vocab.c $(GEN_BACK_SRCS) $(GEN_BACK_HDRS) \
+$(GEN_TDIR)/test_vocab: tests/gen/test_vocab.c $(GEN_BACK_OBJS) $(GEN_BACK_HDRS) \
                         runtime/include/fkc/fkc_tables.h $(BUILD)/libfkc.a | $(GEN_TDIR)
 	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) tests/gen/test_vocab.c \
-	    $(GEN_BACK_SRCS) -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(GEN_XXH_LIBS) $(RT_LIBS)
+	    $(GEN_BACK_OBJS) -o $@ $(LIBFKC) $(CMOCKA_LIBS) $(GEN_XXH_LIBS) $(RT_LIBS)
 
 # The Rust back end on the same hand-built tables (golden tests/gen/golden/seed_table.rs).
-GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
+GEN_EMIT_RUST_SRCS = tests/gen/test_emit_rust.c tests/gen/seed_table.c
 
-$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) $(GEN_BACK_HDRS) \
+$(GEN_TDIR)/test_emit_rust: $(GEN_EMIT_RUST_SRCS) $(GEN_BACK_OBJS) $(GEN_BACK_HDRS) \
                             tests/gen/seed_table.h tests/gen/golden.h tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_RUST_SRCS) -o $@ \
-	    $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
+	$(CC) $(GEN_TEST_CFLAGS) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_EMIT_RUST_SRCS) \
+	    $(GEN_BACK_OBJS) -o $@ $(CMOCKA_LIBS) $(GEN_XXH_LIBS)
 
 # The injection table (tests/gen/injection_strings.h) through the emitter, compiled strictly:
 # every hostile string must read back byte for byte.
-GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c $(GEN_BACK_SRCS)
+GEN_FIX_SRCS = tests/gen/emit_fixture.c tests/gen/seed_table.c
 
-$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) $(GEN_BACK_HDRS) tests/gen/seed_table.h \
+$(GEN_TDIR)/emit_fixture: $(GEN_FIX_SRCS) $(GEN_BACK_OBJS) $(GEN_BACK_HDRS) tests/gen/seed_table.h \
                           tests/gen/injection_strings.h | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_FIX_SRCS) -o $@ \
-	    $(GEN_XXH_LIBS)
+	$(CC) $(CFLAGS_BASE) $(TEST_WERROR) $(GEN_XXH_CFLAGS) $(FKCGEN_INC) -Itests/gen $(GEN_FIX_SRCS) \
+	    $(GEN_BACK_OBJS) -o $@ $(GEN_XXH_LIBS)
 
 $(GEN_TDIR)/inj/fkc_bindings.c: $(GEN_TDIR)/emit_fixture
 	@mkdir -p $(@D)
@@ -207,14 +211,14 @@ $(GEN_TDIR)/test_shards_%: tests/gen/test_shards.c $(GEN_SH)/stamp
 
 # fkcgen gen as a program (order, locale, cwd, --check, make check-generated, mtimes, errors).
 $(GEN_TDIR)/test_cli: tests/gen/test_cli.c | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS_BASE) $(TEST_WERROR) $(CMOCKA_CFLAGS) tests/gen/test_cli.c -o $@ $(CMOCKA_LIBS)
 
 # A qsort that orders ties the other way (tests/gen/qsort_reverse.c), preloaded by test_cli into
 # gen, whose output must not change; and a program that shows the preload takes effect.
 $(GEN_TDIR)/qsort_reverse.so: tests/gen/qsort_reverse.c | $(GEN_TDIR)
 	$(CC) -shared -fPIC -O2 -o $@ $<
 $(GEN_TDIR)/qsort_probe: tests/gen/qsort_probe.c | $(GEN_TDIR)
-	$(CC) $(CFLAGS_BASE) -o $@ $<
+	$(CC) $(CFLAGS_BASE) $(TEST_WERROR) -o $@ $<
 
 # fkcgen with its test hook (cli/gen.c, FKCG_TEST_HOOKS), for test_cli alone: the fkcgen that
 # `make` builds and installs has none.
@@ -269,7 +273,8 @@ test-gen: $(GEN_TESTS) $(FKCGEN_BIN) $(GEN_LOCALE)
 	$(COUNT) cmocka gen/test_cli $(GEN_TDIR)/test_cli $(CURDIR) $(CURDIR)/$(FKCGEN_BIN) \
 	    $(CURDIR)/$(GEN_TDIR)/fkcgen-hooks $(CURDIR)/$(GEN_TDIR)
 	$(COUNT) py gen/test_names.py $(PYTHON) tests/gen/test_names.py $(FKCGEN_BIN)
-	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN)
+	$(COUNT) py gen/test_bench_compile.py $(PYTHON) tests/gen/test_bench_compile.py $(FKCGEN_BIN) \
+	    $(GEN_BENCH_DIR)/bench-gen-parse
 	$(COUNT) py gen/test_examples.py $(PYTHON) tests/gen/test_examples.py $(FKCGEN_BIN)
 	$(COUNT) py gen/test_python_backend.py $(PYTHON) tests/gen/test_python_backend.py \
 	    $(FKCGEN_BIN) $(GEN_TDIR)/fkcgen-py
@@ -296,3 +301,6 @@ bench-gen: $(FKCGEN_BIN) $(GEN_BENCH_DIR)/bench-gen-parse
 	    $(GEN_BENCH_DIR) docs/benchmarks.md
 
 BENCH_TARGETS += bench-gen
+
+# tests/gen/test_bench_compile.py runs the bench whole on tiny corpora (test-gen above).
+test-gen: $(GEN_BENCH_DIR)/bench-gen-parse

@@ -67,6 +67,19 @@ typedef union fkc_kernel_ref {
     fkc_write_slice_rotating_fn write_slice_rotating; /* WriteSliceRotating */
 } fkc_kernel_ref;
 
+/* The outputs that alias a named input or are an out= argument (return.outputs[]
+ * .in_place, .out_arg), by kernel: pass input in_place's tensor as the output too. */
+typedef struct fkc_output_alias {
+    size_t kernel;    /* its section: fkc_kernels[kernel] */
+    fkc_op_kind op;
+    size_t output;    /* its place among the kernel's outputs */
+    const char *name; /* the output's name */
+    int in_place;     /* the input it is written over (its place), or -1 */
+    bool out_arg;     /* the caller's out= destination argument */
+} fkc_output_alias;
+#define FKC_OUTPUT_ALIAS_COUNT 3
+extern const fkc_output_alias fkc_output_aliases[FKC_OUTPUT_ALIAS_COUNT];
+
 /* Byte-width wrappers: fkc_<kernel>_b<width> for the fkc runtime's kernels (which
  * fkc/fkc_kernels.h declares too), <prefix>_<kernel>_b<width> for the others. */
 /* set_rows (contracts/vulkan/set_rows.md) */
@@ -133,7 +146,7 @@ size_t fkc_fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
 
 /* XXH3-64 of this header without the next line: fkc_bindings.c refuses to compile
  * beside a header from another fkcgen run. */
-#define FKC_BINDINGS_PAIR_HASH 0x7e7d1fa600e38d5cu
+#define FKC_BINDINGS_PAIR_HASH 0x03cdd95602ecd98fu
 
 #ifdef __cplusplus
 }

@@ -49,11 +49,13 @@ def cargo_crate(module, workdir, name, test_body=""):
     return os.path.join(root, "Cargo.toml")
 
 
-def lib_crate(module, workdir, name="gen_lib"):
-    """Writes WORKDIR/NAME.rs around MODULE; returns (rustc argv without -O, environment)."""
+def lib_crate(module, workdir, name="gen_lib", extra=()):
+    """Writes WORKDIR/NAME.rs around MODULE; returns (rustc argv without -O, environment).
+    EXTRA: the other files of a sharded module (`gen --lang rust --shards N`), which MODULE
+    includes: the wrappers they name are declared too."""
     src = os.path.join(ROOT, "rust/fkc/src")
     sys_src = os.path.join(ROOT, "rust/fkc-sys/src/lib.rs")
-    decls = wrapper_decls(open(module, encoding="utf-8").read())
+    decls = wrapper_decls("".join(open(f, encoding="utf-8").read() for f in [module] + list(extra)))
     lib = os.path.join(workdir, name + ".rs")
     with open(lib, "w", encoding="utf-8") as fh:
         fh.write("#![allow(dead_code)]\n#[path = \"%s\"] pub mod sys;\n"

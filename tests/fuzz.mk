@@ -74,8 +74,13 @@ FUZZ_SEED_load := $(FUZZ_DIR)/seed/contracts
 FUZZ_SEED_emit := $(FUZZ_DIR)/seed/contracts
 FUZZ_SEED_npy  := $(FUZZ_DIR)/seed/npy
 
-.PHONY: fuzz $(FUZZ_TARGETS:%=fuzz-%) check-fuzz-accepted
+.PHONY: fuzz fuzz-build $(FUZZ_TARGETS:%=fuzz-%) check-fuzz-accepted
 fuzz: $(FUZZ_TARGETS:%=fuzz-%)
+
+# Everything the fuzz-% runs need, and no run: CI builds it with -j2 first, then runs `make
+# fuzz` without -j, so that each target still has the machine for its FUZZ_SECONDS.
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(FUZZ_DIR)/contract.dict \
+            $(FUZZ_DIR)/seed/contracts $(FUZZ_DIR)/seed/npy $(FKCGEN_BIN)
 
 # One target: fuzz for FUZZ_SECONDS into its corpus, reading the seeds too; libFuzzer's final
 # statistics are kept in $(FUZZ_DIR)/<target>.log. FUZZ_FLAGS adds options (e.g. -jobs).

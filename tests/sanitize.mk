@@ -21,6 +21,17 @@ SAN_ENV     = LD_PRELOAD=$(CURDIR)/$(SAN_KEEP) \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
               LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
+# The checks `make sanitize` leaves out (SANITIZE=1, the Makefile's end), run by `make test`
+# only: none runs a program of this build, so a second run could only repeat the first.
+#   check-format          clang-format over the sources (the build is not read)
+#   check-bench-torch     python3 -m py_compile and --help of runtime/bench/torch_*.py, and their
+#                         shapes against fkc_bench.c's text (no program of fkc's runs)
+#   check-runtime-layers  runtime/src's call graph from nm of the objects' global symbols and its
+#                         functions' lengths from the sources: both properties of the sources (a
+#                         call between files is a symbol whatever the flags), the same under ASan
+# (The Rust suites are left out by rust/rust.mk, test_growth.py by fkcgen/gen.mk: see there.)
+SAN_ONCE := check-format check-bench-torch check-runtime-layers
+
 .PHONY: sanitize valgrind
 # The same rules as `make check`, with other variables: the build directory, and the sanitizer
 # flags in both CC (so every link line has them) and OPT (so every compile line has them).

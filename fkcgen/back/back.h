@@ -359,11 +359,27 @@ struct fkcg_render {
     fkcg_buf *b;
     const fkcg_plan *p;
     const fkcg_window *window; /* NULL: the whole plan */
+    /* NULL, or the per-section tables' sharing (as fkcg_window.same) for a whole-plan table
+     * printed over sections that are printed through windows (the Rust back end's shards) */
+    const size_t *const *same;
     const fkcg_style *st;
     const void *ctx;  /* the back end's own */
     bool in_section;  /* printing a section's tables (render_section) */
     fkcg_buf scratch; /* one cell rendered before it is placed (line wrapping) */
 };
+
+/* gen --shards N: the plan's op kinds in order over n parts, each up to its share of the rows
+ * (an op kind starting before the share's end joins it; the last takes the rest; parts may be
+ * empty when op kinds are fewer, or one op kind holds most rows), and the window each part is
+ * printed through (names: fkcg_window.names of all of them). The C and Rust back ends' parts. */
+typedef struct fkcg_shards {
+    size_t n;       /* the parts */
+    fkcg_window *w; /* n of them */
+    size_t *sec_part, *sec_local;
+    size_t *same[FKCG_T_COST + 1]; /* each part's same[t] (one array for all parts) */
+} fkcg_shards;
+void fkcg_shards_init(fkcg_shards *sp, const fkcg_plan *p, size_t n, const char *const *names);
+void fkcg_shards_free(fkcg_shards *sp);
 
 void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
                       const void *ctx);

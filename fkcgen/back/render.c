@@ -5,6 +5,7 @@
  * leaves, how a table and a row open and close, and which cells it prints. The walk knows no
  * language. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "back.h"
@@ -20,7 +21,7 @@ const char *fkcg_buf_str(const fkcg_buf *b)
 void fkcg_render_init(fkcg_render *r, fkcg_buf *b, const fkcg_plan *p, const fkcg_style *st,
                       const void *ctx)
 {
-    *r = (fkcg_render){.b = b, .p = p, .window = NULL, .st = st, .ctx = ctx};
+    *r = (fkcg_render){.b = b, .p = p, .window = NULL, .same = NULL, .st = st, .ctx = ctx};
     fkcg_buf_init(&r->scratch);
 }
 
@@ -332,11 +333,18 @@ bool fkcg_render_windowed(fkcg_table_id t)
            t == FKCG_T_SHARED_COST;
 }
 
+/* The sharing of the per-section tables in force: the render's own (a whole-plan table over
+ * sharded sections), the window's, or NULL (the plan's secs[].same_*). */
+static const size_t *const *same_of(const fkcg_render *r)
+{
+    return r->same ? r->same : r->window ? r->window->same : NULL;
+}
+
 /* The section whose cost section sec names: same (the first section with that cost), or,
  * when a window is printed, the first in that window (an earlier one's is another part's). */
 static size_t in_window(const fkcg_render *r, size_t sec, size_t same)
 {
-    return r->window ? r->window->same[FKCG_T_COST][sec] : same;
+    return same_of(r) ? same_of(r)[FKCG_T_COST][sec] : same;
 }
 
 /* Where section sec's table t (of input k, for DTYPES) is printed: at the first section with
@@ -350,8 +358,8 @@ static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_
     case FKCG_T_DTYPES: {
         size_t kk = *k;
         fkcg_plan_input(p,
-                        r->window ? r->window->same[FKCG_T_DTYPES][ps->inputs + *k]
-                                  : p->same_dtypes[ps->inputs + *k],
+                        same_of(r) ? same_of(r)[FKCG_T_DTYPES][ps->inputs + *k]
+                                   : p->same_dtypes[ps->inputs + *k],
                         sec, k);
         return *sec == was && *k == kk;
     }
@@ -362,8 +370,8 @@ static bool same_table(const fkcg_render *r, fkcg_table_id t, size_t *sec, size_
     case FKCG_T_COST: *sec = ps->same_cost; break;
     default: break;
     }
-    if (r->window && t <= FKCG_T_COST)
-        *sec = r->window->same[t][was];
+    if (same_of(r) && t <= FKCG_T_COST)
+        *sec = same_of(r)[t][was];
     return *sec == was;
 }
 
@@ -863,4 +871,95 @@ void fkcg_render_section(fkcg_render *r, size_t sec, void (*cost_fns)(fkcg_rende
         section_table(r, FKCG_T_PRECISION_BY, sec, FKCG_NONE, s->n_precision_by, s->precision_by,
                       fill_precision_by);
     r->in_section = false;
+}
+
+/* ---- gen --shards N: the plan's op kinds over N parts, each printed through a window ---- */
+
+/* same[i] (a section's, or for DTYPES an input's, first alike in the plan) made the first
+ * alike in i's shard: the items bucketed by shard (a counting sort, table order kept), then
+ * each shard's in order, keeping the first of each group (stamp: the shard that saw it last).
+ * A table is then printed at the first item of its group in the shard, as in the whole plan,
+ * so the dtypes a printed input table names are printed too. */
+static size_t *same_in_shards(const fkcg_plan *p, const fkcg_shards *sp, size_t n,
+                              const size_t *same, size_t stride, bool inputs)
+{
+    size_t ns = sp->n;
+    size_t *local = fkcg_xcalloc(n, sizeof *local), *first = fkcg_xcalloc(n, sizeof *first);
+    size_t *stamp = fkcg_xcalloc(n, sizeof *stamp), *order = fkcg_xcalloc(n, sizeof *order);
+    size_t *at = fkcg_xcalloc(ns + 1, sizeof *at);
+    for (size_t i = 0; i < n; i++)
+        at[sp->sec_part[inputs ? p->input_sec[i] : i] + 1]++;
+    for (size_t k = 0; k < ns; k++)
+        at[k + 1] += at[k];
+    for (size_t i = 0; i < n; i++)
+        order[at[sp->sec_part[inputs ? p->input_sec[i] : i]]++] = i;
+    for (size_t j = 0; j < n; j++) {
+        size_t i = order[j], g = *(const size_t *)(const void *)((const char *)same + i * stride);
+        size_t k = sp->sec_part[inputs ? p->input_sec[i] : i] + 1;
+        if (stamp[g] != k) {
+            stamp[g] = k;
+            first[g] = i;
+        }
+        local[i] = first[g];
+    }
+    free(at);
+    free(order);
+    free(first);
+    free(stamp);
+    return local;
+}
+
+void fkcg_shards_init(fkcg_shards *sp, const fkcg_plan *p, size_t n, const char *const *names)
+{
+    sp->n = n;
+    sp->w = fkcg_xcalloc(n, sizeof *sp->w);
+    sp->sec_part = fkcg_xcalloc(p->t->n_sections, sizeof *sp->sec_part);
+    sp->sec_local = fkcg_xcalloc(p->t->n_sections, sizeof *sp->sec_local);
+    size_t *op_shard = fkcg_xcalloc(p->n_ops, sizeof *op_shard);
+    size_t op = 0, row = 0;
+    for (size_t k = 0; k < n; k++) {
+        fkcg_window *w = &sp->w[k];
+        size_t goal = p->n_rows / n * (k + 1) + p->n_rows % n * (k + 1) / n;
+        w->part = k;
+        w->names = names;
+        w->sec_part = sp->sec_part;
+        w->sec_local = sp->sec_local;
+        w->op_lo = op;
+        w->row_lo = row;
+        while (op < p->n_ops && (k + 1 == n || p->ops[op].first < goal)) {
+            op_shard[op] = k;
+            row = p->ops[op++].end;
+        }
+        w->op_hi = op;
+        w->row_hi = row;
+        w->n_links = w->row_hi - w->row_lo;
+    }
+    for (size_t i = 0; i < p->t->n_sections; i++) {
+        fkcg_window *w = &sp->w[op_shard[p->secs[i].op]];
+        sp->sec_part[i] = w->part;
+        sp->sec_local[i] = w->n_secs++;
+    }
+    free(op_shard);
+    size_t stride = sizeof *p->secs;
+    n = p->t->n_sections;
+    sp->same[FKCG_T_FAST_PATHS] = same_in_shards(p, sp, n, &p->secs[0].same_fast_paths, stride,
+                                                 false);
+    sp->same[FKCG_T_DTYPES] = same_in_shards(p, sp, p->n_inputs, p->same_dtypes, sizeof(size_t),
+                                             true);
+    sp->same[FKCG_T_INPUTS] = same_in_shards(p, sp, n, &p->secs[0].same_inputs, stride, false);
+    sp->same[FKCG_T_OUTPUTS] = same_in_shards(p, sp, n, &p->secs[0].same_outputs, stride, false);
+    sp->same[FKCG_T_FIELDS] = same_in_shards(p, sp, n, &p->secs[0].same_fields, stride, false);
+    sp->same[FKCG_T_COST] = same_in_shards(p, sp, n, &p->secs[0].same_cost, stride, false);
+    for (size_t k = 0; k < sp->n; k++)
+        for (int t = 0; t <= FKCG_T_COST; t++)
+            sp->w[k].same[t] = sp->same[t];
+}
+
+void fkcg_shards_free(fkcg_shards *sp)
+{
+    free(sp->w);
+    free(sp->sec_part);
+    free(sp->sec_local);
+    for (int t = 0; t <= FKCG_T_COST; t++)
+        free(sp->same[t]);
 }

@@ -637,6 +637,13 @@ static void emit_op_kinds(fkcg_buf *b, const fkcg_plan *p)
            "impl ::core::fmt::Debug for OpKind {\n"
            "    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n"
            "        f.write_str(self.name())\n    }\n}\n\n");
+    if (p->n_ops)
+        PUT(b,
+            "/// The tag of a `#[repr(u32)]` enum's value (`OpParams`, `KernelRef`): its first u32\n"
+            "/// (RFC 2195), the variant's place.\n"
+            "fn tag<T>(v: &T) -> u32 {\n"
+            "    // SAFETY: T is a #[repr(u32)] enum, whose every value begins with its u32 tag.\n"
+            "    unsafe { *(v as *const T as *const u32) }\n}\n\n");
 }
 
 /* Field kinds: the Rust type of a scalar (the contract's own spelling) and of a Vec element;
@@ -680,18 +687,27 @@ static bool op_has_params(const fkcg_plan *p, const fkcg_plan_op *op)
     return SIG(p, op)->variant != NULL;
 }
 
+/* OpParams is #[repr(u32)] (when it has a variant): its tag is the variant's place, and
+ * each variant is laid out as the #[repr(C)] tuple struct (tag, fields...) (RFC 2195), which
+ * ops::<op>::Variant spells. Its op kind, Clone, Debug and PartialEq index a table, by tag, of
+ * small per-op functions: no function holds one match arm per op kind, whose checking (the
+ * derives' matches, and any match with a `_` arm over the enum) grew faster than the op kinds
+ * in rustc (issue 27). */
 static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
 {
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_ops; i++)
+        n += op_has_params(p, &p->ops[i]);
     PUT(b, "/// The op_params of every op kind that has some: one variant per contract\n"
            "/// `op_params.variant`, its fields in contract order.\n"
-           "#[allow(non_camel_case_types, non_snake_case)]\n"
-           "#[derive(Clone, Debug)]\npub enum OpParams {\n");
-    size_t n = 0;
+           "#[allow(non_camel_case_types, non_snake_case)]\n");
+    /* an enum of no variant can have no repr; its Clone and Debug are trivial */
+    put_str(b, n ? "#[repr(u32)]\n" : "#[derive(Clone, Debug)]\n");
+    PUT(b, "pub enum OpParams {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         const fkcg_section *s = SIG(p, &p->ops[i]);
         if (!op_has_params(p, &p->ops[i]))
             continue;
-        n++;
         PUT(b, "    /// The parameters of ");
         put_rdoc(b, p->ops[i].name);
         PUT(b, ".\n    ");
@@ -716,96 +732,120 @@ static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "        match *self {}\n    }\n}\n\n");
         return;
     }
-    PUT(b, "        match self {\n");
+    PUT(b, "        PARAMS[tag(self) as usize].op\n    }\n}\n\n"
+           "/// One variant of `OpParams`: its op kind and its own functions (ops::<op>).\n"
+           "struct ParamsFns {\n    op: OpKind,\n"
+           "    eq: fn(&OpParams, &OpParams) -> bool,\n    clone: fn(&OpParams) -> OpParams,\n"
+           "    fmt: fn(&OpParams, &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result,\n"
+           "}\n\n");
+    fkcg_buf_printf(
+        b, "/// Each variant's ParamsFns, by tag.\nstatic PARAMS: [ParamsFns; %zu] = [\n", n);
     for (size_t i = 0; i < p->n_ops; i++) {
         if (!op_has_params(p, &p->ops[i]))
             continue;
-        PUT(b, "            OpParams::");
-        put_rident(b, SIG(p, &p->ops[i])->variant);
-        PUT(b, " { .. } => OpKind::");
+        PUT(b, "    ParamsFns { op: OpKind::");
         put_rident(b, p->ops[i].name);
-        PUT(b, ",\n");
-    }
-    PUT(b, "        }\n    }\n}\n\n");
-    /* PartialEq through ops::<op>::params_eq, by op kind: the derived one's match over the
-     * pair (self, other) grew faster than the variants in rustc (issue 27). */
-    bool any_without = false;
-    for (size_t i = 0; i < p->n_ops; i++)
-        any_without |= !op_has_params(p, &p->ops[i]);
-    PUT(b, "impl PartialEq for OpParams {\n    fn eq(&self, other: &OpParams) -> bool {\n");
-    if (any_without)
-        PUT(b,
-            "        // An op kind without op_params has no variant: never reached.\n"
-            "        fn none(_: &OpParams, _: &OpParams) -> bool {\n            false\n        }\n");
-    fkcg_buf_printf(b,
-                    "        /// ops::<op>::params_eq, by op kind value.\n"
-                    "        static EQ: [fn(&OpParams, &OpParams) -> bool; %zu] = [\n",
-                    p->n_ops);
-    for (size_t i = 0; i < p->n_ops; i++) {
-        if (!op_has_params(p, &p->ops[i])) {
-            PUT(b, "            none,\n");
-            continue;
-        }
-        PUT(b, "            ops::");
+        PUT(b, ", eq: ops::");
         put_rident(b, p->ops[i].snake);
-        PUT(b, "::params_eq,\n");
+        PUT(b, "::params_eq, clone: ops::");
+        put_rident(b, p->ops[i].snake);
+        PUT(b, "::params_clone, fmt: ops::");
+        put_rident(b, p->ops[i].snake);
+        PUT(b, "::params_fmt },\n");
     }
-    PUT(b, "        ];\n        EQ[self.op_kind() as usize](self, other)\n    }\n}\n\n");
+    PUT(b, "];\n\nimpl PartialEq for OpParams {\n    fn eq(&self, other: &OpParams) -> bool {\n"
+           "        (PARAMS[tag(self) as usize].eq)(self, other)\n    }\n}\n\n"
+           "impl Clone for OpParams {\n    fn clone(&self) -> OpParams {\n"
+           "        (PARAMS[tag(self) as usize].clone)(self)\n    }\n}\n\n"
+           "impl ::core::fmt::Debug for OpParams {\n"
+           "    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n"
+           "        (PARAMS[tag(self) as usize].fmt)(self, f)\n    }\n}\n\n");
 }
 
-/* ops::<op>::params_eq: OpParams' PartialEq for this op kind's variant. */
+/* ops::<op>::Variant (OpParams' variant as laid out), TAG, variant() and OpParams'
+ * PartialEq, Clone and Debug for this op kind's variant (the derived ones' output). */
 static void emit_params_eq(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
 {
     const fkcg_section *s = SIG(p, op);
-    size_t variants = 0;
-    for (size_t i = 0; i < p->n_ops; i++)
-        variants += op_has_params(p, &p->ops[i]);
-    PUT(b, "        /// `OpParams`' `PartialEq` for its variant `");
+    size_t tag = 0;
+    for (const fkcg_plan_op *o = p->ops; o < op; o++)
+        tag += op_has_params(p, o);
+    PUT(b, "        // `OpParams::");
     put_rdoc(b, s->variant);
-    PUT(b, "`.\n        pub(in super::super) fn params_eq(a: &super::super::OpParams, "
-           "b: &super::super::OpParams) -> bool {\n            match (a, b) {\n");
-    for (int side = 0; side < 2; side++) {
-        put_str(b,
-                side ? ", super::super::OpParams::" : "                (super::super::OpParams::");
-        put_rident(b, s->variant);
-        PUT(b, " {");
-        for (size_t k = 0; k < s->n_fields; k++) {
-            put_str(b, k ? ", " : " ");
-            put_rident(b, s->fields[k].name);
-            fkcg_buf_printf(b, ": %c%zu", side ? 'b' : 'a', k);
-        }
-        put_str(b, s->n_fields ? " }" : "}");
-    }
-    PUT(b, ") => ");
-    for (size_t k = 0; k < s->n_fields; k++)
-        fkcg_buf_printf(b, "%sa%zu == b%zu", k ? " && " : "", k, k);
-    put_str(b, s->n_fields ? ",\n" : "true,\n");
-    if (variants > 1)
-        PUT(b, "                _ => false,\n");
-    PUT(b, "            }\n        }\n\n");
-}
-
-/* `name: type` of each C parameter of an op's wrappers, as in the C function type. */
-static void put_c_params(fkcg_buf *b, const fkcg_section *s, const char *rt, const char *indent)
-{
-    fkcg_buf_printf(b, "%sstream: *mut %sfkc_stream,\n", indent, rt);
-    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
-        bool in = i < s->n_inputs;
-        put_str(b, indent);
-        put_rident(b, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
-        if (in && s->inputs[i].variadic) { /* issue 22: a pointer array and its count */
-            fkcg_buf_printf(b, ": *const *const %sfkc_tensor,\n%s", rt, indent);
-            put_rident_suffixed(b, s->inputs[i].name, "_count");
-            put_str(b, ": usize,\n");
-            continue;
-        }
-        fkcg_buf_printf(b, ": *%s %sfkc_tensor,\n", in ? "const" : "mut", rt);
+    PUT(b, "` as laid out: its tag, then its fields (RFC 2195: `OpParams` is\n"
+           "        // `#[repr(u32)]`).\n        #[repr(C)]\n        struct Variant(u32");
+    for (size_t k = 0; k < s->n_fields; k++) {
+        PUT(b, ", ");
+        put_kind(b, &s->fields[k], false, op->snake, "super::super::");
     }
     fkcg_buf_printf(b,
-                    "%sparams: *const ::core::ffi::c_void,\n%sextra: *const ::core::ffi::c_void,\n",
-                    indent, indent);
+                    ");\n        // Its tag: its place among `OpParams`' variants.\n"
+                    "        const TAG: u32 = %zu;\n\n"
+                    "        // The variant's fields, when `p` is it.\n"
+                    "        fn variant(p: &super::super::OpParams) -> Option<&Variant> {\n"
+                    "            // SAFETY: Variant lays out variant TAG.\n"
+                    "            unsafe { super::super::variant_of(p, TAG) }\n"
+                    "        }\n\n",
+                    tag);
+    PUT(b, "        // `OpParams`' `PartialEq` for this variant.\n"
+           "        pub(in super::super) fn params_eq(a: &super::super::OpParams, "
+           "b: &super::super::OpParams) -> bool {\n"
+           "            match (variant(a), variant(b)) {\n");
+    put_str(b, s->n_fields ? "                (Some(a), Some(b)) => "
+                           : "                (Some(_), Some(_)) => ");
+    for (size_t k = 0; k < s->n_fields; k++)
+        fkcg_buf_printf(b, "%sa.%zu == b.%zu", k ? " && " : "", k + 1, k + 1);
+    put_str(b, s->n_fields ? ",\n" : "true,\n");
+    PUT(b, "                _ => false,\n            }\n        }\n\n");
+    PUT(b, "        // `OpParams`' `Clone` for this variant (`p` is it).\n"
+           "        pub(in super::super) fn params_clone(p: &super::super::OpParams) -> "
+           "super::super::OpParams {\n");
+    put_str(b,
+            s->n_fields
+                ? "            let v = variant(p).expect(\"OpParams: the variant of its tag\");\n"
+                : "            variant(p).expect(\"OpParams: the variant of its tag\");\n");
+    PUT(b, "            super::super::OpParams::");
+    put_rident(b, s->variant);
+    PUT(b, " {");
+    for (size_t k = 0; k < s->n_fields; k++) {
+        put_str(b, k ? ", " : " ");
+        put_rident(b, s->fields[k].name);
+        fkcg_buf_printf(b, ": v.%zu.clone()", k + 1);
+    }
+    put_str(b, s->n_fields ? " }\n        }\n\n" : "}\n        }\n\n");
+    PUT(b, "        // `OpParams`' `Debug` for this variant (`p` is it), as derived.\n"
+           "        pub(in super::super) fn params_fmt(p: &super::super::OpParams, "
+           "f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n");
+    put_str(b,
+            s->n_fields
+                ? "            let v = variant(p).expect(\"OpParams: the variant of its tag\");\n"
+                : "            variant(p).expect(\"OpParams: the variant of its tag\");\n");
+    PUT(b, "            f.debug_struct(");
+    put_rstr(b, s->variant);
+    PUT(b, ")");
+    for (size_t k = 0; k < s->n_fields; k++) {
+        PUT(b, ".field(");
+        put_rstr(b, s->fields[k].name);
+        fkcg_buf_printf(b, ", &v.%zu)", k + 1);
+    }
+    PUT(b, ".finish()\n        }\n\n");
 }
 
+/* The type of each C parameter of a wrapper of s's shape, as in the C function type; no
+ * names (the type is shared by every op kind of that shape: ops::<op>::Kernel's doc names
+ * them). */
+static void put_c_types(fkcg_buf *b, const fkcg_section *s)
+{
+    PUT(b, "    *mut rt::fkc_stream,\n");
+    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
+        bool in = i < s->n_inputs;
+        if (in && s->inputs[i].variadic) /* issue 22: a pointer array and its count */
+            PUT(b, "    *const *const rt::fkc_tensor,\n    usize,\n");
+        else
+            put_str(b, in ? "    *const rt::fkc_tensor,\n" : "    *mut rt::fkc_tensor,\n");
+    }
+    PUT(b, "    *const ::core::ffi::c_void,\n    *const ::core::ffi::c_void,\n");
+}
 
 /* A field's value as a Rust constant of its type (inside ops::<op snake>). */
 static void put_field_value(fkcg_buf *b, const fkcg_section *s, const fkcg_field *f)
@@ -883,6 +923,103 @@ static void emit_field_typing(fkcg_buf *b, const fkcg_section *s)
     }
 }
 
+/* A wrapper's shape: its inputs (t a tensor, v a variadic one: pointers and a count; 0 for
+ * none), then its number of outputs; `<what>_<shape>` names the function type and the call of it that
+ * every op kind of that shape shares (issue 27: not one copy per op kind). */
+static void put_shape(fkcg_buf *b, const char *what, const fkcg_section *s)
+{
+    put_str(b, what);
+    fkcg_buf_putc(b, '_');
+    for (size_t i = 0; i < s->n_inputs; i++)
+        fkcg_buf_putc(b, s->inputs[i].variadic ? 'v' : 't');
+    if (!s->n_inputs)
+        fkcg_buf_putc(b, '0'); /* no input: call_0_1, never call__1 (not snake case) */
+    fkcg_buf_printf(b, "_%zu", s->n_outputs);
+}
+
+static bool same_shape(const fkcg_section *a, const fkcg_section *b)
+{
+    if (a->n_inputs != b->n_inputs || a->n_outputs != b->n_outputs)
+        return false;
+    for (size_t i = 0; i < a->n_inputs; i++)
+        if (a->inputs[i].variadic != b->inputs[i].variadic)
+            return false;
+    return true;
+}
+
+/* Each distinct shape's function type Kernel_<shape> and call_<shape>, which checks the
+ * numbers of tensors and calls the wrapper, in the order of the first op kind of each. */
+static void emit_shapes(fkcg_buf *b, const fkcg_plan *p)
+{
+    if (!p->n_ops)
+        return;
+    PUT(b, "// What KernelRef::call hands to ops::<op>::call.\n"
+           "struct CallArgs<'a> {\n    stream: *mut rt::fkc_stream,\n"
+           "    inputs: &'a [*const rt::fkc_tensor],\n    outputs: &'a [*mut rt::fkc_tensor],\n"
+           "    params: Option<&'a OpParams>,\n    extra: *const ::core::ffi::c_void,\n}\n\n"
+           "// The wrapper `k` holds when its tag is `op`. SAFETY (the caller's): variant `op` of\n"
+           "// KernelRef holds a K (#[repr(u32)]: laid out as Ref, RFC 2195).\n"
+           "#[allow(unused_unsafe)] // the inner block: needed from edition 2024\n"
+           "unsafe fn wrapper_of<K: Copy>(k: &KernelRef, op: u32) -> Option<K> {\n"
+           "    #[repr(C)]\n    struct Ref<K>(u32, K);\n"
+           "    if tag(k) != op {\n        return None;\n    }\n"
+           "    Some(unsafe { (*(k as *const KernelRef as *const Ref<K>)).1 })\n}\n\n");
+    bool any = false;
+    for (size_t i = 0; i < p->n_ops; i++)
+        any |= op_has_params(p, &p->ops[i]);
+    if (any)
+        PUT(b,
+            "// The fields of `p` when its tag is `t`. SAFETY (the caller's): V lays out variant\n"
+            "// `t` of OpParams (#[repr(u32)]: its tag, then its fields, RFC 2195).\n"
+            "#[allow(unused_unsafe)] // the inner block: needed from edition 2024\n"
+            "unsafe fn variant_of<V>(p: &OpParams, t: u32) -> Option<&V> {\n"
+            "    if tag(p) != t {\n        return None;\n    }\n"
+            "    Some(unsafe { &*(p as *const OpParams as *const V) })\n}\n\n");
+    for (size_t i = 0; i < p->n_ops; i++) {
+        const fkcg_section *s = SIG(p, &p->ops[i]);
+        size_t j = 0;
+        while (j < i && !same_shape(SIG(p, &p->ops[j]), s))
+            j++;
+        if (j < i)
+            continue;
+        bool var = s->n_inputs && s->inputs[s->n_inputs - 1].variadic; /* issue 22 */
+        PUT(b,
+            "/// The C function type of a wrapper of this shape (inputs: t a tensor, v a variadic\n"
+            "/// input; then the number of outputs): `ops::<op>::Kernel`.\n"
+            "#[allow(non_camel_case_types)]\npub type ");
+        put_shape(b, "Kernel", s);
+        PUT(b, " = unsafe extern \"C\" fn(\n");
+        put_c_types(b, s);
+        PUT(b, ") -> rt::fkc_status;\n\n");
+        PUT(b,
+            "// Calls a wrapper of this shape with `params` (its C params or null): None (and no\n"
+            "// call) when the numbers of tensors are not its own.\n"
+            "#[allow(unused_unsafe)] // the inner block: needed from edition 2024\nunsafe fn ");
+        put_shape(b, "call", s);
+        PUT(b, "(f: ");
+        put_shape(b, "Kernel", s);
+        PUT(b, ", a: &CallArgs<'_>, params: *const ::core::ffi::c_void)\n"
+               "    -> Option<rt::fkc_status> {\n");
+        fkcg_buf_printf(b,
+                        "    let (inputs, outputs) = (a.inputs, a.outputs);\n"
+                        "    if inputs.len() %s %zu || outputs.len() != %zu {\n"
+                        "        return None;\n    }\n    Some(unsafe {\n        f(\n"
+                        "            a.stream,\n",
+                        var ? "<" : "!=", s->n_inputs, s->n_outputs);
+        for (size_t k = 0; k < s->n_inputs; k++)
+            if (var && k + 1 == s->n_inputs) /* the rest of `inputs`: the variadic tensors */
+                fkcg_buf_printf(b,
+                                "            inputs[%zu..].as_ptr(),\n"
+                                "            inputs.len() - %zu,\n",
+                                k, k);
+            else
+                fkcg_buf_printf(b, "            inputs[%zu],\n", k);
+        for (size_t k = 0; k < s->n_outputs; k++)
+            fkcg_buf_printf(b, "            outputs[%zu],\n", k);
+        PUT(b, "            params,\n            a.extra,\n        )\n    })\n}\n\n");
+    }
+}
+
 /* One op kind's C interface: its params' C view (a Vec field as pointer + _len) and the
  * wrappers' function type. */
 static void emit_op_call(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op);
@@ -901,7 +1038,7 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
         PUT(b, "_params`: the C view of `OpParams::");
         put_rdoc(b, s->variant);
         PUT(b, "` (pointers borrowed from it).\n"
-               "        #[repr(C)]\n        #[derive(Clone, Copy, Debug)]\n"
+               "        #[repr(C)]\n        #[derive(Clone, Copy)]\n"
                "        pub struct Params {\n");
         for (size_t k = 0; k < s->n_fields; k++) {
             bool vec;
@@ -928,9 +1065,17 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
         "        /// `params` points to ");
     put_str(b, s->variant ? "a `Params`" : "nothing (the op has no op_params)");
     PUT(b, ", `extra` to the op's side inputs or is null.\n"
-           "        pub type Kernel = unsafe extern \"C\" fn(\n");
-    put_c_params(b, s, "super::super::rt::", "            ");
-    PUT(b, "        ) -> super::super::rt::fkc_status;\n\n");
+           "        /// Its parameters: `stream`");
+    for (size_t i = 0; i < s->n_inputs + s->n_outputs; i++) {
+        bool in = i < s->n_inputs;
+        PUT(b, ", `");
+        put_rdoc(b, in ? s->inputs[i].name : s->outputs[i - s->n_inputs].name);
+        put_str(b, in && s->inputs[i].variadic ? "` (pointers and their count)" : "`");
+    }
+    PUT(b, ", `params`, `extra`.\n"
+           "        pub type Kernel = super::super::");
+    put_shape(b, "Kernel", s);
+    PUT(b, ";\n\n");
     if (s->variant)
         emit_params_eq(b, p, op);
     emit_op_call(b, p, op);
@@ -956,89 +1101,51 @@ static void emit_ops(fkcg_buf *b, const fkcg_plan *p)
 static void emit_op_call(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
 {
     const fkcg_section *s = SIG(p, op);
-    const char *r = "super::super::";
-    PUT(b, "        /// `KernelRef::call` for this op kind (see there): None unless `k` is its\n"
-           "        /// wrapper and `params` its variant.\n"
-           "        #[allow(unused_unsafe)] // the inner block: needed from edition 2024\n"
-           "        pub(in super::super) unsafe fn call(\n");
-    fkcg_buf_printf(b,
-                    "            k: &%sKernelRef,\n            stream: *mut %srt::fkc_stream,\n"
-                    "            inputs: &[*const %srt::fkc_tensor],\n"
-                    "            outputs: &[*mut %srt::fkc_tensor],\n"
-                    "            %s: Option<&%sOpParams>,\n"
-                    "            extra: *const ::core::ffi::c_void,\n"
-                    "        ) -> Option<%srt::fkc_status> {\n",
-                    r, r, r, r, s->variant ? "params" : "_params", r, r);
-    PUT(b, "            let f = match *k {\n                super::super::KernelRef::");
-    put_rident(b, op->name);
-    PUT(b, "(f) => f,\n");
-    if (p->n_ops > 1)
-        PUT(b, "                _ => return None,\n");
-    PUT(b, "            };\n");
-    if (s->variant && s->n_fields == 0) {
-        PUT(b, "            if !matches!(params, Some(super::super::OpParams::");
-        put_rident(b, s->variant);
-        PUT(b, " {})) {\n                return None;\n            }\n");
-    } else if (s->variant) {
-        PUT(b, "            let (");
-        for (size_t k = 0; k < s->n_fields; k++)
-            fkcg_buf_printf(b, "p%zu,%s", k, k + 1 < s->n_fields ? " " : "");
-        PUT(b, ") = match params {\n                Some(super::super::OpParams::");
-        put_rident(b, s->variant);
-        PUT(b, " {");
-        for (size_t k = 0; k < s->n_fields; k++) {
-            put_str(b, k ? ", " : " ");
-            put_rident(b, s->fields[k].name);
-            fkcg_buf_printf(b, ": p%zu", k);
-        }
-        PUT(b, " }) => (");
-        for (size_t k = 0; k < s->n_fields; k++)
-            fkcg_buf_printf(b, "p%zu,%s", k, k + 1 < s->n_fields ? " " : "");
-        PUT(b, "),\n                _ => return None,\n            };\n");
-    }
-    bool var = s->n_inputs && s->inputs[s->n_inputs - 1].variadic; /* issue 22 */
-    fkcg_buf_printf(b,
-                    "            if inputs.len() %s %zu || outputs.len() != %zu {\n"
-                    "                return None;\n            }\n",
-                    var ? "<" : "!=", s->n_inputs, s->n_outputs);
+    fkcg_buf_printf(
+        b,
+        "        // `KernelRef::call` for this op kind (see there): None unless `k` is its\n"
+        "        // wrapper and `a.params` its variant.\n"
+        "        pub(in super::super) unsafe fn call(k: &super::super::KernelRef, "
+        "a: &super::super::CallArgs<'_>)\n"
+        "            -> Option<super::super::rt::fkc_status> {\n"
+        "            // SAFETY: variant %zu of KernelRef holds a Kernel.\n"
+        "            let f: Kernel = unsafe { super::super::wrapper_of(k, %zu)? };\n",
+        (size_t)(op - p->ops), (size_t)(op - p->ops));
     if (s->variant) {
-        PUT(b, "            let c = Params {");
+        put_str(b, s->n_fields
+                       ? "            let v = variant(a.params?)?;\n            let c = Params {"
+                       : "            variant(a.params?)?;\n            let c = Params {");
         for (size_t k = 0; k < s->n_fields; k++) {
             bool vec;
             fkcg_kind_lookup(s->fields[k].kind, &vec);
             put_str(b, k ? ",\n                " : "\n                ");
             put_rident(b, s->fields[k].name);
             if (vec) {
-                fkcg_buf_printf(b, ": p%zu.as_ptr(),\n                ", k);
+                fkcg_buf_printf(b, ": v.%zu.as_ptr(),\n                ", k + 1);
                 put_rident_suffixed(b, s->fields[k].name, "_len");
-                fkcg_buf_printf(b, ": p%zu.len()", k);
+                fkcg_buf_printf(b, ": v.%zu.len()", k + 1);
             } else {
-                fkcg_buf_printf(b, fkcg_field_is_enum(&s->fields[k]) ? ": *p%zu as i32" : ": *p%zu",
-                                k);
+                fkcg_buf_printf(b, fkcg_field_is_enum(&s->fields[k]) ? ": v.%zu as i32" : ": v.%zu",
+                                k + 1);
             }
         }
         put_str(b, s->n_fields ? ",\n            };\n" : " unused: 0 };\n");
     }
-    PUT(b, "            Some(unsafe {\n                f(\n                    stream,\n");
-    for (size_t i = 0; i < s->n_inputs; i++)
-        if (var && i + 1 == s->n_inputs) /* the rest of `inputs`: the variadic input's tensors */
-            fkcg_buf_printf(b,
-                            "                    inputs[%zu..].as_ptr(),\n"
-                            "                    inputs.len() - %zu,\n",
-                            i, i);
-        else
-            fkcg_buf_printf(b, "                    inputs[%zu],\n", i);
-    for (size_t i = 0; i < s->n_outputs; i++)
-        fkcg_buf_printf(b, "                    outputs[%zu],\n", i);
-    put_str(b, s->variant ? "                    &c as *const _ as *const ::core::ffi::c_void,\n"
-                          : "                    ::core::ptr::null(),\n");
-    PUT(b, "                    extra,\n                )\n            })\n        }\n");
+    PUT(b, "            unsafe { super::super::");
+    put_shape(b, "call", s);
+    put_str(b, s->variant ? "(f, a, &c as *const Params as *const ::core::ffi::c_void) }\n"
+                          : "(f, a, ::core::ptr::null()) }\n");
+    PUT(b, "        }\n");
 }
 
 static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
 {
     PUT(b, "/// A kernel reference: a byte-width wrapper of the runtime, by op kind.\n"
-           "#[allow(non_camel_case_types)]\n#[derive(Clone, Copy)]\npub enum KernelRef {\n");
+           "#[allow(non_camel_case_types)]\n#[derive(Clone, Copy)]\n");
+    /* #[repr(u32)]: its tag is the op kind's value (every op kind has its variant, in order),
+     * so op_kind() is no match of one arm per op kind (issue 27); ops::<op>::call reads the
+     * function pointer as laid out. An enum of no variant can have no repr. */
+    put_str(b, p->n_ops ? "#[repr(u32)]\npub enum KernelRef {\n" : "pub enum KernelRef {\n");
     for (size_t i = 0; i < p->n_ops; i++) {
         put_doc_line(b, "    ", "A wrapper of op kind ", p->ops[i].name);
         PUT(b, "    ");
@@ -1048,16 +1155,15 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "::Kernel),\n");
     }
     PUT(b, "}\n\nimpl KernelRef {\n    /// The op kind of the wrapper.\n"
-           "    pub fn op_kind(&self) -> OpKind {\n        match self {\n");
-    for (size_t i = 0; i < p->n_ops; i++) {
-        PUT(b, "            KernelRef::");
-        put_rident(b, p->ops[i].name);
-        PUT(b, "(_) => OpKind::");
-        put_rident(b, p->ops[i].name);
-        PUT(b, ",\n");
-    }
+           "    pub fn op_kind(&self) -> OpKind {\n");
+    if (p->n_ops)
+        PUT(b, "        // SAFETY: the tag of a KernelRef is its op kind's value (variant i is op\n"
+               "        // kind i), a valid OpKind (#[repr(u32)] both).\n"
+               "        unsafe { ::core::mem::transmute::<u32, OpKind>(tag(self)) }\n");
+    else
+        PUT(b, "        match *self {}\n");
     PUT(b,
-        "        }\n    }\n\n"
+        "    }\n\n"
         "    /// Calls the wrapper: `params` is lent to it as the op's C params struct. None\n"
         "    /// (and no call) when `params` is not this op kind's variant or the numbers of\n"
         "    /// inputs and outputs differ from the contract's; else the wrapper's status.\n"
@@ -1074,9 +1180,7 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
         PUT(b, "        match *self {}\n    }\n}\n\n");
     } else {
         PUT(b,
-            "        type Call = unsafe fn(&KernelRef, *mut rt::fkc_stream, &[*const rt::fkc_tensor],\n"
-            "                              &[*mut rt::fkc_tensor], Option<&OpParams>,\n"
-            "                              *const ::core::ffi::c_void) -> Option<rt::fkc_status>;\n");
+            "        type Call = unsafe fn(&KernelRef, &CallArgs<'_>) -> Option<rt::fkc_status>;\n");
         fkcg_buf_printf(b,
                         "        /// ops::<op>::call, by op kind value.\n"
                         "        static CALLS: [Call; %zu] = [\n",
@@ -1086,10 +1190,10 @@ static void emit_kernel_ref(fkcg_buf *b, const fkcg_plan *p)
             put_rident(b, p->ops[i].snake);
             PUT(b, "::call,\n");
         }
-        PUT(b,
-            "        ];\n"
-            "        unsafe { CALLS[self.op_kind() as usize](self, stream, inputs, outputs, params, extra) }\n"
-            "    }\n}\n\n");
+        PUT(b, "        ];\n"
+               "        let a = CallArgs { stream, inputs, outputs, params, extra };\n"
+               "        unsafe { CALLS[self.op_kind() as usize](self, &a) }\n"
+               "    }\n}\n\n");
     }
     PUT(b, "impl ::core::fmt::Debug for KernelRef {\n"
            "    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n"
@@ -1309,21 +1413,25 @@ static void intern_free(interner *in)
 /* Where each row's key starts in KEY_DTYPES and which WRAPPERS row it calls; the first row
  * of each distinct wrapper, in WRAPPERS order; the pool's length. */
 typedef struct row_index {
+    size_t lo, hi; /* the rows indexed: key[i - lo], wrapper[i - lo] */
     size_t *key, *wrapper, *wrapper_row;
     size_t n_pool, n_wrappers;
 } row_index;
 
-static void index_rows(const fkcg_plan *p, row_index *x)
+/* The rows [lo, hi) (a shard's; all of them unsharded), indexed from lo. */
+static void index_rows(const fkcg_plan *p, size_t lo, size_t hi, row_index *x)
 {
     interner keys = {0}, wrappers = {0};
-    size_t *pool_at = fkcg_xcalloc(p->n_rows + 1, sizeof *pool_at); /* by distinct key */
-    x->key = fkcg_xcalloc(p->n_rows + 1, sizeof *x->key);
-    x->wrapper = fkcg_xcalloc(p->n_rows + 1, sizeof *x->wrapper);
-    x->wrapper_row = fkcg_xcalloc(p->n_rows + 1, sizeof *x->wrapper_row);
+    size_t *pool_at = fkcg_xcalloc(hi - lo + 1, sizeof *pool_at); /* by distinct key */
+    x->key = fkcg_xcalloc(hi - lo + 1, sizeof *x->key);
+    x->wrapper = fkcg_xcalloc(hi - lo + 1, sizeof *x->wrapper);
+    x->wrapper_row = fkcg_xcalloc(hi - lo + 1, sizeof *x->wrapper_row);
+    x->lo = lo;
+    x->hi = hi;
     x->n_pool = 0;
     fkcg_buf name;
     fkcg_buf_init(&name);
-    for (size_t i = 0; i < p->n_rows; i++) {
+    for (size_t i = lo; i < hi; i++) {
         const fkcg_binding *b = p->rows[i].b;
         int code[FKCG_KEY_MAX + 1];
         uint32_t n = fkcg_binding_n_key(b);
@@ -1335,12 +1443,12 @@ static void index_rows(const fkcg_plan *p, row_index *x)
             pool_at[at] = x->n_pool;
             x->n_pool += n;
         }
-        x->key[i] = pool_at[at];
+        x->key[i - lo] = pool_at[at];
         name.len = 0; /* one wrapper of one op kind: its name is a function of that op's type */
         fkcg_buf_printf(&name, "%zu:%s", p->rows[i].op, fkcg_nz(b->wrapper));
-        x->wrapper[i] = intern(&wrappers, name.data, name.len, &added);
+        x->wrapper[i - lo] = intern(&wrappers, name.data, name.len, &added);
         if (added)
-            x->wrapper_row[x->wrapper[i]] = i;
+            x->wrapper_row[x->wrapper[i - lo]] = i;
     }
     x->n_wrappers = wrappers.n;
     fkcg_buf_free(&name);
@@ -1370,20 +1478,34 @@ static void put_row_comment(fkcg_buf *b, const fkcg_plan *p, size_t i)
     fkcg_buf_putc(b, '\n');
 }
 
+/* A shard's name suffix of its binding tables ("_<k>"), or "" unsharded. */
+static void put_part(fkcg_buf *b, const fkcg_render *r)
+{
+    if (r->window)
+        fkcg_buf_printf(b, "_%zu", r->window->part);
+}
+
+/* Whether section sec is printed through r (its window's, or every one unsharded). */
+static bool in_part(const fkcg_render *r, size_t sec)
+{
+    return !r->window || r->window->sec_part[sec] == r->window->part;
+}
+
 /* In mod data: the bindings as rows of plain types (rt::tables::BindingRow: integers that index
  * KERNELS, KEY_DTYPES and WRAPPERS) and SYMBOLS, one string literal a row; no macro, no
- * constructor call per row, so rustc's cost stays a small constant per row. */
+ * constructor call per row, so rustc's cost stays a small constant per row. Sharded (r's
+ * window), a shard's rows [x->lo, x->hi), in tables of its own (KEY_DTYPES_<k>, ...). */
 static void emit_binding_rows(fkcg_render *r, const row_index *x)
 {
     const fkcg_plan *p = r->p;
     fkcg_buf *b = r->b;
-    fkcg_buf_printf(b,
-                    "\n    /// The dtypes of the bindings' keys: each key is a run of them "
-                    "(BindingRow::key, n_key).\n"
-                    "    pub(super) static KEY_DTYPES: [DType; %zu] = [\n",
-                    x->n_pool);
-    for (size_t i = 0, at = 0; i < p->n_rows; i++) {
-        if (x->key[i] != at)
+    PUT(b, "\n    /// The dtypes of the bindings' keys: each key is a run of them "
+           "(BindingRow::key, n_key).\n"
+           "    pub(super) static KEY_DTYPES");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [DType; %zu] = [\n", x->n_pool);
+    for (size_t i = x->lo, at = 0; i < x->hi; i++) {
+        if (x->key[i - x->lo] != at)
             continue; /* a key met before: its run is in the pool already */
         const fkcg_binding *bd = p->rows[i].b;
         PUT(b, "        ");
@@ -1395,11 +1517,11 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
         fkcg_buf_printf(b, "// [%zu]\n", at);
         at += fkcg_binding_n_key(bd);
     }
-    fkcg_buf_printf(b,
-                    "    ];\n    /// The wrappers the bindings call (BindingRow::wrapper): name, "
-                    "reference.\n"
-                    "    pub(super) static WRAPPERS: [(&str, KernelRef); %zu] = [\n",
-                    x->n_wrappers);
+    PUT(b, "    ];\n    /// The wrappers the bindings call (BindingRow::wrapper): name, "
+           "reference.\n"
+           "    pub(super) static WRAPPERS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [(&str, KernelRef); %zu] = [\n", x->n_wrappers);
     for (size_t w = 0; w < x->n_wrappers; w++) {
         PUT(b, "        (");
         put_wrapper(r, b, x->wrapper_row[w], false);
@@ -1407,11 +1529,11 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
         put_wrapper(r, b, x->wrapper_row[w], true);
         fkcg_buf_printf(b, "), // [%zu]\n", w);
     }
-    fkcg_buf_printf(b,
-                    "    ];\n    /// Each binding's symbol (`<entry_point>_<suffix>`), in table "
-                    "order.\n    pub(super) static SYMBOLS: [&str; %zu] = [\n",
-                    p->n_rows);
-    for (size_t i = 0; i < p->n_rows; i++) {
+    PUT(b, "    ];\n    /// Each binding's symbol (`<entry_point>_<suffix>`), in table "
+           "order.\n    pub(super) static SYMBOLS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [&str; %zu] = [\n", x->hi - x->lo);
+    for (size_t i = x->lo; i < x->hi; i++) {
         PUT(b, "        ");
         put_rstr(b, p->rows[i].b->symbol);
         PUT(b, ",\n");
@@ -1419,37 +1541,59 @@ static void emit_binding_rows(fkcg_render *r, const row_index *x)
     size_t *prec_base = fkcg_xcalloc(p->t->n_sections + 1, sizeof *prec_base), n_prec = 0;
     for (size_t s = 0; s < p->t->n_sections; s++) {
         prec_base[s] = n_prec;
-        n_prec += p->t->sections[s]->n_precision_by;
+        n_prec += in_part(r, s) ? p->t->sections[s]->n_precision_by : 0;
     }
-    fkcg_buf_printf(b,
-                    "    ];\n    /// The bindings' own precisions (precision_by_dtype), by section "
-                    "(BindingRow::precision - 1).\n"
-                    "    pub(super) static PRECISIONS: [&Precision; %zu] = [\n",
-                    n_prec);
+    PUT(b, "    ];\n    /// The bindings' own precisions (precision_by_dtype), by section "
+           "(BindingRow::precision - 1).\n"
+           "    pub(super) static PRECISIONS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [&Precision; %zu] = [\n", n_prec);
     for (size_t s = 0; s < p->t->n_sections; s++)
-        for (size_t k = 0; k < p->t->sections[s]->n_precision_by; k++) {
+        for (size_t k = 0; in_part(r, s) && k < p->t->sections[s]->n_precision_by; k++) {
             PUT(b, "        &");
             fkcg_render_name(r, b, FKCG_T_PRECISION_BY, s, FKCG_NONE);
             fkcg_buf_printf(b, "[%zu],\n", k);
         }
-    fkcg_buf_printf(b,
-                    "    ];\n    /// BINDINGS as plain data, in table order.\n"
-                    "    pub(super) static BINDING_ROWS: [rt::tables::BindingRow; %zu] = [\n",
-                    p->n_rows);
-    for (size_t i = 0; i < p->n_rows; i++) {
+    PUT(b,
+        "    ];\n    /// BINDINGS as plain data, in table order: [kernel, key, n_key, wrapper, width,\n"
+        "    /// precision] (rt::tables::BindingRow).\n"
+        "    pub(super) static BINDING_ROWS");
+    put_part(b, r);
+    fkcg_buf_printf(b, ": [rt::tables::BindingRow; %zu] = [\n", x->hi - x->lo);
+    for (size_t i = x->lo; i < x->hi; i++) {
         const fkcg_plan_row *row = &p->rows[i];
-        fkcg_buf_printf(b,
-                        "        rt::tables::BindingRow { kernel: %zu, key: %zu, n_key: %u, "
-                        "wrapper: %zu, width: %u, precision: %zu },",
-                        row->sec, x->key[i], (unsigned)fkcg_binding_n_key(row->b), x->wrapper[i],
+        fkcg_buf_printf(b, "        [%zu, %zu, %u, %zu, %u, %zu],", row->sec, x->key[i - x->lo],
+                        (unsigned)fkcg_binding_n_key(row->b), x->wrapper[i - x->lo],
                         (unsigned)row->b->byte_width,
                         row->b->precision_by ? prec_base[row->sec] + row->b->precision_by : 0);
         put_row_comment(b, p, i);
     }
-    PUT(b, "    ];\n\n    pub(super) fn bindings() -> Vec<Binding> {\n"
-           "        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, "
-           "&WRAPPERS,\n                             &PRECISIONS)\n    }\n");
+    PUT(b, "    ];\n");
     free(prec_base);
+}
+
+/* In mod data: BINDINGS' builder, from the rows (sharded: every shard's with rows, in order). */
+static void emit_bindings_fn(fkcg_buf *b, const fkcg_shards *sp)
+{
+    if (!sp) {
+        PUT(b, "\n    pub(super) fn bindings() -> Vec<Binding> {\n"
+               "        rt::tables::bindings(&BINDING_ROWS, &SYMBOLS, &KERNELS, &KEY_DTYPES, "
+               "&WRAPPERS,\n                             &PRECISIONS)\n    }\n");
+        return;
+    }
+    PUT(b, "\n    pub(super) fn bindings() -> Vec<Binding> {\n"
+           "        let mut rows = Vec::with_capacity(BINDINGS_LEN);\n");
+    for (size_t k = 0; k < sp->n; k++) {
+        if (sp->w[k].row_lo == sp->w[k].row_hi)
+            continue;
+        fkcg_buf_printf(b,
+                        "        rows.extend(rt::tables::bindings(&BINDING_ROWS_%zu, &SYMBOLS_%zu, "
+                        "&KERNELS, &KEY_DTYPES_%zu,\n"
+                        "                                         &WRAPPERS_%zu, "
+                        "&PRECISIONS_%zu));\n",
+                        k, k, k, k, k);
+    }
+    PUT(b, "        rows\n    }\n");
 }
 
 /* In mod data: each link registry's rows, its bindings' indices by symbol, and its builder. */
@@ -1495,22 +1639,58 @@ static void emit_link_rows(fkcg_render *r)
 /* The tables: each section's data and the bindings' rows in mod data, then the whole plan's
  * tables; BINDINGS, the link registries and LINK_REGISTRIES are built from the rows on first
  * use (rt::tables::Lazy). */
-static void emit_tables(fkcg_render *r)
+/* One part's sections' data and its binding rows, in mod data: the whole plan's (r's window
+ * NULL), or a shard's. */
+static void emit_part_data(fkcg_render *r)
+{
+    const fkcg_plan *p = r->p;
+    const fkcg_window *w = r->window;
+    row_index x;
+    index_rows(p, w ? w->row_lo : 0, w ? w->row_hi : p->n_rows, &x);
+    for (size_t i = 0, first = 1; i < p->t->n_sections; i++) {
+        if (!in_part(r, i))
+            continue;
+        if (!first)
+            fkcg_buf_putc(r->b, '\n');
+        first = 0;
+        fkcg_render_section(r, i, emit_cost_fns);
+    }
+    if (!w || w->row_lo < w->row_hi)
+        emit_binding_rows(r, &x);
+    row_index_free(&x);
+}
+
+/* The file name of part k (k >= 1) of a sharded module: @_bindings_<k>.rs. */
+static void put_part_file(fkcg_buf *b, const fkcg_plan *p, size_t k)
+{
+    fkcg_buf_printf(b, "%s_bindings_%zu.rs", p->prefix, k);
+}
+
+static void emit_tables(fkcg_render *r, const fkcg_shards *sp)
 {
     const fkcg_plan *p = r->p;
     fkcg_buf *b = r->b;
-    row_index x;
-    index_rows(p, &x);
     PUT(b, "/// The tables' parts, one group per kernel section (by index in KERNELS), then the\n"
            "/// bindings as plain rows.\nmod data {\n    use super::*;\n\n");
-    for (size_t i = 0; i < p->t->n_sections; i++) {
-        if (i)
-            fkcg_buf_putc(b, '\n');
-        fkcg_render_section(r, i, emit_cost_fns);
+    if (sp) {
+        fkcg_buf_printf(b,
+                        "    // gen --shards %zu: shard 0's sections and rows here, shard k's in "
+                        "the part\n    // %s_bindings_<k>.rs beside this file (included below).\n"
+                        "    const BINDINGS_LEN: usize = %zu;\n\n",
+                        sp->n, p->prefix, p->n_rows);
+        r->window = &sp->w[0];
     }
-    emit_binding_rows(r, &x);
+    emit_part_data(r);
+    r->window = NULL;
+    for (size_t k = 1; sp && k < sp->n; k++) {
+        PUT(b, "\n    include!(\"");
+        put_part_file(b, p, k);
+        PUT(b, "\");\n");
+    }
+    emit_bindings_fn(b, sp);
     emit_link_rows(r);
-    row_index_free(&x);
+    r->same = sp ? (const size_t *const *)sp->same : NULL; /* KERNELS and SHARED_COST name the
+                                                              shards' tables */
     PUT(b, "}\n\n/// The unknown-cost sentinel (docs/cost.md).\n"
            "pub static UNKNOWN_COST: Cost = Cost::UNKNOWN;\n\n");
     emit_tensor_costs(b, p);
@@ -1739,23 +1919,73 @@ static void emit_aliases(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "];\n");
 }
 
-static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
+/* Part k (k >= 1) of a sharded module: shard k's sections' data and binding rows, items of
+ * the top's mod data, which include!s it. */
+static void emit_rust_part(const fkcg_plan *p, const fkcg_shards *sp, size_t k, fkcg_buf *b)
+{
+    fkcg_render r;
+    fkcg_render_init(&r, b, p, &rust_style, NULL);
+    PUT(b, "// ");
+    put_part_file(b, p, k);
+    PUT(b, " - generated by fkcgen " FKCGEN_VERSION ": part of ");
+    fkcg_buf_printf(b, "%s_bindings.rs (gen --shards %zu).\n", p->prefix, sp->n);
+    const fkcg_window *w = &sp->w[k];
+    if (w->row_lo < w->row_hi)
+        fkcg_buf_printf(b, "// Shard %zu: op kinds %zu to %zu, bindings %zu to %zu.\n", k, w->op_lo,
+                        w->op_hi - 1, w->row_lo, w->row_hi - 1);
+    else
+        fkcg_buf_printf(b, "// Shard %zu holds no op kind.\n", k);
+    fkcg_buf_printf(
+        b,
+        "// Do not edit: change the contracts and run `make` (fkcgen gen --lang rust).\n"
+        "// %s_bindings.rs include!s it into its mod data; see docs/generated-code.md.\n",
+        p->prefix);
+    r.window = w;
+    emit_part_data(&r);
+    fkcg_render_free(&r);
+}
+
+/* The module, outs[0], and with shards > 1 (gen --shards) its parts 1 .. shards - 1, outs[k]. */
+static void emit_rust_parts(const fkcg_plan *p, size_t shards, fkcg_buf *const outs[])
 {
     fkcg_buf *b = outs[0];
+    fkcg_shards sp;
+    if (shards > 1)
+        fkcg_shards_init(&sp, p, shards, NULL);
     fkcg_render r;
     fkcg_render_init(&r, b, p, &rust_style, NULL);
     emit_banner(b, p);
     emit_prologue(b, p);
     emit_op_kinds(b, p);
     emit_op_params(b, p);
+    emit_shapes(b, p);
     emit_ops(b, p);
     emit_kernel_ref(b, p);
-    emit_tables(&r);
+    emit_tables(&r, shards > 1 ? &sp : NULL);
     put_str(b, functions);
     emit_optional(b, p);
     emit_aliases(b, p);
     emit_shape_only(b, p);
     fkcg_render_free(&r);
+    for (size_t k = 1; k < shards; k++)
+        emit_rust_part(p, &sp, k, outs[k]);
+    if (shards > 1)
+        fkcg_shards_free(&sp);
+}
+
+static void emit_rust(const fkcg_plan *p, fkcg_buf *const outs[])
+{
+    emit_rust_parts(p, 1, outs);
+}
+
+/* Whether a file `name` that opens with head is a part this back end wrote under that name:
+ * its banner ("// NAME - generated by fkcgen ", then the "Do not edit" line in it). */
+static bool own_part(const char *name, const char *head)
+{
+    char want[320];
+    int w = snprintf(want, sizeof want, "// %s - generated by fkcgen ", name);
+    const char *keep = strstr(head, "\n// Do not edit: change the contracts");
+    return w > 0 && (size_t)w < sizeof want && strncmp(head, want, (size_t)w) == 0 && keep;
 }
 
 /* ---- checks ---------------------------------------------------------------------------- */
@@ -1947,4 +2177,7 @@ const fkcg_backend fkcg_backend_rust = {
     .outputs = {"@_bindings.rs"},
     .check = check_rust,
     .emit = emit_rust,
+    .emit_parts = emit_rust_parts,
+    .part_output = "@_bindings_%.rs",
+    .own_part = own_part,
 };

@@ -32,7 +32,7 @@ typedef struct gen_opts {
     fkcg_format format;     /* --format: --check's findings (text by default) */
     const char *stubs;      /* --emit-stubs FILE, or NULL */
     const char *select;     /* --select FILE, or NULL (every binding) */
-    size_t shards;          /* --shards N: the C sources (1 by default) */
+    size_t shards;          /* --shards N: the back end's parts (1 by default) */
     const fkcg_backend *be; /* --lang: the back end (C by default) */
     char **files;           /* the contracts */
     size_t n_files;
@@ -53,8 +53,10 @@ static const char usage[] =
     "  --root DIR      make contract paths relative to DIR (default: the current directory)\n"
     "  --emit-stubs FILE  also write FILE, a C skeleton of the byte-width wrappers the\n"
     "                  contracts need (never overwrites: FILE must not exist)\n"
-    "  --shards N      split the C rows and dispatch by op kind over N sources (1 to 64):\n"
-    "                  DIR/NAME_bindings.c and DIR/NAME_bindings_1.c .. _<N-1>.c, one header\n"
+    "  --shards N      split the rows and dispatch by op kind over N parts (1 to 64):\n"
+    "                  C: DIR/NAME_bindings.c and DIR/NAME_bindings_1.c .. _<N-1>.c, one\n"
+    "                  header; Rust: DIR/NAME_bindings.rs, which include!s\n"
+    "                  DIR/NAME_bindings_1.rs .. _<N-1>.rs\n"
     "  --select FILE   emit only the bindings FILE names: one `OpKind` (all its dtypes) or\n"
     "                  `OpKind: DTYPE, DTYPE...` a line; the dispatch refuses the others\n"
     "                  with FKC_ERR_NO_KERNEL\n";
@@ -999,6 +1001,38 @@ static int check_outputs(char *const outs[], fkcg_buf *const texts[], int n_outs
     return rc;
 }
 
+/* --check: the parts an earlier gen with more --shards left in DIR (this gen would remove
+ * them: remove_stale_shards), each reported as an extra output. 0, or 1 when there is one. */
+static int check_extra_parts(const gen_opts *o, int dir_fd, fkcg_report *rep)
+{
+    int rc = 0;
+    for (size_t k = o->shards; dir_fd >= 0 && o->be->emit_parts && k < FKCG_MAX_SHARDS; k++) {
+        char tpl[64], name[FKCG_PREFIX_MAX * 2 + 96];
+        part_template(o->be, k, tpl, sizeof tpl);
+        expand_tpl(tpl, o->prefix, name, sizeof name);
+        if (!is_own_source(o->be, dir_fd, name))
+            continue;
+        char *path = output_path(o->out_dir, tpl, o->prefix);
+        fkcg_buf msg;
+        fkcg_buf_init(&msg);
+        fkcg_buf_printf(&msg,
+                        "%s is a part of an earlier gen --shards that this one (%zu part%s) does "
+                        "not write: regenerate with `make` (fkcgen gen removes it)",
+                        path, o->shards, o->shards == 1 ? "" : "s");
+        if (rep) {
+            fkcg_loc at = {path, 0, 0};
+            fkcg_report_case(rep, path);
+            fkcg_report_add(rep, FKCG_RULE_DRIFT, "error", &at, msg.data, NULL);
+        } else {
+            fkcg_cli_error("fkcgen gen", NULL, "%s", msg.data);
+        }
+        fkcg_buf_free(&msg);
+        free(path);
+        rc = 1;
+    }
+    return rc;
+}
+
 /* Completes both outputs (streamed while emitted); only when both are complete are they
  * renamed, so the pair is never half replaced. Then writes the depfile. dir_fd: the locked
  * output directory, synced after the renames. */
@@ -1154,9 +1188,11 @@ int fkcg_cmd_gen(int argc, char **argv)
     if (rc != 0 && !rep)
         fkcg_cli_error("fkcgen gen", NULL, "nothing written%s",
                        rc == 1 ? " (contract errors)" : "");
-    else if (rc == 0 && o.check)
+    else if (rc == 0 && o.check) {
         rc = check_outputs(outs, texts, n_outs, rep);
-    else if (rc == 0)
+        if (rc != 2 && check_extra_parts(&o, dir_fd, rep) != 0)
+            rc = 1;
+    } else if (rc == 0)
         rc = write_outputs(&o, outs, texts, files, n_outs, dir_fd);
     if (rep && fkcg_report_print(rep, o.format, stdout) != 0)
         rc = 2;

@@ -4,6 +4,7 @@
 #ifndef FKC_CLI_H
 #define FKC_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -117,6 +118,19 @@ int cli_run_conform(const cli_opts *o, char err[CLI_ERR_MAX]);
 int cli_run_set_rows(const cli_opts *o, char err[CLI_ERR_MAX]);
 
 struct fkc_context;
+struct fkc_buffer;
+struct fkc_tensor;
+/* An operand from an .npy file (fkc-run's ops, ops.c): reads path into a, its dtype
+ * cli_dtype_of_descr(descr, forced), '<u2' BF16 also when u2_is_bf16, and checks the rank is
+ * one fkc ops take. Messages name the file, and `what` after it when not NULL ("x.npy (the
+ * index): ..."); on failure a is freed. */
+int cli_load_npy(const char *path, const char *what, fkc_dtype forced, bool u2_is_bf16,
+                 npy_array *a, fkc_dtype *dt, char err[CLI_ERR_MAX]);
+/* A device buffer of `size` bytes (at least a's) holding a's bytes, and t its tensor of dtype
+ * dt and a's shape. */
+fkc_status cli_upload_npy(struct fkc_context *ctx, const npy_array *a, fkc_dtype dt, uint64_t size,
+                          struct fkc_buffer **buf, struct fkc_tensor *t);
+
 /* Creates the context --device (or the default) names, with the validation layer under
  * --validate. A CLI_EXIT_* code (CLI_EXIT_NO_DEVICE without a device), a message in err. */
 int cli_open_device(const cli_opts *o, struct fkc_context **ctx, char err[CLI_ERR_MAX]);

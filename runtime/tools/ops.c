@@ -29,20 +29,22 @@ static const char *shape_text(uint32_t rank, const size_t *shape, char *buf, siz
 
 /* ---- loading and checking ----------------------------------------------------------------- */
 
-/* Reads path and maps its dtype; checks the rank is one fkc ops take. */
-static int load(const char *path, fkc_dtype forced, npy_array *a, fkc_dtype *dt,
-                char err[CLI_ERR_MAX])
+int cli_load_npy(const char *path, const char *what, fkc_dtype forced, bool u2_is_bf16,
+                 npy_array *a, fkc_dtype *dt, char err[CLI_ERR_MAX])
 {
     char msg[CLI_ERR_MAX];
     if (npy_read(path, a, err) < 0)
         return -1;
+    const char *open = what ? " (" : "", *name = what ? what : "", *close = what ? ")" : "";
+    if (u2_is_bf16 && strcmp(a->descr + 1, "u2") == 0)
+        forced = FKC_DTYPE_BF16;
     if ((*dt = cli_dtype_of_descr(a->descr, forced, msg)) == FKC_DTYPE_COUNT) {
-        cli_errf(err, "%s: %s", path, msg);
+        cli_errf(err, "%s%s%s%s: %s", path, open, name, close, msg);
         goto fail;
     }
     if (a->rank < 1 || a->rank > FKC_MAX_RANK) {
-        cli_errf(err, "%s: rank %u is not supported (fkc ops take ranks 1..%d)", path, a->rank,
-                 FKC_MAX_RANK);
+        cli_errf(err, "%s%s%s%s: rank %u is not supported (fkc ops take ranks 1..%d)", path, open,
+                 name, close, a->rank, FKC_MAX_RANK);
         goto fail;
     }
     return 0;
@@ -179,11 +181,9 @@ int cli_open_device(const cli_opts *o, fkc_context **ctx, char err[CLI_ERR_MAX])
     return CLI_EXIT_FAIL;
 }
 
-/* A device buffer holding a's bytes (at least 4 bytes, a multiple of 4) and its tensor. */
-static fkc_status upload(fkc_context *ctx, const npy_array *a, fkc_dtype dt, fkc_buffer **buf,
-                         fkc_tensor *t)
+fkc_status cli_upload_npy(fkc_context *ctx, const npy_array *a, fkc_dtype dt, uint64_t size,
+                          fkc_buffer **buf, fkc_tensor *t)
 {
-    uint64_t size = a->nbytes ? ((uint64_t)a->nbytes + 3) & ~(uint64_t)3 : 4;
     fkc_status st = fkc_buffer_create(ctx, size, buf);
     if (st == FKC_OK && a->nbytes)
         st = fkc_buffer_upload(*buf, 0, a->data, a->nbytes);
@@ -195,15 +195,21 @@ static fkc_status upload(fkc_context *ctx, const npy_array *a, fkc_dtype dt, fkc
     return st;
 }
 
+/* The write-slice ops' buffers: a's bytes rounded up to a multiple of 4, at least 4. */
+static uint64_t word_size(const npy_array *a)
+{
+    return a->nbytes ? ((uint64_t)a->nbytes + 3) & ~(uint64_t)3 : 4;
+}
+
 /* The op on the device: upload, run (the ring position through a device buffer), download. */
 static fkc_status gpu_op(fkc_context *ctx, const cli_opts *o, npy_array *dst, fkc_dtype dt,
                          const npy_array *src)
 {
     fkc_buffer *db = NULL, *sb = NULL, *pb = NULL;
     fkc_tensor out, in;
-    fkc_status st = upload(ctx, dst, dt, &db, &out);
+    fkc_status st = cli_upload_npy(ctx, dst, dt, word_size(dst), &db, &out);
     if (st == FKC_OK)
-        st = upload(ctx, src, dt, &sb, &in);
+        st = cli_upload_npy(ctx, src, dt, word_size(src), &sb, &in);
     if (st == FKC_OK && o->cmd == CLI_CMD_WRITE_SLICE) {
         st = fkc_write_slice_sync(ctx, &in, &out, o->offsets);
     } else if (st == FKC_OK) {
@@ -263,9 +269,9 @@ int cli_run_op(const cli_opts *o, char err[CLI_ERR_MAX])
     int rc = CLI_EXIT_FAIL;
     if (check_out(o, err) < 0)
         return CLI_EXIT_FAIL;
-    if (load(o->dst, o->dtype, &dst, &ddt, err) < 0)
+    if (cli_load_npy(o->dst, NULL, o->dtype, false, &dst, &ddt, err) < 0)
         return CLI_EXIT_FAIL;
-    if (load(o->src, o->dtype, &src, &sdt, err) < 0) {
+    if (cli_load_npy(o->src, NULL, o->dtype, false, &src, &sdt, err) < 0) {
         npy_free(&dst);
         return CLI_EXIT_FAIL;
     }

@@ -12,27 +12,13 @@
 #include "fkc/fkc_reference.h"
 #include "fkc/fkc_runtime.h"
 
-/* Reads path; '<u2' is BF16 when bf16 says so, and `forced` (not BF16) must match. */
-static int load(const char *path, const char *what, fkc_dtype forced, int bf16, npy_array *a,
+/* Reads path (cli_load_npy); '<u2' is BF16 when bf16 says so, and `forced` (not BF16) must
+ * match. */
+static int load(const char *path, const char *what, fkc_dtype forced, bool bf16, npy_array *a,
                 fkc_dtype *dt, char err[CLI_ERR_MAX])
 {
-    char msg[CLI_ERR_MAX];
-    if (npy_read(path, a, err) < 0)
-        return -1;
-    bool u2 = strcmp(a->descr + 1, "u2") == 0;
-    fkc_dtype f = u2 && bf16 ? FKC_DTYPE_BF16 : forced == FKC_DTYPE_BF16 ? FKC_DTYPE_COUNT : forced;
-    if ((*dt = cli_dtype_of_descr(a->descr, f, msg)) == FKC_DTYPE_COUNT) {
-        cli_errf(err, "%s (%s): %s", path, what, msg);
-        npy_free(a);
-        return -1;
-    }
-    if (a->rank < 1 || a->rank > FKC_MAX_RANK) {
-        cli_errf(err, "%s (%s): rank %u is not supported (fkc ops take ranks 1..%d)", path, what,
-                 a->rank, FKC_MAX_RANK);
-        npy_free(a);
-        return -1;
-    }
-    return 0;
+    return cli_load_npy(path, what, forced == FKC_DTYPE_BF16 ? FKC_DTYPE_COUNT : forced, bf16, a,
+                        dt, err);
 }
 
 /* The shapes, named by file: the index [n], the source [n, the cache's axes but the slot's]. */
@@ -94,16 +80,7 @@ static void host_tensor(fkc_host_tensor *t, const npy_array *a, fkc_dtype dt)
 static fkc_status upload(fkc_context *ctx, const npy_array *a, fkc_dtype dt, fkc_buffer **buf,
                          fkc_tensor *t)
 {
-    uint64_t size = a->nbytes > 16 ? a->nbytes : 16;
-    fkc_status st = fkc_buffer_create(ctx, size, buf);
-    if (st == FKC_OK && a->nbytes)
-        st = fkc_buffer_upload(*buf, 0, a->data, a->nbytes);
-    memset(t, 0, sizeof *t);
-    t->buffer = *buf;
-    t->dtype = dt;
-    t->rank = a->rank;
-    memcpy(t->shape, a->shape, a->rank * sizeof a->shape[0]);
-    return st;
+    return cli_upload_npy(ctx, a, dt, a->nbytes > 16 ? a->nbytes : 16, buf, t);
 }
 
 static int run_gpu(const cli_opts *o, npy_array *dst, fkc_dtype ddt, const npy_array *src,
@@ -163,15 +140,15 @@ int cli_run_set_rows(const cli_opts *o, char err[CLI_ERR_MAX])
         return CLI_EXIT_FAIL;
     }
     /* '<u2' sources are BF16 with --src-dtype bf16, or --dtype bf16 without --src-dtype */
-    int sbf = o->src_dtype != FKC_DTYPE_COUNT ? o->src_dtype == FKC_DTYPE_BF16
-                                              : o->dtype == FKC_DTYPE_BF16;
+    bool sbf = o->src_dtype != FKC_DTYPE_COUNT ? o->src_dtype == FKC_DTYPE_BF16
+                                               : o->dtype == FKC_DTYPE_BF16;
     if (load(o->dst, "the cache", o->dtype, o->dtype == FKC_DTYPE_BF16, &dst, &ddt, err) < 0)
         return CLI_EXIT_FAIL;
     if (load(o->src, "the rows", o->src_dtype, sbf, &src, &sdt, err) < 0) {
         npy_free(&dst);
         return CLI_EXIT_FAIL;
     }
-    if (load(o->index, "the index", FKC_DTYPE_COUNT, 0, &idx, &idt, err) < 0) {
+    if (load(o->index, "the index", FKC_DTYPE_COUNT, false, &idx, &idt, err) < 0) {
         npy_free(&src);
         npy_free(&dst);
         return CLI_EXIT_FAIL;

@@ -29,7 +29,8 @@ expect "$out" "#define FKC_BINDING_COUNT 1"
 expect "$out" "bad.sel:1:1: error: op kind 'WriteSlise' is bound by no contract; did you mean 'WriteSlice'?"
 expect "$out" "fkcgen gen: nothing written (contract errors)"
 expect "$out" "exit 1"
-for f in fkc_bindings.h fkc_bindings.c fkc_bindings_1.c fkc_bindings_2.c fkc_bindings_3.c; do
+for f in fkc_bindings.h fkc_bindings.c fkc_bindings_1.c fkc_bindings_2.c fkc_bindings_3.c \
+	fkc_bindings.rs fkc_bindings_1.rs; do
 	grep -qx "$f" "$out" || { echo "check-diff-docs: the --shards 4 example did not list $f"; fail=1; }
 done
 

@@ -509,7 +509,8 @@ static void expressions(void **state)
         {" ( ( n ) ) ", "n"},
         {"n - 1 - 2", "((n - 1) - 2)"},
     };
-    fkcg_field fields[] = {{"capacity", "usize", NULL, {0}}, {"shape", "Vec<usize>", NULL, {0}}};
+    fkcg_field fields[] = {{.name = "capacity", .kind = "usize", .def_index = -1},
+                           {.name = "shape", .kind = "Vec<usize>", .def_index = -1}};
     fkcg_arena a = {0};
     FILE *sink = f->sink;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {

@@ -19,14 +19,13 @@ static fkcg_provider provider = {.fkc_version = 1,
 static fkcg_fast_path fast[2] = {{"all_inputs_contiguous", "cheap_elementwise"},
                                  {"all_inputs_contiguous", "cheap_elementwise"}};
 
-static fkcg_expr e_zero[2] = {{FKCG_EXPR_INT, 0, NULL, NULL, NULL},
-                              {FKCG_EXPR_INT, 0, NULL, NULL, NULL}};
+static fkcg_expr e_zero[2] = {{.kind = FKCG_EXPR_INT, .value = 0},
+                              {.kind = FKCG_EXPR_INT, .value = 0}};
 /* 2 * n * dtype_bytes, parsed left-associatively: ((2 * n) * dtype_bytes) */
-static fkcg_expr e_two[2] = {{FKCG_EXPR_INT, 2, NULL, NULL, NULL},
-                             {FKCG_EXPR_INT, 2, NULL, NULL, NULL}};
-static fkcg_expr e_n[2] = {{FKCG_EXPR_N, 0, NULL, NULL, NULL}, {FKCG_EXPR_N, 0, NULL, NULL, NULL}};
-static fkcg_expr e_db[2] = {{FKCG_EXPR_DTYPE_BYTES, 0, NULL, NULL, NULL},
-                            {FKCG_EXPR_DTYPE_BYTES, 0, NULL, NULL, NULL}};
+static fkcg_expr e_two[2] = {{.kind = FKCG_EXPR_INT, .value = 2},
+                             {.kind = FKCG_EXPR_INT, .value = 2}};
+static fkcg_expr e_n[2] = {{.kind = FKCG_EXPR_N}, {.kind = FKCG_EXPR_N}};
+static fkcg_expr e_db[2] = {{.kind = FKCG_EXPR_DTYPE_BYTES}, {.kind = FKCG_EXPR_DTYPE_BYTES}};
 static fkcg_expr e_mul1[2], e_mul2[2];
 
 #define SEED_NDTYPES 9 /* the seed's dtypes, F32 .. I8: the first nine of the vocabulary */
@@ -70,25 +69,37 @@ static void make_section(int k)
         in->layout[l] = "rejected";
     in->rank = "any";
     in->loc = (fkcg_loc){SEED, line[k] + 10, 3};
-    outputs[k] = (fkcg_output){"out",       "passthrough(src)", "src",  "from_params(dst_shape)",
-                               "dst_shape", "contiguous",       "none", {SEED, line[k] + 23, 3}};
-    outputs[k].in_place_input = -1; /* aliases no input (model.h: -1 when none) */
+    outputs[k] = (fkcg_output){.name = "out",
+                               .dtype_rule = "passthrough(src)",
+                               .dtype_rule_arg = "src",
+                               .shape_rule = "from_params(dst_shape)",
+                               .shape_rule_arg = "dst_shape",
+                               .layout_guarantee = "contiguous",
+                               .aliasing = "none",
+                               .loc = {SEED, line[k] + 23, 3},
+                               .rule = FKCG_DR_PASSTHROUGH,
+                               .fixed_dtype = -1,    /* not a fixed(D) rule */
+                               .in_place_input = -1, /* aliases no input (model.h) */
+                               .shape = FKCG_SR_FROM_PARAMS};
     fkcg_field *f = k == 0 ? fields0 : fields1;
-    f[0] = (fkcg_field){"dst_shape",
-                        "Vec<usize>",
-                        k == 0 ? "the larger destination extents"
-                               : "the ring-buffer destination extents",
-                        {SEED, line[k] + 18, 1}};
-    f[1] = k == 0 ? (fkcg_field){"offsets",
-                                 "Vec<usize>",
-                                 "per-axis slab start offset in dst",
-                                 {SEED, line[k] + 19, 1}}
-                  : (fkcg_field){"capacity",
-                                 "usize",
-                                 "ring window capacity along the rotating axis",
-                                 {SEED, line[k] + 19, 1}};
-    e_mul1[k] = (fkcg_expr){FKCG_EXPR_MUL, 0, NULL, &e_two[k], &e_n[k]};
-    e_mul2[k] = (fkcg_expr){FKCG_EXPR_MUL, 0, NULL, &e_mul1[k], &e_db[k]};
+    f[0] = (fkcg_field){.name = "dst_shape",
+                        .kind = "Vec<usize>",
+                        .note = k == 0 ? "the larger destination extents"
+                                       : "the ring-buffer destination extents",
+                        .loc = {SEED, line[k] + 18, 1},
+                        .def_index = -1};
+    f[1] = k == 0 ? (fkcg_field){.name = "offsets",
+                                 .kind = "Vec<usize>",
+                                 .note = "per-axis slab start offset in dst",
+                                 .loc = {SEED, line[k] + 19, 1},
+                                 .def_index = -1}
+                  : (fkcg_field){.name = "capacity",
+                                 .kind = "usize",
+                                 .note = "ring window capacity along the rotating axis",
+                                 .loc = {SEED, line[k] + 19, 1},
+                                 .def_index = -1};
+    e_mul1[k] = (fkcg_expr){.kind = FKCG_EXPR_MUL, .lhs = &e_two[k], .rhs = &e_n[k]};
+    e_mul2[k] = (fkcg_expr){.kind = FKCG_EXPR_MUL, .lhs = &e_mul1[k], .rhs = &e_db[k]};
     *s = (fkcg_section){0};
     s->heading = kernel[k];
     s->provider = &provider;
@@ -107,10 +118,16 @@ static void make_section(int k)
     s->fields = f;
     s->n_fields = 2;
     s->caps = (fkcg_caps){"requires_contiguous", &fast[k], 1, false, 16, 32};
-    s->cost = (fkcg_cost){true,       "judge_measured",       "cheap_elementwise",
-                          "0",        "2 * n * dtype_bytes",  &e_zero[k],
-                          &e_mul2[k], {SEED, line[k] + 36, 1}};
-    s->precision = (fkcg_precision){true, 0, 0.0, 0.0, true, notes[k], NULL};
+    s->cost = (fkcg_cost){.present = true,
+                          .provenance = "judge_measured",
+                          .cost_class = "cheap_elementwise",
+                          .flops_src = "0",
+                          .bytes_moved_src = "2 * n * dtype_bytes",
+                          .flops = &e_zero[k],
+                          .bytes_moved = &e_mul2[k],
+                          .loc = {SEED, line[k] + 36, 1}};
+    s->precision = (fkcg_precision){
+        .bit_stable_on_same_hardware = true, .audited = true, .notes = notes[k]};
     s->determinism = "bitwise";
     s->loc = (fkcg_loc){SEED, line[k], 1};
 }
@@ -131,10 +148,20 @@ const fkcg_table *seed_table(void)
                       : fkcg_dtypes[d].bytes == 2 ? "_b2"
                       : fkcg_dtypes[d].bytes == 4 ? "_b4"
                                                   : "_b8");
-            *b = (fkcg_binding){&sections[k], d, fkcg_dtypes[d].bytes, sym, w};
+            /* n_key 0: the hand-built key [dtype, dtype] (model.h) */
+            *b = (fkcg_binding){.section = &sections[k],
+                                .dtype = d,
+                                .byte_width = fkcg_dtypes[d].bytes,
+                                .symbol = sym,
+                                .wrapper = w};
         }
     }
-    table = (fkcg_table){provider_ptrs, 1, section_ptrs, 2, bindings, 18};
+    table = (fkcg_table){.providers = provider_ptrs,
+                         .n_providers = 1,
+                         .sections = section_ptrs,
+                         .n_sections = 2,
+                         .bindings = bindings,
+                         .n_bindings = 18};
     return &table;
 }
 

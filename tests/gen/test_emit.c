@@ -135,7 +135,12 @@ static one *one_new(void)
         o->b[i] = seed->bindings[i];
         o->b[i].section = &o->s;
     }
-    o->t = (fkcg_table){o->pp, 1, o->sp, 1, o->b, 9};
+    o->t = (fkcg_table){.providers = o->pp,
+                        .n_providers = 1,
+                        .sections = o->sp,
+                        .n_sections = 1,
+                        .bindings = o->b,
+                        .n_bindings = 9};
     return o;
 }
 
@@ -289,9 +294,9 @@ static void test_bad_identifiers_rejected(void **state)
     }
     /* A cost tree deeper than the front end's 64 operators. */
     static fkcg_expr chain[70];
-    chain[0] = (fkcg_expr){FKCG_EXPR_N, 0, NULL, NULL, NULL};
+    chain[0] = (fkcg_expr){.kind = FKCG_EXPR_N};
     for (int i = 1; i < 70; i++)
-        chain[i] = (fkcg_expr){FKCG_EXPR_ADD, 0, NULL, &chain[i - 1], &chain[0]};
+        chain[i] = (fkcg_expr){.kind = FKCG_EXPR_ADD, .lhs = &chain[i - 1], .rhs = &chain[0]};
     o = one_new();
     o->s.cost.flops = &chain[69];
     expect_rejected(o, "is nested too deeply");
@@ -385,7 +390,7 @@ static void test_cost_field_must_be_integer_scalar(void **state)
 {
     (void)state;
     one *o = one_new();
-    static fkcg_expr field = {FKCG_EXPR_FIELD, 0, "dst_shape", NULL, NULL};
+    static fkcg_expr field = {.kind = FKCG_EXPR_FIELD, .field = "dst_shape"};
     o->s.cost.bytes_moved = &field;
     expect_rejected(o, "error: cost expression variable 'dst_shape' is not an integer scalar");
 }
@@ -456,7 +461,12 @@ static void test_two_link_registries(void **state)
         b[i] = seed->bindings[i];
         b[i].section = &sec[i / 9];
     }
-    fkcg_table t = {pp, 2, sp, 2, b, 18};
+    fkcg_table t = {.providers = pp,
+                    .n_providers = 2,
+                    .sections = sp,
+                    .n_sections = 2,
+                    .bindings = b,
+                    .n_bindings = 18};
     fkcg_buf h, c;
     assert_int_equal(fkcg_emit_c_check(&t, stderr), 0);
     emit(&t, &h, &c);

@@ -84,6 +84,20 @@ check(fields[("AddmmOut", "alpha")].get("default") == 1.0 and
       fields[("AddmmOut", "beta")].get("default") == 1.0 and
       fields[("MaxDim", "keepdim")].get("default") is False,
       "dump --json: addmm's beta and alpha default 1, max.dim's keepdim false")
+# GLU's swiglu_oai reads op_params[2] and [3]: alpha and limit, f32, after op and swapped
+glu = [f["name"] for b in rows if b["op_kind"] == "Glu" for f in b["op_params"]["fields"]][:4]
+check(glu == ["op", "swapped", "alpha", "limit"] and
+      all(fields[("Glu", n)]["kind"] == "f32" and fields[("Glu", n)].get("default") == 0
+          for n in ("alpha", "limit")),
+      "dump --json: GLU's fields op, swapped, alpha, limit (f32, default 0) in ggml's order", str(glu))
+# An output shape a shape rule gives needs no extents param: only from_params outputs have one
+# (FLASH_ATTN_EXT's dst_shape, arange's out_shape).
+ext = sorted({(b["op_kind"], f["name"]) for b in rows
+              for f in (b["op_params"] or {}).get("fields", []) if f["kind"] == "Vec<usize>"})
+from_params = sorted({(b["op_kind"], o["shape_rule"][len("from_params("):-1]) for b in rows
+                      for o in b["outputs"] if o["shape_rule"].startswith("from_params(")})
+check(ext == from_params == [("Arange", "out_shape"), ("FlashAttnExt", "dst_shape")],
+      "dump --json: the only extents params are the two from_params outputs'", str((ext, from_params)))
 
 # The keys of each op kind (on each backend), and the wrong keys to try against them.
 keys = {}
@@ -540,10 +554,10 @@ for b in rows:
         ", ".join(rdt(d) for d in b["dtypes"]), b["backend"]))
     for n in (1, 3):
         h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[%s], &[&mut o as *mut "
-                 "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+                 "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0 }), "
                  "std::ptr::null()) }, Some(%d));" % (", ".join(["p"] * n), 2000 + n))
     h.append("    assert_eq!(unsafe { b.kernel.call(std::ptr::null_mut(), &[], &[&mut o as *mut "
-             "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0, out_shape: Vec::new() }), "
+             "rt::fkc_tensor], Some(&bindings::OpParams::Cat { dim: 0 }), "
              "std::ptr::null()) }, None);")
     break
 check(nvar == 1, "Rust: Cat's wrapper called with one and three tensors, and refused none")
@@ -618,15 +632,144 @@ if have_rustc:
               "input's tensors as one array, the costs over tensors",
               r.stdout[-3000:])
 
+# ---- Rust shards (issue 27): gen --lang rust --shards 4 is the same module in parts ----
+gen4 = os.path.join(tmp, "gen4")
+r = run([FKCGEN, "gen", "--lang", "rust", "--prefix", "ex", "--shards", "4", "--out-dir", gen4]
+        + rel, cwd=ROOT)
+parts = sorted(os.listdir(gen4)) if r.returncode == 0 else []
+check(parts == ["ex_bindings.rs", "ex_bindings_1.rs", "ex_bindings_2.rs", "ex_bindings_3.rs"],
+      "gen --lang rust --shards 4: the module and its parts 1 to 3 (%s)" % ", ".join(parts),
+      r.stderr)
+SHARDS_TEST = r"""
+pub mod sharded {
+    use super::rt;
+    include!("%s");
+}
+
+// Every table of the sharded module against the one-file module (checked above), row by row:
+// both are one plan, so the rows are in the same order; the types are each module's own.
+fn cost_eq(x: &bindings::Cost, y: &sharded::Cost) -> bool {
+    let args = [(0u64, 1u64), (1, 4), (1 << 31, 2), (1 << 32, 8), (1 << 63, 1), (u64::MAX, 4)];
+    let fx = |f: Option<bindings::CostFn>| args.map(|(n, d)| f.map(|f| f(n, d, None).to_bits()));
+    let fy = |f: Option<sharded::CostFn>| args.map(|(n, d)| f.map(|f| f(n, d, None).to_bits()));
+    (x.provenance, x.class, x.flops_expr, x.bytes_moved_expr) ==
+        (y.provenance, y.class, y.flops_expr, y.bytes_moved_expr) &&
+        fx(x.flops) == fy(y.flops) && fx(x.bytes_moved) == fy(y.bytes_moved)
+}
+
+fn kernel_of(b: &bindings::Binding) -> usize {
+    (b.info as *const bindings::KernelInfo as usize - bindings::KERNELS.as_ptr() as usize)
+        / std::mem::size_of::<bindings::KernelInfo>()
+}
+fn kernel_of_sharded(b: &sharded::Binding) -> usize {
+    (b.info as *const sharded::KernelInfo as usize - sharded::KERNELS.as_ptr() as usize)
+        / std::mem::size_of::<sharded::KernelInfo>()
+}
+fn row_of(b: Option<&bindings::Binding>) -> Option<usize> {
+    b.map(|b| (b as *const bindings::Binding as usize - bindings::BINDINGS.as_ptr() as usize)
+          / std::mem::size_of::<bindings::Binding>())
+}
+fn row_of_sharded(b: Option<&sharded::Binding>) -> Option<usize> {
+    b.map(|b| (b as *const sharded::Binding as usize - sharded::BINDINGS.as_ptr() as usize)
+          / std::mem::size_of::<sharded::Binding>())
+}
+
+#[test]
+fn shards_are_the_module() {
+    use bindings as a;
+    use sharded as s;
+    assert_eq!(a::OpKind::ALL.len(), s::OpKind::ALL.len());
+    for (x, y) in a::OpKind::ALL.iter().zip(s::OpKind::ALL.iter()) {
+        assert_eq!((x.name(), *x as u32), (y.name(), *y as u32));
+        match (a::op_shared_cost(*x), s::op_shared_cost(*y)) {
+            (None, None) => {}
+            (Some(cx), Some(cy)) => assert!(cost_eq(cx, cy), "{}'s shared cost", x.name()),
+            _ => panic!("{}'s shared cost: one module has none", x.name()),
+        }
+    }
+    assert_eq!(a::PROVIDERS[..], s::PROVIDERS[..]);
+    assert_eq!(a::KERNELS.len(), s::KERNELS.len());
+    for (x, y) in a::KERNELS.iter().zip(s::KERNELS.iter()) {
+        assert_eq!((x.kernel, x.op_kind.name(), x.backend, x.kernel_source, x.blurb, x.entry_point),
+                   (y.kernel, y.op_kind.name(), y.backend, y.kernel_source, y.blurb, y.entry_point));
+        assert_eq!((x.caps, x.precision, x.determinism, x.revision_hash, x.source_file, x.source_line),
+                   (y.caps, y.precision, y.determinism, y.revision_hash, y.source_file, y.source_line));
+        assert_eq!((x.provider, x.inputs, x.outputs, x.variant, x.fields, x.heading, x.prose),
+                   (y.provider, y.inputs, y.outputs, y.variant, y.fields, y.heading, y.prose));
+        assert!(cost_eq(x.cost, y.cost), "{}'s cost", x.kernel);
+    }
+    assert_eq!(a::BINDINGS.len(), s::BINDINGS.len());
+    for (i, (x, y)) in a::BINDINGS.iter().zip(s::BINDINGS.iter()).enumerate() {
+        assert_eq!((x.op_kind.name(), x.dtypes, x.backend, kernel_of(x), x.symbol, x.wrapper),
+                   (y.op_kind.name(), y.dtypes, y.backend, kernel_of_sharded(y), y.symbol, y.wrapper),
+                   "binding {}", i);
+        assert_eq!((x.kernel.op_kind().name(), x.byte_width, x.precision),
+                   (y.kernel.op_kind().name(), y.byte_width, y.precision), "binding {}", i);
+        assert!(cost_eq(x.cost, y.cost), "binding {}'s cost", i);
+        let (ox, oy) = (x.op_kind, y.op_kind);
+        assert_eq!(row_of(a::dispatch_key(ox, x.dtypes, x.backend)),
+                   row_of_sharded(s::dispatch_key(oy, y.dtypes, y.backend)), "binding {}", i);
+        assert_eq!(row_of(a::binding_lookup(ox, x.dtypes, x.backend, x.info.kernel_source)),
+                   row_of_sharded(s::binding_lookup(oy, y.dtypes, y.backend, y.info.kernel_source)));
+        if x.dtypes.len() == 2 {
+            assert_eq!(row_of(a::dispatch(ox, x.dtypes[0], x.dtypes[1], x.backend)),
+                       row_of_sharded(s::dispatch(oy, y.dtypes[0], y.dtypes[1], y.backend)));
+        }
+        assert_eq!(row_of(a::dispatch_key(ox, &x.dtypes[1..], x.backend)),
+                   row_of_sharded(s::dispatch_key(oy, &y.dtypes[1..], y.backend)));
+        assert_eq!(row_of(a::link_lookup(x.symbol).map(|e| e.binding)),
+                   row_of_sharded(s::link_lookup(y.symbol).map(|e| e.binding)));
+    }
+    assert_eq!(a::LINK_REGISTRIES.len(), s::LINK_REGISTRIES.len());
+    for (x, y) in a::LINK_REGISTRIES.iter().zip(s::LINK_REGISTRIES.iter()) {
+        assert_eq!((x.0, x.1.len()), (y.0, y.1.len()));
+        for (ex, ey) in x.1.iter().zip(y.1.iter()) {
+            assert_eq!((ex.symbol, ex.registry, row_of(Some(ex.binding))),
+                       (ey.symbol, ey.registry, row_of_sharded(Some(ey.binding))));
+        }
+    }
+    assert!(a::link_lookup("no_such_symbol").is_none() && s::link_lookup("no_such_symbol").is_none());
+    for be in [a::Backend::Vulkan, a::Backend::Cpu, a::Backend::Cuda] {
+        let (mut vx, mut vy) = (a::BINDINGS.to_vec(), s::BINDINGS.to_vec());
+        assert_eq!(a::fill_unset_cost_for_backend(&mut vx, be),
+                   s::fill_unset_cost_for_backend(&mut vy, be));
+        assert!(vx.iter().zip(vy.iter()).all(|(x, y)| cost_eq(x.cost, y.cost)));
+    }
+    assert_eq!(a::OPTIONAL_INPUTS.len(), s::OPTIONAL_INPUTS.len());
+    assert_eq!(a::OUTPUT_ALIASES.len(), s::OUTPUT_ALIASES.len());
+    assert_eq!(a::SHAPE_ONLY_INPUTS.len(), s::SHAPE_ONLY_INPUTS.len());
+}
+"""
+if have_rustc and len(parts) == 4:
+    sharness = os.path.join(tmp, "sharded.rs")
+    open(sharness, "w").write("\n".join(h) + SHARDS_TEST % os.path.join(gen4, "ex_bindings.rs"))
+    exe = os.path.join(tmp, "sharded")
+    r = run([RUSTC, "--edition", "2021", "--test", "-D", "warnings", "-C", "opt-level=0", sharness,
+             "-o", exe])
+    check(r.returncode == 0, "rustc: the module and its --shards 4 parts compile under -D warnings",
+          r.stderr[-3000:])
+    if r.returncode == 0:
+        r = run([exe])
+        check(r.returncode == 0 and "12 passed" in r.stdout,
+              "rustc: the sharded module's op kinds, providers, kernels, bindings, costs (shared "
+              "ones too), dispatch, lookups, link registries and cost filling are the one-file "
+              "module's", r.stdout[-3000:])
+
 # ---- permute (no example states one): the SUM_ROWS section with permute rules, checked ----
 src = open(os.path.join(ROOT, "contracts/examples/ggml-vulkan/ops.md")).read()
 a = src.index("## sum_rows\n")
 sec = src[a:src.index("\n## ", a + 1)]
 head = src[:src.index("\n## ")]
-for rule, want in (("permute(src, [1, 0, 2])", ["src", "[1, 0, 2]"]),
-                   ("permute(src, dst_shape)", ["src", "dst_shape"])):
+# (SUM_ROWS states no op_params: the field-operand case adds a Vec field perm for the rule)
+perm = ("  op_params:\n    variant: SumRows\n    fields:\n"
+        "      perm: { kind: \"Vec<usize>\", note: \"the axes' order\" }\nreturn:")
+for rule, want, fields_in in (("permute(src, [1, 0, 2])", ["src", "[1, 0, 2]"], False),
+                              ("permute(src, perm)", ["src", "perm"], True)):
     pm = os.path.join(tmp, "permute.md")
-    open(pm, "w").write(head + "\n" + sec.replace("reduce(src, 0, true)", rule) + "\n")
+    ps = sec.replace("reduce(src, 0, true)", rule)
+    if fields_in:
+        ps = ps.replace("return:", perm, 1)
+    open(pm, "w").write(head + "\n" + ps + "\n")
     r = run([FKCGEN, "dump", "--json", pm])
     outs = json.loads(r.stdout)["bindings"][0]["outputs"] if r.returncode == 0 else []
     check(r.returncode == 0 and outs[0].get("shape") == "permute" and

@@ -640,6 +640,21 @@ static void test_set_rows_bindings(void **state)
                          FKC_ERR_NO_KERNEL);
         assert_null(fkc_binding_lookup_key(FKC_OP_SET_ROWS, bad[i], 3, FKC_BACKEND_VULKAN, NULL));
     }
+    /* Each kernel's output is the cache, written in place (in_place: cache): one alias row per
+     * SetRows section, naming input 2, and none for the write-slice family. */
+    static const char *const alias_kernels[] = {"set_rows", "set_rows_narrow", "set_rows_widen"};
+    assert_int_equal(FKC_OUTPUT_ALIAS_COUNT, 3);
+    for (size_t i = 0; i < FKC_OUTPUT_ALIAS_COUNT; i++) {
+        const fkc_output_alias *o = &fkc_output_aliases[i];
+        const fkc_kernel_info *k = &fkc_kernels[o->kernel];
+        assert_string_equal(k->kernel, alias_kernels[i]);
+        assert_int_equal(o->op, FKC_OP_SET_ROWS);
+        assert_int_equal(o->output, 0);
+        assert_string_equal(o->name, "out");
+        assert_int_equal(o->in_place, 2);
+        assert_string_equal(k->inputs[o->in_place].name, "cache");
+        assert_false(o->out_arg);
+    }
     assert_string_equal(fkc_op_kind_name(FKC_OP_SET_ROWS), "SetRows");
     assert_string_equal(fkc_providers[0].name, "fkc-runtime-set-rows");
     assert_string_equal(fkc_providers[0].source_file, SET_ROWS);

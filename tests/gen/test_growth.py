@@ -9,7 +9,8 @@ For three corpus shapes (scripts/bench-gen-corpus.py) at N and 4N sections:
              N/10 link registries;
   shared     as providers, but the sections share 10 op kinds: every op kind is bound by N/10
              sections of as many kernel sources (dispatch groups, one signature per op kind);
-each of `check`, `gen` (C), `gen --lang rust`, `gen --shards 4` and `dump --json` is counted
+each of `check`, `gen` (C), `gen --lang rust`, `gen --shards 4`, `gen --lang rust --shards 4`
+and `dump --json` is counted
 at both sizes. A linear pass gives a ratio of 4 (a little less: the start-up is fixed); a
 quadratic part that is p of the count at N gives 4 + 12 p. The test fails when a command's
 ratio passes MAX_RATIO, or when the back end's own part (the command's count minus that of
@@ -33,6 +34,7 @@ SHAPES = (("unique", ["100"]), ("providers", ["10", "--providers"]),
 COMMANDS = (("check", ["check"]), ("gen c", ["gen", "--out-dir", "@c"]),
             ("gen rust", ["gen", "--lang", "rust", "--out-dir", "@r"]),
             ("gen --shards 4", ["gen", "--shards", "4", "--out-dir", "@s"]),
+            ("gen rust --shards 4", ["gen", "--lang", "rust", "--shards", "4", "--out-dir", "@t"]),
             ("dump --json", ["dump", "--json"]))
 
 
@@ -73,7 +75,7 @@ def main():
     passed = failed = 0
     work = tempfile.mkdtemp(prefix="fkcg_growth_")
     try:
-        print("%-10s %-15s %14s %14s %6s %6s" % ("shape", "command", "I refs at %d" % N,
+        print("%-10s %-20s %14s %14s %6s %6s" % ("shape", "command", "I refs at %d" % N,
                                                   "at %d" % (4 * N), "ratio", "back"))
         for shape, args in SHAPES:
             small, big = count(work, shape, N, args), count(work, shape, 4 * N, args)
@@ -83,7 +85,7 @@ def main():
                 if name != "check":
                     back = (big[name] - big["check"]) / max(1, small[name] - small["check"])
                 ok = ratio <= MAX_RATIO and (back is None or back <= MAX_BACK_RATIO)
-                print("%-10s %-15s %14d %14d %6.2f %6s" % (shape, name, small[name], big[name],
+                print("%-10s %-20s %14d %14d %6.2f %6s" % (shape, name, small[name], big[name],
                       ratio, "-" if back is None else "%.2f" % back))
                 print("%s %s %s: ratio %.2f (at most %.1f)%s" % (
                     "ok" if ok else "FAIL", shape, name, ratio, MAX_RATIO,

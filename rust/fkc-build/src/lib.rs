@@ -19,6 +19,13 @@
 //! }
 //! ```
 //!
+//! `Config::shards(n)` writes the module in n parts (`fkcgen gen --shards n`) that the module
+//! `include!`s from beside itself; the `include!` above stays as it is:
+//!
+//! ```no_run
+//! fkc_build::Config::new().prefix("cb").shards(4).compile(&["contracts/fill.md"]).unwrap();
+//! ```
+//!
 //! Several providers, each compiled with its own prefix, build into one crate: one module each,
 //! each with its own link registry. fkcgen is the one of the fkc this crate belongs to, found
 //! (first match) by `Config::fkcgen`, the FKCGEN variable, FKC_BUILD_DIR/fkcgen (an fkc build
@@ -56,6 +63,7 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     fkcgen: Option<PathBuf>,
     root: Option<PathBuf>,
+    shards: Option<usize>,
     quiet: bool,
 }
 
@@ -88,6 +96,16 @@ impl Config {
     /// (default: CARGO_MANIFEST_DIR).
     pub fn root(&mut self, dir: impl AsRef<Path>) -> &mut Config {
         self.root = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Writes the module in `n` parts (`fkcgen gen --shards n`, 1 to 64; default one file):
+    /// `<prefix>_bindings.rs`, which `include!`s `<prefix>_bindings_1.rs` ..
+    /// `<prefix>_bindings_<n-1>.rs` from beside itself, so the crate includes the one file as
+    /// before; the same module, each part smaller (docs/generated-code.md, "Rust shards").
+    /// fkcgen removes the parts an earlier run with more shards left.
+    pub fn shards(&mut self, n: usize) -> &mut Config {
+        self.shards = Some(n);
         self
     }
 
@@ -134,11 +152,18 @@ impl Config {
         check_version(&fkcgen)?;
         fs::create_dir_all(&out_dir)
             .map_err(|e| Error(format!("fkc-build: cannot create {}: {}", out_dir.display(), e)))?;
+        if let Some(n) = self.shards {
+            if !(1..=64).contains(&n) {
+                return err(format!("fkc-build: shards({}): give a number from 1 to 64", n));
+            }
+        }
         let depfile = out_dir.join(format!("{}_bindings.d", prefix));
+        let shards = self.shards.map(|n| n.to_string());
         let status = Command::new(&fkcgen)
             .current_dir(&root)
             .args(["gen", "--lang", "rust", "--prefix", &prefix, "--root"])
             .arg(&root)
+            .args(shards.iter().flat_map(|n| ["--shards", n.as_str()]))
             .arg("--out-dir")
             .arg(&out_dir)
             .arg("--depfile")
@@ -156,6 +181,8 @@ impl Config {
         }
         let text = fs::read_to_string(&depfile)
             .map_err(|e| Error(format!("fkc-build: {}: {}", depfile.display(), e)))?;
+        // The rule's targets are the module and every part (--shards): one run wrote them all
+        // from these prerequisites, so the same lines rerun the script for all of them.
         for dep in depfile_prerequisites(&text)? {
             let path = Path::new(&dep);
             let path = if path.is_absolute() { path.to_path_buf() } else { root.join(path) };
@@ -254,5 +281,8 @@ mod tests {
         let d = "out/a_bindings.rs: contracts/x\\ y.md c/\\#h.md \\\n  /usr/bin/fkc$$gen\n\nc/x:\n";
         assert_eq!(depfile_prerequisites(d).unwrap(), ["contracts/x y.md", "c/#h.md", "/usr/bin/fkc$gen"]);
         assert!(depfile_prerequisites("no rule").is_err());
+        // gen --shards: the module and its parts are the rule's targets
+        let d = "o/a_bindings.rs o/a_bindings_1.rs o/a_bindings_2.rs: \\\n  c/x.md \\\n  /f/fkcgen\n";
+        assert_eq!(depfile_prerequisites(d).unwrap(), ["c/x.md", "/f/fkcgen"]);
     }
 }

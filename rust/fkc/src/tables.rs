@@ -681,24 +681,14 @@ impl<T> core::ops::Deref for Lazy<T> {
     }
 }
 
-/// One binding as plain data, the generated `BINDING_ROWS`: indices into its module's tables.
-/// Its op kind, backend, cost and kernel_source are its section's (`KERNELS[kernel]`), its
-/// symbol the same row of `SYMBOLS`; its precision its section's (0) or `PRECISIONS[p - 1]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BindingRow {
-    /// Its section's row of `KERNELS`.
-    pub kernel: u32,
-    /// Where its key starts in `KEY_DTYPES`.
-    pub key: u32,
-    /// The key's slots.
-    pub n_key: u32,
-    /// Its wrapper's row of `WRAPPERS`.
-    pub wrapper: u32,
-    /// The dtype's byte width.
-    pub width: u32,
-    /// 0: its section's precision; p: `PRECISIONS[p - 1]` (a `precision_by_dtype` entry).
-    pub precision: u32,
-}
+/// One binding as plain data, a row of the generated `BINDING_ROWS`: six integers, indices
+/// into its module's tables, `[kernel, key, n_key, wrapper, width, precision]`: its section's
+/// row of `KERNELS` (which gives its op kind, backend, cost and kernel_source), where its key
+/// starts in `KEY_DTYPES` and its number of slots, its wrapper's row of `WRAPPERS`, the
+/// dtype's byte width, and 0 for its section's precision or p for `PRECISIONS[p - 1]` (a
+/// `precision_by_dtype` entry). Its symbol is the same row of `SYMBOLS`. An array literal per
+/// binding, not a struct literal: the fewest tokens for rustc to read and type (issue 27).
+pub type BindingRow = [u32; 6];
 
 /// The bindings of plain `rows` (row i's symbol is `symbols[i]`), built once (a generated
 /// module's `BINDINGS`). Panics when an index is out of range, which fkcgen never writes.
@@ -708,15 +698,16 @@ pub fn bindings<S: Contracts>(rows: &'static [BindingRow], symbols: &'static [&'
                               precisions: &'static [&'static Precision]) -> Vec<Binding<S>> {
     assert_eq!(rows.len(), symbols.len(), "one symbol per binding row");
     rows.iter().zip(symbols).map(|(r, &symbol)| {
-        let info = &kernels[r.kernel as usize];
-        let (wrapper, kernel) = wrappers[r.wrapper as usize];
-        let key = r.key as usize;
-        let precision = match r.precision {
+        let [kernel, key, n_key, wrapper, width, precision] = *r;
+        let info = &kernels[kernel as usize];
+        let (wrapper, kernel) = wrappers[wrapper as usize];
+        let key = key as usize;
+        let precision = match precision {
             0 => &info.precision,
             p => precisions[p as usize - 1],
         };
-        Binding { op_kind: info.op_kind, dtypes: &keys[key..key + r.n_key as usize],
-                  backend: info.backend, info, symbol, wrapper, kernel, byte_width: r.width,
+        Binding { op_kind: info.op_kind, dtypes: &keys[key..key + n_key as usize],
+                  backend: info.backend, info, symbol, wrapper, kernel, byte_width: width,
                   cost: info.cost, precision }
     }).collect()
 }

@@ -77,10 +77,17 @@ impl ::core::fmt::Debug for OpKind {
     }
 }
 
+/// The tag of a `#[repr(u32)]` enum's value (`OpParams`, `KernelRef`): its first u32
+/// (RFC 2195), the variant's place.
+fn tag<T>(v: &T) -> u32 {
+    // SAFETY: T is a #[repr(u32)] enum, whose every value begins with its u32 tag.
+    unsafe { *(v as *const T as *const u32) }
+}
+
 /// The op_params of every op kind that has some: one variant per contract
 /// `op_params.variant`, its fields in contract order.
 #[allow(non_camel_case_types, non_snake_case)]
-#[derive(Clone, Debug)]
+#[repr(u32)]
 pub enum OpParams {
     /// The parameters of WriteSlice.
     WriteSlice {
@@ -105,22 +112,102 @@ pub enum OpParams {
 impl OpParams {
     /// The op kind these parameters belong to.
     pub fn op_kind(&self) -> OpKind {
-        match self {
-            OpParams::WriteSlice { .. } => OpKind::WriteSlice,
-            OpParams::WriteSliceRotating { .. } => OpKind::WriteSliceRotating,
-        }
+        PARAMS[tag(self) as usize].op
     }
 }
 
+/// One variant of `OpParams`: its op kind and its own functions (ops::<op>).
+struct ParamsFns {
+    op: OpKind,
+    eq: fn(&OpParams, &OpParams) -> bool,
+    clone: fn(&OpParams) -> OpParams,
+    fmt: fn(&OpParams, &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result,
+}
+
+/// Each variant's ParamsFns, by tag.
+static PARAMS: [ParamsFns; 2] = [
+    ParamsFns { op: OpKind::WriteSlice, eq: ops::write_slice::params_eq, clone: ops::write_slice::params_clone, fmt: ops::write_slice::params_fmt },
+    ParamsFns { op: OpKind::WriteSliceRotating, eq: ops::write_slice_rotating::params_eq, clone: ops::write_slice_rotating::params_clone, fmt: ops::write_slice_rotating::params_fmt },
+];
+
 impl PartialEq for OpParams {
     fn eq(&self, other: &OpParams) -> bool {
-        /// ops::<op>::params_eq, by op kind value.
-        static EQ: [fn(&OpParams, &OpParams) -> bool; 2] = [
-            ops::write_slice::params_eq,
-            ops::write_slice_rotating::params_eq,
-        ];
-        EQ[self.op_kind() as usize](self, other)
+        (PARAMS[tag(self) as usize].eq)(self, other)
     }
+}
+
+impl Clone for OpParams {
+    fn clone(&self) -> OpParams {
+        (PARAMS[tag(self) as usize].clone)(self)
+    }
+}
+
+impl ::core::fmt::Debug for OpParams {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        (PARAMS[tag(self) as usize].fmt)(self, f)
+    }
+}
+
+// What KernelRef::call hands to ops::<op>::call.
+struct CallArgs<'a> {
+    stream: *mut rt::fkc_stream,
+    inputs: &'a [*const rt::fkc_tensor],
+    outputs: &'a [*mut rt::fkc_tensor],
+    params: Option<&'a OpParams>,
+    extra: *const ::core::ffi::c_void,
+}
+
+// The wrapper `k` holds when its tag is `op`. SAFETY (the caller's): variant `op` of
+// KernelRef holds a K (#[repr(u32)]: laid out as Ref, RFC 2195).
+#[allow(unused_unsafe)] // the inner block: needed from edition 2024
+unsafe fn wrapper_of<K: Copy>(k: &KernelRef, op: u32) -> Option<K> {
+    #[repr(C)]
+    struct Ref<K>(u32, K);
+    if tag(k) != op {
+        return None;
+    }
+    Some(unsafe { (*(k as *const KernelRef as *const Ref<K>)).1 })
+}
+
+// The fields of `p` when its tag is `t`. SAFETY (the caller's): V lays out variant
+// `t` of OpParams (#[repr(u32)]: its tag, then its fields, RFC 2195).
+#[allow(unused_unsafe)] // the inner block: needed from edition 2024
+unsafe fn variant_of<V>(p: &OpParams, t: u32) -> Option<&V> {
+    if tag(p) != t {
+        return None;
+    }
+    Some(unsafe { &*(p as *const OpParams as *const V) })
+}
+
+/// The C function type of a wrapper of this shape (inputs: t a tensor, v a variadic
+/// input; then the number of outputs): `ops::<op>::Kernel`.
+#[allow(non_camel_case_types)]
+pub type Kernel_t_1 = unsafe extern "C" fn(
+    *mut rt::fkc_stream,
+    *const rt::fkc_tensor,
+    *mut rt::fkc_tensor,
+    *const ::core::ffi::c_void,
+    *const ::core::ffi::c_void,
+) -> rt::fkc_status;
+
+// Calls a wrapper of this shape with `params` (its C params or null): None (and no
+// call) when the numbers of tensors are not its own.
+#[allow(unused_unsafe)] // the inner block: needed from edition 2024
+unsafe fn call_t_1(f: Kernel_t_1, a: &CallArgs<'_>, params: *const ::core::ffi::c_void)
+    -> Option<rt::fkc_status> {
+    let (inputs, outputs) = (a.inputs, a.outputs);
+    if inputs.len() != 1 || outputs.len() != 1 {
+        return None;
+    }
+    Some(unsafe {
+        f(
+            a.stream,
+            inputs[0],
+            outputs[0],
+            params,
+            a.extra,
+        )
+    })
 }
 
 /// The C interface of each op kind: its parameter struct and its function type; the
@@ -131,7 +218,7 @@ pub mod ops {
     pub mod write_slice {
         /// `fkc_write_slice_params`: the C view of `OpParams::WriteSlice` (pointers borrowed from it).
         #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct Params {
             /// Contract field dst_shape.
             pub dst_shape: *const usize,
@@ -145,59 +232,56 @@ pub mod ops {
 
         /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);
         /// `params` points to a `Params`, `extra` to the op's side inputs or is null.
-        pub type Kernel = unsafe extern "C" fn(
-            stream: *mut super::super::rt::fkc_stream,
-            src: *const super::super::rt::fkc_tensor,
-            out: *mut super::super::rt::fkc_tensor,
-            params: *const ::core::ffi::c_void,
-            extra: *const ::core::ffi::c_void,
-        ) -> super::super::rt::fkc_status;
+        /// Its parameters: `stream`, `src`, `out`, `params`, `extra`.
+        pub type Kernel = super::super::Kernel_t_1;
 
-        /// `OpParams`' `PartialEq` for its variant `WriteSlice`.
+        // `OpParams::WriteSlice` as laid out: its tag, then its fields (RFC 2195: `OpParams` is
+        // `#[repr(u32)]`).
+        #[repr(C)]
+        struct Variant(u32, Vec<usize>, Vec<usize>);
+        // Its tag: its place among `OpParams`' variants.
+        const TAG: u32 = 0;
+
+        // The variant's fields, when `p` is it.
+        fn variant(p: &super::super::OpParams) -> Option<&Variant> {
+            // SAFETY: Variant lays out variant TAG.
+            unsafe { super::super::variant_of(p, TAG) }
+        }
+
+        // `OpParams`' `PartialEq` for this variant.
         pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
-            match (a, b) {
-                (super::super::OpParams::WriteSlice { dst_shape: a0, offsets: a1 }, super::super::OpParams::WriteSlice { dst_shape: b0, offsets: b1 }) => a0 == b0 && a1 == b1,
+            match (variant(a), variant(b)) {
+                (Some(a), Some(b)) => a.1 == b.1 && a.2 == b.2,
                 _ => false,
             }
         }
 
-        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
-        /// wrapper and `params` its variant.
-        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
-        pub(in super::super) unsafe fn call(
-            k: &super::super::KernelRef,
-            stream: *mut super::super::rt::fkc_stream,
-            inputs: &[*const super::super::rt::fkc_tensor],
-            outputs: &[*mut super::super::rt::fkc_tensor],
-            params: Option<&super::super::OpParams>,
-            extra: *const ::core::ffi::c_void,
-        ) -> Option<super::super::rt::fkc_status> {
-            let f = match *k {
-                super::super::KernelRef::WriteSlice(f) => f,
-                _ => return None,
-            };
-            let (p0, p1,) = match params {
-                Some(super::super::OpParams::WriteSlice { dst_shape: p0, offsets: p1 }) => (p0, p1,),
-                _ => return None,
-            };
-            if inputs.len() != 1 || outputs.len() != 1 {
-                return None;
-            }
+        // `OpParams`' `Clone` for this variant (`p` is it).
+        pub(in super::super) fn params_clone(p: &super::super::OpParams) -> super::super::OpParams {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            super::super::OpParams::WriteSlice { dst_shape: v.1.clone(), offsets: v.2.clone() }
+        }
+
+        // `OpParams`' `Debug` for this variant (`p` is it), as derived.
+        pub(in super::super) fn params_fmt(p: &super::super::OpParams, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            f.debug_struct("WriteSlice").field("dst_shape", &v.1).field("offsets", &v.2).finish()
+        }
+
+        // `KernelRef::call` for this op kind (see there): None unless `k` is its
+        // wrapper and `a.params` its variant.
+        pub(in super::super) unsafe fn call(k: &super::super::KernelRef, a: &super::super::CallArgs<'_>)
+            -> Option<super::super::rt::fkc_status> {
+            // SAFETY: variant 0 of KernelRef holds a Kernel.
+            let f: Kernel = unsafe { super::super::wrapper_of(k, 0)? };
+            let v = variant(a.params?)?;
             let c = Params {
-                dst_shape: p0.as_ptr(),
-                dst_shape_len: p0.len(),
-                offsets: p1.as_ptr(),
-                offsets_len: p1.len(),
+                dst_shape: v.1.as_ptr(),
+                dst_shape_len: v.1.len(),
+                offsets: v.2.as_ptr(),
+                offsets_len: v.2.len(),
             };
-            Some(unsafe {
-                f(
-                    stream,
-                    inputs[0],
-                    outputs[0],
-                    &c as *const _ as *const ::core::ffi::c_void,
-                    extra,
-                )
-            })
+            unsafe { super::super::call_t_1(f, a, &c as *const Params as *const ::core::ffi::c_void) }
         }
     }
 
@@ -206,7 +290,7 @@ pub mod ops {
     pub mod write_slice_rotating {
         /// `fkc_write_slice_rotating_params`: the C view of `OpParams::WriteSliceRotating` (pointers borrowed from it).
         #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct Params {
             /// Contract field dst_shape.
             pub dst_shape: *const usize,
@@ -218,58 +302,55 @@ pub mod ops {
 
         /// The C function type of every wrapper of this op kind (`rt::<kernel>_b<width>`);
         /// `params` points to a `Params`, `extra` to the op's side inputs or is null.
-        pub type Kernel = unsafe extern "C" fn(
-            stream: *mut super::super::rt::fkc_stream,
-            src: *const super::super::rt::fkc_tensor,
-            out: *mut super::super::rt::fkc_tensor,
-            params: *const ::core::ffi::c_void,
-            extra: *const ::core::ffi::c_void,
-        ) -> super::super::rt::fkc_status;
+        /// Its parameters: `stream`, `src`, `out`, `params`, `extra`.
+        pub type Kernel = super::super::Kernel_t_1;
 
-        /// `OpParams`' `PartialEq` for its variant `WriteSliceRotating`.
+        // `OpParams::WriteSliceRotating` as laid out: its tag, then its fields (RFC 2195: `OpParams` is
+        // `#[repr(u32)]`).
+        #[repr(C)]
+        struct Variant(u32, Vec<usize>, usize);
+        // Its tag: its place among `OpParams`' variants.
+        const TAG: u32 = 1;
+
+        // The variant's fields, when `p` is it.
+        fn variant(p: &super::super::OpParams) -> Option<&Variant> {
+            // SAFETY: Variant lays out variant TAG.
+            unsafe { super::super::variant_of(p, TAG) }
+        }
+
+        // `OpParams`' `PartialEq` for this variant.
         pub(in super::super) fn params_eq(a: &super::super::OpParams, b: &super::super::OpParams) -> bool {
-            match (a, b) {
-                (super::super::OpParams::WriteSliceRotating { dst_shape: a0, capacity: a1 }, super::super::OpParams::WriteSliceRotating { dst_shape: b0, capacity: b1 }) => a0 == b0 && a1 == b1,
+            match (variant(a), variant(b)) {
+                (Some(a), Some(b)) => a.1 == b.1 && a.2 == b.2,
                 _ => false,
             }
         }
 
-        /// `KernelRef::call` for this op kind (see there): None unless `k` is its
-        /// wrapper and `params` its variant.
-        #[allow(unused_unsafe)] // the inner block: needed from edition 2024
-        pub(in super::super) unsafe fn call(
-            k: &super::super::KernelRef,
-            stream: *mut super::super::rt::fkc_stream,
-            inputs: &[*const super::super::rt::fkc_tensor],
-            outputs: &[*mut super::super::rt::fkc_tensor],
-            params: Option<&super::super::OpParams>,
-            extra: *const ::core::ffi::c_void,
-        ) -> Option<super::super::rt::fkc_status> {
-            let f = match *k {
-                super::super::KernelRef::WriteSliceRotating(f) => f,
-                _ => return None,
-            };
-            let (p0, p1,) = match params {
-                Some(super::super::OpParams::WriteSliceRotating { dst_shape: p0, capacity: p1 }) => (p0, p1,),
-                _ => return None,
-            };
-            if inputs.len() != 1 || outputs.len() != 1 {
-                return None;
-            }
+        // `OpParams`' `Clone` for this variant (`p` is it).
+        pub(in super::super) fn params_clone(p: &super::super::OpParams) -> super::super::OpParams {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            super::super::OpParams::WriteSliceRotating { dst_shape: v.1.clone(), capacity: v.2.clone() }
+        }
+
+        // `OpParams`' `Debug` for this variant (`p` is it), as derived.
+        pub(in super::super) fn params_fmt(p: &super::super::OpParams, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            let v = variant(p).expect("OpParams: the variant of its tag");
+            f.debug_struct("WriteSliceRotating").field("dst_shape", &v.1).field("capacity", &v.2).finish()
+        }
+
+        // `KernelRef::call` for this op kind (see there): None unless `k` is its
+        // wrapper and `a.params` its variant.
+        pub(in super::super) unsafe fn call(k: &super::super::KernelRef, a: &super::super::CallArgs<'_>)
+            -> Option<super::super::rt::fkc_status> {
+            // SAFETY: variant 1 of KernelRef holds a Kernel.
+            let f: Kernel = unsafe { super::super::wrapper_of(k, 1)? };
+            let v = variant(a.params?)?;
             let c = Params {
-                dst_shape: p0.as_ptr(),
-                dst_shape_len: p0.len(),
-                capacity: *p1,
+                dst_shape: v.1.as_ptr(),
+                dst_shape_len: v.1.len(),
+                capacity: v.2,
             };
-            Some(unsafe {
-                f(
-                    stream,
-                    inputs[0],
-                    outputs[0],
-                    &c as *const _ as *const ::core::ffi::c_void,
-                    extra,
-                )
-            })
+            unsafe { super::super::call_t_1(f, a, &c as *const Params as *const ::core::ffi::c_void) }
         }
     }
 }
@@ -277,6 +358,7 @@ pub mod ops {
 /// A kernel reference: a byte-width wrapper of the runtime, by op kind.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy)]
+#[repr(u32)]
 pub enum KernelRef {
     /// A wrapper of op kind WriteSlice
     WriteSlice(ops::write_slice::Kernel),
@@ -287,10 +369,9 @@ pub enum KernelRef {
 impl KernelRef {
     /// The op kind of the wrapper.
     pub fn op_kind(&self) -> OpKind {
-        match self {
-            KernelRef::WriteSlice(_) => OpKind::WriteSlice,
-            KernelRef::WriteSliceRotating(_) => OpKind::WriteSliceRotating,
-        }
+        // SAFETY: the tag of a KernelRef is its op kind's value (variant i is op
+        // kind i), a valid OpKind (#[repr(u32)] both).
+        unsafe { ::core::mem::transmute::<u32, OpKind>(tag(self)) }
     }
 
     /// Calls the wrapper: `params` is lent to it as the op's C params struct. None
@@ -310,15 +391,14 @@ impl KernelRef {
         params: Option<&OpParams>,
         extra: *const ::core::ffi::c_void,
     ) -> Option<rt::fkc_status> {
-        type Call = unsafe fn(&KernelRef, *mut rt::fkc_stream, &[*const rt::fkc_tensor],
-                              &[*mut rt::fkc_tensor], Option<&OpParams>,
-                              *const ::core::ffi::c_void) -> Option<rt::fkc_status>;
+        type Call = unsafe fn(&KernelRef, &CallArgs<'_>) -> Option<rt::fkc_status>;
         /// ops::<op>::call, by op kind value.
         static CALLS: [Call; 2] = [
             ops::write_slice::call,
             ops::write_slice_rotating::call,
         ];
-        unsafe { CALLS[self.op_kind() as usize](self, stream, inputs, outputs, params, extra) }
+        let a = CallArgs { stream, inputs, outputs, params, extra };
+        unsafe { CALLS[self.op_kind() as usize](self, &a) }
     }
 }
 
@@ -420,26 +500,27 @@ mod data {
     /// The bindings' own precisions (precision_by_dtype), by section (BindingRow::precision - 1).
     pub(super) static PRECISIONS: [&Precision; 0] = [
     ];
-    /// BINDINGS as plain data, in table order.
+    /// BINDINGS as plain data, in table order: [kernel, key, n_key, wrapper, width,
+    /// precision] (rt::tables::BindingRow).
     pub(super) static BINDING_ROWS: [rt::tables::BindingRow; 18] = [
-        rt::tables::BindingRow { kernel: 0, key: 0, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [0] write_slice F32 F32
-        rt::tables::BindingRow { kernel: 0, key: 2, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [1] write_slice I32 I32
-        rt::tables::BindingRow { kernel: 0, key: 4, n_key: 2, wrapper: 0, width: 4, precision: 0 }, // [2] write_slice U32 U32
-        rt::tables::BindingRow { kernel: 0, key: 6, n_key: 2, wrapper: 1, width: 2, precision: 0 }, // [3] write_slice F16 F16
-        rt::tables::BindingRow { kernel: 0, key: 8, n_key: 2, wrapper: 1, width: 2, precision: 0 }, // [4] write_slice BF16 BF16
-        rt::tables::BindingRow { kernel: 0, key: 10, n_key: 2, wrapper: 2, width: 8, precision: 0 }, // [5] write_slice F64 F64
-        rt::tables::BindingRow { kernel: 0, key: 12, n_key: 2, wrapper: 2, width: 8, precision: 0 }, // [6] write_slice I64 I64
-        rt::tables::BindingRow { kernel: 0, key: 14, n_key: 2, wrapper: 3, width: 1, precision: 0 }, // [7] write_slice U8 U8
-        rt::tables::BindingRow { kernel: 0, key: 16, n_key: 2, wrapper: 3, width: 1, precision: 0 }, // [8] write_slice I8 I8
-        rt::tables::BindingRow { kernel: 1, key: 0, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [9] write_slice_rotating F32 F32
-        rt::tables::BindingRow { kernel: 1, key: 2, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [10] write_slice_rotating I32 I32
-        rt::tables::BindingRow { kernel: 1, key: 4, n_key: 2, wrapper: 4, width: 4, precision: 0 }, // [11] write_slice_rotating U32 U32
-        rt::tables::BindingRow { kernel: 1, key: 6, n_key: 2, wrapper: 5, width: 2, precision: 0 }, // [12] write_slice_rotating F16 F16
-        rt::tables::BindingRow { kernel: 1, key: 8, n_key: 2, wrapper: 5, width: 2, precision: 0 }, // [13] write_slice_rotating BF16 BF16
-        rt::tables::BindingRow { kernel: 1, key: 10, n_key: 2, wrapper: 6, width: 8, precision: 0 }, // [14] write_slice_rotating F64 F64
-        rt::tables::BindingRow { kernel: 1, key: 12, n_key: 2, wrapper: 6, width: 8, precision: 0 }, // [15] write_slice_rotating I64 I64
-        rt::tables::BindingRow { kernel: 1, key: 14, n_key: 2, wrapper: 7, width: 1, precision: 0 }, // [16] write_slice_rotating U8 U8
-        rt::tables::BindingRow { kernel: 1, key: 16, n_key: 2, wrapper: 7, width: 1, precision: 0 }, // [17] write_slice_rotating I8 I8
+        [0, 0, 2, 0, 4, 0], // [0] write_slice F32 F32
+        [0, 2, 2, 0, 4, 0], // [1] write_slice I32 I32
+        [0, 4, 2, 0, 4, 0], // [2] write_slice U32 U32
+        [0, 6, 2, 1, 2, 0], // [3] write_slice F16 F16
+        [0, 8, 2, 1, 2, 0], // [4] write_slice BF16 BF16
+        [0, 10, 2, 2, 8, 0], // [5] write_slice F64 F64
+        [0, 12, 2, 2, 8, 0], // [6] write_slice I64 I64
+        [0, 14, 2, 3, 1, 0], // [7] write_slice U8 U8
+        [0, 16, 2, 3, 1, 0], // [8] write_slice I8 I8
+        [1, 0, 2, 4, 4, 0], // [9] write_slice_rotating F32 F32
+        [1, 2, 2, 4, 4, 0], // [10] write_slice_rotating I32 I32
+        [1, 4, 2, 4, 4, 0], // [11] write_slice_rotating U32 U32
+        [1, 6, 2, 5, 2, 0], // [12] write_slice_rotating F16 F16
+        [1, 8, 2, 5, 2, 0], // [13] write_slice_rotating BF16 BF16
+        [1, 10, 2, 6, 8, 0], // [14] write_slice_rotating F64 F64
+        [1, 12, 2, 6, 8, 0], // [15] write_slice_rotating I64 I64
+        [1, 14, 2, 7, 1, 0], // [16] write_slice_rotating U8 U8
+        [1, 16, 2, 7, 1, 0], // [17] write_slice_rotating I8 I8
     ];
 
     pub(super) fn bindings() -> Vec<Binding> {
