@@ -1,5 +1,6 @@
 /* doc.c — the reference page of a provider (`fkcgen doc`): each kernel with its op kind, inputs
- * (dtypes, rank, layout), op params, outputs (rules, layout, aliasing), its bindings (key,
+ * (dtypes, rank, layout, ties, optional, variadic, shape only), op params (enum values,
+ * defaults), outputs (rules, layout, aliasing, in_place, out_arg), its bindings (key,
  * dtype, byte width, wrapper and symbol), caps, cost, precision and determinism; with conform
  * results files (`fkc-run conform --format json`), each binding's result on each device with
  * the worst error measured beside the claim. Markdown of lists and paragraphs only, so cmark
@@ -235,6 +236,41 @@ static void put_result(fkcg_buf *b, const fkcg_doc_results *r, const fkcg_doc_ro
                         row->measured_rel ? row->measured_rel : "?");
 }
 
+/* Whether input in is a slot of s's key (the seed's default key: input 0, output 0). */
+static bool in_key(const fkcg_section *s, const fkcg_input *in)
+{
+    int i = (int)(in - s->inputs);
+    if (!s->key_stated)
+        return i == 0;
+    for (size_t k = 0; k < s->n_key; k++)
+        if (s->key[k] == i)
+            return true;
+    return false;
+}
+
+/* An input's facts beyond its dtypes and layouts (issue 22): its dtype tie, whether a call may
+ * leave it out (and the key such a call has in its slot), a variadic or shape-only input. */
+static void put_input_facts(fkcg_buf *b, const fkcg_section *s, const fkcg_input *in)
+{
+    if (in->same_dtype_as)
+        fkcg_buf_printf(b, "; the dtype of `%s`", in->same_dtype_as);
+    if (in->optional) {
+        const fkcg_dtype_info *dt = in->absent_key >= 0 ? fkcg_section_dtype(s, in->absent_key)
+                                                        : NULL;
+        fkcg_buf_puts(b, "; optional (the wrapper gets NULL without it");
+        if (dt)
+            fkcg_buf_printf(b, ", a call without it keyed `%s` in its slot", dt->name);
+        else if (in->same_dtype_as && in_key(s, in))
+            fkcg_buf_printf(b, ", a call without it keyed with `%s`'s dtype in its slot",
+                            in->same_dtype_as);
+        fkcg_buf_puts(b, ")");
+    }
+    if (in->variadic)
+        fkcg_buf_puts(b, "; variadic: one or more tensors of one dtype");
+    if (in->shape_only)
+        fkcg_buf_puts(b, "; shape only: its shape and dtype are read, never its data");
+}
+
 static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
                         const fkcg_doc_results *res, size_t n_res)
 {
@@ -267,6 +303,7 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
             fkcg_buf_puts(b, "; shape constraint: ");
             put_text(b, in->shape_constraint);
         }
+        put_input_facts(b, s, in);
         fkcg_buf_puts(b, "\n");
     }
     fkcg_buf_puts(b, "\n### Op params\n\n");
@@ -305,6 +342,11 @@ static void put_section(fkcg_buf *b, const fkcg_table *t, const fkcg_section *s,
         put_code(b, or_dash(o->layout_guarantee));
         fkcg_buf_puts(b, ", aliasing ");
         put_code(b, or_dash(o->aliasing));
+        if (fkcg_output_in_place(o) >= 0) /* issue 22: the input it is written over */
+            fkcg_buf_printf(b, ", in place over `%s` (pass that tensor as the output too)",
+                            s->inputs[fkcg_output_in_place(o)].name);
+        if (o->out_arg)
+            fkcg_buf_puts(b, ", the caller's out= argument (written and returned)");
         fkcg_buf_puts(b, "\n");
     }
     fkcg_buf_puts(b, "\n### Bindings\n\n");

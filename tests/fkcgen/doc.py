@@ -151,6 +151,61 @@ with tempfile.TemporaryDirectory() as d:
           rc == 0 and len(lines) == 26 and all("**passed**" in x and "2 of 2 cases" in x for x in lines) and
           len(narrow) == 1 and "round to nearest even" in narrow[0], (rc, err, lines[:3]))
 
+    # issue 22's tensor facts and typed params, on the example contracts: each input line says
+    # its dtype tie, optional (and the key of a call without it), variadic, shape only; each
+    # output line its in_place input or out= argument; each enum field its values and default
+    ex = ["contracts/examples/ggml-vulkan/ops.md", "contracts/examples/pytorch/native.md"]
+    exdir = os.path.join(d, "exdoc")
+    os.mkdir(exdir)
+    rc, _, err = run(FKCGEN, "doc", "--out-dir", exdir, *ex)
+    exdump = json.loads(run(FKCGEN, "dump", "--json", *ex)[1])
+    pages = {f: open(os.path.join(exdir, f)).read() for f in sorted(os.listdir(exdir))}
+    def line_of(kernel, name):
+        s = next(section(p, kernel) for p in pages.values() if "\n## %s\n" % kernel in p)
+        return next((x for x in s.split("\n") if x.startswith("- `%s`: " % name)), "")
+    bad, seen = [], set()
+    for bd in exdump["bindings"]:
+        if bd["kernel"] in seen:
+            continue
+        seen.add(bd["kernel"])
+        for i in bd["inputs"]:
+            ln = line_of(bd["kernel"], i["name"])
+            want = [("; the dtype of `%s`" % i["same_dtype_as"]) if "same_dtype_as" in i else None,
+                    "; optional (the wrapper gets NULL without it" if i.get("optional") else None,
+                    ("keyed `%s` in its slot" % i["absent_key"]) if "absent_key" in i else None,
+                    "; variadic: one or more tensors of one dtype" if i.get("variadic") else None,
+                    "; shape only: its shape and dtype are read, never its data"
+                    if i.get("shape_only") else None]
+            for w, key in zip(want, ("same_dtype_as", "optional", "absent_key", "variadic",
+                                     "shape_only")):
+                if (w is not None) != (key in i and i[key] is not False) or (w and w not in ln):
+                    bad.append((bd["kernel"], i["name"], key, ln[-200:]))
+        for o in bd["outputs"]:
+            ln = line_of(bd["kernel"], o["name"])
+            ip = ", in place over `%s` (pass that tensor as the output too)" % o.get("in_place")
+            oa = ", the caller's out= argument (written and returned)"
+            if ("in_place" in o) != (ip in ln) or bool(o.get("out_arg")) != (oa in ln):
+                bad.append((bd["kernel"], o["name"], ln[-200:]))
+        for f in (bd["op_params"] or {}).get("fields", []):
+            ln = line_of(bd["kernel"], f["name"])
+            codes = f.get("codes", [None] * len(f.get("values", [])))
+            vals = " of " + ", ".join("`%s`" % v + ("" if c is None else " (%d)" % c)
+                                      for v, c in zip(f.get("values", []), codes))
+            if ("values" in f and vals not in ln) or ("default" in f) != (", default `" in ln):
+                bad.append((bd["kernel"], f["name"], ln[-200:]))
+    check("doc on the examples: every input's dtype tie, optional (absent key), variadic and "
+          "shape-only, every output's in_place or out=, every enum's values and default, as the dump",
+          rc == 0 and len(seen) == 31 and not bad, (rc, err, bad[:5]))
+    glu = line_of("glu", "b")
+    check("doc: GLU's optional b, keyed with a's dtype without it; SET_ROWS' dst over the cache; "
+          "cat's variadic tensors",
+          glu.endswith("; the dtype of `a`; optional (the wrapper gets NULL without it, a call "
+                       "without it keyed with `a`'s dtype in its slot)") and
+          line_of("ggml_set_rows", "dst").endswith(", in place over `cache` (pass that tensor as the "
+                                                  "output too)") and
+          line_of("cat", "tensors").endswith("; variadic: one or more tensors of one dtype"),
+          (glu, line_of("ggml_set_rows", "dst"), line_of("cat", "tensors")))
+
     # HTML: parses, same facts, contract text escaped
     h = Text()
     h.feed(open(os.path.join(out, "fuel-vulkan-kernels.html")).read())
