@@ -100,17 +100,39 @@ def note(msg):
     print("bench-gen: " + msg, file=sys.stderr, flush=True)
 
 
+# measured()'s helper: a fresh, small Python that forks and execs the command, waits for it and
+# prints its rusage. The compiler is not started by this bench's process directly because Linux
+# counts the memory of the process a child was forked or vforked from (up to its exec) in the
+# child's peak RSS: this bench holds hundreds of MiB (the 10,000-section dump), which showed as
+# a floor under every compiler's RSS. The helper's own few MiB are the floor instead.
+RUSAGE_HELPER = r"""
+import os, sys
+pid = os.fork()
+if pid == 0:
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.execvp(sys.argv[1], sys.argv[1:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+print(repr((os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime, ru.ru_maxrss)))
+"""
+
+
 def measured(argv, cwd=None, env=None):
-    """(CPU seconds, peak RSS MiB) of one run of argv (its own rusage, through wait4)."""
-    p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
-    err = p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        sys.exit("bench-gen: %s exited %d:\n%s" % (" ".join(argv[:4]), p.returncode,
-                                                    err.decode()[:2000]))
-    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
+    """(CPU seconds, peak RSS MiB) of one run of argv (its own rusage, through wait4 in
+    RUSAGE_HELPER); exits (SystemExit) with its error output if it fails."""
+    p = subprocess.run([sys.executable, "-c", RUSAGE_HELPER] + argv, cwd=cwd, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        code, cpu, rss = eval(p.stdout.decode().strip().splitlines()[-1])
+    except (IndexError, SyntaxError, ValueError):
+        code, cpu, rss = p.returncode or 1, 0.0, 0
+    if code != 0:
+        sys.exit("bench-gen: %s exited %d:\n%s" % (" ".join(argv[:4]), code,
+                                                    p.stderr.decode()[:2000]))
+    return cpu, rss / 1024.0
 
 
 def has_shards(fkcgen):
