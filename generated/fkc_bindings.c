@@ -5,14 +5,19 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
-#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0x03cdd95602ecd98fu
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0x166eafc748cc8806u
 #error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
 #endif
 
 #include <math.h>
 
 /* Links only with an fkc runtime of the interface this file was generated for. */
-const int *const fkc_runtime_abi = &fkc_runtime_abi_3;
+const int *const fkc_runtime_abi = &fkc_runtime_abi_4;
+
+/* A row holds its wrapper as an fkc_kernel_fn; fkc_binding_ref gives its bytes back as
+ * fkc_kernel_ref, a union of the op kinds' function pointers (fkc/fkc_tables.h). */
+_Static_assert(sizeof(fkc_kernel_ref) == sizeof(fkc_kernel_fn),
+               "fkc_kernel_ref: a function pointer type of another size than fkc_kernel_fn");
 
 /* SetRows's params as the contract states them (contracts/vulkan/set_rows.md:52),
  * checked against the fkc runtime's fkc_set_rows_params (fkc/fkc_kernels.h). */
@@ -289,120 +294,120 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
 };
 
 #define FKC_SYMBOL_3(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
-#define FKC_ROWS_3(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[3], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w##u, &cost_3, &fkc_kernels[3].precision}
+#define FKC_ROWS_3(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[3], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, (fkc_kernel_fn)fkc_write_slice_b##_w, _w##u, &cost_3, &fkc_kernels[3].precision}
 #define FKC_SYMBOL_4(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
-#define FKC_ROWS_4(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[4], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w##u, &cost_3, &fkc_kernels[4].precision}
+#define FKC_ROWS_4(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[4], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, (fkc_kernel_fn)fkc_write_slice_rotating_b##_w, _w##u, &cost_3, &fkc_kernels[4].precision}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     /* [0] set_rows F32 I32 F32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_F32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_f32_i32_f32", "fkc_set_rows_b4",
-     {.set_rows = fkc_set_rows_b4}, 4u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b4, 4u, &cost_0, &fkc_kernels[0].precision},
     /* [1] set_rows F32 I64 F32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_F32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_f32_i64_f32", "fkc_set_rows_b4_b8_b4",
-     {.set_rows = fkc_set_rows_b4_b8_b4}, 4u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b4_b8_b4, 4u, &cost_0, &fkc_kernels[0].precision},
     /* [2] set_rows I32 I32 I32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_I32, FKC_DTYPE_I32, FKC_DTYPE_I32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_i32", "fkc_set_rows_b4",
-     {.set_rows = fkc_set_rows_b4}, 4u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b4, 4u, &cost_0, &fkc_kernels[0].precision},
     /* [3] set_rows I32 I64 I32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_I32, FKC_DTYPE_I64, FKC_DTYPE_I32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_i32_i64_i32", "fkc_set_rows_b4_b8_b4",
-     {.set_rows = fkc_set_rows_b4_b8_b4}, 4u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b4_b8_b4, 4u, &cost_0, &fkc_kernels[0].precision},
     /* [4] set_rows U32 I32 U32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_U32, FKC_DTYPE_I32, FKC_DTYPE_U32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_u32_i32_u32", "fkc_set_rows_b4",
-     {.set_rows = fkc_set_rows_b4}, 4u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b4, 4u, &cost_0, &fkc_kernels[0].precision},
     /* [5] set_rows U32 I64 U32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_U32, FKC_DTYPE_I64, FKC_DTYPE_U32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_u32_i64_u32", "fkc_set_rows_b4_b8_b4",
-     {.set_rows = fkc_set_rows_b4_b8_b4}, 4u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b4_b8_b4, 4u, &cost_0, &fkc_kernels[0].precision},
     /* [6] set_rows F16 I32 F16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F16, FKC_DTYPE_I32, FKC_DTYPE_F16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_f16_i32_f16", "fkc_set_rows_b2_b4_b2",
-     {.set_rows = fkc_set_rows_b2_b4_b2}, 2u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b2_b4_b2, 2u, &cost_0, &fkc_kernels[0].precision},
     /* [7] set_rows F16 I64 F16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F16, FKC_DTYPE_I64, FKC_DTYPE_F16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_f16_i64_f16", "fkc_set_rows_b2_b8_b2",
-     {.set_rows = fkc_set_rows_b2_b8_b2}, 2u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b2_b8_b2, 2u, &cost_0, &fkc_kernels[0].precision},
     /* [8] set_rows BF16 I32 BF16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_BF16, FKC_DTYPE_I32, FKC_DTYPE_BF16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_bf16_i32_bf16", "fkc_set_rows_b2_b4_b2",
-     {.set_rows = fkc_set_rows_b2_b4_b2}, 2u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b2_b4_b2, 2u, &cost_0, &fkc_kernels[0].precision},
     /* [9] set_rows BF16 I64 BF16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_BF16, FKC_DTYPE_I64, FKC_DTYPE_BF16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_bf16_i64_bf16", "fkc_set_rows_b2_b8_b2",
-     {.set_rows = fkc_set_rows_b2_b8_b2}, 2u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b2_b8_b2, 2u, &cost_0, &fkc_kernels[0].precision},
     /* [10] set_rows F64 I32 F64 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F64, FKC_DTYPE_I32, FKC_DTYPE_F64}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_f64_i32_f64", "fkc_set_rows_b8_b4_b8",
-     {.set_rows = fkc_set_rows_b8_b4_b8}, 8u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b8_b4_b8, 8u, &cost_0, &fkc_kernels[0].precision},
     /* [11] set_rows F64 I64 F64 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F64, FKC_DTYPE_I64, FKC_DTYPE_F64}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_f64_i64_f64", "fkc_set_rows_b8",
-     {.set_rows = fkc_set_rows_b8}, 8u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b8, 8u, &cost_0, &fkc_kernels[0].precision},
     /* [12] set_rows I64 I32 I64 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_I64, FKC_DTYPE_I32, FKC_DTYPE_I64}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_i64_i32_i64", "fkc_set_rows_b8_b4_b8",
-     {.set_rows = fkc_set_rows_b8_b4_b8}, 8u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b8_b4_b8, 8u, &cost_0, &fkc_kernels[0].precision},
     /* [13] set_rows I64 I64 I64 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_I64, FKC_DTYPE_I64, FKC_DTYPE_I64}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_i64", "fkc_set_rows_b8",
-     {.set_rows = fkc_set_rows_b8}, 8u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b8, 8u, &cost_0, &fkc_kernels[0].precision},
     /* [14] set_rows U8 I32 U8 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_U8, FKC_DTYPE_I32, FKC_DTYPE_U8}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_u8_i32_u8", "fkc_set_rows_b1_b4_b1",
-     {.set_rows = fkc_set_rows_b1_b4_b1}, 1u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b1_b4_b1, 1u, &cost_0, &fkc_kernels[0].precision},
     /* [15] set_rows U8 I64 U8 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_U8, FKC_DTYPE_I64, FKC_DTYPE_U8}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_u8_i64_u8", "fkc_set_rows_b1_b8_b1",
-     {.set_rows = fkc_set_rows_b1_b8_b1}, 1u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b1_b8_b1, 1u, &cost_0, &fkc_kernels[0].precision},
     /* [16] set_rows I8 I32 I8 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_I8, FKC_DTYPE_I32, FKC_DTYPE_I8}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_i8_i32_i8", "fkc_set_rows_b1_b4_b1",
-     {.set_rows = fkc_set_rows_b1_b4_b1}, 1u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b1_b4_b1, 1u, &cost_0, &fkc_kernels[0].precision},
     /* [17] set_rows I8 I64 I8 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_I8, FKC_DTYPE_I64, FKC_DTYPE_I8}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[0], "fkc::runtime::set_rows_i8_i64_i8", "fkc_set_rows_b1_b8_b1",
-     {.set_rows = fkc_set_rows_b1_b8_b1}, 1u, &cost_0, &fkc_kernels[0].precision},
+     (fkc_kernel_fn)fkc_set_rows_b1_b8_b1, 1u, &cost_0, &fkc_kernels[0].precision},
     /* [18] set_rows_narrow F32 I32 F16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_F16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[1], "fkc::runtime::set_rows_narrow_f32_i32_f16",
-     "fkc_set_rows_narrow_f32_i32_f16", {.set_rows = fkc_set_rows_narrow_f32_i32_f16}, 4u, &cost_1,
-     &fkc_kernels[1].precision},
+     "fkc_set_rows_narrow_f32_i32_f16", (fkc_kernel_fn)fkc_set_rows_narrow_f32_i32_f16, 4u,
+     &cost_1, &fkc_kernels[1].precision},
     /* [19] set_rows_narrow F32 I32 BF16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F32, FKC_DTYPE_I32, FKC_DTYPE_BF16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[1], "fkc::runtime::set_rows_narrow_f32_i32_bf16",
-     "fkc_set_rows_narrow_f32_i32_bf16", {.set_rows = fkc_set_rows_narrow_f32_i32_bf16}, 4u,
+     "fkc_set_rows_narrow_f32_i32_bf16", (fkc_kernel_fn)fkc_set_rows_narrow_f32_i32_bf16, 4u,
      &cost_1, &fkc_kernels[1].precision},
     /* [20] set_rows_narrow F32 I64 F16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_F16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[1], "fkc::runtime::set_rows_narrow_f32_i64_f16",
-     "fkc_set_rows_narrow_f32_i64_f16", {.set_rows = fkc_set_rows_narrow_f32_i64_f16}, 4u, &cost_1,
-     &fkc_kernels[1].precision},
+     "fkc_set_rows_narrow_f32_i64_f16", (fkc_kernel_fn)fkc_set_rows_narrow_f32_i64_f16, 4u,
+     &cost_1, &fkc_kernels[1].precision},
     /* [21] set_rows_narrow F32 I64 BF16 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F32, FKC_DTYPE_I64, FKC_DTYPE_BF16}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[1], "fkc::runtime::set_rows_narrow_f32_i64_bf16",
-     "fkc_set_rows_narrow_f32_i64_bf16", {.set_rows = fkc_set_rows_narrow_f32_i64_bf16}, 4u,
+     "fkc_set_rows_narrow_f32_i64_bf16", (fkc_kernel_fn)fkc_set_rows_narrow_f32_i64_bf16, 4u,
      &cost_1, &fkc_kernels[1].precision},
     /* [22] set_rows_widen F16 I32 F32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F16, FKC_DTYPE_I32, FKC_DTYPE_F32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[2], "fkc::runtime::set_rows_widen_f16_i32_f32", "fkc_set_rows_widen_f16_i32_f32",
-     {.set_rows = fkc_set_rows_widen_f16_i32_f32}, 2u, &cost_2, &fkc_kernels[2].precision},
+     (fkc_kernel_fn)fkc_set_rows_widen_f16_i32_f32, 2u, &cost_2, &fkc_kernels[2].precision},
     /* [23] set_rows_widen F16 I64 F32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_F16, FKC_DTYPE_I64, FKC_DTYPE_F32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[2], "fkc::runtime::set_rows_widen_f16_i64_f32", "fkc_set_rows_widen_f16_i64_f32",
-     {.set_rows = fkc_set_rows_widen_f16_i64_f32}, 2u, &cost_2, &fkc_kernels[2].precision},
+     (fkc_kernel_fn)fkc_set_rows_widen_f16_i64_f32, 2u, &cost_2, &fkc_kernels[2].precision},
     /* [24] set_rows_widen BF16 I32 F32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_BF16, FKC_DTYPE_I32, FKC_DTYPE_F32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[2], "fkc::runtime::set_rows_widen_bf16_i32_f32",
-     "fkc_set_rows_widen_bf16_i32_f32", {.set_rows = fkc_set_rows_widen_bf16_i32_f32}, 2u, &cost_2,
-     &fkc_kernels[2].precision},
+     "fkc_set_rows_widen_bf16_i32_f32", (fkc_kernel_fn)fkc_set_rows_widen_bf16_i32_f32, 2u,
+     &cost_2, &fkc_kernels[2].precision},
     /* [25] set_rows_widen BF16 I64 F32 */
     {FKC_OP_SET_ROWS, {FKC_DTYPE_BF16, FKC_DTYPE_I64, FKC_DTYPE_F32}, 3, FKC_BACKEND_VULKAN,
      &fkc_kernels[2], "fkc::runtime::set_rows_widen_bf16_i64_f32",
-     "fkc_set_rows_widen_bf16_i64_f32", {.set_rows = fkc_set_rows_widen_bf16_i64_f32}, 2u, &cost_2,
-     &fkc_kernels[2].precision},
+     "fkc_set_rows_widen_bf16_i64_f32", (fkc_kernel_fn)fkc_set_rows_widen_bf16_i64_f32, 2u,
+     &cost_2, &fkc_kernels[2].precision},
     FKC_ROWS_3(F32, f32, 4), /* [26] */
     FKC_ROWS_3(I32, i32, 4), /* [27] */
     FKC_ROWS_3(U32, u32, 4), /* [28] */
@@ -523,7 +528,7 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
     for (size_t g = op_groups[(size_t)op][0]; g < op_groups[(size_t)op][1]; g++) {
         uint32_t row = dispatch_groups[g].row[in];
         if (dispatch_groups[g].backend == backend && row) {
-            *ref = fkc_bindings[row - 1].ref;
+            *ref = fkc_binding_ref(&fkc_bindings[row - 1]);
             return FKC_OK;
         }
     }
@@ -541,7 +546,7 @@ fkc_status fkc_dispatch_key(fkc_op_kind op, const fkc_dtype *key, size_t n_key,
                                              n_key, backend, NULL);
     if (!b)
         return FKC_ERR_NO_KERNEL;
-    *ref = b->ref;
+    *ref = fkc_binding_ref(b);
     return FKC_OK;
 }
 

@@ -47,9 +47,11 @@ RT_INCS    += $(foreach k,$(RT_SHADERS),$(RT_SPV)/$(k).spv.inc)
 # fused.comp again with the position advance folded in (fkc_stream_advance after fused writes).
 RT_INCS    += $(RT_SPV)/fused_advance.spv.inc
 # set_rows.comp (row-indexed writes) in three variants: 32-bit words, 16-byte units, and many
-# ops of a stream in one dispatch.
-RT_SET_ROWS := set_rows_word:-DVEC=0,-DFUSED=0 set_rows_vec:-DVEC=1,-DFUSED=0 \
-               set_rows_fused:-DVEC=0,-DFUSED=1
+# ops of a stream in one dispatch; and its first pass finding each slot's last row (MARK), of one
+# op and of many.
+RT_SET_ROWS := set_rows_word:-DVEC=0,-DFUSED=0,-DMARK=0 set_rows_vec:-DVEC=1,-DFUSED=0,-DMARK=0 \
+               set_rows_fused:-DVEC=0,-DFUSED=1,-DMARK=0 \
+               set_rows_mark:-DVEC=0,-DFUSED=0,-DMARK=1 set_rows_mark_fused:-DVEC=0,-DFUSED=1,-DMARK=1
 RT_INCS    += $(foreach k,$(RT_SET_ROWS),$(RT_SPV)/$(firstword $(subst :, ,$(k))).spv.inc)
 
 # The fused tables' word layout, which fused.comp and set_rows.comp include as C does.

@@ -19,7 +19,7 @@ struct fkcg_diag; /* diag.c's sink (internal.h): the checks report through it */
 #define FKCG_PREFIX_MAX 32     /* longest prefix */
 /* The fkc runtime interface (FKC_RUNTIME_ABI of runtime/include/fkc/fkc_kernels.h) the
  * generated code is written for: it refuses to compile against another. */
-#define FKCG_RUNTIME_ABI 3
+#define FKCG_RUNTIME_ABI 4
 /* The macro the C header defines to its pair hash (XXH3-64 of the header without that line);
  * the source refuses to compile unless it holds the value it was generated with. */
 #define FKCG_PAIR_HASH_MACRO "@@_BINDINGS_PAIR_HASH" /* a template: @@ is the prefix, upper-case */

@@ -305,7 +305,9 @@ static void put_wrapper_symbol(fkcg_buf *b, const fkcg_plan *p, size_t row)
         put_ident(b, w->b->wrapper); /* its #error */
 }
 
-/* A row's wrapper as a kernel ref ({.write_slice = fkc_write_slice_b4}) or as its name. */
+/* A row's wrapper as its fn, one function pointer type for every op kind
+ * ((fkc_kernel_fn)fkc_write_slice_b4: no union of a member per op kind to initialize, whose
+ * check costs clang O(op kinds) per row, issue 27), or as its name. */
 static void put_wrapper(fkcg_render *r, fkcg_buf *out, size_t row, bool ref)
 {
     if (!ref) {
@@ -316,11 +318,8 @@ static void put_wrapper(fkcg_render *r, fkcg_buf *out, size_t row, bool ref)
         fkcg_buf_free(&sym);
         return;
     }
-    LIT(out, "{.");
-    put_ident(out, r->p->ops[r->p->rows[row].op].snake);
-    LIT(out, " = ");
+    LIT(out, "(fkc_kernel_fn)");
     put_wrapper_symbol(out, r->p, row);
-    put_ch(out, '}');
 }
 
 /* A table's declaration and its end: public tables have a length macro, section's tables are
@@ -358,7 +357,7 @@ static void table_close(fkcg_render *r, fkcg_table_id t, size_t n)
 /* A templated section's row templates, as macros: @@_SYMBOL_<sec>(_s), its symbols ("entry
  * point_" #_s), and @@_ROWS_<sec>(_t, _s, _w), its rows for dtype FKC_DTYPE_##_t, symbol suffix _s
  * and byte width _w. The parameters start with '_', which no name of a contract may: a
- * contract's name in the row (the op kind's union member) is never replaced by one. */
+ * contract's name in the row (the kernel's, in its wrapper's symbol) is never replaced by one. */
 static void template_open(fkcg_render *r, size_t sec, bool symbol)
 {
     put_tpl(r->b, r->p, symbol ? "#define @@_SYMBOL_" : "#define @@_ROWS_");
@@ -381,9 +380,7 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         LIT(out, " \"_\" #_s");
         break;
     case FKCG_CELL_KREF:
-        LIT(out, "{.");
-        put_ident(out, r->p->ops[row->op].snake);
-        LIT(out, " = ");
+        LIT(out, "(fkc_kernel_fn)");
         /* fall through */
     case FKCG_CELL_WRAPPER: {
         fkcg_buf w;
@@ -394,7 +391,7 @@ static void put_hole(fkcg_render *r, fkcg_buf *out, const fkcg_cell *c)
         LIT(&w, "_b");
         if (c->kind == FKCG_CELL_KREF) {
             put_str(out, fkcg_buf_str(&w));
-            LIT(out, "##_w}");
+            LIT(out, "##_w");
         } else {
             put_cstr(out, fkcg_buf_str(&w));
             LIT(out, " #_w");
@@ -1440,6 +1437,11 @@ static void emit_c_abi(fkcg_buf *b, const fkcg_plan *p)
     TPL(b, p,
         "/* Links only with an fkc runtime of the interface this file was generated for. */\n"
         "const int *const @_runtime_abi = &fkc_runtime_abi_" STR(FKCG_RUNTIME_ABI) ";\n\n");
+    TPL(b, p,
+        "/* A row holds its wrapper as an fkc_kernel_fn; @_binding_ref gives its bytes back as\n"
+        " * @_kernel_ref, a union of the op kinds' function pointers (fkc/fkc_tables.h). */\n"
+        "_Static_assert(sizeof(@_kernel_ref) == sizeof(fkc_kernel_fn),\n"
+        "               \"@_kernel_ref: a function pointer type of another size than fkc_kernel_fn\");\n\n");
 }
 
 /* The runtime's field name's C type ("const size_t *", its _len "size_t") is the contract's. */
@@ -1706,8 +1708,9 @@ static void emit_dispatch_loop(fkcg_buf *b, const fkcg_plan *p, size_t op_lo, co
     LIT(b, "][1]; g++) {\n"
            "        uint32_t row = dispatch_groups[g].row[in];\n"
            "        if (dispatch_groups[g].backend == backend && row) {\n            *ref = ");
+    TPL(b, p, "@_binding_ref(&");
     put_tpl(b, p, rows);
-    LIT(b, "[row - 1].ref;\n            return FKC_OK;\n        }\n    }\n"
+    LIT(b, "[row - 1]);\n            return FKC_OK;\n        }\n    }\n"
            "    return FKC_ERR_NO_KERNEL;\n}\n\n");
 }
 
@@ -1744,7 +1747,7 @@ static void emit_key_functions(fkcg_buf *b, const fkcg_plan *p, const char *rows
     TPL(b, p,
         ", op_rows[op][0], op_rows[op][1], op, key,\n"
         "                                             n_key, backend, NULL);\n"
-        "    if (!b)\n        return FKC_ERR_NO_KERNEL;\n    *ref = b->ref;\n    return FKC_OK;\n}\n\n"
+        "    if (!b)\n        return FKC_ERR_NO_KERNEL;\n    *ref = @_binding_ref(b);\n    return FKC_OK;\n}\n\n"
         "const @_binding *@_binding_lookup_key(@_op_kind op, const fkc_dtype *key, size_t n_key,\n"
         "                                          fkc_backend backend, const char *kernel_source)\n{\n"
         "    if ((size_t)op >= (size_t)@@_OP_KIND_COUNT)\n        return NULL;\n"

@@ -526,16 +526,7 @@ void fkcg_doc_html(const char *title, const char *md, size_t len, fkcg_buf *out)
     if (end) /* our text: a path whose "--" would end the comment has it as "-\-" */
         fkcg_buf_put(out, md, head - 1);
     fkcg_buf_puts(out, "<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    for (const char *c = title; *c; c++) {
-        if (*c == '<')
-            fkcg_buf_puts(out, "&lt;");
-        else if (*c == '>')
-            fkcg_buf_puts(out, "&gt;");
-        else if (*c == '&')
-            fkcg_buf_puts(out, "&amp;");
-        else
-            fkcg_buf_putc(out, *c);
-    }
+    fkcg_buf_put_xml(out, title);
     fkcg_buf_puts(out, "</title>\n</head>\n<body>\n");
     fkcg_buf_puts(out, html);
     fkcg_buf_puts(out, "</body>\n</html>\n");

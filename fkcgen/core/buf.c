@@ -144,6 +144,21 @@ void fkcg_buf_put_listed(fkcg_buf *b, size_t i, size_t n, const char *item)
     fkcg_buf_puts(b, item);
 }
 
+void fkcg_buf_put_xml(fkcg_buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fkcg_buf_puts(b, "&amp;"); break;
+        case '<': fkcg_buf_puts(b, "&lt;"); break;
+        case '>': fkcg_buf_puts(b, "&gt;"); break;
+        case '"': fkcg_buf_puts(b, "&quot;"); break;
+        case '\'': fkcg_buf_puts(b, "&apos;"); break;
+        case '\n': fkcg_buf_puts(b, "&#10;"); break;
+        default: fkcg_buf_putc(b, *s);
+        }
+    }
+}
+
 int fkcg_open_regular(const char *path, int *fd, struct stat *st)
 {
     *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -66,6 +66,9 @@ void fkcg_buf_put_ulp(fkcg_buf *b, uint64_t whole, uint32_t frac);
 void fkcg_ulp_format(char out[FKCG_ULP_TEXT], uint64_t whole, uint32_t frac);
 /* Appends item i of an n-item list in prose, "a, b or c": the separator, then item. */
 void fkcg_buf_put_listed(fkcg_buf *b, size_t i, size_t n, const char *item);
+/* Appends s as XML (or HTML) character data or an attribute value: & < > " ' as entities, a
+ * line break as &#10; (report.c's JUnit XML, doc.c's HTML title). */
+void fkcg_buf_put_xml(fkcg_buf *b, const char *s);
 
 /* Opens path for reading, without blocking (a FIFO would block open forever), and only when it
  * is a regular file: 0 with *fd open and *st filled, or an errno (EISDIR for a directory) or

@@ -615,8 +615,8 @@ const char *fkcg_op_kind_c_clash(const char *snake)
         return why;
     if (!strcmp(snake, "kind_count"))
         return "the op kind count FKC_OP_KIND_COUNT";
-    if (!strcmp(snake, "cost") || !strcmp(snake, "register"))
-        return "a type of the generated header (fkc_cost_fn, fkc_register_fn)";
+    if (!strcmp(snake, "cost") || !strcmp(snake, "register") || !strcmp(snake, "kernel"))
+        return "a type of the generated header (fkc_cost_fn, fkc_register_fn, fkc_kernel_fn)";
     return NULL;
 }
 

@@ -318,28 +318,12 @@ static void print_sarif(const fkcg_report *r, fkcg_buf *b)
     fkcg_buf_puts(b, r->n ? "\n      ]\n    }\n  ]\n}\n" : "]\n    }\n  ]\n}\n");
 }
 
-/* XML character data or attribute value: the five specials as entities (the messages carry
- * no control character: they are escaped as in the text form). */
-static void put_xml(fkcg_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fkcg_buf_puts(b, "&amp;"); break;
-        case '<': fkcg_buf_puts(b, "&lt;"); break;
-        case '>': fkcg_buf_puts(b, "&gt;"); break;
-        case '"': fkcg_buf_puts(b, "&quot;"); break;
-        case '\'': fkcg_buf_puts(b, "&apos;"); break;
-        case '\n': fkcg_buf_puts(b, "&#10;"); break;
-        default: fkcg_buf_putc(b, *s);
-        }
-    }
-}
 
 static void put_where(fkcg_buf *b, const char *file, uint32_t line, uint32_t col)
 {
     if (!file)
         return;
-    put_xml(b, file);
+    fkcg_buf_put_xml(b, file);
     if (line)
         fkcg_buf_printf(b, ":%u:%u", line, col);
     fkcg_buf_puts(b, ": ");
@@ -355,17 +339,17 @@ static void print_junit(const fkcg_report *r, fkcg_buf *b)
         failing += fails;
     }
     fkcg_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
-    put_xml(b, r->cmd);
+    fkcg_buf_put_xml(b, r->cmd);
     fkcg_buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n  <testsuite name=\"",
                     r->n_cases, failing);
-    put_xml(b, r->cmd);
+    fkcg_buf_put_xml(b, r->cmd);
     fkcg_buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
                     r->n_cases, failing);
     for (size_t c = 0; c < r->n_cases; c++) {
         fkcg_buf_puts(b, "    <testcase classname=\"");
-        put_xml(b, r->cmd);
+        fkcg_buf_put_xml(b, r->cmd);
         fkcg_buf_puts(b, "\" name=\"");
-        put_xml(b, r->cases[c]);
+        fkcg_buf_put_xml(b, r->cases[c]);
         fkcg_buf_puts(b, "\"");
         fkcg_buf fail, out;
         fkcg_buf_init(&fail);
@@ -381,14 +365,14 @@ static void print_junit(const fkcg_report *r, fkcg_buf *b)
                 first_rule = f->rule, first_msg = f->message;
             put_where(to, f->file, f->line, f->col);
             fkcg_buf_printf(to, "%s: ", f->level);
-            put_xml(to, f->message);
+            fkcg_buf_put_xml(to, f->message);
             fkcg_buf_puts(to, " [");
-            put_xml(to, f->rule);
+            fkcg_buf_put_xml(to, f->rule);
             fkcg_buf_puts(to, "]\n");
             for (size_t k = 0; k < f->n_rel; k++) {
                 put_where(to, f->rel[k].file, f->rel[k].line, f->rel[k].col);
                 fkcg_buf_puts(to, "note: ");
-                put_xml(to, f->rel[k].message);
+                fkcg_buf_put_xml(to, f->rel[k].message);
                 fkcg_buf_putc(to, '\n');
             }
         }
@@ -398,9 +382,9 @@ static void print_junit(const fkcg_report *r, fkcg_buf *b)
             fkcg_buf_puts(b, ">\n");
             if (fail.len) {
                 fkcg_buf_puts(b, "      <failure type=\"");
-                put_xml(b, first_rule);
+                fkcg_buf_put_xml(b, first_rule);
                 fkcg_buf_puts(b, "\" message=\"");
-                put_xml(b, first_msg);
+                fkcg_buf_put_xml(b, first_msg);
                 fkcg_buf_puts(b, "\">");
                 fkcg_buf_put(b, fail.data, fail.len);
                 fkcg_buf_puts(b, "</failure>\n");

@@ -4,7 +4,12 @@
 // the same for all its invocations; each invocation owns one unit of the cache row: a 32-bit
 // word (WORD, built with -DVEC=0) or a 16-byte unit (-DVEC=1, rows and offsets 16-aligned).
 // No two invocations write one unit: a slot named by several rows gets the last of them alone
-// (a row with a later duplicate writes nothing), so a slot never holds a mix of two rows.
+// (a row with a later duplicate writes nothing), so a slot never holds a mix of two rows. Which
+// row is the last is found either by a scan (DUPS 1: each row's group reads every later index,
+// O(n^2), for a few rows) or by a first pass (DUPS 2, -DMARK=1: one invocation per row,
+// atomicMax of row + 1 into a scratch word per slot), read by the write pass: the winner's
+// groups each add 1 << SBITS to the word, and the last of them sets it back to 0, so the
+// scratch is all zero again after every op (a recorded command buffer replays with it right).
 // An index at or past the cache's slot count writes nothing and adds 1 to the status word.
 // Conversions are integer code (no float instruction), round to nearest even, bit-exact
 // everywhere: runtime/src/set_rows.c's reference is the same arithmetic.
@@ -18,7 +23,7 @@
 layout(local_size_x = 256) in;
 
 // The op's parameters, in this order (struct sr_push): push constants of a single op; in the
-// fused variant (-DFUSED=1) words SR_E_PARAMS.. of the op's table entry.
+// fused variant (-DFUSED=1) words SR_E_PARAMS.. of the op's table entry (23 words).
 #define N 0u         // source rows (indices)
 #define ROW_BASE 1u  // first row of this dispatch
 #define CHUNKS 2u    // work groups per row
@@ -37,14 +42,16 @@ layout(local_size_x = 256) in;
 #define ST_WORD 15u  // the status word in its window, or 0xffffffff: none
 #define CONV 16u     // 0 copy, 1 F32->F16, 2 F32->BF16, 3 F16->F32, 4 BF16->F32
 #define S_UNIT 17u   // source bytes per unit
-#define DUPS 18u     // 1: look for later rows naming the same slot
+#define DUPS 18u     // 1: look for later rows naming the same slot; 2: the scratch (MARK)
 #define GROUPS 19u   // work groups of this dispatch (fused: of this op)
 #define UPI 20u      // units each invocation writes, 256 apart (a work group: 256 * UPI units)
+#define SCR 21u      // DUPS 2: the op's first scratch word (one per slot) in the scratch window
+#define SBITS 22u    // DUPS 2: bits of row + 1 in a scratch word (above them: chunks counted)
 
 #if FUSED
 // Binding 0: the table (runtime/src/fused_table.h), SR_WORDS (32) words an op: its first group, its slots (source, index: read
 // windows 0..3; cache, status: written windows 0..7, 4 bits each), 16-byte units or words,
-// then the 21 parameters. Bindings 1..4: read windows; 5..12: written windows.
+// then the 23 parameters. Bindings 1..4: read windows; 5..12: written windows; 13 the scratch.
 layout(std430, set = 0, binding = 0) readonly buffer Table { uint t[]; };
 #define RDECL(b, n)                                                                            \
     layout(std430, set = 0, binding = b) readonly buffer R1##n { uint r1##n[]; };             \
@@ -56,6 +63,7 @@ layout(std430, set = 0, binding = 0) readonly buffer Table { uint t[]; };
 RDECL(1, a) RDECL(2, b) RDECL(3, c) RDECL(4, d)
 WDECL(5, a) WDECL(6, b) WDECL(7, c) WDECL(8, d) WDECL(9, e) WDECL(10, f) WDECL(11, g)
 WDECL(12, h)
+layout(std430, set = 0, binding = 13) coherent buffer Scr { uint scr[]; }; // DUPS 2's scratch
 
 layout(push_constant) uniform Push {
     uint n;      // ops in the table
@@ -118,8 +126,9 @@ layout(std430, set = 0, binding = 1) readonly buffer Ix { uint ix_[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer D1 { uint d1_[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer D4 { uvec4 d4_[]; };
 layout(std430, set = 0, binding = 3) buffer Status { uint status[]; };
+layout(std430, set = 0, binding = 4) coherent buffer Scr { uint scr[]; }; // DUPS 2's scratch
 
-layout(push_constant) uniform Push { uint w[21]; } pc;
+layout(push_constant) uniform Push { uint w[23]; } pc;
 
 const bool vec = VEC != 0;
 uint P(uint k) { return pc.w[k]; }
@@ -223,6 +232,36 @@ void unit(uint u, uint row, uint lo, bool pre, uvec4 pa, uvec4 pb)
     }
 }
 
+// The index of `row` as (lo, hi) words (I32: hi is its sign extension).
+uvec2 index_of(uint row)
+{
+    uint lo = ix(P(I_OFF) + (P(I64) != 0u ? 2u * row : row));
+    return uvec2(lo, P(I64) != 0u ? ix(P(I_OFF) + 2u * row + 1u) : ((lo >> 31u) != 0u ? ~0u : 0u));
+}
+
+#if MARK
+// The first pass of DUPS 2: each row in range writes row + 1 into its slot's scratch word, the
+// largest (the last row naming the slot) staying. Fused: pc.groups groups per op.
+void main()
+{
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+#if FUSED
+    uint op = g / pc.groups;
+    if (op >= pc.n)
+        return;
+    e0 = op * SR_WORDS;
+    uint sl = t[e0 + SR_E_SLOTS];
+    ki = (sl >> 4u) & 15u;
+    g -= op * pc.groups;
+#endif
+    uint row = g * 256u + gl_LocalInvocationID.x;
+    if (P(DUPS) != 2u || row >= P(N))
+        return;
+    uvec2 v = index_of(row);
+    if (v.y == 0u && v.x < P(SLOTS))
+        atomicMax(scr[P(SCR) + v.x], row + 1u);
+}
+#else
 void main()
 {
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -261,8 +300,8 @@ void main()
         if (conv != 0u)
             pb = s4((sb >> 4u) + 1u);
     }
-    uint lo = ix(P(I_OFF) + (P(I64) != 0u ? 2u * row : row));
-    uint hi = P(I64) != 0u ? ix(P(I_OFF) + 2u * row + 1u) : ((lo >> 31u) != 0u ? ~0u : 0u);
+    uvec2 v = index_of(row);
+    uint lo = v.x, hi = v.y;
     if ((hi >> 31u) != 0u)
         return; // negative: skipped
     if (hi != 0u || lo >= P(SLOTS)) {
@@ -270,7 +309,18 @@ void main()
             count(P(ST_WORD));
         return; // past the cache: counted, nothing written
     }
-    if (P(DUPS) != 0u) { // the last row naming a slot writes it: skip when a later one does
+    if (P(DUPS) == 2u) { // the first pass's winner writes; its last group resets the word
+        if (lx == 0u) {
+            uint a = P(SCR) + lo, b = P(SBITS), w = atomicOr(scr[a], 0u);
+            later = (w & ((1u << b) - 1u)) == row + 1u ? 0u : 1u;
+            // (the word cannot be reset before this group's add: that takes all of them)
+            if (later == 0u && (atomicAdd(scr[a], 1u << b) >> b) + 1u == P(CHUNKS))
+                atomicExchange(scr[a], 0u);
+        }
+        barrier();
+        if (later != 0u)
+            return;
+    } else if (P(DUPS) != 0u) { // the last row naming a slot writes it: skip when a later one does
         if (lx == 0u)
             later = 0u;
         barrier();
@@ -290,3 +340,4 @@ void main()
         if (u0 + 256u * k < P(ROW_UNITS))
             unit(u0 + 256u * k, row, lo, k == 0u, pa, pb);
 }
+#endif

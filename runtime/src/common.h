@@ -43,8 +43,13 @@
 /* Where a fused batch's counter word (fused.comp's ADVANCE variant) lies after its table: past
  * the largest table and map, a multiple of every storage offset alignment (at most 256). */
 #define FKC_FUSE_COUNTER (FKC_FUSE_MAX * FKC_FUSE_WORDS * 4u + FKC_FUSE_MAP_GROUPS)
-#define FKC_TABLE_BYTES (64u << 10) /* buffer of a stream's fused-write tables */
-#define FKC_BIND_MAX 32u            /* storage buffers one of fkc's binds may take */
+#define FKC_TABLE_BYTES (64u << 10)  /* buffer of a stream's fused-write tables */
+#define FKC_BIND_MAX 32u             /* storage buffers one of fkc's binds may take */
+#define FKC_SCRATCH_BYTES (4u << 20) /* a stream's scratch chunk (more when one op needs it) */
+#define FKC_SR_SCAN_ROWS                                                                           \
+    512u /* set_rows ops of at most this many rows scan for duplicates;
+                                        more: the scratch pass (4 bytes a slot) */
+#define FKC_SR_SCRATCH_MAX (64u << 20) /* the most scratch one set_rows op takes (else: the scan) */
 
 /* ---- error.c ---- */
 /* Sets the thread's last error to "text: details" and returns status. */

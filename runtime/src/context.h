@@ -14,6 +14,7 @@ typedef struct fkc_hooks {
     uint64_t block_bytes;          /* memory block size (0: FKC_BLOCK_BYTES) */
     bool no_push_descriptors;      /* use descriptor pools even where push descriptors exist */
     bool no_host_tables;           /* fused-write tables through vkCmdUpdateBuffer always */
+    uint32_t set_rows_scan_rows;   /* 0: FKC_SR_SCAN_ROWS; else ops of more rows use the scratch */
 } fkc_hooks;
 
 struct fkc_context {
@@ -64,13 +65,14 @@ struct fkc_context {
     VkPipelineLayout set_rows_layout;
     VkDescriptorSetLayout set_rows_fused_set_layout; /* the table, 4 read and 8 written windows */
     VkPipelineLayout set_rows_fused_layout;
-    bool fusion;          /* the device binds enough buffers to fuse writes */
-    bool fused_advance;   /* ... and 2 more, pushed: fkc_stream_advance joins a fused dispatch */
-    bool no_host_tables;  /* test hook: never host-visible fused tables */
-    fkc_memory memory;    /* blocks of the buffers (memory.c) */
-    pthread_mutex_t lock; /* the stream pool and the user-kernel cache */
-    fkc_stream *idle;     /* pooled streams of one-shot calls and copies */
-    fkc_stream *pooled;   /* every pooled stream (freed with the context) */
+    bool fusion;           /* the device binds enough buffers to fuse writes */
+    bool fused_advance;    /* ... and 2 more, pushed: fkc_stream_advance joins a fused dispatch */
+    bool no_host_tables;   /* test hook: never host-visible fused tables (nor set_rows scratch) */
+    uint32_t sr_scan_rows; /* set_rows ops of at most this many rows scan for duplicates */
+    fkc_memory memory;     /* blocks of the buffers (memory.c) */
+    pthread_mutex_t lock;  /* the stream pool and the user-kernel cache */
+    fkc_stream *idle;      /* pooled streams of one-shot calls and copies */
+    fkc_stream *pooled;    /* every pooled stream (freed with the context) */
     struct fkc_kernel *user_kernels; /* fkc_kernel_cached's kernels (user_kernel.c) */
     fkc_message_fn on_validation;
     void *on_validation_user;

@@ -522,6 +522,7 @@ static fkc_status create_device(fkc_context *ctx, const fkc_hooks *hooks)
 static void set_limits(fkc_context *ctx, const fkc_context_options *o, const fkc_hooks *hooks)
 {
     fkc_device_info *in = &ctx->info;
+    ctx->sr_scan_rows = FKC_SR_SCAN_ROWS;
 #ifdef FKC_TEST_HOOKS
     if (hooks && hooks->storage_buffer_range &&
         hooks->storage_buffer_range < in->max_storage_buffer_range)
@@ -532,6 +533,8 @@ static void set_limits(fkc_context *ctx, const fkc_context_options *o, const fkc
         if (hooks->work_group_count < in->max_compute_work_group_count[i])
             in->max_compute_work_group_count[i] = hooks->work_group_count;
     ctx->no_host_tables = hooks && hooks->no_host_tables;
+    if (hooks && hooks->set_rows_scan_rows)
+        ctx->sr_scan_rows = hooks->set_rows_scan_rows;
 #else
     (void)hooks;
 #endif

@@ -20,6 +20,8 @@ typedef struct fkc_test_hooks {
     uint64_t block_bytes;          /* 0: the default memory block size */
     bool no_push_descriptors;      /* descriptor pools even where push descriptors exist */
     bool no_host_tables;           /* fused writes' tables by vkCmdUpdateBuffer, never mapped */
+    uint32_t set_rows_scan_rows;   /* 0: the default; else set_rows ops of more rows than this
+                                      find duplicates with the scratch pass, not the scan */
 } fkc_test_hooks;
 
 /* fkc_context_create with hooks (NULL: none) and a vkGetInstanceProcAddr (NULL: the loader's).

@@ -14,7 +14,7 @@
 #include "fkc/fkc_kernels.h"
 
 /* The interface version generated code links against (fkc_kernels.h). */
-const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;
 
 /* Byte size of a tensor; `name` prefixes the message of a refusal. */
 static fkc_status tensor_bytes(const fkc_tensor *t, const char *name, uint64_t *bytes)

@@ -47,6 +47,12 @@ static const uint32_t spv_set_rows_vec[] =
 static const uint32_t spv_set_rows_fused[] =
 #include "set_rows_fused.spv.inc"
     ;
+static const uint32_t spv_set_rows_mark[] =
+#include "set_rows_mark.spv.inc"
+    ;
+static const uint32_t spv_set_rows_mark_fused[] =
+#include "set_rows_mark_fused.spv.inc"
+    ;
 
 static const struct {
     const uint32_t *code;
@@ -66,6 +72,9 @@ static const struct {
     [KERNEL_SET_ROWS_WORD] = {spv_set_rows_word, sizeof spv_set_rows_word, "set_rows_word"},
     [KERNEL_SET_ROWS_VEC] = {spv_set_rows_vec, sizeof spv_set_rows_vec, "set_rows_vec"},
     [KERNEL_SET_ROWS_FUSED] = {spv_set_rows_fused, sizeof spv_set_rows_fused, "set_rows_fused"},
+    [KERNEL_SET_ROWS_MARK] = {spv_set_rows_mark, sizeof spv_set_rows_mark, "set_rows_mark"},
+    [KERNEL_SET_ROWS_MARK_FUSED] = {spv_set_rows_mark_fused, sizeof spv_set_rows_mark_fused,
+                                    "set_rows_mark_fused"},
 };
 
 #define PUSH_BYTES 80u /* 20 x uint, the Push block of the shaders */
@@ -130,21 +139,23 @@ fkc_status fkc_pipelines_init(fkc_context *ctx)
                                 &ctx->fused_advance_set_layout, &ctx->fused_advance_layout);
     if (st == FKC_OK)
         st = fkc_compute_layout(ctx, 1, 16, "", &ctx->advance_set_layout, &ctx->advance_layout);
-    if (st == FKC_OK) /* set_rows.comp: source, index, cache, status; 21 words of push */
-        st = fkc_compute_layout(ctx, 4, 84, "", &ctx->set_rows_set_layout, &ctx->set_rows_layout);
-    if (st == FKC_OK && ctx->fusion) /* the fused variant: its table, 4 read, 8 written windows */
-        st = fkc_compute_layout(ctx, 13, 8, "", &ctx->set_rows_fused_set_layout,
+    if (st == FKC_OK) /* set_rows.comp: source, index, cache, status, scratch; 23 words of push */
+        st = fkc_compute_layout(ctx, 5, 92, "", &ctx->set_rows_set_layout, &ctx->set_rows_layout);
+    if (st == FKC_OK && ctx->fusion) /* fused: its table, 4 read, 8 written windows, scratch */
+        st = fkc_compute_layout(ctx, 14, 8, "", &ctx->set_rows_fused_set_layout,
                                 &ctx->set_rows_fused_layout);
     /* Every kernel is built now, so that recording an op never fails half-way (an op either
      * records completely or not at all), and the pipelines are read-only afterwards. */
     for (int k = 0; k < KERNEL_COUNT && st == FKC_OK; k++) {
-        VkPipelineLayout layout = k == KERNEL_FUSED            ? ctx->fused_layout
-                                  : k == KERNEL_FUSED_ADVANCE  ? ctx->fused_advance_layout
-                                  : k == KERNEL_ADVANCE        ? ctx->advance_layout
-                                  : k == KERNEL_SET_ROWS_FUSED ? ctx->set_rows_fused_layout
-                                  : k >= KERNEL_SET_ROWS_WORD  ? ctx->set_rows_layout
-                                                               : ctx->pipeline_layout;
-        if (((k == KERNEL_FUSED || k == KERNEL_SET_ROWS_FUSED) && !ctx->fusion) ||
+        VkPipelineLayout layout = k == KERNEL_FUSED                 ? ctx->fused_layout
+                                  : k == KERNEL_FUSED_ADVANCE       ? ctx->fused_advance_layout
+                                  : k == KERNEL_ADVANCE             ? ctx->advance_layout
+                                  : k == KERNEL_SET_ROWS_FUSED      ? ctx->set_rows_fused_layout
+                                  : k == KERNEL_SET_ROWS_MARK_FUSED ? ctx->set_rows_fused_layout
+                                  : k >= KERNEL_SET_ROWS_WORD       ? ctx->set_rows_layout
+                                                                    : ctx->pipeline_layout;
+        if (((k == KERNEL_FUSED || k == KERNEL_SET_ROWS_FUSED || k == KERNEL_SET_ROWS_MARK_FUSED) &&
+             !ctx->fusion) ||
             (k == KERNEL_FUSED_ADVANCE && !ctx->fused_advance))
             continue;
         st = fkc_compute_pipeline(ctx, kernels[k].code, kernels[k].bytes, layout, "",

@@ -22,6 +22,8 @@ typedef enum kernel_id {
     KERNEL_SET_ROWS_WORD,  /* set_rows.comp: one 32-bit word of a cache row per invocation */
     KERNEL_SET_ROWS_VEC,   /* and one 16-byte unit (rows and offsets 16-aligned) */
     KERNEL_SET_ROWS_FUSED, /* many set_rows ops of a stream in one dispatch, from a table */
+    KERNEL_SET_ROWS_MARK,  /* the first pass of the linear duplicate rule: each slot's last row */
+    KERNEL_SET_ROWS_MARK_FUSED, /* and of the ops of a fused dispatch */
     KERNEL_COUNT
 } kernel_id;
 

@@ -12,7 +12,10 @@
  *
  * Indices: negative ones are skipped; one at or past the slot count writes nothing and adds 1
  * to the status word (a little-endian u32, mod 2^32) when one is given. A slot named by several
- * rows gets the last of them (the highest i), whole. */
+ * rows gets the last of them (the highest i), whole. On the device the last row is found by a
+ * scan of the later indices (ops of at most ctx->sr_scan_rows rows) or, for more rows, by a
+ * first pass writing each slot's last row into a scratch word per slot of the stream's scratch
+ * (fkc_stream_scratch), which the write pass reads and leaves zero (set_rows.comp). */
 #include "context.h"
 #include "buffer.h"
 #include "stream.h"
@@ -275,6 +278,7 @@ fkc_status fkc_ref_set_rows(const fkc_host_tensor *src, const fkc_host_tensor *i
 typedef struct sr_push {
     uint32_t n, row_base, chunks, row_units, d_off, split, d_outer, d_inner, run_units, d_run;
     uint32_t s_off, s_row, i_off, i64, slots, st_word, conv, s_unit, dups, groups, upi;
+    uint32_t scr, sbits; /* dups 2: the op's first scratch word in its window, bits of row + 1 */
 } sr_push;
 
 /* A tensor of the stream's context inside its buffer: its bytes [lo, hi) in the VkBuffer. */
@@ -317,6 +321,7 @@ static VkDescriptorBufferInfo window(const fkc_context *ctx, VkBuffer buf, uint6
 
 /* ---- fusing: the set_rows ops of a stream in one dispatch --------------------------------- */
 
+#define SR_SCRATCH(slots) (((uint64_t)(slots)*4 + 15) & ~(uint64_t)15) /* an op's scratch */
 #define SR_FUSE_MAX 128u /* ops one fused dispatch takes (32 words each: 16 KiB of table) */
 
 /* One queued op: its parameters (offsets still in bytes in the VkBuffers), its windows' slots
@@ -327,6 +332,7 @@ typedef struct sr_op {
     uint32_t slot[4];
     uint32_t unit;                 /* 16 or 4 */
     VkDescriptorBufferInfo status; /* its status word's window (buffer NULL: none) */
+    uint64_t scr;                  /* dups 2: its scratch's byte in the batch's scratch buffer */
 } sr_op;
 
 struct fkc_sr_batch {
@@ -338,7 +344,10 @@ struct fkc_sr_batch {
     fkc_table *table;
     uint64_t at;
     VkDescriptorSet set;
-    bool self; /* its own op is being touched: its windows are no hazard to it */
+    bool self;               /* its own op is being touched: its windows are no hazard to it */
+    VkBuffer scr_buf;        /* the scratch of its dups-2 ops (VK_NULL_HANDLE: none) */
+    uint64_t scr_lo, scr_hi; /* their bytes in it, one after the other */
+    uint32_t mark_groups;    /* the first pass's groups per op: of its op with most rows */
 };
 
 static void sr_flush(fkc_stream *s);
@@ -359,13 +368,13 @@ static bool sr_hazard(const fkc_stream *s, const fkc_access *a)
 
 static uint32_t sr_pending(const fkc_stream *s)
 {
-    return s->sr && s->sr->n ? 1 + (s->sr->table->map ? 0 : 1) : 0;
+    return s->sr && s->sr->n ? 1u + (s->sr->table->map ? 0u : 1u) + (s->sr->scr_buf ? 1u : 0u) : 0u;
 }
 
 static void sr_reset(fkc_stream *s)
 {
     if (s->sr)
-        s->sr->n = 0, s->sr->groups = 0;
+        s->sr->n = 0, s->sr->groups = 0, s->sr->scr_buf = VK_NULL_HANDLE;
 }
 
 static void sr_release(fkc_stream *s)
@@ -428,6 +437,25 @@ static fkc_status sr_start(fkc_stream *s, struct fkc_sr_batch *b)
         st = fkc_stream_alloc_set(s, s->ctx->set_rows_fused_set_layout, &b->set);
     b->n_read = b->n_write = 0;
     b->groups = 0;
+    b->scr_buf = VK_NULL_HANDLE;
+    b->mark_groups = 0;
+    return st;
+}
+
+/* The op's scratch (dups 2), right after the batch's: false when it lies elsewhere (a new chunk,
+ * or another op's between), so that the batch binds one window of it. */
+static fkc_status sr_place_scratch(fkc_stream *s, struct fkc_sr_batch *b, const sr_push *pc,
+                                   bool *fits, VkBuffer *buf, uint64_t *at)
+{
+    uint64_t a = s->ctx->offset_align;
+    *fits = true;
+    if (pc->dups != 2)
+        return FKC_OK;
+    fkc_status st = fkc_stream_scratch(s, SR_SCRATCH(pc->slots), buf, at);
+    if (st == FKC_OK && b->scr_buf &&
+        (*buf != b->scr_buf || *at != (b->scr_hi + a - 1) / a * a ||
+         *at + SR_SCRATCH(pc->slots) - b->scr_lo > s->ctx->storage_range))
+        *fits = false;
     return st;
 }
 
@@ -435,12 +463,17 @@ static fkc_status sr_start(fkc_stream *s, struct fkc_sr_batch *b)
 static fkc_status sr_queue(fkc_stream *s, const sr_push *pc, const uint64_t at[4], uint32_t unit,
                            const VkDescriptorBufferInfo bi[4], bool status, uint64_t groups)
 {
-    uint64_t glim = s->ctx->group_limit;
+    uint64_t glim = s->ctx->group_limit, sat = 0;
     struct fkc_sr_batch *b = s->sr;
+    VkBuffer sbuf = VK_NULL_HANDLE;
+    bool sfits = true;
+    fkc_status st = sr_place_scratch(s, b, pc, &sfits, &sbuf, &sat);
+    if (st != FKC_OK)
+        return st;
     for (int pass = 0; pass < 2; pass++) {
-        if (b->n && (b->n == SR_FUSE_MAX || b->groups + groups > glim * glim))
+        if (b->n && (b->n == SR_FUSE_MAX || b->groups + groups > glim * glim || !sfits))
             sr_flush(s);
-        fkc_status st;
+        sfits = true;
         if (b->n == 0 && (st = sr_start(s, b)) != FKC_OK)
             return st;
         fkc_slot saved[SR_READ + SR_WRITE];
@@ -463,6 +496,14 @@ static fkc_status sr_queue(fkc_stream *s, const sr_push *pc, const uint64_t at[4
             o->slot[r] = (uint32_t)k[r];
         o->unit = unit;
         o->status = status ? bi[3] : (VkDescriptorBufferInfo){VK_NULL_HANDLE, 0, 0};
+        o->scr = sat;
+        if (pc->dups == 2) { /* its scratch joins the batch's window */
+            uint32_t mg = (pc->n + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
+            if (!b->scr_buf)
+                b->scr_buf = sbuf, b->scr_lo = sat;
+            b->scr_hi = sat + SR_SCRATCH(pc->slots);
+            b->mark_groups = mg > b->mark_groups ? mg : b->mark_groups;
+        }
         b->groups += groups;
         s->items++;
         /* (its exact windows are tracked; later commands meeting the widened ones find them
@@ -483,6 +524,34 @@ static bool shares_status(const fkc_stream *s, const VkDescriptorBufferInfo *w)
             b->op[i].status.range == w->range)
             return true;
     return false;
+}
+
+/* Binds the batch's windows with the first pass (when an op of it has dups 2: it is recorded,
+ * and a barrier from it to the write pass) and then the write pass's pipeline. */
+static void sr_mark_fused(fkc_stream *s, const struct fkc_sr_batch *b, uint32_t nb,
+                          const VkDescriptorBufferInfo *bi)
+{
+    fkc_context *ctx = s->ctx;
+    const fkc_vk *vk = &ctx->vk;
+    if (!b->scr_buf) {
+        fkc_stream_bind_set(s, ctx->pipelines[KERNEL_SET_ROWS_FUSED], ctx->set_rows_fused_layout,
+                            b->set, nb, bi);
+        return;
+    }
+    fkc_stream_bind_set(s, ctx->pipelines[KERNEL_SET_ROWS_MARK_FUSED], ctx->set_rows_fused_layout,
+                        b->set, nb, bi);
+    uint32_t push[2] = {b->n, b->mark_groups}, groups = b->n * b->mark_groups;
+    vk->vkCmdPushConstants(s->cmd, ctx->set_rows_fused_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           sizeof push, push);
+    uint32_t lim = ctx->group_limit, gx = groups < lim ? groups : lim;
+    vk->vkCmdDispatch(s->cmd, gx, (groups + gx - 1) / gx, 1);
+    s->commands++;
+    fkc_stream_memory_barrier(s, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    /* (the same layout: the windows stay bound) */
+    vk->vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          ctx->pipelines[KERNEL_SET_ROWS_FUSED]);
 }
 
 static void sr_flush(fkc_stream *s)
@@ -510,16 +579,20 @@ static void sr_flush(fkc_stream *s)
         p.i_off = (uint32_t)((o->at[1] - ri->lo) / 4);
         if (p.st_word != 0xffffffffu)
             p.st_word = (uint32_t)((o->at[3] - wt->lo) / 4);
+        if (p.dups == 2)
+            p.scr = (uint32_t)((o->scr - b->scr_lo) / 4);
         memcpy(&e[SR_E_PARAMS], &p, sizeof p);
         group += o->pc.groups;
     }
     uint64_t bytes = (uint64_t)b->n * SR_WORDS * 4;
     fkc_stream_write_table(s, b->table, b->at, t, bytes, 0);
-    VkDescriptorBufferInfo bi[1 + SR_READ + SR_WRITE];
+    VkDescriptorBufferInfo bi[2 + SR_READ + SR_WRITE];
     uint32_t nb = fkc_table_windows(bi, (VkDescriptorBufferInfo){b->table->buffer, b->at, bytes},
                                     b->slot, b->n_read, SR_READ, b->n_write, SR_WRITE);
-    fkc_stream_bind_set(s, ctx->pipelines[KERNEL_SET_ROWS_FUSED], ctx->set_rows_fused_layout,
-                        b->set, nb, bi);
+    /* the scratch (unused: the first written window again) */
+    bi[nb++] = b->scr_buf ? (VkDescriptorBufferInfo){b->scr_buf, b->scr_lo, b->scr_hi - b->scr_lo}
+                          : bi[1 + SR_READ];
+    sr_mark_fused(s, b, nb, bi);
     uint32_t push[2] = {b->n, b->op[0].pc.groups}; /* every op as many groups: no search */
     for (uint32_t i = 1; i < b->n && push[1]; i++)
         if (b->op[i].pc.groups != push[1])
@@ -531,6 +604,8 @@ static void sr_flush(fkc_stream *s)
     s->commands++;
     b->n = 0;
     b->groups = 0;
+    b->scr_buf = VK_NULL_HANDLE;
+    b->mark_groups = 0;
 }
 
 static void sr_flush_keep(fkc_stream *s, bool keep)
@@ -550,7 +625,7 @@ typedef struct sr_call {
     uint64_t slo, shi, ilo, ihi, dlo, dhi, tlo, thi;
     bool status, rows, vec; /* rows: cache rows with bytes (something may be written) */
     uint64_t run_bytes, unit, chunks, per;
-    VkDescriptorBufferInfo bi[4]; /* source, index, cache, status */
+    VkDescriptorBufferInfo bi[5]; /* source, index, cache, status, scratch */
     fkc_access acc[4];
     uint32_t nacc;
     sr_push pc;
@@ -642,6 +717,7 @@ static void sr_bindings(const fkc_context *ctx, sr_call *c)
     bi[2] = c->rows ? window(ctx, c->db, c->dlo, c->dhi) : bi[3];
     if (!c->status)
         bi[3] = bi[2];
+    bi[4] = bi[2]; /* the scratch's, when the op has one (sr_direct); else never used */
     /* the accesses: the windows, as bound (the status word is read and written) */
     for (uint32_t i = 0; i < 4; i++)
         c->acc[i] = (fkc_access){bi[i].buffer, bi[i].offset, bi[i].offset + bi[i].range, i >= 2,
@@ -649,6 +725,27 @@ static void sr_bindings(const fkc_context *ctx, sr_call *c)
     c->nacc = c->status && c->rows ? 4 : 3; /* without a status, binding 3 is the cache's */
     if (!c->rows) /* nothing written but the status word: binding 2 is the status window too */
         c->acc[2] = c->acc[3], c->nacc = 3;
+}
+
+static uint32_t bits_of(uint64_t v) /* bits of v: 0 for 0 */
+{
+    uint32_t b = 0;
+    for (; v; v >>= 1)
+        b++;
+    return b;
+}
+
+/* Duplicates by the scratch pass (dups 2) instead of the scan, for more rows than the scan is
+ * for, where one scratch word a slot holds row + 1 (its low bits) and the count of the row's
+ * work groups (its high bits) and the op's scratch stays within FKC_SR_SCRATCH_MAX (else the
+ * scan: slower, as right). */
+static void sr_linear(const fkc_context *ctx, sr_call *c)
+{
+    uint32_t rb = bits_of(c->p.n), cb = bits_of(c->chunks);
+    if (c->pc.dups && c->p.n > ctx->sr_scan_rows && rb + cb <= 32 &&
+        SR_SCRATCH(c->p.slots) <= FKC_SR_SCRATCH_MAX &&
+        SR_SCRATCH(c->p.slots) <= ctx->storage_range)
+        c->pc.dups = 2, c->pc.sbits = rb;
 }
 
 /* The push constants; FKC_ERR_UNSUPPORTED when one row needs more groups than a dispatch. */
@@ -687,6 +784,7 @@ static fkc_status sr_params(const fkc_context *ctx, sr_call *c, bool i64)
         .dups = p->n > 1 && c->rows,
         .upi = (uint32_t)upi,
     };
+    sr_linear(ctx, c);
     return FKC_OK;
 }
 
@@ -714,6 +812,27 @@ static fkc_status sr_fused(fkc_stream *s, sr_call *c)
     return st;
 }
 
+/* The first pass of a dups-2 op, all its rows, and a barrier from it to the write pass. */
+static fkc_status sr_mark(fkc_stream *s, sr_call *c)
+{
+    fkc_context *ctx = s->ctx;
+    uint64_t glim = ctx->group_limit, groups = (c->p.n + FKC_LOCAL_SIZE - 1) / FKC_LOCAL_SIZE;
+    fkc_status st = fkc_stream_bind(s, ctx->pipelines[KERNEL_SET_ROWS_MARK], ctx->set_rows_layout,
+                                    ctx->set_rows_set_layout, 5, c->bi);
+    if (st != FKC_OK)
+        return st;
+    uint64_t gx = groups < glim ? groups : glim;
+    ctx->vk.vkCmdPushConstants(s->cmd, ctx->set_rows_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                               sizeof c->pc, &c->pc);
+    ctx->vk.vkCmdDispatch(s->cmd, (uint32_t)gx, (uint32_t)((groups + gx - 1) / gx), 1);
+    s->commands++;
+    s->items++;
+    fkc_stream_memory_barrier(s, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    return FKC_OK;
+}
+
 /* Records the op as its own dispatches, c->per rows' groups each (an op of the stream). */
 static fkc_status sr_direct(fkc_stream *s, sr_call *c)
 {
@@ -721,11 +840,21 @@ static fkc_status sr_direct(fkc_stream *s, sr_call *c)
     fkc_status st = FKC_OK;
     uint64_t before = s->items, glim = ctx->group_limit;
     kernel_id k = c->vec ? KERNEL_SET_ROWS_VEC : KERNEL_SET_ROWS_WORD;
+    if (c->pc.dups == 2) { /* its scratch (left zero by the op's write pass) */
+        uint64_t at;
+        VkBuffer buf;
+        if ((st = fkc_stream_scratch(s, SR_SCRATCH(c->p.slots), &buf, &at)) != FKC_OK)
+            return st;
+        c->bi[4] = (VkDescriptorBufferInfo){buf, at, SR_SCRATCH(c->p.slots)};
+        c->pc.scr = 0;
+    }
     for (uint64_t base = 0; base < c->p.n; base += c->per) {
         uint64_t nr = c->p.n - base < c->per ? c->p.n - base : c->per, groups = nr * c->chunks;
         fkc_stream_touch(s, c->nacc, c->acc);
+        if (base == 0 && c->pc.dups == 2 && (st = sr_mark(s, c)) != FKC_OK)
+            break;
         st = fkc_stream_bind(s, ctx->pipelines[k], ctx->set_rows_layout, ctx->set_rows_set_layout,
-                             4, c->bi);
+                             5, c->bi);
         if (st != FKC_OK)
             break;
         c->pc.row_base = (uint32_t)base;

@@ -149,6 +149,11 @@ void fkc_stream_free(fkc_stream *s)
         fkc_memory_release(ctx, s->tables[i].memory);
     }
     free(s->tables);
+    for (uint32_t i = 0; i < s->n_scratch; i++) {
+        vk->vkDestroyBuffer(ctx->device, s->scratch[i].buffer, ctx->alloc);
+        fkc_memory_release(ctx, s->scratch[i].memory);
+    }
+    free(s->scratch);
     for (int i = 0; i < FKC_BATCHERS; i++)
         if (s->batcher[i])
             s->batcher[i]->release(s);
@@ -207,6 +212,8 @@ static fkc_status reset_recording(fkc_stream *s)
     s->n_track = 0;
     s->cur_table = 0;
     s->table_used = 0;
+    s->cur_scratch = 0;
+    s->scratch_used = 0;
     for (int i = 0; i < FKC_BATCHERS; i++)
         if (s->batcher[i])
             s->batcher[i]->reset(s);
@@ -423,6 +430,76 @@ static fkc_status table_reserve(fkc_stream *s, uint64_t extra, fkc_table **tab, 
 fkc_status fkc_stream_table(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at)
 {
     return table_reserve(s, extra, tab, at);
+}
+
+/* A scratch chunk of `size` bytes, all zero: host-visible memory zeroed by the host, else
+ * device-local memory zeroed by a fill at each recording's first use (scratch_zero). */
+static fkc_status scratch_new(fkc_stream *s, uint64_t size, fkc_scratch *c)
+{
+    fkc_context *ctx = s->ctx;
+    VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    VkMemoryPropertyFlags mapped = local | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    bool coherent = false;
+    fkc_status st = fkc_memory_dedicated(
+        ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        ctx->no_host_tables ? local : mapped, local, &c->buffer, &c->memory, &coherent);
+    if (st != FKC_OK)
+        return st;
+    void *map = NULL;
+    c->size = size;
+    c->fill = true;
+    if (coherent && !ctx->no_host_tables &&
+        ctx->vk.vkMapMemory(ctx->device, c->memory, 0, VK_WHOLE_SIZE, 0, &map) == VK_SUCCESS) {
+        memset(map, 0, size); /* coherent: seen by every later submit (unmapped when freed) */
+        c->fill = false;
+    }
+    return FKC_OK;
+}
+
+/* Zeroes a device-local chunk at its first use in this recording: a fill, and a barrier from it
+ * to the compute shaders (only the ops after it use the chunk). */
+static void scratch_zero(fkc_stream *s, const fkc_scratch *c)
+{
+    if (!c->fill)
+        return;
+    s->ctx->vk.vkCmdFillBuffer(s->cmd, c->buffer, 0, c->size, 0);
+    s->commands++;
+    barrier(s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+fkc_status fkc_stream_scratch(fkc_stream *s, uint64_t bytes, VkBuffer *buf, uint64_t *at)
+{
+    uint64_t a = s->ctx->offset_align;
+    bytes = (bytes + a - 1) / a * a;
+    for (;;) {
+        if (s->cur_scratch < s->n_scratch) {
+            fkc_scratch *c = &s->scratch[s->cur_scratch];
+            if (s->scratch_used + bytes <= c->size) {
+                if (s->scratch_used == 0)
+                    scratch_zero(s, c);
+                *buf = c->buffer;
+                *at = s->scratch_used;
+                s->scratch_used += bytes;
+                return FKC_OK;
+            }
+            s->cur_scratch++;
+            s->scratch_used = 0;
+            continue;
+        }
+        fkc_scratch *c = realloc(s->scratch, (s->n_scratch + 1) * sizeof *c);
+        if (!c)
+            return fkc_fail(FKC_ERR_OUT_OF_MEMORY, "allocating a scratch chunk list");
+        s->scratch = c;
+        /* a chunk an op needs more than: a chunk of its own, placed last */
+        uint64_t size = bytes > FKC_SCRATCH_BYTES ? bytes : FKC_SCRATCH_BYTES;
+        fkc_status st = scratch_new(s, size, &s->scratch[s->n_scratch]);
+        if (st != FKC_OK)
+            return st;
+        s->n_scratch++;
+    }
 }
 
 fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set)

@@ -104,8 +104,11 @@ struct fkc_stream {
     uint32_t n_pending, cap_pending;
     VkDescriptorPool *dpools; /* no push descriptors: the sets of the recorded ops */
     uint32_t n_dpools, cur_dpool;
-    fkc_stream *next_idle, *next_pooled;      /* the context's pool lists */
-    struct fkc_sr_batch *sr;                  /* set_rows ops waiting to be fused (set_rows.c) */
+    fkc_stream *next_idle, *next_pooled; /* the context's pool lists */
+    struct fkc_sr_batch *sr;             /* set_rows ops waiting to be fused (set_rows.c) */
+    struct fkc_scratch *scratch;         /* device scratch chunks (fkc_stream_scratch) */
+    uint32_t n_scratch, cur_scratch;
+    uint64_t scratch_used;                    /* bytes used in scratch[cur_scratch] */
     const fkc_batcher *batcher[FKC_BATCHERS]; /* installed by the batchers above */
 };
 
@@ -186,6 +189,20 @@ uint32_t fkc_table_windows(VkDescriptorBufferInfo *bi, VkDescriptorBufferInfo ta
  * buffers, and (without push descriptors) a descriptor set of the stream's pools. */
 fkc_status fkc_stream_table(fkc_stream *s, uint64_t extra, fkc_table **tab, uint64_t *at);
 fkc_status fkc_stream_alloc_set(fkc_stream *s, VkDescriptorSetLayout layout, VkDescriptorSet *set);
+/* A chunk of a stream's device scratch: zero whenever no recorded op is using it. */
+typedef struct fkc_scratch {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    uint64_t size;
+    bool fill; /* not host-visible: zeroed by a fill at its first use in every recording */
+} fkc_scratch;
+
+/* `bytes` of device scratch for one op of this recording, at byte *at of *buf (aligned to the
+ * storage offset alignment), all zero when the op's commands start, and left zero by them (the
+ * op's duty: a replay finds it zero too). Regions of one recording never overlap; the next
+ * recording (begin) reuses them. Chunks are host-visible memory zeroed by the host once, else
+ * zeroed by a vkCmdFillBuffer and a barrier recorded now, at their first use in a recording. */
+fkc_status fkc_stream_scratch(fkc_stream *s, uint64_t bytes, VkBuffer *buf, uint64_t *at);
 /* A memory barrier (stream.c's one place recording vkCmdPipelineBarrier). */
 void fkc_stream_memory_barrier(fkc_stream *s, VkPipelineStageFlags src, VkAccessFlags src_access,
                                VkPipelineStageFlags dst, VkAccessFlags dst_access);

@@ -12,8 +12,9 @@ fkc_status fkc_test_context_create(const fkc_context_options *options, const fkc
 {
     fkc_hooks h = {0};
     if (hooks)
-        h = (fkc_hooks){hooks->storage_buffer_range, hooks->work_group_count, hooks->block_bytes,
-                        hooks->no_push_descriptors, hooks->no_host_tables};
+        h = (fkc_hooks){hooks->storage_buffer_range, hooks->work_group_count,
+                        hooks->block_bytes,          hooks->no_push_descriptors,
+                        hooks->no_host_tables,       hooks->set_rows_scan_rows};
     return fkc_context_open(options, NULL, gipa, NULL, &h, out);
 }
 

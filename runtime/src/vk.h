@@ -33,7 +33,7 @@
     X(vkDestroyPipelineLayout) X(vkCreateShaderModule) X(vkDestroyShaderModule)                \
     X(vkCreateComputePipelines) X(vkDestroyPipeline) X(vkCreateDescriptorPool)                 \
     X(vkDestroyDescriptorPool) X(vkResetDescriptorPool) X(vkAllocateDescriptorSets)            \
-    X(vkUpdateDescriptorSets) X(vkCmdUpdateBuffer)
+    X(vkUpdateDescriptorSets) X(vkCmdUpdateBuffer) X(vkCmdFillBuffer)
 /* clang-format on */
 
 typedef struct fkc_vk {

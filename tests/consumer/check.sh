@@ -5,7 +5,7 @@
 # of examples/c-backend: it builds and runs (nine dtypes bit-exact), a second make does nothing,
 # a contract edit recompiles exactly what includes a changed generated file; a stale
 # generated/runtime pairing fails to build with its message (other ABI in the headers, a library
-# without fkc_runtime_abi_3, a wrapper of another signature, a contract disagreeing with the
+# without fkc_runtime_abi_4, a wrapper of another signature, a contract disagreeing with the
 # runtime's params); two providers (--prefix a and b) link into one program.
 set -eu
 REPO=$1
@@ -124,25 +124,25 @@ make >/dev/null 2>&1 && ./build/c-backend >/dev/null || fail "the restored examp
 # ---- 3. a stale generated/runtime pairing fails to build, saying what to regenerate -------
 INC="$T/moved/opt/fkc/include"
 LIBS=$(pkg-config --static --libs fkc)
-mkdir "$T/abi4" && cp -r "$INC/fkc" "$T/abi4/"
-sed -i 's/^#define FKC_RUNTIME_ABI 3$/#define FKC_RUNTIME_ABI 4/' "$T/abi4/fkc/fkc_kernels.h"
-grep -q "FKC_RUNTIME_ABI 4" "$T/abi4/fkc/fkc_kernels.h" || fail "no ABI define to change"
+mkdir "$T/abi5" && cp -r "$INC/fkc" "$T/abi5/"
+sed -i 's/^#define FKC_RUNTIME_ABI 4$/#define FKC_RUNTIME_ABI 5/' "$T/abi5/fkc/fkc_kernels.h"
+grep -q "FKC_RUNTIME_ABI 5" "$T/abi5/fkc/fkc_kernels.h" || fail "no ABI define to change"
 for cc in gcc clang; do
-    $cc -std=c11 -I"$T/abi4" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
-        fail "$cc: bindings compiled against ABI 4 headers"
-    grep -q "cb_bindings.h was generated for fkc runtime ABI 3, this runtime is ABI 4: regenerate it with the fkcgen of this runtime (make)" "$T/err" ||
+    $cc -std=c11 -I"$T/abi5" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
+        fail "$cc: bindings compiled against ABI 5 headers"
+    grep -q "cb_bindings.h was generated for fkc runtime ABI 4, this runtime is ABI 5: regenerate it with the fkcgen of this runtime (make)" "$T/err" ||
         { cat "$T/err"; fail "$cc: no ABI message"; }
 done
-sed -i '/^#define FKC_RUNTIME_ABI 4$/d' "$T/abi4/fkc/fkc_kernels.h" # headers older than the ABI
-gcc -std=c11 -I"$T/abi4" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
+sed -i '/^#define FKC_RUNTIME_ABI 5$/d' "$T/abi5/fkc/fkc_kernels.h" # headers older than the ABI
+gcc -std=c11 -I"$T/abi5" -c build/gen/cb_bindings.c -o "$T/x.o" 2> "$T/err" &&
     fail "bindings compiled against headers without FKC_RUNTIME_ABI"
-grep -q "cb_bindings.h was generated for fkc runtime ABI 3, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)" "$T/err" ||
+grep -q "cb_bindings.h was generated for fkc runtime ABI 4, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)" "$T/err" ||
     { cat "$T/err"; fail "no message for headers without an ABI"; }
 mkdir "$T/oldlib" && cp "$T/moved/opt/fkc/lib/libfkc.a" "$T/oldlib/"
-objcopy --redefine-sym fkc_runtime_abi_3=fkc_runtime_abi_0 "$T/oldlib/libfkc.a"
+objcopy --redefine-sym fkc_runtime_abi_4=fkc_runtime_abi_0 "$T/oldlib/libfkc.a"
 cc build/main.o build/fill.o build/cb_bindings.o -o "$T/stale" -L"$T/oldlib" $LIBS 2> "$T/err" &&
-    fail "linked against a library without fkc_runtime_abi_3"
-grep -q "undefined reference to \`fkc_runtime_abi_3'" "$T/err" || { cat "$T/err"; fail "no link message"; }
+    fail "linked against a library without fkc_runtime_abi_4"
+grep -q "undefined reference to \`fkc_runtime_abi_4'" "$T/err" || { cat "$T/err"; fail "no link message"; }
 mkdir "$T/sig" && cp -r "$INC/fkc" "$T/sig/"
 sed -i 's/^typedef fkc_status fkc_write_slice_kernel(fkc_stream \*stream, const fkc_tensor \*src,$/typedef fkc_status fkc_write_slice_kernel(fkc_stream *stream, const fkc_tensor *src, int added,/' "$T/sig/fkc/fkc_kernels.h"
 grep -q "int added" "$T/sig/fkc/fkc_kernels.h" || fail "no wrapper type to change"
@@ -167,7 +167,7 @@ for cc in gcc clang; do
     grep -q "WriteSlice: the params of the fkc runtime differ in field offsets; the fkc runtime has" "$T/err" ||
         { cat "$T/err"; fail "$cc: no field message"; }
 done
-echo "check-consumer: stale pairings refused: ABI 4 (gcc, clang), no ABI, link, wrapper signature, params fields"
+echo "check-consumer: stale pairings refused: ABI 5 (gcc, clang), no ABI, link, wrapper signature, params fields"
 
 # ---- 4. two providers, --prefix a and --prefix b, in one program --------------------------
 FKCGEN=$(pkg-config --variable=fkcgen fkc)

@@ -246,6 +246,8 @@ CASES_TEXT = {
     "op_kind_c_keyword": sub("op_kind: Copy", "op_kind: Int"),
     "op_kind_kind_count": sub("op_kind: Copy", "op_kind: KindCount"),
     "op_kind_generated_type": sub("op_kind: Copy", "op_kind: Cost"),
+    # fkc_kernel_fn: the one function pointer type of every binding row (fkc_tables.h)
+    "op_kind_generated_type_kernel": sub("op_kind: Copy", "op_kind: Kernel"),
     "field_named_macro": sub('len: { kind: usize, note: "elements to copy" }',
                              'NULL: { kind: usize }\nSIZE_MAX: { kind: usize }\nNAN: { kind: u32 }'
                              ).replace("+ len", "+ n"),

@@ -377,8 +377,11 @@ static void entry_point_disjoint_dtypes(void **state)
     /* (the symbols are spelt through one macro per section: base "_" suffix) */
     assert_non_null(strstr(c.data, "#define FKC_SYMBOL_0(_s) \"demo::fkc::shared\" \"_\" #_s"));
     assert_non_null(strstr(c.data, "#define FKC_SYMBOL_1(_s) \"demo::fkc::shared\" \"_\" #_s"));
-    assert_non_null(strstr(c.data, "{.copy = fkc_e_float_b##_w}"));
-    assert_non_null(strstr(c.data, "{.copy_int = fkc_e_int_b##_w}"));
+    /* (each section's op kind, and its wrapper as the row's fkc_kernel_fn) */
+    assert_non_null(strstr(c.data, "#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_COPY, "));
+    assert_non_null(strstr(c.data, "#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_COPY_INT, "));
+    assert_non_null(strstr(c.data, "(fkc_kernel_fn)fkc_e_float_b##_w,"));
+    assert_non_null(strstr(c.data, "(fkc_kernel_fn)fkc_e_int_b##_w,"));
     assert_non_null(strstr(c.data, "FKC_ROWS_0(F32, f32, 4), /* [0] */"));
     assert_non_null(strstr(c.data, "FKC_ROWS_1(U8, u8, 1), /* [3] */"));
     assert_non_null(strstr(c.data, "{FKC_SYMBOL_0(f32), 0, &fkc_bindings[0]}"));

@@ -28,4 +28,4 @@ FAKE(fkc_write_slice_rotating_b4, fkc_write_slice_rotating_params, fkc_write_sli
 FAKE(fkc_write_slice_rotating_b8, fkc_write_slice_rotating_params, fkc_write_slice_rotating_extra)
 
 /* The runtime interface symbol the generated source references (libfkc defines it). */
-const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;

@@ -545,7 +545,7 @@ static void test_emit_stubs(void **state)
          * defines the interface symbol libfkc would) */
         assert_int_equal(
             sh("cd %s && printf '%%s\n' '#include \"fkc_bindings.h\"' "
-               "'const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;' "
+               "'const int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;' "
                "'int main(void) { fkc_fill_params p = {0};' "
                "'return fkc_fill_b4(NULL, NULL, NULL, &p, NULL) == FKC_ERR_UNSUPPORTED "
                "? 0 : 1; }' > main.c && %s -std=c11 -Wall -Wextra -Wpedantic -Wshadow "

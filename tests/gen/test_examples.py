@@ -364,9 +364,9 @@ flags = ["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion", "-Werror"
          "-I" + gen]
 for cc in ("gcc", "clang"):
     exe = os.path.join(tmp, "dispatch_" + cc)
-    # the runtime's fkc_runtime_abi_3 is libfkc's: the test defines it, as tests/gen does
+    # the runtime's fkc_runtime_abi_4 is libfkc's: the test defines it, as tests/gen does
     abi = os.path.join(tmp, "abi.c")
-    open(abi, "w").write('#include "fkc/fkc_kernels.h"\nconst int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;\n')
+    open(abi, "w").write('#include "fkc/fkc_kernels.h"\nconst int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;\n')
     r = run([cc] + flags + [os.path.join(gen, "ex_bindings.c"), os.path.join(tmp, "stubs.c"),
                             os.path.join(tmp, "dispatch.c"), abi, "-o", exe])
     check(r.returncode == 0, "%s: the generated C, the skeletons and the test compile strictly" % cc,
@@ -448,7 +448,7 @@ h = ["#![deny(warnings)]", "#[allow(dead_code)]",
      "    #[repr(C)] pub struct fkc_buffer { _opaque: [u8; 0] }",
      "    #[repr(C)] pub struct fkc_tensor { pub buffer: *mut fkc_buffer, pub offset: u64, "
      "pub dtype: u32, pub rank: u32, pub shape: [usize; 8] }",
-     "    pub type fkc_status = u32;", "    pub const FKC_RUNTIME_ABI: i32 = 3;",
+     "    pub type fkc_status = u32;", "    pub const FKC_RUNTIME_ABI: i32 = 4;",
      "    pub use crate::tables;"]
 for w, op in sorted(wrappers.items()):
     ni, no = sig[op]
@@ -907,7 +907,7 @@ if have_rustc and rsrc:
         "    #[repr(C)] pub struct fkc_buffer { _opaque: [u8; 0] }",
         "    #[repr(C)] pub struct fkc_tensor { pub buffer: *mut fkc_buffer, pub offset: u64, "
         "pub dtype: u32, pub rank: u32, pub shape: [usize; 8] }",
-        "    pub type fkc_status = u32;", "    pub const FKC_RUNTIME_ABI: i32 = 3;",
+        "    pub type fkc_status = u32;", "    pub const FKC_RUNTIME_ABI: i32 = 4;",
         "    pub use crate::tables;"]
     for w in sorted(set(re.findall(r"rt::(edge_b[0-9_b]+)", rsrc))):
         eh.append("    pub unsafe extern \"C\" fn %s(_s: *mut fkc_stream, _i0: *const fkc_tensor, "

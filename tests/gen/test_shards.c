@@ -19,7 +19,7 @@
 #include "c_bindings.h"
 
 /* The interface symbol libfkc defines; this test links no libfkc. */
-const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;
 
 /* One registration call as a comparable record. */
 typedef struct call {
@@ -107,7 +107,7 @@ static void same_cost(const fkc_cost *x, const fkc_cost *y)
                     assert_string_equal(ab->symbol, xb->symbol);                                \
                     assert_string_equal(ab->wrapper + 2, xb->wrapper + 2);                      \
                     assert_string_equal(ab->info->kernel, xb->info->kernel);                    \
-                    assert_memory_equal(&xr, &xb->ref, sizeof xr);                              \
+                    assert_memory_equal(&xr, &xb->fn, sizeof xr);                               \
                     assert_int_equal(xb->op_kind, op);                                          \
                 }                                                                               \
         assert_true(found > 0);                                                                 \

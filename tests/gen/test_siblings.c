@@ -22,7 +22,7 @@
     }
 
 /* The interface symbol libfkc defines; this test links no libfkc. */
-const int fkc_runtime_abi_3 = FKC_RUNTIME_ABI;
+const int fkc_runtime_abi_4 = FKC_RUNTIME_ABI;
 
 WRAPPER(fkc_copy_b1)
 WRAPPER(fkc_copy_b4)
@@ -40,16 +40,16 @@ static void test_both_siblings(void **state)
                                                  FKC_BACKEND_VULKAN, "vulkan-glsl");
     assert_non_null(slang);
     assert_non_null(glsl);
-    assert_ptr_equal(slang->ref.copy, fkc_copy_b4);
-    assert_ptr_equal(glsl->ref.copy, fkc_copy_glsl_b4);
+    assert_ptr_equal(fkc_binding_ref(slang).copy, fkc_copy_b4);
+    assert_ptr_equal(fkc_binding_ref(glsl).copy, fkc_copy_glsl_b4);
     assert_string_equal(slang->info->kernel, "copy");
     assert_string_equal(glsl->info->kernel, "copy_glsl");
     /* each kernel's contract names its own provider */
     assert_string_equal(slang->info->provider->kernel_source, "vulkan-slang");
     assert_string_equal(glsl->info->provider->kernel_source, "vulkan-glsl");
-    assert_ptr_equal(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_U8, FKC_DTYPE_U8, FKC_BACKEND_VULKAN,
-                                        "vulkan-glsl")
-                         ->ref.copy,
+    assert_ptr_equal(fkc_binding_ref(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_U8, FKC_DTYPE_U8,
+                                                        FKC_BACKEND_VULKAN, "vulkan-glsl"))
+                         .copy,
                      fkc_copy_glsl_b1);
     assert_null(fkc_binding_lookup(FKC_OP_COPY, FKC_DTYPE_I32, FKC_DTYPE_I32, FKC_BACKEND_VULKAN,
                                    "vulkan-glsl"));

@@ -7,7 +7,10 @@
  * last slot, indices past the end (2^31, 2^32 + 3, 2^63 - 1 among them), duplicates, aligned and
  * unaligned tensors (the 16-byte and the word kernel), a lowered grid limit (one op split over
  * many dispatches), replay with indices moved on the device and rewritten between submits,
- * async and one-shot submission, a host's command buffer, and the refusals. */
+ * async and one-shot submission, a host's command buffer, and the refusals. The duplicate rule
+ * both ways: the scan (few rows) and the scratch pass (more rows than ctx->sr_scan_rows, or
+ * every op of two rows or more under the test hook set_rows_scan_rows = 1), fused and unfused,
+ * the scratch host-zeroed and zeroed by a fill, replayed with new duplicates. */
 #include <vulkan/vulkan.h>
 
 #include "fkc/fkc_kernels.h"
@@ -209,7 +212,7 @@ typedef struct sr_case {
     size_t dshape[FKC_MAX_RANK];
     int32_t slot_axis;
     size_t n;
-    int64_t idx[64];
+    int64_t idx[1024];
     size_t dst_at, src_at, idx_at; /* byte offsets of the tensors in their buffers */
 } sr_case;
 
@@ -278,7 +281,8 @@ static void case_record(fkc_stream *s, const sr_case *c)
     uint64_t bad = 0;
     RT_OK(fkc_ref_set_rows(&HS, &HI, &HD, c->slot_axis, &bad));
     r->want_bad = bad;
-    r->T.host[8] = (unsigned char)(5 + bad); /* (cases have fewer than 250 indices) */
+    for (int b = 0; b < 4; b++) /* the status word: 5 + the indices past the end */
+        r->T.host[8 + b] = (unsigned char)((5 + bad) >> (8 * b));
     fkc_tensor S = rt_tensor(r->S.dev, c->src_at, c->sdt, srank, ss);
     fkc_tensor I = rt_tensor(r->I.dev, c->idx_at, c->idt, 1, &c->n);
     fkc_tensor D = rt_tensor(r->D.dev, c->dst_at, c->ddt, c->drank, c->dshape);
@@ -1001,6 +1005,214 @@ static void test_wrappers(void **state)
     }
 }
 
+/* ---- duplicates by the scratch pass (more rows than the scan takes) ----------------------- */
+
+/* A context whose set_rows ops of 2 rows or more use the scratch pass; fills: its scratch is
+ * device-local, zeroed by a fill in each recording (no_host_tables); groups: the grid limit. */
+static fkc_context *linear_context(bool fills, uint32_t groups, uint64_t range)
+{
+    fkc_test_hooks h = {.set_rows_scan_rows = 1,
+                        .no_host_tables = fills,
+                        .work_group_count = groups,
+                        .storage_buffer_range = range};
+    return rt_context_hooks(0, FKC_COPY_AUTO, &h, NULL);
+}
+
+static void done_context(void)
+{
+    rt_no_validation(cur);
+    fkc_context_destroy(cur);
+    cur = ctx;
+}
+
+/* Duplicates first and last (slot 0 by rows 0 and n - 1, slot 1 by every third row), in every
+ * layout, I32 and I64, every index pattern, copies, conversions and the word kernel. */
+static void linear_patterns(bool fuse)
+{
+    static const fkc_dtype lp[][2] = {{FKC_DTYPE_F16, FKC_DTYPE_F16},
+                                      {FKC_DTYPE_F32, FKC_DTYPE_F16},
+                                      {FKC_DTYPE_U8, FKC_DTYPE_U8},
+                                      {FKC_DTYPE_BF16, FKC_DTYPE_F32}};
+    rng_seed(25);
+    for (int fills = 0; fills < 2; fills++) {
+        cur = linear_context(fills, 0, 0);
+        for (size_t pi = 0; pi < sizeof lp / sizeof lp[0]; pi++) {
+            fkc_stream *s;
+            RT_OK(fkc_stream_create(cur, &s));
+            fkc_test_set_fusion(s, fuse);
+            for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++)
+                for (int ix = 0; ix < 2; ix++)
+                    for (int p = 0; p < 9; p++) {
+                        const layout *l = &layouts[li];
+                        sr_case c = {.sdt = lp[pi][0],
+                                     .ddt = lp[pi][1],
+                                     .idt = ix ? FKC_DTYPE_I64 : FKC_DTYPE_I32,
+                                     .drank = l->rank,
+                                     .slot_axis = l->slot_axis};
+                        memcpy(c.dshape, l->shape, sizeof l->shape);
+                        size_t slots = l->shape[0] *
+                                       (l->slot_axis > 0 ? l->shape[l->slot_axis] : 1);
+                        c.dst_at = (size_t)(p % 2 ? 16 : 0);
+                        pattern(&c, slots, p == 8 ? 0 : p, 5 + (size_t)p * 3);
+                        if (p == 8)
+                            for (size_t i = 0; i < c.n; i++)
+                                c.idx[i] = i == 0 || i + 1 == c.n ? 0 : i % 3 ? 1 : c.idx[i];
+                        if (!device_takes(l, c.ddt, c.dst_at))
+                            continue;
+                        case_record(s, &c);
+                    }
+            RT_OK(fkc_stream_submit(s));
+            cases_check();
+            fkc_stream_destroy(s);
+        }
+        done_context();
+    }
+}
+
+static void test_linear_unfused(void **state)
+{
+    (void)state;
+    linear_patterns(false);
+}
+
+static void test_linear_fused(void **state)
+{
+    (void)state;
+    linear_patterns(true);
+}
+
+/* Many rows (more than the scan takes on the default context, over several 256-row groups of
+ * the first pass), most of them duplicates: a slot's rows spread over every group, -1 and past
+ * the end among them; one op beside another of fewer rows (the scan) in one fused dispatch. */
+static void test_linear_many_rows(void **state)
+{
+    (void)state;
+    cur = ctx;
+    for (int fuse = 0; fuse < 2; fuse++)
+        for (int ix = 0; ix < 2; ix++) {
+            fkc_stream *s;
+            RT_OK(fkc_stream_create(cur, &s));
+            fkc_test_set_fusion(s, fuse);
+            sr_case c = {.sdt = FKC_DTYPE_F32,
+                         .ddt = FKC_DTYPE_F16,
+                         .idt = ix ? FKC_DTYPE_I64 : FKC_DTYPE_I32,
+                         .drank = 4,
+                         .dshape = {2, 4, 5, 8}, /* HND: 10 slots */
+                         .slot_axis = 2,
+                         .n = 1000};
+            for (size_t i = 0; i < c.n; i++)
+                c.idx[i] = i % 97 == 5   ? -1
+                           : i % 89 == 7 ? 10 + (int64_t)(i % 3)
+                                         : (int64_t)((i * 7) % 9);
+            c.idx[999] = 9; /* slot 9: the last row alone */
+            c.idx[257] = 9; /* (and one early row) */
+            case_record(s, &c);
+            c.n = 300; /* scan: at most 512 rows */
+            c.sdt = FKC_DTYPE_F16;
+            case_record(s, &c);
+            c.n = 1024, c.idt = FKC_DTYPE_I32, c.dshape[3] = 64; /* 16-byte units */
+            for (size_t i = 0; i < c.n; i++)
+                c.idx[i] = (int64_t)(i % 4);
+            case_record(s, &c);
+            RT_OK(fkc_stream_submit(s));
+            cases_check();
+            fkc_stream_destroy(s);
+        }
+}
+
+/* Rows of 1026 units (two groups a row: the word's count must reach 2 before it resets) with a
+ * grid of 2 x 2 groups (one op over many dispatches); then a storage window of 4 KiB: two ops
+ * whose scratch does not fit one window go to two fused dispatches. */
+static void test_linear_limits(void **state)
+{
+    (void)state;
+    for (int fuse = 0; fuse < 2; fuse++) {
+        cur = linear_context(false, 2, 0);
+        fkc_stream *s;
+        RT_OK(fkc_stream_create(cur, &s));
+        fkc_test_set_fusion(s, fuse);
+        sr_case c = {.sdt = FKC_DTYPE_F16,
+                     .ddt = FKC_DTYPE_F16,
+                     .idt = FKC_DTYPE_I32,
+                     .drank = 2,
+                     .dshape = {5, 8208},
+                     .slot_axis = -1,
+                     .n = 9};
+        int64_t idx[9] = {4, 0, 4, -1, 2, 9, 0, 3, 4};
+        memcpy(c.idx, idx, sizeof idx);
+        case_record(s, &c);
+        RT_OK(fkc_stream_submit(s));
+        cases_check();
+        fkc_stream_destroy(s);
+        done_context();
+    }
+    cur = linear_context(false, 0, 4096);
+    fkc_stream *s;
+    RT_OK(fkc_stream_create(cur, &s));
+    sr_case c = {.sdt = FKC_DTYPE_F32,
+                 .ddt = FKC_DTYPE_F32,
+                 .idt = FKC_DTYPE_I32,
+                 .drank = 2,
+                 .dshape = {600, 1}, /* 2400 bytes: the scratch too */
+                 .slot_axis = -1,
+                 .n = 20};
+    for (size_t i = 0; i < c.n; i++)
+        c.idx[i] = (int64_t)(i % 7) * 50;
+    case_record(s, &c);
+    case_record(s, &c);
+    uint32_t cmds = rt_command_count(s);
+    RT_OK(fkc_stream_submit(s));
+    cases_check();
+    assert_int_equal(cmds, 2 * 2); /* two batches: each a first pass and a write pass */
+    fkc_stream_destroy(s);
+    done_context();
+}
+
+/* Replays with new duplicates written by the host between them: each replay's first pass must
+ * find the scratch zero (a slot's winner of one replay, row 39, is later than any row naming it
+ * in the next), fused and unfused, the scratch host-zeroed and zeroed by a fill. */
+static void test_linear_replay(void **state)
+{
+    (void)state;
+    enum { N = 40, SLOTS = 8, ROW = 8 };
+    for (int mode = 0; mode < 4; mode++) {
+        cur = linear_context(mode >= 2, 0, 0);
+        rt_buf C, X, I;
+        rt_buf_make(cur, &C, SLOTS * ROW * 4);
+        rt_buf_make(cur, &X, N * ROW * 4);
+        rt_buf_make(cur, &I, N * 8);
+        size_t csh[2] = {SLOTS, ROW}, xsh[2] = {N, ROW}, ish[1] = {N};
+        fkc_tensor Ct = rt_tensor(C.dev, 0, FKC_DTYPE_F32, 2, csh);
+        fkc_tensor Xt = rt_tensor(X.dev, 0, FKC_DTYPE_F32, 2, xsh);
+        fkc_tensor It = rt_tensor(I.dev, 0, FKC_DTYPE_I64, 1, ish);
+        fill_tricky(C.host, C.size, 4);
+        RT_OK(fkc_buffer_upload(C.dev, 0, C.host, C.size));
+        fkc_stream *s;
+        RT_OK(fkc_stream_create(cur, &s));
+        fkc_test_set_fusion(s, mode % 2);
+        RT_OK(fkc_set_rows(s, &Xt, &It, &Ct, -1, NULL, 0));
+        for (int step = 0; step < 4; step++) {
+            for (size_t i = 0; i < N; i++) /* step 0: slot 0 by row 39; then by rows 0..5 */
+                put_u64(I.host + 8 * i, step % 2 == 0 ? (i % 8 == 7 ? 0 : i % 5)
+                                                      : (i < 6 ? 0 : 1 + (i + (size_t)step) % 7));
+            RT_OK(fkc_buffer_upload(I.dev, 0, I.host, I.size));
+            fill_tricky(X.host, X.size, 4);
+            RT_OK(fkc_buffer_upload(X.dev, 0, X.host, X.size));
+            fkc_host_tensor HS = {X.host, FKC_DTYPE_F32, 2, {N, ROW}},
+                            HI = {I.host, FKC_DTYPE_I64, 1, {N}},
+                            HD = {C.host, FKC_DTYPE_F32, 2, {SLOTS, ROW}};
+            RT_OK(fkc_ref_set_rows(&HS, &HI, &HD, -1, NULL));
+            RT_OK(step == 0 ? fkc_stream_submit(s) : fkc_stream_replay(s));
+            rt_buf_check(&C, "replayed with new duplicates");
+        }
+        fkc_stream_destroy(s);
+        rt_buf_free(&C);
+        rt_buf_free(&X);
+        rt_buf_free(&I);
+        done_context();
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1018,6 +1230,11 @@ int main(void)
         cmocka_unit_test_teardown(test_refusals, no_validation),
         cmocka_unit_test_teardown(test_host_command_buffer, no_validation),
         cmocka_unit_test_teardown(test_wrappers, no_validation),
+        cmocka_unit_test_teardown(test_linear_unfused, no_validation),
+        cmocka_unit_test_teardown(test_linear_fused, no_validation),
+        cmocka_unit_test_teardown(test_linear_many_rows, no_validation),
+        cmocka_unit_test_teardown(test_linear_limits, no_validation),
+        cmocka_unit_test_teardown(test_linear_replay, no_validation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

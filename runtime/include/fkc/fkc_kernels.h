@@ -27,12 +27,13 @@ extern "C" {
  * generated headers refuse to compile against another value, and generated sources reference
  * fkc_runtime_abi_<N>, which only a libfkc of that interface defines. 2: the tables' row types
  * and loops in fkc_tables.h, side inputs per op (fkc_write_slice_rotating_extra) instead of one
- * shared fkc_op_extra. */
-#define FKC_RUNTIME_ABI 3
+ * shared fkc_op_extra. 4: a binding row's wrapper is one fkc_kernel_fn (fkc_binding.fn), not
+ * the per-op-kind union, and its precision and fkc_output_info's shape members are part of it. */
+#define FKC_RUNTIME_ABI 4
 
 /* Defined by libfkc: a stale library lacks it, and linking generated code then fails on
  * this name. Its value is FKC_RUNTIME_ABI. */
-extern const int fkc_runtime_abi_3;
+extern const int fkc_runtime_abi_4;
 
 /* ---- WriteSlice: write `src` into the slab of `out` at `offsets` ------------------------ */
 

@@ -268,6 +268,13 @@ typedef struct fkc_provider_info {
     const char *text_hash;   /* XXH3-128 of its text, 32 hex digits; NULL when unknown */
 } fkc_provider_info;
 
+/* A wrapper of any op kind as a binding row holds it: one function pointer type for every row,
+ * so a row's initializer is one cast (a union of a member per op kind costs clang O(op kinds)
+ * to check in every row, issue 27). Never called as it is: <prefix>_binding_ref gives it back
+ * as the op kind's member of <prefix>_kernel_ref (C11 6.3.2.3p8: a function pointer converted
+ * to another function pointer type and back compares equal to the original). */
+typedef void (*fkc_kernel_fn)(void);
+
 /* ---- loops that need no binding set's types ---- */
 
 /* The cost at shared[op] (one per op kind, count of them), or NULL when op is out of range or
@@ -340,12 +347,12 @@ typedef struct FKC_T(binding) {
     const FKC_T(kernel_info) * info; /* its section */
     const char *symbol;              /* <entry_point>_<dtype suffix> */
     const char *wrapper;             /* its C symbol, "fkc_write_slice_b4" */
-    FKC_T(kernel_ref) ref;
+    fkc_kernel_fn fn;                /* the wrapper, as (fkc_kernel_fn)fkc_write_slice_b4; read
+                                      * it typed through <prefix>_binding_ref */
     uint32_t byte_width;
     const fkc_cost *cost;           /* never NULL; the cost fill upgrades it in a copy */
-    const fkc_precision *precision; /* its section's (&info->precision), or the
-                                     * precision_by_dtype figures of its key (issue 22); NULL
-                                     * only in rows of an earlier fkcgen: read as its section's */
+    const fkc_precision *precision; /* never NULL: its section's (&info->precision), or the
+                                     * precision_by_dtype figures of its key (issue 22) */
 } FKC_T(binding);
 
 /* A row of the link registry: an <entry_point>_<suffix> symbol -> its binding. */
@@ -361,6 +368,19 @@ typedef int (*FKC_T(register_fn))(void *registry, FKC_T(op_kind) op, const fkc_d
                                   size_t n_key, fkc_backend backend, const char *kernel_source,
                                   const fkc_precision *precision, FKC_T(kernel_ref) ref);
 
+/* A row's wrapper as a kernel reference: the member named after its op kind (b->op_kind) is
+ * the one set, ref.write_slice(...). The kernel reference is a union of function pointers;
+ * its bytes are the row's fn: this relies on every function pointer type sharing one
+ * representation (as on every ABI gcc and clang target; the generated source asserts that the
+ * union is the size of fkc_kernel_fn), where C itself only promises the round trip through a
+ * cast. */
+static inline FKC_T(kernel_ref) FKC_T(binding_ref)(const FKC_T(binding) * b)
+{
+    FKC_T(kernel_ref) ref;
+    memcpy(&ref, &b->fn, sizeof ref);
+    return ref;
+}
+
 /* Registers rows[0..n) in order: 0, the first non-zero value fn returned, or
  * FKC_ERR_INVALID_ARGUMENT when fn is NULL. */
 static inline int FKC_T(tables_register)(const FKC_T(binding) * rows, size_t n, void *registry,
@@ -370,11 +390,8 @@ static inline int FKC_T(tables_register)(const FKC_T(binding) * rows, size_t n, 
         return (int)FKC_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < n; i++) {
         const FKC_T(binding) *b = &rows[i];
-        /* precision NULL: a row of an earlier fkcgen's (the same ABI 3, before the member was
-         * added last; it zero-fills): its section's figures, as those rows meant */
-        const fkc_precision *pr = b->precision ? b->precision : &b->info->precision;
         int rc = fn(registry, b->op_kind, b->dtypes, b->n_key, b->backend, b->info->kernel_source,
-                    pr, b->ref);
+                    b->precision, FKC_T(binding_ref)(b));
         if (rc != 0)
             return rc;
     }

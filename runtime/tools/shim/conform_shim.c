@@ -40,7 +40,7 @@ static fkc_status find(G(op_kind) op, fkc_dtype in, fkc_dtype out, fkc_backend b
     const G(binding) *b = G(binding_lookup)(op, in, out, backend, kernel_source);
     if (!b)
         return FKC_ERR_NO_KERNEL;
-    *ref = b->ref;
+    *ref = G(binding_ref)(b);
     return FKC_OK;
 }
 
@@ -109,7 +109,7 @@ static fkc_status set_rows(const fkc_dtype *key, size_t n_key, fkc_backend backe
                                                     kernel_source);
         if (!b)
             return FKC_ERR_NO_KERNEL;
-        ref = b->ref;
+        ref = G(binding_ref)(b);
     }
     if (st == FKC_OK)
         *fn = ref.set_rows;

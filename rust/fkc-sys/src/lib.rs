@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_int, c_void};
 pub type fkc_status = u32;
 /// The runtime interface this crate declares (`FKC_RUNTIME_ABI` of fkc/fkc_kernels.h); a
 /// generated module refuses to compile beside another (`RUNTIME_ABI`).
-pub const FKC_RUNTIME_ABI: i32 = 3;
+pub const FKC_RUNTIME_ABI: i32 = 4;
 /// fkc's version, the crate's (`FKC_VERSION_STRING` of fkc/fkc_version.h).
 pub const FKC_VERSION_STRING: &str = env!("CARGO_PKG_VERSION");
 pub const FKC_OK: fkc_status = 0;
@@ -273,8 +273,8 @@ set_rows_wrappers! {
 }
 
 extern "C" {
-    /// Defined only by a libfkc of interface 3: a library of another fails to link on it.
-    pub static fkc_runtime_abi_3: c_int;
+    /// Defined only by a libfkc of interface 4: a library of another fails to link on it.
+    pub static fkc_runtime_abi_4: c_int;
     pub fn fkc_version() -> *const c_char;
     pub fn fkc_last_error() -> *const c_char;
     /// fkc_set_error(status, fmt, ...): pass "%s" and one NUL-terminated message.

@@ -224,7 +224,7 @@ impl Context {
         // SAFETY: a constant the library defines. Reading it makes the link need the symbol of
         // the interface the crate was written for: a libfkc of another fails to link.
         // (The generated module checks its own interface against ffi's at compile time.)
-        let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_3) };
+        let _interface = unsafe { ptr::read_volatile(&ffi::fkc_runtime_abi_4) };
         let mut o = std::mem::MaybeUninit::<ffi::fkc_context_options>::uninit();
         let mut h = std::mem::MaybeUninit::<ffi::fkc_vulkan_hooks>::uninit();
         let mut raw = ptr::null_mut();

@@ -232,9 +232,9 @@ fn module_of_another_interface_fails_to_compile() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let sys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fkc-sys/src/lib.rs");
     let ffi = std::fs::read_to_string(sys).unwrap();
-    let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 3;",
-                            "pub const FKC_RUNTIME_ABI: i32 = 4;");
-    assert_ne!(stale, ffi, "fkc-sys no longer states FKC_RUNTIME_ABI = 3");
+    let stale = ffi.replace("pub const FKC_RUNTIME_ABI: i32 = 4;",
+                            "pub const FKC_RUNTIME_ABI: i32 = 5;");
+    assert_ne!(stale, ffi, "fkc-sys no longer states FKC_RUNTIME_ABI = 4");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("stale");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("sys.rs"), stale).unwrap();

@@ -4,14 +4,19 @@
  * The API is described in docs/generated-code.md. */
 #include "fkc_bindings.h"
 
-#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xc5edfd0a6101541bu
+#if !defined(FKC_BINDINGS_PAIR_HASH) || FKC_BINDINGS_PAIR_HASH != 0xd525e854e6ea09c9u
 #error "fkc_bindings.c and fkc_bindings.h come from different fkcgen runs: regenerate both (make, or fkcgen gen)"
 #endif
 
 #include <math.h>
 
 /* Links only with an fkc runtime of the interface this file was generated for. */
-const int *const fkc_runtime_abi = &fkc_runtime_abi_3;
+const int *const fkc_runtime_abi = &fkc_runtime_abi_4;
+
+/* A row holds its wrapper as an fkc_kernel_fn; fkc_binding_ref gives its bytes back as
+ * fkc_kernel_ref, a union of the op kinds' function pointers (fkc/fkc_tables.h). */
+_Static_assert(sizeof(fkc_kernel_ref) == sizeof(fkc_kernel_fn),
+               "fkc_kernel_ref: a function pointer type of another size than fkc_kernel_fn");
 
 /* WriteSlice's params as the contract states them (contracts/vulkan/write_slice.md:53),
  * checked against the fkc runtime's fkc_write_slice_params (fkc/fkc_kernels.h). */
@@ -140,9 +145,9 @@ const fkc_kernel_info fkc_kernels[FKC_KERNEL_COUNT] = {
 };
 
 #define FKC_SYMBOL_0(_s) "fuel_vulkan_backend::fkc::write_slice" "_" #_s
-#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, {.write_slice = fkc_write_slice_b##_w}, _w##u, &cost_0, &fkc_kernels[0].precision}
+#define FKC_ROWS_0(_t, _s, _w) {FKC_OP_WRITE_SLICE, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[0], "fuel_vulkan_backend::fkc::write_slice" "_" #_s, "fkc_write_slice_b" #_w, (fkc_kernel_fn)fkc_write_slice_b##_w, _w##u, &cost_0, &fkc_kernels[0].precision}
 #define FKC_SYMBOL_1(_s) "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s
-#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, {.write_slice_rotating = fkc_write_slice_rotating_b##_w}, _w##u, &cost_0, &fkc_kernels[1].precision}
+#define FKC_ROWS_1(_t, _s, _w) {FKC_OP_WRITE_SLICE_ROTATING, {FKC_DTYPE_##_t, FKC_DTYPE_##_t}, 2, FKC_BACKEND_VULKAN, &fkc_kernels[1], "fuel_vulkan_backend::fkc::write_slice_rotating" "_" #_s, "fkc_write_slice_rotating_b" #_w, (fkc_kernel_fn)fkc_write_slice_rotating_b##_w, _w##u, &cost_0, &fkc_kernels[1].precision}
 const fkc_binding fkc_bindings[FKC_BINDING_COUNT] = {
     FKC_ROWS_0(F32, f32, 4), /* [0] */
     FKC_ROWS_0(I32, i32, 4), /* [1] */
@@ -226,7 +231,7 @@ fkc_status fkc_dispatch(fkc_op_kind op, fkc_dtype in, fkc_dtype out, fkc_backend
     for (size_t g = op_groups[(size_t)op][0]; g < op_groups[(size_t)op][1]; g++) {
         uint32_t row = dispatch_groups[g].row[in];
         if (dispatch_groups[g].backend == backend && row) {
-            *ref = fkc_bindings[row - 1].ref;
+            *ref = fkc_binding_ref(&fkc_bindings[row - 1]);
             return FKC_OK;
         }
     }
@@ -244,7 +249,7 @@ fkc_status fkc_dispatch_key(fkc_op_kind op, const fkc_dtype *key, size_t n_key,
                                              n_key, backend, NULL);
     if (!b)
         return FKC_ERR_NO_KERNEL;
-    *ref = b->ref;
+    *ref = fkc_binding_ref(b);
     return FKC_OK;
 }
 

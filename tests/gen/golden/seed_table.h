@@ -7,14 +7,14 @@
 
 #include "fkc/fkc_kernels.h"
 
-/* Generated for the fkc runtime interface 3 (FKC_RUNTIME_ABI): another runtime's headers are
- * refused here, and its library at link time (fkc_runtime_abi_3). */
+/* Generated for the fkc runtime interface 4 (FKC_RUNTIME_ABI): another runtime's headers are
+ * refused here, and its library at link time (fkc_runtime_abi_4). */
 #if !defined(FKC_RUNTIME_ABI)
-#error "fkc_bindings.h was generated for fkc runtime ABI 3, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)"
-#elif FKC_RUNTIME_ABI != 3
+#error "fkc_bindings.h was generated for fkc runtime ABI 4, these fkc headers have none: regenerate it with the fkcgen of the fkc you build with (make)"
+#elif FKC_RUNTIME_ABI != 4
 #define FKC_BINDINGS_ABI_STR_(x) #x
 #define FKC_BINDINGS_ABI_STR(x) FKC_BINDINGS_ABI_STR_(x)
-_Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 3, this runtime is ABI "
+_Static_assert(0, "fkc_bindings.h was generated for fkc runtime ABI 4, this runtime is ABI "
                FKC_BINDINGS_ABI_STR(FKC_RUNTIME_ABI) ": regenerate it with the fkcgen of this runtime (make)");
 #else
 #include "fkc/fkc_tables.h"
@@ -112,7 +112,7 @@ size_t fkc_fill_unset_cost_for_backend(fkc_binding *bindings, size_t count,
 
 /* XXH3-64 of this header without the next line: fkc_bindings.c refuses to compile
  * beside a header from another fkcgen run. */
-#define FKC_BINDINGS_PAIR_HASH 0xc5edfd0a6101541bu
+#define FKC_BINDINGS_PAIR_HASH 0xd525e854e6ea09c9u
 
 #ifdef __cplusplus
 }

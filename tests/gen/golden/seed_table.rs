@@ -9,7 +9,7 @@ pub use rt::tables::{Aliasing, Backend, Caps, CostClass, CostProvenance, DType, 
                      Output, Precision, Provider, Registry, ShapeRule};
 
 /// The fkc runtime interface (`FKC_RUNTIME_ABI`) these bindings were generated for.
-pub const RUNTIME_ABI: i32 = 3;
+pub const RUNTIME_ABI: i32 = 4;
 const _: () = assert!(RUNTIME_ABI == rt::FKC_RUNTIME_ABI,
                       "these bindings were generated for another fkc runtime interface: regenerate them with the fkcgen of this runtime (make)");
 // The schema's vocabularies, which rt::tables must spell as the fkcgen that wrote this.

@@ -33,7 +33,7 @@ pub mod rt {
         pub shape: [usize; 8],
     }
     pub type fkc_status = u32;
-    pub const FKC_RUNTIME_ABI: i32 = 3;
+    pub const FKC_RUNTIME_ABI: i32 = 4;
     pub use crate::tables;
 
     #[allow(unused_unsafe)] // needed from edition 2024, unused before
