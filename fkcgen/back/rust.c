@@ -764,12 +764,11 @@ static void emit_op_params(fkcg_buf *b, const fkcg_plan *p)
 
 /* ops::<op>::Variant (OpParams' variant as laid out), TAG, variant() and OpParams'
  * PartialEq, Clone and Debug for this op kind's variant (the derived ones' output). */
-static void emit_params_eq(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+/* tag: the op's place among OpParams' variants (the op kinds before it that have params),
+ * counted by the caller's one pass over the ops (a count here, per op kind, was quadratic). */
+static void emit_params_eq(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op, size_t tag)
 {
     const fkcg_section *s = SIG(p, op);
-    size_t tag = 0;
-    for (const fkcg_plan_op *o = p->ops; o < op; o++)
-        tag += op_has_params(p, o);
     PUT(b, "        // `OpParams::");
     put_rdoc(b, s->variant);
     PUT(b, "` as laid out: its tag, then its fields (RFC 2195: `OpParams` is\n"
@@ -1024,7 +1023,7 @@ static void emit_shapes(fkcg_buf *b, const fkcg_plan *p)
  * wrappers' function type. */
 static void emit_op_call(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op);
 
-static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op)
+static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *op, size_t tag)
 {
     const fkcg_section *s = SIG(p, op);
     put_doc_line(b, "    ", "The C interface of op kind ", op->name);
@@ -1077,7 +1076,7 @@ static void emit_op_module(fkcg_buf *b, const fkcg_plan *p, const fkcg_plan_op *
     put_shape(b, "Kernel", s);
     PUT(b, ";\n\n");
     if (s->variant)
-        emit_params_eq(b, p, op);
+        emit_params_eq(b, p, op, tag);
     emit_op_call(b, p, op);
     PUT(b, "    }\n");
 }
@@ -1087,10 +1086,12 @@ static void emit_ops(fkcg_buf *b, const fkcg_plan *p)
     PUT(b, "/// The C interface of each op kind: its parameter struct and its function type; the\n"
            "/// byte-width wrappers themselves are `rt::<kernel>_b<width>` (the runtime's).\n"
            "pub mod ops {\n");
+    size_t tag = 0; /* OpParams' variants before ops[i] */
     for (size_t i = 0; i < p->n_ops; i++) {
         if (i)
             fkcg_buf_putc(b, '\n');
-        emit_op_module(b, p, &p->ops[i]);
+        emit_op_module(b, p, &p->ops[i], tag);
+        tag += op_has_params(p, &p->ops[i]);
     }
     PUT(b, "}\n\n");
 }
